@@ -1,0 +1,357 @@
+//! Worker quality control (METHOD §4), per worker and campaign task, pooled over their HITs,
+//! on raw scores.
+//!
+//! - **Reliability** (Assumption B): pairs (original system output, its bad reference) from the
+//!   same HIT. Default: paired one-sided Student t test, H1 original > degraded, α = 0.05
+//!   (EACL 2014 and the authors' scripts); selectable: one-sided Wilcoxon signed-rank. Fewer
+//!   pairs than `min_pairs` (default 5): "not enough evidence", never "pass".
+//! - **Consistency** (Assumption A): pairs (first score, repeat score); two-sided paired test of
+//!   no difference, with the mean absolute difference.
+//! - **Review flags** (never automatic rejection): HITs faster than a floor, long runs of
+//!   identical scores, mean(bad) ≥ mean(original), reference items scored low.
+//!
+//! Pairing: within one HIT, a BAD_REF or REPEAT item is paired with the SYSTEM item of the same
+//! system and segment (the first one, should there be several).
+
+use serde::{Deserialize, Serialize};
+
+use crate::model::ItemType;
+use crate::stats::{self, Alternative, SignedRankOptions, StatsError, TestResult};
+
+use super::{JudgmentSet, TimeBasis};
+
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum QcTest {
+    #[default]
+    PairedT,
+    SignedRank,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Verdict {
+    Pass,
+    Fail,
+    NotEnoughEvidence,
+}
+
+/// Which workers are left out of the statistics (their judgments stay in the data and in the
+/// exports, with the verdict).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum ExclusionPolicy {
+    /// Keep only workers who passed the reliability test (default; what the authors' scripts
+    /// do: "not enough evidence" is not a pass).
+    #[default]
+    NotPassed,
+    /// Exclude only workers who failed; keep those with too few pairs.
+    FailedOnly,
+    /// Exclude nobody.
+    None,
+}
+
+impl ExclusionPolicy {
+    pub fn excludes(self, w: &WorkerQc) -> bool {
+        match self {
+            ExclusionPolicy::NotPassed => w.reliability.verdict != Verdict::Pass,
+            ExclusionPolicy::FailedOnly => w.reliability.verdict == Verdict::Fail,
+            ExclusionPolicy::None => false,
+        }
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub struct QcSettings {
+    pub reliability_test: QcTest,
+    pub consistency_test: QcTest,
+    pub alpha: f64,
+    pub min_pairs: usize,
+    /// Options of the signed-rank test when it is selected (zero method, exact/normal choice).
+    pub signed_rank: SignedRankOptions,
+    /// A HIT faster than this is flagged (Graham's scripts: 300 s for 100 items).
+    pub hit_time_floor_seconds: f64,
+    /// A run of identical consecutive scores longer than this is flagged. 10 reproduces the
+    /// flags of the published WMT22 `ad-wrkr-stats.csv` (runs of 10 unflagged, 12 flagged).
+    pub max_identical_run: usize,
+    /// Mean score of REF items below this is flagged (Graham's DA scripts: 90).
+    pub low_ref_threshold: f64,
+}
+
+impl Default for QcSettings {
+    fn default() -> Self {
+        QcSettings {
+            reliability_test: QcTest::PairedT,
+            consistency_test: QcTest::PairedT,
+            alpha: 0.05,
+            min_pairs: 5,
+            signed_rank: SignedRankOptions::default(),
+            hit_time_floor_seconds: 300.0,
+            max_identical_run: 10,
+            low_ref_threshold: 90.0,
+        }
+    }
+}
+
+/// One test of a worker's pairs.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct PairCheck {
+    pub test: QcTest,
+    pub n_pairs: usize,
+    /// Mean of (original − bad reference) or (first − repeat).
+    pub mean_difference: Option<f64>,
+    pub mean_abs_difference: Option<f64>,
+    pub statistic: Option<f64>,
+    pub p_value: Option<f64>,
+    pub verdict: Verdict,
+    /// Why the test could not run, or how a degenerate case was decided.
+    pub note: Option<String>,
+}
+
+/// Flags for the organiser's review.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct ReviewFlags {
+    /// HITs faster than the floor.
+    pub fast_hits: usize,
+    pub long_identical_run: bool,
+    /// mean(bad references) ≥ mean(their originals).
+    pub bad_not_lower: bool,
+    /// mean(REF items) below the threshold.
+    pub low_ref: bool,
+}
+
+/// Descriptive figures of one worker in one task (the `ad-wrkr-stats` columns we can compute).
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct WorkerFigures {
+    pub mean_bad_ref: Option<f64>,
+    /// Mean of the originals that have a bad reference.
+    pub mean_original: Option<f64>,
+    /// Mean of all SYSTEM items.
+    pub mean_system: Option<f64>,
+    pub mean_ref: Option<f64>,
+    pub min_hit_seconds: Option<f64>,
+    pub mean_hit_seconds: Option<f64>,
+    /// Longest run of identical consecutive scores over the worker's judgments in this task,
+    /// in record order (across HIT boundaries, as in the published WMT files).
+    pub longest_identical_run: usize,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct WorkerQc {
+    pub worker: u32,
+    pub task: u16,
+    pub hits: usize,
+    pub judgments: usize,
+    pub reliability: PairCheck,
+    pub consistency: PairCheck,
+    pub flags: ReviewFlags,
+    pub figures: WorkerFigures,
+}
+
+fn type_rank(t: ItemType) -> u8 {
+    match t {
+        ItemType::System => 0,
+        ItemType::BadRef => 1,
+        ItemType::Repeat => 2,
+        ItemType::Ref => 3,
+    }
+}
+
+#[derive(Default)]
+struct Sum {
+    total: f64,
+    n: usize,
+}
+
+impl Sum {
+    fn add(&mut self, v: f64) {
+        self.total += v;
+        self.n += 1;
+    }
+    fn mean(&self) -> Option<f64> {
+        (self.n > 0).then(|| self.total / self.n as f64)
+    }
+}
+
+fn run_test(test: QcTest, a: &[f64], b: &[f64], alternative: Alternative, s: &QcSettings) -> stats::Result<TestResult> {
+    match test {
+        QcTest::PairedT => stats::paired_t(a, b, alternative),
+        QcTest::SignedRank => stats::signed_rank(a, b, alternative, s.signed_rank),
+    }
+}
+
+fn mean_of(v: impl Iterator<Item = f64>) -> Option<f64> {
+    let (mut t, mut n) = (0.0, 0usize);
+    for x in v {
+        t += x;
+        n += 1;
+    }
+    (n > 0).then(|| t / n as f64)
+}
+
+/// Reliability: H1 original > bad reference, one-sided.
+fn reliability(orig: &[f64], bad: &[f64], s: &QcSettings) -> PairCheck {
+    let mut check = PairCheck {
+        test: s.reliability_test,
+        n_pairs: orig.len(),
+        mean_difference: mean_of(orig.iter().zip(bad).map(|(a, b)| a - b)),
+        mean_abs_difference: mean_of(orig.iter().zip(bad).map(|(a, b)| (a - b).abs())),
+        statistic: None,
+        p_value: None,
+        verdict: Verdict::NotEnoughEvidence,
+        note: None,
+    };
+    let enough = orig.len() >= s.min_pairs;
+    match run_test(s.reliability_test, orig, bad, Alternative::Greater, s) {
+        Ok(r) => {
+            check.statistic = Some(r.statistic);
+            check.p_value = Some(r.p_value);
+            if enough {
+                check.verdict = if r.p_value < s.alpha { Verdict::Pass } else { Verdict::Fail };
+            }
+        }
+        Err(StatsError::ZeroVariance { .. } | StatsError::AllZero { .. }) if enough => {
+            check.verdict = Verdict::Fail;
+            check.note = Some("every bad reference was scored exactly like its original".into());
+        }
+        Err(e) => check.note = Some(e.to_string()),
+    }
+    if !enough {
+        check.note = Some(format!("{} pairs, fewer than the minimum of {}", orig.len(), s.min_pairs));
+    }
+    check
+}
+
+/// Consistency: two-sided test of no difference between first and repeat scores.
+fn consistency(first: &[f64], repeat: &[f64], s: &QcSettings) -> PairCheck {
+    let mut check = PairCheck {
+        test: s.consistency_test,
+        n_pairs: first.len(),
+        mean_difference: mean_of(first.iter().zip(repeat).map(|(a, b)| a - b)),
+        mean_abs_difference: mean_of(first.iter().zip(repeat).map(|(a, b)| (a - b).abs())),
+        statistic: None,
+        p_value: None,
+        verdict: Verdict::NotEnoughEvidence,
+        note: None,
+    };
+    let enough = first.len() >= s.min_pairs;
+    match run_test(s.consistency_test, first, repeat, Alternative::TwoSided, s) {
+        Ok(r) => {
+            check.statistic = Some(r.statistic);
+            check.p_value = Some(r.p_value);
+            if enough {
+                check.verdict = if r.p_value < s.alpha { Verdict::Fail } else { Verdict::Pass };
+            }
+        }
+        Err(StatsError::ZeroVariance { .. } | StatsError::AllZero { .. }) if enough => {
+            check.p_value = Some(1.0);
+            check.verdict = Verdict::Pass;
+            check.note = Some("every repeat was scored exactly like its first".into());
+        }
+        Err(e) => check.note = Some(e.to_string()),
+    }
+    if !enough {
+        check.note = Some(format!("{} pairs, fewer than the minimum of {}", first.len(), s.min_pairs));
+    }
+    check
+}
+
+/// Quality control of every (worker, task) in the set, ordered by task, then worker id.
+pub fn run(set: &JudgmentSet, settings: &QcSettings) -> Vec<WorkerQc> {
+    let records = &set.records;
+    // One sort of packed keys groups records by task, worker, HIT, keeping record order inside.
+    let mut keys: Vec<u128> = records
+        .iter()
+        .enumerate()
+        .map(|(i, r)| {
+            (u128::from(r.task) << 96) | (u128::from(r.worker) << 64) | (u128::from(r.hit) << 32) | i as u128
+        })
+        .collect();
+    keys.sort_unstable();
+
+    let mut out = Vec::new();
+    // Buffers reused for every worker and HIT.
+    let (mut orig, mut bad, mut first, mut repeat) = (Vec::new(), Vec::new(), Vec::new(), Vec::new());
+    let mut hit_items: Vec<(u32, u32, u8, f64)> = Vec::new();
+    let mut hit_times: Vec<f64> = Vec::new();
+
+    for worker_keys in keys.chunk_by(|a, b| a >> 64 == b >> 64) {
+        let first_record = &records[(worker_keys[0] as u32) as usize];
+        let (worker, task) = (first_record.worker, first_record.task);
+        orig.clear();
+        bad.clear();
+        first.clear();
+        repeat.clear();
+        hit_times.clear();
+        let (mut sys_sum, mut ref_sum, mut bad_sum) = (Sum::default(), Sum::default(), Sum::default());
+        let (mut run, mut longest, mut last) = (0usize, 0usize, f64::NAN);
+
+        for hit_keys in worker_keys.chunk_by(|a, b| a >> 32 == b >> 32) {
+            hit_items.clear();
+            let mut hit_seconds = 0.0f64;
+            for k in hit_keys {
+                let r = &records[(*k as u32) as usize];
+                hit_seconds = match set.time_basis {
+                    TimeBasis::PerHit => hit_seconds.max(f64::from(r.seconds)),
+                    TimeBasis::PerItem => hit_seconds + f64::from(r.seconds),
+                };
+                run = if r.score == last { run + 1 } else { 1 };
+                last = r.score;
+                longest = longest.max(run);
+                match r.item_type {
+                    ItemType::System => sys_sum.add(r.score),
+                    ItemType::Ref => ref_sum.add(r.score),
+                    ItemType::BadRef => bad_sum.add(r.score),
+                    ItemType::Repeat => {}
+                }
+                hit_items.push((r.system, r.segment, type_rank(r.item_type), r.score));
+            }
+            hit_times.push(hit_seconds);
+            hit_items.sort_unstable_by(|a, b| (a.0, a.1, a.2).cmp(&(b.0, b.1, b.2)));
+            for group in hit_items.chunk_by(|a, b| a.0 == b.0 && a.1 == b.1) {
+                let Some(original) = group.iter().find(|i| i.2 == 0) else { continue };
+                for item in group {
+                    if item.2 == 1 {
+                        orig.push(original.3);
+                        bad.push(item.3);
+                    } else if item.2 == 2 {
+                        first.push(original.3);
+                        repeat.push(item.3);
+                    }
+                }
+            }
+        }
+
+        let reliability = reliability(&orig, &bad, settings);
+        let consistency = consistency(&first, &repeat, settings);
+        let mean_original = mean_of(orig.iter().copied());
+        let mean_bad_paired = mean_of(bad.iter().copied());
+        let mean_ref = ref_sum.mean();
+        let figures = WorkerFigures {
+            mean_bad_ref: bad_sum.mean(),
+            mean_original,
+            mean_system: sys_sum.mean(),
+            mean_ref,
+            min_hit_seconds: hit_times.iter().copied().reduce(f64::min),
+            mean_hit_seconds: mean_of(hit_times.iter().copied()),
+            longest_identical_run: longest,
+        };
+        let flags = ReviewFlags {
+            fast_hits: hit_times.iter().filter(|t| **t < settings.hit_time_floor_seconds).count(),
+            long_identical_run: longest > settings.max_identical_run,
+            bad_not_lower: matches!((mean_bad_paired, mean_original), (Some(b), Some(o)) if b >= o),
+            low_ref: mean_ref.is_some_and(|m| m < settings.low_ref_threshold),
+        };
+        out.push(WorkerQc {
+            worker,
+            task,
+            hits: hit_times.len(),
+            judgments: worker_keys.len(),
+            reliability,
+            consistency,
+            flags,
+            figures,
+        });
+    }
+    out
+}

@@ -1,0 +1,276 @@
+//! Standardisation (METHOD §5) and segment / system scores.
+//!
+//! z = (x − μ_w) / σ_w per worker, task and language pair, with the sample standard deviation,
+//! over the worker's retained judgments (settings: leave REF items and/or BAD_REF items out of
+//! μ and σ; every item still gets a z). A worker whose σ is 0, or who has a single score, cannot
+//! be standardised and is left out with that reason.
+//!
+//! Scores use SYSTEM and REPEAT items (repeats included, EACL 2014). Segment score: mean raw and
+//! mean z over the segment's judgments. System score: mean over all judgments, or — setting
+//! `average_per_segment` — mean of the segment means. Bootstrap intervals resample segments.
+
+use serde::{Deserialize, Serialize};
+
+use crate::model::ItemType;
+use crate::stats::{BootstrapCi, bootstrap_ci};
+
+use super::{AnalysisSettings, ComparisonUnit, FxMap, JudgmentSet};
+
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ZSettings {
+    /// Leave REF items out of μ and σ (EACL footnote 4: optional).
+    pub exclude_ref: bool,
+    /// Leave BAD_REF items out of μ and σ.
+    pub exclude_bad_ref: bool,
+}
+
+/// μ and σ of one worker in one task and language pair.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Standardization {
+    pub worker: u32,
+    pub task: u16,
+    pub lang_pair: u16,
+    /// Scores that entered μ and σ.
+    pub n: usize,
+    pub mean: f64,
+    pub sd: Option<f64>,
+    /// Why this worker could not be standardised (their judgments are left out).
+    pub excluded: Option<String>,
+}
+
+pub(crate) struct ZScores {
+    /// One per record; NaN marks "not standardised" (excluded worker or σ = 0). Internal only:
+    /// nothing downstream lets a NaN out.
+    pub values: Vec<f64>,
+    pub groups: Vec<Standardization>,
+    pub unstandardised: usize,
+}
+
+fn counts_for_z(t: ItemType, s: &ZSettings) -> bool {
+    match t {
+        ItemType::Ref => !s.exclude_ref,
+        ItemType::BadRef => !s.exclude_bad_ref,
+        ItemType::System | ItemType::Repeat => true,
+    }
+}
+
+pub(crate) fn standardize(set: &JudgmentSet, retained: &[bool], settings: &ZSettings) -> ZScores {
+    let records = &set.records;
+    let mut index: FxMap<u64, u32> = FxMap::default();
+    let mut groups: Vec<Standardization> = Vec::new();
+    let mut group_of = vec![u32::MAX; records.len()];
+    let mut sums: Vec<f64> = Vec::new();
+    for (i, r) in records.iter().enumerate() {
+        if !retained[i] {
+            continue;
+        }
+        let key = (u64::from(r.worker) << 32) | (u64::from(r.task) << 16) | u64::from(r.lang_pair);
+        let g = *index.entry(key).or_insert_with(|| {
+            groups.push(Standardization {
+                worker: r.worker,
+                task: r.task,
+                lang_pair: r.lang_pair,
+                n: 0,
+                mean: 0.0,
+                sd: None,
+                excluded: None,
+            });
+            sums.push(0.0);
+            (groups.len() - 1) as u32
+        });
+        group_of[i] = g;
+        if counts_for_z(r.item_type, settings) {
+            groups[g as usize].n += 1;
+            sums[g as usize] += r.score;
+        }
+    }
+    for (g, s) in groups.iter_mut().zip(&sums) {
+        if s.n > 0 {
+            s.mean = s / s.n as f64;
+        }
+    }
+    // Second pass: squared deviations (two-pass for accuracy), and whether values differ.
+    let mut ss = vec![0.0; groups.len()];
+    let mut first_value = vec![f64::NAN; groups.len()];
+    let mut varies = vec![false; groups.len()];
+    for (i, r) in records.iter().enumerate() {
+        let g = group_of[i];
+        if g == u32::MAX || !counts_for_z(r.item_type, settings) {
+            continue;
+        }
+        let g = g as usize;
+        let d = r.score - groups[g].mean;
+        ss[g] += d * d;
+        if first_value[g].is_nan() {
+            first_value[g] = r.score;
+        } else if r.score != first_value[g] {
+            varies[g] = true;
+        }
+    }
+    for (g, s) in groups.iter_mut().enumerate() {
+        if s.n < 2 {
+            s.excluded = Some(format!("{} score(s) count towards the mean: a standard deviation needs 2", s.n));
+        } else if !varies[g] || ss[g] == 0.0 {
+            s.excluded = Some("every score is the same (σ = 0): cannot be standardised".into());
+        } else {
+            s.sd = Some((ss[g] / (s.n - 1) as f64).sqrt());
+        }
+    }
+    let mut unstandardised = 0;
+    let values = records
+        .iter()
+        .zip(&group_of)
+        .map(|(r, &g)| {
+            if g == u32::MAX {
+                return f64::NAN;
+            }
+            match groups[g as usize].sd {
+                Some(sd) => (r.score - groups[g as usize].mean) / sd,
+                None => {
+                    unstandardised += 1;
+                    f64::NAN
+                }
+            }
+        })
+        .collect();
+    ZScores { values, groups, unstandardised }
+}
+
+/// Mean scores of one system on one segment.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct SegmentScore {
+    pub system: u32,
+    pub segment: u32,
+    pub raw: f64,
+    pub z: f64,
+    pub n: usize,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct SystemScore {
+    pub system: u32,
+    pub raw: f64,
+    pub z: f64,
+    pub n_judgments: usize,
+    pub n_segments: usize,
+    pub raw_ci: Option<BootstrapCi>,
+    pub z_ci: Option<BootstrapCi>,
+}
+
+/// Scores of one (task, language pair) before comparison.
+pub(crate) struct ScoredGroup {
+    pub task: u16,
+    pub lang_pair: u16,
+    pub systems: Vec<SystemScore>,
+    pub segments: Vec<SegmentScore>,
+    /// Per system (same order as `systems`): the sample the comparison tests, sorted ascending.
+    pub samples: Vec<Vec<f64>>,
+}
+
+struct Cell {
+    group: u32,
+    system: u32,
+    segment: u32,
+    raw: f64,
+    z: f64,
+    n: usize,
+}
+
+pub(crate) fn score_groups(set: &JudgmentSet, z: &[f64], settings: &AnalysisSettings) -> Vec<ScoredGroup> {
+    let records = &set.records;
+    let n_pairs = set.lang_pairs.len().max(1);
+    let n_systems = set.systems.len();
+    let group_key = |task: u16, pair: u16| task as usize * n_pairs + pair as usize;
+    let per_judgment = settings.comparison.unit == ComparisonUnit::Judgments;
+
+    // (group, system, segment) → cell; (group, system) → judgment z-scores.
+    let mut cell_index: FxMap<u128, u32> = FxMap::default();
+    let mut cells: Vec<Cell> = Vec::new();
+    let mut samples: FxMap<u64, Vec<f64>> = FxMap::default();
+    for (r, &zv) in records.iter().zip(z) {
+        if zv.is_nan() || !matches!(r.item_type, ItemType::System | ItemType::Repeat) {
+            continue;
+        }
+        let g = group_key(r.task, r.lang_pair) as u32;
+        let key = (u128::from(g) << 64) | (u128::from(r.system) << 32) | u128::from(r.segment);
+        let c = *cell_index.entry(key).or_insert_with(|| {
+            cells.push(Cell { group: g, system: r.system, segment: r.segment, raw: 0.0, z: 0.0, n: 0 });
+            (cells.len() - 1) as u32
+        }) as usize;
+        cells[c].raw += r.score;
+        cells[c].z += zv;
+        cells[c].n += 1;
+        if per_judgment {
+            samples.entry((u64::from(g) << 32) | u64::from(r.system)).or_default().push(zv);
+        }
+    }
+    drop(cell_index);
+    cells.sort_unstable_by_key(|c| (c.group, c.system, c.segment));
+
+    let mut out: Vec<ScoredGroup> = Vec::new();
+    for group_cells in cells.chunk_by(|a, b| a.group == b.group) {
+        let g = group_cells[0].group as usize;
+        let mut scored = ScoredGroup {
+            task: (g / n_pairs) as u16,
+            lang_pair: (g % n_pairs) as u16,
+            systems: Vec::new(),
+            segments: Vec::with_capacity(group_cells.len()),
+            samples: Vec::new(),
+        };
+        for sys_cells in group_cells.chunk_by(|a, b| a.system == b.system) {
+            let system = sys_cells[0].system;
+            let seg_raw: Vec<f64> = sys_cells.iter().map(|c| c.raw / c.n as f64).collect();
+            let seg_z: Vec<f64> = sys_cells.iter().map(|c| c.z / c.n as f64).collect();
+            let n_judgments: usize = sys_cells.iter().map(|c| c.n).sum();
+            // The statistic on a set of segment indices: mean of segment means, or the mean
+            // over all judgments of those segments.
+            let statistic = |idx: &[usize], of_z: bool| -> f64 {
+                if settings.average_per_segment {
+                    let v = if of_z { &seg_z } else { &seg_raw };
+                    idx.iter().map(|&i| v[i]).sum::<f64>() / idx.len() as f64
+                } else {
+                    let (mut s, mut n) = (0.0, 0usize);
+                    for &i in idx {
+                        s += if of_z { sys_cells[i].z } else { sys_cells[i].raw };
+                        n += sys_cells[i].n;
+                    }
+                    s / n as f64
+                }
+            };
+            let all: Vec<usize> = (0..sys_cells.len()).collect();
+            let (raw_ci, z_ci) = match settings.bootstrap {
+                Some(b) => {
+                    // A seed per system: adding a system does not change the others' intervals.
+                    let seed = b.seed ^ (u64::from(system).wrapping_mul(0x9E37_79B9_7F4A_7C15));
+                    (
+                        bootstrap_ci(all.len(), |i| statistic(i, false), b.confidence, b.samples, seed).ok(),
+                        bootstrap_ci(all.len(), |i| statistic(i, true), b.confidence, b.samples, seed).ok(),
+                    )
+                }
+                None => (None, None),
+            };
+            scored.systems.push(SystemScore {
+                system,
+                raw: statistic(&all, false),
+                z: statistic(&all, true),
+                n_judgments,
+                n_segments: sys_cells.len(),
+                raw_ci,
+                z_ci,
+            });
+            let mut sample = if per_judgment {
+                samples.remove(&((g as u64) << 32 | u64::from(system))).unwrap_or_default()
+            } else {
+                seg_z.clone()
+            };
+            sample.sort_unstable_by(f64::total_cmp);
+            scored.samples.push(sample);
+            for (c, (raw, z)) in sys_cells.iter().zip(seg_raw.iter().zip(&seg_z)) {
+                scored.segments.push(SegmentScore { system, segment: c.segment, raw: *raw, z: *z, n: c.n });
+            }
+        }
+        out.push(scored);
+    }
+    let _ = n_systems;
+    out
+}

@@ -1,0 +1,81 @@
+//! Accounts and roles: who may do what.
+//!
+//! `Role` and `UserInfo` travel to the browser; `server` (SSR only) holds passwords, sessions,
+//! login throttling and CSRF checks; `api` the server functions; `pages` the screens.
+
+pub mod api;
+pub mod pages;
+#[cfg(feature = "ssr")]
+pub mod server;
+
+use serde::{Deserialize, Serialize};
+
+/// What an account may do, from least to most. A role includes the powers of those below it:
+/// a researcher reads results, an organizer also runs campaigns, an admin also manages accounts.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+pub enum Role {
+    Annotator,
+    Researcher,
+    Organizer,
+    Admin,
+}
+
+impl Role {
+    pub const ALL: [Role; 4] = [Role::Annotator, Role::Researcher, Role::Organizer, Role::Admin];
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Role::Annotator => "annotator",
+            Role::Researcher => "researcher",
+            Role::Organizer => "organizer",
+            Role::Admin => "admin",
+        }
+    }
+
+    pub fn parse(s: &str) -> Option<Role> {
+        Role::ALL.into_iter().find(|r| r.as_str() == s.trim())
+    }
+
+    pub fn label(self) -> &'static str {
+        match self {
+            Role::Annotator => "Annotator",
+            Role::Researcher => "Researcher",
+            Role::Organizer => "Organizer",
+            Role::Admin => "Administrator",
+        }
+    }
+}
+
+/// The signed-in account as the pages see it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct UserInfo {
+    pub id: i64,
+    pub email: String,
+    pub name: String,
+    pub role: Role,
+}
+
+/// The text of a server function error without the framework's prefix.
+pub fn error_text(e: &leptos::prelude::ServerFnError) -> String {
+    use leptos::prelude::ServerFnError;
+    match e {
+        ServerFnError::ServerError(m) => m.clone(),
+        other => other.to_string(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn roles_are_ordered_by_power_and_round_trip() {
+        assert!(Role::Admin > Role::Organizer);
+        assert!(Role::Organizer > Role::Researcher);
+        assert!(Role::Researcher > Role::Annotator);
+        for r in Role::ALL {
+            assert_eq!(Role::parse(r.as_str()), Some(r));
+        }
+        assert_eq!(Role::parse("root"), None);
+    }
+}

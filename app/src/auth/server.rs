@@ -1,0 +1,691 @@
+//! Server side of accounts: password hashing (argon2id), server-stored sessions, login
+//! throttling, the CSRF origin check and the role checks every server function calls.
+
+use crate::auth::{Role, UserInfo};
+use crate::db::{Db, now_ms};
+use crate::state::{AppState, ServerSettings};
+use argon2::password_hash::phc::PasswordHash;
+use argon2::password_hash::{PasswordHasher, PasswordVerifier};
+use argon2::{Algorithm, Argon2, Params, Version};
+use axum::extract::{ConnectInfo, Request};
+use axum::http::{HeaderMap, Method, StatusCode, header};
+use axum::middleware::Next;
+use axum::response::{IntoResponse, Response};
+use base64::Engine;
+use leptos::prelude::{ServerFnError, use_context};
+use sha2::{Digest, Sha256};
+use sqlx::Row;
+use std::net::SocketAddr;
+use std::sync::LazyLock;
+
+/// Name of the session cookie (HttpOnly, SameSite=Lax, Secure behind TLS).
+pub const SESSION_COOKIE: &str = "assay_session";
+/// How long a session lives without being used.
+pub const SESSION_LIFETIME_MS: i64 = 14 * 24 * 3600 * 1000;
+/// How long an invitation link stays valid.
+pub const INVITATION_LIFETIME_MS: i64 = 7 * 24 * 3600 * 1000;
+/// The shortest password accepted.
+pub const MIN_PASSWORD_CHARS: usize = 10;
+
+// ---------------------------------------------------------------------------------------------
+// Passwords
+
+/// argon2id with the OWASP parameters: m = 19 MiB, t = 2, p = 1.
+fn hasher() -> Argon2<'static> {
+    let params = Params::new(19 * 1024, 2, 1, None).expect("constant argon2 parameters are valid");
+    Argon2::new(Algorithm::Argon2id, Version::V0x13, params)
+}
+
+/// Hashes a password into a PHC string (`$argon2id$v=19$m=19456,t=2,p=1$…`). CPU-heavy: call
+/// from a blocking thread.
+pub fn hash_password(password: &str) -> Result<String, String> {
+    hasher()
+        .hash_password(password.as_bytes())
+        .map(|h| h.to_string())
+        .map_err(|e| format!("cannot hash password: {e}"))
+}
+
+/// Checks a password against a PHC string; false for any malformed hash.
+pub fn verify_password(password: &str, phc: &str) -> bool {
+    match PasswordHash::new(phc) {
+        Ok(parsed) => hasher().verify_password(password.as_bytes(), &parsed).is_ok(),
+        Err(_) => false,
+    }
+}
+
+/// A hash to verify against when the account does not exist, so that an unknown email costs
+/// the same time as a wrong password.
+static DUMMY_HASH: LazyLock<String> = LazyLock::new(|| {
+    hash_password("assay dummy password that matches nothing").unwrap_or_default()
+});
+
+/// Refuses passwords that are too short; says why.
+pub fn check_password_strength(password: &str) -> Result<(), String> {
+    if password.chars().count() < MIN_PASSWORD_CHARS {
+        return Err(format!("The password must have at least {MIN_PASSWORD_CHARS} characters."));
+    }
+    Ok(())
+}
+
+async fn hash_blocking(password: String) -> Result<String, String> {
+    tokio::task::spawn_blocking(move || hash_password(&password))
+        .await
+        .map_err(|e| format!("hashing task failed: {e}"))?
+}
+
+async fn verify_blocking(password: String, phc: String) -> bool {
+    tokio::task::spawn_blocking(move || verify_password(&password, &phc)).await.unwrap_or(false)
+}
+
+// ---------------------------------------------------------------------------------------------
+// Tokens
+
+/// 32 random bytes, URL-safe base64: session ids, invitation tokens.
+pub fn random_token() -> String {
+    let bytes: [u8; 32] = rand::random();
+    base64::engine::general_purpose::URL_SAFE_NO_PAD.encode(bytes)
+}
+
+/// What the database stores instead of a token: its SHA-256, hex.
+pub fn token_hash(token: &str) -> String {
+    let digest = Sha256::digest(token.as_bytes());
+    digest.iter().map(|b| format!("{b:02x}")).collect()
+}
+
+/// Normalises an email address for storage and comparison.
+pub fn normalise_email(email: &str) -> String {
+    email.trim().to_lowercase()
+}
+
+fn check_email(email: &str) -> Result<(), String> {
+    let ok = email.len() <= 254
+        && email.split_once('@').is_some_and(|(local, domain)| {
+            !local.is_empty() && !domain.is_empty() && !domain.starts_with('.') && !domain.ends_with('.')
+        })
+        && !email.chars().any(char::is_whitespace);
+    if ok { Ok(()) } else { Err(format!("{email:?} is not an email address.")) }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Accounts
+
+fn user_from_row(row: &sqlx::any::AnyRow) -> Result<UserInfo, sqlx::Error> {
+    let role: String = row.try_get("role")?;
+    Ok(UserInfo {
+        id: row.try_get("id")?,
+        email: row.try_get("email")?,
+        name: row.try_get("display_name")?,
+        role: Role::parse(&role).unwrap_or(Role::Annotator),
+    })
+}
+
+/// Creates an account; refuses a taken email, a malformed email or a weak password.
+pub async fn create_user(db: &Db, email: &str, name: &str, password: &str, role: Role) -> Result<UserInfo, String> {
+    let email = normalise_email(email);
+    check_email(&email)?;
+    check_password_strength(password)?;
+    let name = if name.trim().is_empty() { email.split('@').next().unwrap_or("").to_string() } else { name.trim().to_string() };
+    let hash = hash_blocking(password.to_string()).await?;
+    let row = sqlx::query(
+        "INSERT INTO users (email, display_name, password_hash, role, created_at) VALUES ($1, $2, $3, $4, $5) RETURNING id",
+    )
+    .bind(&email)
+    .bind(&name)
+    .bind(&hash)
+    .bind(role.as_str())
+    .bind(now_ms())
+    .fetch_one(&db.pool)
+    .await
+    .map_err(|e| {
+        if e.as_database_error().is_some_and(|d| d.is_unique_violation()) {
+            format!("An account for {email} exists already.")
+        } else {
+            format!("cannot create the account: {e}")
+        }
+    })?;
+    Ok(UserInfo { id: row.try_get("id").map_err(|e| e.to_string())?, email, name, role })
+}
+
+/// Creates the account unless one with that email exists; returns whether it was created.
+pub async fn ensure_user(db: &Db, email: &str, name: &str, password: &str, role: Role) -> Result<bool, String> {
+    if find_user(db, email).await?.is_some() {
+        return Ok(false);
+    }
+    create_user(db, email, name, password, role).await.map(|_| true)
+}
+
+/// The account with this email, if any.
+pub async fn find_user(db: &Db, email: &str) -> Result<Option<UserInfo>, String> {
+    let row = sqlx::query("SELECT id, email, display_name, role FROM users WHERE email = $1")
+        .bind(normalise_email(email))
+        .fetch_optional(&db.pool)
+        .await
+        .map_err(|e| e.to_string())?;
+    row.map(|r| user_from_row(&r).map_err(|e| e.to_string())).transpose()
+}
+
+/// Every account, oldest first.
+pub async fn list_users(db: &Db) -> Result<Vec<UserInfo>, String> {
+    let rows = sqlx::query("SELECT id, email, display_name, role FROM users ORDER BY id")
+        .fetch_all(&db.pool)
+        .await
+        .map_err(|e| e.to_string())?;
+    rows.iter().map(|r| user_from_row(r).map_err(|e| e.to_string())).collect()
+}
+
+/// Changes an account's role. An admin cannot demote the last admin.
+pub async fn set_role(db: &Db, user_id: i64, role: Role) -> Result<(), String> {
+    let mut tx = db.pool.begin().await.map_err(|e| e.to_string())?;
+    let current: Option<String> = sqlx::query_scalar("SELECT role FROM users WHERE id = $1")
+        .bind(user_id)
+        .fetch_optional(&mut *tx)
+        .await
+        .map_err(|e| e.to_string())?;
+    let Some(current) = current else { return Err(format!("There is no account with id {user_id}.")) };
+    if current == Role::Admin.as_str() && role != Role::Admin {
+        let admins: i64 = sqlx::query_scalar("SELECT COUNT(*) FROM users WHERE role = 'admin' AND disabled = 0")
+            .fetch_one(&mut *tx)
+            .await
+            .map_err(|e| e.to_string())?;
+        if admins <= 1 {
+            return Err("This is the last administrator; make another account admin first.".into());
+        }
+    }
+    sqlx::query("UPDATE users SET role = $1 WHERE id = $2")
+        .bind(role.as_str())
+        .bind(user_id)
+        .execute(&mut *tx)
+        .await
+        .map_err(|e| e.to_string())?;
+    // A change of role takes effect at once: the account signs in again.
+    sqlx::query("DELETE FROM sessions WHERE user_id = $1").bind(user_id).execute(&mut *tx).await.map_err(|e| e.to_string())?;
+    tx.commit().await.map_err(|e| e.to_string())
+}
+
+// ---------------------------------------------------------------------------------------------
+// Sessions
+
+/// A signed-in browser: the account and the hash of its session token.
+#[derive(Clone, Debug)]
+pub struct Session {
+    pub user: UserInfo,
+    pub token_hash: String,
+}
+
+/// The session of the current request, set by [`resolve_session`].
+#[derive(Clone, Debug, Default)]
+pub struct CurrentSession(pub Option<Session>);
+
+/// Starts a session for an account; returns the token for the cookie.
+pub async fn create_session(db: &Db, user_id: i64) -> Result<String, String> {
+    let token = random_token();
+    let now = now_ms();
+    sqlx::query("INSERT INTO sessions (token_hash, user_id, created_at, expires_at, last_seen_at) VALUES ($1, $2, $3, $4, $5)")
+        .bind(token_hash(&token))
+        .bind(user_id)
+        .bind(now)
+        .bind(now + SESSION_LIFETIME_MS)
+        .bind(now)
+        .execute(&db.pool)
+        .await
+        .map_err(|e| e.to_string())?;
+    Ok(token)
+}
+
+/// Ends a session (logout, rotation at login).
+pub async fn delete_session(db: &Db, token_hash: &str) -> Result<(), String> {
+    sqlx::query("DELETE FROM sessions WHERE token_hash = $1").bind(token_hash).execute(&db.pool).await.map_err(|e| e.to_string())?;
+    Ok(())
+}
+
+/// The live session a token belongs to, sliding its expiry forward (at most once a minute).
+pub async fn lookup_session(db: &Db, token: &str) -> Result<Option<Session>, String> {
+    let hash = token_hash(token);
+    let now = now_ms();
+    let row = sqlx::query(
+        "SELECT u.id, u.email, u.display_name, u.role, s.last_seen_at FROM sessions s JOIN users u ON u.id = s.user_id \
+         WHERE s.token_hash = $1 AND s.expires_at > $2 AND u.disabled = 0",
+    )
+    .bind(&hash)
+    .bind(now)
+    .fetch_optional(&db.pool)
+    .await
+    .map_err(|e| e.to_string())?;
+    let Some(row) = row else { return Ok(None) };
+    let user = user_from_row(&row).map_err(|e| e.to_string())?;
+    let last_seen: i64 = row.try_get("last_seen_at").map_err(|e| e.to_string())?;
+    if now - last_seen > 60_000 {
+        sqlx::query("UPDATE sessions SET last_seen_at = $1, expires_at = $2 WHERE token_hash = $3")
+            .bind(now)
+            .bind(now + SESSION_LIFETIME_MS)
+            .bind(&hash)
+            .execute(&db.pool)
+            .await
+            .map_err(|e| e.to_string())?;
+    }
+    Ok(Some(Session { user, token_hash: hash }))
+}
+
+/// The `Set-Cookie` value that stores a session token.
+pub fn session_cookie(token: &str, settings: &ServerSettings) -> String {
+    let secure = if settings.secure_cookies { "; Secure" } else { "" };
+    format!(
+        "{SESSION_COOKIE}={token}; Path=/; HttpOnly; SameSite=Lax; Max-Age={}{secure}",
+        SESSION_LIFETIME_MS / 1000
+    )
+}
+
+/// The `Set-Cookie` value that removes the session cookie.
+pub fn clear_session_cookie(settings: &ServerSettings) -> String {
+    let secure = if settings.secure_cookies { "; Secure" } else { "" };
+    format!("{SESSION_COOKIE}=; Path=/; HttpOnly; SameSite=Lax; Max-Age=0{secure}")
+}
+
+/// The value of a cookie in a request's headers.
+pub fn cookie_value(headers: &HeaderMap, name: &str) -> Option<String> {
+    headers.get_all(header::COOKIE).iter().filter_map(|v| v.to_str().ok()).flat_map(|v| v.split(';')).find_map(|pair| {
+        let (k, v) = pair.trim().split_once('=')?;
+        (k == name).then(|| v.to_string())
+    })
+}
+
+// ---------------------------------------------------------------------------------------------
+// Login and throttling
+
+/// Why a login was refused. Unknown account and wrong password are the same answer.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum LoginError {
+    Invalid,
+    Throttled { minutes: i64 },
+    Internal(String),
+}
+
+impl std::fmt::Display for LoginError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            LoginError::Invalid => write!(f, "Email or password is incorrect."),
+            LoginError::Throttled { minutes } => {
+                write!(f, "Too many failed sign-ins. Try again in {minutes} minute{}.", if *minutes == 1 { "" } else { "s" })
+            }
+            LoginError::Internal(e) => write!(f, "Sign-in failed: {e}"),
+        }
+    }
+}
+
+/// Which failed sign-ins to count: those for an account or those from a client address.
+#[derive(Clone, Copy)]
+enum ThrottleKey {
+    Email,
+    Address,
+}
+
+async fn failures_since(db: &Db, key: ThrottleKey, value: &str, since: i64) -> Result<(i64, i64), String> {
+    let sql = match key {
+        ThrottleKey::Email => {
+            "SELECT COUNT(*), COALESCE(MIN(at), 0) FROM login_attempts WHERE email = $1 AND at > $2 AND succeeded = 0"
+        }
+        ThrottleKey::Address => {
+            "SELECT COUNT(*), COALESCE(MIN(at), 0) FROM login_attempts WHERE address = $1 AND at > $2 AND succeeded = 0"
+        }
+    };
+    let row = sqlx::query(sql).bind(value).bind(since).fetch_one(&db.pool).await.map_err(|e| e.to_string())?;
+    Ok((row.try_get(0).map_err(|e| e.to_string())?, row.try_get(1).map_err(|e| e.to_string())?))
+}
+
+/// Checks throttling, the account and the password; on success starts a new session (the old
+/// one, if any, is ended: the session id rotates at login). Both failure paths cost one argon2
+/// verification, so timing does not reveal whether an account exists.
+pub async fn login(
+    state: &AppState,
+    email: &str,
+    password: &str,
+    address: &str,
+    old_token_hash: Option<&str>,
+) -> Result<(String, UserInfo), LoginError> {
+    let db = &state.db;
+    let settings = &state.settings;
+    let email = normalise_email(email);
+    let now = now_ms();
+    let since = now - settings.throttle_window_ms;
+    let internal = LoginError::Internal;
+
+    let (by_account, first_a) = failures_since(db, ThrottleKey::Email, &email, since).await.map_err(internal)?;
+    let (by_address, first_b) = failures_since(db, ThrottleKey::Address, address, since).await.map_err(internal)?;
+    if by_account >= settings.max_failures_per_account || by_address >= settings.max_failures_per_address {
+        let first = if by_account >= settings.max_failures_per_account { first_a } else { first_b };
+        let wait_ms = (first + settings.throttle_window_ms - now).max(60_000);
+        return Err(LoginError::Throttled { minutes: (wait_ms + 59_999) / 60_000 });
+    }
+
+    let row = sqlx::query("SELECT id, email, display_name, role, password_hash, disabled FROM users WHERE email = $1")
+        .bind(&email)
+        .fetch_optional(&db.pool)
+        .await
+        .map_err(|e| LoginError::Internal(e.to_string()))?;
+    let (user, phc, disabled) = match &row {
+        Some(r) => (
+            Some(user_from_row(r).map_err(|e| LoginError::Internal(e.to_string()))?),
+            r.try_get::<String, _>("password_hash").unwrap_or_default(),
+            r.try_get::<i64, _>("disabled").unwrap_or(1) != 0,
+        ),
+        None => (None, DUMMY_HASH.clone(), true),
+    };
+    let password_ok = verify_blocking(password.to_string(), phc).await;
+    let succeeded = password_ok && !disabled && user.is_some();
+
+    sqlx::query("INSERT INTO login_attempts (email, address, at, succeeded) VALUES ($1, $2, $3, $4)")
+        .bind(&email)
+        .bind(address)
+        .bind(now)
+        .bind(succeeded as i64)
+        .execute(&db.pool)
+        .await
+        .map_err(|e| LoginError::Internal(e.to_string()))?;
+
+    match user {
+        Some(user) if succeeded => {
+            if let Some(old) = old_token_hash {
+                delete_session(db, old).await.map_err(LoginError::Internal)?;
+            }
+            sqlx::query("DELETE FROM login_attempts WHERE email = $1 AND succeeded = 0")
+                .bind(&email)
+                .execute(&db.pool)
+                .await
+                .map_err(|e| LoginError::Internal(e.to_string()))?;
+            let token = create_session(db, user.id).await.map_err(LoginError::Internal)?;
+            Ok((token, user))
+        }
+        _ => Err(LoginError::Invalid),
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Invitations
+
+/// An invitation as the admin page lists it.
+#[derive(Clone, Debug)]
+pub struct Invitation {
+    pub email: String,
+    pub role: Role,
+    pub expires_at: i64,
+}
+
+/// Creates an invitation; returns the token for the link (only its hash is stored).
+pub async fn create_invitation(db: &Db, email: &str, role: Role, created_by: i64) -> Result<String, String> {
+    let email = normalise_email(email);
+    check_email(&email)?;
+    if find_user(db, &email).await?.is_some() {
+        return Err(format!("An account for {email} exists already."));
+    }
+    let token = random_token();
+    let now = now_ms();
+    sqlx::query("INSERT INTO invitations (token_hash, email, role, created_by, created_at, expires_at) VALUES ($1, $2, $3, $4, $5, $6)")
+        .bind(token_hash(&token))
+        .bind(&email)
+        .bind(role.as_str())
+        .bind(created_by)
+        .bind(now)
+        .bind(now + INVITATION_LIFETIME_MS)
+        .execute(&db.pool)
+        .await
+        .map_err(|e| e.to_string())?;
+    Ok(token)
+}
+
+/// The open invitation a token belongs to; an error that says why when there is none.
+pub async fn find_invitation(db: &Db, token: &str) -> Result<Invitation, String> {
+    let row = sqlx::query("SELECT email, role, expires_at, accepted_at FROM invitations WHERE token_hash = $1")
+        .bind(token_hash(token))
+        .fetch_optional(&db.pool)
+        .await
+        .map_err(|e| e.to_string())?;
+    let Some(row) = row else { return Err("This invitation link is not valid.".into()) };
+    let accepted: Option<i64> = row.try_get("accepted_at").map_err(|e| e.to_string())?;
+    if accepted.is_some() {
+        return Err("This invitation has been used already. Sign in instead.".into());
+    }
+    let expires_at: i64 = row.try_get("expires_at").map_err(|e| e.to_string())?;
+    if expires_at <= now_ms() {
+        return Err("This invitation has expired. Ask for a new one.".into());
+    }
+    let role: String = row.try_get("role").map_err(|e| e.to_string())?;
+    Ok(Invitation { email: row.try_get("email").map_err(|e| e.to_string())?, role: Role::parse(&role).unwrap_or(Role::Annotator), expires_at })
+}
+
+/// Turns an invitation into an account and marks it used; returns the account.
+pub async fn accept_invitation(db: &Db, token: &str, name: &str, password: &str) -> Result<UserInfo, String> {
+    let invitation = find_invitation(db, token).await?;
+    check_password_strength(password)?;
+    // Mark it used first (only one of two racing requests can), then create the account.
+    let marked = sqlx::query("UPDATE invitations SET accepted_at = $1 WHERE token_hash = $2 AND accepted_at IS NULL")
+        .bind(now_ms())
+        .bind(token_hash(token))
+        .execute(&db.pool)
+        .await
+        .map_err(|e| e.to_string())?;
+    if marked.rows_affected() != 1 {
+        return Err("This invitation has been used already. Sign in instead.".into());
+    }
+    match create_user(db, &invitation.email, name, password, invitation.role).await {
+        Ok(user) => Ok(user),
+        Err(e) => {
+            // Give the invitation back so the person can try again.
+            let _ = sqlx::query("UPDATE invitations SET accepted_at = NULL WHERE token_hash = $1")
+                .bind(token_hash(token))
+                .execute(&db.pool)
+                .await;
+            Err(e)
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Middleware
+
+/// Resolves the session cookie into a [`CurrentSession`] request extension.
+pub async fn resolve_session(mut req: Request, next: Next) -> Response {
+    let path = req.uri().path();
+    let is_asset = path.starts_with("/pkg/") || path == "/favicon.ico" || path.ends_with(".css");
+    if !is_asset {
+        let session = match (req.extensions().get::<AppState>(), cookie_value(req.headers(), SESSION_COOKIE)) {
+            (Some(state), Some(token)) if !token.is_empty() => lookup_session(&state.db, &token).await.unwrap_or_else(|e| {
+                tracing::error!("session lookup failed: {e}");
+                None
+            }),
+            _ => None,
+        };
+        req.extensions_mut().insert(CurrentSession(session));
+    }
+    next.run(req).await
+}
+
+/// The host[:port] part of an `Origin` or `Referer` value.
+fn authority_of(url: &str) -> Option<&str> {
+    let rest = url.split_once("://")?.1;
+    Some(rest.split(['/', '?', '#']).next().unwrap_or(rest))
+}
+
+/// CSRF protection for every state-changing request: the browser's `Origin` (or, failing that,
+/// `Referer`) must name this server, and `Sec-Fetch-Site` must not say cross-site. Together
+/// with SameSite=Lax session cookies this refuses requests forged by other sites, including
+/// login CSRF. Requests that carry no cookie and an `Authorization` header (API clients) pass.
+pub fn origin_allowed(method: &Method, headers: &HeaderMap) -> bool {
+    if matches!(*method, Method::GET | Method::HEAD | Method::OPTIONS) {
+        return true;
+    }
+    if let Some(site) = headers.get("sec-fetch-site").and_then(|v| v.to_str().ok())
+        && (site == "cross-site" || site == "same-site")
+    {
+        return false;
+    }
+    let host = headers.get(header::HOST).and_then(|v| v.to_str().ok()).map(str::to_ascii_lowercase);
+    let claimed = headers
+        .get(header::ORIGIN)
+        .or_else(|| headers.get(header::REFERER))
+        .and_then(|v| v.to_str().ok())
+        .filter(|v| *v != "null");
+    match (host, claimed) {
+        (Some(host), Some(claimed)) => authority_of(claimed).is_some_and(|a| a.eq_ignore_ascii_case(&host)),
+        (_, None) => headers.get(header::COOKIE).is_none() && headers.get(header::AUTHORIZATION).is_some(),
+        (None, Some(_)) => false,
+    }
+}
+
+/// Middleware form of [`origin_allowed`]: answers 403 to a forged request.
+pub async fn verify_origin(req: Request, next: Next) -> Response {
+    if origin_allowed(req.method(), req.headers()) {
+        next.run(req).await
+    } else {
+        (StatusCode::FORBIDDEN, "Refused: this request did not come from an Assay page (CSRF protection).").into_response()
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// What server functions call
+
+fn request_parts() -> Result<http::request::Parts, ServerFnError> {
+    use_context::<http::request::Parts>().ok_or_else(|| ServerFnError::new("no request context"))
+}
+
+/// The shared state, from the request.
+pub fn app_state() -> Result<AppState, ServerFnError> {
+    request_parts()?.extensions.get::<AppState>().cloned().ok_or_else(|| ServerFnError::new("no application state"))
+}
+
+/// The session of the request, if signed in.
+pub fn current_session() -> Option<Session> {
+    use_context::<http::request::Parts>()?.extensions.get::<CurrentSession>()?.0.clone()
+}
+
+/// The client's address (for throttling).
+pub fn client_address() -> String {
+    use_context::<http::request::Parts>()
+        .and_then(|p| p.extensions.get::<ConnectInfo<SocketAddr>>().map(|c| c.0.ip().to_string()))
+        .unwrap_or_else(|| "unknown".into())
+}
+
+/// Sets the HTTP status of the current response.
+pub fn set_status(status: StatusCode) {
+    if let Some(res) = use_context::<leptos_axum::ResponseOptions>() {
+        res.set_status(status);
+    }
+}
+
+/// Appends a `Set-Cookie` header to the current response.
+pub fn set_cookie(value: &str) {
+    if let (Some(res), Ok(v)) = (use_context::<leptos_axum::ResponseOptions>(), header::HeaderValue::from_str(value)) {
+        res.append_header(header::SET_COOKIE, v);
+    }
+}
+
+/// The signed-in account if its role is at least `role`; otherwise 401 (not signed in) or 403.
+/// Every server function that is not public starts with this.
+pub fn require(role: Role) -> Result<UserInfo, ServerFnError> {
+    match current_session() {
+        None => {
+            set_status(StatusCode::UNAUTHORIZED);
+            Err(ServerFnError::new("Please sign in."))
+        }
+        Some(s) if s.user.role >= role => Ok(s.user),
+        Some(_) => {
+            set_status(StatusCode::FORBIDDEN);
+            Err(ServerFnError::new(format!("This needs the {} role.", role.label())))
+        }
+    }
+}
+
+/// Maps a domain error to a server function error with status 400 (the request was wrong).
+pub fn bad_request(message: impl std::fmt::Display) -> ServerFnError {
+    set_status(StatusCode::BAD_REQUEST);
+    ServerFnError::new(message.to_string())
+}
+
+/// Maps an unexpected failure to a 500 and logs it.
+pub fn internal(message: impl std::fmt::Display) -> ServerFnError {
+    tracing::error!("{message}");
+    set_status(StatusCode::INTERNAL_SERVER_ERROR);
+    ServerFnError::new("Something went wrong on the server; it has been logged.")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use axum::http::HeaderValue;
+
+    #[test]
+    fn password_hash_is_argon2id_with_owasp_parameters_and_verifies() {
+        let hash = hash_password("correct horse battery").unwrap();
+        assert!(hash.starts_with("$argon2id$v=19$m=19456,t=2,p=1$"), "{hash}");
+        assert!(verify_password("correct horse battery", &hash));
+        assert!(!verify_password("correct horse batterz", &hash));
+        assert!(!verify_password("anything", "not a hash"));
+        // Salted: the same password hashes differently.
+        assert_ne!(hash, hash_password("correct horse battery").unwrap());
+    }
+
+    #[test]
+    fn tokens_are_random_and_stored_hashed() {
+        let a = random_token();
+        let b = random_token();
+        assert_ne!(a, b);
+        assert_eq!(a.len(), 43);
+        assert_eq!(token_hash(&a).len(), 64);
+        assert_ne!(token_hash(&a), a);
+        assert_eq!(token_hash(&a), token_hash(&a));
+    }
+
+    #[test]
+    fn cookies_are_http_only_and_same_site() {
+        let mut s = ServerSettings::default();
+        let c = session_cookie("tok", &s);
+        assert!(c.contains("HttpOnly") && c.contains("SameSite=Lax") && !c.contains("Secure"));
+        s.secure_cookies = true;
+        assert!(session_cookie("tok", &s).ends_with("; Secure"));
+        assert!(clear_session_cookie(&s).contains("Max-Age=0"));
+    }
+
+    #[test]
+    fn cookie_value_finds_the_named_cookie() {
+        let mut h = HeaderMap::new();
+        h.insert(header::COOKIE, HeaderValue::from_static("a=1; assay_session=xyz; b=2"));
+        assert_eq!(cookie_value(&h, SESSION_COOKIE).as_deref(), Some("xyz"));
+        assert_eq!(cookie_value(&h, "c"), None);
+    }
+
+    fn headers(pairs: &[(&'static str, &'static str)]) -> HeaderMap {
+        let mut h = HeaderMap::new();
+        for (k, v) in pairs {
+            h.insert(*k, HeaderValue::from_static(v));
+        }
+        h
+    }
+
+    #[test]
+    fn origin_check_refuses_cross_site_posts() {
+        let post = Method::POST;
+        assert!(origin_allowed(&Method::GET, &headers(&[("host", "a.test")])));
+        assert!(origin_allowed(&post, &headers(&[("host", "a.test:3000"), ("origin", "http://a.test:3000")])));
+        assert!(!origin_allowed(&post, &headers(&[("host", "a.test:3000"), ("origin", "http://evil.test")])));
+        assert!(!origin_allowed(&post, &headers(&[("host", "a.test"), ("origin", "http://a.test.evil.test")])));
+        assert!(origin_allowed(&post, &headers(&[("host", "a.test"), ("referer", "https://a.test/login?x=1")])));
+        assert!(!origin_allowed(&post, &headers(&[("host", "a.test"), ("origin", "null")])));
+        assert!(!origin_allowed(
+            &post,
+            &headers(&[("host", "a.test"), ("origin", "http://a.test"), ("sec-fetch-site", "cross-site")])
+        ));
+        // No origin at all: only a cookie-less API client may pass.
+        assert!(!origin_allowed(&post, &headers(&[("host", "a.test"), ("cookie", "assay_session=x")])));
+        assert!(origin_allowed(&post, &headers(&[("host", "a.test"), ("authorization", "Bearer t")])));
+    }
+
+    #[test]
+    fn emails_and_passwords_are_checked() {
+        assert!(check_email("a@b.org").is_ok());
+        assert!(check_email("a b@c.org").is_err());
+        assert!(check_email("nobody").is_err());
+        assert!(check_email("a@.org").is_err());
+        assert!(check_password_strength("short").is_err());
+        assert!(check_password_strength("long enough pw").is_ok());
+        assert_eq!(normalise_email("  Ann@Example.ORG "), "ann@example.org");
+    }
+}

@@ -1,0 +1,284 @@
+//! Importers: turn uploaded test sets and system outputs into a validated [`ImportBundle`], or a
+//! list of precise [`ImportError`]s (file, line, problem). Pure code: no database, no async; files
+//! are read only through the [`ImportSource`] trait (a folder, a `.zip`, a `.tar.gz`) or a reader
+//! handed in by the caller.
+//!
+//! Formats:
+//! - the WMT text layout ([`wmt::import_wmt`]): `sources/SRC-TGT.txt`,
+//!   `references/SRC-TGT.NAME.txt`, `system-outputs/SRC-TGT/SYSTEM.txt`, `documents/SRC-TGT.docs`;
+//! - Appraise batch JSON ([`appraise::import_appraise`]);
+//! - TSV and JSONL with named columns ([`table::import_tsv`], [`table::import_jsonl`]; the columns
+//!   are documented in [`table`]).
+//!
+//! Every importer collects up to [`ImportLimits::max_errors`] errors before it stops, and never
+//! returns a partial bundle. Text rules shared by all formats: UTF-8 only (an invalid line is an
+//! error naming the line), a leading byte-order mark and CRLF line ends are accepted and stripped,
+//! a line made only of whitespace counts as empty.
+
+pub mod appraise;
+mod builder;
+pub mod lang;
+pub mod source;
+pub mod table;
+mod text;
+pub mod wmt;
+
+#[cfg(test)]
+mod tests;
+
+use std::fmt;
+use std::path::Path;
+
+use serde::{Deserialize, Serialize};
+
+pub use appraise::import_appraise;
+pub use lang::{LangCode, LanguagePair, TextDirection};
+pub use source::{DirSource, ImportSource, TarGzSource, ZipSource};
+pub use table::{import_jsonl, import_tsv};
+pub use wmt::import_wmt;
+
+/// Imports an upload stored at `path` (a temp file or a folder), choosing the format from
+/// `original_name`: a folder, `.zip`, `.tar.gz`/`.tgz` → WMT layout; `.json` → Appraise batches;
+/// `.tsv`/`.txt` → TSV; `.jsonl`/`.ndjson` → JSONL.
+pub fn import_path(
+    path: &Path,
+    original_name: &str,
+    opts: &ImportOptions,
+) -> Result<ImportBundle, Vec<ImportError>> {
+    let lower = original_name.to_ascii_lowercase();
+    let limits = &opts.limits;
+    if path.is_dir() {
+        return import_wmt(&mut DirSource::new(path, limits)?, opts);
+    }
+    if lower.ends_with(".zip") {
+        return import_wmt(&mut ZipSource::from_path(path, limits)?, opts);
+    }
+    if lower.ends_with(".tar.gz") || lower.ends_with(".tgz") {
+        return import_wmt(&mut TarGzSource::from_path(path, limits)?, opts);
+    }
+    let open = || {
+        std::fs::File::open(path).map_err(|e| {
+            vec![ImportError::new(
+                original_name,
+                None,
+                format!("could not be opened: {e}"),
+            )]
+        })
+    };
+    if lower.ends_with(".json") {
+        import_appraise(original_name, &mut open()?, opts)
+    } else if lower.ends_with(".jsonl") || lower.ends_with(".ndjson") {
+        import_jsonl(original_name, &mut open()?, opts)
+    } else if lower.ends_with(".tsv") || lower.ends_with(".txt") {
+        import_tsv(original_name, &mut open()?, opts)
+    } else {
+        Err(vec![ImportError::new(
+            original_name,
+            None,
+            "unknown kind of file: expected a folder, .zip, .tar.gz, .json (Appraise batches), .tsv or .jsonl",
+        )])
+    }
+}
+
+/// One problem found in the input, with where it is.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ImportError {
+    /// The file, as a path inside the upload (`references/de-en.ref.txt`); empty if none applies.
+    pub file: String,
+    /// 1-based line number, when the problem is on one line.
+    pub line: Option<usize>,
+    /// What is wrong, in words a user can act on.
+    pub problem: String,
+}
+
+impl ImportError {
+    /// Builds an error for a file and optional line.
+    pub fn new(file: impl Into<String>, line: Option<usize>, problem: impl Into<String>) -> Self {
+        ImportError {
+            file: file.into(),
+            line,
+            problem: problem.into(),
+        }
+    }
+}
+
+impl fmt::Display for ImportError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match (self.file.is_empty(), self.line) {
+            (true, _) => f.write_str(&self.problem),
+            (false, Some(line)) => write!(f, "{}, line {}: {}", self.file, line, self.problem),
+            (false, None) => write!(f, "{}: {}", self.file, self.problem),
+        }
+    }
+}
+
+impl std::error::Error for ImportError {}
+
+/// Size limits enforced while reading, before any limit is exceeded by much.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ImportLimits {
+    /// Total uncompressed bytes over all files of one import.
+    pub max_total_bytes: u64,
+    /// Uncompressed bytes of any one file.
+    pub max_file_bytes: u64,
+    /// Number of files (archive entries, folder entries).
+    pub max_files: usize,
+    /// Bytes of one line of a line-based file (text, TSV, JSONL).
+    pub max_line_bytes: usize,
+    /// Errors collected before the importer stops.
+    pub max_errors: usize,
+}
+
+impl Default for ImportLimits {
+    fn default() -> Self {
+        ImportLimits {
+            max_total_bytes: 512 * 1024 * 1024,
+            max_file_bytes: 128 * 1024 * 1024,
+            max_files: 10_000,
+            max_line_bytes: 256 * 1024,
+            max_errors: 20,
+        }
+    }
+}
+
+/// What the caller tells an importer besides the input.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ImportOptions {
+    /// Name given to the imported test set(s) (one test set per language pair), e.g. `wmt24`.
+    pub test_set_name: String,
+    /// Language pair for formats that do not carry one (TSV/JSONL without language columns).
+    pub pair: Option<LanguagePair>,
+    /// Accept empty system outputs (stored as `None`, never judged) instead of reporting them.
+    pub allow_empty_outputs: bool,
+    /// Size limits.
+    pub limits: ImportLimits,
+}
+
+impl ImportOptions {
+    /// Options with default limits, no language pair and empty outputs refused.
+    pub fn new(test_set_name: impl Into<String>) -> Self {
+        ImportOptions {
+            test_set_name: test_set_name.into(),
+            pair: None,
+            allow_empty_outputs: false,
+            limits: ImportLimits::default(),
+        }
+    }
+}
+
+/// The validated result of one import.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ImportBundle {
+    /// One test set per language pair, ordered by language pair.
+    pub test_sets: Vec<TestSet>,
+    /// Every system that has outputs in some test set, ordered by name; names are unique even
+    /// ignoring case.
+    pub systems: Vec<System>,
+    /// Things the user should know that are not errors (ignored files, skipped QC items, …).
+    pub notes: Vec<String>,
+}
+
+/// A test set of one language pair.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct TestSet {
+    pub name: String,
+    pub pair: LanguagePair,
+    /// Segments in input order.
+    pub segments: Vec<Segment>,
+    /// Outputs per system, ordered by system name.
+    pub outputs: Vec<SystemOutput>,
+}
+
+/// One source segment.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Segment {
+    /// Segment id as given (WMT layout: the 1-based line number); unique within
+    /// (`document`, `id`) in its test set.
+    pub id: String,
+    /// Document id, if known.
+    pub document: Option<String>,
+    /// Domain (WMT `documents/*.docs` first column), if known.
+    pub domain: Option<String>,
+    /// The source text.
+    pub source: String,
+    /// Human references, by name (`refA`, `ref`, …), in name order; may be empty.
+    pub references: Vec<Reference>,
+}
+
+/// One named human reference of a segment.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Reference {
+    pub name: String,
+    pub text: String,
+}
+
+/// A system's outputs for one test set, aligned with `TestSet::segments` (`None` where the system
+/// has no usable output for that segment).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SystemOutput {
+    pub system: String,
+    pub texts: Vec<Option<String>>,
+}
+
+/// A system (lasting entity); the import formats only give names.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct System {
+    pub name: String,
+    pub description: Option<String>,
+    pub year: Option<i32>,
+}
+
+/// Collects errors up to a cap; importers stop early once it is full.
+pub(crate) struct Errors {
+    list: Vec<ImportError>,
+    max: usize,
+    dropped: bool,
+}
+
+impl Errors {
+    pub(crate) fn new(max: usize) -> Self {
+        Errors {
+            list: Vec::new(),
+            max: max.max(1),
+            dropped: false,
+        }
+    }
+
+    /// Records an error (dropped once the cap is reached).
+    pub(crate) fn push(&mut self, file: &str, line: Option<usize>, problem: impl Into<String>) {
+        if self.list.len() < self.max {
+            self.list.push(ImportError::new(file, line, problem));
+        } else {
+            self.dropped = true;
+        }
+    }
+
+    pub(crate) fn add(&mut self, e: ImportError) {
+        if self.list.len() < self.max {
+            self.list.push(e);
+        } else {
+            self.dropped = true;
+        }
+    }
+
+    pub(crate) fn full(&self) -> bool {
+        self.list.len() >= self.max
+    }
+
+    pub(crate) fn is_empty(&self) -> bool {
+        self.list.is_empty()
+    }
+
+    /// The collected errors, with a closing note when some were dropped or the cap was reached.
+    pub(crate) fn into_vec(mut self) -> Vec<ImportError> {
+        if self.dropped || self.list.len() >= self.max {
+            let n = self.list.len();
+            self.list.push(ImportError::new(
+                "",
+                None,
+                format!("stopped after {n} errors; fix these and import again to see any others"),
+            ));
+        }
+        self.list
+    }
+}

@@ -1,0 +1,37 @@
+//! Assay: crowdsourced human evaluation of machine translation.
+//!
+//! The code follows the data: `import` → `campaign` → `hit` → judgment → `analysis` → export.
+//! `model` holds the shared vocabulary, `stats` the pure statistics, `auth` accounts and
+//! roles, `ui` the page frame. Server-only modules (`db`, `state`, and the server halves of each
+//! stage) compile with the `ssr` feature; the browser bundle gets pages only.
+
+pub mod auth;
+pub mod model;
+pub mod ui;
+
+// The flow, stage by stage (server side).
+#[cfg(feature = "ssr")]
+pub mod import;
+#[cfg(feature = "ssr")]
+pub mod hit;
+#[cfg(feature = "ssr")]
+pub mod simulate;
+
+#[cfg(feature = "ssr")]
+pub mod db;
+#[cfg(feature = "ssr")]
+pub mod state;
+
+pub use ui::{App, shell};
+
+/// Entry point of the browser bundle: hydrates the server-rendered page.
+#[cfg(feature = "hydrate")]
+#[wasm_bindgen::prelude::wasm_bindgen]
+pub fn hydrate() {
+    console_error_panic_hook::set_once();
+    leptos::mount::hydrate_body(App);
+    // Lets end-to-end tests (and curious people) see that the page is live.
+    if let Some(body) = leptos::prelude::document().body() {
+        let _ = body.set_attribute("data-hydrated", "true");
+    }
+}

@@ -1,0 +1,84 @@
+//! Words of the field shared by every stage of the flow
+//! (import → campaign → HIT → judgment → analysis → export).
+//! Pure data: no I/O, compiled for the server and the browser alike.
+
+use serde::{Deserialize, Serialize};
+
+/// What an item of a HIT is. Never sent to the annotator's browser.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+pub enum ItemType {
+    /// A system output judged for real.
+    System,
+    /// A degraded copy of a system output (quality control, Assumption B).
+    BadRef,
+    /// An exact repeat of a system output (quality control, Assumption A).
+    Repeat,
+    /// The human reference shown as if it were a system output.
+    Ref,
+}
+
+impl ItemType {
+    /// The name used in Graham's scripts and the WMT `ad-*` files.
+    pub fn wmt_name(self) -> &'static str {
+        match self {
+            ItemType::System => "SYSTEM",
+            ItemType::BadRef => "BAD_REF",
+            ItemType::Repeat => "REPEAT",
+            ItemType::Ref => "REF",
+        }
+    }
+
+    /// The name used by Appraise (`itemType`).
+    pub fn appraise_name(self) -> &'static str {
+        match self {
+            ItemType::System => "TGT",
+            ItemType::BadRef => "BAD",
+            ItemType::Repeat => "CHK",
+            ItemType::Ref => "REF",
+        }
+    }
+
+    pub fn parse(s: &str) -> Option<ItemType> {
+        match s.trim().to_ascii_uppercase().as_str() {
+            "SYSTEM" | "TGT" => Some(ItemType::System),
+            "BAD_REF" | "BAD" => Some(ItemType::BadRef),
+            "REPEAT" | "CHK" => Some(ItemType::Repeat),
+            "REF" => Some(ItemType::Ref),
+            _ => None,
+        }
+    }
+}
+
+/// The kind of judgment a campaign asks for (METHOD §1).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum TaskKind {
+    /// Monolingual, reference-based: reference in gray, output in black.
+    DaAdequacy,
+    /// The output alone.
+    DaFluency,
+    /// Bilingual: source and output.
+    DaSourceBased,
+    /// Word-order judgment: two 5-point questions.
+    WordOrder,
+}
+
+impl TaskKind {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            TaskKind::DaAdequacy => "da-adequacy",
+            TaskKind::DaFluency => "da-fluency",
+            TaskKind::DaSourceBased => "da-source",
+            TaskKind::WordOrder => "word-order",
+        }
+    }
+
+    pub fn parse(s: &str) -> Option<TaskKind> {
+        match s {
+            "da-adequacy" => Some(TaskKind::DaAdequacy),
+            "da-fluency" => Some(TaskKind::DaFluency),
+            "da-source" => Some(TaskKind::DaSourceBased),
+            "word-order" => Some(TaskKind::WordOrder),
+            _ => None,
+        }
+    }
+}

@@ -1,0 +1,418 @@
+//! A seeded simulated crowd for tests, benchmarks and the demo.
+//!
+//! Systems of known true quality (mean on 0–100), segments of varying difficulty and
+//! workers of known kinds complete real HITs built by [`crate::hit::build_hits`]. The
+//! output is written streaming as the Graham/MTurk judgment file (`reference/anchors.md`,
+//! as produced by `hits2r.pl` in ygraham/direct-assessment and released by WMT22):
+//! a space-separated header `HITId WorkerId Input.src Input.trg Input.item hit sys_id rid
+//! type sid score time`, then one tab-separated row per judgment.
+//!
+//! Column reading (documented decisions):
+//! - `HITId`: a 30-character MTurk-style id, one per HIT (shared by its assignments).
+//! - `WorkerId`: `W0001`… (kinds are dealt in shuffled order, so ids reveal nothing).
+//! - `Input.src`, `Input.trg`: language codes; `Input.item`: the task name Graham's
+//!   `gen-mturk-csv.py` takes as `ITEM` (`ad` adequacy, `fl` fluency, `sb` source-based,
+//!   `wo` word order).
+//! - `hit`: the HIT number in the campaign (0-based, as in `gen-mturk-csv.py`).
+//! - `sys_id`: the system; for REF rows the system of the paired SYSTEM item (Graham's
+//!   QC items copy their partner's system id).
+//! - `rid`: a 7-digit id of the item within the campaign's HIT design (same for every
+//!   worker who does the HIT).
+//! - `type`: SYSTEM, BAD_REF, REPEAT, REF; `sid`: the segment id.
+//! - `score`: the raw 0–100 score (3 decimals); `time`: the worker's work time for the
+//!   whole HIT in seconds (MTurk `WorkTimeInSeconds`, repeated on each row, as in
+//!   `hits2r.pl`). Per-item times are in [`SimJudgment::item_seconds`].
+
+use std::io::{self, Write};
+
+use rand::seq::SliceRandom;
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+use serde::{Deserialize, Serialize};
+
+use crate::hit::{Candidate, HitDesign, HitError, JudgmentsWanted, build_hits};
+use crate::model::{ItemType, TaskKind};
+
+/// The header of the Graham/MTurk judgment file (space-separated, as released).
+pub const GRAHAM_HEADER: &str =
+    "HITId WorkerId Input.src Input.trg Input.item hit sys_id rid type sid score time";
+
+/// Kinds of simulated worker.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum WorkerKind {
+    /// Scores the item's true quality with small noise.
+    Careful,
+    /// Attentive but with large noise.
+    Noisy,
+    /// Gives the same score to every item.
+    LazyConstant,
+    /// Uniform random scores, very fast.
+    RandomClicker,
+    /// Attentive, but shifts scores down and compresses them (z-scores remove this).
+    Harsh,
+    /// Attentive, but shifts scores up and compresses them (z-scores remove this).
+    Lenient,
+}
+
+impl WorkerKind {
+    /// Whether the worker's scores follow item quality (QC should keep them).
+    pub fn attentive(self) -> bool {
+        !matches!(self, WorkerKind::LazyConstant | WorkerKind::RandomClicker)
+    }
+}
+
+/// Settings of a simulated campaign.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct CrowdConfig {
+    pub seed: u64,
+    /// True mean quality (0–100) of each system; ids are `sys01`, `sys02`, …
+    pub system_quality: Vec<f64>,
+    /// Number of source segments (ids `1`…`n`); every system translates each.
+    pub segments: usize,
+    /// Standard deviation of segment difficulty (shared by all systems).
+    pub segment_sd: f64,
+    /// Standard deviation of a single output's quality around its system and segment.
+    pub output_sd: f64,
+    /// True quality of human references.
+    pub reference_quality: f64,
+    /// Mean quality lost by a bad reference.
+    pub bad_ref_drop: f64,
+    /// How many workers of each kind.
+    pub workers: Vec<(WorkerKind, usize)>,
+    /// Distinct workers per HIT (MTurk assignments).
+    pub assignments_per_hit: usize,
+    pub design: HitDesign,
+    pub wanted: JudgmentsWanted,
+    pub task: TaskKind,
+    pub src: String,
+    pub trg: String,
+}
+
+impl Default for CrowdConfig {
+    fn default() -> Self {
+        CrowdConfig {
+            seed: 1,
+            system_quality: (0..8).map(|i| 45.0 + 5.0 * i as f64).collect(),
+            segments: 500,
+            segment_sd: 10.0,
+            output_sd: 12.0,
+            reference_quality: 88.0,
+            bad_ref_drop: 30.0,
+            workers: vec![
+                (WorkerKind::Careful, 30),
+                (WorkerKind::Noisy, 8),
+                (WorkerKind::LazyConstant, 4),
+                (WorkerKind::RandomClicker, 8),
+                (WorkerKind::Harsh, 6),
+                (WorkerKind::Lenient, 6),
+            ],
+            assignments_per_hit: 1,
+            design: HitDesign::default(),
+            wanted: JudgmentsWanted::PerSystem(1000),
+            task: TaskKind::DaAdequacy,
+            src: "de".into(),
+            trg: "en".into(),
+        }
+    }
+}
+
+impl CrowdConfig {
+    /// A configuration producing about `judgments` judgments (rounded up to whole HITs).
+    pub fn with_judgments(judgments: usize) -> Self {
+        let c = CrowdConfig::default();
+        let per_hit = c.design.length * c.assignments_per_hit;
+        let hits = judgments.div_ceil(per_hit);
+        let systems = c.system_quality.len();
+        let per_system = hits * c.design.system_items() / systems;
+        CrowdConfig {
+            wanted: JudgmentsWanted::PerSystem(per_system.max(1)),
+            ..c
+        }
+    }
+}
+
+/// Why a simulation cannot run.
+#[derive(Debug, thiserror::Error)]
+pub enum SimError {
+    #[error("the simulated crowd has no workers")]
+    NoWorkers,
+    #[error(
+        "{assignments} distinct workers per HIT were asked for, but the crowd has only {workers}"
+    )]
+    TooFewWorkers { assignments: usize, workers: usize },
+    #[error("the campaign needs at least one system and one segment")]
+    EmptyCampaign,
+    #[error("cannot build the HITs: {0}")]
+    Hit(#[from] HitError),
+    #[error("cannot write the judgments: {0}")]
+    Io(#[from] io::Error),
+}
+
+/// The known truth behind a simulation, for tests.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct SimTruth {
+    /// (system id, true mean quality), in id order.
+    pub systems: Vec<(String, f64)>,
+    /// System ids from best to worst true quality.
+    pub system_order: Vec<String>,
+    /// (worker id, kind).
+    pub workers: Vec<(String, WorkerKind)>,
+    pub hits: usize,
+    pub judgments: usize,
+}
+
+/// One simulated judgment.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct SimJudgment {
+    pub hit_id: String,
+    pub worker: String,
+    pub hit: usize,
+    pub position: usize,
+    /// System id (for REF items: the paired SYSTEM item's system).
+    pub sys_id: String,
+    pub rid: u64,
+    pub item_type: ItemType,
+    pub sid: String,
+    pub score: f64,
+    pub item_seconds: f64,
+    /// The worker's total time on this HIT.
+    pub hit_seconds: f64,
+}
+
+fn normal(rng: &mut ChaCha8Rng) -> f64 {
+    // Box–Muller.
+    let u1: f64 = 1.0 - rng.random::<f64>();
+    let u2: f64 = rng.random::<f64>();
+    (-2.0 * u1.ln()).sqrt() * (std::f64::consts::TAU * u2).cos()
+}
+
+struct Worker {
+    id: String,
+    kind: WorkerKind,
+    bias: f64,
+    constant: f64,
+}
+
+impl Worker {
+    fn score(&self, quality: f64, rng: &mut ChaCha8Rng) -> f64 {
+        let s = match self.kind {
+            WorkerKind::Careful => quality + self.bias + 6.0 * normal(rng),
+            WorkerKind::Noisy => quality + self.bias + 20.0 * normal(rng),
+            WorkerKind::LazyConstant => self.constant,
+            WorkerKind::RandomClicker => 100.0 * rng.random::<f64>(),
+            WorkerKind::Harsh => 0.6 * quality - 5.0 + self.bias + 5.0 * normal(rng),
+            WorkerKind::Lenient => 0.5 * quality + 50.0 + self.bias + 5.0 * normal(rng),
+        };
+        s.clamp(0.0, 100.0)
+    }
+
+    fn seconds(&self, base: f64, rng: &mut ChaCha8Rng) -> f64 {
+        // Log-normal around a kind-specific median.
+        let median = match self.kind {
+            WorkerKind::LazyConstant => 1.5,
+            WorkerKind::RandomClicker => 2.0,
+            WorkerKind::Noisy => 0.8 * base,
+            _ => base,
+        };
+        (median * (0.45 * normal(rng)).exp()).max(0.5)
+    }
+}
+
+fn item_name(task: TaskKind) -> &'static str {
+    match task {
+        TaskKind::DaAdequacy => "ad",
+        TaskKind::DaFluency => "fl",
+        TaskKind::DaSourceBased => "sb",
+        TaskKind::WordOrder => "wo",
+    }
+}
+
+fn mturk_id(rng: &mut ChaCha8Rng) -> String {
+    const ALPHABET: &[u8] = b"0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ";
+    (0..30)
+        .map(|_| ALPHABET[rng.random_range(0..ALPHABET.len())] as char)
+        .collect()
+}
+
+/// Runs the simulated campaign, calling `sink` for every judgment in file order
+/// (HIT by HIT, worker by worker, item by item). Deterministic from `config.seed`.
+pub fn simulate(
+    config: &CrowdConfig,
+    mut sink: impl FnMut(&SimJudgment) -> io::Result<()>,
+) -> Result<SimTruth, SimError> {
+    let k = config.system_quality.len();
+    if k == 0 || config.segments == 0 {
+        return Err(SimError::EmptyCampaign);
+    }
+    let total_workers: usize = config.workers.iter().map(|w| w.1).sum();
+    if total_workers == 0 {
+        return Err(SimError::NoWorkers);
+    }
+    if config.assignments_per_hit > total_workers || config.assignments_per_hit == 0 {
+        return Err(SimError::TooFewWorkers {
+            assignments: config.assignments_per_hit,
+            workers: total_workers,
+        });
+    }
+    let mut rng = ChaCha8Rng::seed_from_u64(config.seed);
+    let system_ids: Vec<String> = (1..=k).map(|i| format!("sys{i:02}")).collect();
+    let difficulty: Vec<f64> = (0..config.segments)
+        .map(|_| config.segment_sd * normal(&mut rng))
+        .collect();
+    // quality[s][g]: true quality of system s's output for segment g.
+    let quality: Vec<Vec<f64>> = config
+        .system_quality
+        .iter()
+        .map(|&q| {
+            difficulty
+                .iter()
+                .map(|&d| (q + d + config.output_sd * normal(&mut rng)).clamp(0.0, 100.0))
+                .collect()
+        })
+        .collect();
+    let ref_quality: Vec<f64> = difficulty
+        .iter()
+        .map(|_| (config.reference_quality + 4.0 * normal(&mut rng)).clamp(0.0, 100.0))
+        .collect();
+    let mut kinds: Vec<WorkerKind> = config
+        .workers
+        .iter()
+        .flat_map(|&(kind, n)| std::iter::repeat_n(kind, n))
+        .collect();
+    kinds.shuffle(&mut rng);
+    let workers: Vec<Worker> = kinds
+        .iter()
+        .enumerate()
+        .map(|(i, &kind)| Worker {
+            id: format!("W{:04}", i + 1),
+            kind,
+            bias: 4.0 * normal(&mut rng),
+            constant: [50.0, 70.0, 100.0][rng.random_range(0..3)],
+        })
+        .collect();
+
+    let candidates: Vec<Candidate> = system_ids
+        .iter()
+        .flat_map(|s| (1..=config.segments).map(move |g| Candidate::new(s.clone(), g.to_string())))
+        .collect();
+    let hits = build_hits(
+        &candidates,
+        &config.design,
+        config.wanted,
+        config.seed ^ 0x4849_5453,
+    )?;
+    let base_seconds = match config.task {
+        TaskKind::DaFluency => 13.0,
+        _ => 18.0,
+    };
+    let sys_index = |id: &str| system_ids.iter().position(|s| s == id);
+    let mut judgments = 0usize;
+    let mut buf: Vec<SimJudgment> = Vec::with_capacity(config.design.length);
+    let mut pool: Vec<usize> = (0..workers.len()).collect();
+    for hit in &hits {
+        let hit_id = mturk_id(&mut rng);
+        // True quality and system of each item (REF: the partner's system).
+        let items: Vec<(f64, String)> = hit
+            .items
+            .iter()
+            .map(|it| {
+                let g: usize = it.segment.parse::<usize>().unwrap_or(1).saturating_sub(1);
+                let sys = it
+                    .system
+                    .clone()
+                    .or_else(|| it.paired_with.and_then(|q| hit.items[q].system.clone()))
+                    .unwrap_or_default();
+                let s = sys_index(&sys).unwrap_or(0);
+                let (q, drop) = match it.item_type {
+                    ItemType::Ref => (ref_quality[g], 0.0),
+                    ItemType::BadRef => (
+                        quality[s][g],
+                        config.bad_ref_drop * (0.6 + 0.8 * rng.random::<f64>()),
+                    ),
+                    _ => (quality[s][g], 0.0),
+                };
+                ((q - drop).max(0.0), sys)
+            })
+            .collect();
+        let (chosen, _) = pool.partial_shuffle(&mut rng, config.assignments_per_hit);
+        let chosen: Vec<usize> = chosen.to_vec();
+        for &w in &chosen {
+            let worker = &workers[w];
+            buf.clear();
+            let mut total = 0.0;
+            for (it, (q, sys)) in hit.items.iter().zip(&items) {
+                let score = worker.score(*q, &mut rng);
+                let secs = worker.seconds(base_seconds, &mut rng);
+                total += secs;
+                buf.push(SimJudgment {
+                    hit_id: hit_id.clone(),
+                    worker: worker.id.clone(),
+                    hit: hit.index,
+                    position: it.position,
+                    sys_id: sys.clone(),
+                    rid: 1_000_000 + (hit.index * config.design.length + it.position) as u64,
+                    item_type: it.item_type,
+                    sid: it.segment.clone(),
+                    score,
+                    item_seconds: secs,
+                    hit_seconds: 0.0,
+                });
+            }
+            let total = total.round();
+            for j in &mut buf {
+                j.hit_seconds = total;
+                sink(j)?;
+            }
+            judgments += buf.len();
+        }
+    }
+    let mut order: Vec<usize> = (0..k).collect();
+    order.sort_by(|&a, &b| config.system_quality[b].total_cmp(&config.system_quality[a]));
+    Ok(SimTruth {
+        systems: system_ids
+            .iter()
+            .cloned()
+            .zip(config.system_quality.iter().copied())
+            .collect(),
+        system_order: order.iter().map(|&i| system_ids[i].clone()).collect(),
+        workers: workers.iter().map(|w| (w.id.clone(), w.kind)).collect(),
+        hits: hits.len(),
+        judgments,
+    })
+}
+
+/// Writes one judgment as a row of the Graham/MTurk judgment file.
+pub fn write_graham_row(
+    w: &mut impl Write,
+    j: &SimJudgment,
+    config: &CrowdConfig,
+) -> io::Result<()> {
+    writeln!(
+        w,
+        "{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\t{:.3}\t{:.1}",
+        j.hit_id,
+        j.worker,
+        config.src,
+        config.trg,
+        item_name(config.task),
+        j.hit,
+        j.sys_id,
+        j.rid,
+        j.item_type.wmt_name(),
+        j.sid,
+        j.score,
+        j.hit_seconds
+    )
+}
+
+/// Runs the simulation and streams the Graham/MTurk judgment TSV to `out` (header first).
+/// Wrap `out` in a `BufWriter` for files.
+pub fn write_graham_tsv(config: &CrowdConfig, mut out: impl Write) -> Result<SimTruth, SimError> {
+    writeln!(out, "{GRAHAM_HEADER}")?;
+    let truth = simulate(config, |j| write_graham_row(&mut out, j, config))?;
+    out.flush()?;
+    Ok(truth)
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,178 @@
+//! Agreement between annotators (Cohen's kappa with P(E) estimated from the data, WMT 2012)
+//! and Clopper–Pearson intervals for proportions.
+
+use serde::{Deserialize, Serialize};
+use statrs::distribution::{Beta, ContinuousCDF};
+
+use super::{Result, StatsError};
+
+/// κ = (P(A) − P(E)) / (1 − P(E)).
+pub fn cohen_kappa(p_a: f64, p_e: f64) -> Result<f64> {
+    const WHAT: &str = "kappa";
+    if !(0.0..=1.0).contains(&p_a) || !(0.0..=1.0).contains(&p_e) {
+        return Err(StatsError::Invalid { what: WHAT, message: format!("P(A) = {p_a} and P(E) = {p_e} must lie in [0, 1]") });
+    }
+    if p_e == 1.0 {
+        return Err(StatsError::ZeroVariance { what: WHAT });
+    }
+    Ok((p_a - p_e) / (1.0 - p_e))
+}
+
+/// One categorical judgment: who judged which item, and the category chosen (0-based).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct LabelledJudgment {
+    pub annotator: u32,
+    pub item: u32,
+    pub category: u32,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct AgreementPairs {
+    /// Pairs of judgments of the same item compared.
+    pub pairs: u64,
+    pub agreeing: u64,
+    /// P(A) = agreeing / pairs (`None` without pairs).
+    pub p_a: Option<f64>,
+    pub kappa: Option<f64>,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Agreement {
+    /// Share of each category among all judgments.
+    pub category_shares: Vec<f64>,
+    /// P(E) = Σ p_c², the chance that two judgments drawn at random agree (WMT 2012: "computed
+    /// empirically"); the same P(E) serves the inter- and the intra-annotator figure.
+    pub p_e: f64,
+    /// Pairs of judgments of the same item by different annotators.
+    pub inter: AgreementPairs,
+    /// Pairs of judgments of the same item by the same annotator (repeats).
+    pub intra: AgreementPairs,
+}
+
+/// Inter- and intra-annotator agreement of categorical judgments. Every unordered pair of
+/// judgments of the same item counts once: by two annotators towards `inter`, by one annotator
+/// (a repeat) towards `intra`. Categories must be below `categories`.
+pub fn agreement(judgments: &[LabelledJudgment], categories: u32) -> Result<Agreement> {
+    const WHAT: &str = "agreement";
+    if judgments.is_empty() {
+        return Err(StatsError::Empty { what: WHAT });
+    }
+    if let Some(j) = judgments.iter().find(|j| j.category >= categories) {
+        return Err(StatsError::Invalid { what: WHAT, message: format!("category {} is not below {categories}", j.category) });
+    }
+    let mut counts = vec![0u64; categories as usize];
+    for j in judgments {
+        counts[j.category as usize] += 1;
+    }
+    let total = judgments.len() as f64;
+    let category_shares: Vec<f64> = counts.iter().map(|c| *c as f64 / total).collect();
+    let p_e: f64 = category_shares.iter().map(|p| p * p).sum();
+
+    let mut sorted = judgments.to_vec();
+    sorted.sort_unstable_by_key(|j| (j.item, j.annotator));
+    let (mut inter, mut intra) = ((0u64, 0u64), (0u64, 0u64));
+    for group in sorted.chunk_by(|a, b| a.item == b.item) {
+        for (i, a) in group.iter().enumerate() {
+            for b in &group[i + 1..] {
+                let slot = if a.annotator == b.annotator { &mut intra } else { &mut inter };
+                slot.0 += 1;
+                slot.1 += u64::from(a.category == b.category);
+            }
+        }
+    }
+    let finish = |(pairs, agreeing): (u64, u64)| -> Result<AgreementPairs> {
+        let p_a = (pairs > 0).then(|| agreeing as f64 / pairs as f64);
+        let kappa = match p_a {
+            Some(p) if p_e < 1.0 => Some(cohen_kappa(p, p_e)?),
+            _ => None,
+        };
+        Ok(AgreementPairs { pairs, agreeing, p_a, kappa })
+    };
+    Ok(Agreement { category_shares, p_e, inter: finish(inter)?, intra: finish(intra)? })
+}
+
+/// Exact (Clopper–Pearson) confidence interval for a binomial proportion k / n.
+pub fn clopper_pearson(k: u64, n: u64, confidence: f64) -> Result<(f64, f64)> {
+    const WHAT: &str = "Clopper–Pearson interval";
+    if n == 0 {
+        return Err(StatsError::Empty { what: WHAT });
+    }
+    if k > n || !(confidence > 0.0 && confidence < 1.0) {
+        return Err(StatsError::Invalid { what: WHAT, message: format!("needs k ≤ n and 0 < confidence < 1 (k = {k}, n = {n})") });
+    }
+    let alpha = 1.0 - confidence;
+    let (k, n) = (k as f64, n as f64);
+    let lower = if k == 0.0 { 0.0 } else { Beta::new(k, n - k + 1.0).unwrap().inverse_cdf(alpha / 2.0) };
+    let upper = if k == n { 1.0 } else { Beta::new(k + 1.0, n - k).unwrap().inverse_cdf(1.0 - alpha / 2.0) };
+    Ok((lower, upper))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// WMT 2012 Table 3: κ recomputed from the printed P(A) and P(E) agrees within 0.001
+    /// (the printed values look truncated).
+    #[test]
+    fn wmt12_table3_kappas() {
+        let rows = [
+            (0.567, 0.405, 0.272, 0.660, 0.428),
+            (0.576, 0.383, 0.312, 0.566, 0.296),
+            (0.595, 0.401, 0.323, 0.733, 0.554),
+            (0.598, 0.394, 0.336, 0.732, 0.557),
+            (0.540, 0.408, 0.222, 0.792, 0.648),
+            (0.504, 0.398, 0.176, 0.566, 0.279),
+            (0.568, 0.406, 0.272, 0.719, 0.526),
+            (0.519, 0.388, 0.214, 0.634, 0.401),
+            (0.568, 0.396, 0.284, 0.671, 0.455),
+            (0.601, 0.362, 0.375, 0.722, 0.564),
+        ];
+        for (inter_pa, pe, inter_k, intra_pa, intra_k) in rows {
+            assert!((cohen_kappa(inter_pa, pe).unwrap() - inter_k).abs() <= 0.0011);
+            assert!((cohen_kappa(intra_pa, pe).unwrap() - intra_k).abs() <= 0.0011);
+        }
+        // The pre-2012 uniform prior over three outcomes.
+        assert!((3.0 * (1.0f64 / 3.0).powi(2) - 1.0 / 3.0).abs() < 1e-15);
+    }
+
+    #[test]
+    fn inter_and_intra_pairs() {
+        let j = |annotator, item, category| LabelledJudgment { annotator, item, category };
+        // item 0: annotator 0 twice (agree), annotator 1 once (disagrees with both)
+        // item 1: annotators 0 and 1 agree
+        let data = [j(0, 0, 1), j(0, 0, 1), j(1, 0, 2), j(0, 1, 0), j(1, 1, 0)];
+        let a = agreement(&data, 3).unwrap();
+        assert_eq!((a.intra.pairs, a.intra.agreeing), (1, 1));
+        assert_eq!((a.inter.pairs, a.inter.agreeing), (3, 1));
+        let pe = (2.0f64 / 5.0).powi(2) + (2.0f64 / 5.0).powi(2) + (1.0f64 / 5.0).powi(2);
+        assert!((a.p_e - pe).abs() < 1e-15);
+        assert!((a.inter.kappa.unwrap() - (1.0 / 3.0 - pe) / (1.0 - pe)).abs() < 1e-15);
+        assert!(agreement(&[], 3).is_err());
+        assert!(agreement(&[j(0, 0, 3)], 3).is_err());
+    }
+
+    /// WMT 2014 Tables 1–2: the bracketed accuracy intervals are Clopper–Pearson 95 %.
+    #[test]
+    fn wmt14_accuracy_intervals() {
+        for (k, n, lo, hi) in [
+            (53, 66, 68.7, 89.1),
+            (54, 66, 70.4, 90.2),
+            (52, 66, 67.0, 87.9),
+            (51, 66, 65.3, 86.7),
+            (48, 66, 60.4, 83.0),
+            (50, 66, 63.6, 85.5),
+            (34, 55, 47.7, 74.6),
+            (32, 55, 44.1, 71.3),
+            (31, 55, 42.3, 69.7),
+            (33, 55, 45.9, 73.0),
+            (30, 55, 40.6, 68.0),
+        ] {
+            let (l, h) = clopper_pearson(k, n, 0.95).unwrap();
+            assert!(((l * 1000.0).round() / 10.0 - lo).abs() < 1e-9, "{k}/{n}: {l}");
+            assert!(((h * 1000.0).round() / 10.0 - hi).abs() < 1e-9, "{k}/{n}: {h}");
+        }
+        assert_eq!(clopper_pearson(0, 10, 0.95).unwrap().0, 0.0);
+        assert_eq!(clopper_pearson(10, 10, 0.95).unwrap().1, 1.0);
+        assert!(clopper_pearson(0, 0, 0.95).is_err());
+    }
+}

@@ -1,0 +1,96 @@
+// Signing in through the real page in Chromium: the page hydrates, the form submits through
+// the wasm app, and each role lands on its own home page.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { startServer, launchBrowser, openHydrated, DEMO } from './harness.js';
+
+let server;
+let browser;
+
+before(async () => {
+  server = await startServer();
+  browser = await launchBrowser();
+});
+
+after(async () => {
+  await browser?.close();
+  await server?.stop();
+});
+
+async function signIn(page, who) {
+  await page.fill('input[name="email"]', who.email);
+  await page.fill('input[name="password"]', who.password);
+  await page.click('#login-form button[type="submit"]');
+}
+
+test('an organizer signs in and sees the organizer home page', async () => {
+  const context = await browser.newContext();
+  const page = await openHydrated(context, `${server.base}/login`);
+  await signIn(page, DEMO.organizer);
+  await page.waitForSelector('section[data-role="organizer"]', { timeout: 15_000 });
+  assert.equal(new URL(page.url()).pathname, '/');
+  assert.match(await page.textContent('#who'), /Demo Organizer/);
+  assert.match(await page.textContent('#empty-state'), /No campaign yet/);
+  const cookies = await context.cookies();
+  const session = cookies.find((c) => c.name === 'assay_session');
+  assert.ok(session, 'a session cookie is set');
+  assert.equal(session.httpOnly, true);
+  assert.equal(session.sameSite, 'Lax');
+  assert.deepEqual(page.assayErrors, []);
+  await context.close();
+});
+
+test('a wrong password shows a message and signs nobody in', async () => {
+  const context = await browser.newContext();
+  const page = await openHydrated(context, `${server.base}/login`);
+  await signIn(page, { email: DEMO.annotator.email, password: 'wrong password' });
+  const alert = await page.waitForSelector('[role="alert"]', { timeout: 15_000 });
+  assert.match(await alert.textContent(), /Email or password is incorrect/);
+  assert.equal(new URL(page.url()).pathname, '/login');
+  assert.equal((await context.cookies()).find((c) => c.name === 'assay_session'), undefined);
+  await context.close();
+});
+
+test('an annotator signs in, sees the empty queue, and signs out', async () => {
+  const context = await browser.newContext();
+  const page = await openHydrated(context, `${server.base}/login`);
+  await signIn(page, DEMO.annotator);
+  await page.waitForSelector('section[data-role="annotator"]', { timeout: 15_000 });
+  assert.match(await page.textContent('#empty-state'), /No HIT is waiting for you/);
+  // Annotators have no link to the accounts page, and the page itself refuses them.
+  assert.equal(await page.locator('a[href="/admin/users"]').count(), 0);
+  await page.goto(`${server.base}/admin/users`);
+  await page.waitForSelector('[role="alert"]');
+  assert.match(await page.textContent('[role="alert"]'), /needs the Administrator role/);
+  await page.goto(`${server.base}/`);
+  await page.waitForSelector('body[data-hydrated="true"]');
+  await page.click('text=Sign out');
+  await page.waitForURL(`${server.base}/login`, { timeout: 15_000 });
+  const me = await page.evaluate(async () => (await fetch('/api/current_user', { method: 'POST' })).json());
+  assert.equal(me, null);
+  await context.close();
+});
+
+test('an admin invites a researcher through the accounts page', async () => {
+  const context = await browser.newContext();
+  const page = await openHydrated(context, `${server.base}/login`);
+  await signIn(page, DEMO.admin);
+  await page.waitForSelector('section[data-role="admin"]');
+  await page.click('a[href="/admin/users"]');
+  await page.waitForSelector('#users');
+  await page.fill('#invite-form input[name="email"]', 'new.researcher@example.org');
+  await page.selectOption('#invite-form select[name="role"]', 'researcher');
+  await page.click('#invite-form button[type="submit"]');
+  const link = await page.waitForSelector('#invitation-link code');
+  const url = await link.textContent();
+  assert.match(url, /\/invite\/[A-Za-z0-9_-]{43}$/);
+
+  const other = await browser.newContext();
+  const invited = await openHydrated(other, url);
+  await invited.fill('input[name="name"]', 'New Researcher');
+  await invited.fill('input[name="password"]', 'a long enough password');
+  await invited.click('text=Create my account');
+  await invited.waitForSelector('section[data-role="researcher"]', { timeout: 15_000 });
+  await other.close();
+  await context.close();
+});

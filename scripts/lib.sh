@@ -1,0 +1,100 @@
+# Shared set-up for scripts/run and scripts/test: each step installs what is missing and
+# returns at once when it is already there. Sources only crates.io, npm and Debian's packages.
+set -euo pipefail
+
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+export CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-$ROOT/target}"
+
+step() { printf '\n==> %s\n' "$*" >&2; }
+
+as_root() {
+  if [ "$(id -u)" = 0 ]; then "$@"; else sudo "$@"; fi
+}
+
+APT_UPDATED=0
+apt_install() {
+  local missing=()
+  for pkg in "$@"; do
+    dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed" || missing+=("$pkg")
+  done
+  [ ${#missing[@]} -eq 0 ] && return 0
+  step "installing Debian packages: ${missing[*]}"
+  if [ "$APT_UPDATED" = 0 ]; then as_root apt-get update -qq; APT_UPDATED=1; fi
+  as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}" >/dev/null
+}
+
+ensure_rust() {
+  command -v cargo >/dev/null || { echo "cargo is missing: install Rust with rustup first" >&2; exit 1; }
+  if ! rustup target list --installed 2>/dev/null | grep -qx wasm32-unknown-unknown; then
+    step "adding the wasm32-unknown-unknown target"
+    rustup target add wasm32-unknown-unknown
+  fi
+}
+
+# The wasm-bindgen CLI must match the wasm-bindgen library in Cargo.lock exactly.
+ensure_wasm_bindgen() {
+  local want
+  want="$(awk '/^name = "wasm-bindgen"$/ {getline; gsub(/version = |"/, ""); print; exit}' "$ROOT/Cargo.lock")"
+  if ! wasm-bindgen --version 2>/dev/null | grep -q " $want\$"; then
+    step "installing wasm-bindgen-cli $want from crates.io (about 3 minutes, once)"
+    # Not --locked: the CLI's own lock file names a yanked crate for this version.
+    cargo install wasm-bindgen-cli --version "$want" --quiet
+  fi
+}
+
+# Builds the browser bundle and the stylesheet into target/site.
+# $1 = debug | release
+build_site() {
+  local mode="${1:-debug}" site="$CARGO_TARGET_DIR/site" profile_dir
+  step "building the browser bundle ($mode)"
+  if [ "$mode" = release ]; then
+    cargo build -p app --lib --target wasm32-unknown-unknown --no-default-features --features hydrate --profile wasm-release
+    profile_dir=wasm-release
+  else
+    cargo build -p app --lib --target wasm32-unknown-unknown --no-default-features --features hydrate
+    profile_dir=debug
+  fi
+  mkdir -p "$site/pkg"
+  wasm-bindgen --target web --no-typescript --out-dir "$site/pkg" --out-name assay \
+    "$CARGO_TARGET_DIR/wasm32-unknown-unknown/$profile_dir/app.wasm"
+  if [ "$mode" = release ] && command -v wasm-opt >/dev/null; then
+    wasm-opt -Oz --enable-bulk-memory --enable-nontrapping-float-to-int -o "$site/pkg/assay_bg.wasm" "$site/pkg/assay_bg.wasm"
+  fi
+  cp "$ROOT/style/assay.css" "$site/assay.css"
+  if [ -d "$ROOT/public" ]; then cp -R "$ROOT/public/." "$site/"; fi
+}
+
+ensure_node_modules() {
+  command -v npm >/dev/null || apt_install nodejs npm
+  if [ ! -d "$ROOT/end2end/node_modules/playwright-core" ] || [ "$ROOT/end2end/package-lock.json" -nt "$ROOT/end2end/node_modules/.package-lock.json" ]; then
+    step "installing the end-to-end test packages (npm ci)"
+    # playwright-core never downloads a browser; the tests drive Debian's /usr/bin/chromium.
+    (cd "$ROOT/end2end" && PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 npm ci --no-audit --no-fund --silent)
+  fi
+}
+
+# Starts a throwaway PostgreSQL cluster on loopback for the tests; sets ASSAY_TEST_POSTGRES_URL.
+PG_DIR=""
+start_postgres() {
+  apt_install postgresql
+  local bin port
+  bin="$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -n 1)"
+  [ -x "$bin/initdb" ] || { echo "PostgreSQL's initdb was not found under /usr/lib/postgresql" >&2; exit 1; }
+  PG_DIR="$(mktemp -d /tmp/assay-pg.XXXXXX)"
+  port="$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')"
+  local run=()
+  if [ "$(id -u)" = 0 ]; then chown postgres "$PG_DIR"; run=(runuser -u postgres --); fi
+  step "starting a throwaway PostgreSQL on 127.0.0.1:$port"
+  "${run[@]}" "$bin/initdb" -D "$PG_DIR/data" -U postgres --auth=trust -E UTF8 >/dev/null
+  "${run[@]}" "$bin/pg_ctl" -D "$PG_DIR/data" -l "$PG_DIR/log" -w \
+    -o "-c listen_addresses=127.0.0.1 -p $port -k $PG_DIR -c fsync=off -c max_connections=200" start >/dev/null
+  export ASSAY_TEST_POSTGRES_URL="postgres://postgres@127.0.0.1:$port"
+  PG_STOP=("${run[@]}" "$bin/pg_ctl" -D "$PG_DIR/data" -m immediate stop)
+}
+stop_postgres() {
+  if [ -n "$PG_DIR" ]; then
+    "${PG_STOP[@]}" >/dev/null 2>&1 || true
+    rm -rf "$PG_DIR"
+    PG_DIR=""
+  fi
+}

@@ -1,0 +1,122 @@
+//! `assay`: the one binary. `assay serve` (the default) runs the web application;
+//! `assay admin create` makes an administrator account. Later stages add `import`, `analyze`
+//! and `export` beside them.
+
+mod config;
+mod demo;
+mod router;
+
+use app::auth::Role;
+use clap::{Parser, Subcommand};
+use config::Config;
+use std::io::{BufRead, IsTerminal, Write};
+
+#[derive(Parser)]
+#[command(name = "assay", version, about = "Crowdsourced human evaluation of machine translation")]
+struct Cli {
+    #[command(flatten)]
+    config: Config,
+    #[command(subcommand)]
+    command: Option<Command>,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Run the web application (the default).
+    Serve {
+        /// Seed a demo organizer, a demo annotator and a demo campaign, and print how to sign in.
+        #[arg(long)]
+        demo: bool,
+    },
+    /// Manage accounts from the command line.
+    Admin {
+        #[command(subcommand)]
+        command: AdminCommand,
+    },
+}
+
+#[derive(Subcommand)]
+enum AdminCommand {
+    /// Create an account (an administrator unless --role says otherwise).
+    Create {
+        #[arg(long)]
+        email: String,
+        #[arg(long, default_value = "")]
+        name: String,
+        #[arg(long, default_value = "admin", value_parser = ["admin", "organizer", "researcher", "annotator"])]
+        role: String,
+        /// Read the password from the first line of standard input instead of prompting.
+        #[arg(long)]
+        password_stdin: bool,
+    },
+}
+
+fn main() -> std::process::ExitCode {
+    let cli = Cli::parse();
+    tracing_subscriber::fmt()
+        .with_env_filter(
+            tracing_subscriber::EnvFilter::try_from_env("ASSAY_LOG")
+                .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info,sqlx=warn")),
+        )
+        .with_writer(std::io::stderr)
+        .init();
+    let runtime = match tokio::runtime::Builder::new_multi_thread().enable_all().build() {
+        Ok(rt) => rt,
+        Err(e) => {
+            eprintln!("assay: cannot start the runtime: {e}");
+            return std::process::ExitCode::FAILURE;
+        }
+    };
+    match runtime.block_on(run(cli)) {
+        Ok(()) => std::process::ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("assay: {e}");
+            std::process::ExitCode::FAILURE
+        }
+    }
+}
+
+async fn run(cli: Cli) -> Result<(), String> {
+    let config = cli.config;
+    match cli.command.unwrap_or(Command::Serve { demo: false }) {
+        Command::Serve { demo } => router::serve(config, demo).await,
+        Command::Admin { command: AdminCommand::Create { email, name, role, password_stdin } } => {
+            let state = config.open_state().await?;
+            let password = read_password(password_stdin)?;
+            let role = Role::parse(&role).ok_or("unknown role")?;
+            let user = app::auth::server::create_user(&state.db, &email, &name, &password, role).await?;
+            println!("Created {} account {} (id {}).", user.role.as_str(), user.email, user.id);
+            Ok(())
+        }
+    }
+}
+
+fn read_password(from_stdin: bool) -> Result<String, String> {
+    let stdin = std::io::stdin();
+    if !from_stdin && stdin.is_terminal() {
+        // Prompt twice without echo.
+        let first = prompt_hidden("Password: ")?;
+        let second = prompt_hidden("Repeat password: ")?;
+        if first != second {
+            return Err("the two passwords differ".into());
+        }
+        return Ok(first);
+    }
+    let mut line = String::new();
+    stdin.lock().read_line(&mut line).map_err(|e| format!("cannot read the password: {e}"))?;
+    Ok(line.trim_end_matches(['\r', '\n']).to_string())
+}
+
+fn prompt_hidden(prompt: &str) -> Result<String, String> {
+    eprint!("{prompt}");
+    let _ = std::io::stderr().flush();
+    // Turn terminal echo off while reading.
+    let stty = |arg: &str| std::process::Command::new("stty").arg(arg).stdin(std::process::Stdio::inherit()).status();
+    let _ = stty("-echo");
+    let mut line = String::new();
+    let read = std::io::stdin().lock().read_line(&mut line);
+    let _ = stty("echo");
+    eprintln!();
+    read.map_err(|e| format!("cannot read the password: {e}"))?;
+    Ok(line.trim_end_matches(['\r', '\n']).to_string())
+}

@@ -1,0 +1,90 @@
+//! The HTTP side: routes, static files, middleware, and the listening loop.
+
+use crate::config::Config;
+use crate::demo;
+use app::auth::server::{resolve_session, verify_origin};
+use app::state::AppState;
+use app::{App, shell};
+use axum::http::{HeaderName, HeaderValue, header};
+use axum::routing::get;
+use axum::{Extension, Router, middleware};
+use leptos::prelude::LeptosOptions;
+use leptos_axum::{LeptosRoutes, generate_route_list};
+use std::net::SocketAddr;
+use tower_http::limit::RequestBodyLimitLayer;
+use tower_http::set_header::SetResponseHeaderLayer;
+
+/// Largest request body accepted by ordinary routes (uploads get their own, larger limit).
+const MAX_BODY_BYTES: usize = 1024 * 1024;
+
+/// Builds the whole application router around the given state.
+pub fn build(state: AppState, options: LeptosOptions) -> Router {
+    let routes = generate_route_list(App);
+    Router::new()
+        .route("/health", get(|| async { "ok" }))
+        .leptos_routes(&options, routes, {
+            let options = options.clone();
+            move || shell(options.clone())
+        })
+        .fallback(leptos_axum::file_and_error_handler(shell))
+        .with_state(options)
+        .layer(middleware::from_fn(resolve_session))
+        .layer(middleware::from_fn(verify_origin))
+        .layer(Extension(state))
+        .layer(RequestBodyLimitLayer::new(MAX_BODY_BYTES))
+        .layer(SetResponseHeaderLayer::overriding(header::X_CONTENT_TYPE_OPTIONS, HeaderValue::from_static("nosniff")))
+        .layer(SetResponseHeaderLayer::overriding(header::X_FRAME_OPTIONS, HeaderValue::from_static("DENY")))
+        .layer(SetResponseHeaderLayer::overriding(header::REFERRER_POLICY, HeaderValue::from_static("same-origin")))
+        .layer(SetResponseHeaderLayer::if_not_present(
+            HeaderName::from_static("cache-control"),
+            HeaderValue::from_static("no-store"),
+        ))
+}
+
+/// `assay serve`: open the database, seed the demo if asked, listen until Ctrl-C or SIGTERM.
+pub async fn serve(config: Config, demo: bool) -> Result<(), String> {
+    let addr: SocketAddr = config.bind.parse().map_err(|e| format!("--bind {:?}: {e}", config.bind))?;
+    let state = config.open_state().await?;
+    let public_url = config.public_url();
+    if demo {
+        demo::seed(&state, &public_url).await?;
+    }
+    let site = std::path::Path::new(&config.site_root);
+    if !site.join("pkg").join("assay.js").exists() {
+        tracing::warn!(
+            "no browser bundle in {}/pkg: pages work but are not interactive. Build it with scripts/build-site.",
+            site.display()
+        );
+    }
+    let options = LeptosOptions::builder()
+        .output_name("assay")
+        .site_root(config.site_root.clone())
+        .site_pkg_dir("pkg")
+        .site_addr(addr)
+        .build();
+    let router = build(state, options);
+    let listener = tokio::net::TcpListener::bind(addr).await.map_err(|e| format!("cannot listen on {addr}: {e}"))?;
+    println!("Assay is running at {public_url}");
+    axum::serve(listener, router.into_make_service_with_connect_info::<SocketAddr>())
+        .with_graceful_shutdown(shutdown_signal())
+        .await
+        .map_err(|e| format!("server error: {e}"))
+}
+
+async fn shutdown_signal() {
+    let ctrl_c = async {
+        let _ = tokio::signal::ctrl_c().await;
+    };
+    #[cfg(unix)]
+    let term = async {
+        if let Ok(mut s) = tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
+            s.recv().await;
+        }
+    };
+    #[cfg(not(unix))]
+    let term = std::future::pending::<()>();
+    tokio::select! {
+        _ = ctrl_c => {},
+        _ = term => {},
+    }
+}

@@ -1,0 +1,228 @@
+//! The integration-test harness: starts the real `assay serve` binary on a free loopback port
+//! against a fresh SQLite file or a fresh PostgreSQL database, and gives tests an HTTP client.
+//!
+//! The binary is `$ASSAY_BIN` or `target/debug/assay` (build it first: `cargo build -p server`).
+//! PostgreSQL tests use `$ASSAY_TEST_POSTGRES_URL` (a server URL without a database name; each
+//! test creates its own database). Without it they are skipped, unless `$ASSAY_REQUIRE_POSTGRES`
+//! is set (the README's test command sets both), in which case they fail.
+
+use std::path::PathBuf;
+use std::process::{Child, Command, Stdio};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::{Duration, Instant};
+
+/// Which database a test server uses.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Backend {
+    Sqlite,
+    Postgres,
+}
+
+/// The demo accounts `assay serve --demo` creates: (email, password).
+pub const ADMIN: (&str, &str) = ("admin@demo.assay", "demo-admin-pass");
+pub const ORGANIZER: (&str, &str) = ("organizer@demo.assay", "demo-organizer-pass");
+pub const RESEARCHER: (&str, &str) = ("researcher@demo.assay", "demo-researcher-pass");
+pub const ANNOTATOR: (&str, &str) = ("annotator@demo.assay", "demo-annotator-pass");
+
+/// A running `assay serve`; killed when dropped.
+pub struct TestServer {
+    pub base: String,
+    pub database_url: String,
+    pub data_dir: tempfile::TempDir,
+    child: Child,
+}
+
+/// Path of the `assay` binary under test.
+pub fn assay_bin() -> PathBuf {
+    if let Ok(p) = std::env::var("ASSAY_BIN") {
+        return PathBuf::from(p);
+    }
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("..");
+    let target = std::env::var("CARGO_TARGET_DIR").map(PathBuf::from).unwrap_or_else(|_| root.join("target"));
+    let bin = target.join("debug").join("assay");
+    assert!(bin.exists(), "{} does not exist: run `cargo build -p server` first (or set ASSAY_BIN)", bin.display());
+    bin
+}
+
+fn free_port() -> u16 {
+    std::net::TcpListener::bind("127.0.0.1:0").and_then(|l| l.local_addr()).map(|a| a.port()).expect("a free port")
+}
+
+static DATABASES: AtomicUsize = AtomicUsize::new(0);
+
+/// A database URL for a fresh database of the given kind, or None when PostgreSQL is not
+/// available and not required.
+pub fn fresh_database_url(backend: Backend, data_dir: &std::path::Path) -> Option<String> {
+    match backend {
+        Backend::Sqlite => Some(format!("sqlite://{}?mode=rwc", data_dir.join("assay.db").display())),
+        Backend::Postgres => match std::env::var("ASSAY_TEST_POSTGRES_URL") {
+            Ok(server) => {
+                let n = DATABASES.fetch_add(1, Ordering::SeqCst);
+                let nanos = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map(|d| d.subsec_nanos()).unwrap_or(0);
+                Some(format!("{}/assay_test_{}_{}_{}", server.trim_end_matches('/'), std::process::id(), n, nanos))
+            }
+            Err(_) if std::env::var_os("ASSAY_REQUIRE_POSTGRES").is_some() => {
+                panic!("ASSAY_REQUIRE_POSTGRES is set but ASSAY_TEST_POSTGRES_URL is not")
+            }
+            Err(_) => {
+                eprintln!("skipped: set ASSAY_TEST_POSTGRES_URL to run the PostgreSQL variant");
+                None
+            }
+        },
+    }
+}
+
+impl TestServer {
+    /// Starts `assay serve --demo` on a free port; None only when PostgreSQL is unavailable and
+    /// not required.
+    pub async fn start(backend: Backend) -> Option<TestServer> {
+        Self::start_with(backend, &[]).await
+    }
+
+    /// Like [`TestServer::start`] with extra environment variables.
+    pub async fn start_with(backend: Backend, env: &[(&str, &str)]) -> Option<TestServer> {
+        let data_dir = tempfile::tempdir().expect("temp dir");
+        let database_url = fresh_database_url(backend, data_dir.path())?;
+        let port = free_port();
+        let base = format!("http://127.0.0.1:{port}");
+        let mut cmd = Command::new(assay_bin());
+        cmd.args(["serve", "--demo"])
+            .env("ASSAY_DATA_DIR", data_dir.path())
+            .env("DATABASE_URL", &database_url)
+            .env("ASSAY_BIND", format!("127.0.0.1:{port}"))
+            .env("ASSAY_LOG", "warn")
+            .stdout(Stdio::null())
+            .stderr(Stdio::piped());
+        for (k, v) in env {
+            cmd.env(k, v);
+        }
+        let mut child = cmd.spawn().expect("start assay");
+        let client = reqwest::Client::new();
+        let deadline = Instant::now() + Duration::from_secs(60);
+        loop {
+            if let Ok(Some(status)) = child.try_wait() {
+                let mut err = String::new();
+                if let Some(mut e) = child.stderr.take() {
+                    use std::io::Read;
+                    let _ = e.read_to_string(&mut err);
+                }
+                panic!("assay serve exited with {status}: {err}");
+            }
+            if let Ok(r) = client.get(format!("{base}/health")).send().await
+                && r.status().is_success()
+            {
+                break;
+            }
+            assert!(Instant::now() < deadline, "assay serve did not answer on {base} within 60 s");
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+        // Keep stderr drained so the server never blocks on a full pipe.
+        if let Some(mut stderr) = child.stderr.take() {
+            std::thread::spawn(move || {
+                let _ = std::io::copy(&mut stderr, &mut std::io::sink());
+            });
+        }
+        Some(TestServer { base, database_url, data_dir, child })
+    }
+
+    /// A browser-like client: keeps cookies and sends this server's Origin.
+    pub fn browser(&self) -> Browser {
+        let mut headers = reqwest::header::HeaderMap::new();
+        headers.insert("origin", self.base.parse().expect("origin"));
+        let client = reqwest::Client::builder()
+            .cookie_store(true)
+            .default_headers(headers)
+            .redirect(reqwest::redirect::Policy::none())
+            .build()
+            .expect("client");
+        Browser { base: self.base.clone(), client }
+    }
+
+    /// Runs the `assay` binary with this server's configuration (for command-line tests).
+    pub fn assay(&self, args: &[&str]) -> Command {
+        let mut cmd = Command::new(assay_bin());
+        cmd.args(args).env("ASSAY_DATA_DIR", self.data_dir.path()).env("DATABASE_URL", &self.database_url).env("ASSAY_LOG", "warn");
+        cmd
+    }
+}
+
+impl Drop for TestServer {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// An HTTP client that behaves like a browser on an Assay page.
+pub struct Browser {
+    pub base: String,
+    pub client: reqwest::Client,
+}
+
+/// A response reduced to what tests look at.
+#[derive(Debug)]
+pub struct Answer {
+    pub status: u16,
+    pub body: String,
+    pub set_cookies: Vec<String>,
+}
+
+impl Answer {
+    pub fn json(&self) -> serde_json::Value {
+        serde_json::from_str(&self.body).unwrap_or_else(|e| panic!("not JSON ({e}): {}", self.body))
+    }
+}
+
+impl Browser {
+    /// Calls a server function (`/api/NAME`) with form fields, as the page does.
+    pub async fn call(&self, name: &str, form: &[(&str, &str)]) -> Answer {
+        let r = self.client.post(format!("{}/api/{name}", self.base)).form(form).send().await.expect("request");
+        Self::answer(r).await
+    }
+
+    /// GET a path.
+    pub async fn get(&self, path: &str) -> Answer {
+        let r = self.client.get(format!("{}{path}", self.base)).send().await.expect("request");
+        Self::answer(r).await
+    }
+
+    async fn answer(r: reqwest::Response) -> Answer {
+        let status = r.status().as_u16();
+        let set_cookies = r.headers().get_all("set-cookie").iter().filter_map(|v| v.to_str().ok().map(String::from)).collect();
+        let body = r.text().await.unwrap_or_default();
+        Answer { status, body, set_cookies }
+    }
+
+    /// Signs in through the login server function; panics unless it succeeds.
+    pub async fn login(&self, (email, password): (&str, &str)) -> Answer {
+        let a = self.call("login", &[("email", email), ("password", password)]).await;
+        assert_eq!(a.status, 200, "login as {email} failed: {}", a.body);
+        a
+    }
+}
+
+/// Runs an async test body once per backend.
+#[macro_export]
+macro_rules! both_backends {
+    ($( $(#[$meta:meta])* async fn $name:ident($server:ident) $body:block )*) => {
+        $(
+            mod $name {
+                use super::*;
+                async fn run($server: $crate::TestServer) $body
+
+                #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+                async fn sqlite() {
+                    let server = $crate::TestServer::start($crate::Backend::Sqlite).await.expect("sqlite server");
+                    run(server).await;
+                }
+
+                #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+                async fn postgres() {
+                    if let Some(server) = $crate::TestServer::start($crate::Backend::Postgres).await {
+                        run(server).await;
+                    }
+                }
+            }
+        )*
+    };
+}

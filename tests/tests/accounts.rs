@@ -1,0 +1,252 @@
+//! Accounts, sessions, roles, CSRF and throttling, against the real server on both databases.
+
+use assay_tests::*;
+
+both_backends! {
+    async fn login_sets_a_http_only_session_cookie_and_rotates_it(server) {
+        let browser = server.browser();
+        let anonymous = browser.call("current_user", &[]).await;
+        assert_eq!(anonymous.status, 200);
+        assert_eq!(anonymous.json(), serde_json::Value::Null);
+
+        let first = browser.login(ANNOTATOR).await;
+        let cookie = first.set_cookies.iter().find(|c| c.starts_with("assay_session=")).expect("session cookie");
+        assert!(cookie.contains("HttpOnly"), "{cookie}");
+        assert!(cookie.contains("SameSite=Lax"), "{cookie}");
+        assert!(!cookie.contains("Secure"), "plain http on loopback: {cookie}");
+        let me = browser.call("current_user", &[]).await.json();
+        assert_eq!(me["email"], "annotator@demo.assay");
+        assert_eq!(me["role"], "Annotator");
+
+        // Signing in again from the same browser gives a new session id and ends the old one.
+        let second = browser.login(ANNOTATOR).await;
+        let cookie2 = second.set_cookies.iter().find(|c| c.starts_with("assay_session=")).expect("session cookie");
+        let token = |c: &str| c.split(';').next().unwrap_or_default().to_string();
+        assert_ne!(token(cookie), token(cookie2));
+        let old = reqwest::Client::new()
+            .post(format!("{}/api/current_user", server.base))
+            .header("origin", &server.base)
+            .header("cookie", token(cookie))
+            .send()
+            .await
+            .unwrap()
+            .text()
+            .await
+            .unwrap();
+        assert_eq!(old, "null", "the session from before the second login must be revoked");
+    }
+
+    async fn unknown_account_and_wrong_password_get_the_same_answer(server) {
+        let browser = server.browser();
+        let unknown = browser.call("login", &[("email", "nobody@demo.assay"), ("password", "whatever-password")]).await;
+        let wrong = browser.call("login", &[("email", ANNOTATOR.0), ("password", "wrong-password!")]).await;
+        assert_eq!(unknown.status, 401);
+        assert_eq!(wrong.status, 401);
+        assert_eq!(unknown.body, wrong.body);
+        assert!(unknown.body.contains("Email or password is incorrect."), "{}", unknown.body);
+        assert!(unknown.set_cookies.iter().all(|c| !c.starts_with("assay_session=")));
+    }
+
+    async fn every_admin_function_checks_the_role_on_the_server(server) {
+        let anonymous = server.browser();
+        assert_eq!(anonymous.call("list_users", &[]).await.status, 401);
+
+        for account in [ANNOTATOR, RESEARCHER, ORGANIZER] {
+            let b = server.browser();
+            b.login(account).await;
+            let list = b.call("list_users", &[]).await;
+            assert_eq!(list.status, 403, "{} must not list accounts: {}", account.0, list.body);
+            let invite = b.call("invite_user", &[("email", "x@y.org"), ("role", "admin")]).await;
+            assert_eq!(invite.status, 403);
+            let promote = b.call("set_user_role", &[("user_id", "1"), ("role", "admin")]).await;
+            assert_eq!(promote.status, 403);
+        }
+
+        let admin = server.browser();
+        admin.login(ADMIN).await;
+        let list = admin.call("list_users", &[]).await;
+        assert_eq!(list.status, 200, "{}", list.body);
+        let emails: Vec<String> = list.json().as_array().unwrap().iter().map(|u| u["email"].as_str().unwrap().to_string()).collect();
+        assert_eq!(emails.len(), 4, "{emails:?}");
+        assert!(emails.contains(&ANNOTATOR.0.to_string()));
+    }
+
+    async fn cross_site_requests_are_refused(server) {
+        let evil = reqwest::Client::new()
+            .post(format!("{}/api/login", server.base))
+            .header("origin", "http://evil.example")
+            .form(&[("email", ADMIN.0), ("password", ADMIN.1)])
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(evil.status().as_u16(), 403);
+        assert!(evil.headers().get_all("set-cookie").iter().next().is_none());
+
+        // A signed-in browser tricked into posting from another site: refused, nothing changes.
+        let admin = server.browser();
+        admin.login(ADMIN).await;
+        let forged = admin
+            .client
+            .post(format!("{}/api/invite_user", server.base))
+            .header("origin", "http://evil.example")
+            .form(&[("email", "mallory@evil.example"), ("role", "admin")])
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(forged.status().as_u16(), 403);
+        let forged_no_origin = reqwest::Client::new()
+            .post(format!("{}/api/list_users", server.base))
+            .header("cookie", "assay_session=whatever")
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(forged_no_origin.status().as_u16(), 403);
+        // The same request from the page works.
+        let ok = admin.call("invite_user", &[("email", "carol@example.org"), ("role", "annotator")]).await;
+        assert_eq!(ok.status, 200, "{}", ok.body);
+    }
+
+    async fn repeated_failures_throttle_the_account(server) {
+        let browser = server.browser();
+        for _ in 0..5 {
+            let a = browser.call("login", &[("email", ORGANIZER.0), ("password", "not-the-password")]).await;
+            assert_eq!(a.status, 401);
+        }
+        // Even the right password is refused while throttled, with a message that says so.
+        let a = browser.call("login", &[("email", ORGANIZER.0), ("password", ORGANIZER.1)]).await;
+        assert_eq!(a.status, 429, "{}", a.body);
+        assert!(a.body.contains("Too many failed sign-ins"), "{}", a.body);
+        // Another account from the same address is not yet throttled.
+        browser.login(RESEARCHER).await;
+    }
+
+    async fn invitation_links_create_accounts_once(server) {
+        let admin = server.browser();
+        admin.login(ADMIN).await;
+        let link = admin.call("invite_user", &[("email", "Dana@Example.org"), ("role", "researcher")]).await;
+        assert_eq!(link.status, 200, "{}", link.body);
+        let url = link.json()["url"].as_str().unwrap().to_string();
+        assert!(url.starts_with(&format!("{}/invite/", server.base)), "{url}");
+        let token = url.rsplit('/').next().unwrap().to_string();
+
+        let page = server.browser().get(&format!("/invite/{token}")).await;
+        assert_eq!(page.status, 200);
+        assert!(page.body.contains("dana@example.org"), "the invitation page names the email");
+
+        let dana = server.browser();
+        let short = dana.call("accept_invitation", &[("token", &token), ("name", "Dana"), ("password", "short")]).await;
+        assert_eq!(short.status, 400);
+        assert!(short.body.contains("at least 10 characters"), "{}", short.body);
+        let ok = dana.call("accept_invitation", &[("token", &token), ("name", "Dana"), ("password", "a long enough password")]).await;
+        assert_eq!(ok.status, 200, "{}", ok.body);
+        let me = dana.call("current_user", &[]).await.json();
+        assert_eq!(me["role"], "Researcher");
+        assert_eq!(me["name"], "Dana");
+
+        let again = server.browser().call("accept_invitation", &[("token", &token), ("name", "Eve"), ("password", "another long password")]).await;
+        assert_eq!(again.status, 400);
+        assert!(again.body.contains("used already"), "{}", again.body);
+        let bogus = server.browser().call("accept_invitation", &[("token", "forged"), ("name", "Eve"), ("password", "another long password")]).await;
+        assert_eq!(bogus.status, 400);
+    }
+
+    async fn roles_can_be_changed_and_logout_revokes_the_session(server) {
+        let admin = server.browser();
+        admin.login(ADMIN).await;
+        let users = admin.call("list_users", &[]).await.json();
+        let annotator_id = users.as_array().unwrap().iter().find(|u| u["email"] == ANNOTATOR.0).unwrap()["id"].as_i64().unwrap();
+
+        let annotator = server.browser();
+        annotator.login(ANNOTATOR).await;
+        let r = admin.call("set_user_role", &[("user_id", &annotator_id.to_string()), ("role", "organizer")]).await;
+        assert_eq!(r.status, 200, "{}", r.body);
+        // The role change signs the account out everywhere; signing in again shows the new role.
+        assert_eq!(annotator.call("current_user", &[]).await.json(), serde_json::Value::Null);
+        annotator.login(ANNOTATOR).await;
+        assert_eq!(annotator.call("current_user", &[]).await.json()["role"], "Organizer");
+
+        // The last admin cannot be demoted.
+        let admin_id = users.as_array().unwrap().iter().find(|u| u["email"] == ADMIN.0).unwrap()["id"].as_i64().unwrap();
+        let r = admin.call("set_user_role", &[("user_id", &admin_id.to_string()), ("role", "annotator")]).await;
+        assert_eq!(r.status, 400);
+        assert!(r.body.contains("last administrator"), "{}", r.body);
+
+        let out = annotator.call("logout", &[]).await;
+        assert_eq!(out.status, 200);
+        assert!(out.set_cookies.iter().any(|c| c.starts_with("assay_session=;") && c.contains("Max-Age=0")));
+        assert_eq!(annotator.call("current_user", &[]).await.json(), serde_json::Value::Null);
+    }
+
+    async fn pages_render_on_the_server_for_each_role(server) {
+        let anonymous = server.browser();
+        let login_page = anonymous.get("/login").await;
+        assert_eq!(login_page.status, 200);
+        assert!(login_page.body.contains("<form") && login_page.body.contains("name=\"password\""));
+        assert!(login_page.body.contains("action=\"/api/login\""), "the login form posts without JavaScript");
+        assert_eq!(anonymous.get("/no/such/page").await.status, 404);
+
+        let organizer = server.browser();
+        organizer.login(ORGANIZER).await;
+        let home = organizer.get("/").await;
+        assert!(home.body.contains("data-role=\"organizer\""), "{}", home.body);
+        assert!(home.body.contains("No campaign yet"));
+    }
+
+    async fn plain_form_login_without_javascript_redirects(server) {
+        let browser = server.browser();
+        let ok = browser
+            .client
+            .post(format!("{}/api/login", server.base))
+            .header("accept", "text/html")
+            .header("referer", format!("{}/login", server.base))
+            .form(&[("email", ANNOTATOR.0), ("password", ANNOTATOR.1)])
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(ok.status().as_u16(), 302);
+        assert_eq!(ok.headers()["location"], "/");
+        let bad = browser
+            .client
+            .post(format!("{}/api/login", server.base))
+            .header("accept", "text/html")
+            .header("referer", format!("{}/login", server.base))
+            .form(&[("email", ANNOTATOR.0), ("password", "wrong-password")])
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(bad.status().as_u16(), 302);
+        let location = bad.headers()["location"].to_str().unwrap().to_string();
+        assert!(location.starts_with("/login?error="), "{location}");
+        let page = browser.get(&location).await;
+        assert!(page.body.contains("Email or password is incorrect."));
+    }
+
+    async fn admin_create_makes_an_account_from_the_command_line(server) {
+        use std::io::Write;
+        let mut child = server
+            .assay(&["admin", "create", "--email", "root@example.org", "--name", "Root", "--password-stdin"])
+            .stdin(std::process::Stdio::piped())
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        child.stdin.take().unwrap().write_all(b"a strong root password\n").unwrap();
+        let out = child.wait_with_output().unwrap();
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        let root = server.browser();
+        root.login(("root@example.org", "a strong root password")).await;
+        assert_eq!(root.call("current_user", &[]).await.json()["role"], "Admin");
+
+        // A second account with the same email is refused with a clear message.
+        let mut dup = server
+            .assay(&["admin", "create", "--email", "ROOT@example.org", "--password-stdin"])
+            .stdin(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        dup.stdin.take().unwrap().write_all(b"another strong password\n").unwrap();
+        let out = dup.wait_with_output().unwrap();
+        assert!(!out.status.success());
+        assert!(String::from_utf8_lossy(&out.stderr).contains("exists already"));
+    }
+}
