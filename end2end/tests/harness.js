@@ -33,8 +33,10 @@ export async function startServer() {
   const dataDir = mkdtempSync(join(tmpdir(), 'assay-e2e-'));
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
+  const env = { ...process.env, ASSAY_DATA_DIR: dataDir, ASSAY_BIND: `127.0.0.1:${port}`, LEPTOS_SITE_ROOT: siteRoot, ASSAY_LOG: 'warn' };
+  delete env.DATABASE_URL; // the embedded SQLite database in the fresh data directory
   const child = spawn(bin, ['serve', '--demo'], {
-    env: { ...process.env, ASSAY_DATA_DIR: dataDir, ASSAY_BIND: `127.0.0.1:${port}`, LEPTOS_SITE_ROOT: siteRoot, ASSAY_LOG: 'warn', DATABASE_URL: '' },
+    env,
     stdio: ['ignore', 'ignore', 'pipe'],
   });
   let stderr = '';

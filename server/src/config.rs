@@ -29,7 +29,8 @@ pub struct Config {
 
 impl Config {
     pub fn database_url(&self) -> String {
-        self.database_url.clone().unwrap_or_else(|| {
+        // An empty DATABASE_URL counts as unset.
+        self.database_url.clone().filter(|u| !u.trim().is_empty()).unwrap_or_else(|| {
             let path = self.data_dir.join("assay.db");
             format!("sqlite://{}?mode=rwc", path.display())
         })

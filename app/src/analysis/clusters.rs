@@ -17,6 +17,7 @@
 //!   of systems below i (N − 1 − i). Every system above then has at least as many wins as there
 //!   are systems below — with wins counted against any system, so this is a count rule;
 //! - [`ClusterRule::Strict`]: every system at positions 0..=i wins against every system below.
+//!
 //! The last position always closes a cluster. A cluster is reported with its first and last
 //! position (1-based), as in `clusters.csv`.
 //!
@@ -116,21 +117,45 @@ pub(crate) fn compare(g: &ScoredGroup, settings: &ComparisonSettings) -> Compare
     let mut order: Vec<usize> = (0..g.systems.len()).collect();
     order.sort_by(|&a, &b| {
         let (x, y) = (&g.systems[a], &g.systems[b]);
-        y.z.total_cmp(&x.z).then(y.raw.total_cmp(&x.raw)).then(x.system.cmp(&y.system))
+        y.z.total_cmp(&x.z)
+            .then(y.raw.total_cmp(&x.raw))
+            .then(x.system.cmp(&y.system))
     });
     let n = order.len();
+    // Samples are finite z-scores sorted by `score_groups`; their means are computed once.
+    let means: Vec<f64> = order
+        .iter()
+        .map(|&k| g.samples[k].iter().sum::<f64>() / g.samples[k].len().max(1) as f64)
+        .collect();
     let mut p = vec![vec![None; n]; n];
     for i in 0..n {
         for j in i + 1..n {
             let (a, b) = (&g.samples[order[i]], &g.samples[order[j]]);
-            let Ok(stats) = RankSumStats::from_sorted(a, b) else { continue };
-            p[i][j] = stats.test(Alternative::Greater, settings.rank_sum).ok().map(|r| r.p_value);
-            p[j][i] = stats.test(Alternative::Less, settings.rank_sum).ok().map(|r| r.p_value);
+            if a.is_empty() || b.is_empty() {
+                continue;
+            }
+            let stats = RankSumStats::from_sorted_unchecked(a, b, means[i] - means[j]);
+            p[i][j] = stats
+                .test(Alternative::Greater, settings.rank_sum)
+                .ok()
+                .map(|r| r.p_value);
+            p[j][i] = stats
+                .test(Alternative::Less, settings.rank_sum)
+                .ok()
+                .map(|r| r.p_value);
         }
     }
     let systems: Vec<u32> = order.iter().map(|&k| g.systems[k].system).collect();
     let mean_z: Vec<f64> = order.iter().map(|&k| g.systems[k].z).collect();
-    let comparison = finish(systems, mean_z, p, None, settings.alpha, settings.unit, settings.cluster_rule);
+    let comparison = finish(
+        systems,
+        mean_z,
+        p,
+        None,
+        settings.alpha,
+        settings.unit,
+        settings.cluster_rule,
+    );
     Compared { order, comparison }
 }
 
@@ -146,12 +171,16 @@ pub fn finish(
 ) -> Comparison {
     let n = systems.len();
     let beats = |i: usize, j: usize| p_values[i][j].is_some_and(|p| p < alpha);
-    let wins: Vec<usize> = (0..n).map(|i| (0..n).filter(|&j| beats(i, j)).count()).collect();
-    let losses: Vec<usize> = (0..n).map(|i| (0..n).filter(|&j| beats(j, i)).count()).collect();
+    let wins: Vec<usize> = (0..n)
+        .map(|i| (0..n).filter(|&j| beats(i, j)).count())
+        .collect();
+    let losses: Vec<usize> = (0..n)
+        .map(|i| (0..n).filter(|&j| beats(j, i)).count())
+        .collect();
     let mut boundaries = Vec::new();
     let mut min_wins = usize::MAX;
-    for i in 0..n {
-        min_wins = min_wins.min(wins[i]);
+    for (i, &w) in wins.iter().enumerate() {
+        min_wins = min_wins.min(w);
         let below = n - 1 - i;
         let boundary = i + 1 == n
             || match rule {
@@ -169,7 +198,11 @@ pub fn finish(
         for c in &mut cluster_of[start..=end] {
             *c = clusters.len();
         }
-        clusters.push(Cluster { start: start + 1, end: end + 1, systems: systems[start..=end].to_vec() });
+        clusters.push(Cluster {
+            start: start + 1,
+            end: end + 1,
+            systems: systems[start..=end].to_vec(),
+        });
         start = end + 1;
     }
     let ranks = (0..n)
@@ -182,7 +215,17 @@ pub fn finish(
             cluster: cluster_of[i],
         })
         .collect();
-    Comparison { alpha, unit, rule, systems, mean_z, p_values, decided_by, ranks, clusters }
+    Comparison {
+        alpha,
+        unit,
+        rule,
+        systems,
+        mean_z,
+        p_values,
+        decided_by,
+        ranks,
+        clusters,
+    }
 }
 
 /// Adequacy decides; fluency breaks adequacy ties (WMT 2014). Systems keep the adequacy order;
@@ -190,8 +233,11 @@ pub fn finish(
 pub fn combine_adequacy_fluency(adequacy: &Comparison, fluency: &Comparison) -> Comparison {
     let n = adequacy.systems.len();
     let alpha = adequacy.alpha;
-    let pos_f: Vec<Option<usize>> =
-        adequacy.systems.iter().map(|s| fluency.systems.iter().position(|f| f == s)).collect();
+    let pos_f: Vec<Option<usize>> = adequacy
+        .systems
+        .iter()
+        .map(|s| fluency.systems.iter().position(|f| f == s))
+        .collect();
     let mut p = vec![vec![None; n]; n];
     let mut decided = vec![vec![None; n]; n];
     for i in 0..n {
@@ -241,7 +287,15 @@ mod tests {
     }
 
     fn run(n: usize, wins: &[&[usize]], rule: ClusterRule) -> Comparison {
-        finish((0..n as u32).collect(), vec![0.0; n], matrix(n, wins), None, 0.05, ComparisonUnit::Judgments, rule)
+        finish(
+            (0..n as u32).collect(),
+            vec![0.0; n],
+            matrix(n, wins),
+            None,
+            0.05,
+            ComparisonUnit::Judgments,
+            rule,
+        )
     }
 
     fn spans(c: &Comparison) -> Vec<(usize, usize)> {
@@ -263,7 +317,7 @@ mod tests {
         // Rank ranges: 1 + losses .. N − wins.
         assert_eq!((c.ranks[0].rank_best, c.ranks[0].rank_worst), (1, 1));
         assert_eq!((c.ranks[1].rank_best, c.ranks[1].rank_worst), (2, 4));
-        assert_eq!((c.ranks[11].rank_best, c.ranks[11].rank_worst), (3, 12));
+        assert_eq!((c.ranks[11].rank_best, c.ranks[11].rank_worst), (11, 12));
     }
 
     /// The ru-en block: wins 7, 7, 2, 2, 1, 1, 1, 1, 1, 0 → clusters 1–9 and 10–10.
@@ -273,7 +327,10 @@ mod tests {
         let counts = [7, 7, 2, 2, 1, 1, 1, 1, 1, 0];
         let rows: Vec<Vec<usize>> = counts.iter().map(|&k| (n - k..n).collect()).collect();
         let refs: Vec<&[usize]> = rows.iter().map(|r| r.as_slice()).collect();
-        assert_eq!(spans(&run(n, &refs, ClusterRule::WmtWins)), vec![(1, 9), (10, 10)]);
+        assert_eq!(
+            spans(&run(n, &refs, ClusterRule::WmtWins)),
+            vec![(1, 9), (10, 10)]
+        );
     }
 
     #[test]
@@ -283,11 +340,18 @@ mod tests {
         let strict = run(4, &wins, ClusterRule::Strict);
         assert_eq!(spans(&strict), vec![(1, 3), (4, 4)]);
         // The count rule: min wins after position 0 is 2 ≠ 3 below; after 1: 1 ≠ 2; after 2: 1 = 1.
-        assert_eq!(spans(&run(4, &wins, ClusterRule::WmtWins)), vec![(1, 3), (4, 4)]);
+        assert_eq!(
+            spans(&run(4, &wins, ClusterRule::WmtWins)),
+            vec![(1, 3), (4, 4)]
+        );
         // No significant difference at all: one cluster, every rank range 1–N.
         let none = run(3, &[&[], &[], &[]], ClusterRule::Strict);
         assert_eq!(spans(&none), vec![(1, 3)]);
-        assert!(none.ranks.iter().all(|r| (r.rank_best, r.rank_worst) == (1, 3)));
+        assert!(
+            none.ranks
+                .iter()
+                .all(|r| (r.rank_best, r.rank_worst) == (1, 3))
+        );
         // A total order: every system its own cluster.
         let total = run(3, &[&[1, 2], &[2], &[]], ClusterRule::Strict);
         assert_eq!(spans(&total), vec![(1, 1), (2, 2), (3, 3)]);
@@ -297,7 +361,15 @@ mod tests {
     fn fluency_breaks_adequacy_ties_only() {
         let sys = vec![10, 20, 30];
         let mk = |p: Vec<Vec<Option<f64>>>| {
-            finish(sys.clone(), vec![0.3, 0.2, 0.1], p, None, 0.05, ComparisonUnit::Judgments, ClusterRule::WmtWins)
+            finish(
+                sys.clone(),
+                vec![0.3, 0.2, 0.1],
+                p,
+                None,
+                0.05,
+                ComparisonUnit::Judgments,
+                ClusterRule::WmtWins,
+            )
         };
         // Adequacy: 10 > 30 significant; 10 vs 20 and 20 vs 30 tied.
         let a = mk(vec![
@@ -306,11 +378,19 @@ mod tests {
             vec![Some(0.99), Some(0.6), None],
         ]);
         // Fluency (different order): 20 > 10 significant, 30 > 10 significant (ignored: adequacy decided).
-        let f = finish(vec![20, 30, 10], vec![0.5, 0.4, 0.0], vec![
-            vec![None, Some(0.5), Some(0.001)],
-            vec![Some(0.5), None, Some(0.002)],
-            vec![Some(0.999), Some(0.998), None],
-        ], None, 0.05, ComparisonUnit::Judgments, ClusterRule::WmtWins);
+        let f = finish(
+            vec![20, 30, 10],
+            vec![0.5, 0.4, 0.0],
+            vec![
+                vec![None, Some(0.5), Some(0.001)],
+                vec![Some(0.5), None, Some(0.002)],
+                vec![Some(0.999), Some(0.998), None],
+            ],
+            None,
+            0.05,
+            ComparisonUnit::Judgments,
+            ClusterRule::WmtWins,
+        );
         let c = combine_adequacy_fluency(&a, &f);
         assert_eq!(c.systems, vec![10, 20, 30]);
         assert_eq!(c.p(10, 30), Some(0.01));

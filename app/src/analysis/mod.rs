@@ -27,8 +27,10 @@ pub use clusters::{ClusterRule, Comparison, ComparisonUnit, SystemRank, combine_
 pub use quality::{ExclusionPolicy, QcSettings, QcTest, Verdict, WorkerQc};
 pub use scores::{SegmentScore, Standardization, SystemScore, ZSettings};
 
-/// Multiply–rotate hashing for integer keys (the FxHash function): far faster than SipHash on
-/// the millions of lookups of a large campaign; keys are ids, not attacker-chosen strings.
+/// Multiply–rotate hashing for integer keys (the FxHash function) with a final avalanche
+/// step (keys whose low bits are all zero would otherwise share their low hash bits, which
+/// hashbrown uses to pick a bucket). Far faster than SipHash on the millions of lookups of a
+/// large campaign; keys are ids, not attacker-chosen strings.
 #[derive(Default, Clone, Copy)]
 pub struct FxHasher(u64);
 
@@ -54,7 +56,9 @@ impl Hasher for FxHasher {
         self.write_u64(i as u64);
     }
     fn finish(&self) -> u64 {
-        self.0
+        let mut z = self.0;
+        z = (z ^ (z >> 33)).wrapping_mul(0xff51_afd7_ed55_8ccd);
+        z ^ (z >> 33)
     }
 }
 
@@ -172,8 +176,15 @@ impl JudgmentSet {
     }
 
     /// Adds a judgment, interning its names. Panics past 65,535 language pairs or tasks.
-    pub fn push(&mut self, names: JudgmentNames<'_>, item_type: ItemType, score: f64, seconds: f32) {
-        let lang_pair = u16::try_from(self.lang_pairs.intern(names.lang_pair)).expect("at most 65,535 language pairs");
+    pub fn push(
+        &mut self,
+        names: JudgmentNames<'_>,
+        item_type: ItemType,
+        score: f64,
+        seconds: f32,
+    ) {
+        let lang_pair = u16::try_from(self.lang_pairs.intern(names.lang_pair))
+            .expect("at most 65,535 language pairs");
         let task = u16::try_from(self.tasks.intern(names.task)).expect("at most 65,535 tasks");
         let record = Judgment {
             worker: self.workers.intern(names.worker),
@@ -227,7 +238,11 @@ pub struct BootstrapSettings {
 
 impl Default for BootstrapSettings {
     fn default() -> Self {
-        BootstrapSettings { samples: 1000, confidence: 0.95, seed: 0x5EED }
+        BootstrapSettings {
+            samples: 1000,
+            confidence: 0.95,
+            seed: 0x5EED,
+        }
     }
 }
 
@@ -299,8 +314,11 @@ pub fn analyse(set: &JudgmentSet, settings: &AnalysisSettings) -> AnalysisResult
     for w in &workers {
         excluded[w.worker as usize * n_tasks + w.task as usize] = settings.exclusion.excludes(w);
     }
-    let retained: Vec<bool> =
-        set.records.iter().map(|r| !excluded[r.worker as usize * n_tasks + r.task as usize]).collect();
+    let retained: Vec<bool> = set
+        .records
+        .iter()
+        .map(|r| !excluded[r.worker as usize * n_tasks + r.task as usize])
+        .collect();
     let judgments_excluded = retained.iter().filter(|k| !**k).count();
     let z = scores::standardize(set, &retained, &settings.z);
     let scored = scores::score_groups(set, &z.values, settings);
@@ -311,13 +329,21 @@ pub fn analyse(set: &JudgmentSet, settings: &AnalysisSettings) -> AnalysisResult
             GroupResult {
                 task: g.task,
                 lang_pair: g.lang_pair,
-                systems: comparison.systems.iter().map(|s| g.systems[s.index].clone()).collect(),
+                systems: comparison
+                    .order
+                    .iter()
+                    .map(|&k| g.systems[k].clone())
+                    .collect(),
                 segments: g.segments,
                 comparison: comparison.comparison,
             }
         })
         .collect();
-    let judgments_scored = groups.iter().flat_map(|g| &g.systems).map(|s| s.n_judgments).sum();
+    let judgments_scored = groups
+        .iter()
+        .flat_map(|g| &g.systems)
+        .map(|s| s.n_judgments)
+        .sum();
     AnalysisResult {
         settings: settings.clone(),
         names: Names {

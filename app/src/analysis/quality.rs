@@ -173,7 +173,13 @@ impl Sum {
     }
 }
 
-fn run_test(test: QcTest, a: &[f64], b: &[f64], alternative: Alternative, s: &QcSettings) -> stats::Result<TestResult> {
+fn run_test(
+    test: QcTest,
+    a: &[f64],
+    b: &[f64],
+    alternative: Alternative,
+    s: &QcSettings,
+) -> stats::Result<TestResult> {
     match test {
         QcTest::PairedT => stats::paired_t(a, b, alternative),
         QcTest::SignedRank => stats::signed_rank(a, b, alternative, s.signed_rank),
@@ -207,7 +213,11 @@ fn reliability(orig: &[f64], bad: &[f64], s: &QcSettings) -> PairCheck {
             check.statistic = Some(r.statistic);
             check.p_value = Some(r.p_value);
             if enough {
-                check.verdict = if r.p_value < s.alpha { Verdict::Pass } else { Verdict::Fail };
+                check.verdict = if r.p_value < s.alpha {
+                    Verdict::Pass
+                } else {
+                    Verdict::Fail
+                };
             }
         }
         Err(StatsError::ZeroVariance { .. } | StatsError::AllZero { .. }) if enough => {
@@ -217,7 +227,11 @@ fn reliability(orig: &[f64], bad: &[f64], s: &QcSettings) -> PairCheck {
         Err(e) => check.note = Some(e.to_string()),
     }
     if !enough {
-        check.note = Some(format!("{} pairs, fewer than the minimum of {}", orig.len(), s.min_pairs));
+        check.note = Some(format!(
+            "{} pairs, fewer than the minimum of {}",
+            orig.len(),
+            s.min_pairs
+        ));
     }
     check
 }
@@ -240,7 +254,11 @@ fn consistency(first: &[f64], repeat: &[f64], s: &QcSettings) -> PairCheck {
             check.statistic = Some(r.statistic);
             check.p_value = Some(r.p_value);
             if enough {
-                check.verdict = if r.p_value < s.alpha { Verdict::Fail } else { Verdict::Pass };
+                check.verdict = if r.p_value < s.alpha {
+                    Verdict::Fail
+                } else {
+                    Verdict::Pass
+                };
             }
         }
         Err(StatsError::ZeroVariance { .. } | StatsError::AllZero { .. }) if enough => {
@@ -251,7 +269,11 @@ fn consistency(first: &[f64], repeat: &[f64], s: &QcSettings) -> PairCheck {
         Err(e) => check.note = Some(e.to_string()),
     }
     if !enough {
-        check.note = Some(format!("{} pairs, fewer than the minimum of {}", first.len(), s.min_pairs));
+        check.note = Some(format!(
+            "{} pairs, fewer than the minimum of {}",
+            first.len(),
+            s.min_pairs
+        ));
     }
     check
 }
@@ -264,14 +286,18 @@ pub fn run(set: &JudgmentSet, settings: &QcSettings) -> Vec<WorkerQc> {
         .iter()
         .enumerate()
         .map(|(i, r)| {
-            (u128::from(r.task) << 96) | (u128::from(r.worker) << 64) | (u128::from(r.hit) << 32) | i as u128
+            (u128::from(r.task) << 96)
+                | (u128::from(r.worker) << 64)
+                | (u128::from(r.hit) << 32)
+                | i as u128
         })
         .collect();
     keys.sort_unstable();
 
     let mut out = Vec::new();
     // Buffers reused for every worker and HIT.
-    let (mut orig, mut bad, mut first, mut repeat) = (Vec::new(), Vec::new(), Vec::new(), Vec::new());
+    let (mut orig, mut bad, mut first, mut repeat) =
+        (Vec::new(), Vec::new(), Vec::new(), Vec::new());
     let mut hit_items: Vec<(u32, u32, u8, f64)> = Vec::new();
     let mut hit_times: Vec<f64> = Vec::new();
 
@@ -283,7 +309,8 @@ pub fn run(set: &JudgmentSet, settings: &QcSettings) -> Vec<WorkerQc> {
         first.clear();
         repeat.clear();
         hit_times.clear();
-        let (mut sys_sum, mut ref_sum, mut bad_sum) = (Sum::default(), Sum::default(), Sum::default());
+        let (mut sys_sum, mut ref_sum, mut bad_sum) =
+            (Sum::default(), Sum::default(), Sum::default());
         let (mut run, mut longest, mut last) = (0usize, 0usize, f64::NAN);
 
         for hit_keys in worker_keys.chunk_by(|a, b| a >> 32 == b >> 32) {
@@ -307,9 +334,11 @@ pub fn run(set: &JudgmentSet, settings: &QcSettings) -> Vec<WorkerQc> {
                 hit_items.push((r.system, r.segment, type_rank(r.item_type), r.score));
             }
             hit_times.push(hit_seconds);
-            hit_items.sort_unstable_by(|a, b| (a.0, a.1, a.2).cmp(&(b.0, b.1, b.2)));
+            hit_items.sort_unstable_by_key(|a| (a.0, a.1, a.2));
             for group in hit_items.chunk_by(|a, b| a.0 == b.0 && a.1 == b.1) {
-                let Some(original) = group.iter().find(|i| i.2 == 0) else { continue };
+                let Some(original) = group.iter().find(|i| i.2 == 0) else {
+                    continue;
+                };
                 for item in group {
                     if item.2 == 1 {
                         orig.push(original.3);
@@ -337,7 +366,10 @@ pub fn run(set: &JudgmentSet, settings: &QcSettings) -> Vec<WorkerQc> {
             longest_identical_run: longest,
         };
         let flags = ReviewFlags {
-            fast_hits: hit_times.iter().filter(|t| **t < settings.hit_time_floor_seconds).count(),
+            fast_hits: hit_times
+                .iter()
+                .filter(|t| **t < settings.hit_time_floor_seconds)
+                .count(),
             long_identical_run: longest > settings.max_identical_run,
             bad_not_lower: matches!((mean_bad_paired, mean_original), (Some(b), Some(o)) if b >= o),
             low_ref: mean_ref.is_some_and(|m| m < settings.low_ref_threshold),

@@ -12,7 +12,7 @@
 use serde::{Deserialize, Serialize};
 
 use crate::model::ItemType;
-use crate::stats::{BootstrapCi, bootstrap_ci};
+use crate::stats::{BootstrapCi, bootstrap_cis};
 
 use super::{AnalysisSettings, ComparisonUnit, FxMap, JudgmentSet};
 
@@ -84,9 +84,9 @@ pub(crate) fn standardize(set: &JudgmentSet, retained: &[bool], settings: &ZSett
             sums[g as usize] += r.score;
         }
     }
-    for (g, s) in groups.iter_mut().zip(&sums) {
-        if s.n > 0 {
-            s.mean = s / s.n as f64;
+    for (g, total) in groups.iter_mut().zip(&sums) {
+        if g.n > 0 {
+            g.mean = total / g.n as f64;
         }
     }
     // Second pass: squared deviations (two-pass for accuracy), and whether values differ.
@@ -109,7 +109,10 @@ pub(crate) fn standardize(set: &JudgmentSet, retained: &[bool], settings: &ZSett
     }
     for (g, s) in groups.iter_mut().enumerate() {
         if s.n < 2 {
-            s.excluded = Some(format!("{} score(s) count towards the mean: a standard deviation needs 2", s.n));
+            s.excluded = Some(format!(
+                "{} score(s) count towards the mean: a standard deviation needs 2",
+                s.n
+            ));
         } else if !varies[g] || ss[g] == 0.0 {
             s.excluded = Some("every score is the same (σ = 0): cannot be standardised".into());
         } else {
@@ -133,7 +136,11 @@ pub(crate) fn standardize(set: &JudgmentSet, retained: &[bool], settings: &ZSett
             }
         })
         .collect();
-    ZScores { values, groups, unstandardised }
+    ZScores {
+        values,
+        groups,
+        unstandardised,
+    }
 }
 
 /// Mean scores of one system on one segment.
@@ -176,17 +183,26 @@ struct Cell {
     n: usize,
 }
 
-pub(crate) fn score_groups(set: &JudgmentSet, z: &[f64], settings: &AnalysisSettings) -> Vec<ScoredGroup> {
+pub(crate) fn score_groups(
+    set: &JudgmentSet,
+    z: &[f64],
+    settings: &AnalysisSettings,
+) -> Vec<ScoredGroup> {
     let records = &set.records;
     let n_pairs = set.lang_pairs.len().max(1);
-    let n_systems = set.systems.len();
     let group_key = |task: u16, pair: u16| task as usize * n_pairs + pair as usize;
     let per_judgment = settings.comparison.unit == ComparisonUnit::Judgments;
 
     // (group, system, segment) → cell; (group, system) → judgment z-scores.
     let mut cell_index: FxMap<u128, u32> = FxMap::default();
     let mut cells: Vec<Cell> = Vec::new();
-    let mut samples: FxMap<u64, Vec<f64>> = FxMap::default();
+    // (group, system) → judgment z-scores, indexed densely (few groups, few systems).
+    let n_systems = set.systems.len();
+    let mut samples: Vec<Vec<f64>> = if per_judgment {
+        vec![Vec::new(); set.tasks.len().max(1) * n_pairs * n_systems]
+    } else {
+        Vec::new()
+    };
     for (r, &zv) in records.iter().zip(z) {
         if zv.is_nan() || !matches!(r.item_type, ItemType::System | ItemType::Repeat) {
             continue;
@@ -194,14 +210,21 @@ pub(crate) fn score_groups(set: &JudgmentSet, z: &[f64], settings: &AnalysisSett
         let g = group_key(r.task, r.lang_pair) as u32;
         let key = (u128::from(g) << 64) | (u128::from(r.system) << 32) | u128::from(r.segment);
         let c = *cell_index.entry(key).or_insert_with(|| {
-            cells.push(Cell { group: g, system: r.system, segment: r.segment, raw: 0.0, z: 0.0, n: 0 });
+            cells.push(Cell {
+                group: g,
+                system: r.system,
+                segment: r.segment,
+                raw: 0.0,
+                z: 0.0,
+                n: 0,
+            });
             (cells.len() - 1) as u32
         }) as usize;
         cells[c].raw += r.score;
         cells[c].z += zv;
         cells[c].n += 1;
         if per_judgment {
-            samples.entry((u64::from(g) << 32) | u64::from(r.system)).or_default().push(zv);
+            samples[g as usize * n_systems + r.system as usize].push(zv);
         }
     }
     drop(cell_index);
@@ -222,55 +245,67 @@ pub(crate) fn score_groups(set: &JudgmentSet, z: &[f64], settings: &AnalysisSett
             let seg_raw: Vec<f64> = sys_cells.iter().map(|c| c.raw / c.n as f64).collect();
             let seg_z: Vec<f64> = sys_cells.iter().map(|c| c.z / c.n as f64).collect();
             let n_judgments: usize = sys_cells.iter().map(|c| c.n).sum();
-            // The statistic on a set of segment indices: mean of segment means, or the mean
-            // over all judgments of those segments.
-            let statistic = |idx: &[usize], of_z: bool| -> f64 {
+            // Raw and z means over a set of segment indices: the mean of segment means, or the
+            // mean over all judgments of those segments.
+            let statistic = |idx: &[usize]| -> [f64; 2] {
                 if settings.average_per_segment {
-                    let v = if of_z { &seg_z } else { &seg_raw };
-                    idx.iter().map(|&i| v[i]).sum::<f64>() / idx.len() as f64
-                } else {
-                    let (mut s, mut n) = (0.0, 0usize);
+                    let (mut r, mut z) = (0.0, 0.0);
                     for &i in idx {
-                        s += if of_z { sys_cells[i].z } else { sys_cells[i].raw };
-                        n += sys_cells[i].n;
+                        r += seg_raw[i];
+                        z += seg_z[i];
                     }
-                    s / n as f64
+                    [r / idx.len() as f64, z / idx.len() as f64]
+                } else {
+                    let (mut r, mut z, mut n) = (0.0, 0.0, 0usize);
+                    for &i in idx {
+                        let c = &sys_cells[i];
+                        r += c.raw;
+                        z += c.z;
+                        n += c.n;
+                    }
+                    [r / n as f64, z / n as f64]
                 }
             };
             let all: Vec<usize> = (0..sys_cells.len()).collect();
+            let [raw, z] = statistic(&all);
             let (raw_ci, z_ci) = match settings.bootstrap {
                 Some(b) => {
                     // A seed per system: adding a system does not change the others' intervals.
                     let seed = b.seed ^ (u64::from(system).wrapping_mul(0x9E37_79B9_7F4A_7C15));
-                    (
-                        bootstrap_ci(all.len(), |i| statistic(i, false), b.confidence, b.samples, seed).ok(),
-                        bootstrap_ci(all.len(), |i| statistic(i, true), b.confidence, b.samples, seed).ok(),
-                    )
+                    match bootstrap_cis(all.len(), statistic, b.confidence, b.samples, seed) {
+                        Ok([r, z]) => (Some(r), Some(z)),
+                        Err(_) => (None, None),
+                    }
                 }
                 None => (None, None),
             };
             scored.systems.push(SystemScore {
                 system,
-                raw: statistic(&all, false),
-                z: statistic(&all, true),
+                raw,
+                z,
                 n_judgments,
                 n_segments: sys_cells.len(),
                 raw_ci,
                 z_ci,
             });
             let mut sample = if per_judgment {
-                samples.remove(&((g as u64) << 32 | u64::from(system))).unwrap_or_default()
+                std::mem::take(&mut samples[g * n_systems + system as usize])
             } else {
                 seg_z.clone()
             };
             sample.sort_unstable_by(f64::total_cmp);
             scored.samples.push(sample);
             for (c, (raw, z)) in sys_cells.iter().zip(seg_raw.iter().zip(&seg_z)) {
-                scored.segments.push(SegmentScore { system, segment: c.segment, raw: *raw, z: *z, n: c.n });
+                scored.segments.push(SegmentScore {
+                    system,
+                    segment: c.segment,
+                    raw: *raw,
+                    z: *z,
+                    n: c.n,
+                });
             }
         }
         out.push(scored);
     }
-    let _ = n_systems;
     out
 }

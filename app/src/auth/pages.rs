@@ -1,6 +1,6 @@
 //! Sign-in, invitation and account-administration screens.
 
-use crate::auth::api::{AcceptInvitation, InviteUser, SetUserRole, invitation, list_users};
+use crate::auth::api::{InviteUser, SetUserRole, invitation, list_users};
 use crate::auth::{Role, UserInfo, error_text};
 use crate::ui::Session;
 use leptos::either::Either;
@@ -48,7 +48,7 @@ pub fn InvitePage() -> impl IntoView {
     let params = use_params_map();
     let token = move || params.read().get("token").unwrap_or_default();
     let offer = Resource::new(token, invitation);
-    let accept = ServerAction::<AcceptInvitation>::new();
+    let accept = expect_context::<Session>().accept_invitation;
     view! {
         <section class="card narrow">
             <h1>"Join Assay"</h1>

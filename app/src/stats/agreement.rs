@@ -10,7 +10,10 @@ use super::{Result, StatsError};
 pub fn cohen_kappa(p_a: f64, p_e: f64) -> Result<f64> {
     const WHAT: &str = "kappa";
     if !(0.0..=1.0).contains(&p_a) || !(0.0..=1.0).contains(&p_e) {
-        return Err(StatsError::Invalid { what: WHAT, message: format!("P(A) = {p_a} and P(E) = {p_e} must lie in [0, 1]") });
+        return Err(StatsError::Invalid {
+            what: WHAT,
+            message: format!("P(A) = {p_a} and P(E) = {p_e} must lie in [0, 1]"),
+        });
     }
     if p_e == 1.0 {
         return Err(StatsError::ZeroVariance { what: WHAT });
@@ -58,7 +61,10 @@ pub fn agreement(judgments: &[LabelledJudgment], categories: u32) -> Result<Agre
         return Err(StatsError::Empty { what: WHAT });
     }
     if let Some(j) = judgments.iter().find(|j| j.category >= categories) {
-        return Err(StatsError::Invalid { what: WHAT, message: format!("category {} is not below {categories}", j.category) });
+        return Err(StatsError::Invalid {
+            what: WHAT,
+            message: format!("category {} is not below {categories}", j.category),
+        });
     }
     let mut counts = vec![0u64; categories as usize];
     for j in judgments {
@@ -74,7 +80,11 @@ pub fn agreement(judgments: &[LabelledJudgment], categories: u32) -> Result<Agre
     for group in sorted.chunk_by(|a, b| a.item == b.item) {
         for (i, a) in group.iter().enumerate() {
             for b in &group[i + 1..] {
-                let slot = if a.annotator == b.annotator { &mut intra } else { &mut inter };
+                let slot = if a.annotator == b.annotator {
+                    &mut intra
+                } else {
+                    &mut inter
+                };
                 slot.0 += 1;
                 slot.1 += u64::from(a.category == b.category);
             }
@@ -86,9 +96,19 @@ pub fn agreement(judgments: &[LabelledJudgment], categories: u32) -> Result<Agre
             Some(p) if p_e < 1.0 => Some(cohen_kappa(p, p_e)?),
             _ => None,
         };
-        Ok(AgreementPairs { pairs, agreeing, p_a, kappa })
+        Ok(AgreementPairs {
+            pairs,
+            agreeing,
+            p_a,
+            kappa,
+        })
     };
-    Ok(Agreement { category_shares, p_e, inter: finish(inter)?, intra: finish(intra)? })
+    Ok(Agreement {
+        category_shares,
+        p_e,
+        inter: finish(inter)?,
+        intra: finish(intra)?,
+    })
 }
 
 /// Exact (Clopper–Pearson) confidence interval for a binomial proportion k / n.
@@ -98,12 +118,25 @@ pub fn clopper_pearson(k: u64, n: u64, confidence: f64) -> Result<(f64, f64)> {
         return Err(StatsError::Empty { what: WHAT });
     }
     if k > n || !(confidence > 0.0 && confidence < 1.0) {
-        return Err(StatsError::Invalid { what: WHAT, message: format!("needs k ≤ n and 0 < confidence < 1 (k = {k}, n = {n})") });
+        return Err(StatsError::Invalid {
+            what: WHAT,
+            message: format!("needs k ≤ n and 0 < confidence < 1 (k = {k}, n = {n})"),
+        });
     }
     let alpha = 1.0 - confidence;
     let (k, n) = (k as f64, n as f64);
-    let lower = if k == 0.0 { 0.0 } else { Beta::new(k, n - k + 1.0).unwrap().inverse_cdf(alpha / 2.0) };
-    let upper = if k == n { 1.0 } else { Beta::new(k + 1.0, n - k).unwrap().inverse_cdf(1.0 - alpha / 2.0) };
+    let lower = if k == 0.0 {
+        0.0
+    } else {
+        Beta::new(k, n - k + 1.0).unwrap().inverse_cdf(alpha / 2.0)
+    };
+    let upper = if k == n {
+        1.0
+    } else {
+        Beta::new(k + 1.0, n - k)
+            .unwrap()
+            .inverse_cdf(1.0 - alpha / 2.0)
+    };
     Ok((lower, upper))
 }
 
@@ -137,7 +170,11 @@ mod tests {
 
     #[test]
     fn inter_and_intra_pairs() {
-        let j = |annotator, item, category| LabelledJudgment { annotator, item, category };
+        let j = |annotator, item, category| LabelledJudgment {
+            annotator,
+            item,
+            category,
+        };
         // item 0: annotator 0 twice (agree), annotator 1 once (disagrees with both)
         // item 1: annotators 0 and 1 agree
         let data = [j(0, 0, 1), j(0, 0, 1), j(1, 0, 2), j(0, 1, 0), j(1, 1, 0)];
@@ -168,8 +205,14 @@ mod tests {
             (30, 55, 40.6, 68.0),
         ] {
             let (l, h) = clopper_pearson(k, n, 0.95).unwrap();
-            assert!(((l * 1000.0).round() / 10.0 - lo).abs() < 1e-9, "{k}/{n}: {l}");
-            assert!(((h * 1000.0).round() / 10.0 - hi).abs() < 1e-9, "{k}/{n}: {h}");
+            assert!(
+                ((l * 1000.0).round() / 10.0 - lo).abs() < 1e-9,
+                "{k}/{n}: {l}"
+            );
+            assert!(
+                ((h * 1000.0).round() / 10.0 - hi).abs() < 1e-9,
+                "{k}/{n}: {h}"
+            );
         }
         assert_eq!(clopper_pearson(0, 10, 0.95).unwrap().0, 0.0);
         assert_eq!(clopper_pearson(10, 10, 0.95).unwrap().1, 1.0);

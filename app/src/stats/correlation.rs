@@ -7,7 +7,11 @@ use super::{Alternative, Result, StatsError, check_paired};
 fn check_pairs(what: &'static str, x: &[f64], y: &[f64], min: usize) -> Result<()> {
     check_paired(what, x, y)?;
     if x.len() < min {
-        return Err(StatsError::TooFew { what, needed: min, got: x.len() });
+        return Err(StatsError::TooFew {
+            what,
+            needed: min,
+            got: x.len(),
+        });
     }
     Ok(())
 }
@@ -148,11 +152,20 @@ mod tests {
     #[test]
     fn known_values() {
         assert!((pearson(&[1., 2., 3.], &[2., 4., 6.]).unwrap() - 1.0).abs() < 1e-15);
-        assert!((kendall_tau_b(&[1., 2., 3., 4.], &[1., 3., 2., 4.]).unwrap() - 2.0 / 3.0).abs() < 1e-12);
+        assert!(
+            (kendall_tau_b(&[1., 2., 3., 4.], &[1., 3., 2., 4.]).unwrap() - 2.0 / 3.0).abs()
+                < 1e-12
+        );
         // tau-b with ties, SciPy: kendalltau([1,1,2,3],[1,2,2,3]) = 0.8
         assert!((kendall_tau_b(&[1., 1., 2., 3.], &[1., 2., 2., 3.]).unwrap() - 0.8).abs() < 1e-12);
         assert!((spearman(&[1., 2., 3., 4.], &[10., 20., 30., 40.]).unwrap() - 1.0).abs() < 1e-15);
-        assert!(matches!(pearson(&[1., 1.], &[1., 2.]), Err(StatsError::ZeroVariance { .. })));
-        assert!(matches!(kendall_tau_b(&[1.], &[1.]), Err(StatsError::TooFew { .. })));
+        assert!(matches!(
+            pearson(&[1., 1.], &[1., 2.]),
+            Err(StatsError::ZeroVariance { .. })
+        ));
+        assert!(matches!(
+            kendall_tau_b(&[1.], &[1.]),
+            Err(StatsError::TooFew { .. })
+        ));
     }
 }

@@ -13,7 +13,11 @@ pub fn mean(xs: &[f64]) -> Result<f64> {
 pub fn mean_sd(xs: &[f64]) -> Result<(f64, f64)> {
     check_finite("standard deviation", xs)?;
     if xs.len() < 2 {
-        return Err(StatsError::TooFew { what: "standard deviation", needed: 2, got: xs.len() });
+        return Err(StatsError::TooFew {
+            what: "standard deviation",
+            needed: 2,
+            got: xs.len(),
+        });
     }
     let m = xs.iter().sum::<f64>() / xs.len() as f64;
     let ss: f64 = xs.iter().map(|v| (v - m) * (v - m)).sum();
@@ -41,7 +45,10 @@ pub fn zscores(xs: &[f64]) -> Result<Vec<f64>> {
 pub fn quantile_sorted(sorted: &[f64], q: f64) -> Result<f64> {
     check_finite("quantile", sorted)?;
     if !(0.0..=1.0).contains(&q) {
-        return Err(StatsError::Invalid { what: "quantile", message: format!("q = {q} is outside [0, 1]") });
+        return Err(StatsError::Invalid {
+            what: "quantile",
+            message: format!("q = {q} is outside [0, 1]"),
+        });
     }
     let h = (sorted.len() - 1) as f64 * q;
     let lo = h.floor() as usize;
@@ -65,9 +72,22 @@ mod tests {
     #[test]
     fn clear_errors() {
         assert_eq!(mean(&[]), Err(StatsError::Empty { what: "mean" }));
-        assert!(matches!(mean_sd(&[1.0]), Err(StatsError::TooFew { needed: 2, got: 1, .. })));
-        assert_eq!(zscores(&[3.0, 3.0, 3.0]), Err(StatsError::ZeroVariance { what: "z-scores" }));
-        assert!(matches!(mean(&[1.0, f64::NAN]), Err(StatsError::NonFinite { index: 1, .. })));
+        assert!(matches!(
+            mean_sd(&[1.0]),
+            Err(StatsError::TooFew {
+                needed: 2,
+                got: 1,
+                ..
+            })
+        ));
+        assert_eq!(
+            zscores(&[3.0, 3.0, 3.0]),
+            Err(StatsError::ZeroVariance { what: "z-scores" })
+        );
+        assert!(matches!(
+            mean(&[1.0, f64::NAN]),
+            Err(StatsError::NonFinite { index: 1, .. })
+        ));
     }
 
     #[test]

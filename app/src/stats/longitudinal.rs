@@ -35,7 +35,11 @@ pub struct Gain {
 pub fn gain(s: &CalibratedScores) -> Gain {
     let delta = s.curr_old - s.curr_new;
     let best_difference = s.best_new - s.best_old;
-    Gain { delta, best_difference, gain: best_difference + delta }
+    Gain {
+        delta,
+        best_difference,
+        gain: best_difference + delta,
+    }
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -53,7 +57,10 @@ pub fn mean_gain(pairs: &[CalibratedScores]) -> Result<GainSummary> {
     if pairs.is_empty() {
         return Err(StatsError::Empty { what: WHAT });
     }
-    let flat: Vec<f64> = pairs.iter().flat_map(|p| [p.curr_old, p.curr_new, p.best_old, p.best_new]).collect();
+    let flat: Vec<f64> = pairs
+        .iter()
+        .flat_map(|p| [p.curr_old, p.curr_new, p.best_old, p.best_new])
+        .collect();
     check_finite(WHAT, &flat)?;
     let n = pairs.len() as f64;
     let avg = |f: fn(&CalibratedScores) -> f64| pairs.iter().map(f).sum::<f64>() / n;
@@ -63,7 +70,11 @@ pub fn mean_gain(pairs: &[CalibratedScores]) -> Result<GainSummary> {
         best_old: avg(|p| p.best_old),
         best_new: avg(|p| p.best_new),
     };
-    Ok(GainSummary { per_pair: pairs.iter().map(gain).collect(), mean: gain(&means), means })
+    Ok(GainSummary {
+        per_pair: pairs.iter().map(gain).collect(),
+        mean: gain(&means),
+        means,
+    })
 }
 
 #[cfg(test)]
@@ -78,26 +89,66 @@ mod tests {
     type Row = (f64, f64, f64, f64, f64, f64, f64);
 
     fn scores(r: &Row) -> CalibratedScores {
-        CalibratedScores { curr_old: r.0, curr_new: r.1, best_old: r.3, best_new: r.4 }
+        CalibratedScores {
+            curr_old: r.0,
+            curr_new: r.1,
+            best_old: r.3,
+            best_new: r.4,
+        }
     }
 
     // (pair, fluency score, adequacy score, BLEU, METEOR) as printed in
     // shared/reference/seed000-da-method.md §5.2.
     const TABLES_4_5: [(&str, Row, Row, Row, Row); 7] = [
-        ("DE-EN", (65.3, 57.9, 7.4, 52.8, 55.0, 2.2, 9.6), (63.8, 52.8, 11.0, 46.5, 49.8, 3.3, 14.3),
-            (38.3, 26.5, 11.8, 21.1, 23.8, 2.7, 14.5), (40.3, 32.7, 7.6, 33.4, 31.7, -1.7, 5.9)),
-        ("FR-EN", (65.9, 58.0, 7.9, 57.8, 60.2, 2.4, 10.3), (61.0, 52.3, 8.7, 52.7, 51.5, -1.2, 7.5),
-            (39.4, 32.0, 7.4, 28.6, 31.5, 2.9, 10.3), (39.8, 34.6, 5.2, 35.9, 34.3, -1.6, 3.6)),
-        ("ES-EN", (68.4, 59.2, 9.2, 56.7, 56.7, 0.0, 9.2), (68.0, 56.9, 11.1, 59.0, 55.7, -3.3, 7.8),
-            (51.2, 38.3, 12.9, 35.1, 33.5, -1.6, 11.3), (45.4, 37.0, 8.4, 39.9, 36.0, -3.9, 4.5)),
-        ("CS-EN", (62.3, 49.9, 12.4, 40.8, 50.5, 9.7, 22.1), (62.4, 47.5, 14.9, 41.7, 47.4, 5.7, 20.6),
-            (52.3, 25.0, 27.3, 25.1, 22.4, -2.7, 24.6), (44.7, 31.6, 13.1, 34.3, 30.8, -3.5, 9.6)),
-        ("EN-ES", (77.2, 73.4, 3.8, 63.3, 71.9, 8.6, 12.4), (75.2, 68.1, 7.1, 62.5, 67.2, 4.7, 11.8),
-            (48.2, 38.7, 9.5, 29.1, 35.3, 6.2, 15.7), (69.9, 59.6, 10.3, 57.0, 58.1, 1.1, 11.4)),
-        ("EN-FR", (57.1, 55.2, 1.9, 49.5, 56.4, 6.9, 8.8), (64.2, 61.9, 2.3, 57.2, 62.3, 5.1, 7.4),
-            (37.2, 30.8, 6.4, 25.3, 29.9, 4.6, 11.0), (59.4, 52.9, 6.5, 50.4, 52.0, 1.6, 8.1)),
-        ("EN-DE", (52.3, 54.1, -1.8, 53.7, 55.5, 1.8, 0.0), (60.3, 57.4, 2.9, 58.3, 58.3, 0.0, 2.9),
-            (23.6, 18.7, 4.9, 14.6, 17.2, 2.6, 7.5), (44.7, 39.1, 5.6, 36.7, 38.0, 1.3, 6.9)),
+        (
+            "DE-EN",
+            (65.3, 57.9, 7.4, 52.8, 55.0, 2.2, 9.6),
+            (63.8, 52.8, 11.0, 46.5, 49.8, 3.3, 14.3),
+            (38.3, 26.5, 11.8, 21.1, 23.8, 2.7, 14.5),
+            (40.3, 32.7, 7.6, 33.4, 31.7, -1.7, 5.9),
+        ),
+        (
+            "FR-EN",
+            (65.9, 58.0, 7.9, 57.8, 60.2, 2.4, 10.3),
+            (61.0, 52.3, 8.7, 52.7, 51.5, -1.2, 7.5),
+            (39.4, 32.0, 7.4, 28.6, 31.5, 2.9, 10.3),
+            (39.8, 34.6, 5.2, 35.9, 34.3, -1.6, 3.6),
+        ),
+        (
+            "ES-EN",
+            (68.4, 59.2, 9.2, 56.7, 56.7, 0.0, 9.2),
+            (68.0, 56.9, 11.1, 59.0, 55.7, -3.3, 7.8),
+            (51.2, 38.3, 12.9, 35.1, 33.5, -1.6, 11.3),
+            (45.4, 37.0, 8.4, 39.9, 36.0, -3.9, 4.5),
+        ),
+        (
+            "CS-EN",
+            (62.3, 49.9, 12.4, 40.8, 50.5, 9.7, 22.1),
+            (62.4, 47.5, 14.9, 41.7, 47.4, 5.7, 20.6),
+            (52.3, 25.0, 27.3, 25.1, 22.4, -2.7, 24.6),
+            (44.7, 31.6, 13.1, 34.3, 30.8, -3.5, 9.6),
+        ),
+        (
+            "EN-ES",
+            (77.2, 73.4, 3.8, 63.3, 71.9, 8.6, 12.4),
+            (75.2, 68.1, 7.1, 62.5, 67.2, 4.7, 11.8),
+            (48.2, 38.7, 9.5, 29.1, 35.3, 6.2, 15.7),
+            (69.9, 59.6, 10.3, 57.0, 58.1, 1.1, 11.4),
+        ),
+        (
+            "EN-FR",
+            (57.1, 55.2, 1.9, 49.5, 56.4, 6.9, 8.8),
+            (64.2, 61.9, 2.3, 57.2, 62.3, 5.1, 7.4),
+            (37.2, 30.8, 6.4, 25.3, 29.9, 4.6, 11.0),
+            (59.4, 52.9, 6.5, 50.4, 52.0, 1.6, 8.1),
+        ),
+        (
+            "EN-DE",
+            (52.3, 54.1, -1.8, 53.7, 55.5, 1.8, 0.0),
+            (60.3, 57.4, 2.9, 58.3, 58.3, 0.0, 2.9),
+            (23.6, 18.7, 4.9, 14.6, 17.2, 2.6, 7.5),
+            (44.7, 39.1, 5.6, 36.7, 38.0, 1.3, 6.9),
+        ),
     ];
 
     /// Every Δ, difference and gain cell of EACL Tables 4 and 5 follows from the four published
@@ -107,11 +158,30 @@ mod tests {
     fn eacl_tables_4_and_5_every_gain_cell() {
         let mut checked = 0;
         for (pair, f, a, bleu, meteor) in TABLES_4_5 {
-            for (what, row) in [("fluency", f), ("adequacy", a), ("BLEU", bleu), ("METEOR", meteor)] {
+            for (what, row) in [
+                ("fluency", f),
+                ("adequacy", a),
+                ("BLEU", bleu),
+                ("METEOR", meteor),
+            ] {
                 let g = gain(&scores(&row));
-                assert!((g.delta - row.2).abs() < 1e-9, "{pair} {what} Δ {} vs {}", g.delta, row.2);
-                assert!((g.best_difference - row.5).abs() < 1e-9, "{pair} {what} diff {}", g.best_difference);
-                assert!((g.gain - row.6).abs() < 1e-9, "{pair} {what} gain {} vs {}", g.gain, row.6);
+                assert!(
+                    (g.delta - row.2).abs() < 1e-9,
+                    "{pair} {what} Δ {} vs {}",
+                    g.delta,
+                    row.2
+                );
+                assert!(
+                    (g.best_difference - row.5).abs() < 1e-9,
+                    "{pair} {what} diff {}",
+                    g.best_difference
+                );
+                assert!(
+                    (g.gain - row.6).abs() < 1e-9,
+                    "{pair} {what} gain {} vs {}",
+                    g.gain,
+                    row.6
+                );
                 checked += 1;
             }
         }
@@ -131,9 +201,25 @@ mod tests {
         let f = mean_gain(&fluency).unwrap();
         let a = mean_gain(&adequacy).unwrap();
         let m = f.means;
-        assert_eq!([round1(m.curr_old), round1(m.curr_new), round1(m.best_old), round1(m.best_new)], [64.1, 58.2, 53.5, 58.0]);
+        assert_eq!(
+            [
+                round1(m.curr_old),
+                round1(m.curr_new),
+                round1(m.best_old),
+                round1(m.best_new)
+            ],
+            [64.1, 58.2, 53.5, 58.0]
+        );
         let m = a.means;
-        assert_eq!([round1(m.curr_old), round1(m.curr_new), round1(m.best_old), round1(m.best_new)], [65.0, 56.7, 54.0, 56.0]);
+        assert_eq!(
+            [
+                round1(m.curr_old),
+                round1(m.curr_new),
+                round1(m.best_old),
+                round1(m.best_new)
+            ],
+            [65.0, 56.7, 54.0, 56.0]
+        );
         let printed = |s: &GainSummary| {
             let rounded = CalibratedScores {
                 curr_old: round1(s.means.curr_old),
@@ -160,16 +246,40 @@ mod tests {
     /// (±0.05 each) plus the printed rounding: tolerance 0.25.
     #[test]
     fn eacl_table_3_z_rows_and_metrics() {
-        let fz = gain(&CalibratedScores { curr_old: 0.18, curr_new: 0.00, best_old: -0.16, best_new: 0.00 });
-        assert!((fz.delta - 0.18).abs() < 1e-12 && (fz.best_difference - 0.16).abs() < 1e-12 && (fz.gain - 0.34).abs() < 1e-12);
-        let az = gain(&CalibratedScores { curr_old: 0.18, curr_new: -0.07, best_old: -0.16, best_new: -0.09 });
-        assert!((az.delta - 0.25).abs() < 1e-12 && (az.best_difference - 0.07).abs() < 1e-12 && (az.gain - 0.32).abs() < 1e-12);
+        let fz = gain(&CalibratedScores {
+            curr_old: 0.18,
+            curr_new: 0.00,
+            best_old: -0.16,
+            best_new: 0.00,
+        });
+        assert!(
+            (fz.delta - 0.18).abs() < 1e-12
+                && (fz.best_difference - 0.16).abs() < 1e-12
+                && (fz.gain - 0.34).abs() < 1e-12
+        );
+        let az = gain(&CalibratedScores {
+            curr_old: 0.18,
+            curr_new: -0.07,
+            best_old: -0.16,
+            best_new: -0.09,
+        });
+        assert!(
+            (az.delta - 0.25).abs() < 1e-12
+                && (az.best_difference - 0.07).abs() < 1e-12
+                && (az.gain - 0.32).abs() < 1e-12
+        );
         let bleu: Vec<_> = TABLES_4_5.iter().map(|t| scores(&t.3)).collect();
         let meteor: Vec<_> = TABLES_4_5.iter().map(|t| scores(&t.4)).collect();
         let b = mean_gain(&bleu).unwrap();
         let m = mean_gain(&meteor).unwrap();
-        assert!((b.mean.delta - 11.4).abs() < 0.25 && (b.mean.gain - 13.5).abs() < 0.25, "{b:?}");
-        assert!((m.mean.delta - 8.1).abs() < 0.25 && (m.mean.gain - 7.1).abs() < 0.25, "{m:?}");
+        assert!(
+            (b.mean.delta - 11.4).abs() < 0.25 && (b.mean.gain - 13.5).abs() < 0.25,
+            "{b:?}"
+        );
+        assert!(
+            (m.mean.delta - 8.1).abs() < 0.25 && (m.mean.gain - 7.1).abs() < 0.25,
+            "{m:?}"
+        );
         assert!(mean_gain(&[]).is_err());
     }
 }

@@ -30,11 +30,15 @@ pub mod ttest;
 pub mod williams;
 
 #[cfg(test)]
+mod properties;
+#[cfg(test)]
 mod scipy_fixtures;
 
 use serde::{Deserialize, Serialize};
 
-pub use agreement::{Agreement, AgreementPairs, LabelledJudgment, agreement, clopper_pearson, cohen_kappa};
+pub use agreement::{
+    Agreement, AgreementPairs, LabelledJudgment, agreement, clopper_pearson, cohen_kappa,
+};
 pub use correlation::{kendall_tau_b, pearson, pearson_test, spearman};
 pub use describe::{mean, mean_sd, zscores};
 pub use longitudinal::{CalibratedScores, Gain, GainSummary, gain, mean_gain};
@@ -44,7 +48,7 @@ pub use rank::{
 };
 pub use resample::{
     BootstrapCi, RandomizedResult, RandomizedTest, SplitMix64, approximate_randomization,
-    bootstrap_ci, bootstrap_test, paired_bootstrap,
+    bootstrap_ci, bootstrap_cis, bootstrap_test, paired_bootstrap,
 };
 pub use ttest::{one_sample_t, paired_t, welch_t};
 pub use williams::{WilliamsResult, williams, williams_from_data};
@@ -55,9 +59,17 @@ pub enum StatsError {
     #[error("{what}: empty input")]
     Empty { what: &'static str },
     #[error("{what}: needs at least {needed} values, got {got}")]
-    TooFew { what: &'static str, needed: usize, got: usize },
+    TooFew {
+        what: &'static str,
+        needed: usize,
+        got: usize,
+    },
     #[error("{what}: the inputs have different lengths ({left} and {right})")]
-    LengthMismatch { what: &'static str, left: usize, right: usize },
+    LengthMismatch {
+        what: &'static str,
+        left: usize,
+        right: usize,
+    },
     #[error("{what}: value {index} is not a finite number")]
     NonFinite { what: &'static str, index: usize },
     #[error("{what}: every value is the same (zero variance), the statistic is undefined")]
@@ -162,7 +174,11 @@ pub(crate) fn check_finite(what: &'static str, xs: &[f64]) -> Result<()> {
 
 pub(crate) fn check_paired(what: &'static str, x: &[f64], y: &[f64]) -> Result<()> {
     if x.len() != y.len() {
-        return Err(StatsError::LengthMismatch { what, left: x.len(), right: y.len() });
+        return Err(StatsError::LengthMismatch {
+            what,
+            left: x.len(),
+            right: y.len(),
+        });
     }
     check_finite(what, x)?;
     check_finite(what, y)

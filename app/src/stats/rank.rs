@@ -78,7 +78,11 @@ pub struct RankSumOptions {
 
 impl Default for RankSumOptions {
     fn default() -> Self {
-        RankSumOptions { method: MethodChoice::Auto, continuity_correction: true, exact_max_n: 50 }
+        RankSumOptions {
+            method: MethodChoice::Auto,
+            continuity_correction: true,
+            exact_max_n: 50,
+        }
     }
 }
 
@@ -151,7 +155,11 @@ pub fn signed_rank_differences(
             r_plus += r;
         }
     }
-    let ranked_zeros = if options.zero_method == ZeroMethod::Pratt { zeros } else { 0 };
+    let ranked_zeros = if options.zero_method == ZeroMethod::Pratt {
+        zeros
+    } else {
+        0
+    };
     let mut mn = count * (count + 1.0) * 0.25;
     let mut var24 = count * (count + 1.0) * (2.0 * count + 1.0);
     if ranked_zeros > 0 {
@@ -171,7 +179,9 @@ pub fn signed_rank_differences(
             if ties || ranked_zeros > 0 {
                 return Err(StatsError::Invalid {
                     what: WHAT,
-                    message: "the exact distribution needs data without ties and without ranked zeros".into(),
+                    message:
+                        "the exact distribution needs data without ties and without ranked zeros"
+                            .into(),
                 });
             }
             true
@@ -210,7 +220,13 @@ pub fn signed_rank_differences(
             Alternative::Greater => 1.0,
             Alternative::Less => -1.0,
             Alternative::TwoSided => {
-                if z > 0.0 { 1.0 } else if z < 0.0 { -1.0 } else { 0.0 }
+                if z > 0.0 {
+                    1.0
+                } else if z < 0.0 {
+                    -1.0
+                } else {
+                    0.0
+                }
             }
         };
         z -= sign * 0.5 / se;
@@ -240,18 +256,30 @@ impl RankSumStats {
         const WHAT: &str = "rank-sum test";
         check_finite(WHAT, xs)?;
         check_finite(WHAT, ys)?;
+        let mean_difference =
+            xs.iter().sum::<f64>() / xs.len() as f64 - ys.iter().sum::<f64>() / ys.len() as f64;
+        Ok(Self::from_sorted_unchecked(xs, ys, mean_difference))
+    }
+
+    /// [`Self::from_sorted`] for samples known to be non-empty, finite and sorted, with their
+    /// mean difference already known: the inner loop of the system-comparison matrix.
+    pub fn from_sorted_unchecked(xs: &[f64], ys: &[f64], mean_difference: f64) -> RankSumStats {
+        debug_assert!(!xs.is_empty() && !ys.is_empty());
         debug_assert!(xs.windows(2).all(|w| w[0] <= w[1]) && ys.windows(2).all(|w| w[0] <= w[1]));
         let (n1, n2) = (xs.len(), ys.len());
         let (mut i, mut j) = (0usize, 0usize);
         let mut pos = 0usize; // ranks assigned so far
-        let (mut r1, mut tie_term) = (0.0, 0.0);
-        while i < n1 || j < n2 {
-            let v = match (xs.get(i), ys.get(j)) {
-                (Some(a), Some(b)) => a.min(*b),
-                (Some(a), None) => *a,
-                (None, Some(b)) => *b,
-                (None, None) => unreachable!(),
-            };
+        let (mut r1, mut tie_term) = (0.0f64, 0.0f64);
+        // One tie group of `cx` values from x and `cy` from y at ranks pos+1 ..= pos+cx+cy.
+        let mut group = |cx: usize, cy: usize, pos: &mut usize| {
+            let t = (cx + cy) as f64;
+            r1 += cx as f64 * (*pos as f64 + (t + 1.0) / 2.0);
+            tie_term += t * t * t - t;
+            *pos += cx + cy;
+        };
+        while i < n1 && j < n2 {
+            let (a, b) = (xs[i], ys[j]);
+            let v = if a <= b { a } else { b };
             let i0 = i;
             while i < n1 && xs[i] == v {
                 i += 1;
@@ -260,22 +288,29 @@ impl RankSumStats {
             while j < n2 && ys[j] == v {
                 j += 1;
             }
-            let cx = (i - i0) as f64;
-            let t = cx + (j - j0) as f64;
-            let avg = pos as f64 + (t + 1.0) / 2.0;
-            r1 += cx * avg;
-            tie_term += t * t * t - t;
-            pos += (i - i0) + (j - j0);
+            group(i - i0, j - j0, &mut pos);
         }
-        let mean_difference =
-            xs.iter().sum::<f64>() / n1 as f64 - ys.iter().sum::<f64>() / n2 as f64;
-        Ok(RankSumStats {
+        while i < n1 {
+            let i0 = i;
+            while i < n1 && xs[i] == xs[i0] {
+                i += 1;
+            }
+            group(i - i0, 0, &mut pos);
+        }
+        while j < n2 {
+            let j0 = j;
+            while j < n2 && ys[j] == ys[j0] {
+                j += 1;
+            }
+            group(0, j - j0, &mut pos);
+        }
+        RankSumStats {
             n1,
             n2,
             u1: r1 - (n1 * (n1 + 1)) as f64 / 2.0,
             tie_term,
             mean_difference,
-        })
+        }
     }
 
     pub fn ties(&self) -> bool {
@@ -286,7 +321,8 @@ impl RankSumStats {
     pub fn test(&self, alternative: Alternative, options: RankSumOptions) -> Result<TestResult> {
         let (n1, n2) = (self.n1 as f64, self.n2 as f64);
         let u2 = n1 * n2 - self.u1;
-        let exact_ok = !self.ties() && self.n1 <= options.exact_max_n && self.n2 <= options.exact_max_n;
+        let exact_ok =
+            !self.ties() && self.n1 <= options.exact_max_n && self.n2 <= options.exact_max_n;
         let use_exact = match options.method {
             MethodChoice::Auto => exact_ok,
             MethodChoice::Normal => false,
@@ -330,12 +366,16 @@ impl RankSumStats {
         result.continuity_correction = options.continuity_correction;
         let n = n1 + n2;
         let s = (n1 * n2 / 12.0 * ((n + 1.0) - self.tie_term / (n * (n - 1.0)))).sqrt();
-        if !(s > 0.0) {
+        if s.is_nan() || s <= 0.0 {
             // Every pooled value is the same: U sits at its mean with probability one.
             result.p_value = 1.0;
             return Ok(result);
         }
-        let cc = if options.continuity_correction { 0.5 } else { 0.0 };
+        let cc = if options.continuity_correction {
+            0.5
+        } else {
+            0.0
+        };
         let z = (u - n1 * n2 / 2.0 - cc) / s;
         result.z = Some(z);
         result.p_value = (factor * super::normal_sf(z)).min(1.0);
@@ -398,14 +438,25 @@ mod tests {
         let o = SignedRankOptions::default();
         assert_eq!(
             signed_rank(&[1., 2.], &[1., 2.], Alternative::Greater, o).unwrap_err(),
-            StatsError::AllZero { what: "signed-rank test" }
+            StatsError::AllZero {
+                what: "signed-rank test"
+            }
         );
-        assert!(matches!(signed_rank(&[], &[], Alternative::Greater, o), Err(StatsError::Empty { .. })));
+        assert!(matches!(
+            signed_rank(&[], &[], Alternative::Greater, o),
+            Err(StatsError::Empty { .. })
+        ));
         assert!(matches!(
             rank_sum(&[], &[1.0], Alternative::Greater, RankSumOptions::default()),
             Err(StatsError::Empty { .. })
         ));
-        let same = rank_sum(&[2., 2.], &[2., 2., 2.], Alternative::TwoSided, RankSumOptions::default()).unwrap();
+        let same = rank_sum(
+            &[2., 2.],
+            &[2., 2., 2.],
+            Alternative::TwoSided,
+            RankSumOptions::default(),
+        )
+        .unwrap();
         assert_eq!(same.p_value, 1.0);
     }
 }

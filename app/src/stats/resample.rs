@@ -74,6 +74,19 @@ pub fn bootstrap_ci<F: FnMut(&[usize]) -> f64>(
     samples: usize,
     seed: u64,
 ) -> Result<BootstrapCi> {
+    let [ci] = bootstrap_cis(n_units, |idx| [statistic(idx)], confidence, samples, seed)?;
+    Ok(ci)
+}
+
+/// [`bootstrap_ci`] for `K` statistics of the same resamples (e.g. raw and z means of the same
+/// segments): one draw of indices serves all of them.
+pub fn bootstrap_cis<const K: usize, F: FnMut(&[usize]) -> [f64; K]>(
+    n_units: usize,
+    mut statistic: F,
+    confidence: f64,
+    samples: usize,
+    seed: u64,
+) -> Result<[BootstrapCi; K]> {
     const WHAT: &str = "bootstrap confidence interval";
     if n_units == 0 {
         return Err(StatsError::Empty { what: WHAT });
@@ -81,30 +94,40 @@ pub fn bootstrap_ci<F: FnMut(&[usize]) -> f64>(
     if samples == 0 || !(confidence > 0.0 && confidence < 1.0) {
         return Err(StatsError::Invalid {
             what: WHAT,
-            message: format!("needs samples ≥ 1 and 0 < confidence < 1 (got {samples}, {confidence})"),
+            message: format!(
+                "needs samples ≥ 1 and 0 < confidence < 1 (got {samples}, {confidence})"
+            ),
         });
     }
     let mut idx: Vec<usize> = (0..n_units).collect();
-    let estimate = statistic(&idx);
+    let estimates = statistic(&idx);
     let mut rng = SplitMix64::new(seed);
-    let mut stats = Vec::with_capacity(samples);
+    let mut stats: [Vec<f64>; K] = std::array::from_fn(|_| Vec::with_capacity(samples));
     for _ in 0..samples {
         for slot in idx.iter_mut() {
             *slot = rng.below(n_units as u64) as usize;
         }
-        stats.push(statistic(&idx));
+        for (k, v) in statistic(&idx).into_iter().enumerate() {
+            stats[k].push(v);
+        }
     }
-    check_finite(WHAT, &stats)?;
-    stats.sort_unstable_by(f64::total_cmp);
     let tail = (1.0 - confidence) / 2.0;
-    Ok(BootstrapCi {
-        estimate,
-        lower: quantile_sorted(&stats, tail)?,
-        upper: quantile_sorted(&stats, 1.0 - tail)?,
-        confidence,
-        samples,
-        seed,
-    })
+    let mut out = Vec::with_capacity(K);
+    for (k, mut s) in stats.into_iter().enumerate() {
+        check_finite(WHAT, &s)?;
+        s.sort_unstable_by(f64::total_cmp);
+        out.push(BootstrapCi {
+            estimate: estimates[k],
+            lower: quantile_sorted(&s, tail)?,
+            upper: quantile_sorted(&s, 1.0 - tail)?,
+            confidence,
+            samples,
+            seed,
+        });
+    }
+    Ok(out
+        .try_into()
+        .unwrap_or_else(|_| unreachable!("K intervals")))
 }
 
 /// The metric of a per-segment score: the mean of column 0.
@@ -142,19 +165,37 @@ struct Rows<'a> {
     n: usize,
 }
 
-fn rows<'a>(what: &'static str, x: &'a [f64], y: &'a [f64], dim: usize, samples: usize) -> Result<Rows<'a>> {
+fn rows<'a>(
+    what: &'static str,
+    x: &'a [f64],
+    y: &'a [f64],
+    dim: usize,
+    samples: usize,
+) -> Result<Rows<'a>> {
     if x.len() != y.len() {
-        return Err(StatsError::LengthMismatch { what, left: x.len(), right: y.len() });
+        return Err(StatsError::LengthMismatch {
+            what,
+            left: x.len(),
+            right: y.len(),
+        });
     }
     check_finite(what, x)?;
     check_finite(what, y)?;
-    if dim == 0 || x.len() % dim != 0 || samples == 0 {
+    if dim == 0 || !x.len().is_multiple_of(dim) || samples == 0 {
         return Err(StatsError::Invalid {
             what,
-            message: format!("{} values do not form rows of {dim}, or no samples were asked for", x.len()),
+            message: format!(
+                "{} values do not form rows of {dim}, or no samples were asked for",
+                x.len()
+            ),
         });
     }
-    Ok(Rows { x, y, dim, n: x.len() / dim })
+    Ok(Rows {
+        x,
+        y,
+        dim,
+        n: x.len() / dim,
+    })
 }
 
 impl Rows<'_> {
@@ -163,7 +204,10 @@ impl Rows<'_> {
         sx.fill(0.0);
         sy.fill(0.0);
         for (i, swap) in pick {
-            let (a, b) = (&self.x[i * self.dim..(i + 1) * self.dim], &self.y[i * self.dim..(i + 1) * self.dim]);
+            let (a, b) = (
+                &self.x[i * self.dim..(i + 1) * self.dim],
+                &self.y[i * self.dim..(i + 1) * self.dim],
+            );
             let (a, b) = if swap { (b, a) } else { (a, b) };
             for k in 0..self.dim {
                 sx[k] += a[k];
@@ -173,7 +217,8 @@ impl Rows<'_> {
     }
 }
 
-/// Runs `samples` resamples; `keep(i, rng)` draws segment `i`'s replacement and swap flag.
+/// The observed difference and `samples` resampled differences: segments drawn with
+/// replacement (`resample`), or each segment's pair swapped with probability ½.
 fn resampled_differences(
     r: &Rows,
     metric: &dyn Fn(&[f64], usize) -> f64,
@@ -190,7 +235,11 @@ fn resampled_differences(
     let mut picks: Vec<(usize, bool)> = vec![(0, false); r.n];
     for _ in 0..samples {
         for (i, p) in picks.iter_mut().enumerate() {
-            *p = if resample { (rng.below(r.n as u64) as usize, false) } else { (i, rng.coin()) };
+            *p = if resample {
+                (rng.below(r.n as u64) as usize, false)
+            } else {
+                (i, rng.coin())
+            };
         }
         r.sums(picks.iter().copied(), &mut sx, &mut sy);
         out.push(metric(&sx, r.n) - metric(&sy, r.n));
@@ -242,7 +291,10 @@ pub fn bootstrap_test(
     let c = match alternative {
         Alternative::Greater => diffs.iter().filter(|d| **d - mu >= observed).count(),
         Alternative::Less => diffs.iter().filter(|d| **d - mu <= observed).count(),
-        Alternative::TwoSided => diffs.iter().filter(|d| (**d - mu).abs() >= observed.abs()).count(),
+        Alternative::TwoSided => diffs
+            .iter()
+            .filter(|d| (**d - mu).abs() >= observed.abs())
+            .count(),
     };
     Ok(RandomizedResult {
         test: RandomizedTest::Bootstrap,
@@ -299,7 +351,10 @@ mod tests {
         for _ in 0..60_000 {
             counts[g.below(6) as usize] += 1;
         }
-        assert!(counts.iter().all(|c| (9_500..10_500).contains(c)), "{counts:?}");
+        assert!(
+            counts.iter().all(|c| (9_500..10_500).contains(c)),
+            "{counts:?}"
+        );
     }
 
     #[test]
@@ -328,10 +383,13 @@ mod tests {
         assert_eq!(pb.p_value, 0.0);
         let same = paired_bootstrap(&x, &x, 1, &mean_metric, 1000, 1).unwrap();
         assert_eq!(same.p_value, 1.0);
-        let ar = approximate_randomization(&x, &x, 1, &mean_metric, Alternative::TwoSided, 1000, 1).unwrap();
+        let ar = approximate_randomization(&x, &x, 1, &mean_metric, Alternative::TwoSided, 1000, 1)
+            .unwrap();
         assert_eq!(ar.p_value, 1.0);
         // The reverse direction is not significant.
-        let ar = approximate_randomization(&x, &better, 1, &mean_metric, Alternative::Greater, 1000, 1).unwrap();
+        let ar =
+            approximate_randomization(&x, &better, 1, &mean_metric, Alternative::Greater, 1000, 1)
+                .unwrap();
         assert_eq!(ar.p_value, 1.0);
         assert!(matches!(
             paired_bootstrap(&x, &x[1..], 1, &mean_metric, 10, 1),

@@ -11,20 +11,31 @@
 //!   far below anything that could change a decision at α = 0.05 / 0.01 / 0.001;
 //! - Clopper–Pearson bounds: abs 1e-9 — an inverse of the incomplete beta found by iteration
 //!   on both sides.
+//!
 //! Where SciPy returns NaN (`"err": true`) the Rust function must return an error.
 
 use serde_json::Value;
 
-use super::{Alternative, MethodChoice, PMethod, RankSumOptions, SignedRankOptions, StatsError, ZeroMethod};
+use super::{
+    Alternative, MethodChoice, PMethod, RankSumOptions, SignedRankOptions, StatsError, ZeroMethod,
+};
 
-const ALTS: [Alternative; 3] = [Alternative::TwoSided, Alternative::Greater, Alternative::Less];
+const ALTS: [Alternative; 3] = [
+    Alternative::TwoSided,
+    Alternative::Greater,
+    Alternative::Less,
+];
 
 fn load(text: &str) -> Value {
     serde_json::from_str(text).expect("fixture is valid JSON")
 }
 
 fn ints(v: &Value, s: f64) -> Vec<f64> {
-    v.as_array().expect("array").iter().map(|x| x.as_i64().expect("integer") as f64 / s).collect()
+    v.as_array()
+        .expect("array")
+        .iter()
+        .map(|x| x.as_i64().expect("integer") as f64 / s)
+        .collect()
 }
 
 fn divisor(case: &Value) -> f64 {
@@ -35,7 +46,9 @@ fn number(v: &Value) -> f64 {
     match v {
         Value::String(s) if s == "inf" => f64::INFINITY,
         Value::String(s) if s == "-inf" => f64::NEG_INFINITY,
-        _ => v.as_f64().unwrap_or_else(|| panic!("number expected, got {v}")),
+        _ => v
+            .as_f64()
+            .unwrap_or_else(|| panic!("number expected, got {v}")),
     }
 }
 
@@ -50,7 +63,13 @@ struct Tally {
 
 impl Tally {
     fn new(name: &'static str, rel: f64, abs: f64) -> Self {
-        Tally { name, rel, abs, max_rel: 0.0, compared: 0 }
+        Tally {
+            name,
+            rel,
+            abs,
+            max_rel: 0.0,
+            compared: 0,
+        }
     }
 
     fn check(&mut self, actual: f64, expected: f64, context: &dyn Fn() -> String) {
@@ -59,7 +78,12 @@ impl Tally {
             assert_eq!(actual, expected, "{}: {}", self.name, context());
             return;
         }
-        assert!(actual.is_finite(), "{}: not finite: {actual} ({})", self.name, context());
+        assert!(
+            actual.is_finite(),
+            "{}: not finite: {actual} ({})",
+            self.name,
+            context()
+        );
         let diff = (actual - expected).abs();
         if expected != 0.0 && diff > self.abs {
             self.max_rel = self.max_rel.max(diff / expected.abs());
@@ -73,7 +97,10 @@ impl Tally {
     }
 
     fn report(&self) {
-        println!("{}: {} values, max relative difference {:e}", self.name, self.compared, self.max_rel);
+        println!(
+            "{}: {} values, max relative difference {:e}",
+            self.name, self.compared, self.max_rel
+        );
         assert!(self.compared > 0);
     }
 }
@@ -81,8 +108,11 @@ impl Tally {
 #[test]
 fn t_tests_match_scipy() {
     let data = load(include_str!("../../../tests/fixtures/stats/ttest.json"));
-    let (mut ts, mut ps, mut dfs) =
-        (Tally::new("t", 1e-9, 1e-12), Tally::new("t p-value", 1e-8, 1e-15), Tally::new("Welch df", 1e-9, 0.0));
+    let (mut ts, mut ps, mut dfs) = (
+        Tally::new("t", 1e-9, 1e-12),
+        Tally::new("t p-value", 1e-8, 1e-15),
+        Tally::new("Welch df", 1e-9, 0.0),
+    );
     let mut errors = 0;
     for (kind, cases) in [("paired", &data["paired"]), ("welch", &data["welch"])] {
         for (i, case) in cases.as_array().unwrap().iter().enumerate() {
@@ -117,14 +147,21 @@ fn t_tests_match_scipy() {
 #[test]
 fn signed_rank_matches_scipy() {
     let data = load(include_str!("../../../tests/fixtures/stats/rank.json"));
-    let (mut ws, mut ps) = (Tally::new("W+", 1e-9, 1e-12), Tally::new("signed-rank p-value", 1e-8, 1e-15));
+    let (mut ws, mut ps) = (
+        Tally::new("W+", 1e-9, 1e-12),
+        Tally::new("signed-rank p-value", 1e-8, 1e-15),
+    );
     let (mut exact, mut normal, mut errors) = (0, 0, 0);
     for (i, case) in data["signed_rank"].as_array().unwrap().iter().enumerate() {
         let s = divisor(case);
         let (x, y) = (ints(&case["x"], s), ints(&case["y"], s));
-        for (zm_name, zero_method) in [("wilcox", ZeroMethod::Wilcox), ("pratt", ZeroMethod::Pratt)] {
+        for (zm_name, zero_method) in [("wilcox", ZeroMethod::Wilcox), ("pratt", ZeroMethod::Pratt)]
+        {
             let expected = &case[zm_name];
-            let options = SignedRankOptions { zero_method, ..SignedRankOptions::default() };
+            let options = SignedRankOptions {
+                zero_method,
+                ..SignedRankOptions::default()
+            };
             let ctx = || format!("case {i} ({zm_name}): x = {x:?}, y = {y:?}");
             for (k, alt) in ALTS.iter().enumerate() {
                 let r = super::signed_rank(&x, &y, *alt, options);
@@ -134,9 +171,22 @@ fn signed_rank_matches_scipy() {
                     continue;
                 }
                 let r = r.unwrap_or_else(|e| panic!("{e}: {}", ctx()));
-                let method = if r.method == PMethod::Exact { "exact" } else { "normal" };
-                assert_eq!(method, expected["method"].as_str().unwrap(), "method: {}", ctx());
-                if r.method == PMethod::Exact { exact += 1 } else { normal += 1 }
+                let method = if r.method == PMethod::Exact {
+                    "exact"
+                } else {
+                    "normal"
+                };
+                assert_eq!(
+                    method,
+                    expected["method"].as_str().unwrap(),
+                    "method: {}",
+                    ctx()
+                );
+                if r.method == PMethod::Exact {
+                    exact += 1
+                } else {
+                    normal += 1
+                }
                 ws.check(r.statistic, number(&expected["w_plus"]), &ctx);
                 ps.check(r.p_value, number(&expected["p"][k]), &ctx);
             }
@@ -151,17 +201,34 @@ fn signed_rank_matches_scipy() {
 #[test]
 fn rank_sum_matches_scipy() {
     let data = load(include_str!("../../../tests/fixtures/stats/rank.json"));
-    let (mut us, mut ps) = (Tally::new("U1", 1e-9, 1e-12), Tally::new("rank-sum p-value", 1e-8, 1e-15));
+    let (mut us, mut ps) = (
+        Tally::new("U1", 1e-9, 1e-12),
+        Tally::new("rank-sum p-value", 1e-8, 1e-15),
+    );
     let (mut exact, mut normal) = (0, 0);
     for (i, case) in data["rank_sum"].as_array().unwrap().iter().enumerate() {
         let s = divisor(case);
         let (x, y) = (ints(&case["x"], s), ints(&case["y"], s));
         let ctx = || format!("case {i}: x = {x:?}, y = {y:?}");
         for (k, alt) in ALTS.iter().enumerate() {
-            let r = super::rank_sum(&x, &y, *alt, RankSumOptions::default()).unwrap_or_else(|e| panic!("{e}: {}", ctx()));
-            let method = if r.method == PMethod::Exact { "exact" } else { "normal" };
-            assert_eq!(method, case["method"].as_str().unwrap(), "method: {}", ctx());
-            if r.method == PMethod::Exact { exact += 1 } else { normal += 1 }
+            let r = super::rank_sum(&x, &y, *alt, RankSumOptions::default())
+                .unwrap_or_else(|e| panic!("{e}: {}", ctx()));
+            let method = if r.method == PMethod::Exact {
+                "exact"
+            } else {
+                "normal"
+            };
+            assert_eq!(
+                method,
+                case["method"].as_str().unwrap(),
+                "method: {}",
+                ctx()
+            );
+            if r.method == PMethod::Exact {
+                exact += 1
+            } else {
+                normal += 1
+            }
             us.check(r.statistic, number(&case["u1"]), &ctx);
             ps.check(r.p_value, number(&case["p"][k]), &ctx);
         }
@@ -175,15 +242,29 @@ fn rank_sum_matches_scipy() {
 #[test]
 fn forced_methods_refuse_what_they_cannot_do() {
     let tied = [1.0, 2.0, 2.0, 3.0];
-    let o = SignedRankOptions { method: MethodChoice::Exact, ..SignedRankOptions::default() };
-    assert!(matches!(super::signed_rank(&tied, &[0.0; 4], Alternative::Greater, o), Err(StatsError::Invalid { .. })));
-    let o = RankSumOptions { method: MethodChoice::Exact, ..RankSumOptions::default() };
-    assert!(matches!(super::rank_sum(&tied, &[5.0], Alternative::Greater, o), Err(StatsError::Invalid { .. })));
+    let o = SignedRankOptions {
+        method: MethodChoice::Exact,
+        ..SignedRankOptions::default()
+    };
+    assert!(matches!(
+        super::signed_rank(&tied, &[0.0; 4], Alternative::Greater, o),
+        Err(StatsError::Invalid { .. })
+    ));
+    let o = RankSumOptions {
+        method: MethodChoice::Exact,
+        ..RankSumOptions::default()
+    };
+    assert!(matches!(
+        super::rank_sum(&tied, &[5.0], Alternative::Greater, o),
+        Err(StatsError::Invalid { .. })
+    ));
 }
 
 #[test]
 fn correlations_match_scipy() {
-    let data = load(include_str!("../../../tests/fixtures/stats/correlation.json"));
+    let data = load(include_str!(
+        "../../../tests/fixtures/stats/correlation.json"
+    ));
     let mut tallies = [
         Tally::new("Pearson r", 1e-9, 1e-12),
         Tally::new("Pearson p-value", 1e-8, 1e-15),
@@ -202,12 +283,25 @@ fn correlations_match_scipy() {
             super::kendall_tau_b(&x, &y),
         ];
         if case["err"].as_bool() == Some(true) {
-            assert!(results.iter().all(|r| r.is_err()), "expected errors: {}", ctx());
+            assert!(
+                results.iter().all(|r| r.is_err()),
+                "expected errors: {}",
+                ctx()
+            );
             errors += 1;
             continue;
         }
-        for ((tally, result), key) in tallies.iter_mut().zip(results).zip(["pearson", "pearson_p", "spearman", "kendall"]) {
-            tally.check(result.unwrap_or_else(|e| panic!("{e}: {}", ctx())), number(&case[key]), &ctx);
+        for ((tally, result), key) in
+            tallies
+                .iter_mut()
+                .zip(results)
+                .zip(["pearson", "pearson_p", "spearman", "kendall"])
+        {
+            tally.check(
+                result.unwrap_or_else(|e| panic!("{e}: {}", ctx())),
+                number(&case[key]),
+                &ctx,
+            );
         }
     }
     for t in &tallies {
@@ -221,7 +315,11 @@ fn clopper_pearson_zscores_williams_kappa_match_references() {
     let data = load(include_str!("../../../tests/fixtures/stats/misc.json"));
     let mut cp = Tally::new("Clopper-Pearson", 0.0, 1e-9);
     for case in data["clopper_pearson"].as_array().unwrap() {
-        let (k, n, conf) = (case["k"].as_u64().unwrap(), case["n"].as_u64().unwrap(), case["conf"].as_f64().unwrap());
+        let (k, n, conf) = (
+            case["k"].as_u64().unwrap(),
+            case["n"].as_u64().unwrap(),
+            case["conf"].as_f64().unwrap(),
+        );
         let (lo, hi) = super::clopper_pearson(k, n, conf).unwrap();
         let ctx = || format!("{k}/{n} at {conf}");
         cp.check(lo, number(&case["lo"]), &ctx);
@@ -243,10 +341,17 @@ fn clopper_pearson_zscores_williams_kappa_match_references() {
     }
     z.report();
 
-    let (mut wt, mut wp) = (Tally::new("Williams t", 1e-9, 1e-12), Tally::new("Williams p", 1e-8, 1e-15));
+    let (mut wt, mut wp) = (
+        Tally::new("Williams t", 1e-9, 1e-12),
+        Tally::new("Williams p", 1e-8, 1e-15),
+    );
     for case in data["williams"].as_array().unwrap() {
         let s = divisor(case);
-        let (m1, m2, h) = (ints(&case["m1"], s), ints(&case["m2"], s), ints(&case["h"], s));
+        let (m1, m2, h) = (
+            ints(&case["m1"], s),
+            ints(&case["m2"], s),
+            ints(&case["h"], s),
+        );
         let w = super::williams_from_data(&m1, &m2, &h).unwrap();
         let ctx = || format!("n = {}", h.len());
         wt.check(w.t, number(&case["t"]), &ctx);
@@ -271,7 +376,11 @@ fn clopper_pearson_zscores_williams_kappa_match_references() {
         k.check(a.p_e, number(&case["pe"]), &|| format!("{js:?}"));
         for (got, key) in [(&a.inter, "inter"), (&a.intra, "intra")] {
             assert_eq!(got.pairs, case[key][0].as_u64().unwrap(), "{key} pairs");
-            assert_eq!(got.agreeing, case[key][1].as_u64().unwrap(), "{key} agreeing");
+            assert_eq!(
+                got.agreeing,
+                case[key][1].as_u64().unwrap(),
+                "{key} agreeing"
+            );
         }
     }
     k.report();

@@ -21,8 +21,20 @@ pub(crate) fn t_pvalue(t: f64, df: f64, alternative: Alternative) -> f64 {
 fn degenerate_pvalue(sign: f64, alternative: Alternative) -> f64 {
     match alternative {
         Alternative::TwoSided => 0.0,
-        Alternative::Greater => if sign > 0.0 { 0.0 } else { 1.0 },
-        Alternative::Less => if sign < 0.0 { 0.0 } else { 1.0 },
+        Alternative::Greater => {
+            if sign > 0.0 {
+                0.0
+            } else {
+                1.0
+            }
+        }
+        Alternative::Less => {
+            if sign < 0.0 {
+                0.0
+            } else {
+                1.0
+            }
+        }
     }
 }
 
@@ -37,7 +49,11 @@ pub fn one_sample_t(d: &[f64], mu: f64, alternative: Alternative) -> Result<Test
     check_finite(WHAT, d)?;
     let n = d.len();
     if n < 2 {
-        return Err(StatsError::TooFew { what: WHAT, needed: 2, got: n });
+        return Err(StatsError::TooFew {
+            what: WHAT,
+            needed: 2,
+            got: n,
+        });
     }
     let m = d.iter().sum::<f64>() / n as f64;
     let df = (n - 1) as f64;
@@ -93,7 +109,11 @@ pub fn welch_t(x: &[f64], y: &[f64], alternative: Alternative) -> Result<TestRes
     check_finite(WHAT, y)?;
     let (n1, n2) = (x.len(), y.len());
     if n1 < 2 || n2 < 2 {
-        return Err(StatsError::TooFew { what: WHAT, needed: 2, got: n1.min(n2) });
+        return Err(StatsError::TooFew {
+            what: WHAT,
+            needed: 2,
+            got: n1.min(n2),
+        });
     }
     let m1 = x.iter().sum::<f64>() / n1 as f64;
     let m2 = y.iter().sum::<f64>() / n2 as f64;
@@ -144,7 +164,12 @@ mod tests {
     fn paired_t_known_value() {
         // SciPy 1.17: ttest_rel([5,7,9,6,8], [4,6,9,4,6], alternative="greater")
         // → t = 3.2071349029490923, p = 0.016338961668401503, df = 4
-        let r = paired_t(&[5., 7., 9., 6., 8.], &[4., 6., 9., 4., 6.], Alternative::Greater).unwrap();
+        let r = paired_t(
+            &[5., 7., 9., 6., 8.],
+            &[4., 6., 9., 4., 6.],
+            Alternative::Greater,
+        )
+        .unwrap();
         assert!((r.statistic - 3.207_134_902_949_092_3).abs() < 1e-12);
         assert!((r.p_value - 0.016_338_961_668_401_503).abs() < 1e-12);
         assert_eq!(r.df, Some(4.0));
@@ -156,11 +181,25 @@ mod tests {
         assert_eq!(r.method, PMethod::Degenerate);
         assert_eq!(r.p_value, 0.0);
         assert!(r.statistic.is_infinite());
-        assert_eq!(paired_t(&[3., 4.], &[3., 4.], Alternative::Greater).unwrap_err(),
-            StatsError::ZeroVariance { what: "t test" });
-        assert!(matches!(paired_t(&[1.], &[0.], Alternative::Greater), Err(StatsError::TooFew { .. })));
-        assert!(matches!(paired_t(&[], &[], Alternative::Greater), Err(StatsError::Empty { .. })));
-        assert!(matches!(paired_t(&[1., 2.], &[0.], Alternative::Greater), Err(StatsError::LengthMismatch { .. })));
-        assert!(matches!(welch_t(&[1., 1.], &[1., 1.], Alternative::TwoSided), Err(StatsError::ZeroVariance { .. })));
+        assert_eq!(
+            paired_t(&[3., 4.], &[3., 4.], Alternative::Greater).unwrap_err(),
+            StatsError::ZeroVariance { what: "t test" }
+        );
+        assert!(matches!(
+            paired_t(&[1.], &[0.], Alternative::Greater),
+            Err(StatsError::TooFew { .. })
+        ));
+        assert!(matches!(
+            paired_t(&[], &[], Alternative::Greater),
+            Err(StatsError::Empty { .. })
+        ));
+        assert!(matches!(
+            paired_t(&[1., 2.], &[0.], Alternative::Greater),
+            Err(StatsError::LengthMismatch { .. })
+        ));
+        assert!(matches!(
+            welch_t(&[1., 1.], &[1., 1.], Alternative::TwoSided),
+            Err(StatsError::ZeroVariance { .. })
+        ));
     }
 }

@@ -31,30 +31,52 @@ pub struct WilliamsResult {
 pub fn williams(r12: f64, r13: f64, r23: f64, n: usize) -> Result<WilliamsResult> {
     const WHAT: &str = "Williams test";
     if n < 4 {
-        return Err(StatsError::TooFew { what: WHAT, needed: 4, got: n });
+        return Err(StatsError::TooFew {
+            what: WHAT,
+            needed: 4,
+            got: n,
+        });
     }
     for r in [r12, r13, r23] {
         if !(r.is_finite() && (-1.0..=1.0).contains(&r)) {
-            return Err(StatsError::Invalid { what: WHAT, message: format!("correlation {r} is not in [-1, 1]") });
+            return Err(StatsError::Invalid {
+                what: WHAT,
+                message: format!("correlation {r} is not in [-1, 1]"),
+            });
         }
     }
     let (r12, r13, r23) = (r12.abs(), r13.abs(), r23.abs());
     let nf = n as f64;
     let k = 1.0 - r12 * r12 - r13 * r13 - r23 * r23 + 2.0 * r12 * r13 * r23;
-    let denom2 = 2.0 * k * (nf - 1.0) / (nf - 3.0) + ((r23 + r13).powi(2) / 4.0) * (1.0 - r12).powi(3);
-    if !(denom2 > 0.0) {
+    let denom2 =
+        2.0 * k * (nf - 1.0) / (nf - 3.0) + ((r23 + r13).powi(2) / 4.0) * (1.0 - r12).powi(3);
+    if denom2.is_nan() || denom2 <= 0.0 {
         return Err(StatsError::Invalid {
             what: WHAT,
-            message: "the correlations are inconsistent or perfect (the denominator is not positive)".into(),
+            message:
+                "the correlations are inconsistent or perfect (the denominator is not positive)"
+                    .into(),
         });
     }
     let t = (r13 - r23) * ((nf - 1.0) * (1.0 + r12)).sqrt() / denom2.sqrt();
     let df = nf - 3.0;
-    Ok(WilliamsResult { t, df, p_value: t_pvalue(t, df, Alternative::Greater), r12, r13, r23, n })
+    Ok(WilliamsResult {
+        t,
+        df,
+        p_value: t_pvalue(t, df, Alternative::Greater),
+        r12,
+        r13,
+        r23,
+        n,
+    })
 }
 
 /// The test from data: metric 1, metric 2 and human scores of the same `n` items.
-pub fn williams_from_data(metric1: &[f64], metric2: &[f64], human: &[f64]) -> Result<WilliamsResult> {
+pub fn williams_from_data(
+    metric1: &[f64],
+    metric2: &[f64],
+    human: &[f64],
+) -> Result<WilliamsResult> {
     let r12 = pearson(metric1, metric2)?;
     let r13 = pearson(metric1, human)?;
     let r23 = pearson(metric2, human)?;

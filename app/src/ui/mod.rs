@@ -1,6 +1,6 @@
 //! The frame around every page: document shell, router, header and the home page of each role.
 
-use crate::auth::api::{Login, Logout, current_user};
+use crate::auth::api::{AcceptInvitation, Login, Logout, current_user};
 use crate::auth::pages::{AdminUsersPage, InvitePage, LoginPage};
 use crate::auth::{Role, UserInfo};
 use leptos::either::Either;
@@ -34,6 +34,8 @@ pub fn shell(options: LeptosOptions) -> impl IntoView {
 pub struct Session {
     pub login: ServerAction<Login>,
     pub logout: ServerAction<Logout>,
+    /// Accepting an invitation also signs in.
+    pub accept_invitation: ServerAction<AcceptInvitation>,
     pub user: Resource<Result<Option<UserInfo>, ServerFnError>>,
 }
 
@@ -42,8 +44,12 @@ pub fn App() -> impl IntoView {
     provide_meta_context();
     let login = ServerAction::<Login>::new();
     let logout = ServerAction::<Logout>::new();
-    let user = Resource::new(move || (login.version().get(), logout.version().get()), |_| current_user());
-    provide_context(Session { login, logout, user });
+    let accept_invitation = ServerAction::<AcceptInvitation>::new();
+    let user = Resource::new(
+        move || (login.version().get(), logout.version().get(), accept_invitation.version().get()),
+        |_| current_user(),
+    );
+    provide_context(Session { login, logout, accept_invitation, user });
 
     view! {
         <Title text="Assay"/>
