@@ -29,12 +29,20 @@ pub struct Db {
 
 /// The migrations, embedded: (version, description, SQLite DDL, PostgreSQL DDL).
 /// Add a pair of files under `migrations/` and a line here.
-const MIGRATIONS: &[(i64, &str, &str, &str)] = &[(
-    1,
-    "accounts",
-    include_str!("../../migrations/sqlite/0001_accounts.sql"),
-    include_str!("../../migrations/postgres/0001_accounts.sql"),
-)];
+const MIGRATIONS: &[(i64, &str, &str, &str)] = &[
+    (
+        1,
+        "accounts",
+        include_str!("../../migrations/sqlite/0001_accounts.sql"),
+        include_str!("../../migrations/postgres/0001_accounts.sql"),
+    ),
+    (
+        2,
+        "campaigns",
+        include_str!("../../migrations/sqlite/0002_campaigns.sql"),
+        include_str!("../../migrations/postgres/0002_campaigns.sql"),
+    ),
+];
 
 fn migrator(backend: Backend) -> Migrator {
     Migrator::with_migrations(

@@ -14,7 +14,8 @@
 //! significant digits, fixed unless scientific is shorter):
 //! `ad-seg-scores`, `ad-sys-scores`, `ad-sys-ranking-…-z`, `ad-wrkr-stats`, the Wilcoxon
 //! p-value matrix (`adwilcox-…`), the difference matrix with `*`/`**`/`***`
-//! (`ad-DA-diff-wilcoxon-rs-…`), `clusters.csv`, and the whole result as JSON.
+//! (`ad-DA-diff-wilcoxon-rs-…`), `clusters.csv`, `ad-trk-stats`, the unreliable-worker list,
+//! and the whole result as JSON.
 
 use std::io::{self, BufRead, BufReader, Read, Write};
 
@@ -423,6 +424,50 @@ pub fn write_ad_wrkr_stats<'a>(
                 "-"
             },
         )?;
+    }
+    Ok(())
+}
+
+/// `ad-trk-stats.csv`: `wid p t n` per worker, tab-separated, no header: the reliability
+/// test's one-sided p, statistic and number of pairs. As in Graham's R script the t statistic
+/// is that of (bad reference − original), so reliable workers have negative t; a signed-rank
+/// statistic (W⁺ of original − bad) is written as is. `NA` where the test could not run.
+pub fn write_ad_trk_stats<'a>(
+    mut w: impl Write,
+    names: &Names,
+    workers: impl IntoIterator<Item = &'a WorkerQc>,
+) -> io::Result<()> {
+    use super::quality::QcTest;
+    let na = |v: Option<f64>| v.map_or("NA".to_string(), |x| r_number(x, 7));
+    for q in workers {
+        let r = &q.reliability;
+        let t = match r.test {
+            QcTest::PairedT => r.statistic.map(|t| -t),
+            QcTest::SignedRank => r.statistic,
+        };
+        writeln!(
+            w,
+            "{}\t{}\t{}\t{}",
+            names.workers[q.worker as usize],
+            na(r.p_value),
+            na(t),
+            r.n_pairs
+        )?;
+    }
+    Ok(())
+}
+
+/// The unreliable-annotator list (WMT23 `unreliable_annotators.txt`): one worker name per line,
+/// for every worker whose reliability verdict is not a pass.
+pub fn write_unreliable_workers<'a>(
+    mut w: impl Write,
+    names: &Names,
+    workers: impl IntoIterator<Item = &'a WorkerQc>,
+) -> io::Result<()> {
+    for q in workers {
+        if q.reliability.verdict != super::quality::Verdict::Pass {
+            writeln!(w, "{}", names.workers[q.worker as usize])?;
+        }
     }
     Ok(())
 }

@@ -283,6 +283,25 @@ fn system_order_clusters_and_formats() {
     write_ad_wrkr_stats(&mut out, &result.names, &result.workers).unwrap();
     assert_eq!(String::from_utf8(out).unwrap().lines().count(), 81);
     let mut out = Vec::new();
+    write_ad_trk_stats(&mut out, &result.names, &result.workers).unwrap();
+    let text = String::from_utf8(out).unwrap();
+    let first: Vec<&str> = text.lines().next().unwrap().split('\t').collect();
+    assert_eq!(first[0], "W00000");
+    assert!(
+        first[2].starts_with('-'),
+        "reliable workers have negative t(bad − original): {first:?}"
+    );
+    assert_eq!(first[3], "30");
+    let mut out = Vec::new();
+    write_unreliable_workers(&mut out, &result.names, &result.workers).unwrap();
+    let unreliable = String::from_utf8(out).unwrap();
+    let not_passed = result
+        .workers
+        .iter()
+        .filter(|w| w.reliability.verdict != Verdict::Pass)
+        .count();
+    assert_eq!(unreliable.lines().count(), not_passed);
+    let mut out = Vec::new();
     write_json(&mut out, &result).unwrap();
     let json: serde_json::Value = serde_json::from_slice(&out).unwrap();
     assert_eq!(json["groups"][0]["comparison"]["systems"][0], 0);

@@ -111,6 +111,30 @@ pub fn agreement(judgments: &[LabelledJudgment], categories: u32) -> Result<Agre
     })
 }
 
+/// Maps continuous scores to `k` ordered categories by percentiles of the whole set (LAW 2013:
+/// "bottom 20th percentile corresponds to strongly disagree, scores between the 20th and 40th
+/// percentile to disagree, and so on"): thresholds at the i/k quantiles (type 7), a score
+/// belongs to category #{thresholds below it}, so a score equal to a threshold goes down.
+pub fn categories_by_percentile(scores: &[f64], k: u32) -> Result<Vec<u32>> {
+    const WHAT: &str = "percentile categories";
+    super::check_finite(WHAT, scores)?;
+    if k == 0 {
+        return Err(StatsError::Invalid {
+            what: WHAT,
+            message: "needs at least one category".into(),
+        });
+    }
+    let mut sorted = scores.to_vec();
+    sorted.sort_unstable_by(f64::total_cmp);
+    let thresholds = (1..k)
+        .map(|i| super::describe::quantile_sorted(&sorted, f64::from(i) / f64::from(k)))
+        .collect::<Result<Vec<f64>>>()?;
+    Ok(scores
+        .iter()
+        .map(|x| thresholds.iter().filter(|t| x > t).count() as u32)
+        .collect())
+}
+
 /// Exact (Clopper–Pearson) confidence interval for a binomial proportion k / n.
 pub fn clopper_pearson(k: u64, n: u64, confidence: f64) -> Result<(f64, f64)> {
     const WHAT: &str = "Clopper–Pearson interval";
@@ -217,5 +241,20 @@ mod tests {
         assert_eq!(clopper_pearson(0, 10, 0.95).unwrap().0, 0.0);
         assert_eq!(clopper_pearson(10, 10, 0.95).unwrap().1, 1.0);
         assert!(clopper_pearson(0, 0, 0.95).is_err());
+    }
+
+    #[test]
+    fn percentile_categories() {
+        let scores: Vec<f64> = (1..=10).map(f64::from).collect();
+        // Quintile thresholds (type 7): 2.8, 4.6, 6.4, 8.2.
+        assert_eq!(
+            categories_by_percentile(&scores, 5).unwrap(),
+            vec![0, 0, 1, 1, 2, 2, 3, 3, 4, 4]
+        );
+        assert_eq!(
+            categories_by_percentile(&[5.0, 5.0, 5.0], 2).unwrap(),
+            vec![0, 0, 0]
+        );
+        assert!(categories_by_percentile(&[], 2).is_err());
     }
 }

@@ -37,7 +37,8 @@ mod scipy_fixtures;
 use serde::{Deserialize, Serialize};
 
 pub use agreement::{
-    Agreement, AgreementPairs, LabelledJudgment, agreement, clopper_pearson, cohen_kappa,
+    Agreement, AgreementPairs, LabelledJudgment, agreement, categories_by_percentile,
+    clopper_pearson, cohen_kappa,
 };
 pub use correlation::{kendall_tau_b, pearson, pearson_test, spearman};
 pub use describe::{mean, mean_sd, zscores};
