@@ -16,6 +16,10 @@ pub mod import;
 pub mod hit;
 #[cfg(feature = "ssr")]
 pub mod simulate;
+#[cfg(feature = "ssr")]
+pub mod stats;
+#[cfg(feature = "ssr")]
+pub mod analysis;
 
 #[cfg(feature = "ssr")]
 pub mod db;
