@@ -30,6 +30,10 @@ async function signIn(page, who) {
   await page.click('#login-form button[type="submit"]');
 }
 
+async function verify(page, code) {
+  return page.evaluate(async (code) => (await fetch(`/api/verify_completion_code?code=${encodeURIComponent(code)}`)).json(), code);
+}
+
 // Calls a server function from a page (same origin, with its cookies).
 async function call(page, name, fields = {}) {
   return page.evaluate(async ([name, fields]) => {
@@ -141,6 +145,17 @@ test('an annotator does a whole DA HIT by keyboard, reloads, cannot go back, and
     assert.doesNotMatch(await slider.getAttribute('aria-valuetext'), /\d/);
     assert.equal(await page.isDisabled('#next'), false);
     expected.push(valueFor(i));
+    if (i === 80) {
+      // The connection drops as the answer is sent: the page says so, keeps the answer and
+      // stays on the item; sending again once the connection is back stores it once.
+      await context.setOffline(true);
+      await page.keyboard.press('Enter');
+      await page.waitForSelector('#work-error', { timeout: 15_000 });
+      assert.match(await page.textContent('#work-error'), /press the button again/);
+      assert.equal(await progress(page), '81 of 100');
+      await context.setOffline(false);
+      assert.equal(await page.isDisabled('#next'), false);
+    }
     await page.keyboard.press('Enter');
   }
   assert.equal(goneBackAt, 60);
@@ -163,9 +178,9 @@ test('an annotator does a whole DA HIT by keyboard, reloads, cannot go back, and
     assert.ok(j.time_on_screen_ms >= 0 && j.submitted_at >= j.shown_at, JSON.stringify(j));
   });
 
-  const check = JSON.parse((await call(page, 'verify_completion_code', { code })).body);
+  const check = await verify(page, code);
   assert.equal(check.valid, true);
-  const orgCheck = JSON.parse((await call(organizer, 'verify_completion_code', { code })).body);
+  const orgCheck = await verify(organizer, code);
   assert.equal(orgCheck.assignment, id);
   assert.deepEqual(page.assayErrors, []);
   await context.close();

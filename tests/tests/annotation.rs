@@ -76,6 +76,12 @@ async fn start(b: &Browser, id: &str) -> Value {
     s.json()
 }
 
+async fn verify(b: &Browser, code: &str) -> Value {
+    let r = b.client.get(format!("{}/api/verify_completion_code", b.base)).query(&[("code", code)]).send().await.unwrap();
+    assert_eq!(r.status().as_u16(), 200);
+    r.json().await.unwrap()
+}
+
 /// Every key path of a JSON value (`item.candidate`, …), to compare shapes.
 fn key_paths(v: &Value, prefix: &str, out: &mut BTreeSet<String>) {
     if let Value::Object(map) = v {
@@ -315,24 +321,33 @@ both_backends! {
         // The last answer's retry still returns the code.
         assert_eq!(submit(&worker, &crowd, 99, &format!("{}", (99 * 37 % 101) as f64 * 0.99), "crowd-99").await.json(), last);
 
-        // Verification: anyone learns validity; organizers learn the assignment.
+        // Verification: anyone learns validity (a platform's server too: a plain GET without
+        // Origin or cookies); organizers learn the assignment.
+        let platform = reqwest::Client::new()
+            .get(format!("{}/api/verify_completion_code", server.base))
+            .query(&[("code", &code)])
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(platform.status().as_u16(), 200);
+        assert_eq!(platform.json::<Value>().await.unwrap()["valid"], true);
         let anyone = server.browser();
-        let v = anyone.call("verify_completion_code", &[("code", &code)]).await.json();
+        let v = verify(&anyone, &code).await;
         assert_eq!(v["valid"], true);
         assert_eq!(v["assignment"], Value::Null);
         let typed = code.to_lowercase().replace('-', " ");
-        assert_eq!(anyone.call("verify_completion_code", &[("code", &typed)]).await.json()["valid"], true);
+        assert_eq!(verify(&anyone, &typed).await["valid"], true);
         let organizer = server.browser();
         organizer.login(ORGANIZER).await;
-        let v = organizer.call("verify_completion_code", &[("code", &code)]).await.json();
+        let v = verify(&organizer, &code).await;
         assert_eq!(v["valid"], true);
         assert_eq!(v["assignment"], crowd.as_str());
         // A changed symbol, or a made-up code, is not valid.
         let mut forged: Vec<char> = code.chars().collect();
         forged[0] = if forged[0] == 'A' { 'B' } else { 'A' };
         let forged: String = forged.into_iter().collect();
-        assert_eq!(anyone.call("verify_completion_code", &[("code", &forged)]).await.json()["valid"], false);
-        assert_eq!(anyone.call("verify_completion_code", &[("code", "hello")]).await.json()["valid"], false);
+        assert_eq!(verify(&anyone, &forged).await["valid"], false);
+        assert_eq!(verify(&anyone, "hello").await["valid"], false);
 
         // The annotator's own DA HIT (same HIT, other slot) gets a different code.
         let annotator = server.browser();

@@ -78,9 +78,11 @@ pub async fn my_assignments() -> Result<Vec<MyAssignment>, ServerFnError> {
     work::my_assignments(&state.db, user.id).await.map_err(refuse)
 }
 
-/// Verifies a completion code. Anyone may ask whether a code is valid (a crowd platform, a
-/// worker); only organizers learn which assignment it belongs to.
-#[server(endpoint = "verify_completion_code")]
+/// Verifies a completion code: `GET /api/verify_completion_code?code=…`. Anyone may ask
+/// whether a code is valid (a crowd platform's server, a worker); only organizers learn which
+/// assignment it belongs to. A GET, so that a platform's server can call it without the
+/// browser-only CSRF headers.
+#[server(endpoint = "verify_completion_code", input = server_fn::codec::GetUrl)]
 pub async fn verify_completion_code(code: String) -> Result<CodeCheck, ServerFnError> {
     let state = srv::app_state()?;
     let mut check = work::verify_code(&state.db, &state.secret, &code).await.map_err(refuse)?;
