@@ -204,10 +204,10 @@ fn Work(state: WorkState) -> impl IntoView {
     let resync = move || {
         let id = info.with_value(|s| s.assignment.clone());
         leptos::task::spawn_local(async move {
-            if let Ok(fresh) = load_work(id).await {
-                if fresh.step != step.get_untracked() {
-                    step.set(fresh.step);
-                }
+            if let Ok(fresh) = load_work(id).await
+                && fresh.step != step.get_untracked()
+            {
+                step.set(fresh.step);
             }
         });
     };

@@ -252,7 +252,7 @@ fn check_unit(name: &str, v: Option<f64>, sliders: bool) -> Result<f64, WorkErro
     let ok = if sliders {
         v.is_finite() && (0.0..=1.0).contains(&v)
     } else {
-        WOJ_VALUES.iter().any(|w| *w == v)
+        WOJ_VALUES.contains(&v)
     };
     if ok {
         Ok(v)
