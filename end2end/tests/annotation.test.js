@@ -292,3 +292,39 @@ test('an annotator does a whole word-order HIT by keyboard and mouse', async () 
   assert.deepEqual(page.assayErrors, []);
   await context.close();
 });
+
+test('right-to-left text runs right to left, with the campaign wording, and wraps on a phone', async () => {
+  const list = JSON.parse((await call(organizer, 'list_assignments')).body);
+  const id = list.find((a) => a.task === 'da-fluency').assignment;
+  const context = await browser.newContext({ viewport: { width: 360, height: 760 }, isMobile: true, hasTouch: true });
+  const page = await openHydrated(context, `${server.base}/work/${id}`);
+  assert.equal(await page.getAttribute('#instructions', 'dir'), 'rtl');
+  assert.match(await page.textContent('#hit-size'), /This HIT has 12 items/);
+  await page.tap('#start');
+  for (let i = 0; i < 12; i++) {
+    await waitProgress(page, i + 1, 12);
+    const look = await page.evaluate(() => {
+      const c = document.querySelector('#candidate');
+      return {
+        direction: getComputedStyle(c).direction,
+        overflows: c.scrollWidth > c.clientWidth + 1,
+        context: document.querySelector('#context') !== null,
+        next: document.querySelector('#next').textContent.trim(),
+        statement: document.querySelector('#statement').textContent,
+        anchors: [...document.querySelectorAll('.anchor')].map((a) => a.textContent),
+      };
+    });
+    assert.equal(look.direction, 'rtl');
+    assert.equal(look.overflows, false, 'long segments wrap');
+    assert.equal(look.context, false, 'fluency shows the output alone');
+    assert.equal(look.next, 'التالي');
+    assert.match(look.statement, /عربية سليمة/);
+    assert.deepEqual(look.anchors, ['لا أوافق بشدة', 'أوافق بشدة']);
+    await page.keyboard.press(i % 2 ? 'Home' : 'End');
+    await page.keyboard.press('Enter');
+  }
+  await page.waitForSelector('#completion-code', { timeout: 15_000 });
+  assert.equal((await stored(id)).length, 12);
+  assert.deepEqual(page.assayErrors, []);
+  await context.close();
+});

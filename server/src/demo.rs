@@ -25,7 +25,8 @@ pub async fn seed(state: &AppState, public_url: &str) -> Result<(), String> {
     // demo annotator, and a crowd assignment of the DA HIT.
     if let Some(annotator) = app::auth::server::find_user(&state.db, DEMO_ACCOUNTS[3].0).await? {
         let work = app::annotate::fixture::seed_demo_work(&state.db, annotator.id).await?;
-        println!("Demo crowd HIT (no sign-in): {public_url}/work/{}", work.crowd_assignment);
+        println!("Demo crowd HITs (no sign-in): {public_url}/work/{}", work.crowd_assignment);
+        println!("  right to left (en→ar): {public_url}/work/{}", work.rtl_assignment);
     }
     Ok(())
 }

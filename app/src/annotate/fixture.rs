@@ -5,7 +5,9 @@
 //! (DA adequacy and word order), one HIT each built with the real HIT builders
 //! (`hit::build_hits`, default 100-item design; `hit::build_word_order_hits`, 50 items) with
 //! `shown_text` filled by the real degraders, and assignments: one of each HIT for an account
-//! (status `active`, random public id) and one crowd assignment of the DA HIT.
+//! (status `active`, random public id) and one crowd assignment of the DA HIT. A small
+//! English→Arabic fluency campaign (one 12-item HIT, crowd assignment by link, wording in
+//! Arabic) shows right-to-left text.
 //!
 //! `assay serve --demo` calls [`seed_demo_work`] so the demo annotator has work; the
 //! integration and end-to-end tests rely on that. The campaign stage's launch replaces it.
@@ -92,6 +94,9 @@ pub struct DemoWork {
     pub word_order_assignment: String,
     /// Public id of a crowd (Prolific) assignment of the DA HIT.
     pub crowd_assignment: String,
+    /// Public id of a crowd (link) assignment of a small right-to-left HIT: English→Arabic
+    /// fluency, 12 items, with the campaign's wording in Arabic.
+    pub rtl_assignment: String,
 }
 
 fn e(err: impl std::fmt::Display) -> String {
@@ -186,13 +191,20 @@ pub async fn seed_demo_work(db: &Db, user_id: i64) -> Result<DemoWork, String> {
             })
         })
         .collect();
-    let data = Data { segment_ids: &segment_ids, references: &references, system_ids: &system_ids, outputs: &outputs };
+    let data = Data {
+        language: "en",
+        bad_ref: Degradation::Adequacy(AdequacyPolicy::Delete),
+        segment_ids: &segment_ids,
+        references: &references,
+        system_ids: &system_ids,
+        outputs: &outputs,
+    };
 
     // The DA adequacy campaign and its first HIT.
     let da_seed = 20_260_001u64;
     let da_hits = build_hits(&candidates, &HitDesign::default(), JudgmentsWanted::PerSystem(1), da_seed).map_err(e)?;
     let da_hit = da_hits.first().ok_or("the DA builder made no HIT")?;
-    let da_campaign = insert_campaign(db, test_set_id, "Demo: news adequacy (de→en)", "da-adequacy", da_seed, &system_ids).await?;
+    let da_campaign = insert_campaign(db, test_set_id, "Demo: news adequacy (de→en)", "da-adequacy", da_seed, &system_ids, english_settings()).await?;
     let donors: Vec<&str> = SEGMENTS.iter().map(|(_, r)| *r).collect();
     let da_hit_id = insert_hit(db, da_campaign, da_hit, &data, da_seed, &donors).await?;
 
@@ -201,7 +213,7 @@ pub async fn seed_demo_work(db: &Db, user_id: i64) -> Result<DemoWork, String> {
     let wo_hits =
         build_word_order_hits(&candidates, &WordOrderDesign::default(), JudgmentsWanted::PerSystem(1), wo_seed).map_err(e)?;
     let wo_hit = wo_hits.first().ok_or("the word-order builder made no HIT")?;
-    let wo_campaign = insert_campaign(db, test_set_id, "Demo: news word order (de→en)", "word-order", wo_seed, &system_ids).await?;
+    let wo_campaign = insert_campaign(db, test_set_id, "Demo: news word order (de→en)", "word-order", wo_seed, &system_ids, english_settings()).await?;
     let wo_hit_id = insert_hit(db, wo_campaign, wo_hit, &data, wo_seed, &donors).await?;
 
     // Workers and assignments.
@@ -211,7 +223,8 @@ pub async fn seed_demo_work(db: &Db, user_id: i64) -> Result<DemoWork, String> {
     let word_order_assignment = insert_assignment(db, wo_hit_id, 0, account_worker, None).await?;
     let crowd_params = r#"{"PROLIFIC_PID":"demo-prolific-worker","STUDY_ID":"demo-study","SESSION_ID":"demo-session","return_url":"https://app.prolific.com/submissions/complete?cc={code}"}"#;
     let crowd_assignment = insert_assignment(db, da_hit_id, 1, crowd_worker, Some(crowd_params)).await?;
-    Ok(DemoWork { da_assignment, word_order_assignment, crowd_assignment })
+    let rtl_assignment = seed_rtl(db).await?;
+    Ok(DemoWork { da_assignment, word_order_assignment, crowd_assignment, rtl_assignment })
 }
 
 async fn existing_demo(db: &Db, user_id: i64) -> Result<Option<DemoWork>, String> {
@@ -224,6 +237,9 @@ async fn existing_demo(db: &Db, user_id: i64) -> Result<Option<DemoWork>, String
     .fetch_all(&db.pool)
     .await
     .map_err(e)?;
+    if rows.is_empty() {
+        return Ok(None);
+    }
     let find = |task: &str, platform: &str| {
         rows.iter().find_map(|r| {
             let t: String = r.try_get("task").ok()?;
@@ -231,17 +247,157 @@ async fn existing_demo(db: &Db, user_id: i64) -> Result<Option<DemoWork>, String
             (t == task && p == platform).then(|| r.try_get::<String, _>("public_id").ok()).flatten()
         })
     };
-    Ok(match (find("da-adequacy", "account"), find("word-order", "account"), find("da-adequacy", "prolific")) {
-        (Some(da), Some(wo), Some(crowd)) => Some(DemoWork { da_assignment: da, word_order_assignment: wo, crowd_assignment: crowd }),
+    let rtl = sqlx::query(
+        "SELECT a.public_id FROM assignments a JOIN hits h ON h.id = a.hit_id JOIN campaigns c ON c.id = h.campaign_id \
+         JOIN test_sets t ON t.id = c.test_set_id WHERE t.name = 'Assay demo en-ar' ORDER BY a.id",
+    )
+    .fetch_optional(&db.pool)
+    .await
+    .map_err(e)?
+    .map(|r| r.try_get::<String, _>("public_id"))
+    .transpose()
+    .map_err(e)?;
+    Ok(match (find("da-adequacy", "account"), find("word-order", "account"), find("da-adequacy", "prolific"), rtl) {
+        (Some(da), Some(wo), Some(crowd), Some(rtl)) => Some(DemoWork {
+            da_assignment: da,
+            word_order_assignment: wo,
+            crowd_assignment: crowd,
+            rtl_assignment: rtl,
+        }),
         _ => None,
     })
 }
 
+/// (English source, Arabic reference) for the right-to-left demo.
+const ARABIC: [(&str, &str); 10] = [
+    ("The boy went to school in the morning.", "ذهب الولد إلى المدرسة في الصباح الباكر."),
+    ("The weather is beautiful in the city today.", "الطقس جميل جدا في المدينة اليوم."),
+    ("I read a new book about the history of the sea.", "قرأت كتابا جديدا عن تاريخ البحر والسفن."),
+    ("My father works in a large hospital near the river.", "يعمل أبي في مستشفى كبير قرب النهر."),
+    ("My sister bought fresh bread at the market.", "اشترت أختي خبزا طازجا من السوق القديم."),
+    ("The museum will open its doors again in the spring.", "سيفتح المتحف أبوابه مرة أخرى في الربيع."),
+    ("The train was twenty minutes late this morning.", "تأخر القطار عشرين دقيقة هذا الصباح."),
+    ("The children play in the garden in the afternoon.", "يلعب الأطفال في الحديقة بعد الظهر كل يوم."),
+    ("The government announced a new law to protect the forests.", "أعلنت الحكومة عن قانون جديد لحماية الغابات."),
+    ("We like mint tea in the evening.", "نحن نحب الشاي بالنعناع في المساء مع الأصدقاء."),
+];
+
+/// A small English→Arabic fluency campaign (right to left, wording in Arabic) with one 12-item
+/// HIT and a crowd assignment by link; returns the assignment's public id.
+async fn seed_rtl(db: &Db) -> Result<String, String> {
+    let now = now_ms();
+    let test_set_id: i64 = sqlx::query(
+        "INSERT INTO test_sets (name, source_lang, target_lang, year, created_at) VALUES ('Assay demo en-ar', 'en', 'ar', 2026, $1) RETURNING id",
+    )
+    .bind(now)
+    .fetch_one(&db.pool)
+    .await
+    .map_err(e)?
+    .try_get("id")
+    .map_err(e)?;
+    let mut segment_ids = HashMap::new();
+    let mut references = HashMap::new();
+    let mut outputs = HashMap::new();
+    let mut system_ids = HashMap::new();
+    for name in &SYSTEMS[..2] {
+        let row = sqlx::query("SELECT id FROM systems WHERE name_key = $1").bind(name.to_lowercase()).fetch_one(&db.pool).await.map_err(e)?;
+        system_ids.insert(name.to_string(), row.try_get::<i64, _>("id").map_err(e)?);
+    }
+    for (i, (source, reference)) in ARABIC.iter().enumerate() {
+        let key = format!("ar-{:02}", i + 1);
+        let id: i64 = sqlx::query(
+            "INSERT INTO segments (test_set_id, position, segment_key, document, source) VALUES ($1, $2, $3, 'demo', $4) RETURNING id",
+        )
+        .bind(test_set_id)
+        .bind(i as i64 + 1)
+        .bind(&key)
+        .bind(*source)
+        .fetch_one(&db.pool)
+        .await
+        .map_err(e)?
+        .try_get("id")
+        .map_err(e)?;
+        sqlx::query("INSERT INTO segment_references (segment_id, name, text) VALUES ($1, 'refA', $2)")
+            .bind(id)
+            .bind(*reference)
+            .execute(&db.pool)
+            .await
+            .map_err(e)?;
+        let words: Vec<&str> = reference.split_whitespace().collect();
+        for (s, name) in SYSTEMS[..2].iter().enumerate() {
+            // One system swaps two words, the other drops one.
+            let mut w = words.clone();
+            if s == 0 {
+                w.swap(1, 2);
+            } else {
+                w.remove(w.len() / 2);
+            }
+            let text = w.join(" ");
+            sqlx::query("INSERT INTO system_outputs (system_id, segment_id, text) VALUES ($1, $2, $3)")
+                .bind(system_ids[*name])
+                .bind(id)
+                .bind(&text)
+                .execute(&db.pool)
+                .await
+                .map_err(e)?;
+            outputs.insert((name.to_string(), key.clone()), text);
+        }
+        segment_ids.insert(key.clone(), id);
+        references.insert(key, reference.to_string());
+    }
+    let mut keys: Vec<&String> = references.keys().collect();
+    keys.sort();
+    let candidates: Vec<Candidate> =
+        SYSTEMS[..2].iter().flat_map(|s| keys.iter().map(|k| Candidate::new(*s, k.as_str()))).collect();
+    let design = HitDesign { length: 12, bad_refs: 2, repeats: 1, refs: 1, sets: 2 };
+    let seed = 20_260_003u64;
+    let hits = build_hits(&candidates, &design, JudgmentsWanted::PerSystem(1), seed).map_err(e)?;
+    let hit = hits.first().ok_or("the DA builder made no right-to-left HIT")?;
+    let settings = serde_json::json!({
+        "target_language": "ar",
+        "source_language_name": "الإنجليزية",
+        "allow_skip": false,
+        "wording": {
+            "statement": "اقرأ النص أدناه وقيّم مدى موافقتك على العبارة التالية: النص مكتوب بلغة عربية سليمة وطبيعية.",
+            "instructions": "سترى نصا واحدا في كل مرة. حرّك المؤشر لتبيّن مدى موافقتك على العبارة، ثم اضغط الزر للمتابعة.",
+            "anchor_low": "لا أوافق بشدة",
+            "anchor_high": "أوافق بشدة",
+            "next_label": "التالي",
+        },
+    });
+    let campaign = insert_campaign(db, test_set_id, "Demo: fluency (en→ar)", "da-fluency", seed, &system_ids, settings).await?;
+    let donors: Vec<&str> = ARABIC.iter().map(|(_, r)| *r).collect();
+    let data = Data {
+        language: "ar",
+        bad_ref: Degradation::Fluency,
+        segment_ids: &segment_ids,
+        references: &references,
+        system_ids: &system_ids,
+        outputs: &outputs,
+    };
+    let hit_id = insert_hit(db, campaign, hit, &data, seed, &donors).await?;
+    let link_worker = worker(db, None, "link", "demo-link-worker").await?;
+    insert_assignment(db, hit_id, 0, link_worker, None).await
+}
+
 struct Data<'a> {
+    /// Target-language code (segmentation of the degraders).
+    language: &'a str,
+    /// How a DA bad reference is made.
+    bad_ref: Degradation,
     segment_ids: &'a HashMap<String, i64>,
     references: &'a HashMap<String, String>,
     system_ids: &'a HashMap<String, i64>,
     outputs: &'a HashMap<(String, String), String>,
+}
+
+fn english_settings() -> serde_json::Value {
+    serde_json::json!({
+        "target_language": "en",
+        "source_language_name": "German",
+        "woj_scale": "boxes",
+        "allow_skip": false,
+    })
 }
 
 async fn insert_campaign(
@@ -251,13 +407,8 @@ async fn insert_campaign(
     task: &str,
     seed: u64,
     system_ids: &HashMap<String, i64>,
+    settings: serde_json::Value,
 ) -> Result<i64, String> {
-    let settings = serde_json::json!({
-        "target_language": "en",
-        "source_language_name": "German",
-        "woj_scale": "boxes",
-        "allow_skip": false,
-    });
     let id: i64 = sqlx::query(
         "INSERT INTO campaigns (public_id, name, task, test_set_id, reference_name, settings, seed, status, created_at, launched_at) \
          VALUES ($1, $2, $3, $4, 'refA', $5, $6, 'launched', $7, $7) RETURNING id",
@@ -308,13 +459,13 @@ fn shown_text(
             None => {
                 let base = output_of(item).ok_or("the output of a bad reference is missing")?;
                 let others: Vec<&str> = donors.iter().copied().filter(|d| *d != reference).collect();
-                let ctx = DegradeContext { language: Some("en"), donors: &others, ..Default::default() };
-                let d = degrade(&base, &Degradation::Adequacy(AdequacyPolicy::Delete), &ctx, item_seed).map_err(e)?;
+                let ctx = DegradeContext { language: Some(data.language), donors: &others, ..Default::default() };
+                let d = degrade(&base, &data.bad_ref, &ctx, item_seed).map_err(e)?;
                 Ok((d.text, Some(d.change.to_string())))
             }
             Some(p) => {
                 let hypothesis = item.paired_with.and_then(|pos| hit.items.get(pos)).and_then(output_of);
-                let ctx = DegradeContext { language: Some("en"), hypothesis: hypothesis.as_deref(), ..Default::default() };
+                let ctx = DegradeContext { language: Some(data.language), hypothesis: hypothesis.as_deref(), ..Default::default() };
                 // The fixture's outputs share most words with the references, so `choice`
                 // may lack replacement words: fall back to lower degrees, then to `order`.
                 let mut tries = vec![];

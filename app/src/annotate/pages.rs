@@ -273,7 +273,7 @@ fn Work(state: WorkState) -> impl IntoView {
                             <p class="instructions" id="instructions" lang=i.screen.target_language.clone() dir=i.target_dir.clone()>
                                 {i.screen.wording.instructions.clone()}
                             </p>
-                            <p class="hit-size" id="hit-size">"This HIT has " {i.total} " items."</p>
+                            <p class="hit-size" id="hit-size" lang="en" dir="ltr">"This HIT has " {i.total} " items."</p>
                             <button type="button" class="primary" id="start" on:click=start disabled=move || busy.get()>
                                 "Start"
                             </button>
@@ -308,7 +308,7 @@ fn ItemScreen(
     };
     view! {
         <div class="card item-screen" lang=lang dir=dir>
-            <p class="progress" id="progress" aria-live="polite">{progress}</p>
+            <p class="progress" id="progress" aria-live="polite" lang="en" dir="ltr">{progress}</p>
             {body}
         </div>
     }
@@ -483,11 +483,11 @@ fn WordOrderItem(info: StoredValue<WorkState>, item: ItemView, busy: RwSignal<bo
     let allow_skip = i.screen.allow_skip;
     view! {
         <div class="woj" tabindex="-1" node_ref=container on:keydown=on_key>
-            <p class="woj-language" id="source-language">"Both sentences are translations from " {i.screen.source_language_name.clone()} "."</p>
+            <p class="woj-language" id="source-language" lang="en" dir="ltr">"Both sentences are translations from " {i.screen.source_language_name.clone()} "."</p>
             <div class="texts">
-                <p class="woj-label">"First sentence"</p>
+                <p class="woj-label" lang="en" dir="ltr">"First sentence"</p>
                 <p class="candidate" id="candidate">{item.candidate.clone()}</p>
-                <p class="woj-label">"Second sentence"</p>
+                <p class="woj-label" lang="en" dir="ltr">"Second sentence"</p>
                 <p class="context reference" id="context">{item.context.clone().unwrap_or_default()}</p>
             </div>
             {questions}
