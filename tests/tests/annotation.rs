@@ -110,6 +110,10 @@ both_backends! {
         let anonymous = server.browser();
         let a = anonymous.call("load_work", &[("assignment", &da)]).await;
         assert_eq!(a.status, 401, "{}", a.body);
+        // The page itself says why (its status is not reliable: the page streams).
+        let page = anonymous.get(&format!("/work/{da}")).await;
+        assert!(page.body.contains("Please sign in"), "the page says why");
+        assert!(!page.body.contains("\"candidate\""), "and carries no item");
         assert_eq!(anonymous.call("submit_judgment", &[("assignment", &da), ("position", "0"), ("score", "50"), ("time_on_screen_ms", "1"), ("key", "x")]).await.status, 401);
 
         // Another annotator (invited by the admin) and people of higher roles get 403.
@@ -129,6 +133,7 @@ both_backends! {
                 assert!(r.body.contains("assigned to someone else"), "{}", r.body);
                 assert_eq!(b.call("start_work", &[("assignment", id)]).await.status, 403);
                 assert_eq!(submit(b, id, 0, "50", "k").await.status, 403);
+                assert!(b.get(&format!("/work/{id}")).await.body.contains("assigned to someone else"));
             }
         }
         // Nothing was started or stored by the refused calls.

@@ -646,6 +646,60 @@ pub async fn items_of(db: &Db, public_id: &str) -> Result<Vec<(i64, String, Opti
 mod tests {
     use super::*;
 
+    fn loaded(task: &str, settings: &str) -> Loaded {
+        Loaded {
+            id: 1,
+            public_id: "p".into(),
+            hit_id: 1,
+            status: "active".into(),
+            platform_params: None,
+            next_position: 0,
+            item_shown_at: Some(1),
+            completion_code: None,
+            total: 50,
+            campaign_name: "c".into(),
+            task: task.into(),
+            settings: settings.into(),
+            reference_name: None,
+            source_lang: "de".into(),
+            target_lang: "en".into(),
+        }
+    }
+
+    fn answer(score: Option<f64>, score2: Option<f64>, skipped: bool) -> Answer {
+        Answer { position: 3, score, score2, skipped, time_on_screen_ms: 1000, idempotency_key: "k".into() }
+    }
+
+    #[test]
+    fn answers_are_checked_against_the_task() {
+        let da = loaded("da-fluency", "{}");
+        assert_eq!(validate(&da, &answer(Some(12.345678), None, false)), Ok((Some(12.345678), None)));
+        assert_eq!(validate(&da, &answer(Some(0.0), None, false)), Ok((Some(0.0), None)));
+        assert_eq!(validate(&da, &answer(Some(100.0), None, false)), Ok((Some(100.0), None)));
+        for bad in [-0.001, 100.001, f64::NAN, f64::INFINITY] {
+            assert!(matches!(validate(&da, &answer(Some(bad), None, false)), Err(WorkError::Invalid(_))), "{bad}");
+        }
+        assert!(validate(&da, &answer(None, None, true)).is_err(), "no skipping unless the campaign allows it");
+
+        let boxes = loaded("word-order", "{}");
+        assert_eq!(validate(&boxes, &answer(Some(0.25), Some(1.0), false)), Ok((Some(0.25), Some(1.0))));
+        assert!(validate(&boxes, &answer(Some(0.3), Some(1.0), false)).is_err());
+        assert!(validate(&boxes, &answer(Some(0.25), None, false)).is_err());
+
+        let sliders = loaded("word-order", r#"{"woj_scale":"sliders","allow_skip":true}"#);
+        assert_eq!(validate(&sliders, &answer(Some(0.3333), Some(0.9), false)), Ok((Some(0.3333), Some(0.9))));
+        assert!(validate(&sliders, &answer(Some(1.5), Some(0.9), false)).is_err());
+        assert_eq!(validate(&sliders, &answer(None, None, true)), Ok((None, None)));
+        assert!(validate(&sliders, &answer(Some(0.5), None, true)).is_err(), "a skip carries no answer");
+
+        let mut late = answer(Some(50.0), None, false);
+        late.position = 50;
+        assert!(validate(&da, &late).is_err());
+        let mut slow = answer(Some(50.0), None, false);
+        slow.time_on_screen_ms = MAX_TIME_ON_SCREEN_MS + 1;
+        assert!(validate(&da, &slow).is_err());
+    }
+
     #[test]
     fn completion_codes_are_per_assignment_and_keyed() {
         let a = completion_code(b"key one", "assignment-a");
