@@ -108,6 +108,7 @@ test('an annotator does a whole DA HIT by keyboard, reloads, cannot go back, and
   const keysFor = (i) => [['End'], ['Home'], ['ArrowRight', 'ArrowRight', 'ArrowRight'], ['PageDown', 'PageDown', 'ArrowLeft']][i % 4];
   const valueFor = (i) => [100, 0, 53, 29][i % 4];
   let goneBackAt = null;
+  const latencies = [];
   for (let i = 0; i < 100; i++) {
     await waitProgress(page, i + 1, 100);
     if (i === 37) {
@@ -156,9 +157,19 @@ test('an annotator does a whole DA HIT by keyboard, reloads, cannot go back, and
       await context.setOffline(false);
       assert.equal(await page.isDisabled('#next'), false);
     }
+    const sent = Date.now();
     await page.keyboard.press('Enter');
+    if (i < 99 && i !== 80) {
+      await waitProgress(page, i + 2, 100);
+      latencies.push(Date.now() - sent);
+    }
   }
   assert.equal(goneBackAt, 60);
+  latencies.sort((a, b) => a - b);
+  const median = latencies[Math.floor(latencies.length / 2)];
+  const p95 = latencies[Math.floor(latencies.length * 0.95)];
+  console.log(`Enter → next item on screen: median ${median} ms, p95 ${p95} ms over ${latencies.length} items`);
+  assert.ok(median < 1000, `moving on feels instant (median ${median} ms)`);
   const code = (await page.waitForSelector('#completion-code', { timeout: 15_000 }).then((e) => e.textContent())).trim();
   assert.match(code, /^[0-9A-Z]{5}(-[0-9A-Z]{5}){3}$/);
   // An account worker has no platform to return to.
@@ -167,7 +178,7 @@ test('an annotator does a whole DA HIT by keyboard, reloads, cannot go back, and
   // A bad reference renders exactly like a system output, apart from its text.
   const all = new Set([...shapes.values()].flat());
   assert.ok(shapes.has('BAD_REF') && shapes.has('SYSTEM') && shapes.has('REF') && shapes.has('REPEAT'));
-  assert.equal(all.size, 1, 'every item has the same DOM structure');
+  assert.equal(all.size, 1, `every item has the same DOM structure: ${[...all].join('\n')}`);
 
   // Exactly one judgment per item, with the keyboard's values and times.
   const judgments = await stored(id);
