@@ -263,9 +263,12 @@ test('an annotator does a whole word-order HIT by keyboard and mouse', async () 
   const id = await openHit(page, 'word-order');
   assert.match(await page.textContent('#hit-size'), /This HIT has 50 items/);
   await page.click('#start');
+  const types = (await facts(id)).map((f) => f.item_type);
+  const shapes = new Map();
   const expected = [];
   for (let i = 0; i < 50; i++) {
     await waitProgress(page, i + 1, 50);
+    shapes.set(types[i], new Set([...(shapes.get(types[i]) ?? []), await shape(page)]));
     if (i === 0) {
       assert.match(await page.textContent('#source-language'), /German/);
       // The MT output comes first, then the reference.
@@ -294,6 +297,9 @@ test('an annotator does a whole word-order HIT by keyboard and mouse', async () 
     expected.push([(b1 - 1) / 4, (b2 - 1) / 4]);
   }
   await page.waitForSelector('#completion-code', { timeout: 15_000 });
+  // A permuted reference renders exactly like a system output, apart from its text.
+  assert.ok(shapes.has('BAD_REF') && shapes.has('SYSTEM'));
+  assert.equal(new Set([...shapes.values()].flatMap((v) => [...v])).size, 1);
   const judgments = await stored(id);
   assert.equal(judgments.length, 50);
   judgments.forEach((j, i) => {
