@@ -5,6 +5,7 @@
 //! roles, `ui` the page frame. Server-only modules (`db`, `state`, and the server halves of each
 //! stage) compile with the `ssr` feature; the browser bundle gets pages only.
 
+pub mod annotate;
 pub mod auth;
 pub mod model;
 pub mod ui;

@@ -21,5 +21,12 @@ pub async fn seed(state: &AppState, public_url: &str) -> Result<(), String> {
     for (email, _, password, role) in DEMO_ACCOUNTS {
         println!("  {:<11} {email:<24} password: {password}", role.as_str());
     }
+    // TEST FIXTURE until campaigns launch for real: one DA and one word-order HIT for the
+    // demo annotator, and a crowd assignment of the DA HIT.
+    if let Some(annotator) = app::auth::server::find_user(&state.db, DEMO_ACCOUNTS[3].0).await? {
+        let work = app::annotate::fixture::seed_demo_work(&state.db, annotator.id).await?;
+        println!("Demo crowd HITs (no sign-in): {public_url}/work/{}", work.crowd_assignment);
+        println!("  right to left (en→ar): {public_url}/work/{}", work.rtl_assignment);
+    }
     Ok(())
 }

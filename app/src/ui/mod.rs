@@ -1,5 +1,6 @@
 //! The frame around every page: document shell, router, header and the home page of each role.
 
+use crate::annotate::pages::{MyHits, WorkPage};
 use crate::auth::api::{AcceptInvitation, Login, Logout, current_user};
 use crate::auth::pages::{AdminUsersPage, InvitePage, LoginPage};
 use crate::auth::{Role, UserInfo};
@@ -61,6 +62,7 @@ pub fn App() -> impl IntoView {
                     <Route path=path!("/login") view=LoginPage/>
                     <Route path=path!("/invite/:token") view=InvitePage/>
                     <Route path=path!("/admin/users") view=AdminUsersPage/>
+                    <Route path=path!("/work/:id") view=WorkPage/>
                 </Routes>
             </main>
         </Router>
@@ -121,9 +123,7 @@ fn RoleHome(user: UserInfo) -> impl IntoView {
     let body = match user.role {
         Role::Annotator => Either::Left(view! {
             <h2>"Your work"</h2>
-            <p class="empty" id="empty-state">
-                "No HIT is waiting for you. When an organizer assigns you to a campaign, its HITs appear here; each takes about half an hour."
-            </p>
+            <MyHits/>
         }),
         Role::Researcher => Either::Right(Either::Left(view! {
             <h2>"Results"</h2>

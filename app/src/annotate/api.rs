@@ -1,0 +1,129 @@
+//! Server functions of the annotation screens. Each checks who asks and calls `annotate::server`.
+//!
+//! The three a worker uses (`work_state`, `start_work`, `submit_judgment`) are open to whoever
+//! may work on the assignment: its account's session, or — for crowd assignments — whoever
+//! holds its public id. The organizer's views need the Organizer role.
+
+use super::{AssignmentSummary, CodeCheck, JudgmentRecord, MyAssignment, Step, WorkState};
+#[cfg(feature = "ssr")]
+use crate::auth::Role;
+use leptos::prelude::*;
+use serde::{Deserialize, Serialize};
+
+#[cfg(feature = "ssr")]
+use crate::auth::server as srv;
+#[cfg(feature = "ssr")]
+use super::server as work;
+
+/// Maps a domain refusal to its HTTP status and message.
+#[cfg(feature = "ssr")]
+fn refuse(e: work::WorkError) -> ServerFnError {
+    use http::StatusCode;
+    use work::WorkError::*;
+    let status = match &e {
+        NotSignedIn => StatusCode::UNAUTHORIZED,
+        NotYours => StatusCode::FORBIDDEN,
+        NotFound => StatusCode::NOT_FOUND,
+        Gone(_) => StatusCode::GONE,
+        Conflict(_) => StatusCode::CONFLICT,
+        Invalid(_) => StatusCode::BAD_REQUEST,
+        Internal(m) => return srv::internal(m),
+    };
+    srv::set_status(status);
+    ServerFnError::new(e.to_string())
+}
+
+#[cfg(feature = "ssr")]
+fn caller() -> Option<i64> {
+    srv::current_session().map(|s| s.user.id)
+}
+
+/// The work page: the campaign's screen and where the worker is in the HIT.
+#[server(endpoint = "load_work")]
+pub async fn load_work(assignment: String) -> Result<WorkState, ServerFnError> {
+    let state = srv::app_state()?;
+    work::work_state(&state.db, &state.secret, caller(), &assignment).await.map_err(refuse)
+}
+
+/// Leaves the instructions page and returns the first item (or the current one).
+#[server(endpoint = "start_work")]
+pub async fn start_work(assignment: String) -> Result<Step, ServerFnError> {
+    let state = srv::app_state()?;
+    work::start(&state.db, &state.secret, caller(), &assignment).await.map_err(refuse)
+}
+
+/// Stores the answer to the current item; returns the next item, or the completion code after
+/// the last one. DA: `score` 0–100. Word order: `score` and `score2`, each 0, .25, .5, .75 or 1
+/// (boxes) or 0–1 (sliders). `key` identifies the attempt: a retry sends the same key.
+#[server(endpoint = "submit_judgment")]
+pub async fn submit_judgment(
+    assignment: String,
+    position: i64,
+    #[server(default)] score: Option<f64>,
+    #[server(default)] score2: Option<f64>,
+    #[server(default)] skipped: bool,
+    time_on_screen_ms: i64,
+    key: String,
+) -> Result<Step, ServerFnError> {
+    let state = srv::app_state()?;
+    let answer = work::Answer { position, score, score2, skipped, time_on_screen_ms, idempotency_key: key };
+    work::submit(&state.db, &state.secret, caller(), &assignment, &answer).await.map_err(refuse)
+}
+
+/// The signed-in account's HITs (home page).
+#[server(endpoint = "my_assignments")]
+pub async fn my_assignments() -> Result<Vec<MyAssignment>, ServerFnError> {
+    let user = srv::require(Role::Annotator)?;
+    let state = srv::app_state()?;
+    work::my_assignments(&state.db, user.id).await.map_err(refuse)
+}
+
+/// Verifies a completion code: `GET /api/verify_completion_code?code=…`. Anyone may ask
+/// whether a code is valid (a crowd platform's server, a worker); only organizers learn which
+/// assignment it belongs to. A GET, so that a platform's server can call it without the
+/// browser-only CSRF headers.
+#[server(endpoint = "verify_completion_code", input = server_fn::codec::GetUrl)]
+pub async fn verify_completion_code(code: String) -> Result<CodeCheck, ServerFnError> {
+    let state = srv::app_state()?;
+    let mut check = work::verify_code(&state.db, &state.secret, &code).await.map_err(refuse)?;
+    let organizer = srv::current_session().is_some_and(|s| s.user.role >= Role::Organizer);
+    if !organizer {
+        check.assignment = None;
+        check.campaign_name = None;
+        check.completed_at = None;
+    }
+    Ok(check)
+}
+
+/// Every assignment with its progress (organizers).
+#[server(endpoint = "list_assignments")]
+pub async fn list_assignments() -> Result<Vec<AssignmentSummary>, ServerFnError> {
+    srv::require(Role::Organizer)?;
+    let state = srv::app_state()?;
+    work::all_assignments(&state.db).await.map_err(refuse)
+}
+
+/// The judgments stored for an assignment, with each item's type and system (organizers).
+#[server(endpoint = "assignment_judgments")]
+pub async fn assignment_judgments(assignment: String) -> Result<Vec<JudgmentRecord>, ServerFnError> {
+    srv::require(Role::Organizer)?;
+    let state = srv::app_state()?;
+    work::judgments_of(&state.db, &assignment).await.map_err(refuse)
+}
+
+/// An item of a HIT with its hidden facts (organizers).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct ItemFacts {
+    pub position: i64,
+    pub item_type: String,
+    pub system: Option<String>,
+}
+
+/// The items of an assignment's HIT with their types and systems (organizers).
+#[server(endpoint = "assignment_items")]
+pub async fn assignment_items(assignment: String) -> Result<Vec<ItemFacts>, ServerFnError> {
+    srv::require(Role::Organizer)?;
+    let state = srv::app_state()?;
+    let items = work::items_of(&state.db, &assignment).await.map_err(refuse)?;
+    Ok(items.into_iter().map(|(position, item_type, system)| ItemFacts { position, item_type, system }).collect())
+}

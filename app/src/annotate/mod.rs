@@ -1,0 +1,278 @@
+//! Annotation: the worker's side of a HIT (METHOD §1), from an existing row in `assignments`
+//! to its completion code.
+//!
+//! One item per screen, no way back, progress "37 of 100", resume after a reload, a completion
+//! code signed by the server at the end. What the browser receives about an item is the same
+//! for every item type: an opaque address (assignment public id + position), the texts, and
+//! nothing else — no type, no system, no database id (METHOD §2, last rule).
+//!
+//! `api` holds the server functions, `pages` the screens (the slider and the word-order boxes),
+//! `server` (SSR only) the domain: ownership, answer-once storage, completion codes.
+//! `fixture` (SSR only) seeds a test campaign for the demo and the tests.
+
+pub mod api;
+pub mod pages;
+#[cfg(feature = "ssr")]
+pub mod fixture;
+#[cfg(feature = "ssr")]
+pub mod server;
+
+use serde::{Deserialize, Serialize};
+
+/// The words of the screens, from the campaign's settings (English defaults, METHOD §1).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Wording {
+    /// The DA statement the annotator rates their agreement with (the whole sentence).
+    pub statement: String,
+    /// Instructions on the start page.
+    pub instructions: String,
+    pub anchor_low: String,
+    pub anchor_high: String,
+    /// Word-order questions and their end labels.
+    pub woj_question1: String,
+    pub woj_question2: String,
+    pub woj_low1: String,
+    pub woj_high1: String,
+    pub woj_low2: String,
+    pub woj_high2: String,
+    /// The label of the button that stores an answer and shows the next item.
+    pub next_label: String,
+}
+
+/// How the campaign's settings shape the screens. Read by [`screen_settings`].
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct ScreenSettings {
+    pub wording: Wording,
+    /// Target-language code (`en`, `ar`, …); decides the text direction.
+    pub target_language: String,
+    /// The source language's name, shown on the word-order screen.
+    pub source_language_name: String,
+    /// Word order on two 0–100 sliders instead of two rows of 5 boxes.
+    pub woj_sliders: bool,
+    /// The annotator may skip an item explicitly (word order).
+    pub allow_skip: bool,
+}
+
+/// Reads the screen settings from a campaign's `settings` JSON, with defaults for anything
+/// missing or malformed. The one place that knows the campaign settings' field names.
+pub fn screen_settings(settings_json: &str, task: &str, target_lang: &str, source_lang_name: &str) -> ScreenSettings {
+    let v: serde_json::Value = serde_json::from_str(settings_json).unwrap_or(serde_json::Value::Null);
+    let text = |path: &[&str]| -> Option<String> {
+        let mut cur = &v;
+        for p in path {
+            cur = cur.get(p)?;
+        }
+        cur.as_str().map(str::trim).filter(|s| !s.is_empty()).map(String::from)
+    };
+    let target_language = text(&["target_language"]).unwrap_or_else(|| target_lang.to_string());
+    let target_name = language_name(&target_language);
+    // METHOD §1: the whole sentence, so that a campaign can give it in its own language.
+    let lead = "Read the text below and rate it by how much you agree that:";
+    let default_statement = match task {
+        "da-fluency" => format!("{lead} the text is fluent {target_name}."),
+        "da-source" => format!("{lead} the black text adequately expresses the meaning of the source text."),
+        _ => format!("{lead} the black text adequately expresses the meaning of the gray text."),
+    };
+    let default_instructions = match task {
+        "word-order" => "You will see pairs of sentences: first a machine translation, then a human translation of the same \
+            text. Answer the two questions about each pair. There are no right or wrong answers; go with your first impression."
+            .to_string(),
+        "da-fluency" => "You will see one text at a time. Move the slider to show how much you agree with the statement \
+            above it, then press the button to go on. Use the whole length of the slider."
+            .to_string(),
+        _ => "You will see one translation at a time. Move the slider to show how much you agree with the statement \
+            above it, then press the button to go on. Use the whole length of the slider."
+            .to_string(),
+    };
+    let wording = Wording {
+        statement: text(&["wording", "statement"]).unwrap_or(default_statement),
+        instructions: text(&["wording", "instructions"]).unwrap_or(default_instructions),
+        anchor_low: text(&["wording", "anchor_low"]).unwrap_or_else(|| "strongly disagree".into()),
+        anchor_high: text(&["wording", "anchor_high"]).unwrap_or_else(|| "strongly agree".into()),
+        woj_question1: text(&["wording", "woj_question1"]).unwrap_or_else(|| {
+            "How difficult would it be to grasp the meaning of the second sentence if you were only shown the first?".into()
+        }),
+        woj_question2: text(&["wording", "woj_question2"]).unwrap_or_else(|| {
+            "How much does the ordering of the words on its own cloud the meaning of the first sentence?".into()
+        }),
+        woj_low1: text(&["wording", "woj_low1"]).unwrap_or_else(|| "Very difficult".into()),
+        woj_high1: text(&["wording", "woj_high1"]).unwrap_or_else(|| "Very easy".into()),
+        woj_low2: text(&["wording", "woj_low2"]).unwrap_or_else(|| "Enormously".into()),
+        woj_high2: text(&["wording", "woj_high2"]).unwrap_or_else(|| "Not at all".into()),
+        next_label: text(&["wording", "next_label"]).unwrap_or_else(|| "Next".into()),
+    };
+    ScreenSettings {
+        wording,
+        target_language,
+        source_language_name: text(&["source_language_name"]).unwrap_or_else(|| source_lang_name.to_string()),
+        woj_sliders: text(&["woj_scale"]).is_some_and(|s| s == "sliders"),
+        allow_skip: v.get("allow_skip").and_then(serde_json::Value::as_bool).unwrap_or(false),
+    }
+}
+
+/// The English name of a language code, or the code itself when it is unknown.
+fn language_name(code: &str) -> String {
+    #[cfg(feature = "ssr")]
+    {
+        if let Ok(c) = crate::import::LangCode::parse(code) {
+            return c.english_name().to_string();
+        }
+    }
+    code.to_string()
+}
+
+/// `"rtl"` or `"ltr"` for a language code (for the `dir` attribute).
+#[cfg(feature = "ssr")]
+pub fn direction_of(code: &str) -> &'static str {
+    match crate::import::LangCode::parse(code) {
+        Ok(c) if c.is_rtl() => "rtl",
+        _ => "ltr",
+    }
+}
+
+/// One item as the annotator's browser receives it. Identical in shape for every item type:
+/// no id besides the position, no type, no system.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct ItemView {
+    /// 0-based position in the HIT; with the assignment's public id, the item's only address.
+    pub position: i64,
+    /// The text being judged (black): the MT output, or what stands in its place.
+    pub candidate: String,
+    /// The text shown with it: the reference (gray) for adequacy and word order, the source
+    /// for source-based DA; `None` for fluency (then for every item of the campaign).
+    pub context: Option<String>,
+}
+
+/// The completion code of a finished HIT and where a crowd worker goes back to.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Completion {
+    pub code: String,
+    /// The crowd platform's return address (with the code), for crowd assignments.
+    pub return_url: Option<String>,
+}
+
+/// Where a worker is in a HIT: the item to judge now, or the completion code.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Step {
+    /// Items answered so far.
+    pub answered: i64,
+    /// The item to judge now; `None` when the HIT is finished (or not started yet).
+    pub item: Option<ItemView>,
+    /// Present once every item is answered.
+    pub completion: Option<Completion>,
+}
+
+/// Everything the work page needs: the campaign's screen and the current step.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct WorkState {
+    pub assignment: String,
+    pub campaign_name: String,
+    /// `da-adequacy`, `da-fluency`, `da-source` or `word-order`.
+    pub task: String,
+    pub screen: ScreenSettings,
+    /// `ltr`/`rtl` for the candidate and reference (target language).
+    pub target_dir: String,
+    /// `ltr`/`rtl` for the source text (source-based DA).
+    pub source_dir: String,
+    /// Number of items in the HIT.
+    pub total: i64,
+    /// False until the worker presses Start on the instructions page.
+    pub started: bool,
+    pub step: Step,
+}
+
+/// One of the signed-in annotator's HITs, for the home page.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct MyAssignment {
+    pub assignment: String,
+    pub campaign_name: String,
+    pub task: String,
+    pub total: i64,
+    pub answered: i64,
+    pub completed: bool,
+}
+
+/// A stored judgment with its item's hidden facts, for organizers (never for workers).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct JudgmentRecord {
+    pub position: i64,
+    pub item_type: String,
+    pub system: Option<String>,
+    pub segment_key: String,
+    pub score: Option<f64>,
+    pub score2: Option<f64>,
+    pub skipped: bool,
+    pub shown_at: Option<i64>,
+    pub submitted_at: i64,
+    pub time_on_screen_ms: Option<i64>,
+}
+
+/// An assignment as the organizer sees it.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct AssignmentSummary {
+    pub assignment: String,
+    pub campaign_name: String,
+    pub task: String,
+    pub platform: String,
+    pub status: String,
+    pub total: i64,
+    pub answered: i64,
+}
+
+/// What verifying a completion code tells.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct CodeCheck {
+    pub valid: bool,
+    /// For organizers: the assignment the code belongs to.
+    pub assignment: Option<String>,
+    pub campaign_name: Option<String>,
+    pub completed_at: Option<i64>,
+}
+
+/// The five word-order boxes: box 1–5 ↔ value 0, .25, .5, .75, 1 (best = 1).
+pub const WOJ_VALUES: [f64; 5] = [0.0, 0.25, 0.5, 0.75, 1.0];
+
+/// The box (1–5) of a stored word-order value, if it is one of the five.
+pub fn woj_box(value: f64) -> Option<i64> {
+    WOJ_VALUES.iter().position(|v| (v - value).abs() < 1e-9).map(|i| i as i64 + 1)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn settings_default_when_missing_and_read_when_present() {
+        let s = screen_settings("{}", "da-adequacy", "en", "German");
+        assert_eq!(s.wording.anchor_low, "strongly disagree");
+        assert_eq!(
+            s.wording.statement,
+            "Read the text below and rate it by how much you agree that: the black text adequately expresses the meaning of the gray text."
+        );
+        assert!(!s.allow_skip && !s.woj_sliders);
+        let s = screen_settings("not json", "da-fluency", "de", "English");
+        assert!(s.wording.statement.ends_with("the text is fluent German."));
+        let s = screen_settings(
+            r#"{"wording":{"statement":"der Text ist flüssig.","next_label":"Weiter"},"woj_scale":"sliders","allow_skip":true,"target_language":"ar","source_language_name":"Englisch"}"#,
+            "word-order",
+            "en",
+            "x",
+        );
+        assert_eq!(s.wording.statement, "der Text ist flüssig.");
+        assert_eq!(s.wording.next_label, "Weiter");
+        assert_eq!(s.target_language, "ar");
+        assert_eq!(s.source_language_name, "Englisch");
+        assert!(s.allow_skip && s.woj_sliders);
+        assert_eq!(direction_of("ar"), "rtl");
+        assert_eq!(direction_of("he-IL"), "rtl");
+        assert_eq!(direction_of("en"), "ltr");
+    }
+
+    #[test]
+    fn word_order_boxes_map_to_values() {
+        assert_eq!(woj_box(0.0), Some(1));
+        assert_eq!(woj_box(0.75), Some(4));
+        assert_eq!(woj_box(1.0), Some(5));
+        assert_eq!(woj_box(0.3), None);
+    }
+}

@@ -1,0 +1,566 @@
+//! The annotation screens (METHOD §1): the start page, one item per screen (DA slider or the
+//! word-order questions), and the completion code. The annotator's list of HITs for the home
+//! page is here too.
+//!
+//! Every item is drawn by the same code with the same elements and classes; only the texts
+//! differ. Moving on is one request: the answer goes up and the next item comes back.
+
+use super::api::{load_work, my_assignments, start_work, submit_judgment};
+use super::{ItemView, WOJ_VALUES, WorkState};
+use crate::auth::error_text;
+use leptos::either::{Either, EitherOf3};
+use leptos::ev;
+use leptos::prelude::*;
+use leptos_meta::Title;
+use leptos_router::components::A;
+use leptos_router::hooks::use_params_map;
+
+/// Milliseconds from the browser's clock (0 on the server, where nothing is timed).
+fn client_now() -> f64 {
+    #[cfg(feature = "hydrate")]
+    {
+        js_sys::Date::now()
+    }
+    #[cfg(not(feature = "hydrate"))]
+    {
+        0.0
+    }
+}
+
+/// A fresh idempotency key for one attempt at one item.
+fn fresh_key(position: i64) -> String {
+    #[cfg(feature = "hydrate")]
+    let noise = (js_sys::Math::random() * 9.0e15) as u64;
+    #[cfg(not(feature = "hydrate"))]
+    let noise = 0u64;
+    format!("{position}-{:x}-{noise:x}", client_now() as u64)
+}
+
+/// The words a screen reader says for a slider position: no number, only where it stands
+/// between the two anchors.
+pub fn slider_words(value: Option<f64>, low: &str, high: &str) -> String {
+    match value {
+        None => format!("not set; between “{low}” and “{high}”"),
+        Some(v) if v <= 3.0 => format!("“{low}”"),
+        Some(v) if v < 25.0 => format!("close to “{low}”"),
+        Some(v) if v < 45.0 => format!("leaning towards “{low}”"),
+        Some(v) if v <= 55.0 => "in the middle".to_string(),
+        Some(v) if v <= 75.0 => format!("leaning towards “{high}”"),
+        Some(v) if v < 97.0 => format!("close to “{high}”"),
+        Some(_) => format!("“{high}”"),
+    }
+}
+
+/// A 0–100 visual analog scale: a track with anchors at the ends and ticks at 25, 50 and 75,
+/// no number shown, no value until the annotator sets one. Pointer position maps continuously
+/// to the value; keys: arrows ±1, Page Up/Down ±10, Home/End. `role="slider"` with
+/// `aria-valuetext` in words (no `aria-valuenow`, which would be a number).
+#[component]
+pub fn Slider(
+    value: RwSignal<Option<f64>>,
+    #[prop(into)] low: String,
+    #[prop(into)] high: String,
+    #[prop(into)] label: String,
+    #[prop(into)] id: String,
+    /// Take the keyboard focus when shown.
+    #[prop(optional)]
+    autofocus: bool,
+) -> impl IntoView {
+    let track = NodeRef::<leptos::html::Div>::new();
+    let dragging = RwSignal::new(false);
+    let set_from_x = move |client_x: f64| {
+        #[cfg(feature = "hydrate")]
+        if let Some(el) = track.get_untracked() {
+            let r = el.get_bounding_client_rect();
+            if r.width() > 0.0 {
+                value.set(Some(((client_x - r.left()) / r.width() * 100.0).clamp(0.0, 100.0)));
+            }
+        }
+        #[cfg(not(feature = "hydrate"))]
+        let _ = client_x;
+    };
+    if autofocus {
+        Effect::new(move |_| {
+            if let Some(el) = track.get() {
+                let _ = el.focus();
+            }
+        });
+    }
+    let words_low = low.clone();
+    let words_high = high.clone();
+    view! {
+        <div class="slider" dir="ltr">
+            <div
+                class="slider-track"
+                id=id
+                node_ref=track
+                role="slider"
+                tabindex="0"
+                aria-label=label
+                aria-valuemin="0"
+                aria-valuemax="100"
+                aria-orientation="horizontal"
+                aria-valuetext=move || slider_words(value.get(), &words_low, &words_high)
+                data-set=move || if value.get().is_some() { "true" } else { "false" }
+                on:pointerdown=move |e: ev::PointerEvent| {
+                    if e.button() != 0 {
+                        return;
+                    }
+                    e.prevent_default();
+                    if let Some(el) = track.get_untracked() {
+                        let _ = el.set_pointer_capture(e.pointer_id());
+                        let _ = el.focus();
+                    }
+                    dragging.set(true);
+                    set_from_x(e.client_x() as f64);
+                }
+                on:pointermove=move |e: ev::PointerEvent| {
+                    if dragging.get_untracked() {
+                        set_from_x(e.client_x() as f64);
+                    }
+                }
+                on:pointerup=move |_| dragging.set(false)
+                on:pointercancel=move |_| dragging.set(false)
+                on:keydown=move |e: ev::KeyboardEvent| {
+                    let step = match e.key().as_str() {
+                        "ArrowRight" | "ArrowUp" => Some(1.0),
+                        "ArrowLeft" | "ArrowDown" => Some(-1.0),
+                        "PageUp" => Some(10.0),
+                        "PageDown" => Some(-10.0),
+                        "Home" => Some(-1000.0),
+                        "End" => Some(1000.0),
+                        _ => None,
+                    };
+                    if let Some(step) = step {
+                        e.prevent_default();
+                        // From "not set", the first key press starts in the middle.
+                        let from = value.get_untracked().unwrap_or(50.0);
+                        value.set(Some((from + step).clamp(0.0, 100.0)));
+                    }
+                }
+            >
+                <span class="tick" style="left: 25%"></span>
+                <span class="tick" style="left: 50%"></span>
+                <span class="tick" style="left: 75%"></span>
+                <span
+                    class="thumb"
+                    class:unset=move || value.get().is_none()
+                    style:left=move || format!("{:.4}%", value.get().unwrap_or(50.0))
+                ></span>
+            </div>
+            <div class="anchors" aria-hidden="true">
+                <span class="anchor low">{low}</span>
+                <span class="anchor high">{high}</span>
+            </div>
+        </div>
+    }
+}
+
+/// `/work/:id`: an assignment's page.
+#[component]
+pub fn WorkPage() -> impl IntoView {
+    let params = use_params_map();
+    let id = move || params.read().get("id").unwrap_or_default();
+    let state = Resource::new(id, load_work);
+    view! {
+        <Title text="Assay · HIT"/>
+        <Suspense fallback=|| view! { <p class="annotate-loading">"Loading…"</p> }>
+            {move || Suspend::new(async move {
+                match state.await {
+                    Err(e) => Either::Left(view! {
+                        <section class="card narrow">
+                            <h1>"This HIT cannot be opened"</h1>
+                            <p class="error" role="alert" id="work-error">{error_text(&e)}</p>
+                        </section>
+                    }),
+                    Ok(s) => Either::Right(view! { <Work state=s/> }),
+                }
+            })}
+        </Suspense>
+    }
+}
+
+/// What the item screen sends: (score, score2, skipped).
+type AnswerValues = (Option<f64>, Option<f64>, bool);
+
+#[component]
+fn Work(state: WorkState) -> impl IntoView {
+    let info = StoredValue::new(state.clone());
+    let step = RwSignal::new(state.step.clone());
+    let started = RwSignal::new(state.started);
+    let busy = RwSignal::new(false);
+    let error = RwSignal::new(None::<String>);
+    // Per item: when it appeared (browser clock) and the key of the attempt.
+    let shown_at = StoredValue::new(client_now());
+    let key = StoredValue::new(String::new());
+    let current_position = move || step.with(|s| s.item.as_ref().map(|i| i.position));
+    Effect::new(move |_| {
+        if let Some(p) = current_position() {
+            shown_at.set_value(client_now());
+            key.set_value(fresh_key(p));
+        }
+    });
+
+    let resync = move || {
+        let id = info.with_value(|s| s.assignment.clone());
+        leptos::task::spawn_local(async move {
+            if let Ok(fresh) = load_work(id).await
+                && fresh.step != step.get_untracked()
+            {
+                step.set(fresh.step);
+            }
+        });
+    };
+
+    let submit = Callback::new(move |(score, score2, skipped): AnswerValues| {
+        if busy.get_untracked() {
+            return;
+        }
+        let Some(position) = current_position() else { return };
+        busy.set(true);
+        let id = info.with_value(|s| s.assignment.clone());
+        let elapsed = (client_now() - shown_at.get_value()).max(0.0).round() as i64;
+        let k = key.get_value();
+        leptos::task::spawn_local(async move {
+            match submit_judgment(id, position, score, score2, skipped, elapsed, k).await {
+                Ok(next) => {
+                    error.set(None);
+                    step.set(next);
+                }
+                Err(e) => {
+                    error.set(Some(format!(
+                        "{} Your answer to this item is kept on this page: press the button again to send it.",
+                        error_text(&e)
+                    )));
+                    resync();
+                }
+            }
+            busy.set(false);
+        });
+    });
+
+    let start = move |_| {
+        if busy.get_untracked() {
+            return;
+        }
+        busy.set(true);
+        let id = info.with_value(|s| s.assignment.clone());
+        leptos::task::spawn_local(async move {
+            match start_work(id).await {
+                Ok(s) => {
+                    step.set(s);
+                    started.set(true);
+                    error.set(None);
+                }
+                Err(e) => error.set(Some(error_text(&e))),
+            }
+            busy.set(false);
+        });
+    };
+
+    let task = state.task.clone();
+    view! {
+        <section class="annotate" data-task=task id="work">
+            {move || {
+                let s = step.get();
+                if let Some(done) = s.completion {
+                    EitherOf3::A(view! { <Finished code=done.code return_url=done.return_url/> })
+                } else if !started.get() || s.item.is_none() {
+                    let i = info.get_value();
+                    EitherOf3::B(view! {
+                        <div class="card start-page">
+                            <h1>{i.campaign_name.clone()}</h1>
+                            <p class="instructions" id="instructions" lang=i.screen.target_language.clone() dir=i.target_dir.clone()>
+                                {i.screen.wording.instructions.clone()}
+                            </p>
+                            <p class="hit-size" id="hit-size" lang="en" dir="ltr">"This HIT has " {i.total} " items."</p>
+                            <button type="button" class="primary" id="start" on:click=start disabled=move || busy.get()>
+                                "Start"
+                            </button>
+                        </div>
+                    })
+                } else {
+                    let item = s.item.clone().unwrap_or(ItemView { position: 0, candidate: String::new(), context: None });
+                    EitherOf3::C(view! { <ItemScreen info item answered=s.answered busy submit/> })
+                }
+            }}
+            {move || error.get().map(|e| view! { <p class="error" role="alert" id="work-error">{e}</p> })}
+        </section>
+    }
+}
+
+#[component]
+fn ItemScreen(
+    info: StoredValue<WorkState>,
+    item: ItemView,
+    answered: i64,
+    busy: RwSignal<bool>,
+    submit: Callback<AnswerValues>,
+) -> impl IntoView {
+    let i = info.get_value();
+    let progress = format!("{} of {}", answered + 1, i.total);
+    let lang = i.screen.target_language.clone();
+    let dir = i.target_dir.clone();
+    let body = if i.task == "word-order" {
+        Either::Left(view! { <WordOrderItem info item busy submit/> })
+    } else {
+        Either::Right(view! { <DaItem info item busy submit/> })
+    };
+    view! {
+        <div class="card item-screen" lang=lang dir=dir>
+            <p class="progress" id="progress" aria-live="polite" lang="en" dir="ltr">{progress}</p>
+            {body}
+        </div>
+    }
+}
+
+#[component]
+fn DaItem(info: StoredValue<WorkState>, item: ItemView, busy: RwSignal<bool>, submit: Callback<AnswerValues>) -> impl IntoView {
+    let i = info.get_value();
+    let value = RwSignal::new(None::<f64>);
+    let send = move || {
+        if let Some(v) = value.get_untracked() {
+            submit.run((Some(v), None, false));
+        }
+    };
+    let context = item.context.clone().map(|text| {
+        let (class, dir) = if i.task == "da-source" { ("context source", i.source_dir.clone()) } else { ("context reference", i.target_dir.clone()) };
+        view! { <p class=class dir=dir id="context">{text}</p> }
+    });
+    let w = i.screen.wording.clone();
+    view! {
+        <div
+            class="da"
+            on:keydown=move |e: ev::KeyboardEvent| {
+                if e.key() == "Enter" {
+                    e.prevent_default();
+                    send();
+                }
+            }
+        >
+            <p class="statement" id="statement">{w.statement.clone()}</p>
+            <div class="texts">
+                {context}
+                <p class="candidate" id="candidate">{item.candidate.clone()}</p>
+            </div>
+            <Slider value low=w.anchor_low.clone() high=w.anchor_high.clone() label=w.statement.clone() id="score" autofocus=true/>
+            <div class="actions">
+                <button
+                    type="button"
+                    class="primary"
+                    id="next"
+                    disabled=move || value.get().is_none() || busy.get()
+                    on:click=move |_| send()
+                >
+                    {w.next_label.clone()}
+                </button>
+            </div>
+        </div>
+    }
+}
+
+/// One word-order question: five boxes labelled only at the ends.
+#[component]
+fn Boxes(
+    answer: RwSignal<Option<usize>>,
+    #[prop(into)] id: String,
+    #[prop(into)] question: String,
+    #[prop(into)] low: String,
+    #[prop(into)] high: String,
+) -> impl IntoView {
+    let qid = format!("{id}-question");
+    view! {
+        <fieldset class="woj-question" id=id.clone()>
+            <legend id=qid.clone()>{question}</legend>
+            <div class="boxes" role="radiogroup" aria-labelledby=qid dir="ltr">
+                <span class="end low">{low.clone()}</span>
+                {(0..5usize)
+                    .map(|b| {
+                        let name = match b {
+                            0 => format!("box 1 of 5: {low}"),
+                            4 => format!("box 5 of 5: {high}"),
+                            _ => format!("box {} of 5", b + 1),
+                        };
+                        view! {
+                            <button
+                                type="button"
+                                class="box"
+                                role="radio"
+                                data-box=b + 1
+                                aria-label=name
+                                aria-checked=move || if answer.get() == Some(b) { "true" } else { "false" }
+                                on:click=move |_| answer.set(Some(b))
+                            ></button>
+                        }
+                    })
+                    .collect_view()}
+                <span class="end high">{high.clone()}</span>
+            </div>
+        </fieldset>
+    }
+}
+
+#[component]
+fn WordOrderItem(info: StoredValue<WorkState>, item: ItemView, busy: RwSignal<bool>, submit: Callback<AnswerValues>) -> impl IntoView {
+    let i = info.get_value();
+    let w = i.screen.wording.clone();
+    let sliders = i.screen.woj_sliders;
+    let q1 = RwSignal::new(None::<usize>);
+    let q2 = RwSignal::new(None::<usize>);
+    let s1 = RwSignal::new(None::<f64>);
+    let s2 = RwSignal::new(None::<f64>);
+    let ready = move || if sliders { s1.get().is_some() && s2.get().is_some() } else { q1.get().is_some() && q2.get().is_some() };
+    let send = move || {
+        if sliders {
+            if let (Some(a), Some(b)) = (s1.get_untracked(), s2.get_untracked()) {
+                submit.run((Some(a / 100.0), Some(b / 100.0), false));
+            }
+        } else if let (Some(a), Some(b)) = (q1.get_untracked(), q2.get_untracked()) {
+            submit.run((Some(WOJ_VALUES[a]), Some(WOJ_VALUES[b]), false));
+        }
+    };
+    let container = NodeRef::<leptos::html::Div>::new();
+    Effect::new(move |_| {
+        if !sliders && let Some(el) = container.get() {
+            let _ = el.focus();
+        }
+    });
+    let on_key = move |e: ev::KeyboardEvent| {
+        let key = e.key();
+        if key == "Enter" {
+            e.prevent_default();
+            send();
+            return;
+        }
+        if sliders {
+            return;
+        }
+        if let Some(b) = key.parse::<usize>().ok().filter(|b| (1..=5).contains(b)) {
+            e.prevent_default();
+            // The focused question, else the first one not answered yet, else the second.
+            #[cfg(feature = "hydrate")]
+            let focused_q2 = leptos::prelude::document()
+                .active_element()
+                .and_then(|el| el.closest("#q2").ok().flatten())
+                .is_some();
+            #[cfg(not(feature = "hydrate"))]
+            let focused_q2 = false;
+            #[cfg(feature = "hydrate")]
+            let focused_q1 = leptos::prelude::document()
+                .active_element()
+                .and_then(|el| el.closest("#q1").ok().flatten())
+                .is_some();
+            #[cfg(not(feature = "hydrate"))]
+            let focused_q1 = false;
+            let target = if focused_q2 {
+                q2
+            } else if focused_q1 || q1.get_untracked().is_none() {
+                q1
+            } else {
+                q2
+            };
+            target.set(Some(b - 1));
+        }
+    };
+    let skip = move |_| submit.run((None, None, true));
+    let questions = if sliders {
+        Either::Left(view! {
+            <fieldset class="woj-question" id="q1">
+                <legend>{w.woj_question1.clone()}</legend>
+                <Slider value=s1 low=w.woj_low1.clone() high=w.woj_high1.clone() label=w.woj_question1.clone() id="q1-slider" autofocus=true/>
+            </fieldset>
+            <fieldset class="woj-question" id="q2">
+                <legend>{w.woj_question2.clone()}</legend>
+                <Slider value=s2 low=w.woj_low2.clone() high=w.woj_high2.clone() label=w.woj_question2.clone() id="q2-slider"/>
+            </fieldset>
+        })
+    } else {
+        Either::Right(view! {
+            <Boxes answer=q1 id="q1" question=w.woj_question1.clone() low=w.woj_low1.clone() high=w.woj_high1.clone()/>
+            <Boxes answer=q2 id="q2" question=w.woj_question2.clone() low=w.woj_low2.clone() high=w.woj_high2.clone()/>
+        })
+    };
+    let allow_skip = i.screen.allow_skip;
+    view! {
+        <div class="woj" tabindex="-1" node_ref=container on:keydown=on_key>
+            <p class="woj-language" id="source-language" lang="en" dir="ltr">"Both sentences are translations from " {i.screen.source_language_name.clone()} "."</p>
+            <div class="texts">
+                <p class="woj-label" lang="en" dir="ltr">"First sentence"</p>
+                <p class="candidate" id="candidate">{item.candidate.clone()}</p>
+                <p class="woj-label" lang="en" dir="ltr">"Second sentence"</p>
+                <p class="context reference" id="context">{item.context.clone().unwrap_or_default()}</p>
+            </div>
+            {questions}
+            <div class="actions">
+                {allow_skip.then(|| view! {
+                    <button type="button" id="skip" disabled=move || busy.get() on:click=skip>"Skip this item"</button>
+                })}
+                <button type="button" class="primary" id="next" disabled=move || !ready() || busy.get() on:click=move |_| send()>
+                    {w.next_label.clone()}
+                </button>
+            </div>
+        </div>
+    }
+}
+
+#[component]
+fn Finished(code: String, return_url: Option<String>) -> impl IntoView {
+    view! {
+        <div class="card finished">
+            <h1>"Thank you: this HIT is complete"</h1>
+            <p>"Your completion code:"</p>
+            <p class="completion-code"><code id="completion-code">{code}</code></p>
+            {match return_url {
+                Some(url) => Either::Left(view! {
+                    <p><a class="button primary" id="return-link" href=url rel="noreferrer">"Return to the study platform"</a></p>
+                }),
+                None => Either::Right(view! { <p class="hint">"Keep this code: the organizer may ask for it."</p> }),
+            }}
+        </div>
+    }
+}
+
+/// The signed-in annotator's HITs on the home page, or what to do when there are none.
+#[component]
+pub fn MyHits() -> impl IntoView {
+    let list = Resource::new(|| (), |_| my_assignments());
+    view! {
+        <Suspense fallback=|| view! { <p>"Loading your HITs…"</p> }>
+            {move || Suspend::new(async move {
+                match list.await {
+                    Ok(items) if !items.is_empty() => Either::Left(view! {
+                        <ul class="my-hits" id="my-hits">
+                            {items.into_iter().map(|a| {
+                                let href = format!("/work/{}", a.assignment);
+                                let state = if a.completed {
+                                    "finished".to_string()
+                                } else if a.answered == 0 {
+                                    format!("{} items, not started", a.total)
+                                } else {
+                                    format!("{} of {} items done", a.answered, a.total)
+                                };
+                                let task = match a.task.as_str() {
+                                    "word-order" => "word order",
+                                    "da-fluency" => "fluency",
+                                    "da-source" => "adequacy (source)",
+                                    _ => "adequacy",
+                                };
+                                view! {
+                                    <li data-task=a.task.clone()>
+                                        <A href=href>{a.campaign_name}</A>
+                                        " · " {task} " · " <span class="hit-state">{state}</span>
+                                    </li>
+                                }
+                            }).collect_view()}
+                        </ul>
+                    }),
+                    _ => Either::Right(view! {
+                        <p class="empty" id="empty-state">
+                            "No HIT is waiting for you. When an organizer assigns you to a campaign, its HITs appear here; each takes about half an hour."
+                        </p>
+                    }),
+                }
+            })}
+        </Suspense>
+    }
+}
