@@ -6,6 +6,7 @@
 //! stage) compile with the `ssr` feature; the browser bundle gets pages only.
 
 pub mod auth;
+pub mod campaign;
 pub mod model;
 pub mod ui;
 
