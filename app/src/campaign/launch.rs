@@ -3,6 +3,7 @@
 //! Every item stores the exact text shown, so what an annotator read is never recomputed.
 
 use crate::auth::server::random_token;
+pub use crate::campaign::LaunchSummary;
 use crate::campaign::{
     CampaignDraft, CampaignSettings, DegradationPolicy, DegradedSample, DesignCheck, WantedPer,
 };
@@ -14,21 +15,11 @@ use crate::hit::{
     self, Candidate, Hit, HitDesign, JudgmentsWanted, WordOrderDesign,
 };
 use crate::model::{ItemType, TaskKind};
-use serde::{Deserialize, Serialize};
 use sqlx::Row;
 use std::collections::{BTreeMap, HashMap};
 
 fn db_err(e: sqlx::Error) -> String {
     format!("database error: {e}")
-}
-
-/// What launching stored.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct LaunchSummary {
-    pub hits: usize,
-    pub items: usize,
-    /// Items per type (wmt names), over all HITs.
-    pub per_type: BTreeMap<String, usize>,
 }
 
 /// One item ready to store.

@@ -6,10 +6,17 @@
 //! of HITs, cost, time) are computed here so the designer page can show them while the
 //! organizer types. Server-only halves compile with the `ssr` feature.
 
+pub mod api;
+pub mod pages;
+
 #[cfg(feature = "ssr")]
 pub mod assign;
 #[cfg(feature = "ssr")]
+pub mod http;
+#[cfg(feature = "ssr")]
 pub mod launch;
+#[cfg(feature = "ssr")]
+pub mod status;
 #[cfg(feature = "ssr")]
 pub mod store;
 
@@ -283,6 +290,15 @@ impl CampaignDraft {
     }
 }
 
+/// What launching stored.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct LaunchSummary {
+    pub hits: usize,
+    pub items: usize,
+    /// Items per type (wmt names), over all HITs.
+    pub per_type: std::collections::BTreeMap<String, usize>,
+}
+
 /// A test set as the designer lists it.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct TestSetInfo {
@@ -290,6 +306,9 @@ pub struct TestSetInfo {
     pub name: String,
     pub source_lang: String,
     pub target_lang: String,
+    /// English names of the languages (defaults of the wording).
+    pub source_name: String,
+    pub target_name: String,
     pub segments: i64,
     /// Reference names available.
     pub references: Vec<String>,
@@ -356,6 +375,24 @@ pub struct CampaignProgress {
     pub judgments: i64,
     /// The signed crowd link (organizers only).
     pub crowd_link: String,
+}
+
+/// One stored HIT item as the organizer inspects it.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct HitItemView {
+    pub position: i64,
+    /// SYSTEM, BAD_REF, REPEAT or REF.
+    pub item_type: String,
+    pub system: Option<String>,
+    pub segment_id: i64,
+    pub segment_key: String,
+    pub paired_position: Option<i64>,
+    pub shown_text: String,
+    pub degradation: Option<String>,
+    /// The system's output for the segment (what a BAD_REF degraded), if the item has a system.
+    pub output: Option<String>,
+    /// The campaign's reference for the segment.
+    pub reference: Option<String>,
 }
 
 /// A campaign with work for the signed-in annotator.

@@ -3,7 +3,7 @@
 
 use crate::campaign::{SystemInfo, TestSetInfo};
 use crate::db::{Db, now_ms};
-use crate::import::ImportBundle;
+use crate::import::{ImportBundle, LangCode};
 use serde::{Deserialize, Serialize};
 use sqlx::Row;
 use std::collections::{BTreeMap, HashMap, HashSet};
@@ -297,11 +297,16 @@ pub async fn list_test_sets(db: &Db) -> Result<Vec<TestSetInfo>, String> {
         .fetch_all(&db.pool)
         .await
         .map_err(db_err)?;
+        let source_lang: String = row.try_get("source_lang").map_err(db_err)?;
+        let target_lang: String = row.try_get("target_lang").map_err(db_err)?;
+        let english = |code: &str| LangCode::parse(code).map(|c| c.english_name().to_string()).unwrap_or_else(|_| code.to_string());
         out.push(TestSetInfo {
             id,
             name: row.try_get("name").map_err(db_err)?,
-            source_lang: row.try_get("source_lang").map_err(db_err)?,
-            target_lang: row.try_get("target_lang").map_err(db_err)?,
+            source_name: english(&source_lang),
+            target_name: english(&target_lang),
+            source_lang,
+            target_lang,
             segments: row.try_get("n").map_err(db_err)?,
             references: refs.iter().map(|r| r.try_get::<String, _>("name")).collect::<Result<_, _>>().map_err(db_err)?,
             systems: systems_of_test_set(db, id).await?,
