@@ -327,6 +327,9 @@ both_backends! {
             &[("DATABASE_URL", server.database_url.as_str()), ("ASSAY_DATA_DIR", server.data_dir.path().to_str().unwrap())],
         ).await.expect("second server");
         let bases = [server.base.clone(), second.base.clone()];
+        // `serve --demo` on a database that has the demo already adds nothing.
+        let demos = org.call("list_campaigns", &[]).await.json().as_array().unwrap().iter().filter(|c| c["name"] == "Demo: DA adequacy (de-en)").count();
+        assert_eq!(demos, 1, "the demo campaign is seeded once");
         let client = reqwest::Client::builder().redirect(reqwest::redirect::Policy::none()).build().unwrap();
 
         // A bad signature is refused.

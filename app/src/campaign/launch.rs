@@ -160,7 +160,7 @@ fn da_degradation(task: TaskKind, settings: &CampaignSettings) -> Degradation {
 
 /// Up to 30 references of other segments, following the segment (donors for adequacy bad
 /// references: the one-word replacement and the replace-with-phrase policy).
-fn donors<'a>(m: &'a Material, segment: i64) -> Vec<&'a str> {
+fn donors(m: &Material, segment: i64) -> Vec<&str> {
     let n = m.segments.len();
     let at = m.segments.iter().position(|&s| s == segment).unwrap_or(0);
     (1..n)

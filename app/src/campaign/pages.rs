@@ -155,7 +155,7 @@ fn number_field(
                 id=id
                 min="0"
                 step=step
-                prop:value=move || settings.with(|s| get(s)).to_string()
+                prop:value=move || settings.with(get).to_string()
                 on:input=move |ev| {
                     if let Ok(v) = event_target_value(&ev).trim().parse::<f64>() {
                         settings.update(|s| set(s, v.max(0.0)));
@@ -180,7 +180,7 @@ fn text_field(
             <input
                 type="text"
                 id=id
-                prop:value=move || settings.with(|s| get(s))
+                prop:value=move || settings.with(get)
                 on:input=move |ev| settings.update(|s| set(s, event_target_value(&ev)))
             />
         </label>
