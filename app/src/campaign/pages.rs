@@ -157,7 +157,10 @@ fn number_field(
                 step=step
                 prop:value=move || settings.with(get).to_string()
                 on:input=move |ev| {
-                    if let Ok(v) = event_target_value(&ev).trim().parse::<f64>() {
+                    // Only a changed number is stored, so typing "0." is not rewritten to "0".
+                    if let Ok(v) = event_target_value(&ev).trim().parse::<f64>()
+                        && settings.with_untracked(get) != v.max(0.0)
+                    {
                         settings.update(|s| set(s, v.max(0.0)));
                     }
                 }
@@ -273,27 +276,34 @@ pub fn DesignerPage() -> impl IntoView {
                             }).collect_view()}
                         </select>
                     </label>
-                    <label>
-                        "Test set (fixes the language pair)"
-                        <select id="test-set" on:change=move |ev| {
-                            test_set.set(event_target_value(&ev).parse().unwrap_or(0));
-                            systems.set(Vec::new());
-                            benchmarks.set(Vec::new());
-                            reference.set(String::new());
-                            reset_wording();
-                        }>
-                            <option value="0">"— choose —"</option>
-                            <Suspense fallback=|| ()>
-                                {move || Suspend::new(async move {
-                                    sets.await.unwrap_or_default().into_iter().map(|t| view! {
-                                        <option value=t.id.to_string() selected=move || test_set.get() == t.id>
-                                            {format!("{} {}-{} ({} segments)", t.name, t.source_lang, t.target_lang, t.segments)}
-                                        </option>
-                                    }).collect_view()
+                    <Transition fallback=|| view! { <p>"Loading test sets…"</p> }>
+                        {move || Suspend::new(async move {
+                            let list = sets.await.unwrap_or_default();
+                            let empty = list.is_empty();
+                            view! {
+                                <label>
+                                    "Test set (fixes the language pair)"
+                                    <select id="test-set" on:change=move |ev| {
+                                        test_set.set(event_target_value(&ev).parse().unwrap_or(0));
+                                        systems.set(Vec::new());
+                                        benchmarks.set(Vec::new());
+                                        reference.set(String::new());
+                                        reset_wording();
+                                    }>
+                                        <option value="0">"— choose —"</option>
+                                        {list.into_iter().map(|t| view! {
+                                            <option value=t.id.to_string() selected=move || test_set.get() == t.id>
+                                                {format!("{} {}-{} ({} segments)", t.name, t.source_lang, t.target_lang, t.segments)}
+                                            </option>
+                                        }).collect_view()}
+                                    </select>
+                                </label>
+                                {empty.then(|| view! {
+                                    <p class="hint">"No test set yet: " <a href="/import" rel="external">"import one"</a> " first."</p>
                                 })}
-                            </Suspense>
-                        </select>
-                    </label>
+                            }
+                        })}
+                    </Transition>
                     <label>
                         "Reference shown and degraded"
                         <select id="reference" on:change=move |ev| reference.set(event_target_value(&ev))>
