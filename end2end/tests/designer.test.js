@@ -120,6 +120,11 @@ test('an organizer imports, designs, previews and launches; workers receive HITs
   const link = await text(designer, '#crowd-link');
   assert.match(link, /\/c\/[A-Za-z0-9_-]+\?sig=[0-9a-f]{64}$/);
   assert.equal(await text(designer, '#p-open'), '6');
+  // The status page polls: a crowd worker starting shows up without a reload.
+  const crowd = await fetch(`${link}&workerId=E2E-WORKER&assignmentId=A1&hitId=H1`, { redirect: 'manual' });
+  assert.equal(crowd.status, 303);
+  await designer.waitForFunction(() => document.querySelector('#p-active')?.textContent === '1', null, { timeout: 15_000 });
+  assert.equal(await text(designer, '#p-open'), '5');
 
   // Word order: other defaults and questions.
   const woj = await openHydrated(context, `${server.base}/campaigns/new`);
@@ -135,9 +140,7 @@ test('an organizer imports, designs, previews and launches; workers receive HITs
   assert.deepEqual(page.assayErrors.concat(designer.assayErrors, woj.assayErrors), []);
   await context.close();
 
-  // A crowd worker arrives by the signed link and is sent to a HIT.
-  const crowd = await fetch(`${link}&workerId=E2E-WORKER&assignmentId=A1&hitId=H1`, { redirect: 'manual' });
-  assert.equal(crowd.status, 303);
+  // The crowd worker was sent to a HIT, and is sent back to it.
   const first = crowd.headers.get('location');
   assert.match(first, /^\/work\/[A-Za-z0-9_-]{43}$/);
   const again = await fetch(`${link}&workerId=E2E-WORKER`, { redirect: 'manual' });

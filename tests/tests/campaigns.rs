@@ -62,6 +62,30 @@ async fn call_json(b: &Browser, name: &str, body: Value) -> Answer {
     Answer { status, body: r.text().await.unwrap_or_default(), set_cookies: vec![] }
 }
 
+/// Sends only the head of a POST with a declared body length; returns the status line.
+async fn declared_length_status(base: &str, path: &str, length: u64, cookie: &str) -> String {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let host = base.trim_start_matches("http://");
+    let mut stream = tokio::net::TcpStream::connect(host).await.unwrap();
+    let head = format!(
+        "POST {path} HTTP/1.1\r\nHost: {host}\r\nOrigin: {base}\r\nCookie: {cookie}\r\nX-Assay-File-Name: big.tsv\r\nContent-Length: {length}\r\nConnection: close\r\n\r\n"
+    );
+    stream.write_all(head.as_bytes()).await.unwrap();
+    // Send a little of the body, then stop: the server answers as soon as it decides.
+    let _ = stream.write_all(&[b'x'; 1024]).await;
+    let _ = stream.shutdown().await;
+    let mut buf = vec![0u8; 256];
+    let n = tokio::time::timeout(std::time::Duration::from_secs(3), stream.read(&mut buf)).await.unwrap_or(Ok(0)).unwrap_or(0);
+    String::from_utf8_lossy(&buf[..n]).lines().next().unwrap_or("").to_string()
+}
+
+/// The organizer's session cookie (`assay_session=…`), from a fresh login.
+async fn org_cookie(server: &TestServer) -> String {
+    let b = server.browser();
+    let a = b.login(ORGANIZER).await;
+    a.set_cookies.iter().find(|c| c.starts_with("assay_session=")).unwrap().split(';').next().unwrap().to_string()
+}
+
 async fn organizer(server: &TestServer) -> Browser {
     let b = server.browser();
     b.login(ORGANIZER).await;
@@ -142,6 +166,14 @@ both_backends! {
             .await
             .unwrap();
         assert_eq!(forged.status().as_u16(), 403, "CSRF origin check applies to uploads");
+
+        // Uploads have their own body limit (512 MiB), above the 1 MiB of other requests.
+        let session = org_cookie(&server).await;
+        assert!(declared_length_status(&server.base, "/upload/import", 600 * 1024 * 1024, &session).await.contains("413"));
+        assert!(declared_length_status(&server.base, "/api/login", 2 * 1024 * 1024, "").await.contains("413"));
+        let big_ok = declared_length_status(&server.base, "/upload/import", 2 * 1024 * 1024, &session).await;
+        // Within the upload limit: read until the body ends early, which is a 400, not a 413.
+        assert!(big_ok.contains("400"), "a 2 MiB upload is within the upload limit: {big_ok}");
 
         let before = counts(&org).await;
         let ok = upload(&org, "wmt.tar.gz", "wmt-t", tgz).await;
