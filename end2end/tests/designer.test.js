@@ -117,6 +117,12 @@ test('an organizer imports, designs, previews and launches; workers receive HITs
   assert.match(await text(designer, '#degraded-preview tbody tr:first-child'), /deleted \d word/);
   const launched = await createAndLaunch(designer);
   assert.match(launched, /Launched: 2 HITs, 200 items/);
+  // The organizer can inspect a stored HIT item by item.
+  await designer.waitForFunction(() => document.querySelectorAll('#hit-items tbody tr').length === 100, null, { timeout: 15_000 });
+  const types = await designer.$$eval('#hit-items tbody tr td:nth-child(2)', (tds) => tds.map((td) => td.textContent));
+  assert.equal(types.filter((t) => t === 'BAD_REF').length, 10);
+  assert.equal(types.filter((t) => t === 'REF').length, 10);
+  assert.match(await text(designer, '#hit-items'), /deleted \d word/);
   const link = await text(designer, '#crowd-link');
   assert.match(link, /\/c\/[A-Za-z0-9_-]+\?sig=[0-9a-f]{64}$/);
   assert.equal(await text(designer, '#p-open'), '6');

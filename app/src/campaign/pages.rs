@@ -3,7 +3,8 @@
 
 use crate::auth::error_text;
 use crate::campaign::api::{
-    CreateCampaign, LaunchCampaign, StartWork, check_design, fetch_progress, list_campaigns, list_test_sets, my_queue,
+    CreateCampaign, LaunchCampaign, StartWork, check_design, fetch_progress, hit_items, list_campaigns, list_test_sets,
+    my_queue,
 };
 use crate::campaign::{
     CampaignDraft, CampaignInfo, CampaignSettings, DegradationPolicy, DesignCheck, TestSetInfo, WantedPer,
@@ -562,6 +563,7 @@ pub fn CampaignStatusPage() -> impl IntoView {
                     }
                 })}
             </Transition>
+            <HitInspector campaign_id=Signal::derive(id) launched=Signal::derive(move || launch.version().get())/>
             {move || match launch.value().get() {
                 Some(Err(e)) => Some(Either::Left(view! { <p class="error" role="alert" id="launch-error">{error_text(&e)}</p> })),
                 Some(Ok(s)) => Some(Either::Right(view! { <p class="notice" id="launch-done">{format!("Launched: {} HITs, {} items.", s.hits, s.items)}</p> })),
@@ -647,5 +649,50 @@ pub fn OrganizerHome() -> impl IntoView {
             <a href="/import" class="button" rel="external">"Import a test set"</a>
             <A href="/campaigns/new" attr:class="button primary">"Design a campaign"</A>
         </p>
+    }
+}
+
+/// The stored items of one HIT, for the organizer: type, system, segment, pair, the text shown
+/// and what a bad reference changed (never shown to annotators).
+#[component]
+fn HitInspector(campaign_id: Signal<i64>, launched: Signal<usize>) -> impl IntoView {
+    let hit = RwSignal::new(1i64);
+    let items = Resource::new(move || (campaign_id.get(), hit.get(), launched.get()), |(c, h, _)| hit_items(c, h - 1));
+    view! {
+        <h2>"Inspect a HIT"</h2>
+        <label class="inline">
+            "HIT"
+            <input type="number" id="inspect-hit" min="1" prop:value=move || hit.get().to_string()
+                on:input=move |ev| {
+                    if let Ok(v) = event_target_value(&ev).trim().parse::<i64>() && v >= 1 {
+                        hit.set(v)
+                    }
+                }/>
+        </label>
+        <Transition fallback=|| view! { <p>"Loading…"</p> }>
+            {move || Suspend::new(async move {
+                match items.await {
+                    Err(e) => Either::Left(view! { <p class="hint">{error_text(&e)}</p> }),
+                    Ok(list) => Either::Right(view! {
+                        <table class="data" id="hit-items">
+                            <thead><tr><th>"#"</th><th>"Type"</th><th>"System"</th><th>"Segment"</th><th>"Paired with"</th><th>"Text shown"</th><th>"What changed"</th></tr></thead>
+                            <tbody>
+                                {list.into_iter().map(|i| view! {
+                                    <tr>
+                                        <td>{i.position + 1}</td>
+                                        <td>{i.item_type}</td>
+                                        <td>{i.system.unwrap_or_default()}</td>
+                                        <td>{i.segment_key}</td>
+                                        <td>{i.paired_position.map(|p| (p + 1).to_string()).unwrap_or_default()}</td>
+                                        <td>{i.shown_text}</td>
+                                        <td class="hint">{i.degradation.unwrap_or_default()}</td>
+                                    </tr>
+                                }).collect_view()}
+                            </tbody>
+                        </table>
+                    }),
+                }
+            })}
+        </Transition>
     }
 }
