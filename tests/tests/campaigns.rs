@@ -396,20 +396,44 @@ both_backends! {
         let p = org.call("campaign_progress", &[("campaign_id", &id.to_string())]).await.json();
         assert_eq!((p["in_progress"].as_i64(), p["open"].as_i64(), p["workers_active"].as_i64()), (Some(6), Some(0), Some(6)));
 
-        // The same worker again, on either server: the same assignment.
-        let mut again = HashSet::new();
-        for base in &bases {
-            for _ in 0..2 {
-                let r = client.get(format!("{base}{path}&workerId=W0&assignmentId=A0&hitId=H")).send().await.unwrap();
-                if r.status().as_u16() == 303 {
-                    again.insert(r.headers()["location"].to_str().unwrap().to_string());
-                }
+        // A blocked worker gets nothing, not even the HIT they hold; unblocked, they resume it.
+        let worker_url = |i: usize| if i % 2 == 0 {
+            (format!("{}{path}&workerId=W{i}", bases[1]), "mturk", format!("W{i}"))
+        } else {
+            (format!("{}{path}&PROLIFIC_PID=P{i}", bases[1]), "prolific", format!("P{i}"))
+        };
+        let mut holder = None;
+        for i in 0..20 {
+            let (url, platform, id) = worker_url(i);
+            if client.get(&url).send().await.unwrap().status().as_u16() == 303 {
+                holder = Some((url, platform, id));
+                break;
             }
         }
-        assert!(again.len() <= 1, "one worker, one assignment: {again:?}");
-        if let Some(l) = again.iter().next() {
-            assert!(given.contains(l));
+        let (url, platform, worker) = holder.expect("some worker holds an assignment");
+        // The same worker again, concurrently, on either server: always the same assignment.
+        let urls: Vec<String> = (0..6).map(|k| url.replacen(&bases[1], &bases[k % 2], 1)).collect();
+        let again: Vec<_> = urls.into_iter().map(|u| {
+            let client = client.clone();
+            tokio::spawn(async move { client.get(u).send().await.unwrap().headers().get("location").map(|l| l.to_str().unwrap().to_string()) })
+        }).collect();
+        let mut locations = HashSet::new();
+        for t in again {
+            locations.insert(t.await.unwrap().expect("a redirect to the worker's HIT"));
         }
+        assert_eq!(locations.len(), 1, "one worker, one assignment: {locations:?}");
+        assert!(given.contains(locations.iter().next().unwrap()));
+        let ann = server.browser();
+        ann.login(ANNOTATOR).await;
+        let block = [("platform", platform), ("external_id", worker.as_str()), ("blocked", "true")];
+        assert_eq!(ann.call("set_worker_blocked", &block).await.status, 403);
+        let b = org.call("set_worker_blocked", &block).await;
+        assert_eq!(b.status, 200, "{}", b.body);
+        let r = client.get(&url).send().await.unwrap();
+        assert_eq!(r.status().as_u16(), 200);
+        assert!(r.text().await.unwrap().contains("No work right now"));
+        org.call("set_worker_blocked", &[("platform", platform), ("external_id", worker.as_str()), ("blocked", "false")]).await;
+        assert_eq!(client.get(&url).send().await.unwrap().status().as_u16(), 303);
         // A worker without an id is asked for one.
         assert_eq!(client.get(format!("{}{path}", bases[0])).send().await.unwrap().status().as_u16(), 400);
     }

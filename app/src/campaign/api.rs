@@ -92,3 +92,19 @@ pub async fn hit_items(campaign_id: i64, hit_index: i64) -> Result<Vec<HitItemVi
     let state = srv::app_state()?;
     status::hit_items(&state.db, campaign_id, hit_index).await.map_err(srv::bad_request)
 }
+
+/// Blocks (or unblocks) a crowd worker by platform (`mturk`, `prolific`, `link`) and the
+/// platform's worker id: a blocked worker is given no more HITs (organizers).
+#[server(endpoint = "set_worker_blocked")]
+pub async fn set_worker_blocked(platform: String, external_id: String, blocked: bool) -> Result<(), ServerFnError> {
+    srv::require(Role::Organizer)?;
+    let state = srv::app_state()?;
+    let platform = match platform.as_str() {
+        "mturk" => assign::Platform::MTurk,
+        "prolific" => assign::Platform::Prolific,
+        "link" => assign::Platform::Link,
+        other => return Err(srv::bad_request(format!("{other:?} is not a crowd platform (mturk, prolific or link)"))),
+    };
+    let worker = assign::crowd_worker(&state.db, platform, &external_id).await.map_err(srv::bad_request)?;
+    assign::set_blocked(&state.db, worker, blocked).await.map_err(srv::internal)
+}
