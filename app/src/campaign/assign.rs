@@ -101,6 +101,23 @@ pub async fn set_blocked(db: &Db, worker_id: i64, blocked: bool) -> Result<(), S
     Ok(())
 }
 
+/// Returns idle assignments of a campaign to the pool (status `expired`): those not seen for
+/// longer than the campaign's timeout. Returns how many expired. `next_assignment` does this
+/// itself; the status page calls it so its numbers are current.
+pub async fn expire_idle(db: &Db, campaign_id: i64) -> Result<u64, String> {
+    let campaign = load_campaign(db, campaign_id).await?;
+    let timeout_ms = campaign.settings.assignment_timeout_minutes.max(1) * 60_000;
+    let done = sqlx::query(
+        "UPDATE assignments SET status = 'expired' WHERE status = 'active' AND last_seen_at < $1 AND hit_id IN (SELECT id FROM hits WHERE campaign_id = $2)",
+    )
+    .bind(now_ms() - timeout_ms)
+    .bind(campaign_id)
+    .execute(&db.pool)
+    .await
+    .map_err(db_err)?;
+    Ok(done.rows_affected())
+}
+
 enum Attempt {
     Done(Option<AssignmentRef>),
     /// Another request took the slot first; try again.

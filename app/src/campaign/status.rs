@@ -56,6 +56,7 @@ pub fn crowd_link(public_url: &str, secret: &[u8], campaign_public_id: &str) -> 
 pub async fn progress(db: &Db, campaign_id: i64, public_url: &str, secret: &[u8]) -> Result<CampaignProgress, String> {
     let info = campaign_info_of(db, campaign_id).await?;
     let c = load_campaign(db, campaign_id).await?;
+    crate::campaign::assign::expire_idle(db, campaign_id).await?;
     let k = c.settings.redundancy.max(1) as i64;
     let rows = sqlx::query(
         "SELECT a.status, COUNT(*) AS n FROM assignments a JOIN hits h ON h.id = a.hit_id WHERE h.campaign_id = $1 GROUP BY a.status",

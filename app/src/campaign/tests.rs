@@ -287,6 +287,7 @@ async fn assignments_respect_redundancy_under_concurrency() {
         let first = &got[0];
         let holder: i64 = sqlx::query("SELECT worker_id FROM assignments WHERE id = $1").bind(first.id).fetch_one(&db.pool).await.unwrap().try_get("worker_id").unwrap();
         sqlx::query("UPDATE assignments SET last_seen_at = 0 WHERE id = $1").bind(first.id).execute(&db.pool).await.unwrap();
+        assert_eq!(super::assign::expire_idle(&db, id).await.unwrap(), 1);
         let newcomer = crowd_worker(&db, Platform::MTurk, "late").await.unwrap();
         let taken = next_assignment(&db, id, newcomer, None).await.unwrap().expect("the expired slot is free again");
         assert_eq!((taken.hit_id, taken.slot), (first.hit_id, first.slot));
