@@ -105,12 +105,13 @@ test('an organizer imports, designs, previews and launches; workers receive HITs
   assert.equal(await designer.inputValue('#target-language'), 'German');
   assert.match(await designer.inputValue('#statement'), /adequately expresses the meaning of the gray text/);
   // The builder refuses what it cannot place, and says why.
+  // (The check follows every edit; wait for the answer to this one.)
+  const shows = (selector, pattern) => designer.waitForFunction(
+    ([s, p]) => new RegExp(p).test(document.querySelector(s)?.textContent ?? ''), [selector, pattern], { timeout: 15_000 });
   await designer.fill('#bad-refs', '40');
-  await designer.waitForSelector('#design-problems', { timeout: 15_000 });
-  assert.match(await text(designer, '#design-problems'), /40 bad references .* system items/);
+  await shows('#design-problems', '40 bad references .* system items');
   await designer.fill('#bad-refs', '10');
-  await designer.waitForSelector('#design-ok', { timeout: 15_000 });
-  assert.match(await text(designer, '#design-ok'), /2 HITs/);
+  await shows('#design-ok', 'The design builds: 2 HITs');
   // Degraded items are previewed before launch.
   const rows = await designer.$$('#degraded-preview tbody tr');
   assert.ok(rows.length >= 2, 'degraded samples shown');
@@ -141,7 +142,7 @@ test('an organizer imports, designs, previews and launches; workers receive HITs
   assert.equal(await woj.inputValue('#hit-length'), '50');
   assert.match(await woj.inputValue('#woj-q1'), /How difficult would it be to grasp the meaning/);
   await woj.fill('#judgments-wanted', '25');
-  await woj.waitForSelector('#design-ok', { timeout: 15_000 });
+  await woj.waitForFunction(() => /The design builds: 2 HITs/.test(document.querySelector('#design-ok')?.textContent ?? ''), null, { timeout: 15_000 });
   assert.match(await createAndLaunch(woj), /Launched: 2 HITs, 100 items/);
   assert.deepEqual(page.assayErrors.concat(designer.assayErrors, woj.assayErrors), []);
   await context.close();

@@ -190,7 +190,8 @@ fn candidates(spec: &Spec<'_>, m: &Material) -> Vec<Candidate> {
                 _ => words >= 2 || (words == 1 && m.references.len() > 1),
             };
             out.push(Candidate {
-                system: system.to_string(),
+                // Names (unique ignoring case) make the builder's messages readable.
+                system: m.system_names.get(&system).cloned().unwrap_or_else(|| system.to_string()),
                 segment: segment.to_string(),
                 has_reference: reference.is_some(),
                 degradable,
@@ -235,6 +236,15 @@ fn build(spec: &Spec<'_>, cands: &[Candidate]) -> Result<Vec<Hit>, String> {
     built.map_err(|e| e.to_string())
 }
 
+/// The system id behind a candidate's system name.
+fn system_id(m: &Material, name: &str) -> Result<i64, String> {
+    m.system_names
+        .iter()
+        .find(|(_, n)| n.as_str() == name)
+        .map(|(&id, _)| id)
+        .ok_or_else(|| format!("internal: HIT builder returned unknown system {name:?}"))
+}
+
 fn parse_id(s: &str) -> Result<i64, String> {
     s.parse().map_err(|_| format!("internal: HIT builder returned id {s:?}"))
 }
@@ -247,7 +257,7 @@ fn materialize(spec: &Spec<'_>, m: &Material, hits: Vec<Hit>) -> Result<Vec<Plan
         let mut items = Vec::with_capacity(h.items.len());
         for item in &h.items {
             let segment = parse_id(&item.segment)?;
-            let system = item.system.as_deref().map(parse_id).transpose()?;
+            let system = item.system.as_deref().map(|n| system_id(m, n)).transpose()?;
             let seed = item_seed(spec.seed, (h.index as u64) << 20 | item.position as u64);
             let output = |sys: i64| {
                 m.outputs.get(&(sys, segment)).cloned().ok_or_else(|| format!("internal: no output of system {sys} for segment {segment}"))
@@ -278,7 +288,7 @@ fn materialize(spec: &Spec<'_>, m: &Material, hits: Vec<Hit>) -> Result<Vec<Plan
                             .paired_with
                             .and_then(|q| h.items.get(q))
                             .and_then(|b| b.system.as_deref())
-                            .map(parse_id)
+                            .map(|n| system_id(m, n))
                             .transpose()?;
                         let hyp = base.and_then(|b| m.outputs.get(&(b, segment)).cloned());
                         let r = reference()?;

@@ -177,6 +177,9 @@ async fn launched_da_hits_have_the_method_structure_and_are_deterministic() {
         assert_eq!(check.implications.hits, 3);
         assert!(!check.samples.is_empty() && check.samples.iter().all(|s| s.degraded.is_ok()));
 
+        // The builder's objections name systems, not database ids.
+        let lonely = check_design(&db, &draft(set, systems[..1].to_vec(), "da-adequacy", 70, 1)).await.unwrap();
+        assert_eq!(lonely.problems, vec!["system Alpha has only 40 outputs, but a HIT needs 70 different outputs of it".to_string()]);
         let uid = organizer(&db).await;
         let id = create_campaign(&db, &d, uid).await.unwrap();
         let twin = create_campaign(&db, &d, uid).await.unwrap();
