@@ -248,8 +248,17 @@ pub fn DesignerPage() -> impl IntoView {
             .unwrap_or(0);
         d.settings.implications(kind, d.systems.len(), max_outputs)
     };
-    // The server's check (the HIT builder's messages and degraded samples), re-run on change.
-    let check = Resource::new(move || draft.get(), |d| async move {
+    // The server's check (the HIT builder's messages and degraded samples), re-run 400 ms after
+    // the last edit.
+    let settled = RwSignal::new(draft.get_untracked());
+    Effect::new(move |pending: Option<Option<TimeoutHandle>>| {
+        let d = draft.get();
+        if let Some(Some(handle)) = pending {
+            handle.clear();
+        }
+        set_timeout_with_handle(move || settled.set(d), std::time::Duration::from_millis(400)).ok()
+    });
+    let check = Resource::new(move || settled.get(), |d| async move {
         if d.test_set_id == 0 {
             Ok(DesignCheck { problems: vec!["choose a test set".into()], ..Default::default() })
         } else {
