@@ -7,6 +7,7 @@
 
 pub mod annotate;
 pub mod auth;
+pub mod campaign;
 pub mod model;
 pub mod ui;
 

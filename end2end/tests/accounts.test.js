@@ -30,7 +30,9 @@ test('an organizer signs in and sees the organizer home page', async () => {
   await page.waitForSelector('section[data-role="organizer"]', { timeout: 15_000 });
   assert.equal(new URL(page.url()).pathname, '/');
   assert.match(await page.textContent('#who'), /Demo Organizer/);
-  assert.match(await page.textContent('#empty-state'), /No campaign yet/);
+  // `serve --demo` seeds a demo campaign, which the organizer's home lists.
+  await page.waitForSelector('#campaigns', { timeout: 15_000 });
+  assert.match(await page.textContent('#campaigns'), /Demo: DA adequacy/);
   const cookies = await context.cookies();
   const session = cookies.find((c) => c.name === 'assay_session');
   assert.ok(session, 'a session cookie is set');
@@ -51,12 +53,14 @@ test('a wrong password shows a message and signs nobody in', async () => {
   await context.close();
 });
 
-test('an annotator signs in, sees the empty queue, and signs out', async () => {
+test('an annotator signs in, sees the queue, and signs out', async () => {
   const context = await browser.newContext();
   const page = await openHydrated(context, `${server.base}/login`);
   await signIn(page, DEMO.annotator);
   await page.waitForSelector('section[data-role="annotator"]', { timeout: 15_000 });
-  // The demo seeds a DA and a word-order HIT for the annotator (annotate::fixture).
+  // The demo campaign has work for the demo annotator, and the demo HITs are listed.
+  await page.waitForSelector('#queue', { timeout: 15_000 });
+  assert.match(await page.textContent('#queue'), /Demo: DA adequacy/);
   await page.waitForSelector('#my-hits a[href^="/work/"]');
   // Annotators have no link to the accounts page, and the page itself refuses them.
   assert.equal(await page.locator('a[href="/admin/users"]').count(), 0);

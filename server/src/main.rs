@@ -1,6 +1,6 @@
 //! `assay`: the one binary. `assay serve` (the default) runs the web application;
-//! `assay admin create` makes an administrator account. Later stages add `import`, `analyze`
-//! and `export` beside them.
+//! `assay admin create` makes an administrator account; `assay import` imports a test set and
+//! system outputs. Later stages add `analyze` and `export` beside them.
 
 mod config;
 mod demo;
@@ -27,6 +27,21 @@ enum Command {
         /// Seed a demo organizer, a demo annotator and a demo campaign, and print how to sign in.
         #[arg(long)]
         demo: bool,
+    },
+    /// Import a test set and system outputs: a WMT folder, .zip or .tar.gz, Appraise JSON, TSV or
+    /// JSONL. All or nothing: on any error nothing is saved and the errors are listed.
+    Import {
+        /// The folder or file to import.
+        path: std::path::PathBuf,
+        /// Name of the test set (default: the folder or file name without extension).
+        #[arg(long)]
+        name: Option<String>,
+        /// Language pair for TSV/JSONL without language columns, e.g. en-de.
+        #[arg(long)]
+        pair: Option<String>,
+        /// Accept empty system outputs (they are not stored) instead of reporting them.
+        #[arg(long)]
+        allow_empty_outputs: bool,
     },
     /// Manage accounts from the command line.
     Admin {
@@ -80,6 +95,7 @@ async fn run(cli: Cli) -> Result<(), String> {
     let config = cli.config;
     match cli.command.unwrap_or(Command::Serve { demo: false }) {
         Command::Serve { demo } => router::serve(config, demo).await,
+        Command::Import { path, name, pair, allow_empty_outputs } => import(&config, &path, name, pair, allow_empty_outputs).await,
         Command::Admin { command: AdminCommand::Create { email, name, role, password_stdin } } => {
             let state = config.open_state().await?;
             let password = read_password(password_stdin)?;
@@ -89,6 +105,34 @@ async fn run(cli: Cli) -> Result<(), String> {
             Ok(())
         }
     }
+}
+
+/// `assay import`: parse, then save in one transaction.
+async fn import(
+    config: &Config,
+    path: &std::path::Path,
+    name: Option<String>,
+    pair: Option<String>,
+    allow_empty_outputs: bool,
+) -> Result<(), String> {
+    let file_name = path.file_name().and_then(|n| n.to_str()).unwrap_or("import").to_string();
+    let name = name.unwrap_or_else(|| file_name.split('.').next().unwrap_or("import").to_string());
+    let mut opts = app::import::ImportOptions::new(name);
+    opts.allow_empty_outputs = allow_empty_outputs;
+    if let Some(p) = pair {
+        opts.pair = Some(app::import::LanguagePair::parse(&p).map_err(|e| format!("--pair: {e}"))?);
+    }
+    let bundle = app::import::import_path(path, &file_name, &opts).map_err(|errors| {
+        let lines: Vec<String> = errors.iter().map(|e| format!("  {e}")).collect();
+        format!("nothing was imported:\n{}", lines.join("\n"))
+    })?;
+    let state = config.open_state().await?;
+    let summary = app::campaign::store::save_import(&state.db, &bundle).await.map_err(|e| format!("nothing was imported: {e}"))?;
+    println!("{}", app::campaign::http::summary_line(&summary));
+    for note in &summary.notes {
+        println!("note: {note}");
+    }
+    Ok(())
 }
 
 fn read_password(from_stdin: bool) -> Result<String, String> {

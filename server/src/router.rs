@@ -26,12 +26,15 @@ pub fn build(state: AppState, options: LeptosOptions) -> Router {
             let options = options.clone();
             move || shell(options.clone())
         })
+        .merge(app::campaign::http::crowd_routes())
         .fallback(leptos_axum::file_and_error_handler(shell))
         .with_state(options)
+        .layer(RequestBodyLimitLayer::new(MAX_BODY_BYTES))
+        // Uploads stream to a temp file under their own, larger limit.
+        .merge(app::campaign::http::upload_routes().layer(RequestBodyLimitLayer::new(app::campaign::http::MAX_UPLOAD_BYTES)))
         .layer(middleware::from_fn(resolve_session))
         .layer(middleware::from_fn(verify_origin))
         .layer(Extension(state))
-        .layer(RequestBodyLimitLayer::new(MAX_BODY_BYTES))
         .layer(SetResponseHeaderLayer::overriding(header::X_CONTENT_TYPE_OPTIONS, HeaderValue::from_static("nosniff")))
         .layer(SetResponseHeaderLayer::overriding(header::X_FRAME_OPTIONS, HeaderValue::from_static("DENY")))
         .layer(SetResponseHeaderLayer::overriding(header::REFERRER_POLICY, HeaderValue::from_static("same-origin")))

@@ -555,8 +555,8 @@ pub fn MyHits() -> impl IntoView {
                         </ul>
                     }),
                     _ => Either::Right(view! {
-                        <p class="empty" id="empty-state">
-                            "No HIT is waiting for you. When an organizer assigns you to a campaign, its HITs appear here; each takes about half an hour."
+                        <p class="empty" id="my-hits-empty">
+                            "You have no HIT in progress. Start one from a campaign above."
                         </p>
                     }),
                 }

@@ -383,6 +383,12 @@ impl TarGzSource {
                 }
             };
             let raw_name = String::from_utf8_lossy(&entry.path_bytes()).into_owned();
+            let kind = entry.header().entry_type();
+            // Folders are skipped before their name is checked: `tar czf x.tgz -C dir .` stores
+            // the root as `./`.
+            if kind.is_dir() && !raw_name.split('/').any(|p| p == "..") {
+                continue;
+            }
             let path = match clean_path(&raw_name) {
                 Ok(p) => p,
                 Err(why) => {
@@ -393,10 +399,6 @@ impl TarGzSource {
                     continue;
                 }
             };
-            let kind = entry.header().entry_type();
-            if kind.is_dir() {
-                continue;
-            }
             if kind.is_symlink() || kind.is_hard_link() {
                 errs.push(&path, None, "symbolic and hard links are not allowed");
                 continue;

@@ -4,6 +4,7 @@ use crate::annotate::pages::{MyHits, WorkPage};
 use crate::auth::api::{AcceptInvitation, Login, Logout, current_user};
 use crate::auth::pages::{AdminUsersPage, InvitePage, LoginPage};
 use crate::auth::{Role, UserInfo};
+use crate::campaign::pages::{AnnotatorQueue, CampaignStatusPage, CampaignsPage, DesignerPage, ImportPage, OrganizerHome};
 use leptos::either::Either;
 use leptos::prelude::*;
 use leptos_meta::{MetaTags, Title, provide_meta_context};
@@ -62,6 +63,10 @@ pub fn App() -> impl IntoView {
                     <Route path=path!("/login") view=LoginPage/>
                     <Route path=path!("/invite/:token") view=InvitePage/>
                     <Route path=path!("/admin/users") view=AdminUsersPage/>
+                    <Route path=path!("/import") view=ImportPage/>
+                    <Route path=path!("/campaigns") view=CampaignsPage/>
+                    <Route path=path!("/campaigns/new") view=DesignerPage/>
+                    <Route path=path!("/campaigns/:id") view=CampaignStatusPage/>
                     <Route path=path!("/work/:id") view=WorkPage/>
                 </Routes>
             </main>
@@ -80,6 +85,10 @@ fn Header() -> impl IntoView {
                     match session.user.await {
                         Ok(Some(user)) => Either::Left(view! {
                             <nav>
+                                {(user.role >= Role::Organizer).then(|| view! {
+                                    <A href="/campaigns">"Campaigns"</A>
+                                    <a href="/import" rel="external">"Import"</a>
+                                })}
                                 {(user.role >= Role::Admin).then(|| view! { <A href="/admin/users">"Accounts"</A> })}
                                 <span class="who" id="who">{user.name.clone()} " · " {user.role.label()}</span>
                                 <ActionForm action=session.logout attr:class="inline">
@@ -122,7 +131,8 @@ fn RoleHome(user: UserInfo) -> impl IntoView {
     let title = format!("Welcome, {}", user.name);
     let body = match user.role {
         Role::Annotator => Either::Left(view! {
-            <h2>"Your work"</h2>
+            <AnnotatorQueue/>
+            <h2>"Your HITs"</h2>
             <MyHits/>
         }),
         Role::Researcher => Either::Right(Either::Left(view! {
@@ -131,12 +141,7 @@ fn RoleHome(user: UserInfo) -> impl IntoView {
                 "No campaign has results yet. Results appear here as soon as annotators finish their first HITs."
             </p>
         })),
-        Role::Organizer => Either::Right(Either::Right(Either::Left(view! {
-            <h2>"Campaigns"</h2>
-            <p class="empty" id="empty-state">
-                "No campaign yet. Start by importing a test set and system outputs, then design a campaign."
-            </p>
-        }))),
+        Role::Organizer => Either::Right(Either::Right(Either::Left(view! { <OrganizerHome/> }))),
         Role::Admin => Either::Right(Either::Right(Either::Right(view! {
             <h2>"Administration"</h2>
             <p class="empty" id="empty-state">

@@ -1,0 +1,351 @@
+//! Handing out work: workers (annotators with accounts, crowd workers without passwords), one
+//! HIT at a time, with the policies of the schema: a worker never gets the same HIT twice
+//! (`UNIQUE (hit_id, worker_id)`), every HIT goes to k distinct workers (`slot` and the
+//! partial unique index `assignments_live_slot`, which holds under concurrent requests and
+//! several app servers), an idle assignment returns to the pool, a blocked worker gets nothing.
+
+use crate::auth::server::random_token;
+use crate::campaign::launch::load_campaign;
+use crate::db::{Db, now_ms};
+use hmac::{Hmac, Mac};
+use serde::{Deserialize, Serialize};
+use sha2::Sha256;
+use sqlx::Row;
+
+fn db_err(e: sqlx::Error) -> String {
+    format!("database error: {e}")
+}
+
+/// Where a worker comes from (`workers.platform`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Platform {
+    /// An annotator with an Assay account.
+    Account,
+    /// Amazon Mechanical Turk (`workerId`).
+    MTurk,
+    /// Prolific (`PROLIFIC_PID`).
+    Prolific,
+    /// A plain signed link with a worker id chosen by the organizer.
+    Link,
+}
+
+impl Platform {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Platform::Account => "account",
+            Platform::MTurk => "mturk",
+            Platform::Prolific => "prolific",
+            Platform::Link => "link",
+        }
+    }
+}
+
+/// An assignment handed to a worker: `public_id` is the unguessable token of `/work/{public_id}`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct AssignmentRef {
+    pub id: i64,
+    pub public_id: String,
+    pub hit_id: i64,
+    pub hit_index: i64,
+    pub slot: i64,
+    /// True when the worker's assignment in progress was resumed rather than a new one claimed.
+    pub resumed: bool,
+}
+
+async fn find_or_insert_worker(db: &Db, user_id: Option<i64>, platform: Platform, external_id: &str) -> Result<i64, String> {
+    sqlx::query(
+        "INSERT INTO workers (user_id, platform, external_id, blocked, created_at) VALUES ($1, $2, $3, 0, $4) ON CONFLICT DO NOTHING",
+    )
+    .bind(user_id)
+    .bind(platform.as_str())
+    .bind(external_id)
+    .bind(now_ms())
+    .execute(&db.pool)
+    .await
+    .map_err(db_err)?;
+    let row = sqlx::query("SELECT id FROM workers WHERE platform = $1 AND external_id = $2")
+        .bind(platform.as_str())
+        .bind(external_id)
+        .fetch_optional(&db.pool)
+        .await
+        .map_err(db_err)?
+        .ok_or_else(|| format!("the worker record for {} {external_id} could not be created", platform.as_str()))?;
+    row.try_get("id").map_err(db_err)
+}
+
+/// The worker record of an account (platform `account`), created on first use.
+pub async fn worker_for_user(db: &Db, user_id: i64) -> Result<i64, String> {
+    find_or_insert_worker(db, Some(user_id), Platform::Account, &user_id.to_string()).await
+}
+
+/// The worker record of a crowd worker (no password, no account), created on first use.
+pub async fn crowd_worker(db: &Db, platform: Platform, external_id: &str) -> Result<i64, String> {
+    let id = external_id.trim();
+    if id.is_empty() || id.len() > 200 || id.chars().any(char::is_control) {
+        return Err("the crowd platform's worker id is missing or malformed".into());
+    }
+    if platform == Platform::Account {
+        return Err("accounts get their worker record from worker_for_user".into());
+    }
+    find_or_insert_worker(db, None, platform, id).await
+}
+
+/// Blocks or unblocks a worker: a blocked worker is given no more work.
+pub async fn set_blocked(db: &Db, worker_id: i64, blocked: bool) -> Result<(), String> {
+    sqlx::query("UPDATE workers SET blocked = $1 WHERE id = $2")
+        .bind(i64::from(blocked))
+        .bind(worker_id)
+        .execute(&db.pool)
+        .await
+        .map_err(db_err)?;
+    Ok(())
+}
+
+/// Returns idle assignments of a campaign to the pool (status `expired`): those not seen for
+/// longer than the campaign's timeout. Returns how many expired. `next_assignment` does this
+/// itself; the status page calls it so its numbers are current.
+pub async fn expire_idle(db: &Db, campaign_id: i64) -> Result<u64, String> {
+    let campaign = load_campaign(db, campaign_id).await?;
+    let timeout_ms = campaign.settings.assignment_timeout_minutes.max(1) * 60_000;
+    let done = sqlx::query(
+        "UPDATE assignments SET status = 'expired' WHERE status = 'active' AND last_seen_at < $1 AND hit_id IN (SELECT id FROM hits WHERE campaign_id = $2)",
+    )
+    .bind(now_ms() - timeout_ms)
+    .bind(campaign_id)
+    .execute(&db.pool)
+    .await
+    .map_err(db_err)?;
+    Ok(done.rows_affected())
+}
+
+enum Attempt {
+    Done(Option<AssignmentRef>),
+    /// Another request took the slot first; try again.
+    Conflict,
+}
+
+/// The worker's assignment: the active one in this campaign if there is one (resumed), else a
+/// new one on a free slot of a HIT the worker has never had, or `None` when there is no work
+/// for them (campaign not launched, every slot taken, worker blocked).
+///
+/// Assignments idle longer than the campaign's timeout become `expired` first, freeing their
+/// slot. Concurrency: each attempt is one short transaction that begins by writing the worker's
+/// row (serialising one worker's requests: the same worker asking twice gets the same
+/// assignment); two workers racing for one slot are told apart by the partial unique index, and
+/// the loser retries with another slot.
+pub async fn next_assignment(
+    db: &Db,
+    campaign_id: i64,
+    worker_id: i64,
+    params: Option<serde_json::Value>,
+) -> Result<Option<AssignmentRef>, String> {
+    let campaign = load_campaign(db, campaign_id).await?;
+    if campaign.status != "launched" {
+        return Ok(None);
+    }
+    let k = campaign.settings.redundancy.max(1) as i64;
+    let timeout_ms = campaign.settings.assignment_timeout_minutes.max(1) * 60_000;
+    let params = params.map(|p| p.to_string());
+    for _ in 0..50 {
+        match attempt(db, campaign_id, worker_id, k, timeout_ms, params.as_deref()).await? {
+            Attempt::Done(r) => return Ok(r),
+            Attempt::Conflict => {
+                // Let the winner commit; jitter keeps racing requests apart.
+                let pause = 2 + (rand::random::<u64>() % 20);
+                tokio::time::sleep(std::time::Duration::from_millis(pause)).await;
+            }
+        }
+    }
+    Err("too many concurrent requests for this campaign; please try again".into())
+}
+
+fn is_conflict(e: &sqlx::Error) -> bool {
+    match e.as_database_error() {
+        Some(d) => {
+            d.is_unique_violation()
+                // PostgreSQL: serialization failure / deadlock; SQLite: busy or locked.
+                || matches!(d.code().as_deref(), Some("40001") | Some("40P01") | Some("5") | Some("6") | Some("517"))
+        }
+        None => false,
+    }
+}
+
+async fn attempt(
+    db: &Db,
+    campaign_id: i64,
+    worker_id: i64,
+    k: i64,
+    timeout_ms: i64,
+    params: Option<&str>,
+) -> Result<Attempt, String> {
+    let now = now_ms();
+    let mut tx = db.pool.begin().await.map_err(db_err)?;
+    macro_rules! run {
+        ($e:expr) => {
+            match $e {
+                Ok(v) => v,
+                // Dropping the transaction rolls it back.
+                Err(e) if is_conflict(&e) => return Ok(Attempt::Conflict),
+                Err(e) => return Err(db_err(e)),
+            }
+        };
+    }
+    // A write first: locks the worker's row (PostgreSQL) or takes the write lock (SQLite), so
+    // the reads below are not followed by a lock upgrade.
+    let worker = run!(
+        sqlx::query("UPDATE workers SET blocked = blocked WHERE id = $1 RETURNING blocked")
+            .bind(worker_id)
+            .fetch_optional(&mut *tx)
+            .await
+    );
+    let Some(worker) = worker else {
+        return Err(format!("there is no worker with id {worker_id}"));
+    };
+    if worker.try_get::<i64, _>("blocked").map_err(db_err)? != 0 {
+        let _ = tx.rollback().await;
+        return Ok(Attempt::Done(None));
+    }
+    // Idle assignments of this campaign go back to the pool.
+    run!(
+        sqlx::query(
+            "UPDATE assignments SET status = 'expired' WHERE status = 'active' AND last_seen_at < $1 AND hit_id IN (SELECT id FROM hits WHERE campaign_id = $2)",
+        )
+        .bind(now - timeout_ms)
+        .bind(campaign_id)
+        .execute(&mut *tx)
+        .await
+    );
+    // Resume the worker's assignment in progress.
+    let active = run!(
+        sqlx::query(
+            "SELECT a.id, a.public_id, a.hit_id, a.slot, h.hit_index FROM assignments a JOIN hits h ON h.id = a.hit_id WHERE a.worker_id = $1 AND a.status = 'active' AND h.campaign_id = $2 ORDER BY a.id LIMIT 1",
+        )
+        .bind(worker_id)
+        .bind(campaign_id)
+        .fetch_optional(&mut *tx)
+        .await
+    );
+    if let Some(a) = active {
+        let id: i64 = a.try_get("id").map_err(db_err)?;
+        run!(sqlx::query("UPDATE assignments SET last_seen_at = $1 WHERE id = $2").bind(now).bind(id).execute(&mut *tx).await);
+        run!(tx.commit().await);
+        return Ok(Attempt::Done(Some(AssignmentRef {
+            id,
+            public_id: a.try_get("public_id").map_err(db_err)?,
+            hit_id: a.try_get("hit_id").map_err(db_err)?,
+            hit_index: a.try_get("hit_index").map_err(db_err)?,
+            slot: a.try_get("slot").map_err(db_err)?,
+            resumed: true,
+        })));
+    }
+    // The HIT with the fewest live copies that this worker never had and that has a free slot.
+    let candidate = run!(
+        sqlx::query(
+            "SELECT h.id, h.hit_index, (SELECT COUNT(*) FROM assignments a WHERE a.hit_id = h.id AND a.status IN ('active', 'completed')) AS live \
+             FROM hits h WHERE h.campaign_id = $1 \
+             AND NOT EXISTS (SELECT 1 FROM assignments b WHERE b.hit_id = h.id AND b.worker_id = $2) \
+             AND (SELECT COUNT(*) FROM assignments c WHERE c.hit_id = h.id AND c.status IN ('active', 'completed')) < $3 \
+             ORDER BY live, h.hit_index LIMIT 1",
+        )
+        .bind(campaign_id)
+        .bind(worker_id)
+        .bind(k)
+        .fetch_optional(&mut *tx)
+        .await
+    );
+    let Some(hit) = candidate else {
+        run!(tx.commit().await);
+        return Ok(Attempt::Done(None));
+    };
+    let hit_id: i64 = hit.try_get("id").map_err(db_err)?;
+    let hit_index: i64 = hit.try_get("hit_index").map_err(db_err)?;
+    let taken: Vec<i64> = run!(
+        sqlx::query("SELECT slot FROM assignments WHERE hit_id = $1 AND status IN ('active', 'completed')")
+            .bind(hit_id)
+            .fetch_all(&mut *tx)
+            .await
+    )
+    .iter()
+    .map(|r| r.try_get::<i64, _>("slot"))
+    .collect::<Result<_, _>>()
+    .map_err(db_err)?;
+    let Some(slot) = (0..k).find(|s| !taken.contains(s)) else {
+        let _ = tx.rollback().await;
+        return Ok(Attempt::Conflict);
+    };
+    let public_id = random_token();
+    let row = run!(
+        sqlx::query(
+            "INSERT INTO assignments (public_id, hit_id, slot, worker_id, status, platform_params, next_position, started_at, last_seen_at) VALUES ($1, $2, $3, $4, 'active', $5, 0, $6, $6) RETURNING id",
+        )
+        .bind(&public_id)
+        .bind(hit_id)
+        .bind(slot)
+        .bind(worker_id)
+        .bind(params.map(str::to_string))
+        .bind(now)
+        .fetch_one(&mut *tx)
+        .await
+    );
+    let id: i64 = row.try_get("id").map_err(db_err)?;
+    run!(tx.commit().await);
+    Ok(Attempt::Done(Some(AssignmentRef { id, public_id, hit_id, hit_index, slot, resumed: false })))
+}
+
+type HmacSha256 = Hmac<Sha256>;
+
+/// The signature of a campaign's crowd link: HMAC-SHA256 of `campaign-link:{public_id}` with
+/// the server's secret, hex.
+pub fn link_signature(secret: &[u8], campaign_public_id: &str) -> String {
+    let mut mac = match HmacSha256::new_from_slice(secret) {
+        Ok(m) => m,
+        // HMAC accepts keys of any length; this cannot happen.
+        Err(_) => return String::new(),
+    };
+    mac.update(b"campaign-link:");
+    mac.update(campaign_public_id.as_bytes());
+    mac.finalize().into_bytes().iter().map(|b| format!("{b:02x}")).collect()
+}
+
+/// Checks a crowd link's signature in constant time.
+pub fn verify_link(secret: &[u8], campaign_public_id: &str, sig: &str) -> bool {
+    let Ok(mut mac) = HmacSha256::new_from_slice(secret) else { return false };
+    mac.update(b"campaign-link:");
+    mac.update(campaign_public_id.as_bytes());
+    let Some(bytes) = decode_hex(sig) else { return false };
+    mac.verify_slice(&bytes).is_ok()
+}
+
+fn decode_hex(s: &str) -> Option<Vec<u8>> {
+    if !s.len().is_multiple_of(2) {
+        return None;
+    }
+    (0..s.len()).step_by(2).map(|i| u8::from_str_radix(s.get(i..i + 2)?, 16).ok()).collect()
+}
+
+/// The campaign id behind a public id.
+pub async fn campaign_by_public_id(db: &Db, public_id: &str) -> Result<Option<i64>, String> {
+    let row = sqlx::query("SELECT id FROM campaigns WHERE public_id = $1")
+        .bind(public_id)
+        .fetch_optional(&db.pool)
+        .await
+        .map_err(db_err)?;
+    row.map(|r| r.try_get::<i64, _>("id").map_err(db_err)).transpose()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn link_signatures_verify_and_depend_on_key_and_campaign() {
+        let key = [7u8; 32];
+        let sig = link_signature(&key, "abc");
+        assert_eq!(sig.len(), 64);
+        assert!(verify_link(&key, "abc", &sig));
+        assert!(!verify_link(&key, "abd", &sig));
+        assert!(!verify_link(&[8u8; 32], "abc", &sig));
+        assert!(!verify_link(&key, "abc", "zz"));
+        assert!(!verify_link(&key, "abc", ""));
+    }
+}

@@ -1,0 +1,272 @@
+//! Plain HTTP routes of the campaign stage (not server functions):
+//!
+//! - `POST /upload/import`: an organizer's upload (a `multipart/form-data` form with the fields
+//!   `test_set_name`, `pair` and `file`, or a raw body with the file name in `X-Assay-File-Name`,
+//!   the test-set name in `X-Assay-Test-Set` and optionally the pair in `X-Assay-Pair`). The
+//!   body is streamed to a temp file, never held in memory; the route has its own body limit
+//!   ([`MAX_UPLOAD_BYTES`], set by the server's router). Answers JSON, or for a plain browser
+//!   form a redirect back to `/import` with the outcome.
+//! - `GET /c/{campaign public id}?sig=…`: a crowd worker's signed campaign link, with the
+//!   platform's parameters (Mechanical Turk `workerId`/`assignmentId`/`hitId`/`turkSubmitTo`;
+//!   Prolific `PROLIFIC_PID`/`STUDY_ID`/`SESSION_ID`; or `worker` for a plain link). The worker
+//!   gets a record without a password and is redirected to `/work/{assignment public id}`.
+
+use crate::auth::Role;
+use crate::auth::api::url_escape;
+use crate::auth::server::CurrentSession;
+use crate::campaign::assign::{Platform, campaign_by_public_id, crowd_worker, next_assignment, verify_link};
+use crate::campaign::store::{ImportSummary, save_import};
+use crate::import::{ImportError, ImportOptions, LanguagePair, import_path};
+use crate::state::AppState;
+use axum::body::{Body, HttpBody};
+use axum::extract::{FromRequest, Multipart, Path, Query, Request};
+use axum::http::{HeaderMap, StatusCode, header};
+use axum::response::{Html, IntoResponse, Redirect, Response};
+use axum::routing::{get, post};
+use axum::{Extension, Json, Router};
+use std::collections::HashMap;
+use std::pin::Pin;
+use tokio::io::AsyncWriteExt;
+
+/// Largest upload accepted (the server applies it as this route's body limit).
+pub const MAX_UPLOAD_BYTES: usize = 512 * 1024 * 1024;
+
+/// The upload route (give it its own body limit).
+pub fn upload_routes<S: Clone + Send + Sync + 'static>() -> Router<S> {
+    Router::new().route("/upload/import", post(upload_import))
+}
+
+/// The crowd-link route.
+pub fn crowd_routes<S: Clone + Send + Sync + 'static>() -> Router<S> {
+    Router::new().route("/c/{public_id}", get(crowd_link))
+}
+
+fn wants_html(headers: &HeaderMap) -> bool {
+    headers.get(header::ACCEPT).and_then(|v| v.to_str().ok()).is_some_and(|v| v.contains("text/html"))
+}
+
+fn header_text(headers: &HeaderMap, name: &str) -> Option<String> {
+    headers.get(name).and_then(|v| v.to_str().ok()).map(|s| s.trim().to_string()).filter(|s| !s.is_empty())
+}
+
+/// An upload's outcome as JSON: the summary, or the errors (file, line, problem).
+fn outcome(html: bool, result: Result<ImportSummary, Vec<String>>) -> Response {
+    match (html, result) {
+        (true, Ok(s)) => Redirect::to(&format!("/import?done={}", url_escape(&summary_line(&s)))).into_response(),
+        (true, Err(errors)) => Redirect::to(&format!("/import?error={}", url_escape(&errors.join("\n")))).into_response(),
+        (false, Ok(s)) => Json(serde_json::json!({ "summary": s })).into_response(),
+        (false, Err(errors)) => (StatusCode::BAD_REQUEST, Json(serde_json::json!({ "errors": errors }))).into_response(),
+    }
+}
+
+/// One line saying what an import stored.
+pub fn summary_line(s: &ImportSummary) -> String {
+    let sets: Vec<String> = s
+        .test_sets
+        .iter()
+        .map(|t| format!("{} {} ({} segments{})", t.name, t.pair, t.segments, if t.created { "" } else { ", existing" }))
+        .collect();
+    format!(
+        "Imported {}: {} system outputs, {} references; systems new: {}; reused: {}.",
+        sets.join(", "),
+        s.outputs_added,
+        s.references_added,
+        if s.systems_created.is_empty() { "none".into() } else { s.systems_created.join(", ") },
+        if s.systems_reused.is_empty() { "none".into() } else { s.systems_reused.join(", ") },
+    )
+}
+
+fn error_lines(errors: &[ImportError]) -> Vec<String> {
+    errors.iter().map(ToString::to_string).collect()
+}
+
+/// Writes a body (or a multipart field) into a temp file chunk by chunk.
+async fn to_temp_file(original_name: &str) -> Result<(tempfile::TempPath, tokio::fs::File), String> {
+    let lower = original_name.to_ascii_lowercase();
+    let suffix = [".tar.gz", ".tgz", ".zip", ".jsonl", ".ndjson", ".json", ".tsv", ".txt"]
+        .into_iter()
+        .find(|s| lower.ends_with(s))
+        .unwrap_or(".upload");
+    let tmp = tempfile::Builder::new()
+        .prefix("assay-upload-")
+        .suffix(suffix)
+        .tempfile()
+        .map_err(|e| format!("cannot create a temp file: {e}"))?;
+    let path = tmp.into_temp_path();
+    let file = tokio::fs::File::create(&path).await.map_err(|e| format!("cannot write the temp file: {e}"))?;
+    Ok((path, file))
+}
+
+struct Upload {
+    path: tempfile::TempPath,
+    file_name: String,
+    test_set_name: String,
+    pair: Option<String>,
+}
+
+async fn read_raw(headers: &HeaderMap, mut body: Body) -> Result<Upload, String> {
+    let file_name = header_text(headers, "x-assay-file-name").ok_or("say the file's name in the X-Assay-File-Name header")?;
+    let test_set_name = header_text(headers, "x-assay-test-set").unwrap_or_default();
+    let (path, mut file) = to_temp_file(&file_name).await?;
+    while let Some(frame) = std::future::poll_fn(|cx| Pin::new(&mut body).poll_frame(cx)).await {
+        let frame = frame.map_err(|e| format!("the upload was interrupted or is too large: {e}"))?;
+        if let Ok(data) = frame.into_data() {
+            file.write_all(&data).await.map_err(|e| format!("cannot write the temp file: {e}"))?;
+        }
+    }
+    file.flush().await.map_err(|e| format!("cannot write the temp file: {e}"))?;
+    Ok(Upload { path, file_name, test_set_name, pair: header_text(headers, "x-assay-pair") })
+}
+
+async fn read_multipart(mut form: Multipart) -> Result<Upload, String> {
+    let mut test_set_name = String::new();
+    let mut pair = None;
+    let mut stored: Option<(tempfile::TempPath, String)> = None;
+    while let Some(mut field) = form.next_field().await.map_err(|e| format!("the upload is malformed or too large: {e}"))? {
+        match field.name().unwrap_or("") {
+            "test_set_name" => test_set_name = field.text().await.map_err(|e| e.to_string())?.trim().to_string(),
+            "pair" => pair = Some(field.text().await.map_err(|e| e.to_string())?.trim().to_string()).filter(|p| !p.is_empty()),
+            "file" => {
+                let name = field.file_name().unwrap_or("").to_string();
+                if name.is_empty() {
+                    return Err("choose a file to import".into());
+                }
+                let (path, mut file) = to_temp_file(&name).await?;
+                while let Some(chunk) = field.chunk().await.map_err(|e| format!("the upload was interrupted or is too large: {e}"))? {
+                    file.write_all(&chunk).await.map_err(|e| format!("cannot write the temp file: {e}"))?;
+                }
+                file.flush().await.map_err(|e| format!("cannot write the temp file: {e}"))?;
+                stored = Some((path, name));
+            }
+            _ => {}
+        }
+    }
+    let (path, file_name) = stored.ok_or("choose a file to import")?;
+    Ok(Upload { path, file_name, test_set_name, pair })
+}
+
+async fn upload_import(
+    Extension(state): Extension<AppState>,
+    session: Option<Extension<CurrentSession>>,
+    headers: HeaderMap,
+    req: Request,
+) -> Response {
+    let html = wants_html(&headers);
+    let user = session.and_then(|Extension(s)| s.0).map(|s| s.user);
+    match user {
+        None => return (StatusCode::UNAUTHORIZED, "Please sign in.").into_response(),
+        Some(u) if u.role < Role::Organizer => {
+            return (StatusCode::FORBIDDEN, format!("This needs the {} role.", Role::Organizer.label())).into_response();
+        }
+        Some(_) => {}
+    }
+    let is_multipart = headers
+        .get(header::CONTENT_TYPE)
+        .and_then(|v| v.to_str().ok())
+        .is_some_and(|v| v.starts_with("multipart/form-data"));
+    let upload = if is_multipart {
+        match Multipart::from_request(req, &()).await {
+            Ok(form) => read_multipart(form).await,
+            Err(e) => Err(format!("the upload is not a valid form: {e}")),
+        }
+    } else {
+        read_raw(&headers, req.into_body()).await
+    };
+    let upload = match upload {
+        Ok(u) => u,
+        Err(e) => return outcome(html, Err(vec![e])),
+    };
+    let name = if upload.test_set_name.is_empty() {
+        // Default: the file name without its extension.
+        upload.file_name.split(['.', '/']).next().unwrap_or("import").to_string()
+    } else {
+        upload.test_set_name.clone()
+    };
+    let mut opts = ImportOptions::new(name);
+    if let Some(p) = &upload.pair {
+        match LanguagePair::parse(p) {
+            Ok(pair) => opts.pair = Some(pair),
+            Err(e) => return outcome(html, Err(vec![format!("language pair: {e}")])),
+        }
+    }
+    let file_name = upload.file_name.clone();
+    let path = upload.path;
+    let parsed = tokio::task::spawn_blocking(move || {
+        let r = import_path(&path, &file_name, &opts);
+        drop(path);
+        r
+    })
+    .await;
+    let bundle = match parsed {
+        Ok(Ok(b)) => b,
+        Ok(Err(errors)) => return outcome(html, Err(error_lines(&errors))),
+        Err(e) => return outcome(html, Err(vec![format!("the import failed: {e}")])),
+    };
+    outcome(html, save_import(&state.db, &bundle).await.map_err(|e| vec![e]))
+}
+
+fn page(status: StatusCode, title: &str, text: &str) -> Response {
+    let esc = |s: &str| s.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;");
+    (
+        status,
+        Html(format!(
+            "<!DOCTYPE html><html lang=\"en\"><head><meta charset=\"utf-8\"><meta name=\"viewport\" content=\"width=device-width, initial-scale=1\"><title>{t}</title><link rel=\"stylesheet\" href=\"/assay.css\"></head><body><main><section class=\"card narrow\"><h1>{t}</h1><p id=\"crowd-message\">{x}</p></section></main></body></html>",
+            t = esc(title),
+            x = esc(text)
+        )),
+    )
+        .into_response()
+}
+
+async fn crowd_link(
+    Extension(state): Extension<AppState>,
+    Path(public_id): Path<String>,
+    Query(q): Query<HashMap<String, String>>,
+) -> Response {
+    let sig = q.get("sig").map(String::as_str).unwrap_or("");
+    if !verify_link(&state.secret, &public_id, sig) {
+        return page(StatusCode::FORBIDDEN, "Link not valid", "This campaign link is not valid. Please use the link exactly as you received it.");
+    }
+    let campaign = match campaign_by_public_id(&state.db, &public_id).await {
+        Ok(Some(id)) => id,
+        Ok(None) => return page(StatusCode::NOT_FOUND, "No such campaign", "This campaign does not exist any more."),
+        Err(e) => {
+            tracing::error!("crowd link: {e}");
+            return page(StatusCode::INTERNAL_SERVER_ERROR, "Something went wrong", "Please try again in a minute.");
+        }
+    };
+    let get = |k: &str| q.get(k).map(|s| s.trim().to_string()).filter(|s| !s.is_empty());
+    // Mechanical Turk shows a preview before the worker accepts the HIT.
+    if get("assignmentId").as_deref() == Some("ASSIGNMENT_ID_NOT_AVAILABLE") {
+        return page(StatusCode::OK, "Preview", "Accept the HIT to start. You will rate translations one at a time; each HIT takes about half an hour.");
+    }
+    let (platform, worker, keys): (Platform, Option<String>, &[&str]) = if let Some(w) = get("workerId") {
+        (Platform::MTurk, Some(w), &["assignmentId", "hitId", "turkSubmitTo"])
+    } else if let Some(w) = get("PROLIFIC_PID") {
+        (Platform::Prolific, Some(w), &["STUDY_ID", "SESSION_ID"])
+    } else {
+        (Platform::Link, get("worker"), &[])
+    };
+    let Some(worker) = worker else {
+        return page(
+            StatusCode::BAD_REQUEST,
+            "Who are you?",
+            "This link needs the crowd platform's worker id (workerId for Mechanical Turk, PROLIFIC_PID for Prolific, or worker).",
+        );
+    };
+    let worker_id = match crowd_worker(&state.db, platform, &worker).await {
+        Ok(id) => id,
+        Err(e) => return page(StatusCode::BAD_REQUEST, "Who are you?", &e),
+    };
+    let params: serde_json::Map<String, serde_json::Value> =
+        keys.iter().filter_map(|k| get(k).map(|v| (k.to_string(), serde_json::Value::String(v)))).collect();
+    let params = (!params.is_empty()).then_some(serde_json::Value::Object(params));
+    match next_assignment(&state.db, campaign, worker_id, params).await {
+        Ok(Some(a)) => Redirect::to(&format!("/work/{}", a.public_id)).into_response(),
+        Ok(None) => page(StatusCode::OK, "No work right now", "There is no HIT for you in this campaign at the moment. Thank you for your interest."),
+        Err(e) => {
+            tracing::error!("crowd link: {e}");
+            page(StatusCode::SERVICE_UNAVAILABLE, "Busy", "Many people are starting at once; please reload this page in a few seconds.")
+        }
+    }
+}

@@ -1,0 +1,634 @@
+//! Creating a campaign from a draft and launching it: the HIT builder's HITs (METHOD §2) with
+//! their degraded items (METHOD §3) become `hits` and `hit_items` rows in one transaction.
+//! Every item stores the exact text shown, so what an annotator read is never recomputed.
+
+use crate::auth::server::random_token;
+pub use crate::campaign::LaunchSummary;
+use crate::campaign::{
+    CampaignDraft, CampaignSettings, DegradationPolicy, DegradedSample, DesignCheck, WantedPer,
+};
+use crate::db::{Db, now_ms};
+use crate::hit::degrade::{
+    AdequacyPolicy, Degradation, DegradeContext, Segmentation, item_seed, preview, tokenize,
+};
+use crate::hit::{
+    self, Candidate, Hit, HitDesign, JudgmentsWanted, WordOrderDesign,
+};
+use crate::model::{ItemType, TaskKind};
+use sqlx::Row;
+use std::collections::{BTreeMap, HashMap};
+
+fn db_err(e: sqlx::Error) -> String {
+    format!("database error: {e}")
+}
+
+/// One item ready to store.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PlannedItem {
+    pub position: usize,
+    pub item_type: ItemType,
+    pub system_id: Option<i64>,
+    pub segment_id: i64,
+    pub paired_position: Option<usize>,
+    pub shown_text: String,
+    pub degradation: Option<String>,
+}
+
+/// A HIT ready to store.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PlannedHit {
+    pub index: usize,
+    pub items: Vec<PlannedItem>,
+}
+
+/// The texts a campaign draws from.
+struct Material {
+    target_lang: String,
+    /// Segment ids in test-set order.
+    segments: Vec<i64>,
+    /// segment id → the chosen reference text.
+    references: HashMap<i64, String>,
+    /// (system id, segment id) → output.
+    outputs: HashMap<(i64, i64), String>,
+    /// system id → name.
+    system_names: HashMap<i64, String>,
+}
+
+/// Everything that decides the HITs of a campaign.
+struct Spec<'a> {
+    task: TaskKind,
+    test_set_id: i64,
+    reference_name: Option<&'a str>,
+    systems: &'a [i64],
+    settings: &'a CampaignSettings,
+    seed: u64,
+}
+
+async fn load_material(db: &Db, spec: &Spec<'_>) -> Result<(Material, Option<String>), String> {
+    let set = sqlx::query("SELECT target_lang FROM test_sets WHERE id = $1")
+        .bind(spec.test_set_id)
+        .fetch_optional(&db.pool)
+        .await
+        .map_err(db_err)?
+        .ok_or_else(|| format!("there is no test set with id {}", spec.test_set_id))?;
+    let target_lang: String = set.try_get("target_lang").map_err(db_err)?;
+    let segments: Vec<i64> = sqlx::query("SELECT id FROM segments WHERE test_set_id = $1 ORDER BY position")
+        .bind(spec.test_set_id)
+        .fetch_all(&db.pool)
+        .await
+        .map_err(db_err)?
+        .iter()
+        .map(|r| r.try_get::<i64, _>("id"))
+        .collect::<Result<_, _>>()
+        .map_err(db_err)?;
+    let names: Vec<String> = sqlx::query(
+        "SELECT DISTINCT r.name FROM segment_references r JOIN segments s ON s.id = r.segment_id WHERE s.test_set_id = $1 ORDER BY r.name",
+    )
+    .bind(spec.test_set_id)
+    .fetch_all(&db.pool)
+    .await
+    .map_err(db_err)?
+    .iter()
+    .map(|r| r.try_get::<String, _>("name"))
+    .collect::<Result<_, _>>()
+    .map_err(db_err)?;
+    let reference_name = match spec.reference_name {
+        Some(n) if !n.is_empty() => {
+            if !names.iter().any(|x| x == n) {
+                return Err(format!("the test set has no reference named {n:?} (it has: {})", names.join(", ")));
+            }
+            Some(n.to_string())
+        }
+        _ => names.first().cloned(),
+    };
+    let mut references = HashMap::new();
+    if let Some(name) = &reference_name {
+        let rows = sqlx::query(
+            "SELECT r.segment_id, r.text FROM segment_references r JOIN segments s ON s.id = r.segment_id WHERE s.test_set_id = $1 AND r.name = $2",
+        )
+        .bind(spec.test_set_id)
+        .bind(name)
+        .fetch_all(&db.pool)
+        .await
+        .map_err(db_err)?;
+        for r in rows {
+            references.insert(r.try_get::<i64, _>("segment_id").map_err(db_err)?, r.try_get::<String, _>("text").map_err(db_err)?);
+        }
+    }
+    let mut outputs = HashMap::new();
+    let mut system_names = HashMap::new();
+    for &system in spec.systems {
+        let name = sqlx::query("SELECT name FROM systems WHERE id = $1")
+            .bind(system)
+            .fetch_optional(&db.pool)
+            .await
+            .map_err(db_err)?
+            .ok_or_else(|| format!("there is no system with id {system}"))?;
+        system_names.insert(system, name.try_get::<String, _>("name").map_err(db_err)?);
+        let rows = sqlx::query(
+            "SELECT o.segment_id, o.text FROM system_outputs o JOIN segments s ON s.id = o.segment_id WHERE s.test_set_id = $1 AND o.system_id = $2",
+        )
+        .bind(spec.test_set_id)
+        .bind(system)
+        .fetch_all(&db.pool)
+        .await
+        .map_err(db_err)?;
+        for r in rows {
+            let text: String = r.try_get("text").map_err(db_err)?;
+            if !text.trim().is_empty() {
+                outputs.insert((system, r.try_get::<i64, _>("segment_id").map_err(db_err)?), text);
+            }
+        }
+    }
+    Ok((Material { target_lang, segments, references, outputs, system_names }, reference_name))
+}
+
+fn adequacy_policy(p: DegradationPolicy) -> AdequacyPolicy {
+    match p {
+        DegradationPolicy::Delete => AdequacyPolicy::Delete,
+        DegradationPolicy::ReplacePhrase => AdequacyPolicy::ReplaceWithPhrase,
+    }
+}
+
+/// The bad-reference degradation of a DA task.
+fn da_degradation(task: TaskKind, settings: &CampaignSettings) -> Degradation {
+    match task {
+        TaskKind::DaFluency => Degradation::Fluency,
+        _ => Degradation::Adequacy(adequacy_policy(settings.degradation)),
+    }
+}
+
+/// Up to 30 references of other segments, following the segment (donors for adequacy bad
+/// references: the one-word replacement and the replace-with-phrase policy).
+fn donors(m: &Material, segment: i64) -> Vec<&str> {
+    let n = m.segments.len();
+    let at = m.segments.iter().position(|&s| s == segment).unwrap_or(0);
+    (1..n)
+        .map(|d| m.segments[(at + d) % n])
+        .filter_map(|s| m.references.get(&s).map(String::as_str))
+        .take(30)
+        .collect()
+}
+
+fn candidates(spec: &Spec<'_>, m: &Material) -> Vec<Candidate> {
+    let seg = |text: &str| Segmentation::choose(text, Some(&m.target_lang));
+    let mut out = Vec::new();
+    for &system in spec.systems {
+        for &segment in &m.segments {
+            let Some(text) = m.outputs.get(&(system, segment)) else { continue };
+            let reference = m.references.get(&segment);
+            // Adequacy and word order show the reference beside every item.
+            if matches!(spec.task, TaskKind::DaAdequacy | TaskKind::WordOrder) && reference.is_none() {
+                continue;
+            }
+            let words = tokenize(text, seg(text)).len();
+            let degradable = match spec.task {
+                TaskKind::DaFluency => {
+                    crate::hit::degrade::degrade(text, &Degradation::Fluency, &DegradeContext { language: Some(&m.target_lang), ..Default::default() }, 0).is_ok()
+                }
+                TaskKind::WordOrder => true,
+                _ => words >= 2 || (words == 1 && m.references.len() > 1),
+            };
+            out.push(Candidate {
+                // Names (unique ignoring case) make the builder's messages readable.
+                system: m.system_names.get(&system).cloned().unwrap_or_else(|| system.to_string()),
+                segment: segment.to_string(),
+                has_reference: reference.is_some(),
+                degradable,
+                reference_words: reference.map(|r| tokenize(r, seg(r)).len()),
+            });
+        }
+    }
+    out
+}
+
+fn wanted(settings: &CampaignSettings) -> JudgmentsWanted {
+    match settings.wanted_per {
+        WantedPer::System => JudgmentsWanted::PerSystem(settings.judgments_wanted),
+        WantedPer::Segment => JudgmentsWanted::PerSegment(settings.judgments_wanted),
+    }
+}
+
+fn build(spec: &Spec<'_>, cands: &[Candidate]) -> Result<Vec<Hit>, String> {
+    let s = spec.settings;
+    if s.redundancy == 0 {
+        return Err("redundancy must be at least 1 worker per HIT".into());
+    }
+    let built = match spec.task {
+        TaskKind::WordOrder => hit::build_word_order_hits(
+            cands,
+            &WordOrderDesign {
+                length: s.hit_length,
+                permutations: s.woj_permutations,
+                same_reference_pairs_per_kind: s.woj_same_reference_pairs,
+                max_degree: s.woj_max_degree,
+            },
+            wanted(s),
+            spec.seed,
+        ),
+        _ => hit::build_hits(
+            cands,
+            &HitDesign { length: s.hit_length, bad_refs: s.bad_refs, repeats: s.repeats, refs: s.refs, sets: s.sets },
+            wanted(s),
+            spec.seed,
+        ),
+    };
+    built.map_err(|e| e.to_string())
+}
+
+/// The system id behind a candidate's system name.
+fn system_id(m: &Material, name: &str) -> Result<i64, String> {
+    m.system_names
+        .iter()
+        .find(|(_, n)| n.as_str() == name)
+        .map(|(&id, _)| id)
+        .ok_or_else(|| format!("internal: HIT builder returned unknown system {name:?}"))
+}
+
+fn parse_id(s: &str) -> Result<i64, String> {
+    s.parse().map_err(|_| format!("internal: HIT builder returned id {s:?}"))
+}
+
+/// Turns built HITs into stored items: the texts shown and, for bad references, what changed.
+fn materialize(spec: &Spec<'_>, m: &Material, hits: Vec<Hit>) -> Result<Vec<PlannedHit>, String> {
+    let da_how = da_degradation(spec.task, spec.settings);
+    let mut out = Vec::with_capacity(hits.len());
+    for h in hits {
+        let mut items = Vec::with_capacity(h.items.len());
+        for item in &h.items {
+            let segment = parse_id(&item.segment)?;
+            let system = item.system.as_deref().map(|n| system_id(m, n)).transpose()?;
+            let seed = item_seed(spec.seed, (h.index as u64) << 20 | item.position as u64);
+            let output = |sys: i64| {
+                m.outputs.get(&(sys, segment)).cloned().ok_or_else(|| format!("internal: no output of system {sys} for segment {segment}"))
+            };
+            let reference = || m.references.get(&segment).cloned().ok_or_else(|| format!("internal: no reference for segment {segment}"));
+            let (shown_text, degradation) = match item.item_type {
+                ItemType::System | ItemType::Repeat => (output(system.ok_or("internal: system item without system")?)?, None),
+                ItemType::Ref => (reference()?, None),
+                ItemType::BadRef => match item.permutation {
+                    None => {
+                        let sys = system.ok_or("internal: bad reference without system")?;
+                        let text = output(sys)?;
+                        let donor = donors(m, segment);
+                        let ctx = DegradeContext { language: Some(&m.target_lang), donors: &donor, ..Default::default() };
+                        let d = crate::hit::degrade::degrade(&text, &da_how, &ctx, seed).map_err(|e| {
+                            format!(
+                                "HIT {}: cannot make a bad reference from the output of {} for segment {segment}: {e}",
+                                h.index + 1,
+                                m.system_names.get(&sys).cloned().unwrap_or_default()
+                            )
+                        })?;
+                        (d.text, Some(d.change.to_string()))
+                    }
+                    Some(p) => {
+                        // Word order: a permutation of the reference; `choice` takes words from the
+                        // base item's output.
+                        let base = item
+                            .paired_with
+                            .and_then(|q| h.items.get(q))
+                            .and_then(|b| b.system.as_deref())
+                            .map(|n| system_id(m, n))
+                            .transpose()?;
+                        let hyp = base.and_then(|b| m.outputs.get(&(b, segment)).cloned());
+                        let r = reference()?;
+                        let ctx = DegradeContext { language: Some(&m.target_lang), hypothesis: hyp.as_deref(), ..Default::default() };
+                        let mut result = Err(String::new());
+                        // A degree the text cannot take is lowered until it can (recorded).
+                        for degree in (1..=p.degree).rev() {
+                            let how = Degradation::WordOrder { kind: p.kind, degree };
+                            match crate::hit::degrade::degrade(&r, &how, &ctx, seed) {
+                                Ok(d) => {
+                                    result = Ok((d.text, Some(format!("{} degree {degree}: {}", p.kind.as_str(), d.change))));
+                                    break;
+                                }
+                                Err(e) if result.as_ref().is_err_and(|m| m.is_empty()) => result = Err(e.to_string()),
+                                Err(_) => {}
+                            }
+                        }
+                        result.map_err(|e| format!("HIT {}: cannot permute the reference of segment {segment}: {e}", h.index + 1))?
+                    }
+                },
+            };
+            items.push(PlannedItem {
+                position: item.position,
+                item_type: item.item_type,
+                system_id: system,
+                segment_id: segment,
+                paired_position: item.paired_with,
+                shown_text,
+                degradation,
+            });
+        }
+        out.push(PlannedHit { index: h.index, items });
+    }
+    Ok(out)
+}
+
+async fn plan(db: &Db, spec: &Spec<'_>) -> Result<(Vec<PlannedHit>, Option<String>), String> {
+    if spec.systems.is_empty() {
+        return Err("choose at least one system".into());
+    }
+    let (m, reference_name) = load_material(db, spec).await?;
+    if matches!(spec.task, TaskKind::DaAdequacy | TaskKind::WordOrder) && m.references.is_empty() {
+        return Err(format!("{} shows a human reference with every item, but the test set has none", spec.task.as_str()));
+    }
+    for &s in spec.systems {
+        if !m.outputs.keys().any(|&(sys, _)| sys == s) {
+            return Err(format!("system {} has no outputs for this test set", m.system_names.get(&s).cloned().unwrap_or_default()));
+        }
+    }
+    let cands = candidates(spec, &m);
+    let hits = build(spec, &cands)?;
+    Ok((materialize(spec, &m, hits)?, reference_name))
+}
+
+fn check_draft(draft: &CampaignDraft) -> Result<TaskKind, String> {
+    let task = draft.task_kind()?;
+    if draft.name.trim().is_empty() {
+        return Err("give the campaign a name".into());
+    }
+    if let Some(b) = draft.benchmark_systems.iter().find(|b| !draft.systems.contains(b)) {
+        return Err(format!("benchmark system {b} is not among the campaign's systems"));
+    }
+    let s = &draft.settings;
+    if s.redundancy == 0 {
+        return Err("redundancy must be at least 1 worker per HIT".into());
+    }
+    if s.assignment_timeout_minutes <= 0 {
+        return Err("the idle timeout must be at least one minute".into());
+    }
+    if s.payment_per_hit < 0.0 || !s.payment_per_hit.is_finite() {
+        return Err("the payment per HIT cannot be negative".into());
+    }
+    if !matches!(s.woj_scale.as_str(), "boxes" | "sliders") {
+        return Err(format!("the word-order scale must be \"boxes\" or \"sliders\", not {:?}", s.woj_scale));
+    }
+    Ok(task)
+}
+
+/// Checks a draft without storing anything: what it implies, what stops it (the HIT builder's
+/// messages) and a few degraded items (METHOD §3: "previewable before launch").
+pub async fn check_design(db: &Db, draft: &CampaignDraft) -> Result<DesignCheck, String> {
+    let mut check = DesignCheck::default();
+    let task = match check_draft(draft) {
+        Ok(t) => t,
+        Err(e) => {
+            check.problems.push(e);
+            match draft.task_kind() {
+                Ok(t) => t,
+                Err(_) => return Ok(check),
+            }
+        }
+    };
+    let spec = Spec {
+        task,
+        test_set_id: draft.test_set_id,
+        reference_name: draft.reference_name.as_deref(),
+        systems: &draft.systems,
+        settings: &draft.settings,
+        seed: draft.seed as u64,
+    };
+    let max_outputs = match load_material(db, &spec).await {
+        Ok((m, _)) => {
+            check.samples = samples(&spec, &m);
+            spec.systems
+                .iter()
+                .map(|&s| m.outputs.keys().filter(|&&(sys, _)| sys == s).count())
+                .max()
+                .unwrap_or(0)
+        }
+        Err(e) => {
+            check.problems.push(e);
+            0
+        }
+    };
+    check.implications = draft.settings.implications(task, draft.systems.len(), max_outputs);
+    if check.problems.is_empty() {
+        match plan(db, &spec).await {
+            Ok((hits, _)) => check.implications.hits = hits.len(),
+            Err(e) => check.problems.push(e),
+        }
+    }
+    Ok(check)
+}
+
+/// Up to 6 degraded items, from the first outputs of the chosen systems (word order: the
+/// reference permuted with `order` of degree 3).
+fn samples(spec: &Spec<'_>, m: &Material) -> Vec<DegradedSample> {
+    let mut picked: Vec<(i64, &str)> = Vec::new();
+    'outer: for &seg in &m.segments {
+        for &sys in spec.systems {
+            if picked.len() >= 6 {
+                break 'outer;
+            }
+            if let Some(t) = m.outputs.get(&(sys, seg)) {
+                let text = if spec.task == TaskKind::WordOrder {
+                    match m.references.get(&seg) {
+                        Some(r) => r.as_str(),
+                        None => continue,
+                    }
+                } else {
+                    t.as_str()
+                };
+                picked.push((sys, text));
+                break;
+            }
+        }
+    }
+    let how = match spec.task {
+        TaskKind::WordOrder => Degradation::WordOrder { kind: crate::hit::degrade::WordOrderKind::Order, degree: 3 },
+        t => da_degradation(t, spec.settings),
+    };
+    let texts: Vec<&str> = picked.iter().map(|p| p.1).collect();
+    let donor: Vec<&str> = m.references.values().map(String::as_str).take(30).collect();
+    let ctx = DegradeContext { language: Some(&m.target_lang), donors: &donor, ..Default::default() };
+    preview(&texts, &how, &ctx, spec.seed)
+        .into_iter()
+        .zip(&picked)
+        .map(|(p, &(sys, _))| {
+            let (degraded, change) = match p.result {
+                Ok((text, change)) => (Ok(text), change),
+                Err(e) => (Err(e.to_string()), String::new()),
+            };
+            DegradedSample { system: m.system_names.get(&sys).cloned().unwrap_or_default(), original: p.original, degraded, change }
+        })
+        .collect()
+}
+
+/// Stores a draft campaign after checking that its design builds. Returns the campaign id.
+pub async fn create_campaign(db: &Db, draft: &CampaignDraft, created_by: i64) -> Result<i64, String> {
+    let task = check_draft(draft)?;
+    let mut systems = draft.systems.clone();
+    systems.sort_unstable();
+    systems.dedup();
+    let spec = Spec {
+        task,
+        test_set_id: draft.test_set_id,
+        reference_name: draft.reference_name.as_deref(),
+        systems: &systems,
+        settings: &draft.settings,
+        seed: draft.seed as u64,
+    };
+    // Refuse designs that cannot be built, with the builder's reason.
+    let (_, reference_name) = plan(db, &spec).await?;
+    let settings = serde_json::to_string(&draft.settings).map_err(|e| e.to_string())?;
+    let mut tx = db.pool.begin().await.map_err(db_err)?;
+    let row = sqlx::query(
+        "INSERT INTO campaigns (public_id, name, task, test_set_id, reference_name, settings, seed, status, created_by, created_at) VALUES ($1, $2, $3, $4, $5, $6, $7, 'draft', $8, $9) RETURNING id",
+    )
+    .bind(random_token())
+    .bind(draft.name.trim())
+    .bind(task.as_str())
+    .bind(draft.test_set_id)
+    .bind(reference_name)
+    .bind(settings)
+    .bind(draft.seed)
+    .bind(created_by)
+    .bind(now_ms())
+    .fetch_one(&mut *tx)
+    .await
+    .map_err(db_err)?;
+    let id: i64 = row.try_get("id").map_err(db_err)?;
+    for s in &systems {
+        sqlx::query("INSERT INTO campaign_systems (campaign_id, system_id, is_benchmark) VALUES ($1, $2, $3)")
+            .bind(id)
+            .bind(*s)
+            .bind(i64::from(draft.benchmark_systems.contains(s)))
+            .execute(&mut *tx)
+            .await
+            .map_err(db_err)?;
+    }
+    tx.commit().await.map_err(db_err)?;
+    Ok(id)
+}
+
+/// A stored campaign's design.
+pub struct StoredCampaign {
+    pub id: i64,
+    pub public_id: String,
+    pub name: String,
+    pub task: TaskKind,
+    pub test_set_id: i64,
+    pub reference_name: Option<String>,
+    pub settings: CampaignSettings,
+    pub seed: i64,
+    pub status: String,
+    pub systems: Vec<i64>,
+}
+
+/// Reads a campaign's design.
+pub async fn load_campaign(db: &Db, campaign_id: i64) -> Result<StoredCampaign, String> {
+    let row = sqlx::query(
+        "SELECT id, public_id, name, task, test_set_id, reference_name, settings, seed, status FROM campaigns WHERE id = $1",
+    )
+    .bind(campaign_id)
+    .fetch_optional(&db.pool)
+    .await
+    .map_err(db_err)?
+    .ok_or_else(|| format!("there is no campaign with id {campaign_id}"))?;
+    let task: String = row.try_get("task").map_err(db_err)?;
+    let settings: String = row.try_get("settings").map_err(db_err)?;
+    let systems = sqlx::query("SELECT system_id FROM campaign_systems WHERE campaign_id = $1 ORDER BY system_id")
+        .bind(campaign_id)
+        .fetch_all(&db.pool)
+        .await
+        .map_err(db_err)?
+        .iter()
+        .map(|r| r.try_get::<i64, _>("system_id"))
+        .collect::<Result<_, _>>()
+        .map_err(db_err)?;
+    Ok(StoredCampaign {
+        id: row.try_get("id").map_err(db_err)?,
+        public_id: row.try_get("public_id").map_err(db_err)?,
+        name: row.try_get("name").map_err(db_err)?,
+        task: TaskKind::parse(&task).ok_or_else(|| format!("campaign {campaign_id} has an unknown task {task:?}"))?,
+        test_set_id: row.try_get("test_set_id").map_err(db_err)?,
+        reference_name: row.try_get("reference_name").map_err(db_err)?,
+        settings: serde_json::from_str(&settings).map_err(|e| format!("campaign {campaign_id} has unreadable settings: {e}"))?,
+        seed: row.try_get("seed").map_err(db_err)?,
+        status: row.try_get("status").map_err(db_err)?,
+        systems,
+    })
+}
+
+/// Builds the campaign's HITs (deterministic from its seed), degrades the bad references and
+/// stores HITs and items in one transaction; the campaign becomes `launched`. A campaign is
+/// launched once: a second call (or a concurrent one) is refused and changes nothing.
+pub async fn launch_campaign(db: &Db, campaign_id: i64) -> Result<LaunchSummary, String> {
+    let c = load_campaign(db, campaign_id).await?;
+    if c.status != "draft" {
+        return Err(format!("campaign {} is {} already", c.name, c.status));
+    }
+    let spec = Spec {
+        task: c.task,
+        test_set_id: c.test_set_id,
+        reference_name: c.reference_name.as_deref(),
+        systems: &c.systems,
+        settings: &c.settings,
+        seed: c.seed as u64,
+    };
+    let (hits, _) = plan(db, &spec).await?;
+    let mut summary = LaunchSummary { hits: hits.len(), items: 0, per_type: BTreeMap::new() };
+    let mut tx = db.pool.begin().await.map_err(db_err)?;
+    // Write first (no read-then-upgrade on SQLite); the status guard makes launching once only.
+    let updated = sqlx::query("UPDATE campaigns SET status = 'launched', launched_at = $1 WHERE id = $2 AND status = 'draft'")
+        .bind(now_ms())
+        .bind(campaign_id)
+        .execute(&mut *tx)
+        .await
+        .map_err(db_err)?;
+    if updated.rows_affected() != 1 {
+        return Err(format!("campaign {} was launched already", c.name));
+    }
+    for h in &hits {
+        let row = sqlx::query("INSERT INTO hits (campaign_id, hit_index, item_count) VALUES ($1, $2, $3) RETURNING id")
+            .bind(campaign_id)
+            .bind(h.index as i64)
+            .bind(h.items.len() as i64)
+            .fetch_one(&mut *tx)
+            .await
+            .map_err(db_err)?;
+        let hit_id: i64 = row.try_get("id").map_err(db_err)?;
+        // Items in batches of 50 rows per statement (8 values each).
+        for chunk in h.items.chunks(50) {
+            let mut sql = String::from(
+                "INSERT INTO hit_items (hit_id, position, item_type, system_id, segment_id, paired_position, shown_text, degradation) VALUES ",
+            );
+            for i in 0..chunk.len() {
+                let b = i * 8;
+                if i > 0 {
+                    sql.push_str(", ");
+                }
+                sql.push_str(&format!(
+                    "(${}, ${}, ${}, ${}, ${}, ${}, ${}, ${})",
+                    b + 1,
+                    b + 2,
+                    b + 3,
+                    b + 4,
+                    b + 5,
+                    b + 6,
+                    b + 7,
+                    b + 8
+                ));
+            }
+            let mut q = sqlx::query(sqlx::AssertSqlSafe(sql));
+            for it in chunk {
+                q = q
+                    .bind(hit_id)
+                    .bind(it.position as i64)
+                    .bind(it.item_type.wmt_name())
+                    .bind(it.system_id)
+                    .bind(it.segment_id)
+                    .bind(it.paired_position.map(|p| p as i64))
+                    .bind(it.shown_text.clone())
+                    .bind(it.degradation.clone());
+                *summary.per_type.entry(it.item_type.wmt_name().to_string()).or_default() += 1;
+                summary.items += 1;
+            }
+            q.execute(&mut *tx).await.map_err(db_err)?;
+        }
+    }
+    tx.commit().await.map_err(db_err)?;
+    Ok(summary)
+}

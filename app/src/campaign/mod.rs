@@ -1,0 +1,468 @@
+//! Campaigns: lasting test sets and systems in the database (`store`), the campaign design
+//! (`CampaignSettings`, stored as JSON in `campaigns.settings`), launching it into HITs
+//! (`launch`), and handing out work to annotators and crowd workers (`assign`).
+//!
+//! This file is shared with the browser: the design, its defaults and what it implies (number
+//! of HITs, cost, time) are computed here so the designer page can show them while the
+//! organizer types. Server-only halves compile with the `ssr` feature.
+
+pub mod api;
+pub mod pages;
+
+#[cfg(feature = "ssr")]
+pub mod assign;
+#[cfg(feature = "ssr")]
+pub mod http;
+#[cfg(feature = "ssr")]
+pub mod launch;
+#[cfg(feature = "ssr")]
+pub mod status;
+#[cfg(feature = "ssr")]
+pub mod store;
+
+use crate::model::TaskKind;
+use serde::{Deserialize, Serialize};
+
+/// What the annotator reads besides the texts (METHOD §1), in the target language. The
+/// annotation screens read these keys (`wording.statement`, `wording.anchor_low`, …).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct Wording {
+    /// The DA statement the annotator agrees or disagrees with.
+    pub statement: String,
+    /// The line before the statement (DA) or the instructions of a word-order HIT.
+    pub instructions: String,
+    /// Left end of the DA slider.
+    pub anchor_low: String,
+    /// Right end of the DA slider.
+    pub anchor_high: String,
+    /// Word order, question 1.
+    pub woj_question1: String,
+    /// Word order, question 2.
+    pub woj_question2: String,
+    pub woj_low1: String,
+    pub woj_high1: String,
+    pub woj_low2: String,
+    pub woj_high2: String,
+    /// The button that submits an item.
+    pub next_label: String,
+}
+
+impl Default for Wording {
+    fn default() -> Self {
+        Wording::for_task(TaskKind::DaAdequacy, "English", "English")
+    }
+}
+
+impl Wording {
+    /// The English defaults of METHOD §1 for a task.
+    pub fn for_task(task: TaskKind, target_language: &str, source_language: &str) -> Wording {
+        let statement = match task {
+            TaskKind::DaAdequacy => "the black text adequately expresses the meaning of the gray text.".to_string(),
+            TaskKind::DaFluency => format!("the text is fluent {target_language}."),
+            TaskKind::DaSourceBased => "the black text adequately expresses the meaning of the source text.".to_string(),
+            TaskKind::WordOrder => String::new(),
+        };
+        let instructions = match task {
+            TaskKind::WordOrder => format!(
+                "The first sentence is a machine translation from {source_language}; the second is a human translation of the same {source_language} sentence. Answer both questions."
+            ),
+            _ => "Read the text below and rate it by how much you agree that:".to_string(),
+        };
+        Wording {
+            statement,
+            instructions,
+            anchor_low: "strongly disagree".into(),
+            anchor_high: "strongly agree".into(),
+            woj_question1: "How difficult would it be to grasp the meaning of the second sentence if you were only shown the first?".into(),
+            woj_question2: "How much does the ordering of the words on its own cloud the meaning of the first sentence?".into(),
+            woj_low1: "Very difficult".into(),
+            woj_high1: "Very easy".into(),
+            woj_low2: "Enormously".into(),
+            woj_high2: "Not at all".into(),
+            next_label: "Next".into(),
+        }
+    }
+}
+
+/// How bad references are made (METHOD §3). Fluency campaigns always duplicate two words;
+/// adequacy (and source-based) campaigns delete a run or replace it with a phrase of another
+/// reference.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, Default)]
+#[serde(rename_all = "kebab-case")]
+pub enum DegradationPolicy {
+    /// Delete one contiguous run of words (EACL 2014).
+    #[default]
+    Delete,
+    /// Replace the run with a same-length phrase from another reference (Graham 2016, Appraise).
+    ReplacePhrase,
+}
+
+/// Whether judgments are counted per system or per system output.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, Default)]
+#[serde(rename_all = "kebab-case")]
+pub enum WantedPer {
+    #[default]
+    System,
+    Segment,
+}
+
+/// The whole design of a campaign, stored as JSON in `campaigns.settings`. Every field has a
+/// default (METHOD §1–§4), so older or partial JSON still reads.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct CampaignSettings {
+    /// Items per HIT (DA default 100 = 70 + 10 + 10 + 10; word order default 50).
+    pub hit_length: usize,
+    pub bad_refs: usize,
+    pub repeats: usize,
+    pub refs: usize,
+    /// Sets per DA HIT (QC pairs span set i and i + sets/2).
+    pub sets: usize,
+    /// Word order: permuted references per HIT.
+    pub woj_permutations: usize,
+    /// Word order: same-reference pairs per permutation kind.
+    pub woj_same_reference_pairs: usize,
+    /// Word order: highest permutation degree.
+    pub woj_max_degree: usize,
+    /// Judgments wanted (system items), per system or per system output.
+    pub judgments_wanted: usize,
+    pub wanted_per: WantedPer,
+    /// k: distinct workers per HIT.
+    pub redundancy: usize,
+    pub degradation: DegradationPolicy,
+    /// Payment per HIT, in the campaign's currency (e.g. dollars).
+    pub payment_per_hit: f64,
+    /// HITs done faster than this (seconds) are flagged for review.
+    pub time_floor_seconds: i64,
+    /// An assignment idle longer than this goes back to the pool.
+    pub assignment_timeout_minutes: i64,
+    /// Expected seconds per fluency judgment (for the time estimate).
+    pub seconds_per_fluency_judgment: f64,
+    /// Expected seconds per adequacy (and source-based, word-order) judgment.
+    pub seconds_per_adequacy_judgment: f64,
+    /// Name of the target language as the annotator reads it (e.g. "German").
+    pub target_language: String,
+    /// Name of the source language (word order: "a translation from …").
+    pub source_language_name: String,
+    /// Word order: "boxes" (two 5-point scales) or "sliders" (two 0–100 sliders).
+    pub woj_scale: String,
+    /// Whether an annotator may skip an item.
+    pub allow_skip: bool,
+    pub wording: Wording,
+}
+
+impl Default for CampaignSettings {
+    fn default() -> Self {
+        CampaignSettings {
+            hit_length: 100,
+            bad_refs: 10,
+            repeats: 10,
+            refs: 10,
+            sets: 10,
+            woj_permutations: 25,
+            woj_same_reference_pairs: 2,
+            woj_max_degree: 18,
+            judgments_wanted: 70,
+            wanted_per: WantedPer::System,
+            redundancy: 1,
+            degradation: DegradationPolicy::Delete,
+            payment_per_hit: 0.0,
+            time_floor_seconds: 600,
+            assignment_timeout_minutes: 120,
+            seconds_per_fluency_judgment: 13.0,
+            seconds_per_adequacy_judgment: 18.0,
+            target_language: "English".into(),
+            source_language_name: "English".into(),
+            woj_scale: "boxes".into(),
+            allow_skip: false,
+            wording: Wording::default(),
+        }
+    }
+}
+
+impl CampaignSettings {
+    /// Defaults for a task: word order gets 50-item HITs with 25 permutations; the wording
+    /// follows METHOD §1 with the language names given.
+    pub fn for_task(task: TaskKind, target_language: &str, source_language: &str) -> CampaignSettings {
+        let mut s = CampaignSettings {
+            target_language: target_language.to_string(),
+            source_language_name: source_language.to_string(),
+            wording: Wording::for_task(task, target_language, source_language),
+            ..CampaignSettings::default()
+        };
+        if task == TaskKind::WordOrder {
+            s.hit_length = 50;
+            s.bad_refs = 0;
+            s.repeats = 0;
+            s.refs = 0;
+            s.sets = 1;
+            s.judgments_wanted = 25;
+        }
+        s
+    }
+
+    /// SYSTEM items per HIT (what counts towards the judgments wanted).
+    pub fn system_items(&self, task: TaskKind) -> usize {
+        match task {
+            TaskKind::WordOrder => self.hit_length.saturating_sub(self.woj_permutations),
+            _ => self.hit_length.saturating_sub(self.bad_refs + self.repeats + self.refs),
+        }
+    }
+
+    /// Expected seconds for one judgment of this task.
+    pub fn seconds_per_judgment(&self, task: TaskKind) -> f64 {
+        match task {
+            TaskKind::DaFluency => self.seconds_per_fluency_judgment,
+            _ => self.seconds_per_adequacy_judgment,
+        }
+    }
+
+    /// What the design implies for `systems` systems with at most `outputs_per_system` outputs
+    /// each (the same arithmetic as the HIT builder's allocation).
+    pub fn implications(&self, task: TaskKind, systems: usize, outputs_per_system: usize) -> Implications {
+        let per_hit = self.system_items(task);
+        let per_system = match self.wanted_per {
+            WantedPer::System => self.judgments_wanted,
+            WantedPer::Segment => self.judgments_wanted * outputs_per_system,
+        };
+        let hits = if per_hit == 0 || systems == 0 { 0 } else { (per_system * systems).div_ceil(per_hit) };
+        let k = self.redundancy.max(1);
+        let assignments = hits * k;
+        let judgments_per_system =
+            if systems == 0 { 0.0 } else { (hits * per_hit) as f64 / systems as f64 * k as f64 };
+        let minutes_per_hit = self.hit_length as f64 * self.seconds_per_judgment(task) / 60.0;
+        Implications {
+            hits,
+            system_items_per_hit: per_hit,
+            judgments_per_system,
+            assignments,
+            workers_needed: if hits == 0 { 0 } else { k },
+            cost: assignments as f64 * self.payment_per_hit,
+            minutes_per_hit,
+            total_hours: assignments as f64 * minutes_per_hit / 60.0,
+        }
+    }
+}
+
+/// What a design implies, shown live on the designer page.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, Default)]
+pub struct Implications {
+    pub hits: usize,
+    pub system_items_per_hit: usize,
+    /// SYSTEM judgments each system gets over all HITs and all k copies.
+    pub judgments_per_system: f64,
+    /// HITs × redundancy.
+    pub assignments: usize,
+    /// Distinct workers needed at least (k: every HIT needs k different workers).
+    pub workers_needed: usize,
+    /// assignments × payment per HIT.
+    pub cost: f64,
+    pub minutes_per_hit: f64,
+    /// Person-hours of work over all assignments.
+    pub total_hours: f64,
+}
+
+/// What an organizer submits to create a campaign.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct CampaignDraft {
+    pub name: String,
+    /// `da-adequacy`, `da-fluency`, `da-source` or `word-order` (see `TaskKind::as_str`).
+    pub task: String,
+    pub test_set_id: i64,
+    /// Which human reference is shown and degraded; `None` = the first by name.
+    #[serde(default)]
+    pub reference_name: Option<String>,
+    pub systems: Vec<i64>,
+    /// Systems marked as benchmark (METHOD §7); a subset of `systems`.
+    #[serde(default)]
+    pub benchmark_systems: Vec<i64>,
+    pub seed: i64,
+    #[serde(default)]
+    pub settings: CampaignSettings,
+}
+
+impl CampaignDraft {
+    pub fn task_kind(&self) -> Result<TaskKind, String> {
+        TaskKind::parse(&self.task).ok_or_else(|| {
+            format!("{:?} is not a task type (da-adequacy, da-fluency, da-source or word-order)", self.task)
+        })
+    }
+}
+
+/// What launching stored.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct LaunchSummary {
+    pub hits: usize,
+    pub items: usize,
+    /// Items per type (wmt names), over all HITs.
+    pub per_type: std::collections::BTreeMap<String, usize>,
+}
+
+/// A test set as the designer lists it.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct TestSetInfo {
+    pub id: i64,
+    pub name: String,
+    pub source_lang: String,
+    pub target_lang: String,
+    /// English names of the languages (defaults of the wording).
+    pub source_name: String,
+    pub target_name: String,
+    pub segments: i64,
+    /// Reference names available.
+    pub references: Vec<String>,
+    /// Systems with outputs for this test set.
+    pub systems: Vec<SystemInfo>,
+}
+
+/// A system (lasting entity) with its number of outputs in one test set.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct SystemInfo {
+    pub id: i64,
+    pub name: String,
+    pub description: Option<String>,
+    pub year: Option<i64>,
+    pub outputs: i64,
+}
+
+/// A campaign in lists.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct CampaignInfo {
+    pub id: i64,
+    pub public_id: String,
+    pub name: String,
+    pub task: String,
+    pub status: String,
+    pub test_set: String,
+    pub pair: String,
+    pub hits: i64,
+}
+
+/// One degraded item shown before launch.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct DegradedSample {
+    pub system: String,
+    pub original: String,
+    /// The degraded text, or why it cannot be degraded.
+    pub degraded: Result<String, String>,
+    pub change: String,
+}
+
+/// The designer's answer for a draft: what it implies, what stops it, and degraded samples.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, Default)]
+pub struct DesignCheck {
+    pub implications: Implications,
+    /// Problems that stop a launch (the HIT builder's messages); empty when the design builds.
+    pub problems: Vec<String>,
+    pub samples: Vec<DegradedSample>,
+}
+
+/// Progress of a launched campaign (the status page).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, Default)]
+pub struct CampaignProgress {
+    pub campaign: Option<CampaignInfo>,
+    pub redundancy: i64,
+    /// HIT copies (HITs × k) completed, in progress, still open.
+    pub done: i64,
+    pub in_progress: i64,
+    pub open: i64,
+    pub expired: i64,
+    pub workers_active: i64,
+    pub workers_total: i64,
+    /// (system, judgments stored, SYSTEM items planned over all copies).
+    pub per_system: Vec<(String, i64, i64)>,
+    pub judgments: i64,
+    /// The signed crowd link (organizers only).
+    pub crowd_link: String,
+}
+
+/// One stored HIT item as the organizer inspects it.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct HitItemView {
+    pub position: i64,
+    /// SYSTEM, BAD_REF, REPEAT or REF.
+    pub item_type: String,
+    pub system: Option<String>,
+    pub segment_id: i64,
+    pub segment_key: String,
+    pub paired_position: Option<i64>,
+    pub shown_text: String,
+    pub degradation: Option<String>,
+    /// The system's output for the segment (what a BAD_REF degraded), if the item has a system.
+    pub output: Option<String>,
+    /// The campaign's reference for the segment.
+    pub reference: Option<String>,
+}
+
+/// A campaign with work for the signed-in annotator.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct QueueEntry {
+    pub campaign_id: i64,
+    pub name: String,
+    pub task: String,
+    pub pair: String,
+    /// The annotator's assignment in progress, if any.
+    pub active: Option<String>,
+    pub completed_hits: i64,
+    pub minutes_per_hit: f64,
+}
+
+#[cfg(all(test, feature = "ssr"))]
+mod tests;
+
+#[cfg(test)]
+mod unit_tests {
+    use super::*;
+
+    #[test]
+    fn defaults_follow_the_method() {
+        let s = CampaignSettings::default();
+        assert_eq!((s.hit_length, s.bad_refs, s.repeats, s.refs, s.sets), (100, 10, 10, 10, 10));
+        assert_eq!(s.system_items(TaskKind::DaAdequacy), 70);
+        assert_eq!(s.seconds_per_judgment(TaskKind::DaFluency), 13.0);
+        assert_eq!(s.seconds_per_judgment(TaskKind::DaAdequacy), 18.0);
+        let f = CampaignSettings::for_task(TaskKind::DaFluency, "German", "English");
+        assert_eq!(f.wording.statement, "the text is fluent German.");
+        let w = CampaignSettings::for_task(TaskKind::WordOrder, "English", "Czech");
+        assert_eq!(w.hit_length, 50);
+        assert_eq!(w.system_items(TaskKind::WordOrder), 25);
+        assert!(w.wording.instructions.contains("Czech"));
+    }
+
+    #[test]
+    fn settings_json_uses_the_agreed_keys_and_reads_partial_json() {
+        let v = serde_json::to_value(CampaignSettings::default()).unwrap();
+        for key in ["statement", "instructions", "anchor_low", "anchor_high", "woj_question1", "woj_question2",
+            "woj_low1", "woj_high1", "woj_low2", "woj_high2", "next_label"] {
+            assert!(v["wording"][key].is_string(), "wording.{key}");
+        }
+        assert_eq!(v["woj_scale"], "boxes");
+        assert_eq!(v["allow_skip"], false);
+        assert!(v["target_language"].is_string() && v["source_language_name"].is_string());
+        let partial: CampaignSettings = serde_json::from_str(r#"{"redundancy": 3, "wording": {"next_label": "Weiter"}}"#).unwrap();
+        assert_eq!(partial.redundancy, 3);
+        assert_eq!(partial.wording.next_label, "Weiter");
+        assert_eq!(partial.wording.anchor_low, "strongly disagree");
+        assert_eq!(partial.hit_length, 100);
+    }
+
+    #[test]
+    fn implications_count_hits_workers_cost_and_time() {
+        let mut s = CampaignSettings { judgments_wanted: 140, redundancy: 3, payment_per_hit: 2.5, ..Default::default() };
+        // 4 systems × 140 = 560 system items / 70 per HIT = 8 HITs.
+        let i = s.implications(TaskKind::DaAdequacy, 4, 1000);
+        assert_eq!(i.hits, 8);
+        assert_eq!(i.assignments, 24);
+        assert_eq!(i.workers_needed, 3);
+        assert!((i.cost - 60.0).abs() < 1e-9);
+        assert!((i.minutes_per_hit - 30.0).abs() < 1e-9);
+        assert!((i.judgments_per_system - 420.0).abs() < 1e-9);
+        assert!((i.total_hours - 12.0).abs() < 1e-9);
+        s.wanted_per = WantedPer::Segment;
+        s.judgments_wanted = 1;
+        // 1 judgment per output, 35 outputs per system, 4 systems → 140 / 70 = 2 HITs.
+        assert_eq!(s.implications(TaskKind::DaAdequacy, 4, 35).hits, 2);
+        assert_eq!(s.implications(TaskKind::DaAdequacy, 0, 35).hits, 0);
+    }
+}

@@ -1,0 +1,707 @@
+//! Screens of the campaign stage: import, the campaign list, the designer (with what the design
+//! implies and a preview of degraded items), the status page and the annotator's queue.
+
+use crate::auth::error_text;
+use crate::campaign::api::{
+    CreateCampaign, LaunchCampaign, StartCampaignHit, check_design, fetch_progress, hit_items, list_campaigns, list_test_sets,
+    my_queue,
+};
+use crate::campaign::{
+    CampaignDraft, CampaignInfo, CampaignSettings, DegradationPolicy, DesignCheck, TestSetInfo, WantedPer,
+};
+use crate::model::TaskKind;
+use leptos::either::Either;
+use leptos::prelude::*;
+use leptos_router::components::A;
+use leptos_router::hooks::{use_navigate, use_params_map, use_query_map};
+
+fn task_label(task: &str) -> &'static str {
+    match task {
+        "da-adequacy" => "DA adequacy",
+        "da-fluency" => "DA fluency",
+        "da-source" => "DA source-based",
+        "word-order" => "Word order",
+        _ => "Unknown task",
+    }
+}
+
+/// Upload a test set and system outputs. A plain form: it works without JavaScript and the file
+/// is streamed to the server.
+#[component]
+pub fn ImportPage() -> impl IntoView {
+    let query = use_query_map();
+    let sets = Resource::new(|| (), |_| list_test_sets());
+    view! {
+        <section class="card">
+            <h1>"Import test sets and system outputs"</h1>
+            <p class="hint">
+                "A WMT folder packed as .zip or .tar.gz (sources/, references/, system-outputs/, documents/), Appraise batch JSON, TSV or JSONL; up to 512 MiB. "
+                "Nothing is saved unless the whole file is valid. Outputs of a system that exists already are added to that system."
+            </p>
+            <form method="post" action="/upload/import" enctype="multipart/form-data" class="stack" id="import-form">
+                <label>"Test set name" <input type="text" name="test_set_name" required=true placeholder="wmt24"/></label>
+                <label>
+                    "Language pair (only for TSV or JSONL without language columns)"
+                    <input type="text" name="pair" placeholder="en-de"/>
+                </label>
+                <label>"File" <input type="file" name="file" required=true/></label>
+                <button type="submit" class="primary">"Import"</button>
+            </form>
+            {move || query.read().get("done").map(|d| view! { <p class="notice" id="import-done">{d}</p> })}
+            {move || {
+                query.read().get("error").map(|e| {
+                    view! {
+                        <div class="error" role="alert" id="import-errors">
+                            <p>"Nothing was imported:"</p>
+                            <ul>{e.lines().map(|l| view! { <li>{l.to_string()}</li> }).collect_view()}</ul>
+                        </div>
+                    }
+                })
+            }}
+            <h2>"Test sets"</h2>
+            <Suspense fallback=|| view! { <p>"Loading…"</p> }>
+                {move || Suspend::new(async move {
+                    match sets.await {
+                        Err(e) => Either::Left(view! { <p class="error" role="alert">{error_text(&e)}</p> }),
+                        Ok(list) if list.is_empty() => Either::Right(Either::Left(view! { <p class="empty">"No test set yet."</p> })),
+                        Ok(list) => Either::Right(Either::Right(view! { <TestSetTable sets=list/> })),
+                    }
+                })}
+            </Suspense>
+            <p><A href="/campaigns/new" attr:class="button">"Design a campaign"</A></p>
+        </section>
+    }
+}
+
+#[component]
+fn TestSetTable(sets: Vec<TestSetInfo>) -> impl IntoView {
+    view! {
+        <table class="data" id="test-sets">
+            <thead><tr><th>"Test set"</th><th>"Pair"</th><th>"Segments"</th><th>"References"</th><th>"Systems"</th></tr></thead>
+            <tbody>
+                {sets.into_iter().map(|t| view! {
+                    <tr>
+                        <td>{t.name}</td>
+                        <td>{format!("{}-{}", t.source_lang, t.target_lang)}</td>
+                        <td>{t.segments}</td>
+                        <td>{t.references.join(", ")}</td>
+                        <td>{t.systems.iter().map(|s| format!("{} ({})", s.name, s.outputs)).collect::<Vec<_>>().join(", ")}</td>
+                    </tr>
+                }).collect_view()}
+            </tbody>
+        </table>
+    }
+}
+
+/// Every campaign, with links to design a new one and to each campaign's status.
+#[component]
+pub fn CampaignsPage() -> impl IntoView {
+    let campaigns = Resource::new(|| (), |_| list_campaigns());
+    view! {
+        <section class="card">
+            <h1>"Campaigns"</h1>
+            <p class="row">
+                <A href="/campaigns/new" attr:class="button primary">"Design a campaign"</A>
+                <a href="/import" class="button" rel="external">"Import a test set"</a>
+            </p>
+            <Suspense fallback=|| view! { <p>"Loading…"</p> }>
+                {move || Suspend::new(async move {
+                    match campaigns.await {
+                        Err(e) => Either::Left(view! { <p class="error" role="alert">{error_text(&e)}</p> }),
+                        Ok(list) => Either::Right(view! { <CampaignTable campaigns=list/> }),
+                    }
+                })}
+            </Suspense>
+        </section>
+    }
+}
+
+#[component]
+fn CampaignTable(campaigns: Vec<CampaignInfo>) -> impl IntoView {
+    if campaigns.is_empty() {
+        return Either::Left(view! { <p class="empty">"No campaign yet. Import a test set, then design a campaign."</p> });
+    }
+    Either::Right(view! {
+        <table class="data" id="campaigns">
+            <thead><tr><th>"Campaign"</th><th>"Task"</th><th>"Test set"</th><th>"Status"</th><th>"HITs"</th></tr></thead>
+            <tbody>
+                {campaigns.into_iter().map(|c| view! {
+                    <tr>
+                        <td><A href=format!("/campaigns/{}", c.id)>{c.name}</A></td>
+                        <td>{task_label(&c.task)}</td>
+                        <td>{format!("{} {}", c.test_set, c.pair)}</td>
+                        <td>{c.status}</td>
+                        <td>{c.hits}</td>
+                    </tr>
+                }).collect_view()}
+            </tbody>
+        </table>
+    })
+}
+
+/// A number input bound to one field of the settings.
+fn number_field(
+    label: &'static str,
+    id: &'static str,
+    settings: RwSignal<CampaignSettings>,
+    get: fn(&CampaignSettings) -> f64,
+    set: fn(&mut CampaignSettings, f64),
+    step: &'static str,
+) -> impl IntoView {
+    view! {
+        <label>
+            {label}
+            <input
+                type="number"
+                id=id
+                min="0"
+                step=step
+                prop:value=move || settings.with(get).to_string()
+                on:input=move |ev| {
+                    // Only a changed number is stored, so typing "0." is not rewritten to "0".
+                    if let Ok(v) = event_target_value(&ev).trim().parse::<f64>()
+                        && settings.with_untracked(get) != v.max(0.0)
+                    {
+                        settings.update(|s| set(s, v.max(0.0)));
+                    }
+                }
+            />
+        </label>
+    }
+}
+
+/// A text input bound to one field of the settings.
+fn text_field(
+    label: &'static str,
+    id: &'static str,
+    settings: RwSignal<CampaignSettings>,
+    get: fn(&CampaignSettings) -> String,
+    set: fn(&mut CampaignSettings, String),
+) -> impl IntoView {
+    view! {
+        <label>
+            {label}
+            <input
+                type="text"
+                id=id
+                prop:value=move || settings.with(get)
+                on:input=move |ev| settings.update(|s| set(s, event_target_value(&ev)))
+            />
+        </label>
+    }
+}
+
+/// The campaign designer: every choice of the design, what it implies while the organizer
+/// edits, the HIT builder's objections, and degraded items to check before launch.
+#[component]
+pub fn DesignerPage() -> impl IntoView {
+    let sets = Resource::new(|| (), |_| list_test_sets());
+    let name = RwSignal::new(String::new());
+    let task = RwSignal::new("da-adequacy".to_string());
+    let test_set = RwSignal::new(0i64);
+    let reference = RwSignal::new(String::new());
+    let systems = RwSignal::new(Vec::<i64>::new());
+    let benchmarks = RwSignal::new(Vec::<i64>::new());
+    let seed = RwSignal::new(1i64);
+    let settings = RwSignal::new(CampaignSettings::default());
+    let create = ServerAction::<CreateCampaign>::new();
+
+    let draft = Memo::new(move |_| CampaignDraft {
+        name: name.get(),
+        task: task.get(),
+        test_set_id: test_set.get(),
+        reference_name: Some(reference.get()).filter(|r| !r.is_empty()),
+        systems: systems.get(),
+        benchmark_systems: benchmarks.get(),
+        seed: seed.get(),
+        settings: settings.get(),
+    });
+    // The chosen test set's details (from the list).
+    let chosen = move || -> Option<TestSetInfo> {
+        let id = test_set.get();
+        sets.get().and_then(|r| r.ok()).and_then(|l| l.into_iter().find(|t| t.id == id))
+    };
+    // Language names follow the test set; the wording follows the task.
+    let reset_wording = move || {
+        let kind = TaskKind::parse(&task.get_untracked()).unwrap_or(TaskKind::DaAdequacy);
+        let (src, tgt) = chosen()
+            .map(|t| (t.source_name.clone(), t.target_name.clone()))
+            .unwrap_or_else(|| ("English".into(), "English".into()));
+        settings.update(|s| {
+            let fresh = CampaignSettings::for_task(kind, &tgt, &src);
+            *s = CampaignSettings {
+                redundancy: s.redundancy,
+                payment_per_hit: s.payment_per_hit,
+                time_floor_seconds: s.time_floor_seconds,
+                assignment_timeout_minutes: s.assignment_timeout_minutes,
+                degradation: s.degradation,
+                ..fresh
+            };
+        });
+    };
+    // Live implications, computed in the browser.
+    let implications = move || {
+        let d = draft.get();
+        let kind = TaskKind::parse(&d.task).unwrap_or(TaskKind::DaAdequacy);
+        let max_outputs = chosen()
+            .map(|t| t.systems.iter().filter(|s| d.systems.contains(&s.id)).map(|s| s.outputs as usize).max().unwrap_or(0))
+            .unwrap_or(0);
+        d.settings.implications(kind, d.systems.len(), max_outputs)
+    };
+    // The server's check (the HIT builder's messages and degraded samples), re-run 400 ms after
+    // the last edit.
+    let settled = RwSignal::new(draft.get_untracked());
+    Effect::new(move |pending: Option<Option<TimeoutHandle>>| {
+        let d = draft.get();
+        if let Some(Some(handle)) = pending {
+            handle.clear();
+        }
+        set_timeout_with_handle(move || settled.set(d), std::time::Duration::from_millis(400)).ok()
+    });
+    let check = Resource::new(move || settled.get(), |d| async move {
+        if d.test_set_id == 0 {
+            Ok(DesignCheck { problems: vec!["choose a test set".into()], ..Default::default() })
+        } else {
+            check_design(d).await
+        }
+    });
+    let navigate = use_navigate();
+    Effect::new(move |_| {
+        if let Some(Ok(id)) = create.value().get() {
+            navigate(&format!("/campaigns/{id}"), Default::default());
+        }
+    });
+
+    view! {
+        <section class="card" id="designer">
+            <h1>"Design a campaign"</h1>
+            <div class="stack">
+                <label>"Campaign name" <input type="text" id="campaign-name" prop:value=move || name.get() on:input=move |ev| name.set(event_target_value(&ev))/></label>
+                <div class="row">
+                    <label>
+                        "Task"
+                        <select id="task" on:change=move |ev| { task.set(event_target_value(&ev)); reset_wording(); }>
+                            {["da-adequacy", "da-fluency", "da-source", "word-order"].into_iter().map(|t| view! {
+                                <option value=t selected=move || task.get() == t>{task_label(t)}</option>
+                            }).collect_view()}
+                        </select>
+                    </label>
+                    <Transition fallback=|| view! { <p>"Loading test sets…"</p> }>
+                        {move || Suspend::new(async move {
+                            let list = sets.await.unwrap_or_default();
+                            let empty = list.is_empty();
+                            view! {
+                                <label>
+                                    "Test set (fixes the language pair)"
+                                    <select id="test-set" on:change=move |ev| {
+                                        test_set.set(event_target_value(&ev).parse().unwrap_or(0));
+                                        systems.set(Vec::new());
+                                        benchmarks.set(Vec::new());
+                                        reference.set(String::new());
+                                        reset_wording();
+                                    }>
+                                        <option value="0">"— choose —"</option>
+                                        {list.into_iter().map(|t| view! {
+                                            <option value=t.id.to_string() selected=move || test_set.get() == t.id>
+                                                {format!("{} {}-{} ({} segments)", t.name, t.source_lang, t.target_lang, t.segments)}
+                                            </option>
+                                        }).collect_view()}
+                                    </select>
+                                </label>
+                                {empty.then(|| view! {
+                                    <p class="hint">"No test set yet: " <a href="/import" rel="external">"import one"</a> " first."</p>
+                                })}
+                            }
+                        })}
+                    </Transition>
+                    <label>
+                        "Reference shown and degraded"
+                        <select id="reference" on:change=move |ev| reference.set(event_target_value(&ev))>
+                            <option value="">"first by name"</option>
+                            {move || chosen().map(|t| t.references.into_iter().map(|r| view! { <option value=r.clone()>{r.clone()}</option> }).collect_view())}
+                        </select>
+                    </label>
+                </div>
+                <fieldset id="systems">
+                    <legend>"Systems (tick benchmark for a fixed system that appears in every year's campaign)"</legend>
+                    {move || match chosen() {
+                        None => Either::Left(view! { <p class="hint">"Choose a test set to see its systems."</p> }),
+                        Some(t) => Either::Right(t.systems.into_iter().map(|s| {
+                            let id = s.id;
+                            view! {
+                                <div class="row system-choice">
+                                    <label class="inline">
+                                        <input type="checkbox" name="system" value=id.to_string()
+                                            prop:checked=move || systems.with(|v| v.contains(&id))
+                                            on:change=move |ev| {
+                                                let on = event_target_checked(&ev);
+                                                systems.update(|v| { v.retain(|x| *x != id); if on { v.push(id); } });
+                                                if !on { benchmarks.update(|v| v.retain(|x| *x != id)); }
+                                            }/>
+                                        {format!("{} ({} outputs)", s.name, s.outputs)}
+                                    </label>
+                                    <label class="inline hint">
+                                        <input type="checkbox" name="benchmark" value=id.to_string()
+                                            prop:checked=move || benchmarks.with(|v| v.contains(&id))
+                                            on:change=move |ev| {
+                                                let on = event_target_checked(&ev);
+                                                benchmarks.update(|v| { v.retain(|x| *x != id); if on { v.push(id); } });
+                                                if on { systems.update(|v| if !v.contains(&id) { v.push(id) }); }
+                                            }/>
+                                        "benchmark"
+                                    </label>
+                                </div>
+                            }
+                        }).collect_view()),
+                    }}
+                </fieldset>
+                <h2>"HITs"</h2>
+                <div class="row">
+                    {number_field("Items per HIT", "hit-length", settings, |s| s.hit_length as f64, |s, v| s.hit_length = v as usize, "1")}
+                    {move || (task.get() != "word-order").then(|| view! {
+                        {number_field("Bad references", "bad-refs", settings, |s| s.bad_refs as f64, |s, v| s.bad_refs = v as usize, "1")}
+                        {number_field("Repeats", "repeats", settings, |s| s.repeats as f64, |s, v| s.repeats = v as usize, "1")}
+                        {number_field("References", "refs", settings, |s| s.refs as f64, |s, v| s.refs = v as usize, "1")}
+                        {number_field("Sets", "sets", settings, |s| s.sets as f64, |s, v| s.sets = v as usize, "1")}
+                    })}
+                    {move || (task.get() == "word-order").then(|| view! {
+                        {number_field("Permuted references", "woj-permutations", settings, |s| s.woj_permutations as f64, |s, v| s.woj_permutations = v as usize, "1")}
+                        {number_field("Same-reference pairs per kind", "woj-pairs", settings, |s| s.woj_same_reference_pairs as f64, |s, v| s.woj_same_reference_pairs = v as usize, "1")}
+                        {number_field("Highest degree", "woj-degree", settings, |s| s.woj_max_degree as f64, |s, v| s.woj_max_degree = v as usize, "1")}
+                    })}
+                </div>
+                <div class="row">
+                    {number_field("Judgments wanted", "judgments-wanted", settings, |s| s.judgments_wanted as f64, |s, v| s.judgments_wanted = v as usize, "1")}
+                    <label>
+                        "counted"
+                        <select id="wanted-per" on:change=move |ev| settings.update(|s| s.wanted_per = if event_target_value(&ev) == "segment" { WantedPer::Segment } else { WantedPer::System })>
+                            <option value="system" selected=move || settings.with(|s| s.wanted_per == WantedPer::System)>"per system"</option>
+                            <option value="segment" selected=move || settings.with(|s| s.wanted_per == WantedPer::Segment)>"per system output"</option>
+                        </select>
+                    </label>
+                    {number_field("Workers per HIT (k)", "redundancy", settings, |s| s.redundancy as f64, |s, v| s.redundancy = v as usize, "1")}
+                    <label>
+                        "Bad references (adequacy)"
+                        <select id="degradation" on:change=move |ev| settings.update(|s| s.degradation = if event_target_value(&ev) == "replace-phrase" { DegradationPolicy::ReplacePhrase } else { DegradationPolicy::Delete })>
+                            <option value="delete">"delete a run of words"</option>
+                            <option value="replace-phrase">"replace it with a phrase of another reference"</option>
+                        </select>
+                    </label>
+                </div>
+                <div class="row">
+                    {number_field("Payment per HIT", "payment", settings, |s| s.payment_per_hit, |s, v| s.payment_per_hit = v, "0.01")}
+                    {number_field("Flag HITs faster than (s)", "time-floor", settings, |s| s.time_floor_seconds as f64, |s, v| s.time_floor_seconds = v as i64, "1")}
+                    {number_field("Idle timeout (min)", "timeout", settings, |s| s.assignment_timeout_minutes as f64, |s, v| s.assignment_timeout_minutes = v as i64, "1")}
+                    {number_field("Seconds per fluency judgment", "sec-fluency", settings, |s| s.seconds_per_fluency_judgment, |s, v| s.seconds_per_fluency_judgment = v, "1")}
+                    {number_field("Seconds per adequacy judgment", "sec-adequacy", settings, |s| s.seconds_per_adequacy_judgment, |s, v| s.seconds_per_adequacy_judgment = v, "1")}
+                    <label>
+                        "Random seed"
+                        <input type="number" id="seed" prop:value=move || seed.get().to_string()
+                            on:input=move |ev| if let Ok(v) = event_target_value(&ev).trim().parse() { seed.set(v) }/>
+                    </label>
+                </div>
+                <h2>"Wording (in the target language)"</h2>
+                <div class="row">
+                    {text_field("Target language", "target-language", settings, |s| s.target_language.clone(), |s, v| s.target_language = v)}
+                    {text_field("Source language", "source-language", settings, |s| s.source_language_name.clone(), |s, v| s.source_language_name = v)}
+                    {text_field("Next button", "next-label", settings, |s| s.wording.next_label.clone(), |s, v| s.wording.next_label = v)}
+                    <label class="inline">
+                        <input type="checkbox" id="allow-skip" prop:checked=move || settings.with(|s| s.allow_skip)
+                            on:change=move |ev| settings.update(|s| s.allow_skip = event_target_checked(&ev))/>
+                        "Annotators may skip an item"
+                    </label>
+                </div>
+                {text_field("Instructions", "instructions", settings, |s| s.wording.instructions.clone(), |s, v| s.wording.instructions = v)}
+                {move || (task.get() != "word-order").then(|| view! {
+                    {text_field("Statement", "statement", settings, |s| s.wording.statement.clone(), |s, v| s.wording.statement = v)}
+                    <div class="row">
+                        {text_field("Left anchor", "anchor-low", settings, |s| s.wording.anchor_low.clone(), |s, v| s.wording.anchor_low = v)}
+                        {text_field("Right anchor", "anchor-high", settings, |s| s.wording.anchor_high.clone(), |s, v| s.wording.anchor_high = v)}
+                    </div>
+                })}
+                {move || (task.get() == "word-order").then(|| view! {
+                    {text_field("Question 1", "woj-q1", settings, |s| s.wording.woj_question1.clone(), |s, v| s.wording.woj_question1 = v)}
+                    <div class="row">
+                        {text_field("Q1 left", "woj-low1", settings, |s| s.wording.woj_low1.clone(), |s, v| s.wording.woj_low1 = v)}
+                        {text_field("Q1 right", "woj-high1", settings, |s| s.wording.woj_high1.clone(), |s, v| s.wording.woj_high1 = v)}
+                    </div>
+                    {text_field("Question 2", "woj-q2", settings, |s| s.wording.woj_question2.clone(), |s, v| s.wording.woj_question2 = v)}
+                    <div class="row">
+                        {text_field("Q2 left", "woj-low2", settings, |s| s.wording.woj_low2.clone(), |s, v| s.wording.woj_low2 = v)}
+                        {text_field("Q2 right", "woj-high2", settings, |s| s.wording.woj_high2.clone(), |s, v| s.wording.woj_high2 = v)}
+                        <label>
+                            "Scales"
+                            <select id="woj-scale" on:change=move |ev| settings.update(|s| s.woj_scale = event_target_value(&ev))>
+                                <option value="boxes">"two 5-point scales"</option>
+                                <option value="sliders">"two 0–100 sliders"</option>
+                            </select>
+                        </label>
+                    </div>
+                })}
+            </div>
+
+            <h2>"What this design implies"</h2>
+            <dl class="implications" id="implications">
+                {move || {
+                    let i = implications();
+                    view! {
+                        <dt>"HITs"</dt><dd id="imp-hits">{i.hits}</dd>
+                        <dt>"System items per HIT"</dt><dd>{i.system_items_per_hit}</dd>
+                        <dt>"Judgments per system (all copies)"</dt><dd id="imp-per-system">{format!("{:.0}", i.judgments_per_system)}</dd>
+                        <dt>"Assignments (HITs × k)"</dt><dd id="imp-assignments">{i.assignments}</dd>
+                        <dt>"Distinct workers needed at least"</dt><dd id="imp-workers">{i.workers_needed}</dd>
+                        <dt>"Cost"</dt><dd id="imp-cost">{format!("{:.2}", i.cost)}</dd>
+                        <dt>"Expected time per HIT"</dt><dd id="imp-minutes">{format!("{:.0} min", i.minutes_per_hit)}</dd>
+                        <dt>"Total work"</dt><dd id="imp-hours">{format!("{:.1} person-hours", i.total_hours)}</dd>
+                    }
+                }}
+            </dl>
+            <Transition fallback=|| view! { <p>"Checking the design…"</p> }>
+                {move || Suspend::new(async move {
+                    match check.await {
+                        Err(e) => Either::Left(view! { <p class="error" role="alert">{error_text(&e)}</p> }),
+                        Ok(c) => Either::Right(view! { <CheckView check=c/> }),
+                    }
+                })}
+            </Transition>
+            <p class="row">
+                <button class="primary" id="create-campaign" on:click=move |_| { create.dispatch(CreateCampaign { draft: draft.get_untracked() }); }
+                    disabled=move || create.pending().get()>
+                    "Create campaign"
+                </button>
+            </p>
+            {move || match create.value().get() {
+                Some(Err(e)) => Some(view! { <p class="error" role="alert" id="create-error">{error_text(&e)}</p> }),
+                _ => None,
+            }}
+        </section>
+    }
+}
+
+#[component]
+fn CheckView(check: DesignCheck) -> impl IntoView {
+    let problems = check.problems;
+    let samples = check.samples;
+    view! {
+        {if problems.is_empty() {
+            Either::Left(view! { <p class="notice" id="design-ok">{format!("The design builds: {} HITs.", check.implications.hits)}</p> })
+        } else {
+            Either::Right(view! {
+                <div class="error" role="alert" id="design-problems">
+                    <p>"This design cannot be built:"</p>
+                    <ul>{problems.into_iter().map(|p| view! { <li>{p}</li> }).collect_view()}</ul>
+                </div>
+            })
+        }}
+        {(!samples.is_empty()).then(|| view! {
+            <h2>"Degraded items (preview)"</h2>
+            <table class="data" id="degraded-preview">
+                <thead><tr><th>"System"</th><th>"Original"</th><th>"Bad reference"</th><th>"What changed"</th></tr></thead>
+                <tbody>
+                    {samples.into_iter().map(|s| view! {
+                        <tr>
+                            <td>{s.system}</td>
+                            <td>{s.original}</td>
+                            {match s.degraded {
+                                Ok(t) => Either::Left(view! { <td class="degraded">{t}</td> }),
+                                Err(e) => Either::Right(view! { <td class="error">{e}</td> }),
+                            }}
+                            <td class="hint">{s.change}</td>
+                        </tr>
+                    }).collect_view()}
+                </tbody>
+            </table>
+        })}
+    }
+}
+
+/// A campaign's status: launch it, its crowd link, and numbers that update every few seconds.
+#[component]
+pub fn CampaignStatusPage() -> impl IntoView {
+    let params = use_params_map();
+    let id = move || params.read().get("id").and_then(|s| s.parse::<i64>().ok()).unwrap_or(0);
+    let launch = ServerAction::<LaunchCampaign>::new();
+    let tick = RwSignal::new(0u64);
+    Effect::new(move |_| {
+        if let Ok(handle) = set_interval_with_handle(move || tick.update(|t| *t += 1), std::time::Duration::from_secs(3)) {
+            on_cleanup(move || handle.clear());
+        }
+    });
+    let progress = Resource::new(move || (id(), tick.get(), launch.version().get()), |(id, _, _)| fetch_progress(id));
+    view! {
+        <section class="card" id="campaign-status">
+            <Transition fallback=|| view! { <p>"Loading…"</p> }>
+                {move || Suspend::new(async move {
+                    match progress.await {
+                        Err(e) => Either::Left(view! { <p class="error" role="alert">{error_text(&e)}</p> }),
+                        Ok(p) => {
+                            let c = p.campaign.clone();
+                            let name = c.as_ref().map(|c| c.name.clone()).unwrap_or_default();
+                            let status = c.as_ref().map(|c| c.status.clone()).unwrap_or_default();
+                            let task = c.as_ref().map(|c| task_label(&c.task)).unwrap_or("");
+                            let draft = status == "draft";
+                            Either::Right(view! {
+                                <h1>{name}</h1>
+                                <p>{task} " · status: " <strong id="campaign-state">{status}</strong></p>
+                                {draft.then(|| view! {
+                                    <p>
+                                        <button class="primary" id="launch" on:click=move |_| { launch.dispatch(LaunchCampaign { campaign_id: id() }); }
+                                            disabled=move || launch.pending().get()>"Launch: build the HITs"</button>
+                                    </p>
+                                })}
+                                <dl class="implications" id="progress">
+                                    <dt>"HIT copies done"</dt><dd id="p-done">{p.done}</dd>
+                                    <dt>"In progress"</dt><dd id="p-active">{p.in_progress}</dd>
+                                    <dt>"Open"</dt><dd id="p-open">{p.open}</dd>
+                                    <dt>"Expired"</dt><dd>{p.expired}</dd>
+                                    <dt>"Workers active / ever"</dt><dd id="p-workers">{format!("{} / {}", p.workers_active, p.workers_total)}</dd>
+                                    <dt>"Judgments"</dt><dd id="p-judgments">{p.judgments}</dd>
+                                </dl>
+                                <h2>"Judgments per system"</h2>
+                                <table class="data" id="per-system">
+                                    <thead><tr><th>"System"</th><th>"Judged"</th><th>"Planned (all copies)"</th></tr></thead>
+                                    <tbody>
+                                        {p.per_system.into_iter().map(|(s, j, n)| view! { <tr><td>{s}</td><td>{j}</td><td>{n}</td></tr> }).collect_view()}
+                                    </tbody>
+                                </table>
+                                <h2>"Crowd link"</h2>
+                                <p class="hint">"Give this link to Mechanical Turk or Prolific; the platform adds the worker's id (workerId or PROLIFIC_PID). For a plain link add &worker=ID."</p>
+                                <p class="notice"><code id="crowd-link">{p.crowd_link}</code></p>
+                            })
+                        }
+                    }
+                })}
+            </Transition>
+            <HitInspector campaign_id=Signal::derive(id) launched=Signal::derive(move || launch.version().get())/>
+            {move || match launch.value().get() {
+                Some(Err(e)) => Some(Either::Left(view! { <p class="error" role="alert" id="launch-error">{error_text(&e)}</p> })),
+                Some(Ok(s)) => Some(Either::Right(view! { <p class="notice" id="launch-done">{format!("Launched: {} HITs, {} items.", s.hits, s.items)}</p> })),
+                None => None,
+            }}
+        </section>
+    }
+}
+
+/// The annotator's queue on the home page: campaigns with work, and a button to start or continue.
+#[component]
+pub fn AnnotatorQueue() -> impl IntoView {
+    let queue = Resource::new(|| (), |_| my_queue());
+    let start = ServerAction::<StartCampaignHit>::new();
+    Effect::new(move |_| {
+        if let Some(Ok(public_id)) = start.value().get() {
+            // /work/… is a page of the annotation stage: load it in full.
+            let _ = window().location().set_href(&format!("/work/{public_id}"));
+        }
+    });
+    view! {
+        <h2>"Your work"</h2>
+        <Suspense fallback=|| view! { <p>"Loading…"</p> }>
+            {move || Suspend::new(async move {
+                match queue.await {
+                    Err(e) => Either::Left(view! { <p class="error" role="alert">{error_text(&e)}</p> }),
+                    Ok(list) if list.is_empty() => Either::Right(Either::Left(view! {
+                        <p class="empty" id="empty-state">
+                            "No HIT is waiting for you. When an organizer assigns you to a campaign, its HITs appear here; each takes about half an hour."
+                        </p>
+                    })),
+                    Ok(list) => Either::Right(Either::Right(view! {
+                        <ul class="queue" id="queue">
+                            {list.into_iter().map(|q| {
+                                let cid = q.campaign_id;
+                                view! {
+                                    <li>
+                                        <strong>{q.name}</strong> " · " {task_label(&q.task)} " · " {q.pair}
+                                        " · " {format!("about {:.0} minutes per HIT", q.minutes_per_hit)}
+                                        {(q.completed_hits > 0).then(|| format!(" · {} done", q.completed_hits))}
+                                        " "
+                                        {match q.active {
+                                            Some(p) => Either::Left(view! { <a class="button primary" rel="external" href=format!("/work/{p}")>"Continue"</a> }),
+                                            None => Either::Right(view! {
+                                                <button class="primary start-work" on:click=move |_| { start.dispatch(StartCampaignHit { campaign_id: cid }); }>"Start a HIT"</button>
+                                            }),
+                                        }}
+                                    </li>
+                                }
+                            }).collect_view()}
+                        </ul>
+                    })),
+                }
+            })}
+        </Suspense>
+        {move || match start.value().get() {
+            Some(Err(e)) => Some(view! { <p class="error" role="alert">{error_text(&e)}</p> }),
+            _ => None,
+        }}
+    }
+}
+
+/// The organizer's home: their campaigns, or what to do first.
+#[component]
+pub fn OrganizerHome() -> impl IntoView {
+    let campaigns = Resource::new(|| (), |_| list_campaigns());
+    view! {
+        <h2>"Campaigns"</h2>
+        <Suspense fallback=|| view! { <p>"Loading…"</p> }>
+            {move || Suspend::new(async move {
+                match campaigns.await {
+                    Err(e) => Either::Left(view! { <p class="error" role="alert">{error_text(&e)}</p> }),
+                    Ok(list) if list.is_empty() => Either::Right(Either::Left(view! {
+                        <p class="empty" id="empty-state">
+                            "No campaign yet. Start by importing a test set and system outputs, then design a campaign."
+                        </p>
+                    })),
+                    Ok(list) => Either::Right(Either::Right(view! { <CampaignTable campaigns=list/> })),
+                }
+            })}
+        </Suspense>
+        <p class="row">
+            <a href="/import" class="button" rel="external">"Import a test set"</a>
+            <A href="/campaigns/new" attr:class="button primary">"Design a campaign"</A>
+        </p>
+    }
+}
+
+/// The stored items of one HIT, for the organizer: type, system, segment, pair, the text shown
+/// and what a bad reference changed (never shown to annotators).
+#[component]
+fn HitInspector(campaign_id: Signal<i64>, launched: Signal<usize>) -> impl IntoView {
+    let hit = RwSignal::new(1i64);
+    let items = Resource::new(move || (campaign_id.get(), hit.get(), launched.get()), |(c, h, _)| hit_items(c, h - 1));
+    view! {
+        <h2>"Inspect a HIT"</h2>
+        <label class="inline">
+            "HIT"
+            <input type="number" id="inspect-hit" min="1" prop:value=move || hit.get().to_string()
+                on:input=move |ev| {
+                    if let Ok(v) = event_target_value(&ev).trim().parse::<i64>() && v >= 1 {
+                        hit.set(v)
+                    }
+                }/>
+        </label>
+        <Transition fallback=|| view! { <p>"Loading…"</p> }>
+            {move || Suspend::new(async move {
+                match items.await {
+                    Err(e) => Either::Left(view! { <p class="hint">{error_text(&e)}</p> }),
+                    Ok(list) => Either::Right(view! {
+                        <table class="data" id="hit-items">
+                            <thead><tr><th>"#"</th><th>"Type"</th><th>"System"</th><th>"Segment"</th><th>"Paired with"</th><th>"Text shown"</th><th>"What changed"</th></tr></thead>
+                            <tbody>
+                                {list.into_iter().map(|i| view! {
+                                    <tr>
+                                        <td>{i.position + 1}</td>
+                                        <td>{i.item_type}</td>
+                                        <td>{i.system.unwrap_or_default()}</td>
+                                        <td>{i.segment_key}</td>
+                                        <td>{i.paired_position.map(|p| (p + 1).to_string()).unwrap_or_default()}</td>
+                                        <td>{i.shown_text}</td>
+                                        <td class="hint">{i.degradation.unwrap_or_default()}</td>
+                                    </tr>
+                                }).collect_view()}
+                            </tbody>
+                        </table>
+                    }),
+                }
+            })}
+        </Transition>
+    }
+}

@@ -1,0 +1,339 @@
+//! Lasting entities in the database: test sets (segments, references), systems and their
+//! outputs. An import is saved in one transaction: all of it or nothing.
+
+use crate::campaign::{SystemInfo, TestSetInfo};
+use crate::db::{Db, now_ms};
+use crate::import::{ImportBundle, LangCode};
+use serde::{Deserialize, Serialize};
+use sqlx::Row;
+use std::collections::{BTreeMap, HashMap, HashSet};
+
+/// What an import added to the database.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, Default)]
+pub struct ImportSummary {
+    pub test_sets: Vec<ImportedTestSet>,
+    /// Systems created by this import.
+    pub systems_created: Vec<String>,
+    /// Systems that existed already and were reused.
+    pub systems_reused: Vec<String>,
+    pub outputs_added: usize,
+    pub references_added: usize,
+    /// The importer's notes (ignored files, …).
+    pub notes: Vec<String>,
+}
+
+/// One test set touched by an import.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ImportedTestSet {
+    pub id: i64,
+    pub name: String,
+    pub pair: String,
+    pub segments: usize,
+    /// False when the test set existed and the import added outputs or references to it.
+    pub created: bool,
+}
+
+fn db_err(e: sqlx::Error) -> String {
+    format!("database error: {e}")
+}
+
+/// The key a segment is stored under: its id, or `document/id` when ids repeat across
+/// documents of the test set.
+fn segment_keys(segments: &[crate::import::Segment]) -> Vec<String> {
+    let mut seen = HashSet::new();
+    let unique = segments.iter().all(|s| seen.insert(s.id.as_str()));
+    segments
+        .iter()
+        .map(|s| match (&s.document, unique) {
+            (Some(d), false) => format!("{d}/{}", s.id),
+            _ => s.id.clone(),
+        })
+        .collect()
+}
+
+/// Saves a validated import in one transaction. A test set that exists already (same name and
+/// language pair) must have exactly the same segments; the import then adds its new references
+/// and system outputs. Systems are found by name ignoring case and reused, so one system's
+/// outputs for several test sets belong to one row. Any conflict (a different source text, a
+/// different output for a stored one) is an error and nothing is saved.
+pub async fn save_import(db: &Db, bundle: &ImportBundle) -> Result<ImportSummary, String> {
+    if bundle.test_sets.is_empty() {
+        return Err("the import holds no test set".into());
+    }
+    let now = now_ms();
+    let mut summary = ImportSummary { notes: bundle.notes.clone(), ..Default::default() };
+    let mut tx = db.pool.begin().await.map_err(db_err)?;
+
+    // Systems: by lower-case name.
+    let mut system_ids: HashMap<String, i64> = HashMap::new();
+    for system in &bundle.systems {
+        let key = system.name.to_lowercase();
+        let existing = sqlx::query("SELECT id FROM systems WHERE name_key = $1")
+            .bind(&key)
+            .fetch_optional(&mut *tx)
+            .await
+            .map_err(db_err)?;
+        let id = match existing {
+            Some(row) => {
+                summary.systems_reused.push(system.name.clone());
+                row.try_get::<i64, _>("id").map_err(db_err)?
+            }
+            None => {
+                let row = sqlx::query(
+                    "INSERT INTO systems (name, name_key, description, year, created_at) VALUES ($1, $2, $3, $4, $5) RETURNING id",
+                )
+                .bind(&system.name)
+                .bind(&key)
+                .bind(system.description.clone())
+                .bind(system.year.map(i64::from))
+                .bind(now)
+                .fetch_one(&mut *tx)
+                .await
+                .map_err(db_err)?;
+                summary.systems_created.push(system.name.clone());
+                row.try_get::<i64, _>("id").map_err(db_err)?
+            }
+        };
+        system_ids.insert(key, id);
+    }
+
+    for set in &bundle.test_sets {
+        let src = set.pair.source.to_string();
+        let tgt = set.pair.target.to_string();
+        let label = format!("test set {} ({}-{})", set.name, src, tgt);
+        let keys = segment_keys(&set.segments);
+        let existing = sqlx::query("SELECT id FROM test_sets WHERE name = $1 AND source_lang = $2 AND target_lang = $3")
+            .bind(&set.name)
+            .bind(&src)
+            .bind(&tgt)
+            .fetch_optional(&mut *tx)
+            .await
+            .map_err(db_err)?;
+        let (set_id, created, segment_ids) = match existing {
+            Some(row) => {
+                let id: i64 = row.try_get("id").map_err(db_err)?;
+                let rows = sqlx::query("SELECT id, segment_key, source FROM segments WHERE test_set_id = $1 ORDER BY position")
+                    .bind(id)
+                    .fetch_all(&mut *tx)
+                    .await
+                    .map_err(db_err)?;
+                if rows.len() != set.segments.len() {
+                    return Err(format!(
+                        "{label} exists already with {} segments, but this import has {}; give the new test set another name",
+                        rows.len(),
+                        set.segments.len()
+                    ));
+                }
+                let mut ids = Vec::with_capacity(rows.len());
+                for (i, (row, seg)) in rows.iter().zip(&set.segments).enumerate() {
+                    let key: String = row.try_get("segment_key").map_err(db_err)?;
+                    let source: String = row.try_get("source").map_err(db_err)?;
+                    if key != keys[i] || source != seg.source {
+                        return Err(format!(
+                            "{label} exists already and its segment {} differs from segment {} of this import; give the new test set another name",
+                            i + 1,
+                            keys[i]
+                        ));
+                    }
+                    ids.push(row.try_get::<i64, _>("id").map_err(db_err)?);
+                }
+                (id, false, ids)
+            }
+            None => {
+                let row = sqlx::query(
+                    "INSERT INTO test_sets (name, source_lang, target_lang, created_at) VALUES ($1, $2, $3, $4) RETURNING id",
+                )
+                .bind(&set.name)
+                .bind(&src)
+                .bind(&tgt)
+                .bind(now)
+                .fetch_one(&mut *tx)
+                .await
+                .map_err(db_err)?;
+                let id: i64 = row.try_get("id").map_err(db_err)?;
+                let mut ids = Vec::with_capacity(set.segments.len());
+                for (i, seg) in set.segments.iter().enumerate() {
+                    let row = sqlx::query(
+                        "INSERT INTO segments (test_set_id, position, segment_key, document, domain, source) VALUES ($1, $2, $3, $4, $5, $6) RETURNING id",
+                    )
+                    .bind(id)
+                    .bind(i as i64 + 1)
+                    .bind(&keys[i])
+                    .bind(seg.document.clone())
+                    .bind(seg.domain.clone())
+                    .bind(&seg.source)
+                    .fetch_one(&mut *tx)
+                    .await
+                    .map_err(db_err)?;
+                    ids.push(row.try_get::<i64, _>("id").map_err(db_err)?);
+                }
+                (id, true, ids)
+            }
+        };
+
+        // References: new ones are added, the same text again is fine, a different one is an error.
+        let mut stored_refs: HashMap<(i64, String), String> = HashMap::new();
+        if !created {
+            let rows = sqlx::query(
+                "SELECT r.segment_id, r.name, r.text FROM segment_references r JOIN segments s ON s.id = r.segment_id WHERE s.test_set_id = $1",
+            )
+            .bind(set_id)
+            .fetch_all(&mut *tx)
+            .await
+            .map_err(db_err)?;
+            for r in rows {
+                stored_refs.insert(
+                    (r.try_get("segment_id").map_err(db_err)?, r.try_get("name").map_err(db_err)?),
+                    r.try_get("text").map_err(db_err)?,
+                );
+            }
+        }
+        for (i, seg) in set.segments.iter().enumerate() {
+            for r in &seg.references {
+                match stored_refs.get(&(segment_ids[i], r.name.clone())) {
+                    Some(text) if *text == r.text => {}
+                    Some(_) => {
+                        return Err(format!(
+                            "{label}: reference {} of segment {} differs from the one stored; references cannot be changed",
+                            r.name, keys[i]
+                        ));
+                    }
+                    None => {
+                        sqlx::query("INSERT INTO segment_references (segment_id, name, text) VALUES ($1, $2, $3)")
+                            .bind(segment_ids[i])
+                            .bind(&r.name)
+                            .bind(&r.text)
+                            .execute(&mut *tx)
+                            .await
+                            .map_err(db_err)?;
+                        summary.references_added += 1;
+                    }
+                }
+            }
+        }
+
+        // System outputs.
+        for out in &set.outputs {
+            let key = out.system.to_lowercase();
+            let system_id = match system_ids.get(&key) {
+                Some(&id) => id,
+                None => {
+                    // A bundle lists every system with outputs; be safe anyway.
+                    return Err(format!("{label}: system {} is not listed among the import's systems", out.system));
+                }
+            };
+            let mut stored: BTreeMap<i64, String> = BTreeMap::new();
+            if !created {
+                let rows = sqlx::query(
+                    "SELECT o.segment_id, o.text FROM system_outputs o JOIN segments s ON s.id = o.segment_id WHERE s.test_set_id = $1 AND o.system_id = $2",
+                )
+                .bind(set_id)
+                .bind(system_id)
+                .fetch_all(&mut *tx)
+                .await
+                .map_err(db_err)?;
+                for r in rows {
+                    stored.insert(r.try_get("segment_id").map_err(db_err)?, r.try_get("text").map_err(db_err)?);
+                }
+            }
+            if out.texts.len() != segment_ids.len() {
+                return Err(format!(
+                    "{label}: system {} has {} outputs for {} segments",
+                    out.system,
+                    out.texts.len(),
+                    segment_ids.len()
+                ));
+            }
+            for (i, text) in out.texts.iter().enumerate() {
+                let Some(text) = text else { continue };
+                match stored.get(&segment_ids[i]) {
+                    Some(t) if t == text => {}
+                    Some(_) => {
+                        return Err(format!(
+                            "{label}: system {} already has a different output for segment {}; outputs cannot be changed",
+                            out.system, keys[i]
+                        ));
+                    }
+                    None => {
+                        sqlx::query("INSERT INTO system_outputs (system_id, segment_id, text) VALUES ($1, $2, $3)")
+                            .bind(system_id)
+                            .bind(segment_ids[i])
+                            .bind(text)
+                            .execute(&mut *tx)
+                            .await
+                            .map_err(db_err)?;
+                        summary.outputs_added += 1;
+                    }
+                }
+            }
+        }
+        summary.test_sets.push(ImportedTestSet {
+            id: set_id,
+            name: set.name.clone(),
+            pair: format!("{src}-{tgt}"),
+            segments: set.segments.len(),
+            created,
+        });
+    }
+    tx.commit().await.map_err(db_err)?;
+    Ok(summary)
+}
+
+/// Every test set with its references and the systems that have outputs for it.
+pub async fn list_test_sets(db: &Db) -> Result<Vec<TestSetInfo>, String> {
+    let sets = sqlx::query(
+        "SELECT t.id, t.name, t.source_lang, t.target_lang, (SELECT COUNT(*) FROM segments s WHERE s.test_set_id = t.id) AS n FROM test_sets t ORDER BY t.name, t.source_lang, t.target_lang",
+    )
+    .fetch_all(&db.pool)
+    .await
+    .map_err(db_err)?;
+    let mut out = Vec::with_capacity(sets.len());
+    for row in sets {
+        let id: i64 = row.try_get("id").map_err(db_err)?;
+        let refs = sqlx::query(
+            "SELECT DISTINCT r.name FROM segment_references r JOIN segments s ON s.id = r.segment_id WHERE s.test_set_id = $1 ORDER BY r.name",
+        )
+        .bind(id)
+        .fetch_all(&db.pool)
+        .await
+        .map_err(db_err)?;
+        let source_lang: String = row.try_get("source_lang").map_err(db_err)?;
+        let target_lang: String = row.try_get("target_lang").map_err(db_err)?;
+        let english = |code: &str| LangCode::parse(code).map(|c| c.english_name().to_string()).unwrap_or_else(|_| code.to_string());
+        out.push(TestSetInfo {
+            id,
+            name: row.try_get("name").map_err(db_err)?,
+            source_name: english(&source_lang),
+            target_name: english(&target_lang),
+            source_lang,
+            target_lang,
+            segments: row.try_get("n").map_err(db_err)?,
+            references: refs.iter().map(|r| r.try_get::<String, _>("name")).collect::<Result<_, _>>().map_err(db_err)?,
+            systems: systems_of_test_set(db, id).await?,
+        });
+    }
+    Ok(out)
+}
+
+/// The systems with outputs for a test set, by name.
+pub async fn systems_of_test_set(db: &Db, test_set_id: i64) -> Result<Vec<SystemInfo>, String> {
+    let rows = sqlx::query(
+        "SELECT y.id, y.name, y.description, y.year, COUNT(*) AS n FROM system_outputs o JOIN systems y ON y.id = o.system_id JOIN segments s ON s.id = o.segment_id WHERE s.test_set_id = $1 GROUP BY y.id, y.name, y.description, y.year ORDER BY y.name",
+    )
+    .bind(test_set_id)
+    .fetch_all(&db.pool)
+    .await
+    .map_err(db_err)?;
+    rows.iter()
+        .map(|r| {
+            Ok(SystemInfo {
+                id: r.try_get("id")?,
+                name: r.try_get("name")?,
+                description: r.try_get("description")?,
+                year: r.try_get("year")?,
+                outputs: r.try_get("n")?,
+            })
+        })
+        .collect::<Result<_, sqlx::Error>>()
+        .map_err(db_err)
+}

@@ -1,0 +1,339 @@
+//! Database tests of the campaign domain on SQLite (a temp file) and, when
+//! `ASSAY_TEST_POSTGRES_URL` is set, on PostgreSQL too.
+
+use super::assign::{Platform, crowd_worker, next_assignment, set_blocked, worker_for_user};
+use super::launch::{check_design, create_campaign, launch_campaign};
+use super::store::save_import;
+use super::*;
+use crate::db::{Db, connect};
+use crate::import::{ImportOptions, import_path};
+use sqlx::Row;
+use std::collections::{HashMap, HashSet};
+
+const WORDS: &[&str] = &[
+    "the", "house", "river", "green", "quickly", "children", "morning", "bridge", "music", "light", "stone", "garden",
+    "letter", "window", "storm", "mountain", "city", "quiet", "bread", "winter", "friend", "road", "cloud", "silver",
+];
+
+/// A sentence of 6–14 words, deterministic from (i, salt).
+pub(crate) fn sentence(i: usize, salt: usize) -> String {
+    let n = 6 + (i * 7 + salt * 3) % 9;
+    (0..n).map(|j| WORDS[(i * 5 + j * 11 + salt * 13 + j * j) % WORDS.len()]).collect::<Vec<_>>().join(" ") + "."
+}
+
+/// Writes a WMT-layout folder: `segments` lines, one reference, the given systems.
+pub(crate) fn write_wmt(dir: &std::path::Path, pair: &str, segments: usize, systems: &[&str]) {
+    let w = |p: &str, salt: usize| {
+        let path = dir.join(p);
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        let text: String = (0..segments).map(|i| sentence(i, salt) + "\n").collect();
+        std::fs::write(path, text).unwrap();
+    };
+    w(&format!("sources/{pair}.txt"), 0);
+    w(&format!("references/{pair}.refA.txt"), 1);
+    for (k, s) in systems.iter().enumerate() {
+        w(&format!("system-outputs/{pair}/{s}.txt"), 2 + k);
+    }
+}
+
+async fn databases() -> Vec<(Db, tempfile::TempDir)> {
+    let mut out = Vec::new();
+    let dir = tempfile::tempdir().unwrap();
+    let url = format!("sqlite://{}?mode=rwc", dir.path().join("t.db").display());
+    out.push((connect(&url).await.unwrap(), dir));
+    if let Ok(server) = std::env::var("ASSAY_TEST_POSTGRES_URL") {
+        let nanos = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap().subsec_nanos();
+        let url = format!("{}/assay_unit_{}_{nanos}", server.trim_end_matches('/'), std::process::id());
+        out.push((connect(&url).await.unwrap(), tempfile::tempdir().unwrap()));
+    }
+    out
+}
+
+async fn count(db: &Db, table: &'static str) -> i64 {
+    let sql = format!("SELECT COUNT(*) AS n FROM {table}");
+    sqlx::query(sqlx::AssertSqlSafe(sql)).fetch_one(&db.pool).await.unwrap().try_get("n").unwrap()
+}
+
+async fn import_folder(db: &Db, name: &str, segments: usize, systems: &[&str]) -> summary_alias::ImportSummary {
+    let dir = tempfile::tempdir().unwrap();
+    write_wmt(dir.path(), "en-de", segments, systems);
+    let bundle = import_path(dir.path(), "upload", &ImportOptions::new(name)).unwrap();
+    save_import(db, &bundle).await.unwrap()
+}
+
+mod summary_alias {
+    pub use crate::campaign::store::ImportSummary;
+}
+
+fn draft(test_set_id: i64, systems: Vec<i64>, task: &str, wanted: usize, k: usize) -> CampaignDraft {
+    let kind = crate::model::TaskKind::parse(task).unwrap();
+    CampaignDraft {
+        name: format!("{task} test"),
+        task: task.into(),
+        test_set_id,
+        reference_name: None,
+        systems,
+        benchmark_systems: vec![],
+        seed: 42,
+        settings: CampaignSettings { judgments_wanted: wanted, redundancy: k, ..CampaignSettings::for_task(kind, "German", "English") },
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn import_reuses_systems_and_failed_imports_change_nothing() {
+    for (db, _dir) in databases().await {
+        let first = import_folder(&db, "wmt-a", 30, &["Alpha", "Beta"]).await;
+        assert_eq!(first.systems_created, vec!["Alpha", "Beta"]);
+        assert_eq!(first.outputs_added, 60);
+        assert_eq!(first.references_added, 30);
+        assert!(first.test_sets[0].created);
+        // Another test set with outputs of an existing system (another spelling of its name).
+        let second = import_folder(&db, "wmt-b", 20, &["alpha", "Gamma"]).await;
+        assert_eq!(second.systems_reused, vec!["alpha"]);
+        assert_eq!(second.systems_created, vec!["Gamma"]);
+        assert_eq!(count(&db, "systems").await, 3);
+        assert_eq!(count(&db, "test_sets").await, 2);
+
+        // A conflicting import: a new system plus a changed output of a stored one → nothing saved.
+        let before: Vec<i64> = futures_counts(&db).await;
+        let dir = tempfile::tempdir().unwrap();
+        write_wmt(dir.path(), "en-de", 30, &["Alpha", "Delta"]);
+        std::fs::write(dir.path().join("system-outputs/en-de/Alpha.txt"), (0..30).map(|i| format!("changed {i}\n")).collect::<String>()).unwrap();
+        let bundle = import_path(dir.path(), "upload", &ImportOptions::new("wmt-a")).unwrap();
+        let err = save_import(&db, &bundle).await.unwrap_err();
+        assert!(err.contains("Alpha") && err.contains("different output"), "{err}");
+        assert_eq!(futures_counts(&db).await, before, "a failed import must leave the database unchanged");
+        let delta: i64 = sqlx::query("SELECT COUNT(*) AS n FROM systems WHERE name_key = 'delta'")
+            .fetch_one(&db.pool).await.unwrap().try_get("n").unwrap();
+        assert_eq!(delta, 0);
+    }
+}
+
+async fn organizer(db: &Db) -> i64 {
+    sqlx::query("INSERT INTO users (email, display_name, password_hash, role, created_at) VALUES ('o@x.org', 'O', 'x', 'organizer', 0) RETURNING id")
+        .fetch_one(&db.pool).await.unwrap().try_get("id").unwrap()
+}
+
+async fn futures_counts(db: &Db) -> Vec<i64> {
+    let mut v = Vec::new();
+    for t in ["test_sets", "segments", "segment_references", "systems", "system_outputs"] {
+        v.push(count(db, t).await);
+    }
+    v
+}
+
+struct StoredItem {
+    position: i64,
+    item_type: String,
+    system_id: Option<i64>,
+    segment_id: i64,
+    paired: Option<i64>,
+    shown: String,
+    degradation: Option<String>,
+}
+
+async fn items_of(db: &Db, campaign: i64) -> Vec<Vec<StoredItem>> {
+    let hits = sqlx::query("SELECT id FROM hits WHERE campaign_id = $1 ORDER BY hit_index").bind(campaign).fetch_all(&db.pool).await.unwrap();
+    let mut out = Vec::new();
+    for h in hits {
+        let id: i64 = h.try_get("id").unwrap();
+        let rows = sqlx::query("SELECT position, item_type, system_id, segment_id, paired_position, shown_text, degradation FROM hit_items WHERE hit_id = $1 ORDER BY position")
+            .bind(id).fetch_all(&db.pool).await.unwrap();
+        out.push(rows.iter().map(|r| StoredItem {
+            position: r.try_get("position").unwrap(),
+            item_type: r.try_get("item_type").unwrap(),
+            system_id: r.try_get("system_id").unwrap(),
+            segment_id: r.try_get("segment_id").unwrap(),
+            paired: r.try_get("paired_position").unwrap(),
+            shown: r.try_get("shown_text").unwrap(),
+            degradation: r.try_get("degradation").unwrap(),
+        }).collect());
+    }
+    out
+}
+
+async fn texts(db: &Db) -> (HashMap<(i64, i64), String>, HashMap<i64, String>) {
+    let mut outputs = HashMap::new();
+    for r in sqlx::query("SELECT system_id, segment_id, text FROM system_outputs").fetch_all(&db.pool).await.unwrap() {
+        outputs.insert((r.try_get("system_id").unwrap(), r.try_get("segment_id").unwrap()), r.try_get("text").unwrap());
+    }
+    let mut refs = HashMap::new();
+    for r in sqlx::query("SELECT segment_id, text FROM segment_references").fetch_all(&db.pool).await.unwrap() {
+        refs.insert(r.try_get("segment_id").unwrap(), r.try_get("text").unwrap());
+    }
+    (outputs, refs)
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn launched_da_hits_have_the_method_structure_and_are_deterministic() {
+    for (db, _dir) in databases().await {
+        let imported = import_folder(&db, "wmt-s", 40, &["Alpha", "Beta", "Gamma"]).await;
+        let set = imported.test_sets[0].id;
+        let systems: Vec<i64> = sqlx::query("SELECT id FROM systems ORDER BY id").fetch_all(&db.pool).await.unwrap()
+            .iter().map(|r| r.try_get("id").unwrap()).collect();
+        let d = draft(set, systems.clone(), "da-adequacy", 70, 1);
+        let check = check_design(&db, &d).await.unwrap();
+        assert!(check.problems.is_empty(), "{:?}", check.problems);
+        assert_eq!(check.implications.hits, 3);
+        assert!(!check.samples.is_empty() && check.samples.iter().all(|s| s.degraded.is_ok()));
+
+        // The builder's objections name systems, not database ids.
+        let lonely = check_design(&db, &draft(set, systems[..1].to_vec(), "da-adequacy", 70, 1)).await.unwrap();
+        assert_eq!(lonely.problems, vec!["system Alpha has only 40 outputs, but a HIT needs 70 different outputs of it".to_string()]);
+        let uid = organizer(&db).await;
+        let id = create_campaign(&db, &d, uid).await.unwrap();
+        let twin = create_campaign(&db, &d, uid).await.unwrap();
+        let summary = launch_campaign(&db, id).await.unwrap();
+        assert_eq!(summary.hits, 3);
+        assert_eq!(summary.per_type["SYSTEM"], 3 * 70);
+        assert_eq!(summary.per_type["BAD_REF"], 30);
+        assert!(launch_campaign(&db, id).await.unwrap_err().contains("launched already"));
+        launch_campaign(&db, twin).await.unwrap();
+
+        let (outputs, refs) = texts(&db).await;
+        let hits = items_of(&db, id).await;
+        let twin_hits = items_of(&db, twin).await;
+        for (hit, twin_hit) in hits.iter().zip(&twin_hits) {
+            assert_eq!(hit.len(), 100);
+            let n = |t: &str| hit.iter().filter(|i| i.item_type == t).count();
+            assert_eq!((n("SYSTEM"), n("BAD_REF"), n("REPEAT"), n("REF")), (70, 10, 10, 10));
+            for item in hit {
+                // Same seed, same HITs, same texts.
+                let t = &twin_hit[item.position as usize];
+                assert_eq!((&t.item_type, t.system_id, t.segment_id, &t.shown), (&item.item_type, item.system_id, item.segment_id, &item.shown));
+                match item.item_type.as_str() {
+                    "SYSTEM" | "REPEAT" => {
+                        assert_eq!(item.shown, outputs[&(item.system_id.unwrap(), item.segment_id)]);
+                        assert!(item.degradation.is_none());
+                    }
+                    "REF" => {
+                        assert_eq!(item.system_id, None);
+                        assert_eq!(item.shown, refs[&item.segment_id]);
+                    }
+                    "BAD_REF" => {
+                        let original = &outputs[&(item.system_id.unwrap(), item.segment_id)];
+                        assert_ne!(&item.shown, original);
+                        // Adequacy: a run of words deleted.
+                        assert!(item.shown.split_whitespace().count() < original.split_whitespace().count());
+                        assert!(item.degradation.as_deref().unwrap().contains("deleted"));
+                    }
+                    other => panic!("unexpected type {other}"),
+                }
+                if item.item_type != "SYSTEM" {
+                    // Every QC item is paired with a SYSTEM item of the same segment, in the other half.
+                    let p = item.paired.expect("QC items are paired") as usize;
+                    let partner = &hit[p];
+                    assert_eq!(partner.item_type, "SYSTEM");
+                    assert_eq!(partner.segment_id, item.segment_id);
+                    assert_eq!(partner.paired, Some(item.position));
+                    if item.item_type != "REF" {
+                        assert_eq!(partner.system_id, item.system_id);
+                    }
+                    let gap = (p as i64 - item.position).abs();
+                    assert!((40..=58).contains(&gap), "pair {} ↔ {p} is {gap} apart", item.position);
+                    assert_eq!((item.position / 10 - p as i64 / 10).abs(), 5, "pairs span set i and i + 5");
+                }
+            }
+        }
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn assignments_respect_redundancy_under_concurrency() {
+    for (db, _dir) in databases().await {
+        let imported = import_folder(&db, "wmt-c", 40, &["Alpha", "Beta"]).await;
+        let set = imported.test_sets[0].id;
+        let uid = organizer(&db).await;
+        let systems: Vec<i64> = sqlx::query("SELECT id FROM systems ORDER BY id").fetch_all(&db.pool).await.unwrap()
+            .iter().map(|r| r.try_get("id").unwrap()).collect();
+        let id = create_campaign(&db, &draft(set, systems, "da-adequacy", 70, 3), uid).await.unwrap();
+        let w0 = crowd_worker(&db, Platform::MTurk, "early").await.unwrap();
+        assert_eq!(next_assignment(&db, id, w0, None).await.unwrap(), None, "no work before launch");
+        assert_eq!(launch_campaign(&db, id).await.unwrap().hits, 2);
+
+        let mut workers = Vec::new();
+        for i in 0..20 {
+            workers.push(crowd_worker(&db, Platform::Prolific, &format!("p{i}")).await.unwrap());
+        }
+        assert_eq!(crowd_worker(&db, Platform::Prolific, "p3").await.unwrap(), workers[3]);
+        let tasks: Vec<_> = workers.iter().map(|&w| {
+            let db = db.clone();
+            tokio::spawn(async move { next_assignment(&db, id, w, Some(serde_json::json!({"STUDY_ID": "s"}))).await })
+        }).collect();
+        let mut got = Vec::new();
+        for t in tasks {
+            if let Some(a) = t.await.unwrap().unwrap() {
+                got.push(a);
+            }
+        }
+        assert_eq!(got.len(), 6, "2 HITs × k=3");
+        let slots: HashSet<(i64, i64)> = got.iter().map(|a| (a.hit_id, a.slot)).collect();
+        assert_eq!(slots.len(), 6, "no slot twice");
+        assert!(got.iter().all(|a| a.slot < 3));
+
+        // The same worker asking again (even concurrently) gets the same assignment.
+        let acct = worker_for_user(&db, uid).await.unwrap();
+        assert_eq!(worker_for_user(&db, uid).await.unwrap(), acct);
+        let id2 = {
+            let more: Vec<i64> = sqlx::query("SELECT id FROM systems ORDER BY id").fetch_all(&db.pool).await.unwrap()
+                .iter().map(|r| r.try_get("id").unwrap()).collect();
+            let c = create_campaign(&db, &draft(set, more, "da-adequacy", 70, 1), uid).await.unwrap();
+            launch_campaign(&db, c).await.unwrap();
+            c
+        };
+        let (a, b) = tokio::join!(next_assignment(&db, id2, acct, None), next_assignment(&db, id2, acct, None));
+        let (a, b) = (a.unwrap().unwrap(), b.unwrap().unwrap());
+        assert_eq!(a.public_id, b.public_id);
+        assert!(a.resumed || b.resumed);
+
+        // Idle assignments expire and free their slot; the worker never gets that HIT again.
+        let first = &got[0];
+        let holder: i64 = sqlx::query("SELECT worker_id FROM assignments WHERE id = $1").bind(first.id).fetch_one(&db.pool).await.unwrap().try_get("worker_id").unwrap();
+        sqlx::query("UPDATE assignments SET last_seen_at = 0 WHERE id = $1").bind(first.id).execute(&db.pool).await.unwrap();
+        assert_eq!(super::assign::expire_idle(&db, id).await.unwrap(), 1);
+        let newcomer = crowd_worker(&db, Platform::MTurk, "late").await.unwrap();
+        let taken = next_assignment(&db, id, newcomer, None).await.unwrap().expect("the expired slot is free again");
+        assert_eq!((taken.hit_id, taken.slot), (first.hit_id, first.slot));
+        let status: String = sqlx::query("SELECT status FROM assignments WHERE id = $1").bind(first.id).fetch_one(&db.pool).await.unwrap().try_get("status").unwrap();
+        assert_eq!(status, "expired");
+        let again = next_assignment(&db, id, holder, None).await.unwrap();
+        assert!(again.is_none_or(|a| a.hit_id != first.hit_id), "a worker never gets the same HIT twice");
+
+        // A blocked worker gets nothing, not even in a campaign with free slots.
+        let blocked = crowd_worker(&db, Platform::Link, "blocked-one").await.unwrap();
+        set_blocked(&db, blocked, true).await.unwrap();
+        assert_eq!(next_assignment(&db, id2, blocked, None).await.unwrap(), None);
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn word_order_campaign_stores_permuted_references() {
+    for (db, _dir) in databases().await {
+        let imported = import_folder(&db, "wmt-w", 60, &["Alpha", "Beta"]).await;
+        let set = imported.test_sets[0].id;
+        let uid = organizer(&db).await;
+        let systems: Vec<i64> = sqlx::query("SELECT id FROM systems ORDER BY id").fetch_all(&db.pool).await.unwrap()
+            .iter().map(|r| r.try_get("id").unwrap()).collect();
+        let d = draft(set, systems, "word-order", 25, 1);
+        let id = create_campaign(&db, &d, uid).await.unwrap();
+        let s = launch_campaign(&db, id).await.unwrap();
+        assert_eq!(s.hits, 2);
+        let (outputs, refs) = texts(&db).await;
+        for hit in items_of(&db, id).await {
+            assert_eq!(hit.len(), 50);
+            for item in &hit {
+                if item.item_type == "BAD_REF" {
+                    let r = &refs[&item.segment_id];
+                    assert_ne!(&item.shown, r);
+                    assert!(item.degradation.is_some());
+                    let base = &hit[item.paired.unwrap() as usize];
+                    assert_eq!(base.item_type, "SYSTEM");
+                    assert_eq!(base.segment_id, item.segment_id);
+                } else {
+                    assert_eq!(item.item_type, "SYSTEM");
+                    assert_eq!(item.shown, outputs[&(item.system_id.unwrap(), item.segment_id)]);
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,166 @@
+// An organizer imports a test set, designs a DA adequacy and a word-order campaign in the
+// browser (live implications, the builder's objections, degraded previews), launches them, and
+// an annotator (account) and a crowd worker (signed link) receive HITs.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { startServer, launchBrowser, openHydrated, DEMO } from './harness.js';
+
+let server;
+let browser;
+
+before(async () => {
+  server = await startServer();
+  browser = await launchBrowser();
+});
+
+after(async () => {
+  await browser?.close();
+  await server?.stop();
+});
+
+const WORDS = ['the', 'house', 'river', 'green', 'quickly', 'children', 'morning', 'bridge', 'music', 'light',
+  'stone', 'garden', 'letter', 'window', 'storm', 'mountain', 'city', 'quiet', 'bread', 'winter'];
+const sentence = (i, salt) => {
+  const n = 6 + ((i * 7 + salt * 3) % 9);
+  return Array.from({ length: n }, (_, j) => WORDS[(i * 5 + j * 11 + salt * 13 + j * j) % WORDS.length]).join(' ') + '.';
+};
+
+// A long-format TSV: 40 segments × 2 systems, with references.
+function tsv() {
+  const rows = ['segment_id\tsource\treference\tsystem\toutput'];
+  for (let i = 1; i <= 40; i++) {
+    for (const [k, sys] of ['Orion', 'Vega'].entries()) {
+      rows.push(`${i}\t${sentence(i, 0)}\t${sentence(i, 1)}\t${sys}\t${sentence(i, 2 + k)}`);
+    }
+  }
+  return Buffer.from(rows.join('\n') + '\n');
+}
+
+async function signIn(page, who) {
+  await page.fill('input[name="email"]', who.email);
+  await page.fill('input[name="password"]', who.password);
+  await page.click('#login-form button[type="submit"]');
+  await page.waitForSelector('section[data-role]', { timeout: 15_000 });
+}
+
+async function chooseTestSet(page, name) {
+  await page.waitForSelector('#test-set');
+  const value = await page.$eval('#test-set', (el, n) => [...el.options].find((o) => o.textContent.startsWith(n))?.value, name);
+  assert.ok(value, `test set ${name} is offered`);
+  await page.selectOption('#test-set', value);
+  await page.waitForSelector('#systems input[name="system"]');
+  for (const box of await page.$$('#systems input[name="system"]')) await box.check();
+}
+
+async function text(page, selector) {
+  return (await page.textContent(selector)).trim();
+}
+
+async function createAndLaunch(page) {
+  await page.click('#create-campaign');
+  await page.waitForURL(/\/campaigns\/\d+$/, { timeout: 15_000 });
+  await page.waitForSelector('#launch');
+  assert.equal(await text(page, '#campaign-state'), 'draft');
+  await page.click('#launch');
+  await page.waitForSelector('#launch-done', { timeout: 30_000 });
+  await page.waitForFunction(() => document.querySelector('#campaign-state')?.textContent === 'launched', null, { timeout: 15_000 });
+  return text(page, '#launch-done');
+}
+
+test('an organizer imports, designs, previews and launches; workers receive HITs', async () => {
+  const context = await browser.newContext();
+  const page = await openHydrated(context, `${server.base}/login`);
+  await signIn(page, DEMO.organizer);
+
+  // Import (a plain form; the file is streamed to the server).
+  await page.goto(`${server.base}/import`);
+  await page.fill('input[name="test_set_name"]', 'e2e-set');
+  await page.fill('input[name="pair"]', 'en-de');
+  await page.setInputFiles('input[name="file"]', { name: 'e2e.tsv', mimeType: 'text/tab-separated-values', buffer: tsv() });
+  await page.click('#import-form button[type="submit"]');
+  await page.waitForSelector('#import-done', { timeout: 15_000 });
+  assert.match(await text(page, '#import-done'), /e2e-set en-de \(40 segments\).*80 system outputs/);
+  // A broken file: the errors name the file and line, nothing is saved.
+  await page.setInputFiles('input[name="file"]', { name: 'broken.tsv', mimeType: 'text/plain', buffer: Buffer.from('segment_id\tsource\n1\tok\n2\ta\tb\n') });
+  await page.fill('input[name="test_set_name"]', 'broken');
+  await page.fill('input[name="pair"]', 'en-de');
+  await page.click('#import-form button[type="submit"]');
+  await page.waitForSelector('#import-errors', { timeout: 15_000 });
+  assert.match(await text(page, '#import-errors'), /broken\.tsv, line 3/);
+  assert.doesNotMatch(await text(page, '#test-sets'), /broken/);
+
+  // DA adequacy: the design's implications update while editing.
+  const designer = await openHydrated(context, `${server.base}/campaigns/new`);
+  await designer.fill('#campaign-name', 'E2E adequacy');
+  await chooseTestSet(designer, 'e2e-set');
+  await designer.fill('#redundancy', '3');
+  await designer.fill('#payment', '2');
+  await designer.waitForFunction(() => document.querySelector('#imp-hits')?.textContent === '2');
+  assert.equal(await text(designer, '#imp-assignments'), '6');
+  assert.equal(await text(designer, '#imp-workers'), '3');
+  assert.equal(await text(designer, '#imp-cost'), '12.00');
+  assert.equal(await text(designer, '#imp-minutes'), '30 min');
+  assert.equal(await text(designer, '#imp-per-system'), '210');
+  // The target language comes from the test set; the statement is METHOD §1's.
+  assert.equal(await designer.inputValue('#target-language'), 'German');
+  assert.match(await designer.inputValue('#statement'), /adequately expresses the meaning of the gray text/);
+  // The builder refuses what it cannot place, and says why.
+  // (The check follows every edit; wait for the answer to this one.)
+  const shows = (selector, pattern) => designer.waitForFunction(
+    ([s, p]) => new RegExp(p).test(document.querySelector(s)?.textContent ?? ''), [selector, pattern], { timeout: 15_000 });
+  await designer.fill('#bad-refs', '40');
+  await shows('#design-problems', '40 bad references .* system items');
+  await designer.fill('#bad-refs', '10');
+  await shows('#design-ok', 'The design builds: 2 HITs');
+  // Degraded items are previewed before launch.
+  const rows = await designer.$$('#degraded-preview tbody tr');
+  assert.ok(rows.length >= 2, 'degraded samples shown');
+  assert.match(await text(designer, '#degraded-preview tbody tr:first-child'), /deleted \d word/);
+  const launched = await createAndLaunch(designer);
+  assert.match(launched, /Launched: 2 HITs, 200 items/);
+  // The organizer can inspect a stored HIT item by item.
+  await designer.waitForFunction(() => document.querySelectorAll('#hit-items tbody tr').length === 100, null, { timeout: 15_000 });
+  const types = await designer.$$eval('#hit-items tbody tr td:nth-child(2)', (tds) => tds.map((td) => td.textContent));
+  assert.equal(types.filter((t) => t === 'BAD_REF').length, 10);
+  assert.equal(types.filter((t) => t === 'REF').length, 10);
+  assert.match(await text(designer, '#hit-items'), /deleted \d word/);
+  const link = await text(designer, '#crowd-link');
+  assert.match(link, /\/c\/[A-Za-z0-9_-]+\?sig=[0-9a-f]{64}$/);
+  assert.equal(await text(designer, '#p-open'), '6');
+  // The status page polls: a crowd worker starting shows up without a reload.
+  const crowd = await fetch(`${link}&workerId=E2E-WORKER&assignmentId=A1&hitId=H1`, { redirect: 'manual' });
+  assert.equal(crowd.status, 303);
+  await designer.waitForFunction(() => document.querySelector('#p-active')?.textContent === '1', null, { timeout: 15_000 });
+  assert.equal(await text(designer, '#p-open'), '5');
+
+  // Word order: other defaults and questions.
+  const woj = await openHydrated(context, `${server.base}/campaigns/new`);
+  await woj.fill('#campaign-name', 'E2E word order');
+  await woj.selectOption('#task', 'word-order');
+  await chooseTestSet(woj, 'e2e-set');
+  await woj.waitForSelector('#woj-q1');
+  assert.equal(await woj.inputValue('#hit-length'), '50');
+  assert.match(await woj.inputValue('#woj-q1'), /How difficult would it be to grasp the meaning/);
+  await woj.fill('#judgments-wanted', '25');
+  await woj.waitForFunction(() => /The design builds: 2 HITs/.test(document.querySelector('#design-ok')?.textContent ?? ''), null, { timeout: 15_000 });
+  assert.match(await createAndLaunch(woj), /Launched: 2 HITs, 100 items/);
+  assert.deepEqual(page.assayErrors.concat(designer.assayErrors, woj.assayErrors), []);
+  await context.close();
+
+  // The crowd worker was sent to a HIT, and is sent back to it.
+  const first = crowd.headers.get('location');
+  assert.match(first, /^\/work\/[A-Za-z0-9_-]{43}$/);
+  const again = await fetch(`${link}&workerId=E2E-WORKER`, { redirect: 'manual' });
+  assert.equal(again.headers.get('location'), first, 'the same worker resumes the same HIT');
+  const forged = await fetch(link.replace(/sig=./, 'sig=0'), { redirect: 'manual' });
+  assert.equal(forged.status, 403);
+
+  // An annotator with an account sees the campaign in the queue.
+  const annotator = await browser.newContext();
+  const home = await openHydrated(annotator, `${server.base}/login`);
+  await signIn(home, DEMO.annotator);
+  await home.waitForSelector('#queue', { timeout: 15_000 });
+  assert.match(await text(home, '#queue'), /E2E adequacy/);
+  assert.match(await text(home, '#queue'), /E2E word order/);
+  await annotator.close();
+});

@@ -1,0 +1,471 @@
+//! Campaigns against the real server on both databases: imports (upload and `assay import`),
+//! all-or-nothing saving, the designer's checks, launched HITs item by item (METHOD §2), and
+//! handing out work to accounts and crowd links under concurrent requests on two app servers.
+
+use assay_tests::*;
+use serde_json::{Value, json};
+use std::collections::HashSet;
+use std::path::Path;
+
+const WORDS: &[&str] = &[
+    "the", "house", "river", "green", "quickly", "children", "morning", "bridge", "music", "light", "stone", "garden",
+    "letter", "window", "storm", "mountain", "city", "quiet", "bread", "winter", "friend", "road", "cloud", "silver",
+];
+
+fn sentence(i: usize, salt: usize) -> String {
+    let n = 6 + (i * 7 + salt * 3) % 9;
+    (0..n).map(|j| WORDS[(i * 5 + j * 11 + salt * 13 + j * j) % WORDS.len()]).collect::<Vec<_>>().join(" ") + "."
+}
+
+/// A WMT-layout folder (sources/, references/, system-outputs/, documents/).
+fn write_wmt(dir: &Path, pair: &str, segments: usize, systems: &[&str]) {
+    let w = |p: &str, text: String| {
+        let path = dir.join(p);
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(path, text).unwrap();
+    };
+    let lines = |salt: usize| (0..segments).map(|i| sentence(i, salt) + "\n").collect::<String>();
+    w(&format!("sources/{pair}.txt"), lines(0));
+    w(&format!("references/{pair}.refA.txt"), lines(1));
+    w(&format!("documents/{pair}.docs"), (0..segments).map(|i| format!("news doc{}\n", i / 10)).collect());
+    for (k, s) in systems.iter().enumerate() {
+        w(&format!("system-outputs/{pair}/{s}.txt"), lines(2 + k));
+    }
+}
+
+/// Packs a folder as .tar.gz with the system's `tar`.
+fn tar_gz(dir: &Path) -> Vec<u8> {
+    let out = std::process::Command::new("tar").arg("czf").arg("-").arg("-C").arg(dir).arg(".").output().expect("tar");
+    assert!(out.status.success(), "tar failed");
+    out.stdout
+}
+
+async fn upload(b: &Browser, file_name: &str, test_set: &str, body: Vec<u8>) -> Answer {
+    let r = b
+        .client
+        .post(format!("{}/upload/import", b.base))
+        .header("x-assay-file-name", file_name)
+        .header("x-assay-test-set", test_set)
+        .header("x-assay-pair", "de-en")
+        .body(body)
+        .send()
+        .await
+        .expect("upload");
+    let status = r.status().as_u16();
+    Answer { status, body: r.text().await.unwrap_or_default(), set_cookies: vec![] }
+}
+
+/// Calls a server function that takes JSON.
+async fn call_json(b: &Browser, name: &str, body: Value) -> Answer {
+    let r = b.client.post(format!("{}/api/{name}", b.base)).json(&body).send().await.expect("request");
+    let status = r.status().as_u16();
+    Answer { status, body: r.text().await.unwrap_or_default(), set_cookies: vec![] }
+}
+
+/// Sends only the head of a POST with a declared body length; returns the status line.
+async fn declared_length_status(base: &str, path: &str, length: u64, cookie: &str) -> String {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let host = base.trim_start_matches("http://");
+    let mut stream = tokio::net::TcpStream::connect(host).await.unwrap();
+    let head = format!(
+        "POST {path} HTTP/1.1\r\nHost: {host}\r\nOrigin: {base}\r\nCookie: {cookie}\r\nX-Assay-File-Name: big.tsv\r\nContent-Length: {length}\r\nConnection: close\r\n\r\n"
+    );
+    stream.write_all(head.as_bytes()).await.unwrap();
+    // Send a little of the body, then stop: the server answers as soon as it decides.
+    let _ = stream.write_all(&[b'x'; 1024]).await;
+    let _ = stream.shutdown().await;
+    let mut buf = vec![0u8; 256];
+    let n = tokio::time::timeout(std::time::Duration::from_secs(3), stream.read(&mut buf)).await.unwrap_or(Ok(0)).unwrap_or(0);
+    String::from_utf8_lossy(&buf[..n]).lines().next().unwrap_or("").to_string()
+}
+
+/// The organizer's session cookie (`assay_session=…`), from a fresh login.
+async fn org_cookie(server: &TestServer) -> String {
+    let b = server.browser();
+    let a = b.login(ORGANIZER).await;
+    a.set_cookies.iter().find(|c| c.starts_with("assay_session=")).unwrap().split(';').next().unwrap().to_string()
+}
+
+async fn organizer(server: &TestServer) -> Browser {
+    let b = server.browser();
+    b.login(ORGANIZER).await;
+    b
+}
+
+/// Imports a generated WMT test set through the upload route; returns (test set id, system ids).
+async fn import_set(org: &Browser, name: &str, segments: usize, systems: &[&str]) -> (i64, Vec<i64>) {
+    let dir = tempfile::tempdir().unwrap();
+    write_wmt(dir.path(), "en-de", segments, systems);
+    let a = upload(org, &format!("{name}.tar.gz"), name, tar_gz(dir.path())).await;
+    assert_eq!(a.status, 200, "{}", a.body);
+    let sets = org.call("list_test_sets", &[]).await.json();
+    let set = sets.as_array().unwrap().iter().find(|t| t["name"] == name).expect("imported test set").clone();
+    let wanted: HashSet<String> = systems.iter().map(|s| s.to_lowercase()).collect();
+    let ids = set["systems"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|s| wanted.contains(&s["name"].as_str().unwrap().to_lowercase()))
+        .map(|s| s["id"].as_i64().unwrap())
+        .collect();
+    (set["id"].as_i64().unwrap(), ids)
+}
+
+fn draft(test_set: i64, systems: &[i64], task: &str, wanted: usize, k: usize) -> Value {
+    json!({
+        "name": format!("{task} campaign"),
+        "task": task,
+        "test_set_id": test_set,
+        "systems": systems,
+        "benchmark_systems": [systems[0]],
+        "seed": 7,
+        "settings": if task == "word-order" {
+            json!({ "hit_length": 50, "woj_permutations": 25, "bad_refs": 0, "repeats": 0, "refs": 0, "sets": 1,
+                    "judgments_wanted": wanted, "redundancy": k, "target_language": "German" })
+        } else {
+            json!({ "judgments_wanted": wanted, "redundancy": k, "target_language": "German", "payment_per_hit": 3.0 })
+        }
+    })
+}
+
+async fn create_and_launch(org: &Browser, d: Value) -> (i64, Value) {
+    let created = call_json(org, "create_campaign", json!({ "draft": d })).await;
+    assert_eq!(created.status, 200, "{}", created.body);
+    let id = created.json().as_i64().unwrap();
+    let launched = org.call("launch_campaign", &[("campaign_id", &id.to_string())]).await;
+    assert_eq!(launched.status, 200, "{}", launched.body);
+    (id, launched.json())
+}
+
+async fn counts(org: &Browser) -> (usize, usize) {
+    let sets = org.call("list_test_sets", &[]).await.json();
+    let sets = sets.as_array().unwrap();
+    let systems: HashSet<i64> = sets.iter().flat_map(|t| t["systems"].as_array().unwrap().iter().map(|s| s["id"].as_i64().unwrap())).collect();
+    (sets.len(), systems.len())
+}
+
+both_backends! {
+    async fn imports_are_all_or_nothing_and_only_for_organizers(server) {
+        let org = organizer(&server).await;
+        let dir = tempfile::tempdir().unwrap();
+        write_wmt(dir.path(), "en-de", 40, &["Alpha", "Beta"]);
+        let tgz = tar_gz(dir.path());
+
+        // Who may upload.
+        assert_eq!(upload(&server.browser(), "wmt.tar.gz", "wmt-t", tgz.clone()).await.status, 401);
+        let ann = server.browser();
+        ann.login(ANNOTATOR).await;
+        assert_eq!(upload(&ann, "wmt.tar.gz", "wmt-t", tgz.clone()).await.status, 403);
+        assert_eq!(ann.call("list_test_sets", &[]).await.status, 403);
+        let forged = reqwest::Client::new()
+            .post(format!("{}/upload/import", server.base))
+            .header("origin", "http://evil.example")
+            .header("x-assay-file-name", "wmt.tar.gz")
+            .body(tgz.clone())
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(forged.status().as_u16(), 403, "CSRF origin check applies to uploads");
+
+        // Uploads have their own body limit (512 MiB), above the 1 MiB of other requests.
+        let session = org_cookie(&server).await;
+        assert!(declared_length_status(&server.base, "/upload/import", 600 * 1024 * 1024, &session).await.contains("413"));
+        assert!(declared_length_status(&server.base, "/api/login", 2 * 1024 * 1024, "").await.contains("413"));
+        let big_ok = declared_length_status(&server.base, "/upload/import", 2 * 1024 * 1024, &session).await;
+        // Within the upload limit: read until the body ends early, which is a 400, not a 413.
+        assert!(big_ok.contains("400"), "a 2 MiB upload is within the upload limit: {big_ok}");
+
+        let before = counts(&org).await;
+        let ok = upload(&org, "wmt.tar.gz", "wmt-t", tgz).await;
+        assert_eq!(ok.status, 200, "{}", ok.body);
+        let s = &ok.json()["summary"];
+        assert_eq!(s["test_sets"][0]["segments"], 40);
+        assert_eq!(s["test_sets"][0]["pair"], "en-de");
+        assert_eq!(s["outputs_added"], 80);
+        assert_eq!(s["references_added"], 40);
+        assert_eq!(s["systems_created"], json!(["Alpha", "Beta"]));
+        assert_eq!(counts(&org).await, (before.0 + 1, before.1 + 2));
+
+        // A file with an error on one line: the error names file and line, nothing is saved.
+        let tsv = "segment_id\tsource\treference\tsystem\toutput\n1\tHallo Welt.\tHello world.\tGamma\tHi world.\n2\tGuten Tag.\tGood day.\tGamma\tGood\tday.\n";
+        let bad = upload(&org, "bad.tsv", "bad", tsv.as_bytes().to_vec()).await;
+        assert_eq!(bad.status, 400, "{}", bad.body);
+        let errors = bad.json()["errors"].to_string();
+        assert!(errors.contains("bad.tsv") && errors.contains("line 3"), "{errors}");
+        let after_ok = counts(&org).await;
+
+        // Valid files that conflict with stored data: a new system and a changed output of an
+        // existing one. The new system must not be saved either (one transaction).
+        let conflict = tempfile::tempdir().unwrap();
+        write_wmt(conflict.path(), "en-de", 40, &["Alpha", "Delta"]);
+        std::fs::write(conflict.path().join("system-outputs/en-de/Alpha.txt"), (0..40).map(|i| format!("changed {i}\n")).collect::<String>()).unwrap();
+        let refused = upload(&org, "wmt.tar.gz", "wmt-t", tar_gz(conflict.path())).await;
+        assert_eq!(refused.status, 400, "{}", refused.body);
+        assert!(refused.body.contains("different output"), "{}", refused.body);
+        assert_eq!(counts(&org).await, after_ok, "a refused import leaves the database unchanged");
+        let names = org.call("list_test_sets", &[]).await.body;
+        assert!(!names.contains("Delta"), "{names}");
+
+        // `assay import` of a WMT folder: an existing system (any spelling) is reused.
+        let cli = tempfile::tempdir().unwrap();
+        write_wmt(cli.path(), "en-de", 20, &["alpha", "Gamma"]);
+        let out = server.assay(&["import", cli.path().to_str().unwrap(), "--name", "wmt-cli"]).output().unwrap();
+        let stdout = String::from_utf8_lossy(&out.stdout);
+        assert!(out.status.success(), "{stdout} {}", String::from_utf8_lossy(&out.stderr));
+        assert!(stdout.contains("reused: alpha") && stdout.contains("new: Gamma"), "{stdout}");
+        let sets = org.call("list_test_sets", &[]).await.json();
+        let cli_set = sets.as_array().unwrap().iter().find(|t| t["name"] == "wmt-cli").expect("imported by the CLI");
+        let alpha_ids: HashSet<i64> = sets.as_array().unwrap().iter()
+            .flat_map(|t| t["systems"].as_array().unwrap().iter().filter(|s| s["name"] == "Alpha").map(|s| s["id"].as_i64().unwrap()))
+            .collect();
+        assert_eq!(alpha_ids.len(), 1, "one system row across test sets");
+        assert_eq!(cli_set["systems"].as_array().unwrap().len(), 2);
+        // A CLI import with errors fails and says where.
+        std::fs::write(cli.path().join("references/en-de.refA.txt"), "only one line\n").unwrap();
+        let out = server.assay(&["import", cli.path().to_str().unwrap(), "--name", "wmt-cli2"]).output().unwrap();
+        assert!(!out.status.success());
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(stderr.contains("references/en-de.refA.txt"), "{stderr}");
+    }
+
+    async fn launched_hits_follow_the_method_item_by_item(server) {
+        let org = organizer(&server).await;
+        let (set, systems) = import_set(&org, "wmt-h", 40, &["Alpha", "Beta", "Gamma"]).await;
+        assert_eq!(systems.len(), 3);
+
+        // The designer's check: implications, builder messages, degraded samples.
+        let good = draft(set, &systems, "da-adequacy", 70, 2);
+        let check = call_json(&org, "check_design", json!({ "draft": good })).await;
+        assert_eq!(check.status, 200, "{}", check.body);
+        let check = check.json();
+        assert_eq!(check["problems"], json!([]));
+        assert_eq!(check["implications"]["hits"], 3);
+        assert_eq!(check["implications"]["assignments"], 6);
+        assert_eq!(check["implications"]["cost"], 18.0);
+        assert!(!check["samples"].as_array().unwrap().is_empty());
+        assert!(check["samples"].as_array().unwrap().iter().all(|s| s["degraded"]["Ok"].is_string()), "{check}");
+        let mut bad = good.clone();
+        bad["settings"]["bad_refs"] = json!(40);
+        let refused = call_json(&org, "check_design", json!({ "draft": bad })).await.json();
+        let problems = refused["problems"].to_string();
+        assert!(problems.contains("40 bad references") && problems.contains("system items"), "{problems}");
+        let refused = call_json(&org, "create_campaign", json!({ "draft": bad })).await;
+        assert_eq!(refused.status, 400);
+        assert!(refused.body.contains("40 bad references"), "{}", refused.body);
+
+        let ann = server.browser();
+        ann.login(ANNOTATOR).await;
+        assert_eq!(call_json(&ann, "create_campaign", json!({ "draft": good })).await.status, 403);
+
+        let (id, launched) = create_and_launch(&org, good).await;
+        assert_eq!(launched["hits"], 3);
+        assert_eq!(launched["per_type"], json!({"SYSTEM": 210, "BAD_REF": 30, "REPEAT": 30, "REF": 30}));
+        let again = org.call("launch_campaign", &[("campaign_id", &id.to_string())]).await;
+        assert_eq!(again.status, 400, "launching twice is refused");
+        assert_eq!(ann.call("hit_items", &[("campaign_id", &id.to_string()), ("hit_index", "0")]).await.status, 403);
+
+        let mut per_system = std::collections::HashMap::<String, usize>::new();
+        for h in 0..3 {
+            let items = org.call("hit_items", &[("campaign_id", &id.to_string()), ("hit_index", &h.to_string())]).await.json();
+            let items = items.as_array().unwrap();
+            assert_eq!(items.len(), 100);
+            for (p, it) in items.iter().enumerate() {
+                assert_eq!(it["position"], p as i64);
+                let t = it["item_type"].as_str().unwrap();
+                match t {
+                    "SYSTEM" | "REPEAT" => {
+                        assert_eq!(it["shown_text"], it["output"], "{it}");
+                        if t == "SYSTEM" {
+                            *per_system.entry(it["system"].as_str().unwrap().to_string()).or_default() += 1;
+                        }
+                    }
+                    "REF" => {
+                        assert!(it["system"].is_null());
+                        assert_eq!(it["shown_text"], it["reference"]);
+                    }
+                    "BAD_REF" => {
+                        let shown = it["shown_text"].as_str().unwrap();
+                        let original = it["output"].as_str().unwrap();
+                        assert_ne!(shown, original);
+                        // Adequacy: one contiguous run deleted, so the rest is a prefix + suffix.
+                        let (s, o): (Vec<&str>, Vec<&str>) = (shown.split_whitespace().collect(), original.split_whitespace().collect());
+                        let k = o.len() - s.len();
+                        assert!(k >= 1);
+                        assert!((0..=s.len()).any(|cut| s[..cut] == o[..cut] && s[cut..] == o[cut + k..]), "{shown:?} / {original:?}");
+                        assert!(it["degradation"].as_str().unwrap().contains("deleted"));
+                    }
+                    other => panic!("item type {other}"),
+                }
+                if t != "SYSTEM" {
+                    let q = it["paired_position"].as_i64().expect("QC items are paired") as usize;
+                    let partner = &items[q];
+                    assert_eq!(partner["item_type"], "SYSTEM");
+                    assert_eq!(partner["paired_position"], p as i64);
+                    assert_eq!(partner["segment_id"], it["segment_id"]);
+                    if t != "REF" {
+                        assert_eq!(partner["system"], it["system"]);
+                    }
+                    // Sets of 10: one member in set i, the other in set i + 5 (40–58 apart).
+                    assert_eq!((p / 10).abs_diff(q / 10), 5);
+                    assert!((40..=58).contains(&p.abs_diff(q)));
+                }
+            }
+            // Each set: 3 first halves, 3 second halves, 4 free system outputs.
+            for set_no in 0..10 {
+                let set_items = &items[set_no * 10..set_no * 10 + 10];
+                let free = set_items.iter().filter(|i| i["paired_position"].is_null()).count();
+                assert_eq!(free, 4, "set {set_no} of HIT {h}");
+            }
+        }
+        // Systems in roughly equal shares: 210 system items over 3 systems.
+        assert_eq!(per_system.len(), 3);
+        assert!(per_system.values().all(|&n| n == 70), "{per_system:?}");
+
+        // A word-order campaign: permutations of the reference, paired with their base output.
+        let (wid, w) = create_and_launch(&org, draft(set, &systems[..2], "word-order", 25, 1)).await;
+        assert_eq!(w["hits"], 2);
+        let items = org.call("hit_items", &[("campaign_id", &wid.to_string()), ("hit_index", "0")]).await.json();
+        let items = items.as_array().unwrap();
+        assert_eq!(items.len(), 50);
+        let perms: Vec<&Value> = items.iter().filter(|i| i["item_type"] == "BAD_REF").collect();
+        assert_eq!(perms.len(), 25);
+        for it in perms {
+            let shown = it["shown_text"].as_str().unwrap();
+            let reference = it["reference"].as_str().unwrap();
+            assert_ne!(shown, reference);
+            assert_eq!(shown.split_whitespace().count(), reference.split_whitespace().count());
+            let base = &items[it["paired_position"].as_u64().unwrap() as usize];
+            assert_eq!(base["item_type"], "SYSTEM");
+            assert_eq!(base["segment_id"], it["segment_id"]);
+            assert!(it["degradation"].as_str().unwrap().contains("degree"));
+        }
+    }
+
+    async fn work_is_handed_out_once_per_slot_across_two_app_servers(server) {
+        let org = organizer(&server).await;
+        let (set, systems) = import_set(&org, "wmt-a", 40, &["Alpha", "Beta"]).await;
+        let (id, launched) = create_and_launch(&org, draft(set, &systems, "da-adequacy", 70, 3)).await;
+        assert_eq!(launched["hits"], 2);
+        let progress = org.call("campaign_progress", &[("campaign_id", &id.to_string())]).await.json();
+        assert_eq!(progress["open"], 6);
+        let link = progress["crowd_link"].as_str().unwrap().to_string();
+        let path = link.split_once("://").unwrap().1.split_once('/').unwrap().1.to_string();
+        let path = format!("/{path}");
+
+        // A second app server on the same database and signing key.
+        let second = TestServer::start_with(
+            if server.database_url.starts_with("sqlite") { Backend::Sqlite } else { Backend::Postgres },
+            // The same data directory: the same signing key (and, for SQLite, the same file).
+            &[("DATABASE_URL", server.database_url.as_str()), ("ASSAY_DATA_DIR", server.data_dir.path().to_str().unwrap())],
+        ).await.expect("second server");
+        let bases = [server.base.clone(), second.base.clone()];
+        // `serve --demo` on a database that has the demo already adds nothing.
+        let demos = org.call("list_campaigns", &[]).await.json().as_array().unwrap().iter().filter(|c| c["name"] == "Demo: DA adequacy (de-en)").count();
+        assert_eq!(demos, 1, "the demo campaign is seeded once");
+        let client = reqwest::Client::builder().redirect(reqwest::redirect::Policy::none()).build().unwrap();
+
+        // A bad signature is refused.
+        let forged = client.get(format!("{}{}", bases[0], path.replace("sig=", "sig=00"))).send().await.unwrap();
+        assert_eq!(forged.status().as_u16(), 403);
+
+        // 20 distinct crowd workers at once, half on each server.
+        let tasks: Vec<_> = (0..20).map(|i| {
+            let url = if i % 2 == 0 {
+                format!("{}{}&workerId=W{i}&assignmentId=A{i}&hitId=H&turkSubmitTo=https%3A%2F%2Fworkersandbox.mturk.com", bases[i % 2], path)
+            } else {
+                format!("{}{}&PROLIFIC_PID=P{i}&STUDY_ID=S&SESSION_ID=X{i}", bases[i % 2], path)
+            };
+            let client = client.clone();
+            tokio::spawn(async move {
+                let r = client.get(url).send().await.unwrap();
+                (r.status().as_u16(), r.headers().get("location").and_then(|l| l.to_str().ok()).map(String::from))
+            })
+        }).collect();
+        let mut given = Vec::new();
+        for t in tasks {
+            let (status, location) = t.await.unwrap();
+            match status {
+                303 => given.push(location.unwrap()),
+                200 => assert!(location.is_none()),
+                other => panic!("unexpected status {other}"),
+            }
+        }
+        assert_eq!(given.len(), 6, "2 HITs × k=3 assignments: {given:?}");
+        assert!(given.iter().all(|l| l.starts_with("/work/") && l.len() > 40));
+        assert_eq!(given.iter().collect::<HashSet<_>>().len(), 6);
+        let p = org.call("campaign_progress", &[("campaign_id", &id.to_string())]).await.json();
+        assert_eq!((p["in_progress"].as_i64(), p["open"].as_i64(), p["workers_active"].as_i64()), (Some(6), Some(0), Some(6)));
+
+        // A blocked worker gets nothing, not even the HIT they hold; unblocked, they resume it.
+        let worker_url = |i: usize| if i % 2 == 0 {
+            (format!("{}{path}&workerId=W{i}", bases[1]), "mturk", format!("W{i}"))
+        } else {
+            (format!("{}{path}&PROLIFIC_PID=P{i}", bases[1]), "prolific", format!("P{i}"))
+        };
+        let mut holder = None;
+        for i in 0..20 {
+            let (url, platform, id) = worker_url(i);
+            if client.get(&url).send().await.unwrap().status().as_u16() == 303 {
+                holder = Some((url, platform, id));
+                break;
+            }
+        }
+        let (url, platform, worker) = holder.expect("some worker holds an assignment");
+        // The same worker again, concurrently, on either server: always the same assignment.
+        let urls: Vec<String> = (0..6).map(|k| url.replacen(&bases[1], &bases[k % 2], 1)).collect();
+        let again: Vec<_> = urls.into_iter().map(|u| {
+            let client = client.clone();
+            tokio::spawn(async move { client.get(u).send().await.unwrap().headers().get("location").map(|l| l.to_str().unwrap().to_string()) })
+        }).collect();
+        let mut locations = HashSet::new();
+        for t in again {
+            locations.insert(t.await.unwrap().expect("a redirect to the worker's HIT"));
+        }
+        assert_eq!(locations.len(), 1, "one worker, one assignment: {locations:?}");
+        assert!(given.contains(locations.iter().next().unwrap()));
+        let ann = server.browser();
+        ann.login(ANNOTATOR).await;
+        let block = [("platform", platform), ("external_id", worker.as_str()), ("blocked", "true")];
+        assert_eq!(ann.call("set_worker_blocked", &block).await.status, 403);
+        let b = org.call("set_worker_blocked", &block).await;
+        assert_eq!(b.status, 200, "{}", b.body);
+        let r = client.get(&url).send().await.unwrap();
+        assert_eq!(r.status().as_u16(), 200);
+        assert!(r.text().await.unwrap().contains("No work right now"));
+        org.call("set_worker_blocked", &[("platform", platform), ("external_id", worker.as_str()), ("blocked", "false")]).await;
+        assert_eq!(client.get(&url).send().await.unwrap().status().as_u16(), 303);
+        // A worker without an id is asked for one.
+        assert_eq!(client.get(format!("{}{path}", bases[0])).send().await.unwrap().status().as_u16(), 400);
+    }
+
+    async fn annotators_see_their_queue_and_resume_their_hit(server) {
+        let org = organizer(&server).await;
+        let (set, systems) = import_set(&org, "wmt-q", 40, &["Alpha", "Beta"]).await;
+        let d = draft(set, &systems, "da-fluency", 70, 1);
+        let created = call_json(&org, "create_campaign", json!({ "draft": d })).await;
+        let id = created.json().as_i64().unwrap();
+
+        let ann = server.browser();
+        ann.login(ANNOTATOR).await;
+        let listed = |q: &Value| q.as_array().unwrap().iter().any(|e| e["campaign_id"] == id);
+        assert!(!listed(&ann.call("my_queue", &[]).await.json()), "a draft campaign has no work");
+        assert_eq!(ann.call("launch_campaign", &[("campaign_id", &id.to_string())]).await.status, 403);
+        org.call("launch_campaign", &[("campaign_id", &id.to_string())]).await;
+        assert!(listed(&ann.call("my_queue", &[]).await.json()));
+
+        assert_eq!(server.browser().call("start_campaign_hit", &[("campaign_id", &id.to_string())]).await.status, 401);
+        let first = ann.call("start_campaign_hit", &[("campaign_id", &id.to_string())]).await;
+        assert_eq!(first.status, 200, "{}", first.body);
+        let second = ann.call("start_campaign_hit", &[("campaign_id", &id.to_string())]).await;
+        assert_eq!(first.json(), second.json(), "starting again resumes the same HIT");
+        let queue = ann.call("my_queue", &[]).await.json();
+        let entry = queue.as_array().unwrap().iter().find(|e| e["campaign_id"] == id).unwrap().clone();
+        assert_eq!(entry["active"], first.json());
+        // Fluency bad references: two words duplicated, so the text grows by two words.
+        let items = org.call("hit_items", &[("campaign_id", &id.to_string()), ("hit_index", "0")]).await.json();
+        for it in items.as_array().unwrap().iter().filter(|i| i["item_type"] == "BAD_REF") {
+            let n = |v: &Value| v.as_str().unwrap().split_whitespace().count();
+            assert_eq!(n(&it["shown_text"]), n(&it["output"]) + 2, "{it}");
+        }
+    }
+}
