@@ -36,12 +36,33 @@ pub fn build(state: AppState, options: LeptosOptions) -> Router {
         .layer(middleware::from_fn(verify_origin))
         .layer(Extension(state))
         .layer(SetResponseHeaderLayer::overriding(header::X_CONTENT_TYPE_OPTIONS, HeaderValue::from_static("nosniff")))
-        .layer(SetResponseHeaderLayer::overriding(header::X_FRAME_OPTIONS, HeaderValue::from_static("DENY")))
+        .layer(middleware::from_fn(framing_policy))
         .layer(SetResponseHeaderLayer::overriding(header::REFERRER_POLICY, HeaderValue::from_static("same-origin")))
         .layer(SetResponseHeaderLayer::if_not_present(
             HeaderName::from_static("cache-control"),
             HeaderValue::from_static("no-store"),
         ))
+}
+
+/// Pages may not be framed by other sites (clickjacking), except the crowd worker's pages,
+/// which Mechanical Turk shows inside a frame of its own (an ExternalQuestion HIT).
+async fn framing_policy(req: axum::extract::Request, next: middleware::Next) -> axum::response::Response {
+    let crowd_page = {
+        let path = req.uri().path();
+        path.starts_with("/work/") || path.starts_with("/c/")
+    };
+    let mut res = next.run(req).await;
+    let headers = res.headers_mut();
+    if crowd_page {
+        headers.insert(
+            header::CONTENT_SECURITY_POLICY,
+            HeaderValue::from_static("frame-ancestors 'self' https://www.mturk.com https://workersandbox.mturk.com"),
+        );
+    } else {
+        headers.insert(header::X_FRAME_OPTIONS, HeaderValue::from_static("DENY"));
+        headers.insert(header::CONTENT_SECURITY_POLICY, HeaderValue::from_static("frame-ancestors 'none'"));
+    }
+    res
 }
 
 /// `assay serve`: open the database, seed the demo if asked, listen until Ctrl-C or SIGTERM.
