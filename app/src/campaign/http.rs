@@ -258,9 +258,7 @@ async fn crowd_link(
         Ok(id) => id,
         Err(e) => return page(StatusCode::BAD_REQUEST, "Who are you?", &e),
     };
-    let params: serde_json::Map<String, serde_json::Value> =
-        keys.iter().filter_map(|k| get(k).map(|v| (k.to_string(), serde_json::Value::String(v)))).collect();
-    let params = (!params.is_empty()).then_some(serde_json::Value::Object(params));
+    let params = crowd_params(platform, keys.iter().filter_map(|k| get(k).map(|v| (k.to_string(), v))));
     match next_assignment(&state.db, campaign, worker_id, params).await {
         Ok(Some(a)) => Redirect::to(&format!("/work/{}", a.public_id)).into_response(),
         Ok(None) => page(StatusCode::OK, "No work right now", "There is no HIT for you in this campaign at the moment. Thank you for your interest."),
@@ -268,5 +266,49 @@ async fn crowd_link(
             tracing::error!("crowd link: {e}");
             page(StatusCode::SERVICE_UNAVAILABLE, "Busy", "Many people are starting at once; please reload this page in a few seconds.")
         }
+    }
+}
+
+/// Prolific's address for returning a worker with a completion code (`{code}` is replaced).
+pub const PROLIFIC_RETURN_URL: &str = "https://app.prolific.com/submissions/complete?cc={code}";
+
+/// What an assignment remembers of the crowd platform: its parameters, and for Prolific the
+/// address the completion page sends the worker back to (the annotation stage reads
+/// `return_url`; for Mechanical Turk it builds the address from `turkSubmitTo`).
+pub fn crowd_params(platform: Platform, given: impl Iterator<Item = (String, String)>) -> Option<serde_json::Value> {
+    let mut params: serde_json::Map<String, serde_json::Value> =
+        given.map(|(k, v)| (k, serde_json::Value::String(v))).collect();
+    if platform == Platform::Prolific {
+        params.insert("return_url".into(), serde_json::Value::String(PROLIFIC_RETURN_URL.into()));
+    }
+    (!params.is_empty()).then_some(serde_json::Value::Object(params))
+}
+
+#[cfg(test)]
+mod crowd_param_tests {
+    use super::*;
+    use crate::annotate::server::return_url;
+
+    #[test]
+    fn every_platform_gets_its_return_address_on_the_completion_page() {
+        let prolific = crowd_params(Platform::Prolific, [("STUDY_ID".to_string(), "S1".to_string())].into_iter()).unwrap();
+        assert_eq!(
+            return_url(&prolific.to_string(), "AB12C-XY").as_deref(),
+            Some("https://app.prolific.com/submissions/complete?cc=AB12C-XY")
+        );
+        let mturk = crowd_params(
+            Platform::MTurk,
+            [
+                ("assignmentId".to_string(), "A 1".to_string()),
+                ("turkSubmitTo".to_string(), "https://workersandbox.mturk.com".to_string()),
+            ]
+            .into_iter(),
+        )
+        .unwrap();
+        assert_eq!(
+            return_url(&mturk.to_string(), "C").as_deref(),
+            Some("https://workersandbox.mturk.com/mturk/externalSubmit?assignmentId=A%201&completion_code=C")
+        );
+        assert_eq!(crowd_params(Platform::Link, std::iter::empty()), None);
     }
 }
