@@ -189,7 +189,8 @@ pub async fn work_state(db: &Db, secret: &[u8], caller: Option<i64>, public_id: 
         assignment: a.public_id.clone(),
         campaign_name: a.campaign_name.clone(),
         task: a.task.clone(),
-        target_dir: super::direction_of(&screen.target_language).to_string(),
+        // Direction comes from the test set's language code; the settings hold a display name.
+        target_dir: super::direction_of(&a.target_lang).to_string(),
         source_dir: super::direction_of(&a.source_lang).to_string(),
         screen,
         total: a.total,

@@ -8,7 +8,7 @@ use crate::campaign::{
     CampaignDraft, CampaignSettings, DegradationPolicy, DegradedSample, DesignCheck, WantedPer,
 };
 use crate::db::{Db, now_ms};
-use crate::hit::degrade::{
+use crate::hit::degrade::{WordOrderKind, 
     AdequacyPolicy, Degradation, DegradeContext, Segmentation, item_seed, preview, tokenize,
 };
 use crate::hit::{
@@ -304,6 +304,23 @@ fn materialize(spec: &Spec<'_>, m: &Material, hits: Vec<Hit>) -> Result<Vec<Plan
                                 }
                                 Err(e) if result.as_ref().is_err_and(|m| m.is_empty()) => result = Err(e.to_string()),
                                 Err(_) => {}
+                            }
+                        }
+                        // A kind the text cannot take at all (e.g. `choice` when the output has no
+                        // word the reference lacks) falls back to `order`, and says so.
+                        if let Err(why) = &result
+                            && p.kind != WordOrderKind::Order
+                        {
+                            let why = why.clone();
+                            for degree in (1..=p.degree).rev() {
+                                let how = Degradation::WordOrder { kind: WordOrderKind::Order, degree };
+                                if let Ok(d) = crate::hit::degrade::degrade(&r, &how, &ctx, seed) {
+                                    result = Ok((
+                                        d.text,
+                                        Some(format!("order degree {degree} (instead of {}: {why}): {}", p.kind.as_str(), d.change)),
+                                    ));
+                                    break;
+                                }
                             }
                         }
                         result.map_err(|e| format!("HIT {}: cannot permute the reference of segment {segment}: {e}", h.index + 1))?

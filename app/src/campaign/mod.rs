@@ -57,17 +57,20 @@ impl Default for Wording {
 impl Wording {
     /// The English defaults of METHOD §1 for a task.
     pub fn for_task(task: TaskKind, target_language: &str, source_language: &str) -> Wording {
+        // METHOD §1: the whole statement the annotator agrees or disagrees with, on every
+        // item screen; the instructions are shown once, on the HIT's start page.
+        let lead = "Read the text below and rate it by how much you agree that:";
         let statement = match task {
-            TaskKind::DaAdequacy => "the black text adequately expresses the meaning of the gray text.".to_string(),
-            TaskKind::DaFluency => format!("the text is fluent {target_language}."),
-            TaskKind::DaSourceBased => "the black text adequately expresses the meaning of the source text.".to_string(),
+            TaskKind::DaAdequacy => format!("{lead} the black text adequately expresses the meaning of the gray text."),
+            TaskKind::DaFluency => format!("{lead} the text is fluent {target_language}."),
+            TaskKind::DaSourceBased => format!("{lead} the black text adequately expresses the meaning of the source text."),
             TaskKind::WordOrder => String::new(),
         };
         let instructions = match task {
             TaskKind::WordOrder => format!(
                 "The first sentence is a machine translation from {source_language}; the second is a human translation of the same {source_language} sentence. Answer both questions."
             ),
-            _ => "Read the text below and rate it by how much you agree that:".to_string(),
+            _ => "You will see one translation at a time. Move the slider to show how much you agree with the statement above it, then press the button to go on. Use the whole length of the slider.".to_string(),
         };
         Wording {
             statement,
@@ -423,7 +426,7 @@ mod unit_tests {
         assert_eq!(s.seconds_per_judgment(TaskKind::DaFluency), 13.0);
         assert_eq!(s.seconds_per_judgment(TaskKind::DaAdequacy), 18.0);
         let f = CampaignSettings::for_task(TaskKind::DaFluency, "German", "English");
-        assert_eq!(f.wording.statement, "the text is fluent German.");
+        assert!(f.wording.statement.ends_with("agree that: the text is fluent German."), "{}", f.wording.statement);
         let w = CampaignSettings::for_task(TaskKind::WordOrder, "English", "Czech");
         assert_eq!(w.hit_length, 50);
         assert_eq!(w.system_items(TaskKind::WordOrder), 25);
