@@ -2,6 +2,7 @@
 //! `assay admin create` makes an administrator account. Later stages add `import`, `analyze`
 //! and `export` beside them.
 
+mod analyze;
 mod config;
 mod demo;
 mod router;
@@ -28,6 +29,11 @@ enum Command {
         #[arg(long)]
         demo: bool,
     },
+    /// Analyse judgments (a campaign or a file): worker QC, z-scores, system scores,
+    /// significance matrix, clusters; writes the WMT and mt-metrics-eval files and analysis.json.
+    Analyze(analyze::AnalyzeArgs),
+    /// Write a simulated crowd's judgments as a Graham/MTurk TSV (for tests and benchmarks).
+    Simulate(analyze::SimulateArgs),
     /// Manage accounts from the command line.
     Admin {
         #[command(subcommand)]
@@ -80,6 +86,8 @@ async fn run(cli: Cli) -> Result<(), String> {
     let config = cli.config;
     match cli.command.unwrap_or(Command::Serve { demo: false }) {
         Command::Serve { demo } => router::serve(config, demo).await,
+        Command::Analyze(args) => analyze::analyze(&config, args).await,
+        Command::Simulate(args) => analyze::simulate(args),
         Command::Admin { command: AdminCommand::Create { email, name, role, password_stdin } } => {
             let state = config.open_state().await?;
             let password = read_password(password_stdin)?;
