@@ -294,7 +294,7 @@ fn analyze_a_simulated_crowd_file_and_check_every_output() {
         assert_eq!(f[2].parse::<usize>().unwrap(), wins);
         let (start, end): (usize, usize) = (f[4].parse().unwrap(), f[5].parse().unwrap());
         assert_eq!(start, next_start);
-        assert!(start <= i + 1 && i + 1 <= end);
+        assert!(start <= i + 1 && i < end);
         assert_eq!(f[6], if i + 1 == end { "True" } else { "False" });
         if i + 1 == end {
             next_start = end + 1;
