@@ -131,17 +131,14 @@ pub fn read_graham_tsv(input: impl Read) -> Result<JudgmentSet, FormatError> {
             continue;
         };
         bounds.clear();
+        let base = line.as_ptr() as usize;
         if line.contains('\t') {
-            let mut start = 0;
-            for (i, b) in line.bytes().enumerate() {
-                if b == b'\t' {
-                    bounds.push((start, i));
-                    start = i + 1;
-                }
+            // `split` on a char searches with memchr.
+            for w in line.split('\t') {
+                let s = w.as_ptr() as usize - base;
+                bounds.push((s, s + w.len()));
             }
-            bounds.push((start, line.len()));
         } else {
-            let base = line.as_ptr() as usize;
             for w in line.split_whitespace() {
                 let s = w.as_ptr() as usize - base;
                 bounds.push((s, s + w.len()));
