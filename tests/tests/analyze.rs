@@ -492,3 +492,76 @@ fn an_unknown_campaign_is_a_clear_error_on_both_databases() {
         assert!(!out.exists());
     }
 }
+
+/// A small campaign inserted with SQL (same rows as the `load_campaign` unit test).
+const CAMPAIGN_SQL: &str = "
+INSERT INTO test_sets (id, name, source_lang, target_lang, year, created_at) VALUES (1, 'nt2026', 'de', 'en', 2026, 0);
+INSERT INTO segments (id, test_set_id, position, segment_key, source) VALUES (1, 1, 1, 'b', 'x'), (2, 1, 2, 'a', 'y'), (3, 1, 3, 'c', 'z');
+INSERT INTO systems (id, name, name_key, created_at) VALUES (1, 'SysA', 'sysa', 0), (2, 'SysB', 'sysb', 0);
+INSERT INTO campaigns (id, public_id, name, task, test_set_id, settings, seed, created_at) VALUES (7, 'pub7', 'c', 'da-adequacy', 1, '{}', 1, 0);
+INSERT INTO hits (id, campaign_id, hit_index, item_count) VALUES (1, 7, 0, 5);
+INSERT INTO hit_items (id, hit_id, position, item_type, system_id, segment_id, paired_position, shown_text) VALUES
+  (1, 1, 0, 'SYSTEM', 1, 1, 3, 't'), (2, 1, 1, 'SYSTEM', 2, 2, 4, 't'), (3, 1, 2, 'SYSTEM', 2, 1, NULL, 't'),
+  (4, 1, 3, 'BAD_REF', 1, 1, 0, 't'), (5, 1, 4, 'REF', NULL, 2, 1, 't');
+INSERT INTO workers (id, platform, external_id, created_at) VALUES (1, 'mturk', 'A1', 0), (2, 'prolific', 'P9', 0);
+INSERT INTO assignments (id, public_id, hit_id, slot, worker_id, status, started_at, last_seen_at) VALUES
+  (1, 'a1', 1, 0, 1, 'completed', 0, 0), (2, 'a2', 1, 1, 2, 'active', 0, 0);
+INSERT INTO judgments (id, assignment_id, hit_item_id, score, skipped, shown_at, submitted_at, time_on_screen_ms) VALUES
+  (10, 1, 1, 80.5, 0, 1000, 5000, 3500), (11, 1, 2, 60, 0, 6000, 9000, NULL), (12, 1, 3, 70, 0, NULL, 9500, NULL),
+  (13, 1, 4, 20, 0, NULL, 9600, 1200), (14, 1, 5, 95, 0, NULL, 9700, 800),
+  (20, 2, 1, 55, 0, NULL, 1, 100), (21, 2, 2, NULL, 1, NULL, 2, 100), (22, 2, 3, 40, 0, NULL, 3, NULL);
+";
+
+/// `assay analyze --campaign` end to end on both databases, with the campaign inserted through
+/// the `sqlite3` / `psql` command-line clients (skipped where the client is missing).
+#[test]
+fn analyze_a_campaign_from_the_database() {
+    for backend in [Backend::Sqlite, Backend::Postgres] {
+        let dir = tempfile::tempdir().unwrap();
+        let Some(url) = fresh_database_url(backend, dir.path()) else { continue };
+        let run = |args: &[&str]| {
+            Command::new(assay_bin())
+                .args(args)
+                .env("ASSAY_DATA_DIR", dir.path())
+                .env("DATABASE_URL", &url)
+                .env("ASSAY_LOG", "warn")
+                .output()
+                .unwrap()
+        };
+        let out = dir.path().join("o");
+        // Creates and migrates the database; the campaign does not exist yet.
+        assert!(!run(&["analyze", "--campaign", "7", "--out", out.to_str().unwrap()]).status.success());
+        let (client, args): (&str, Vec<String>) = match backend {
+            Backend::Sqlite => ("sqlite3", vec![dir.path().join("assay.db").display().to_string(), CAMPAIGN_SQL.into()]),
+            Backend::Postgres => ("psql", vec![url.clone(), "-v".into(), "ON_ERROR_STOP=1".into(), "-q".into(), "-c".into(), CAMPAIGN_SQL.into()]),
+        };
+        match Command::new(client).args(&args).output() {
+            Ok(o) => assert!(o.status.success(), "{client}: {}", String::from_utf8_lossy(&o.stderr)),
+            Err(_) => {
+                eprintln!("skipped: no {client} client");
+                continue;
+            }
+        }
+        ok(&run(&["analyze", "--campaign", "7", "--out", out.to_str().unwrap(), "--exclude", "none", "--bootstrap", "0", "--name", "wmt"]));
+        let json: serde_json::Value = serde_json::from_str(&read(&out.join("analysis.json"))).unwrap();
+        assert_eq!(json["manifest"]["input"]["kind"], "campaign", "{backend:?}");
+        assert_eq!(json["manifest"]["input"]["campaign"]["test_set"], "nt2026");
+        assert_eq!(json["manifest"]["judgments"], 7);
+        // Raw system means over SYSTEM items of both workers: SysA (80.5, 55), SysB (60, 70, 40).
+        let mut raw: Vec<(String, f64)> = read(&out.join("ad-sys-scores-de-en.csv"))
+            .lines()
+            .skip(1)
+            .map(|l| {
+                let f: Vec<&str> = l.split_whitespace().collect();
+                (f[3].to_string(), num(f[0]))
+            })
+            .collect();
+        raw.sort_by(|a, b| a.0.cmp(&b.0));
+        assert_eq!(raw.len(), 2);
+        assert!((raw[0].1 - 67.75).abs() < 1e-9 && (raw[1].1 - 170.0 / 3.0).abs() < 1e-9, "{raw:?}");
+        // mt-metrics-eval segment file: test-set order (b, a, c), None where not judged.
+        let seg = read(&out.join("de-en.wmt-raw.seg.score"));
+        assert_eq!(seg, "SysA\t67.75\nSysA\tNone\nSysA\tNone\nSysB\t55\nSysB\t60\nSysB\tNone\n", "{backend:?}");
+        assert_eq!(read(&out.join("ad-wrkr-stats.csv")).lines().count(), 3);
+    }
+}
