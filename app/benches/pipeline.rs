@@ -29,6 +29,11 @@ fn env_usize(name: &str, default: usize) -> usize {
 }
 
 fn main() {
+    // `cargo bench` passes `--bench`; `cargo test --benches` does not: the benchmark is run by hand only.
+    if !std::env::args().any(|a| a == "--bench") {
+        println!("pipeline benchmark: skipped (run it with `cargo bench -p app --features ssr --bench pipeline`)");
+        return;
+    }
     let judgments = env_usize("ASSAY_BENCH_JUDGMENTS", 1_000_000);
     let runs = env_usize("ASSAY_BENCH_RUNS", 3).max(1);
     let dir = std::env::temp_dir().join(format!("assay-bench-{}", std::process::id()));
