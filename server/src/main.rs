@@ -2,6 +2,7 @@
 //! `assay admin create` makes an administrator account; `assay import` imports a test set and
 //! system outputs. Later stages add `analyze` and `export` beside them.
 
+mod analyze;
 mod config;
 mod demo;
 mod router;
@@ -43,6 +44,11 @@ enum Command {
         #[arg(long)]
         allow_empty_outputs: bool,
     },
+    /// Analyse judgments (a campaign or a file): worker QC, z-scores, system scores,
+    /// significance matrix, clusters; writes the WMT and mt-metrics-eval files and analysis.json.
+    Analyze(analyze::AnalyzeArgs),
+    /// Write a simulated crowd's judgments as a Graham/MTurk TSV (for tests and benchmarks).
+    Simulate(analyze::SimulateArgs),
     /// Manage accounts from the command line.
     Admin {
         #[command(subcommand)]
@@ -96,6 +102,8 @@ async fn run(cli: Cli) -> Result<(), String> {
     match cli.command.unwrap_or(Command::Serve { demo: false }) {
         Command::Serve { demo } => router::serve(config, demo).await,
         Command::Import { path, name, pair, allow_empty_outputs } => import(&config, &path, name, pair, allow_empty_outputs).await,
+        Command::Analyze(args) => analyze::analyze(&config, args).await,
+        Command::Simulate(args) => analyze::simulate(args),
         Command::Admin { command: AdminCommand::Create { email, name, role, password_stdin } } => {
             let state = config.open_state().await?;
             let password = read_password(password_stdin)?;

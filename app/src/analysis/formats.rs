@@ -23,7 +23,7 @@ use crate::model::ItemType;
 
 use super::clusters::Comparison;
 use super::quality::WorkerQc;
-use super::{AnalysisResult, GroupResult, JudgmentNames, JudgmentSet, Names, TimeBasis};
+use super::{AnalysisResult, GroupResult, Judgment, JudgmentNames, JudgmentSet, Names, TimeBasis};
 
 /// A problem in an input file: the 1-based line and what is wrong.
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
@@ -55,7 +55,15 @@ fn parse_number(line: usize, column: &str, text: &str) -> Result<f64, FormatErro
 }
 
 fn parse_item_type(line: usize, text: &str) -> Result<ItemType, FormatError> {
-    ItemType::parse(text).ok_or_else(|| {
+    // The exact spellings first (no allocation), then any case.
+    let exact = match text {
+        "SYSTEM" | "TGT" => Some(ItemType::System),
+        "BAD_REF" | "BAD" => Some(ItemType::BadRef),
+        "REPEAT" | "CHK" => Some(ItemType::Repeat),
+        "REF" => Some(ItemType::Ref),
+        _ => None,
+    };
+    exact.or_else(|| ItemType::parse(text)).ok_or_else(|| {
         err(line, format!("unknown item type {text:?} (expected SYSTEM, BAD_REF, REPEAT, REF or TGT, BAD, CHK, REF)"))
     })
 }
@@ -76,13 +84,31 @@ const GRAHAM_COLUMNS: [&str; 12] = [
 ];
 
 /// Reads a Graham/MTurk judgment file.
+///
+/// One reused line buffer, field boundaries in a reused vector, and the names of consecutive
+/// rows (a HIT's rows share worker, HIT, language pair and task) resolved without hashing:
+/// no allocation per row beyond the first sight of a name.
 pub fn read_graham_tsv(input: impl Read) -> Result<JudgmentSet, FormatError> {
     let mut set = JudgmentSet::new(TimeBasis::PerHit);
+    let mut reader = BufReader::with_capacity(1 << 16, input);
     let mut columns: Option<[usize; 12]> = None;
     let mut width = 0;
-    for (n, text) in lines(input) {
-        let text = text.map_err(|e| err(n, format!("cannot read: {e}")))?;
-        let line = text.trim_end_matches(['\r', '\n']);
+    let mut line_buf = String::new();
+    let mut bounds: Vec<(usize, usize)> = Vec::with_capacity(16);
+    // The previous row's worker, HIT and (src, trg, item) with their ids.
+    let mut last_worker = (String::new(), u32::MAX);
+    let mut last_hit = (String::new(), u32::MAX);
+    let mut last_group = (String::new(), String::new(), String::new(), 0u16, 0u16, false);
+    let mut n = 0usize;
+    loop {
+        line_buf.clear();
+        n += 1;
+        match reader.read_line(&mut line_buf) {
+            Ok(0) => break,
+            Ok(_) => {}
+            Err(e) => return Err(err(n, format!("cannot read: {e}"))),
+        }
+        let line = line_buf.trim_end_matches(['\r', '\n']);
         if line.trim().is_empty() {
             continue;
         }
@@ -104,41 +130,67 @@ pub fn read_graham_tsv(input: impl Read) -> Result<JudgmentSet, FormatError> {
             width = names.len();
             continue;
         };
-        let fields: Vec<&str> = if line.contains('\t') {
-            line.split('\t').collect()
+        bounds.clear();
+        let base = line.as_ptr() as usize;
+        if line.contains('\t') {
+            // `split` on a char searches with memchr.
+            for w in line.split('\t') {
+                let s = w.as_ptr() as usize - base;
+                bounds.push((s, s + w.len()));
+            }
         } else {
-            line.split_whitespace().collect()
-        };
-        if fields.len() != width {
+            for w in line.split_whitespace() {
+                let s = w.as_ptr() as usize - base;
+                bounds.push((s, s + w.len()));
+            }
+        }
+        if bounds.len() != width {
             return Err(err(
                 n,
                 format!(
                     "expected {width} tab-separated fields, found {}",
-                    fields.len()
+                    bounds.len()
                 ),
             ));
         }
-        let f = |k: usize| fields[cols[k]].trim();
+        let f = |k: usize| {
+            let (a, b) = bounds[cols[k]];
+            line[a..b].trim()
+        };
         let item_type = parse_item_type(n, f(8))?;
         let score = parse_number(n, "score", f(10))?;
         let seconds = parse_number(n, "time", f(11))?;
         if seconds < 0.0 {
             return Err(err(n, format!("time is negative: {seconds}")));
         }
-        let pair = format!("{}-{}", f(2), f(3));
-        set.push(
-            JudgmentNames {
-                worker: f(1),
-                hit: f(0),
-                system: f(6),
-                segment: f(9),
-                lang_pair: &pair,
-                task: f(4),
-            },
+        let (src, trg, item) = (f(2), f(3), f(4));
+        if !(last_group.5 && last_group.0 == src && last_group.1 == trg && last_group.2 == item) {
+            let pair = format!("{src}-{trg}");
+            let lang_pair = u16::try_from(set.lang_pairs.intern(&pair))
+                .map_err(|_| err(n, "more than 65,535 language pairs"))?;
+            let task = u16::try_from(set.tasks.intern(item))
+                .map_err(|_| err(n, "more than 65,535 tasks"))?;
+            last_group = (src.to_owned(), trg.to_owned(), item.to_owned(), lang_pair, task, true);
+        }
+        let (worker_name, hit_name) = (f(1), f(0));
+        if last_worker.1 == u32::MAX || last_worker.0 != worker_name {
+            last_worker = (worker_name.to_owned(), set.workers.intern(worker_name));
+        }
+        if last_hit.1 == u32::MAX || last_hit.0 != hit_name {
+            last_hit = (hit_name.to_owned(), set.hits.intern(hit_name));
+        }
+        let record = Judgment {
+            worker: last_worker.1,
+            hit: last_hit.1,
+            system: set.systems.intern(f(6)),
+            segment: set.segments.intern(f(9)),
+            lang_pair: last_group.3,
+            task: last_group.4,
             item_type,
             score,
-            seconds as f32,
-        );
+            seconds: seconds as f32,
+        };
+        set.records.push(record);
     }
     if columns.is_none() {
         return Err(err(1, "empty input: expected the header line"));

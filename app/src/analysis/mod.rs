@@ -11,6 +11,8 @@
 //! quadratic in the number of *systems* only, one merge of two sorted samples per pair).
 
 pub mod clusters;
+pub mod db;
+pub mod export;
 pub mod formats;
 pub mod quality;
 pub mod scores;
@@ -363,5 +365,7 @@ pub fn analyse(set: &JudgmentSet, settings: &AnalysisSettings) -> AnalysisResult
     }
 }
 
+#[cfg(test)]
+mod crowd_evidence;
 #[cfg(test)]
 mod pipeline_tests;

@@ -1,0 +1,480 @@
+//! `assay analyze`: the analysis pipeline (METHOD §4–§6) on a campaign in the database or on a
+//! judgment file, writing the WMT `ad-*` files, the mt-metrics-eval and WMT metrics-task score
+//! files, and one `analysis.json` with everything and a manifest.
+//!
+//! Nothing is half-written: every file goes into a fresh directory beside `--out`, which is
+//! renamed into place only once the analysis and every write succeeded.
+//!
+//! `assay simulate` writes a simulated crowd's judgments (the Graham/MTurk TSV) and, with
+//! `--truth`, the simulation's truth as JSON: for tests, benchmarks and trying the analysis.
+
+use std::fs::File;
+use std::io::{BufWriter, Read, Write};
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+use app::analysis::export::{self, ScoreKind};
+use app::analysis::formats::{self, WilcoxonMatrixStyle};
+use app::analysis::{
+    AnalysisResult, AnalysisSettings, BootstrapSettings, ExclusionPolicy, JudgmentSet, QcTest, Verdict,
+    analyse,
+};
+use serde_json::{Value, json};
+
+use crate::config::Config;
+
+#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum InputFormat {
+    /// Detect from the first line.
+    Auto,
+    /// Graham/MTurk judgment TSV (`HITId WorkerId Input.src … score time`).
+    Graham,
+    /// Appraise segment-level CSV (`username,system,itemId,itemType,srcLang,trgLang,score,timeStart,timeEnd`).
+    Appraise,
+}
+
+#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ReliabilityTest {
+    /// Paired one-sided Student t test (default, EACL 2014).
+    T,
+    /// Paired one-sided Wilcoxon signed-rank test.
+    Wilcoxon,
+}
+
+#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Exclusion {
+    /// Keep only workers who passed the reliability test (default).
+    NotPassed,
+    /// Exclude only workers who failed; keep those with too few pairs.
+    FailedOnly,
+    /// Exclude nobody.
+    None,
+}
+
+#[derive(clap::Args, Debug)]
+pub struct AnalyzeArgs {
+    /// Analyse this campaign of the database.
+    #[arg(long, conflicts_with = "input", required_unless_present = "input")]
+    pub campaign: Option<i64>,
+    /// Analyse this judgment file (Graham/MTurk TSV or Appraise CSV).
+    #[arg(long)]
+    pub input: Option<PathBuf>,
+    /// Format of --input.
+    #[arg(long, value_enum, default_value = "auto")]
+    pub format: InputFormat,
+    /// Task name for Appraise files (they do not carry one).
+    #[arg(long, default_value = "da")]
+    pub task: String,
+    /// Directory to write (created; must not exist or be empty unless --force).
+    #[arg(long)]
+    pub out: PathBuf,
+    /// Replace --out if it exists and is not empty.
+    #[arg(long)]
+    pub force: bool,
+    /// Reliability test on (original, bad reference) pairs.
+    #[arg(long, value_enum, default_value = "t")]
+    pub reliability_test: ReliabilityTest,
+    /// Significance level of the worker tests.
+    #[arg(long, default_value_t = 0.05)]
+    pub alpha: f64,
+    /// Significance level of the system comparisons (wins, rank ranges, clusters).
+    #[arg(long, default_value_t = 0.05)]
+    pub comparison_alpha: f64,
+    /// Fewest (original, bad reference) pairs for a verdict.
+    #[arg(long, default_value_t = 5)]
+    pub min_pairs: usize,
+    /// Which workers are left out of the statistics.
+    #[arg(long, value_enum, default_value = "not-passed")]
+    pub exclude: Exclusion,
+    /// Leave REF items out of each worker's mean and standard deviation.
+    #[arg(long)]
+    pub z_exclude_ref: bool,
+    /// Leave BAD_REF items out of each worker's mean and standard deviation.
+    #[arg(long)]
+    pub z_exclude_bad_ref: bool,
+    /// System score = mean of segment means (later WMT practice) instead of the mean of all judgments.
+    #[arg(long)]
+    pub per_segment: bool,
+    /// Bootstrap samples for confidence intervals of system scores (0: none).
+    #[arg(long, default_value_t = 1000)]
+    pub bootstrap: usize,
+    /// Seed of the bootstrap.
+    #[arg(long, default_value_t = 0x5EED)]
+    pub seed: u64,
+    /// NAME of the mt-metrics-eval files (`LP.NAME-z.sys.score`, …) and DATA of DA-seglevel.csv.
+    #[arg(long, default_value = "assay")]
+    pub name: String,
+}
+
+#[derive(clap::Args, Debug)]
+pub struct SimulateArgs {
+    /// About this many judgments (rounded up to whole HITs).
+    #[arg(long, default_value_t = 10_000)]
+    pub judgments: usize,
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Number of systems (default: the simulator's 8).
+    #[arg(long)]
+    pub systems: Option<usize>,
+    /// The TSV to write.
+    #[arg(long)]
+    pub out: PathBuf,
+    /// Also write the truth (system qualities and order, worker kinds) as JSON here.
+    #[arg(long)]
+    pub truth: Option<PathBuf>,
+}
+
+/// `assay simulate`.
+pub fn simulate(args: SimulateArgs) -> Result<(), String> {
+    let mut config = app::simulate::CrowdConfig::with_judgments(args.judgments);
+    config.seed = args.seed;
+    if let Some(k) = args.systems {
+        if k == 0 {
+            return Err("--systems must be at least 1".into());
+        }
+        // Quality spread over 40–80 (the default eight systems span 45–80), and as many
+        // SYSTEM items per system as the judgment count asks for.
+        config.system_quality = (0..k).map(|i| 40.0 + 40.0 * i as f64 / k.max(2) as f64).collect();
+        let hits = args.judgments.div_ceil(config.design.length * config.assignments_per_hit);
+        config.wanted = app::hit::JudgmentsWanted::PerSystem((hits * config.design.system_items() / k).max(1));
+    }
+    let file = File::create(&args.out).map_err(|e| format!("cannot create {}: {e}", args.out.display()))?;
+    let truth = app::simulate::write_graham_tsv(&config, BufWriter::new(file))
+        .map_err(|e| format!("{}: {e}", args.out.display()))?;
+    if let Some(path) = args.truth {
+        let text = serde_json::to_string_pretty(&truth).map_err(|e| e.to_string())?;
+        std::fs::write(&path, text).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+    }
+    eprintln!("assay: wrote {} judgments of {} HITs to {}", truth.judgments, truth.hits, args.out.display());
+    Ok(())
+}
+
+impl InputFormat {
+    fn as_str(self) -> &'static str {
+        match self {
+            InputFormat::Auto => "auto",
+            InputFormat::Graham => "graham",
+            InputFormat::Appraise => "appraise",
+        }
+    }
+}
+
+/// Reads a file and reports progress on stderr (every 10% for files over 20 MB).
+struct Progress<R> {
+    inner: R,
+    read: u64,
+    total: u64,
+    next_report: u64,
+}
+
+impl<R: Read> Read for Progress<R> {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        let n = self.inner.read(buf)?;
+        self.read += n as u64;
+        if self.total > 20_000_000 && self.read >= self.next_report {
+            eprintln!("assay: read {}%", self.read * 100 / self.total);
+            self.next_report += self.total / 10;
+        }
+        Ok(n)
+    }
+}
+
+fn detect_format(path: &Path) -> Result<InputFormat, String> {
+    let file = File::open(path).map_err(|e| format!("cannot open {}: {e}", path.display()))?;
+    let mut first = String::new();
+    let mut reader = std::io::BufReader::new(file);
+    use std::io::BufRead;
+    loop {
+        first.clear();
+        let n = reader.read_line(&mut first).map_err(|e| format!("{}: line 1: cannot read: {e}", path.display()))?;
+        if n == 0 || !first.trim().is_empty() {
+            break;
+        }
+    }
+    let line = first.trim();
+    if line.is_empty() {
+        return Err(format!("{}: line 1: the file is empty", path.display()));
+    }
+    if line.split_whitespace().any(|w| w == "HITId") && line.split_whitespace().any(|w| w == "WorkerId") {
+        return Ok(InputFormat::Graham);
+    }
+    if line.starts_with("username,") || (!line.contains('\t') && matches!(line.split(',').count(), 9 | 11)) {
+        return Ok(InputFormat::Appraise);
+    }
+    Err(format!(
+        "{}: line 1: neither a Graham/MTurk header (HITId WorkerId Input.src Input.trg Input.item hit sys_id \
+         rid type sid score time) nor an Appraise CSV row (9 comma-separated fields); name the format with --format",
+        path.display()
+    ))
+}
+
+fn read_file(path: &Path, format: InputFormat, task: &str) -> Result<(JudgmentSet, InputFormat, u64), String> {
+    let format = match format {
+        InputFormat::Auto => detect_format(path)?,
+        f => f,
+    };
+    let file = File::open(path).map_err(|e| format!("cannot open {}: {e}", path.display()))?;
+    let total = file.metadata().map(|m| m.len()).unwrap_or(0);
+    let reader = Progress { inner: file, read: 0, total, next_report: total / 10 };
+    let set = match format {
+        InputFormat::Appraise => formats::read_appraise_csv(reader, task),
+        _ => formats::read_graham_tsv(reader),
+    }
+    .map_err(|e| format!("{}: {e}", path.display()))?;
+    Ok((set, format, total))
+}
+
+fn settings(args: &AnalyzeArgs) -> Result<AnalysisSettings, String> {
+    for (flag, v) in [("--alpha", args.alpha), ("--comparison-alpha", args.comparison_alpha)] {
+        if !(v > 0.0 && v < 1.0) {
+            return Err(format!("{flag} must lie strictly between 0 and 1 (got {v})"));
+        }
+    }
+    let mut s = AnalysisSettings::default();
+    s.qc.reliability_test = match args.reliability_test {
+        ReliabilityTest::T => QcTest::PairedT,
+        ReliabilityTest::Wilcoxon => QcTest::SignedRank,
+    };
+    s.qc.alpha = args.alpha;
+    s.qc.min_pairs = args.min_pairs;
+    s.exclusion = match args.exclude {
+        Exclusion::NotPassed => ExclusionPolicy::NotPassed,
+        Exclusion::FailedOnly => ExclusionPolicy::FailedOnly,
+        Exclusion::None => ExclusionPolicy::None,
+    };
+    s.z.exclude_ref = args.z_exclude_ref;
+    s.z.exclude_bad_ref = args.z_exclude_bad_ref;
+    s.average_per_segment = args.per_segment;
+    s.bootstrap = (args.bootstrap > 0).then_some(BootstrapSettings {
+        samples: args.bootstrap,
+        seed: args.seed,
+        ..BootstrapSettings::default()
+    });
+    s.comparison.alpha = args.comparison_alpha;
+    Ok(s)
+}
+
+/// Every (worker, task) left out of the statistics, with the reason.
+fn excluded_workers(r: &AnalysisResult) -> Vec<Value> {
+    let mut out = Vec::new();
+    for w in &r.workers {
+        if !r.settings.exclusion.excludes(w) {
+            continue;
+        }
+        let rel = &w.reliability;
+        let p = rel.p_value.map_or("not computed".to_string(), |p| format!("{p:.4}"));
+        let reason = match rel.verdict {
+            Verdict::Fail => format!(
+                "failed the reliability test ({:?}): p = {p} over {} (original, bad reference) pairs{}",
+                rel.test,
+                rel.n_pairs,
+                rel.note.as_deref().map(|n| format!("; {n}")).unwrap_or_default()
+            ),
+            Verdict::NotEnoughEvidence => format!(
+                "not enough evidence for the reliability test: {}",
+                rel.note.as_deref().unwrap_or("too few pairs")
+            ),
+            Verdict::Pass => "passed, but the exclusion policy excludes everyone".into(),
+        };
+        out.push(json!({
+            "worker": r.names.workers[w.worker as usize],
+            "task": r.names.tasks[w.task as usize],
+            "reason": reason,
+        }));
+    }
+    for s in &r.standardization {
+        if let Some(why) = &s.excluded {
+            out.push(json!({
+                "worker": r.names.workers[s.worker as usize],
+                "task": r.names.tasks[s.task as usize],
+                "reason": format!("cannot be standardised in {}: {why}", r.names.lang_pairs[s.lang_pair as usize]),
+            }));
+        }
+    }
+    out
+}
+
+/// A file written into the staging directory.
+fn write_file(dir: &Path, name: &str, files: &mut Vec<String>, f: impl FnOnce(&mut BufWriter<File>) -> std::io::Result<()>) -> Result<(), String> {
+    let path = dir.join(name);
+    let file = File::create(&path).map_err(|e| format!("cannot create {}: {e}", path.display()))?;
+    let mut w = BufWriter::new(file);
+    f(&mut w).and_then(|_| w.flush()).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+    files.push(name.to_string());
+    Ok(())
+}
+
+/// A fresh staging directory beside `out`.
+fn staging_dir(out: &Path) -> Result<PathBuf, String> {
+    let parent = match out.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
+        _ => PathBuf::from("."),
+    };
+    std::fs::create_dir_all(&parent).map_err(|e| format!("cannot create {}: {e}", parent.display()))?;
+    let base = out.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_else(|| "analysis".into());
+    let dir = parent.join(format!(".{base}.partial-{}", std::process::id()));
+    if dir.exists() {
+        std::fs::remove_dir_all(&dir).map_err(|e| format!("cannot clear {}: {e}", dir.display()))?;
+    }
+    std::fs::create_dir(&dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
+    Ok(dir)
+}
+
+fn check_out(out: &Path, force: bool) -> Result<(), String> {
+    if out.exists() {
+        if !out.is_dir() {
+            return Err(format!("--out {} exists and is not a directory", out.display()));
+        }
+        let empty = std::fs::read_dir(out).map_err(|e| format!("cannot read {}: {e}", out.display()))?.next().is_none();
+        if !empty && !force {
+            return Err(format!("--out {} exists and is not empty (use --force to replace it)", out.display()));
+        }
+    }
+    Ok(())
+}
+
+fn move_into_place(staging: &Path, out: &Path) -> Result<(), String> {
+    if out.exists() {
+        let old = staging.with_extension("old");
+        std::fs::rename(out, &old).map_err(|e| format!("cannot move the old {} aside: {e}", out.display()))?;
+        std::fs::rename(staging, out).map_err(|e| format!("cannot move the results to {}: {e}", out.display()))?;
+        std::fs::remove_dir_all(&old).map_err(|e| format!("cannot remove {}: {e}", old.display()))?;
+    } else {
+        std::fs::rename(staging, out).map_err(|e| format!("cannot move the results to {}: {e}", out.display()))?;
+    }
+    Ok(())
+}
+
+/// `assay analyze`.
+pub async fn analyze(config: &Config, args: AnalyzeArgs) -> Result<(), String> {
+    let start = Instant::now();
+    let settings = settings(&args)?;
+    check_out(&args.out, args.force)?;
+    let (set, source, from_db) = match (&args.input, args.campaign) {
+        (Some(path), _) => {
+            eprintln!("assay: reading {}", path.display());
+            let (set, format, bytes) = read_file(path, args.format, &args.task)?;
+            let source = json!({"kind": "file", "path": path.display().to_string(), "format": format.as_str(), "bytes": bytes});
+            (set, source, false)
+        }
+        (None, Some(id)) => {
+            let db = app::db::connect(&config.database_url()).await?;
+            eprintln!("assay: reading campaign {id} from the database");
+            let info = app::analysis::db::campaign_info(&db, id).await?;
+            let set = app::analysis::db::load_campaign(&db, id).await?;
+            let backend = format!("{:?}", db.backend).to_lowercase();
+            let source = json!({"kind": "campaign", "id": id, "backend": backend, "campaign": info});
+            (set, source, true)
+        }
+        (None, None) => return Err("give --input FILE or --campaign ID".into()),
+    };
+    if set.records.is_empty() {
+        return Err(match (&args.input, args.campaign) {
+            (Some(path), _) => format!("{}: no judgments (only a header?)", path.display()),
+            (None, id) => format!("campaign {} has no judgments yet", id.unwrap_or_default()),
+        });
+    }
+    eprintln!(
+        "assay: {} judgments by {} workers of {} systems; running quality control, z-scores, scores and comparisons",
+        set.records.len(),
+        set.workers.len(),
+        set.systems.len()
+    );
+    let result = analyse(&set, &settings);
+    eprintln!("assay: analysed in {:.2} s; writing {}", start.elapsed().as_secs_f64(), args.out.display());
+
+    let staging = staging_dir(&args.out)?;
+    let written = write_all(&staging, &args, &set, &result, &source, from_db, &settings, start);
+    match written {
+        Ok(()) => move_into_place(&staging, &args.out),
+        Err(e) => {
+            let _ = std::fs::remove_dir_all(&staging);
+            Err(e)
+        }
+    }?;
+    let g = result.groups.len();
+    eprintln!(
+        "assay: {} of {} workers kept; {} group(s) of task and language pair; results in {}",
+        result.workers.iter().filter(|w| !settings.exclusion.excludes(w)).count(),
+        result.workers.len(),
+        g,
+        args.out.display()
+    );
+    Ok(())
+}
+
+#[allow(clippy::too_many_arguments)]
+fn write_all(
+    dir: &Path,
+    args: &AnalyzeArgs,
+    set: &JudgmentSet,
+    result: &AnalysisResult,
+    source: &Value,
+    from_db: bool,
+    settings: &AnalysisSettings,
+    start: Instant,
+) -> Result<(), String> {
+    let names = &result.names;
+    let mut files = Vec::new();
+    let several_tasks = names.tasks.len() > 1;
+    // File-name suffix of a group: the language pair, led by the task when there are several.
+    let label = |g: &app::analysis::GroupResult| {
+        let lp = &names.lang_pairs[g.lang_pair as usize];
+        if several_tasks { format!("{}.{lp}", names.tasks[g.task as usize]) } else { lp.clone() }
+    };
+    write_file(dir, "ad-wrkr-stats.csv", &mut files, |w| formats::write_ad_wrkr_stats(w, names, &result.workers))?;
+    write_file(dir, "ad-trk-stats.csv", &mut files, |w| formats::write_ad_trk_stats(w, names, &result.workers))?;
+    write_file(dir, "unreliable-workers.txt", &mut files, |w| formats::write_unreliable_workers(w, names, &result.workers))?;
+    let order = if from_db {
+        (0..names.segments.len() as u32).collect()
+    } else {
+        export::test_set_order(&names.segments)
+    };
+    for g in &result.groups {
+        let lp = label(g);
+        write_file(dir, &format!("ad-seg-scores-{lp}.csv"), &mut files, |w| formats::write_ad_seg_scores(w, names, g))?;
+        write_file(dir, &format!("ad-sys-scores-{lp}.csv"), &mut files, |w| formats::write_ad_sys_scores(w, names, g))?;
+        write_file(dir, &format!("ad-sys-ranking-{lp}-z.csv"), &mut files, |w| formats::write_ad_sys_ranking(w, names, g))?;
+        write_file(dir, &format!("adwilcox-{lp}.csv"), &mut files, |w| {
+            formats::write_wilcoxon_matrix(w, names, &g.comparison, WilcoxonMatrixStyle::default())
+        })?;
+        write_file(dir, &format!("ad-DA-diff-wilcoxon-rs-{lp}.csv"), &mut files, |w| {
+            formats::write_difference_matrix(w, names, &g.comparison)
+        })?;
+        let segments = if from_db { order.clone() } else { export::judged_segments(g, &order, names.segments.len()) };
+        for kind in [ScoreKind::Z, ScoreKind::Raw] {
+            let name = format!("{}-{}", args.name, kind.suffix());
+            write_file(dir, &format!("{lp}.{name}.sys.score"), &mut files, |w| export::write_mme_sys_scores(w, names, g, kind))?;
+            write_file(dir, &format!("{lp}.{name}.seg.score"), &mut files, |w| {
+                export::write_mme_seg_scores(w, names, g, &segments, kind)
+            })?;
+        }
+    }
+    write_file(dir, "clusters.csv", &mut files, |w| {
+        formats::write_clusters_csv(w, names, result.groups.iter().map(|g| (g.lang_pair, &g.comparison)))
+    })?;
+    write_file(dir, "DA-seglevel.csv", &mut files, |w| export::write_da_seglevel(w, names, &args.name, &result.groups))?;
+    write_file(dir, "DA-syslevel.csv", &mut files, |w| export::write_da_syslevel(w, names, &result.groups))?;
+    files.push("analysis.json".into());
+    let output = json!({
+        "manifest": {
+            "assay_version": env!("CARGO_PKG_VERSION"),
+            "created_at_ms": app::db::now_ms(),
+            "input": source,
+            "settings": settings,
+            "seed": args.seed,
+            "judgments": set.records.len(),
+            "workers": set.workers.len(),
+            "excluded_workers": excluded_workers(result),
+            "files": files,
+            "seconds": start.elapsed().as_secs_f64(),
+        },
+        "result": result,
+    });
+    let mut unused = Vec::new();
+    write_file(dir, "analysis.json", &mut unused, |w| {
+        serde_json::to_writer_pretty(&mut *w, &output).map_err(std::io::Error::other)?;
+        writeln!(w)
+    })?;
+    Ok(())
+}

@@ -1,0 +1,567 @@
+//! `assay simulate` and `assay analyze` end to end: a simulated crowd's judgment file goes in,
+//! every output file is checked for its exact columns, against an independent recomputation
+//! from the input (means, z-scores, counts), against `analysis.json`, and against the
+//! simulation's truth (system order, random clickers and constant scorers excluded).
+
+use std::collections::{BTreeMap, HashMap, HashSet};
+use std::path::Path;
+use std::process::{Command, Output};
+
+use assay_tests::*;
+
+fn assay(args: &[&str]) -> Output {
+    Command::new(assay_bin()).args(args).env("ASSAY_LOG", "warn").output().expect("run assay")
+}
+
+fn ok(out: &Output) -> String {
+    let err = String::from_utf8_lossy(&out.stderr).into_owned();
+    assert!(out.status.success(), "assay failed: {err}");
+    err
+}
+
+fn read(path: &Path) -> String {
+    std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+}
+
+fn num(s: &str) -> f64 {
+    s.trim_end_matches('*').parse().unwrap_or_else(|_| panic!("not a number: {s:?}"))
+}
+
+/// One row of the Graham TSV.
+struct Row {
+    hit: String,
+    worker: String,
+    sys: String,
+    kind: String,
+    sid: String,
+    score: f64,
+}
+
+fn parse_tsv(text: &str) -> Vec<Row> {
+    text.lines()
+        .skip(1)
+        .map(|l| {
+            let f: Vec<&str> = l.split('\t').collect();
+            assert_eq!(f.len(), 12, "{l}");
+            Row {
+                hit: f[0].into(),
+                worker: f[1].into(),
+                sys: f[6].into(),
+                kind: f[8].into(),
+                sid: f[9].into(),
+                score: f[10].parse().unwrap(),
+            }
+        })
+        .collect()
+}
+
+fn simulate(dir: &Path, judgments: usize, seed: u64) -> (std::path::PathBuf, serde_json::Value) {
+    let tsv = dir.join("sim.tsv");
+    let truth = dir.join("truth.json");
+    let j = judgments.to_string();
+    let s = seed.to_string();
+    ok(&assay(&["simulate", "--judgments", &j, "--seed", &s, "--out", tsv.to_str().unwrap(), "--truth", truth.to_str().unwrap()]));
+    let truth: serde_json::Value = serde_json::from_str(&read(&truth)).unwrap();
+    (tsv, truth)
+}
+
+#[test]
+fn analyze_a_simulated_crowd_file_and_check_every_output() {
+    let dir = tempfile::tempdir().unwrap();
+    let (tsv, truth) = simulate(dir.path(), 30_000, 5);
+    let out = dir.path().join("results");
+    let stderr = ok(&assay(&["analyze", "--input", tsv.to_str().unwrap(), "--out", out.to_str().unwrap(), "--bootstrap", "200", "--seed", "9"]));
+    assert!(stderr.contains("assay: reading"), "progress on stderr: {stderr}");
+    let file = |name: &str| read(&out.join(name));
+
+    let mut files: Vec<String> = std::fs::read_dir(&out).unwrap().map(|e| e.unwrap().file_name().into_string().unwrap()).collect();
+    files.sort();
+    assert_eq!(
+        files,
+        [
+            "DA-seglevel.csv", "DA-syslevel.csv", "ad-DA-diff-wilcoxon-rs-de-en.csv", "ad-seg-scores-de-en.csv",
+            "ad-sys-ranking-de-en-z.csv", "ad-sys-scores-de-en.csv", "ad-trk-stats.csv", "ad-wrkr-stats.csv",
+            "adwilcox-de-en.csv", "analysis.json", "clusters.csv", "de-en.assay-raw.seg.score",
+            "de-en.assay-raw.sys.score", "de-en.assay-z.seg.score", "de-en.assay-z.sys.score", "unreliable-workers.txt",
+        ]
+    );
+    // No staging directory is left beside the output.
+    assert!(std::fs::read_dir(dir.path()).unwrap().all(|e| !e.unwrap().file_name().to_string_lossy().starts_with('.')));
+
+    let json: serde_json::Value = serde_json::from_str(&file("analysis.json")).unwrap();
+    let manifest = &json["manifest"];
+    assert_eq!(manifest["input"]["format"], "graham");
+    assert_eq!(manifest["seed"], 9);
+    assert_eq!(manifest["settings"]["bootstrap"]["samples"], 200);
+    assert_eq!(manifest["assay_version"], env!("CARGO_PKG_VERSION"));
+    assert_eq!(manifest["judgments"], truth["judgments"]);
+
+    // --- Workers: the simulation's truth. ---
+    let kinds: HashMap<String, String> = truth["workers"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|w| (w[0].as_str().unwrap().to_string(), w[1].as_str().unwrap().to_string()))
+        .collect();
+    let unreliable: HashSet<String> = file("unreliable-workers.txt").lines().map(String::from).collect();
+    let excluded: HashSet<String> = manifest["excluded_workers"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|w| {
+            assert!(!w["reason"].as_str().unwrap().is_empty());
+            w["worker"].as_str().unwrap().to_string()
+        })
+        .collect();
+    assert_eq!(excluded, unreliable, "the default policy excludes exactly the workers who did not pass");
+    let of_kind = |k: &'static str| -> Vec<String> { kinds.iter().filter(|(_, v)| v.as_str() == k).map(|(w, _)| w.clone()).collect() };
+    let rows = parse_tsv(&read(&tsv));
+    let active: HashSet<&str> = rows.iter().map(|r| r.worker.as_str()).collect();
+    for w in [of_kind("Careful"), of_kind("Harsh"), of_kind("Lenient")].concat() {
+        assert!(!excluded.contains(&w), "attentive worker {w} ({}) was excluded", kinds[&w]);
+    }
+    for w in of_kind("LazyConstant").into_iter().filter(|w| active.contains(w.as_str())) {
+        assert!(excluded.contains(&w), "constant scorer {w} was kept");
+    }
+    let clickers: Vec<String> = of_kind("RandomClicker").into_iter().filter(|w| active.contains(w.as_str())).collect();
+    let caught = clickers.iter().filter(|w| excluded.contains(*w)).count();
+    assert!(clickers.len() >= 5 && caught * 4 >= clickers.len() * 3, "{caught} of {} random clickers excluded", clickers.len());
+
+    // ad-wrkr-stats.csv: exact header, one row per active worker, 15 fields.
+    let stats = file("ad-wrkr-stats.csv");
+    let mut lines = stats.lines();
+    assert_eq!(
+        lines.next().unwrap(),
+        "wid hit.count mean.bad.ref mean.sys.out mean.ref min.hit.time mean.hit.time mean.concurrent max.concurrent \
+         max.const.seq.len reject.rate scores.flag time.flag seq.flag reject.flag "
+    );
+    let mut seen = HashSet::new();
+    for l in lines {
+        let f: Vec<&str> = l.split_whitespace().collect();
+        assert_eq!(f.len(), 15, "{l}");
+        assert!(active.contains(f[0]));
+        seen.insert(f[0].to_string());
+        // mean.sys.out recomputed from the input, 1 decimal.
+        let sys: Vec<f64> = rows.iter().filter(|r| r.worker == f[0] && r.kind == "SYSTEM").map(|r| r.score).collect();
+        let m = sys.iter().sum::<f64>() / sys.len() as f64;
+        assert!((num(f[3]) - m).abs() <= 0.05 + 1e-9, "{l}: mean.sys.out vs {m}");
+        let hits: HashSet<&str> = rows.iter().filter(|r| r.worker == f[0]).map(|r| r.hit.as_str()).collect();
+        assert_eq!(f[1].parse::<usize>().unwrap(), hits.len());
+    }
+    assert_eq!(seen.len(), active.len());
+    // ad-trk-stats.csv: wid p t n, tab-separated; passing workers have p < 0.05.
+    for l in file("ad-trk-stats.csv").lines() {
+        let f: Vec<&str> = l.split('\t').collect();
+        assert_eq!(f.len(), 4, "{l}");
+        if f[1] != "NA" && num(f[1]) < 0.05 && f[3].parse::<usize>().unwrap() >= 5 {
+            assert!(!unreliable.contains(f[0]), "{l}");
+        }
+    }
+
+    // --- Independent recomputation of z-scores and system scores from the input. ---
+    let kept: Vec<&Row> = rows.iter().filter(|r| !excluded.contains(&r.worker)).collect();
+    let mut by_worker: HashMap<&str, Vec<f64>> = HashMap::new();
+    for r in &kept {
+        by_worker.entry(&r.worker).or_default().push(r.score);
+    }
+    let musd: HashMap<&str, (f64, f64)> = by_worker
+        .iter()
+        .map(|(w, v)| {
+            let m = v.iter().sum::<f64>() / v.len() as f64;
+            let sd = (v.iter().map(|x| (x - m).powi(2)).sum::<f64>() / (v.len() - 1) as f64).sqrt();
+            (*w, (m, sd))
+        })
+        .collect();
+    // system → (Σraw, Σz, n); (system, segment) → (Σraw, Σz, n).
+    let mut sys: BTreeMap<&str, (f64, f64, usize)> = BTreeMap::new();
+    let mut seg: BTreeMap<(&str, &str), (f64, f64, usize)> = BTreeMap::new();
+    for r in kept.iter().filter(|r| r.kind == "SYSTEM" || r.kind == "REPEAT") {
+        let (m, sd) = musd[r.worker.as_str()];
+        let z = (r.score - m) / sd;
+        for e in [sys.entry(&r.sys).or_default(), seg.entry((&r.sys, &r.sid)).or_default()] {
+            e.0 += r.score;
+            e.1 += z;
+            e.2 += 1;
+        }
+    }
+
+    // ad-sys-scores: exact header; rows best z first; values = the recomputation.
+    let text = file("ad-sys-scores-de-en.csv");
+    let mut lines = text.lines();
+    assert_eq!(lines.next().unwrap(), "RAW.SCR Z.SCR N SYS N.ALL ");
+    let mut order = Vec::new();
+    let mut z_by_sys = HashMap::new();
+    for l in lines {
+        let f: Vec<&str> = l.split_whitespace().collect();
+        assert_eq!(f.len(), 5, "{l}");
+        let (raw, z, n) = sys[f[3]];
+        assert!((num(f[0]) - raw / n as f64).abs() < 1e-9, "{l}");
+        assert!((num(f[1]) - z / n as f64).abs() < 1e-9, "{l}");
+        assert_eq!(f[4].parse::<usize>().unwrap(), n);
+        let segs = seg.keys().filter(|k| k.0 == f[3]).count();
+        assert_eq!(f[2].parse::<usize>().unwrap(), segs);
+        order.push(f[3].to_string());
+        z_by_sys.insert(f[3].to_string(), num(f[1]));
+    }
+    // A crowd this size recovers the true order exactly.
+    let true_order: Vec<String> = truth["system_order"].as_array().unwrap().iter().map(|s| s.as_str().unwrap().to_string()).collect();
+    assert_eq!(order, true_order);
+    // analysis.json agrees, with bootstrap intervals around the means.
+    let group = &json["result"]["groups"][0];
+    for s in group["systems"].as_array().unwrap() {
+        let name = json["result"]["names"]["systems"][s["system"].as_u64().unwrap() as usize].as_str().unwrap();
+        let z = s["z"].as_f64().unwrap();
+        assert!((z - z_by_sys[name]).abs() < 1e-12);
+        let ci = &s["z_ci"];
+        assert!(ci["lower"].as_f64().unwrap() < z && z < ci["upper"].as_f64().unwrap(), "{s}");
+    }
+
+    // ad-sys-ranking: no header, RAW Z N N.ALL SYS.
+    let ranking: Vec<String> = file("ad-sys-ranking-de-en-z.csv").lines().map(|l| l.split_whitespace().nth(4).unwrap().to_string()).collect();
+    assert_eq!(ranking, order);
+
+    // ad-seg-scores: exact header; one row per judged (system, segment); values recomputed.
+    let text = file("ad-seg-scores-de-en.csv");
+    let mut lines = text.lines();
+    assert_eq!(lines.next().unwrap(), "SYS SID RAW.SCR Z.SCR N ");
+    let mut count = 0;
+    for l in lines {
+        let f: Vec<&str> = l.split_whitespace().collect();
+        assert_eq!(f.len(), 5, "{l}");
+        let (raw, z, n) = seg[&(f[0], f[1])];
+        assert!((num(f[2]) - raw / n as f64).abs() < 1e-9 && (num(f[3]) - z / n as f64).abs() < 1e-9, "{l}");
+        assert_eq!(f[4].parse::<usize>().unwrap(), n);
+        count += 1;
+    }
+    assert_eq!(count, seg.len());
+
+    // adwilcox: header of systems in order; filler 0.12 on and below the diagonal; p in [0, 1].
+    let p = &group["comparison"]["p_values"];
+    let text = file("adwilcox-de-en.csv");
+    let mut lines = text.lines();
+    assert_eq!(lines.next().unwrap(), format!(" {}", order.join(" ")));
+    for (i, l) in lines.enumerate() {
+        let f: Vec<&str> = l.split(' ').collect();
+        assert_eq!(f.len(), order.len() + 1, "{l}");
+        assert_eq!(f[0], order[i]);
+        for (j, cell) in f[1..].iter().enumerate() {
+            let v = num(cell);
+            if j <= i {
+                assert_eq!(*cell, "0.12");
+            } else {
+                let pj = p[i][j].as_f64().unwrap();
+                if pj < 0.05 {
+                    assert!((v - pj).abs() <= 1e-14 * pj.max(1e-300) + 1e-300, "{cell} vs {pj}");
+                } else {
+                    assert_eq!(*cell, "0.12");
+                }
+            }
+        }
+    }
+    // Difference matrix: z(row) − z(column) to 2 decimals, stars by p, "-" on the diagonal.
+    let text = file("ad-DA-diff-wilcoxon-rs-de-en.csv");
+    let mut lines = text.lines();
+    assert_eq!(lines.next().unwrap(), format!(" {}", order.join(" ")));
+    for (i, l) in lines.enumerate() {
+        let f: Vec<&str> = l.split_whitespace().collect();
+        assert_eq!(f.len(), order.len() + 1, "{l}");
+        for (j, cell) in f[1..].iter().enumerate() {
+            if i == j {
+                assert_eq!(*cell, "-");
+                continue;
+            }
+            let d = z_by_sys[&order[i]] - z_by_sys[&order[j]];
+            assert!((num(cell) - d).abs() <= 0.005 + 1e-9, "{cell} vs {d}");
+            let pij = p[i][j].as_f64().unwrap();
+            let stars = cell.chars().filter(|c| *c == '*').count();
+            let want = if pij < 0.001 { 3 } else if pij < 0.01 { 2 } else if pij < 0.05 { 1 } else { 0 };
+            assert_eq!(stars, want, "{cell} p = {pij}");
+        }
+    }
+
+    // clusters.csv: exact header; one row per system in order; TOTAL = number of systems;
+    // clusters tile 1..N; WINS = the count of p < 0.05 in the row.
+    let text = file("clusters.csv");
+    let mut lines = text.lines();
+    assert_eq!(lines.next().unwrap(), "SRC TRG WINS TOTAL CLUSTER_START CLUSTER_END END_OF_CLUSTER SYSTEM");
+    let mut next_start = 1;
+    for (i, l) in lines.enumerate() {
+        let f: Vec<&str> = l.split(' ').collect();
+        assert_eq!(f.len(), 8, "{l}");
+        assert_eq!((f[0], f[1], f[7]), ("de", "en", order[i].as_str()));
+        assert_eq!(f[3].parse::<usize>().unwrap(), order.len());
+        let wins = (0..order.len()).filter(|&j| p[i][j].as_f64().is_some_and(|v| v < 0.05)).count();
+        assert_eq!(f[2].parse::<usize>().unwrap(), wins);
+        let (start, end): (usize, usize) = (f[4].parse().unwrap(), f[5].parse().unwrap());
+        assert_eq!(start, next_start);
+        assert!(start <= i + 1 && i < end);
+        assert_eq!(f[6], if i + 1 == end { "True" } else { "False" });
+        if i + 1 == end {
+            next_start = end + 1;
+        }
+    }
+    assert_eq!(next_start, order.len() + 1);
+
+    // mt-metrics-eval: sys files "SYS\tSCORE" by name; seg files a block per system in
+    // numeric segment order with None for gaps.
+    let mut names = order.clone();
+    names.sort();
+    for (suffix, z) in [("z", true), ("raw", false)] {
+        let text = file(&format!("de-en.assay-{suffix}.sys.score"));
+        let got: Vec<(String, f64)> = text.lines().map(|l| {
+            let (a, b) = l.split_once('\t').unwrap();
+            (a.to_string(), num(b))
+        }).collect();
+        assert_eq!(got.iter().map(|g| g.0.clone()).collect::<Vec<_>>(), names);
+        for (name, v) in &got {
+            let (raw, zs, n) = sys[name.as_str()];
+            let want = (if z { zs } else { raw }) / n as f64;
+            assert!((v - want).abs() < 1e-9);
+        }
+        let text = file(&format!("de-en.assay-{suffix}.seg.score"));
+        let mut sids: Vec<u64> = seg.keys().map(|k| k.1.parse().unwrap()).collect::<HashSet<_>>().into_iter().collect();
+        sids.sort();
+        let lines: Vec<&str> = text.lines().collect();
+        assert_eq!(lines.len(), names.len() * sids.len());
+        for (b, name) in names.iter().enumerate() {
+            for (k, sid) in sids.iter().enumerate() {
+                let (a, v) = lines[b * sids.len() + k].split_once('\t').unwrap();
+                assert_eq!(a, name);
+                match seg.get(&(name.as_str(), sid.to_string().as_str())) {
+                    Some((raw, zs, n)) => assert!((num(v) - (if z { *zs } else { *raw }) / *n as f64).abs() < 1e-9),
+                    None => assert_eq!(v, "None"),
+                }
+            }
+        }
+    }
+
+    // WMT metrics-task files.
+    let text = file("DA-seglevel.csv");
+    let mut lines = text.lines();
+    assert_eq!(lines.next().unwrap(), "LP DATA SYSTEM SID SCORE");
+    let mut n = 0;
+    for l in lines {
+        let f: Vec<&str> = l.split(' ').collect();
+        assert_eq!((f.len(), f[0], f[1]), (5, "de-en", "assay"), "{l}");
+        let (_, z, k) = seg[&(f[2], f[3])];
+        assert!((num(f[4]) - z / k as f64).abs() < 1e-9);
+        n += 1;
+    }
+    assert_eq!(n, seg.len());
+    let text = file("DA-syslevel.csv");
+    let mut lines = text.lines();
+    assert_eq!(lines.next().unwrap(), "LP SCORE SYSTEM");
+    let got: Vec<String> = lines.map(|l| {
+        let f: Vec<&str> = l.split(' ').collect();
+        assert_eq!(f.len(), 3);
+        assert!((num(f[1]) - z_by_sys[f[2]]).abs() < 1e-12);
+        f[2].to_string()
+    }).collect();
+    assert_eq!(got, order);
+}
+
+#[test]
+fn settings_flags_reach_the_pipeline_and_the_manifest() {
+    let dir = tempfile::tempdir().unwrap();
+    let (tsv, _) = simulate(dir.path(), 8_000, 2);
+    let out = dir.path().join("o");
+    ok(&assay(&[
+        "analyze", "--input", tsv.to_str().unwrap(), "--out", out.to_str().unwrap(), "--reliability-test", "wilcoxon",
+        "--alpha", "0.01", "--min-pairs", "7", "--exclude", "none", "--z-exclude-ref", "--z-exclude-bad-ref",
+        "--per-segment", "--bootstrap", "0", "--comparison-alpha", "0.1",
+    ]));
+    let json: serde_json::Value = serde_json::from_str(&read(&out.join("analysis.json"))).unwrap();
+    let s = &json["manifest"]["settings"];
+    assert_eq!(s["qc"]["reliability_test"], "signed-rank");
+    assert_eq!(s["qc"]["alpha"], 0.01);
+    assert_eq!(s["qc"]["min_pairs"], 7);
+    assert_eq!(s["exclusion"], "none");
+    assert_eq!(s["z"]["exclude_ref"], true);
+    assert_eq!(s["z"]["exclude_bad_ref"], true);
+    assert_eq!(s["average_per_segment"], true);
+    assert!(s["bootstrap"].is_null());
+    assert_eq!(s["comparison"]["alpha"], 0.1);
+    // Nobody excluded by policy; only workers who cannot be standardised are listed.
+    for w in json["manifest"]["excluded_workers"].as_array().unwrap() {
+        assert!(w["reason"].as_str().unwrap().starts_with("cannot be standardised"), "{w}");
+    }
+    // Per-segment averaging: the system z is the mean of its segment z-scores.
+    let text = read(&out.join("ad-seg-scores-de-en.csv"));
+    let mut per_sys: HashMap<String, Vec<f64>> = HashMap::new();
+    for l in text.lines().skip(1) {
+        let f: Vec<&str> = l.split_whitespace().collect();
+        per_sys.entry(f[0].into()).or_default().push(num(f[3]));
+    }
+    for l in read(&out.join("ad-sys-scores-de-en.csv")).lines().skip(1) {
+        let f: Vec<&str> = l.split_whitespace().collect();
+        let v = &per_sys[f[3]];
+        assert!((num(f[1]) - v.iter().sum::<f64>() / v.len() as f64).abs() < 1e-9, "{l}");
+    }
+}
+
+#[test]
+fn an_appraise_csv_is_detected_and_analysed() {
+    let dir = tempfile::tempdir().unwrap();
+    let (tsv, truth) = simulate(dir.path(), 30_000, 8);
+    // The same judgments as an Appraise segment-level CSV: one row per judgment, TGT/BAD/CHK/REF.
+    let mut csv = String::from("username,system,itemId,itemType,srcLang,trgLang,score,timeStart,timeEnd\n");
+    for (i, r) in parse_tsv(&read(&tsv)).iter().enumerate() {
+        let t = match r.kind.as_str() { "SYSTEM" => "TGT", "BAD_REF" => "BAD", "REPEAT" => "CHK", _ => "REF" };
+        csv.push_str(&format!("{},{},{},{t},deu,eng,{},{},{}\n", r.worker, r.sys, r.sid, r.score, 1_700_000_000 + i * 20, 1_700_000_015 + i * 20));
+    }
+    let path = dir.path().join("scores.csv");
+    std::fs::write(&path, csv).unwrap();
+    let out = dir.path().join("o");
+    ok(&assay(&["analyze", "--input", path.to_str().unwrap(), "--out", out.to_str().unwrap(), "--bootstrap", "0"]));
+    let json: serde_json::Value = serde_json::from_str(&read(&out.join("analysis.json"))).unwrap();
+    assert_eq!(json["manifest"]["input"]["format"], "appraise");
+    let order: Vec<String> = read(&out.join("ad-sys-scores-deu-eng.csv")).lines().skip(1).map(|l| l.split_whitespace().nth(3).unwrap().to_string()).collect();
+    let want: Vec<String> = truth["system_order"].as_array().unwrap().iter().map(|s| s.as_str().unwrap().to_string()).collect();
+    assert_eq!(order, want);
+}
+
+#[test]
+fn bad_input_fails_naming_file_and_line_and_writes_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    let (tsv, _) = simulate(dir.path(), 2_000, 1);
+    let text = read(&tsv);
+    let mut lines: Vec<String> = text.lines().map(String::from).collect();
+    let mut f: Vec<String> = lines[4].split('\t').map(String::from).collect();
+    f[10] = "abc".into();
+    lines[4] = f.join("\t");
+    let bad = dir.path().join("bad.tsv");
+    std::fs::write(&bad, lines.join("\n")).unwrap();
+    let out = dir.path().join("never");
+    let r = assay(&["analyze", "--input", bad.to_str().unwrap(), "--out", out.to_str().unwrap()]);
+    assert!(!r.status.success());
+    let err = String::from_utf8_lossy(&r.stderr);
+    assert!(err.contains(&format!("{}: line 5: score is not a number: \"abc\"", bad.display())), "{err}");
+    assert!(!out.exists());
+
+    // Neither a Graham header nor an Appraise row.
+    let odd = dir.path().join("odd.txt");
+    std::fs::write(&odd, "hello world\n").unwrap();
+    let r = assay(&["analyze", "--input", odd.to_str().unwrap(), "--out", out.to_str().unwrap()]);
+    assert!(!r.status.success());
+    assert!(String::from_utf8_lossy(&r.stderr).contains("odd.txt: line 1: neither a Graham/MTurk header"));
+
+    // A header only: no judgments.
+    let empty = dir.path().join("empty.tsv");
+    std::fs::write(&empty, format!("{}\n", text.lines().next().unwrap())).unwrap();
+    let r = assay(&["analyze", "--input", empty.to_str().unwrap(), "--out", out.to_str().unwrap()]);
+    assert!(!r.status.success());
+    assert!(String::from_utf8_lossy(&r.stderr).contains("no judgments"));
+    assert!(!out.exists());
+    // Nothing half-written anywhere beside it.
+    assert!(std::fs::read_dir(dir.path()).unwrap().all(|e| !e.unwrap().file_name().to_string_lossy().starts_with('.')));
+
+    // An existing, non-empty --out is kept unless --force.
+    std::fs::create_dir(&out).unwrap();
+    std::fs::write(out.join("keep.txt"), "mine").unwrap();
+    let r = assay(&["analyze", "--input", tsv.to_str().unwrap(), "--out", out.to_str().unwrap()]);
+    assert!(!r.status.success());
+    assert!(String::from_utf8_lossy(&r.stderr).contains("exists and is not empty"));
+    assert!(out.join("keep.txt").exists());
+    // A failing run with --force leaves the old results alone.
+    let r = assay(&["analyze", "--input", bad.to_str().unwrap(), "--out", out.to_str().unwrap(), "--force"]);
+    assert!(!r.status.success());
+    assert!(out.join("keep.txt").exists());
+    ok(&assay(&["analyze", "--input", tsv.to_str().unwrap(), "--out", out.to_str().unwrap(), "--force", "--bootstrap", "0"]));
+    assert!(!out.join("keep.txt").exists());
+    assert!(out.join("analysis.json").exists());
+}
+
+/// `--campaign` on both databases: an unknown campaign is a clear error. (`load_campaign` is
+/// tested on both databases with a small campaign in `app/src/analysis/db.rs`.)
+#[test]
+fn an_unknown_campaign_is_a_clear_error_on_both_databases() {
+    for backend in [Backend::Sqlite, Backend::Postgres] {
+        let dir = tempfile::tempdir().unwrap();
+        let Some(url) = fresh_database_url(backend, dir.path()) else { continue };
+        let out = dir.path().join("o");
+        let r = Command::new(assay_bin())
+            .args(["analyze", "--campaign", "999", "--out", out.to_str().unwrap()])
+            .env("ASSAY_DATA_DIR", dir.path())
+            .env("DATABASE_URL", &url)
+            .env("ASSAY_LOG", "warn")
+            .output()
+            .unwrap();
+        assert!(!r.status.success(), "{backend:?}");
+        let err = String::from_utf8_lossy(&r.stderr);
+        assert!(err.contains("there is no campaign with id 999"), "{backend:?}: {err}");
+        assert!(!out.exists());
+    }
+}
+
+/// A small campaign inserted with SQL (same rows as the `load_campaign` unit test).
+const CAMPAIGN_SQL: &str = "
+INSERT INTO test_sets (id, name, source_lang, target_lang, year, created_at) VALUES (1, 'nt2026', 'de', 'en', 2026, 0);
+INSERT INTO segments (id, test_set_id, position, segment_key, source) VALUES (1, 1, 1, 'b', 'x'), (2, 1, 2, 'a', 'y'), (3, 1, 3, 'c', 'z');
+INSERT INTO systems (id, name, name_key, created_at) VALUES (1, 'SysA', 'sysa', 0), (2, 'SysB', 'sysb', 0);
+INSERT INTO campaigns (id, public_id, name, task, test_set_id, settings, seed, created_at) VALUES (7, 'pub7', 'c', 'da-adequacy', 1, '{}', 1, 0);
+INSERT INTO hits (id, campaign_id, hit_index, item_count) VALUES (1, 7, 0, 5);
+INSERT INTO hit_items (id, hit_id, position, item_type, system_id, segment_id, paired_position, shown_text) VALUES
+  (1, 1, 0, 'SYSTEM', 1, 1, 3, 't'), (2, 1, 1, 'SYSTEM', 2, 2, 4, 't'), (3, 1, 2, 'SYSTEM', 2, 1, NULL, 't'),
+  (4, 1, 3, 'BAD_REF', 1, 1, 0, 't'), (5, 1, 4, 'REF', NULL, 2, 1, 't');
+INSERT INTO workers (id, platform, external_id, created_at) VALUES (1, 'mturk', 'A1', 0), (2, 'prolific', 'P9', 0);
+INSERT INTO assignments (id, public_id, hit_id, slot, worker_id, status, started_at, last_seen_at) VALUES
+  (1, 'a1', 1, 0, 1, 'completed', 0, 0), (2, 'a2', 1, 1, 2, 'active', 0, 0);
+INSERT INTO judgments (id, assignment_id, hit_item_id, score, skipped, shown_at, submitted_at, time_on_screen_ms) VALUES
+  (10, 1, 1, 80.5, 0, 1000, 5000, 3500), (11, 1, 2, 60, 0, 6000, 9000, NULL), (12, 1, 3, 70, 0, NULL, 9500, NULL),
+  (13, 1, 4, 20, 0, NULL, 9600, 1200), (14, 1, 5, 95, 0, NULL, 9700, 800),
+  (20, 2, 1, 55, 0, NULL, 1, 100), (21, 2, 2, NULL, 1, NULL, 2, 100), (22, 2, 3, 40, 0, NULL, 3, NULL);
+";
+
+/// `assay analyze --campaign` end to end on both databases, with the campaign inserted through
+/// the `sqlite3` / `psql` command-line clients (skipped where the client is missing).
+#[test]
+fn analyze_a_campaign_from_the_database() {
+    for backend in [Backend::Sqlite, Backend::Postgres] {
+        let dir = tempfile::tempdir().unwrap();
+        let Some(url) = fresh_database_url(backend, dir.path()) else { continue };
+        let run = |args: &[&str]| {
+            Command::new(assay_bin())
+                .args(args)
+                .env("ASSAY_DATA_DIR", dir.path())
+                .env("DATABASE_URL", &url)
+                .env("ASSAY_LOG", "warn")
+                .output()
+                .unwrap()
+        };
+        let out = dir.path().join("o");
+        // Creates and migrates the database; the campaign does not exist yet.
+        assert!(!run(&["analyze", "--campaign", "7", "--out", out.to_str().unwrap()]).status.success());
+        let (client, args): (&str, Vec<String>) = match backend {
+            Backend::Sqlite => ("sqlite3", vec![dir.path().join("assay.db").display().to_string(), CAMPAIGN_SQL.into()]),
+            Backend::Postgres => ("psql", vec![url.clone(), "-v".into(), "ON_ERROR_STOP=1".into(), "-q".into(), "-c".into(), CAMPAIGN_SQL.into()]),
+        };
+        match Command::new(client).args(&args).output() {
+            Ok(o) => assert!(o.status.success(), "{client}: {}", String::from_utf8_lossy(&o.stderr)),
+            Err(_) => {
+                eprintln!("skipped: no {client} client");
+                continue;
+            }
+        }
+        ok(&run(&["analyze", "--campaign", "7", "--out", out.to_str().unwrap(), "--exclude", "none", "--bootstrap", "0", "--name", "wmt"]));
+        let json: serde_json::Value = serde_json::from_str(&read(&out.join("analysis.json"))).unwrap();
+        assert_eq!(json["manifest"]["input"]["kind"], "campaign", "{backend:?}");
+        assert_eq!(json["manifest"]["input"]["campaign"]["test_set"], "nt2026");
+        assert_eq!(json["manifest"]["judgments"], 7);
+        // Raw system means over SYSTEM items of both workers: SysA (80.5, 55), SysB (60, 70, 40).
+        let mut raw: Vec<(String, f64)> = read(&out.join("ad-sys-scores-de-en.csv"))
+            .lines()
+            .skip(1)
+            .map(|l| {
+                let f: Vec<&str> = l.split_whitespace().collect();
+                (f[3].to_string(), num(f[0]))
+            })
+            .collect();
+        raw.sort_by(|a, b| a.0.cmp(&b.0));
+        assert_eq!(raw.len(), 2);
+        assert!((raw[0].1 - 67.75).abs() < 1e-9 && (raw[1].1 - 170.0 / 3.0).abs() < 1e-9, "{raw:?}");
+        // mt-metrics-eval segment file: test-set order (b, a, c), None where not judged.
+        let seg = read(&out.join("de-en.wmt-raw.seg.score"));
+        assert_eq!(seg, "SysA\t67.75\nSysA\tNone\nSysA\tNone\nSysB\t55\nSysB\t60\nSysB\tNone\n", "{backend:?}");
+        assert_eq!(read(&out.join("ad-wrkr-stats.csv")).lines().count(), 3);
+    }
+}
