@@ -337,3 +337,40 @@ async fn word_order_campaign_stores_permuted_references() {
         }
     }
 }
+
+/// `choice` needs words of the output that the reference lacks; when outputs only reorder the
+/// reference, launching still succeeds: those items fall back to `order`, and say so.
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn word_order_falls_back_to_order_when_choice_cannot_apply() {
+    use crate::import::{ImportBundle, LanguagePair, Reference, Segment, System, SystemOutput, TestSet};
+    for (db, _dir) in databases().await {
+        let words = ["alpha", "bravo", "charlie", "delta", "echo", "foxtrot", "golf", "hotel", "india", "juliet", "kilo", "lima"];
+        let refs: Vec<String> = (0..40).map(|i| {
+            let mut w: Vec<&str> = words.to_vec();
+            w.rotate_left(i % words.len());
+            w.join(" ")
+        }).collect();
+        let reordered = |r: &String| { let mut w: Vec<&str> = r.split_whitespace().collect(); w.swap(2, 5); w.join(" ") };
+        let bundle = ImportBundle {
+            test_sets: vec![TestSet {
+                name: "same-words".into(),
+                pair: LanguagePair::parse("en-de").unwrap(),
+                segments: refs.iter().enumerate().map(|(i, r)| Segment {
+                    id: (i + 1).to_string(), document: None, domain: None, source: format!("source {i}"),
+                    references: vec![Reference { name: "refA".into(), text: r.clone() }],
+                }).collect(),
+                outputs: ["Same-A", "Same-B"].iter().map(|s| SystemOutput { system: s.to_string(), texts: refs.iter().map(|r| Some(reordered(r))).collect() }).collect(),
+            }],
+            systems: ["Same-A", "Same-B"].iter().map(|s| System { name: s.to_string(), description: None, year: None }).collect(),
+            notes: vec![],
+        };
+        let set = save_import(&db, &bundle).await.unwrap().test_sets[0].id;
+        let systems: Vec<i64> = sqlx::query("SELECT id FROM systems ORDER BY id").fetch_all(&db.pool).await.unwrap()
+            .iter().map(|r| r.try_get("id").unwrap()).collect();
+        let id = create_campaign(&db, &draft(set, systems, "word-order", 25, 1), organizer(&db).await).await.unwrap();
+        launch_campaign(&db, id).await.expect("a word-order campaign launches even when `choice` cannot apply");
+        let notes: Vec<String> = items_of(&db, id).await.into_iter().flatten().filter_map(|i| i.degradation).collect();
+        assert!(notes.iter().any(|n| n.contains("instead of choice")), "{notes:?}");
+        assert!(notes.iter().all(|n| !n.starts_with("choice")), "no `choice` item can exist here: {notes:?}");
+    }
+}
