@@ -81,6 +81,21 @@ impl TestServer {
 
     /// Like [`TestServer::start`] with extra environment variables.
     pub async fn start_with(backend: Backend, env: &[(&str, &str)]) -> Option<TestServer> {
+        Self::start_inner(backend, env, false).await
+    }
+
+    /// Like [`TestServer::start_with`], writing the server's stderr (its log) to
+    /// [`TestServer::log_path`] instead of discarding it.
+    pub async fn start_logged(backend: Backend, env: &[(&str, &str)]) -> Option<TestServer> {
+        Self::start_inner(backend, env, true).await
+    }
+
+    /// Where [`TestServer::start_logged`] writes the server's stderr.
+    pub fn log_path(&self) -> PathBuf {
+        self.data_dir.path().join("server.log")
+    }
+
+    async fn start_inner(backend: Backend, env: &[(&str, &str)], log: bool) -> Option<TestServer> {
         let data_dir = tempfile::tempdir().expect("temp dir");
         let database_url = fresh_database_url(backend, data_dir.path())?;
         let port = free_port();
@@ -95,6 +110,9 @@ impl TestServer {
             .stderr(Stdio::piped());
         for (k, v) in env {
             cmd.env(k, v);
+        }
+        if log {
+            cmd.stderr(std::fs::File::create(data_dir.path().join("server.log")).expect("log file"));
         }
         let mut child = cmd.spawn().expect("start assay");
         let client = reqwest::Client::new();

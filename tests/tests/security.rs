@@ -1,0 +1,573 @@
+//! The security table: every route and every server function against every role, with the
+//! answer each must get, checked against the real server on both databases. Also: a worker
+//! cannot touch another's assignment, completion codes cannot be forged or moved, cross-origin
+//! POSTs are refused everywhere, sessions are not fixed, and no secret reaches the log or the
+//! analysis output. Login throttling is tested in `accounts.rs`
+//! (`repeated_failures_throttle_the_account`).
+
+use assay_tests::*;
+use serde_json::{Value, json};
+use std::collections::BTreeSet;
+
+/// Who asks. The crowd worker has no account: only the public id of a crowd assignment.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Who {
+    Anonymous,
+    Crowd,
+    Annotator,
+    Researcher,
+    Organizer,
+    Admin,
+}
+use Who::*;
+const EVERYONE: [Who; 6] = [Anonymous, Crowd, Annotator, Researcher, Organizer, Admin];
+
+/// The expected answer.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum E {
+    /// Exactly this status.
+    S(u16),
+    /// Past the role check: the outcome depends on the arguments (not 401, not 403, not 5xx).
+    Pass,
+}
+use E::*;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum How {
+    /// `POST /api/NAME`, form-encoded.
+    Form,
+    /// `POST /api/NAME`, JSON body (`input = Json`).
+    Json,
+    /// `GET /api/NAME?…` (`input = GetUrl`).
+    Get,
+}
+
+/// One row: an endpoint and the answers of [Anonymous, Crowd, Annotator, Researcher, Organizer, Admin].
+struct Row {
+    endpoint: &'static str,
+    how: How,
+    expect: [E; 6],
+}
+
+const NO_ACCOUNT: [E; 2] = [S(401), S(401)];
+
+/// Every server function. `logout` is last because it ends the session.
+#[rustfmt::skip]
+const TABLE: &[Row] = &[
+    // auth/api.rs
+    Row { endpoint: "current_user", how: How::Form, expect: [S(200); 6] },
+    // A wrong password for an unknown account: the same refusal for everyone.
+    Row { endpoint: "login", how: How::Form, expect: [S(401); 6] },
+    Row { endpoint: "list_users", how: How::Form, expect: [S(401), S(401), S(403), S(403), S(403), S(200)] },
+    Row { endpoint: "set_user_role", how: How::Form, expect: [S(401), S(401), S(403), S(403), S(403), Pass] },
+    Row { endpoint: "invite_user", how: How::Form, expect: [S(401), S(401), S(403), S(403), S(403), S(200)] },
+    // Public: whoever holds an invitation token (here a forged one) learns its email.
+    Row { endpoint: "invitation", how: How::Form, expect: [S(400); 6] },
+    Row { endpoint: "accept_invitation", how: How::Form, expect: [S(400); 6] },
+    // campaign/api.rs
+    Row { endpoint: "list_test_sets", how: How::Form, expect: [S(401), S(401), S(403), S(403), S(200), S(200)] },
+    Row { endpoint: "check_design", how: How::Json, expect: [S(401), S(401), S(403), S(403), Pass, Pass] },
+    Row { endpoint: "create_campaign", how: How::Json, expect: [S(401), S(401), S(403), S(403), Pass, Pass] },
+    Row { endpoint: "launch_campaign", how: How::Form, expect: [S(401), S(401), S(403), S(403), Pass, Pass] },
+    Row { endpoint: "list_campaigns", how: How::Form, expect: [S(401), S(401), S(403), S(403), S(200), S(200)] },
+    Row { endpoint: "campaign_progress", how: How::Form, expect: [S(401), S(401), S(403), S(403), S(200), S(200)] },
+    Row { endpoint: "my_queue", how: How::Form, expect: [NO_ACCOUNT[0], NO_ACCOUNT[1], S(200), S(200), S(200), S(200)] },
+    Row { endpoint: "start_campaign_hit", how: How::Form, expect: [S(401), S(401), Pass, Pass, Pass, Pass] },
+    Row { endpoint: "hit_items", how: How::Form, expect: [S(401), S(401), S(403), S(403), S(200), S(200)] },
+    Row { endpoint: "set_worker_blocked", how: How::Form, expect: [S(401), S(401), S(403), S(403), Pass, Pass] },
+    // annotate/api.rs. The assignment argument is the demo annotator's DA HIT, except for the
+    // crowd worker, who passes the crowd HIT's id (all they have).
+    Row { endpoint: "load_work", how: How::Form, expect: [S(401), S(200), S(200), S(403), S(403), S(403)] },
+    Row { endpoint: "start_work", how: How::Form, expect: [S(401), S(200), S(200), S(403), S(403), S(403)] },
+    Row { endpoint: "submit_judgment", how: How::Form, expect: [S(401), S(200), S(200), S(403), S(403), S(403)] },
+    Row { endpoint: "my_assignments", how: How::Form, expect: [S(401), S(401), S(200), S(200), S(200), S(200)] },
+    Row { endpoint: "verify_completion_code", how: How::Get, expect: [S(200); 6] },
+    Row { endpoint: "list_assignments", how: How::Form, expect: [S(401), S(401), S(403), S(403), S(200), S(200)] },
+    Row { endpoint: "assignment_judgments", how: How::Form, expect: [S(401), S(401), S(403), S(403), S(200), S(200)] },
+    Row { endpoint: "assignment_items", how: How::Form, expect: [S(401), S(401), S(403), S(403), S(200), S(200)] },
+    Row { endpoint: "logout", how: How::Form, expect: [S(200); 6] },
+];
+
+/// What the demo gives the table's calls to work on.
+struct Demo {
+    campaign_id: i64,
+    crowd_link: String,
+    annotator_da: String,
+    crowd: String,
+}
+
+async fn demo(server: &TestServer) -> Demo {
+    let org = server.browser();
+    org.login(ORGANIZER).await;
+    let campaigns = org.call("list_campaigns", &[]).await.json();
+    let campaign_id = campaigns.as_array().unwrap().iter().find(|c| c["name"] == "Demo: DA adequacy (de-en)").expect("demo campaign")["id"]
+        .as_i64()
+        .unwrap();
+    let progress = org.call("campaign_progress", &[("campaign_id", &campaign_id.to_string())]).await.json();
+    let crowd_link = progress["crowd_link"].as_str().expect("crowd link").to_string();
+    let list = org.call("list_assignments", &[]).await.json();
+    let crowd = list.as_array().unwrap().iter().find(|a| a["platform"] == "prolific").expect("crowd assignment")["assignment"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let ann = server.browser();
+    ann.login(ANNOTATOR).await;
+    let mine = ann.call("my_assignments", &[]).await.json();
+    let annotator_da = mine.as_array().unwrap().iter().find(|a| a["task"] == "da-adequacy").expect("DA HIT")["assignment"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    Demo { campaign_id, crowd_link, annotator_da, crowd }
+}
+
+/// A browser for the role, signed in when it has an account.
+async fn browser_for(server: &TestServer, who: Who) -> Browser {
+    let b = server.browser();
+    match who {
+        Anonymous | Crowd => {}
+        Annotator => drop(b.login(ANNOTATOR).await),
+        Researcher => drop(b.login(RESEARCHER).await),
+        Organizer => drop(b.login(ORGANIZER).await),
+        Admin => drop(b.login(ADMIN).await),
+    }
+    b
+}
+
+/// Plausible arguments, as the page would send them.
+fn form_args(endpoint: &str, who: Who, d: &Demo, n: usize) -> Vec<(String, String)> {
+    let assignment = if who == Crowd { d.crowd.clone() } else { d.annotator_da.clone() };
+    let campaign = d.campaign_id.to_string();
+    let v: Vec<(&str, String)> = match endpoint {
+        "login" => vec![("email", format!("nobody{n}@demo.assay")), ("password", "not a password".into())],
+        "set_user_role" => vec![("user_id", "999999".into()), ("role", "annotator".into())],
+        "invite_user" => vec![("email", format!("invitee{n}@example.org")), ("role", "annotator".into())],
+        "invitation" => vec![("token", "forged-token".into())],
+        "accept_invitation" => vec![("token", "forged-token".into()), ("name", "Eve".into()), ("password", "a long enough password".into())],
+        "launch_campaign" | "campaign_progress" | "start_campaign_hit" => vec![("campaign_id", campaign)],
+        "hit_items" => vec![("campaign_id", campaign), ("hit_index", "0".into())],
+        "set_worker_blocked" => vec![("platform", "link".into()), ("external_id", "nobody-at-all".into()), ("blocked", "false".into())],
+        "load_work" | "start_work" | "assignment_judgments" | "assignment_items" => vec![("assignment", assignment)],
+        "submit_judgment" => vec![
+            ("assignment", assignment),
+            ("position", "0".into()),
+            ("score", "50".into()),
+            ("time_on_screen_ms", "1500".into()),
+            ("key", format!("table-{n}")),
+        ],
+        "verify_completion_code" => vec![("code", "ABCDE-FGHJK-LMNPQ-RSTUV".into())],
+        _ => vec![],
+    };
+    v.into_iter().map(|(k, v)| (k.to_string(), v)).collect()
+}
+
+/// A design the server will judge (refuse: there is no such test set) only after the role check.
+fn json_args(endpoint: &str) -> Value {
+    let draft = json!({
+        "name": "table campaign", "task": "da-adequacy", "test_set_id": 999999, "systems": [1], "benchmark_systems": [1],
+        "seed": 7, "settings": { "judgments_wanted": 70, "redundancy": 1, "target_language": "German", "payment_per_hit": 3.0 }
+    });
+    match endpoint {
+        "check_design" | "create_campaign" => json!({ "draft": draft }),
+        other => panic!("no JSON arguments for {other}"),
+    }
+}
+
+async fn call(b: &Browser, row: &Row, who: Who, d: &Demo, n: usize) -> Answer {
+    let url = format!("{}/api/{}", b.base, row.endpoint);
+    let req = match row.how {
+        How::Form => b.client.post(&url).form(&form_args(row.endpoint, who, d, n)),
+        How::Get => b.client.get(&url).query(&form_args(row.endpoint, who, d, n)),
+        How::Json => b.client.post(&url).header("content-type", "application/json").body(json_args(row.endpoint).to_string()),
+    };
+    let r = req.send().await.expect("request");
+    let status = r.status().as_u16();
+    Answer { status, body: r.text().await.unwrap_or_default(), set_cookies: vec![] }
+}
+
+fn meets(e: E, status: u16) -> bool {
+    match e {
+        S(s) => s == status,
+        Pass => status != 401 && status != 403 && status < 500,
+    }
+}
+
+/// Every `endpoint = "…"` under app/src.
+fn endpoints_in_source() -> BTreeSet<String> {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../app/src");
+    let mut seen = BTreeSet::new();
+    let mut stack = vec![root];
+    while let Some(dir) = stack.pop() {
+        for entry in std::fs::read_dir(&dir).unwrap() {
+            let path = entry.unwrap().path();
+            if path.is_dir() {
+                stack.push(path);
+            } else if path.extension().is_some_and(|e| e == "rs") {
+                let text = std::fs::read_to_string(&path).unwrap();
+                for part in text.split("endpoint = \"").skip(1) {
+                    seen.insert(part.split('"').next().unwrap().to_string());
+                }
+            }
+        }
+    }
+    seen
+}
+
+/// A new server function must get a row (and so a decision about who may call it).
+#[test]
+fn every_server_function_has_a_row_in_the_security_table() {
+    let source = endpoints_in_source();
+    let table: BTreeSet<String> = TABLE.iter().map(|r| r.endpoint.to_string()).collect();
+    assert_eq!(table.len(), TABLE.len(), "an endpoint has two rows");
+    let missing: Vec<_> = source.difference(&table).collect();
+    assert!(missing.is_empty(), "server functions without a row in the security table: {missing:?}");
+    let stale: Vec<_> = table.difference(&source).collect();
+    assert!(stale.is_empty(), "rows for server functions that do not exist: {stale:?}");
+    // The GET-encoded ones are called with GET, the JSON ones with JSON.
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../app/src");
+    for file in ["annotate/api.rs", "campaign/api.rs", "auth/api.rs"] {
+        let text = std::fs::read_to_string(root.join(file)).unwrap();
+        for line in text.lines().filter(|l| l.contains("endpoint = \"")) {
+            let name = line.split("endpoint = \"").nth(1).unwrap().split('"').next().unwrap();
+            let row = TABLE.iter().find(|r| r.endpoint == name).unwrap();
+            let how = if line.contains("GetUrl") { How::Get } else if line.contains("Json") { How::Json } else { How::Form };
+            assert_eq!(row.how, how, "{name}: {line}");
+        }
+    }
+}
+
+/// What a page (streamed HTML, so often 200) must show for a role.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum P {
+    /// 200 without a refusal.
+    Shown,
+    /// 401 with "Please sign in."
+    SignIn,
+    /// 403 with "This needs the … role."
+    NeedsRole,
+    /// 403 with "assigned to someone else".
+    NotYours,
+}
+
+/// `streamed`: the refusal comes from a resource streamed out of order (the `/work/` page), so
+/// the status is 401/403 only when the resource resolved before the headers were sent, else 200
+/// (the refusal text is always there).
+fn page_meets(p: P, a: &Answer, streamed: bool) -> bool {
+    let sign_in = a.body.contains("Please sign in.") || a.body.contains("Please sign in to work on this HIT.");
+    let needs = a.body.contains("This needs the ");
+    let not_yours = a.body.contains("assigned to someone else");
+    match p {
+        P::Shown => a.status == 200 && !sign_in && !needs && !not_yours,
+        P::SignIn => (a.status == 401 || (streamed && a.status == 200)) && sign_in,
+        P::NeedsRole => (a.status == 403 || (streamed && a.status == 200)) && needs && !sign_in,
+        P::NotYours => (a.status == 403 || (streamed && a.status == 200)) && not_yours,
+    }
+}
+
+both_backends! {
+    async fn every_server_function_answers_each_role_as_the_table_says(server) {
+        let d = demo(&server).await;
+        let mut failures = Vec::new();
+        let mut n = 0;
+        for who in EVERYONE {
+            let b = browser_for(&server, who).await;
+            for (i, row) in TABLE.iter().enumerate() {
+                n += 1;
+                let a = call(&b, row, who, &d, n).await;
+                if !meets(row.expect[who as usize], a.status) {
+                    failures.push(format!("{} as {who:?}: expected {:?}, got {} {}", row.endpoint, row.expect[who as usize], a.status, a.body.chars().take(200).collect::<String>()));
+                }
+                // Signed-in roles stay signed in until `logout`.
+                if i + 1 < TABLE.len() && !matches!(who, Anonymous | Crowd) {
+                    assert_ne!(b.call("current_user", &[]).await.json(), Value::Null, "{who:?} lost the session after {}", row.endpoint);
+                }
+            }
+        }
+        assert!(failures.is_empty(), "{} answers differ from the table:\n{}", failures.len(), failures.join("\n"));
+    }
+
+    async fn every_page_and_route_answers_each_role_as_the_table_says(server) {
+        let d = demo(&server).await;
+        let campaign = format!("/campaigns/{}", d.campaign_id);
+        let mut failures = Vec::new();
+        for who in EVERYONE {
+            let b = browser_for(&server, who).await;
+            let role_page = |min: Who| match who {
+                Anonymous | Crowd => P::SignIn,
+                w if (w as usize) >= (min as usize) => P::Shown,
+                _ => P::NeedsRole,
+            };
+            let work_id = if who == Crowd { d.crowd.clone() } else { d.annotator_da.clone() };
+            let work = match who {
+                Anonymous => P::SignIn,
+                Crowd | Annotator => P::Shown,
+                _ => P::NotYours,
+            };
+            let pages: Vec<(String, P)> = vec![
+                ("/".into(), P::Shown),
+                ("/login".into(), P::Shown),
+                ("/admin/users".into(), role_page(Admin)),
+                ("/import".into(), role_page(Organizer)),
+                ("/campaigns".into(), role_page(Organizer)),
+                ("/campaigns/new".into(), role_page(Organizer)),
+                (campaign.clone(), role_page(Organizer)),
+                (format!("/work/{work_id}"), work),
+            ];
+            for (path, p) in pages {
+                let a = b.get(&path).await;
+                if !page_meets(p, &a, path.starts_with("/work/")) {
+                    failures.push(format!("GET {path} as {who:?}: expected {p:?}, got {} (sign in: {}, needs role: {}, not yours: {}) {}", a.status, a.body.contains("Please sign in."), a.body.contains("This needs the "), a.body.contains("assigned to someone else"), if a.status == 200 { a.body.chars().rev().take(1500).collect::<String>().chars().rev().collect::<String>() } else { String::new() }));
+                }
+            }
+            // Plain routes.
+            let health = b.get("/health").await;
+            if health.status != 200 || health.body != "ok" {
+                failures.push(format!("/health as {who:?}: {}", health.status));
+            }
+            // A crowd link: the signed one works for anyone (redirect to a fresh assignment), a
+            // changed signature for no one.
+            let signed = d.crowd_link.replace(&server.base, "");
+            let good = b.get(&format!("{signed}&worker=w-{}", who as usize)).await;
+            if !(good.status == 303 || good.status == 302 || good.status == 307) {
+                failures.push(format!("signed crowd link as {who:?}: {}", good.status));
+            }
+            let forged = signed.replacen("sig=", "sig=00", 1);
+            let bad = b.get(&format!("{forged}&worker=w-x")).await;
+            if bad.status != 403 {
+                failures.push(format!("forged crowd link as {who:?}: {}", bad.status));
+            }
+            // The upload route: organizers only (an empty upload is then refused as a bad file).
+            let up = b.client.post(format!("{}/upload/import", server.base)).header("x-assay-file-name", "empty.tsv").body("").send().await.unwrap();
+            let want = match who {
+                Anonymous | Crowd => S(401),
+                Organizer | Admin => Pass,
+                _ => S(403),
+            };
+            if !meets(want, up.status().as_u16()) {
+                failures.push(format!("POST /upload/import as {who:?}: expected {want:?}, got {}", up.status()));
+            }
+            // Static files are the same for everyone and never an error.
+            let css = b.get("/assay.css").await;
+            if css.status >= 500 || (css.status != 200 && css.status != 404) {
+                failures.push(format!("/assay.css as {who:?}: {}", css.status));
+            }
+        }
+        assert!(failures.is_empty(), "{} answers differ from the table:\n{}", failures.len(), failures.join("\n"));
+    }
+
+    async fn cross_origin_posts_are_refused_on_every_endpoint(server) {
+        let d = demo(&server).await;
+        let admin = browser_for(&server, Admin).await;
+        let crowd = browser_for(&server, Crowd).await;
+        for (n, row) in TABLE.iter().enumerate() {
+            if row.how == How::Get {
+                continue;
+            }
+            for (who, b) in [(Admin, &admin), (Crowd, &crowd)] {
+                let url = format!("{}/api/{}", server.base, row.endpoint);
+                let req = match row.how {
+                    How::Json => b.client.post(&url).header("content-type", "application/json").body(json_args(row.endpoint).to_string()),
+                    _ => b.client.post(&url).form(&form_args(row.endpoint, who, &d, 1000 + n)),
+                };
+                // reqwest's default Origin header is replaced by the attacker's.
+                let r = req.header("origin", "http://evil.example").send().await.unwrap();
+                assert_eq!(r.status().as_u16(), 403, "{} as {who:?} from another origin", row.endpoint);
+                let r = b.client.post(&url).header("origin", "null").form(&form_args(row.endpoint, who, &d, 2000 + n)).send().await.unwrap();
+                assert_eq!(r.status().as_u16(), 403, "{} as {who:?} with Origin: null", row.endpoint);
+            }
+        }
+        let up = admin.client.post(format!("{}/upload/import", server.base)).header("origin", "http://evil.example").header("x-assay-file-name", "x.tsv").body("a\tb\n").send().await.unwrap();
+        assert_eq!(up.status().as_u16(), 403);
+        // Nothing changed: the crowd HIT has no judgment, the admin is still signed in.
+        let org = browser_for(&server, Organizer).await;
+        assert_eq!(org.call("assignment_judgments", &[("assignment", &d.crowd)]).await.json(), json!([]));
+        assert_ne!(admin.call("current_user", &[]).await.json(), Value::Null);
+    }
+
+    async fn a_worker_cannot_read_or_change_another_workers_assignment(server) {
+        let d = demo(&server).await;
+        // Two crowd workers through the signed link get different assignments.
+        let link = d.crowd_link.replace(&server.base, "");
+        let w1 = server.browser();
+        let w2 = server.browser();
+        let loc = |a: &reqwest::Response| a.headers()["location"].to_str().unwrap().to_string();
+        let r1 = w1.client.get(format!("{}{link}&worker=alice", server.base)).send().await.unwrap();
+        let r2 = w2.client.get(format!("{}{link}&worker=bob", server.base)).send().await.unwrap();
+        let (a1, a2) = (loc(&r1), loc(&r2));
+        assert!(a1.starts_with("/work/") && a2.starts_with("/work/"), "{a1} {a2}");
+        assert_ne!(a1, a2);
+        // The annotator's account assignment: no other account may read, start or answer it.
+        let annotator = browser_for(&server, Annotator).await;
+        assert_eq!(annotator.call("start_work", &[("assignment", &d.annotator_da)]).await.status, 200);
+        for who in [Researcher, Organizer, Admin] {
+            let b = browser_for(&server, who).await;
+            assert_eq!(b.call("load_work", &[("assignment", &d.annotator_da)]).await.status, 403, "{who:?}");
+            let s = b.call("submit_judgment", &[("assignment", &d.annotator_da), ("position", "0"), ("score", "1"), ("time_on_screen_ms", "900"), ("key", "evil")]).await;
+            assert_eq!(s.status, 403, "{who:?}");
+        }
+        // A crowd worker with someone else's id for an account HIT: refused.
+        let s = w1.call("submit_judgment", &[("assignment", &d.annotator_da), ("position", "0"), ("score", "1"), ("time_on_screen_ms", "900"), ("key", "evil")]).await;
+        assert_eq!(s.status, 401);
+        let org = browser_for(&server, Organizer).await;
+        assert_eq!(org.call("assignment_judgments", &[("assignment", &d.annotator_da)]).await.json(), json!([]));
+        // A made-up assignment id is not found, whoever asks.
+        assert_eq!(w1.call("load_work", &[("assignment", "AAAAAAAAAAAAAAAAAAAAAA")]).await.status, 404);
+    }
+
+    async fn completion_codes_cannot_be_forged_or_moved_to_another_assignment(server) {
+        let d = demo(&server).await;
+        let worker = server.browser();
+        assert_eq!(worker.call("start_work", &[("assignment", &d.crowd)]).await.status, 200);
+        let mut last = Value::Null;
+        for p in 0..100 {
+            let r = worker.call("submit_judgment", &[("assignment", &d.crowd), ("position", &p.to_string()), ("score", "50"), ("time_on_screen_ms", "1500"), ("key", &format!("k{p}"))]).await;
+            assert_eq!(r.status, 200, "{}", r.body);
+            last = r.json();
+        }
+        let code = last["completion"]["code"].as_str().expect("a completion code").to_string();
+        let org = browser_for(&server, Organizer).await;
+        let check = |b: &Browser, code: &str| {
+            let url = format!("{}/api/verify_completion_code", server.base);
+            let req = b.client.get(url).query(&[("code", code)]);
+            async move { req.send().await.unwrap().json::<Value>().await.unwrap() }
+        };
+        let v = check(&org, &code).await;
+        assert_eq!(v["valid"], true);
+        assert_eq!(v["assignment"], d.crowd.as_str(), "the code names its own assignment, no other");
+        // Every single-symbol change is invalid (the code is signed, not guessable).
+        let alphabet: Vec<char> = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789".chars().collect();
+        let chars: Vec<char> = code.chars().collect();
+        let mut tried = 0;
+        for i in (0..chars.len()).filter(|&i| chars[i] != '-').step_by(3) {
+            let mut f = chars.clone();
+            f[i] = *alphabet.iter().find(|&&c| c != chars[i]).unwrap();
+            let forged: String = f.into_iter().collect();
+            assert_eq!(check(&org, &forged).await["valid"], false, "{forged}");
+            tried += 1;
+        }
+        assert!(tried >= 5);
+        // The annotator's unfinished HIT has no code to reuse: its state carries none, and the
+        // crowd code still names the crowd assignment only.
+        let annotator = browser_for(&server, Annotator).await;
+        let st = annotator.call("load_work", &[("assignment", &d.annotator_da)]).await.json();
+        assert_eq!(st["step"]["completion"], Value::Null);
+        let v = check(&org, &code).await;
+        assert_ne!(v["assignment"], d.annotator_da.as_str());
+    }
+
+    async fn session_cookies_are_never_fixed_or_made_up(server) {
+        // A made-up cookie value is never accepted, whatever its shape.
+        for fake in ["x", "0000000000000000000000000000000000000000000000000000000000000000", "AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA"] {
+            let r = reqwest::Client::new()
+                .post(format!("{}/api/list_users", server.base))
+                .header("origin", &server.base)
+                .header("cookie", format!("assay_session={fake}"))
+                .send()
+                .await
+                .unwrap();
+            assert_eq!(r.status().as_u16(), 401, "{fake}");
+        }
+        // A cookie planted before sign-in is replaced at sign-in and stays worthless.
+        let planted = "assay_session=planted-by-an-attacker-0123456789abcdef";
+        let client = reqwest::Client::builder().redirect(reqwest::redirect::Policy::none()).build().unwrap();
+        let login = client
+            .post(format!("{}/api/login", server.base))
+            .header("origin", &server.base)
+            .header("cookie", planted)
+            .form(&[("email", ADMIN.0), ("password", ADMIN.1)])
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(login.status().as_u16(), 200);
+        let new_cookie = login
+            .headers()
+            .get_all("set-cookie")
+            .iter()
+            .filter_map(|v| v.to_str().ok())
+            .find(|c| c.starts_with("assay_session="))
+            .expect("a new session cookie")
+            .split(';')
+            .next()
+            .unwrap()
+            .to_string();
+        assert_ne!(new_cookie, planted);
+        let with = |cookie: String| {
+            let req = client.post(format!("{}/api/current_user", server.base)).header("origin", &server.base).header("cookie", cookie);
+            async move { req.send().await.unwrap().json::<Value>().await.unwrap() }
+        };
+        assert_eq!(with(planted.to_string()).await, Value::Null, "the planted cookie is not a session");
+        assert_eq!(with(new_cookie.clone()).await["email"], ADMIN.0);
+        // The session cookie of one account, after sign-in by a browser that already had one,
+        // is new: the earlier one is revoked (rotation).
+        let b = server.browser();
+        let first = b.login(ANNOTATOR).await.set_cookies.into_iter().find(|c| c.starts_with("assay_session=")).unwrap();
+        let first = first.split(';').next().unwrap().to_string();
+        b.login(RESEARCHER).await;
+        assert_eq!(with(first).await, Value::Null);
+    }
+}
+
+/// Secrets never reach the log (at debug level) or the analysis output.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn no_secret_in_logs_or_exports_sqlite() {
+    let server = TestServer::start_logged(Backend::Sqlite, &[("ASSAY_LOG", "debug")]).await.expect("server");
+    no_secret_in_logs_or_exports(server).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn no_secret_in_logs_or_exports_postgres() {
+    if let Some(server) = TestServer::start_logged(Backend::Postgres, &[("ASSAY_LOG", "debug")]).await {
+        no_secret_in_logs_or_exports(server).await;
+    }
+}
+
+async fn no_secret_in_logs_or_exports(server: TestServer) {
+    let d = demo(&server).await;
+    let mut tokens = Vec::new();
+    for account in [ADMIN, ORGANIZER, RESEARCHER, ANNOTATOR] {
+        let b = server.browser();
+        let a = b.login(account).await;
+        tokens.extend(a.set_cookies.iter().filter(|c| c.starts_with("assay_session=")).map(|c| c.split(';').next().unwrap()["assay_session=".len()..].to_string()));
+        b.call("current_user", &[]).await;
+    }
+    // A failed sign-in with a password-like secret.
+    let wrong = "wrong-but-secret-password-42";
+    server.browser().call("login", &[("email", ADMIN.0), ("password", wrong)]).await;
+    // Some work: an invitation, a crowd worker's judgments.
+    let admin = browser_for(&server, Admin).await;
+    let invite = admin.call("invite_user", &[("email", "new@example.org"), ("role", "annotator")]).await.json();
+    let invite_token = invite["url"].as_str().unwrap().rsplit('/').next().unwrap().to_string();
+    let worker = server.browser();
+    worker.call("start_work", &[("assignment", &d.crowd)]).await;
+    for p in 0..5 {
+        worker.call("submit_judgment", &[("assignment", &d.crowd), ("position", &p.to_string()), ("score", "60"), ("time_on_screen_ms", "1500"), ("key", &format!("s{p}"))]).await;
+    }
+    let out = server.data_dir.path().join("analysis-out");
+    let analyze = server.assay(&["analyze", "--campaign", &d.campaign_id.to_string(), "--out", out.to_str().unwrap()]).output().unwrap();
+    let mut texts = vec![std::fs::read_to_string(server.log_path()).unwrap()];
+    texts.push(String::from_utf8_lossy(&analyze.stdout).to_string() + &String::from_utf8_lossy(&analyze.stderr));
+    if out.is_dir() {
+        for e in std::fs::read_dir(&out).unwrap() {
+            let p = e.unwrap().path();
+            if p.is_file() {
+                texts.push(String::from_utf8_lossy(&std::fs::read(&p).unwrap()).to_string());
+            }
+        }
+    }
+    assert!(texts[0].contains("signing key"), "the server's log was captured: {}", &texts[0].chars().take(500).collect::<String>());
+    let key = std::fs::read_to_string(server.data_dir.path().join("secret.key")).unwrap().trim().to_string();
+    assert!(key.len() >= 32, "{key}");
+    assert_eq!(tokens.len(), 4);
+    let mut secrets: Vec<(&str, String)> = vec![("secret key", key), ("wrong password", wrong.into()), ("invitation token", invite_token)];
+    for (_, pw) in [ADMIN, ORGANIZER, RESEARCHER, ANNOTATOR] {
+        secrets.push(("password", pw.into()));
+    }
+    for t in tokens {
+        secrets.push(("session token", t));
+    }
+    for (i, text) in texts.iter().enumerate() {
+        assert!(!text.contains("$argon2"), "a password hash in output {i}");
+        for (what, s) in &secrets {
+            assert!(!text.contains(s.as_str()), "a {what} in output {i}");
+        }
+    }
+}
