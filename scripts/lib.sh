@@ -57,6 +57,11 @@ build_site() {
   mkdir -p "$site/pkg"
   wasm-bindgen --target web --no-typescript --out-dir "$site/pkg" --out-name assay \
     "$CARGO_TARGET_DIR/wasm32-unknown-unknown/$profile_dir/app.wasm"
+  # wasm-opt from npm's binaryen (end2end/package.json), not Debian's older one, which breaks
+  # hydration. Used when `npm ci` in end2end/ has installed it.
+  if [ "$mode" = release ] && [ -x "$ROOT/end2end/node_modules/.bin/wasm-opt" ]; then
+    PATH="$ROOT/end2end/node_modules/.bin:$PATH"
+  fi
   if [ "$mode" = release ] && command -v wasm-opt >/dev/null; then
     wasm-opt -Oz --enable-bulk-memory --enable-nontrapping-float-to-int -o "$site/pkg/assay_bg.wasm" "$site/pkg/assay_bg.wasm"
   fi
