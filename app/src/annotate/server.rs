@@ -533,7 +533,10 @@ pub fn return_url(platform_params: &str, code: &str) -> Option<String> {
     if let Some(url) = field("return_url").filter(|u| web(u)) {
         return Some(url.replace("{code}", code));
     }
-    if let (Some(submit), Some(assignment)) = (field("turkSubmitTo").filter(|u| web(u)), field("assignmentId")) {
+    // turkSubmitTo comes from the link's query string, which anyone can write: only Mechanical
+    // Turk's own addresses may receive the completion code (else a crafted link sends it away).
+    let mturk = |u: &str| matches!(u.trim_end_matches('/'), "https://www.mturk.com" | "https://workersandbox.mturk.com");
+    if let (Some(submit), Some(assignment)) = (field("turkSubmitTo").filter(|u| mturk(u)), field("assignmentId")) {
         return Some(format!(
             "{}/mturk/externalSubmit?assignmentId={}&completion_code={code}",
             submit.trim_end_matches('/'),

@@ -310,5 +310,26 @@ mod crowd_param_tests {
             Some("https://workersandbox.mturk.com/mturk/externalSubmit?assignmentId=A%201&completion_code=C")
         );
         assert_eq!(crowd_params(Platform::Link, std::iter::empty()), None);
+        // A crafted link cannot send the completion code to another site.
+        let evil = crowd_params(
+            Platform::MTurk,
+            [
+                ("assignmentId".to_string(), "A1".to_string()),
+                ("turkSubmitTo".to_string(), "https://evil.example".to_string()),
+            ]
+            .into_iter(),
+        )
+        .unwrap();
+        assert_eq!(return_url(&evil.to_string(), "C"), None);
+        let production = crowd_params(
+            Platform::MTurk,
+            [("assignmentId".to_string(), "A1".to_string()), ("turkSubmitTo".to_string(), "https://www.mturk.com/".to_string())]
+                .into_iter(),
+        )
+        .unwrap();
+        assert_eq!(
+            return_url(&production.to_string(), "C").as_deref(),
+            Some("https://www.mturk.com/mturk/externalSubmit?assignmentId=A1&completion_code=C")
+        );
     }
 }
