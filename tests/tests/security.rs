@@ -454,6 +454,33 @@ both_backends! {
         assert_ne!(v["assignment"], d.annotator_da.as_str());
     }
 
+    async fn a_crafted_crowd_link_cannot_send_the_completion_code_elsewhere(server) {
+        let d = demo(&server).await;
+        let link = d.crowd_link.replace(&server.base, "");
+        let w = server.browser();
+        let r = w
+            .client
+            .get(format!("{}{link}&workerId=W-evil&assignmentId=A-evil&hitId=H&turkSubmitTo=https%3A%2F%2Fevil.example", server.base))
+            .send()
+            .await
+            .unwrap();
+        let id = r.headers()["location"].to_str().unwrap().trim_start_matches("/work/").to_string();
+        assert_eq!(w.call("start_work", &[("assignment", &id)]).await.status, 200);
+        let mut last = Value::Null;
+        // The demo campaign's HITs are shorter than 100 items: answer until the code comes.
+        for p in 0..100 {
+            let r = w.call("submit_judgment", &[("assignment", &id), ("position", &p.to_string()), ("score", "40"), ("time_on_screen_ms", "1500"), ("key", &format!("e{p}"))]).await;
+            assert_eq!(r.status, 200, "{}", r.body);
+            last = r.json();
+            if !last["completion"].is_null() {
+                break;
+            }
+        }
+        assert!(last["completion"]["code"].is_string(), "{last}");
+        let back = last["completion"]["return_url"].as_str().unwrap_or("");
+        assert!(!back.contains("evil.example"), "the code goes back to Mechanical Turk only: {back}");
+    }
+
     async fn session_cookies_are_never_fixed_or_made_up(server) {
         // A made-up cookie value is never accepted, whatever its shape.
         for fake in ["x", "0000000000000000000000000000000000000000000000000000000000000000", "AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA"] {
