@@ -563,13 +563,22 @@ async fn no_secret_in_logs_or_exports(server: TestServer) {
     let admin = browser_for(&server, Admin).await;
     let invite = admin.call("invite_user", &[("email", "new@example.org"), ("role", "annotator")]).await.json();
     let invite_token = invite["url"].as_str().unwrap().rsplit('/').next().unwrap().to_string();
+    // A crowd worker does a whole HIT of the demo campaign through its signed link.
     let worker = server.browser();
-    worker.call("start_work", &[("assignment", &d.crowd)]).await;
-    for p in 0..5 {
-        worker.call("submit_judgment", &[("assignment", &d.crowd), ("position", &p.to_string()), ("score", "60"), ("time_on_screen_ms", "1500"), ("key", &format!("s{p}"))]).await;
+    let link = d.crowd_link.replace(&server.base, "");
+    let r = worker.client.get(format!("{}{link}&worker=log-test", server.base)).send().await.unwrap();
+    let id = r.headers()["location"].to_str().unwrap().trim_start_matches("/work/").to_string();
+    assert_eq!(worker.call("start_work", &[("assignment", &id)]).await.status, 200);
+    for p in 0..100 {
+        let r = worker.call("submit_judgment", &[("assignment", &id), ("position", &p.to_string()), ("score", &format!("{}", 20 + p * 7 % 70)), ("time_on_screen_ms", "1500"), ("key", &format!("s{p}"))]).await;
+        assert_eq!(r.status, 200, "{}", r.body);
+        if !r.json()["completion"].is_null() {
+            break;
+        }
     }
     let out = server.data_dir.path().join("analysis-out");
     let analyze = server.assay(&["analyze", "--campaign", &d.campaign_id.to_string(), "--out", out.to_str().unwrap()]).output().unwrap();
+    assert!(analyze.status.success(), "{}", String::from_utf8_lossy(&analyze.stderr));
     let mut texts = vec![std::fs::read_to_string(server.log_path()).unwrap()];
     texts.push(String::from_utf8_lossy(&analyze.stdout).to_string() + &String::from_utf8_lossy(&analyze.stderr));
     if out.is_dir() {
@@ -580,6 +589,7 @@ async fn no_secret_in_logs_or_exports(server: TestServer) {
             }
         }
     }
+    assert!(texts.len() >= 5, "analyze wrote its files: {} outputs", texts.len());
     assert!(texts[0].contains("signing key"), "the server's log was captured: {}", &texts[0].chars().take(500).collect::<String>());
     let key = std::fs::read_to_string(server.data_dir.path().join("secret.key")).unwrap().trim().to_string();
     assert!(key.len() >= 32, "{key}");
