@@ -4,6 +4,7 @@ use crate::annotate::pages::{MyHits, WorkPage};
 use crate::auth::api::{AcceptInvitation, Login, Logout, current_user};
 use crate::auth::pages::{AdminUsersPage, InvitePage, LoginPage};
 use crate::auth::{Role, UserInfo};
+use crate::results::pages::{ResultsPage, WorkersPage};
 use crate::campaign::pages::{AnnotatorQueue, CampaignStatusPage, CampaignsPage, DesignerPage, ImportPage, OrganizerHome};
 use leptos::either::Either;
 use leptos::prelude::*;
@@ -67,6 +68,8 @@ pub fn App() -> impl IntoView {
                     <Route path=path!("/campaigns") view=CampaignsPage/>
                     <Route path=path!("/campaigns/new") view=DesignerPage/>
                     <Route path=path!("/campaigns/:id") view=CampaignStatusPage/>
+                    <Route path=path!("/campaigns/:id/results") view=ResultsPage/>
+                    <Route path=path!("/campaigns/:id/workers") view=WorkersPage/>
                     <Route path=path!("/work/:id") view=WorkPage/>
                 </Routes>
             </main>
