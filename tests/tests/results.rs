@@ -184,6 +184,14 @@ both_backends! {
         assert_eq!(good["scatter_svg"].as_str().unwrap().matches(r#"class="pair""#).count(), pairs);
         assert_eq!(good["test"], "paired t");
 
+        // The researchers' list of campaigns counts the judgments; annotators are refused.
+        assert_eq!(annotator.call("results_campaigns", &[]).await.status, 403);
+        let list = researcher.call("results_campaigns", &[]).await;
+        assert_eq!(list.status, 200, "{}", list.body);
+        let list = list.json();
+        let entry = list.as_array().unwrap().iter().find(|c| c["id"].to_string() == id).expect("the DA campaign listed");
+        assert_eq!(entry["judgments"], 200);
+
         // The pages render for their roles.
         let page = researcher.get(&format!("/campaigns/{id}/results")).await;
         assert_eq!(page.status, 200);

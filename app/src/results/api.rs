@@ -4,7 +4,9 @@
 use crate::auth::Role;
 #[cfg(feature = "ssr")]
 use crate::auth::server as srv;
-use crate::results::{ResultsOptions, ResultsView, WorkersView};
+#[cfg(feature = "ssr")]
+use crate::results::ResultsOptions;
+use crate::results::{ResultsView, WorkersView};
 use leptos::prelude::*;
 
 /// System scores, significance and clusters of a campaign under the chosen METHOD §5 settings
@@ -34,4 +36,12 @@ pub async fn campaign_workers(campaign_id: i64, wilcoxon: bool) -> Result<Worker
     let (name, set, result) =
         crate::results::build::run(&state.db, campaign_id, options).await.map_err(srv::bad_request)?;
     Ok(crate::results::build::workers_view(name, &set, &result))
+}
+
+/// Launched campaigns with their judgment counts, to pick one to read (researchers and up).
+#[server(endpoint = "results_campaigns")]
+pub async fn results_campaigns() -> Result<Vec<crate::results::ResultsEntry>, ServerFnError> {
+    srv::require(Role::Researcher)?;
+    let state = srv::app_state()?;
+    crate::results::build::list(&state.db).await.map_err(srv::internal)
 }

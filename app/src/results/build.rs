@@ -222,3 +222,28 @@ pub async fn run(db: &Db, campaign_id: i64, options: ResultsOptions) -> Result<(
     .map_err(|e| format!("analysis failed: {e}"))?;
     Ok((info.name, set, result))
 }
+
+/// Every launched or closed campaign with its number of judgments, newest first.
+pub async fn list(db: &Db) -> Result<Vec<super::ResultsEntry>, String> {
+    use sqlx::Row;
+    let rows = sqlx::query(
+        "SELECT c.id, c.name, c.task, c.status, \
+         (SELECT COUNT(*) FROM judgments j JOIN assignments a ON a.id = j.assignment_id \
+          JOIN hits h ON h.id = a.hit_id WHERE h.campaign_id = c.id) AS n \
+         FROM campaigns c WHERE c.status <> 'draft' ORDER BY c.id DESC",
+    )
+    .fetch_all(&db.pool)
+    .await
+    .map_err(|e| format!("cannot list campaigns: {e}"))?;
+    rows.iter()
+        .map(|r| {
+            Ok(super::ResultsEntry {
+                id: r.try_get("id").map_err(|e| e.to_string())?,
+                name: r.try_get("name").map_err(|e| e.to_string())?,
+                task: r.try_get("task").map_err(|e| e.to_string())?,
+                status: r.try_get("status").map_err(|e| e.to_string())?,
+                judgments: r.try_get("n").map_err(|e| e.to_string())?,
+            })
+        })
+        .collect()
+}

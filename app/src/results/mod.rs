@@ -115,3 +115,13 @@ pub struct WorkersView {
     pub campaign: String,
     pub workers: Vec<WorkerRow>,
 }
+
+/// A campaign in the researchers' list of results.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct ResultsEntry {
+    pub id: i64,
+    pub name: String,
+    pub task: String,
+    pub status: String,
+    pub judgments: i64,
+}

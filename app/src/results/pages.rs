@@ -1,7 +1,7 @@
 //! The results page (`/campaigns/:id/results`) and the worker review page (`/campaigns/:id/workers`).
 
 use crate::auth::error_text;
-use crate::results::api::{campaign_results, campaign_workers};
+use crate::results::api::{campaign_results, campaign_workers, results_campaigns};
 use crate::results::{GroupView, ResultsView, WorkerRow, WorkersView};
 use leptos::either::Either;
 use leptos::prelude::*;
@@ -217,5 +217,39 @@ fn Worker(r: WorkerRow) -> impl IntoView {
             <td>{r.flags.join("; ")}</td>
             <td><div class="mini" inner_html=r.scatter_svg></div></td>
         </tr>
+    }
+}
+
+/// The campaigns a researcher can read results of (`/results`).
+#[component]
+pub fn ResultsIndex() -> impl IntoView {
+    let list = Resource::new(|| (), |_| results_campaigns());
+    view! {
+        <section class="card results" id="results-index">
+            <h1>"Results"</h1>
+            <Transition fallback=|| view! { <p>"Loading…"</p> }>
+                {move || Suspend::new(async move {
+                    match list.await {
+                        Err(e) => Either::Left(view! { <p class="error" role="alert">{error_text(&e)}</p> }),
+                        Ok(l) if l.is_empty() => Either::Right(Either::Left(view! {
+                            <p class="empty" id="empty-state">"No campaign has been launched yet."</p>
+                        })),
+                        Ok(l) => Either::Right(Either::Right(view! {
+                            <table class="data" id="results-campaigns">
+                                <thead><tr><th>"Campaign"</th><th>"Task"</th><th>"Status"</th><th>"Judgments"</th></tr></thead>
+                                <tbody>
+                                    {l.into_iter().map(|c| view! {
+                                        <tr>
+                                            <td><A href=format!("/campaigns/{}/results", c.id)>{c.name}</A></td>
+                                            <td>{c.task}</td><td>{c.status}</td><td class="num">{c.judgments}</td>
+                                        </tr>
+                                    }).collect_view()}
+                                </tbody>
+                            </table>
+                        })),
+                    }
+                })}
+            </Transition>
+        </section>
     }
 }
