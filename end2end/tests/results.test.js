@@ -82,6 +82,7 @@ test('a researcher sees the scores, the z plot and the heatmap, and recomputes w
   assert.equal(await page.locator('#heatmap svg rect').count(), rows * rows);
   assert.equal(await page.locator('#r-judgments').innerText(), '200');
   assert.equal(await page.locator('#r-excluded-judgments').innerText(), '100');
+  assert.equal(await page.locator('#r-excluded-workers').innerText(), '1');
   assert.match(await page.locator('#excluded').innerText(), /paired t/);
   await page.selectOption('#reliability_test', 'wilcoxon');
   await page.waitForFunction(() => /Wilcoxon/.test(document.querySelector('#excluded')?.innerText ?? ''), null, { timeout: 30_000 });

@@ -86,6 +86,7 @@ pub fn ResultsPage() -> impl IntoView {
 #[component]
 fn ResultsBody(r: ResultsView, campaign_id: i64) -> impl IntoView {
     let empty = r.groups.is_empty();
+    let excluded_workers = r.excluded.len();
     view! {
         <h1>"Results: " {r.campaign.clone()}</h1>
         <p class="hint">
@@ -95,6 +96,7 @@ fn ResultsBody(r: ResultsView, campaign_id: i64) -> impl IntoView {
         <dl class="implications" id="results-counts">
             <dt>"Judgments"</dt><dd id="r-judgments">{r.judgments}</dd>
             <dt>"Workers (per task)"</dt><dd id="r-workers">{r.workers}</dd>
+            <dt>"Workers excluded"</dt><dd id="r-excluded-workers">{excluded_workers}</dd>
             <dt>"Judgments of excluded workers"</dt><dd id="r-excluded-judgments">{r.judgments_excluded}</dd>
             <dt>"Judgments not standardised"</dt><dd>{r.judgments_unstandardised}</dd>
             <dt>"Judgments in the scores"</dt><dd id="r-scored">{r.judgments_scored}</dd>
