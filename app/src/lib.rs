@@ -9,6 +9,7 @@ pub mod annotate;
 pub mod auth;
 pub mod campaign;
 pub mod model;
+pub mod results;
 pub mod ui;
 
 // The flow, stage by stage (server side).

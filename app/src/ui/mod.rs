@@ -4,6 +4,7 @@ use crate::annotate::pages::{MyHits, WorkPage};
 use crate::auth::api::{AcceptInvitation, Login, Logout, current_user};
 use crate::auth::pages::{AdminUsersPage, InvitePage, LoginPage};
 use crate::auth::{Role, UserInfo};
+use crate::results::pages::{ResultsIndex, ResultsPage, WorkersPage};
 use crate::campaign::pages::{AnnotatorQueue, CampaignStatusPage, CampaignsPage, DesignerPage, ImportPage, OrganizerHome};
 use leptos::either::Either;
 use leptos::prelude::*;
@@ -67,6 +68,9 @@ pub fn App() -> impl IntoView {
                     <Route path=path!("/campaigns") view=CampaignsPage/>
                     <Route path=path!("/campaigns/new") view=DesignerPage/>
                     <Route path=path!("/campaigns/:id") view=CampaignStatusPage/>
+                    <Route path=path!("/results") view=ResultsIndex/>
+                    <Route path=path!("/campaigns/:id/results") view=ResultsPage/>
+                    <Route path=path!("/campaigns/:id/workers") view=WorkersPage/>
                     <Route path=path!("/work/:id") view=WorkPage/>
                 </Routes>
             </main>
@@ -89,6 +93,7 @@ fn Header() -> impl IntoView {
                                     <A href="/campaigns">"Campaigns"</A>
                                     <a href="/import" rel="external">"Import"</a>
                                 })}
+                                {(user.role >= Role::Researcher).then(|| view! { <A href="/results">"Results"</A> })}
                                 {(user.role >= Role::Admin).then(|| view! { <A href="/admin/users">"Accounts"</A> })}
                                 <span class="who" id="who">{user.name.clone()} " · " {user.role.label()}</span>
                                 <ActionForm action=session.logout attr:class="inline">

@@ -1,0 +1,47 @@
+//! Server functions of the results stage. Each checks who asks, runs the pipeline, returns rows.
+
+#[cfg(feature = "ssr")]
+use crate::auth::Role;
+#[cfg(feature = "ssr")]
+use crate::auth::server as srv;
+#[cfg(feature = "ssr")]
+use crate::results::ResultsOptions;
+use crate::results::{ResultsView, WorkersView};
+use leptos::prelude::*;
+
+/// System scores, significance and clusters of a campaign under the chosen METHOD §5 settings
+/// (researchers, organizers, admins).
+#[server(endpoint = "campaign_results")]
+pub async fn campaign_results(
+    campaign_id: i64,
+    exclude_ref: bool,
+    exclude_bad_ref: bool,
+    per_segment: bool,
+    wilcoxon: bool,
+) -> Result<ResultsView, ServerFnError> {
+    srv::require(Role::Researcher)?;
+    let state = srv::app_state()?;
+    let options = ResultsOptions { exclude_ref, exclude_bad_ref, per_segment, wilcoxon };
+    let (name, _set, result) =
+        crate::results::build::run(&state.db, campaign_id, options).await.map_err(srv::bad_request)?;
+    Ok(crate::results::build::results_view(name, options, &result))
+}
+
+/// Every worker of a campaign with quality-control figures (organizers).
+#[server(endpoint = "campaign_workers")]
+pub async fn campaign_workers(campaign_id: i64, wilcoxon: bool) -> Result<WorkersView, ServerFnError> {
+    srv::require(Role::Organizer)?;
+    let state = srv::app_state()?;
+    let options = ResultsOptions { wilcoxon, ..ResultsOptions::default() };
+    let (name, set, result) =
+        crate::results::build::run(&state.db, campaign_id, options).await.map_err(srv::bad_request)?;
+    Ok(crate::results::build::workers_view(name, &set, &result))
+}
+
+/// Launched campaigns with their judgment counts, to pick one to read (researchers and up).
+#[server(endpoint = "results_campaigns")]
+pub async fn results_campaigns() -> Result<Vec<crate::results::ResultsEntry>, ServerFnError> {
+    srv::require(Role::Researcher)?;
+    let state = srv::app_state()?;
+    crate::results::build::list(&state.db).await.map_err(srv::internal)
+}

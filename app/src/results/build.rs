@@ -1,0 +1,249 @@
+//! Server half: runs the analysis pipeline on a campaign and turns its outcome into rows.
+
+use super::plots::{self, ZPoint};
+use super::{ClusterRow, ExcludedWorker, GroupView, ResultsOptions, ResultsView, SystemRow, WorkerRow, WorkersView};
+use crate::analysis::{self, AnalysisResult, AnalysisSettings, JudgmentSet, QcTest, Verdict};
+use crate::db::Db;
+use crate::model::ItemType;
+use std::collections::HashMap;
+
+/// The pipeline's settings for the page's choices; everything else keeps the METHOD defaults.
+pub fn settings(o: ResultsOptions) -> AnalysisSettings {
+    let mut s = AnalysisSettings::default();
+    s.z.exclude_ref = o.exclude_ref;
+    s.z.exclude_bad_ref = o.exclude_bad_ref;
+    s.average_per_segment = o.per_segment;
+    s.qc.reliability_test = if o.wilcoxon { QcTest::SignedRank } else { QcTest::PairedT };
+    s
+}
+
+fn test_name(t: QcTest) -> &'static str {
+    match t {
+        QcTest::PairedT => "paired t",
+        QcTest::SignedRank => "Wilcoxon signed-rank",
+    }
+}
+
+fn verdict_name(v: Verdict) -> &'static str {
+    match v {
+        Verdict::Pass => "pass",
+        Verdict::Fail => "fail",
+        Verdict::NotEnoughEvidence => "not enough evidence",
+    }
+}
+
+fn name(names: &[String], id: usize) -> String {
+    names.get(id).cloned().unwrap_or_else(|| format!("#{id}"))
+}
+
+/// Every (worker, task) left out of the statistics, with the reason.
+pub fn excluded(r: &AnalysisResult) -> Vec<ExcludedWorker> {
+    let mut out = Vec::new();
+    for w in &r.workers {
+        if !r.settings.exclusion.excludes(w) {
+            continue;
+        }
+        let rel = &w.reliability;
+        let p = rel.p_value.map_or("not computed".to_string(), |p| format!("{p:.4}"));
+        let reason = match rel.verdict {
+            Verdict::Fail => format!(
+                "failed the reliability test ({}): p = {p} over {} (original, bad reference) pairs",
+                test_name(rel.test),
+                rel.n_pairs
+            ),
+            Verdict::NotEnoughEvidence => format!(
+                "not enough evidence for the reliability test ({}): {}",
+                test_name(rel.test),
+                rel.note.as_deref().unwrap_or("too few pairs")
+            ),
+            Verdict::Pass => "passed, but the exclusion policy excludes everyone".into(),
+        };
+        out.push(ExcludedWorker {
+            worker: name(&r.names.workers, w.worker as usize),
+            task: name(&r.names.tasks, w.task as usize),
+            reason,
+        });
+    }
+    for s in &r.standardization {
+        if let Some(why) = &s.excluded {
+            out.push(ExcludedWorker {
+                worker: name(&r.names.workers, s.worker as usize),
+                task: name(&r.names.tasks, s.task as usize),
+                reason: format!("cannot be standardised: {why}"),
+            });
+        }
+    }
+    out
+}
+
+/// The results page's rows and plots from one pipeline run.
+pub fn results_view(campaign: String, options: ResultsOptions, r: &AnalysisResult) -> ResultsView {
+    let groups = r
+        .groups
+        .iter()
+        .map(|g| {
+            let c = &g.comparison;
+            let systems: Vec<SystemRow> = g
+                .systems
+                .iter()
+                .map(|s| {
+                    let rank = c.ranks.iter().find(|k| k.system == s.system);
+                    SystemRow {
+                        name: name(&r.names.systems, s.system as usize),
+                        raw: s.raw,
+                        z: s.z,
+                        n: s.n_judgments,
+                        n_segments: s.n_segments,
+                        raw_ci: s.raw_ci.as_ref().map(|ci| (ci.lower, ci.upper)),
+                        z_ci: s.z_ci.as_ref().map(|ci| (ci.lower, ci.upper)),
+                        wins: rank.map_or(0, |k| k.wins),
+                        rank_best: rank.map_or(0, |k| k.rank_best),
+                        rank_worst: rank.map_or(0, |k| k.rank_worst),
+                        cluster: rank.map_or(0, |k| k.cluster),
+                    }
+                })
+                .collect();
+            // The comparison's own order (best mean z first) indexes the p matrix.
+            let order: Vec<String> = c.systems.iter().map(|&k| name(&r.names.systems, k as usize)).collect();
+            let names: Vec<&str> = order.iter().map(String::as_str).collect();
+            let points: Vec<ZPoint> =
+                systems.iter().map(|s| ZPoint { name: &s.name, z: s.z, ci: s.z_ci }).collect();
+            let confidence = r.settings.bootstrap.map(|b| b.confidence);
+            GroupView {
+                task: name(&r.names.tasks, g.task as usize),
+                lang_pair: name(&r.names.lang_pairs, g.lang_pair as usize),
+                z_plot_svg: plots::z_plot(&points, confidence),
+                heatmap_svg: plots::heatmap(&names, &c.p_values),
+                p_values: c.p_values.clone(),
+                clusters: c
+                    .clusters
+                    .iter()
+                    .map(|k| ClusterRow {
+                        start: k.start,
+                        end: k.end,
+                        systems: k.systems.iter().map(|&s| name(&r.names.systems, s as usize)).collect(),
+                    })
+                    .collect(),
+                confidence,
+                systems,
+            }
+        })
+        .collect();
+    ResultsView {
+        campaign,
+        options,
+        judgments: r.judgments,
+        judgments_excluded: r.judgments_excluded,
+        judgments_unstandardised: r.judgments_unstandardised,
+        judgments_scored: r.judgments_scored,
+        workers: r.workers.len(),
+        excluded: excluded(r),
+        groups,
+    }
+}
+
+/// (original, bad reference) score pairs of every worker, matched inside a HIT by system and segment.
+pub fn bad_ref_pairs(set: &JudgmentSet) -> HashMap<(u32, u16), Vec<(f64, f64)>> {
+    let mut originals: HashMap<(u32, u32, u32, u32), f64> = HashMap::new();
+    for j in &set.records {
+        if j.item_type == ItemType::System {
+            originals.entry((j.worker, j.hit, j.system, j.segment)).or_insert(j.score);
+        }
+    }
+    let mut out: HashMap<(u32, u16), Vec<(f64, f64)>> = HashMap::new();
+    for j in &set.records {
+        if j.item_type == ItemType::BadRef {
+            if let Some(&o) = originals.get(&(j.worker, j.hit, j.system, j.segment)) {
+                out.entry((j.worker, j.task)).or_default().push((o, j.score));
+            }
+        }
+    }
+    out
+}
+
+pub fn workers_view(campaign: String, set: &JudgmentSet, r: &AnalysisResult) -> WorkersView {
+    let pairs = bad_ref_pairs(set);
+    let workers = r
+        .workers
+        .iter()
+        .map(|w| {
+            let mut flags = Vec::new();
+            if w.flags.fast_hits > 0 {
+                flags.push(format!("{} HIT(s) faster than the floor", w.flags.fast_hits));
+            }
+            if w.flags.long_identical_run {
+                flags.push(format!("long run of identical scores ({})", w.figures.longest_identical_run));
+            }
+            if w.flags.bad_not_lower {
+                flags.push("bad references not scored lower".into());
+            }
+            if w.flags.low_ref {
+                flags.push("references scored low".into());
+            }
+            let empty = Vec::new();
+            let p = pairs.get(&(w.worker, w.task)).unwrap_or(&empty);
+            WorkerRow {
+                worker: name(&r.names.workers, w.worker as usize),
+                task: name(&r.names.tasks, w.task as usize),
+                hits: w.hits,
+                judgments: w.judgments,
+                mean_hit_seconds: w.figures.mean_hit_seconds,
+                test: test_name(w.reliability.test).into(),
+                n_pairs: w.reliability.n_pairs,
+                p_value: w.reliability.p_value,
+                verdict: verdict_name(w.reliability.verdict).into(),
+                consistency_pairs: w.consistency.n_pairs,
+                consistency_p: w.consistency.p_value,
+                consistency_verdict: verdict_name(w.consistency.verdict).into(),
+                flags,
+                mean_original: w.figures.mean_original,
+                mean_bad_ref: w.figures.mean_bad_ref,
+                mean_ref: w.figures.mean_ref,
+                mean_system: w.figures.mean_system,
+                excluded: r.settings.exclusion.excludes(w),
+                scatter_svg: plots::scatter(p),
+            }
+        })
+        .collect();
+    WorkersView { campaign, workers }
+}
+
+/// Loads the campaign and runs the pipeline with the page's choices.
+pub async fn run(db: &Db, campaign_id: i64, options: ResultsOptions) -> Result<(String, JudgmentSet, AnalysisResult), String> {
+    let info = analysis::db::campaign_info(db, campaign_id).await?;
+    let set = analysis::db::load_campaign(db, campaign_id).await?;
+    let settings = settings(options);
+    // The pipeline is CPU-bound (bootstrap): keep it off the async workers.
+    let (set, result) = tokio::task::spawn_blocking(move || {
+        let result = analysis::analyse(&set, &settings);
+        (set, result)
+    })
+    .await
+    .map_err(|e| format!("analysis failed: {e}"))?;
+    Ok((info.name, set, result))
+}
+
+/// Every launched or closed campaign with its number of judgments, newest first.
+pub async fn list(db: &Db) -> Result<Vec<super::ResultsEntry>, String> {
+    use sqlx::Row;
+    let rows = sqlx::query(
+        "SELECT c.id, c.name, c.task, c.status, \
+         (SELECT COUNT(*) FROM judgments j JOIN assignments a ON a.id = j.assignment_id \
+          JOIN hits h ON h.id = a.hit_id WHERE h.campaign_id = c.id) AS n \
+         FROM campaigns c WHERE c.status <> 'draft' ORDER BY c.id DESC",
+    )
+    .fetch_all(&db.pool)
+    .await
+    .map_err(|e| format!("cannot list campaigns: {e}"))?;
+    rows.iter()
+        .map(|r| {
+            Ok(super::ResultsEntry {
+                id: r.try_get("id").map_err(|e| e.to_string())?,
+                name: r.try_get("name").map_err(|e| e.to_string())?,
+                task: r.try_get("task").map_err(|e| e.to_string())?,
+                status: r.try_get("status").map_err(|e| e.to_string())?,
+                judgments: r.try_get("n").map_err(|e| e.to_string())?,
+            })
+        })
+        .collect()
+}

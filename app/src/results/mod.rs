@@ -1,0 +1,127 @@
+//! Results of a campaign (researchers and up) and the review of its workers (organizers).
+//!
+//! The statistics are the `analysis` pipeline's (METHOD §4–§6); this module only runs it on a
+//! campaign's judgments with the settings a reader picks, turns the outcome into plain rows, and
+//! draws the plots as SVG strings on the server (`plots`, pure functions, reusable by exports).
+
+pub mod api;
+pub mod pages;
+pub mod plots;
+#[cfg(feature = "ssr")]
+pub mod build;
+
+use serde::{Deserialize, Serialize};
+
+/// The METHOD §5 choices a reader can change on the results page.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ResultsOptions {
+    /// Leave reference items out of each worker's mean and σ.
+    pub exclude_ref: bool,
+    /// Leave bad-reference items out of each worker's mean and σ.
+    pub exclude_bad_ref: bool,
+    /// Average per segment first, then over segments.
+    pub per_segment: bool,
+    /// Gate workers with the Wilcoxon signed-rank test instead of the paired t-test.
+    pub wilcoxon: bool,
+}
+
+/// One system's line in the score table.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct SystemRow {
+    pub name: String,
+    pub raw: f64,
+    pub z: f64,
+    pub n: usize,
+    pub n_segments: usize,
+    /// (lower, upper) bootstrap interval of the raw mean.
+    pub raw_ci: Option<(f64, f64)>,
+    /// (lower, upper) bootstrap interval of the mean z.
+    pub z_ci: Option<(f64, f64)>,
+    pub wins: usize,
+    pub rank_best: usize,
+    pub rank_worst: usize,
+    pub cluster: usize,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct ClusterRow {
+    /// 1-based rank range covered by the cluster.
+    pub start: usize,
+    pub end: usize,
+    pub systems: Vec<String>,
+}
+
+/// Scores and comparisons of one (task, language pair).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct GroupView {
+    pub task: String,
+    pub lang_pair: String,
+    /// Best mean z first.
+    pub systems: Vec<SystemRow>,
+    /// `p_values[i][j]`: one-sided p of "system i better than system j", same order as `systems`.
+    pub p_values: Vec<Vec<Option<f64>>>,
+    pub clusters: Vec<ClusterRow>,
+    pub confidence: Option<f64>,
+    pub z_plot_svg: String,
+    pub heatmap_svg: String,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct ExcludedWorker {
+    pub worker: String,
+    pub task: String,
+    pub reason: String,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct ResultsView {
+    pub campaign: String,
+    pub options: ResultsOptions,
+    pub judgments: usize,
+    pub judgments_excluded: usize,
+    pub judgments_unstandardised: usize,
+    pub judgments_scored: usize,
+    pub workers: usize,
+    pub excluded: Vec<ExcludedWorker>,
+    pub groups: Vec<GroupView>,
+}
+
+/// One (worker, task) on the review page.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct WorkerRow {
+    pub worker: String,
+    pub task: String,
+    pub hits: usize,
+    pub judgments: usize,
+    pub mean_hit_seconds: Option<f64>,
+    pub test: String,
+    pub n_pairs: usize,
+    pub p_value: Option<f64>,
+    pub verdict: String,
+    pub consistency_pairs: usize,
+    pub consistency_p: Option<f64>,
+    pub consistency_verdict: String,
+    pub flags: Vec<String>,
+    pub mean_original: Option<f64>,
+    pub mean_bad_ref: Option<f64>,
+    pub mean_ref: Option<f64>,
+    pub mean_system: Option<f64>,
+    pub excluded: bool,
+    pub scatter_svg: String,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct WorkersView {
+    pub campaign: String,
+    pub workers: Vec<WorkerRow>,
+}
+
+/// A campaign in the researchers' list of results.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct ResultsEntry {
+    pub id: i64,
+    pub name: String,
+    pub task: String,
+    pub status: String,
+    pub judgments: i64,
+}

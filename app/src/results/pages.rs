@@ -1,0 +1,257 @@
+//! The results page (`/campaigns/:id/results`) and the worker review page (`/campaigns/:id/workers`).
+
+use crate::auth::error_text;
+use crate::results::api::{campaign_results, campaign_workers, results_campaigns};
+use crate::results::{GroupView, ResultsView, WorkerRow, WorkersView};
+use leptos::either::Either;
+use leptos::prelude::*;
+use leptos_router::components::A;
+use leptos_router::hooks::use_params_map;
+
+fn fixed(v: f64, digits: usize) -> String {
+    if v.is_finite() { format!("{v:.digits$}") } else { "–".into() }
+}
+
+fn opt(v: Option<f64>, digits: usize) -> String {
+    v.map_or("–".into(), |v| fixed(v, digits))
+}
+
+fn ci(v: Option<(f64, f64)>, digits: usize) -> String {
+    v.map_or("–".into(), |(a, b)| format!("[{}, {}]", fixed(a, digits), fixed(b, digits)))
+}
+
+fn p_text(p: Option<f64>) -> String {
+    match p {
+        None => "–".into(),
+        Some(p) if p < 0.0001 => "< 0.0001".into(),
+        Some(p) => format!("{p:.4}"),
+    }
+}
+
+fn campaign_id() -> impl Fn() -> i64 + Copy + Send + Sync + 'static {
+    let params = use_params_map();
+    move || params.read().get("id").and_then(|s| s.parse::<i64>().ok()).unwrap_or(0)
+}
+
+#[component]
+pub fn ResultsPage() -> impl IntoView {
+    let id = campaign_id();
+    let exclude_ref = RwSignal::new(false);
+    let exclude_bad_ref = RwSignal::new(false);
+    let per_segment = RwSignal::new(false);
+    let wilcoxon = RwSignal::new(false);
+    let results = Resource::new(
+        move || (id(), exclude_ref.get(), exclude_bad_ref.get(), per_segment.get(), wilcoxon.get()),
+        |(id, r, b, s, w)| campaign_results(id, r, b, s, w),
+    );
+    let checkbox = move |key: &'static str, label: &'static str, signal: RwSignal<bool>| {
+        view! {
+            <label class="check">
+                <input type="checkbox" id=key name=key prop:checked=move || signal.get()
+                    on:change=move |ev| signal.set(event_target_checked(&ev))/>
+                " " {label}
+            </label>
+        }
+    };
+    view! {
+        <section class="card results" id="results">
+            <form class="results-settings" id="results-settings" on:submit=|ev| ev.prevent_default()>
+                <fieldset>
+                    <legend>"Settings (METHOD §5)"</legend>
+                    {checkbox("exclude_ref", "Exclude references from z", exclude_ref)}
+                    {checkbox("exclude_bad_ref", "Exclude bad references from z", exclude_bad_ref)}
+                    {checkbox("per_segment", "Average per segment first", per_segment)}
+                    <label>
+                        "Reliability test that gates workers: "
+                        <select id="reliability_test" name="reliability_test"
+                            on:change=move |ev| wilcoxon.set(event_target_value(&ev) == "wilcoxon")>
+                            <option value="t" selected=move || !wilcoxon.get()>"paired t-test"</option>
+                            <option value="wilcoxon" selected=move || wilcoxon.get()>"Wilcoxon signed-rank"</option>
+                        </select>
+                    </label>
+                </fieldset>
+            </form>
+            <Transition fallback=|| view! { <p>"Computing…"</p> }>
+                {move || Suspend::new(async move {
+                    match results.await {
+                        Err(e) => Either::Left(view! { <p class="error" role="alert" id="results-error">{error_text(&e)}</p> }),
+                        Ok(r) => Either::Right(view! { <ResultsBody r=r campaign_id=id()/> }),
+                    }
+                })}
+            </Transition>
+        </section>
+    }
+}
+
+#[component]
+fn ResultsBody(r: ResultsView, campaign_id: i64) -> impl IntoView {
+    let empty = r.groups.is_empty();
+    let excluded_workers = r.excluded.len();
+    view! {
+        <h1>"Results: " {r.campaign.clone()}</h1>
+        <p class="hint">
+            <a href=format!("/campaigns/{campaign_id}")>"Campaign status"</a> " · "
+            <a href=format!("/campaigns/{campaign_id}/workers")>"Workers"</a>
+        </p>
+        <dl class="implications" id="results-counts">
+            <dt>"Judgments"</dt><dd id="r-judgments">{r.judgments}</dd>
+            <dt>"Workers (per task)"</dt><dd id="r-workers">{r.workers}</dd>
+            <dt>"Workers excluded"</dt><dd id="r-excluded-workers">{excluded_workers}</dd>
+            <dt>"Judgments of excluded workers"</dt><dd id="r-excluded-judgments">{r.judgments_excluded}</dd>
+            <dt>"Judgments not standardised"</dt><dd>{r.judgments_unstandardised}</dd>
+            <dt>"Judgments in the scores"</dt><dd id="r-scored">{r.judgments_scored}</dd>
+        </dl>
+        {empty.then(|| view! {
+            <p class="empty" id="results-empty">"No scores yet: results appear once workers who pass quality control have finished HITs."</p>
+        })}
+        {r.groups.into_iter().map(|g| view! { <Group g/> }).collect_view()}
+        <h2>"Excluded workers"</h2>
+        {if r.excluded.is_empty() {
+            Either::Left(view! { <p id="excluded-none">"No worker was excluded."</p> })
+        } else {
+            Either::Right(view! {
+                <table class="data" id="excluded">
+                    <thead><tr><th>"Worker"</th><th>"Task"</th><th>"Why"</th></tr></thead>
+                    <tbody>
+                        {r.excluded.into_iter().map(|e| view! { <tr><td>{e.worker}</td><td>{e.task}</td><td>{e.reason}</td></tr> }).collect_view()}
+                    </tbody>
+                </table>
+            })
+        }}
+    }
+}
+
+#[component]
+fn Group(g: GroupView) -> impl IntoView {
+    let conf = g.confidence.map_or("–".to_string(), |c| format!("{:.0}%", c * 100.0));
+    view! {
+        <section class="group" data-task=g.task.clone() data-lang-pair=g.lang_pair.clone()>
+            <h2>{format!("{} · {}", g.task, g.lang_pair)}</h2>
+            <table class="data scores" id="scores">
+                <thead><tr>
+                    <th>"Rank"</th><th>"System"</th><th>"z"</th><th>{format!("z {conf} CI")}</th>
+                    <th>"Raw (0–100)"</th><th>{format!("Raw {conf} CI")}</th><th>"n"</th><th>"Segments"</th><th>"Wins"</th><th>"Cluster"</th>
+                </tr></thead>
+                <tbody>
+                    {g.systems.iter().map(|s| {
+                        let rank = if s.rank_best == s.rank_worst { s.rank_best.to_string() } else { format!("{}–{}", s.rank_best, s.rank_worst) };
+                        view! {
+                            <tr class="system-row" data-system=s.name.clone()>
+                                <td>{rank}</td><td>{s.name.clone()}</td><td class="num">{fixed(s.z, 3)}</td><td class="num">{ci(s.z_ci, 3)}</td>
+                                <td class="num">{fixed(s.raw, 1)}</td><td class="num">{ci(s.raw_ci, 1)}</td>
+                                <td class="num">{s.n}</td><td class="num">{s.n_segments}</td><td class="num">{s.wins}</td><td class="num">{s.cluster}</td>
+                            </tr>
+                        }
+                    }).collect_view()}
+                </tbody>
+            </table>
+            <h3>"Mean z with bootstrap intervals"</h3>
+            <div class="figure" id="z-plot" inner_html=g.z_plot_svg></div>
+            <h3>"Pairwise significance"</h3>
+            <div class="figure" id="heatmap" inner_html=g.heatmap_svg></div>
+            <h3>"Clusters"</h3>
+            <ol class="clusters" id="clusters">
+                {g.clusters.into_iter().map(|c| view! {
+                    <li>{format!("Ranks {}–{}: {}", c.start, c.end, c.systems.join(", "))}</li>
+                }).collect_view()}
+            </ol>
+        </section>
+    }
+}
+
+#[component]
+pub fn WorkersPage() -> impl IntoView {
+    let id = campaign_id();
+    let wilcoxon = RwSignal::new(false);
+    let workers = Resource::new(move || (id(), wilcoxon.get()), |(id, w)| campaign_workers(id, w));
+    view! {
+        <section class="card results" id="workers">
+            <form class="results-settings" on:submit=|ev| ev.prevent_default()>
+                <label>
+                    "Reliability test: "
+                    <select id="reliability_test" on:change=move |ev| wilcoxon.set(event_target_value(&ev) == "wilcoxon")>
+                        <option value="t" selected=move || !wilcoxon.get()>"paired t-test"</option>
+                        <option value="wilcoxon" selected=move || wilcoxon.get()>"Wilcoxon signed-rank"</option>
+                    </select>
+                </label>
+            </form>
+            <Transition fallback=|| view! { <p>"Computing…"</p> }>
+                {move || Suspend::new(async move {
+                    match workers.await {
+                        Err(e) => Either::Left(view! { <p class="error" role="alert" id="workers-error">{error_text(&e)}</p> }),
+                        Ok(w) => Either::Right(view! { <WorkersBody w=w campaign_id=id()/> }),
+                    }
+                })}
+            </Transition>
+        </section>
+    }
+}
+
+#[component]
+fn WorkersBody(w: WorkersView, campaign_id: i64) -> impl IntoView {
+    let empty = w.workers.is_empty();
+    view! {
+        <h1>"Workers: " {w.campaign.clone()}</h1>
+        <p class="hint"><A href=format!("/campaigns/{campaign_id}/results")>"Results"</A></p>
+        {empty.then(|| view! { <p class="empty" id="workers-empty">"No worker has judged anything yet."</p> })}
+        <table class="data workers" id="worker-table">
+            <thead><tr>
+                <th>"Worker"</th><th>"Task"</th><th>"HITs"</th><th>"s / HIT"</th><th>"Reliability (test, pairs)"</th>
+                <th>"p"</th><th>"Verdict"</th><th>"Repeats (pairs, p)"</th><th>"Mean real"</th><th>"Mean bad"</th><th>"Mean ref"</th>
+                <th>"Flags"</th><th>"Original vs bad"</th>
+            </tr></thead>
+            <tbody>{w.workers.into_iter().map(|r| view! { <Worker r/> }).collect_view()}</tbody>
+        </table>
+    }
+}
+
+#[component]
+fn Worker(r: WorkerRow) -> impl IntoView {
+    let class = if r.excluded { "worker-row excluded" } else { "worker-row" };
+    let (worker_attr, verdict_attr) = (r.worker.clone(), r.verdict.clone());
+    view! {
+        <tr class=class data-worker=worker_attr data-verdict=verdict_attr>
+            <td>{r.worker}</td><td>{r.task}</td><td class="num">{r.hits}</td><td class="num">{opt(r.mean_hit_seconds, 0)}</td>
+            <td>{format!("{}, {}", r.test, r.n_pairs)}</td><td class="num">{p_text(r.p_value)}</td>
+            <td class="verdict">{r.verdict}{r.excluded.then_some(" (excluded)")}</td>
+            <td>{format!("{}, {} ({})", r.consistency_pairs, p_text(r.consistency_p), r.consistency_verdict)}</td>
+            <td class="num">{opt(r.mean_original, 1)}</td><td class="num">{opt(r.mean_bad_ref, 1)}</td><td class="num">{opt(r.mean_ref, 1)}</td>
+            <td>{r.flags.join("; ")}</td>
+            <td><div class="mini" inner_html=r.scatter_svg></div></td>
+        </tr>
+    }
+}
+
+/// The campaigns a researcher can read results of (`/results`).
+#[component]
+pub fn ResultsIndex() -> impl IntoView {
+    let list = Resource::new(|| (), |_| results_campaigns());
+    view! {
+        <section class="card results" id="results-index">
+            <h1>"Results"</h1>
+            <Transition fallback=|| view! { <p>"Loading…"</p> }>
+                {move || Suspend::new(async move {
+                    match list.await {
+                        Err(e) => Either::Left(view! { <p class="error" role="alert">{error_text(&e)}</p> }),
+                        Ok(l) if l.is_empty() => Either::Right(Either::Left(view! {
+                            <p class="empty" id="empty-state">"No campaign has been launched yet."</p>
+                        })),
+                        Ok(l) => Either::Right(Either::Right(view! {
+                            <table class="data" id="results-campaigns">
+                                <thead><tr><th>"Campaign"</th><th>"Task"</th><th>"Status"</th><th>"Judgments"</th></tr></thead>
+                                <tbody>
+                                    {l.into_iter().map(|c| view! {
+                                        <tr>
+                                            <td><A href=format!("/campaigns/{}/results", c.id)>{c.name}</A></td>
+                                            <td>{c.task}</td><td>{c.status}</td><td class="num">{c.judgments}</td>
+                                        </tr>
+                                    }).collect_view()}
+                                </tbody>
+                            </table>
+                        })),
+                    }
+                })}
+            </Transition>
+        </section>
+    }
+}

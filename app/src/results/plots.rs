@@ -1,0 +1,295 @@
+//! SVG plots as strings: pure functions of plain numbers, so pages and exports share them.
+//! Black on white with patterns of grey only, text in the SVG, explicit width/height and a
+//! viewBox, so they print as drawn.
+
+use std::fmt::Write;
+
+/// Escapes text for XML content and attribute values.
+pub fn escape(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    for c in s.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            '\'' => out.push_str("&#39;"),
+            _ => out.push(c),
+        }
+    }
+    out
+}
+
+/// One point of the z plot: a system's mean z and its interval.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ZPoint<'a> {
+    pub name: &'a str,
+    pub z: f64,
+    pub ci: Option<(f64, f64)>,
+}
+
+fn finite(v: f64) -> f64 {
+    if v.is_finite() { v } else { 0.0 }
+}
+
+/// Mean z per system (one row per system, best first as given) with its confidence interval as
+/// a horizontal bar; the x axis is "mean z (standard deviations of each worker's scores)".
+pub fn z_plot(points: &[ZPoint], confidence: Option<f64>) -> String {
+    let row = 24.0;
+    let label_w = 160.0;
+    let plot_w = 400.0;
+    let top = 30.0;
+    let bottom = 50.0;
+    let width = label_w + plot_w + 20.0;
+    let height = top + bottom + row * points.len().max(1) as f64;
+    // Range covering every point and interval, and zero, rounded out to half units.
+    let (mut lo, mut hi) = (0.0f64, 0.0f64);
+    for p in points {
+        let (a, b) = p.ci.unwrap_or((p.z, p.z));
+        for v in [finite(p.z), finite(a), finite(b)] {
+            lo = lo.min(v);
+            hi = hi.max(v);
+        }
+    }
+    lo = (lo * 2.0).floor() / 2.0;
+    hi = (hi * 2.0).ceil() / 2.0;
+    if hi - lo < 1.0 {
+        lo -= 0.5;
+        hi += 0.5;
+    }
+    let x = |v: f64| label_w + (finite(v) - lo) / (hi - lo) * plot_w;
+    let mut s = String::new();
+    let _ = write!(
+        s,
+        r#"<svg xmlns="http://www.w3.org/2000/svg" class="plot z-plot" role="img" width="{width}" height="{height}" viewBox="0 0 {width} {height}" font-family="sans-serif" font-size="12">"#
+    );
+    let _ = write!(s, "<title>Mean z per system{}</title>", match confidence {
+        Some(c) => format!(" with {:.0}% bootstrap intervals", c * 100.0),
+        None => String::new(),
+    });
+    let axis_y = top + row * points.len().max(1) as f64;
+    // Ticks every half unit, zero line dashed.
+    let mut t = lo;
+    while t <= hi + 1e-9 {
+        let tx = x(t);
+        let _ = write!(s, r##"<line x1="{tx:.1}" y1="{top}" x2="{tx:.1}" y2="{axis_y}" stroke="#ccc" stroke-width="0.5"{}/>"##,
+            if t.abs() < 1e-9 { r#" stroke-dasharray="4 2""# } else { "" });
+        let _ = write!(s, r#"<text x="{tx:.1}" y="{:.1}" text-anchor="middle">{t:.1}</text>"#, axis_y + 15.0);
+        t += 0.5;
+    }
+    let _ = write!(s, r##"<line class="axis" x1="{label_w}" y1="{axis_y}" x2="{:.1}" y2="{axis_y}" stroke="#000"/>"##, label_w + plot_w);
+    let _ = write!(
+        s,
+        r#"<text class="axis-label" x="{:.1}" y="{:.1}" text-anchor="middle">mean z (standard deviations of each worker's scores)</text>"#,
+        label_w + plot_w / 2.0,
+        axis_y + 35.0
+    );
+    for (i, p) in points.iter().enumerate() {
+        let cy = top + row * i as f64 + row / 2.0;
+        let _ = write!(s, r#"<text class="system-label" x="{:.1}" y="{:.1}" text-anchor="end">{}</text>"#, label_w - 8.0, cy + 4.0, escape(p.name));
+        if let Some((a, b)) = p.ci {
+            let _ = write!(s, r##"<line class="ci" x1="{:.1}" y1="{cy:.1}" x2="{:.1}" y2="{cy:.1}" stroke="#000" stroke-width="2"/>"##, x(a), x(b));
+            for v in [a, b] {
+                let _ = write!(s, r##"<line x1="{0:.1}" y1="{1:.1}" x2="{0:.1}" y2="{2:.1}" stroke="#000"/>"##, x(v), cy - 5.0, cy + 5.0);
+            }
+        }
+        let _ = write!(
+            s,
+            r##"<circle class="point" cx="{:.1}" cy="{cy:.1}" r="4" fill="#000"><title>{}: {:.3}</title></circle>"##,
+            x(p.z),
+            escape(p.name),
+            if p.z.is_finite() { format!("{:.3}", p.z) } else { "not computed".into() }
+        );
+    }
+    s.push_str("</svg>");
+    s
+}
+
+/// Significance level of a one-sided p: 3 (p < 0.001), 2 (< 0.01), 1 (< 0.05) or 0.
+pub fn level(p: Option<f64>) -> u8 {
+    match p {
+        Some(p) if p < 0.001 => 3,
+        Some(p) if p < 0.01 => 2,
+        Some(p) if p < 0.05 => 1,
+        _ => 0,
+    }
+}
+
+/// Pairwise heatmap: cell (row i, column j) is shaded by the level at which system i is
+/// significantly better than system j (Mann–Whitney, one-sided), with the symbol in the cell so
+/// it reads without colour.
+pub fn heatmap(names: &[&str], p_values: &[Vec<Option<f64>>]) -> String {
+    let cell = 28.0;
+    let label_w = 160.0;
+    let label_h = 120.0;
+    let n = names.len();
+    let width = label_w + cell * n as f64 + 20.0;
+    let height = label_h + cell * n as f64 + 50.0;
+    let mut s = String::new();
+    let _ = write!(
+        s,
+        r#"<svg xmlns="http://www.w3.org/2000/svg" class="plot heatmap" role="img" width="{width}" height="{height}" viewBox="0 0 {width} {height}" font-family="sans-serif" font-size="12">"#
+    );
+    s.push_str("<title>Row system significantly better than column system (one-sided Mann–Whitney)</title>");
+    for (i, name) in names.iter().enumerate() {
+        let cy = label_h + cell * i as f64 + cell / 2.0 + 4.0;
+        let _ = write!(s, r#"<text class="row-label" x="{:.1}" y="{cy:.1}" text-anchor="end">{}</text>"#, label_w - 6.0, escape(name));
+        let cx = label_w + cell * i as f64 + cell / 2.0 + 4.0;
+        let _ = write!(
+            s,
+            r#"<text class="col-label" x="{cx:.1}" y="{:.1}" transform="rotate(-60 {cx:.1} {:.1})">{}</text>"#,
+            label_h - 6.0,
+            label_h - 6.0,
+            escape(name)
+        );
+    }
+    let fills = ["#ffffff", "#c8c8c8", "#8c8c8c", "#404040"];
+    let marks = ["", "*", "**", "***"];
+    for i in 0..n {
+        for j in 0..n {
+            let p = p_values.get(i).and_then(|r| r.get(j)).copied().flatten();
+            let l = if i == j { 0 } else { level(p) } as usize;
+            let (x, y) = (label_w + cell * j as f64, label_h + cell * i as f64);
+            let fill = if i == j { "#eeeeee" } else { fills[l] };
+            let title = match p {
+                Some(p) => format!("{} vs {}: p = {p:.4}", names[i], names[j]),
+                None => format!("{} vs {}", names[i], names[j]),
+            };
+            let _ = write!(
+                s,
+                r##"<rect class="cell level-{l}" x="{x:.1}" y="{y:.1}" width="{cell}" height="{cell}" fill="{fill}" stroke="#999" stroke-width="0.5"><title>{}</title></rect>"##,
+                escape(&title)
+            );
+            if l > 0 {
+                let colour = if l >= 2 { "#fff" } else { "#000" };
+                let _ = write!(
+                    s,
+                    r#"<text x="{:.1}" y="{:.1}" text-anchor="middle" fill="{colour}">{}</text>"#,
+                    x + cell / 2.0,
+                    y + cell / 2.0 + 4.0,
+                    marks[l]
+                );
+            }
+        }
+    }
+    let ly = label_h + cell * n as f64 + 20.0;
+    let _ = write!(s, r#"<text x="0" y="{ly:.1}">Row better than column: * p &lt; 0.05, ** p &lt; 0.01, *** p &lt; 0.001</text>"#);
+    s.push_str("</svg>");
+    s
+}
+
+/// A worker's (original, bad reference) score pairs on 0–100 axes with the diagonal: attentive
+/// workers' points lie below it (the bad copy scored lower).
+pub fn scatter(pairs: &[(f64, f64)]) -> String {
+    let size = 120.0;
+    let pad = 24.0;
+    let full = size + pad + 6.0;
+    let x = |v: f64| pad + finite(v).clamp(0.0, 100.0) / 100.0 * size;
+    let y = |v: f64| 6.0 + size - finite(v).clamp(0.0, 100.0) / 100.0 * size;
+    let mut s = String::new();
+    let _ = write!(
+        s,
+        r#"<svg xmlns="http://www.w3.org/2000/svg" class="plot scatter" role="img" width="{full}" height="{full}" viewBox="0 0 {full} {full}" font-family="sans-serif" font-size="9">"#
+    );
+    let _ = write!(s, "<title>Original (x) against its bad reference (y), {} pairs</title>", pairs.len());
+    let _ = write!(s, r##"<rect x="{pad}" y="6" width="{size}" height="{size}" fill="none" stroke="#000"/>"##);
+    let _ = write!(s, r##"<line class="diagonal" x1="{:.1}" y1="{:.1}" x2="{:.1}" y2="{:.1}" stroke="#888" stroke-dasharray="3 2"/>"##, x(0.0), y(0.0), x(100.0), y(100.0));
+    let _ = write!(s, r#"<text x="{:.1}" y="{:.1}" text-anchor="middle">original (0–100)</text>"#, pad + size / 2.0, full - 2.0);
+    let _ = write!(s, r#"<text x="8" y="{:.1}" text-anchor="middle" transform="rotate(-90 8 {:.1})">bad ref</text>"#, 6.0 + size / 2.0, 6.0 + size / 2.0);
+    for &(o, b) in pairs {
+        let _ = write!(s, r##"<circle class="pair" cx="{:.1}" cy="{:.1}" r="2.5" fill="none" stroke="#000"/>"##, x(o), y(b));
+    }
+    s.push_str("</svg>");
+    s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Tags balance (every opened element closes, in order) and no raw `<`/`&` in text.
+    fn well_formed(svg: &str) -> bool {
+        let mut stack: Vec<String> = Vec::new();
+        let mut rest = svg;
+        while let Some(i) = rest.find('<') {
+            let text = &rest[..i];
+            if text.contains('>') || text.contains("& ") {
+                return false;
+            }
+            let Some(j) = rest[i..].find('>') else { return false };
+            let tag = &rest[i + 1..i + j];
+            rest = &rest[i + j + 1..];
+            if let Some(name) = tag.strip_prefix('/') {
+                if stack.pop().as_deref() != Some(name) {
+                    return false;
+                }
+            } else if !tag.ends_with('/') {
+                let name = tag.split_whitespace().next().unwrap_or("").to_string();
+                stack.push(name);
+            }
+        }
+        stack.is_empty() && rest.trim().is_empty()
+    }
+
+    #[test]
+    fn z_plot_has_one_point_per_system_and_escapes_labels() {
+        let pts = vec![
+            ZPoint { name: "<b>&x", z: 0.4, ci: Some((0.1, 0.7)) },
+            ZPoint { name: "B", z: -0.2, ci: Some((-0.5, 0.1)) },
+            ZPoint { name: "C", z: -1.3, ci: None },
+        ];
+        let svg = z_plot(&pts, Some(0.95));
+        assert!(well_formed(&svg), "{svg}");
+        assert!(svg.starts_with("<svg") && svg.contains("viewBox"));
+        assert_eq!(svg.matches(r#"class="point""#).count(), 3);
+        assert_eq!(svg.matches(r#"class="ci""#).count(), 2);
+        assert!(svg.contains("&lt;b&gt;&amp;x"));
+        assert!(!svg.contains("<b>"));
+        assert!(svg.contains("mean z"));
+        assert!(svg.contains("95%"));
+        // Order: best first, drawn top to bottom.
+        let a = svg.find(">&lt;b&gt;&amp;x</text>").unwrap();
+        let b = svg.find(">B</text>").unwrap();
+        assert!(a < b);
+        // The range covers -1.3: a -1.5 tick exists.
+        assert!(svg.contains(">-1.5</text>"));
+    }
+
+    #[test]
+    fn z_plot_survives_empty_and_non_finite() {
+        assert!(well_formed(&z_plot(&[], None)));
+        let svg = z_plot(&[ZPoint { name: "n", z: f64::NAN, ci: Some((f64::NEG_INFINITY, 1.0)) }], None);
+        assert!(well_formed(&svg));
+        assert!(!svg.contains("NaN") && !svg.contains("inf"));
+    }
+
+    #[test]
+    fn heatmap_shades_by_level() {
+        let names = ["A", "B", "C&D"];
+        let p = vec![
+            vec![None, Some(0.0004), Some(0.03)],
+            vec![Some(0.9), None, Some(0.005)],
+            vec![Some(0.99), Some(0.7), None],
+        ];
+        let svg = heatmap(&names, &p);
+        assert!(well_formed(&svg), "{svg}");
+        assert_eq!(svg.matches("<rect").count(), 9);
+        assert_eq!(svg.matches("level-3").count(), 1);
+        assert_eq!(svg.matches("level-2").count(), 1);
+        assert_eq!(svg.matches("level-1").count(), 1);
+        assert!(svg.contains("C&amp;D") && !svg.contains("C&D"));
+        assert_eq!(level(Some(0.05)), 0);
+        assert_eq!(level(Some(0.0499)), 1);
+        assert_eq!(level(None), 0);
+    }
+
+    #[test]
+    fn scatter_has_one_circle_per_pair_and_the_diagonal() {
+        let svg = scatter(&[(90.0, 20.0), (70.0, 75.0), (150.0, -3.0)]);
+        assert!(well_formed(&svg), "{svg}");
+        assert_eq!(svg.matches(r#"class="pair""#).count(), 3);
+        assert!(svg.contains(r#"class="diagonal""#));
+        // Clamped into the frame: x ≤ pad + size.
+        assert!(!svg.contains(r#"cx="204"#));
+    }
+}
