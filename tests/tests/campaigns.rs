@@ -396,11 +396,12 @@ both_backends! {
         let p = org.call("campaign_progress", &[("campaign_id", &id.to_string())]).await.json();
         assert_eq!((p["in_progress"].as_i64(), p["open"].as_i64(), p["workers_active"].as_i64()), (Some(6), Some(0), Some(6)));
 
-        // A blocked worker gets nothing, not even the HIT they hold; unblocked, they resume it.
+        // A blocked worker gets nothing, not even the HIT they hold; unblocked, they resume it
+        // (coming back with the session parameters they started with).
         let worker_url = |i: usize| if i % 2 == 0 {
-            (format!("{}{path}&workerId=W{i}", bases[1]), "mturk", format!("W{i}"))
+            (format!("{}{path}&workerId=W{i}&assignmentId=A{i}&hitId=H&turkSubmitTo=https%3A%2F%2Fworkersandbox.mturk.com", bases[1]), "mturk", format!("W{i}"))
         } else {
-            (format!("{}{path}&PROLIFIC_PID=P{i}", bases[1]), "prolific", format!("P{i}"))
+            (format!("{}{path}&PROLIFIC_PID=P{i}&STUDY_ID=S&SESSION_ID=X{i}", bases[1]), "prolific", format!("P{i}"))
         };
         let mut holder = None;
         for i in 0..20 {

@@ -85,6 +85,11 @@ const TABLE: &[Row] = &[
     Row { endpoint: "list_assignments", how: How::Form, expect: [S(401), S(401), S(403), S(403), S(200), S(200)] },
     Row { endpoint: "assignment_judgments", how: How::Form, expect: [S(401), S(401), S(403), S(403), S(200), S(200)] },
     Row { endpoint: "assignment_items", how: How::Form, expect: [S(401), S(401), S(403), S(403), S(200), S(200)] },
+    // results/api.rs. Results are for researchers and up (the outcome depends on whether the
+    // campaign has judgments yet); the worker review is for organizers.
+    Row { endpoint: "results_campaigns", how: How::Form, expect: [S(401), S(401), S(403), S(200), S(200), S(200)] },
+    Row { endpoint: "campaign_results", how: How::Form, expect: [S(401), S(401), S(403), Pass, Pass, Pass] },
+    Row { endpoint: "campaign_workers", how: How::Form, expect: [S(401), S(401), S(403), S(403), Pass, Pass] },
     Row { endpoint: "logout", how: How::Form, expect: [S(200); 6] },
 ];
 
@@ -145,6 +150,14 @@ fn form_args(endpoint: &str, who: Who, d: &Demo, n: usize) -> Vec<(String, Strin
         "accept_invitation" => vec![("token", "forged-token".into()), ("name", "Eve".into()), ("password", "a long enough password".into())],
         "launch_campaign" | "campaign_progress" | "start_campaign_hit" => vec![("campaign_id", campaign)],
         "hit_items" => vec![("campaign_id", campaign), ("hit_index", "0".into())],
+        "campaign_results" => vec![
+            ("campaign_id", campaign),
+            ("exclude_ref", "false".into()),
+            ("exclude_bad_ref", "false".into()),
+            ("per_segment", "false".into()),
+            ("wilcoxon", "false".into()),
+        ],
+        "campaign_workers" => vec![("campaign_id", campaign), ("wilcoxon", "false".into())],
         "set_worker_blocked" => vec![("platform", "link".into()), ("external_id", "nobody-at-all".into()), ("blocked", "false".into())],
         "load_work" | "start_work" | "assignment_judgments" | "assignment_items" => vec![("assignment", assignment)],
         "submit_judgment" => vec![
@@ -479,6 +492,38 @@ both_backends! {
         assert!(last["completion"]["code"].is_string(), "{last}");
         let back = last["completion"]["return_url"].as_str().unwrap_or("");
         assert!(!back.contains("evil.example"), "the code goes back to Mechanical Turk only: {back}");
+    }
+
+    async fn knowing_a_crowd_workers_id_is_not_enough_to_take_over_their_hit(server) {
+        let d = demo(&server).await;
+        let link = d.crowd_link.replace(&server.base, "");
+        let client = server.browser().client;
+        let go = |query: String| {
+            let client = client.clone();
+            let url = format!("{}{link}&{query}", server.base);
+            async move {
+                let r = client.get(url).send().await.unwrap();
+                let status = r.status().as_u16();
+                let location = r.headers().get("location").and_then(|l| l.to_str().ok()).map(String::from);
+                (status, location, r.text().await.unwrap_or_default())
+            }
+        };
+        for (victim, attacker) in [
+            ("workerId=VICTIM&assignmentId=A-victim&hitId=H", "workerId=VICTIM&assignmentId=A-attacker&hitId=H"),
+            ("PROLIFIC_PID=VICTIM&STUDY_ID=S&SESSION_ID=S-victim", "PROLIFIC_PID=VICTIM&STUDY_ID=S&SESSION_ID=S-attacker"),
+        ] {
+            let (status, started, _) = go(victim.to_string()).await;
+            assert_eq!(status, 303, "{victim}");
+            // The victim comes back in the same session: the same HIT.
+            let (status, again, _) = go(victim.to_string()).await;
+            assert_eq!((status, &again), (303, &started), "{victim}");
+            // Someone who only knows the worker id is refused, and learns no assignment.
+            let (status, location, body) = go(attacker.to_string()).await;
+            assert_eq!(status, 403, "{attacker}");
+            assert!(location.is_none());
+            assert!(body.contains("another session"), "{body}");
+            assert!(!body.contains(started.as_deref().unwrap_or("-").trim_start_matches("/work/")));
+        }
     }
 
     async fn session_cookies_are_never_fixed_or_made_up(server) {

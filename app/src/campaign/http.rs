@@ -259,7 +259,23 @@ async fn crowd_link(
         Err(e) => return page(StatusCode::BAD_REQUEST, "Who are you?", &e),
     };
     let params = crowd_params(platform, keys.iter().filter_map(|k| get(k).map(|v| (k.to_string(), v))));
+    let session_key = session_parameter(platform).and_then(|k| params.as_ref()?.get(k)?.as_str().map(String::from));
     match next_assignment(&state.db, campaign, worker_id, params).await {
+        Ok(Some(a)) if a.resumed => match stored_session(&state.db, a.id, platform).await {
+            // Resuming needs the platform's per-session secret the HIT was started with (MTurk's
+            // assignmentId, Prolific's SESSION_ID): knowing a worker's id is not enough to take
+            // over their HIT and its completion code.
+            Ok(stored) if stored == session_key => Redirect::to(&format!("/work/{}", a.public_id)).into_response(),
+            Ok(_) => page(
+                StatusCode::FORBIDDEN,
+                "HIT in progress elsewhere",
+                "This worker already has a HIT in progress in another session. Continue it from the platform where you started it.",
+            ),
+            Err(e) => {
+                tracing::error!("crowd link: {e}");
+                page(StatusCode::INTERNAL_SERVER_ERROR, "Something went wrong", "Please try again in a minute.")
+            }
+        },
         Ok(Some(a)) => Redirect::to(&format!("/work/{}", a.public_id)).into_response(),
         Ok(None) => page(StatusCode::OK, "No work right now", "There is no HIT for you in this campaign at the moment. Thank you for your interest."),
         Err(e) => {
@@ -267,6 +283,31 @@ async fn crowd_link(
             page(StatusCode::SERVICE_UNAVAILABLE, "Busy", "Many people are starting at once; please reload this page in a few seconds.")
         }
     }
+}
+
+/// The platform parameter that differs per work session and is known only to the worker:
+/// Mechanical Turk's `assignmentId`, Prolific's `SESSION_ID`. Plain links have none (they are
+/// for private distribution: whoever has the link and a worker name can resume that worker).
+fn session_parameter(platform: Platform) -> Option<&'static str> {
+    match platform {
+        Platform::MTurk => Some("assignmentId"),
+        Platform::Prolific => Some("SESSION_ID"),
+        _ => None,
+    }
+}
+
+/// The session parameter an assignment was started with.
+async fn stored_session(db: &crate::db::Db, assignment: i64, platform: Platform) -> Result<Option<String>, String> {
+    let Some(key) = session_parameter(platform) else { return Ok(None) };
+    let row = sqlx::query("SELECT platform_params FROM assignments WHERE id = $1")
+        .bind(assignment)
+        .fetch_one(&db.pool)
+        .await
+        .map_err(|e| e.to_string())?;
+    let params: Option<String> = sqlx::Row::try_get(&row, "platform_params").map_err(|e| e.to_string())?;
+    Ok(params
+        .and_then(|p| serde_json::from_str::<serde_json::Value>(&p).ok())
+        .and_then(|v| v.get(key)?.as_str().map(String::from)))
 }
 
 /// Prolific's address for returning a worker with a completion code (`{code}` is replaced).
