@@ -150,8 +150,12 @@ test('an organizer imports, designs, previews and launches; workers receive HITs
   // The crowd worker was sent to a HIT, and is sent back to it.
   const first = crowd.headers.get('location');
   assert.match(first, /^\/work\/[A-Za-z0-9_-]{43}$/);
-  const again = await fetch(`${link}&workerId=E2E-WORKER`, { redirect: 'manual' });
+  const again = await fetch(`${link}&workerId=E2E-WORKER&assignmentId=A1&hitId=H1`, { redirect: 'manual' });
   assert.equal(again.headers.get('location'), first, 'the same worker resumes the same HIT');
+  // Knowing the worker id alone (another MTurk assignment) does not hand over that HIT.
+  const other = await fetch(`${link}&workerId=E2E-WORKER&assignmentId=A2&hitId=H1`, { redirect: 'manual' });
+  assert.equal(other.status, 403);
+  assert.equal(other.headers.get('location'), null);
   const forged = await fetch(link.replace(/sig=./, 'sig=0'), { redirect: 'manual' });
   assert.equal(forged.status, 403);
 
