@@ -19,25 +19,8 @@ pub mod server;
 
 use serde::{Deserialize, Serialize};
 
-/// The words of the screens, from the campaign's settings (English defaults, METHOD §1).
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct Wording {
-    /// The DA statement the annotator rates their agreement with (the whole sentence).
-    pub statement: String,
-    /// Instructions on the start page.
-    pub instructions: String,
-    pub anchor_low: String,
-    pub anchor_high: String,
-    /// Word-order questions and their end labels.
-    pub woj_question1: String,
-    pub woj_question2: String,
-    pub woj_low1: String,
-    pub woj_high1: String,
-    pub woj_low2: String,
-    pub woj_high2: String,
-    /// The label of the button that stores an answer and shows the next item.
-    pub next_label: String,
-}
+/// The words of the screens: the campaign's wording (METHOD §1), read by [`screen_settings`].
+pub use crate::campaign::Wording;
 
 /// How the campaign's settings shape the screens. Read by [`screen_settings`].
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]

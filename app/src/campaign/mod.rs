@@ -28,9 +28,9 @@ use serde::{Deserialize, Serialize};
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(default)]
 pub struct Wording {
-    /// The DA statement the annotator agrees or disagrees with.
+    /// The DA statement the annotator agrees or disagrees with (the whole sentence).
     pub statement: String,
-    /// The line before the statement (DA) or the instructions of a word-order HIT.
+    /// The instructions on a HIT's start page.
     pub instructions: String,
     /// Left end of the DA slider.
     pub anchor_low: String,
