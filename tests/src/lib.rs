@@ -244,3 +244,24 @@ macro_rules! both_backends {
         )*
     };
 }
+
+/// Every server function's `endpoint = "…"` in `app/src`, with the file that declares it (one
+/// entry per declaration, so duplicates show).
+pub fn server_function_endpoints() -> Vec<(String, PathBuf)> {
+    let mut found = Vec::new();
+    let mut stack = vec![PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../app/src")];
+    while let Some(dir) = stack.pop() {
+        for entry in std::fs::read_dir(&dir).expect("app/src is readable") {
+            let path = entry.expect("directory entry").path();
+            if path.is_dir() {
+                stack.push(path);
+            } else if path.extension().is_some_and(|e| e == "rs") {
+                let text = std::fs::read_to_string(&path).expect("source file");
+                for part in text.split("endpoint = \"").skip(1) {
+                    found.push((part.split('"').next().unwrap_or_default().to_string(), path.clone()));
+                }
+            }
+        }
+    }
+    found
+}

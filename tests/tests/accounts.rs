@@ -255,23 +255,10 @@ both_backends! {
 /// Two server functions with one endpoint would silently shadow each other.
 #[test]
 fn server_function_endpoints_are_unique() {
-    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../app/src");
     let mut seen = std::collections::BTreeMap::<String, String>::new();
-    let mut stack = vec![root];
-    while let Some(dir) = stack.pop() {
-        for entry in std::fs::read_dir(&dir).unwrap() {
-            let path = entry.unwrap().path();
-            if path.is_dir() {
-                stack.push(path);
-            } else if path.extension().is_some_and(|e| e == "rs") {
-                let text = std::fs::read_to_string(&path).unwrap();
-                for part in text.split("endpoint = \"").skip(1) {
-                    let name = part.split('"').next().unwrap().to_string();
-                    if let Some(first) = seen.insert(name.clone(), path.display().to_string()) {
-                        panic!("endpoint {name:?} is defined in {first} and in {}", path.display());
-                    }
-                }
-            }
+    for (name, path) in server_function_endpoints() {
+        if let Some(first) = seen.insert(name.clone(), path.display().to_string()) {
+            panic!("endpoint {name:?} is defined in {first} and in {}", path.display());
         }
     }
     assert!(seen.len() > 10, "{seen:?}");
