@@ -40,7 +40,7 @@ pub use agreement::{
     Agreement, AgreementPairs, LabelledJudgment, agreement, categories_by_percentile,
     clopper_pearson, cohen_kappa,
 };
-pub use correlation::{kendall_tau_b, pearson, pearson_test, spearman};
+pub use correlation::{KendallTest, kendall_tau_b, kendall_tau_b_test, pearson, pearson_test, spearman};
 pub use describe::{mean, mean_sd, zscores};
 pub use longitudinal::{CalibratedScores, Gain, GainSummary, gain, mean_gain};
 pub use rank::{

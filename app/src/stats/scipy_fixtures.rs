@@ -310,6 +310,46 @@ fn correlations_match_scipy() {
     assert!(errors > 20);
 }
 
+/// Kendall's tau-b p-values, one- and two-sided, exact and asymptotic, against SciPy's
+/// `kendalltau(method="auto")`: the general correlation cases plus untied permutations around
+/// the n = 33 switch, near-perfect orders and heavily tied samples.
+#[test]
+fn kendall_p_values_match_scipy() {
+    let data = load(include_str!(
+        "../../../tests/fixtures/stats/correlation.json"
+    ));
+    let mut tau = Tally::new("Kendall tau-b (test)", 1e-9, 1e-12);
+    let mut exact = Tally::new("Kendall p, exact", 1e-9, 1e-14);
+    let mut normal = Tally::new("Kendall p, normal approximation", 1e-8, 1e-15);
+    let mut errors = 0;
+    let cases = data["cases"].as_array().unwrap().iter().chain(data["kendall"].as_array().unwrap());
+    for (i, case) in cases.enumerate() {
+        let s = divisor(case);
+        let (x, y) = (ints(&case["x"], s), ints(&case["y"], s));
+        let ctx = || format!("case {i}: x = {x:?}, y = {y:?}");
+        for (alt, key) in ALTS.iter().zip(["two-sided", "greater", "less"]) {
+            let result = super::kendall_tau_b_test(&x, &y, *alt);
+            if case["err"].as_bool() == Some(true) {
+                assert!(result.is_err(), "expected an error: {}", ctx());
+                errors += 1;
+                continue;
+            }
+            let r = result.unwrap_or_else(|e| panic!("{e}: {}", ctx()));
+            tau.check(r.tau, number(&case["kendall"]), &ctx);
+            let ctx = || format!("{key}, {:?}: {}", r.method, ctx());
+            match r.method {
+                PMethod::Exact => exact.check(r.p_value, number(&case["kendall_p"][key]), &ctx),
+                PMethod::Normal => normal.check(r.p_value, number(&case["kendall_p"][key]), &ctx),
+                other => panic!("unexpected method {other:?}: {}", ctx()),
+            }
+        }
+    }
+    for t in [&tau, &exact, &normal] {
+        t.report();
+    }
+    assert!(exact.compared > 500 && normal.compared > 500 && errors > 20);
+}
+
 #[test]
 fn clopper_pearson_zscores_williams_kappa_match_references() {
     let data = load(include_str!("../../../tests/fixtures/stats/misc.json"));
