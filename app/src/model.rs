@@ -82,3 +82,22 @@ impl TaskKind {
         }
     }
 }
+
+/// The analysis task of a word-order judgment's first question (grasping the meaning).
+pub const WORD_ORDER_Q1: &str = "word-order-q1";
+/// The analysis task of a word-order judgment's second question (the order's own effect).
+pub const WORD_ORDER_Q2: &str = "word-order-q2";
+
+/// What a task is called on pages: campaign tasks, and the analysis tasks of the two word-order
+/// questions (see `analysis::db`).
+pub fn task_label(task: &str) -> &'static str {
+    match task {
+        "da-adequacy" => "DA adequacy",
+        "da-fluency" => "DA fluency",
+        "da-source" => "DA source-based",
+        "word-order" => "Word order",
+        WORD_ORDER_Q1 => "Word order, Q1: grasping the meaning",
+        WORD_ORDER_Q2 => "Word order, Q2: the order's own effect",
+        _ => "Unknown task",
+    }
+}

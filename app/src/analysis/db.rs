@@ -11,8 +11,11 @@
 //!   interner's order is the test-set order the mt-metrics-eval `.seg.score` files need.
 //! - **Seconds** per item ([`TimeBasis::PerItem`]): `time_on_screen_ms`, else
 //!   `submitted_at − shown_at`, else 0.
-//! - Skipped judgments and judgments without a score are left out. Word-order judgments use
-//!   their first question (`score`).
+//! - Skipped judgments and judgments without a score are left out.
+//! - **Word-order** judgments answer two questions (METHOD §1): each becomes a record of its own
+//!   task, [`WORD_ORDER_Q1`] (how hard the meaning is to grasp, `score`) and [`WORD_ORDER_Q2`]
+//!   (how much the order alone clouds it, `score2`), so quality control, z-scores and system
+//!   scores are computed per question, as for two DA tasks.
 //!
 //! Rows are read in pages of [`PAGE`] by judgment id (keyset paging), so memory holds one page
 //! of rows besides the compact records.
@@ -20,12 +23,14 @@
 use sqlx::Row;
 
 use crate::db::Db;
-use crate::model::ItemType;
+use crate::model::{ItemType, TaskKind};
 
 use super::{JudgmentNames, JudgmentSet, TimeBasis};
 
 /// Rows per query.
 pub const PAGE: i64 = 20_000;
+
+pub use crate::model::{WORD_ORDER_Q1, WORD_ORDER_Q2};
 
 /// What the database says about a campaign, besides its judgments.
 #[derive(Clone, Debug, PartialEq, serde::Serialize)]
@@ -100,6 +105,7 @@ async fn load_campaign_paged(db: &Db, campaign_id: i64, page: i64) -> Result<Jud
                     COALESCE(s.name, ps.name, 'REF') AS system_name, \
                     seg.segment_key, \
                     CAST(j.score AS DOUBLE PRECISION) AS score, \
+                    CAST(j.score2 AS DOUBLE PRECISION) AS score2, \
                     COALESCE(j.time_on_screen_ms, j.submitted_at - j.shown_at, 0) AS ms \
              FROM judgments j \
              JOIN hit_items hi ON hi.id = j.hit_item_id \
@@ -139,21 +145,35 @@ async fn load_campaign_paged(db: &Db, campaign_id: i64, page: i64) -> Result<Jud
             if !score.is_finite() {
                 return Err(format!("judgment {id}: the score is not a finite number"));
             }
+            let score2: Option<f64> = row.try_get("score2").map_err(|e| bad("score2", e))?;
             let worker = format!("{platform}:{external}");
             let hit = hit_index.to_string();
-            set.push(
-                JudgmentNames {
-                    worker: &worker,
-                    hit: &hit,
-                    system: &system,
-                    segment: &segment,
-                    lang_pair: &lang_pair,
-                    task: &info.task,
-                },
-                item_type,
-                score,
-                (ms.max(0) as f64 / 1000.0) as f32,
-            );
+            let seconds = (ms.max(0) as f64 / 1000.0) as f32;
+            let mut push = |task: &str, score: f64| {
+                set.push(
+                    JudgmentNames {
+                        worker: &worker,
+                        hit: &hit,
+                        system: &system,
+                        segment: &segment,
+                        lang_pair: &lang_pair,
+                        task,
+                    },
+                    item_type,
+                    score,
+                    seconds,
+                )
+            };
+            if info.task == TaskKind::WordOrder.as_str() {
+                push(WORD_ORDER_Q1, score);
+                match score2 {
+                    Some(s2) if s2.is_finite() => push(WORD_ORDER_Q2, s2),
+                    Some(_) => return Err(format!("judgment {id}: the second score is not a finite number")),
+                    None => return Err(format!("judgment {id}: a word-order judgment without its second answer")),
+                }
+            } else {
+                push(&info.task, score);
+            }
             after = id;
         }
         if (n as i64) < page {
@@ -214,6 +234,20 @@ mod tests {
         }
         let e = load_campaign(db, 8).await.unwrap_err();
         assert_eq!(e, "there is no campaign with id 8");
+
+        // The same campaign as a word-order campaign: each judgment gives one record per
+        // question, in two tasks; a judgment without its second answer is an error.
+        sqlx::query("UPDATE campaigns SET task = 'word-order' WHERE id = 7").execute(&db.pool).await.unwrap();
+        sqlx::query("UPDATE judgments SET score2 = score / 100.0 WHERE score IS NOT NULL").execute(&db.pool).await.unwrap();
+        let set = load_campaign(db, 7).await.expect("load word order");
+        assert_eq!(set.tasks.names(), [WORD_ORDER_Q1, WORD_ORDER_Q2]);
+        assert_eq!(set.records.len(), 14);
+        let (q1, q2): (Vec<&crate::analysis::Judgment>, Vec<_>) = set.records.iter().partition(|r| set.tasks.name(r.task.into()) == WORD_ORDER_Q1);
+        assert_eq!(q1.iter().map(|r| r.score).collect::<Vec<_>>(), [80.5, 60.0, 70.0, 20.0, 95.0, 55.0, 40.0]);
+        assert_eq!(q2.iter().map(|r| r.score).collect::<Vec<_>>(), [0.805, 0.6, 0.7, 0.2, 0.95, 0.55, 0.4]);
+        assert!(q1.iter().zip(&q2).all(|(a, b)| (a.worker, a.system, a.segment, a.item_type) == (b.worker, b.system, b.segment, b.item_type)));
+        sqlx::query("UPDATE judgments SET score2 = NULL WHERE id = 11").execute(&db.pool).await.unwrap();
+        assert_eq!(load_campaign(db, 7).await.unwrap_err(), "judgment 11: a word-order judgment without its second answer");
     }
 
     #[tokio::test]

@@ -9,21 +9,12 @@ use crate::campaign::api::{
 use crate::campaign::{
     CampaignDraft, CampaignInfo, CampaignSettings, DegradationPolicy, DesignCheck, TestSetInfo, WantedPer,
 };
-use crate::model::TaskKind;
+use crate::model::{TaskKind, task_label};
 use leptos::either::Either;
 use leptos::prelude::*;
 use leptos_router::components::A;
 use leptos_router::hooks::{use_navigate, use_params_map, use_query_map};
 
-fn task_label(task: &str) -> &'static str {
-    match task {
-        "da-adequacy" => "DA adequacy",
-        "da-fluency" => "DA fluency",
-        "da-source" => "DA source-based",
-        "word-order" => "Word order",
-        _ => "Unknown task",
-    }
-}
 
 /// Upload a test set and system outputs. A plain form: it works without JavaScript and the file
 /// is streamed to the server.

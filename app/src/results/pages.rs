@@ -126,7 +126,7 @@ fn Group(g: GroupView) -> impl IntoView {
     let conf = g.confidence.map_or("–".to_string(), |c| format!("{:.0}%", c * 100.0));
     view! {
         <section class="group" data-task=g.task.clone() data-lang-pair=g.lang_pair.clone()>
-            <h2>{format!("{} · {}", g.task, g.lang_pair)}</h2>
+            <h2>{format!("{} · {}", crate::model::task_label(&g.task), g.lang_pair)}</h2>
             <table class="data scores" id="scores">
                 <thead><tr>
                     <th>"Rank"</th><th>"System"</th><th>"z"</th><th>{format!("z {conf} CI")}</th>
