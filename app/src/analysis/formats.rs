@@ -85,51 +85,117 @@ const GRAHAM_COLUMNS: [&str; 12] = [
 
 /// Reads a Graham/MTurk judgment file.
 ///
-/// One reused line buffer, field boundaries in a reused vector, and the names of consecutive
-/// rows (a HIT's rows share worker, HIT, language pair and task) resolved without hashing:
-/// no allocation per row beyond the first sight of a name.
-pub fn read_graham_tsv(input: impl Read) -> Result<JudgmentSet, FormatError> {
+/// The file is read into memory and its rows are parsed in chunks on every core (a chunk
+/// starts at a line boundary); each chunk interns names on its own, and the chunks are then
+/// merged in file order, so ids are in order of first appearance exactly as a sequential read
+/// gives them. Within a chunk: field boundaries in a reused vector, and the names of
+/// consecutive rows (a HIT's rows share worker, HIT, language pair and task) resolved without
+/// hashing. The first error in file order is reported, with its line number in the file.
+pub fn read_graham_tsv(mut input: impl Read) -> Result<JudgmentSet, FormatError> {
+    let mut data = Vec::new();
+    input.read_to_end(&mut data).map_err(|e| err(1, format!("cannot read: {e}")))?;
+    let threads = std::thread::available_parallelism().map_or(1, |n| n.get()).min(8);
+    read_graham_bytes(&data, threads, 4 << 20)
+}
+
+/// The end of the line starting at `from` (the index of its `\n`, or the end of the data).
+fn line_end(data: &[u8], from: usize) -> usize {
+    data[from..].iter().position(|&b| b == b'\n').map_or(data.len(), |i| from + i)
+}
+
+/// [`read_graham_tsv`] on bytes, in at most `threads` chunks; a body shorter than
+/// `parallel_from` bytes is one chunk.
+fn read_graham_bytes(data: &[u8], threads: usize, parallel_from: usize) -> Result<JudgmentSet, FormatError> {
+    // The header: the first non-blank line.
+    let mut pos = 0;
+    let mut line_no = 0;
+    let header = loop {
+        if pos >= data.len() {
+            return Err(err(1, "empty input: expected the header line"));
+        }
+        line_no += 1;
+        let end = line_end(data, pos);
+        let text = std::str::from_utf8(&data[pos..end]).map_err(|_| err(line_no, "the line is not valid UTF-8"))?;
+        pos = (end + 1).min(data.len());
+        if !text.trim().is_empty() {
+            break text;
+        }
+    };
+    let names: Vec<&str> = header.split_whitespace().collect();
+    let mut cols = [0usize; 12];
+    for (k, want) in GRAHAM_COLUMNS.iter().enumerate() {
+        cols[k] = names.iter().position(|h| h == want).ok_or_else(|| {
+            err(line_no, format!("the header lacks column {want:?} (expected: {})", GRAHAM_COLUMNS.join(" ")))
+        })?;
+    }
+    let layout = GrahamLayout { cols, width: names.len() };
+
+    // Chunks of the body, each starting at a line start; small files are one chunk.
+    let body = &data[pos..];
+    let chunks = if body.len() < parallel_from { 1 } else { threads.max(1) };
+    let mut starts = vec![0usize];
+    for k in 1..chunks {
+        let at = body.len() * k / chunks;
+        let start = line_end(body, at.max(*starts.last().unwrap())) + 1;
+        if start < body.len() {
+            starts.push(start);
+        }
+    }
+    starts.push(body.len());
+    let pieces: Vec<&[u8]> = starts.windows(2).map(|w| &body[w[0]..w[1]]).collect();
+    let parsed: Vec<Result<JudgmentSet, FormatError>> = if pieces.len() == 1 {
+        vec![parse_graham_chunk(pieces[0], &layout)]
+    } else {
+        std::thread::scope(|scope| {
+            let handles: Vec<_> = pieces.iter().map(|piece| scope.spawn(|| parse_graham_chunk(piece, &layout))).collect();
+            handles.into_iter().map(|h| h.join().expect("a reader thread panicked")).collect()
+        })
+    };
+
+    // Merge in file order; an error's line is local to its chunk until offset here.
+    let mut lines_before = line_no;
+    let mut merged: Option<JudgmentSet> = None;
+    for (piece, result) in pieces.iter().zip(parsed) {
+        match result {
+            Err(e) => return Err(err(lines_before + e.line, e.message)),
+            Ok(part) => match merged.as_mut() {
+                None => merged = Some(part),
+                Some(set) => set.append(part),
+            },
+        }
+        lines_before += piece.iter().filter(|&&b| b == b'\n').count();
+    }
+    Ok(merged.unwrap_or_else(|| JudgmentSet::new(TimeBasis::PerHit)))
+}
+
+/// Where the Graham columns are in the header, and how many fields a row has.
+struct GrahamLayout {
+    cols: [usize; 12],
+    width: usize,
+}
+
+/// Parses rows (no header); line numbers in errors count from 1 at the chunk's first line.
+fn parse_graham_chunk(chunk: &[u8], layout: &GrahamLayout) -> Result<JudgmentSet, FormatError> {
+    let (cols, width) = (&layout.cols, layout.width);
     let mut set = JudgmentSet::new(TimeBasis::PerHit);
-    let mut reader = BufReader::with_capacity(1 << 16, input);
-    let mut columns: Option<[usize; 12]> = None;
-    let mut width = 0;
-    let mut line_buf = String::new();
+    set.records.reserve(chunk.len() / 64);
     let mut bounds: Vec<(usize, usize)> = Vec::with_capacity(16);
     // The previous row's worker, HIT and (src, trg, item) with their ids.
-    let mut last_worker = (String::new(), u32::MAX);
-    let mut last_hit = (String::new(), u32::MAX);
-    let mut last_group = (String::new(), String::new(), String::new(), 0u16, 0u16, false);
+    let mut last_worker: (&str, u32) = ("", u32::MAX);
+    let mut last_hit: (&str, u32) = ("", u32::MAX);
+    let mut last_group: Option<(&str, &str, &str, u16, u16)> = None;
+    let mut pos = 0;
     let mut n = 0usize;
-    loop {
-        line_buf.clear();
+    while pos < chunk.len() {
         n += 1;
-        match reader.read_line(&mut line_buf) {
-            Ok(0) => break,
-            Ok(_) => {}
-            Err(e) => return Err(err(n, format!("cannot read: {e}"))),
-        }
-        let line = line_buf.trim_end_matches(['\r', '\n']);
+        let end = line_end(chunk, pos);
+        let raw = &chunk[pos..end];
+        pos = end + 1;
+        let line = std::str::from_utf8(raw).map_err(|_| err(n, "the line is not valid UTF-8"))?;
+        let line = line.trim_end_matches(['\r', '\n']);
         if line.trim().is_empty() {
             continue;
         }
-        let Some(cols) = columns else {
-            let names: Vec<&str> = line.split_whitespace().collect();
-            let mut idx = [0usize; 12];
-            for (k, want) in GRAHAM_COLUMNS.iter().enumerate() {
-                idx[k] = names.iter().position(|h| h == want).ok_or_else(|| {
-                    err(
-                        n,
-                        format!(
-                            "the header lacks column {want:?} (expected: {})",
-                            GRAHAM_COLUMNS.join(" ")
-                        ),
-                    )
-                })?;
-            }
-            columns = Some(idx);
-            width = names.len();
-            continue;
-        };
         bounds.clear();
         let base = line.as_ptr() as usize;
         if line.contains('\t') {
@@ -145,13 +211,7 @@ pub fn read_graham_tsv(input: impl Read) -> Result<JudgmentSet, FormatError> {
             }
         }
         if bounds.len() != width {
-            return Err(err(
-                n,
-                format!(
-                    "expected {width} tab-separated fields, found {}",
-                    bounds.len()
-                ),
-            ));
+            return Err(err(n, format!("expected {width} tab-separated fields, found {}", bounds.len())));
         }
         let f = |k: usize| {
             let (a, b) = bounds[cols[k]];
@@ -164,36 +224,35 @@ pub fn read_graham_tsv(input: impl Read) -> Result<JudgmentSet, FormatError> {
             return Err(err(n, format!("time is negative: {seconds}")));
         }
         let (src, trg, item) = (f(2), f(3), f(4));
-        if !(last_group.5 && last_group.0 == src && last_group.1 == trg && last_group.2 == item) {
-            let pair = format!("{src}-{trg}");
-            let lang_pair = u16::try_from(set.lang_pairs.intern(&pair))
-                .map_err(|_| err(n, "more than 65,535 language pairs"))?;
-            let task = u16::try_from(set.tasks.intern(item))
-                .map_err(|_| err(n, "more than 65,535 tasks"))?;
-            last_group = (src.to_owned(), trg.to_owned(), item.to_owned(), lang_pair, task, true);
-        }
+        let (lang_pair, task) = match last_group {
+            Some((s, t, i, lp, tk)) if s == src && t == trg && i == item => (lp, tk),
+            _ => {
+                let pair = format!("{src}-{trg}");
+                let lp = u16::try_from(set.lang_pairs.intern(&pair)).map_err(|_| err(n, "more than 65,535 language pairs"))?;
+                let tk = u16::try_from(set.tasks.intern(item)).map_err(|_| err(n, "more than 65,535 tasks"))?;
+                last_group = Some((src, trg, item, lp, tk));
+                (lp, tk)
+            }
+        };
         let (worker_name, hit_name) = (f(1), f(0));
         if last_worker.1 == u32::MAX || last_worker.0 != worker_name {
-            last_worker = (worker_name.to_owned(), set.workers.intern(worker_name));
+            last_worker = (worker_name, set.workers.intern(worker_name));
         }
         if last_hit.1 == u32::MAX || last_hit.0 != hit_name {
-            last_hit = (hit_name.to_owned(), set.hits.intern(hit_name));
+            last_hit = (hit_name, set.hits.intern(hit_name));
         }
         let record = Judgment {
             worker: last_worker.1,
             hit: last_hit.1,
             system: set.systems.intern(f(6)),
             segment: set.segments.intern(f(9)),
-            lang_pair: last_group.3,
-            task: last_group.4,
+            lang_pair,
+            task,
             item_type,
             score,
             seconds: seconds as f32,
         };
         set.records.push(record);
-    }
-    if columns.is_none() {
-        return Err(err(1, "empty input: expected the header line"));
     }
     Ok(set)
 }
@@ -724,6 +783,49 @@ mod tests {
                 .starts_with("line 1: the header lacks column \"sid\"")
         );
         assert_eq!(read_graham_tsv("".as_bytes()).unwrap_err().line, 1);
+    }
+
+    /// Reading in chunks on several threads gives exactly the sequential result: the same
+    /// records and the same ids in order of first appearance; an error in a late chunk names
+    /// its line in the whole file.
+    #[test]
+    fn graham_reader_in_chunks_equals_one_pass() {
+        let config = crate::simulate::CrowdConfig { segments: 60, ..Default::default() };
+        let mut file = Vec::new();
+        crate::simulate::write_graham_tsv(&config, &mut file).unwrap();
+        // Blank lines and CRLF endings in the middle must not move line numbers.
+        let mut text = String::from_utf8(file).unwrap().replacen("\n", "\r\n", 40);
+        let cut = text.len() / 3;
+        let at = cut + text[cut..].find('\n').unwrap() + 1;
+        text.insert_str(at, "\n  \n");
+        let one = read_graham_bytes(text.as_bytes(), 1, usize::MAX).unwrap();
+        assert!(one.records.len() > 1000, "{}", one.records.len());
+        let names = |s: &JudgmentSet| {
+            [&s.workers, &s.hits, &s.systems, &s.segments, &s.lang_pairs, &s.tasks].map(|i| i.names().to_vec())
+        };
+        for threads in [2, 3, 7] {
+            let many = read_graham_bytes(text.as_bytes(), threads, 0).unwrap();
+            assert_eq!(names(&many), names(&one), "{threads} threads");
+            assert!(many.records == one.records, "{threads} threads: records differ");
+        }
+        // Break a row near the end: the line number counts every line before it.
+        let lines: Vec<&str> = text.split('\n').collect();
+        let target = lines.len() - 5;
+        let mut broken: Vec<String> = lines.iter().map(|l| l.to_string()).collect();
+        broken[target] = broken[target].replacen("\t", "\tx\t", 1);
+        let broken = broken.join("\n");
+        let expected = read_graham_bytes(broken.as_bytes(), 1, usize::MAX).unwrap_err();
+        assert_eq!(expected.line, target + 1);
+        for threads in [2, 3, 7] {
+            assert_eq!(read_graham_bytes(broken.as_bytes(), threads, 0).unwrap_err(), expected);
+        }
+        // Invalid UTF-8 on a later line, found by whichever chunk holds it.
+        let mut bytes = text.clone().into_bytes();
+        let pos = bytes.len() - 10;
+        bytes[pos] = 0xff;
+        let e1 = read_graham_bytes(&bytes, 1, usize::MAX).unwrap_err();
+        assert_eq!(read_graham_bytes(&bytes, 3, 0).unwrap_err(), e1);
+        assert!(e1.message.contains("UTF-8"), "{e1}");
     }
 
     #[test]

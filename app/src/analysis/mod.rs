@@ -201,6 +201,34 @@ impl JudgmentSet {
         };
         self.records.push(record);
     }
+
+    /// Appends the records of `other` (read after this set), re-numbering its names into this
+    /// set's ids: names new to this set get the next ids in `other`'s order of first
+    /// appearance, so the result is what reading both in sequence gives.
+    pub fn append(&mut self, other: JudgmentSet) {
+        fn remap(into: &mut Interner, from: &Interner) -> Vec<u32> {
+            from.names().iter().map(|name| into.intern(name)).collect()
+        }
+        let workers = remap(&mut self.workers, &other.workers);
+        let hits = remap(&mut self.hits, &other.hits);
+        let systems = remap(&mut self.systems, &other.systems);
+        let segments = remap(&mut self.segments, &other.segments);
+        let to_u16 = |ids: Vec<u32>, what: &str| -> Vec<u16> {
+            ids.into_iter().map(|id| u16::try_from(id).unwrap_or_else(|_| panic!("at most 65,535 {what}"))).collect()
+        };
+        let lang_pairs = to_u16(remap(&mut self.lang_pairs, &other.lang_pairs), "language pairs");
+        let tasks = to_u16(remap(&mut self.tasks, &other.tasks), "tasks");
+        self.records.reserve(other.records.len());
+        self.records.extend(other.records.into_iter().map(|j| Judgment {
+            worker: workers[j.worker as usize],
+            hit: hits[j.hit as usize],
+            system: systems[j.system as usize],
+            segment: segments[j.segment as usize],
+            lang_pair: lang_pairs[j.lang_pair as usize],
+            task: tasks[j.task as usize],
+            ..j
+        }));
+    }
 }
 
 /// Every setting of the pipeline, with the METHOD defaults.
