@@ -127,23 +127,23 @@ pub(crate) fn compare(g: &ScoredGroup, settings: &ComparisonSettings) -> Compare
         .iter()
         .map(|&k| g.samples[k].iter().sum::<f64>() / g.samples[k].len().max(1) as f64)
         .collect();
-    let mut p = vec![vec![None; n]; n];
-    for i in 0..n {
-        for j in i + 1..n {
-            let (a, b) = (&g.samples[order[i]], &g.samples[order[j]]);
-            if a.is_empty() || b.is_empty() {
-                continue;
-            }
-            let stats = RankSumStats::from_sorted_unchecked(a, b, means[i] - means[j]);
-            p[i][j] = stats
-                .test(Alternative::Greater, settings.rank_sum)
-                .ok()
-                .map(|r| r.p_value);
-            p[j][i] = stats
-                .test(Alternative::Less, settings.rank_sum)
-                .ok()
-                .map(|r| r.p_value);
+    let pairs: Vec<(usize, usize)> = (0..n).flat_map(|i| (i + 1..n).map(move |j| (i, j))).collect();
+    // The pairs are independent: tested on every core.
+    let tested = super::par_map(&pairs, |&(i, j)| {
+        let (a, b) = (&g.samples[order[i]], &g.samples[order[j]]);
+        if a.is_empty() || b.is_empty() {
+            return (None, None);
         }
+        let stats = RankSumStats::from_sorted_unchecked(a, b, means[i] - means[j]);
+        (
+            stats.test(Alternative::Greater, settings.rank_sum).ok().map(|r| r.p_value),
+            stats.test(Alternative::Less, settings.rank_sum).ok().map(|r| r.p_value),
+        )
+    });
+    let mut p = vec![vec![None; n]; n];
+    for (&(i, j), (greater, less)) in pairs.iter().zip(tested) {
+        p[i][j] = greater;
+        p[j][i] = less;
     }
     let systems: Vec<u32> = order.iter().map(|&k| g.systems[k].system).collect();
     let mean_z: Vec<f64> = order.iter().map(|&k| g.systems[k].z).collect();

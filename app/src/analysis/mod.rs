@@ -393,6 +393,41 @@ pub fn analyse(set: &JudgmentSet, settings: &AnalysisSettings) -> AnalysisResult
     }
 }
 
+/// `items.iter().map(f)` on every core (scoped threads over contiguous slices), in order.
+/// Small inputs stay on the calling thread.
+pub(crate) fn par_map<T: Sync, R: Send>(items: &[T], f: impl Fn(&T) -> R + Sync) -> Vec<R> {
+    let threads = std::thread::available_parallelism().map_or(1, |n| n.get()).min(8);
+    if threads < 2 || items.len() < 2 {
+        return items.iter().map(f).collect();
+    }
+    let per = items.len().div_ceil(threads);
+    std::thread::scope(|scope| {
+        let f = &f;
+        let handles: Vec<_> = items.chunks(per).map(|chunk| scope.spawn(move || chunk.iter().map(f).collect::<Vec<R>>())).collect();
+        handles.into_iter().flat_map(|h| h.join().expect("a pipeline thread panicked")).collect()
+    })
+}
+
+/// [`par_map`] for owned items.
+pub(crate) fn par_map_vec<T: Send, R: Send>(mut items: Vec<T>, f: impl Fn(T) -> R + Sync) -> Vec<R> {
+    let threads = std::thread::available_parallelism().map_or(1, |n| n.get()).min(8);
+    if threads < 2 || items.len() < 2 {
+        return items.into_iter().map(f).collect();
+    }
+    let per = items.len().div_ceil(threads);
+    let mut parts = Vec::new();
+    while items.len() > per {
+        parts.push(items.split_off(items.len() - per));
+    }
+    parts.push(items);
+    parts.reverse();
+    std::thread::scope(|scope| {
+        let f = &f;
+        let handles: Vec<_> = parts.into_iter().map(|part| scope.spawn(move || part.into_iter().map(f).collect::<Vec<R>>())).collect();
+        handles.into_iter().flat_map(|h| h.join().expect("a pipeline thread panicked")).collect()
+    })
+}
+
 #[cfg(test)]
 mod crowd_evidence;
 #[cfg(test)]

@@ -292,98 +292,161 @@ pub fn run(set: &JudgmentSet, settings: &QcSettings) -> Vec<WorkerQc> {
                 | i as u128
         })
         .collect();
-    keys.sort_unstable();
+    parallel_sort(&mut keys);
 
-    let mut out = Vec::new();
-    // Buffers reused for every worker and HIT.
-    let (mut orig, mut bad, mut first, mut repeat) =
-        (Vec::new(), Vec::new(), Vec::new(), Vec::new());
-    let mut hit_items: Vec<(u32, u32, u8, f64)> = Vec::new();
-    let mut hit_times: Vec<f64> = Vec::new();
+    // Workers are independent: their tests run on every core, each thread with its own buffers.
+    let workers: Vec<&[u128]> = keys.chunk_by(|a, b| a >> 64 == b >> 64).collect();
+    let threads = std::thread::available_parallelism().map_or(1, |n| n.get()).min(8);
+    let per = workers.len().div_ceil(threads).max(1);
+    let batches: Vec<&[&[u128]]> = workers.chunks(per).collect();
+    super::par_map(&batches, |batch| {
+        let mut buffers = WorkerBuffers::default();
+        batch.iter().map(|worker_keys| worker_qc(set, settings, worker_keys, &mut buffers)).collect::<Vec<_>>()
+    })
+    .into_iter()
+    .flatten()
+    .collect()
+}
 
-    for worker_keys in keys.chunk_by(|a, b| a >> 64 == b >> 64) {
-        let first_record = &records[(worker_keys[0] as u32) as usize];
-        let (worker, task) = (first_record.worker, first_record.task);
-        orig.clear();
-        bad.clear();
-        first.clear();
-        repeat.clear();
-        hit_times.clear();
-        let (mut sys_sum, mut ref_sum, mut bad_sum) =
-            (Sum::default(), Sum::default(), Sum::default());
-        let (mut run, mut longest, mut last) = (0usize, 0usize, f64::NAN);
-
-        for hit_keys in worker_keys.chunk_by(|a, b| a >> 32 == b >> 32) {
-            hit_items.clear();
-            let mut hit_seconds = 0.0f64;
-            for k in hit_keys {
-                let r = &records[(*k as u32) as usize];
-                hit_seconds = match set.time_basis {
-                    TimeBasis::PerHit => hit_seconds.max(f64::from(r.seconds)),
-                    TimeBasis::PerItem => hit_seconds + f64::from(r.seconds),
-                };
-                run = if r.score == last { run + 1 } else { 1 };
-                last = r.score;
-                longest = longest.max(run);
-                match r.item_type {
-                    ItemType::System => sys_sum.add(r.score),
-                    ItemType::Ref => ref_sum.add(r.score),
-                    ItemType::BadRef => bad_sum.add(r.score),
-                    ItemType::Repeat => {}
-                }
-                hit_items.push((r.system, r.segment, type_rank(r.item_type), r.score));
-            }
-            hit_times.push(hit_seconds);
-            hit_items.sort_unstable_by_key(|a| (a.0, a.1, a.2));
-            for group in hit_items.chunk_by(|a, b| a.0 == b.0 && a.1 == b.1) {
-                let Some(original) = group.iter().find(|i| i.2 == 0) else {
-                    continue;
-                };
-                for item in group {
-                    if item.2 == 1 {
-                        orig.push(original.3);
-                        bad.push(item.3);
-                    } else if item.2 == 2 {
-                        first.push(original.3);
-                        repeat.push(item.3);
+/// Sorts on every core: the parts are sorted in parallel, then merged.
+fn parallel_sort(keys: &mut Vec<u128>) {
+    let threads = std::thread::available_parallelism().map_or(1, |n| n.get()).min(8);
+    if threads < 2 || keys.len() < 1 << 16 {
+        keys.sort_unstable();
+        return;
+    }
+    let per = keys.len().div_ceil(threads);
+    std::thread::scope(|scope| {
+        for part in keys.chunks_mut(per) {
+            scope.spawn(move || part.sort_unstable());
+        }
+    });
+    // Merge the sorted runs pairwise until one is left.
+    let mut runs: Vec<Vec<u128>> = keys.chunks(per).map(<[u128]>::to_vec).collect();
+    while runs.len() > 1 {
+        let mut next = Vec::with_capacity(runs.len().div_ceil(2));
+        let mut it = runs.into_iter();
+        while let Some(a) = it.next() {
+            match it.next() {
+                None => next.push(a),
+                Some(b) => {
+                    let mut m = Vec::with_capacity(a.len() + b.len());
+                    let (mut i, mut j) = (0, 0);
+                    while i < a.len() && j < b.len() {
+                        if b[j] < a[i] {
+                            m.push(b[j]);
+                            j += 1;
+                        } else {
+                            m.push(a[i]);
+                            i += 1;
+                        }
                     }
+                    m.extend_from_slice(&a[i..]);
+                    m.extend_from_slice(&b[j..]);
+                    next.push(m);
                 }
             }
         }
-
-        let reliability = reliability(&orig, &bad, settings);
-        let consistency = consistency(&first, &repeat, settings);
-        let mean_original = mean_of(orig.iter().copied());
-        let mean_bad_paired = mean_of(bad.iter().copied());
-        let mean_ref = ref_sum.mean();
-        let figures = WorkerFigures {
-            mean_bad_ref: bad_sum.mean(),
-            mean_original,
-            mean_system: sys_sum.mean(),
-            mean_ref,
-            min_hit_seconds: hit_times.iter().copied().reduce(f64::min),
-            mean_hit_seconds: mean_of(hit_times.iter().copied()),
-            longest_identical_run: longest,
-        };
-        let flags = ReviewFlags {
-            fast_hits: hit_times
-                .iter()
-                .filter(|t| **t < settings.hit_time_floor_seconds)
-                .count(),
-            long_identical_run: longest > settings.max_identical_run,
-            bad_not_lower: matches!((mean_bad_paired, mean_original), (Some(b), Some(o)) if b >= o),
-            low_ref: mean_ref.is_some_and(|m| m < settings.low_ref_threshold),
-        };
-        out.push(WorkerQc {
-            worker,
-            task,
-            hits: hit_times.len(),
-            judgments: worker_keys.len(),
-            reliability,
-            consistency,
-            flags,
-            figures,
-        });
+        runs = next;
     }
-    out
+    *keys = runs.pop().unwrap_or_default();
+}
+
+/// Buffers reused for every worker and HIT of one thread.
+#[derive(Default)]
+struct WorkerBuffers {
+    orig: Vec<f64>,
+    bad: Vec<f64>,
+    first: Vec<f64>,
+    repeat: Vec<f64>,
+    hit_items: Vec<(u32, u32, u8, f64)>,
+    hit_times: Vec<f64>,
+}
+
+/// One worker's quality control from their records' keys (sorted by HIT, then record order).
+fn worker_qc(set: &JudgmentSet, settings: &QcSettings, worker_keys: &[u128], buffers: &mut WorkerBuffers) -> WorkerQc {
+    let records = &set.records;
+    let WorkerBuffers { orig, bad, first, repeat, hit_items, hit_times } = buffers;
+    let first_record = &records[(worker_keys[0] as u32) as usize];
+    let (worker, task) = (first_record.worker, first_record.task);
+    orig.clear();
+    bad.clear();
+    first.clear();
+    repeat.clear();
+    hit_times.clear();
+    let (mut sys_sum, mut ref_sum, mut bad_sum) =
+        (Sum::default(), Sum::default(), Sum::default());
+    let (mut run, mut longest, mut last) = (0usize, 0usize, f64::NAN);
+
+    for hit_keys in worker_keys.chunk_by(|a, b| a >> 32 == b >> 32) {
+        hit_items.clear();
+        let mut hit_seconds = 0.0f64;
+        for k in hit_keys {
+            let r = &records[(*k as u32) as usize];
+            hit_seconds = match set.time_basis {
+                TimeBasis::PerHit => hit_seconds.max(f64::from(r.seconds)),
+                TimeBasis::PerItem => hit_seconds + f64::from(r.seconds),
+            };
+            run = if r.score == last { run + 1 } else { 1 };
+            last = r.score;
+            longest = longest.max(run);
+            match r.item_type {
+                ItemType::System => sys_sum.add(r.score),
+                ItemType::Ref => ref_sum.add(r.score),
+                ItemType::BadRef => bad_sum.add(r.score),
+                ItemType::Repeat => {}
+            }
+            hit_items.push((r.system, r.segment, type_rank(r.item_type), r.score));
+        }
+        hit_times.push(hit_seconds);
+        hit_items.sort_unstable_by_key(|a| (a.0, a.1, a.2));
+        for group in hit_items.chunk_by(|a, b| a.0 == b.0 && a.1 == b.1) {
+            let Some(original) = group.iter().find(|i| i.2 == 0) else {
+                continue;
+            };
+            for item in group {
+                if item.2 == 1 {
+                    orig.push(original.3);
+                    bad.push(item.3);
+                } else if item.2 == 2 {
+                    first.push(original.3);
+                    repeat.push(item.3);
+                }
+            }
+        }
+    }
+
+    let reliability = reliability(&orig, &bad, settings);
+    let consistency = consistency(&first, &repeat, settings);
+    let mean_original = mean_of(orig.iter().copied());
+    let mean_bad_paired = mean_of(bad.iter().copied());
+    let mean_ref = ref_sum.mean();
+    let figures = WorkerFigures {
+        mean_bad_ref: bad_sum.mean(),
+        mean_original,
+        mean_system: sys_sum.mean(),
+        mean_ref,
+        min_hit_seconds: hit_times.iter().copied().reduce(f64::min),
+        mean_hit_seconds: mean_of(hit_times.iter().copied()),
+        longest_identical_run: longest,
+    };
+    let flags = ReviewFlags {
+        fast_hits: hit_times
+            .iter()
+            .filter(|t| **t < settings.hit_time_floor_seconds)
+            .count(),
+        long_identical_run: longest > settings.max_identical_run,
+        bad_not_lower: matches!((mean_bad_paired, mean_original), (Some(b), Some(o)) if b >= o),
+        low_ref: mean_ref.is_some_and(|m| m < settings.low_ref_threshold),
+    };
+    WorkerQc {
+        worker,
+        task,
+        hits: hit_times.len(),
+        judgments: worker_keys.len(),
+        reliability,
+        consistency,
+        flags,
+        figures,
+    }
 }

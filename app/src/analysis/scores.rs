@@ -193,7 +193,11 @@ pub(crate) fn score_groups(
     let group_key = |task: u16, pair: u16| task as usize * n_pairs + pair as usize;
     let per_judgment = settings.comparison.unit == ComparisonUnit::Judgments;
 
-    // (group, system, segment) → cell; (group, system) → judgment z-scores.
+    // (group, system, segment) → cell: a dense table when it is small enough (it is for any
+    // real campaign: groups × systems × segments), a hash map otherwise.
+    let (n_groups, n_segments) = (set.tasks.len().max(1) * n_pairs, set.segments.len());
+    let dense_len = n_groups.saturating_mul(set.systems.len()).saturating_mul(n_segments);
+    let mut dense: Vec<u32> = if dense_len <= 1 << 25 { vec![u32::MAX; dense_len] } else { Vec::new() };
     let mut cell_index: FxMap<u128, u32> = FxMap::default();
     let mut cells: Vec<Cell> = Vec::new();
     // (group, system) → judgment z-scores, indexed densely (few groups, few systems).
@@ -208,18 +212,20 @@ pub(crate) fn score_groups(
             continue;
         }
         let g = group_key(r.task, r.lang_pair) as u32;
-        let key = (u128::from(g) << 64) | (u128::from(r.system) << 32) | u128::from(r.segment);
-        let c = *cell_index.entry(key).or_insert_with(|| {
-            cells.push(Cell {
-                group: g,
-                system: r.system,
-                segment: r.segment,
-                raw: 0.0,
-                z: 0.0,
-                n: 0,
-            });
+        let new_cell = |cells: &mut Vec<Cell>| {
+            cells.push(Cell { group: g, system: r.system, segment: r.segment, raw: 0.0, z: 0.0, n: 0 });
             (cells.len() - 1) as u32
-        }) as usize;
+        };
+        let c = if dense.is_empty() {
+            let key = (u128::from(g) << 64) | (u128::from(r.system) << 32) | u128::from(r.segment);
+            *cell_index.entry(key).or_insert_with(|| new_cell(&mut cells)) as usize
+        } else {
+            let slot = &mut dense[(g as usize * n_systems + r.system as usize) * n_segments + r.segment as usize];
+            if *slot == u32::MAX {
+                *slot = new_cell(&mut cells);
+            }
+            *slot as usize
+        };
         cells[c].raw += r.score;
         cells[c].z += zv;
         cells[c].n += 1;
@@ -228,6 +234,7 @@ pub(crate) fn score_groups(
         }
     }
     drop(cell_index);
+    drop(dense);
     cells.sort_unstable_by_key(|c| (c.group, c.system, c.segment));
 
     let mut out: Vec<ScoredGroup> = Vec::new();
@@ -240,72 +247,83 @@ pub(crate) fn score_groups(
             segments: Vec::with_capacity(group_cells.len()),
             samples: Vec::new(),
         };
-        for sys_cells in group_cells.chunk_by(|a, b| a.system == b.system) {
-            let system = sys_cells[0].system;
-            let seg_raw: Vec<f64> = sys_cells.iter().map(|c| c.raw / c.n as f64).collect();
-            let seg_z: Vec<f64> = sys_cells.iter().map(|c| c.z / c.n as f64).collect();
-            let n_judgments: usize = sys_cells.iter().map(|c| c.n).sum();
-            // Raw and z means over a set of segment indices: the mean of segment means, or the
-            // mean over all judgments of those segments.
-            let statistic = |idx: &[usize]| -> [f64; 2] {
-                if settings.average_per_segment {
-                    let (mut r, mut z) = (0.0, 0.0);
-                    for &i in idx {
-                        r += seg_raw[i];
-                        z += seg_z[i];
-                    }
-                    [r / idx.len() as f64, z / idx.len() as f64]
+        // Each system's scores, interval and sorted sample are independent: on every core.
+        let work: Vec<(&[Cell], Vec<f64>)> = group_cells
+            .chunk_by(|a, b| a.system == b.system)
+            .map(|sys_cells| {
+                let sample = if per_judgment {
+                    std::mem::take(&mut samples[g * n_systems + sys_cells[0].system as usize])
                 } else {
-                    let (mut r, mut z, mut n) = (0.0, 0.0, 0usize);
-                    for &i in idx {
-                        let c = &sys_cells[i];
-                        r += c.raw;
-                        z += c.z;
-                        n += c.n;
-                    }
-                    [r / n as f64, z / n as f64]
-                }
-            };
-            let all: Vec<usize> = (0..sys_cells.len()).collect();
-            let [raw, z] = statistic(&all);
-            let (raw_ci, z_ci) = match settings.bootstrap {
-                Some(b) => {
-                    // A seed per system: adding a system does not change the others' intervals.
-                    let seed = b.seed ^ (u64::from(system).wrapping_mul(0x9E37_79B9_7F4A_7C15));
-                    match bootstrap_cis(all.len(), statistic, b.confidence, b.samples, seed) {
-                        Ok([r, z]) => (Some(r), Some(z)),
-                        Err(_) => (None, None),
-                    }
-                }
-                None => (None, None),
-            };
-            scored.systems.push(SystemScore {
-                system,
-                raw,
-                z,
-                n_judgments,
-                n_segments: sys_cells.len(),
-                raw_ci,
-                z_ci,
-            });
-            let mut sample = if per_judgment {
-                std::mem::take(&mut samples[g * n_systems + system as usize])
-            } else {
-                seg_z.clone()
-            };
-            sample.sort_unstable_by(f64::total_cmp);
+                    Vec::new()
+                };
+                (sys_cells, sample)
+            })
+            .collect();
+        let systems = super::par_map_vec(work, |(sys_cells, sample)| score_system(sys_cells, sample, per_judgment, settings));
+        for (system, sample, segments) in systems {
+            scored.systems.push(system);
             scored.samples.push(sample);
-            for (c, (raw, z)) in sys_cells.iter().zip(seg_raw.iter().zip(&seg_z)) {
-                scored.segments.push(SegmentScore {
-                    system,
-                    segment: c.segment,
-                    raw: *raw,
-                    z: *z,
-                    n: c.n,
-                });
-            }
+            scored.segments.extend(segments);
         }
         out.push(scored);
     }
     out
+}
+
+/// One system's score, bootstrap interval, sorted comparison sample and segment scores, from
+/// its cells (one per segment, in segment order) and, when comparing judgments, its judgment
+/// z-scores.
+fn score_system(
+    sys_cells: &[Cell],
+    judgment_z: Vec<f64>,
+    per_judgment: bool,
+    settings: &AnalysisSettings,
+) -> (SystemScore, Vec<f64>, Vec<SegmentScore>) {
+    let system = sys_cells[0].system;
+    let seg_raw: Vec<f64> = sys_cells.iter().map(|c| c.raw / c.n as f64).collect();
+    let seg_z: Vec<f64> = sys_cells.iter().map(|c| c.z / c.n as f64).collect();
+    let n_judgments: usize = sys_cells.iter().map(|c| c.n).sum();
+    // Raw and z means over a set of segment indices: the mean of segment means, or the
+    // mean over all judgments of those segments.
+    let statistic = |idx: &[usize]| -> [f64; 2] {
+        if settings.average_per_segment {
+            let (mut r, mut z) = (0.0, 0.0);
+            for &i in idx {
+                r += seg_raw[i];
+                z += seg_z[i];
+            }
+            [r / idx.len() as f64, z / idx.len() as f64]
+        } else {
+            let (mut r, mut z, mut n) = (0.0, 0.0, 0usize);
+            for &i in idx {
+                let c = &sys_cells[i];
+                r += c.raw;
+                z += c.z;
+                n += c.n;
+            }
+            [r / n as f64, z / n as f64]
+        }
+    };
+    let all: Vec<usize> = (0..sys_cells.len()).collect();
+    let [raw, z] = statistic(&all);
+    let (raw_ci, z_ci) = match settings.bootstrap {
+        Some(b) => {
+            // A seed per system: adding a system does not change the others' intervals.
+            let seed = b.seed ^ (u64::from(system).wrapping_mul(0x9E37_79B9_7F4A_7C15));
+            match bootstrap_cis(all.len(), statistic, b.confidence, b.samples, seed) {
+                Ok([r, z]) => (Some(r), Some(z)),
+                Err(_) => (None, None),
+            }
+        }
+        None => (None, None),
+    };
+    let score = SystemScore { system, raw, z, n_judgments, n_segments: sys_cells.len(), raw_ci, z_ci };
+    let mut sample = if per_judgment { judgment_z } else { seg_z.clone() };
+    sample.sort_unstable_by(f64::total_cmp);
+    let segments = sys_cells
+        .iter()
+        .zip(seg_raw.iter().zip(&seg_z))
+        .map(|(c, (raw, z))| SegmentScore { system, segment: c.segment, raw: *raw, z: *z, n: c.n })
+        .collect();
+    (score, sample, segments)
 }
