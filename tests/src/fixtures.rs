@@ -19,12 +19,18 @@ pub fn sentence(i: usize, salt: usize) -> String {
 
 /// Writes a WMT-layout folder (sources/, references/, system-outputs/, documents/).
 pub fn write_wmt(dir: &Path, pair: &str, segments: usize, systems: &[&str]) {
+    write_wmt_with(dir, pair, segments, systems, sentence)
+}
+
+/// [`write_wmt`] with the text of segment `i` of file `salt` (0 source, 1 reference, 2… the
+/// systems) from `text`.
+pub fn write_wmt_with(dir: &Path, pair: &str, segments: usize, systems: &[&str], text: fn(usize, usize) -> String) {
     let w = |p: &str, text: String| {
         let path = dir.join(p);
         std::fs::create_dir_all(path.parent().expect("parent")).expect("mkdir");
         std::fs::write(path, text).expect("write");
     };
-    let lines = |salt: usize| (0..segments).map(|i| sentence(i, salt) + "\n").collect::<String>();
+    let lines = |salt: usize| (0..segments).map(|i| text(i, salt) + "\n").collect::<String>();
     w(&format!("sources/{pair}.txt"), lines(0));
     w(&format!("references/{pair}.refA.txt"), lines(1));
     w(&format!("documents/{pair}.docs"), (0..segments).map(|i| format!("news doc{}\n", i / 10)).collect());
@@ -59,6 +65,17 @@ pub const HIT_LENGTH: usize = 100;
 /// adequacy campaign with `hits` HITs of [`HIT_LENGTH`] items, each for `redundancy` distinct
 /// workers.
 pub async fn launch_crowd_campaign(base: &str, name: &str, hits: usize, redundancy: usize) -> Result<(Browser, CrowdCampaign), String> {
+    launch_crowd_campaign_with(base, name, hits, redundancy, sentence).await
+}
+
+/// [`launch_crowd_campaign`] with the test set's texts from `text` (see [`write_wmt_with`]).
+pub async fn launch_crowd_campaign_with(
+    base: &str,
+    name: &str,
+    hits: usize,
+    redundancy: usize,
+    text: fn(usize, usize) -> String,
+) -> Result<(Browser, CrowdCampaign), String> {
     let hit_length = HIT_LENGTH;
     let org = Browser::new(base);
     let a = org.call("login", &[("email", ORGANIZER.0), ("password", ORGANIZER.1)]).await;
@@ -72,7 +89,7 @@ pub async fn launch_crowd_campaign(base: &str, name: &str, hits: usize, redundan
     let per_system = (hits * system_items).div_ceil(systems.len());
     let segments = per_system.max(20);
     let dir = tempfile::tempdir().map_err(|e| e.to_string())?;
-    write_wmt(dir.path(), "en-de", segments, &systems);
+    write_wmt_with(dir.path(), "en-de", segments, &systems, text);
     let r = org
         .client
         .post(format!("{base}/upload/import"))
