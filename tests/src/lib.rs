@@ -161,6 +161,11 @@ impl TestServer {
         TestServer { base: format!("http://127.0.0.1:{port}"), database_url, data_dir, child, env, log }
     }
 
+    /// The server's process id.
+    pub fn pid(&self) -> u32 {
+        self.child.id()
+    }
+
     /// Kills the server with SIGKILL (no graceful shutdown) and waits for it to be gone.
     pub fn kill(&mut self) {
         let _ = self.child.kill();

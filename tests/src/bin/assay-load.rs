@@ -201,6 +201,17 @@ async fn annotator(
     t.hits_finished += local.hits_finished;
 }
 
+/// CPU time (user + system) a process has used, in seconds, from `/proc/PID/stat`.
+fn cpu_seconds(pid: u32) -> Option<f64> {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
+    // Fields after the command name (which is in parentheses and may hold spaces).
+    let rest = stat.rsplit_once(')')?.1;
+    let fields: Vec<&str> = rest.split_whitespace().collect();
+    let ticks: f64 = fields.get(11)?.parse::<f64>().ok()? + fields.get(12)?.parse::<f64>().ok()?;
+    // USER_HZ is 100 on Linux.
+    Some(ticks / 100.0)
+}
+
 /// Committed single-row inserts per second into `database_url`, one connection, the settings of
 /// `app/src/db.rs`.
 async fn storage_ceiling(database_url: &str, seconds: u64) -> Result<(f64, u64), String> {
@@ -333,6 +344,8 @@ async fn main() {
     let out_of_work = Arc::new(AtomicBool::new(false));
     let tally = Arc::new(Mutex::new(Tally::default()));
     let window = Duration::from_secs(o.seconds);
+    let server_pid = own_server.as_ref().map(TestServer::pid);
+    let cpu_before = server_pid.and_then(cpu_seconds);
     let t0 = Instant::now();
     let tasks: Vec<_> = (0..o.annotators)
         .map(|n| {
@@ -357,6 +370,7 @@ async fn main() {
         }
     }
     let elapsed = t0.elapsed().as_secs_f64().min(o.seconds as f64);
+    let cpu_used = server_pid.and_then(cpu_seconds).zip(cpu_before).map(|(after, before)| after - before);
     let mut t = tally.lock().await;
     t.submit_us.sort_unstable();
     t.arrive_us.sort_unstable();
@@ -379,6 +393,13 @@ async fn main() {
         percentile(&t.arrive_us, 99.0),
         percentile(&t.arrive_us, 100.0)
     );
+    if let Some(cpu) = cpu_used {
+        println!(
+            "server CPU:         {cpu:.1} s in the window ({:.0}% of one core), {:.2} ms per judgment",
+            100.0 * cpu / t0.elapsed().as_secs_f64(),
+            1000.0 * cpu / n.max(1) as f64
+        );
+    }
     println!("errors:             {}", t.errors.len());
     for e in t.errors.iter().take(10) {
         println!("  {e}");
