@@ -7,6 +7,7 @@ use app::state::AppState;
 use app::{App, shell};
 use axum::http::{HeaderName, HeaderValue, header};
 use axum::routing::get;
+use axum::response::IntoResponse;
 use axum::{Extension, Router, middleware};
 use leptos::prelude::LeptosOptions;
 use leptos_axum::{LeptosRoutes, generate_route_list};
@@ -32,6 +33,7 @@ pub fn build(state: AppState, options: LeptosOptions) -> Router {
         .layer(RequestBodyLimitLayer::new(MAX_BODY_BYTES))
         // Uploads stream to a temp file under their own, larger limit.
         .merge(app::campaign::http::upload_routes().layer(RequestBodyLimitLayer::new(app::campaign::http::MAX_UPLOAD_BYTES)))
+        .layer(middleware::from_fn(malformed_requests_are_client_errors))
         .layer(middleware::from_fn(resolve_session))
         .layer(middleware::from_fn(verify_origin))
         .layer(Extension(state))
@@ -42,6 +44,29 @@ pub fn build(state: AppState, options: LeptosOptions) -> Router {
             HeaderName::from_static("cache-control"),
             HeaderValue::from_static("no-store"),
         ))
+}
+
+/// Leptos answers a server-function request whose arguments cannot be read (a missing or
+/// repeated field, a wrong type, bytes that are not UTF-8, JSON that does not parse, a body over
+/// the limit) with 500 and the error as `Args|…`, `Deserialization|…` or `Request|…`. Those
+/// are the client's mistakes: 400 (413 for a body over the limit), with the same message.
+async fn malformed_requests_are_client_errors(req: axum::extract::Request, next: middleware::Next) -> axum::response::Response {
+    use axum::http::StatusCode;
+    let res = next.run(req).await;
+    if res.status() != StatusCode::INTERNAL_SERVER_ERROR || !res.headers().contains_key("serverfnerror") {
+        return res;
+    }
+    let (mut parts, body) = res.into_parts();
+    let Ok(bytes) = axum::body::to_bytes(body, 64 * 1024).await else {
+        return (StatusCode::INTERNAL_SERVER_ERROR, "internal error").into_response();
+    };
+    let text = String::from_utf8_lossy(&bytes);
+    if text.contains("length limit exceeded") {
+        parts.status = StatusCode::PAYLOAD_TOO_LARGE;
+    } else if ["Args|", "Deserialization|", "Request|"].iter().any(|p| text.starts_with(p)) {
+        parts.status = StatusCode::BAD_REQUEST;
+    }
+    axum::response::Response::from_parts(parts, axum::body::Body::from(bytes))
 }
 
 /// Pages may not be framed by other sites (clickjacking), except the crowd worker's pages,

@@ -30,6 +30,8 @@ pub struct TestServer {
     pub database_url: String,
     pub data_dir: tempfile::TempDir,
     child: Child,
+    env: Vec<(String, String)>,
+    log: bool,
 }
 
 /// Path of the `assay` binary under test.
@@ -72,6 +74,56 @@ pub fn fresh_database_url(backend: Backend, data_dir: &std::path::Path) -> Optio
     }
 }
 
+/// Spawns `assay serve --demo` and waits until `/health` answers.
+async fn spawn_server(data_dir: &std::path::Path, database_url: &str, port: u16, env: &[(String, String)], log: bool) -> Child {
+    let base = format!("http://127.0.0.1:{port}");
+    let mut cmd = Command::new(assay_bin());
+    cmd.args(["serve", "--demo"])
+        .env("ASSAY_DATA_DIR", data_dir)
+        .env("DATABASE_URL", database_url)
+        .env("ASSAY_BIND", format!("127.0.0.1:{port}"))
+        .env("ASSAY_LOG", "warn")
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped());
+    for (k, v) in env {
+        cmd.env(k, v);
+    }
+    if log {
+        let file = std::fs::OpenOptions::new().create(true).append(true).open(data_dir.join("server.log")).expect("log file");
+        cmd.stderr(file);
+    }
+    let mut child = cmd.spawn().expect("start assay");
+    let client = reqwest::Client::new();
+    let deadline = Instant::now() + Duration::from_secs(60);
+    loop {
+        if let Ok(Some(status)) = child.try_wait() {
+            let mut err = String::new();
+            if let Some(mut e) = child.stderr.take() {
+                use std::io::Read;
+                let _ = e.read_to_string(&mut err);
+            }
+            if log {
+                err = std::fs::read_to_string(data_dir.join("server.log")).unwrap_or_default();
+            }
+            panic!("assay serve exited with {status}: {err}");
+        }
+        if let Ok(r) = client.get(format!("{base}/health")).send().await
+            && r.status().is_success()
+        {
+            break;
+        }
+        assert!(Instant::now() < deadline, "assay serve did not answer on {base} within 60 s");
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    // Keep stderr drained so the server never blocks on a full pipe.
+    if let Some(mut stderr) = child.stderr.take() {
+        std::thread::spawn(move || {
+            let _ = std::io::copy(&mut stderr, &mut std::io::sink());
+        });
+    }
+    child
+}
+
 impl TestServer {
     /// Starts `assay serve --demo` on a free port; None only when PostgreSQL is unavailable and
     /// not required.
@@ -98,62 +150,40 @@ impl TestServer {
     async fn start_inner(backend: Backend, env: &[(&str, &str)], log: bool) -> Option<TestServer> {
         let data_dir = tempfile::tempdir().expect("temp dir");
         let database_url = fresh_database_url(backend, data_dir.path())?;
+        Some(Self::start_at(data_dir, database_url, env, log).await)
+    }
+
+    /// Starts `assay serve --demo` on a free port with the given data directory and database.
+    pub async fn start_at(data_dir: tempfile::TempDir, database_url: String, env: &[(&str, &str)], log: bool) -> TestServer {
         let port = free_port();
-        let base = format!("http://127.0.0.1:{port}");
-        let mut cmd = Command::new(assay_bin());
-        cmd.args(["serve", "--demo"])
-            .env("ASSAY_DATA_DIR", data_dir.path())
-            .env("DATABASE_URL", &database_url)
-            .env("ASSAY_BIND", format!("127.0.0.1:{port}"))
-            .env("ASSAY_LOG", "warn")
-            .stdout(Stdio::null())
-            .stderr(Stdio::piped());
-        for (k, v) in env {
-            cmd.env(k, v);
-        }
-        if log {
-            cmd.stderr(std::fs::File::create(data_dir.path().join("server.log")).expect("log file"));
-        }
-        let mut child = cmd.spawn().expect("start assay");
-        let client = reqwest::Client::new();
-        let deadline = Instant::now() + Duration::from_secs(60);
-        loop {
-            if let Ok(Some(status)) = child.try_wait() {
-                let mut err = String::new();
-                if let Some(mut e) = child.stderr.take() {
-                    use std::io::Read;
-                    let _ = e.read_to_string(&mut err);
-                }
-                panic!("assay serve exited with {status}: {err}");
-            }
-            if let Ok(r) = client.get(format!("{base}/health")).send().await
-                && r.status().is_success()
-            {
-                break;
-            }
-            assert!(Instant::now() < deadline, "assay serve did not answer on {base} within 60 s");
-            tokio::time::sleep(Duration::from_millis(50)).await;
-        }
-        // Keep stderr drained so the server never blocks on a full pipe.
-        if let Some(mut stderr) = child.stderr.take() {
-            std::thread::spawn(move || {
-                let _ = std::io::copy(&mut stderr, &mut std::io::sink());
-            });
-        }
-        Some(TestServer { base, database_url, data_dir, child })
+        let env: Vec<(String, String)> = env.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect();
+        let child = spawn_server(data_dir.path(), &database_url, port, &env, log).await;
+        TestServer { base: format!("http://127.0.0.1:{port}"), database_url, data_dir, child, env, log }
+    }
+
+    /// The server's process id.
+    pub fn pid(&self) -> u32 {
+        self.child.id()
+    }
+
+    /// Kills the server with SIGKILL (no graceful shutdown) and waits for it to be gone.
+    pub fn kill(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+
+    /// Starts the server again on the same port, data directory and database (after [`kill`]).
+    ///
+    /// [`kill`]: TestServer::kill
+    pub async fn restart(&mut self) {
+        self.kill();
+        let port: u16 = self.base.rsplit(':').next().and_then(|p| p.parse().ok()).expect("port");
+        self.child = spawn_server(self.data_dir.path(), &self.database_url, port, &self.env, self.log).await;
     }
 
     /// A browser-like client: keeps cookies and sends this server's Origin.
     pub fn browser(&self) -> Browser {
-        let mut headers = reqwest::header::HeaderMap::new();
-        headers.insert("origin", self.base.parse().expect("origin"));
-        let client = reqwest::Client::builder()
-            .cookie_store(true)
-            .default_headers(headers)
-            .redirect(reqwest::redirect::Policy::none())
-            .build()
-            .expect("client");
-        Browser { base: self.base.clone(), client }
+        Browser::new(&self.base)
     }
 
     /// Runs the `assay` binary with this server's configuration (for command-line tests).
@@ -192,6 +222,19 @@ impl Answer {
 }
 
 impl Browser {
+    /// A client with its own cookie jar that sends `base` as its Origin.
+    pub fn new(base: &str) -> Browser {
+        let mut headers = reqwest::header::HeaderMap::new();
+        headers.insert("origin", base.parse().expect("origin"));
+        let client = reqwest::Client::builder()
+            .cookie_store(true)
+            .default_headers(headers)
+            .redirect(reqwest::redirect::Policy::none())
+            .build()
+            .expect("client");
+        Browser { base: base.to_string(), client }
+    }
+
     /// Calls a server function (`/api/NAME`) with form fields, as the page does.
     pub async fn call(&self, name: &str, form: &[(&str, &str)]) -> Answer {
         let r = self.client.post(format!("{}/api/{name}", self.base)).form(form).send().await.expect("request");
@@ -265,3 +308,5 @@ pub fn server_function_endpoints() -> Vec<(String, PathBuf)> {
     }
     found
 }
+
+pub mod fixtures;

@@ -130,27 +130,41 @@ impl Loaded {
 /// The item at `position` as the browser sees it, and its internal id. One query for every
 /// item type.
 async fn item_at(db: &Db, a: &Loaded, position: i64) -> Result<(i64, ItemView), WorkError> {
-    let row = sqlx::query(
-        "SELECT hi.id, hi.shown_text, s.source, r.text AS reference \
+    items_from(db, a, position, 1)
+        .await?
+        .pop()
+        .ok_or_else(|| WorkError::Internal(format!("HIT {} has no item at position {position}", a.hit_id)))
+}
+
+/// The items at positions `from .. from + count` (those that exist), in order, as the browser
+/// sees them, with their internal ids. One query for every item type.
+async fn items_from(db: &Db, a: &Loaded, from: i64, count: i64) -> Result<Vec<(i64, ItemView)>, WorkError> {
+    let rows = sqlx::query(
+        "SELECT hi.id, hi.position, hi.shown_text, s.source, r.text AS reference \
          FROM hit_items hi JOIN segments s ON s.id = hi.segment_id \
          LEFT JOIN segment_references r ON r.segment_id = hi.segment_id AND r.name = COALESCE(CAST($3 AS TEXT), \
               (SELECT MIN(r2.name) FROM segment_references r2 WHERE r2.segment_id = hi.segment_id)) \
-         WHERE hi.hit_id = $1 AND hi.position = $2",
+         WHERE hi.hit_id = $1 AND hi.position >= $2 AND hi.position < $4 ORDER BY hi.position",
     )
     .bind(a.hit_id)
-    .bind(position)
+    .bind(from)
     .bind(a.reference_name.clone())
-    .fetch_optional(&db.pool)
-    .await?
-    .ok_or_else(|| WorkError::Internal(format!("HIT {} has no item at position {position}", a.hit_id)))?;
-    let source: String = row.try_get("source")?;
-    let reference: Option<String> = row.try_get("reference")?;
-    let context = match a.task.as_str() {
-        "da-fluency" => None,
-        "da-source" => Some(source),
-        _ => Some(reference.unwrap_or_default()),
-    };
-    Ok((row.try_get("id")?, ItemView { position, candidate: row.try_get("shown_text")?, context }))
+    .bind(from + count)
+    .fetch_all(&db.pool)
+    .await?;
+    rows.iter()
+        .map(|row| {
+            let source: String = row.try_get("source")?;
+            let reference: Option<String> = row.try_get("reference")?;
+            let context = match a.task.as_str() {
+                "da-fluency" => None,
+                "da-source" => Some(source),
+                _ => Some(reference.unwrap_or_default()),
+            };
+            Ok((row.try_get("id")?, ItemView { position: row.try_get("position")?, candidate: row.try_get("shown_text")?, context }))
+        })
+        .collect::<Result<_, sqlx::Error>>()
+        .map_err(Into::into)
 }
 
 /// The current step of an assignment (after any change has been stored).
@@ -326,14 +340,20 @@ pub async fn submit(db: &Db, secret: &[u8], caller: Option<i64>, public_id: &str
         let a = load(db, caller, public_id).await?;
         a.check_live()?;
         let (score, score2) = validate(&a, answer)?;
-        let existing = sqlx::query(
-            "SELECT j.score, j.score2, j.skipped, j.idempotency_key FROM judgments j \
-             JOIN hit_items hi ON hi.id = j.hit_item_id WHERE j.assignment_id = $1 AND hi.position = $2",
-        )
-        .bind(a.id)
-        .bind(answer.position)
-        .fetch_optional(&db.pool)
-        .await?;
+        // Storing a judgment and advancing the position are one transaction, so only an item
+        // before the current one can have an answer already (a retry, or a second answer).
+        let existing = if answer.position < a.next_position {
+            sqlx::query(
+                "SELECT j.score, j.score2, j.skipped, j.idempotency_key FROM judgments j \
+                 JOIN hit_items hi ON hi.id = j.hit_item_id WHERE j.assignment_id = $1 AND hi.position = $2",
+            )
+            .bind(a.id)
+            .bind(answer.position)
+            .fetch_optional(&db.pool)
+            .await?
+        } else {
+            None
+        };
         if let Some(row) = existing {
             let stored_key: Option<String> = row.try_get("idempotency_key")?;
             let same_answer = same(row.try_get("score")?, score)
@@ -360,7 +380,12 @@ pub async fn submit(db: &Db, secret: &[u8], caller: Option<i64>, public_id: &str
                 a.next_position + 1
             )));
         }
-        let (hit_item_id, _) = item_at(db, &a, answer.position).await?;
+        // This item and the next one (the answer to this request), in one query.
+        let mut items = items_from(db, &a, answer.position, 2).await?.into_iter();
+        let (hit_item_id, _) = items
+            .next()
+            .ok_or_else(|| WorkError::Internal(format!("HIT {} has no item at position {}", a.hit_id, answer.position)))?;
+        let next_item = items.next().map(|(_, view)| view);
         let now = now_ms();
         let last = answer.position + 1 >= a.total;
         let code = last.then(|| completion_code(secret, &a.public_id));
@@ -430,7 +455,11 @@ pub async fn submit(db: &Db, secret: &[u8], caller: Option<i64>, public_id: &str
             completion_code: code,
             ..a
         };
-        return step_of(db, secret, &after).await;
+        if last {
+            return step_of(db, secret, &after).await;
+        }
+        let item = next_item.ok_or_else(|| WorkError::Internal(format!("HIT {} has no item at position {}", after.hit_id, after.next_position)))?;
+        return Ok(Step { answered: after.next_position, item: Some(item), completion: None });
     }
     Err(WorkError::Conflict("Another answer for this HIT arrived at the same time; please reload the page.".into()))
 }

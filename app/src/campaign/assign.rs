@@ -239,17 +239,20 @@ async fn attempt(
         })));
     }
     // The HIT with the fewest live copies that this worker never had and that has a free slot.
+    // Ties are broken in an order that differs from worker to worker, so that many workers
+    // arriving at once ask for different HITs instead of all racing for the same slot.
     let candidate = run!(
         sqlx::query(
             "SELECT h.id, h.hit_index, (SELECT COUNT(*) FROM assignments a WHERE a.hit_id = h.id AND a.status IN ('active', 'completed')) AS live \
              FROM hits h WHERE h.campaign_id = $1 \
              AND NOT EXISTS (SELECT 1 FROM assignments b WHERE b.hit_id = h.id AND b.worker_id = $2) \
              AND (SELECT COUNT(*) FROM assignments c WHERE c.hit_id = h.id AND c.status IN ('active', 'completed')) < $3 \
-             ORDER BY live, h.hit_index LIMIT 1",
+             ORDER BY live, (h.hit_index * 40503 + $4) % 65521, h.hit_index LIMIT 1",
         )
         .bind(campaign_id)
         .bind(worker_id)
         .bind(k)
+        .bind(worker_id.rem_euclid(65521) * 9973)
         .fetch_optional(&mut *tx)
         .await
     );
