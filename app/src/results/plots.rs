@@ -218,12 +218,16 @@ pub struct Series<'a> {
 /// names the score and its unit.
 pub fn timeline(times: &[String], series: &[Series], y_label: &str, confidence: Option<f64>) -> String {
     let left = 70.0;
-    let right = 170.0;
+    // Room for the legend: its longest line (about 7 px a character at 12 px).
+    let longest = series.iter().map(|s| s.name.chars().count() + 12).max().unwrap_or(0);
+    let right = (50.0 + 7.0 * longest as f64).max(170.0);
     let top = 30.0;
     let plot_h = 240.0;
     let bottom = 70.0;
     let step = if times.len() > 1 { (480.0 / (times.len() - 1) as f64).min(200.0) } else { 0.0 };
-    let plot_w = (step * times.len().saturating_sub(1) as f64).max(0.0) + 80.0;
+    let plot_w = (step * times.len().saturating_sub(1) as f64 + 120.0).max(260.0);
+    // Time points centred in the plot.
+    let first_x = left + (plot_w - step * times.len().saturating_sub(1) as f64) / 2.0;
     let width = left + plot_w + right;
     let height = top + plot_h + bottom;
     let (mut lo, mut hi) = (f64::INFINITY, f64::NEG_INFINITY);
@@ -251,7 +255,7 @@ pub fn timeline(times: &[String], series: &[Series], y_label: &str, confidence: 
     if hi - lo < tick {
         hi = lo + tick;
     }
-    let x = |i: usize| left + 40.0 + step * i as f64;
+    let x = |i: usize| first_x + step * i as f64;
     let y = |v: f64| top + plot_h - (finite(v) - lo) / (hi - lo) * plot_h;
     let mut s = String::new();
     let _ = write!(
