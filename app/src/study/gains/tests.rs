@@ -124,3 +124,16 @@ fn eacl_fluency_means_through_the_bootstrap_path() {
     assert_eq!(table[3].pair, "cs-en");
     assert!((table[3].gain - 22.1).abs() < 1e-9 && (table[3].delta - 12.4).abs() < 1e-9 && (table[3].difference - 9.7).abs() < 1e-9);
 }
+
+/// An arm whose campaign has no judgment of one of the four yet says which.
+#[test]
+fn a_missing_system_is_named() {
+    let config = StudyCrowdConfig { seed: 3, ..StudyCrowdConfig::default() };
+    let (_, r) = simulated_arm(&config);
+    let wrong = ArmLabels::new("best-old", "best-new", "other-bench", "old", "new");
+    let e = arm_data(&r, &wrong).unwrap_err();
+    assert_eq!(e, "no judgment of other-bench @ old yet");
+    // Test sets swapped: the segments of BEST_old are not in the "old" test set's prefix.
+    let swapped = ArmLabels { old_prefix: "new:".into(), ..labels() };
+    assert!(arm_data(&r, &swapped).unwrap_err().contains("is not in the test set of"));
+}
