@@ -42,6 +42,12 @@ const MIGRATIONS: &[(i64, &str, &str, &str)] = &[
         include_str!("../../migrations/sqlite/0002_campaigns.sql"),
         include_str!("../../migrations/postgres/0002_campaigns.sql"),
     ),
+    (
+        5,
+        "studies",
+        include_str!("../../migrations/sqlite/0005_studies.sql"),
+        include_str!("../../migrations/postgres/0005_studies.sql"),
+    ),
 ];
 
 fn migrator(backend: Backend) -> Migrator {

@@ -10,6 +10,7 @@ pub mod auth;
 pub mod campaign;
 pub mod model;
 pub mod results;
+pub mod study;
 pub mod ui;
 
 // The flow, stage by stage (server side).

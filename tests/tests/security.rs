@@ -90,6 +90,14 @@ const TABLE: &[Row] = &[
     Row { endpoint: "results_campaigns", how: How::Form, expect: [S(401), S(401), S(403), S(200), S(200), S(200)] },
     Row { endpoint: "campaign_results", how: How::Form, expect: [S(401), S(401), S(403), Pass, Pass, Pass] },
     Row { endpoint: "campaign_workers", how: How::Form, expect: [S(401), S(401), S(403), S(403), Pass, Pass] },
+    // study/api.rs. Designing and launching studies is for organizers; reading them for
+    // researchers and up (a missing study is then a 400).
+    Row { endpoint: "check_study", how: How::Json, expect: [S(401), S(401), S(403), S(403), S(200), S(200)] },
+    Row { endpoint: "create_study", how: How::Json, expect: [S(401), S(401), S(403), S(403), Pass, Pass] },
+    Row { endpoint: "launch_study", how: How::Form, expect: [S(401), S(401), S(403), S(403), Pass, Pass] },
+    Row { endpoint: "list_studies", how: How::Form, expect: [S(401), S(401), S(403), S(200), S(200), S(200)] },
+    Row { endpoint: "study_results", how: How::Form, expect: [S(401), S(401), S(403), Pass, Pass, Pass] },
+    Row { endpoint: "study_history", how: How::Form, expect: [S(401), S(401), S(403), S(200), S(200), S(200)] },
     Row { endpoint: "logout", how: How::Form, expect: [S(200); 6] },
 ];
 
@@ -168,6 +176,7 @@ fn form_args(endpoint: &str, who: Who, d: &Demo, n: usize) -> Vec<(String, Strin
             ("key", format!("table-{n}")),
         ],
         "verify_completion_code" => vec![("code", "ABCDE-FGHJK-LMNPQ-RSTUV".into())],
+        "launch_study" | "study_results" => vec![("study_id", "999999".into())],
         _ => vec![],
     };
     v.into_iter().map(|(k, v)| (k.to_string(), v)).collect()
@@ -179,8 +188,13 @@ fn json_args(endpoint: &str) -> Value {
         "name": "table campaign", "task": "da-adequacy", "test_set_id": 999999, "systems": [1], "benchmark_systems": [1],
         "seed": 7, "settings": { "judgments_wanted": 70, "redundancy": 1, "target_language": "German", "payment_per_hit": 3.0 }
     });
+    let study = json!({
+        "name": "table study", "tasks": ["da-adequacy"], "seed": 7,
+        "pairs": [{ "old_test_set_id": 999998, "best_old": 1, "new_test_set_id": 999999, "best_new": 2, "benchmark": 3 }],
+    });
     match endpoint {
         "check_design" | "create_campaign" => json!({ "draft": draft }),
+        "check_study" | "create_study" => json!({ "draft": study }),
         other => panic!("no JSON arguments for {other}"),
     }
 }
@@ -307,6 +321,9 @@ both_backends! {
                 ("/campaigns".into(), role_page(Organizer)),
                 ("/campaigns/new".into(), role_page(Organizer)),
                 (campaign.clone(), role_page(Organizer)),
+                ("/studies".into(), role_page(Researcher)),
+                ("/studies/new".into(), role_page(Organizer)),
+                ("/history".into(), role_page(Researcher)),
                 (format!("/work/{work_id}"), work),
             ];
             for (path, p) in pages {
@@ -341,6 +358,16 @@ both_backends! {
             };
             if !meets(want, up.status().as_u16()) {
                 failures.push(format!("POST /upload/import as {who:?}: expected {want:?}, got {}", up.status()));
+            }
+            // A study's export: researchers and up (an unknown study is then refused as such).
+            let export = b.get("/studies/999999/export").await;
+            let want = match who {
+                Anonymous | Crowd => S(401),
+                Annotator => S(403),
+                _ => S(400),
+            };
+            if !meets(want, export.status) {
+                failures.push(format!("GET /studies/999999/export as {who:?}: expected {want:?}, got {}", export.status));
             }
             // Static files are the same for everyone and never an error.
             let css = b.get("/assay.css").await;

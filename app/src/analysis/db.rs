@@ -71,18 +71,26 @@ pub async fn campaign_info(db: &Db, campaign_id: i64) -> Result<CampaignInfo, St
 /// Every scored judgment of campaign `campaign_id` as the pipeline's records. An unknown
 /// campaign is an error; a campaign without judgments gives an empty set.
 pub async fn load_campaign(db: &Db, campaign_id: i64) -> Result<JudgmentSet, String> {
-    load_campaign_paged(db, campaign_id, PAGE).await
+    load_campaign_paged(db, campaign_id, PAGE, false).await
 }
 
-async fn load_campaign_paged(db: &Db, campaign_id: i64, page: i64) -> Result<JudgmentSet, String> {
+/// [`load_campaign`] for a campaign whose HITs mix test sets (a comparison study, METHOD §7):
+/// a system is named `system @ test set` and a segment `test set:key`, so that a benchmark
+/// system judged on two test sets is scored on each separately. Quality control and z-scores
+/// still pool all of a worker's judgments in the campaign.
+pub async fn load_campaign_by_test_set(db: &Db, campaign_id: i64) -> Result<JudgmentSet, String> {
+    load_campaign_paged(db, campaign_id, PAGE, true).await
+}
+
+async fn load_campaign_paged(db: &Db, campaign_id: i64, page: i64, by_test_set: bool) -> Result<JudgmentSet, String> {
     let info = campaign_info(db, campaign_id).await?;
     let mut set = JudgmentSet::new(TimeBasis::PerItem);
     let lang_pair = format!("{}-{}", info.source_lang, info.target_lang);
 
     // Test-set order first.
     let segments = sqlx::query(
-        "SELECT s.segment_key FROM segments s JOIN campaigns c ON c.test_set_id = s.test_set_id \
-         WHERE c.id = $1 ORDER BY s.position",
+        "SELECT s.segment_key, t.name AS test_set FROM segments s JOIN campaigns c ON c.test_set_id = s.test_set_id \
+         JOIN test_sets t ON t.id = s.test_set_id WHERE c.id = $1 ORDER BY s.position",
     )
     .bind(campaign_id)
     .fetch_all(&db.pool)
@@ -92,7 +100,12 @@ async fn load_campaign_paged(db: &Db, campaign_id: i64, page: i64) -> Result<Jud
         let key: String = row
             .try_get("segment_key")
             .map_err(|e| format!("cannot read a segment key: {e}"))?;
-        set.segments.intern(&key);
+        if by_test_set {
+            let t: String = row.try_get("test_set").map_err(|e| format!("cannot read a test set name: {e}"))?;
+            set.segments.intern(&format!("{t}:{key}"));
+        } else {
+            set.segments.intern(&key);
+        }
     }
 
     let mut after: i64 = i64::MIN;
@@ -103,7 +116,7 @@ async fn load_campaign_paged(db: &Db, campaign_id: i64, page: i64) -> Result<Jud
                     h.hit_index, \
                     hi.item_type, \
                     COALESCE(s.name, ps.name, 'REF') AS system_name, \
-                    seg.segment_key, \
+                    seg.segment_key, ts.name AS test_set, \
                     CAST(j.score AS DOUBLE PRECISION) AS score, \
                     CAST(j.score2 AS DOUBLE PRECISION) AS score2, \
                     COALESCE(j.time_on_screen_ms, j.submitted_at - j.shown_at, 0) AS ms \
@@ -113,6 +126,7 @@ async fn load_campaign_paged(db: &Db, campaign_id: i64, page: i64) -> Result<Jud
              JOIN workers w ON w.id = a.worker_id \
              JOIN hits h ON h.id = hi.hit_id \
              JOIN segments seg ON seg.id = hi.segment_id \
+             JOIN test_sets ts ON ts.id = seg.test_set_id \
              LEFT JOIN systems s ON s.id = hi.system_id \
              LEFT JOIN hit_items p ON p.hit_id = hi.hit_id AND p.position = hi.paired_position \
              LEFT JOIN systems ps ON ps.id = p.system_id \
@@ -136,8 +150,13 @@ async fn load_campaign_paged(db: &Db, campaign_id: i64, page: i64) -> Result<Jud
             let external: String = row.try_get("external_id").map_err(|e| bad("external_id", e))?;
             let hit_index: i64 = row.try_get("hit_index").map_err(|e| bad("hit_index", e))?;
             let item_type: String = row.try_get("item_type").map_err(|e| bad("item_type", e))?;
-            let system: String = row.try_get("system_name").map_err(|e| bad("system", e))?;
-            let segment: String = row.try_get("segment_key").map_err(|e| bad("segment", e))?;
+            let mut system: String = row.try_get("system_name").map_err(|e| bad("system", e))?;
+            let mut segment: String = row.try_get("segment_key").map_err(|e| bad("segment", e))?;
+            if by_test_set {
+                let t: String = row.try_get("test_set").map_err(|e| bad("test set", e))?;
+                system = format!("{system} @ {t}");
+                segment = format!("{t}:{segment}");
+            }
             let score: f64 = row.try_get("score").map_err(|e| bad("score", e))?;
             let ms: i64 = row.try_get("ms").map_err(|e| bad("time", e))?;
             let item_type = ItemType::parse(&item_type)
@@ -212,7 +231,7 @@ mod tests {
             sqlx::query(sqlx::AssertSqlSafe(*sql)).execute(&db.pool).await.expect(sql);
         }
         for page in [2, PAGE] {
-            let set = load_campaign_paged(db, 7, page).await.expect("load");
+            let set = load_campaign_paged(db, 7, page, false).await.expect("load");
             assert_eq!(set.records.len(), 7, "page {page}");
             assert_eq!(set.segments.names(), ["b", "a", "c"], "test-set order");
             assert_eq!(set.workers.names(), ["mturk:A1", "prolific:P9"]);
@@ -232,6 +251,10 @@ mod tests {
             assert_eq!(set.workers.name(r[6].worker), "prolific:P9");
             assert_eq!(set.hits.name(r[6].hit), "0");
         }
+        let by = load_campaign_by_test_set(db, 7).await.expect("load by test set");
+        assert_eq!(by.segments.names(), ["nt2026:b", "nt2026:a", "nt2026:c"]);
+        assert_eq!(by.systems.name(by.records[0].system), "SysA @ nt2026");
+        assert_eq!(by.systems.name(by.records[4].system), "SysB @ nt2026");
         let e = load_campaign(db, 8).await.unwrap_err();
         assert_eq!(e, "there is no campaign with id 8");
 

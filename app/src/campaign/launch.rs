@@ -44,8 +44,14 @@ pub struct PlannedHit {
 /// The texts a campaign draws from.
 struct Material {
     target_lang: String,
-    /// Segment ids in test-set order.
+    /// Segment ids in test-set order (all groups, one test set after the other).
     segments: Vec<i64>,
+    /// Per group of the spec: its segment ids in test-set order.
+    group_segments: Vec<Vec<i64>>,
+    /// Candidate name (what the HIT builder balances) → system id. One group: the system's
+    /// name; several (a comparison study): `system @ test set`, so that a system judged on two
+    /// test sets gets an equal share on each.
+    labels: Vec<(String, i64, usize)>,
     /// segment id → the chosen reference text.
     references: HashMap<i64, String>,
     /// (system id, segment id) → output.
@@ -54,93 +60,143 @@ struct Material {
     system_names: HashMap<i64, String>,
 }
 
+/// Which systems a campaign judges on which test set. An ordinary campaign has one group; a
+/// comparison study (METHOD §7) two: (old test set: BEST_old, benchmark) and (new test set:
+/// BEST_new, benchmark), mixed in the same HITs.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Group {
+    pub test_set_id: i64,
+    pub systems: Vec<i64>,
+}
+
 /// Everything that decides the HITs of a campaign.
 struct Spec<'a> {
     task: TaskKind,
-    test_set_id: i64,
+    groups: Vec<Group>,
     reference_name: Option<&'a str>,
-    systems: &'a [i64],
+    /// Every system of every group (sorted, no duplicates).
+    systems: Vec<i64>,
     settings: &'a CampaignSettings,
     seed: u64,
 }
 
-async fn load_material(db: &Db, spec: &Spec<'_>) -> Result<(Material, Option<String>), String> {
-    let set = sqlx::query("SELECT target_lang FROM test_sets WHERE id = $1")
-        .bind(spec.test_set_id)
-        .fetch_optional(&db.pool)
-        .await
-        .map_err(db_err)?
-        .ok_or_else(|| format!("there is no test set with id {}", spec.test_set_id))?;
-    let target_lang: String = set.try_get("target_lang").map_err(db_err)?;
-    let segments: Vec<i64> = sqlx::query("SELECT id FROM segments WHERE test_set_id = $1 ORDER BY position")
-        .bind(spec.test_set_id)
-        .fetch_all(&db.pool)
-        .await
-        .map_err(db_err)?
-        .iter()
-        .map(|r| r.try_get::<i64, _>("id"))
-        .collect::<Result<_, _>>()
-        .map_err(db_err)?;
-    let names: Vec<String> = sqlx::query(
-        "SELECT DISTINCT r.name FROM segment_references r JOIN segments s ON s.id = r.segment_id WHERE s.test_set_id = $1 ORDER BY r.name",
-    )
-    .bind(spec.test_set_id)
-    .fetch_all(&db.pool)
-    .await
-    .map_err(db_err)?
-    .iter()
-    .map(|r| r.try_get::<String, _>("name"))
-    .collect::<Result<_, _>>()
-    .map_err(db_err)?;
-    let reference_name = match spec.reference_name {
-        Some(n) if !n.is_empty() => {
-            if !names.iter().any(|x| x == n) {
-                return Err(format!("the test set has no reference named {n:?} (it has: {})", names.join(", ")));
-            }
-            Some(n.to_string())
-        }
-        _ => names.first().cloned(),
-    };
-    let mut references = HashMap::new();
-    if let Some(name) = &reference_name {
-        let rows = sqlx::query(
-            "SELECT r.segment_id, r.text FROM segment_references r JOIN segments s ON s.id = r.segment_id WHERE s.test_set_id = $1 AND r.name = $2",
-        )
-        .bind(spec.test_set_id)
-        .bind(name)
-        .fetch_all(&db.pool)
-        .await
-        .map_err(db_err)?;
-        for r in rows {
-            references.insert(r.try_get::<i64, _>("segment_id").map_err(db_err)?, r.try_get::<String, _>("text").map_err(db_err)?);
-        }
+impl<'a> Spec<'a> {
+    fn new(task: TaskKind, groups: Vec<Group>, reference_name: Option<&'a str>, settings: &'a CampaignSettings, seed: u64) -> Self {
+        let mut systems: Vec<i64> = groups.iter().flat_map(|g| g.systems.iter().copied()).collect();
+        systems.sort_unstable();
+        systems.dedup();
+        Spec { task, groups, reference_name, systems, settings, seed }
     }
-    let mut outputs = HashMap::new();
-    let mut system_names = HashMap::new();
-    for &system in spec.systems {
+}
+
+async fn load_material(db: &Db, spec: &Spec<'_>) -> Result<(Material, Option<String>), String> {
+    let mut m = Material {
+        target_lang: String::new(),
+        segments: Vec::new(),
+        group_segments: Vec::new(),
+        labels: Vec::new(),
+        references: HashMap::new(),
+        outputs: HashMap::new(),
+        system_names: HashMap::new(),
+    };
+    let mut first_reference = None;
+    for &system in &spec.systems {
         let name = sqlx::query("SELECT name FROM systems WHERE id = $1")
             .bind(system)
             .fetch_optional(&db.pool)
             .await
             .map_err(db_err)?
             .ok_or_else(|| format!("there is no system with id {system}"))?;
-        system_names.insert(system, name.try_get::<String, _>("name").map_err(db_err)?);
-        let rows = sqlx::query(
-            "SELECT o.segment_id, o.text FROM system_outputs o JOIN segments s ON s.id = o.segment_id WHERE s.test_set_id = $1 AND o.system_id = $2",
+        m.system_names.insert(system, name.try_get::<String, _>("name").map_err(db_err)?);
+    }
+    for (k, group) in spec.groups.iter().enumerate() {
+        let set = sqlx::query("SELECT name, target_lang FROM test_sets WHERE id = $1")
+            .bind(group.test_set_id)
+            .fetch_optional(&db.pool)
+            .await
+            .map_err(db_err)?
+            .ok_or_else(|| format!("there is no test set with id {}", group.test_set_id))?;
+        let target_lang: String = set.try_get("target_lang").map_err(db_err)?;
+        let set_name: String = set.try_get("name").map_err(db_err)?;
+        if k == 0 {
+            m.target_lang = target_lang;
+        } else if target_lang != m.target_lang {
+            return Err(format!(
+                "test set {set_name} translates into {target_lang}, but the campaign's first test set into {}: the HITs of one campaign share a target language",
+                m.target_lang
+            ));
+        }
+        let segments: Vec<i64> = sqlx::query("SELECT id FROM segments WHERE test_set_id = $1 ORDER BY position")
+            .bind(group.test_set_id)
+            .fetch_all(&db.pool)
+            .await
+            .map_err(db_err)?
+            .iter()
+            .map(|r| r.try_get::<i64, _>("id"))
+            .collect::<Result<_, _>>()
+            .map_err(db_err)?;
+        m.segments.extend(&segments);
+        m.group_segments.push(segments);
+        let names: Vec<String> = sqlx::query(
+            "SELECT DISTINCT r.name FROM segment_references r JOIN segments s ON s.id = r.segment_id WHERE s.test_set_id = $1 ORDER BY r.name",
         )
-        .bind(spec.test_set_id)
-        .bind(system)
+        .bind(group.test_set_id)
         .fetch_all(&db.pool)
         .await
+        .map_err(db_err)?
+        .iter()
+        .map(|r| r.try_get::<String, _>("name"))
+        .collect::<Result<_, _>>()
         .map_err(db_err)?;
-        for r in rows {
-            let text: String = r.try_get("text").map_err(db_err)?;
-            if !text.trim().is_empty() {
-                outputs.insert((system, r.try_get::<i64, _>("segment_id").map_err(db_err)?), text);
+        let reference_name = match spec.reference_name {
+            Some(n) if !n.is_empty() => {
+                if !names.iter().any(|x| x == n) {
+                    return Err(format!("the test set has no reference named {n:?} (it has: {})", names.join(", ")));
+                }
+                Some(n.to_string())
+            }
+            _ => names.first().cloned(),
+        };
+        if k == 0 {
+            first_reference = reference_name.clone();
+        }
+        if let Some(name) = &reference_name {
+            let rows = sqlx::query(
+                "SELECT r.segment_id, r.text FROM segment_references r JOIN segments s ON s.id = r.segment_id WHERE s.test_set_id = $1 AND r.name = $2",
+            )
+            .bind(group.test_set_id)
+            .bind(name)
+            .fetch_all(&db.pool)
+            .await
+            .map_err(db_err)?;
+            for r in rows {
+                m.references.insert(r.try_get::<i64, _>("segment_id").map_err(db_err)?, r.try_get::<String, _>("text").map_err(db_err)?);
+            }
+        }
+        for &system in &group.systems {
+            let label = if spec.groups.len() == 1 {
+                m.system_names[&system].clone()
+            } else {
+                format!("{} @ {set_name}", m.system_names[&system])
+            };
+            m.labels.push((label, system, k));
+            let rows = sqlx::query(
+                "SELECT o.segment_id, o.text FROM system_outputs o JOIN segments s ON s.id = o.segment_id WHERE s.test_set_id = $1 AND o.system_id = $2",
+            )
+            .bind(group.test_set_id)
+            .bind(system)
+            .fetch_all(&db.pool)
+            .await
+            .map_err(db_err)?;
+            for r in rows {
+                let text: String = r.try_get("text").map_err(db_err)?;
+                if !text.trim().is_empty() {
+                    m.outputs.insert((system, r.try_get::<i64, _>("segment_id").map_err(db_err)?), text);
+                }
             }
         }
     }
-    Ok((Material { target_lang, segments, references, outputs, system_names }, reference_name))
+    Ok((m, first_reference))
 }
 
 fn adequacy_policy(p: DegradationPolicy) -> AdequacyPolicy {
@@ -173,8 +229,9 @@ fn donors(m: &Material, segment: i64) -> Vec<&str> {
 fn candidates(spec: &Spec<'_>, m: &Material) -> Vec<Candidate> {
     let seg = |text: &str| Segmentation::choose(text, Some(&m.target_lang));
     let mut out = Vec::new();
-    for &system in spec.systems {
-        for &segment in &m.segments {
+    for (label, system, g) in &m.labels {
+        let (system, g) = (*system, *g);
+        for &segment in &m.group_segments[g] {
             let Some(text) = m.outputs.get(&(system, segment)) else { continue };
             let reference = m.references.get(&segment);
             // Adequacy and word order show the reference beside every item.
@@ -191,7 +248,7 @@ fn candidates(spec: &Spec<'_>, m: &Material) -> Vec<Candidate> {
             };
             out.push(Candidate {
                 // Names (unique ignoring case) make the builder's messages readable.
-                system: m.system_names.get(&system).cloned().unwrap_or_else(|| system.to_string()),
+                system: label.to_string(),
                 segment: segment.to_string(),
                 has_reference: reference.is_some(),
                 degradable,
@@ -236,12 +293,12 @@ fn build(spec: &Spec<'_>, cands: &[Candidate]) -> Result<Vec<Hit>, String> {
     built.map_err(|e| e.to_string())
 }
 
-/// The system id behind a candidate's system name.
+/// The system id behind a candidate's system name (its label).
 fn system_id(m: &Material, name: &str) -> Result<i64, String> {
-    m.system_names
+    m.labels
         .iter()
-        .find(|(_, n)| n.as_str() == name)
-        .map(|(&id, _)| id)
+        .find(|(n, _, _)| n.as_str() == name)
+        .map(|&(_, id, _)| id)
         .ok_or_else(|| format!("internal: HIT builder returned unknown system {name:?}"))
 }
 
@@ -350,9 +407,11 @@ async fn plan(db: &Db, spec: &Spec<'_>) -> Result<(Vec<PlannedHit>, Option<Strin
     if matches!(spec.task, TaskKind::DaAdequacy | TaskKind::WordOrder) && m.references.is_empty() {
         return Err(format!("{} shows a human reference with every item, but the test set has none", spec.task.as_str()));
     }
-    for &s in spec.systems {
-        if !m.outputs.keys().any(|&(sys, _)| sys == s) {
-            return Err(format!("system {} has no outputs for this test set", m.system_names.get(&s).cloned().unwrap_or_default()));
+    for (g, group) in spec.groups.iter().enumerate() {
+        for &s in &group.systems {
+            if !m.group_segments[g].iter().any(|&seg| m.outputs.contains_key(&(s, seg))) {
+                return Err(format!("system {} has no outputs for this test set", m.system_names.get(&s).cloned().unwrap_or_default()));
+            }
         }
     }
     let cands = candidates(spec, &m);
@@ -398,14 +457,13 @@ pub async fn check_design(db: &Db, draft: &CampaignDraft) -> Result<DesignCheck,
             }
         }
     };
-    let spec = Spec {
+    let spec = Spec::new(
         task,
-        test_set_id: draft.test_set_id,
-        reference_name: draft.reference_name.as_deref(),
-        systems: &draft.systems,
-        settings: &draft.settings,
-        seed: draft.seed as u64,
-    };
+        vec![Group { test_set_id: draft.test_set_id, systems: draft.systems.clone() }],
+        draft.reference_name.as_deref(),
+        &draft.settings,
+        draft.seed as u64,
+    );
     let max_outputs = match load_material(db, &spec).await {
         Ok((m, _)) => {
             check.samples = samples(&spec, &m);
@@ -435,7 +493,7 @@ pub async fn check_design(db: &Db, draft: &CampaignDraft) -> Result<DesignCheck,
 fn samples(spec: &Spec<'_>, m: &Material) -> Vec<DegradedSample> {
     let mut picked: Vec<(i64, &str)> = Vec::new();
     'outer: for &seg in &m.segments {
-        for &sys in spec.systems {
+        for &sys in &spec.systems {
             if picked.len() >= 6 {
                 break 'outer;
             }
@@ -479,18 +537,47 @@ pub async fn create_campaign(db: &Db, draft: &CampaignDraft, created_by: i64) ->
     let mut systems = draft.systems.clone();
     systems.sort_unstable();
     systems.dedup();
-    let spec = Spec {
-        task,
-        test_set_id: draft.test_set_id,
-        reference_name: draft.reference_name.as_deref(),
-        systems: &systems,
-        settings: &draft.settings,
-        seed: draft.seed as u64,
-    };
+    let groups = vec![Group { test_set_id: draft.test_set_id, systems }];
     // Refuse designs that cannot be built, with the builder's reason.
-    let (_, reference_name) = plan(db, &spec).await?;
-    let settings = serde_json::to_string(&draft.settings).map_err(|e| e.to_string())?;
+    let (_, reference_name) = plan_groups(db, task, &groups, draft).await?;
     let mut tx = db.pool.begin().await.map_err(db_err)?;
+    let id = insert_campaign(&mut tx, draft, task, &groups, reference_name, created_by).await?;
+    tx.commit().await.map_err(db_err)?;
+    Ok(id)
+}
+
+/// Plans the HITs of a draft whose systems come in groups (one group per test set); stores
+/// nothing. Returns the number of HITs and the reference name chosen for the first group.
+pub async fn plan_groups(
+    db: &Db,
+    task: TaskKind,
+    groups: &[Group],
+    draft: &CampaignDraft,
+) -> Result<(usize, Option<String>), String> {
+    let spec = Spec::new(task, groups.to_vec(), draft.reference_name.as_deref(), &draft.settings, draft.seed as u64);
+    let (hits, reference_name) = plan(db, &spec).await?;
+    Ok((hits.len(), reference_name))
+}
+
+/// Checks a draft's fields (name, task, settings); see [`create_campaign`].
+pub fn check_campaign_draft(draft: &CampaignDraft) -> Result<TaskKind, String> {
+    check_draft(draft)
+}
+
+/// Inserts a draft campaign and its systems inside `tx` (the design was checked before). The
+/// campaign's test set is `draft.test_set_id`; its systems those of every group.
+pub async fn insert_campaign(
+    tx: &mut sqlx::Transaction<'static, sqlx::Any>,
+    draft: &CampaignDraft,
+    task: TaskKind,
+    groups: &[Group],
+    reference_name: Option<String>,
+    created_by: i64,
+) -> Result<i64, String> {
+    let mut systems: Vec<i64> = groups.iter().flat_map(|g| g.systems.iter().copied()).collect();
+    systems.sort_unstable();
+    systems.dedup();
+    let settings = serde_json::to_string(&draft.settings).map_err(|e| e.to_string())?;
     let row = sqlx::query(
         "INSERT INTO campaigns (public_id, name, task, test_set_id, reference_name, settings, seed, status, created_by, created_at) VALUES ($1, $2, $3, $4, $5, $6, $7, 'draft', $8, $9) RETURNING id",
     )
@@ -503,7 +590,7 @@ pub async fn create_campaign(db: &Db, draft: &CampaignDraft, created_by: i64) ->
     .bind(draft.seed)
     .bind(created_by)
     .bind(now_ms())
-    .fetch_one(&mut *tx)
+    .fetch_one(&mut **tx)
     .await
     .map_err(db_err)?;
     let id: i64 = row.try_get("id").map_err(db_err)?;
@@ -512,11 +599,10 @@ pub async fn create_campaign(db: &Db, draft: &CampaignDraft, created_by: i64) ->
             .bind(id)
             .bind(*s)
             .bind(i64::from(draft.benchmark_systems.contains(s)))
-            .execute(&mut *tx)
+            .execute(&mut **tx)
             .await
             .map_err(db_err)?;
     }
-    tx.commit().await.map_err(db_err)?;
     Ok(id)
 }
 
@@ -577,14 +663,11 @@ pub async fn launch_campaign(db: &Db, campaign_id: i64) -> Result<LaunchSummary,
     if c.status != "draft" {
         return Err(format!("campaign {} is {} already", c.name, c.status));
     }
-    let spec = Spec {
-        task: c.task,
-        test_set_id: c.test_set_id,
-        reference_name: c.reference_name.as_deref(),
-        systems: &c.systems,
-        settings: &c.settings,
-        seed: c.seed as u64,
+    let groups = match crate::study::store::study_groups(db, campaign_id).await? {
+        Some(groups) => groups,
+        None => vec![Group { test_set_id: c.test_set_id, systems: c.systems.clone() }],
     };
+    let spec = Spec::new(c.task, groups, c.reference_name.as_deref(), &c.settings, c.seed as u64);
     let (hits, _) = plan(db, &spec).await?;
     let mut summary = LaunchSummary { hits: hits.len(), items: 0, per_type: BTreeMap::new() };
     let mut tx = db.pool.begin().await.map_err(db_err)?;

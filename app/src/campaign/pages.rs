@@ -131,7 +131,7 @@ fn CampaignTable(campaigns: Vec<CampaignInfo>) -> impl IntoView {
 }
 
 /// A number input bound to one field of the settings.
-fn number_field(
+pub(crate) fn number_field(
     label: &'static str,
     id: &'static str,
     settings: RwSignal<CampaignSettings>,

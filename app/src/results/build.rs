@@ -211,7 +211,12 @@ pub fn workers_view(campaign: String, set: &JudgmentSet, r: &AnalysisResult) -> 
 /// Loads the campaign and runs the pipeline with the page's choices.
 pub async fn run(db: &Db, campaign_id: i64, options: ResultsOptions) -> Result<(String, JudgmentSet, AnalysisResult), String> {
     let info = analysis::db::campaign_info(db, campaign_id).await?;
-    let set = analysis::db::load_campaign(db, campaign_id).await?;
+    // A comparison study's campaign judges the benchmark on two test sets: score each apart.
+    let set = if crate::study::store::is_study_arm(db, campaign_id).await? {
+        analysis::db::load_campaign_by_test_set(db, campaign_id).await?
+    } else {
+        analysis::db::load_campaign(db, campaign_id).await?
+    };
     let settings = settings(options);
     // The pipeline is CPU-bound (bootstrap): keep it off the async workers.
     let (set, result) = tokio::task::spawn_blocking(move || {

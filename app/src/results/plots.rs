@@ -203,6 +203,140 @@ pub fn scatter(pairs: &[(f64, f64)]) -> String {
     s
 }
 
+/// One line of a time-line plot: a system's score at some of the plot's time points.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Series<'a> {
+    pub name: &'a str,
+    /// Drawn dashed (e.g. the benchmark system, whose change measures the test sets).
+    pub dashed: bool,
+    /// (time point index, mean, interval).
+    pub points: Vec<(usize, f64, Option<(f64, f64)>)>,
+}
+
+/// Scores over time: time points left to right (labelled, e.g. years or campaigns), one line
+/// per system with a marker and its interval at every time point it was judged. `y_label`
+/// names the score and its unit.
+pub fn timeline(times: &[String], series: &[Series], y_label: &str, confidence: Option<f64>) -> String {
+    let left = 70.0;
+    // Room for the legend: its longest line (about 7 px a character at 12 px).
+    let longest = series.iter().map(|s| s.name.chars().count() + 12).max().unwrap_or(0);
+    let right = (50.0 + 7.0 * longest as f64).max(170.0);
+    let top = 30.0;
+    let plot_h = 240.0;
+    let bottom = 70.0;
+    let step = if times.len() > 1 { (480.0 / (times.len() - 1) as f64).min(200.0) } else { 0.0 };
+    let plot_w = (step * times.len().saturating_sub(1) as f64 + 120.0).max(260.0);
+    // Time points centred in the plot.
+    let first_x = left + (plot_w - step * times.len().saturating_sub(1) as f64) / 2.0;
+    let width = left + plot_w + right;
+    let height = top + plot_h + bottom;
+    let (mut lo, mut hi) = (f64::INFINITY, f64::NEG_INFINITY);
+    for sr in series {
+        for &(_, m, ci) in &sr.points {
+            let (a, b) = ci.unwrap_or((m, m));
+            for v in [m, a, b] {
+                if v.is_finite() {
+                    lo = lo.min(v);
+                    hi = hi.max(v);
+                }
+            }
+        }
+    }
+    if !lo.is_finite() {
+        (lo, hi) = (0.0, 1.0);
+    }
+    // A tick step of 1, 2, 5 × 10^k giving about 5 ticks.
+    let span = (hi - lo).max(1e-6);
+    let raw = span / 5.0;
+    let mag = 10f64.powf(raw.log10().floor());
+    let tick = [1.0, 2.0, 5.0, 10.0].into_iter().map(|k| k * mag).find(|t| span / t <= 6.0).unwrap_or(10.0 * mag);
+    lo = (lo / tick).floor() * tick;
+    hi = (hi / tick).ceil() * tick;
+    if hi - lo < tick {
+        hi = lo + tick;
+    }
+    let x = |i: usize| first_x + step * i as f64;
+    let y = |v: f64| top + plot_h - (finite(v) - lo) / (hi - lo) * plot_h;
+    let mut s = String::new();
+    let _ = write!(
+        s,
+        r#"<svg xmlns="http://www.w3.org/2000/svg" class="plot timeline" role="img" width="{width}" height="{height}" viewBox="0 0 {width} {height}" font-family="sans-serif" font-size="12">"#
+    );
+    let _ = write!(s, "<title>{} over time{}</title>", escape(y_label), match confidence {
+        Some(c) => format!(" with {:.0}% bootstrap intervals", c * 100.0),
+        None => String::new(),
+    });
+    let axis_y = top + plot_h;
+    let mut t = lo;
+    let digits = if tick >= 1.0 { 0 } else if tick >= 0.1 { 1 } else { 2 };
+    while t <= hi + tick * 1e-6 {
+        let ty = y(t);
+        let _ = write!(s, r##"<line x1="{left}" y1="{ty:.1}" x2="{:.1}" y2="{ty:.1}" stroke="#ccc" stroke-width="0.5"/>"##, left + plot_w);
+        let _ = write!(s, r#"<text class="tick" x="{:.1}" y="{:.1}" text-anchor="end">{t:.digits$}</text>"#, left - 6.0, ty + 4.0);
+        t += tick;
+    }
+    let _ = write!(s, r##"<line class="axis" x1="{left}" y1="{top}" x2="{left}" y2="{axis_y}" stroke="#000"/>"##);
+    let _ = write!(s, r##"<line class="axis" x1="{left}" y1="{axis_y}" x2="{:.1}" y2="{axis_y}" stroke="#000"/>"##, left + plot_w);
+    let _ = write!(
+        s,
+        r#"<text class="axis-label" x="16" y="{0:.1}" text-anchor="middle" transform="rotate(-90 16 {0:.1})">{1}</text>"#,
+        top + plot_h / 2.0,
+        escape(y_label)
+    );
+    for (i, label) in times.iter().enumerate() {
+        let _ = write!(s, r#"<text class="time-label" x="{:.1}" y="{:.1}" text-anchor="middle">{}</text>"#, x(i), axis_y + 18.0, escape(label));
+    }
+    let _ = write!(s, r#"<text class="axis-label" x="{:.1}" y="{:.1}" text-anchor="middle">time</text>"#, left + plot_w / 2.0, axis_y + 40.0);
+    let shapes = ["circle", "square", "triangle", "diamond"];
+    for (k, sr) in series.iter().enumerate() {
+        let mut pts = sr.points.clone();
+        pts.sort_by_key(|p| p.0);
+        let path: Vec<String> = pts.iter().map(|&(i, m, _)| format!("{:.1},{:.1}", x(i), y(m))).collect();
+        if path.len() > 1 {
+            let _ = write!(
+                s,
+                r##"<polyline class="series-line" points="{}" fill="none" stroke="#000" stroke-width="1.5"{}/>"##,
+                path.join(" "),
+                if sr.dashed { r#" stroke-dasharray="6 3""# } else { "" }
+            );
+        }
+        let offset = (k as f64 - (series.len() as f64 - 1.0) / 2.0) * 4.0;
+        for &(i, m, ci) in &pts {
+            let cx = x(i) + offset;
+            if let Some((a, b)) = ci {
+                let _ = write!(s, r##"<line class="ci" x1="{cx:.1}" y1="{:.1}" x2="{cx:.1}" y2="{:.1}" stroke="#000" stroke-width="1.5"/>"##, y(a), y(b));
+                for v in [a, b] {
+                    let _ = write!(s, r##"<line x1="{0:.1}" y1="{1:.1}" x2="{2:.1}" y2="{1:.1}" stroke="#000"/>"##, cx - 4.0, y(v), cx + 4.0);
+                }
+            }
+            let cy = y(m);
+            let title = format!("{} at {}: {}", sr.name, times.get(i).map_or("", String::as_str), if m.is_finite() { format!("{m:.2}") } else { "not computed".into() });
+            let fill = if sr.dashed { "#fff" } else { "#000" };
+            let _ = match shapes[k % shapes.len()] {
+                "square" => write!(s, r##"<rect class="point" x="{:.1}" y="{:.1}" width="8" height="8" fill="{fill}" stroke="#000"><title>{}</title></rect>"##, cx - 4.0, cy - 4.0, escape(&title)),
+                "triangle" => write!(s, r##"<polygon class="point" points="{:.1},{:.1} {:.1},{:.1} {:.1},{:.1}" fill="{fill}" stroke="#000"><title>{}</title></polygon>"##, cx, cy - 5.0, cx - 5.0, cy + 4.0, cx + 5.0, cy + 4.0, escape(&title)),
+                "diamond" => write!(s, r##"<polygon class="point" points="{:.1},{:.1} {:.1},{:.1} {:.1},{:.1} {:.1},{:.1}" fill="{fill}" stroke="#000"><title>{}</title></polygon>"##, cx, cy - 5.0, cx + 5.0, cy, cx, cy + 5.0, cx - 5.0, cy, escape(&title)),
+                _ => write!(s, r##"<circle class="point" cx="{cx:.1}" cy="{cy:.1}" r="4" fill="{fill}" stroke="#000"><title>{}</title></circle>"##, escape(&title)),
+            };
+        }
+        // Legend on the right.
+        let ly = top + 16.0 * k as f64 + 6.0;
+        let lx = left + plot_w + 12.0;
+        let _ = write!(
+            s,
+            r##"<line x1="{lx:.1}" y1="{ly:.1}" x2="{:.1}" y2="{ly:.1}" stroke="#000" stroke-width="1.5"{}/>"##,
+            lx + 24.0,
+            if sr.dashed { r#" stroke-dasharray="6 3""# } else { "" }
+        );
+        let _ = write!(s, r#"<text class="legend" x="{:.1}" y="{:.1}">{} ({})</text>"#, lx + 30.0, ly + 4.0, escape(sr.name), shapes[k % shapes.len()]);
+    }
+    if let Some(c) = confidence {
+        let _ = write!(s, r#"<text x="{left}" y="{:.1}">Bars: {:.0}% bootstrap intervals (segments resampled)</text>"#, height - 8.0, c * 100.0);
+    }
+    s.push_str("</svg>");
+    s
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -291,5 +425,26 @@ mod tests {
         assert!(svg.contains(r#"class="diagonal""#));
         // Clamped into the frame: x ≤ pad + size.
         assert!(!svg.contains(r#"cx="204"#));
+    }
+
+    #[test]
+    fn timeline_draws_every_point_interval_and_label() {
+        let times = vec!["2007".to_string(), "2012 & later".to_string()];
+        let series = vec![
+            Series { name: "BEST", dashed: false, points: vec![(0, 53.5, Some((51.0, 56.0))), (1, 58.0, Some((56.5, 59.5)))] },
+            Series { name: "bench<x>", dashed: true, points: vec![(0, 64.1, Some((62.0, 66.0))), (1, 58.2, None)] },
+            Series { name: "lone", dashed: false, points: vec![(1, f64::NAN, None)] },
+        ];
+        let svg = timeline(&times, &series, "mean raw score (0–100)", Some(0.95));
+        assert!(well_formed(&svg), "{svg}");
+        assert_eq!(svg.matches(r#"class="point""#).count(), 5);
+        assert_eq!(svg.matches(r#"class="ci""#).count(), 3);
+        assert_eq!(svg.matches(r#"class="series-line""#).count(), 2);
+        assert_eq!(svg.matches(r#"class="time-label""#).count(), 2);
+        assert!(svg.contains("2012 &amp; later") && svg.contains("bench&lt;x&gt;"));
+        assert!(svg.contains("mean raw score (0–100)") && svg.contains("95%"));
+        assert!(svg.contains("stroke-dasharray"));
+        assert!(!svg.contains("NaN"));
+        assert!(well_formed(&timeline(&[], &[], "z", None)));
     }
 }

@@ -381,6 +381,171 @@ pub fn simulate(
     })
 }
 
+/// A simulated comparison study (METHOD §7): the best system of an old evaluation on its test
+/// set, the best system of a new one on a test set that is harder by a known amount, and a
+/// benchmark system translating both, in the same HITs.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct StudyCrowdConfig {
+    pub seed: u64,
+    /// True mean quality (0–100) on a test set of average difficulty.
+    pub best_old: f64,
+    pub best_new: f64,
+    pub benchmark: f64,
+    /// Points every output of the new test set loses against the old one (its difficulty).
+    pub new_set_harder_by: f64,
+    /// Segments per test set (ids `old:1`… and `new:1`…).
+    pub segments: usize,
+    pub segment_sd: f64,
+    pub output_sd: f64,
+    pub reference_quality: f64,
+    pub bad_ref_drop: f64,
+    pub workers: Vec<(WorkerKind, usize)>,
+    pub assignments_per_hit: usize,
+    pub design: HitDesign,
+    /// SYSTEM items per (system, test set).
+    pub wanted: JudgmentsWanted,
+}
+
+impl Default for StudyCrowdConfig {
+    fn default() -> Self {
+        StudyCrowdConfig {
+            seed: 1,
+            best_old: 50.0,
+            best_new: 58.0,
+            benchmark: 62.0,
+            new_set_harder_by: 10.0,
+            segments: 150,
+            segment_sd: 10.0,
+            output_sd: 12.0,
+            reference_quality: 88.0,
+            bad_ref_drop: 30.0,
+            workers: vec![(WorkerKind::Careful, 16), (WorkerKind::Noisy, 4), (WorkerKind::RandomClicker, 4)],
+            assignments_per_hit: 1,
+            design: HitDesign::default(),
+            wanted: JudgmentsWanted::PerSystem(700),
+        }
+    }
+}
+
+/// The names a simulated study uses: systems `best-old @ old`, `benchmark @ old`,
+/// `best-new @ new`, `benchmark @ new`; segments `old:1`…, `new:1`….
+pub const STUDY_SYSTEMS: [&str; 4] = ["best-old @ old", "benchmark @ old", "best-new @ new", "benchmark @ new"];
+
+/// Runs a simulated comparison study, calling `sink` for every judgment (`sys_id` is one of
+/// [`STUDY_SYSTEMS`], `sid` names the test set). Deterministic from `config.seed`.
+pub fn simulate_study(
+    config: &StudyCrowdConfig,
+    mut sink: impl FnMut(&SimJudgment) -> io::Result<()>,
+) -> Result<SimTruth, SimError> {
+    if config.segments == 0 {
+        return Err(SimError::EmptyCampaign);
+    }
+    let total_workers: usize = config.workers.iter().map(|w| w.1).sum();
+    if total_workers == 0 {
+        return Err(SimError::NoWorkers);
+    }
+    if config.assignments_per_hit > total_workers || config.assignments_per_hit == 0 {
+        return Err(SimError::TooFewWorkers { assignments: config.assignments_per_hit, workers: total_workers });
+    }
+    let mut rng = ChaCha8Rng::seed_from_u64(config.seed);
+    let n = config.segments;
+    // Difficulty per segment of each test set; the new one is harder by the configured amount.
+    let difficulty: [Vec<f64>; 2] = [
+        (0..n).map(|_| config.segment_sd * normal(&mut rng)).collect(),
+        (0..n).map(|_| config.segment_sd * normal(&mut rng) - config.new_set_harder_by).collect(),
+    ];
+    let systems = [
+        (STUDY_SYSTEMS[0], config.best_old, 0usize),
+        (STUDY_SYSTEMS[1], config.benchmark, 0),
+        (STUDY_SYSTEMS[2], config.best_new, 1),
+        (STUDY_SYSTEMS[3], config.benchmark, 1),
+    ];
+    let quality: Vec<Vec<f64>> = systems
+        .iter()
+        .map(|&(_, q, set)| {
+            difficulty[set].iter().map(|&d| (q + d + config.output_sd * normal(&mut rng)).clamp(0.0, 100.0)).collect()
+        })
+        .collect();
+    let ref_quality: Vec<f64> = (0..2 * n).map(|_| (config.reference_quality + 4.0 * normal(&mut rng)).clamp(0.0, 100.0)).collect();
+    let mut kinds: Vec<WorkerKind> = config.workers.iter().flat_map(|&(kind, n)| std::iter::repeat_n(kind, n)).collect();
+    kinds.shuffle(&mut rng);
+    let workers: Vec<Worker> = kinds
+        .iter()
+        .enumerate()
+        .map(|(i, &kind)| Worker {
+            id: format!("W{:04}", i + 1),
+            kind,
+            bias: 4.0 * normal(&mut rng),
+            constant: [50.0, 70.0, 100.0][rng.random_range(0..3)],
+        })
+        .collect();
+    let set_name = ["old", "new"];
+    let candidates: Vec<Candidate> = systems
+        .iter()
+        .flat_map(|&(name, _, set)| (1..=n).map(move |g| Candidate::new(name, format!("{}:{g}", set_name[set]))))
+        .collect();
+    let hits = build_hits(&candidates, &config.design, config.wanted, config.seed ^ 0x5354_5544)?;
+    // (system index, segment index) of an item; REF items take their partner's system.
+    let locate = |sys: &str, sid: &str| -> (usize, usize) {
+        let s = systems.iter().position(|x| x.0 == sys).unwrap_or(0);
+        let g = sid.split_once(':').and_then(|(_, k)| k.parse::<usize>().ok()).unwrap_or(1).saturating_sub(1);
+        (s, g)
+    };
+    let mut pool: Vec<usize> = (0..workers.len()).collect();
+    let mut judgments = 0usize;
+    for hit in &hits {
+        let hit_id = mturk_id(&mut rng);
+        let items: Vec<(f64, String)> = hit
+            .items
+            .iter()
+            .map(|it| {
+                let sys = it
+                    .system
+                    .clone()
+                    .or_else(|| it.paired_with.and_then(|q| hit.items[q].system.clone()))
+                    .unwrap_or_default();
+                let (s, g) = locate(&sys, &it.segment);
+                let q = match it.item_type {
+                    ItemType::Ref => ref_quality[systems[s].2 * n + g],
+                    ItemType::BadRef => quality[s][g] - config.bad_ref_drop * (0.6 + 0.8 * rng.random::<f64>()),
+                    _ => quality[s][g],
+                };
+                (q.max(0.0), sys)
+            })
+            .collect();
+        let (chosen, _) = pool.partial_shuffle(&mut rng, config.assignments_per_hit);
+        let chosen: Vec<usize> = chosen.to_vec();
+        for &w in &chosen {
+            let worker = &workers[w];
+            for (it, (q, sys)) in hit.items.iter().zip(&items) {
+                let score = worker.score(*q, &mut rng);
+                let secs = worker.seconds(18.0, &mut rng);
+                sink(&SimJudgment {
+                    hit_id: hit_id.clone(),
+                    worker: worker.id.clone(),
+                    hit: hit.index,
+                    position: it.position,
+                    sys_id: sys.clone(),
+                    rid: 1_000_000 + (hit.index * config.design.length + it.position) as u64,
+                    item_type: it.item_type,
+                    sid: it.segment.clone(),
+                    score,
+                    item_seconds: secs,
+                    hit_seconds: 0.0,
+                })?;
+                judgments += 1;
+            }
+        }
+    }
+    Ok(SimTruth {
+        systems: systems.iter().map(|&(name, q, _)| (name.to_string(), q)).collect(),
+        system_order: Vec::new(),
+        workers: workers.iter().map(|w| (w.id.clone(), w.kind)).collect(),
+        hits: hits.len(),
+        judgments,
+    })
+}
+
 /// Writes one judgment as a row of the Graham/MTurk judgment file.
 pub fn write_graham_row(
     w: &mut impl Write,

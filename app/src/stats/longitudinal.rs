@@ -77,6 +77,191 @@ pub fn mean_gain(pairs: &[CalibratedScores]) -> Result<GainSummary> {
     })
 }
 
+/// The judgments one system received on one segment: the sum of their scores and how many.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct SegmentSum {
+    pub sum: f64,
+    pub n: usize,
+}
+
+/// One language pair of a comparison study, segment by segment: on the old test set the
+/// judgments of `[BEST_old, CURR_old]`, on the new test set those of `[BEST_new, CURR_new]`
+/// (a segment a system was not judged on has `n = 0`). Both systems of a test set translate
+/// the same segments, so a resample of segments serves both.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct PairSegments {
+    pub old: Vec<[SegmentSum; 2]>,
+    pub new: Vec<[SegmentSum; 2]>,
+}
+
+/// A percentile interval.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Interval {
+    pub lower: f64,
+    pub upper: f64,
+}
+
+impl Interval {
+    pub fn contains(&self, x: f64) -> bool {
+        self.lower <= x && x <= self.upper
+    }
+}
+
+/// A gain with bootstrap intervals of its three parts.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct GainWithInterval {
+    /// The four means on all judgments.
+    pub scores: CalibratedScores,
+    /// Judgments behind each mean: `[best_old, curr_old, best_new, curr_new]`.
+    pub n: [usize; 4],
+    pub gain: Gain,
+    pub gain_ci: Interval,
+    /// Interval of the uncalibrated difference BEST_new − BEST_old.
+    pub best_difference_ci: Interval,
+    /// Interval of Δ = CURR_old − CURR_new.
+    pub delta_ci: Interval,
+}
+
+/// Per-pair gains and the unweighted mean over pairs, each with its bootstrap interval.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct GainIntervals {
+    pub per_pair: Vec<GainWithInterval>,
+    pub mean: GainWithInterval,
+    pub confidence: f64,
+    pub samples: usize,
+    pub seed: u64,
+}
+
+fn totals(rows: &[[SegmentSum; 2]], idx: &[usize]) -> [(f64, usize); 2] {
+    let mut t = [(0.0, 0usize); 2];
+    for &i in idx {
+        for (k, c) in rows[i].iter().enumerate() {
+            t[k].0 += c.sum;
+            t[k].1 += c.n;
+        }
+    }
+    t
+}
+
+/// The four means of one pair for one draw of segments (`None` if a system has no judgment).
+fn pair_scores(p: &PairSegments, old_idx: &[usize], new_idx: &[usize]) -> Option<(CalibratedScores, [usize; 4])> {
+    let [bo, co] = totals(&p.old, old_idx);
+    let [bn, cn] = totals(&p.new, new_idx);
+    if bo.1 == 0 || co.1 == 0 || bn.1 == 0 || cn.1 == 0 {
+        return None;
+    }
+    let m = |t: (f64, usize)| t.0 / t.1 as f64;
+    Some((
+        CalibratedScores { curr_old: m(co), curr_new: m(cn), best_old: m(bo), best_new: m(bn) },
+        [bo.1, co.1, bn.1, cn.1],
+    ))
+}
+
+fn percentile(mut v: Vec<f64>, confidence: f64) -> Result<Interval> {
+    v.sort_unstable_by(f64::total_cmp);
+    let tail = (1.0 - confidence) / 2.0;
+    Ok(Interval {
+        lower: super::describe::quantile_sorted(&v, tail)?,
+        upper: super::describe::quantile_sorted(&v, 1.0 - tail)?,
+    })
+}
+
+/// Calibrated gains with percentile bootstrap intervals (METHOD §5, §7): every replicate
+/// resamples, independently for each pair and each test set, that test set's segments with
+/// replacement; both systems judged on a test set keep the same draw; the four means (over
+/// judgments), the per-pair gains and their unweighted mean over pairs are recomputed. A
+/// replicate in which some system of some pair drew no judgment is drawn again (at most
+/// `samples` times over). Deterministic from `seed`.
+pub fn bootstrap_gains(pairs: &[PairSegments], confidence: f64, samples: usize, seed: u64) -> Result<GainIntervals> {
+    const WHAT: &str = "calibrated gain";
+    if pairs.is_empty() {
+        return Err(StatsError::Empty { what: WHAT });
+    }
+    if samples == 0 || !(confidence > 0.0 && confidence < 1.0) {
+        return Err(StatsError::Invalid {
+            what: WHAT,
+            message: format!("needs samples ≥ 1 and 0 < confidence < 1 (got {samples}, {confidence})"),
+        });
+    }
+    let mut point = Vec::with_capacity(pairs.len());
+    for (k, p) in pairs.iter().enumerate() {
+        let flat: Vec<f64> = p.old.iter().chain(&p.new).flat_map(|r| [r[0].sum, r[1].sum]).collect();
+        check_finite(WHAT, &flat)?;
+        let all_old: Vec<usize> = (0..p.old.len()).collect();
+        let all_new: Vec<usize> = (0..p.new.len()).collect();
+        let s = pair_scores(p, &all_old, &all_new).ok_or_else(|| StatsError::Invalid {
+            what: WHAT,
+            message: format!("language pair {} lacks judgments of one of BEST_old, CURR_old, BEST_new, CURR_new", k + 1),
+        })?;
+        point.push(s);
+    }
+    let n_pairs = pairs.len() as f64;
+    let mean_scores = |ss: &[CalibratedScores]| CalibratedScores {
+        curr_old: ss.iter().map(|s| s.curr_old).sum::<f64>() / n_pairs,
+        curr_new: ss.iter().map(|s| s.curr_new).sum::<f64>() / n_pairs,
+        best_old: ss.iter().map(|s| s.best_old).sum::<f64>() / n_pairs,
+        best_new: ss.iter().map(|s| s.best_new).sum::<f64>() / n_pairs,
+    };
+    let mut rng = super::resample::SplitMix64::new(seed);
+    // Per pair (and the mean, last): the gain, the difference and Δ of each replicate.
+    let mut reps: Vec<[Vec<f64>; 3]> = (0..=pairs.len()).map(|_| std::array::from_fn(|_| Vec::with_capacity(samples))).collect();
+    let mut old_idx = Vec::new();
+    let mut new_idx = Vec::new();
+    let mut redraws = 0usize;
+    let mut drawn = 0usize;
+    while drawn < samples {
+        let mut scores = Vec::with_capacity(pairs.len());
+        for p in pairs {
+            old_idx.clear();
+            new_idx.clear();
+            old_idx.extend((0..p.old.len()).map(|_| rng.below(p.old.len() as u64) as usize));
+            new_idx.extend((0..p.new.len()).map(|_| rng.below(p.new.len() as u64) as usize));
+            match pair_scores(p, &old_idx, &new_idx) {
+                Some((s, _)) => scores.push(s),
+                None => break,
+            }
+        }
+        if scores.len() < pairs.len() {
+            redraws += 1;
+            if redraws > samples {
+                return Err(StatsError::Invalid {
+                    what: WHAT,
+                    message: "too few segments with judgments: most resamples leave a system without any".into(),
+                });
+            }
+            continue;
+        }
+        for (k, s) in scores.iter().chain(std::iter::once(&mean_scores(&scores))).enumerate() {
+            let g = gain(s);
+            reps[k][0].push(g.gain);
+            reps[k][1].push(g.best_difference);
+            reps[k][2].push(g.delta);
+        }
+        drawn += 1;
+    }
+    let mut out = Vec::with_capacity(pairs.len() + 1);
+    let mean_point = mean_scores(&point.iter().map(|p| p.0).collect::<Vec<_>>());
+    let mut n_total = [0usize; 4];
+    for p in &point {
+        for (t, n) in n_total.iter_mut().zip(p.1) {
+            *t += n;
+        }
+    }
+    for (k, [g, d, delta]) in reps.into_iter().enumerate() {
+        let (scores, n) = if k < pairs.len() { point[k] } else { (mean_point, n_total) };
+        out.push(GainWithInterval {
+            scores,
+            n,
+            gain: gain(&scores),
+            gain_ci: percentile(g, confidence)?,
+            best_difference_ci: percentile(d, confidence)?,
+            delta_ci: percentile(delta, confidence)?,
+        });
+    }
+    let mean = out.pop().unwrap_or_else(|| unreachable!("the mean is always computed"));
+    Ok(GainIntervals { per_pair: out, mean, confidence, samples, seed })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -281,5 +466,77 @@ mod tests {
             "{m:?}"
         );
         assert!(mean_gain(&[]).is_err());
+    }
+
+    /// Deterministic pseudo-random judgments: per segment of a test set, `k` judgments of each
+    /// of the two systems around `quality + difficulty` (difficulty shared by both systems).
+    fn pair(old: (f64, f64), new: (f64, f64), segments: usize, seed: u64) -> PairSegments {
+        let mut rng = crate::stats::SplitMix64::new(seed);
+        let mut unit = move || rng.next_u64() as f64 / u64::MAX as f64 - 0.5;
+        let mut rows = |(best, curr): (f64, f64), shift: f64| -> Vec<[SegmentSum; 2]> {
+            (0..segments)
+                .map(|_| {
+                    let difficulty = 20.0 * unit() + shift;
+                    let mut cell = |q: f64| {
+                        let n = 1 + (segments % 3);
+                        let sum = (0..n).map(|_| q + difficulty + 30.0 * unit()).sum();
+                        SegmentSum { sum, n }
+                    };
+                    [cell(best), cell(curr)]
+                })
+                .collect()
+        };
+        PairSegments { old: rows(old, 0.0), new: rows(new, -10.0) }
+    }
+
+    /// The same system as BEST and as CURR on both test sets: the gain is exactly 0 (BEST and
+    /// CURR are the same numbers), and so is every replicate.
+    #[test]
+    fn identical_systems_gain_nothing() {
+        let mut p = pair((60.0, 60.0), (60.0, 60.0), 40, 3);
+        for r in p.old.iter_mut().chain(p.new.iter_mut()) {
+            r[1] = r[0];
+        }
+        let g = bootstrap_gains(&[p], 0.95, 500, 1).unwrap();
+        assert!(g.mean.gain.gain.abs() < 1e-9, "{:?}", g.mean.gain);
+        assert!(g.mean.gain_ci.contains(0.0) && (g.mean.gain_ci.upper - g.mean.gain_ci.lower) < 1e-9);
+        // The uncalibrated difference sees only the harder test set (−10 points) and the noise.
+        assert!(g.mean.best_difference_ci.upper < 0.0, "{:?}", g.mean.best_difference_ci);
+    }
+
+    /// Systems of equal quality judged independently: gain ≈ 0 with an interval covering 0.
+    #[test]
+    fn equal_systems_interval_covers_zero() {
+        let pairs: Vec<_> = (0..3).map(|k| pair((55.0, 70.0), (55.0, 70.0), 60, 10 + k)).collect();
+        let g = bootstrap_gains(&pairs, 0.95, 1000, 2).unwrap();
+        assert!(g.mean.gain_ci.contains(0.0), "{:?}", g.mean);
+        for p in &g.per_pair {
+            assert!(p.gain_ci.contains(0.0), "{p:?}");
+            assert!(p.gain_ci.lower < p.gain.gain && p.gain.gain < p.gain_ci.upper);
+        }
+        // The mean's point gain is the mean of the per-pair gains (the formula is linear).
+        let avg = g.per_pair.iter().map(|p| p.gain.gain).sum::<f64>() / 3.0;
+        assert!((avg - g.mean.gain.gain).abs() < 1e-9);
+    }
+
+    /// Swapping the old and the new test set (and BEST_old with BEST_new) negates every gain.
+    #[test]
+    fn swapping_old_and_new_negates_the_gain() {
+        let pairs: Vec<_> = (0..2).map(|k| pair((50.0, 65.0), (58.0, 65.0), 30, 20 + k)).collect();
+        let swapped: Vec<_> = pairs.iter().map(|p| PairSegments { old: p.new.clone(), new: p.old.clone() }).collect();
+        let a = bootstrap_gains(&pairs, 0.9, 400, 7).unwrap();
+        let b = bootstrap_gains(&swapped, 0.9, 400, 7).unwrap();
+        for (x, y) in a.per_pair.iter().chain([&a.mean]).zip(b.per_pair.iter().chain([&b.mean])) {
+            assert!((x.gain.gain + y.gain.gain).abs() < 1e-9);
+            assert!((x.gain.delta + y.gain.delta).abs() < 1e-9);
+            assert!(x.gain.gain > 0.0);
+        }
+        assert!(bootstrap_gains(&[], 0.95, 10, 1).is_err());
+        let mut empty = pairs[0].clone();
+        for r in &mut empty.new {
+            r[1] = SegmentSum::default();
+        }
+        let e = bootstrap_gains(&[empty], 0.95, 10, 1).unwrap_err().to_string();
+        assert!(e.contains("lacks judgments"), "{e}");
     }
 }

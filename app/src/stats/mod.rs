@@ -42,7 +42,10 @@ pub use agreement::{
 };
 pub use correlation::{KendallTest, kendall_tau_b, kendall_tau_b_test, pearson, pearson_test, spearman};
 pub use describe::{mean, mean_sd, zscores};
-pub use longitudinal::{CalibratedScores, Gain, GainSummary, gain, mean_gain};
+pub use longitudinal::{
+    CalibratedScores, Gain, GainIntervals, GainSummary, GainWithInterval, Interval, PairSegments,
+    SegmentSum, bootstrap_gains, gain, mean_gain,
+};
 pub use rank::{
     MethodChoice, RankSumOptions, SignedRankOptions, ZeroMethod, rank_sum, rank_sum_sorted,
     signed_rank,

@@ -5,6 +5,7 @@ use crate::auth::api::{AcceptInvitation, Login, Logout, current_user};
 use crate::auth::pages::{AdminUsersPage, InvitePage, LoginPage};
 use crate::auth::{Role, UserInfo};
 use crate::results::pages::{ResultsIndex, ResultsPage, WorkersPage};
+use crate::study::pages::{HistoryPage, StudiesPage, StudyDesignerPage, StudyPage};
 use crate::campaign::pages::{AnnotatorQueue, CampaignStatusPage, CampaignsPage, DesignerPage, ImportPage, OrganizerHome};
 use leptos::either::Either;
 use leptos::prelude::*;
@@ -72,6 +73,10 @@ pub fn App() -> impl IntoView {
                     <Route path=path!("/campaigns/:id/results") view=ResultsPage/>
                     <Route path=path!("/campaigns/:id/workers") view=WorkersPage/>
                     <Route path=path!("/work/:id") view=WorkPage/>
+                    <Route path=path!("/studies") view=StudiesPage/>
+                    <Route path=path!("/studies/new") view=StudyDesignerPage/>
+                    <Route path=path!("/studies/:id") view=StudyPage/>
+                    <Route path=path!("/history") view=HistoryPage/>
                 </Routes>
             </main>
         </Router>
@@ -93,7 +98,7 @@ fn Header() -> impl IntoView {
                                     <A href="/campaigns">"Campaigns"</A>
                                     <a href="/import" rel="external">"Import"</a>
                                 })}
-                                {(user.role >= Role::Researcher).then(|| view! { <A href="/results">"Results"</A> })}
+                                {(user.role >= Role::Researcher).then(|| view! { <A href="/results">"Results"</A> <A href="/studies">"Studies"</A> })}
                                 {(user.role >= Role::Admin).then(|| view! { <A href="/admin/users">"Accounts"</A> })}
                                 <span class="who" id="who">{user.name.clone()} " · " {user.role.label()}</span>
                                 <ActionForm action=session.logout attr:class="inline">

@@ -1,0 +1,331 @@
+//! Studies in the database: designing one (a campaign per language pair and task, whose HITs
+//! mix the old and the new test set), reading them back, and launching their campaigns.
+
+use super::{ArmInfo, StudyCheck, StudyDraft, StudyInfo, StudyPairDraft};
+use crate::campaign::launch::{self, Group};
+use crate::campaign::{CampaignDraft, CampaignSettings};
+use crate::db::{Db, now_ms};
+use crate::import::lang::LangCode;
+use crate::model::TaskKind;
+use sqlx::Row;
+
+fn db_err(e: sqlx::Error) -> String {
+    format!("database error: {e}")
+}
+
+/// The (test set, systems) groups of a campaign that is an arm of a study: (old test set:
+/// BEST_old, benchmark) and (new test set: BEST_new, benchmark). `None` for other campaigns.
+pub async fn study_groups(db: &Db, campaign_id: i64) -> Result<Option<Vec<Group>>, String> {
+    let row = sqlx::query(
+        "SELECT old_test_set_id, new_test_set_id, best_old, best_new, benchmark FROM study_arms WHERE campaign_id = $1",
+    )
+    .bind(campaign_id)
+    .fetch_optional(&db.pool)
+    .await
+    .map_err(db_err)?;
+    let Some(r) = row else { return Ok(None) };
+    let get = |c: &str| r.try_get::<i64, _>(c).map_err(db_err);
+    Ok(Some(vec![
+        Group { test_set_id: get("old_test_set_id")?, systems: vec![get("best_old")?, get("benchmark")?] },
+        Group { test_set_id: get("new_test_set_id")?, systems: vec![get("best_new")?, get("benchmark")?] },
+    ]))
+}
+
+/// Whether a campaign is an arm of a study.
+pub async fn is_study_arm(db: &Db, campaign_id: i64) -> Result<bool, String> {
+    Ok(study_groups(db, campaign_id).await?.is_some())
+}
+
+struct SetFacts {
+    name: String,
+    source_lang: String,
+    target_lang: String,
+}
+
+async fn test_set(db: &Db, id: i64) -> Result<SetFacts, String> {
+    let r = sqlx::query("SELECT name, source_lang, target_lang FROM test_sets WHERE id = $1")
+        .bind(id)
+        .fetch_optional(&db.pool)
+        .await
+        .map_err(db_err)?
+        .ok_or_else(|| format!("there is no test set with id {id}"))?;
+    Ok(SetFacts {
+        name: r.try_get("name").map_err(db_err)?,
+        source_lang: r.try_get("source_lang").map_err(db_err)?,
+        target_lang: r.try_get("target_lang").map_err(db_err)?,
+    })
+}
+
+async fn system_name(db: &Db, id: i64) -> Result<String, String> {
+    sqlx::query("SELECT name FROM systems WHERE id = $1")
+        .bind(id)
+        .fetch_optional(&db.pool)
+        .await
+        .map_err(db_err)?
+        .ok_or_else(|| format!("there is no system with id {id}"))?
+        .try_get("name")
+        .map_err(db_err)
+}
+
+/// One campaign to create: its draft and groups.
+struct PlannedArm {
+    label: String,
+    draft: CampaignDraft,
+    task: TaskKind,
+    groups: Vec<Group>,
+    pair: StudyPairDraft,
+}
+
+fn english(code: &str) -> String {
+    LangCode::parse(code).map(|c| c.english_name().to_string()).unwrap_or_else(|_| code.to_string())
+}
+
+/// The settings of one arm: the design's HIT settings with the task's wording (METHOD §1) in
+/// the pair's languages.
+fn arm_settings(s: &CampaignSettings, task: TaskKind, target: &str, source: &str) -> CampaignSettings {
+    CampaignSettings {
+        hit_length: s.hit_length,
+        bad_refs: s.bad_refs,
+        repeats: s.repeats,
+        refs: s.refs,
+        sets: s.sets,
+        judgments_wanted: s.judgments_wanted,
+        wanted_per: s.wanted_per,
+        redundancy: s.redundancy,
+        degradation: s.degradation,
+        payment_per_hit: s.payment_per_hit,
+        time_floor_seconds: s.time_floor_seconds,
+        assignment_timeout_minutes: s.assignment_timeout_minutes,
+        seconds_per_fluency_judgment: s.seconds_per_fluency_judgment,
+        seconds_per_adequacy_judgment: s.seconds_per_adequacy_judgment,
+        allow_skip: s.allow_skip,
+        ..CampaignSettings::for_task(task, target, source)
+    }
+}
+
+/// Checks a study design and plans every arm; the first problem of each kind stops it.
+async fn plan_study(db: &Db, draft: &StudyDraft) -> Result<Vec<PlannedArm>, Vec<String>> {
+    let mut problems = Vec::new();
+    if draft.name.trim().is_empty() {
+        problems.push("give the study a name".to_string());
+    }
+    if draft.tasks.is_empty() {
+        problems.push("choose at least one task (adequacy, fluency)".to_string());
+    }
+    let mut tasks = Vec::new();
+    for t in &draft.tasks {
+        match TaskKind::parse(t) {
+            Some(TaskKind::WordOrder) | None => {
+                problems.push(format!("{t:?} is not a direct-assessment task (da-adequacy, da-fluency or da-source)"))
+            }
+            Some(k) if tasks.contains(&k) => problems.push(format!("task {t} is listed twice")),
+            Some(k) => tasks.push(k),
+        }
+    }
+    if draft.pairs.is_empty() {
+        problems.push("add at least one language pair".to_string());
+    }
+    let mut arms = Vec::new();
+    for (i, p) in draft.pairs.iter().enumerate() {
+        let n = i + 1;
+        let (old, new) = match (test_set(db, p.old_test_set_id).await, test_set(db, p.new_test_set_id).await) {
+            (Ok(o), Ok(n)) => (o, n),
+            (Err(e), _) | (_, Err(e)) => {
+                problems.push(format!("pair {n}: {e}"));
+                continue;
+            }
+        };
+        if p.old_test_set_id == p.new_test_set_id {
+            problems.push(format!("pair {n}: the old and the new test set must differ (both are {})", old.name));
+            continue;
+        }
+        if (old.source_lang.as_str(), old.target_lang.as_str()) != (new.source_lang.as_str(), new.target_lang.as_str()) {
+            problems.push(format!(
+                "pair {n}: the old test set {} is {}-{} but the new test set {} is {}-{}: a comparison needs one language pair",
+                old.name, old.source_lang, old.target_lang, new.name, new.source_lang, new.target_lang
+            ));
+            continue;
+        }
+        if p.benchmark == p.best_old || p.benchmark == p.best_new {
+            problems.push(format!("pair {n}: the benchmark system must be another system than the best systems it calibrates"));
+            continue;
+        }
+        let mut names = Vec::new();
+        for id in [p.best_old, p.best_new, p.benchmark] {
+            match system_name(db, id).await {
+                Ok(s) => names.push(s),
+                Err(e) => problems.push(format!("pair {n}: {e}")),
+            }
+        }
+        if names.len() < 3 {
+            continue;
+        }
+        let pair = format!("{}-{}", new.source_lang, new.target_lang);
+        for &task in &tasks {
+            let label = format!("{} · {} · {pair}", draft.name.trim(), task.as_str());
+            let settings = arm_settings(&draft.settings, task, &english(&new.target_lang), &english(&new.source_lang));
+            let campaign = CampaignDraft {
+                name: label.clone(),
+                task: task.as_str().to_string(),
+                test_set_id: p.new_test_set_id,
+                reference_name: None,
+                systems: vec![p.best_old, p.best_new, p.benchmark],
+                benchmark_systems: vec![p.benchmark],
+                seed: draft.seed,
+                settings,
+            };
+            if let Err(e) = launch::check_campaign_draft(&campaign) {
+                problems.push(format!("{label}: {e}"));
+                continue;
+            }
+            arms.push(PlannedArm {
+                label,
+                task,
+                groups: vec![
+                    Group { test_set_id: p.old_test_set_id, systems: vec![p.best_old, p.benchmark] },
+                    Group { test_set_id: p.new_test_set_id, systems: vec![p.best_new, p.benchmark] },
+                ],
+                draft: campaign,
+                pair: p.clone(),
+            });
+        }
+    }
+    if problems.is_empty() { Ok(arms) } else { Err(problems) }
+}
+
+/// What a study design gives (HITs per arm) or what stops it; stores nothing.
+pub async fn check_study(db: &Db, draft: &StudyDraft) -> StudyCheck {
+    let arms = match plan_study(db, draft).await {
+        Ok(a) => a,
+        Err(problems) => return StudyCheck { arms: Vec::new(), problems },
+    };
+    let mut check = StudyCheck::default();
+    for a in &arms {
+        match launch::plan_groups(db, a.task, &a.groups, &a.draft).await {
+            Ok((hits, _)) => check.arms.push((a.label.clone(), hits)),
+            Err(e) => check.problems.push(format!("{}: {e}", a.label)),
+        }
+    }
+    check
+}
+
+/// Stores a study and its campaigns (drafts) in one transaction, after checking that every
+/// arm's HITs can be built. Returns the study id.
+pub async fn create_study(db: &Db, draft: &StudyDraft, created_by: i64) -> Result<i64, String> {
+    let arms = plan_study(db, draft).await.map_err(|p| p.join("; "))?;
+    let mut references = Vec::with_capacity(arms.len());
+    for a in &arms {
+        let (_, reference) = launch::plan_groups(db, a.task, &a.groups, &a.draft).await.map_err(|e| format!("{}: {e}", a.label))?;
+        references.push(reference);
+    }
+    let mut tx = db.pool.begin().await.map_err(db_err)?;
+    let row = sqlx::query("INSERT INTO studies (name, seed, created_by, created_at) VALUES ($1, $2, $3, $4) RETURNING id")
+        .bind(draft.name.trim())
+        .bind(draft.seed)
+        .bind(created_by)
+        .bind(now_ms())
+        .fetch_one(&mut *tx)
+        .await
+        .map_err(db_err)?;
+    let study: i64 = row.try_get("id").map_err(db_err)?;
+    for (a, reference) in arms.iter().zip(references) {
+        let campaign = launch::insert_campaign(&mut tx, &a.draft, a.task, &a.groups, reference, created_by).await?;
+        sqlx::query(
+            "INSERT INTO study_arms (study_id, campaign_id, old_test_set_id, new_test_set_id, best_old, best_new, benchmark) VALUES ($1, $2, $3, $4, $5, $6, $7)",
+        )
+        .bind(study)
+        .bind(campaign)
+        .bind(a.pair.old_test_set_id)
+        .bind(a.pair.new_test_set_id)
+        .bind(a.pair.best_old)
+        .bind(a.pair.best_new)
+        .bind(a.pair.benchmark)
+        .execute(&mut *tx)
+        .await
+        .map_err(db_err)?;
+    }
+    tx.commit().await.map_err(db_err)?;
+    Ok(study)
+}
+
+/// Launches every draft campaign of a study (the HITs of each arm); returns HITs per arm.
+pub async fn launch_study(db: &Db, study_id: i64) -> Result<Vec<(String, usize)>, String> {
+    let s = load_study(db, study_id).await?;
+    let mut out = Vec::new();
+    for a in &s.arms {
+        if a.status == "draft" {
+            let summary = launch::launch_campaign(db, a.campaign_id).await?;
+            out.push((a.campaign.clone(), summary.hits));
+        }
+    }
+    if out.is_empty() {
+        return Err(format!("every campaign of study {} was launched already", s.name));
+    }
+    Ok(out)
+}
+
+/// A study with its arms.
+pub async fn load_study(db: &Db, study_id: i64) -> Result<StudyInfo, String> {
+    let row = sqlx::query("SELECT id, name, seed FROM studies WHERE id = $1")
+        .bind(study_id)
+        .fetch_optional(&db.pool)
+        .await
+        .map_err(db_err)?
+        .ok_or_else(|| format!("there is no study with id {study_id}"))?;
+    let rows = sqlx::query(
+        "SELECT c.id, c.name, c.status, c.task, o.name AS old_set, o.year AS old_year, n.name AS new_set, n.year AS new_year, \
+         n.source_lang, n.target_lang, bo.name AS best_old, bn.name AS best_new, b.name AS benchmark, \
+         (SELECT COUNT(*) FROM judgments j JOIN assignments a ON a.id = j.assignment_id JOIN hits h ON h.id = a.hit_id \
+          WHERE h.campaign_id = c.id) AS n \
+         FROM study_arms sa JOIN campaigns c ON c.id = sa.campaign_id \
+         JOIN test_sets o ON o.id = sa.old_test_set_id JOIN test_sets n ON n.id = sa.new_test_set_id \
+         JOIN systems bo ON bo.id = sa.best_old JOIN systems bn ON bn.id = sa.best_new JOIN systems b ON b.id = sa.benchmark \
+         WHERE sa.study_id = $1 ORDER BY c.id",
+    )
+    .bind(study_id)
+    .fetch_all(&db.pool)
+    .await
+    .map_err(db_err)?;
+    let mut arms = Vec::with_capacity(rows.len());
+    for r in rows {
+        let s = |c: &str| r.try_get::<String, _>(c).map_err(db_err);
+        arms.push(ArmInfo {
+            campaign_id: r.try_get("id").map_err(db_err)?,
+            campaign: s("name")?,
+            status: s("status")?,
+            task: s("task")?,
+            pair: format!("{}-{}", s("source_lang")?, s("target_lang")?),
+            old_test_set: s("old_set")?,
+            old_year: r.try_get("old_year").map_err(db_err)?,
+            new_test_set: s("new_set")?,
+            new_year: r.try_get("new_year").map_err(db_err)?,
+            best_old: s("best_old")?,
+            best_new: s("best_new")?,
+            benchmark: s("benchmark")?,
+            judgments: r.try_get("n").map_err(db_err)?,
+        });
+    }
+    Ok(StudyInfo {
+        id: row.try_get("id").map_err(db_err)?,
+        name: row.try_get("name").map_err(db_err)?,
+        seed: row.try_get("seed").map_err(db_err)?,
+        arms,
+    })
+}
+
+/// Every study, newest first.
+pub async fn list_studies(db: &Db) -> Result<Vec<StudyInfo>, String> {
+    let ids: Vec<i64> = sqlx::query("SELECT id FROM studies ORDER BY id DESC")
+        .fetch_all(&db.pool)
+        .await
+        .map_err(db_err)?
+        .iter()
+        .map(|r| r.try_get::<i64, _>("id"))
+        .collect::<Result<_, _>>()
+        .map_err(db_err)?;
+    let mut out = Vec::with_capacity(ids.len());
+    for id in ids {
+        out.push(load_study(db, id).await?);
+    }
+    Ok(out)
+}
