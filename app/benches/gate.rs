@@ -2,7 +2,8 @@
 //! takes for a worker with 10 finished HITs of 100 items (1,000 judgments) in a campaign where 30
 //! workers did the same 10 HITs (30,000 judgments): read the worker's judgments, run the pooled
 //! reliability test, store the verdict, give or hold the code. Each run is rolled back, so every
-//! run sees the same database.
+//! run sees the same database. Also the review page's data for that campaign (what the page
+//! polls while it is open).
 //!
 //! Run by hand: `cargo bench -p app --features ssr --bench gate`. SQLite always; PostgreSQL too
 //! when `ASSAY_TEST_POSTGRES_URL` names a server. `ASSAY_BENCH_RUNS` (default 200).
@@ -111,6 +112,16 @@ async fn measure(db: &Db, label: &str, runs: usize) {
         assert_eq!(outcome.reliability.n_pairs, (HITS * 10) as usize);
         tx.rollback().await.expect("rollback");
     }
+    // The review page's data (quality control of all 30 workers, verdicts, decisions), which
+    // the page polls every 5 s while it is open.
+    let mut page = Vec::new();
+    for _ in 0..runs.div_ceil(10) {
+        let t = Instant::now();
+        let view = app::results::decisions::workers_page(db, 1, Default::default()).await.expect("review page");
+        page.push(t.elapsed().as_secs_f64() * 1000.0);
+        assert_eq!(view.workers.len(), WORKERS as usize);
+    }
+    page.sort_by(f64::total_cmp);
     times.sort_by(f64::total_cmp);
     inside.sort_by(f64::total_cmp);
     let q = |v: &[f64], f: f64| v[((v.len() - 1) as f64 * f).round() as usize];
@@ -123,6 +134,7 @@ async fn measure(db: &Db, label: &str, runs: usize) {
         times[0],
         q(&inside, 0.5),
     );
+    println!("{label}: review page data for the whole campaign: median {:.1} ms over {} runs", q(&page, 0.5), page.len());
 }
 
 #[tokio::main(flavor = "multi_thread", worker_threads = 2)]

@@ -137,3 +137,20 @@ test('an organizer approves, rejects with a reason and grants a bonus; the page 
   assert.match(csv.join('\n'), /"Random clicking: the scores do not follow the texts"|Random clicking: the scores do not follow the texts/);
   assert.deepEqual(page.assayErrors, []);
 });
+
+test('the designer offers the quality gate, with the policy for too few pairs only when the gate is on', async () => {
+  const page = await openHydrated(await browser.newContext(), `${server.base}/login`);
+  await signIn(page, DEMO.organizer);
+  await page.waitForSelector('section[data-role="organizer"]', { timeout: 15_000 });
+  await page.goto(`${server.base}/campaigns/new`);
+  await page.waitForSelector('body[data-hydrated="true"]', { timeout: 30_000 });
+  await page.waitForSelector('#gate', { timeout: 30_000 });
+  assert.equal(await page.locator('#gate').inputValue(), 'off');
+  assert.equal(await page.locator('#gate-unsure').isDisabled(), true);
+  await page.selectOption('#gate', 'require-pass');
+  await page.waitForFunction(() => !document.querySelector('#gate-unsure').disabled, null, { timeout: 10_000 });
+  await page.selectOption('#gate-unsure', 'hold');
+  assert.equal(await page.locator('#gate-unsure').inputValue(), 'hold');
+  assert.equal(await page.locator('#currency').inputValue(), 'USD');
+  assert.deepEqual(page.assayErrors, []);
+});
