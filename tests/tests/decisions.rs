@@ -212,6 +212,10 @@ both_backends! {
         let v = verify(&org, &code).await;
         assert_eq!((v["valid"].clone(), v["assignment"].clone()), (json!(true), json!(careful_a)), "{v}");
 
+        // The review page before the second worker: one row (computed and kept); after the
+        // second worker's HIT the page recomputes that worker only and shows both.
+        let first = review(&org, campaign).await;
+        assert_eq!(first["workers"].as_array().unwrap().len(), 1, "{first}");
         let held = work_through(&org, &random_b, &random_a, &mut random).await;
         // No code, no return address, and nothing else: not which items were checks, not the verdict.
         assert_eq!(held["completion"], json!({ "code": null, "return_url": null }), "{held}");

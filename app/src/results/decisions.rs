@@ -283,8 +283,8 @@ async fn stored_decisions(db: &Db, campaign_id: i64) -> Result<Vec<StoredDecisio
 /// poll), the verdict the gate computed at each worker's latest submission, the organizer's
 /// decisions, blocks, bonuses and held codes.
 pub async fn workers_page(db: &Db, campaign_id: i64, options: ResultsOptions) -> Result<WorkersView, String> {
-    let (name, set, workers, settings) = super::build::run_qc(db, campaign_id, options).await?;
-    let mut view = super::build::workers_view(name, &set, &workers, settings.exclusion);
+    let (name, rows) = qc_rows(db, campaign_id, options).await?;
+    let mut view = WorkersView { campaign: name, workers: rows, gate: String::new(), currency: String::new() };
     let row = sqlx::query("SELECT settings, gate, gate_unsure FROM campaigns WHERE id = $1")
         .bind(campaign_id)
         .fetch_one(&db.pool)
@@ -363,6 +363,84 @@ pub async fn workers_page(db: &Db, campaign_id: i64, options: ResultsOptions) ->
             .collect();
     }
     Ok(view)
+}
+
+/// The quality-control rows of a campaign last computed, per (campaign, reliability test).
+#[derive(Clone)]
+struct QcCache {
+    /// (largest judgment id, number of judgments) of the campaign when computed.
+    version: (i64, i64),
+    /// When the judgments were read (Unix ms).
+    read_at: i64,
+    campaign: String,
+    rows: Vec<super::WorkerRow>,
+}
+
+/// Per server process: (database engine, campaign, Wilcoxon chosen) → rows. Several app servers
+/// each keep their own; the version check reads the database, so none serves stale rows.
+type QcKey = (u8, i64, bool);
+static QC_CACHE: std::sync::OnceLock<std::sync::Mutex<HashMap<QcKey, QcCache>>> = std::sync::OnceLock::new();
+
+/// Judgments committed at most this long after they were stamped are still caught by the
+/// incremental update (transactions last milliseconds).
+const LATE_COMMIT_MARGIN_MS: i64 = 60_000;
+
+/// The review page's quality-control rows, kept current incrementally: the first call for a
+/// campaign computes every worker; later calls reuse the rows while the campaign's judgments are
+/// unchanged, and otherwise recompute only the workers with judgments since the last read (each
+/// from all of that worker's judgments, as the gate does). Rows are ordered by worker.
+async fn qc_rows(db: &Db, campaign_id: i64, options: ResultsOptions) -> Result<(String, Vec<super::WorkerRow>), String> {
+    let info = crate::analysis::db::campaign_info(db, campaign_id).await?;
+    let row = sqlx::query(
+        "SELECT COALESCE(MAX(j.id), 0) AS max_id, COUNT(j.id) AS n FROM judgments j JOIN assignments a ON a.id = j.assignment_id \
+         JOIN hits h ON h.id = a.hit_id WHERE h.campaign_id = $1",
+    )
+    .bind(campaign_id)
+    .fetch_one(&db.pool)
+    .await
+    .map_err(db_err)?;
+    let version: (i64, i64) = (row.try_get("max_id").map_err(db_err)?, row.try_get("n").map_err(db_err)?);
+    let key = (db.backend as u8, campaign_id, options.wilcoxon);
+    let cache = QC_CACHE.get_or_init(Default::default);
+    let cached = cache.lock().map_err(|_| "the review cache is poisoned".to_string())?.get(&key).cloned();
+    let read_at = now_ms();
+    let settings = super::build::settings(options);
+    let rows = match cached {
+        Some(c) if c.version == version => return Ok((c.campaign, c.rows)),
+        Some(c) => {
+            let changed = sqlx::query(
+                "SELECT DISTINCT a.worker_id FROM judgments j JOIN assignments a ON a.id = j.assignment_id \
+                 JOIN hits h ON h.id = a.hit_id WHERE h.campaign_id = $1 AND j.submitted_at >= $2",
+            )
+            .bind(campaign_id)
+            .bind(c.read_at - LATE_COMMIT_MARGIN_MS)
+            .fetch_all(&db.pool)
+            .await
+            .map_err(db_err)?;
+            let mut rows = c.rows;
+            let mut conn = db.pool.acquire().await.map_err(db_err)?;
+            for r in &changed {
+                let worker: i64 = r.try_get("worker_id").map_err(db_err)?;
+                let set = crate::campaign::gate::load_worker(&mut conn, campaign_id, worker, &info.task).await?;
+                let qc = crate::analysis::quality::run(&set, &settings.qc);
+                let fresh = super::build::workers_view(info.name.clone(), &set, &qc, settings.exclusion).workers;
+                if let Some(name) = set.workers.names().first() {
+                    rows.retain(|row| &row.worker != name);
+                }
+                rows.extend(fresh);
+            }
+            rows
+        }
+        None => {
+            let (_, set, workers, settings) = super::build::run_qc(db, campaign_id, options).await?;
+            super::build::workers_view(info.name.clone(), &set, &workers, settings.exclusion).workers
+        }
+    };
+    let mut rows = rows;
+    rows.sort_by(|a, b| (&a.worker, &a.task).cmp(&(&b.worker, &b.task)));
+    let fresh = QcCache { version, read_at, campaign: info.name.clone(), rows: rows.clone() };
+    cache.lock().map_err(|_| "the review cache is poisoned".to_string())?.insert(key, fresh);
+    Ok((info.name, rows))
 }
 
 /// One line of the decisions export.
