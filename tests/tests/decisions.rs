@@ -14,7 +14,6 @@ use app::simulate::{SimulatedWorker, WorkerKind};
 use assay_tests::*;
 use serde_json::{Value, json};
 use std::collections::HashSet;
-use std::path::Path;
 
 const WORDS: &[&str] = &[
     "the", "house", "river", "green", "quickly", "children", "morning", "bridge", "music", "light", "stone", "garden",
