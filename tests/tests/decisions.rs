@@ -249,6 +249,23 @@ both_backends! {
         );
         assert_eq!(c["decisions"], json!([]));
 
+        // A worker held on a first (random) HIT who then works carefully: the pooled verdict
+        // over both HITs passes, and the first HIT's code is released with the second's.
+        let mixed_b = server.browser();
+        let first_a = arrive(&mixed_b, &link, "worker=MIXED1").await.expect("a first HIT");
+        let held_first = work_through(&org, &mixed_b, &first_a, &mut SimulatedWorker::new(WorkerKind::RandomClicker, 5)).await;
+        assert_eq!(held_first["completion"]["code"], Value::Null, "{held_first}");
+        let second_a = arrive(&mixed_b, &link, "worker=MIXED1").await.expect("a second HIT");
+        assert_ne!(first_a, second_a);
+        let done = work_through(&org, &mixed_b, &second_a, &mut SimulatedWorker::new(WorkerKind::Careful, 9)).await;
+        assert!(done["completion"]["code"].is_string(), "{done}");
+        let m = row(&review(&org, campaign).await, "link:MIXED1").clone();
+        assert_eq!((m["gate"]["verdict"].clone(), m["gate"]["hits"].clone(), m["gate"]["n_pairs"].clone()), (json!("pass"), json!(2), json!(20)), "{m}");
+        assert_eq!(m["held_hits"], 0);
+        let first = mixed_b.call("load_work", &[("assignment", &first_a)]).await.json();
+        let released = first["step"]["completion"]["code"].as_str().expect("the first HIT's code, released").to_string();
+        assert_eq!(verify(&org, &released).await["assignment"], json!(first_a));
+
         // Decisions: only organizers; a rejection needs a reason; a bonus a valid amount.
         let researcher = server.browser();
         researcher.login(RESEARCHER).await;
