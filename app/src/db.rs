@@ -43,6 +43,12 @@ const MIGRATIONS: &[(i64, &str, &str, &str)] = &[
         include_str!("../../migrations/postgres/0002_campaigns.sql"),
     ),
     (
+        4,
+        "worker decisions",
+        include_str!("../../migrations/sqlite/0004_worker_decisions.sql"),
+        include_str!("../../migrations/postgres/0004_worker_decisions.sql"),
+    ),
+    (
         5,
         "studies",
         include_str!("../../migrations/sqlite/0005_studies.sql"),

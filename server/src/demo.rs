@@ -138,6 +138,7 @@ async fn seed_campaign(state: &AppState) -> Result<(), String> {
         systems,
         seed: 2026,
         settings,
+        gate: Default::default(),
     };
     let id = app::campaign::launch::create_campaign(db, &draft, organizer.id).await?;
     app::campaign::launch::launch_campaign(db, id).await?;

@@ -98,6 +98,8 @@ const TABLE: &[Row] = &[
     Row { endpoint: "list_studies", how: How::Form, expect: [S(401), S(401), S(403), S(200), S(200), S(200)] },
     Row { endpoint: "study_results", how: How::Form, expect: [S(401), S(401), S(403), Pass, Pass, Pass] },
     Row { endpoint: "study_history", how: How::Form, expect: [S(401), S(401), S(403), S(200), S(200), S(200)] },
+    // Decisions about workers (approve, reject, block, bonus): organizers.
+    Row { endpoint: "decide_worker", how: How::Form, expect: [S(401), S(401), S(403), S(403), Pass, Pass] },
     Row { endpoint: "logout", how: How::Form, expect: [S(200); 6] },
 ];
 
@@ -166,6 +168,13 @@ fn form_args(endpoint: &str, who: Who, d: &Demo, n: usize) -> Vec<(String, Strin
             ("wilcoxon", "false".into()),
         ],
         "campaign_workers" => vec![("campaign_id", campaign), ("wilcoxon", "false".into())],
+        "decide_worker" => vec![
+            ("campaign_id", campaign),
+            ("worker", "link:nobody-at-all".into()),
+            ("decision", "approve".into()),
+            ("reason", String::new()),
+            ("amount", String::new()),
+        ],
         "set_worker_blocked" => vec![("platform", "link".into()), ("external_id", "nobody-at-all".into()), ("blocked", "false".into())],
         "load_work" | "start_work" | "assignment_judgments" | "assignment_items" => vec![("assignment", assignment)],
         "submit_judgment" => vec![
@@ -368,6 +377,16 @@ both_backends! {
             };
             if !meets(want, export.status) {
                 failures.push(format!("GET /studies/999999/export as {who:?}: expected {want:?}, got {}", export.status));
+            }
+            // The decisions export: organizers only.
+            let csv = b.get(&format!("{campaign}/decisions.csv")).await;
+            let want = match who {
+                Anonymous | Crowd => S(401),
+                Organizer | Admin => S(200),
+                _ => S(403),
+            };
+            if !meets(want, csv.status) || (csv.status == 200 && !csv.body.starts_with("worker,platform,")) {
+                failures.push(format!("GET {campaign}/decisions.csv as {who:?}: expected {want:?}, got {}", csv.status));
             }
             // Static files are the same for everyone and never an error.
             let css = b.get("/assay.css").await;

@@ -226,6 +226,7 @@ async fn campaign(
         benchmark_systems: Vec::new(),
         seed,
         settings,
+        gate: Default::default(),
     };
     let id = create_campaign(db, &draft, organizer).await?;
     launch_campaign(db, id).await?;

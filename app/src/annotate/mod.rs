@@ -129,7 +129,9 @@ pub struct ItemView {
 /// The completion code of a finished HIT and where a crowd worker goes back to.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Completion {
-    pub code: String,
+    /// `None` when the campaign's quality gate holds the code until the organizer's review
+    /// (the worker is told only that the HIT is complete and will be reviewed).
+    pub code: Option<String>,
     /// The crowd platform's return address (with the code), for crowd assignments.
     pub return_url: Option<String>,
 }

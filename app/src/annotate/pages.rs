@@ -504,8 +504,18 @@ fn WordOrderItem(info: StoredValue<WorkState>, item: ItemView, busy: RwSignal<bo
 }
 
 #[component]
-fn Finished(code: String, return_url: Option<String>) -> impl IntoView {
-    view! {
+fn Finished(code: Option<String>, return_url: Option<String>) -> impl IntoView {
+    let Some(code) = code else {
+        // Held by the campaign's quality gate: a neutral page, the same whatever the reason.
+        return Either::Left(view! {
+            <div class="card finished" id="finished-held">
+                <h1>"Thank you: this HIT is complete"</h1>
+                <p>"Your answers have been saved."</p>
+                <p id="held-message">"The organizer reviews finished HITs before giving out completion codes. Once the review is done, your code will be shown on this page. You do not need to do anything else now."</p>
+            </div>
+        });
+    };
+    Either::Right(view! {
         <div class="card finished">
             <h1>"Thank you: this HIT is complete"</h1>
             <p>"Your completion code:"</p>
@@ -517,7 +527,7 @@ fn Finished(code: String, return_url: Option<String>) -> impl IntoView {
                 None => Either::Right(view! { <p class="hint">"Keep this code: the organizer may ask for it."</p> }),
             }}
         </div>
-    }
+    })
 }
 
 /// The signed-in annotator's HITs on the home page, or what to do when there are none.

@@ -58,6 +58,8 @@ struct Loaded {
     next_position: i64,
     item_shown_at: Option<i64>,
     completion_code: Option<String>,
+    /// The quality gate held this finished HIT's completion code.
+    code_held: bool,
     total: i64,
     campaign_name: String,
     task: String,
@@ -73,7 +75,7 @@ async fn load(db: &Db, caller: Option<i64>, public_id: &str) -> Result<Loaded, W
     }
     let row = sqlx::query(
         "SELECT a.id, a.public_id, a.hit_id, a.status, a.platform_params, a.next_position, a.item_shown_at, \
-                a.completion_code, w.user_id, w.blocked, h.item_count, c.name AS campaign_name, c.task, c.settings, \
+                a.completion_code, a.code_held, w.user_id, w.blocked, h.item_count, c.name AS campaign_name, c.task, c.settings, \
                 c.reference_name, t.source_lang, t.target_lang \
          FROM assignments a JOIN workers w ON w.id = a.worker_id JOIN hits h ON h.id = a.hit_id \
          JOIN campaigns c ON c.id = h.campaign_id JOIN test_sets t ON t.id = c.test_set_id \
@@ -103,6 +105,7 @@ async fn load(db: &Db, caller: Option<i64>, public_id: &str) -> Result<Loaded, W
         next_position: row.try_get("next_position")?,
         item_shown_at: row.try_get("item_shown_at")?,
         completion_code: row.try_get("completion_code")?,
+        code_held: row.try_get::<i64, _>("code_held")? != 0,
         total: row.try_get("item_count")?,
         campaign_name: row.try_get("campaign_name")?,
         task: row.try_get("task")?,
@@ -184,9 +187,13 @@ async fn step_of(db: &Db, secret: &[u8], a: &Loaded) -> Result<Step, WorkError> 
 }
 
 fn completion_view(secret: &[u8], a: &Loaded) -> Completion {
+    if a.code_held && a.completion_code.is_none() {
+        // Held by the quality gate: no code and no return address (which would carry one).
+        return Completion { code: None, return_url: None };
+    }
     let code = a.completion_code.clone().unwrap_or_else(|| completion_code(secret, &a.public_id));
     let return_url = a.platform_params.as_deref().and_then(|p| return_url(p, &code));
-    Completion { code, return_url }
+    Completion { code: Some(code), return_url }
 }
 
 /// The work page's state: the campaign's screen and the current step.
@@ -217,18 +224,30 @@ pub async fn work_state(db: &Db, secret: &[u8], caller: Option<i64>, public_id: 
 /// possible if a HIT's size changed): completes it now.
 async fn finish_if_due(db: &Db, secret: &[u8], mut a: Loaded) -> Result<Loaded, WorkError> {
     if a.status == "active" && a.next_position >= a.total {
-        let code = completion_code(secret, &a.public_id);
         let now = now_ms();
-        sqlx::query(
-            "UPDATE assignments SET status = 'completed', completed_at = $1, completion_code = $2 WHERE id = $3 AND status = 'active'",
-        )
-        .bind(now)
-        .bind(&code)
-        .bind(a.id)
-        .execute(&db.pool)
-        .await?;
+        let mut tx = db.pool.begin().await?;
+        let done = sqlx::query("UPDATE assignments SET status = 'completed', completed_at = $1 WHERE id = $2 AND status = 'active'")
+            .bind(now)
+            .bind(a.id)
+            .execute(&mut *tx)
+            .await?
+            .rows_affected();
+        if done == 1 {
+            let gate = crate::campaign::gate::finish_hit(&mut tx, secret, a.id).await.map_err(WorkError::Internal)?;
+            tx.commit().await?;
+            a.code_held = gate.code.is_none();
+            a.completion_code = gate.code;
+        } else {
+            // Another request finished it first: read what it decided.
+            tx.rollback().await?;
+            let row = sqlx::query("SELECT completion_code, code_held FROM assignments WHERE id = $1")
+                .bind(a.id)
+                .fetch_one(&db.pool)
+                .await?;
+            a.completion_code = row.try_get("completion_code")?;
+            a.code_held = row.try_get::<i64, _>("code_held")? != 0;
+        }
         a.status = "completed".into();
-        a.completion_code = Some(code);
     }
     Ok(a)
 }
@@ -388,7 +407,7 @@ pub async fn submit(db: &Db, secret: &[u8], caller: Option<i64>, public_id: &str
         let next_item = items.next().map(|(_, view)| view);
         let now = now_ms();
         let last = answer.position + 1 >= a.total;
-        let code = last.then(|| completion_code(secret, &a.public_id));
+        // The completion code of the last item is the quality gate's decision (below).
         let mut tx = db.pool.begin().await?;
         // Write first (SQLite takes the write lock here, not on a later upgrade), guarded by
         // the position this request answers.
@@ -401,7 +420,7 @@ pub async fn submit(db: &Db, secret: &[u8], caller: Option<i64>, public_id: &str
         .bind(if last { None } else { Some(now) })
         .bind(if last { "completed" } else { "active" })
         .bind(if last { Some(now) } else { None })
-        .bind(code.clone())
+        .bind(None::<String>)
         .bind(a.id)
         .bind(answer.position)
         .bind(now)
@@ -447,11 +466,26 @@ pub async fn submit(db: &Db, secret: &[u8], caller: Option<i64>, public_id: &str
             tx.rollback().await?;
             return Err(WorkError::Internal(format!("storing a judgment failed: {e}")));
         }
+        // The HIT is finished: the worker's reliability, pooled over their HITs in this
+        // campaign, decides (with the campaign's gate) whether the code is given, in this
+        // transaction: the code exists only once the judgment is stored.
+        let code = if last {
+            match crate::campaign::gate::finish_hit(&mut tx, secret, a.id).await {
+                Ok(g) => g.code,
+                Err(e) => {
+                    tx.rollback().await?;
+                    return Err(WorkError::Internal(format!("the quality gate failed: {e}")));
+                }
+            }
+        } else {
+            None
+        };
         tx.commit().await?;
         let after = Loaded {
             next_position: answer.position + 1,
             item_shown_at: if last { None } else { Some(now) },
             status: if last { "completed".into() } else { "active".into() },
+            code_held: last && code.is_none(),
             completion_code: code,
             ..a
         };
@@ -689,6 +723,7 @@ mod tests {
             next_position: 0,
             item_shown_at: Some(1),
             completion_code: None,
+            code_held: false,
             total: 50,
             campaign_name: "c".into(),
             task: task.into(),

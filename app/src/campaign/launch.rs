@@ -440,6 +440,19 @@ fn check_draft(draft: &CampaignDraft) -> Result<TaskKind, String> {
     if !matches!(s.woj_scale.as_str(), "boxes" | "sliders") {
         return Err(format!("the word-order scale must be \"boxes\" or \"sliders\", not {:?}", s.woj_scale));
     }
+    if s.payment_currency.len() != 3 || !s.payment_currency.bytes().all(|b| b.is_ascii_uppercase()) {
+        return Err(format!(
+            "the payment currency must be a three-letter ISO 4217 code such as USD, GBP or EUR, not {:?}",
+            s.payment_currency
+        ));
+    }
+    if draft.gate.mode == crate::campaign::GateMode::RequirePass && (task == TaskKind::WordOrder || s.bad_refs == 0) {
+        return Err(
+            "the quality gate needs bad references in every HIT (it tests their scores against their originals); \
+             turn the gate off or add bad references"
+                .into(),
+        );
+    }
     Ok(task)
 }
 
@@ -579,7 +592,8 @@ pub async fn insert_campaign(
     systems.dedup();
     let settings = serde_json::to_string(&draft.settings).map_err(|e| e.to_string())?;
     let row = sqlx::query(
-        "INSERT INTO campaigns (public_id, name, task, test_set_id, reference_name, settings, seed, status, created_by, created_at) VALUES ($1, $2, $3, $4, $5, $6, $7, 'draft', $8, $9) RETURNING id",
+        "INSERT INTO campaigns (public_id, name, task, test_set_id, reference_name, settings, seed, status, created_by, created_at, gate, gate_unsure) \
+         VALUES ($1, $2, $3, $4, $5, $6, $7, 'draft', $8, $9, $10, $11) RETURNING id",
     )
     .bind(random_token())
     .bind(draft.name.trim())
@@ -590,6 +604,8 @@ pub async fn insert_campaign(
     .bind(draft.seed)
     .bind(created_by)
     .bind(now_ms())
+    .bind(draft.gate.mode_str())
+    .bind(draft.gate.unsure_str())
     .fetch_one(&mut **tx)
     .await
     .map_err(db_err)?;

@@ -12,6 +12,8 @@ pub mod pages;
 #[cfg(feature = "ssr")]
 pub mod assign;
 #[cfg(feature = "ssr")]
+pub mod gate;
+#[cfg(feature = "ssr")]
 pub mod http;
 #[cfg(feature = "ssr")]
 pub mod launch;
@@ -134,8 +136,10 @@ pub struct CampaignSettings {
     /// k: distinct workers per HIT.
     pub redundancy: usize,
     pub degradation: DegradationPolicy,
-    /// Payment per HIT, in the campaign's currency (e.g. dollars).
+    /// Payment per HIT, in the campaign's currency (`payment_currency`).
     pub payment_per_hit: f64,
+    /// ISO 4217 code of the payment currency (payments and bonuses), e.g. USD, GBP, EUR.
+    pub payment_currency: String,
     /// HITs done faster than this (seconds) are flagged for review.
     pub time_floor_seconds: i64,
     /// An assignment idle longer than this goes back to the pool.
@@ -171,6 +175,7 @@ impl Default for CampaignSettings {
             redundancy: 1,
             degradation: DegradationPolicy::Delete,
             payment_per_hit: 0.0,
+            payment_currency: "USD".into(),
             time_floor_seconds: 600,
             assignment_timeout_minutes: 120,
             seconds_per_fluency_judgment: 13.0,
@@ -266,6 +271,80 @@ pub struct Implications {
     pub total_hours: f64,
 }
 
+/// Whether a finished HIT's completion code needs the worker to pass quality control.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, Default)]
+#[serde(rename_all = "kebab-case")]
+pub enum GateMode {
+    /// The code is always given (the organizer reviews afterwards).
+    #[default]
+    Off,
+    /// The code only if the worker's pooled reliability verdict is pass (METHOD §4).
+    RequirePass,
+}
+
+/// Under `RequirePass`, what a worker with "not enough evidence" (too few pairs) gets.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, Default)]
+#[serde(rename_all = "kebab-case")]
+pub enum GateUnsure {
+    /// The code (benefit of the doubt; the organizer can still reject).
+    #[default]
+    Give,
+    /// No code until the organizer approves the worker.
+    Hold,
+}
+
+/// The quality gate at submission (stored in `campaigns.gate` and `campaigns.gate_unsure`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, Default)]
+#[serde(default)]
+pub struct QualityGate {
+    pub mode: GateMode,
+    pub unsure: GateUnsure,
+}
+
+impl QualityGate {
+    pub fn mode_str(self) -> &'static str {
+        match self.mode {
+            GateMode::Off => "off",
+            GateMode::RequirePass => "require-pass",
+        }
+    }
+
+    pub fn unsure_str(self) -> &'static str {
+        match self.unsure {
+            GateUnsure::Give => "give",
+            GateUnsure::Hold => "hold",
+        }
+    }
+
+    /// Reads the two stored columns.
+    pub fn parse(mode: &str, unsure: &str) -> Option<QualityGate> {
+        let mode = match mode {
+            "off" => GateMode::Off,
+            "require-pass" => GateMode::RequirePass,
+            _ => return None,
+        };
+        let unsure = match unsure {
+            "give" => GateUnsure::Give,
+            "hold" => GateUnsure::Hold,
+            _ => return None,
+        };
+        Some(QualityGate { mode, unsure })
+    }
+
+    /// What the organizer reads.
+    pub fn describe(self) -> String {
+        match (self.mode, self.unsure) {
+            (GateMode::Off, _) => "off: every finished HIT gets its completion code".into(),
+            (GateMode::RequirePass, GateUnsure::Give) => {
+                "the completion code needs a pass of the reliability test; not enough evidence gets the code".into()
+            }
+            (GateMode::RequirePass, GateUnsure::Hold) => {
+                "the completion code needs a pass of the reliability test; not enough evidence is held for review".into()
+            }
+        }
+    }
+}
+
 /// What an organizer submits to create a campaign.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct CampaignDraft {
@@ -283,6 +362,9 @@ pub struct CampaignDraft {
     pub seed: i64,
     #[serde(default)]
     pub settings: CampaignSettings,
+    /// The quality gate at submission (default off).
+    #[serde(default)]
+    pub gate: QualityGate,
 }
 
 impl CampaignDraft {

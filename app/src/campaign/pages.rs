@@ -7,7 +7,8 @@ use crate::campaign::api::{
     my_queue,
 };
 use crate::campaign::{
-    CampaignDraft, CampaignInfo, CampaignSettings, DegradationPolicy, DesignCheck, TestSetInfo, WantedPer,
+    CampaignDraft, CampaignInfo, CampaignSettings, DegradationPolicy, DesignCheck, GateMode, GateUnsure, QualityGate, TestSetInfo,
+    WantedPer,
 };
 use crate::model::{TaskKind, task_label};
 use leptos::either::Either;
@@ -195,6 +196,7 @@ pub fn DesignerPage() -> impl IntoView {
     let benchmarks = RwSignal::new(Vec::<i64>::new());
     let seed = RwSignal::new(1i64);
     let settings = RwSignal::new(CampaignSettings::default());
+    let gate = RwSignal::new(QualityGate::default());
     let create = ServerAction::<CreateCampaign>::new();
 
     let draft = Memo::new(move |_| CampaignDraft {
@@ -206,6 +208,7 @@ pub fn DesignerPage() -> impl IntoView {
         benchmark_systems: benchmarks.get(),
         seed: seed.get(),
         settings: settings.get(),
+        gate: gate.get(),
     });
     // The chosen test set's details (from the list).
     let chosen = move || -> Option<TestSetInfo> {
@@ -223,6 +226,7 @@ pub fn DesignerPage() -> impl IntoView {
             *s = CampaignSettings {
                 redundancy: s.redundancy,
                 payment_per_hit: s.payment_per_hit,
+                payment_currency: s.payment_currency.clone(),
                 time_floor_seconds: s.time_floor_seconds,
                 assignment_timeout_minutes: s.assignment_timeout_minutes,
                 degradation: s.degradation,
@@ -381,6 +385,7 @@ pub fn DesignerPage() -> impl IntoView {
                 </div>
                 <div class="row">
                     {number_field("Payment per HIT", "payment", settings, |s| s.payment_per_hit, |s, v| s.payment_per_hit = v, "0.01")}
+                    {text_field("Currency (ISO 4217)", "currency", settings, |s| s.payment_currency.clone(), |s, v| s.payment_currency = v.trim().to_uppercase())}
                     {number_field("Flag HITs faster than (s)", "time-floor", settings, |s| s.time_floor_seconds as f64, |s, v| s.time_floor_seconds = v as i64, "1")}
                     {number_field("Idle timeout (min)", "timeout", settings, |s| s.assignment_timeout_minutes as f64, |s, v| s.assignment_timeout_minutes = v as i64, "1")}
                     {number_field("Seconds per fluency judgment", "sec-fluency", settings, |s| s.seconds_per_fluency_judgment, |s, v| s.seconds_per_fluency_judgment = v, "1")}
@@ -391,6 +396,25 @@ pub fn DesignerPage() -> impl IntoView {
                             on:input=move |ev| if let Ok(v) = event_target_value(&ev).trim().parse() { seed.set(v) }/>
                     </label>
                 </div>
+                <h2>"Quality gate at submission (METHOD §4)"</h2>
+                <div class="row">
+                    <label>
+                        "Completion code"
+                        <select id="gate" on:change=move |ev| gate.update(|g| g.mode = if event_target_value(&ev) == "require-pass" { GateMode::RequirePass } else { GateMode::Off })>
+                            <option value="off" selected=move || gate.with(|g| g.mode == GateMode::Off)>"always given (review afterwards)"</option>
+                            <option value="require-pass" selected=move || gate.with(|g| g.mode == GateMode::RequirePass)>"only if the worker passes the reliability test"</option>
+                        </select>
+                    </label>
+                    <label>
+                        "With too few pairs to test (not enough evidence)"
+                        <select id="gate-unsure" disabled=move || gate.with(|g| g.mode == GateMode::Off)
+                            on:change=move |ev| gate.update(|g| g.unsure = if event_target_value(&ev) == "hold" { GateUnsure::Hold } else { GateUnsure::Give })>
+                            <option value="give" selected=move || gate.with(|g| g.unsure == GateUnsure::Give)>"give the code"</option>
+                            <option value="hold" selected=move || gate.with(|g| g.unsure == GateUnsure::Hold)>"hold it until I approve the worker"</option>
+                        </select>
+                    </label>
+                </div>
+                <p class="hint">"The worker's reliability (bad references against their originals, pooled over the worker's HITs in this campaign) is computed when each HIT is finished; a held worker sees a neutral thank-you page, never which items were checks."</p>
                 <h2>"Wording (in the target language)"</h2>
                 <div class="row">
                     {text_field("Target language", "target-language", settings, |s| s.target_language.clone(), |s, v| s.target_language = v)}

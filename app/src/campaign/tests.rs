@@ -76,6 +76,7 @@ fn draft(test_set_id: i64, systems: Vec<i64>, task: &str, wanted: usize, k: usiz
         benchmark_systems: vec![],
         seed: 42,
         settings: CampaignSettings { judgments_wanted: wanted, redundancy: k, ..CampaignSettings::for_task(kind, "German", "English") },
+        gate: Default::default(),
     }
 }
 

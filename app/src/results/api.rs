@@ -33,9 +33,25 @@ pub async fn campaign_workers(campaign_id: i64, wilcoxon: bool) -> Result<Worker
     srv::require(Role::Organizer)?;
     let state = srv::app_state()?;
     let options = ResultsOptions { wilcoxon, ..ResultsOptions::default() };
-    let (name, set, result) =
-        crate::results::build::run(&state.db, campaign_id, options).await.map_err(srv::bad_request)?;
-    Ok(crate::results::build::workers_view(name, &set, &result))
+    crate::results::decisions::workers_page(&state.db, campaign_id, options).await.map_err(srv::bad_request)
+}
+
+/// Records the organizer's decision about a worker of a campaign: `approve`, `reject` (reason
+/// required), `block`, `unblock`, or `bonus` (amount in the campaign's currency and a reason).
+/// Returns what was done (organizers).
+#[server(endpoint = "decide_worker")]
+pub async fn decide_worker(
+    campaign_id: i64,
+    worker: String,
+    decision: String,
+    reason: String,
+    amount: String,
+) -> Result<String, ServerFnError> {
+    let user = srv::require(Role::Organizer)?;
+    let state = srv::app_state()?;
+    crate::results::decisions::decide(&state.db, &state.secret, campaign_id, &worker, &decision, &reason, &amount, user.id)
+        .await
+        .map_err(srv::bad_request)
 }
 
 /// Launched campaigns with their judgment counts, to pick one to read (researchers and up).

@@ -2,7 +2,7 @@
 
 use super::plots::{self, ZPoint};
 use super::{ClusterRow, ExcludedWorker, GroupView, ResultsOptions, ResultsView, SystemRow, WorkerRow, WorkersView};
-use crate::analysis::{self, AnalysisResult, AnalysisSettings, JudgmentSet, QcTest, Verdict};
+use crate::analysis::{self, AnalysisResult, AnalysisSettings, ExclusionPolicy, JudgmentSet, QcTest, Verdict, WorkerQc};
 use crate::db::Db;
 use crate::model::ItemType;
 use std::collections::HashMap;
@@ -161,10 +161,12 @@ pub fn bad_ref_pairs(set: &JudgmentSet) -> HashMap<(u32, u16), Vec<(f64, f64)>> 
     out
 }
 
-pub fn workers_view(campaign: String, set: &JudgmentSet, r: &AnalysisResult) -> WorkersView {
+/// The review page's rows from the quality control of every (worker, task): names from the
+/// set's tables; the gate's verdicts and the organizer's decisions are added by
+/// [`super::decisions::workers_page`].
+pub fn workers_view(campaign: String, set: &JudgmentSet, workers: &[WorkerQc], exclusion: ExclusionPolicy) -> WorkersView {
     let pairs = bad_ref_pairs(set);
-    let workers = r
-        .workers
+    let workers = workers
         .iter()
         .map(|w| {
             let mut flags = Vec::new();
@@ -183,8 +185,8 @@ pub fn workers_view(campaign: String, set: &JudgmentSet, r: &AnalysisResult) -> 
             let empty = Vec::new();
             let p = pairs.get(&(w.worker, w.task)).unwrap_or(&empty);
             WorkerRow {
-                worker: name(&r.names.workers, w.worker as usize),
-                task: name(&r.names.tasks, w.task as usize),
+                worker: name(set.workers.names(), w.worker as usize),
+                task: name(set.tasks.names(), w.task as usize),
                 hits: w.hits,
                 judgments: w.judgments,
                 mean_hit_seconds: w.figures.mean_hit_seconds,
@@ -200,12 +202,34 @@ pub fn workers_view(campaign: String, set: &JudgmentSet, r: &AnalysisResult) -> 
                 mean_bad_ref: w.figures.mean_bad_ref,
                 mean_ref: w.figures.mean_ref,
                 mean_system: w.figures.mean_system,
-                excluded: r.settings.exclusion.excludes(w),
+                excluded: exclusion.excludes(w),
                 scatter_svg: plots::scatter(p),
+                gate: None,
+                decisions: Vec::new(),
+                standing: None,
+                blocked: false,
+                bonus_total: None,
+                held_hits: 0,
             }
         })
         .collect();
-    WorkersView { campaign, workers }
+    WorkersView { campaign, workers, gate: String::new(), currency: String::new() }
+}
+
+/// Loads the campaign and runs quality control only (the review page polls this while a
+/// campaign is live: no z-scores, no bootstrap).
+pub async fn run_qc(db: &Db, campaign_id: i64, options: ResultsOptions) -> Result<(String, JudgmentSet, Vec<WorkerQc>, AnalysisSettings), String> {
+    let info = analysis::db::campaign_info(db, campaign_id).await?;
+    let set = analysis::db::load_campaign(db, campaign_id).await?;
+    let settings = settings(options);
+    let qc = settings.qc;
+    let (set, workers) = tokio::task::spawn_blocking(move || {
+        let workers = analysis::quality::run(&set, &qc);
+        (set, workers)
+    })
+    .await
+    .map_err(|e| format!("quality control failed: {e}"))?;
+    Ok((info.name, set, workers, settings))
 }
 
 /// Loads the campaign and runs the pipeline with the page's choices.

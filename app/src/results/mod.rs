@@ -9,6 +9,8 @@ pub mod pages;
 pub mod plots;
 #[cfg(feature = "ssr")]
 pub mod build;
+#[cfg(feature = "ssr")]
+pub mod decisions;
 
 use serde::{Deserialize, Serialize};
 
@@ -108,12 +110,83 @@ pub struct WorkerRow {
     pub mean_system: Option<f64>,
     pub excluded: bool,
     pub scatter_svg: String,
+    /// The verdict the quality gate computed when the worker's latest HIT was finished.
+    pub gate: Option<GateVerdictView>,
+    /// The organizer's decisions about this worker in this campaign, newest first.
+    pub decisions: Vec<DecisionView>,
+    /// The latest approve or reject (`approve`, `reject`), if any.
+    pub standing: Option<String>,
+    pub blocked: bool,
+    /// Sum of the bonuses granted, e.g. "1.50 USD".
+    pub bonus_total: Option<String>,
+    /// Finished HITs whose completion code the gate holds.
+    pub held_hits: i64,
+}
+
+/// The gate's verdict at a HIT's submission.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct GateVerdictView {
+    /// `pass`, `fail` or `not-enough-evidence`.
+    pub verdict: String,
+    pub p_value: Option<f64>,
+    pub n_pairs: i64,
+    /// HITs pooled.
+    pub hits: i64,
+    pub code_given: bool,
+    /// Unix milliseconds.
+    pub computed_at: i64,
+    pub compute_us: i64,
+}
+
+/// One decision of the organizer about a worker.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct DecisionView {
+    /// `approve`, `reject`, `block`, `unblock` or `bonus`.
+    pub decision: String,
+    pub reason: String,
+    /// "1.50 USD" for a bonus.
+    pub bonus: Option<String>,
+    pub decided_by: String,
+    /// Unix milliseconds.
+    pub decided_at: i64,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct WorkersView {
     pub campaign: String,
     pub workers: Vec<WorkerRow>,
+    /// The campaign's quality gate, as the organizer reads it.
+    pub gate: String,
+    /// The campaign's payment currency (bonuses are in it).
+    pub currency: String,
+}
+
+/// A time as `YYYY-MM-DD HH:MM:SS UTC` (the review page and the exports).
+pub fn utc_time(ms: i64) -> String {
+    let secs = ms.div_euclid(1000);
+    let (days, rem) = (secs.div_euclid(86_400), secs.rem_euclid(86_400));
+    // Howard Hinnant's civil-from-days.
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z - era * 146_097;
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let day = doy - (153 * mp + 2) / 5 + 1;
+    let month = if mp < 10 { mp + 3 } else { mp - 9 };
+    let year = yoe + era * 400 + i64::from(month <= 2);
+    format!("{year:04}-{month:02}-{day:02} {:02}:{:02}:{:02} UTC", rem / 3600, rem % 3600 / 60, rem % 60)
+}
+
+#[cfg(test)]
+mod time_tests {
+    #[test]
+    fn utc_times_match_known_dates() {
+        assert_eq!(super::utc_time(0), "1970-01-01 00:00:00 UTC");
+        // `date -u -d @1795376606` → Sun Nov 22 19:43:26 UTC 2026
+        assert_eq!(super::utc_time(1_795_376_606_000), "2026-11-22 19:43:26 UTC");
+        assert_eq!(super::utc_time(951_782_400_000), "2000-02-29 00:00:00 UTC");
+    }
 }
 
 /// A campaign in the researchers' list of results.

@@ -1,7 +1,7 @@
 //! The results page (`/campaigns/:id/results`) and the worker review page (`/campaigns/:id/workers`).
 
 use crate::auth::error_text;
-use crate::results::api::{campaign_results, campaign_workers, results_campaigns};
+use crate::results::api::{DecideWorker, campaign_results, campaign_workers, results_campaigns};
 use crate::results::{GroupView, ResultsView, WorkerRow, WorkersView};
 use leptos::either::Either;
 use leptos::prelude::*;
@@ -163,7 +163,20 @@ fn Group(g: GroupView) -> impl IntoView {
 pub fn WorkersPage() -> impl IntoView {
     let id = campaign_id();
     let wilcoxon = RwSignal::new(false);
-    let workers = Resource::new(move || (id(), wilcoxon.get()), |(id, w)| campaign_workers(id, w));
+    let decide = ServerAction::<DecideWorker>::new();
+    // Live campaign: the figures are recomputed every few seconds while the page is open (as on
+    // the campaign's status page), and at once after a decision.
+    let tick = RwSignal::new(0u64);
+    Effect::new(move |_| {
+        if let Ok(handle) = set_interval_with_handle(move || tick.update(|t| *t += 1), std::time::Duration::from_secs(5)) {
+            on_cleanup(move || handle.clear());
+        }
+    });
+    let workers = Resource::new(
+        move || (id(), wilcoxon.get(), tick.get(), decide.version().get()),
+        |(id, w, _, _)| campaign_workers(id, w),
+    );
+    let selected = RwSignal::new(None::<String>);
     view! {
         <section class="card results" id="workers">
             <form class="results-settings" on:submit=|ev| ev.prevent_default()>
@@ -175,11 +188,12 @@ pub fn WorkersPage() -> impl IntoView {
                     </select>
                 </label>
             </form>
+            <DecisionPanel campaign_id=id selected decide/>
             <Transition fallback=|| view! { <p>"Computing…"</p> }>
                 {move || Suspend::new(async move {
                     match workers.await {
                         Err(e) => Either::Left(view! { <p class="error" role="alert" id="workers-error">{error_text(&e)}</p> }),
-                        Ok(w) => Either::Right(view! { <WorkersBody w=w campaign_id=id()/> }),
+                        Ok(w) => Either::Right(view! { <WorkersBody w=w campaign_id=id() selected/> }),
                     }
                 })}
             </Transition>
@@ -187,37 +201,153 @@ pub fn WorkersPage() -> impl IntoView {
     }
 }
 
+/// The organizer's decision about the chosen worker. Outside the polled table, so what the
+/// organizer types survives the refreshes.
 #[component]
-fn WorkersBody(w: WorkersView, campaign_id: i64) -> impl IntoView {
+fn DecisionPanel(
+    campaign_id: impl Fn() -> i64 + Copy + Send + Sync + 'static,
+    selected: RwSignal<Option<String>>,
+    decide: ServerAction<DecideWorker>,
+) -> impl IntoView {
+    let action = RwSignal::new("approve".to_string());
+    let reason = RwSignal::new(String::new());
+    let amount = RwSignal::new(String::new());
+    Effect::new(move |_| {
+        if let Some(Ok(_)) = decide.value().get() {
+            reason.set(String::new());
+            amount.set(String::new());
+        }
+    });
+    let submit = move |ev: leptos::ev::SubmitEvent| {
+        ev.prevent_default();
+        let Some(worker) = selected.get_untracked() else { return };
+        let decision = action.get_untracked();
+        let amount = if decision == "bonus" { amount.get_untracked() } else { String::new() };
+        decide.dispatch(DecideWorker { campaign_id: campaign_id(), worker, decision, reason: reason.get_untracked(), amount });
+    };
+    view! {
+        <form class="decision card" id="decision-form" on:submit=submit>
+            <h2>"Decision"</h2>
+            {move || match selected.get() {
+                None => Either::Left(view! { <p class="hint" id="decision-none">"Choose a worker with “Decide…” in the table."</p> }),
+                Some(w) => Either::Right(view! { <p>"Worker: " <strong id="decision-worker">{w}</strong></p> }),
+            }}
+            <div class="row">
+                <label>
+                    "Decision"
+                    <select id="decision-action" on:change=move |ev| action.set(event_target_value(&ev))>
+                        <option value="approve" selected=move || action.get() == "approve">"approve"</option>
+                        <option value="reject" selected=move || action.get() == "reject">"reject (give a reason)"</option>
+                        <option value="block" selected=move || action.get() == "block">"block: no more HITs in any campaign"</option>
+                        <option value="unblock" selected=move || action.get() == "unblock">"unblock"</option>
+                        <option value="bonus" selected=move || action.get() == "bonus">"grant a bonus"</option>
+                    </select>
+                </label>
+                <label>
+                    "Reason (the worker reads it on the platform)"
+                    <input type="text" id="decision-reason" maxlength="2000" prop:value=move || reason.get()
+                        on:input=move |ev| reason.set(event_target_value(&ev))/>
+                </label>
+                {move || (action.get() == "bonus").then(|| view! {
+                    <label>
+                        "Bonus amount"
+                        <input type="number" id="decision-amount" min="0.01" step="0.01" prop:value=move || amount.get()
+                            on:input=move |ev| amount.set(event_target_value(&ev))/>
+                    </label>
+                })}
+            </div>
+            <button type="submit" class="primary" id="decide" disabled=move || selected.get().is_none() || decide.pending().get()>
+                "Record the decision"
+            </button>
+            {move || match decide.value().get() {
+                Some(Err(e)) => Some(Either::Left(view! { <p class="error" role="alert" id="decision-error">{error_text(&e)}</p> })),
+                Some(Ok(done)) => Some(Either::Right(view! { <p class="notice" id="decision-done">{done}</p> })),
+                None => None,
+            }}
+        </form>
+    }
+}
+
+#[component]
+fn WorkersBody(w: WorkersView, campaign_id: i64, selected: RwSignal<Option<String>>) -> impl IntoView {
     let empty = w.workers.is_empty();
     view! {
         <h1>"Workers: " {w.campaign.clone()}</h1>
-        <p class="hint"><A href=format!("/campaigns/{campaign_id}/results")>"Results"</A></p>
+        <p class="hint">
+            <A href=format!("/campaigns/{campaign_id}/results")>"Results"</A> " · "
+            <a id="decisions-csv" href=format!("/campaigns/{campaign_id}/decisions.csv") download="" rel="external">"Decisions (CSV)"</a>
+        </p>
+        <p id="gate-setting">"Quality gate: " {w.gate.clone()} " · Bonuses in " {w.currency.clone()}</p>
         {empty.then(|| view! { <p class="empty" id="workers-empty">"No worker has judged anything yet."</p> })}
         <table class="data workers" id="worker-table">
             <thead><tr>
                 <th>"Worker"</th><th>"Task"</th><th>"HITs"</th><th>"s / HIT"</th><th>"Reliability (test, pairs)"</th>
-                <th>"p"</th><th>"Verdict"</th><th>"Repeats (pairs, p)"</th><th>"Mean real"</th><th>"Mean bad"</th><th>"Mean ref"</th>
-                <th>"Flags"</th><th>"Original vs bad"</th>
+                <th>"p"</th><th>"Verdict"</th><th>"At submission"</th><th>"Repeats (pairs, p)"</th><th>"Mean real"</th><th>"Mean bad"</th><th>"Mean ref"</th>
+                <th>"Flags"</th><th>"Original vs bad"</th><th>"Decisions"</th><th></th>
             </tr></thead>
-            <tbody>{w.workers.into_iter().map(|r| view! { <Worker r/> }).collect_view()}</tbody>
+            <tbody>{w.workers.into_iter().map(|r| view! { <Worker r selected/> }).collect_view()}</tbody>
         </table>
     }
 }
 
 #[component]
-fn Worker(r: WorkerRow) -> impl IntoView {
+fn Worker(r: WorkerRow, selected: RwSignal<Option<String>>) -> impl IntoView {
     let class = if r.excluded { "worker-row excluded" } else { "worker-row" };
     let (worker_attr, verdict_attr) = (r.worker.clone(), r.verdict.clone());
+    let standing_attr = r.standing.clone().unwrap_or_default();
+    let gate_attr = r.gate.as_ref().map(|g| g.verdict.clone()).unwrap_or_default();
+    let at_submission = r.gate.as_ref().map(|g| {
+        let code = if g.code_given { "code given" } else { "code held" };
+        format!(
+            "{} (p {}, {} pairs, {} HIT(s)) · {code} · {} · {:.1} ms",
+            g.verdict,
+            p_text(g.p_value),
+            g.n_pairs,
+            g.hits,
+            crate::results::utc_time(g.computed_at),
+            g.compute_us as f64 / 1000.0
+        )
+    });
+    let who = r.worker.clone();
+    let mut status = Vec::new();
+    if let Some(s) = &r.standing {
+        status.push(if s == "approve" { "approved".to_string() } else { "rejected".to_string() });
+    }
+    if r.blocked {
+        status.push("blocked".into());
+    }
+    if let Some(b) = &r.bonus_total {
+        status.push(format!("bonus {b}"));
+    }
+    if r.held_hits > 0 {
+        status.push(format!("{} completion code(s) held", r.held_hits));
+    }
     view! {
-        <tr class=class data-worker=worker_attr data-verdict=verdict_attr>
+        <tr class=class data-worker=worker_attr data-verdict=verdict_attr data-standing=standing_attr data-gate=gate_attr
+            data-blocked=r.blocked.to_string()>
             <td>{r.worker}</td><td>{r.task}</td><td class="num">{r.hits}</td><td class="num">{opt(r.mean_hit_seconds, 0)}</td>
             <td>{format!("{}, {}", r.test, r.n_pairs)}</td><td class="num">{p_text(r.p_value)}</td>
             <td class="verdict">{r.verdict}{r.excluded.then_some(" (excluded)")}</td>
+            <td class="at-submission">{at_submission.unwrap_or_else(|| "–".into())}</td>
             <td>{format!("{}, {} ({})", r.consistency_pairs, p_text(r.consistency_p), r.consistency_verdict)}</td>
             <td class="num">{opt(r.mean_original, 1)}</td><td class="num">{opt(r.mean_bad_ref, 1)}</td><td class="num">{opt(r.mean_ref, 1)}</td>
             <td>{r.flags.join("; ")}</td>
             <td><div class="mini" inner_html=r.scatter_svg></div></td>
+            <td class="decisions">
+                <strong class="standing">{status.join(" · ")}</strong>
+                <ul class="decision-history">
+                    {r.decisions.into_iter().map(|d| {
+                        let what = match &d.bonus { Some(b) => format!("{} {b}", d.decision), None => d.decision.clone() };
+                        let reason = if d.reason.is_empty() { String::new() } else { format!(": {}", d.reason) };
+                        view! {
+                            <li data-decision=d.decision.clone()>
+                                {what} {reason} <span class="hint">{format!(" — {}, {}", d.decided_by, crate::results::utc_time(d.decided_at))}</span>
+                            </li>
+                        }
+                    }).collect_view()}
+                </ul>
+            </td>
+            <td><button type="button" class="review-worker" on:click=move |_| selected.set(Some(who.clone()))>"Decide…"</button></td>
         </tr>
     }
 }

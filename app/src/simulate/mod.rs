@@ -579,5 +579,40 @@ pub fn write_graham_tsv(config: &CrowdConfig, mut out: impl Write) -> Result<Sim
     Ok(truth)
 }
 
+/// One simulated worker of a kind answering items one at a time, as the crowd of
+/// [`simulate`] does (same score and time models): drives the real server in the integration
+/// tests (e.g. the quality gate against a random clicker and a careful worker).
+pub struct SimulatedWorker {
+    worker: Worker,
+    rng: ChaCha8Rng,
+}
+
+impl SimulatedWorker {
+    pub fn new(kind: WorkerKind, seed: u64) -> Self {
+        let mut rng = ChaCha8Rng::seed_from_u64(seed);
+        let worker = Worker {
+            id: format!("S{seed}"),
+            kind,
+            bias: 4.0 * normal(&mut rng),
+            constant: [50.0, 70.0, 100.0][rng.random_range(0..3)],
+        };
+        SimulatedWorker { worker, rng }
+    }
+
+    pub fn kind(&self) -> WorkerKind {
+        self.worker.kind
+    }
+
+    /// The 0–100 score this worker gives an item of true quality `quality`.
+    pub fn score(&mut self, quality: f64) -> f64 {
+        self.worker.score(quality, &mut self.rng)
+    }
+
+    /// Seconds this worker spends on an item whose careful time is `base`.
+    pub fn seconds(&mut self, base: f64) -> f64 {
+        self.worker.seconds(base, &mut self.rng)
+    }
+}
+
 #[cfg(test)]
 mod tests;

@@ -173,6 +173,7 @@ async fn plan_study(db: &Db, draft: &StudyDraft) -> Result<Vec<PlannedArm>, Vec<
                 benchmark_systems: vec![p.benchmark],
                 seed: draft.seed,
                 settings,
+                gate: Default::default(),
             };
             if let Err(e) = launch::check_campaign_draft(&campaign) {
                 problems.push(format!("{label}: {e}"));

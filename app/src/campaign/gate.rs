@@ -1,0 +1,240 @@
+//! The quality gate at submission (METHOD §4, issue 6 item 2).
+//!
+//! When the last item of a HIT is answered, in the same transaction that stores that judgment:
+//! the worker's reliability test is run on the worker's own judgments in the campaign (pooled
+//! over all their HITs there, raw scores, the METHOD defaults: paired one-sided t-test,
+//! α = 0.05, at least 5 pairs), the verdict is stored (`worker_verdicts`, so the review page
+//! shows it at once), and the campaign's gate decides whether the HIT's completion code is
+//! given or held (`assignments.code_held`). A held code is released when the organizer
+//! approves the worker, or when a later HIT of the same worker makes the pooled verdict a pass.
+//!
+//! Only that worker's judgments are read (by `assignments.worker_id`, indexed), so the cost
+//! does not grow with the campaign: see `benches/gate.rs`.
+
+use crate::analysis::quality::{self, PairCheck, QcSettings, Verdict};
+use crate::analysis::{JudgmentNames, JudgmentSet, TimeBasis};
+use crate::annotate::server::completion_code;
+use crate::campaign::{CampaignSettings, GateMode, GateUnsure, QualityGate};
+use crate::db::now_ms;
+use crate::model::ItemType;
+use sqlx::{AnyConnection, Row};
+
+/// What the gate decided for a finished HIT.
+#[derive(Clone, Debug, PartialEq)]
+pub struct GateOutcome {
+    pub reliability: PairCheck,
+    pub hits: usize,
+    /// The HIT's completion code, or `None` when it is held.
+    pub code: Option<String>,
+    pub compute_us: i64,
+}
+
+/// The verdict's stored name.
+pub fn verdict_str(v: Verdict) -> &'static str {
+    match v {
+        Verdict::Pass => "pass",
+        Verdict::Fail => "fail",
+        Verdict::NotEnoughEvidence => "not-enough-evidence",
+    }
+}
+
+/// Whether the gate gives the completion code for a verdict.
+pub fn gives_code(gate: QualityGate, verdict: Verdict) -> bool {
+    match (gate.mode, verdict) {
+        (GateMode::Off, _) | (GateMode::RequirePass, Verdict::Pass) => true,
+        (GateMode::RequirePass, Verdict::Fail) => false,
+        (GateMode::RequirePass, Verdict::NotEnoughEvidence) => gate.unsure == GateUnsure::Give,
+    }
+}
+
+/// The quality-control settings the gate uses: the METHOD defaults, with the campaign's floor
+/// for HIT time.
+pub fn qc_settings(settings: &CampaignSettings) -> QcSettings {
+    QcSettings { hit_time_floor_seconds: settings.time_floor_seconds as f64, ..QcSettings::default() }
+}
+
+/// One worker's scored judgments in one campaign, read as `analysis::db::load_campaign` reads
+/// a campaign's (same names, same rules: skipped and unscored judgments left out, REF items
+/// take their pair's system, seconds per item), through the given connection (the gate runs
+/// inside the transaction that stores the HIT's last judgment).
+pub async fn load_worker(conn: &mut AnyConnection, campaign_id: i64, worker_id: i64, task: &str) -> Result<JudgmentSet, String> {
+    let rows = sqlx::query(
+        "SELECT j.id AS judgment_id, w.platform, w.external_id, h.hit_index, hi.item_type, \
+                COALESCE(s.name, ps.name, 'REF') AS system_name, seg.segment_key, \
+                CAST(j.score AS DOUBLE PRECISION) AS score, \
+                COALESCE(j.time_on_screen_ms, j.submitted_at - j.shown_at, 0) AS ms \
+         FROM assignments a \
+         JOIN workers w ON w.id = a.worker_id \
+         JOIN hits h ON h.id = a.hit_id \
+         JOIN judgments j ON j.assignment_id = a.id \
+         JOIN hit_items hi ON hi.id = j.hit_item_id \
+         JOIN segments seg ON seg.id = hi.segment_id \
+         LEFT JOIN systems s ON s.id = hi.system_id \
+         LEFT JOIN hit_items p ON p.hit_id = hi.hit_id AND p.position = hi.paired_position \
+         LEFT JOIN systems ps ON ps.id = p.system_id \
+         WHERE a.worker_id = $1 AND h.campaign_id = $2 AND j.skipped = 0 AND j.score IS NOT NULL \
+         ORDER BY j.id",
+    )
+    .bind(worker_id)
+    .bind(campaign_id)
+    .fetch_all(&mut *conn)
+    .await
+    .map_err(|e| format!("cannot read the worker's judgments: {e}"))?;
+    let mut set = JudgmentSet::new(TimeBasis::PerItem);
+    for row in rows {
+        let get_s = |c: &str| row.try_get::<String, _>(c).map_err(|e| format!("cannot read {c}: {e}"));
+        let get_i = |c: &str| row.try_get::<i64, _>(c).map_err(|e| format!("cannot read {c}: {e}"));
+        let item_type = get_s("item_type")?;
+        let item_type = ItemType::parse(&item_type).ok_or_else(|| format!("unknown item type {item_type:?}"))?;
+        let score: f64 = row.try_get("score").map_err(|e| format!("cannot read a score: {e}"))?;
+        if !score.is_finite() {
+            continue;
+        }
+        let worker = format!("{}:{}", get_s("platform")?, get_s("external_id")?);
+        let hit = get_i("hit_index")?.to_string();
+        let (system, segment) = (get_s("system_name")?, get_s("segment_key")?);
+        set.push(
+            JudgmentNames { worker: &worker, hit: &hit, system: &system, segment: &segment, lang_pair: "", task },
+            item_type,
+            score,
+            (get_i("ms")?.max(0) as f64 / 1000.0) as f32,
+        );
+    }
+    Ok(set)
+}
+
+/// The reliability of the one worker in `set` (or "not enough evidence" with no pairs).
+pub fn reliability_of(set: &JudgmentSet, qc: &QcSettings) -> (PairCheck, usize) {
+    match quality::run(set, qc).into_iter().next() {
+        Some(w) => (w.reliability, w.hits),
+        None => (
+            PairCheck {
+                test: qc.reliability_test,
+                n_pairs: 0,
+                mean_difference: None,
+                mean_abs_difference: None,
+                statistic: None,
+                p_value: None,
+                verdict: Verdict::NotEnoughEvidence,
+                note: Some(format!("0 pairs, fewer than the minimum of {}", qc.min_pairs)),
+            },
+            0,
+        ),
+    }
+}
+
+fn db_err(e: sqlx::Error) -> String {
+    format!("database error: {e}")
+}
+
+/// Gives the completion codes of the worker's held HITs in the campaign (after an approval or
+/// a later pass). Returns how many were released.
+pub async fn release_held(conn: &mut AnyConnection, secret: &[u8], campaign_id: i64, worker_id: i64) -> Result<usize, String> {
+    let held = sqlx::query(
+        "SELECT a.id, a.public_id FROM assignments a JOIN hits h ON h.id = a.hit_id \
+         WHERE a.worker_id = $1 AND h.campaign_id = $2 AND a.code_held = 1 AND a.status = 'completed'",
+    )
+    .bind(worker_id)
+    .bind(campaign_id)
+    .fetch_all(&mut *conn)
+    .await
+    .map_err(db_err)?;
+    for row in &held {
+        let id: i64 = row.try_get("id").map_err(db_err)?;
+        let public_id: String = row.try_get("public_id").map_err(db_err)?;
+        sqlx::query("UPDATE assignments SET completion_code = $1, code_held = 0 WHERE id = $2")
+            .bind(completion_code(secret, &public_id))
+            .bind(id)
+            .execute(&mut *conn)
+            .await
+            .map_err(db_err)?;
+    }
+    Ok(held.len())
+}
+
+/// Runs the gate for an assignment whose last item was just stored (inside that transaction):
+/// computes and stores the worker's pooled verdict and gives or holds the HIT's completion code.
+pub async fn finish_hit(conn: &mut AnyConnection, secret: &[u8], assignment_id: i64) -> Result<GateOutcome, String> {
+    let started = std::time::Instant::now();
+    let row = sqlx::query(
+        "SELECT a.public_id, a.worker_id, h.campaign_id, c.task, c.settings, c.gate, c.gate_unsure \
+         FROM assignments a JOIN hits h ON h.id = a.hit_id JOIN campaigns c ON c.id = h.campaign_id WHERE a.id = $1",
+    )
+    .bind(assignment_id)
+    .fetch_one(&mut *conn)
+    .await
+    .map_err(db_err)?;
+    let public_id: String = row.try_get("public_id").map_err(db_err)?;
+    let worker_id: i64 = row.try_get("worker_id").map_err(db_err)?;
+    let campaign_id: i64 = row.try_get("campaign_id").map_err(db_err)?;
+    let task: String = row.try_get("task").map_err(db_err)?;
+    let settings: String = row.try_get("settings").map_err(db_err)?;
+    let settings: CampaignSettings = serde_json::from_str(&settings).unwrap_or_default();
+    let (mode, unsure): (String, String) = (row.try_get("gate").map_err(db_err)?, row.try_get("gate_unsure").map_err(db_err)?);
+    let gate = QualityGate::parse(&mode, &unsure).ok_or_else(|| format!("campaign {campaign_id} has an unknown gate {mode:?}/{unsure:?}"))?;
+
+    let set = load_worker(conn, campaign_id, worker_id, &task).await?;
+    let (reliability, hits) = reliability_of(&set, &qc_settings(&settings));
+    let given = gives_code(gate, reliability.verdict);
+    let code = given.then(|| completion_code(secret, &public_id));
+    let compute_us = started.elapsed().as_micros() as i64;
+
+    let detail = serde_json::to_string(&reliability).map_err(|e| e.to_string())?;
+    sqlx::query(
+        "INSERT INTO worker_verdicts (campaign_id, worker_id, assignment_id, verdict, n_pairs, hits, reliability, code_given, compute_us, computed_at) \
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)",
+    )
+    .bind(campaign_id)
+    .bind(worker_id)
+    .bind(assignment_id)
+    .bind(verdict_str(reliability.verdict))
+    .bind(reliability.n_pairs as i64)
+    .bind(hits as i64)
+    .bind(detail)
+    .bind(i64::from(given))
+    .bind(compute_us)
+    .bind(now_ms())
+    .execute(&mut *conn)
+    .await
+    .map_err(db_err)?;
+    sqlx::query("UPDATE assignments SET completion_code = $1, code_held = $2 WHERE id = $3")
+        .bind(code.clone())
+        .bind(i64::from(!given))
+        .bind(assignment_id)
+        .execute(&mut *conn)
+        .await
+        .map_err(db_err)?;
+    // A pooled pass also vouches for the worker's earlier HITs held by the gate.
+    if reliability.verdict == Verdict::Pass {
+        release_held(conn, secret, campaign_id, worker_id).await?;
+    }
+    Ok(GateOutcome { reliability, hits, code, compute_us })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_gate_gives_codes_as_its_setting_says() {
+        let off = QualityGate::default();
+        let give = QualityGate { mode: GateMode::RequirePass, unsure: GateUnsure::Give };
+        let hold = QualityGate { mode: GateMode::RequirePass, unsure: GateUnsure::Hold };
+        for v in [Verdict::Pass, Verdict::Fail, Verdict::NotEnoughEvidence] {
+            assert!(gives_code(off, v), "{v:?}");
+        }
+        assert!(gives_code(give, Verdict::Pass) && gives_code(hold, Verdict::Pass));
+        assert!(!gives_code(give, Verdict::Fail) && !gives_code(hold, Verdict::Fail));
+        assert!(gives_code(give, Verdict::NotEnoughEvidence));
+        assert!(!gives_code(hold, Verdict::NotEnoughEvidence));
+        assert_eq!(QualityGate::parse(hold.mode_str(), hold.unsure_str()), Some(hold));
+        assert_eq!(QualityGate::parse("on", "give"), None);
+    }
+
+    #[test]
+    fn a_worker_without_pairs_has_not_enough_evidence() {
+        let set = JudgmentSet::new(TimeBasis::PerItem);
+        let (r, hits) = reliability_of(&set, &QcSettings::default());
+        assert_eq!((r.verdict, r.n_pairs, hits), (Verdict::NotEnoughEvidence, 0, 0));
+    }
+}

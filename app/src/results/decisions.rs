@@ -1,0 +1,710 @@
+//! The organizer's decisions about a campaign's workers (issue 6 item 1): approve, reject with
+//! a reason, block or unblock (the existing `workers.blocked`: no more work anywhere), grant a
+//! bonus in the campaign's payment currency. Decisions are a history (`worker_decisions`,
+//! never edited or deleted, with who decided and when); the latest approve/reject is the
+//! worker's standing. Judgments are never touched: rejecting or blocking a worker only
+//! records the decision.
+//!
+//! Export: [`load_decisions`] + [`write_decisions_csv`] (a pure writer over `impl Write`), served
+//! as `GET /campaigns/{id}/decisions.csv` to organizers.
+
+use super::{DecisionView, GateVerdictView, ResultsOptions, WorkersView, utc_time};
+use crate::analysis::quality::PairCheck;
+use crate::campaign::CampaignSettings;
+use crate::db::{Db, now_ms};
+use sqlx::Row;
+use std::collections::HashMap;
+use std::io::{self, Write};
+
+fn db_err(e: sqlx::Error) -> String {
+    format!("database error: {e}")
+}
+
+/// Largest bonus accepted, in hundredths of the currency (1,000 units).
+pub const MAX_BONUS_CENTS: i64 = 100_000;
+/// Longest reason accepted, in characters.
+pub const MAX_REASON_CHARS: usize = 2000;
+
+/// What an organizer can decide about a worker.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Action {
+    Approve,
+    Reject,
+    Block,
+    Unblock,
+    Bonus,
+}
+
+impl Action {
+    pub fn parse(s: &str) -> Result<Action, String> {
+        Ok(match s.trim() {
+            "approve" => Action::Approve,
+            "reject" => Action::Reject,
+            "block" => Action::Block,
+            "unblock" => Action::Unblock,
+            "bonus" => Action::Bonus,
+            other => return Err(format!("{other:?} is not a decision (approve, reject, block, unblock or bonus)")),
+        })
+    }
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Action::Approve => "approve",
+            Action::Reject => "reject",
+            Action::Block => "block",
+            Action::Unblock => "unblock",
+            Action::Bonus => "bonus",
+        }
+    }
+}
+
+/// A bonus amount as typed (`2`, `2.5`, `2.50`) in hundredths of the currency. At most two
+/// decimals, more than zero, at most [`MAX_BONUS_CENTS`].
+pub fn parse_amount(text: &str) -> Result<i64, String> {
+    let t = text.trim();
+    if t.is_empty() {
+        return Err("give the bonus amount".into());
+    }
+    let (whole, frac) = t.split_once('.').unwrap_or((t, ""));
+    let digits = |s: &str| s.bytes().all(|b| b.is_ascii_digit());
+    if whole.is_empty() && frac.is_empty() || !digits(whole) || !digits(frac) {
+        return Err(format!("the bonus amount must be a number such as 1.50, not {t:?}"));
+    }
+    if frac.len() > 2 {
+        return Err(format!("the bonus amount has at most two decimals, not {t:?}"));
+    }
+    if whole.len() > 9 {
+        return Err(format!("the bonus is at most {}", money(MAX_BONUS_CENTS)));
+    }
+    let whole: i64 = if whole.is_empty() { 0 } else { whole.parse().map_err(|_| format!("{t:?} is not an amount"))? };
+    let frac: i64 = format!("{frac:0<2}").parse().map_err(|_| format!("{t:?} is not an amount"))?;
+    let cents = whole * 100 + frac;
+    if cents <= 0 {
+        return Err("the bonus must be more than zero".into());
+    }
+    if cents > MAX_BONUS_CENTS {
+        return Err(format!("the bonus is at most {}", money(MAX_BONUS_CENTS)));
+    }
+    Ok(cents)
+}
+
+/// Hundredths as a decimal amount: 150 → "1.50".
+pub fn money(cents: i64) -> String {
+    format!("{}.{:02}", cents / 100, cents % 100)
+}
+
+fn check_reason(action: Action, reason: &str) -> Result<String, String> {
+    let r = reason.trim();
+    if r.chars().count() > MAX_REASON_CHARS {
+        return Err(format!("the reason is longer than {MAX_REASON_CHARS} characters"));
+    }
+    if r.chars().any(|c| c.is_control() && c != '\n' && c != '\t') {
+        return Err("the reason contains control characters".into());
+    }
+    if r.is_empty() {
+        match action {
+            Action::Reject => return Err("give a reason for rejecting: the worker reads it on the crowd platform".into()),
+            Action::Bonus => return Err("give a reason for the bonus: the worker reads it on the crowd platform".into()),
+            _ => {}
+        }
+    }
+    Ok(r.to_string())
+}
+
+/// The payment currency of a campaign (an unknown campaign is an error).
+async fn campaign_currency(db: &Db, campaign_id: i64) -> Result<String, String> {
+    let row = sqlx::query("SELECT settings FROM campaigns WHERE id = $1")
+        .bind(campaign_id)
+        .fetch_optional(&db.pool)
+        .await
+        .map_err(db_err)?
+        .ok_or_else(|| format!("there is no campaign with id {campaign_id}"))?;
+    let settings: String = row.try_get("settings").map_err(db_err)?;
+    let settings: CampaignSettings = serde_json::from_str(&settings).unwrap_or_default();
+    Ok(settings.payment_currency)
+}
+
+/// The id of a worker (named `platform:external id`, as on the review page) who has a HIT in
+/// the campaign.
+async fn worker_in_campaign(db: &Db, campaign_id: i64, worker: &str) -> Result<i64, String> {
+    let (platform, external) =
+        worker.split_once(':').ok_or_else(|| format!("{worker:?} is not a worker (platform:id, as on the review page)"))?;
+    let row = sqlx::query(
+        "SELECT w.id FROM workers w WHERE w.platform = $1 AND w.external_id = $2 AND EXISTS \
+         (SELECT 1 FROM assignments a JOIN hits h ON h.id = a.hit_id WHERE a.worker_id = w.id AND h.campaign_id = $3)",
+    )
+    .bind(platform)
+    .bind(external)
+    .bind(campaign_id)
+    .fetch_optional(&db.pool)
+    .await
+    .map_err(db_err)?
+    .ok_or_else(|| format!("worker {worker} has no HIT in campaign {campaign_id}"))?;
+    row.try_get("id").map_err(db_err)
+}
+
+/// Records a decision (and for block/unblock sets the worker's block; for approve releases the
+/// completion codes the gate held). Refused with a clear reason, changing nothing, when the
+/// decision, reason, amount, campaign or worker is wrong. Returns what was done, for the page.
+#[allow(clippy::too_many_arguments)]
+pub async fn decide(
+    db: &Db,
+    secret: &[u8],
+    campaign_id: i64,
+    worker: &str,
+    action: &str,
+    reason: &str,
+    amount: &str,
+    decided_by: i64,
+) -> Result<String, String> {
+    let action = Action::parse(action)?;
+    let reason = check_reason(action, reason)?;
+    let cents = match action {
+        Action::Bonus => Some(parse_amount(amount)?),
+        _ if !amount.trim().is_empty() => return Err("an amount goes only with a bonus".into()),
+        _ => None,
+    };
+    let currency = campaign_currency(db, campaign_id).await?;
+    let worker_id = worker_in_campaign(db, campaign_id, worker).await?;
+    let mut tx = db.pool.begin().await.map_err(db_err)?;
+    match cents {
+        Some(c) => {
+            sqlx::query(
+                "INSERT INTO worker_decisions (campaign_id, worker_id, decision, reason, bonus_cents, currency, decided_by, decided_at) \
+                 VALUES ($1, $2, $3, $4, $5, $6, $7, $8)",
+            )
+            .bind(campaign_id)
+            .bind(worker_id)
+            .bind(action.as_str())
+            .bind(&reason)
+            .bind(c)
+            .bind(&currency)
+            .bind(decided_by)
+            .bind(now_ms())
+            .execute(&mut *tx)
+            .await
+            .map_err(db_err)?;
+        }
+        None => {
+            sqlx::query(
+                "INSERT INTO worker_decisions (campaign_id, worker_id, decision, reason, decided_by, decided_at) VALUES ($1, $2, $3, $4, $5, $6)",
+            )
+            .bind(campaign_id)
+            .bind(worker_id)
+            .bind(action.as_str())
+            .bind(&reason)
+            .bind(decided_by)
+            .bind(now_ms())
+            .execute(&mut *tx)
+            .await
+            .map_err(db_err)?;
+        }
+    }
+    let done = match action {
+        Action::Block | Action::Unblock => {
+            sqlx::query("UPDATE workers SET blocked = $1 WHERE id = $2")
+                .bind(i64::from(action == Action::Block))
+                .bind(worker_id)
+                .execute(&mut *tx)
+                .await
+                .map_err(db_err)?;
+            if action == Action::Block {
+                format!("Blocked {worker}: no more HITs for this worker in any campaign.")
+            } else {
+                format!("Unblocked {worker}.")
+            }
+        }
+        Action::Approve => {
+            let released = crate::campaign::gate::release_held(&mut tx, secret, campaign_id, worker_id).await?;
+            match released {
+                0 => format!("Approved {worker}."),
+                n => format!("Approved {worker}; {n} held completion code(s) released."),
+            }
+        }
+        Action::Reject => format!("Rejected {worker}."),
+        Action::Bonus => format!("Bonus of {} {currency} for {worker}.", money(cents.unwrap_or(0))),
+    };
+    tx.commit().await.map_err(db_err)?;
+    Ok(done)
+}
+
+/// Who a stored row is about.
+fn worker_name(row: &sqlx::any::AnyRow) -> Result<String, String> {
+    let platform: String = row.try_get("platform").map_err(db_err)?;
+    let external: String = row.try_get("external_id").map_err(db_err)?;
+    Ok(format!("{platform}:{external}"))
+}
+
+/// One stored decision with the worker's identity.
+#[derive(Clone, Debug, PartialEq)]
+struct StoredDecision {
+    worker: String,
+    worker_id: i64,
+    platform: String,
+    external_id: String,
+    decision: String,
+    reason: String,
+    bonus_cents: Option<i64>,
+    currency: Option<String>,
+    decided_by: String,
+    decided_at: i64,
+}
+
+async fn stored_decisions(db: &Db, campaign_id: i64) -> Result<Vec<StoredDecision>, String> {
+    let rows = sqlx::query(
+        "SELECT d.worker_id, w.platform, w.external_id, d.decision, d.reason, d.bonus_cents, d.currency, \
+                COALESCE(u.email, '') AS decided_by, d.decided_at \
+         FROM worker_decisions d JOIN workers w ON w.id = d.worker_id LEFT JOIN users u ON u.id = d.decided_by \
+         WHERE d.campaign_id = $1 ORDER BY d.id",
+    )
+    .bind(campaign_id)
+    .fetch_all(&db.pool)
+    .await
+    .map_err(db_err)?;
+    rows.iter()
+        .map(|r| {
+            Ok(StoredDecision {
+                worker: worker_name(r)?,
+                worker_id: r.try_get("worker_id").map_err(db_err)?,
+                platform: r.try_get("platform").map_err(db_err)?,
+                external_id: r.try_get("external_id").map_err(db_err)?,
+                decision: r.try_get("decision").map_err(db_err)?,
+                reason: r.try_get("reason").map_err(db_err)?,
+                bonus_cents: r.try_get("bonus_cents").map_err(db_err)?,
+                currency: r.try_get("currency").map_err(db_err)?,
+                decided_by: r.try_get("decided_by").map_err(db_err)?,
+                decided_at: r.try_get("decided_at").map_err(db_err)?,
+            })
+        })
+        .collect()
+}
+
+/// The review page: quality control of every worker (recomputed on each call, cheap enough to
+/// poll), the verdict the gate computed at each worker's latest submission, the organizer's
+/// decisions, blocks, bonuses and held codes.
+pub async fn workers_page(db: &Db, campaign_id: i64, options: ResultsOptions) -> Result<WorkersView, String> {
+    let (name, rows) = qc_rows(db, campaign_id, options).await?;
+    let mut view = WorkersView { campaign: name, workers: rows, gate: String::new(), currency: String::new() };
+    let row = sqlx::query("SELECT settings, gate, gate_unsure FROM campaigns WHERE id = $1")
+        .bind(campaign_id)
+        .fetch_one(&db.pool)
+        .await
+        .map_err(db_err)?;
+    let s: String = row.try_get("settings").map_err(db_err)?;
+    let s: CampaignSettings = serde_json::from_str(&s).unwrap_or_default();
+    let (mode, unsure): (String, String) = (row.try_get("gate").map_err(db_err)?, row.try_get("gate_unsure").map_err(db_err)?);
+    view.gate = crate::campaign::QualityGate::parse(&mode, &unsure).map_or_else(|| format!("{mode}/{unsure}"), |g| g.describe());
+    view.currency = s.payment_currency.clone();
+
+    // The latest verdict of each worker.
+    let mut verdicts: HashMap<String, GateVerdictView> = HashMap::new();
+    let rows = sqlx::query(
+        "SELECT w.platform, w.external_id, v.verdict, v.n_pairs, v.hits, v.reliability, v.code_given, v.compute_us, v.computed_at \
+         FROM worker_verdicts v JOIN workers w ON w.id = v.worker_id WHERE v.campaign_id = $1 ORDER BY v.id",
+    )
+    .bind(campaign_id)
+    .fetch_all(&db.pool)
+    .await
+    .map_err(db_err)?;
+    for r in &rows {
+        let detail: String = r.try_get("reliability").map_err(db_err)?;
+        let p_value = serde_json::from_str::<PairCheck>(&detail).ok().and_then(|c| c.p_value);
+        verdicts.insert(
+            worker_name(r)?,
+            GateVerdictView {
+                verdict: r.try_get("verdict").map_err(db_err)?,
+                p_value,
+                n_pairs: r.try_get("n_pairs").map_err(db_err)?,
+                hits: r.try_get("hits").map_err(db_err)?,
+                code_given: r.try_get::<i64, _>("code_given").map_err(db_err)? != 0,
+                computed_at: r.try_get("computed_at").map_err(db_err)?,
+                compute_us: r.try_get("compute_us").map_err(db_err)?,
+            },
+        );
+    }
+    // Blocks and held codes of the campaign's workers.
+    let mut status: HashMap<String, (bool, i64)> = HashMap::new();
+    let rows = sqlx::query(
+        "SELECT w.platform, w.external_id, w.blocked, COUNT(CASE WHEN a.code_held = 1 THEN 1 END) AS held \
+         FROM assignments a JOIN hits h ON h.id = a.hit_id JOIN workers w ON w.id = a.worker_id \
+         WHERE h.campaign_id = $1 GROUP BY w.id, w.platform, w.external_id, w.blocked",
+    )
+    .bind(campaign_id)
+    .fetch_all(&db.pool)
+    .await
+    .map_err(db_err)?;
+    for r in &rows {
+        status.insert(
+            worker_name(r)?,
+            (r.try_get::<i64, _>("blocked").map_err(db_err)? != 0, r.try_get("held").map_err(db_err)?),
+        );
+    }
+    let decisions = stored_decisions(db, campaign_id).await?;
+    for w in &mut view.workers {
+        w.gate = verdicts.get(&w.worker).cloned();
+        if let Some(&(blocked, held)) = status.get(&w.worker) {
+            w.blocked = blocked;
+            w.held_hits = held;
+        }
+        let mine: Vec<&StoredDecision> = decisions.iter().filter(|d| d.worker == w.worker).collect();
+        w.standing = mine.iter().rev().find(|d| d.decision == "approve" || d.decision == "reject").map(|d| d.decision.clone());
+        let bonus: i64 = mine.iter().filter_map(|d| d.bonus_cents).sum();
+        w.bonus_total = (bonus > 0).then(|| format!("{} {}", money(bonus), view.currency));
+        w.decisions = mine
+            .iter()
+            .rev()
+            .map(|d| DecisionView {
+                decision: d.decision.clone(),
+                reason: d.reason.clone(),
+                bonus: d.bonus_cents.map(|c| format!("{} {}", money(c), d.currency.clone().unwrap_or_default())),
+                decided_by: d.decided_by.clone(),
+                decided_at: d.decided_at,
+            })
+            .collect();
+    }
+    Ok(view)
+}
+
+/// The quality-control rows of a campaign last computed, per (campaign, reliability test).
+#[derive(Clone)]
+struct QcCache {
+    /// (largest judgment id, number of judgments) of the campaign when computed.
+    version: (i64, i64),
+    /// When the judgments were read (Unix ms).
+    read_at: i64,
+    campaign: String,
+    rows: Vec<super::WorkerRow>,
+}
+
+/// Per server process: (database engine, campaign, Wilcoxon chosen) → rows. Several app servers
+/// each keep their own; the version check reads the database, so none serves stale rows.
+type QcKey = (u8, i64, bool);
+static QC_CACHE: std::sync::OnceLock<std::sync::Mutex<HashMap<QcKey, QcCache>>> = std::sync::OnceLock::new();
+
+/// Judgments committed at most this long after they were stamped are still caught by the
+/// incremental update (transactions last milliseconds).
+const LATE_COMMIT_MARGIN_MS: i64 = 60_000;
+
+/// The review page's quality-control rows, kept current incrementally: the first call for a
+/// campaign computes every worker; later calls reuse the rows while the campaign's judgments are
+/// unchanged, and otherwise recompute only the workers with judgments since the last read (each
+/// from all of that worker's judgments, as the gate does). Rows are ordered by worker.
+async fn qc_rows(db: &Db, campaign_id: i64, options: ResultsOptions) -> Result<(String, Vec<super::WorkerRow>), String> {
+    let info = crate::analysis::db::campaign_info(db, campaign_id).await?;
+    let row = sqlx::query(
+        "SELECT COALESCE(MAX(j.id), 0) AS max_id, COUNT(j.id) AS n FROM judgments j JOIN assignments a ON a.id = j.assignment_id \
+         JOIN hits h ON h.id = a.hit_id WHERE h.campaign_id = $1",
+    )
+    .bind(campaign_id)
+    .fetch_one(&db.pool)
+    .await
+    .map_err(db_err)?;
+    let version: (i64, i64) = (row.try_get("max_id").map_err(db_err)?, row.try_get("n").map_err(db_err)?);
+    let key = (db.backend as u8, campaign_id, options.wilcoxon);
+    let cache = QC_CACHE.get_or_init(Default::default);
+    let cached = cache.lock().map_err(|_| "the review cache is poisoned".to_string())?.get(&key).cloned();
+    let read_at = now_ms();
+    let settings = super::build::settings(options);
+    let rows = match cached {
+        Some(c) if c.version == version => return Ok((c.campaign, c.rows)),
+        Some(c) => {
+            let changed = sqlx::query(
+                "SELECT DISTINCT a.worker_id FROM judgments j JOIN assignments a ON a.id = j.assignment_id \
+                 JOIN hits h ON h.id = a.hit_id WHERE h.campaign_id = $1 AND j.submitted_at >= $2",
+            )
+            .bind(campaign_id)
+            .bind(c.read_at - LATE_COMMIT_MARGIN_MS)
+            .fetch_all(&db.pool)
+            .await
+            .map_err(db_err)?;
+            let mut rows = c.rows;
+            let mut conn = db.pool.acquire().await.map_err(db_err)?;
+            for r in &changed {
+                let worker: i64 = r.try_get("worker_id").map_err(db_err)?;
+                let set = crate::campaign::gate::load_worker(&mut conn, campaign_id, worker, &info.task).await?;
+                let qc = crate::analysis::quality::run(&set, &settings.qc);
+                let fresh = super::build::workers_view(info.name.clone(), &set, &qc, settings.exclusion).workers;
+                if let Some(name) = set.workers.names().first() {
+                    rows.retain(|row| &row.worker != name);
+                }
+                rows.extend(fresh);
+            }
+            rows
+        }
+        None => {
+            let (_, set, workers, settings) = super::build::run_qc(db, campaign_id, options).await?;
+            super::build::workers_view(info.name.clone(), &set, &workers, settings.exclusion).workers
+        }
+    };
+    let mut rows = rows;
+    rows.sort_by(|a, b| (&a.worker, &a.task).cmp(&(&b.worker, &b.task)));
+    let fresh = QcCache { version, read_at, campaign: info.name.clone(), rows: rows.clone() };
+    cache.lock().map_err(|_| "the review cache is poisoned".to_string())?.insert(key, fresh);
+    Ok((info.name, rows))
+}
+
+/// One line of the decisions export.
+#[derive(Clone, Debug, PartialEq)]
+pub struct DecisionRecord {
+    /// `platform:external id`, the worker's name in every export and on the review page.
+    pub worker: String,
+    /// `mturk`, `prolific`, `link` or `account`.
+    pub platform: String,
+    /// MTurk workerId / Prolific PID / the plain link's worker id; empty for accounts.
+    pub platform_worker_id: String,
+    /// The platform's ids of the worker's finished assignments in the campaign (MTurk
+    /// assignmentId, Prolific SESSION_ID), in order.
+    pub assignment_ids: Vec<String>,
+    /// `approve`, `reject`, `block`, `unblock` or `bonus`.
+    pub decision: String,
+    pub reason: String,
+    pub bonus_cents: Option<i64>,
+    pub currency: String,
+    /// E-mail of the organizer who decided.
+    pub decided_by: String,
+    /// Unix milliseconds.
+    pub decided_at: i64,
+}
+
+/// The decisions in force for a campaign, for the crowd platform: per worker the latest
+/// approve/reject (an earlier one it overrides is left out; the page keeps the history), the
+/// latest block/unblock, and every bonus; by worker, then time. An unknown campaign is an
+/// error.
+pub async fn load_decisions(db: &Db, campaign_id: i64) -> Result<Vec<DecisionRecord>, String> {
+    let currency = campaign_currency(db, campaign_id).await?;
+    let decisions = stored_decisions(db, campaign_id).await?;
+    // Platform assignment ids of finished HITs.
+    let rows = sqlx::query(
+        "SELECT a.worker_id, a.platform_params FROM assignments a JOIN hits h ON h.id = a.hit_id \
+         WHERE h.campaign_id = $1 AND a.status = 'completed' ORDER BY a.id",
+    )
+    .bind(campaign_id)
+    .fetch_all(&db.pool)
+    .await
+    .map_err(db_err)?;
+    let mut assignments: HashMap<i64, Vec<String>> = HashMap::new();
+    for r in &rows {
+        let worker: i64 = r.try_get("worker_id").map_err(db_err)?;
+        let params: Option<String> = r.try_get("platform_params").map_err(db_err)?;
+        let id = params
+            .and_then(|p| serde_json::from_str::<serde_json::Value>(&p).ok())
+            .and_then(|v| ["assignmentId", "SESSION_ID"].iter().find_map(|k| v.get(*k)?.as_str().map(String::from)));
+        if let Some(id) = id {
+            assignments.entry(worker).or_default().push(id);
+        }
+    }
+    let mut latest_standing: HashMap<i64, usize> = HashMap::new();
+    let mut latest_block: HashMap<i64, usize> = HashMap::new();
+    for (i, d) in decisions.iter().enumerate() {
+        match d.decision.as_str() {
+            "approve" | "reject" => drop(latest_standing.insert(d.worker_id, i)),
+            "block" | "unblock" => drop(latest_block.insert(d.worker_id, i)),
+            _ => {}
+        }
+    }
+    let mut out: Vec<(usize, DecisionRecord)> = decisions
+        .iter()
+        .enumerate()
+        .filter(|(i, d)| match d.decision.as_str() {
+            "approve" | "reject" => latest_standing.get(&d.worker_id) == Some(i),
+            "block" | "unblock" => latest_block.get(&d.worker_id) == Some(i),
+            _ => true,
+        })
+        .map(|(i, d)| {
+            (
+                i,
+                DecisionRecord {
+                    worker: d.worker.clone(),
+                    platform: d.platform.clone(),
+                    platform_worker_id: if d.platform == "account" { String::new() } else { d.external_id.clone() },
+                    assignment_ids: assignments.get(&d.worker_id).cloned().unwrap_or_default(),
+                    decision: d.decision.clone(),
+                    reason: d.reason.clone(),
+                    bonus_cents: d.bonus_cents,
+                    currency: d.currency.clone().unwrap_or_else(|| currency.clone()),
+                    decided_by: d.decided_by.clone(),
+                    decided_at: d.decided_at,
+                },
+            )
+        })
+        .collect();
+    out.sort_by(|a, b| (&a.1.worker, a.0).cmp(&(&b.1.worker, b.0)));
+    Ok(out.into_iter().map(|(_, r)| r).collect())
+}
+
+/// The export's header.
+pub const DECISIONS_HEADER: &[&str] = &[
+    "worker",
+    "platform",
+    "platform_worker_id",
+    "assignment_ids",
+    "decision",
+    "reason",
+    "bonus_amount",
+    "currency",
+    "decided_by",
+    "decided_at",
+];
+
+/// One CSV field (RFC 4180): quoted when it holds a comma, quote or line break. A field that a
+/// spreadsheet would run as a formula (starting with `=`, `+`, `-`, `@`, tab or CR: worker ids
+/// come from crowd links anyone can write) gets a leading `'`.
+fn csv_field(s: &str) -> String {
+    let s = if s.starts_with(['=', '+', '-', '@', '\t', '\r']) { format!("'{s}") } else { s.to_string() };
+    if s.contains([',', '"', '\n', '\r']) { format!("\"{}\"", s.replace('"', "\"\"")) } else { s }
+}
+
+/// Writes the decisions as CSV (header, then one line per decision; assignment ids joined by
+/// `;`; amounts with two decimals; times `YYYY-MM-DDTHH:MM:SSZ`).
+pub fn write_decisions_csv(mut out: impl Write, records: &[DecisionRecord]) -> io::Result<()> {
+    writeln!(out, "{}", DECISIONS_HEADER.join(","))?;
+    for r in records {
+        let time = utc_time(r.decided_at).replacen(' ', "T", 1).replace(" UTC", "Z");
+        let fields = [
+            r.worker.clone(),
+            r.platform.clone(),
+            r.platform_worker_id.clone(),
+            r.assignment_ids.join(";"),
+            r.decision.clone(),
+            r.reason.clone(),
+            r.bonus_cents.map(money).unwrap_or_default(),
+            r.currency.clone(),
+            r.decided_by.clone(),
+            time,
+        ];
+        let line: Vec<String> = fields.iter().map(|f| csv_field(f)).collect();
+        writeln!(out, "{}", line.join(","))?;
+    }
+    Ok(())
+}
+
+// ---------------------------------------------------------------------------------------------
+// The route
+
+use crate::auth::Role;
+use crate::auth::server::CurrentSession;
+use crate::state::AppState;
+use axum::Extension;
+use axum::Router;
+use axum::extract::Path;
+use axum::http::{StatusCode, header};
+use axum::response::{IntoResponse, Response};
+use axum::routing::get;
+
+/// `GET /campaigns/{id}/decisions.csv` (organizers).
+pub fn routes<S: Clone + Send + Sync + 'static>() -> Router<S> {
+    Router::new().route("/campaigns/{id}/decisions.csv", get(decisions_csv))
+}
+
+async fn decisions_csv(
+    Extension(state): Extension<AppState>,
+    session: Option<Extension<CurrentSession>>,
+    Path(id): Path<String>,
+) -> Response {
+    match session.and_then(|Extension(s)| s.0).map(|s| s.user) {
+        None => return (StatusCode::UNAUTHORIZED, "Please sign in.").into_response(),
+        Some(u) if u.role < Role::Organizer => {
+            return (StatusCode::FORBIDDEN, format!("This needs the {} role.", Role::Organizer.label())).into_response();
+        }
+        Some(_) => {}
+    }
+    let Ok(campaign_id) = id.parse::<i64>() else {
+        return (StatusCode::NOT_FOUND, format!("there is no campaign with id {id:?}")).into_response();
+    };
+    let records = match load_decisions(&state.db, campaign_id).await {
+        Ok(r) => r,
+        Err(e) if e.starts_with("there is no campaign") => return (StatusCode::NOT_FOUND, e).into_response(),
+        Err(e) => {
+            tracing::error!("decisions export: {e}");
+            return (StatusCode::INTERNAL_SERVER_ERROR, "Something went wrong on the server; it has been logged.").into_response();
+        }
+    };
+    let mut body = Vec::new();
+    if let Err(e) = write_decisions_csv(&mut body, &records) {
+        tracing::error!("decisions export: {e}");
+        return StatusCode::INTERNAL_SERVER_ERROR.into_response();
+    }
+    (
+        [
+            (header::CONTENT_TYPE, "text/csv; charset=utf-8".to_string()),
+            (header::CONTENT_DISPOSITION, format!("attachment; filename=\"campaign-{campaign_id}-decisions.csv\"")),
+        ],
+        body,
+    )
+        .into_response()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn amounts_are_checked_and_kept_in_hundredths() {
+        assert_eq!(parse_amount("2"), Ok(200));
+        assert_eq!(parse_amount(" 2.5 "), Ok(250));
+        assert_eq!(parse_amount("0.05"), Ok(5));
+        assert_eq!(parse_amount(".5"), Ok(50));
+        assert_eq!(parse_amount("1000"), Ok(MAX_BONUS_CENTS));
+        for bad in ["", "0", "0.00", "-1", "1.005", "abc", "1,5", "1e3", "1000.01", "99999999999", ".", "NaN"] {
+            assert!(parse_amount(bad).is_err(), "{bad:?}");
+        }
+        assert_eq!(money(150), "1.50");
+        assert_eq!(money(5), "0.05");
+    }
+
+    #[test]
+    fn reasons_are_required_for_rejections_and_bonuses() {
+        assert!(check_reason(Action::Reject, "  ").is_err());
+        assert!(check_reason(Action::Bonus, "").is_err());
+        assert_eq!(check_reason(Action::Approve, ""), Ok(String::new()));
+        assert_eq!(check_reason(Action::Reject, " random clicking "), Ok("random clicking".into()));
+        assert!(check_reason(Action::Reject, "a\u{0}b").is_err());
+        assert!(check_reason(Action::Approve, &"x".repeat(MAX_REASON_CHARS + 1)).is_err());
+        assert!(Action::parse("delete").is_err());
+    }
+
+    #[test]
+    fn the_csv_has_the_agreed_columns_and_quotes_what_it_must() {
+        let records = vec![
+            DecisionRecord {
+                worker: "mturk:A1".into(),
+                platform: "mturk".into(),
+                platform_worker_id: "A1".into(),
+                assignment_ids: vec!["X1".into(), "X2".into()],
+                decision: "bonus".into(),
+                reason: "careful work, \"thanks\"".into(),
+                bonus_cents: Some(150),
+                currency: "USD".into(),
+                decided_by: "org@example.org".into(),
+                decided_at: 1_795_376_606_000,
+            },
+            DecisionRecord {
+                worker: "link:=cmd".into(),
+                platform: "link".into(),
+                platform_worker_id: "=cmd".into(),
+                assignment_ids: vec![],
+                decision: "reject".into(),
+                reason: "line one\nline two".into(),
+                bonus_cents: None,
+                currency: "USD".into(),
+                decided_by: "org@example.org".into(),
+                decided_at: 0,
+            },
+        ];
+        let mut out = Vec::new();
+        write_decisions_csv(&mut out, &records).unwrap();
+        let text = String::from_utf8(out).unwrap();
+        let mut lines = text.split('\n');
+        assert_eq!(
+            lines.next().unwrap(),
+            "worker,platform,platform_worker_id,assignment_ids,decision,reason,bonus_amount,currency,decided_by,decided_at"
+        );
+        assert_eq!(
+            lines.next().unwrap(),
+            "mturk:A1,mturk,A1,X1;X2,bonus,\"careful work, \"\"thanks\"\"\",1.50,USD,org@example.org,2026-11-22T19:43:26Z"
+        );
+        assert_eq!(text.lines().count(), 4, "the quoted line break stays inside its field");
+        assert!(text.contains(",'=cmd,"), "{text}");
+        assert!(text.contains("\"line one\nline two\",,USD,org@example.org,1970-01-01T00:00:00Z"), "{text}");
+    }
+}

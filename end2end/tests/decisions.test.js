@@ -1,0 +1,156 @@
+// The organizer's decisions on the worker review page in Chromium: after the demo's adequacy HIT
+// has been answered by an attentive annotator and a random Prolific worker (through the
+// annotation server functions), the organizer approves one worker, is refused a rejection
+// without a reason, rejects the other with a reason, grants a bonus; after a reload the page
+// shows the decisions, and the decisions.csv download holds them.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { startServer, launchBrowser, openHydrated, DEMO } from './harness.js';
+
+let server;
+let browser;
+let campaignId;
+
+async function signIn(page, who) {
+  await page.fill('input[name="email"]', who.email);
+  await page.fill('input[name="password"]', who.password);
+  await page.click('#login-form button[type="submit"]');
+}
+
+async function call(page, name, fields = {}) {
+  return page.evaluate(async ([name, fields]) => {
+    const r = await fetch(`/api/${name}`, { method: 'POST', body: new URLSearchParams(fields) });
+    return { status: r.status, body: await r.text() };
+  }, [name, fields]);
+}
+
+async function ok(page, name, fields) {
+  const r = await call(page, name, fields);
+  assert.equal(r.status, 200, `${name}: ${r.body}`);
+  return JSON.parse(r.body);
+}
+
+async function answerAll(organizer, worker, assignment, score) {
+  const items = await ok(organizer, 'assignment_items', { assignment });
+  await ok(worker, 'start_work', { assignment });
+  for (const it of items) {
+    await ok(worker, 'submit_judgment', {
+      assignment, position: String(it.position), score: String(score(it)), time_on_screen_ms: '4000', key: `k${it.position}`,
+    });
+  }
+}
+
+before(async () => {
+  server = await startServer();
+  browser = await launchBrowser();
+  const organizer = await openHydrated(await browser.newContext(), `${server.base}/login`);
+  await signIn(organizer, DEMO.organizer);
+  await organizer.waitForSelector('section[data-role="organizer"]', { timeout: 15_000 });
+  const campaigns = await ok(organizer, 'list_campaigns');
+  campaignId = campaigns.find((c) => c.task === 'da-adequacy').id;
+  const all = await ok(organizer, 'list_assignments');
+  const crowd = all.find((a) => a.platform === 'prolific').assignment;
+
+  const annotator = await openHydrated(await browser.newContext(), `${server.base}/login`);
+  await signIn(annotator, DEMO.annotator);
+  await annotator.waitForSelector('section[data-role="annotator"]', { timeout: 15_000 });
+  const own = (await ok(annotator, 'my_assignments')).find((a) => a.task === 'da-adequacy').assignment;
+  const items = await ok(organizer, 'assignment_items', { assignment: own });
+  const systems = [...new Set(items.map((i) => i.system).filter(Boolean))].sort();
+  const base = (s) => 40 + 15 * Math.max(0, systems.indexOf(s));
+  await answerAll(organizer, annotator, own, (it) => ({
+    BAD_REF: 5 + (it.position % 5), REF: 97, REPEAT: base(it.system) + 3,
+  }[it.item_type] ?? base(it.system) + (it.position % 7)));
+  const random = await openHydrated(await browser.newContext(), `${server.base}/`);
+  await answerAll(organizer, random, crowd, (it) => (it.position * 37 + 11) % 101);
+});
+
+after(async () => {
+  await browser?.close();
+  await server?.stop();
+});
+
+// Chooses a worker's row, fills the decision panel and records the decision.
+async function decide(page, row, decision, reason = '', amount = '') {
+  await page.locator(`${row} button.review-worker`).click();
+  const worker = await page.locator(row).getAttribute('data-worker');
+  await page.waitForFunction((w) => document.querySelector('#decision-worker')?.innerText === w, worker, { timeout: 10_000 });
+  await page.selectOption('#decision-action', decision);
+  await page.fill('#decision-reason', reason);
+  if (decision === 'bonus') await page.fill('#decision-amount', amount);
+  await page.click('#decide');
+  return worker;
+}
+
+async function waitForText(page, selector, pattern) {
+  await page.waitForFunction(([s, p]) => new RegExp(p).test(document.querySelector(s)?.innerText ?? ''), [selector, pattern.source], { timeout: 15_000 });
+}
+
+test('an organizer approves, rejects with a reason and grants a bonus; the page and the CSV keep them', async () => {
+  const page = await openHydrated(await browser.newContext(), `${server.base}/login`);
+  await signIn(page, DEMO.organizer);
+  await page.waitForSelector('section[data-role="organizer"]', { timeout: 15_000 });
+  await page.goto(`${server.base}/campaigns/${campaignId}/workers`);
+  await page.waitForSelector('body[data-hydrated="true"]', { timeout: 30_000 });
+  await page.waitForSelector('#worker-table tr.worker-row', { timeout: 30_000 });
+  assert.equal(await page.locator('#worker-table tr.worker-row').count(), 2);
+  // The verdicts computed when each HIT was finished are there (the demo's gate is off).
+  assert.equal(await page.locator('#worker-table tr[data-gate="pass"]').count(), 1);
+  assert.match(await page.locator('#gate-setting').innerText(), /off/);
+
+  const good = '#worker-table tr[data-verdict="pass"]';
+  const bad = '#worker-table tr.worker-row:not([data-verdict="pass"])';
+  const goodWorker = await decide(page, good, 'approve');
+  await waitForText(page, '#decision-done', /Approved/);
+
+  // A rejection without a reason is refused and changes nothing.
+  const badWorker = await decide(page, bad, 'reject', '');
+  await waitForText(page, '#decision-error', /give a reason/);
+  await decide(page, bad, 'reject', 'Random clicking: the scores do not follow the texts');
+  await waitForText(page, '#decision-done', /Rejected/);
+  await decide(page, good, 'bonus', 'Careful work', '2.25');
+  await waitForText(page, '#decision-done', /2\.25 USD/);
+
+  await page.reload();
+  await page.waitForSelector('body[data-hydrated="true"]', { timeout: 30_000 });
+  await page.waitForSelector(`${good}[data-standing="approve"]`, { timeout: 30_000 });
+  await page.waitForSelector(`${bad}[data-standing="reject"]`, { timeout: 30_000 });
+  const goodText = await page.locator(good).innerText();
+  assert.match(goodText, /approved/);
+  assert.match(goodText, /bonus 2\.25 USD/);
+  assert.match(goodText, /Careful work/);
+  assert.match(goodText, new RegExp(DEMO.organizer.email.replace('.', '\\.')));
+  assert.match(await page.locator(bad).innerText(), /Random clicking: the scores do not follow the texts/);
+
+  const [download] = await Promise.all([page.waitForEvent('download'), page.click('#decisions-csv')]);
+  const csv = readFileSync(await download.path(), 'utf8').trim().split('\n');
+  assert.equal(csv[0], 'worker,platform,platform_worker_id,assignment_ids,decision,reason,bonus_amount,currency,decided_by,decided_at');
+  const rows = csv.slice(1).map((l) => l.split(','));
+  const of = (w, d) => rows.find((r) => r[0] === w && r[4] === d);
+  assert.ok(of(goodWorker, 'approve'), csv.join('\n'));
+  const bonus = of(goodWorker, 'bonus');
+  assert.deepEqual([bonus[5], bonus[6], bonus[7], bonus[8]], ['Careful work', '2.25', 'USD', DEMO.organizer.email]);
+  const reject = of(badWorker, 'reject');
+  assert.ok(reject, csv.join('\n'));
+  assert.equal(reject[1], 'prolific');
+  assert.match(csv.join('\n'), /"Random clicking: the scores do not follow the texts"|Random clicking: the scores do not follow the texts/);
+  assert.deepEqual(page.assayErrors, []);
+});
+
+test('the designer offers the quality gate, with the policy for too few pairs only when the gate is on', async () => {
+  const page = await openHydrated(await browser.newContext(), `${server.base}/login`);
+  await signIn(page, DEMO.organizer);
+  await page.waitForSelector('section[data-role="organizer"]', { timeout: 15_000 });
+  await page.goto(`${server.base}/campaigns/new`);
+  await page.waitForSelector('body[data-hydrated="true"]', { timeout: 30_000 });
+  await page.waitForSelector('#gate', { timeout: 30_000 });
+  assert.equal(await page.locator('#gate').inputValue(), 'off');
+  assert.equal(await page.locator('#gate-unsure').isDisabled(), true);
+  await page.selectOption('#gate', 'require-pass');
+  await page.waitForFunction(() => !document.querySelector('#gate-unsure').disabled, null, { timeout: 10_000 });
+  await page.selectOption('#gate-unsure', 'hold');
+  assert.equal(await page.locator('#gate-unsure').inputValue(), 'hold');
+  assert.equal(await page.locator('#currency').inputValue(), 'USD');
+  assert.deepEqual(page.assayErrors, []);
+});
