@@ -120,8 +120,12 @@ test('a researcher downloads every export from the results page', async () => {
   }
   const systems = await page.locator('#scores tr.system-row').count();
   for (const link of links) {
+    // Clicked back to back, headless Chromium never starts the eleventh download (it seems to
+    // throttle consecutive downloads); a short pause, as a person's, lets every one through.
+    await page.waitForTimeout(300);
     const a = page.locator(`#exports a.export[href="${link.id}"]`);
-    const [download] = await Promise.all([page.waitForEvent('download', { timeout: 30_000 }), a.click()]);
+    const [download] = await Promise.all([page.waitForEvent('download', { timeout: 30_000 }), a.click()])
+      .catch((e) => { throw new Error(`${link.file} (${link.filter}): ${e}`); });
     assert.equal(download.suggestedFilename(), link.file);
     const bytes = readFileSync(await download.path());
     const text = bytes.toString('utf8');

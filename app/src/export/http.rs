@@ -214,7 +214,11 @@ async fn export(
         (Ok(f), Ok(n)) => (f, n),
         (Err(e), _) | (_, Err(e)) => return refuse(StatusCode::BAD_REQUEST, e),
     };
-    let settings = crate::results::build::settings(q.options());
+    let mut settings = crate::results::build::settings(q.options());
+    if matches!(kind, Kind::Judgments(_)) {
+        // The judgment files need the workers' verdicts only, not the scores' intervals.
+        settings.bootstrap = None;
+    }
     let p = match super::prepare(&state.db, id, settings, filter, &name).await {
         Ok(p) => p,
         Err(e) => return domain_error(e),
