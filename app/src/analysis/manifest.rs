@@ -87,7 +87,10 @@ pub enum Filter {
 impl Filter {
     pub fn describe(self) -> &'static str {
         match self {
-            Filter::Raw => "raw: every judgment (skipped ones included, marked), each with its worker's quality-control verdict",
+            Filter::Raw => {
+                "raw: every judgment (skipped ones included and marked; the Appraise files have scored judgments only), \
+                 each with its worker's quality-control verdict"
+            }
             Filter::Cleaned => {
                 "cleaned: judgments of the workers excluded by quality control (listed under excluded_workers) are removed; \
                  skipped judgments are removed"
@@ -125,7 +128,12 @@ pub fn manifest(result: &AnalysisResult, input: ManifestInput<'_>) -> Value {
         "files": input.files,
     });
     if let Some(f) = input.filter {
-        m["filter"] = json!({ "kind": f, "description": f.describe() });
+        m["filter"] = json!({
+            "kind": f,
+            "description": f.describe(),
+            "applies_to": "the judgment files (judgments.csv, judgments.jsonl, appraise-*.csv); the computed files \
+                           (scores, matrices, clusters, ad-*, .score) always leave out the excluded workers, as settings.exclusion says",
+        });
     }
     if let Some(s) = input.seconds {
         m["seconds"] = json!(s);
