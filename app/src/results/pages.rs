@@ -173,9 +173,12 @@ fn Exports(campaign_id: i64, options: ResultsOptions, files: Vec<String>) -> imp
         "exclude_ref={}&exclude_bad_ref={}&per_segment={}&wilcoxon={}",
         options.exclude_ref, options.exclude_bad_ref, options.per_segment, options.wilcoxon
     );
+    // Computed files do not depend on the filter (their statistics always leave excluded workers
+    // out): their links name the file only.
     let link = move |file: &str, filter: &'static str| {
         let href = format!("/campaigns/{campaign_id}/export/{file}?{settings}&filter={filter}");
-        let label = format!("{file} ({filter})");
+        let per_filter = file.starts_with("judgments.") || file.starts_with("appraise-") || file == "all.zip";
+        let label = if per_filter { format!("{file} ({filter})") } else { file.to_string() };
         view! { <li><a class="export" href=href download=file.to_string() rel="external" data-file=file.to_string() data-filter=filter>{label}</a></li> }
     };
     let judgments = ["judgments.csv", "judgments.jsonl", "appraise-wmt22.csv", "appraise-wmt23.csv", "appraise-wmt24.csv", "all.zip"];
