@@ -43,6 +43,12 @@ const MIGRATIONS: &[(i64, &str, &str, &str)] = &[
         include_str!("../../migrations/postgres/0002_campaigns.sql"),
     ),
     (
+        3,
+        "api tokens",
+        include_str!("../../migrations/sqlite/0003_api_tokens.sql"),
+        include_str!("../../migrations/postgres/0003_api_tokens.sql"),
+    ),
+    (
         4,
         "worker decisions",
         include_str!("../../migrations/sqlite/0004_worker_decisions.sql"),

@@ -24,6 +24,8 @@ pub mod simulate;
 pub mod stats;
 #[cfg(feature = "ssr")]
 pub mod analysis;
+#[cfg(feature = "ssr")]
+pub mod export;
 
 #[cfg(feature = "ssr")]
 pub mod db;

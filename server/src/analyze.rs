@@ -13,12 +13,10 @@ use std::io::{BufWriter, Read, Write};
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
-use app::analysis::export::{self, ScoreKind};
-use app::analysis::formats::{self, WilcoxonMatrixStyle};
-use app::analysis::{
-    AnalysisResult, AnalysisSettings, BootstrapSettings, ExclusionPolicy, JudgmentSet, QcTest, Verdict,
-    analyse,
-};
+use app::analysis::bundle::{self, BundleOptions, FileSink};
+use app::analysis::formats;
+use app::analysis::manifest::{self, ManifestInput};
+use app::analysis::{AnalysisResult, AnalysisSettings, BootstrapSettings, ExclusionPolicy, JudgmentSet, QcTest, analyse};
 use serde_json::{Value, json};
 
 use crate::config::Config;
@@ -31,6 +29,10 @@ pub enum InputFormat {
     Graham,
     /// Appraise segment-level CSV (`username,system,itemId,itemType,srcLang,trgLang,score,timeStart,timeEnd`).
     Appraise,
+    /// Assay's own judgment export, CSV (`judgments.csv`, raw or cleaned).
+    AssayCsv,
+    /// Assay's own judgment export, JSONL (`judgments.jsonl`).
+    AssayJsonl,
 }
 
 #[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
@@ -56,7 +58,7 @@ pub struct AnalyzeArgs {
     /// Analyse this campaign of the database.
     #[arg(long, conflicts_with = "input", required_unless_present = "input")]
     pub campaign: Option<i64>,
-    /// Analyse this judgment file (Graham/MTurk TSV or Appraise CSV).
+    /// Analyse this judgment file (Graham/MTurk TSV, Appraise CSV, or Assay's judgments.csv / .jsonl).
     #[arg(long)]
     pub input: Option<PathBuf>,
     /// Format of --input.
@@ -71,6 +73,16 @@ pub struct AnalyzeArgs {
     /// Replace --out if it exists and is not empty.
     #[arg(long)]
     pub force: bool,
+    #[command(flatten)]
+    pub settings: SettingsArgs,
+    /// NAME of the mt-metrics-eval files (`LP.NAME-z.sys.score`, …) and DATA of DA-seglevel.csv.
+    #[arg(long, default_value = "assay")]
+    pub name: String,
+}
+
+/// The pipeline's settings (METHOD §4–§6), shared by `analyze` and `export`.
+#[derive(clap::Args, Debug)]
+pub struct SettingsArgs {
     /// Reliability test on (original, bad reference) pairs.
     #[arg(long, value_enum, default_value = "t")]
     pub reliability_test: ReliabilityTest,
@@ -101,9 +113,6 @@ pub struct AnalyzeArgs {
     /// Seed of the bootstrap.
     #[arg(long, default_value_t = 0x5EED)]
     pub seed: u64,
-    /// NAME of the mt-metrics-eval files (`LP.NAME-z.sys.score`, …) and DATA of DA-seglevel.csv.
-    #[arg(long, default_value = "assay")]
-    pub name: String,
 }
 
 #[derive(clap::Args, Debug)]
@@ -155,6 +164,8 @@ impl InputFormat {
             InputFormat::Auto => "auto",
             InputFormat::Graham => "graham",
             InputFormat::Appraise => "appraise",
+            InputFormat::AssayCsv => "assay-csv",
+            InputFormat::AssayJsonl => "assay-jsonl",
         }
     }
 }
@@ -198,12 +209,18 @@ fn detect_format(path: &Path) -> Result<InputFormat, String> {
     if line.split_whitespace().any(|w| w == "HITId") && line.split_whitespace().any(|w| w == "WorkerId") {
         return Ok(InputFormat::Graham);
     }
+    if line.starts_with("judgment_id,") {
+        return Ok(InputFormat::AssayCsv);
+    }
+    if line.starts_with('{') {
+        return Ok(InputFormat::AssayJsonl);
+    }
     if line.starts_with("username,") || (!line.contains('\t') && matches!(line.split(',').count(), 9 | 11)) {
         return Ok(InputFormat::Appraise);
     }
     Err(format!(
         "{}: line 1: neither a Graham/MTurk header (HITId WorkerId Input.src Input.trg Input.item hit sys_id \
-         rid type sid score time) nor an Appraise CSV row (9 comma-separated fields); name the format with --format",
+         rid type sid score time) nor an Appraise CSV row (9 comma-separated fields) nor an Assay judgments.csv/.jsonl; name the format with --format",
         path.display()
     ))
 }
@@ -218,13 +235,15 @@ fn read_file(path: &Path, format: InputFormat, task: &str) -> Result<(JudgmentSe
     let reader = Progress { inner: file, read: 0, total, next_report: total / 10 };
     let set = match format {
         InputFormat::Appraise => formats::read_appraise_csv(reader, task),
+        InputFormat::AssayCsv => formats::read_assay_csv(reader),
+        InputFormat::AssayJsonl => formats::read_assay_jsonl(reader),
         _ => formats::read_graham_tsv(reader),
     }
     .map_err(|e| format!("{}: {e}", path.display()))?;
     Ok((set, format, total))
 }
 
-fn settings(args: &AnalyzeArgs) -> Result<AnalysisSettings, String> {
+pub fn settings(args: &SettingsArgs) -> Result<AnalysisSettings, String> {
     for (flag, v) in [("--alpha", args.alpha), ("--comparison-alpha", args.comparison_alpha)] {
         if !(v > 0.0 && v < 1.0) {
             return Err(format!("{flag} must lie strictly between 0 and 1 (got {v})"));
@@ -254,58 +273,22 @@ fn settings(args: &AnalyzeArgs) -> Result<AnalysisSettings, String> {
     Ok(s)
 }
 
-/// Every (worker, task) left out of the statistics, with the reason.
-fn excluded_workers(r: &AnalysisResult) -> Vec<Value> {
-    let mut out = Vec::new();
-    for w in &r.workers {
-        if !r.settings.exclusion.excludes(w) {
-            continue;
-        }
-        let rel = &w.reliability;
-        let p = rel.p_value.map_or("not computed".to_string(), |p| format!("{p:.4}"));
-        let reason = match rel.verdict {
-            Verdict::Fail => format!(
-                "failed the reliability test ({:?}): p = {p} over {} (original, bad reference) pairs{}",
-                rel.test,
-                rel.n_pairs,
-                rel.note.as_deref().map(|n| format!("; {n}")).unwrap_or_default()
-            ),
-            Verdict::NotEnoughEvidence => format!(
-                "not enough evidence for the reliability test: {}",
-                rel.note.as_deref().unwrap_or("too few pairs")
-            ),
-            Verdict::Pass => "passed, but the exclusion policy excludes everyone".into(),
-        };
-        out.push(json!({
-            "worker": r.names.workers[w.worker as usize],
-            "task": r.names.tasks[w.task as usize],
-            "reason": reason,
-        }));
-    }
-    for s in &r.standardization {
-        if let Some(why) = &s.excluded {
-            out.push(json!({
-                "worker": r.names.workers[s.worker as usize],
-                "task": r.names.tasks[s.task as usize],
-                "reason": format!("cannot be standardised in {}: {why}", r.names.lang_pairs[s.lang_pair as usize]),
-            }));
-        }
-    }
-    out
+/// Writes files into the staging directory.
+struct DirSink<'a> {
+    dir: &'a Path,
 }
 
-/// A file written into the staging directory.
-fn write_file(dir: &Path, name: &str, files: &mut Vec<String>, f: impl FnOnce(&mut BufWriter<File>) -> std::io::Result<()>) -> Result<(), String> {
-    let path = dir.join(name);
-    let file = File::create(&path).map_err(|e| format!("cannot create {}: {e}", path.display()))?;
-    let mut w = BufWriter::new(file);
-    f(&mut w).and_then(|_| w.flush()).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
-    files.push(name.to_string());
-    Ok(())
+impl FileSink for DirSink<'_> {
+    fn file(&mut self, name: &str, write: &mut dyn FnMut(&mut dyn Write) -> std::io::Result<()>) -> Result<(), String> {
+        let path = self.dir.join(name);
+        let file = File::create(&path).map_err(|e| format!("cannot create {}: {e}", path.display()))?;
+        let mut w = BufWriter::new(file);
+        write(&mut w).and_then(|_| w.flush()).map_err(|e| format!("cannot write {}: {e}", path.display()))
+    }
 }
 
 /// A fresh staging directory beside `out`.
-fn staging_dir(out: &Path) -> Result<PathBuf, String> {
+pub fn staging_dir(out: &Path) -> Result<PathBuf, String> {
     let parent = match out.parent() {
         Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
         _ => PathBuf::from("."),
@@ -320,7 +303,7 @@ fn staging_dir(out: &Path) -> Result<PathBuf, String> {
     Ok(dir)
 }
 
-fn check_out(out: &Path, force: bool) -> Result<(), String> {
+pub fn check_out(out: &Path, force: bool) -> Result<(), String> {
     if out.exists() {
         if !out.is_dir() {
             return Err(format!("--out {} exists and is not a directory", out.display()));
@@ -333,7 +316,7 @@ fn check_out(out: &Path, force: bool) -> Result<(), String> {
     Ok(())
 }
 
-fn move_into_place(staging: &Path, out: &Path) -> Result<(), String> {
+pub fn move_into_place(staging: &Path, out: &Path) -> Result<(), String> {
     if out.exists() {
         let old = staging.with_extension("old");
         std::fs::rename(out, &old).map_err(|e| format!("cannot move the old {} aside: {e}", out.display()))?;
@@ -348,7 +331,7 @@ fn move_into_place(staging: &Path, out: &Path) -> Result<(), String> {
 /// `assay analyze`.
 pub async fn analyze(config: &Config, args: AnalyzeArgs) -> Result<(), String> {
     let start = Instant::now();
-    let settings = settings(&args)?;
+    let settings = settings(&args.settings)?;
     check_out(&args.out, args.force)?;
     let (set, source, from_db) = match (&args.input, args.campaign) {
         (Some(path), _) => {
@@ -363,7 +346,7 @@ pub async fn analyze(config: &Config, args: AnalyzeArgs) -> Result<(), String> {
             let info = app::analysis::db::campaign_info(&db, id).await?;
             let set = app::analysis::db::load_campaign(&db, id).await?;
             let backend = format!("{:?}", db.backend).to_lowercase();
-            let source = json!({"kind": "campaign", "id": id, "backend": backend, "campaign": info});
+            let source = app::export::campaign_source(&info, &backend);
             (set, source, true)
         }
         (None, None) => return Err("give --input FILE or --campaign ID".into()),
@@ -384,7 +367,7 @@ pub async fn analyze(config: &Config, args: AnalyzeArgs) -> Result<(), String> {
     eprintln!("assay: analysed in {:.2} s; writing {}", start.elapsed().as_secs_f64(), args.out.display());
 
     let staging = staging_dir(&args.out)?;
-    let written = write_all(&staging, &args, &set, &result, &source, from_db, &settings, start);
+    let written = write_all(&staging, &args, &result, &source, from_db, start);
     match written {
         Ok(()) => move_into_place(&staging, &args.out),
         Err(e) => {
@@ -403,78 +386,21 @@ pub async fn analyze(config: &Config, args: AnalyzeArgs) -> Result<(), String> {
     Ok(())
 }
 
-#[allow(clippy::too_many_arguments)]
 fn write_all(
     dir: &Path,
     args: &AnalyzeArgs,
-    set: &JudgmentSet,
     result: &AnalysisResult,
     source: &Value,
     from_db: bool,
-    settings: &AnalysisSettings,
     start: Instant,
 ) -> Result<(), String> {
-    let names = &result.names;
-    let mut files = Vec::new();
-    let several_tasks = names.tasks.len() > 1;
-    // File-name suffix of a group: the language pair, led by the task when there are several.
-    let label = |g: &app::analysis::GroupResult| {
-        let lp = &names.lang_pairs[g.lang_pair as usize];
-        if several_tasks { format!("{}.{lp}", names.tasks[g.task as usize]) } else { lp.clone() }
-    };
-    write_file(dir, "ad-wrkr-stats.csv", &mut files, |w| formats::write_ad_wrkr_stats(w, names, &result.workers))?;
-    write_file(dir, "ad-trk-stats.csv", &mut files, |w| formats::write_ad_trk_stats(w, names, &result.workers))?;
-    write_file(dir, "unreliable-workers.txt", &mut files, |w| formats::write_unreliable_workers(w, names, &result.workers))?;
-    let order = if from_db {
-        (0..names.segments.len() as u32).collect()
-    } else {
-        export::test_set_order(&names.segments)
-    };
-    for g in &result.groups {
-        let lp = label(g);
-        write_file(dir, &format!("ad-seg-scores-{lp}.csv"), &mut files, |w| formats::write_ad_seg_scores(w, names, g))?;
-        write_file(dir, &format!("ad-sys-scores-{lp}.csv"), &mut files, |w| formats::write_ad_sys_scores(w, names, g))?;
-        write_file(dir, &format!("ad-sys-ranking-{lp}-z.csv"), &mut files, |w| formats::write_ad_sys_ranking(w, names, g))?;
-        write_file(dir, &format!("adwilcox-{lp}.csv"), &mut files, |w| {
-            formats::write_wilcoxon_matrix(w, names, &g.comparison, WilcoxonMatrixStyle::default())
-        })?;
-        write_file(dir, &format!("ad-DA-diff-wilcoxon-rs-{lp}.csv"), &mut files, |w| {
-            formats::write_difference_matrix(w, names, &g.comparison)
-        })?;
-        let segments = if from_db { order.clone() } else { export::judged_segments(g, &order, names.segments.len()) };
-        for kind in [ScoreKind::Z, ScoreKind::Raw] {
-            let name = format!("{}-{}", args.name, kind.suffix());
-            write_file(dir, &format!("{lp}.{name}.sys.score"), &mut files, |w| export::write_mme_sys_scores(w, names, g, kind))?;
-            write_file(dir, &format!("{lp}.{name}.seg.score"), &mut files, |w| {
-                export::write_mme_seg_scores(w, names, g, &segments, kind)
-            })?;
-        }
-    }
-    write_file(dir, "clusters.csv", &mut files, |w| {
-        formats::write_clusters_csv(w, names, result.groups.iter().map(|g| (g.lang_pair, &g.comparison)))
-    })?;
-    write_file(dir, "DA-seglevel.csv", &mut files, |w| export::write_da_seglevel(w, names, &args.name, &result.groups))?;
-    write_file(dir, "DA-syslevel.csv", &mut files, |w| export::write_da_syslevel(w, names, &result.groups))?;
+    let mut sink = DirSink { dir };
+    let options = BundleOptions { name: &args.name, segments_in_test_set_order: from_db };
+    let mut files = bundle::write_result_files(&mut sink, result, &options)?;
     files.push("analysis.json".into());
-    let output = json!({
-        "manifest": {
-            "assay_version": env!("CARGO_PKG_VERSION"),
-            "created_at_ms": app::db::now_ms(),
-            "input": source,
-            "settings": settings,
-            "seed": args.seed,
-            "judgments": set.records.len(),
-            "workers": set.workers.len(),
-            "excluded_workers": excluded_workers(result),
-            "files": files,
-            "seconds": start.elapsed().as_secs_f64(),
-        },
-        "result": result,
-    });
-    let mut unused = Vec::new();
-    write_file(dir, "analysis.json", &mut unused, |w| {
-        serde_json::to_writer_pretty(&mut *w, &output).map_err(std::io::Error::other)?;
-        writeln!(w)
-    })?;
-    Ok(())
+    let manifest = manifest::manifest(
+        result,
+        ManifestInput { source: source.clone(), filter: None, files: &files, seconds: Some(start.elapsed().as_secs_f64()) },
+    );
+    sink.file("analysis.json", &mut |w| bundle::write_analysis_json(w, &manifest, result))
 }

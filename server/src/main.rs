@@ -1,10 +1,11 @@
 //! `assay`: the one binary. `assay serve` (the default) runs the web application;
 //! `assay admin create` makes an administrator account; `assay import` imports a test set and
-//! system outputs. Later stages add `analyze` and `export` beside them.
+//! system outputs; `assay analyze` and `assay export` read results.
 
 mod analyze;
 mod config;
 mod demo;
+mod export;
 mod router;
 
 use app::auth::Role;
@@ -47,6 +48,9 @@ enum Command {
     /// Analyse judgments (a campaign or a file): worker QC, z-scores, system scores,
     /// significance matrix, clusters; writes the WMT and mt-metrics-eval files and analysis.json.
     Analyze(analyze::AnalyzeArgs),
+    /// Export a campaign: judgments (Assay CSV/JSONL, Appraise CSV WMT22/23/24, raw or cleaned),
+    /// the WMT ad-* and mt-metrics-eval files, analysis.json, agreement.json, with manifest.json.
+    Export(export::ExportArgs),
     /// Write a simulated crowd's judgments as a Graham/MTurk TSV (for tests and benchmarks).
     Simulate(analyze::SimulateArgs),
     /// Manage accounts from the command line.
@@ -103,6 +107,7 @@ async fn run(cli: Cli) -> Result<(), String> {
         Command::Serve { demo } => router::serve(config, demo).await,
         Command::Import { path, name, pair, allow_empty_outputs } => import(&config, &path, name, pair, allow_empty_outputs).await,
         Command::Analyze(args) => analyze::analyze(&config, args).await,
+        Command::Export(args) => export::export(&config, args).await,
         Command::Simulate(args) => analyze::simulate(args),
         Command::Admin { command: AdminCommand::Create { email, name, role, password_stdin } } => {
             let state = config.open_state().await?;

@@ -30,6 +30,7 @@ pub fn build(state: AppState, options: LeptosOptions) -> Router {
         .merge(app::campaign::http::crowd_routes())
         .merge(app::study::export::routes())
         .merge(app::results::decisions::routes())
+        .merge(app::export::http::routes())
         .fallback(leptos_axum::file_and_error_handler(shell))
         .with_state(options)
         .layer(RequestBodyLimitLayer::new(MAX_BODY_BYTES))

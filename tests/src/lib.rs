@@ -262,6 +262,56 @@ impl Browser {
     }
 }
 
+// ---------------------------------------------------------------------------------------------
+// The demo's DA campaign worked through (results, exports): one 100-item HIT, two slots.
+
+/// The demo's adequacy campaign id.
+pub async fn da_campaign(organizer: &Browser) -> i64 {
+    let list = organizer.call("list_campaigns", &[]).await;
+    assert_eq!(list.status, 200, "{}", list.body);
+    list.json().as_array().unwrap().iter().find(|c| c["task"] == "da-adequacy").expect("the DA campaign")["id"]
+        .as_i64()
+        .unwrap()
+}
+
+/// (assignment id of the annotator, assignment id of the Prolific worker) on the DA HIT.
+pub async fn da_assignments(server: &TestServer) -> (String, String) {
+    let annotator = server.browser();
+    annotator.login(ANNOTATOR).await;
+    let mine = annotator.call("my_assignments", &[]).await.json();
+    let own = mine.as_array().unwrap().iter().find(|a| a["task"] == "da-adequacy").unwrap()["assignment"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let organizer = server.browser();
+    organizer.login(ORGANIZER).await;
+    let all = organizer.call("list_assignments", &[]).await.json();
+    let crowd = all.as_array().unwrap().iter().find(|a| a["platform"] == "prolific").unwrap()["assignment"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    (own, crowd)
+}
+
+/// Answers every item of `assignment` with `score(position, item_type, system)`.
+pub async fn answer_all(server: &TestServer, worker: &Browser, assignment: &str, score: impl Fn(i64, &str, &str) -> f64) {
+    let organizer = server.browser();
+    organizer.login(ORGANIZER).await;
+    let items = organizer.call("assignment_items", &[("assignment", assignment)]).await;
+    assert_eq!(items.status, 200, "{}", items.body);
+    let s = worker.call("start_work", &[("assignment", assignment)]).await;
+    assert_eq!(s.status, 200, "{}", s.body);
+    for item in items.json().as_array().unwrap() {
+        let p = item["position"].as_i64().unwrap();
+        let v = score(p, item["item_type"].as_str().unwrap(), item["system"].as_str().unwrap_or(""));
+        let (pos, v) = (p.to_string(), format!("{v}"));
+        let r = worker
+            .call("submit_judgment", &[("assignment", assignment), ("position", &pos), ("score", &v), ("time_on_screen_ms", "4000"), ("key", &format!("k{p}"))])
+            .await;
+        assert_eq!(r.status, 200, "item {p}: {}", r.body);
+    }
+}
+
 /// Runs an async test body once per backend.
 #[macro_export]
 macro_rules! both_backends {

@@ -100,6 +100,10 @@ const TABLE: &[Row] = &[
     Row { endpoint: "study_history", how: How::Form, expect: [S(401), S(401), S(403), S(200), S(200), S(200)] },
     // Decisions about workers (approve, reject, block, bonus): organizers.
     Row { endpoint: "decide_worker", how: How::Form, expect: [S(401), S(401), S(403), S(403), Pass, Pass] },
+    // auth/api.rs: personal API tokens (researchers and up; revoking a token that is not yours is a 400).
+    Row { endpoint: "list_api_tokens", how: How::Form, expect: [S(401), S(401), S(403), S(200), S(200), S(200)] },
+    Row { endpoint: "create_api_token", how: How::Form, expect: [S(401), S(401), S(403), S(200), S(200), S(200)] },
+    Row { endpoint: "revoke_api_token", how: How::Form, expect: [S(401), S(401), S(403), Pass, Pass, Pass] },
     Row { endpoint: "logout", how: How::Form, expect: [S(200); 6] },
 ];
 
@@ -186,6 +190,8 @@ fn form_args(endpoint: &str, who: Who, d: &Demo, n: usize) -> Vec<(String, Strin
         ],
         "verify_completion_code" => vec![("code", "ABCDE-FGHJK-LMNPQ-RSTUV".into())],
         "launch_study" | "study_results" => vec![("study_id", "999999".into())],
+        "create_api_token" => vec![("name", format!("table token {n}"))],
+        "revoke_api_token" => vec![("token_id", "999999".into())],
         _ => vec![],
     };
     v.into_iter().map(|(k, v)| (k.to_string(), v)).collect()
@@ -333,6 +339,7 @@ both_backends! {
                 ("/studies".into(), role_page(Researcher)),
                 ("/studies/new".into(), role_page(Organizer)),
                 ("/history".into(), role_page(Researcher)),
+                ("/account/tokens".into(), role_page(Researcher)),
                 (format!("/work/{work_id}"), work),
             ];
             for (path, p) in pages {
@@ -387,6 +394,23 @@ both_backends! {
             };
             if !meets(want, csv.status) || (csv.status == 200 && !csv.body.starts_with("worker,platform,")) {
                 failures.push(format!("GET {campaign}/decisions.csv as {who:?}: expected {want:?}, got {}", csv.status));
+            }
+            // The read-only API and the export routes (session cookie).
+            for (path, min) in api_routes(d.campaign_id) {
+                let a = b.get(&path).await;
+                let want = route_expectation(who, min);
+                if !meets(want, a.status) {
+                    failures.push(format!("GET {path} as {who:?}: expected {want:?}, got {} {}", a.status, a.body.chars().take(200).collect::<String>()));
+                }
+                // Read-only whoever asks: any other method is refused.
+                let post = b.client.post(format!("{}{path}", server.base)).send().await.unwrap();
+                if post.status().as_u16() != 403 {
+                    failures.push(format!("POST {path} as {who:?}: expected 403, got {}", post.status()));
+                }
+            }
+            let openapi = b.get("/api/v1/openapi.json").await;
+            if openapi.status != 200 || !openapi.body.contains("\"openapi\"") {
+                failures.push(format!("/api/v1/openapi.json as {who:?}: {}", openapi.status));
             }
             // Static files are the same for everyone and never an error.
             let css = b.get("/assay.css").await;
@@ -608,6 +632,81 @@ both_backends! {
     }
 }
 
+/// The API and export routes with the least role that reads them.
+fn api_routes(campaign: i64) -> Vec<(String, Who)> {
+    vec![
+        ("/api/v1/campaigns".into(), Researcher),
+        (format!("/api/v1/campaigns/{campaign}/results"), Researcher),
+        (format!("/api/v1/campaigns/{campaign}/agreement"), Researcher),
+        (format!("/api/v1/campaigns/{campaign}/workers"), Organizer),
+        (format!("/api/v1/campaigns/{campaign}/export/manifest.json"), Researcher),
+        (format!("/api/v1/campaigns/{campaign}/export/judgments.csv?filter=cleaned"), Researcher),
+        (format!("/campaigns/{campaign}/export/judgments.csv"), Researcher),
+        (format!("/campaigns/{campaign}/export/all.zip"), Researcher),
+    ]
+}
+
+fn route_expectation(who: Who, min: Who) -> E {
+    match who {
+        Anonymous | Crowd => S(401),
+        w if (w as usize) >= (min as usize) => Pass,
+        _ => S(403),
+    }
+}
+
+both_backends! {
+    /// A personal API token: the API's GET routes answer it as its owner's role; every server
+    /// function answers a request carrying only a token as it answers a stranger; other methods
+    /// are refused; a revoked token is a stranger.
+    async fn api_tokens_read_as_their_owner_and_change_nothing(server) {
+        let d = demo(&server).await;
+        let mut failures = Vec::new();
+        for who in [Researcher, Organizer, Admin] {
+            let b = browser_for(&server, who).await;
+            let created = b.call("create_api_token", &[("name", "security table")]).await;
+            assert_eq!(created.status, 200, "{}", created.body);
+            let created = created.json();
+            let secret = created["secret"].as_str().unwrap().to_string();
+            // No cookie store: only the token.
+            let api = reqwest::Client::builder().redirect(reqwest::redirect::Policy::none()).build().unwrap();
+            for (path, min) in api_routes(d.campaign_id) {
+                let r = api.get(format!("{}{path}", server.base)).bearer_auth(&secret).send().await.unwrap();
+                let want = route_expectation(who, min);
+                if !meets(want, r.status().as_u16()) {
+                    failures.push(format!("GET {path} with a {who:?} token: expected {want:?}, got {}", r.status()));
+                }
+                for method in ["POST", "PUT", "PATCH", "DELETE"] {
+                    let r = api.request(method.parse().unwrap(), format!("{}{path}", server.base)).bearer_auth(&secret).send().await.unwrap();
+                    if r.status().as_u16() != 403 {
+                        failures.push(format!("{method} {path} with a {who:?} token: expected 403, got {}", r.status()));
+                    }
+                }
+            }
+            for (n, row) in TABLE.iter().enumerate() {
+                let url = format!("{}/api/{}", server.base, row.endpoint);
+                let req = match row.how {
+                    How::Form => api.post(&url).form(&form_args(row.endpoint, Anonymous, &d, 5000 + n)),
+                    How::Get => api.get(&url).query(&form_args(row.endpoint, Anonymous, &d, 5000 + n)),
+                    How::Json => api.post(&url).header("content-type", "application/json").body(json_args(row.endpoint).to_string()),
+                };
+                let r = req.header("origin", &server.base).bearer_auth(&secret).send().await.unwrap();
+                let want = row.expect[Anonymous as usize];
+                if !meets(want, r.status().as_u16()) {
+                    failures.push(format!("server function {} with only a {who:?} token: expected {want:?} (as a stranger), got {}", row.endpoint, r.status()));
+                }
+            }
+            // Revoked: a stranger.
+            let id = created["token"]["id"].to_string();
+            assert_eq!(b.call("revoke_api_token", &[("token_id", &id)]).await.status, 200);
+            let r = api.get(format!("{}/api/v1/campaigns", server.base)).bearer_auth(&secret).send().await.unwrap();
+            if r.status().as_u16() != 401 {
+                failures.push(format!("a revoked {who:?} token: expected 401, got {}", r.status()));
+            }
+        }
+        assert!(failures.is_empty(), "{} answers differ:\n{}", failures.len(), failures.join("\n"));
+    }
+}
+
 /// Secrets never reach the log (at debug level) or the analysis output.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn no_secret_in_logs_or_exports_sqlite() {
@@ -651,13 +750,21 @@ async fn no_secret_in_logs_or_exports(server: TestServer) {
             break;
         }
     }
+    // A personal API token, used once.
+    let researcher = browser_for(&server, Researcher).await;
+    let api_token = researcher.call("create_api_token", &[("name", "log test")]).await.json()["secret"].as_str().unwrap().to_string();
+    let used = reqwest::Client::new().get(format!("{}/api/v1/campaigns", server.base)).bearer_auth(&api_token).send().await.unwrap();
+    assert_eq!(used.status().as_u16(), 200);
+    let exported = server.data_dir.path().join("export-out");
+    let export = server.assay(&["export", "--campaign", &d.campaign_id.to_string(), "--out", exported.to_str().unwrap()]).output().unwrap();
+    assert!(export.status.success(), "{}", String::from_utf8_lossy(&export.stderr));
     let out = server.data_dir.path().join("analysis-out");
     let analyze = server.assay(&["analyze", "--campaign", &d.campaign_id.to_string(), "--out", out.to_str().unwrap()]).output().unwrap();
     assert!(analyze.status.success(), "{}", String::from_utf8_lossy(&analyze.stderr));
     let mut texts = vec![std::fs::read_to_string(server.log_path()).unwrap()];
     texts.push(String::from_utf8_lossy(&analyze.stdout).to_string() + &String::from_utf8_lossy(&analyze.stderr));
-    if out.is_dir() {
-        for e in std::fs::read_dir(&out).unwrap() {
+    for dir in [&out, &exported] {
+        for e in std::fs::read_dir(dir).unwrap() {
             let p = e.unwrap().path();
             if p.is_file() {
                 texts.push(String::from_utf8_lossy(&std::fs::read(&p).unwrap()).to_string());
@@ -669,7 +776,8 @@ async fn no_secret_in_logs_or_exports(server: TestServer) {
     let key = std::fs::read_to_string(server.data_dir.path().join("secret.key")).unwrap().trim().to_string();
     assert!(key.len() >= 32, "{key}");
     assert_eq!(tokens.len(), 4);
-    let mut secrets: Vec<(&str, String)> = vec![("secret key", key), ("wrong password", wrong.into()), ("invitation token", invite_token)];
+    let mut secrets: Vec<(&str, String)> =
+        vec![("secret key", key), ("wrong password", wrong.into()), ("invitation token", invite_token), ("API token", api_token)];
     for (_, pw) in [ADMIN, ORGANIZER, RESEARCHER, ANNOTATOR] {
         secrets.push(("password", pw.into()));
     }

@@ -373,6 +373,101 @@ pub fn read_appraise_csv(input: impl Read, task: &str) -> Result<JudgmentSet, Fo
     Ok(set)
 }
 
+/// The columns of Assay's own judgment export (`judgments.csv` / `judgments.jsonl`, see
+/// `export::rows`) that the analysis reads; the others are ignored.
+const ASSAY_COLUMNS: [&str; 10] = ["task", "src_lang", "trg_lang", "hit", "worker", "item_type", "system", "segment", "score", "skipped"];
+
+fn assay_record(
+    set: &mut JudgmentSet,
+    n: usize,
+    get: &dyn Fn(usize) -> Option<String>,
+    seconds: Option<String>,
+) -> Result<(), FormatError> {
+    let skipped = matches!(get(9).as_deref().map(str::trim), Some("1" | "true"));
+    let score = get(8).map(|s| s.trim().to_string()).filter(|s| !s.is_empty() && s != "null");
+    let Some(score) = score.filter(|_| !skipped) else { return Ok(()) };
+    let score = parse_number(n, "score", &score)?;
+    let item_type = parse_item_type(n, get(5).as_deref().unwrap_or("").trim())?;
+    let seconds = match seconds.as_deref().map(str::trim) {
+        None | Some("") | Some("null") => 0.0,
+        Some(t) => parse_number(n, "seconds", t)?,
+    };
+    let field = |k: usize| get(k).map(|s| s.trim().to_string()).unwrap_or_default();
+    let pair = format!("{}-{}", field(1), field(2));
+    let (task, hit, worker, system, segment) = (field(0), field(3), field(4), field(6), field(7));
+    if worker.is_empty() || system.is_empty() || segment.is_empty() {
+        return Err(err(n, "worker, system and segment must not be empty"));
+    }
+    set.push(
+        JudgmentNames { worker: &worker, hit: &hit, system: &system, segment: &segment, lang_pair: &pair, task: &task },
+        item_type,
+        score,
+        seconds as f32,
+    );
+    Ok(())
+}
+
+/// Reads Assay's own judgment CSV (`judgments.csv`, raw or cleaned): a header naming the
+/// columns, then one judgment per row; skipped judgments are left out, as when the analysis
+/// reads the database. Seconds per item ([`TimeBasis::PerItem`]) from `seconds`.
+pub fn read_assay_csv(input: impl Read) -> Result<JudgmentSet, FormatError> {
+    let mut set = JudgmentSet::new(TimeBasis::PerItem);
+    let mut f: Vec<String> = Vec::new();
+    let mut columns: Option<([usize; 10], Option<usize>, usize)> = None;
+    for (n, line) in lines(input) {
+        let line = line.map_err(|e| err(n, format!("cannot read: {e}")))?;
+        let line = line.trim_end_matches(['\r', '\n']);
+        if line.trim().is_empty() {
+            continue;
+        }
+        split_csv(line, &mut f).map_err(|m| err(n, m))?;
+        let Some((cols, seconds, width)) = columns else {
+            let mut idx = [0usize; 10];
+            for (k, want) in ASSAY_COLUMNS.iter().enumerate() {
+                idx[k] = f.iter().position(|h| h.trim() == *want).ok_or_else(|| {
+                    err(n, format!("the header lacks column {want:?} (an Assay judgments.csv has {})", ASSAY_COLUMNS.join(",")))
+                })?;
+            }
+            columns = Some((idx, f.iter().position(|h| h.trim() == "seconds"), f.len()));
+            continue;
+        };
+        if f.len() != width {
+            return Err(err(n, format!("expected {width} comma-separated fields, found {}", f.len())));
+        }
+        let get = |k: usize| Some(f[cols[k]].clone());
+        assay_record(&mut set, n, &get, seconds.map(|k| f[k].clone()))?;
+    }
+    if columns.is_none() {
+        return Err(err(1, "empty input: expected the header line"));
+    }
+    Ok(set)
+}
+
+/// Reads Assay's own judgment JSONL (`judgments.jsonl`): one JSON object per line with the
+/// keys of `judgments.csv`.
+pub fn read_assay_jsonl(input: impl Read) -> Result<JudgmentSet, FormatError> {
+    let mut set = JudgmentSet::new(TimeBasis::PerItem);
+    for (n, line) in lines(input) {
+        let line = line.map_err(|e| err(n, format!("cannot read: {e}")))?;
+        if line.trim().is_empty() {
+            continue;
+        }
+        let v: serde_json::Value = serde_json::from_str(&line).map_err(|e| err(n, format!("not a JSON object: {e}")))?;
+        let obj = v.as_object().ok_or_else(|| err(n, "not a JSON object"))?;
+        if let Some(missing) = ASSAY_COLUMNS.iter().find(|k| !obj.contains_key(**k)) {
+            return Err(err(n, format!("the object lacks the key {missing:?}")));
+        }
+        let text = |v: &serde_json::Value| match v {
+            serde_json::Value::String(s) => s.clone(),
+            serde_json::Value::Null => String::new(),
+            other => other.to_string(),
+        };
+        let get = |k: usize| obj.get(ASSAY_COLUMNS[k]).map(text);
+        assay_record(&mut set, n, &get, obj.get("seconds").map(text))?;
+    }
+    Ok(set)
+}
+
 /// A number as R's `print`/`write.table` shows it with `digits` significant digits: the
 /// shortest representation up to that precision, fixed notation unless scientific is narrower
 /// (R's rule with `scipen = 0`); `NaN`, `Inf`, `-Inf`; no negative zero.
@@ -862,5 +957,32 @@ mod tests {
                 .to_string()
                 .starts_with("line 3: expected 9")
         );
+    }
+
+    #[test]
+    fn assay_reader_skips_skipped_judgments_and_names_bad_lines() {
+        let csv = "judgment_id,campaign_id,task,src_lang,trg_lang,hit,worker,item_type,system,segment,score,skipped,seconds,worker_verdict\n\
+                   1,4,da-adequacy,de,en,0,\"link:a,b\",SYSTEM,SysA,s1,70.5,0,3.5,pass\n\
+                   2,4,da-adequacy,de,en,0,\"link:a,b\",REF,SysA,s2,,1,1,pass\n\
+                   3,4,da-adequacy,de,en,0,mturk:W,BAD_REF,SysA,s1,20,0,2.25,fail\n";
+        let set = read_assay_csv(csv.as_bytes()).unwrap();
+        assert_eq!(set.records.len(), 2);
+        assert_eq!(set.workers.names(), ["link:a,b", "mturk:W"]);
+        assert_eq!((set.records[0].score, set.records[0].seconds), (70.5, 3.5));
+        assert_eq!(set.records[1].item_type, ItemType::BadRef);
+        assert_eq!((set.lang_pairs.name(0), set.tasks.name(0), set.hits.name(0)), ("de-en", "da-adequacy", "0"));
+        let bad = csv.replace("20,0,2.25", "x,0,2.25");
+        assert_eq!(read_assay_csv(bad.as_bytes()).unwrap_err().to_string(), "line 4: score is not a number: \"x\"");
+        let bad = csv.replace("segment,", "seg,");
+        assert!(read_assay_csv(bad.as_bytes()).unwrap_err().to_string().starts_with("line 1: the header lacks column \"segment\""));
+
+        let jsonl = r#"{"task":"da","src_lang":"de","trg_lang":"en","hit":3,"worker":"w","item_type":"REPEAT","system":"S","segment":"7","score":55.0,"skipped":false,"seconds":1.5}
+{"task":"da","src_lang":"de","trg_lang":"en","hit":3,"worker":"w","item_type":"SYSTEM","system":"S","segment":"7","score":null,"skipped":true,"seconds":0}
+"#;
+        let set = read_assay_jsonl(jsonl.as_bytes()).unwrap();
+        assert_eq!(set.records.len(), 1);
+        assert_eq!((set.records[0].item_type, set.records[0].score, set.hits.name(0)), (ItemType::Repeat, 55.0, "3"));
+        let bad = jsonl.replace("\"segment\":\"7\",", "");
+        assert_eq!(read_assay_jsonl(bad.as_bytes()).unwrap_err().to_string(), "line 1: the object lacks the key \"segment\"");
     }
 }

@@ -10,10 +10,13 @@
 //! hash lookup: no loop is quadratic in the number of judgments (the comparison matrix is
 //! quadratic in the number of *systems* only, one merge of two sorted samples per pair).
 
+pub mod agreement;
+pub mod bundle;
 pub mod clusters;
 pub mod db;
 pub mod export;
 pub mod formats;
+pub mod manifest;
 pub mod quality;
 pub mod scores;
 

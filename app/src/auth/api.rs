@@ -145,3 +145,27 @@ pub fn url_escape(s: &str) -> String {
     }
     out
 }
+
+/// The signed-in researcher's (or higher) personal API tokens, newest first.
+#[server(endpoint = "list_api_tokens")]
+pub async fn list_api_tokens() -> Result<Vec<crate::auth::ApiToken>, ServerFnError> {
+    let user = srv::require(Role::Researcher)?;
+    let state = srv::app_state()?;
+    crate::auth::tokens::list(&state.db, user.id).await.map_err(srv::internal)
+}
+
+/// Creates a named read-only API token; the secret is in the answer, once.
+#[server(endpoint = "create_api_token")]
+pub async fn create_api_token(name: String) -> Result<crate::auth::NewApiToken, ServerFnError> {
+    let user = srv::require(Role::Researcher)?;
+    let state = srv::app_state()?;
+    crate::auth::tokens::create(&state.db, &user, &name).await.map_err(srv::bad_request)
+}
+
+/// Revokes one of the caller's own tokens.
+#[server(endpoint = "revoke_api_token")]
+pub async fn revoke_api_token(token_id: i64) -> Result<(), ServerFnError> {
+    let user = srv::require(Role::Researcher)?;
+    let state = srv::app_state()?;
+    crate::auth::tokens::revoke(&state.db, user.id, token_id).await.map_err(srv::bad_request)
+}

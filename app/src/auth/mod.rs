@@ -7,6 +7,8 @@ pub mod api;
 pub mod pages;
 #[cfg(feature = "ssr")]
 pub mod server;
+#[cfg(feature = "ssr")]
+pub mod tokens;
 
 use serde::{Deserialize, Serialize};
 
@@ -53,6 +55,23 @@ pub struct UserInfo {
     pub email: String,
     pub name: String,
     pub role: Role,
+}
+
+/// A personal API token as its owner's token page lists it (never the token itself).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ApiToken {
+    pub id: i64,
+    pub name: String,
+    pub created_at: i64,
+    pub last_used_at: Option<i64>,
+    pub revoked_at: Option<i64>,
+}
+
+/// A token just created: the secret is shown this once.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct NewApiToken {
+    pub token: ApiToken,
+    pub secret: String,
 }
 
 /// The text of a server function error without the framework's prefix.

@@ -1,6 +1,6 @@
 //! Sign-in, invitation and account-administration screens.
 
-use crate::auth::api::{InviteUser, SetUserRole, invitation, list_users};
+use crate::auth::api::{CreateApiToken, InviteUser, RevokeApiToken, SetUserRole, invitation, list_api_tokens, list_users};
 use crate::auth::{Role, UserInfo, error_text};
 use crate::ui::Session;
 use leptos::either::Either;
@@ -153,5 +153,101 @@ fn UserTable(users: Vec<UserInfo>, set_role: ServerAction<SetUserRole>) -> impl 
                 }).collect_view()}
             </tbody>
         </table>
+    }
+}
+
+/// A time in Unix milliseconds as `YYYY-MM-DD HH:MM UTC`.
+fn utc(ms: i64) -> String {
+    let secs = ms.div_euclid(1000);
+    let (days, rem) = (secs.div_euclid(86_400), secs.rem_euclid(86_400));
+    // Civil date from days since 1970-01-01 (Howard Hinnant's algorithm).
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z - era * 146_097;
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let d = doy - (153 * mp + 2) / 5 + 1;
+    let m = if mp < 10 { mp + 3 } else { mp - 9 };
+    let y = yoe + era * 400 + i64::from(m <= 2);
+    format!("{y:04}-{m:02}-{d:02} {:02}:{:02} UTC", rem / 3600, rem % 3600 / 60)
+}
+
+/// Personal API tokens (`/account/tokens`, researchers and up): create a named read-only token
+/// (shown once), see when each was last used, revoke them.
+#[component]
+pub fn TokensPage() -> impl IntoView {
+    let create = ServerAction::<CreateApiToken>::new();
+    let revoke = ServerAction::<RevokeApiToken>::new();
+    let tokens = Resource::new(move || (create.version().get(), revoke.version().get()), |_| list_api_tokens());
+    view! {
+        <section class="card" id="api-tokens">
+            <h1>"API tokens"</h1>
+            <p class="hint">
+                "A token lets a script read results and exports of every campaign you can read, over "
+                <code>"GET /api/v1/…"</code> " (see " <a href="/api/v1/openapi.json" rel="external">"the API description"</a>
+                "). Send it as " <code>"Authorization: Bearer <token>"</code> ". Tokens are read-only, have your role at the "
+                "time they are used, and are stored only as a hash: copy a new token now, it is shown once."
+            </p>
+            <ActionForm action=create attr:class="row" attr:id="token-form">
+                <label>"Name" <input type="text" name="name" id="token-name" required=true maxlength="100" placeholder="e.g. nightly metrics script"/></label>
+                <button type="submit" class="primary">"Create token"</button>
+            </ActionForm>
+            {move || match create.value().get() {
+                Some(Ok(t)) => Either::Left(view! {
+                    <p class="notice" id="new-token">
+                        "Your new token " <strong>{t.token.name}</strong> " (copy it now; it will not be shown again): "
+                        <code id="new-token-secret">{t.secret}</code>
+                    </p>
+                }),
+                Some(Err(e)) => Either::Right(Some(view! { <p class="error" role="alert">{error_text(&e)}</p> })),
+                None => Either::Right(None),
+            }}
+            {move || match revoke.value().get() {
+                Some(Err(e)) => Some(view! { <p class="error" role="alert">{error_text(&e)}</p> }),
+                _ => None,
+            }}
+            <Suspense fallback=|| view! { <p>"Loading tokens…"</p> }>
+                {move || Suspend::new(async move {
+                    match tokens.await {
+                        Err(e) => Either::Left(view! { <p class="error" role="alert">{error_text(&e)}</p> }),
+                        Ok(list) if list.is_empty() => Either::Right(Either::Left(view! { <p class="empty" id="tokens-empty">"You have no API token yet."</p> })),
+                        Ok(list) => Either::Right(Either::Right(view! {
+                            <table class="data" id="tokens">
+                                <thead><tr><th>"Name"</th><th>"Created"</th><th>"Last used"</th><th>"Status"</th><th></th></tr></thead>
+                                <tbody>
+                                    {list.into_iter().map(|t| view! {
+                                        <tr class="token-row" data-token-id=t.id>
+                                            <td>{t.name.clone()}</td>
+                                            <td>{utc(t.created_at)}</td>
+                                            <td>{t.last_used_at.map_or("never".to_string(), utc)}</td>
+                                            <td class="token-status">{if t.revoked_at.is_some() { "revoked" } else { "live" }}</td>
+                                            <td>
+                                                {t.revoked_at.is_none().then(|| view! {
+                                                    <ActionForm action=revoke attr:class="inline">
+                                                        <input type="hidden" name="token_id" value=t.id/>
+                                                        <button type="submit" class="revoke">"Revoke"</button>
+                                                    </ActionForm>
+                                                })}
+                                            </td>
+                                        </tr>
+                                    }).collect_view()}
+                                </tbody>
+                            </table>
+                        })),
+                    }
+                })}
+            </Suspense>
+        </section>
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn utc_dates() {
+        assert_eq!(super::utc(0), "1970-01-01 00:00 UTC");
+        // 2024-02-29 12:34:56 UTC
+        assert_eq!(super::utc(1_709_210_096_000), "2024-02-29 12:34 UTC");
     }
 }

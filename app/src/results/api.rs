@@ -22,9 +22,9 @@ pub async fn campaign_results(
     srv::require(Role::Researcher)?;
     let state = srv::app_state()?;
     let options = ResultsOptions { exclude_ref, exclude_bad_ref, per_segment, wilcoxon };
-    let (name, _set, result) =
+    let (name, set, result) =
         crate::results::build::run(&state.db, campaign_id, options).await.map_err(srv::bad_request)?;
-    Ok(crate::results::build::results_view(name, options, &result))
+    Ok(crate::results::build::results_view(name, options, &set, &result))
 }
 
 /// Every worker of a campaign with quality-control figures (organizers).

@@ -1,8 +1,8 @@
 //! Server half: runs the analysis pipeline on a campaign and turns its outcome into rows.
 
 use super::plots::{self, ZPoint};
-use super::{ClusterRow, ExcludedWorker, GroupView, ResultsOptions, ResultsView, SystemRow, WorkerRow, WorkersView};
-use crate::analysis::{self, AnalysisResult, AnalysisSettings, ExclusionPolicy, JudgmentSet, QcTest, Verdict, WorkerQc};
+use super::{AgreementReport, ClusterRow, ExcludedWorker, GroupView, ResultsOptions, ResultsView, SystemRow, WorkerRow, WorkersView};
+use crate::analysis::{self, AnalysisResult, AnalysisSettings, ExclusionPolicy, JudgmentSet, QcTest, WorkerQc};
 use crate::db::Db;
 use crate::model::ItemType;
 use std::collections::HashMap;
@@ -17,67 +17,54 @@ pub fn settings(o: ResultsOptions) -> AnalysisSettings {
     s
 }
 
-fn test_name(t: QcTest) -> &'static str {
-    match t {
-        QcTest::PairedT => "paired t",
-        QcTest::SignedRank => "Wilcoxon signed-rank",
-    }
-}
-
-fn verdict_name(v: Verdict) -> &'static str {
-    match v {
-        Verdict::Pass => "pass",
-        Verdict::Fail => "fail",
-        Verdict::NotEnoughEvidence => "not enough evidence",
-    }
-}
+use crate::analysis::manifest::{test_name, verdict_name};
 
 fn name(names: &[String], id: usize) -> String {
     names.get(id).cloned().unwrap_or_else(|| format!("#{id}"))
 }
 
-/// Every (worker, task) left out of the statistics, with the reason.
+/// Every (worker, task) left out of the statistics, with the reason (the manifest's list).
 pub fn excluded(r: &AnalysisResult) -> Vec<ExcludedWorker> {
-    let mut out = Vec::new();
+    crate::analysis::manifest::excluded_workers(r)
+        .into_iter()
+        .map(|e| ExcludedWorker { worker: e.worker, task: e.task, reason: e.reason })
+        .collect()
+}
+
+/// Per judgment of `set`: is its worker retained by quality control (not excluded for its task)?
+pub fn retained_mask(set: &JudgmentSet, r: &AnalysisResult) -> Vec<bool> {
+    let n_tasks = set.tasks.len().max(1);
+    let mut excluded = vec![false; set.workers.len() * n_tasks];
     for w in &r.workers {
-        if !r.settings.exclusion.excludes(w) {
-            continue;
-        }
-        let rel = &w.reliability;
-        let p = rel.p_value.map_or("not computed".to_string(), |p| format!("{p:.4}"));
-        let reason = match rel.verdict {
-            Verdict::Fail => format!(
-                "failed the reliability test ({}): p = {p} over {} (original, bad reference) pairs",
-                test_name(rel.test),
-                rel.n_pairs
-            ),
-            Verdict::NotEnoughEvidence => format!(
-                "not enough evidence for the reliability test ({}): {}",
-                test_name(rel.test),
-                rel.note.as_deref().unwrap_or("too few pairs")
-            ),
-            Verdict::Pass => "passed, but the exclusion policy excludes everyone".into(),
-        };
-        out.push(ExcludedWorker {
-            worker: name(&r.names.workers, w.worker as usize),
-            task: name(&r.names.tasks, w.task as usize),
-            reason,
-        });
+        excluded[w.worker as usize * n_tasks + w.task as usize] = r.settings.exclusion.excludes(w);
     }
-    for s in &r.standardization {
-        if let Some(why) = &s.excluded {
-            out.push(ExcludedWorker {
-                worker: name(&r.names.workers, s.worker as usize),
-                task: name(&r.names.tasks, s.task as usize),
-                reason: format!("cannot be standardised: {why}"),
-            });
+    set.records.iter().map(|j| !excluded[j.worker as usize * n_tasks + j.task as usize]).collect()
+}
+
+/// The agreement report over every judgment and over the retained workers' judgments.
+pub fn agreement(set: &JudgmentSet, r: &AnalysisResult) -> AgreementReport {
+    use crate::analysis::agreement::{Scale, agreement_report};
+    let keep = retained_mask(set, r);
+    AgreementReport {
+        all_workers: agreement_report(set, None, Scale::of_task),
+        retained_workers: agreement_report(set, Some(&keep), Scale::of_task),
+    }
+}
+
+/// The names of the computed files an export of this result offers.
+pub fn export_file_names(r: &AnalysisResult) -> Vec<String> {
+    struct Names;
+    impl crate::analysis::bundle::FileSink for Names {
+        fn file(&mut self, _: &str, _: &mut dyn FnMut(&mut dyn std::io::Write) -> std::io::Result<()>) -> Result<(), String> {
+            Ok(())
         }
     }
-    out
+    let o = crate::analysis::bundle::BundleOptions { name: crate::export::DEFAULT_NAME, segments_in_test_set_order: true };
+    crate::analysis::bundle::write_result_files(&mut Names, r, &o).unwrap_or_default()
 }
 
 /// The results page's rows and plots from one pipeline run.
-pub fn results_view(campaign: String, options: ResultsOptions, r: &AnalysisResult) -> ResultsView {
+pub fn results_view(campaign: String, options: ResultsOptions, set: &JudgmentSet, r: &AnalysisResult) -> ResultsView {
     let groups = r
         .groups
         .iter()
@@ -139,6 +126,8 @@ pub fn results_view(campaign: String, options: ResultsOptions, r: &AnalysisResul
         workers: r.workers.len(),
         excluded: excluded(r),
         groups,
+        agreement: agreement(set, r),
+        export_files: export_file_names(r),
     }
 }
 

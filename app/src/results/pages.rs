@@ -2,7 +2,7 @@
 
 use crate::auth::error_text;
 use crate::results::api::{DecideWorker, campaign_results, campaign_workers, results_campaigns};
-use crate::results::{GroupView, ResultsView, WorkerRow, WorkersView};
+use crate::results::{AgreementReport, GroupAgreement, GroupView, PairFigures, ResultsOptions, ResultsView, WorkerRow, WorkersView};
 use leptos::either::Either;
 use leptos::prelude::*;
 use leptos_router::components::A;
@@ -105,6 +105,8 @@ fn ResultsBody(r: ResultsView, campaign_id: i64) -> impl IntoView {
             <p class="empty" id="results-empty">"No scores yet: results appear once workers who pass quality control have finished HITs."</p>
         })}
         {r.groups.into_iter().map(|g| view! { <Group g/> }).collect_view()}
+        <Agreement report=r.agreement/>
+        <Exports campaign_id options=r.options files=r.export_files/>
         <h2>"Excluded workers"</h2>
         {if r.excluded.is_empty() {
             Either::Left(view! { <p id="excluded-none">"No worker was excluded."</p> })
@@ -118,6 +120,87 @@ fn ResultsBody(r: ResultsView, campaign_id: i64) -> impl IntoView {
                 </table>
             })
         }}
+    }
+}
+
+/// The agreement report: intra-annotator (repeats) and inter-annotator (shared items).
+#[component]
+fn Agreement(report: AgreementReport) -> impl IntoView {
+    let row = |scope: &'static str, kind: &'static str, g: &GroupAgreement, f: &PairFigures| {
+        let r_or_kappa = match (f.pearson_r, f.kappa) {
+            (Some(r), _) => format!("r = {}", fixed(r, 3)),
+            (None, Some(k)) => format!("κ = {}", fixed(k, 3)),
+            _ => "–".into(),
+        };
+        view! {
+            <tr class="agreement-row" data-scope=scope data-kind=kind data-task=g.task.clone()>
+                <td>{scope}</td><td>{format!("{} · {}", g.task, g.lang_pair)}</td><td>{kind}</td>
+                <td class="num">{f.pairs}</td><td class="num">{f.workers}</td><td class="num">{f.items}</td>
+                <td class="num">{r_or_kappa}</td><td class="num">{opt(f.mean_abs_difference, 2)}</td>
+                <td class="num">{opt(f.p_agree, 3)}</td>
+            </tr>
+        }
+    };
+    let rows = [("all workers", &report.all_workers), ("retained workers", &report.retained_workers)]
+        .into_iter()
+        .flat_map(|(scope, groups)| {
+            groups.iter().flat_map(move |g| [row(scope, "intra", g, &g.intra), row(scope, "inter", g, &g.inter)])
+        })
+        .collect_view();
+    view! {
+        <section class="agreement" id="agreement">
+            <h2>"Agreement"</h2>
+            <p class="hint">
+                "Intra-annotator: the same worker on the same system output (repeats). Inter-annotator: two workers on the "
+                "same system output. DA: Pearson r and mean |difference|; word order: Cohen's κ (chance agreement from the data) "
+                "and the share of agreeing pairs."
+            </p>
+            <table class="data" id="agreement-table">
+                <thead><tr>
+                    <th>"Workers"</th><th>"Task · pair"</th><th>"Pairs of"</th><th>"Pairs"</th><th>"Workers"</th><th>"Items"</th>
+                    <th>"r / κ"</th><th>"Mean |difference|"</th><th>"Agreeing"</th>
+                </tr></thead>
+                <tbody>{rows}</tbody>
+            </table>
+        </section>
+    }
+}
+
+/// Download links for every export with the page's settings, raw and cleaned.
+#[component]
+fn Exports(campaign_id: i64, options: ResultsOptions, files: Vec<String>) -> impl IntoView {
+    let settings = format!(
+        "exclude_ref={}&exclude_bad_ref={}&per_segment={}&wilcoxon={}",
+        options.exclude_ref, options.exclude_bad_ref, options.per_segment, options.wilcoxon
+    );
+    // Computed files do not depend on the filter (their statistics always leave excluded workers
+    // out): their links name the file only.
+    let link = move |file: &str, filter: &'static str| {
+        let href = format!("/campaigns/{campaign_id}/export/{file}?{settings}&filter={filter}");
+        let per_filter = file.starts_with("judgments.") || file.starts_with("appraise-") || file == "all.zip";
+        let label = if per_filter { format!("{file} ({filter})") } else { file.to_string() };
+        view! { <li><a class="export" href=href download=file.to_string() rel="external" data-file=file.to_string() data-filter=filter>{label}</a></li> }
+    };
+    let judgments = ["judgments.csv", "judgments.jsonl", "appraise-wmt22.csv", "appraise-wmt23.csv", "appraise-wmt24.csv", "all.zip"];
+    view! {
+        <section class="exports" id="exports">
+            <h2>"Exports"</h2>
+            <p class="hint">
+                "Raw: every judgment with its worker's verdict. Cleaned: the judgments of excluded workers removed. "
+                "Every export is described by manifest.json (campaign, settings, filter, excluded workers and why, seed, version); "
+                "all.zip holds every file with it. Scripts can fetch the same files with an "
+                <a href="/account/tokens">"API token"</a> "."
+            </p>
+            <h3>"Judgments"</h3>
+            <ul class="export-list" id="export-judgments">
+                {judgments.iter().flat_map(|f| [link(f, "raw"), link(f, "cleaned")]).collect_view()}
+            </ul>
+            <h3>"Computed files"</h3>
+            <ul class="export-list" id="export-computed">
+                {["analysis.json", "agreement.json", "manifest.json"].iter().map(|f| link(f, "raw")).collect_view()}
+                {files.iter().map(|f| link(f, "raw")).collect_view()}
+            </ul>
+        </section>
     }
 }
 

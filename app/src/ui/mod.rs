@@ -2,7 +2,7 @@
 
 use crate::annotate::pages::{MyHits, WorkPage};
 use crate::auth::api::{AcceptInvitation, Login, Logout, current_user};
-use crate::auth::pages::{AdminUsersPage, InvitePage, LoginPage};
+use crate::auth::pages::{AdminUsersPage, InvitePage, LoginPage, TokensPage};
 use crate::auth::{Role, UserInfo};
 use crate::results::pages::{ResultsIndex, ResultsPage, WorkersPage};
 use crate::study::pages::{HistoryPage, StudiesPage, StudyDesignerPage, StudyPage};
@@ -65,6 +65,7 @@ pub fn App() -> impl IntoView {
                     <Route path=path!("/login") view=LoginPage/>
                     <Route path=path!("/invite/:token") view=InvitePage/>
                     <Route path=path!("/admin/users") view=AdminUsersPage/>
+                    <Route path=path!("/account/tokens") view=TokensPage/>
                     <Route path=path!("/import") view=ImportPage/>
                     <Route path=path!("/campaigns") view=CampaignsPage/>
                     <Route path=path!("/campaigns/new") view=DesignerPage/>
@@ -98,7 +99,7 @@ fn Header() -> impl IntoView {
                                     <A href="/campaigns">"Campaigns"</A>
                                     <a href="/import" rel="external">"Import"</a>
                                 })}
-                                {(user.role >= Role::Researcher).then(|| view! { <A href="/results">"Results"</A> <A href="/studies">"Studies"</A> })}
+                                {(user.role >= Role::Researcher).then(|| view! { <A href="/results">"Results"</A> <A href="/studies">"Studies"</A> <A href="/account/tokens">"API tokens"</A> })}
                                 {(user.role >= Role::Admin).then(|| view! { <A href="/admin/users">"Accounts"</A> })}
                                 <span class="who" id="who">{user.name.clone()} " · " {user.role.label()}</span>
                                 <ActionForm action=session.logout attr:class="inline">

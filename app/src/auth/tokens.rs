@@ -1,0 +1,122 @@
+//! Personal API tokens: a researcher (or higher) creates named tokens for scripts that read
+//! results and exports over `GET /api/v1/…`. Only the token's SHA-256 is stored (like session
+//! ids); the token is shown once. A token is read-only by construction: it is accepted only by
+//! the GET routes of the API and the export routes, never by server functions or any other
+//! method. It carries its owner's role *at use time*: a demoted or disabled account's tokens lose
+//! their rights with it. Revoked tokens are refused.
+
+use crate::auth::server::{random_token, token_hash};
+use crate::auth::{ApiToken, NewApiToken, Role, UserInfo};
+use crate::db::{Db, now_ms};
+use sqlx::Row;
+
+/// Every token starts with this, so that it is recognisable in a script or a leak scanner.
+pub const TOKEN_PREFIX: &str = "assay_";
+/// The longest token name accepted.
+pub const MAX_NAME_CHARS: usize = 100;
+/// Live tokens one account may have.
+pub const MAX_TOKENS: i64 = 50;
+
+fn token_from_row(r: &sqlx::any::AnyRow) -> Result<ApiToken, String> {
+    let e = |e: sqlx::Error| e.to_string();
+    Ok(ApiToken {
+        id: r.try_get("id").map_err(e)?,
+        name: r.try_get("name").map_err(e)?,
+        created_at: r.try_get("created_at").map_err(e)?,
+        last_used_at: r.try_get("last_used_at").map_err(e)?,
+        revoked_at: r.try_get("revoked_at").map_err(e)?,
+    })
+}
+
+/// Creates a token for `user` (researchers and up); returns it with the secret.
+pub async fn create(db: &Db, user: &UserInfo, name: &str) -> Result<NewApiToken, String> {
+    if user.role < Role::Researcher {
+        return Err(format!("API tokens need the {} role.", Role::Researcher.label()));
+    }
+    let name = name.trim();
+    if name.is_empty() {
+        return Err("Give the token a name (e.g. the script that uses it).".into());
+    }
+    if name.chars().count() > MAX_NAME_CHARS {
+        return Err(format!("The name may have at most {MAX_NAME_CHARS} characters."));
+    }
+    let live: i64 = sqlx::query_scalar("SELECT COUNT(*) FROM api_tokens WHERE user_id = $1 AND revoked_at IS NULL")
+        .bind(user.id)
+        .fetch_one(&db.pool)
+        .await
+        .map_err(|e| e.to_string())?;
+    if live >= MAX_TOKENS {
+        return Err(format!("You have {live} live tokens already; revoke one first."));
+    }
+    let secret = format!("{TOKEN_PREFIX}{}", random_token());
+    let now = now_ms();
+    let row = sqlx::query(
+        "INSERT INTO api_tokens (user_id, name, token_hash, created_at) VALUES ($1, $2, $3, $4) \
+         RETURNING id, name, created_at, last_used_at, revoked_at",
+    )
+    .bind(user.id)
+    .bind(name)
+    .bind(token_hash(&secret))
+    .bind(now)
+    .fetch_one(&db.pool)
+    .await
+    .map_err(|e| e.to_string())?;
+    Ok(NewApiToken { token: token_from_row(&row)?, secret })
+}
+
+/// The account's tokens, newest first (revoked ones included, marked).
+pub async fn list(db: &Db, user_id: i64) -> Result<Vec<ApiToken>, String> {
+    let rows = sqlx::query(
+        "SELECT id, name, created_at, last_used_at, revoked_at FROM api_tokens WHERE user_id = $1 ORDER BY id DESC",
+    )
+    .bind(user_id)
+    .fetch_all(&db.pool)
+    .await
+    .map_err(|e| e.to_string())?;
+    rows.iter().map(token_from_row).collect()
+}
+
+/// Revokes one of the account's own tokens; another account's token is "not found".
+pub async fn revoke(db: &Db, user_id: i64, token_id: i64) -> Result<(), String> {
+    let done = sqlx::query("UPDATE api_tokens SET revoked_at = $1 WHERE id = $2 AND user_id = $3 AND revoked_at IS NULL")
+        .bind(now_ms())
+        .bind(token_id)
+        .bind(user_id)
+        .execute(&db.pool)
+        .await
+        .map_err(|e| e.to_string())?;
+    if done.rows_affected() == 1 { Ok(()) } else { Err(format!("You have no live token with id {token_id}.")) }
+}
+
+/// The account a live token belongs to, with the account's current role; None for an unknown,
+/// revoked or malformed token or a disabled account. Notes the use (at most once a minute).
+pub async fn authenticate(db: &Db, secret: &str) -> Result<Option<UserInfo>, String> {
+    if !secret.starts_with(TOKEN_PREFIX) || secret.len() > 200 {
+        return Ok(None);
+    }
+    let hash = token_hash(secret);
+    let row = sqlx::query(
+        "SELECT u.id, u.email, u.display_name, u.role, t.id AS token_id, t.last_used_at FROM api_tokens t \
+         JOIN users u ON u.id = t.user_id WHERE t.token_hash = $1 AND t.revoked_at IS NULL AND u.disabled = 0",
+    )
+    .bind(&hash)
+    .fetch_optional(&db.pool)
+    .await
+    .map_err(|e| e.to_string())?;
+    let Some(row) = row else { return Ok(None) };
+    let e = |e: sqlx::Error| e.to_string();
+    let role: String = row.try_get("role").map_err(e)?;
+    let user = UserInfo {
+        id: row.try_get("id").map_err(e)?,
+        email: row.try_get("email").map_err(e)?,
+        name: row.try_get("display_name").map_err(e)?,
+        role: Role::parse(&role).unwrap_or(Role::Annotator),
+    };
+    let last: Option<i64> = row.try_get("last_used_at").map_err(e)?;
+    let now = now_ms();
+    if last.is_none_or(|t| now - t > 60_000) {
+        let id: i64 = row.try_get("token_id").map_err(e)?;
+        sqlx::query("UPDATE api_tokens SET last_used_at = $1 WHERE id = $2").bind(now).bind(id).execute(&db.pool).await.map_err(e)?;
+    }
+    Ok(Some(user))
+}

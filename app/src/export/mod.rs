@@ -1,0 +1,329 @@
+//! Exports of a campaign (issue 6, item 4), from the results page's buttons, the read-only API
+//! and `assay export`:
+//!
+//! - the judgment files, streamed from the database with constant memory ([`rows`]): Assay's
+//!   own CSV and JSONL (every field and the worker's verdict) and the Appraise CSV in the
+//!   WMT22, WMT23 and WMT24 column orders;
+//! - the files computed from the analysis ([`crate::analysis::bundle`]): WMT `ad-*` files,
+//!   Wilcoxon p-value and difference matrices, `clusters.csv`, mt-metrics-eval `.score` files,
+//!   `DA-seglevel.csv`/`DA-syslevel.csv`; `analysis.json`, `agreement.json`;
+//! - `manifest.json` ([`crate::analysis::manifest`]): campaign, settings, filter, excluded
+//!   workers and why, seed, version, files;
+//! - `all.zip`: everything above in one archive, with the manifest.
+//!
+//! Every export is **raw** (every judgment with its worker's verdict) or **cleaned** (judgments
+//! of workers excluded by quality control removed); the manifest says which.
+
+pub mod http;
+pub mod rows;
+
+use std::collections::HashMap;
+use std::io::Write;
+use std::sync::Arc;
+
+use serde_json::{Value, json};
+
+use crate::analysis::bundle::{self, BundleOptions, MemorySink};
+use crate::analysis::db::CampaignInfo;
+use crate::analysis::manifest::{self, Filter, ManifestInput};
+use crate::analysis::{self as pipeline, AnalysisResult, AnalysisSettings, JudgmentSet};
+use crate::db::Db;
+use crate::results::AgreementReport;
+use rows::{RowContext, RowFormat, WorkerStatus};
+
+/// NAME of the mt-metrics-eval files (`de-en.assay-z.sys.score`) and DATA of `DA-seglevel.csv`.
+pub const DEFAULT_NAME: &str = "assay";
+
+/// What one export request asks for.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Kind {
+    /// A judgment file, streamed.
+    Judgments(RowFormat),
+    AnalysisJson,
+    AgreementJson,
+    ManifestJson,
+    /// One computed file by name (`ad-sys-scores-de-en.csv`, …).
+    Computed(String),
+    /// Everything in a zip archive.
+    All,
+}
+
+impl Kind {
+    /// The kind a file name asks for; computed files are checked against the result later.
+    pub fn parse(name: &str) -> Result<Kind, String> {
+        if let Some(f) = RowFormat::of_file_name(name) {
+            return Ok(Kind::Judgments(f));
+        }
+        Ok(match name {
+            "analysis.json" => Kind::AnalysisJson,
+            "agreement.json" => Kind::AgreementJson,
+            "manifest.json" => Kind::ManifestJson,
+            "all.zip" => Kind::All,
+            other if !other.is_empty() && other.len() <= 200 && !other.contains(['/', '\\']) && !other.starts_with('.') => {
+                Kind::Computed(other.to_string())
+            }
+            other => return Err(format!("{other:?} is not an export")),
+        })
+    }
+
+    /// Every single-file name an export of `result` offers, then `all.zip`.
+    pub fn offered(result: &AnalysisResult) -> Vec<String> {
+        let mut names: Vec<String> = RowFormat::ALL.iter().map(|f| f.file_name().to_string()).collect();
+        names.extend(["analysis.json", "agreement.json", "manifest.json"].map(String::from));
+        names.extend(crate::results::build::export_file_names(result));
+        names.push("all.zip".into());
+        names
+    }
+}
+
+/// A campaign analysed for an export.
+pub struct Prepared {
+    pub info: CampaignInfo,
+    pub backend: String,
+    pub set: JudgmentSet,
+    pub result: AnalysisResult,
+    pub filter: Filter,
+    /// NAME of the mt-metrics-eval files.
+    pub name: String,
+}
+
+/// Loads a campaign and runs the pipeline (off the async workers) with `settings`.
+pub async fn prepare(db: &Db, campaign_id: i64, settings: AnalysisSettings, filter: Filter, name: &str) -> Result<Prepared, String> {
+    let info = pipeline::db::campaign_info(db, campaign_id).await?;
+    let set = pipeline::db::load_campaign(db, campaign_id).await?;
+    let (set, result) = tokio::task::spawn_blocking(move || {
+        let result = pipeline::analyse(&set, &settings);
+        (set, result)
+    })
+    .await
+    .map_err(|e| format!("analysis failed: {e}"))?;
+    Ok(Prepared { info, backend: format!("{:?}", db.backend).to_lowercase(), set, result, filter, name: name.to_string() })
+}
+
+/// The manifest's description of a campaign read from the database.
+pub fn campaign_source(info: &CampaignInfo, backend: &str) -> Value {
+    json!({ "kind": "campaign", "id": info.id, "backend": backend, "campaign": info })
+}
+
+impl Prepared {
+    pub fn source(&self) -> Value {
+        campaign_source(&self.info, &self.backend)
+    }
+
+    pub fn manifest(&self, files: &[String]) -> Value {
+        let mut m = manifest::manifest(&self.result, ManifestInput { source: self.source(), filter: Some(self.filter), files, seconds: None });
+        m["mt_metrics_eval_name"] = json!(self.name);
+        m
+    }
+
+    pub fn agreement(&self) -> AgreementReport {
+        crate::results::build::agreement(&self.set, &self.result)
+    }
+
+    /// The computed files, in memory (they are small: per system, segment and worker).
+    pub fn computed_files(&self) -> Result<Vec<(String, Vec<u8>)>, String> {
+        let mut sink = MemorySink::default();
+        bundle::write_result_files(&mut sink, &self.result, &self.bundle_options())?;
+        Ok(sink.files)
+    }
+
+    fn bundle_options(&self) -> BundleOptions<'_> {
+        BundleOptions { name: &self.name, segments_in_test_set_order: true }
+    }
+
+    /// One computed file by name, if the result has it.
+    pub fn computed_file(&self, want: &str) -> Result<Option<Vec<u8>>, String> {
+        let mut sink = bundle::OneFile { want, found: None };
+        bundle::write_result_files(&mut sink, &self.result, &self.bundle_options())?;
+        Ok(sink.found)
+    }
+
+    pub fn analysis_json(&self, files: &[String]) -> Result<Vec<u8>, String> {
+        let mut out = Vec::new();
+        bundle::write_analysis_json(&mut out, &self.manifest(files), &self.result).map_err(|e| e.to_string())?;
+        Ok(out)
+    }
+
+    pub fn agreement_json(&self) -> Vec<u8> {
+        let mut v = serde_json::to_vec_pretty(&self.agreement()).unwrap_or_default();
+        v.push(b'\n');
+        v
+    }
+
+    /// What the judgment files need: each worker's verdict, each segment's document position.
+    pub async fn row_context(&self, db: &Db) -> Result<RowContext, String> {
+        let r = &self.result;
+        let mut workers = HashMap::new();
+        for w in &r.workers {
+            workers.insert(
+                r.names.workers[w.worker as usize].clone(),
+                WorkerStatus {
+                    verdict: manifest::verdict_name(w.reliability.verdict).into(),
+                    p_value: w.reliability.p_value,
+                    excluded: r.settings.exclusion.excludes(w),
+                },
+            );
+        }
+        // Workers who cannot be standardised are left out of the statistics too.
+        for s in &r.standardization {
+            if s.excluded.is_some()
+                && let Some(w) = workers.get_mut(&r.names.workers[s.worker as usize])
+            {
+                w.excluded = true;
+            }
+        }
+        let three = |code: &str| {
+            crate::import::LangCode::parse(code).map(|c| c.iso639_3().to_string()).unwrap_or_else(|_| code.to_string())
+        };
+        Ok(RowContext {
+            campaign_id: self.info.id,
+            task: self.info.task.clone(),
+            src_lang: self.info.source_lang.clone(),
+            trg_lang: self.info.target_lang.clone(),
+            src_lang3: three(&self.info.source_lang),
+            trg_lang3: three(&self.info.target_lang),
+            workers,
+            documents: documents(db, self.info.id).await?,
+            filter: self.filter,
+        })
+    }
+
+    /// Every file of `all.zip`, in order: the judgment files, the computed files, the JSON files.
+    pub fn all_file_names(&self) -> Result<Vec<String>, String> {
+        let mut names: Vec<String> = RowFormat::ALL.iter().map(|f| f.file_name().to_string()).collect();
+        names.extend(self.computed_files()?.into_iter().map(|(n, _)| n));
+        names.extend(["analysis.json", "agreement.json", "manifest.json"].map(String::from));
+        Ok(names)
+    }
+}
+
+/// Segment key → (document, 1-based index in the document) of the campaign's test set.
+/// Segments without a document count as one document named after the test set.
+async fn documents(db: &Db, campaign_id: i64) -> Result<HashMap<String, (String, i64)>, String> {
+    use sqlx::Row;
+    let rows = sqlx::query(
+        "SELECT s.segment_key, s.document, t.name AS test_set FROM segments s JOIN campaigns c ON c.test_set_id = s.test_set_id \
+         JOIN test_sets t ON t.id = s.test_set_id WHERE c.id = $1 ORDER BY s.position",
+    )
+    .bind(campaign_id)
+    .fetch_all(&db.pool)
+    .await
+    .map_err(|e| format!("cannot read the segments of campaign {campaign_id}: {e}"))?;
+    let mut counts: HashMap<String, i64> = HashMap::new();
+    let mut out = HashMap::new();
+    for r in rows {
+        let key: String = r.try_get("segment_key").map_err(|e| e.to_string())?;
+        let doc: Option<String> = r.try_get("document").map_err(|e| e.to_string())?;
+        let doc = match doc {
+            Some(d) if !d.is_empty() => d,
+            _ => r.try_get("test_set").map_err(|e| e.to_string())?,
+        };
+        let n = counts.entry(doc.clone()).or_default();
+        *n += 1;
+        out.insert(key, (doc, *n));
+    }
+    Ok(out)
+}
+
+/// Writes `all.zip` into `out` (a file: the archive needs to seek), streaming the judgment files
+/// from the database into it. Returns the names of the files inside.
+pub async fn write_zip(db: &Db, p: &Prepared, out: std::fs::File) -> Result<Vec<String>, String> {
+    let ctx = Arc::new(p.row_context(db).await?);
+    let names = p.all_file_names()?;
+    let computed = p.computed_files()?;
+    let analysis = p.analysis_json(&names)?;
+    let agreement = p.agreement_json();
+    let mut manifest = serde_json::to_vec_pretty(&p.manifest(&names)).map_err(|e| e.to_string())?;
+    manifest.push(b'\n');
+    let receivers: Vec<_> = RowFormat::ALL.iter().map(|&f| (f, rows::spawn_rows(db.clone(), f, ctx.clone()))).collect();
+    tokio::task::spawn_blocking(move || -> Result<(), String> {
+        let mut zip = zip::ZipWriter::new(out);
+        let options = zip::write::SimpleFileOptions::default()
+            .compression_method(zip::CompressionMethod::Deflated)
+            .large_file(true);
+        let zerr = |e: zip::result::ZipError| format!("cannot write the archive: {e}");
+        for (format, mut rx) in receivers {
+            zip.start_file(format.file_name(), options).map_err(zerr)?;
+            while let Some(chunk) = rx.blocking_recv() {
+                zip.write_all(&chunk?).map_err(|e| format!("cannot write the archive: {e}"))?;
+            }
+        }
+        let small = computed.into_iter().chain([
+            ("analysis.json".to_string(), analysis),
+            ("agreement.json".to_string(), agreement),
+            ("manifest.json".to_string(), manifest),
+        ]);
+        for (name, bytes) in small {
+            zip.start_file(name, options).map_err(zerr)?;
+            zip.write_all(&bytes).map_err(|e| format!("cannot write the archive: {e}"))?;
+        }
+        zip.finish().map_err(zerr)?;
+        Ok(())
+    })
+    .await
+    .map_err(|e| format!("writing the archive failed: {e}"))??;
+    Ok(names)
+}
+
+/// Writes the export of `kind` into the directory `dir` (for `assay export`), always with
+/// `manifest.json`; `Kind::All` writes every file. Returns the names written.
+pub async fn write_dir(db: &Db, p: &Prepared, kind: &Kind, dir: &std::path::Path) -> Result<Vec<String>, String> {
+    let write = |name: &str, bytes: &[u8]| {
+        std::fs::write(dir.join(name), bytes).map_err(|e| format!("cannot write {}: {e}", dir.join(name).display()))
+    };
+    let mut names = Vec::new();
+    let formats: Vec<RowFormat> = match kind {
+        Kind::All => RowFormat::ALL.to_vec(),
+        Kind::Judgments(f) => vec![*f],
+        _ => vec![],
+    };
+    if !formats.is_empty() {
+        let ctx = Arc::new(p.row_context(db).await?);
+        for f in formats {
+            let path = dir.join(f.file_name());
+            let mut file = tokio::io::BufWriter::new(
+                tokio::fs::File::create(&path).await.map_err(|e| format!("cannot create {}: {e}", path.display()))?,
+            );
+            let mut rx = rows::spawn_rows(db.clone(), f, ctx.clone());
+            use tokio::io::AsyncWriteExt;
+            while let Some(chunk) = rx.recv().await {
+                file.write_all(&chunk?).await.map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+            }
+            file.flush().await.map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+            names.push(f.file_name().to_string());
+        }
+    }
+    match kind {
+        Kind::All => {
+            for (name, bytes) in p.computed_files()? {
+                write(&name, &bytes)?;
+                names.push(name);
+            }
+            names.extend(["analysis.json", "agreement.json"].map(String::from));
+        }
+        Kind::Computed(name) => {
+            let bytes = p.computed_file(name)?.ok_or_else(|| unknown_file(p, name))?;
+            write(name, &bytes)?;
+            names.push(name.clone());
+        }
+        Kind::AnalysisJson => names.push("analysis.json".into()),
+        Kind::AgreementJson => names.push("agreement.json".into()),
+        Kind::Judgments(_) | Kind::ManifestJson => {}
+    }
+    names.push("manifest.json".into());
+    if names.iter().any(|n| n == "analysis.json") {
+        write("analysis.json", &p.analysis_json(&names)?)?;
+    }
+    if names.iter().any(|n| n == "agreement.json") {
+        write("agreement.json", &p.agreement_json())?;
+    }
+    let mut manifest = serde_json::to_vec_pretty(&p.manifest(&names)).map_err(|e| e.to_string())?;
+    manifest.push(b'\n');
+    write("manifest.json", &manifest)?;
+    Ok(names)
+}
+
+/// The error for a computed file the result does not have, listing those it has.
+pub fn unknown_file(p: &Prepared, name: &str) -> String {
+    format!("there is no export called {name:?} for this campaign; there are: {}", Kind::offered(&p.result).join(", "))
+}

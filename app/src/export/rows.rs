@@ -1,0 +1,485 @@
+//! The judgment files of an export, streamed from the database: rows are read with one
+//! streaming query (sqlx `fetch`), formatted into chunks of about [`CHUNK`] bytes and sent down
+//! a bounded channel, so memory stays constant however many judgments a campaign has and a slow
+//! reader (an HTTP client) slows the query down instead of filling memory.
+//!
+//! Formats ([`RowFormat`]):
+//! - **Assay CSV / JSONL**: every field of a judgment, then its worker's quality-control
+//!   columns ([`WorkerStatus::COLUMNS`]). Column names are the header (CSV) or the keys (JSONL).
+//! - **Appraise CSV**, no header, as released by WMT (`reference/anchors.md`):
+//!   WMT22 `username,system,itemId,itemType,srcLang,trgLang,score,timeStart,timeEnd`;
+//!   WMT23 `UserID,SystemID,SegmentID,Type,SourceLanguage,TargetLanguage,Score,DocumentID,IsDocument,StartTime,EndTime`
+//!   (segment id 1-based within its document, score an integer);
+//!   WMT24 `user_id,system_id,segment_id,segment_type,source_lang,target_lang,overall,doc_id,isCompleteDocument,error_spans,start_time,end_time`
+//!   (score an integer, error spans `[]`). Languages are ISO 639-3 codes (`deu`), item types
+//!   Appraise's (`TGT`, `BAD`, `CHK`, `REF`), times Unix seconds: end = submission, start = end
+//!   − time on the item. Skipped judgments are not Appraise rows.
+//!
+//! A **raw** export has every judgment (skipped ones marked); a **cleaned** one leaves out the
+//! judgments of excluded workers and skipped judgments.
+
+use std::collections::HashMap;
+use std::fmt::Write as _;
+use std::sync::Arc;
+
+use sqlx::Row;
+use tokio::sync::mpsc;
+use tokio_stream::StreamExt;
+
+use crate::analysis::manifest::Filter;
+use crate::db::Db;
+use crate::model::ItemType;
+
+/// Bytes per chunk sent to the reader.
+pub const CHUNK: usize = 64 * 1024;
+/// Chunks buffered between the query and the reader.
+const CHANNEL: usize = 4;
+
+/// A judgment file format.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RowFormat {
+    AssayCsv,
+    AssayJsonl,
+    AppraiseWmt22,
+    AppraiseWmt23,
+    AppraiseWmt24,
+}
+
+impl RowFormat {
+    pub const ALL: [RowFormat; 5] =
+        [RowFormat::AssayCsv, RowFormat::AssayJsonl, RowFormat::AppraiseWmt22, RowFormat::AppraiseWmt23, RowFormat::AppraiseWmt24];
+
+    /// The export's file name.
+    pub fn file_name(self) -> &'static str {
+        match self {
+            RowFormat::AssayCsv => "judgments.csv",
+            RowFormat::AssayJsonl => "judgments.jsonl",
+            RowFormat::AppraiseWmt22 => "appraise-wmt22.csv",
+            RowFormat::AppraiseWmt23 => "appraise-wmt23.csv",
+            RowFormat::AppraiseWmt24 => "appraise-wmt24.csv",
+        }
+    }
+
+    pub fn content_type(self) -> &'static str {
+        match self {
+            RowFormat::AssayJsonl => "application/x-ndjson; charset=utf-8",
+            _ => "text/csv; charset=utf-8",
+        }
+    }
+
+    pub fn of_file_name(name: &str) -> Option<RowFormat> {
+        RowFormat::ALL.into_iter().find(|f| f.file_name() == name)
+    }
+}
+
+/// The columns of the Assay judgment files, before the worker's columns.
+pub const JUDGMENT_COLUMNS: [&str; 21] = [
+    "judgment_id",
+    "campaign_id",
+    "task",
+    "src_lang",
+    "trg_lang",
+    "hit",
+    "assignment",
+    "slot",
+    "worker",
+    "platform",
+    "position",
+    "item_type",
+    "system",
+    "segment",
+    "document",
+    "score",
+    "score2",
+    "skipped",
+    "submitted_at_ms",
+    "time_on_screen_ms",
+    "seconds",
+];
+
+/// A worker's quality-control outcome as the judgment files carry it. Further per-worker
+/// columns (e.g. the organizer's decision) go here: a name in [`WorkerStatus::COLUMNS`] and a
+/// value in [`WorkerStatus::values`].
+#[derive(Clone, Debug, PartialEq)]
+pub struct WorkerStatus {
+    /// `pass`, `fail` or `not enough evidence`.
+    pub verdict: String,
+    pub p_value: Option<f64>,
+    /// Left out of the statistics (and of a cleaned export).
+    pub excluded: bool,
+}
+
+impl WorkerStatus {
+    pub const COLUMNS: [&'static str; 3] = ["worker_verdict", "worker_p_value", "worker_excluded"];
+
+    /// The values of [`WorkerStatus::COLUMNS`], as JSON values.
+    pub fn values(&self) -> [serde_json::Value; 3] {
+        [
+            self.verdict.clone().into(),
+            self.p_value.map_or(serde_json::Value::Null, serde_json::Value::from),
+            self.excluded.into(),
+        ]
+    }
+}
+
+/// What the rows need besides the database: the campaign, each worker's status (by the
+/// analysis' worker name `platform:external_id`), each segment's document position.
+pub struct RowContext {
+    pub campaign_id: i64,
+    pub task: String,
+    pub src_lang: String,
+    pub trg_lang: String,
+    pub src_lang3: String,
+    pub trg_lang3: String,
+    pub workers: HashMap<String, WorkerStatus>,
+    /// Segment key → (document, 1-based index within the document).
+    pub documents: HashMap<String, (String, i64)>,
+    pub filter: Filter,
+}
+
+/// One judgment as read from the database.
+#[derive(Clone, Debug, PartialEq)]
+pub struct JudgmentRow {
+    pub id: i64,
+    pub hit: i64,
+    pub assignment: i64,
+    pub slot: i64,
+    pub worker: String,
+    pub platform: String,
+    pub position: i64,
+    pub item_type: ItemType,
+    pub system: String,
+    pub segment: String,
+    pub document: Option<String>,
+    pub score: Option<f64>,
+    pub score2: Option<f64>,
+    pub skipped: bool,
+    pub submitted_at_ms: i64,
+    pub time_on_screen_ms: Option<i64>,
+    /// Seconds on the item as the analysis counts them: time on screen, else submitted − shown, else 0.
+    pub ms: i64,
+}
+
+/// A CSV field, quoted when it must be (RFC 4180).
+pub fn csv_field(s: &str) -> std::borrow::Cow<'_, str> {
+    if s.contains([',', '"', '\n', '\r']) {
+        format!("\"{}\"", s.replace('"', "\"\"")).into()
+    } else {
+        s.into()
+    }
+}
+
+fn opt<T: std::fmt::Display>(v: Option<T>) -> String {
+    v.map_or(String::new(), |v| v.to_string())
+}
+
+/// Unix seconds of a millisecond time, as Appraise writes them.
+fn secs(ms: i64) -> String {
+    format!("{}", ms as f64 / 1000.0)
+}
+
+/// The header line of a format (None: the format has none).
+pub fn header(format: RowFormat) -> Option<String> {
+    match format {
+        RowFormat::AssayCsv => {
+            let cols: Vec<&str> = JUDGMENT_COLUMNS.iter().chain(WorkerStatus::COLUMNS.iter()).copied().collect();
+            Some(format!("{}\n", cols.join(",")))
+        }
+        _ => None,
+    }
+}
+
+/// Appends one judgment in `format` to `out`; false when the row does not belong in the file
+/// (the filter, or a skipped judgment in an Appraise file).
+pub fn write_row(out: &mut String, format: RowFormat, ctx: &RowContext, r: &JudgmentRow) -> bool {
+    let unknown = WorkerStatus { verdict: "not analysed".into(), p_value: None, excluded: false };
+    let status = ctx.workers.get(&r.worker).unwrap_or(&unknown);
+    if ctx.filter == Filter::Cleaned && (status.excluded || r.skipped || r.score.is_none()) {
+        return false;
+    }
+    let seconds = r.ms.max(0) as f64 / 1000.0;
+    match format {
+        RowFormat::AssayCsv => {
+            let fields: [String; 21] = [
+                r.id.to_string(),
+                ctx.campaign_id.to_string(),
+                ctx.task.clone(),
+                ctx.src_lang.clone(),
+                ctx.trg_lang.clone(),
+                r.hit.to_string(),
+                r.assignment.to_string(),
+                r.slot.to_string(),
+                r.worker.clone(),
+                r.platform.clone(),
+                r.position.to_string(),
+                r.item_type.wmt_name().into(),
+                r.system.clone(),
+                r.segment.clone(),
+                r.document.clone().unwrap_or_default(),
+                opt(r.score),
+                opt(r.score2),
+                u8::from(r.skipped).to_string(),
+                r.submitted_at_ms.to_string(),
+                opt(r.time_on_screen_ms),
+                seconds.to_string(),
+            ];
+            let worker = status.values().map(|v| match v {
+                serde_json::Value::Null => String::new(),
+                serde_json::Value::String(s) => s,
+                other => other.to_string(),
+            });
+            let line: Vec<String> = fields.iter().chain(worker.iter()).map(|f| csv_field(f).into_owned()).collect();
+            out.push_str(&line.join(","));
+            out.push('\n');
+        }
+        RowFormat::AssayJsonl => {
+            let mut m = serde_json::Map::new();
+            let values: [serde_json::Value; 21] = [
+                r.id.into(),
+                ctx.campaign_id.into(),
+                ctx.task.clone().into(),
+                ctx.src_lang.clone().into(),
+                ctx.trg_lang.clone().into(),
+                r.hit.into(),
+                r.assignment.into(),
+                r.slot.into(),
+                r.worker.clone().into(),
+                r.platform.clone().into(),
+                r.position.into(),
+                r.item_type.wmt_name().into(),
+                r.system.clone().into(),
+                r.segment.clone().into(),
+                r.document.clone().into(),
+                r.score.into(),
+                r.score2.into(),
+                r.skipped.into(),
+                r.submitted_at_ms.into(),
+                r.time_on_screen_ms.into(),
+                seconds.into(),
+            ];
+            for (k, v) in JUDGMENT_COLUMNS.iter().zip(values) {
+                m.insert((*k).into(), v);
+            }
+            for (k, v) in WorkerStatus::COLUMNS.iter().zip(status.values()) {
+                m.insert((*k).into(), v);
+            }
+            out.push_str(&serde_json::Value::Object(m).to_string());
+            out.push('\n');
+        }
+        RowFormat::AppraiseWmt22 | RowFormat::AppraiseWmt23 | RowFormat::AppraiseWmt24 => {
+            let Some(score) = r.score.filter(|_| !r.skipped) else { return false };
+            let end = r.submitted_at_ms;
+            let start = end - r.ms.max(0);
+            let user = csv_field(&r.worker);
+            let system = csv_field(&r.system);
+            let kind = r.item_type.appraise_name();
+            let (src, trg) = (&ctx.src_lang3, &ctx.trg_lang3);
+            let _ = match format {
+                RowFormat::AppraiseWmt22 => writeln!(
+                    out,
+                    "{user},{system},{},{kind},{src},{trg},{score},{},{}",
+                    csv_field(&r.segment),
+                    secs(start),
+                    secs(end)
+                ),
+                RowFormat::AppraiseWmt23 => {
+                    let (doc, index) = ctx.documents.get(&r.segment).cloned().unwrap_or_else(|| (String::new(), 0));
+                    writeln!(
+                        out,
+                        "{user},{system},{index},{kind},{src},{trg},{},{},False,{},{}",
+                        score.round() as i64,
+                        csv_field(&doc),
+                        secs(start),
+                        secs(end)
+                    )
+                }
+                _ => {
+                    let doc = ctx.documents.get(&r.segment).map(|d| d.0.clone()).unwrap_or_default();
+                    writeln!(
+                        out,
+                        "{user},{system},{},{kind},{src},{trg},{},{},False,[],{},{}",
+                        csv_field(&r.segment),
+                        score.round() as i64,
+                        csv_field(&doc),
+                        secs(start),
+                        secs(end)
+                    )
+                }
+            };
+        }
+    }
+    true
+}
+
+const SQL: &str = "SELECT j.id AS judgment_id, w.platform, w.external_id, h.hit_index, a.id AS assignment_id, a.slot, \
+        hi.position, hi.item_type, COALESCE(s.name, ps.name, 'REF') AS system_name, seg.segment_key, seg.document, \
+        CAST(j.score AS DOUBLE PRECISION) AS score, CAST(j.score2 AS DOUBLE PRECISION) AS score2, j.skipped, \
+        j.submitted_at, j.time_on_screen_ms, COALESCE(j.time_on_screen_ms, j.submitted_at - j.shown_at, 0) AS ms \
+     FROM judgments j \
+     JOIN hit_items hi ON hi.id = j.hit_item_id \
+     JOIN assignments a ON a.id = j.assignment_id \
+     JOIN workers w ON w.id = a.worker_id \
+     JOIN hits h ON h.id = hi.hit_id \
+     JOIN segments seg ON seg.id = hi.segment_id \
+     LEFT JOIN systems s ON s.id = hi.system_id \
+     LEFT JOIN hit_items p ON p.hit_id = hi.hit_id AND p.position = hi.paired_position \
+     LEFT JOIN systems ps ON ps.id = p.system_id \
+     WHERE h.campaign_id = $1 \
+     ORDER BY j.id";
+
+fn parse_row(row: &sqlx::any::AnyRow) -> Result<JudgmentRow, String> {
+    let id: i64 = row.try_get("judgment_id").map_err(|e| format!("cannot read a judgment id: {e}"))?;
+    let bad = |col: &str, e: sqlx::Error| format!("judgment {id}: cannot read {col}: {e}");
+    let platform: String = row.try_get("platform").map_err(|e| bad("platform", e))?;
+    let external: String = row.try_get("external_id").map_err(|e| bad("external_id", e))?;
+    let item_type: String = row.try_get("item_type").map_err(|e| bad("item_type", e))?;
+    Ok(JudgmentRow {
+        id,
+        hit: row.try_get("hit_index").map_err(|e| bad("hit_index", e))?,
+        assignment: row.try_get("assignment_id").map_err(|e| bad("assignment", e))?,
+        slot: row.try_get("slot").map_err(|e| bad("slot", e))?,
+        worker: format!("{platform}:{external}"),
+        platform,
+        position: row.try_get("position").map_err(|e| bad("position", e))?,
+        item_type: ItemType::parse(&item_type).ok_or_else(|| format!("judgment {id}: unknown item type {item_type:?}"))?,
+        system: row.try_get("system_name").map_err(|e| bad("system", e))?,
+        segment: row.try_get("segment_key").map_err(|e| bad("segment", e))?,
+        document: row.try_get("document").map_err(|e| bad("document", e))?,
+        score: row.try_get("score").map_err(|e| bad("score", e))?,
+        score2: row.try_get("score2").map_err(|e| bad("score2", e))?,
+        skipped: row.try_get::<i64, _>("skipped").map_err(|e| bad("skipped", e))? != 0,
+        submitted_at_ms: row.try_get("submitted_at").map_err(|e| bad("submitted_at", e))?,
+        time_on_screen_ms: row.try_get("time_on_screen_ms").map_err(|e| bad("time_on_screen_ms", e))?,
+        ms: row.try_get("ms").map_err(|e| bad("time", e))?,
+    })
+}
+
+/// Starts streaming the judgment file of `format`; chunks (or one error, last) arrive on the
+/// receiver. The query runs in its own task and stops when the receiver is dropped.
+pub fn spawn_rows(db: Db, format: RowFormat, ctx: Arc<RowContext>) -> mpsc::Receiver<Result<Vec<u8>, String>> {
+    let (tx, rx) = mpsc::channel(CHANNEL);
+    tokio::spawn(async move {
+        let mut buf = header(format).unwrap_or_default();
+        let mut rows = sqlx::query(SQL).bind(ctx.campaign_id).fetch(&db.pool);
+        while let Some(row) = rows.next().await {
+            let parsed = row.map_err(|e| format!("cannot read the judgments: {e}")).and_then(|r| parse_row(&r));
+            match parsed {
+                Ok(r) => {
+                    write_row(&mut buf, format, &ctx, &r);
+                }
+                Err(e) => {
+                    let _ = tx.send(Err(e)).await;
+                    return;
+                }
+            }
+            if buf.len() >= CHUNK && tx.send(Ok(std::mem::take(&mut buf).into_bytes())).await.is_err() {
+                return;
+            }
+        }
+        if !buf.is_empty() {
+            let _ = tx.send(Ok(buf.into_bytes())).await;
+        }
+    });
+    rx
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn ctx(filter: Filter) -> RowContext {
+        let mut workers = HashMap::new();
+        workers.insert("mturk:A1".to_string(), WorkerStatus { verdict: "fail".into(), p_value: Some(0.5), excluded: true });
+        workers.insert("link:b,c".to_string(), WorkerStatus { verdict: "pass".into(), p_value: Some(0.001), excluded: false });
+        let mut documents = HashMap::new();
+        documents.insert("s7".to_string(), ("doc A".to_string(), 3));
+        RowContext {
+            campaign_id: 4,
+            task: "da-adequacy".into(),
+            src_lang: "de".into(),
+            trg_lang: "en".into(),
+            src_lang3: "deu".into(),
+            trg_lang3: "eng".into(),
+            workers,
+            documents,
+            filter,
+        }
+    }
+
+    fn row(worker: &str, score: Option<f64>) -> JudgmentRow {
+        JudgmentRow {
+            id: 10,
+            hit: 2,
+            assignment: 5,
+            slot: 1,
+            worker: worker.into(),
+            platform: worker.split(':').next().unwrap().into(),
+            position: 7,
+            item_type: ItemType::BadRef,
+            system: "Sys \"A\"".into(),
+            segment: "s7".into(),
+            document: Some("doc A".into()),
+            score,
+            score2: None,
+            skipped: score.is_none(),
+            submitted_at_ms: 1_700_000_010_500,
+            time_on_screen_ms: Some(3500),
+            ms: 3500,
+        }
+    }
+
+    #[test]
+    fn assay_rows_carry_every_field_and_the_workers_status() {
+        let c = ctx(Filter::Raw);
+        let mut out = header(RowFormat::AssayCsv).unwrap();
+        assert!(write_row(&mut out, RowFormat::AssayCsv, &c, &row("link:b,c", Some(12.25))));
+        assert!(write_row(&mut out, RowFormat::AssayCsv, &c, &row("mturk:A1", None)));
+        let lines: Vec<&str> = out.lines().collect();
+        assert_eq!(lines[0].split(',').count(), 24);
+        assert!(lines[0].ends_with("seconds,worker_verdict,worker_p_value,worker_excluded"));
+        assert_eq!(
+            lines[1],
+            "10,4,da-adequacy,de,en,2,5,1,\"link:b,c\",link,7,BAD_REF,\"Sys \"\"A\"\"\",s7,doc A,12.25,,0,1700000010500,3500,3.5,pass,0.001,false"
+        );
+        assert!(lines[2].contains(",,,1,") && lines[2].ends_with("fail,0.5,true"), "{}", lines[2]);
+
+        let mut json = String::new();
+        write_row(&mut json, RowFormat::AssayJsonl, &c, &row("mturk:A1", Some(40.0)));
+        let v: serde_json::Value = serde_json::from_str(json.trim()).unwrap();
+        assert_eq!(v.as_object().unwrap().len(), 24);
+        assert_eq!((v["score"].as_f64(), v["worker_excluded"].as_bool(), v["seconds"].as_f64()), (Some(40.0), Some(true), Some(3.5)));
+
+        // Cleaned: the excluded worker and the skipped judgment are left out.
+        let c = ctx(Filter::Cleaned);
+        let mut out = String::new();
+        assert!(!write_row(&mut out, RowFormat::AssayCsv, &c, &row("mturk:A1", Some(1.0))));
+        assert!(!write_row(&mut out, RowFormat::AssayCsv, &c, &row("link:b,c", None)));
+        assert!(write_row(&mut out, RowFormat::AssayCsv, &c, &row("link:b,c", Some(1.0))));
+        assert_eq!(out.lines().count(), 1);
+    }
+
+    #[test]
+    fn appraise_rows_follow_each_years_columns() {
+        let c = ctx(Filter::Raw);
+        let r = row("mturk:A1", Some(66.6));
+        let mut out = String::new();
+        write_row(&mut out, RowFormat::AppraiseWmt22, &c, &r);
+        assert_eq!(out, "mturk:A1,\"Sys \"\"A\"\"\",s7,BAD,deu,eng,66.6,1700000007,1700000010.5\n");
+        out.clear();
+        write_row(&mut out, RowFormat::AppraiseWmt23, &c, &r);
+        assert_eq!(out, "mturk:A1,\"Sys \"\"A\"\"\",3,BAD,deu,eng,67,doc A,False,1700000007,1700000010.5\n");
+        out.clear();
+        write_row(&mut out, RowFormat::AppraiseWmt24, &c, &r);
+        assert_eq!(out, "mturk:A1,\"Sys \"\"A\"\"\",s7,BAD,deu,eng,67,doc A,False,[],1700000007,1700000010.5\n");
+        // A skipped judgment is no Appraise row.
+        out.clear();
+        assert!(!write_row(&mut out, RowFormat::AppraiseWmt22, &c, &row("mturk:A1", None)));
+        assert!(out.is_empty());
+        // The Appraise reader reads the WMT22 rows back (9 fields, seconds = end − start).
+        let mut text = String::new();
+        write_row(&mut text, RowFormat::AppraiseWmt22, &c, &row("link:b,c", Some(80.0)));
+        let set = crate::analysis::formats::read_appraise_csv(text.as_bytes(), "da").unwrap();
+        assert_eq!((set.records[0].score, set.records[0].seconds), (80.0, 3.5));
+        assert_eq!(set.workers.name(0), "link:b,c");
+    }
+}

@@ -1,0 +1,185 @@
+// Exports from the results page's buttons, in Chromium: after the demo's adequacy HIT has been
+// answered by an attentive annotator and a random Prolific worker, a researcher clicks every
+// export link and the downloaded files are checked (headers, field counts, row counts, the
+// archive's signature, the manifest). Then the API token page: a token is created, read with,
+// and revoked.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { startServer, launchBrowser, openHydrated, DEMO } from './harness.js';
+
+let server;
+let browser;
+let campaignId;
+
+async function signIn(page, who) {
+  await page.fill('input[name="email"]', who.email);
+  await page.fill('input[name="password"]', who.password);
+  await page.click('#login-form button[type="submit"]');
+}
+
+async function ok(page, name, fields = {}) {
+  const r = await page.evaluate(async ([name, fields]) => {
+    const r = await fetch(`/api/${name}`, { method: 'POST', body: new URLSearchParams(fields) });
+    return { status: r.status, body: await r.text() };
+  }, [name, fields]);
+  assert.equal(r.status, 200, `${name}: ${r.body}`);
+  return JSON.parse(r.body);
+}
+
+async function answerAll(organizer, worker, assignment, score) {
+  const items = await ok(organizer, 'assignment_items', { assignment });
+  await ok(worker, 'start_work', { assignment });
+  for (const it of items) {
+    await ok(worker, 'submit_judgment', {
+      assignment, position: String(it.position), score: String(score(it)), time_on_screen_ms: '4000', key: `k${it.position}`,
+    });
+  }
+}
+
+before(async () => {
+  server = await startServer();
+  browser = await launchBrowser();
+  const organizer = await openHydrated(await browser.newContext(), `${server.base}/login`);
+  await signIn(organizer, DEMO.organizer);
+  await organizer.waitForSelector('section[data-role="organizer"]', { timeout: 15_000 });
+  campaignId = (await ok(organizer, 'list_campaigns')).find((c) => c.task === 'da-adequacy').id;
+  const crowd = (await ok(organizer, 'list_assignments')).find((a) => a.platform === 'prolific').assignment;
+  const annotator = await openHydrated(await browser.newContext(), `${server.base}/login`);
+  await signIn(annotator, DEMO.annotator);
+  await annotator.waitForSelector('section[data-role="annotator"]', { timeout: 15_000 });
+  const own = (await ok(annotator, 'my_assignments')).find((a) => a.task === 'da-adequacy').assignment;
+  const items = await ok(organizer, 'assignment_items', { assignment: own });
+  const systems = [...new Set(items.map((i) => i.system).filter(Boolean))].sort();
+  const base = (s) => 40 + 15 * Math.max(0, systems.indexOf(s));
+  await answerAll(organizer, annotator, own, (it) => ({
+    BAD_REF: 5 + (it.position % 5), REF: 97, REPEAT: base(it.system) + 3,
+  }[it.item_type] ?? base(it.system) + (it.position % 7)));
+  const random = await openHydrated(await browser.newContext(), `${server.base}/`);
+  await answerAll(organizer, random, crowd, (it) => (it.position * 37 + 11) % 101);
+});
+
+after(async () => {
+  await browser?.close();
+  await server?.stop();
+});
+
+const RAW_HEADER = 'judgment_id,campaign_id,task,src_lang,trg_lang,hit,assignment,slot,worker,platform,position,item_type,system,'
+  + 'segment,document,score,score2,skipped,submitted_at_ms,time_on_screen_ms,seconds,worker_verdict,worker_p_value,worker_excluded';
+
+function lines(text) {
+  return text.split('\n').filter((l) => l.length > 0);
+}
+
+// Judgments expected: both workers' 100 (raw) or the attentive worker's only (cleaned).
+function checkJudgmentFile(file, filter, text) {
+  const rows = filter === 'raw' ? 200 : 100;
+  const ls = lines(text);
+  if (file === 'judgments.csv') {
+    assert.equal(ls[0], RAW_HEADER, file);
+    assert.equal(ls.length, rows + 1, `${file} (${filter})`);
+    if (filter === 'cleaned') assert.ok(ls.slice(1).every((l) => l.endsWith(',pass,' + l.split(',').at(-2) + ',false')), file);
+  } else if (file === 'judgments.jsonl') {
+    assert.equal(ls.length, rows, `${file} (${filter})`);
+    const first = JSON.parse(ls[0]);
+    assert.deepEqual(Object.keys(first).sort(), RAW_HEADER.split(',').sort());
+  } else {
+    const width = { 'appraise-wmt22.csv': 9, 'appraise-wmt23.csv': 11, 'appraise-wmt24.csv': 12 }[file];
+    assert.equal(ls.length, rows, `${file} (${filter})`);
+    for (const l of ls) {
+      const f = l.split(',');
+      assert.equal(f.length, width, `${file}: ${l}`);
+      assert.deepEqual([f[4], f[5]], ['deu', 'eng'], `${file}: ${l}`);
+      assert.ok(['TGT', 'BAD', 'CHK', 'REF'].includes(f[3]), `${file}: ${l}`);
+    }
+  }
+}
+
+test('a researcher downloads every export from the results page', async () => {
+  const context = await browser.newContext({ acceptDownloads: true });
+  const page = await openHydrated(context, `${server.base}/login`);
+  await signIn(page, DEMO.researcher);
+  await page.waitForSelector('section[data-role="researcher"]', { timeout: 15_000 });
+  await page.goto(`${server.base}/campaigns/${campaignId}/results`);
+  await page.waitForSelector('body[data-hydrated="true"]', { timeout: 30_000 });
+  await page.waitForSelector('#exports a.export', { timeout: 30_000 });
+  // The agreement section: intra and inter rows for all and retained workers.
+  assert.equal(await page.locator('#agreement-table tr.agreement-row').count(), 4);
+  const inter = page.locator('#agreement-table tr[data-scope="all workers"][data-kind="inter"]');
+  assert.match(await inter.innerText(), /r = -?\d\.\d{3}/);
+
+  const links = await page.locator('#exports a.export').evaluateAll((as) => as.map((a) => ({
+    file: a.dataset.file, filter: a.dataset.filter, id: a.getAttribute('href'),
+  })));
+  const files = new Set(links.map((l) => l.file));
+  for (const want of ['judgments.csv', 'judgments.jsonl', 'appraise-wmt22.csv', 'appraise-wmt23.csv', 'appraise-wmt24.csv',
+    'all.zip', 'manifest.json', 'analysis.json', 'agreement.json', 'ad-sys-scores-de-en.csv', 'ad-seg-scores-de-en.csv',
+    'ad-wrkr-stats.csv', 'adwilcox-de-en.csv', 'ad-DA-diff-wilcoxon-rs-de-en.csv', 'clusters.csv', 'de-en.assay-z.sys.score',
+    'de-en.assay-raw.seg.score', 'DA-seglevel.csv', 'DA-syslevel.csv']) {
+    assert.ok(files.has(want), `no button for ${want}`);
+  }
+  const systems = await page.locator('#scores tr.system-row').count();
+  for (const link of links) {
+    // Clicked back to back, headless Chromium never starts the eleventh download (it seems to
+    // throttle consecutive downloads); a short pause, as a person's, lets every one through.
+    await page.waitForTimeout(300);
+    const a = page.locator(`#exports a.export[href="${link.id}"]`);
+    const [download] = await Promise.all([page.waitForEvent('download', { timeout: 30_000 }), a.click()])
+      .catch((e) => { throw new Error(`${link.file} (${link.filter}): ${e}`); });
+    assert.equal(download.suggestedFilename(), link.file);
+    const bytes = readFileSync(await download.path());
+    const text = bytes.toString('utf8');
+    if (link.file === 'all.zip') {
+      assert.equal(bytes.subarray(0, 2).toString('latin1'), 'PK', 'a zip archive');
+      assert.ok(bytes.includes(Buffer.from('manifest.json')), 'the manifest is in the archive');
+    } else if (link.file.startsWith('judgments.') || link.file.startsWith('appraise-')) {
+      checkJudgmentFile(link.file, link.filter, text);
+    } else if (link.file.endsWith('.json')) {
+      const v = JSON.parse(text);
+      if (link.file === 'manifest.json') {
+        assert.equal(v.input.id, campaignId);
+        assert.equal(v.filter.kind, 'raw');
+        assert.equal(v.excluded_workers.length, 1);
+        assert.ok(v.files.includes('judgments.csv') && v.assay_version);
+      }
+      if (link.file === 'agreement.json') assert.ok(v.all_workers[0].inter.pairs > 0);
+      if (link.file === 'analysis.json') assert.equal(v.result.judgments, 200);
+    } else if (link.file.startsWith('ad-sys-scores')) {
+      assert.equal(lines(text)[0], 'RAW.SCR Z.SCR N SYS N.ALL ');
+      assert.equal(lines(text).length, systems + 1);
+    } else if (link.file.endsWith('.sys.score')) {
+      assert.equal(lines(text).length, systems);
+    } else if (link.file === 'clusters.csv') {
+      assert.equal(lines(text)[0], 'SRC TRG WINS TOTAL CLUSTER_START CLUSTER_END END_OF_CLUSTER SYSTEM');
+      assert.equal(lines(text).length, systems + 1);
+    } else if (link.file === 'unreliable-workers.txt') {
+      assert.equal(lines(text).length, 1);
+    } else {
+      assert.ok(text.length > 0, `${link.file} is empty`);
+    }
+  }
+  assert.ok(links.length >= 30, `${links.length} export links`);
+});
+
+test('a researcher creates an API token, reads with it, and revokes it', async () => {
+  const page = await openHydrated(await browser.newContext(), `${server.base}/login`);
+  await signIn(page, DEMO.researcher);
+  await page.waitForSelector('section[data-role="researcher"]', { timeout: 15_000 });
+  await page.goto(`${server.base}/account/tokens`);
+  await page.waitForSelector('body[data-hydrated="true"]', { timeout: 30_000 });
+  await page.waitForSelector('#tokens-empty');
+  await page.fill('#token-name', 'e2e script');
+  await page.click('#token-form button[type="submit"]');
+  const secret = (await page.locator('#new-token-secret').innerText({ timeout: 15_000 })).trim();
+  assert.match(secret, /^assay_[A-Za-z0-9_-]{43}$/);
+  await page.waitForSelector('#tokens tr.token-row');
+  const read = await fetch(`${server.base}/api/v1/campaigns/${campaignId}/export/judgments.csv?filter=cleaned`, {
+    headers: { authorization: `Bearer ${secret}` },
+  });
+  assert.equal(read.status, 200);
+  assert.equal(lines(await read.text()).length, 101);
+  await page.click('#tokens button.revoke');
+  await page.waitForSelector('#tokens td.token-status:text("revoked")', { timeout: 15_000 });
+  const refused = await fetch(`${server.base}/api/v1/campaigns`, { headers: { authorization: `Bearer ${secret}` } });
+  assert.equal(refused.status, 401);
+});
