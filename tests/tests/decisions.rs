@@ -13,7 +13,7 @@
 use app::simulate::{SimulatedWorker, WorkerKind};
 use assay_tests::*;
 use serde_json::{Value, json};
-use std::collections::HashSet;
+use std::collections::{BTreeMap, HashSet};
 
 const WORDS: &[&str] = &[
     "the", "house", "river", "green", "quickly", "children", "morning", "bridge", "music", "light", "stone", "garden",
@@ -249,11 +249,13 @@ both_backends! {
         );
         assert_eq!(c["decisions"], json!([]));
 
-        // A worker held on a first (random) HIT who then works carefully: the pooled verdict
-        // over both HITs passes, and the first HIT's code is released with the second's.
+        // A worker held on a first HIT (one score for everything: no evidence of telling bad
+        // references apart) who then works carefully: the pooled verdict over both HITs passes,
+        // and the first HIT's code is released with the second's. (A random first HIT would make
+        // the pooled test depend on the draw: its differences have a spread of about 40 points.)
         let mixed_b = server.browser();
         let first_a = arrive(&mixed_b, &link, "worker=MIXED1").await.expect("a first HIT");
-        let held_first = work_through(&org, &mixed_b, &first_a, &mut SimulatedWorker::new(WorkerKind::RandomClicker, 5)).await;
+        let held_first = work_through(&org, &mixed_b, &first_a, &mut SimulatedWorker::new(WorkerKind::LazyConstant, 5)).await;
         assert_eq!(held_first["completion"]["code"], Value::Null, "{held_first}");
         let second_a = arrive(&mixed_b, &link, "worker=MIXED1").await.expect("a second HIT");
         assert_ne!(first_a, second_a);
@@ -316,6 +318,23 @@ both_backends! {
         let r = row(&view, "prolific:RANDOM1");
         assert_eq!((r["standing"].clone(), r["blocked"].clone()), (json!("reject"), json!(true)));
         assert_eq!(r["decisions"][1]["reason"], "random clicking: scores do not follow the texts");
+
+        // The judgment export carries each worker's decision in force beside the verdict.
+        let raw = org.get(&format!("/campaigns/{campaign}/export/judgments.csv")).await;
+        assert_eq!(raw.status, 200, "{}", raw.body);
+        let mut lines = raw.body.lines();
+        let header: Vec<&str> = lines.next().unwrap().split(',').collect();
+        let (worker_col, decision_col) = (
+            header.iter().position(|c| *c == "worker").expect("a worker column"),
+            header.iter().position(|c| *c == "worker_decision").expect("a worker_decision column"),
+        );
+        let mut seen: BTreeMap<String, HashSet<String>> = BTreeMap::new();
+        for line in lines {
+            let f = csv_fields(line);
+            seen.entry(f[worker_col].clone()).or_default().insert(f[decision_col].clone());
+        }
+        assert_eq!(seen["prolific:RANDOM1"], HashSet::from(["reject".to_string()]), "{seen:?}");
+        assert_eq!(seen["mturk:CAREFUL1"], HashSet::from(["approve".to_string()]), "{seen:?}");
 
         // Unblocked, the worker may come back. The latest of approve/reject wins; approving
         // releases the held code, which then verifies.

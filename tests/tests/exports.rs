@@ -95,7 +95,7 @@ fn text(bytes: &[u8]) -> String {
 }
 
 const RAW_HEADER: &str = "judgment_id,campaign_id,task,src_lang,trg_lang,hit,assignment,slot,worker,platform,position,item_type,system,\
-segment,document,score,score2,skipped,submitted_at_ms,time_on_screen_ms,seconds,worker_verdict,worker_p_value,worker_excluded";
+segment,document,score,score2,skipped,submitted_at_ms,time_on_screen_ms,seconds,worker_verdict,worker_p_value,worker_excluded,worker_decision";
 
 /// Symmetric Pearson r over unordered pairs (each pair in both orders), as the report defines it.
 fn pearson(pairs: &[(f64, f64)]) -> f64 {

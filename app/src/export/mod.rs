@@ -161,8 +161,17 @@ impl Prepared {
                     verdict: manifest::verdict_name(w.reliability.verdict).into(),
                     p_value: w.reliability.p_value,
                     excluded: r.settings.exclusion.excludes(w),
+                    decision: String::new(),
                 },
             );
+        }
+        // The organizer's decisions in force (the latest approve or reject per worker).
+        for d in crate::results::decisions::load_decisions(db, self.info.id).await? {
+            if (d.decision == "approve" || d.decision == "reject")
+                && let Some(w) = workers.get_mut(&d.worker)
+            {
+                w.decision = d.decision.clone();
+            }
         }
         // Workers who cannot be standardised are left out of the statistics too.
         for s in &r.standardization {

@@ -97,9 +97,9 @@ pub const JUDGMENT_COLUMNS: [&str; 21] = [
     "seconds",
 ];
 
-/// A worker's quality-control outcome as the judgment files carry it. Further per-worker
-/// columns (e.g. the organizer's decision) go here: a name in [`WorkerStatus::COLUMNS`] and a
-/// value in [`WorkerStatus::values`].
+/// A worker's quality-control outcome and the organizer's decision, as the judgment files carry
+/// them. Further per-worker columns go here: a name in [`WorkerStatus::COLUMNS`] and a value in
+/// [`WorkerStatus::values`].
 #[derive(Clone, Debug, PartialEq)]
 pub struct WorkerStatus {
     /// `pass`, `fail` or `not enough evidence`.
@@ -107,17 +107,21 @@ pub struct WorkerStatus {
     pub p_value: Option<f64>,
     /// Left out of the statistics (and of a cleaned export).
     pub excluded: bool,
+    /// The organizer's decision in force (`approve` or `reject`, see `results::decisions`);
+    /// empty when there is none.
+    pub decision: String,
 }
 
 impl WorkerStatus {
-    pub const COLUMNS: [&'static str; 3] = ["worker_verdict", "worker_p_value", "worker_excluded"];
+    pub const COLUMNS: [&'static str; 4] = ["worker_verdict", "worker_p_value", "worker_excluded", "worker_decision"];
 
     /// The values of [`WorkerStatus::COLUMNS`], as JSON values.
-    pub fn values(&self) -> [serde_json::Value; 3] {
+    pub fn values(&self) -> [serde_json::Value; 4] {
         [
             self.verdict.clone().into(),
             self.p_value.map_or(serde_json::Value::Null, serde_json::Value::from),
             self.excluded.into(),
+            self.decision.clone().into(),
         ]
     }
 }
@@ -192,7 +196,7 @@ pub fn header(format: RowFormat) -> Option<String> {
 /// Appends one judgment in `format` to `out`; false when the row does not belong in the file
 /// (the filter, or a skipped judgment in an Appraise file).
 pub fn write_row(out: &mut String, format: RowFormat, ctx: &RowContext, r: &JudgmentRow) -> bool {
-    let unknown = WorkerStatus { verdict: "not analysed".into(), p_value: None, excluded: false };
+    let unknown = WorkerStatus { verdict: "not analysed".into(), p_value: None, excluded: false, decision: String::new() };
     let status = ctx.workers.get(&r.worker).unwrap_or(&unknown);
     if ctx.filter == Filter::Cleaned && (status.excluded || r.skipped || r.score.is_none()) {
         return false;
@@ -389,8 +393,8 @@ mod tests {
 
     fn ctx(filter: Filter) -> RowContext {
         let mut workers = HashMap::new();
-        workers.insert("mturk:A1".to_string(), WorkerStatus { verdict: "fail".into(), p_value: Some(0.5), excluded: true });
-        workers.insert("link:b,c".to_string(), WorkerStatus { verdict: "pass".into(), p_value: Some(0.001), excluded: false });
+        workers.insert("mturk:A1".to_string(), WorkerStatus { verdict: "fail".into(), p_value: Some(0.5), excluded: true, decision: "reject".into() });
+        workers.insert("link:b,c".to_string(), WorkerStatus { verdict: "pass".into(), p_value: Some(0.001), excluded: false, decision: String::new() });
         let mut documents = HashMap::new();
         documents.insert("s7".to_string(), ("doc A".to_string(), 3));
         RowContext {
@@ -436,7 +440,7 @@ mod tests {
         assert!(write_row(&mut out, RowFormat::AssayCsv, &c, &row("mturk:A1", None)));
         let lines: Vec<&str> = out.lines().collect();
         assert_eq!(lines[0].split(',').count(), 24);
-        assert!(lines[0].ends_with("seconds,worker_verdict,worker_p_value,worker_excluded"));
+        assert!(lines[0].ends_with("seconds,worker_verdict,worker_p_value,worker_excluded,worker_decision"));
         assert_eq!(
             lines[1],
             "10,4,da-adequacy,de,en,2,5,1,\"link:b,c\",link,7,BAD_REF,\"Sys \"\"A\"\"\",s7,doc A,12.25,,0,1700000010500,3500,3.5,pass,0.001,false"
