@@ -78,7 +78,8 @@ function checkJudgmentFile(file, filter, text) {
   if (file === 'judgments.csv') {
     assert.equal(ls[0], RAW_HEADER, file);
     assert.equal(ls.length, rows + 1, `${file} (${filter})`);
-    if (filter === 'cleaned') assert.ok(ls.slice(1).every((l) => l.endsWith(',pass,' + l.split(',').at(-2) + ',false')), file);
+    // Cleaned: only passing, retained workers (no decision was taken here: the last field is empty).
+    if (filter === 'cleaned') assert.ok(ls.slice(1).every((l) => l.endsWith(',pass,' + l.split(',').at(-3) + ',false,')), file);
   } else if (file === 'judgments.jsonl') {
     assert.equal(ls.length, rows, `${file} (${filter})`);
     const first = JSON.parse(ls[0]);

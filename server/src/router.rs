@@ -37,6 +37,7 @@ pub fn build(state: AppState, options: LeptosOptions) -> Router {
         // Uploads stream to a temp file under their own, larger limit.
         .merge(app::campaign::http::upload_routes().layer(RequestBodyLimitLayer::new(app::campaign::http::MAX_UPLOAD_BYTES)))
         .layer(middleware::from_fn(malformed_requests_are_client_errors))
+        .layer(middleware::from_fn(nul_characters_are_refused))
         .layer(middleware::from_fn(resolve_session))
         .layer(middleware::from_fn(verify_origin))
         .layer(Extension(state))
@@ -70,6 +71,37 @@ async fn malformed_requests_are_client_errors(req: axum::extract::Request, next:
         parts.status = StatusCode::BAD_REQUEST;
     }
     axum::response::Response::from_parts(parts, axum::body::Body::from(bytes))
+}
+
+/// No text Assay stores may contain a NUL character, and PostgreSQL refuses one in any string
+/// (a server error where SQLite would store it): a server-function request carrying one — raw,
+/// `%00` in a form or query, `\u0000` in JSON — is a 400 before any handler sees it.
+async fn nul_characters_are_refused(req: axum::extract::Request, next: middleware::Next) -> axum::response::Response {
+    use axum::http::StatusCode;
+    if !req.uri().path().starts_with("/api/") {
+        return next.run(req).await;
+    }
+    let refused = || (StatusCode::BAD_REQUEST, "Text may not contain NUL characters.").into_response();
+    if req.uri().query().is_some_and(|q| q.to_ascii_lowercase().contains("%00")) {
+        return refused();
+    }
+    let too_large = || (StatusCode::PAYLOAD_TOO_LARGE, "The request body is too large.").into_response();
+    let declared = req.headers().get(axum::http::header::CONTENT_LENGTH).and_then(|v| v.to_str().ok()?.parse::<usize>().ok());
+    if declared.is_some_and(|n| n > MAX_BODY_BYTES) {
+        // Refused on the headers, before the body arrives.
+        return too_large();
+    }
+    let (parts, body) = req.into_parts();
+    let Ok(bytes) = axum::body::to_bytes(body, MAX_BODY_BYTES).await else {
+        return too_large();
+    };
+    let nul = bytes.contains(&0)
+        || bytes.windows(3).any(|w| w.eq_ignore_ascii_case(b"%00"))
+        || bytes.windows(6).any(|w| w.eq_ignore_ascii_case(b"\\u0000"));
+    if nul {
+        return refused();
+    }
+    next.run(axum::extract::Request::from_parts(parts, axum::body::Body::from(bytes))).await
 }
 
 /// Pages may not be framed by other sites (clickjacking), except the crowd worker's pages,

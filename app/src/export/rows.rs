@@ -439,18 +439,18 @@ mod tests {
         assert!(write_row(&mut out, RowFormat::AssayCsv, &c, &row("link:b,c", Some(12.25))));
         assert!(write_row(&mut out, RowFormat::AssayCsv, &c, &row("mturk:A1", None)));
         let lines: Vec<&str> = out.lines().collect();
-        assert_eq!(lines[0].split(',').count(), 24);
+        assert_eq!(lines[0].split(',').count(), 25);
         assert!(lines[0].ends_with("seconds,worker_verdict,worker_p_value,worker_excluded,worker_decision"));
         assert_eq!(
             lines[1],
-            "10,4,da-adequacy,de,en,2,5,1,\"link:b,c\",link,7,BAD_REF,\"Sys \"\"A\"\"\",s7,doc A,12.25,,0,1700000010500,3500,3.5,pass,0.001,false"
+            "10,4,da-adequacy,de,en,2,5,1,\"link:b,c\",link,7,BAD_REF,\"Sys \"\"A\"\"\",s7,doc A,12.25,,0,1700000010500,3500,3.5,pass,0.001,false,"
         );
-        assert!(lines[2].contains(",,,1,") && lines[2].ends_with("fail,0.5,true"), "{}", lines[2]);
+        assert!(lines[2].contains(",,,1,") && lines[2].ends_with("fail,0.5,true,reject"), "{}", lines[2]);
 
         let mut json = String::new();
         write_row(&mut json, RowFormat::AssayJsonl, &c, &row("mturk:A1", Some(40.0)));
         let v: serde_json::Value = serde_json::from_str(json.trim()).unwrap();
-        assert_eq!(v.as_object().unwrap().len(), 24);
+        assert_eq!(v.as_object().unwrap().len(), 25);
         assert_eq!((v["score"].as_f64(), v["worker_excluded"].as_bool(), v["seconds"].as_f64()), (Some(40.0), Some(true), Some(3.5)));
 
         // Cleaned: the excluded worker and the skipped judgment are left out.
