@@ -80,3 +80,59 @@ export async function openHydrated(context, url) {
   page.assayErrors = errors;
   return page;
 }
+
+// Signs in on the login form of `page`.
+export async function signIn(page, who) {
+  await page.fill('input[name="email"]', who.email);
+  await page.fill('input[name="password"]', who.password);
+  await page.click('#login-form button[type="submit"]');
+}
+
+// Calls a server function from inside `page` (its cookies, its origin): { status, body }.
+export async function call(page, name, fields = {}) {
+  return page.evaluate(async ([name, fields]) => {
+    const r = await fetch(`/api/${name}`, { method: 'POST', body: new URLSearchParams(fields) });
+    return { status: r.status, body: await r.text() };
+  }, [name, fields]);
+}
+
+// `call` that must answer 200; the parsed JSON.
+export async function ok(page, name, fields = {}) {
+  const r = await call(page, name, fields);
+  if (r.status !== 200) throw new Error(`${name}: ${r.status} ${r.body}`);
+  return JSON.parse(r.body);
+}
+
+// Answers every item of `assignment` as `worker` with `score(item)`.
+export async function answerAll(organizer, worker, assignment, score) {
+  const items = await ok(organizer, 'assignment_items', { assignment });
+  await ok(worker, 'start_work', { assignment });
+  for (const it of items) {
+    await ok(worker, 'submit_judgment', {
+      assignment, position: String(it.position), score: String(score(it)), time_on_screen_ms: '4000', key: `k${it.position}`,
+    });
+  }
+}
+
+// The demo's adequacy HIT answered by the attentive demo annotator (originals by system, bad
+// references low, references high) and at random by its Prolific worker; the campaign's id.
+export async function answerDemoAdequacyHit(server, browser) {
+  const organizer = await openHydrated(await browser.newContext(), `${server.base}/login`);
+  await signIn(organizer, DEMO.organizer);
+  await organizer.waitForSelector('section[data-role="organizer"]', { timeout: 15_000 });
+  const campaignId = (await ok(organizer, 'list_campaigns')).find((c) => c.task === 'da-adequacy').id;
+  const crowd = (await ok(organizer, 'list_assignments')).find((a) => a.platform === 'prolific').assignment;
+  const annotator = await openHydrated(await browser.newContext(), `${server.base}/login`);
+  await signIn(annotator, DEMO.annotator);
+  await annotator.waitForSelector('section[data-role="annotator"]', { timeout: 15_000 });
+  const own = (await ok(annotator, 'my_assignments')).find((a) => a.task === 'da-adequacy').assignment;
+  const items = await ok(organizer, 'assignment_items', { assignment: own });
+  const systems = [...new Set(items.map((i) => i.system).filter(Boolean))].sort();
+  const base = (s) => 40 + 15 * Math.max(0, systems.indexOf(s));
+  await answerAll(organizer, annotator, own, (it) => ({
+    BAD_REF: 5 + (it.position % 5), REF: 97, REPEAT: base(it.system) + 3,
+  }[it.item_type] ?? base(it.system) + (it.position % 7)));
+  const random = await openHydrated(await browser.newContext(), `${server.base}/`);
+  await answerAll(organizer, random, crowd, (it) => (it.position * 37 + 11) % 101);
+  return campaignId;
+}

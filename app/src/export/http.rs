@@ -67,8 +67,9 @@ fn refuse(status: StatusCode, message: impl Into<String>) -> Response {
 }
 
 /// Who asks: the account of a Bearer token if the request has one (and only then), else the
-/// session's. 401 when neither is valid, 403 when the role is below `role`.
-async fn caller(state: &AppState, session: Option<Extension<CurrentSession>>, headers: &HeaderMap, role: Role) -> Result<UserInfo, Response> {
+/// session's. 401 when neither is valid, 403 when the role is below `role`. Every GET route that
+/// serves files or results checks its caller here.
+pub(crate) async fn caller(state: &AppState, session: Option<Extension<CurrentSession>>, headers: &HeaderMap, role: Role) -> Result<UserInfo, Response> {
     let user = match headers.get(header::AUTHORIZATION) {
         Some(value) => {
             let secret = value.to_str().ok().and_then(|v| v.strip_prefix("Bearer ")).map(str::trim).unwrap_or("");

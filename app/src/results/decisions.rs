@@ -599,14 +599,11 @@ pub fn routes<S: Clone + Send + Sync + 'static>() -> Router<S> {
 async fn decisions_csv(
     Extension(state): Extension<AppState>,
     session: Option<Extension<CurrentSession>>,
+    headers: axum::http::HeaderMap,
     Path(id): Path<String>,
 ) -> Response {
-    match session.and_then(|Extension(s)| s.0).map(|s| s.user) {
-        None => return (StatusCode::UNAUTHORIZED, "Please sign in.").into_response(),
-        Some(u) if u.role < Role::Organizer => {
-            return (StatusCode::FORBIDDEN, format!("This needs the {} role.", Role::Organizer.label())).into_response();
-        }
-        Some(_) => {}
+    if let Err(refused) = crate::export::http::caller(&state, session, &headers, Role::Organizer).await {
+        return refused;
     }
     let Ok(campaign_id) = id.parse::<i64>() else {
         return (StatusCode::NOT_FOUND, format!("there is no campaign with id {id:?}")).into_response();

@@ -35,14 +35,11 @@ pub fn routes<S: Clone + Send + Sync + 'static>() -> Router<S> {
 async fn export(
     Extension(state): Extension<AppState>,
     session: Option<Extension<CurrentSession>>,
+    headers: axum::http::HeaderMap,
     Path(id): Path<String>,
 ) -> Response {
-    match session.and_then(|Extension(s)| s.0).map(|s| s.user) {
-        None => return (StatusCode::UNAUTHORIZED, "Please sign in.").into_response(),
-        Some(u) if u.role < Role::Researcher => {
-            return (StatusCode::FORBIDDEN, format!("This needs the {} role.", Role::Researcher.label())).into_response();
-        }
-        Some(_) => {}
+    if let Err(refused) = crate::export::http::caller(&state, session, &headers, Role::Researcher).await {
+        return refused;
     }
     let Ok(id) = id.parse::<i64>() else {
         return (StatusCode::BAD_REQUEST, format!("{id:?} is not a study id")).into_response();
