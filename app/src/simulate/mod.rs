@@ -194,6 +194,12 @@ struct Worker {
 }
 
 impl Worker {
+    /// A worker of `kind` with a drawn bias and (for constant scorers) a drawn constant.
+    fn draw(id: String, kind: WorkerKind, rng: &mut ChaCha8Rng) -> Self {
+        let bias = 4.0 * normal(rng);
+        Worker { id, kind, bias, constant: [50.0, 70.0, 100.0][rng.random_range(0..3)] }
+    }
+
     fn score(&self, quality: f64, rng: &mut ChaCha8Rng) -> f64 {
         let s = match self.kind {
             WorkerKind::Careful => quality + self.bias + 6.0 * normal(rng),
@@ -225,6 +231,13 @@ fn item_name(task: TaskKind) -> &'static str {
         TaskKind::DaSourceBased => "sb",
         TaskKind::WordOrder => "wo",
     }
+}
+
+/// The configured workers in a shuffled order, named `W0001`, `W0002`, …
+fn draw_crowd(workers: &[(WorkerKind, usize)], rng: &mut ChaCha8Rng) -> Vec<Worker> {
+    let mut kinds: Vec<WorkerKind> = workers.iter().flat_map(|&(kind, n)| std::iter::repeat_n(kind, n)).collect();
+    kinds.shuffle(rng);
+    kinds.iter().enumerate().map(|(i, &kind)| Worker::draw(format!("W{:04}", i + 1), kind, rng)).collect()
 }
 
 fn mturk_id(rng: &mut ChaCha8Rng) -> String {
@@ -274,22 +287,7 @@ pub fn simulate(
         .iter()
         .map(|_| (config.reference_quality + 4.0 * normal(&mut rng)).clamp(0.0, 100.0))
         .collect();
-    let mut kinds: Vec<WorkerKind> = config
-        .workers
-        .iter()
-        .flat_map(|&(kind, n)| std::iter::repeat_n(kind, n))
-        .collect();
-    kinds.shuffle(&mut rng);
-    let workers: Vec<Worker> = kinds
-        .iter()
-        .enumerate()
-        .map(|(i, &kind)| Worker {
-            id: format!("W{:04}", i + 1),
-            kind,
-            bias: 4.0 * normal(&mut rng),
-            constant: [50.0, 70.0, 100.0][rng.random_range(0..3)],
-        })
-        .collect();
+    let workers = draw_crowd(&config.workers, &mut rng);
 
     let candidates: Vec<Candidate> = system_ids
         .iter()
@@ -467,18 +465,7 @@ pub fn simulate_study(
         })
         .collect();
     let ref_quality: Vec<f64> = (0..2 * n).map(|_| (config.reference_quality + 4.0 * normal(&mut rng)).clamp(0.0, 100.0)).collect();
-    let mut kinds: Vec<WorkerKind> = config.workers.iter().flat_map(|&(kind, n)| std::iter::repeat_n(kind, n)).collect();
-    kinds.shuffle(&mut rng);
-    let workers: Vec<Worker> = kinds
-        .iter()
-        .enumerate()
-        .map(|(i, &kind)| Worker {
-            id: format!("W{:04}", i + 1),
-            kind,
-            bias: 4.0 * normal(&mut rng),
-            constant: [50.0, 70.0, 100.0][rng.random_range(0..3)],
-        })
-        .collect();
+    let workers = draw_crowd(&config.workers, &mut rng);
     let set_name = ["old", "new"];
     let candidates: Vec<Candidate> = systems
         .iter()
@@ -590,12 +577,7 @@ pub struct SimulatedWorker {
 impl SimulatedWorker {
     pub fn new(kind: WorkerKind, seed: u64) -> Self {
         let mut rng = ChaCha8Rng::seed_from_u64(seed);
-        let worker = Worker {
-            id: format!("S{seed}"),
-            kind,
-            bias: 4.0 * normal(&mut rng),
-            constant: [50.0, 70.0, 100.0][rng.random_range(0..3)],
-        };
+        let worker = Worker::draw(format!("S{seed}"), kind, &mut rng);
         SimulatedWorker { worker, rng }
     }
 
