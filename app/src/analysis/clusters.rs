@@ -27,7 +27,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::stats::{Alternative, rank::RankSumStats};
+use crate::stats::{Alternative, rank::{RankSumStats, SortedRuns}};
 
 use super::ComparisonSettings;
 use super::scores::ScoredGroup;
@@ -127,14 +127,16 @@ pub(crate) fn compare(g: &ScoredGroup, settings: &ComparisonSettings) -> Compare
         .iter()
         .map(|&k| g.samples[k].iter().sum::<f64>() / g.samples[k].len().max(1) as f64)
         .collect();
+    // Each sample as distinct values with counts, once; then the pairs, independent of each
+    // other, on every core.
+    let runs: Vec<SortedRuns> = super::par_map(&order, |&k| SortedRuns::from_sorted(&g.samples[k]));
     let pairs: Vec<(usize, usize)> = (0..n).flat_map(|i| (i + 1..n).map(move |j| (i, j))).collect();
-    // The pairs are independent: tested on every core.
     let tested = super::par_map(&pairs, |&(i, j)| {
-        let (a, b) = (&g.samples[order[i]], &g.samples[order[j]]);
+        let (a, b) = (&runs[i], &runs[j]);
         if a.is_empty() || b.is_empty() {
             return (None, None);
         }
-        let stats = RankSumStats::from_sorted_unchecked(a, b, means[i] - means[j]);
+        let stats = RankSumStats::from_runs(a, b, means[i] - means[j]);
         (
             stats.test(Alternative::Greater, settings.rank_sum).ok().map(|r| r.p_value),
             stats.test(Alternative::Less, settings.rank_sum).ok().map(|r| r.p_value),

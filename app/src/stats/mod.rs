@@ -47,7 +47,7 @@ pub use longitudinal::{
     SegmentSum, bootstrap_gains, gain, mean_gain,
 };
 pub use rank::{
-    MethodChoice, RankSumOptions, SignedRankOptions, ZeroMethod, rank_sum, rank_sum_sorted,
+    MethodChoice, RankSumOptions, RankSumStats, SignedRankOptions, SortedRuns, ZeroMethod, rank_sum, rank_sum_sorted,
     signed_rank,
 };
 pub use resample::{

@@ -34,6 +34,20 @@ fn close(a: f64, b: f64) -> bool {
 proptest! {
     #![proptest_config(ProptestConfig { cases: 300, ..ProptestConfig::default() })]
 
+    /// The run-length merge gives exactly the U and tie term of the element-wise merge
+    /// (heavy ties within and across the samples, one-element samples, disjoint ranges).
+    #[test]
+    fn rank_sum_from_runs_equals_the_elementwise_merge(x in scores(1, 120), y in scores(1, 120), shift in prop::sample::select(vec![0.0, 0.0, 50.0, -200.0])) {
+        let mut x = x;
+        let mut y: Vec<f64> = y.into_iter().map(|v| v + shift).collect();
+        x.sort_by(f64::total_cmp);
+        y.sort_by(f64::total_cmp);
+        let merged = RankSumStats::from_sorted_unchecked(&x, &y, 0.25);
+        let (rx, ry) = (SortedRuns::from_sorted(&x), SortedRuns::from_sorted(&y));
+        prop_assert_eq!(RankSumStats::from_runs(&rx, &ry, 0.25), merged);
+        prop_assert_eq!(RankSumStats::from_runs(&ry, &rx, 0.25).u1, (x.len() * y.len()) as f64 - merged.u1);
+    }
+
     #[test]
     fn zscores_have_mean_zero_and_sd_one(x in scores(2, 80)) {
         match zscores(&x) {
