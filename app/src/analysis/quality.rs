@@ -18,7 +18,7 @@ use serde::{Deserialize, Serialize};
 use crate::model::ItemType;
 use crate::stats::{self, Alternative, SignedRankOptions, StatsError, TestResult};
 
-use super::{JudgmentSet, TimeBasis};
+use super::{Judgment, JudgmentSet, TimeBasis};
 
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
@@ -281,24 +281,13 @@ fn consistency(first: &[f64], repeat: &[f64], s: &QcSettings) -> PairCheck {
 /// Quality control of every (worker, task) in the set, ordered by task, then worker id.
 pub fn run(set: &JudgmentSet, settings: &QcSettings) -> Vec<WorkerQc> {
     let records = &set.records;
-    // One sort of packed keys groups records by task, worker, HIT, keeping record order inside.
-    let mut keys: Vec<u128> = records
-        .iter()
-        .enumerate()
-        .map(|(i, r)| {
-            (u128::from(r.task) << 96)
-                | (u128::from(r.worker) << 64)
-                | (u128::from(r.hit) << 32)
-                | i as u128
-        })
-        .collect();
-    parallel_sort(&mut keys);
+    let (keys, starts) = grouped_keys(records);
 
     // Workers are independent: their tests run on every core, each thread with its own buffers.
-    let workers: Vec<&[u128]> = keys.chunk_by(|a, b| a >> 64 == b >> 64).collect();
+    let workers: Vec<&[u64]> = starts.windows(2).filter(|w| w[0] < w[1]).map(|w| &keys[w[0]..w[1]]).collect();
     let threads = std::thread::available_parallelism().map_or(1, |n| n.get()).min(8);
     let per = workers.len().div_ceil(threads).max(1);
-    let batches: Vec<&[&[u128]]> = workers.chunks(per).collect();
+    let batches: Vec<&[&[u64]]> = workers.chunks(per).collect();
     super::par_map(&batches, |batch| {
         let mut buffers = WorkerBuffers::default();
         batch.iter().map(|worker_keys| worker_qc(set, settings, worker_keys, &mut buffers)).collect::<Vec<_>>()
@@ -308,48 +297,37 @@ pub fn run(set: &JudgmentSet, settings: &QcSettings) -> Vec<WorkerQc> {
     .collect()
 }
 
-/// Sorts on every core: the parts are sorted in parallel, then merged.
-fn parallel_sort(keys: &mut Vec<u128>) {
-    let threads = std::thread::available_parallelism().map_or(1, |n| n.get()).min(8);
-    if threads < 2 || keys.len() < 1 << 16 {
-        keys.sort_unstable();
-        return;
+/// The records grouped by (task, worker), in that order, as keys `(HIT, record index)` packed
+/// in a `u64`, with where each group starts (group `task × workers + worker`; empty groups
+/// included). A counting sort on the dense ids groups them keeping record order; then each
+/// group's keys are put in order of HIT. A HIT's records are usually next to each other in
+/// order of first appearance already, so a group is sorted only when it is not.
+fn grouped_keys(records: &[Judgment]) -> (Vec<u64>, Vec<usize>) {
+    let (n_workers, n_tasks) = records
+        .iter()
+        .fold((0, 0), |(w, t), r| (w.max(r.worker as usize + 1), t.max(r.task as usize + 1)));
+    let group = |r: &Judgment| r.task as usize * n_workers + r.worker as usize;
+    let mut starts = vec![0usize; n_tasks * n_workers + 1];
+    for r in records {
+        starts[group(r) + 1] += 1;
     }
-    let per = keys.len().div_ceil(threads);
-    std::thread::scope(|scope| {
-        for part in keys.chunks_mut(per) {
-            scope.spawn(move || part.sort_unstable());
-        }
-    });
-    // Merge the sorted runs pairwise until one is left.
-    let mut runs: Vec<Vec<u128>> = keys.chunks(per).map(<[u128]>::to_vec).collect();
-    while runs.len() > 1 {
-        let mut next = Vec::with_capacity(runs.len().div_ceil(2));
-        let mut it = runs.into_iter();
-        while let Some(a) = it.next() {
-            match it.next() {
-                None => next.push(a),
-                Some(b) => {
-                    let mut m = Vec::with_capacity(a.len() + b.len());
-                    let (mut i, mut j) = (0, 0);
-                    while i < a.len() && j < b.len() {
-                        if b[j] < a[i] {
-                            m.push(b[j]);
-                            j += 1;
-                        } else {
-                            m.push(a[i]);
-                            i += 1;
-                        }
-                    }
-                    m.extend_from_slice(&a[i..]);
-                    m.extend_from_slice(&b[j..]);
-                    next.push(m);
-                }
-            }
-        }
-        runs = next;
+    for g in 1..starts.len() {
+        starts[g] += starts[g - 1];
     }
-    *keys = runs.pop().unwrap_or_default();
+    let mut next = starts.clone();
+    let mut keys = vec![0u64; records.len()];
+    for (i, r) in records.iter().enumerate() {
+        let g = group(r);
+        keys[next[g]] = (u64::from(r.hit) << 32) | i as u64;
+        next[g] += 1;
+    }
+    for w in starts.windows(2) {
+        let group = &mut keys[w[0]..w[1]];
+        if !group.is_sorted() {
+            group.sort_unstable();
+        }
+    }
+    (keys, starts)
 }
 
 /// Buffers reused for every worker and HIT of one thread.
@@ -359,14 +337,17 @@ struct WorkerBuffers {
     bad: Vec<f64>,
     first: Vec<f64>,
     repeat: Vec<f64>,
-    hit_items: Vec<(u32, u32, u8, f64)>,
+    /// A HIT's originals ((system, segment) packed, score) and its check items (bad
+    /// references and repeats: (system, segment), type rank, score).
+    hit_originals: Vec<(u64, f64)>,
+    hit_checks: Vec<(u64, u8, f64)>,
     hit_times: Vec<f64>,
 }
 
 /// One worker's quality control from their records' keys (sorted by HIT, then record order).
-fn worker_qc(set: &JudgmentSet, settings: &QcSettings, worker_keys: &[u128], buffers: &mut WorkerBuffers) -> WorkerQc {
+fn worker_qc(set: &JudgmentSet, settings: &QcSettings, worker_keys: &[u64], buffers: &mut WorkerBuffers) -> WorkerQc {
     let records = &set.records;
-    let WorkerBuffers { orig, bad, first, repeat, hit_items, hit_times } = buffers;
+    let WorkerBuffers { orig, bad, first, repeat, hit_originals, hit_checks, hit_times } = buffers;
     let first_record = &records[(worker_keys[0] as u32) as usize];
     let (worker, task) = (first_record.worker, first_record.task);
     orig.clear();
@@ -379,7 +360,8 @@ fn worker_qc(set: &JudgmentSet, settings: &QcSettings, worker_keys: &[u128], buf
     let (mut run, mut longest, mut last) = (0usize, 0usize, f64::NAN);
 
     for hit_keys in worker_keys.chunk_by(|a, b| a >> 32 == b >> 32) {
-        hit_items.clear();
+        hit_originals.clear();
+        hit_checks.clear();
         let mut hit_seconds = 0.0f64;
         for k in hit_keys {
             let r = &records[(*k as u32) as usize];
@@ -390,28 +372,34 @@ fn worker_qc(set: &JudgmentSet, settings: &QcSettings, worker_keys: &[u128], buf
             run = if r.score == last { run + 1 } else { 1 };
             last = r.score;
             longest = longest.max(run);
+            let shown = (u64::from(r.system) << 32) | u64::from(r.segment);
             match r.item_type {
-                ItemType::System => sys_sum.add(r.score),
+                ItemType::System => {
+                    sys_sum.add(r.score);
+                    hit_originals.push((shown, r.score));
+                }
                 ItemType::Ref => ref_sum.add(r.score),
-                ItemType::BadRef => bad_sum.add(r.score),
-                ItemType::Repeat => {}
+                ItemType::BadRef => {
+                    bad_sum.add(r.score);
+                    hit_checks.push((shown, type_rank(r.item_type), r.score));
+                }
+                ItemType::Repeat => hit_checks.push((shown, type_rank(r.item_type), r.score)),
             }
-            hit_items.push((r.system, r.segment, type_rank(r.item_type), r.score));
         }
         hit_times.push(hit_seconds);
-        hit_items.sort_unstable_by_key(|a| (a.0, a.1, a.2));
-        for group in hit_items.chunk_by(|a, b| a.0 == b.0 && a.1 == b.1) {
-            let Some(original) = group.iter().find(|i| i.2 == 0) else {
+        // Each check item is paired with the original of its (system, segment) in the same
+        // HIT, in order of (system, segment), bad references before repeats.
+        hit_checks.sort_unstable_by_key(|c| (c.0, c.1));
+        for &(shown, rank, score) in hit_checks.iter() {
+            let Some(&(_, original)) = hit_originals.iter().find(|o| o.0 == shown) else {
                 continue;
             };
-            for item in group {
-                if item.2 == 1 {
-                    orig.push(original.3);
-                    bad.push(item.3);
-                } else if item.2 == 2 {
-                    first.push(original.3);
-                    repeat.push(item.3);
-                }
+            if rank == 1 {
+                orig.push(original);
+                bad.push(score);
+            } else {
+                first.push(original);
+                repeat.push(score);
             }
         }
     }
@@ -448,5 +436,62 @@ fn worker_qc(set: &JudgmentSet, settings: &QcSettings, worker_keys: &[u128], buf
         consistency,
         flags,
         figures,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The counting sort gives the order a plain sort of the keys gives, whether a HIT's
+    /// records are together (as in files) or scattered, over several tasks.
+    #[test]
+    fn grouped_keys_are_the_sorted_keys() {
+        let mut state = 7u64;
+        let mut next = |m: u32| {
+            state = state.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            ((state >> 33) % u64::from(m)) as u32
+        };
+        for scattered in [false, true] {
+            let mut records = Vec::new();
+            for hit in 0..300u32 {
+                let (worker, task) = (next(40), next(3) as u16);
+                for _ in 0..next(12) {
+                    records.push(Judgment {
+                        worker,
+                        hit,
+                        system: next(5),
+                        segment: next(50),
+                        lang_pair: 0,
+                        task,
+                        item_type: ItemType::System,
+                        score: f64::from(next(101)),
+                        seconds: 1.0,
+                    });
+                }
+            }
+            if scattered {
+                for i in (1..records.len()).rev() {
+                    let j = next(i as u32 + 1) as usize;
+                    records.swap(i, j);
+                }
+            }
+            let mut expected: Vec<u128> = records
+                .iter()
+                .enumerate()
+                .map(|(i, r)| (u128::from(r.task) << 96) | (u128::from(r.worker) << 64) | (u128::from(r.hit) << 32) | i as u128)
+                .collect();
+            expected.sort_unstable();
+            let (keys, starts) = grouped_keys(&records);
+            let n_workers = records.iter().map(|r| r.worker as usize + 1).max().unwrap();
+            // Each key again with its task and worker, from the group it is in.
+            let mut got = Vec::new();
+            for (g, w) in starts.windows(2).enumerate() {
+                let (task, worker) = ((g / n_workers) as u128, (g % n_workers) as u128);
+                got.extend(keys[w[0]..w[1]].iter().map(|&k| (task << 96) | (worker << 64) | u128::from(k)));
+            }
+            assert_eq!(got, expected, "scattered: {scattered}");
+        }
+        assert_eq!(grouped_keys(&[]), (vec![], vec![0]));
     }
 }
