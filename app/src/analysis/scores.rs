@@ -56,6 +56,13 @@ fn counts_for_z(t: ItemType, s: &ZSettings) -> bool {
 
 pub(crate) fn standardize(set: &JudgmentSet, retained: &[bool], settings: &ZSettings) -> ZScores {
     let records = &set.records;
+    // (worker, task, language pair) → group: a dense table when small enough (it is for any
+    // real campaign), a hash map otherwise.
+    let (n_workers, n_tasks, n_pairs) = records.iter().fold((0, 0, 0), |(w, t, p), r| {
+        (w.max(r.worker as usize + 1), t.max(r.task as usize + 1), p.max(r.lang_pair as usize + 1))
+    });
+    let dense_len = n_workers.saturating_mul(n_tasks).saturating_mul(n_pairs);
+    let mut dense: Vec<u32> = if dense_len <= 1 << 25 { vec![u32::MAX; dense_len] } else { Vec::new() };
     let mut index: FxMap<u64, u32> = FxMap::default();
     let mut groups: Vec<Standardization> = Vec::new();
     let mut group_of = vec![u32::MAX; records.len()];
@@ -64,8 +71,14 @@ pub(crate) fn standardize(set: &JudgmentSet, retained: &[bool], settings: &ZSett
         if !retained[i] {
             continue;
         }
-        let key = (u64::from(r.worker) << 32) | (u64::from(r.task) << 16) | u64::from(r.lang_pair);
-        let g = *index.entry(key).or_insert_with(|| {
+        let slot = if dense.is_empty() {
+            let key = (u64::from(r.worker) << 32) | (u64::from(r.task) << 16) | u64::from(r.lang_pair);
+            index.entry(key).or_insert(u32::MAX)
+        } else {
+            &mut dense[(r.task as usize * n_pairs + r.lang_pair as usize) * n_workers + r.worker as usize]
+        };
+        if *slot == u32::MAX {
+            *slot = groups.len() as u32;
             groups.push(Standardization {
                 worker: r.worker,
                 task: r.task,
@@ -76,8 +89,8 @@ pub(crate) fn standardize(set: &JudgmentSet, retained: &[bool], settings: &ZSett
                 excluded: None,
             });
             sums.push(0.0);
-            (groups.len() - 1) as u32
-        });
+        }
+        let g = *slot;
         group_of[i] = g;
         if counts_for_z(r.item_type, settings) {
             groups[g as usize].n += 1;
