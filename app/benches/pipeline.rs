@@ -9,12 +9,12 @@
 //! Environment: `ASSAY_BENCH_JUDGMENTS` (default 1,000,000), `ASSAY_BENCH_RUNS` (default 3).
 
 use std::fs::File;
-use std::io::{BufReader, BufWriter};
+use std::io::BufWriter;
 use std::path::PathBuf;
 use std::process::Command;
 use std::time::Instant;
 
-use app::analysis::formats::read_graham_tsv;
+use app::analysis::formats::read_graham_file;
 use app::analysis::{AnalysisResult, AnalysisSettings, analyse};
 use app::simulate::{CrowdConfig, WorkerKind, write_graham_tsv};
 
@@ -78,7 +78,7 @@ fn main() {
     let mut result: Option<AnalysisResult> = None;
     for run in 1..=runs {
         let t = Instant::now();
-        let set = read_graham_tsv(BufReader::with_capacity(1 << 20, File::open(&tsv).expect("open TSV"))).expect("read TSV");
+        let set = read_graham_file(&tsv).expect("read TSV");
         let read = t.elapsed().as_secs_f64();
         let r = analyse(&set, &settings);
         let total = t.elapsed().as_secs_f64();
@@ -91,7 +91,7 @@ fn main() {
     let rust_hwm = vm_hwm_kib();
     // Where the pipeline's time goes: quality control alone.
     {
-        let set = read_graham_tsv(BufReader::new(File::open(&tsv).expect("open TSV"))).expect("read TSV");
+        let set = read_graham_file(&tsv).expect("read TSV");
         let t = Instant::now();
         let qc = app::analysis::quality::run(&set, &settings.qc);
         println!(
@@ -103,7 +103,7 @@ fn main() {
     let result = result.expect("at least one run");
     // For information: the default settings add 1,000 bootstrap samples per system.
     {
-        let set = read_graham_tsv(BufReader::new(File::open(&tsv).expect("open TSV"))).expect("read TSV");
+        let set = read_graham_file(&tsv).expect("read TSV");
         let t = Instant::now();
         let _ = analyse(&set, &AnalysisSettings::default());
         println!("Rust pipeline with the default 1,000 bootstrap samples per system: {:.3} s", t.elapsed().as_secs_f64());

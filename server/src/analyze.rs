@@ -237,7 +237,13 @@ fn read_file(path: &Path, format: InputFormat, task: &str) -> Result<(JudgmentSe
         InputFormat::Appraise => formats::read_appraise_csv(reader, task),
         InputFormat::AssayCsv => formats::read_assay_csv(reader),
         InputFormat::AssayJsonl => formats::read_assay_jsonl(reader),
-        _ => formats::read_graham_tsv(reader),
+        _ => {
+            // Read in parts on every core, block by block (no per-block progress).
+            if total > 20_000_000 {
+                eprintln!("assay: reading {} ({} MB) on every core", path.display(), total / 1_000_000);
+            }
+            formats::read_graham_file(path)
+        }
     }
     .map_err(|e| format!("{}: {e}", path.display()))?;
     Ok((set, format, total))

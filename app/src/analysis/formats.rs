@@ -48,10 +48,47 @@ fn lines(input: impl Read) -> impl Iterator<Item = (usize, io::Result<String>)> 
 }
 
 fn parse_number(line: usize, column: &str, text: &str) -> Result<f64, FormatError> {
+    if let Some(v) = parse_plain_decimal(text) {
+        return Ok(v);
+    }
     match text.trim().parse::<f64>() {
         Ok(v) if v.is_finite() => Ok(v),
         _ => Err(err(line, format!("{column} is not a number: {text:?}"))),
     }
+}
+
+/// A number written plainly (`73`, `-12.5`, `1503.0`: sign, at most 15 digits, one optional
+/// point) read exactly as `str::parse` reads it, without its general algorithm: the digits
+/// form an integer below 2^53 and the power of ten is at most 10^15, both exact in an `f64`,
+/// so one correctly rounded division gives the correctly rounded value (Clinger's fast path).
+/// Anything else (exponents, more digits, `inf`) is left to `str::parse`.
+fn parse_plain_decimal(text: &str) -> Option<f64> {
+    const POW10: [f64; 16] = [1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15];
+    let bytes = text.as_bytes();
+    let (negative, digits) = match bytes.first()? {
+        b'-' => (true, &bytes[1..]),
+        b'+' => (false, &bytes[1..]),
+        _ => (false, bytes),
+    };
+    if digits.len() > 16 {
+        return None;
+    }
+    let (mut mantissa, mut count, mut decimals) = (0u64, 0usize, None);
+    for (i, &c) in digits.iter().enumerate() {
+        match c {
+            b'0'..=b'9' => {
+                mantissa = mantissa * 10 + u64::from(c - b'0');
+                count += 1;
+            }
+            b'.' if decimals.is_none() => decimals = Some(digits.len() - i - 1),
+            _ => return None,
+        }
+    }
+    if count == 0 || count > 15 {
+        return None;
+    }
+    let value = mantissa as f64 / POW10[decimals.unwrap_or(0)];
+    Some(if negative { -value } else { value })
 }
 
 fn parse_item_type(line: usize, text: &str) -> Result<ItemType, FormatError> {
@@ -98,6 +135,161 @@ pub fn read_graham_tsv(mut input: impl Read) -> Result<JudgmentSet, FormatError>
     read_graham_bytes(&data, threads, 4 << 20)
 }
 
+/// [`read_graham_tsv`] on a file, without holding the file in memory: every core reads its
+/// share of the rows in blocks of a megabyte and parses each block as it arrives (a part owns
+/// the lines that start in it). Small files, and a file that changes while it is read, are
+/// read whole as [`read_graham_tsv`] does.
+pub fn read_graham_file(path: &std::path::Path) -> Result<JudgmentSet, FormatError> {
+    let threads = std::thread::available_parallelism().map_or(1, |n| n.get()).min(8);
+    read_graham_file_in(path, threads, 4 << 20, 1 << 20)
+}
+
+/// [`read_graham_file`] in `threads` parts when the file has at least `parallel_from` bytes,
+/// reading blocks of `block` bytes.
+fn read_graham_file_in(path: &std::path::Path, threads: usize, parallel_from: usize, block: usize) -> Result<JudgmentSet, FormatError> {
+    let cannot = |e: io::Error| err(1, format!("cannot read {}: {e}", path.display()));
+    let whole = || {
+        let mut data = Vec::new();
+        std::fs::File::open(path).and_then(|mut f| f.read_to_end(&mut data)).map_err(cannot)?;
+        read_graham_bytes(&data, threads, parallel_from)
+    };
+    let file = std::fs::File::open(path).map_err(cannot)?;
+    let len = usize::try_from(file.metadata().map_err(cannot)?.len()).unwrap_or(usize::MAX);
+    if len < parallel_from.max(1) || threads < 2 {
+        return whole();
+    }
+    match read_file_in_parts(&file, len, threads, block) {
+        Ok(Some(result)) => result,
+        Ok(None) => whole(),
+        Err(e) => Err(cannot(e)),
+    }
+}
+
+/// [`read_graham_file`] in parts; `None` when the header is not within the first megabyte,
+/// or the file no longer has `len` bytes.
+#[cfg(unix)]
+fn read_file_in_parts(file: &std::fs::File, len: usize, threads: usize, block: usize) -> io::Result<Option<Result<JudgmentSet, FormatError>>> {
+    use std::os::unix::fs::FileExt;
+    let mut head = vec![0u8; len.min(1 << 20)];
+    file.read_exact_at(&mut head, 0)?;
+    let (layout, body_start, header_lines) = match graham_header(&head) {
+        Ok((_, pos, _)) if pos >= head.len() => return Ok(None),
+        Ok(found) => found,
+        Err(_) => return Ok(None),
+    };
+    let room = room_for_rows(&head[body_start..]);
+    let body = len - body_start;
+    let bounds: Vec<usize> = (0..=threads).map(|k| body_start + body * k / threads).collect();
+    let parts: Vec<io::Result<Option<Result<(JudgmentSet, usize), FormatError>>>> = std::thread::scope(|scope| {
+        let handles: Vec<_> = bounds
+            .windows(2)
+            .enumerate()
+            .map(|(k, w)| {
+                let (from, to, layout) = (w[0], w[1], &layout);
+                let capacity = room(if k == 0 { body } else { to - from });
+                let part = FilePart { from, to, len, partial_first: k > 0, block };
+                scope.spawn(move || parse_file_part(file, part, layout, capacity))
+            })
+            .collect();
+        handles.into_iter().map(|h| h.join().expect("a reader thread panicked")).collect()
+    });
+    let mut parsed = Vec::with_capacity(parts.len());
+    for part in parts {
+        match part? {
+            Some(p) => parsed.push(p),
+            None => return Ok(None),
+        }
+    }
+    // Grown since its size was taken?
+    if file.read_at(&mut [0u8; 1], len as u64)? != 0 {
+        return Ok(None);
+    }
+    Ok(Some(merge_parts(parsed, header_lines)))
+}
+
+#[cfg(not(unix))]
+fn read_file_in_parts(_: &std::fs::File, _: usize, _: usize, _: usize) -> io::Result<Option<Result<JudgmentSet, FormatError>>> {
+    Ok(None)
+}
+
+/// One part of a file read by [`parse_file_part`].
+#[derive(Clone, Copy)]
+struct FilePart {
+    from: usize,
+    to: usize,
+    len: usize,
+    partial_first: bool,
+    block: usize,
+}
+
+/// The lines that start in bytes `from..to` of a file of `len` bytes (the last one read to
+/// its end, past `to` if need be), parsed block by block; with `partial_first`, the line
+/// that `from` falls inside belongs to the part before. `None` when the file is shorter
+/// than `len`.
+#[cfg(unix)]
+fn parse_file_part(
+    file: &std::fs::File,
+    part: FilePart,
+    layout: &GrahamLayout,
+    capacity: usize,
+) -> io::Result<Option<Result<(JudgmentSet, usize), FormatError>>> {
+    use std::os::unix::fs::FileExt;
+    let FilePart { from, to, len, partial_first, block } = part;
+    let mut parser = ChunkParser::new(layout, capacity);
+    let mut buf: Vec<u8> = Vec::with_capacity(2 * block);
+    // The file offset of buf[0], the next offset to read, and whether buf starts at a line.
+    let mut buf_at = if partial_first { from - 1 } else { from };
+    let mut next = buf_at;
+    let mut at_line = !partial_first;
+    loop {
+        let want = block.min(len - next);
+        let old = buf.len();
+        buf.resize(old + want, 0);
+        match file.read_exact_at(&mut buf[old..], next as u64) {
+            Ok(()) => next += want,
+            Err(e) if e.kind() == io::ErrorKind::UnexpectedEof => return Ok(None),
+            Err(e) => return Err(e),
+        }
+        let end_of_file = next == len;
+        if !at_line {
+            // Skip to the end of the line the part boundary falls inside.
+            match memchr::memchr(b'\n', &buf) {
+                Some(i) => {
+                    buf.drain(..=i);
+                    buf_at += i + 1;
+                    at_line = true;
+                }
+                None if end_of_file => break,
+                None => {
+                    buf_at += buf.len();
+                    buf.clear();
+                    continue;
+                }
+            }
+        }
+        if buf_at >= to {
+            break;
+        }
+        // The part's last line ends at the first newline at or after `to - 1`.
+        let last = to - 1 - buf_at;
+        let own_end = buf.get(last..).and_then(|rest| memchr::memchr(b'\n', rest)).map(|i| last + i + 1);
+        let (cut, done) = match own_end {
+            Some(end) => (end, true),
+            None if end_of_file => (buf.len(), true),
+            None => (memchr::memrchr(b'\n', &buf).map_or(0, |i| i + 1), false),
+        };
+        if let Err(e) = parser.feed(&buf[..cut]) {
+            return Ok(Some(Err(e)));
+        }
+        if done {
+            break;
+        }
+        buf.drain(..cut);
+        buf_at += cut;
+    }
+    Ok(Some(Ok(parser.finish())))
+}
+
 /// The end of the line starting at `from` (the index of its `\n`, or the end of the data).
 fn line_end(data: &[u8], from: usize) -> usize {
     memchr::memchr(b'\n', &data[from..]).map_or(data.len(), |i| from + i)
@@ -106,7 +298,43 @@ fn line_end(data: &[u8], from: usize) -> usize {
 /// [`read_graham_tsv`] on bytes, in at most `threads` chunks; a body shorter than
 /// `parallel_from` bytes is one chunk.
 fn read_graham_bytes(data: &[u8], threads: usize, parallel_from: usize) -> Result<JudgmentSet, FormatError> {
-    // The header: the first non-blank line.
+    let (layout, pos, header_lines) = graham_header(data)?;
+    // Chunks of the body, each starting at a line start; small files are one chunk.
+    let body = &data[pos..];
+    let chunks = if body.len() < parallel_from { 1 } else { threads.max(1) };
+    let mut starts = vec![0usize];
+    for k in 1..chunks {
+        let at = body.len() * k / chunks;
+        let start = line_end(body, at.max(*starts.last().unwrap())) + 1;
+        if start < body.len() {
+            starts.push(start);
+        }
+    }
+    starts.push(body.len());
+    let pieces: Vec<&[u8]> = starts.windows(2).map(|w| &body[w[0]..w[1]]).collect();
+    let room = room_for_rows(body);
+    let parsed: Vec<Result<(JudgmentSet, usize), FormatError>> = if pieces.len() == 1 {
+        vec![parse_graham_chunk(pieces[0], &layout, room(body.len()))]
+    } else {
+        std::thread::scope(|scope| {
+            let handles: Vec<_> = pieces
+                .iter()
+                .enumerate()
+                .map(|(k, piece)| {
+                    let capacity = room(if k == 0 { body.len() } else { piece.len() });
+                    let layout = &layout;
+                    scope.spawn(move || parse_graham_chunk(piece, layout, capacity))
+                })
+                .collect();
+            handles.into_iter().map(|h| h.join().expect("a reader thread panicked")).collect()
+        })
+    };
+    merge_parts(parsed, header_lines)
+}
+
+/// The header (the first non-blank line) of a Graham file: the column layout, where the
+/// rows start, and the number of lines up to the header.
+fn graham_header(data: &[u8]) -> Result<(GrahamLayout, usize, usize), FormatError> {
     let mut pos = 0;
     let mut line_no = 0;
     let header = loop {
@@ -128,42 +356,34 @@ fn read_graham_bytes(data: &[u8], threads: usize, parallel_from: usize) -> Resul
             err(line_no, format!("the header lacks column {want:?} (expected: {})", GRAHAM_COLUMNS.join(" ")))
         })?;
     }
-    let layout = GrahamLayout { cols, width: names.len() };
+    Ok((GrahamLayout { cols, width: names.len() }, pos, line_no))
+}
 
-    // Chunks of the body, each starting at a line start; small files are one chunk.
-    let body = &data[pos..];
-    let chunks = if body.len() < parallel_from { 1 } else { threads.max(1) };
-    let mut starts = vec![0usize];
-    for k in 1..chunks {
-        let at = body.len() * k / chunks;
-        let start = line_end(body, at.max(*starts.last().unwrap())) + 1;
-        if start < body.len() {
-            starts.push(start);
-        }
-    }
-    starts.push(body.len());
-    let pieces: Vec<&[u8]> = starts.windows(2).map(|w| &body[w[0]..w[1]]).collect();
-    let parsed: Vec<Result<JudgmentSet, FormatError>> = if pieces.len() == 1 {
-        vec![parse_graham_chunk(pieces[0], &layout)]
-    } else {
-        std::thread::scope(|scope| {
-            let handles: Vec<_> = pieces.iter().map(|piece| scope.spawn(|| parse_graham_chunk(piece, &layout))).collect();
-            handles.into_iter().map(|h| h.join().expect("a reader thread panicked")).collect()
-        })
-    };
+/// How many records to make room for in a number of bytes of rows, from the rows per byte of
+/// the first megabyte (plus 5%): the first part's records get room for the whole file's, so
+/// that the other parts are appended without moving them.
+fn room_for_rows(rows: &[u8]) -> impl Fn(usize) -> usize {
+    let sample = &rows[..rows.len().min(1 << 20)];
+    let rows_per_byte = (memchr::memchr_iter(b'\n', sample).count() + 1) as f64 / sample.len().max(1) as f64;
+    move |bytes: usize| (bytes as f64 * rows_per_byte * 1.05) as usize + 1024
+}
 
-    // Merge in file order; an error's line is local to its chunk until offset here.
-    let mut lines_before = line_no;
+/// Joins the parts parsed in file order; an error's line is local to its part until offset
+/// here by the lines before the part.
+fn merge_parts(parsed: Vec<Result<(JudgmentSet, usize), FormatError>>, header_lines: usize) -> Result<JudgmentSet, FormatError> {
+    let mut lines_before = header_lines;
     let mut merged: Option<JudgmentSet> = None;
-    for (piece, result) in pieces.iter().zip(parsed) {
+    for result in parsed {
         match result {
             Err(e) => return Err(err(lines_before + e.line, e.message)),
-            Ok(part) => match merged.as_mut() {
-                None => merged = Some(part),
-                Some(set) => set.append(part),
-            },
+            Ok((part, newlines)) => {
+                match merged.as_mut() {
+                    None => merged = Some(part),
+                    Some(set) => set.append(part),
+                }
+                lines_before += newlines;
+            }
         }
-        lines_before += memchr::memchr_iter(b'\n', piece).count();
     }
     Ok(merged.unwrap_or_else(|| JudgmentSet::new(TimeBasis::PerHit)))
 }
@@ -175,50 +395,114 @@ struct GrahamLayout {
 }
 
 /// Parses rows (no header); line numbers in errors count from 1 at the chunk's first line.
-fn parse_graham_chunk(chunk: &[u8], layout: &GrahamLayout) -> Result<JudgmentSet, FormatError> {
-    let (cols, width) = (&layout.cols, layout.width);
-    let mut set = JudgmentSet::new(TimeBasis::PerHit);
-    set.records.reserve(chunk.len() / 64);
-    let mut bounds: Vec<(usize, usize)> = Vec::with_capacity(16);
+fn parse_graham_chunk(chunk: &[u8], layout: &GrahamLayout, capacity: usize) -> Result<(JudgmentSet, usize), FormatError> {
+    let mut parser = ChunkParser::new(layout, capacity);
+    parser.feed(chunk)?;
+    Ok(parser.finish())
+}
+
+/// Parses rows (no header) fed to it in pieces that end at line ends, into one set; line
+/// numbers in errors count from 1 at the first piece's first line.
+struct ChunkParser<'l> {
+    layout: &'l GrahamLayout,
+    set: JudgmentSet,
+    systems: ShortNames,
+    segments: ShortNames,
+    /// Newlines in the pieces parsed so far.
+    newlines: usize,
+}
+
+impl<'l> ChunkParser<'l> {
+    fn new(layout: &'l GrahamLayout, capacity: usize) -> Self {
+        let mut set = JudgmentSet::new(TimeBasis::PerHit);
+        set.records.reserve(capacity);
+        ChunkParser { layout, set, systems: ShortNames::default(), segments: ShortNames::default(), newlines: 0 }
+    }
+
+    /// Parses one piece. It is checked as UTF-8 once; if it is not, the rows before the bad
+    /// line are still parsed first, so the first error in the file is the one reported.
+    fn feed(&mut self, piece: &[u8]) -> Result<(), FormatError> {
+        match std::str::from_utf8(piece) {
+            Ok(text) => self.rows(text),
+            Err(e) => {
+                let bad_line_start = memchr::memrchr(b'\n', &piece[..e.valid_up_to()]).map_or(0, |i| i + 1);
+                let before = std::str::from_utf8(&piece[..bad_line_start]).expect("valid up to here");
+                self.rows(before)?;
+                Err(err(self.newlines + 1, "the line is not valid UTF-8"))
+            }
+        }
+    }
+
+    /// The records and the number of newlines parsed.
+    fn finish(self) -> (JudgmentSet, usize) {
+        (self.set, self.newlines)
+    }
+
+    /// Parses text known to be UTF-8: one vectorised pass finds every tab and newline
+    /// (no per-line search set-up).
+    fn rows(&mut self, text: &str) -> Result<(), FormatError> {
+        let (cols, width) = (&self.layout.cols, self.layout.width);
+        let ChunkParser { set, systems, segments, newlines: total, .. } = self;
+    // Field bounds of the current line (the first 32; more are only counted).
+    let mut bounds = [(0usize, 0usize); 32];
+    let mut fields = 0usize;
     // The previous row's worker, HIT and (src, trg, item) with their ids.
     let mut last_worker: (&str, u32) = ("", u32::MAX);
     let mut last_hit: (&str, u32) = ("", u32::MAX);
     let mut last_group: Option<(&str, &str, &str, u16, u16)> = None;
-    let mut pos = 0;
-    let mut n = 0usize;
-    while pos < chunk.len() {
-        n += 1;
-        let end = line_end(chunk, pos);
-        let raw = &chunk[pos..end];
-        pos = end + 1;
-        let line = std::str::from_utf8(raw).map_err(|_| err(n, "the line is not valid UTF-8"))?;
-        let line = line.trim_end_matches(['\r', '\n']);
-        if line.trim_ascii().is_empty() {
+    let mut n = *total;
+    let mut newlines = 0usize;
+    let mut line_start = 0usize;
+    let mut field_start = 0usize;
+    let bytes = text.as_bytes();
+    // Every separator, then a virtual newline at the end for a last line without one.
+    let mut separators = Separators::new(bytes);
+    let mut tail = !text.is_empty() && !text.ends_with('\n');
+    loop {
+        let (at, newline) = match separators.next() {
+            Some(found) => found,
+            None if tail => {
+                tail = false;
+                (text.len(), true)
+            }
+            None => break,
+        };
+        if fields < bounds.len() {
+            bounds[fields] = (field_start, at);
+        }
+        fields += 1;
+        field_start = at + 1;
+        if !newline {
             continue;
         }
-        bounds.clear();
-        // Tabs found in one vectorised pass over the line (tab is ASCII: the bounds are
-        // character boundaries); a line without tabs is split on whitespace.
-        let mut start = 0;
-        for t in memchr::memchr_iter(b'\t', line.as_bytes()) {
-            bounds.push((start, t));
-            start = t + 1;
+        // The end of a line.
+        n += 1;
+        newlines += usize::from(at < bytes.len());
+        let line = &text[line_start..at];
+        line_start = at + 1;
+        if line.trim_ascii().is_empty() {
+            fields = 0;
+            continue;
         }
-        if bounds.is_empty() {
-            let base = line.as_ptr() as usize;
+        if fields == 1 {
+            // A line without tabs is split on whitespace.
+            fields = 0;
+            let base = text.as_ptr() as usize;
             for w in line.split_whitespace() {
                 let s = w.as_ptr() as usize - base;
-                bounds.push((s, s + w.len()));
+                if fields < bounds.len() {
+                    bounds[fields] = (s, s + w.len());
+                }
+                fields += 1;
             }
-        } else {
-            bounds.push((start, line.len()));
         }
-        if bounds.len() != width {
-            return Err(err(n, format!("expected {width} tab-separated fields, found {}", bounds.len())));
+        if fields != width {
+            return Err(err(n, format!("expected {width} tab-separated fields, found {fields}")));
         }
+        fields = 0;
         let f = |k: usize| {
             let (a, b) = bounds[cols[k]];
-            line[a..b].trim_ascii()
+            text[a..b].trim_ascii()
         };
         let item_type = parse_item_type(n, f(8))?;
         let score = parse_number(n, "score", f(10))?;
@@ -247,8 +531,8 @@ fn parse_graham_chunk(chunk: &[u8], layout: &GrahamLayout) -> Result<JudgmentSet
         let record = Judgment {
             worker: last_worker.1,
             hit: last_hit.1,
-            system: set.systems.intern(f(6)),
-            segment: set.segments.intern(f(9)),
+            system: systems.intern(&mut set.systems, f(6)),
+            segment: segments.intern(&mut set.segments, f(9)),
             lang_pair,
             task,
             item_type,
@@ -257,7 +541,84 @@ fn parse_graham_chunk(chunk: &[u8], layout: &GrahamLayout) -> Result<JudgmentSet
         };
         set.records.push(record);
     }
-    Ok(set)
+    *total += newlines;
+    Ok(())
+}
+}
+
+/// The positions of the tabs and newlines of a text, found eight bytes at a time: an exact
+/// zero-byte test on `word ^ separator` marks them, and the marks are read lowest first.
+/// (Rows have a separator every few bytes, too often for a per-match search to pay off.)
+struct Separators<'a> {
+    bytes: &'a [u8],
+    /// Where the word of `marks` starts, and where the next word starts.
+    word: usize,
+    next: usize,
+    /// Bit 7 of each byte of the word that is a separator, and of each that is a newline.
+    marks: u64,
+    newlines: u64,
+}
+
+impl<'a> Separators<'a> {
+    fn new(bytes: &'a [u8]) -> Self {
+        Separators { bytes, word: 0, next: 0, marks: 0, newlines: 0 }
+    }
+}
+
+impl Iterator for Separators<'_> {
+    /// The position, and whether it is a newline (else a tab).
+    type Item = (usize, bool);
+
+    fn next(&mut self) -> Option<(usize, bool)> {
+        const LOW7: u64 = 0x7f7f_7f7f_7f7f_7f7f;
+        const TABS: u64 = 0x0909_0909_0909_0909;
+        const NEWLINES: u64 = 0x0a0a_0a0a_0a0a_0a0a;
+        // High bit set in exactly the bytes of x that are zero.
+        let zero_bytes = |x: u64| !(((x & LOW7) + LOW7) | x | LOW7);
+        while self.marks == 0 {
+            if self.next >= self.bytes.len() {
+                return None;
+            }
+            let word = match self.bytes.get(self.next..self.next + 8) {
+                Some(eight) => u64::from_le_bytes(eight.try_into().expect("eight bytes")),
+                None => {
+                    // The last bytes, padded with zeros (neither a tab nor a newline).
+                    let mut padded = [0u8; 8];
+                    let tail = &self.bytes[self.next..];
+                    padded[..tail.len()].copy_from_slice(tail);
+                    u64::from_le_bytes(padded)
+                }
+            };
+            self.word = self.next;
+            self.next += 8;
+            self.newlines = zero_bytes(word ^ NEWLINES);
+            self.marks = zero_bytes(word ^ TABS) | self.newlines;
+        }
+        let bit = self.marks.trailing_zeros();
+        self.marks &= self.marks - 1;
+        Some((self.word + bit as usize / 8, (self.newlines >> bit) & 1 == 1))
+    }
+}
+
+/// Interns names of up to 15 bytes through a map keyed by the bytes themselves packed into
+/// a `u128` with their length (an integer hash and compare instead of a string's); longer
+/// names go to the interner directly. Ids are the interner's, in order of first appearance.
+#[derive(Default)]
+struct ShortNames {
+    ids: super::FxMap<u128, u32>,
+}
+
+impl ShortNames {
+    fn intern(&mut self, interner: &mut super::Interner, name: &str) -> u32 {
+        let bytes = name.as_bytes();
+        if bytes.len() > 15 {
+            return interner.intern(name);
+        }
+        let mut key = [0u8; 16];
+        key[..bytes.len()].copy_from_slice(bytes);
+        key[15] = bytes.len() as u8;
+        *self.ids.entry(u128::from_le_bytes(key)).or_insert_with(|| interner.intern(name))
+    }
 }
 
 /// Splits one CSV line (RFC 4180 quoting: "a,b" and "" for a quote).
@@ -816,6 +1177,65 @@ pub fn write_json(w: impl Write, result: &AnalysisResult) -> io::Result<()> {
 mod tests {
     use super::*;
 
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig { cases: 20_000, ..Default::default() })]
+        /// The fast path reads every plain decimal to the same bits as `str::parse`, and
+        /// declines (leaving it to `str::parse`) whatever it cannot read exactly.
+        #[test]
+        fn plain_decimals_read_as_str_parse_reads_them(text in "[-+]?[0-9]{0,17}(\\.[0-9]{0,17})?") {
+            if let Some(v) = parse_plain_decimal(&text) {
+                let expected: f64 = text.parse().unwrap();
+                proptest::prop_assert_eq!(v.to_bits(), expected.to_bits(), "{}", text);
+            }
+        }
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig { cases: 5_000, ..Default::default() })]
+        /// The eight-bytes-at-a-time scan finds exactly the tabs and newlines, in order.
+        #[test]
+        fn separators_are_every_tab_and_newline(bytes in proptest::collection::vec(proptest::prop_oneof![
+            proptest::strategy::Just(b'\t'), proptest::strategy::Just(b'\n'), proptest::strategy::Just(0u8),
+            proptest::strategy::Just(0x89u8), proptest::strategy::Just(0x8au8), proptest::prelude::any::<u8>()
+        ], 0..70)) {
+            let expected: Vec<(usize, bool)> = (0..bytes.len()).filter(|&i| bytes[i] == b'\t' || bytes[i] == b'\n').map(|i| (i, bytes[i] == b'\n')).collect();
+            proptest::prop_assert_eq!(Separators::new(&bytes).collect::<Vec<_>>(), expected);
+        }
+    }
+
+    #[test]
+    fn plain_decimal_edges() {
+        for (text, expected) in [("73", 73.0), ("-12.5", -12.5), ("1503.0", 1503.0), ("0.1", 0.1), ("5.", 5.0), (".5", 0.5), ("999999999999999", 999999999999999.0), ("0.00000000000001", 1e-14)] {
+            assert_eq!(parse_plain_decimal(text), Some(expected), "{text}");
+        }
+        assert_eq!(parse_plain_decimal("-0").map(f64::to_bits), Some((-0.0f64).to_bits()));
+        for text in ["", "-", ".", "1e5", "inf", "NaN", "1.2.3", "1,5", "9999999999999999", "0.0000000000000001"] {
+            assert_eq!(parse_plain_decimal(text), None, "{text}");
+        }
+    }
+
+    /// A file with a bad row and, further on, a line that is not UTF-8 reports the bad row
+    /// (the first error in the file), however the file is cut into chunks; the UTF-8 error
+    /// alone is reported with its own line number.
+    #[test]
+    fn graham_reader_reports_the_first_error_in_the_file() {
+        let header = "HITId WorkerId Input.src Input.trg Input.item hit sys_id rid type sid score time\n";
+        let row = "H1\tW1\tlv\ten\tad\t13\tSysA\t1003221\tSYSTEM\t121\t55\t1503.0\n";
+        let mut lines: Vec<Vec<u8>> = (0..40).map(|_| row.as_bytes().to_vec()).collect();
+        lines[30] = b"H1\tW1\tlv\ten\tad\t13\tSysA\t1003221\tSYSTEM\t121\t\xff\t1503.0\n".to_vec();
+        let only_utf8: Vec<u8> = header.bytes().chain(lines.concat()).collect();
+        for threads in [1, 2, 3] {
+            let e = read_graham_bytes(&only_utf8, threads, 0).unwrap_err();
+            assert_eq!((e.line, e.message.as_str()), (32, "the line is not valid UTF-8"), "{threads} threads");
+        }
+        lines[20] = b"H1\tW1\tlv\ten\tad\t13\tSysA\t1003221\tSYSTEM\t121\t55\n".to_vec();
+        let both: Vec<u8> = header.bytes().chain(lines.concat()).collect();
+        for threads in [1, 2, 3] {
+            let e = read_graham_bytes(&both, threads, 0).unwrap_err();
+            assert_eq!((e.line, e.message.as_str()), (22, "expected 12 tab-separated fields, found 11"), "{threads} threads");
+        }
+    }
+
     #[test]
     fn r_number_matches_published_files() {
         // From wmt22 adwilcox-csen.csv and ad-sys-scores-cs-en.csv.
@@ -924,6 +1344,62 @@ mod tests {
         let e1 = read_graham_bytes(&bytes, 1, usize::MAX).unwrap_err();
         assert_eq!(read_graham_bytes(&bytes, 3, 0).unwrap_err(), e1);
         assert!(e1.message.contains("UTF-8"), "{e1}");
+    }
+
+    /// Reading a file in parts, block by block, gives exactly what reading it whole gives,
+    /// for any number of parts and any block size (lines longer than a block, a part
+    /// boundary on a line start, CRLF and blank lines, no final newline), and the same first
+    /// error with the same line number.
+    #[test]
+    fn graham_file_in_parts_equals_one_pass() {
+        let config = crate::simulate::CrowdConfig { segments: 60, ..Default::default() };
+        let mut file = Vec::new();
+        crate::simulate::write_graham_tsv(&config, &mut file).unwrap();
+        let mut text = String::from_utf8(file).unwrap().replacen("\n", "\r\n", 40);
+        let cut = text.len() / 3;
+        let at = cut + text[cut..].find('\n').unwrap() + 1;
+        text.insert_str(at, "\n  \n");
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("judgments.tsv");
+        let names = |s: &JudgmentSet| [&s.workers, &s.hits, &s.systems, &s.segments, &s.lang_pairs, &s.tasks].map(|i| i.names().to_vec());
+        for body in [text.clone(), text.trim_end().to_string()] {
+            std::fs::write(&path, &body).unwrap();
+            let one = read_graham_bytes(body.as_bytes(), 1, usize::MAX).unwrap();
+            assert!(one.records.len() > 1000);
+            for threads in [2, 3, 7] {
+                for block in [64, 1000, 4096, 1 << 20] {
+                    let many = read_graham_file_in(&path, threads, 0, block).unwrap();
+                    assert_eq!(names(&many), names(&one), "{threads} threads, blocks of {block}");
+                    assert!(many.records == one.records, "{threads} threads, blocks of {block}: records differ");
+                }
+            }
+        }
+        // A bad row near the end, then also invalid UTF-8 before it.
+        let lines: Vec<&str> = text.split('\n').collect();
+        let target = lines.len() - 5;
+        let mut broken: Vec<String> = lines.iter().map(|l| l.to_string()).collect();
+        broken[target] = broken[target].replacen("\t", "\tx\t", 1);
+        let mut bytes = broken.join("\n").into_bytes();
+        for round in 0..2 {
+            std::fs::write(&path, &bytes).unwrap();
+            let expected = read_graham_bytes(&bytes, 1, usize::MAX).unwrap_err();
+            for threads in [2, 3, 7] {
+                for block in [64, 4096] {
+                    assert_eq!(read_graham_file_in(&path, threads, 0, block).unwrap_err(), expected, "{threads} threads, blocks of {block}");
+                }
+            }
+            if round == 0 {
+                assert_eq!(expected.line, target + 1);
+                let pos = bytes.len() * 2 / 3;
+                bytes[pos] = 0xff;
+            } else {
+                assert!(expected.message.contains("UTF-8"), "{expected}");
+            }
+        }
+        assert_eq!(
+            read_graham_file_in(&dir.path().join("missing.tsv"), 2, 0, 64).unwrap_err().line,
+            1
+        );
     }
 
     #[test]
