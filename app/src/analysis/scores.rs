@@ -201,6 +201,13 @@ pub(crate) fn score_groups(
     z: &[f64],
     settings: &AnalysisSettings,
 ) -> Vec<ScoredGroup> {
+    let threads = std::thread::available_parallelism().map_or(1, |n| n.get()).min(8);
+    let parts = if set.records.len() >= 1 << 16 { threads } else { 1 };
+    score_groups_in(set, z, settings, parts)
+}
+
+/// [`score_groups`] with the records' systems shared out among at most `parts` threads.
+fn score_groups_in(set: &JudgmentSet, z: &[f64], settings: &AnalysisSettings, parts: usize) -> Vec<ScoredGroup> {
     let records = &set.records;
     let n_pairs = set.lang_pairs.len().max(1);
     let group_key = |task: u16, pair: u16| task as usize * n_pairs + pair as usize;
@@ -209,45 +216,62 @@ pub(crate) fn score_groups(
     // (group, system, segment) → cell: a dense table when it is small enough (it is for any
     // real campaign: groups × systems × segments), a hash map otherwise.
     let (n_groups, n_segments) = (set.tasks.len().max(1) * n_pairs, set.segments.len());
-    let dense_len = n_groups.saturating_mul(set.systems.len()).saturating_mul(n_segments);
-    let mut dense: Vec<u32> = if dense_len <= 1 << 25 { vec![u32::MAX; dense_len] } else { Vec::new() };
-    let mut cell_index: FxMap<u128, u32> = FxMap::default();
-    let mut cells: Vec<Cell> = Vec::new();
-    // (group, system) → judgment z-scores, indexed densely (few groups, few systems).
     let n_systems = set.systems.len();
-    let mut samples: Vec<Vec<f64>> = if per_judgment {
-        vec![Vec::new(); set.tasks.len().max(1) * n_pairs * n_systems]
-    } else {
-        Vec::new()
-    };
-    for (r, &zv) in records.iter().zip(z) {
-        if zv.is_nan() || !matches!(r.item_type, ItemType::System | ItemType::Repeat) {
-            continue;
-        }
-        let g = group_key(r.task, r.lang_pair) as u32;
-        let new_cell = |cells: &mut Vec<Cell>| {
-            cells.push(Cell { group: g, system: r.system, segment: r.segment, raw: 0.0, z: 0.0, n: 0 });
-            (cells.len() - 1) as u32
-        };
-        let c = if dense.is_empty() {
-            let key = (u128::from(g) << 64) | (u128::from(r.system) << 32) | u128::from(r.segment);
-            *cell_index.entry(key).or_insert_with(|| new_cell(&mut cells)) as usize
-        } else {
-            let slot = &mut dense[(g as usize * n_systems + r.system as usize) * n_segments + r.segment as usize];
-            if *slot == u32::MAX {
-                *slot = new_cell(&mut cells);
+    let dense_len = n_groups.saturating_mul(n_systems).saturating_mul(n_segments);
+    // The cells and judgment samples of the systems `s` with `s % parts == part`, from one
+    // pass over the records: every cell and sample sums its judgments in record order,
+    // however the systems are shared out, so the parts run on every core with the same result.
+    let accumulate = |part: usize, parts: usize| -> (Vec<Cell>, Vec<Vec<f64>>) {
+        let mut dense: Vec<u32> = if dense_len <= 1 << 25 { vec![u32::MAX; dense_len] } else { Vec::new() };
+        let mut cell_index: FxMap<u128, u32> = FxMap::default();
+        let mut cells: Vec<Cell> = Vec::new();
+        // (group, system) → judgment z-scores, indexed densely (few groups, few systems).
+        let mut samples: Vec<Vec<f64>> = if per_judgment { vec![Vec::new(); n_groups * n_systems] } else { Vec::new() };
+        for (r, &zv) in records.iter().zip(z) {
+            if r.system as usize % parts != part || zv.is_nan() || !matches!(r.item_type, ItemType::System | ItemType::Repeat) {
+                continue;
             }
-            *slot as usize
-        };
-        cells[c].raw += r.score;
-        cells[c].z += zv;
-        cells[c].n += 1;
-        if per_judgment {
-            samples[g as usize * n_systems + r.system as usize].push(zv);
+            let g = group_key(r.task, r.lang_pair) as u32;
+            let new_cell = |cells: &mut Vec<Cell>| {
+                cells.push(Cell { group: g, system: r.system, segment: r.segment, raw: 0.0, z: 0.0, n: 0 });
+                (cells.len() - 1) as u32
+            };
+            let c = if dense.is_empty() {
+                let key = (u128::from(g) << 64) | (u128::from(r.system) << 32) | u128::from(r.segment);
+                *cell_index.entry(key).or_insert_with(|| new_cell(&mut cells)) as usize
+            } else {
+                let slot = &mut dense[(g as usize * n_systems + r.system as usize) * n_segments + r.segment as usize];
+                if *slot == u32::MAX {
+                    *slot = new_cell(&mut cells);
+                }
+                *slot as usize
+            };
+            cells[c].raw += r.score;
+            cells[c].z += zv;
+            cells[c].n += 1;
+            if per_judgment {
+                samples[g as usize * n_systems + r.system as usize].push(zv);
+            }
+        }
+        (cells, samples)
+    };
+    let parts = if dense_len <= 1 << 22 { parts.clamp(1, n_systems.max(1)) } else { 1 };
+    let parts_done: Vec<(Vec<Cell>, Vec<Vec<f64>>)> = if parts == 1 {
+        vec![accumulate(0, 1)]
+    } else {
+        let part_ids: Vec<usize> = (0..parts).collect();
+        super::par_map(&part_ids, |&part| accumulate(part, parts))
+    };
+    let mut cells: Vec<Cell> = Vec::new();
+    let mut samples: Vec<Vec<f64>> = if per_judgment { vec![Vec::new(); n_groups * n_systems] } else { Vec::new() };
+    for (part_cells, part_samples) in parts_done {
+        cells.extend(part_cells);
+        for (all, mine) in samples.iter_mut().zip(part_samples) {
+            if !mine.is_empty() {
+                *all = mine;
+            }
         }
     }
-    drop(cell_index);
-    drop(dense);
     cells.sort_unstable_by_key(|c| (c.group, c.system, c.segment));
 
     let mut out: Vec<ScoredGroup> = Vec::new();
@@ -339,4 +363,36 @@ fn score_system(
         .map(|(c, (raw, z))| SegmentScore { system, segment: c.segment, raw: *raw, z: *z, n: c.n })
         .collect();
     (score, sample, segments)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Sharing the systems out among threads changes nothing: the same cells, segment and
+    /// system scores and sorted samples, to the bit.
+    #[test]
+    fn scores_are_the_same_however_the_systems_are_shared_out() {
+        let config = crate::simulate::CrowdConfig { segments: 60, ..Default::default() };
+        let mut file = Vec::new();
+        crate::simulate::write_graham_tsv(&config, &mut file).unwrap();
+        let set = crate::analysis::formats::read_graham_tsv(file.as_slice()).unwrap();
+        let z: Vec<f64> = set.records.iter().enumerate().map(|(i, r)| if i % 17 == 0 { f64::NAN } else { r.score / 7.0 - 3.0 }).collect();
+        for unit in [ComparisonUnit::Judgments, ComparisonUnit::Segments] {
+            let mut settings = AnalysisSettings::default();
+            settings.comparison.unit = unit;
+            let one = score_groups_in(&set, &z, &settings, 1);
+            assert!(one.iter().map(|g| g.systems.len()).sum::<usize>() > 3);
+            for parts in [2, 3, 7] {
+                let many = score_groups_in(&set, &z, &settings, parts);
+                assert_eq!(many.len(), one.len());
+                for (a, b) in many.iter().zip(&one) {
+                    assert_eq!((a.task, a.lang_pair), (b.task, b.lang_pair));
+                    assert_eq!(a.systems, b.systems, "{parts} parts");
+                    assert_eq!(a.segments, b.segments, "{parts} parts");
+                    assert!(a.samples.iter().flatten().map(|v| v.to_bits()).eq(b.samples.iter().flatten().map(|v| v.to_bits())), "{parts} parts");
+                }
+            }
+        }
+    }
 }
