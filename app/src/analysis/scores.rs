@@ -14,7 +14,7 @@ use serde::{Deserialize, Serialize};
 use crate::model::ItemType;
 use crate::stats::{BootstrapCi, bootstrap_cis};
 
-use super::{AnalysisSettings, ComparisonUnit, FxMap, JudgmentSet};
+use super::{AnalysisSettings, ComparisonUnit, FxMap, Judgment, JudgmentSet};
 
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ZSettings {
@@ -55,6 +55,40 @@ fn counts_for_z(t: ItemType, s: &ZSettings) -> bool {
 }
 
 pub(crate) fn standardize(set: &JudgmentSet, retained: &[bool], settings: &ZSettings) -> ZScores {
+    let threads = std::thread::available_parallelism().map_or(1, |n| n.get()).min(8);
+    let parts = if set.records.len() >= 1 << 16 { threads } else { 1 };
+    standardize_in(set, retained, settings, parts)
+}
+
+/// A record's entry in the (worker, task, language pair) table: dense or hashed.
+fn group_slot<'a>(
+    dense: &'a mut [u32],
+    index: &'a mut FxMap<u64, u32>,
+    r: &Judgment,
+    dense_key: &impl Fn(&Judgment) -> usize,
+    sparse_key: &impl Fn(&Judgment) -> u64,
+) -> &'a mut u32 {
+    if dense.is_empty() { index.entry(sparse_key(r)).or_insert(u32::MAX) } else { &mut dense[dense_key(r)] }
+}
+
+/// One (worker, task, language pair) group while its μ and σ are computed.
+struct ZGroup {
+    /// Its first record: groups are numbered in order of first appearance.
+    first: usize,
+    worker: u32,
+    task: u16,
+    lang_pair: u16,
+    n: usize,
+    sum: f64,
+    mean: f64,
+    ss: f64,
+    first_value: f64,
+    varies: bool,
+}
+
+/// [`standardize`] with the workers shared out among `parts` threads: a group's sums run
+/// over its records in record order in whichever part has it, so the result is the same.
+fn standardize_in(set: &JudgmentSet, retained: &[bool], settings: &ZSettings, parts: usize) -> ZScores {
     let records = &set.records;
     // (worker, task, language pair) → group: a dense table when small enough (it is for any
     // real campaign), a hash map otherwise.
@@ -62,98 +96,133 @@ pub(crate) fn standardize(set: &JudgmentSet, retained: &[bool], settings: &ZSett
         (w.max(r.worker as usize + 1), t.max(r.task as usize + 1), p.max(r.lang_pair as usize + 1))
     });
     let dense_len = n_workers.saturating_mul(n_tasks).saturating_mul(n_pairs);
-    let mut dense: Vec<u32> = if dense_len <= 1 << 25 { vec![u32::MAX; dense_len] } else { Vec::new() };
-    let mut index: FxMap<u64, u32> = FxMap::default();
-    let mut groups: Vec<Standardization> = Vec::new();
-    let mut group_of = vec![u32::MAX; records.len()];
-    let mut sums: Vec<f64> = Vec::new();
-    for (i, r) in records.iter().enumerate() {
-        if !retained[i] {
-            continue;
+    let dense_key = |r: &Judgment| (r.task as usize * n_pairs + r.lang_pair as usize) * n_workers + r.worker as usize;
+    let sparse_key = |r: &Judgment| (u64::from(r.worker) << 32) | (u64::from(r.task) << 16) | u64::from(r.lang_pair);
+    let parts = if dense_len <= 1 << 22 { parts.clamp(1, n_workers.max(1)) } else { 1 };
+    // Two passes per part (mean, then squared deviations: two-pass for accuracy).
+    let part = |part: usize| -> Vec<ZGroup> {
+        let mut dense: Vec<u32> = if dense_len <= 1 << 25 { vec![u32::MAX; dense_len] } else { Vec::new() };
+        let mut index: FxMap<u64, u32> = FxMap::default();
+        let mut groups: Vec<ZGroup> = Vec::new();
+        let mine = |i: usize, r: &Judgment| retained[i] && r.worker as usize % parts == part;
+        for (i, r) in records.iter().enumerate() {
+            if !mine(i, r) {
+                continue;
+            }
+            let slot = group_slot(&mut dense, &mut index, r, &dense_key, &sparse_key);
+            if *slot == u32::MAX {
+                *slot = groups.len() as u32;
+                groups.push(ZGroup {
+                    first: i,
+                    worker: r.worker,
+                    task: r.task,
+                    lang_pair: r.lang_pair,
+                    n: 0,
+                    sum: 0.0,
+                    mean: 0.0,
+                    ss: 0.0,
+                    first_value: f64::NAN,
+                    varies: false,
+                });
+            }
+            if counts_for_z(r.item_type, settings) {
+                let g = &mut groups[*slot as usize];
+                g.n += 1;
+                g.sum += r.score;
+            }
         }
-        let slot = if dense.is_empty() {
-            let key = (u64::from(r.worker) << 32) | (u64::from(r.task) << 16) | u64::from(r.lang_pair);
-            index.entry(key).or_insert(u32::MAX)
-        } else {
-            &mut dense[(r.task as usize * n_pairs + r.lang_pair as usize) * n_workers + r.worker as usize]
-        };
-        if *slot == u32::MAX {
-            *slot = groups.len() as u32;
-            groups.push(Standardization {
-                worker: r.worker,
-                task: r.task,
-                lang_pair: r.lang_pair,
-                n: 0,
-                mean: 0.0,
+        for g in &mut groups {
+            if g.n > 0 {
+                g.mean = g.sum / g.n as f64;
+            }
+        }
+        for (i, r) in records.iter().enumerate() {
+            if !mine(i, r) || !counts_for_z(r.item_type, settings) {
+                continue;
+            }
+            let g = &mut groups[*group_slot(&mut dense, &mut index, r, &dense_key, &sparse_key) as usize];
+            let d = r.score - g.mean;
+            g.ss += d * d;
+            if g.first_value.is_nan() {
+                g.first_value = r.score;
+            } else if r.score != g.first_value {
+                g.varies = true;
+            }
+        }
+        groups
+    };
+    let mut groups: Vec<ZGroup> = if parts == 1 {
+        part(0)
+    } else {
+        let ids: Vec<usize> = (0..parts).collect();
+        super::par_map(&ids, |&p| part(p)).into_iter().flatten().collect()
+    };
+    groups.sort_unstable_by_key(|g| g.first);
+
+    let standardizations: Vec<Standardization> = groups
+        .iter()
+        .map(|g| {
+            let mut s = Standardization {
+                worker: g.worker,
+                task: g.task,
+                lang_pair: g.lang_pair,
+                n: g.n,
+                mean: g.mean,
                 sd: None,
                 excluded: None,
-            });
-            sums.push(0.0);
-        }
-        let g = *slot;
-        group_of[i] = g;
-        if counts_for_z(r.item_type, settings) {
-            groups[g as usize].n += 1;
-            sums[g as usize] += r.score;
-        }
-    }
-    for (g, total) in groups.iter_mut().zip(&sums) {
-        if g.n > 0 {
-            g.mean = total / g.n as f64;
-        }
-    }
-    // Second pass: squared deviations (two-pass for accuracy), and whether values differ.
-    let mut ss = vec![0.0; groups.len()];
-    let mut first_value = vec![f64::NAN; groups.len()];
-    let mut varies = vec![false; groups.len()];
-    for (i, r) in records.iter().enumerate() {
-        let g = group_of[i];
-        if g == u32::MAX || !counts_for_z(r.item_type, settings) {
-            continue;
-        }
-        let g = g as usize;
-        let d = r.score - groups[g].mean;
-        ss[g] += d * d;
-        if first_value[g].is_nan() {
-            first_value[g] = r.score;
-        } else if r.score != first_value[g] {
-            varies[g] = true;
-        }
-    }
-    for (g, s) in groups.iter_mut().enumerate() {
-        if s.n < 2 {
-            s.excluded = Some(format!(
-                "{} score(s) count towards the mean: a standard deviation needs 2",
-                s.n
-            ));
-        } else if !varies[g] || ss[g] == 0.0 {
-            s.excluded = Some("every score is the same (σ = 0): cannot be standardised".into());
-        } else {
-            s.sd = Some((ss[g] / (s.n - 1) as f64).sqrt());
-        }
-    }
-    let mut unstandardised = 0;
-    let values = records
-        .iter()
-        .zip(&group_of)
-        .map(|(r, &g)| {
-            if g == u32::MAX {
-                return f64::NAN;
+            };
+            if g.n < 2 {
+                s.excluded = Some(format!("{} score(s) count towards the mean: a standard deviation needs 2", g.n));
+            } else if !g.varies || g.ss == 0.0 {
+                s.excluded = Some("every score is the same (σ = 0): cannot be standardised".into());
+            } else {
+                s.sd = Some((g.ss / (g.n - 1) as f64).sqrt());
             }
-            match groups[g as usize].sd {
-                Some(sd) => (r.score - groups[g as usize].mean) / sd,
-                None => {
-                    unstandardised += 1;
-                    f64::NAN
-                }
-            }
+            s
         })
         .collect();
-    ZScores {
-        values,
-        groups,
-        unstandardised,
+    // Each record's z-score, on every core: (μ, σ) by group key.
+    let mut by_key: Vec<(f64, f64)> = if dense_len <= 1 << 25 { vec![(f64::NAN, f64::NAN); dense_len] } else { Vec::new() };
+    let mut by_sparse: FxMap<u64, (f64, f64)> = FxMap::default();
+    for (g, st) in groups.iter().zip(&standardizations) {
+        let r = &records[g.first];
+        let v = (st.mean, st.sd.unwrap_or(f64::NAN));
+        if by_key.is_empty() {
+            by_sparse.insert(sparse_key(r), v);
+        } else {
+            by_key[dense_key(r)] = v;
+        }
     }
+    let ranges: Vec<(usize, usize)> = {
+        let per = records.len().div_ceil(parts.max(1)).max(1);
+        (0..records.len()).step_by(per).map(|a| (a, (a + per).min(records.len()))).collect()
+    };
+    let pieces = super::par_map(&ranges, |&(a, b)| {
+        let mut unstandardised = 0usize;
+        let values: Vec<f64> = (a..b)
+            .map(|i| {
+                let r = &records[i];
+                if !retained[i] {
+                    return f64::NAN;
+                }
+                let (mean, sd) = if by_key.is_empty() { by_sparse[&sparse_key(r)] } else { by_key[dense_key(r)] };
+                if sd.is_nan() {
+                    unstandardised += 1;
+                    f64::NAN
+                } else {
+                    (r.score - mean) / sd
+                }
+            })
+            .collect();
+        (values, unstandardised)
+    });
+    let mut values = Vec::with_capacity(records.len());
+    let mut unstandardised = 0;
+    for (v, u) in pieces {
+        values.extend(v);
+        unstandardised += u;
+    }
+    ZScores { values, groups: standardizations, unstandardised }
 }
 
 /// Mean scores of one system on one segment.
@@ -368,6 +437,30 @@ fn score_system(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Sharing the workers out among threads changes nothing: the same groups in the same
+    /// order, μ, σ and z-scores to the bit (excluded workers and σ = 0 included).
+    #[test]
+    fn z_scores_are_the_same_however_the_workers_are_shared_out() {
+        let config = crate::simulate::CrowdConfig { segments: 60, ..Default::default() };
+        let mut file = Vec::new();
+        crate::simulate::write_graham_tsv(&config, &mut file).unwrap();
+        let mut set = crate::analysis::formats::read_graham_tsv(file.as_slice()).unwrap();
+        // One worker scores everything alike (σ = 0).
+        for r in set.records.iter_mut().filter(|r| r.worker == 3) {
+            r.score = 50.0;
+        }
+        let retained: Vec<bool> = set.records.iter().map(|r| r.worker % 5 != 1).collect();
+        let settings = ZSettings::default();
+        let one = standardize_in(&set, &retained, &settings, 1);
+        assert!(one.groups.iter().any(|g| g.excluded.is_some()) && one.unstandardised > 0);
+        for parts in [2, 3, 7] {
+            let many = standardize_in(&set, &retained, &settings, parts);
+            assert_eq!(many.groups, one.groups, "{parts} parts");
+            assert_eq!(many.unstandardised, one.unstandardised);
+            assert!(many.values.iter().map(|v| v.to_bits()).eq(one.values.iter().map(|v| v.to_bits())), "{parts} parts");
+        }
+    }
 
     /// Sharing the systems out among threads changes nothing: the same cells, segment and
     /// system scores and sorted samples, to the bit.
