@@ -675,6 +675,22 @@ pub async fn load_campaign(db: &Db, campaign_id: i64) -> Result<StoredCampaign, 
 /// stores HITs and items in one transaction; the campaign becomes `launched`. A campaign is
 /// launched once: a second call (or a concurrent one) is refused and changes nothing.
 pub async fn launch_campaign(db: &Db, campaign_id: i64) -> Result<LaunchSummary, String> {
+    let prepared = prepare_launch(db, campaign_id).await?;
+    let mut tx = db.pool.begin().await.map_err(db_err)?;
+    let summary = write_launch(&mut tx, &prepared).await?;
+    tx.commit().await.map_err(db_err)?;
+    Ok(summary)
+}
+
+/// A draft campaign with its HITs built, ready to be stored by [`write_launch`].
+pub struct PreparedLaunch {
+    campaign_id: i64,
+    name: String,
+    hits: Vec<PlannedHit>,
+}
+
+/// Builds a draft campaign's HITs (deterministic from its seed; reads only).
+pub async fn prepare_launch(db: &Db, campaign_id: i64) -> Result<PreparedLaunch, String> {
     let c = load_campaign(db, campaign_id).await?;
     if c.status != "draft" {
         return Err(format!("campaign {} is {} already", c.name, c.status));
@@ -685,24 +701,31 @@ pub async fn launch_campaign(db: &Db, campaign_id: i64) -> Result<LaunchSummary,
     };
     let spec = Spec::new(c.task, groups, c.reference_name.as_deref(), &c.settings, c.seed as u64);
     let (hits, _) = plan(db, &spec).await?;
+    Ok(PreparedLaunch { campaign_id, name: c.name, hits })
+}
+
+/// Stores a prepared campaign's HITs and items and marks it launched, in the caller's
+/// transaction (a study launches all its campaigns in one).
+pub async fn write_launch(tx: &mut sqlx::Transaction<'static, sqlx::Any>, prepared: &PreparedLaunch) -> Result<LaunchSummary, String> {
+    let PreparedLaunch { campaign_id, name, hits } = prepared;
+    let campaign_id = *campaign_id;
     let mut summary = LaunchSummary { hits: hits.len(), items: 0, per_type: BTreeMap::new() };
-    let mut tx = db.pool.begin().await.map_err(db_err)?;
     // Write first (no read-then-upgrade on SQLite); the status guard makes launching once only.
     let updated = sqlx::query("UPDATE campaigns SET status = 'launched', launched_at = $1 WHERE id = $2 AND status = 'draft'")
         .bind(now_ms())
         .bind(campaign_id)
-        .execute(&mut *tx)
+        .execute(&mut **tx)
         .await
         .map_err(db_err)?;
     if updated.rows_affected() != 1 {
-        return Err(format!("campaign {} was launched already", c.name));
+        return Err(format!("campaign {name} was launched already"));
     }
-    for h in &hits {
+    for h in hits {
         let row = sqlx::query("INSERT INTO hits (campaign_id, hit_index, item_count) VALUES ($1, $2, $3) RETURNING id")
             .bind(campaign_id)
             .bind(h.index as i64)
             .bind(h.items.len() as i64)
-            .fetch_one(&mut *tx)
+            .fetch_one(&mut **tx)
             .await
             .map_err(db_err)?;
         let hit_id: i64 = row.try_get("id").map_err(db_err)?;
@@ -742,9 +765,8 @@ pub async fn launch_campaign(db: &Db, campaign_id: i64) -> Result<LaunchSummary,
                 *summary.per_type.entry(it.item_type.wmt_name().to_string()).or_default() += 1;
                 summary.items += 1;
             }
-            q.execute(&mut *tx).await.map_err(db_err)?;
+            q.execute(&mut **tx).await.map_err(db_err)?;
         }
     }
-    tx.commit().await.map_err(db_err)?;
     Ok(summary)
 }

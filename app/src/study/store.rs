@@ -252,16 +252,28 @@ pub async fn create_study(db: &Db, draft: &StudyDraft, created_by: i64) -> Resul
 /// Launches every draft campaign of a study (the HITs of each arm); returns HITs per arm.
 pub async fn launch_study(db: &Db, study_id: i64) -> Result<Vec<(String, usize)>, String> {
     let s = load_study(db, study_id).await?;
-    let mut out = Vec::new();
-    for a in &s.arms {
-        if a.status == "draft" {
-            let summary = launch::launch_campaign(db, a.campaign_id).await?;
-            out.push((a.campaign.clone(), summary.hits));
-        }
+    // Every draft campaign's HITs first, then all of them stored in one transaction: a study
+    // is launched whole or not at all.
+    let mut prepared = Vec::new();
+    for a in s.arms.iter().filter(|a| a.status == "draft") {
+        let p = launch::prepare_launch(db, a.campaign_id).await.map_err(|e| format!("{}: {e}", a.campaign))?;
+        prepared.push((a.campaign.clone(), p));
     }
-    if out.is_empty() {
+    if prepared.is_empty() {
         return Err(format!("every campaign of study {} was launched already", s.name));
     }
+    let mut tx = db.pool.begin().await.map_err(db_err)?;
+    let mut out = Vec::new();
+    for (name, p) in &prepared {
+        match launch::write_launch(&mut tx, p).await {
+            Ok(summary) => out.push((name.clone(), summary.hits)),
+            Err(e) => {
+                tx.rollback().await.map_err(db_err)?;
+                return Err(format!("{name}: {e}"));
+            }
+        }
+    }
+    tx.commit().await.map_err(db_err)?;
     Ok(out)
 }
 
