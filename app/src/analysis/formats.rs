@@ -1303,37 +1303,49 @@ mod tests {
         assert_eq!(read_graham_tsv("".as_bytes()).unwrap_err().line, 1);
     }
 
+    /// A simulated judgment file with CRLF endings on some lines and blank lines in the
+    /// middle (which must not move line numbers).
+    fn awkward_graham_file() -> String {
+        let config = crate::simulate::CrowdConfig { segments: 60, ..Default::default() };
+        let mut file = Vec::new();
+        crate::simulate::write_graham_tsv(&config, &mut file).unwrap();
+        let mut text = String::from_utf8(file).unwrap().replacen("\n", "\r\n", 40);
+        let cut = text.len() / 3;
+        let at = cut + text[cut..].find('\n').unwrap() + 1;
+        text.insert_str(at, "\n  \n");
+        text
+    }
+
+    /// The text with one field too many on the fifth line from the end, and that line's number.
+    fn with_bad_row_near_the_end(text: &str) -> (String, usize) {
+        let mut lines: Vec<String> = text.split('\n').map(str::to_string).collect();
+        let target = lines.len() - 5;
+        lines[target] = lines[target].replacen("\t", "\tx\t", 1);
+        (lines.join("\n"), target + 1)
+    }
+
+    /// Every name table of a set, in id order.
+    fn names(s: &JudgmentSet) -> [Vec<String>; 6] {
+        [&s.workers, &s.hits, &s.systems, &s.segments, &s.lang_pairs, &s.tasks].map(|i| i.names().to_vec())
+    }
+
     /// Reading in chunks on several threads gives exactly the sequential result: the same
     /// records and the same ids in order of first appearance; an error in a late chunk names
     /// its line in the whole file.
     #[test]
     fn graham_reader_in_chunks_equals_one_pass() {
-        let config = crate::simulate::CrowdConfig { segments: 60, ..Default::default() };
-        let mut file = Vec::new();
-        crate::simulate::write_graham_tsv(&config, &mut file).unwrap();
-        // Blank lines and CRLF endings in the middle must not move line numbers.
-        let mut text = String::from_utf8(file).unwrap().replacen("\n", "\r\n", 40);
-        let cut = text.len() / 3;
-        let at = cut + text[cut..].find('\n').unwrap() + 1;
-        text.insert_str(at, "\n  \n");
+        let text = awkward_graham_file();
         let one = read_graham_bytes(text.as_bytes(), 1, usize::MAX).unwrap();
         assert!(one.records.len() > 1000, "{}", one.records.len());
-        let names = |s: &JudgmentSet| {
-            [&s.workers, &s.hits, &s.systems, &s.segments, &s.lang_pairs, &s.tasks].map(|i| i.names().to_vec())
-        };
         for threads in [2, 3, 7] {
             let many = read_graham_bytes(text.as_bytes(), threads, 0).unwrap();
             assert_eq!(names(&many), names(&one), "{threads} threads");
             assert!(many.records == one.records, "{threads} threads: records differ");
         }
         // Break a row near the end: the line number counts every line before it.
-        let lines: Vec<&str> = text.split('\n').collect();
-        let target = lines.len() - 5;
-        let mut broken: Vec<String> = lines.iter().map(|l| l.to_string()).collect();
-        broken[target] = broken[target].replacen("\t", "\tx\t", 1);
-        let broken = broken.join("\n");
+        let (broken, line) = with_bad_row_near_the_end(&text);
         let expected = read_graham_bytes(broken.as_bytes(), 1, usize::MAX).unwrap_err();
-        assert_eq!(expected.line, target + 1);
+        assert_eq!(expected.line, line);
         for threads in [2, 3, 7] {
             assert_eq!(read_graham_bytes(broken.as_bytes(), threads, 0).unwrap_err(), expected);
         }
@@ -1352,16 +1364,9 @@ mod tests {
     /// error with the same line number.
     #[test]
     fn graham_file_in_parts_equals_one_pass() {
-        let config = crate::simulate::CrowdConfig { segments: 60, ..Default::default() };
-        let mut file = Vec::new();
-        crate::simulate::write_graham_tsv(&config, &mut file).unwrap();
-        let mut text = String::from_utf8(file).unwrap().replacen("\n", "\r\n", 40);
-        let cut = text.len() / 3;
-        let at = cut + text[cut..].find('\n').unwrap() + 1;
-        text.insert_str(at, "\n  \n");
+        let text = awkward_graham_file();
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("judgments.tsv");
-        let names = |s: &JudgmentSet| [&s.workers, &s.hits, &s.systems, &s.segments, &s.lang_pairs, &s.tasks].map(|i| i.names().to_vec());
         for body in [text.clone(), text.trim_end().to_string()] {
             std::fs::write(&path, &body).unwrap();
             let one = read_graham_bytes(body.as_bytes(), 1, usize::MAX).unwrap();
@@ -1375,11 +1380,8 @@ mod tests {
             }
         }
         // A bad row near the end, then also invalid UTF-8 before it.
-        let lines: Vec<&str> = text.split('\n').collect();
-        let target = lines.len() - 5;
-        let mut broken: Vec<String> = lines.iter().map(|l| l.to_string()).collect();
-        broken[target] = broken[target].replacen("\t", "\tx\t", 1);
-        let mut bytes = broken.join("\n").into_bytes();
+        let (broken, line) = with_bad_row_near_the_end(&text);
+        let mut bytes = broken.into_bytes();
         for round in 0..2 {
             std::fs::write(&path, &bytes).unwrap();
             let expected = read_graham_bytes(&bytes, 1, usize::MAX).unwrap_err();
@@ -1389,7 +1391,7 @@ mod tests {
                 }
             }
             if round == 0 {
-                assert_eq!(expected.line, target + 1);
+                assert_eq!(expected.line, line);
                 let pos = bytes.len() * 2 / 3;
                 bytes[pos] = 0xff;
             } else {
