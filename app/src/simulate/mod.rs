@@ -30,7 +30,7 @@ use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use serde::{Deserialize, Serialize};
 
-use crate::hit::{Candidate, HitDesign, HitError, JudgmentsWanted, build_hits};
+use crate::hit::{Candidate, Hit, HitDesign, HitError, HitItem, JudgmentsWanted, build_hits};
 use crate::model::{ItemType, TaskKind};
 
 /// The header of the Graham/MTurk judgment file (space-separated, as released).
@@ -177,6 +177,26 @@ pub struct SimJudgment {
     pub item_seconds: f64,
     /// The worker's total time on this HIT.
     pub hit_seconds: f64,
+}
+
+impl SimJudgment {
+    /// One worker's judgment of one item of a HIT (the HIT's total time is filled in later).
+    #[allow(clippy::too_many_arguments)]
+    fn of(hit_id: &str, worker: &str, hit: &Hit, item: &HitItem, sys_id: &str, hit_length: usize, score: f64, seconds: f64) -> Self {
+        SimJudgment {
+            hit_id: hit_id.to_string(),
+            worker: worker.to_string(),
+            hit: hit.index,
+            position: item.position,
+            sys_id: sys_id.to_string(),
+            rid: 1_000_000 + (hit.index * hit_length + item.position) as u64,
+            item_type: item.item_type,
+            sid: item.segment.clone(),
+            score,
+            item_seconds: seconds,
+            hit_seconds: 0.0,
+        }
+    }
 }
 
 fn normal(rng: &mut ChaCha8Rng) -> f64 {
@@ -342,19 +362,7 @@ pub fn simulate(
                 let score = worker.score(*q, &mut rng);
                 let secs = worker.seconds(base_seconds, &mut rng);
                 total += secs;
-                buf.push(SimJudgment {
-                    hit_id: hit_id.clone(),
-                    worker: worker.id.clone(),
-                    hit: hit.index,
-                    position: it.position,
-                    sys_id: sys.clone(),
-                    rid: 1_000_000 + (hit.index * config.design.length + it.position) as u64,
-                    item_type: it.item_type,
-                    sid: it.segment.clone(),
-                    score,
-                    item_seconds: secs,
-                    hit_seconds: 0.0,
-                });
+                buf.push(SimJudgment::of(&hit_id, &worker.id, hit, it, sys, config.design.length, score, secs));
             }
             let total = total.round();
             for j in &mut buf {
@@ -507,19 +515,7 @@ pub fn simulate_study(
             for (it, (q, sys)) in hit.items.iter().zip(&items) {
                 let score = worker.score(*q, &mut rng);
                 let secs = worker.seconds(18.0, &mut rng);
-                sink(&SimJudgment {
-                    hit_id: hit_id.clone(),
-                    worker: worker.id.clone(),
-                    hit: hit.index,
-                    position: it.position,
-                    sys_id: sys.clone(),
-                    rid: 1_000_000 + (hit.index * config.design.length + it.position) as u64,
-                    item_type: it.item_type,
-                    sid: it.segment.clone(),
-                    score,
-                    item_seconds: secs,
-                    hit_seconds: 0.0,
-                })?;
+                sink(&SimJudgment::of(&hit_id, &worker.id, hit, it, sys, config.design.length, score, secs))?;
                 judgments += 1;
             }
         }
