@@ -24,7 +24,7 @@ pub fn write_wmt(dir: &Path, pair: &str, segments: usize, systems: &[&str]) {
 
 /// [`write_wmt`] with the text of segment `i` of file `salt` (0 source, 1 reference, 2… the
 /// systems) from `text`.
-pub fn write_wmt_with(dir: &Path, pair: &str, segments: usize, systems: &[&str], text: fn(usize, usize) -> String) {
+pub fn write_wmt_with(dir: &Path, pair: &str, segments: usize, systems: &[&str], text: impl Fn(usize, usize) -> String) {
     let w = |p: &str, text: String| {
         let path = dir.join(p);
         std::fs::create_dir_all(path.parent().expect("parent")).expect("mkdir");
@@ -44,6 +44,29 @@ pub fn tar_gz(dir: &Path) -> Vec<u8> {
     let out = std::process::Command::new("tar").arg("czf").arg("-").arg("-C").arg(dir).arg(".").output().expect("tar");
     assert!(out.status.success(), "tar failed");
     out.stdout
+}
+
+/// Uploads a WMT-layout folder for language pair en-de as a .tar.gz import of test set `name`
+/// and returns the test set as `list_test_sets` lists it.
+pub async fn upload_test_set(org: &Browser, dir: &Path, name: &str) -> Result<Value, String> {
+    let r = org
+        .client
+        .post(format!("{}/upload/import", org.base))
+        .header("x-assay-file-name", format!("{name}.tar.gz"))
+        .header("x-assay-test-set", name)
+        .header("x-assay-pair", "en-de")
+        .body(tar_gz(dir))
+        .send()
+        .await
+        .map_err(|e| e.to_string())?;
+    if r.status() != 200 {
+        return Err(format!("upload: {}", r.text().await.unwrap_or_default()));
+    }
+    let sets = org.call("list_test_sets", &[]).await.json();
+    sets.as_array()
+        .and_then(|s| s.iter().find(|t| t["name"] == name))
+        .cloned()
+        .ok_or_else(|| "the imported test set is not listed".to_string())
 }
 
 /// A launched DA campaign open to crowd workers.
@@ -90,21 +113,7 @@ pub async fn launch_crowd_campaign_with(
     let segments = per_system.max(20);
     let dir = tempfile::tempdir().map_err(|e| e.to_string())?;
     write_wmt_with(dir.path(), "en-de", segments, &systems, text);
-    let r = org
-        .client
-        .post(format!("{base}/upload/import"))
-        .header("x-assay-file-name", format!("{name}.tar.gz"))
-        .header("x-assay-test-set", name)
-        .header("x-assay-pair", "en-de")
-        .body(tar_gz(dir.path()))
-        .send()
-        .await
-        .map_err(|e| e.to_string())?;
-    if r.status() != 200 {
-        return Err(format!("upload: {}", r.text().await.unwrap_or_default()));
-    }
-    let sets = org.call("list_test_sets", &[]).await.json();
-    let set = sets.as_array().and_then(|s| s.iter().find(|t| t["name"] == name)).ok_or("the imported test set is not listed")?;
+    let set = upload_test_set(&org, dir.path(), name).await?;
     let system_ids: Vec<i64> = set["systems"].as_array().ok_or("systems")?.iter().filter_map(|s| s["id"].as_i64()).collect();
     let draft = json!({
         "name": name,

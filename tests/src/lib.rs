@@ -241,6 +241,12 @@ impl Browser {
         Self::answer(r).await
     }
 
+    /// Calls a server function that takes JSON.
+    pub async fn call_json(&self, name: &str, body: serde_json::Value) -> Answer {
+        let r = self.client.post(format!("{}/api/{name}", self.base)).json(&body).send().await.expect("request");
+        Self::answer(r).await
+    }
+
     /// GET a path.
     pub async fn get(&self, path: &str) -> Answer {
         let r = self.client.get(format!("{}{path}", self.base)).send().await.expect("request");

@@ -2,43 +2,10 @@
 //! all-or-nothing saving, the designer's checks, launched HITs item by item (METHOD §2), and
 //! handing out work to accounts and crowd links under concurrent requests on two app servers.
 
+use assay_tests::fixtures::{tar_gz, write_wmt};
 use assay_tests::*;
 use serde_json::{Value, json};
 use std::collections::HashSet;
-use std::path::Path;
-
-const WORDS: &[&str] = &[
-    "the", "house", "river", "green", "quickly", "children", "morning", "bridge", "music", "light", "stone", "garden",
-    "letter", "window", "storm", "mountain", "city", "quiet", "bread", "winter", "friend", "road", "cloud", "silver",
-];
-
-fn sentence(i: usize, salt: usize) -> String {
-    let n = 6 + (i * 7 + salt * 3) % 9;
-    (0..n).map(|j| WORDS[(i * 5 + j * 11 + salt * 13 + j * j) % WORDS.len()]).collect::<Vec<_>>().join(" ") + "."
-}
-
-/// A WMT-layout folder (sources/, references/, system-outputs/, documents/).
-fn write_wmt(dir: &Path, pair: &str, segments: usize, systems: &[&str]) {
-    let w = |p: &str, text: String| {
-        let path = dir.join(p);
-        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
-        std::fs::write(path, text).unwrap();
-    };
-    let lines = |salt: usize| (0..segments).map(|i| sentence(i, salt) + "\n").collect::<String>();
-    w(&format!("sources/{pair}.txt"), lines(0));
-    w(&format!("references/{pair}.refA.txt"), lines(1));
-    w(&format!("documents/{pair}.docs"), (0..segments).map(|i| format!("news doc{}\n", i / 10)).collect());
-    for (k, s) in systems.iter().enumerate() {
-        w(&format!("system-outputs/{pair}/{s}.txt"), lines(2 + k));
-    }
-}
-
-/// Packs a folder as .tar.gz with the system's `tar`.
-fn tar_gz(dir: &Path) -> Vec<u8> {
-    let out = std::process::Command::new("tar").arg("czf").arg("-").arg("-C").arg(dir).arg(".").output().expect("tar");
-    assert!(out.status.success(), "tar failed");
-    out.stdout
-}
 
 async fn upload(b: &Browser, file_name: &str, test_set: &str, body: Vec<u8>) -> Answer {
     let r = b
@@ -51,13 +18,6 @@ async fn upload(b: &Browser, file_name: &str, test_set: &str, body: Vec<u8>) -> 
         .send()
         .await
         .expect("upload");
-    let status = r.status().as_u16();
-    Answer { status, body: r.text().await.unwrap_or_default(), set_cookies: vec![] }
-}
-
-/// Calls a server function that takes JSON.
-async fn call_json(b: &Browser, name: &str, body: Value) -> Answer {
-    let r = b.client.post(format!("{}/api/{name}", b.base)).json(&body).send().await.expect("request");
     let status = r.status().as_u16();
     Answer { status, body: r.text().await.unwrap_or_default(), set_cookies: vec![] }
 }
@@ -129,7 +89,7 @@ fn draft(test_set: i64, systems: &[i64], task: &str, wanted: usize, k: usize) ->
 }
 
 async fn create_and_launch(org: &Browser, d: Value) -> (i64, Value) {
-    let created = call_json(org, "create_campaign", json!({ "draft": d })).await;
+    let created = org.call_json("create_campaign", json!({ "draft": d })).await;
     assert_eq!(created.status, 200, "{}", created.body);
     let id = created.json().as_i64().unwrap();
     let launched = org.call("launch_campaign", &[("campaign_id", &id.to_string())]).await;
@@ -235,7 +195,7 @@ both_backends! {
 
         // The designer's check: implications, builder messages, degraded samples.
         let good = draft(set, &systems, "da-adequacy", 70, 2);
-        let check = call_json(&org, "check_design", json!({ "draft": good })).await;
+        let check = org.call_json("check_design", json!({ "draft": good })).await;
         assert_eq!(check.status, 200, "{}", check.body);
         let check = check.json();
         assert_eq!(check["problems"], json!([]));
@@ -246,16 +206,16 @@ both_backends! {
         assert!(check["samples"].as_array().unwrap().iter().all(|s| s["degraded"]["Ok"].is_string()), "{check}");
         let mut bad = good.clone();
         bad["settings"]["bad_refs"] = json!(40);
-        let refused = call_json(&org, "check_design", json!({ "draft": bad })).await.json();
+        let refused = org.call_json("check_design", json!({ "draft": bad })).await.json();
         let problems = refused["problems"].to_string();
         assert!(problems.contains("40 bad references") && problems.contains("system items"), "{problems}");
-        let refused = call_json(&org, "create_campaign", json!({ "draft": bad })).await;
+        let refused = org.call_json("create_campaign", json!({ "draft": bad })).await;
         assert_eq!(refused.status, 400);
         assert!(refused.body.contains("40 bad references"), "{}", refused.body);
 
         let ann = server.browser();
         ann.login(ANNOTATOR).await;
-        assert_eq!(call_json(&ann, "create_campaign", json!({ "draft": good })).await.status, 403);
+        assert_eq!(ann.call_json("create_campaign", json!({ "draft": good })).await.status, 403);
 
         let (id, launched) = create_and_launch(&org, good).await;
         assert_eq!(launched["hits"], 3);
@@ -443,7 +403,7 @@ both_backends! {
         let org = organizer(&server).await;
         let (set, systems) = import_set(&org, "wmt-q", 40, &["Alpha", "Beta"]).await;
         let d = draft(set, &systems, "da-fluency", 70, 1);
-        let created = call_json(&org, "create_campaign", json!({ "draft": d })).await;
+        let created = org.call_json("create_campaign", json!({ "draft": d })).await;
         let id = created.json().as_i64().unwrap();
 
         let ann = server.browser();

@@ -11,19 +11,10 @@
 //! approval that releases the held code, no judgment deleted, and the decisions.csv export.
 
 use app::simulate::{SimulatedWorker, WorkerKind};
+use assay_tests::fixtures::{sentence, upload_test_set};
 use assay_tests::*;
 use serde_json::{Value, json};
 use std::collections::{BTreeMap, HashSet};
-
-const WORDS: &[&str] = &[
-    "the", "house", "river", "green", "quickly", "children", "morning", "bridge", "music", "light", "stone", "garden",
-    "letter", "window", "storm", "mountain", "city", "quiet", "bread", "winter", "friend", "road", "cloud", "silver",
-];
-
-fn sentence(i: usize, salt: usize) -> String {
-    let n = 6 + (i * 7 + salt * 3) % 9;
-    (0..n).map(|j| WORDS[(i * 5 + j * 11 + salt * 13 + j * j) % WORDS.len()]).collect::<Vec<_>>().join(" ") + "."
-}
 
 /// Imports a generated WMT-layout test set (as a .tar.gz upload); returns (test set id, system ids).
 async fn import_set(org: &Browser, name: &str, segments: usize, systems: &[&str]) -> (i64, Vec<i64>) {
@@ -39,29 +30,9 @@ async fn import_set(org: &Browser, name: &str, segments: usize, systems: &[&str]
     for (k, s) in systems.iter().enumerate() {
         w(&format!("system-outputs/en-de/{s}.txt"), lines(2 + k));
     }
-    let tar = std::process::Command::new("tar").arg("czf").arg("-").arg("-C").arg(dir.path()).arg(".").output().expect("tar");
-    assert!(tar.status.success());
-    let r = org
-        .client
-        .post(format!("{}/upload/import", org.base))
-        .header("x-assay-file-name", format!("{name}.tar.gz"))
-        .header("x-assay-test-set", name)
-        .header("x-assay-pair", "en-de")
-        .body(tar.stdout)
-        .send()
-        .await
-        .unwrap();
-    assert_eq!(r.status().as_u16(), 200, "{}", r.text().await.unwrap_or_default());
-    let sets = org.call("list_test_sets", &[]).await.json();
-    let set = sets.as_array().unwrap().iter().find(|t| t["name"] == name).expect("imported test set").clone();
+    let set = upload_test_set(org, dir.path(), name).await.expect("imported test set");
     let ids = set["systems"].as_array().unwrap().iter().map(|s| s["id"].as_i64().unwrap()).collect();
     (set["id"].as_i64().unwrap(), ids)
-}
-
-async fn call_json(b: &Browser, name: &str, body: Value) -> Answer {
-    let r = b.client.post(format!("{}/api/{name}", b.base)).json(&body).send().await.expect("request");
-    let status = r.status().as_u16();
-    Answer { status, body: r.text().await.unwrap_or_default(), set_cookies: vec![] }
 }
 
 fn draft(test_set: i64, systems: &[i64], settings: Value, gate: Value) -> Value {
@@ -179,15 +150,15 @@ both_backends! {
 
         // The designer's checks: a currency must be an ISO code; the gate needs bad references.
         let bad_currency = json!({ "judgments_wanted": 70, "redundancy": 2, "payment_currency": "euro" });
-        let r = call_json(&org, "create_campaign", json!({ "draft": draft(set, &systems, bad_currency, gate.clone()) })).await;
+        let r = org.call_json("create_campaign", json!({ "draft": draft(set, &systems, bad_currency, gate.clone()) })).await;
         assert_eq!(r.status, 400, "{}", r.body);
         assert!(r.body.contains("ISO 4217"), "{}", r.body);
         let no_checks = json!({ "judgments_wanted": 70, "redundancy": 2, "hit_length": 90, "bad_refs": 0, "repeats": 10, "refs": 10 });
-        let r = call_json(&org, "create_campaign", json!({ "draft": draft(set, &systems, no_checks, gate.clone()) })).await;
+        let r = org.call_json("create_campaign", json!({ "draft": draft(set, &systems, no_checks, gate.clone()) })).await;
         assert_eq!(r.status, 400, "{}", r.body);
         assert!(r.body.contains("quality gate needs bad references"), "{}", r.body);
 
-        let created = call_json(&org, "create_campaign", json!({ "draft": draft(set, &systems, settings, gate) })).await;
+        let created = org.call_json("create_campaign", json!({ "draft": draft(set, &systems, settings, gate) })).await;
         assert_eq!(created.status, 200, "{}", created.body);
         let campaign = created.json().as_i64().unwrap();
         let launched = org.call("launch_campaign", &[("campaign_id", &campaign.to_string())]).await;

@@ -4,6 +4,7 @@
 //! through the crowd link over HTTP; the study's gains are checked against a recomputation
 //! from the submitted scores, and the export against the page.
 
+use assay_tests::fixtures::upload_test_set;
 use assay_tests::*;
 use serde_json::{Value, json};
 use std::collections::{BTreeMap, HashMap};
@@ -38,27 +39,8 @@ fn write_wmt(dir: &Path, pair: &str, segments: usize, systems: &[&str], tag: &st
 async fn import_set(org: &Browser, name: &str, systems: &[&str], tag: &str) -> i64 {
     let dir = tempfile::tempdir().unwrap();
     write_wmt(dir.path(), "en-de", 40, systems, tag);
-    let out = std::process::Command::new("tar").arg("czf").arg("-").arg("-C").arg(dir.path()).arg(".").output().expect("tar");
-    assert!(out.status.success());
-    let r = org
-        .client
-        .post(format!("{}/upload/import", org.base))
-        .header("x-assay-file-name", format!("{name}.tar.gz"))
-        .header("x-assay-test-set", name)
-        .header("x-assay-pair", "en-de")
-        .body(out.stdout)
-        .send()
-        .await
-        .unwrap();
-    assert_eq!(r.status().as_u16(), 200, "{}", r.text().await.unwrap_or_default());
-    let sets = org.call("list_test_sets", &[]).await.json();
-    sets.as_array().unwrap().iter().find(|t| t["name"] == name).expect("imported")["id"].as_i64().unwrap()
-}
-
-async fn call_json(b: &Browser, name: &str, body: Value) -> Answer {
-    let r = b.client.post(format!("{}/api/{name}", b.base)).json(&body).send().await.expect("request");
-    let status = r.status().as_u16();
-    Answer { status, body: r.text().await.unwrap_or_default(), set_cookies: vec![] }
+    let set = upload_test_set(org, dir.path(), name).await.expect("imported test set");
+    set["id"].as_i64().unwrap()
 }
 
 /// System ids by lower-case name, from the test sets' listing.
@@ -143,7 +125,7 @@ both_backends! {
         let draft = json!({ "name": "07 vs 12", "tasks": ["da-adequacy", "da-fluency"], "pairs": [pair], "seed": 11, "settings": settings });
 
         // The designer's check: 4 labels × 20 wanted / 20 system items per HIT = 4 HITs per arm.
-        let check = call_json(&org, "check_study", json!({ "draft": draft })).await;
+        let check = org.call_json("check_study", json!({ "draft": draft })).await;
         assert_eq!(check.status, 200, "{}", check.body);
         let check = check.json();
         assert_eq!(check["problems"], json!([]), "{check}");
@@ -152,17 +134,17 @@ both_backends! {
         // Bad designs are refused with the reason and store nothing.
         let mut same = draft.clone();
         same["pairs"][0]["benchmark"] = json!(best07);
-        let bad = call_json(&org, "create_study", json!({ "draft": same })).await;
+        let bad = org.call_json("create_study", json!({ "draft": same })).await;
         assert_eq!(bad.status, 400);
         assert!(bad.body.contains("benchmark system must be another system"), "{}", bad.body);
         let mut one_set = draft.clone();
         one_set["pairs"][0]["new_test_set_id"] = json!(old);
-        let bad = call_json(&org, "check_study", json!({ "draft": one_set })).await.json();
+        let bad = org.call_json("check_study", json!({ "draft": one_set })).await.json();
         assert!(bad["problems"][0].as_str().unwrap().contains("must differ"), "{bad}");
         let mut no_bench = draft.clone();
         no_bench["pairs"][0]["best_new"] = json!(best07);
         no_bench["pairs"][0]["benchmark"] = json!(best12);
-        let bad = call_json(&org, "create_study", json!({ "draft": no_bench })).await;
+        let bad = org.call_json("create_study", json!({ "draft": no_bench })).await;
         assert_eq!(bad.status, 400);
         assert!(bad.body.contains("no outputs for this test set"), "{}", bad.body);
         let researcher = server.browser();
@@ -170,8 +152,8 @@ both_backends! {
         assert_eq!(researcher.call("list_studies", &[]).await.json(), json!([]), "refused designs store nothing");
 
         // Roles: researchers read but do not design.
-        assert_eq!(call_json(&researcher, "create_study", json!({ "draft": draft })).await.status, 403);
-        let created = call_json(&org, "create_study", json!({ "draft": draft })).await;
+        assert_eq!(researcher.call_json("create_study", json!({ "draft": draft })).await.status, 403);
+        let created = org.call_json("create_study", json!({ "draft": draft })).await;
         assert_eq!(created.status, 200, "{}", created.body);
         let study = created.json().as_i64().unwrap().to_string();
         assert_eq!(researcher.call("launch_study", &[("study_id", &study)]).await.status, 403);
