@@ -101,3 +101,19 @@ pub fn task_label(task: &str) -> &'static str {
         _ => "Unknown task",
     }
 }
+
+/// A time in Unix milliseconds as its UTC civil date and time of day: (year, month, day,
+/// seconds since midnight). Howard Hinnant's civil-from-days.
+pub fn utc_civil(ms: i64) -> (i64, i64, i64, i64) {
+    let secs = ms.div_euclid(1000);
+    let (days, rem) = (secs.div_euclid(86_400), secs.rem_euclid(86_400));
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z - era * 146_097;
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let day = doy - (153 * mp + 2) / 5 + 1;
+    let month = if mp < 10 { mp + 3 } else { mp - 9 };
+    (yoe + era * 400 + i64::from(month <= 2), month, day, rem)
+}
