@@ -134,7 +134,7 @@ pub async fn create_user(db: &Db, email: &str, name: &str, password: &str, role:
     .bind(&hash)
     .bind(role.as_str())
     .bind(now_ms())
-    .fetch_one(&db.pool)
+    .fetch_one(&db.writer)
     .await
     .map_err(|e| {
         if e.as_database_error().is_some_and(|d| d.is_unique_violation()) {
@@ -175,7 +175,7 @@ pub async fn list_users(db: &Db) -> Result<Vec<UserInfo>, String> {
 
 /// Changes an account's role. An admin cannot demote the last admin.
 pub async fn set_role(db: &Db, user_id: i64, role: Role) -> Result<(), String> {
-    let mut tx = db.pool.begin().await.map_err(|e| e.to_string())?;
+    let mut tx = db.writer.begin().await.map_err(|e| e.to_string())?;
     let current: Option<String> = sqlx::query_scalar("SELECT role FROM users WHERE id = $1")
         .bind(user_id)
         .fetch_optional(&mut *tx)
@@ -226,7 +226,7 @@ pub async fn create_session(db: &Db, user_id: i64) -> Result<String, String> {
         .bind(now)
         .bind(now + SESSION_LIFETIME_MS)
         .bind(now)
-        .execute(&db.pool)
+        .execute(&db.writer)
         .await
         .map_err(|e| e.to_string())?;
     Ok(token)
@@ -234,7 +234,7 @@ pub async fn create_session(db: &Db, user_id: i64) -> Result<String, String> {
 
 /// Ends a session (logout, rotation at login).
 pub async fn delete_session(db: &Db, token_hash: &str) -> Result<(), String> {
-    sqlx::query("DELETE FROM sessions WHERE token_hash = $1").bind(token_hash).execute(&db.pool).await.map_err(|e| e.to_string())?;
+    sqlx::query("DELETE FROM sessions WHERE token_hash = $1").bind(token_hash).execute(&db.writer).await.map_err(|e| e.to_string())?;
     Ok(())
 }
 
@@ -259,7 +259,7 @@ pub async fn lookup_session(db: &Db, token: &str) -> Result<Option<Session>, Str
             .bind(now)
             .bind(now + SESSION_LIFETIME_MS)
             .bind(&hash)
-            .execute(&db.pool)
+            .execute(&db.writer)
             .await
             .map_err(|e| e.to_string())?;
     }
@@ -378,7 +378,7 @@ pub async fn login(
         .bind(address)
         .bind(now)
         .bind(succeeded as i64)
-        .execute(&db.pool)
+        .execute(&db.writer)
         .await
         .map_err(|e| LoginError::Internal(e.to_string()))?;
 
@@ -389,7 +389,7 @@ pub async fn login(
             }
             sqlx::query("DELETE FROM login_attempts WHERE email = $1 AND succeeded = 0")
                 .bind(&email)
-                .execute(&db.pool)
+                .execute(&db.writer)
                 .await
                 .map_err(|e| LoginError::Internal(e.to_string()))?;
             let token = create_session(db, user.id).await.map_err(LoginError::Internal)?;
@@ -426,7 +426,7 @@ pub async fn create_invitation(db: &Db, email: &str, role: Role, created_by: i64
         .bind(created_by)
         .bind(now)
         .bind(now + INVITATION_LIFETIME_MS)
-        .execute(&db.pool)
+        .execute(&db.writer)
         .await
         .map_err(|e| e.to_string())?;
     Ok(token)
@@ -460,7 +460,7 @@ pub async fn accept_invitation(db: &Db, token: &str, name: &str, password: &str)
     let marked = sqlx::query("UPDATE invitations SET accepted_at = $1 WHERE token_hash = $2 AND accepted_at IS NULL")
         .bind(now_ms())
         .bind(token_hash(token))
-        .execute(&db.pool)
+        .execute(&db.writer)
         .await
         .map_err(|e| e.to_string())?;
     if marked.rows_affected() != 1 {
@@ -472,7 +472,7 @@ pub async fn accept_invitation(db: &Db, token: &str, name: &str, password: &str)
             // Give the invitation back so the person can try again.
             let _ = sqlx::query("UPDATE invitations SET accepted_at = NULL WHERE token_hash = $1")
                 .bind(token_hash(token))
-                .execute(&db.pool)
+                .execute(&db.writer)
                 .await;
             Err(e)
         }

@@ -58,7 +58,7 @@ pub async fn create(db: &Db, user: &UserInfo, name: &str) -> Result<NewApiToken,
     .bind(name)
     .bind(token_hash(&secret))
     .bind(now)
-    .fetch_one(&db.pool)
+    .fetch_one(&db.writer)
     .await
     .map_err(|e| e.to_string())?;
     Ok(NewApiToken { token: token_from_row(&row)?, secret })
@@ -82,7 +82,7 @@ pub async fn revoke(db: &Db, user_id: i64, token_id: i64) -> Result<(), String> 
         .bind(now_ms())
         .bind(token_id)
         .bind(user_id)
-        .execute(&db.pool)
+        .execute(&db.writer)
         .await
         .map_err(|e| e.to_string())?;
     if done.rows_affected() == 1 { Ok(()) } else { Err(format!("You have no live token with id {token_id}.")) }
@@ -116,7 +116,7 @@ pub async fn authenticate(db: &Db, secret: &str) -> Result<Option<UserInfo>, Str
     let now = now_ms();
     if last.is_none_or(|t| now - t > 60_000) {
         let id: i64 = row.try_get("token_id").map_err(e)?;
-        sqlx::query("UPDATE api_tokens SET last_used_at = $1 WHERE id = $2").bind(now).bind(id).execute(&db.pool).await.map_err(e)?;
+        sqlx::query("UPDATE api_tokens SET last_used_at = $1 WHERE id = $2").bind(now).bind(id).execute(&db.writer).await.map_err(e)?;
     }
     Ok(Some(user))
 }

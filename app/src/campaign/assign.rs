@@ -60,7 +60,7 @@ async fn find_or_insert_worker(db: &Db, user_id: Option<i64>, platform: Platform
     .bind(platform.as_str())
     .bind(external_id)
     .bind(now_ms())
-    .execute(&db.pool)
+    .execute(&db.writer)
     .await
     .map_err(db_err)?;
     let row = sqlx::query("SELECT id FROM workers WHERE platform = $1 AND external_id = $2")
@@ -95,7 +95,7 @@ pub async fn set_blocked(db: &Db, worker_id: i64, blocked: bool) -> Result<(), S
     sqlx::query("UPDATE workers SET blocked = $1 WHERE id = $2")
         .bind(i64::from(blocked))
         .bind(worker_id)
-        .execute(&db.pool)
+        .execute(&db.writer)
         .await
         .map_err(db_err)?;
     Ok(())
@@ -112,7 +112,7 @@ pub async fn expire_idle(db: &Db, campaign_id: i64) -> Result<u64, String> {
     )
     .bind(now_ms() - timeout_ms)
     .bind(campaign_id)
-    .execute(&db.pool)
+    .execute(&db.writer)
     .await
     .map_err(db_err)?;
     Ok(done.rows_affected())
@@ -159,17 +159,6 @@ pub async fn next_assignment(
     Err("too many concurrent requests for this campaign; please try again".into())
 }
 
-fn is_conflict(e: &sqlx::Error) -> bool {
-    match e.as_database_error() {
-        Some(d) => {
-            d.is_unique_violation()
-                // PostgreSQL: serialization failure / deadlock; SQLite: busy or locked.
-                || matches!(d.code().as_deref(), Some("40001") | Some("40P01") | Some("5") | Some("6") | Some("517"))
-        }
-        None => false,
-    }
-}
-
 async fn attempt(
     db: &Db,
     campaign_id: i64,
@@ -179,13 +168,13 @@ async fn attempt(
     params: Option<&str>,
 ) -> Result<Attempt, String> {
     let now = now_ms();
-    let mut tx = db.pool.begin().await.map_err(db_err)?;
+    let mut tx = db.writer.begin().await.map_err(db_err)?;
     macro_rules! run {
         ($e:expr) => {
             match $e {
                 Ok(v) => v,
                 // Dropping the transaction rolls it back.
-                Err(e) if is_conflict(&e) => return Ok(Attempt::Conflict),
+                Err(e) if crate::db::is_conflict(&e) => return Ok(Attempt::Conflict),
                 Err(e) => return Err(db_err(e)),
             }
         };

@@ -553,7 +553,7 @@ pub async fn create_campaign(db: &Db, draft: &CampaignDraft, created_by: i64) ->
     let groups = vec![Group { test_set_id: draft.test_set_id, systems }];
     // Refuse designs that cannot be built, with the builder's reason.
     let (_, reference_name) = plan_groups(db, task, &groups, draft).await?;
-    let mut tx = db.pool.begin().await.map_err(db_err)?;
+    let mut tx = db.writer.begin().await.map_err(db_err)?;
     let id = insert_campaign(&mut tx, draft, task, &groups, reference_name, created_by).await?;
     tx.commit().await.map_err(db_err)?;
     Ok(id)
@@ -676,7 +676,7 @@ pub async fn load_campaign(db: &Db, campaign_id: i64) -> Result<StoredCampaign, 
 /// launched once: a second call (or a concurrent one) is refused and changes nothing.
 pub async fn launch_campaign(db: &Db, campaign_id: i64) -> Result<LaunchSummary, String> {
     let prepared = prepare_launch(db, campaign_id).await?;
-    let mut tx = db.pool.begin().await.map_err(db_err)?;
+    let mut tx = db.writer.begin().await.map_err(db_err)?;
     let summary = write_launch(&mut tx, &prepared).await?;
     tx.commit().await.map_err(db_err)?;
     Ok(summary)

@@ -62,7 +62,7 @@ pub async fn save_import(db: &Db, bundle: &ImportBundle) -> Result<ImportSummary
     }
     let now = now_ms();
     let mut summary = ImportSummary { notes: bundle.notes.clone(), ..Default::default() };
-    let mut tx = db.pool.begin().await.map_err(db_err)?;
+    let mut tx = db.writer.begin().await.map_err(db_err)?;
 
     // Systems: by lower-case name.
     let mut system_ids: HashMap<String, i64> = HashMap::new();

@@ -166,7 +166,7 @@ pub async fn decide(
     };
     let currency = campaign_currency(db, campaign_id).await?;
     let worker_id = worker_in_campaign(db, campaign_id, worker).await?;
-    let mut tx = db.pool.begin().await.map_err(db_err)?;
+    let mut tx = db.writer.begin().await.map_err(db_err)?;
     match cents {
         Some(c) => {
             sqlx::query(

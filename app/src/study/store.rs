@@ -219,7 +219,7 @@ pub async fn create_study(db: &Db, draft: &StudyDraft, created_by: i64) -> Resul
         let (_, reference) = launch::plan_groups(db, a.task, &a.groups, &a.draft).await.map_err(|e| format!("{}: {e}", a.label))?;
         references.push(reference);
     }
-    let mut tx = db.pool.begin().await.map_err(db_err)?;
+    let mut tx = db.writer.begin().await.map_err(db_err)?;
     let row = sqlx::query("INSERT INTO studies (name, seed, created_by, created_at) VALUES ($1, $2, $3, $4) RETURNING id")
         .bind(draft.name.trim())
         .bind(draft.seed)
@@ -262,7 +262,7 @@ pub async fn launch_study(db: &Db, study_id: i64) -> Result<Vec<(String, usize)>
     if prepared.is_empty() {
         return Err(format!("every campaign of study {} was launched already", s.name));
     }
-    let mut tx = db.pool.begin().await.map_err(db_err)?;
+    let mut tx = db.writer.begin().await.map_err(db_err)?;
     let mut out = Vec::new();
     for (name, p) in &prepared {
         match launch::write_launch(&mut tx, p).await {
