@@ -1,5 +1,6 @@
 //! What every request handler shares: the database, the signing key and the settings.
 
+use crate::annotate::server::Work;
 use crate::db::Db;
 use std::sync::Arc;
 
@@ -37,4 +38,6 @@ pub struct AppState {
     /// Key for HMAC signatures (crowd links, completion codes). Never leaves the server.
     pub secret: Arc<[u8]>,
     pub settings: Arc<ServerSettings>,
+    /// What the server keeps in memory for annotation (see [`Work`]).
+    pub work: Arc<Work>,
 }

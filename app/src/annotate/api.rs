@@ -42,14 +42,14 @@ fn caller() -> Option<i64> {
 #[server(endpoint = "load_work")]
 pub async fn load_work(assignment: String) -> Result<WorkState, ServerFnError> {
     let state = srv::app_state()?;
-    work::work_state(&state.db, &state.secret, caller(), &assignment).await.map_err(refuse)
+    work::work_state(&state.db, &state.work, &state.secret, caller(), &assignment).await.map_err(refuse)
 }
 
 /// Leaves the instructions page and returns the first item (or the current one).
 #[server(endpoint = "start_work")]
 pub async fn start_work(assignment: String) -> Result<Step, ServerFnError> {
     let state = srv::app_state()?;
-    work::start(&state.db, &state.secret, caller(), &assignment).await.map_err(refuse)
+    work::start(&state.db, &state.work, &state.secret, caller(), &assignment).await.map_err(refuse)
 }
 
 /// Stores the answer to the current item; returns the next item, or the completion code after
@@ -67,7 +67,7 @@ pub async fn submit_judgment(
 ) -> Result<Step, ServerFnError> {
     let state = srv::app_state()?;
     let answer = work::Answer { position, score, score2, skipped, time_on_screen_ms, idempotency_key: key };
-    work::submit(&state.db, &state.secret, caller(), &assignment, &answer).await.map_err(refuse)
+    work::submit(&state.db, &state.work, &state.secret, caller(), &assignment, &answer).await.map_err(refuse)
 }
 
 /// The signed-in account's HITs (home page).

@@ -18,6 +18,8 @@ use hmac::{Hmac, Mac};
 use sha2::Sha256;
 use sqlx::Row;
 use sqlx::any::AnyRow;
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
 
 /// Why a request about an assignment was refused.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
@@ -52,6 +54,8 @@ pub const MAX_TIME_ON_SCREEN_MS: i64 = 24 * 3600 * 1000;
 struct Loaded {
     id: i64,
     public_id: String,
+    /// The account the assignment is for; `None` for a crowd assignment.
+    owner: Option<i64>,
     hit_id: i64,
     status: String,
     platform_params: Option<String>,
@@ -99,6 +103,7 @@ async fn load(db: &Db, caller: Option<i64>, public_id: &str) -> Result<Loaded, W
     Ok(Loaded {
         id: row.try_get("id")?,
         public_id: row.try_get("public_id")?,
+        owner,
         hit_id: row.try_get("hit_id")?,
         status: row.try_get("status")?,
         platform_params: row.try_get("platform_params")?,
@@ -170,6 +175,71 @@ async fn items_from(db: &Db, a: &Loaded, from: i64, count: i64) -> Result<Vec<(i
         .map_err(Into::into)
 }
 
+/// What cannot change about an assignment once its HIT is launched: its worker's account,
+/// the campaign's rules, and the HIT's items in order (with their internal ids).
+#[derive(Debug)]
+struct Fixed {
+    id: i64,
+    owner: Option<i64>,
+    rules: Rules,
+    items: Arc<[(i64, ItemView)]>,
+}
+
+/// What each server keeps in memory for annotation:
+/// - the [`Fixed`] facts of assignments, so that storing an answer reads nothing. Safe with
+///   several servers on one database because nothing in it is ever updated; what can change
+///   (the position, the status, a blocked worker) is always checked in the database;
+/// - on SQLite, the queue of answers waiting for the writer ([`AnswerQueue`]).
+#[derive(Debug, Default)]
+pub struct Work {
+    assignments: Mutex<HashMap<String, Arc<Fixed>>>,
+    hits: Mutex<HashMap<i64, Arc<[(i64, ItemView)]>>>,
+    answers: std::sync::OnceLock<AnswerQueue>,
+}
+
+/// Entries kept before the cache starts again from empty (tens of MB at most).
+const CACHE_ASSIGNMENTS: usize = 50_000;
+const CACHE_HITS: usize = 5_000;
+
+impl Work {
+    fn assignment(&self, public_id: &str) -> Option<Arc<Fixed>> {
+        self.assignments.lock().ok()?.get(public_id).cloned()
+    }
+
+    /// The fixed facts of a loaded assignment, from memory or read once.
+    async fn fixed(&self, db: &Db, a: &Loaded) -> Result<Arc<Fixed>, WorkError> {
+        if let Some(f) = self.assignment(&a.public_id) {
+            return Ok(f);
+        }
+        let cached = self.hits.lock().ok().and_then(|h| h.get(&a.hit_id).cloned());
+        let items = match cached {
+            Some(items) => items,
+            None => {
+                let items: Arc<[(i64, ItemView)]> = items_from(db, a, 0, a.total).await?.into();
+                // Positions 0 .. total, each once: anything else is not kept (nor trusted).
+                if items.len() as i64 != a.total || items.iter().enumerate().any(|(i, (_, v))| v.position != i as i64) {
+                    return Err(WorkError::Internal(format!("HIT {} does not have items 1 to {}", a.hit_id, a.total)));
+                }
+                if let Ok(mut hits) = self.hits.lock() {
+                    if hits.len() >= CACHE_HITS {
+                        hits.clear();
+                    }
+                    hits.insert(a.hit_id, items.clone());
+                }
+                items
+            }
+        };
+        let f = Arc::new(Fixed { id: a.id, owner: a.owner, rules: Rules::of(a), items });
+        if let Ok(mut assignments) = self.assignments.lock() {
+            if assignments.len() >= CACHE_ASSIGNMENTS {
+                assignments.clear();
+            }
+            assignments.insert(a.public_id.clone(), f.clone());
+        }
+        Ok(f)
+    }
+}
+
 /// The current step of an assignment (after any change has been stored).
 async fn step_of(db: &Db, secret: &[u8], a: &Loaded) -> Result<Step, WorkError> {
     if a.status == "completed" || a.next_position >= a.total {
@@ -197,9 +267,10 @@ fn completion_view(secret: &[u8], a: &Loaded) -> Completion {
 }
 
 /// The work page's state: the campaign's screen and the current step.
-pub async fn work_state(db: &Db, secret: &[u8], caller: Option<i64>, public_id: &str) -> Result<WorkState, WorkError> {
+pub async fn work_state(db: &Db, cache: &Work, secret: &[u8], caller: Option<i64>, public_id: &str) -> Result<WorkState, WorkError> {
     let a = load(db, caller, public_id).await?;
     a.check_live()?;
+    cache.fixed(db, &a).await?;
     let a = finish_if_due(db, secret, a).await?;
     let step = step_of(db, secret, &a).await?;
     let source_name = crate::import::LangCode::parse(&a.source_lang)
@@ -225,7 +296,7 @@ pub async fn work_state(db: &Db, secret: &[u8], caller: Option<i64>, public_id: 
 async fn finish_if_due(db: &Db, secret: &[u8], mut a: Loaded) -> Result<Loaded, WorkError> {
     if a.status == "active" && a.next_position >= a.total {
         let now = now_ms();
-        let mut tx = db.pool.begin().await?;
+        let mut tx = db.writer.begin().await?;
         let done = sqlx::query("UPDATE assignments SET status = 'completed', completed_at = $1 WHERE id = $2 AND status = 'active'")
             .bind(now)
             .bind(a.id)
@@ -253,15 +324,16 @@ async fn finish_if_due(db: &Db, secret: &[u8], mut a: Loaded) -> Result<Loaded, 
 }
 
 /// Leaves the instructions page: the first item's time starts now. Idempotent.
-pub async fn start(db: &Db, secret: &[u8], caller: Option<i64>, public_id: &str) -> Result<Step, WorkError> {
+pub async fn start(db: &Db, cache: &Work, secret: &[u8], caller: Option<i64>, public_id: &str) -> Result<Step, WorkError> {
     let mut a = load(db, caller, public_id).await?;
     a.check_live()?;
+    cache.fixed(db, &a).await?;
     if a.status == "active" && !a.started() {
         let now = now_ms();
         sqlx::query("UPDATE assignments SET item_shown_at = $1, last_seen_at = $1 WHERE id = $2 AND item_shown_at IS NULL")
             .bind(now)
             .bind(a.id)
-            .execute(&db.pool)
+            .execute(&db.writer)
             .await?;
         a = load(db, caller, public_id).await?;
     }
@@ -297,8 +369,24 @@ fn check_unit(name: &str, v: Option<f64>, sliders: bool) -> Result<f64, WorkErro
     }
 }
 
+/// What an answer is checked against: the campaign's task and screen, and the HIT's length.
+#[derive(Clone, Debug)]
+struct Rules {
+    task: String,
+    total: i64,
+    allow_skip: bool,
+    woj_sliders: bool,
+}
+
+impl Rules {
+    fn of(a: &Loaded) -> Rules {
+        let screen = super::screen_settings(&a.settings, &a.task, &a.target_lang, "");
+        Rules { task: a.task.clone(), total: a.total, allow_skip: screen.allow_skip, woj_sliders: screen.woj_sliders }
+    }
+}
+
 /// Checks an answer against the task; returns the (score, score2) to store.
-fn validate(a: &Loaded, answer: &Answer) -> Result<(Option<f64>, Option<f64>), WorkError> {
+fn validate(a: &Rules, answer: &Answer) -> Result<(Option<f64>, Option<f64>), WorkError> {
     let key = answer.idempotency_key.trim();
     if key.is_empty() || key.len() > 100 {
         return Err(WorkError::Invalid("The request needs an idempotency key of 1 to 100 characters.".into()));
@@ -316,9 +404,8 @@ fn validate(a: &Loaded, answer: &Answer) -> Result<(Option<f64>, Option<f64>), W
             answer.position + 1
         )));
     }
-    let screen = super::screen_settings(&a.settings, &a.task, &a.target_lang, "");
     if answer.skipped {
-        if !screen.allow_skip {
+        if !a.allow_skip {
             return Err(WorkError::Invalid("This campaign does not allow skipping an item.".into()));
         }
         if answer.score.is_some() || answer.score2.is_some() {
@@ -327,8 +414,8 @@ fn validate(a: &Loaded, answer: &Answer) -> Result<(Option<f64>, Option<f64>), W
         return Ok((None, None));
     }
     if a.task == "word-order" {
-        let s1 = check_unit("the first question", answer.score, screen.woj_sliders)?;
-        let s2 = check_unit("the second question", answer.score2, screen.woj_sliders)?;
+        let s1 = check_unit("the first question", answer.score, a.woj_sliders)?;
+        let s2 = check_unit("the second question", answer.score2, a.woj_sliders)?;
         Ok((Some(s1), Some(s2)))
     } else {
         let s = answer.score.ok_or_else(|| WorkError::Invalid("Please set the slider before going on.".into()))?;
@@ -350,15 +437,288 @@ fn same(a: Option<f64>, b: Option<f64>) -> bool {
     }
 }
 
+/// Which scores an answer carries: sqlx's Any driver binds a NULL f64 as a PostgreSQL float4,
+/// and the statement cache would then refuse the next real f64 in that place, so a missing
+/// score is left out of the statement instead of bound as NULL: one statement per shape.
+fn shape(score: Option<f64>, score2: Option<f64>) -> usize {
+    match (score.is_some(), score2.is_some()) {
+        (true, true) => 0,
+        (true, false) => 1,
+        _ => 2,
+    }
+}
+
+/// The INSERT of a judgment of each [`shape`], its row selected from the assignment where
+/// `condition` holds, with the time the item was shown (`$1` assignment, `$2` HIT item, `$4`
+/// skipped, `$5` now, `$6` time on screen, `$7` key, `$8`/`$9` scores; `$3` is the position).
+fn insert_judgment(shape: usize, condition: &str) -> String {
+    let (columns, values) = [(", score, score2", ", $8, $9"), (", score", ", $8"), ("", "")][shape];
+    format!(
+        "INSERT INTO judgments (assignment_id, hit_item_id, skipped, shown_at, submitted_at, time_on_screen_ms, idempotency_key{columns}) \
+         SELECT a.id, $2, $4, a.item_shown_at, $5, $6, $7{values} FROM assignments a WHERE a.id = $1 AND {condition}"
+    )
+}
+
+/// The INSERT of a judgment, guarded by the position it answers: a row is stored only if that
+/// item is still the current one of an active, started assignment whose worker is not blocked.
+static INSERT_IF_CURRENT: std::sync::LazyLock<[String; 3]> = std::sync::LazyLock::new(|| {
+    [0, 1, 2].map(|shape| {
+        insert_judgment(
+            shape,
+            "a.next_position = $3 AND a.status = 'active' AND (a.item_shown_at IS NOT NULL OR a.next_position > 0) \
+             AND EXISTS (SELECT 1 FROM workers w WHERE w.id = a.worker_id AND w.blocked = 0)",
+        )
+    })
+});
+
+/// Stores the answer to item `position` of assignment `id` and moves the assignment to the
+/// next item (or completes it after the last one, `completing`), in the open transaction.
+/// `Ok(false)`: the item is not (or no longer) the current one of an active assignment of a
+/// worker in good standing, or another request stored its answer first; nothing was written.
+#[allow(clippy::too_many_arguments)]
+async fn store_answer(
+    tx: &mut sqlx::AnyConnection,
+    id: i64,
+    hit_item_id: i64,
+    answer: &Answer,
+    score: Option<f64>,
+    score2: Option<f64>,
+    completing: bool,
+    now: i64,
+) -> Result<bool, WorkError> {
+    let mut insert = sqlx::query(sqlx::AssertSqlSafe(INSERT_IF_CURRENT[shape(score, score2)].as_str()))
+        .bind(id)
+        .bind(hit_item_id)
+        .bind(answer.position)
+        .bind(i64::from(answer.skipped))
+        .bind(now)
+        .bind(answer.time_on_screen_ms)
+        .bind(answer.idempotency_key.trim().to_string());
+    if let Some(s) = score {
+        insert = insert.bind(s);
+        if let Some(s2) = score2 {
+            insert = insert.bind(s2);
+        }
+    }
+    match insert.execute(&mut *tx).await {
+        Ok(r) if r.rows_affected() == 1 => {}
+        Ok(_) => return Ok(false),
+        // Another request answered this item at the same moment (PostgreSQL waits for it on
+        // the unique index, then refuses).
+        Err(e) if crate::db::is_conflict(&e) => return Ok(false),
+        Err(e) => return Err(WorkError::Internal(format!("storing a judgment failed: {e}"))),
+    }
+    let moved = sqlx::query(
+        "UPDATE assignments SET next_position = $1, item_shown_at = $2, last_seen_at = $3, status = $4, completed_at = $5 \
+         WHERE id = $6 AND next_position = $7 AND status = 'active'",
+    )
+    .bind(answer.position + 1)
+    .bind(if completing { None } else { Some(now) })
+    .bind(now)
+    .bind(if completing { "completed" } else { "active" })
+    .bind(if completing { Some(now) } else { None })
+    .bind(id)
+    .bind(answer.position)
+    .execute(&mut *tx)
+    .await?
+    .rows_affected();
+    Ok(moved == 1)
+}
+
+/// [`store_answer`] for an item that is not the last. PostgreSQL: in a transaction of its own
+/// (the database orders concurrent writers itself). SQLite: through the [`AnswerQueue`].
+async fn store_next_answer(db: &Db, work: &Work, id: i64, hit_item_id: i64, answer: &Answer, score: Option<f64>, score2: Option<f64>) -> Result<bool, WorkError> {
+    let now = now_ms();
+    if db.backend != crate::db::Backend::Sqlite {
+        let mut tx = db.writer.begin().await?;
+        let stored = store_answer(&mut tx, id, hit_item_id, answer, score, score2, false, now).await?;
+        if stored {
+            tx.commit().await?;
+        } else {
+            tx.rollback().await?;
+        }
+        return Ok(stored);
+    }
+    let queued = QueuedAnswer {
+        assignment: id,
+        hit_item_id,
+        position: answer.position,
+        skipped: answer.skipped,
+        now,
+        time_on_screen_ms: answer.time_on_screen_ms,
+        key: answer.idempotency_key.trim().to_string(),
+        score,
+        score2,
+    };
+    work.answers.get_or_init(|| AnswerQueue::start(db.writer.clone())).store(queued).await
+}
+
+/// An answer to an item that is not the last, waiting for the SQLite writer.
+#[derive(Debug)]
+struct QueuedAnswer {
+    assignment: i64,
+    hit_item_id: i64,
+    position: i64,
+    skipped: bool,
+    now: i64,
+    time_on_screen_ms: i64,
+    key: String,
+    score: Option<f64>,
+    score2: Option<f64>,
+}
+
+/// Group commit of answers on SQLite. The file has one writer; handing its one connection from
+/// request to request costs a wake-up of the next request's task on a busy runtime each time,
+/// and under load that hand-over, not SQLite, is what answers wait for. So one task, on a
+/// thread of its own, takes every answer waiting, stores them in one transaction — one
+/// database call per answer, each in a savepoint so that a failure undoes that answer alone —
+/// and replies to each once the transaction is committed: an answer is acknowledged only when
+/// it is durable, exactly as with a transaction per answer.
+#[derive(Debug)]
+struct AnswerQueue {
+    sender: tokio::sync::mpsc::Sender<(QueuedAnswer, Reply)>,
+}
+
+/// Where the writer says whether an answer was stored.
+type Reply = tokio::sync::oneshot::Sender<Result<bool, String>>;
+
+/// Answers stored in one transaction at most.
+const GROUP_COMMIT_MAX: usize = 256;
+
+impl AnswerQueue {
+    fn start(writer: sqlx::AnyPool) -> AnswerQueue {
+        let (sender, mut receiver) = tokio::sync::mpsc::channel(4 * GROUP_COMMIT_MAX);
+        let spawned = std::thread::Builder::new().name("assay-answers".into()).spawn(move || {
+            let runtime = match tokio::runtime::Builder::new_current_thread().enable_all().build() {
+                Ok(r) => r,
+                Err(e) => {
+                    tracing::error!("the answer writer could not start: {e}");
+                    return;
+                }
+            };
+            runtime.block_on(async move {
+                let mut batch: Vec<(QueuedAnswer, Reply)> = Vec::with_capacity(GROUP_COMMIT_MAX);
+                while receiver.recv_many(&mut batch, GROUP_COMMIT_MAX).await > 0 {
+                    let results = store_group(&writer, batch.iter().map(|(a, _)| a)).await;
+                    for ((_, reply), result) in batch.drain(..).zip(results) {
+                        let _ = reply.send(result);
+                    }
+                }
+            });
+        });
+        if let Err(e) = spawned {
+            tracing::error!("the answer writer thread could not start: {e}");
+        }
+        AnswerQueue { sender }
+    }
+
+    async fn store(&self, answer: QueuedAnswer) -> Result<bool, WorkError> {
+        let (reply, result) = tokio::sync::oneshot::channel();
+        let lost = || WorkError::Internal("the answer writer stopped".into());
+        self.sender.send((answer, reply)).await.map_err(|_| lost())?;
+        result.await.map_err(|_| lost())?.map_err(WorkError::Internal)
+    }
+}
+
+/// Stores a group of answers in one transaction; for each, whether it was stored (`false`: its
+/// item was not the current one, nothing of it was written) or why it failed.
+async fn store_group<'a>(writer: &sqlx::AnyPool, answers: impl ExactSizeIterator<Item = &'a QueuedAnswer>) -> Vec<Result<bool, String>> {
+    // In a savepoint: advance the position if the item is the current one of an active,
+    // started assignment of a worker in good standing; then, only if it moved, store the
+    // judgment with the time the item was shown and start the next item's time. `changes()` is
+    // the row count of the statement before, so the last one tells whether all happened (1) or
+    // nothing did (0). (SQLite stores a missing score bound as NULL: one statement for all.)
+    static ONE_ANSWER: std::sync::LazyLock<String> = std::sync::LazyLock::new(|| {
+        format!(
+            "SAVEPOINT answer; \
+             UPDATE assignments SET next_position = $3 + 1, last_seen_at = $5 \
+             WHERE id = $1 AND next_position = $3 AND status = 'active' AND (item_shown_at IS NOT NULL OR next_position > 0) \
+               AND EXISTS (SELECT 1 FROM workers w WHERE w.id = assignments.worker_id AND w.blocked = 0); \
+             {}; \
+             UPDATE assignments SET item_shown_at = $5 WHERE id = $1 AND changes() = 1; \
+             SELECT changes() AS stored; RELEASE answer",
+            insert_judgment(0, "changes() = 1")
+        )
+    });
+    let n = answers.len();
+    let all_failed = |e: String| (0..n).map(|_| Err(e.clone())).collect::<Vec<_>>();
+    let mut conn = match writer.acquire().await {
+        Ok(c) => c,
+        Err(e) => return all_failed(format!("storing judgments: {e}")),
+    };
+    if let Err(e) = sqlx::query("BEGIN IMMEDIATE").execute(&mut *conn).await {
+        return all_failed(format!("storing judgments: {e}"));
+    }
+    let mut results = Vec::with_capacity(n);
+    for a in answers {
+        let stored = sqlx::query(sqlx::AssertSqlSafe(ONE_ANSWER.as_str()))
+            .bind(a.assignment)
+            .bind(a.hit_item_id)
+            .bind(a.position)
+            .bind(i64::from(a.skipped))
+            .bind(a.now)
+            .bind(a.time_on_screen_ms)
+            .bind(a.key.as_str())
+            .bind(a.score)
+            .bind(a.score2)
+            // `fetch_all` runs every statement, RELEASE included.
+            .fetch_all(&mut *conn)
+            .await;
+        results.push(match stored {
+            Ok(rows) => match rows.first().map(|r| r.try_get::<i64, _>("stored")) {
+                Some(Ok(1)) => Ok(true),
+                Some(Ok(0)) => Ok(false),
+                other => Err(format!("storing a judgment: unexpected result {other:?}")),
+            },
+            Err(e) => {
+                // A statement failed inside the savepoint: undo this answer alone.
+                if let Err(undo) = sqlx::query("ROLLBACK TO answer; RELEASE answer").execute(&mut *conn).await {
+                    let _ = sqlx::query("ROLLBACK").execute(&mut *conn).await;
+                    return all_failed(format!("storing judgments: {e}; undoing it: {undo}"));
+                }
+                if crate::db::is_conflict(&e) { Ok(false) } else { Err(format!("storing a judgment failed: {e}")) }
+            }
+        });
+    }
+    if let Err(e) = sqlx::query("COMMIT").execute(&mut *conn).await {
+        let _ = sqlx::query("ROLLBACK").execute(&mut *conn).await;
+        return all_failed(format!("storing judgments: {e}"));
+    }
+    results
+}
+
 /// Stores the answer to the current item and returns the next step (the next item, or the
 /// completion code after the last one).
-pub async fn submit(db: &Db, secret: &[u8], caller: Option<i64>, public_id: &str, answer: &Answer) -> Result<Step, WorkError> {
+///
+/// An answer to any item but the last is stored from what the cache knows of the assignment
+/// in one write transaction of two statements, guarded in SQL by the position it answers.
+/// Everything else — the last item (the quality gate decides on the code), a retry, a refusal,
+/// an assignment not yet in the cache — goes through [`submit_checked`], which reads the
+/// assignment first and explains any refusal.
+pub async fn submit(db: &Db, cache: &Work, secret: &[u8], caller: Option<i64>, public_id: &str, answer: &Answer) -> Result<Step, WorkError> {
+    if let Some(f) = cache.assignment(public_id) {
+        let mine = f.owner.is_none() || f.owner == caller;
+        let next = usize::try_from(answer.position + 1).ok().and_then(|p| f.items.get(p));
+        if let (true, Ok((score, score2)), Some((_, next))) = (mine, validate(&f.rules, answer), next) {
+            let (hit_item_id, _) = &f.items[answer.position as usize];
+            if store_next_answer(db, cache, f.id, *hit_item_id, answer, score, score2).await? {
+                return Ok(Step { answered: answer.position + 1, item: Some(next.clone()), completion: None });
+            }
+        }
+    }
+    submit_checked(db, cache, secret, caller, public_id, answer).await
+}
+
+/// [`submit`] after reading the assignment: every refusal explained, retries answered, the
+/// last item's completion and quality gate.
+async fn submit_checked(db: &Db, cache: &Work, secret: &[u8], caller: Option<i64>, public_id: &str, answer: &Answer) -> Result<Step, WorkError> {
     // Two rounds at most: a lost race (another request advanced the position) is re-judged
     // against what that request stored.
     for _ in 0..2 {
         let a = load(db, caller, public_id).await?;
         a.check_live()?;
-        let (score, score2) = validate(&a, answer)?;
+        let f = cache.fixed(db, &a).await?;
+        let (score, score2) = validate(&f.rules, answer)?;
         // Storing a judgment and advancing the position are one transaction, so only an item
         // before the current one can have an answer already (a retry, or a second answer).
         let existing = if answer.position < a.next_position {
@@ -399,72 +759,15 @@ pub async fn submit(db: &Db, secret: &[u8], caller: Option<i64>, public_id: &str
                 a.next_position + 1
             )));
         }
-        // This item and the next one (the answer to this request), in one query.
-        let mut items = items_from(db, &a, answer.position, 2).await?.into_iter();
-        let (hit_item_id, _) = items
-            .next()
+        let item = |p: i64| usize::try_from(p).ok().and_then(|p| f.items.get(p));
+        let (hit_item_id, _) = item(answer.position)
             .ok_or_else(|| WorkError::Internal(format!("HIT {} has no item at position {}", a.hit_id, answer.position)))?;
-        let next_item = items.next().map(|(_, view)| view);
         let now = now_ms();
         let last = answer.position + 1 >= a.total;
-        // The completion code of the last item is the quality gate's decision (below).
-        let mut tx = db.pool.begin().await?;
-        // Write first (SQLite takes the write lock here, not on a later upgrade), guarded by
-        // the position this request answers.
-        let moved = sqlx::query(
-            "UPDATE assignments SET next_position = $1, item_shown_at = $2, last_seen_at = $8, \
-                    status = $3, completed_at = $4, completion_code = $5 \
-             WHERE id = $6 AND next_position = $7 AND status = 'active'",
-        )
-        .bind(answer.position + 1)
-        .bind(if last { None } else { Some(now) })
-        .bind(if last { "completed" } else { "active" })
-        .bind(if last { Some(now) } else { None })
-        .bind(None::<String>)
-        .bind(a.id)
-        .bind(answer.position)
-        .bind(now)
-        .execute(&mut *tx)
-        .await?
-        .rows_affected();
-        if moved != 1 {
+        let mut tx = db.writer.begin().await?;
+        if !store_answer(&mut tx, a.id, *hit_item_id, answer, score, score2, last, now).await? {
             tx.rollback().await?;
             continue;
-        }
-        // One statement per shape of answer: sqlx's Any driver binds a NULL f64 as a PostgreSQL
-        // float4, and the statement cache would then refuse the next real f64 in that place.
-        let sql: &'static str = match (score.is_some(), score2.is_some()) {
-            (true, true) => {
-                "INSERT INTO judgments (assignment_id, hit_item_id, skipped, shown_at, submitted_at, time_on_screen_ms, \
-                                        idempotency_key, score, score2) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)"
-            }
-            (true, false) => {
-                "INSERT INTO judgments (assignment_id, hit_item_id, skipped, shown_at, submitted_at, time_on_screen_ms, \
-                                        idempotency_key, score) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)"
-            }
-            _ => {
-                "INSERT INTO judgments (assignment_id, hit_item_id, skipped, shown_at, submitted_at, time_on_screen_ms, \
-                                        idempotency_key) VALUES ($1, $2, $3, $4, $5, $6, $7)"
-            }
-        };
-        let mut insert = sqlx::query(sql)
-            .bind(a.id)
-            .bind(hit_item_id)
-            .bind(i64::from(answer.skipped))
-            .bind(a.item_shown_at)
-            .bind(now)
-            .bind(answer.time_on_screen_ms)
-            .bind(answer.idempotency_key.trim().to_string());
-        if let Some(s) = score {
-            insert = insert.bind(s);
-            if let Some(s2) = score2 {
-                insert = insert.bind(s2);
-            }
-        }
-        let inserted = insert.execute(&mut *tx).await;
-        if let Err(e) = inserted {
-            tx.rollback().await?;
-            return Err(WorkError::Internal(format!("storing a judgment failed: {e}")));
         }
         // The HIT is finished: the worker's reliability, pooled over their HITs in this
         // campaign, decides (with the campaign's gate) whether the code is given, in this
@@ -481,19 +784,20 @@ pub async fn submit(db: &Db, secret: &[u8], caller: Option<i64>, public_id: &str
             None
         };
         tx.commit().await?;
-        let after = Loaded {
-            next_position: answer.position + 1,
-            item_shown_at: if last { None } else { Some(now) },
-            status: if last { "completed".into() } else { "active".into() },
-            code_held: last && code.is_none(),
-            completion_code: code,
-            ..a
-        };
         if last {
+            let after = Loaded {
+                next_position: answer.position + 1,
+                item_shown_at: None,
+                status: "completed".into(),
+                code_held: code.is_none(),
+                completion_code: code,
+                ..a
+            };
             return step_of(db, secret, &after).await;
         }
-        let item = next_item.ok_or_else(|| WorkError::Internal(format!("HIT {} has no item at position {}", after.hit_id, after.next_position)))?;
-        return Ok(Step { answered: after.next_position, item: Some(item), completion: None });
+        let (_, next) = item(answer.position + 1)
+            .ok_or_else(|| WorkError::Internal(format!("HIT {} has no item at position {}", a.hit_id, answer.position + 1)))?;
+        return Ok(Step { answered: answer.position + 1, item: Some(next.clone()), completion: None });
     }
     Err(WorkError::Conflict("Another answer for this HIT arrived at the same time; please reload the page.".into()))
 }
@@ -713,10 +1017,11 @@ pub async fn items_of(db: &Db, public_id: &str) -> Result<Vec<(i64, String, Opti
 mod tests {
     use super::*;
 
-    fn loaded(task: &str, settings: &str) -> Loaded {
-        Loaded {
+    fn rules(task: &str, settings: &str) -> Rules {
+        Rules::of(&Loaded {
             id: 1,
             public_id: "p".into(),
+            owner: None,
             hit_id: 1,
             status: "active".into(),
             platform_params: None,
@@ -731,7 +1036,7 @@ mod tests {
             reference_name: None,
             source_lang: "de".into(),
             target_lang: "en".into(),
-        }
+        })
     }
 
     fn answer(score: Option<f64>, score2: Option<f64>, skipped: bool) -> Answer {
@@ -740,7 +1045,7 @@ mod tests {
 
     #[test]
     fn answers_are_checked_against_the_task() {
-        let da = loaded("da-fluency", "{}");
+        let da = rules("da-fluency", "{}");
         assert_eq!(validate(&da, &answer(Some(12.345678), None, false)), Ok((Some(12.345678), None)));
         assert_eq!(validate(&da, &answer(Some(0.0), None, false)), Ok((Some(0.0), None)));
         assert_eq!(validate(&da, &answer(Some(100.0), None, false)), Ok((Some(100.0), None)));
@@ -749,12 +1054,12 @@ mod tests {
         }
         assert!(validate(&da, &answer(None, None, true)).is_err(), "no skipping unless the campaign allows it");
 
-        let boxes = loaded("word-order", "{}");
+        let boxes = rules("word-order", "{}");
         assert_eq!(validate(&boxes, &answer(Some(0.25), Some(1.0), false)), Ok((Some(0.25), Some(1.0))));
         assert!(validate(&boxes, &answer(Some(0.3), Some(1.0), false)).is_err());
         assert!(validate(&boxes, &answer(Some(0.25), None, false)).is_err());
 
-        let sliders = loaded("word-order", r#"{"woj_scale":"sliders","allow_skip":true}"#);
+        let sliders = rules("word-order", r#"{"woj_scale":"sliders","allow_skip":true}"#);
         assert_eq!(validate(&sliders, &answer(Some(0.3333), Some(0.9), false)), Ok((Some(0.3333), Some(0.9))));
         assert!(validate(&sliders, &answer(Some(1.5), Some(0.9), false)).is_err());
         assert_eq!(validate(&sliders, &answer(None, None, true)), Ok((None, None)));
@@ -801,5 +1106,143 @@ mod tests {
         );
         assert_eq!(return_url("{}", "C"), None);
         assert_eq!(return_url("nonsense", "C"), None);
+    }
+
+    // -----------------------------------------------------------------------------------------
+    // Storing answers, on SQLite and PostgreSQL
+
+    const SECRET: &[u8] = b"unit test secret";
+
+    /// The demo work (its crowd assignment: DA, 100 items, no account) in a fresh database.
+    async fn demo(db: &Db) -> crate::annotate::fixture::DemoWork {
+        let user = crate::auth::server::create_user(db, "org@example.org", "Org", "a long enough password 1", crate::auth::Role::Organizer)
+            .await
+            .unwrap();
+        crate::annotate::fixture::seed_demo_work(db, user.id).await.unwrap()
+    }
+
+    fn da(position: i64, score: f64, key: &str) -> Answer {
+        Answer { position, score: Some(score), score2: None, skipped: false, time_on_screen_ms: 900, idempotency_key: key.into() }
+    }
+
+    /// (position, score, key, shown_at) of every judgment of an assignment, in order.
+    async fn judgments(db: &Db, public_id: &str) -> Vec<(i64, Option<f64>, String, Option<i64>)> {
+        sqlx::query(
+            "SELECT hi.position, j.score, j.idempotency_key, j.shown_at FROM judgments j JOIN hit_items hi ON hi.id = j.hit_item_id \
+             JOIN assignments a ON a.id = j.assignment_id WHERE a.public_id = $1 ORDER BY hi.position",
+        )
+        .bind(public_id)
+        .fetch_all(&db.pool)
+        .await
+        .unwrap()
+        .iter()
+        .map(|r| (r.get("position"), r.get("score"), r.get("idempotency_key"), r.get("shown_at")))
+        .collect()
+    }
+
+    async fn assignment_row(db: &Db, public_id: &str) -> (i64, i64, i64, Option<i64>) {
+        let r = sqlx::query("SELECT id, worker_id, next_position, item_shown_at FROM assignments WHERE public_id = $1")
+            .bind(public_id)
+            .fetch_one(&db.pool)
+            .await
+            .unwrap();
+        (r.get("id"), r.get("worker_id"), r.get("next_position"), r.get("item_shown_at"))
+    }
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn answers_are_stored_once_and_in_order_whatever_the_cache_holds() {
+        for (db, _dir) in crate::campaign::tests::databases().await {
+            let demo = demo(&db).await;
+            let a = demo.crowd_assignment.as_str();
+            let work = Work::default();
+            let submit = |answer: Answer| {
+                let (db, work) = (&db, &work);
+                async move { submit(db, work, SECRET, None, a, &answer).await }
+            };
+            assert!(matches!(submit(da(0, 50.0, "early")).await, Err(WorkError::Conflict(_))), "{:?}: before Start", db.backend);
+            start(&db, &work, SECRET, None, a).await.unwrap();
+            assert!(work.assignment(a).is_some(), "Start keeps the assignment's fixed facts");
+
+            let first = submit(da(0, 61.5, "k0")).await.unwrap();
+            assert_eq!((first.answered, first.item.as_ref().map(|i| i.position)), (1, Some(1)));
+            assert_eq!(submit(da(0, 61.5, "k0")).await.unwrap(), first, "a retry gets the same step");
+            assert!(matches!(submit(da(0, 10.0, "k0")).await, Err(WorkError::Conflict(_))), "an answer cannot change");
+            assert!(matches!(submit(da(3, 10.0, "k3")).await, Err(WorkError::Conflict(_))), "no skipping ahead");
+
+            // Four different answers to item 2 at once: exactly one is stored.
+            let (p, q, r, s) = tokio::join!(submit(da(1, 1.0, "r1")), submit(da(1, 2.0, "r2")), submit(da(1, 3.0, "r3")), submit(da(1, 4.0, "r4")));
+            let outcomes = [p, q, r, s];
+            assert_eq!(outcomes.iter().filter(|o| o.is_ok()).count(), 1, "{:?}: {outcomes:?}", db.backend);
+            assert!(outcomes.iter().all(|o| o.is_ok() || matches!(o, Err(WorkError::Conflict(_)))), "{outcomes:?}");
+
+            // What can change is read from the database, never from the cache: a blocked worker
+            // is refused and an expired assignment is gone, and nothing is stored for either.
+            let (id, worker, position, _) = assignment_row(&db, a).await;
+            assert_eq!(position, 2);
+            crate::campaign::assign::set_blocked(&db, worker, true).await.unwrap();
+            assert!(matches!(submit(da(2, 70.0, "blocked")).await, Err(WorkError::Gone(_))));
+            crate::campaign::assign::set_blocked(&db, worker, false).await.unwrap();
+            sqlx::query("UPDATE assignments SET status = 'expired' WHERE id = $1").bind(id).execute(&db.writer).await.unwrap();
+            assert!(matches!(submit(da(2, 70.0, "expired")).await, Err(WorkError::Gone(_))));
+            sqlx::query("UPDATE assignments SET status = 'active' WHERE id = $1").bind(id).execute(&db.writer).await.unwrap();
+            let third = submit(da(2, 70.0, "k2")).await.unwrap();
+            assert_eq!(third.answered, 3);
+
+            let stored = judgments(&db, a).await;
+            assert_eq!(stored.iter().map(|j| j.0).collect::<Vec<_>>(), vec![0, 1, 2], "{:?}", db.backend);
+            assert_eq!((stored[0].1, stored[0].2.as_str(), stored[2].1, stored[2].2.as_str()), (Some(61.5), "k0", Some(70.0), "k2"));
+            // Each judgment carries the time its item was shown: when the one before was stored.
+            assert!(stored.windows(2).all(|w| w[0].3 <= w[1].3), "{stored:?}");
+
+            // A cold cache (another server, or a restart) gives the same answers.
+            let fresh = Work::default();
+            assert_eq!(super::submit(&db, &fresh, SECRET, None, a, &da(2, 70.0, "k2")).await.unwrap(), third);
+            assert_eq!(super::submit(&db, &fresh, SECRET, None, a, &da(3, 5.0, "k3")).await.unwrap().answered, 4);
+        }
+    }
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn a_group_of_answers_is_committed_together_and_each_fails_alone() {
+        let (db, _dir) = crate::campaign::tests::databases().await.swap_remove(0);
+        assert_eq!(db.backend, crate::db::Backend::Sqlite);
+        let demo = demo(&db).await;
+        let a = demo.crowd_assignment.as_str();
+        start(&db, &Work::default(), SECRET, None, a).await.unwrap();
+        let (id, _, _, shown) = assignment_row(&db, a).await;
+        let items: Vec<i64> = sqlx::query("SELECT hi.id FROM hit_items hi JOIN assignments a ON a.hit_id = hi.hit_id WHERE a.id = $1 ORDER BY hi.position")
+            .bind(id)
+            .fetch_all(&db.pool)
+            .await
+            .unwrap()
+            .iter()
+            .map(|r| r.get("id"))
+            .collect();
+        let queued = |position: i64, hit_item_id: i64, key: &str, now: i64| QueuedAnswer {
+            assignment: id,
+            hit_item_id,
+            position,
+            skipped: false,
+            now,
+            time_on_screen_ms: 700,
+            key: key.into(),
+            score: Some(position as f64 + 0.5),
+            score2: None,
+        };
+        let group = [
+            queued(0, items[0], "a", 1_000),
+            queued(0, items[0], "again", 2_000), // item 1 is no longer the current one
+            queued(5, items[5], "ahead", 3_000), // not the current one either
+            queued(1, -1, "broken", 4_000),      // no such HIT item: the insert fails
+            queued(1, items[1], "b", 5_000),
+        ];
+        let results = store_group(&db.writer, group.iter()).await;
+        assert_eq!(results[..3], [Ok(true), Ok(false), Ok(false)]);
+        assert!(matches!(&results[3], Err(e) if e.contains("FOREIGN KEY")), "{:?}", results[3]);
+        assert_eq!(results[4], Ok(true));
+        // The failed answer left nothing behind: not its position, not its time.
+        let stored = judgments(&db, a).await;
+        assert_eq!(stored, vec![(0, Some(0.5), "a".to_string(), shown), (1, Some(1.5), "b".to_string(), Some(1_000))]);
+        let (_, _, position, shown_now) = assignment_row(&db, a).await;
+        assert_eq!((position, shown_now), (2, Some(5_000)));
     }
 }

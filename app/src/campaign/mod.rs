@@ -494,7 +494,7 @@ pub struct QueueEntry {
 }
 
 #[cfg(all(test, feature = "ssr"))]
-mod tests;
+pub(crate) mod tests;
 
 #[cfg(test)]
 mod unit_tests {

@@ -36,7 +36,9 @@ pub(crate) fn write_wmt(dir: &std::path::Path, pair: &str, segments: usize, syst
     }
 }
 
-async fn databases() -> Vec<(Db, tempfile::TempDir)> {
+/// A fresh database on SQLite (a temp file) and, when `ASSAY_TEST_POSTGRES_URL` is set, one on
+/// PostgreSQL.
+pub(crate) async fn databases() -> Vec<(Db, tempfile::TempDir)> {
     let mut out = Vec::new();
     let dir = tempfile::tempdir().unwrap();
     let url = format!("sqlite://{}?mode=rwc", dir.path().join("t.db").display());
