@@ -4,8 +4,13 @@
 //! Each simulated annotator arrives by the campaign's signed crowd link (`GET /c/…&worker=…`,
 //! no password, so no argon2 in the loop), presses Start (`start_work`), then for every item
 //! thinks for `--think-ms` (± 50%, seeded) and submits (`submit_judgment` with an idempotency
-//! key), until the HIT ends; then it comes back by the link for its next HIT, until `--seconds`
-//! have passed. Judgments per second count the answers acknowledged within that window.
+//! key), until the HIT ends; then it comes back by the link for its next HIT.
+//!
+//! The annotators' first arrivals are spread over `--ramp-seconds` (default: the time one HIT
+//! takes, 100 items × think time), as a crowd arrives over time rather than at one instant
+//! (all starting at once keeps them in step, every one finishing a HIT in the same second).
+//! The measurement window of `--seconds` starts after the ramp: judgments per second, latencies
+//! and CPU count what happens within it, with all annotators at work.
 //!
 //! The storage ceiling: committed single-row inserts per second, one connection, into a fresh
 //! table in the same kind of database with the same settings as `app/src/db.rs` (SQLite: a file
@@ -32,6 +37,8 @@ struct Options {
     annotators: usize,
     think_ms: u64,
     seconds: u64,
+    /// `None`: one HIT's worth of think time.
+    ramp_seconds: Option<f64>,
     redundancy: usize,
     url: Option<String>,
     database_url: Option<String>,
@@ -41,7 +48,7 @@ struct Options {
 
 fn usage() -> ! {
     eprintln!(
-        "usage: assay-load [--annotators N] [--think-ms MS] [--seconds S] [--redundancy K] \
+        "usage: assay-load [--annotators N] [--think-ms MS] [--seconds S] [--ramp-seconds S] [--redundancy K] \
          [--url http://127.0.0.1:PORT | --database-url URL] [--ceiling-seconds S] [--seed N]"
     );
     std::process::exit(2)
@@ -52,6 +59,7 @@ fn options() -> Options {
         annotators: 500,
         think_ms: 100,
         seconds: 20,
+        ramp_seconds: None,
         redundancy: 10,
         url: None,
         database_url: None,
@@ -66,6 +74,7 @@ fn options() -> Options {
             "--annotators" => o.annotators = num(value()) as usize,
             "--think-ms" => o.think_ms = num(value()),
             "--seconds" => o.seconds = num(value()),
+            "--ramp-seconds" => o.ramp_seconds = Some(value().parse::<f64>().ok().filter(|r| *r >= 0.0).unwrap_or_else(|| usage())),
             "--redundancy" => o.redundancy = num(value()) as usize,
             "--url" => o.url = Some(value().trim_end_matches('/').to_string()),
             "--database-url" => o.database_url = Some(value()),
@@ -123,8 +132,8 @@ async fn annotator(
     campaign: CrowdCampaign,
     think_ms: u64,
     seed: u64,
-    t0: Instant,
-    window: Duration,
+    arrive_at: Instant,
+    window: (Instant, Instant),
     judgments: Arc<AtomicU64>,
     out_of_work: Arc<AtomicBool>,
     tally: Arc<Mutex<Tally>>,
@@ -132,9 +141,10 @@ async fn annotator(
     let worker = format!("load-{seed}-{n}");
     let mut rng = Rng(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ (n as u64 + 1).wrapping_mul(0x2545_F491_4F6C_DD1D) | 1);
     let mut local = Tally::default();
-    // Arrivals spread over one think time, as people do not all click at once.
-    tokio::time::sleep(rng.think(think_ms)).await;
-    'hits: while t0.elapsed() < window {
+    let (from, until) = window;
+    let within = |t: Instant| t >= from && t <= until;
+    tokio::time::sleep_until(arrive_at.into()).await;
+    'hits: while Instant::now() < until {
         let started = Instant::now();
         let assignment = match fixtures::arrive(&client, &base, &campaign, &worker).await {
             Ok(Some(a)) => a,
@@ -160,10 +170,12 @@ async fn annotator(
                 break;
             }
         };
-        local.arrive_us.push(started.elapsed().as_micros().min(u128::from(u32::MAX)) as u32);
+        if within(started) && within(Instant::now()) {
+            local.arrive_us.push(started.elapsed().as_micros().min(u128::from(u32::MAX)) as u32);
+        }
         loop {
             tokio::time::sleep(rng.think(think_ms)).await;
-            if t0.elapsed() >= window {
+            if Instant::now() >= until {
                 break 'hits;
             }
             let sent = Instant::now();
@@ -171,7 +183,7 @@ async fn annotator(
             let took = sent.elapsed();
             match reply {
                 Reply::Answered(200, body) => {
-                    if t0.elapsed() <= window {
+                    if within(sent) && within(Instant::now()) {
                         judgments.fetch_add(1, Ordering::Relaxed);
                         local.submit_us.push(took.as_micros().min(u128::from(u32::MAX)) as u32);
                     }
@@ -313,9 +325,10 @@ async fn main() {
     };
 
     // Enough HITs that nobody runs out: each annotator can finish about
-    // seconds × 1000 / think time items.
+    // (ramp + seconds) × 1000 / think time items.
+    let ramp = Duration::from_secs_f64(o.ramp_seconds.unwrap_or((fixtures::HIT_LENGTH as u64 * o.think_ms) as f64 / 1000.0));
     let k = o.redundancy.clamp(1, o.annotators);
-    let items_each = (o.seconds * 1000) / o.think_ms.max(5) + 1;
+    let items_each = (ramp.as_millis() as u64 + o.seconds * 1000) / o.think_ms.max(5) + 1;
     let hits_each = (items_each as usize).div_ceil(fixtures::HIT_LENGTH) + 1;
     let hits = (o.annotators * hits_each).div_ceil(k);
     let name = format!("load {} annotators {}", o.annotators, std::process::id());
@@ -333,7 +346,13 @@ async fn main() {
         std::process::exit(1)
     });
 
-    eprintln!("{} annotators, think time {} ms ± 50%, for {} s…", o.annotators, o.think_ms, o.seconds);
+    eprintln!(
+        "{} annotators arriving over {:.1} s, think time {} ms ± 50%, measured for {} s…",
+        o.annotators,
+        ramp.as_secs_f64(),
+        o.think_ms,
+        o.seconds
+    );
     let client = reqwest::Client::builder()
         .redirect(reqwest::redirect::Policy::none())
         .pool_max_idle_per_host(usize::MAX)
@@ -343,12 +362,19 @@ async fn main() {
     let judgments = Arc::new(AtomicU64::new(0));
     let out_of_work = Arc::new(AtomicBool::new(false));
     let tally = Arc::new(Mutex::new(Tally::default()));
-    let window = Duration::from_secs(o.seconds);
     let server_pid = own_server.as_ref().map(TestServer::pid);
-    let cpu_before = server_pid.and_then(cpu_seconds);
     let t0 = Instant::now();
+    let window = (t0 + ramp, t0 + ramp + Duration::from_secs(o.seconds));
+    // CPU of the server and of this generator over the window, read when it opens and closes.
+    let cpu_at_start = tokio::spawn(async move {
+        tokio::time::sleep_until(window.0.into()).await;
+        (server_pid.and_then(cpu_seconds), cpu_seconds(std::process::id()))
+    });
     let tasks: Vec<_> = (0..o.annotators)
         .map(|n| {
+            // Evenly over the ramp, in an order that does not follow the worker numbers.
+            let slot = (n as u64).wrapping_mul(0x9E37_79B9) % o.annotators as u64;
+            let arrive_at = t0 + ramp.mul_f64(slot as f64 / o.annotators as f64);
             tokio::spawn(annotator(
                 n,
                 client.clone(),
@@ -356,7 +382,7 @@ async fn main() {
                 campaign.clone(),
                 o.think_ms,
                 o.seed,
-                t0,
+                arrive_at,
                 window,
                 judgments.clone(),
                 out_of_work.clone(),
@@ -369,15 +395,23 @@ async fn main() {
             tally.lock().await.errors.push(format!("annotator task: {e}"));
         }
     }
-    let elapsed = t0.elapsed().as_secs_f64().min(o.seconds as f64);
-    let cpu_used = server_pid.and_then(cpu_seconds).zip(cpu_before).map(|(after, before)| after - before);
+    let (server_before, generator_before) = cpu_at_start.await.unwrap_or((None, None));
+    let elapsed = o.seconds as f64;
+    let cpu_used = server_pid.and_then(cpu_seconds).zip(server_before).map(|(after, before)| after - before);
+    let generator_cpu = cpu_seconds(std::process::id()).zip(generator_before).map(|(after, before)| after - before);
     let mut t = tally.lock().await;
     t.submit_us.sort_unstable();
     t.arrive_us.sort_unstable();
     let n = judgments.load(Ordering::Relaxed);
     let rate = n as f64 / elapsed;
     println!("== assay-load: {} annotators on {backend} ({base}) ==", o.annotators);
-    println!("think time:         {} ms ± 50% per item; window {} s; k = {k}; seed {}", o.think_ms, o.seconds, o.seed);
+    println!(
+        "think time:         {} ms ± 50% per item; arrivals over {:.1} s, then a window of {} s; k = {k}; seed {}",
+        o.think_ms,
+        ramp.as_secs_f64(),
+        o.seconds,
+        o.seed
+    );
     println!("judgments:          {n} acknowledged in {elapsed:.1} s = {rate:.0} judgments/s; {} HITs finished", t.hits_finished);
     println!(
         "submit latency:     p50 {:.1} ms, p95 {:.1} ms, p99 {:.1} ms, max {:.1} ms",
@@ -396,7 +430,14 @@ async fn main() {
     if let Some(cpu) = cpu_used {
         println!(
             "server CPU:         {cpu:.1} s in the window ({:.0}% of one core), {:.2} ms per judgment",
-            100.0 * cpu / t0.elapsed().as_secs_f64(),
+            100.0 * cpu / elapsed,
+            1000.0 * cpu / n.max(1) as f64
+        );
+    }
+    if let Some(cpu) = generator_cpu {
+        println!(
+            "generator CPU:      {cpu:.1} s in the window ({:.0}% of one core), {:.2} ms per judgment (same machine)",
+            100.0 * cpu / elapsed,
             1000.0 * cpu / n.max(1) as f64
         );
     }
