@@ -448,15 +448,20 @@ fn shape(score: Option<f64>, score2: Option<f64>) -> usize {
     }
 }
 
-/// The INSERT of a judgment of each [`shape`], its row selected from the assignment where
-/// `condition` holds, with the time the item was shown (`$1` assignment, `$2` HIT item, `$4`
-/// skipped, `$5` now, `$6` time on screen, `$7` key, `$8`/`$9` scores; `$3` is the position).
-fn insert_judgment(shape: usize, condition: &str) -> String {
+/// The INSERT of a judgment of each [`shape`], its one row selected `from` (with the time the
+/// item was shown as `shown_at`): `$1` assignment, `$2` HIT item, `$4` skipped, `$5` now, `$6`
+/// time on screen, `$7` key, `$8`/`$9` scores (`$3` is the position).
+fn insert_judgment_from(shape: usize, shown_at: &str, from: &str) -> String {
     let (columns, values) = [(", score, score2", ", $8, $9"), (", score", ", $8"), ("", "")][shape];
     format!(
         "INSERT INTO judgments (assignment_id, hit_item_id, skipped, shown_at, submitted_at, time_on_screen_ms, idempotency_key{columns}) \
-         SELECT a.id, $2, $4, a.item_shown_at, $5, $6, $7{values} FROM assignments a WHERE a.id = $1 AND {condition}"
+         SELECT $1, $2, $4, {shown_at}, $5, $6, $7{values} FROM {from}"
     )
+}
+
+/// [`insert_judgment_from`] the assignment where `condition` holds.
+fn insert_judgment(shape: usize, condition: &str) -> String {
+    insert_judgment_from(shape, "a.item_shown_at", &format!("assignments a WHERE a.id = $1 AND {condition}"))
 }
 
 /// The INSERT of a judgment, guarded by the position it answers: a row is stored only if that
@@ -525,19 +530,51 @@ async fn store_answer(
     Ok(moved == 1)
 }
 
-/// [`store_answer`] for an item that is not the last. PostgreSQL: in a transaction of its own
-/// (the database orders concurrent writers itself). SQLite: through the [`AnswerQueue`].
+/// [`store_answer`] for an item that is not the last. PostgreSQL: one statement (the database
+/// orders concurrent writers itself). SQLite: through the [`AnswerQueue`].
 async fn store_next_answer(db: &Db, work: &Work, id: i64, hit_item_id: i64, answer: &Answer, score: Option<f64>, score2: Option<f64>) -> Result<bool, WorkError> {
     let now = now_ms();
-    if db.backend != crate::db::Backend::Sqlite {
-        let mut tx = db.writer.begin().await?;
-        let stored = store_answer(&mut tx, id, hit_item_id, answer, score, score2, false, now).await?;
-        if stored {
-            tx.commit().await?;
-        } else {
-            tx.rollback().await?;
+    if db.backend == crate::db::Backend::Postgres {
+        // Lock the assignment if the item is the current one of an active, started assignment
+        // of a worker in good standing (a concurrent answer that moved it first makes the row
+        // fail the condition when it is re-read after the lock), advance it, and store the
+        // judgment with the time the item was shown: all or nothing, in one round trip.
+        static AT_ONCE: std::sync::LazyLock<[String; 3]> = std::sync::LazyLock::new(|| {
+            [0, 1, 2].map(|shape| {
+                format!(
+                    "WITH current AS ( \
+                        SELECT a.id, a.item_shown_at FROM assignments a \
+                        WHERE a.id = $1 AND a.next_position = $3 AND a.status = 'active' \
+                          AND (a.item_shown_at IS NOT NULL OR a.next_position > 0) \
+                          AND EXISTS (SELECT 1 FROM workers w WHERE w.id = a.worker_id AND w.blocked = 0) \
+                        FOR UPDATE), \
+                     moved AS ( \
+                        UPDATE assignments SET next_position = $3 + 1, item_shown_at = $5, last_seen_at = $5 \
+                        FROM current WHERE assignments.id = current.id RETURNING current.item_shown_at AS shown_at) \
+                     {}",
+                    insert_judgment_from(shape, "moved.shown_at", "moved")
+                )
+            })
+        });
+        let mut query = sqlx::query(sqlx::AssertSqlSafe(AT_ONCE[shape(score, score2)].as_str()))
+            .bind(id)
+            .bind(hit_item_id)
+            .bind(answer.position)
+            .bind(i64::from(answer.skipped))
+            .bind(now)
+            .bind(answer.time_on_screen_ms)
+            .bind(answer.idempotency_key.trim().to_string());
+        if let Some(s) = score {
+            query = query.bind(s);
+            if let Some(s2) = score2 {
+                query = query.bind(s2);
+            }
         }
-        return Ok(stored);
+        return match query.execute(&db.writer).await {
+            Ok(r) => Ok(r.rows_affected() == 1),
+            Err(e) if crate::db::is_conflict(&e) => Ok(false),
+            Err(e) => Err(WorkError::Internal(format!("storing a judgment failed: {e}"))),
+        };
     }
     let queued = QueuedAnswer {
         assignment: id,
