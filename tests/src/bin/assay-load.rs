@@ -93,6 +93,8 @@ fn options() -> Options {
 struct Tally {
     /// Latency of each acknowledged submission, microseconds.
     submit_us: Vec<u32>,
+    /// Of those, the answers to a HIT's last item (completion code and quality gate).
+    last_us: Vec<u32>,
     /// Latency of each arrival by crowd link plus Start, microseconds.
     arrive_us: Vec<u32>,
     errors: Vec<String>,
@@ -183,13 +185,17 @@ async fn annotator(
             let took = sent.elapsed();
             match reply {
                 Reply::Answered(200, body) => {
+                    let micros = took.as_micros().min(u128::from(u32::MAX)) as u32;
                     if within(sent) && within(Instant::now()) {
                         judgments.fetch_add(1, Ordering::Relaxed);
-                        local.submit_us.push(took.as_micros().min(u128::from(u32::MAX)) as u32);
+                        local.submit_us.push(micros);
                     }
                     match parse_step(&body) {
                         Some((_, Some(p), false)) => position = p,
                         Some((_, None, true)) => {
+                            if within(sent) && within(Instant::now()) {
+                                local.last_us.push(micros);
+                            }
                             local.hits_finished += 1;
                             continue 'hits;
                         }
@@ -208,6 +214,7 @@ async fn annotator(
     }
     let mut t = tally.lock().await;
     t.submit_us.extend(local.submit_us);
+    t.last_us.extend(local.last_us);
     t.arrive_us.extend(local.arrive_us);
     t.errors.extend(local.errors);
     t.hits_finished += local.hits_finished;
@@ -402,6 +409,7 @@ async fn main() {
     let mut t = tally.lock().await;
     t.submit_us.sort_unstable();
     t.arrive_us.sort_unstable();
+    t.last_us.sort_unstable();
     let n = judgments.load(Ordering::Relaxed);
     let rate = n as f64 / elapsed;
     println!("== assay-load: {} annotators on {backend} ({base}) ==", o.annotators);
@@ -419,6 +427,12 @@ async fn main() {
         percentile(&t.submit_us, 95.0),
         percentile(&t.submit_us, 99.0),
         percentile(&t.submit_us, 100.0)
+    );
+    println!(
+        "  of which last items: {} (completion + quality gate), p50 {:.1} ms, p99 {:.1} ms",
+        t.last_us.len(),
+        percentile(&t.last_us, 50.0),
+        percentile(&t.last_us, 99.0)
     );
     println!(
         "arrival (link + Start): {} times, p50 {:.1} ms, p99 {:.1} ms, max {:.1} ms",
