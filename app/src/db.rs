@@ -23,10 +23,10 @@ pub enum Backend {
 /// The connection pools and the engine behind them.
 ///
 /// Every write goes through `writer`. On SQLite that is a pool of one connection: the file has
-/// one writer at a time, and queueing writers here (in order, without sleeping) instead of in
-/// SQLite's busy handler (which polls with sleeps of up to 100 ms) is what keeps a judgment's
-/// latency low under load. Reads use `pool` and run beside the writer (WAL). On PostgreSQL both
-/// are the same pool: the database orders writers with row locks.
+/// one writer at a time, so writers queue here, in order, rather than in SQLite's busy handler
+/// (which polls with sleeps of up to 100 ms). Answers to items reach it grouped, from a thread
+/// of their own (`annotate::server::Work`). Reads use `pool` and run beside the writer (WAL).
+/// On PostgreSQL both are the same pool: the database orders writers with row locks.
 #[derive(Clone, Debug)]
 pub struct Db {
     pub pool: AnyPool,
