@@ -464,6 +464,32 @@ fn insert_judgment(shape: usize, condition: &str) -> String {
     insert_judgment_from(shape, "a.item_shown_at", &format!("assignments a WHERE a.id = $1 AND {condition}"))
 }
 
+/// A statement of [`insert_judgment_from`]'s numbering with an answer's values bound (the
+/// scores of its [`shape`] only).
+fn with_judgment(
+    sql: &'static str,
+    id: i64,
+    hit_item_id: i64,
+    answer: &Answer,
+    score: Option<f64>,
+    score2: Option<f64>,
+    now: i64,
+) -> sqlx::query::Query<'static, sqlx::Any, <sqlx::Any as sqlx::Database>::Arguments> {
+    let query = sqlx::query(sqlx::AssertSqlSafe(sql))
+        .bind(id)
+        .bind(hit_item_id)
+        .bind(answer.position)
+        .bind(i64::from(answer.skipped))
+        .bind(now)
+        .bind(answer.time_on_screen_ms)
+        .bind(answer.idempotency_key.trim().to_string());
+    match (score, score2) {
+        (Some(s), Some(s2)) => query.bind(s).bind(s2),
+        (Some(s), None) => query.bind(s),
+        _ => query,
+    }
+}
+
 /// The INSERT of a judgment, guarded by the position it answers: a row is stored only if that
 /// item is still the current one of an active, started assignment whose worker is not blocked.
 static INSERT_IF_CURRENT: std::sync::LazyLock<[String; 3]> = std::sync::LazyLock::new(|| {
@@ -491,20 +517,7 @@ async fn store_answer(
     completing: bool,
     now: i64,
 ) -> Result<bool, WorkError> {
-    let mut insert = sqlx::query(sqlx::AssertSqlSafe(INSERT_IF_CURRENT[shape(score, score2)].as_str()))
-        .bind(id)
-        .bind(hit_item_id)
-        .bind(answer.position)
-        .bind(i64::from(answer.skipped))
-        .bind(now)
-        .bind(answer.time_on_screen_ms)
-        .bind(answer.idempotency_key.trim().to_string());
-    if let Some(s) = score {
-        insert = insert.bind(s);
-        if let Some(s2) = score2 {
-            insert = insert.bind(s2);
-        }
-    }
+    let insert = with_judgment(&INSERT_IF_CURRENT[shape(score, score2)], id, hit_item_id, answer, score, score2, now);
     match insert.execute(&mut *tx).await {
         Ok(r) if r.rows_affected() == 1 => {}
         Ok(_) => return Ok(false),
@@ -556,20 +569,7 @@ async fn store_next_answer(db: &Db, work: &Work, id: i64, hit_item_id: i64, answ
                 )
             })
         });
-        let mut query = sqlx::query(sqlx::AssertSqlSafe(AT_ONCE[shape(score, score2)].as_str()))
-            .bind(id)
-            .bind(hit_item_id)
-            .bind(answer.position)
-            .bind(i64::from(answer.skipped))
-            .bind(now)
-            .bind(answer.time_on_screen_ms)
-            .bind(answer.idempotency_key.trim().to_string());
-        if let Some(s) = score {
-            query = query.bind(s);
-            if let Some(s2) = score2 {
-                query = query.bind(s2);
-            }
-        }
+        let query = with_judgment(&AT_ONCE[shape(score, score2)], id, hit_item_id, answer, score, score2, now);
         return match query.execute(&db.writer).await {
             Ok(r) => Ok(r.rows_affected() == 1),
             Err(e) if crate::db::is_conflict(&e) => Ok(false),
