@@ -129,9 +129,6 @@ pub async fn connect(url: &str) -> Result<Db, String> {
                             // In WAL mode NORMAL is durable across a crash of the process; only a
                             // power loss can lose the last transactions.
                             conn.execute("PRAGMA synchronous = NORMAL").await?;
-                            // No commit copies the log into the file (which syncs it to disk and
-                            // would hold the writer meanwhile): a task does that beside it (below).
-                            conn.execute("PRAGMA wal_autocheckpoint = 0").await?;
                             Ok(())
                         })
                     })
@@ -141,9 +138,7 @@ pub async fn connect(url: &str) -> Result<Db, String> {
                 .execute("PRAGMA journal_mode = WAL")
                 .await
                 .map_err(|e| format!("cannot switch SQLite to WAL mode: {e}"))?;
-            let pool = sqlite(8).connect_with(options).await.map_err(opened)?;
-            tokio::spawn(checkpoints(pool.clone()));
-            (pool, writer)
+            (sqlite(8).connect_with(options).await.map_err(opened)?, writer)
         }
         Backend::Postgres => {
             let pool = AnyPoolOptions::new()
@@ -160,23 +155,6 @@ pub async fn connect(url: &str) -> Result<Db, String> {
         .await
         .map_err(|e| format!("database migration failed: {e}"))?;
     Ok(Db { pool, writer, backend })
-}
-
-/// Copies SQLite's write-ahead log into the database file twice a second, from a reading
-/// connection: a passive checkpoint runs beside the writer, so answers do not wait for the disk
-/// sync a checkpoint ends with. Stops when the pool is closed.
-async fn checkpoints(pool: AnyPool) {
-    let mut every = tokio::time::interval(Duration::from_millis(500));
-    every.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
-    loop {
-        every.tick().await;
-        if pool.is_closed() {
-            return;
-        }
-        if let Err(e) = pool.execute("PRAGMA wal_checkpoint(PASSIVE)").await {
-            tracing::warn!("SQLite checkpoint failed: {e}");
-        }
-    }
 }
 
 /// A write that lost a race and may be tried again (or answered from what the winner stored):
