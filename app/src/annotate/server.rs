@@ -135,29 +135,18 @@ impl Loaded {
     }
 }
 
-/// The item at `position` as the browser sees it, and its internal id. One query for every
-/// item type.
-async fn item_at(db: &Db, a: &Loaded, position: i64) -> Result<(i64, ItemView), WorkError> {
-    items_from(db, a, position, 1)
-        .await?
-        .pop()
-        .ok_or_else(|| WorkError::Internal(format!("HIT {} has no item at position {position}", a.hit_id)))
-}
-
-/// The items at positions `from .. from + count` (those that exist), in order, as the browser
-/// sees them, with their internal ids. One query for every item type.
-async fn items_from(db: &Db, a: &Loaded, from: i64, count: i64) -> Result<Vec<(i64, ItemView)>, WorkError> {
+/// The items of the assignment's HIT, in order, as the browser sees them, with their internal
+/// ids. One query for every item type.
+async fn hit_items(db: &Db, a: &Loaded) -> Result<Vec<(i64, ItemView)>, WorkError> {
     let rows = sqlx::query(
         "SELECT hi.id, hi.position, hi.shown_text, s.source, r.text AS reference \
          FROM hit_items hi JOIN segments s ON s.id = hi.segment_id \
-         LEFT JOIN segment_references r ON r.segment_id = hi.segment_id AND r.name = COALESCE(CAST($3 AS TEXT), \
+         LEFT JOIN segment_references r ON r.segment_id = hi.segment_id AND r.name = COALESCE(CAST($2 AS TEXT), \
               (SELECT MIN(r2.name) FROM segment_references r2 WHERE r2.segment_id = hi.segment_id)) \
-         WHERE hi.hit_id = $1 AND hi.position >= $2 AND hi.position < $4 ORDER BY hi.position",
+         WHERE hi.hit_id = $1 ORDER BY hi.position",
     )
     .bind(a.hit_id)
-    .bind(from)
     .bind(a.reference_name.clone())
-    .bind(from + count)
     .fetch_all(&db.pool)
     .await?;
     rows.iter()
@@ -183,6 +172,13 @@ struct Fixed {
     owner: Option<i64>,
     rules: Rules,
     items: Arc<[(i64, ItemView)]>,
+}
+
+impl Fixed {
+    /// The HIT item at `position` (its internal id and view), if the HIT has one there.
+    fn item(&self, position: i64) -> Option<&(i64, ItemView)> {
+        usize::try_from(position).ok().and_then(|p| self.items.get(p))
+    }
 }
 
 /// What each server keeps in memory for annotation:
@@ -215,7 +211,7 @@ impl Work {
         let items = match cached {
             Some(items) => items,
             None => {
-                let items: Arc<[(i64, ItemView)]> = items_from(db, a, 0, a.total).await?.into();
+                let items: Arc<[(i64, ItemView)]> = hit_items(db, a).await?.into();
                 // Positions 0 .. total, each once: anything else is not kept (nor trusted).
                 if items.len() as i64 != a.total || items.iter().enumerate().any(|(i, (_, v))| v.position != i as i64) {
                     return Err(WorkError::Internal(format!("HIT {} does not have items 1 to {}", a.hit_id, a.total)));
@@ -240,8 +236,9 @@ impl Work {
     }
 }
 
-/// The current step of an assignment (after any change has been stored).
-async fn step_of(db: &Db, secret: &[u8], a: &Loaded) -> Result<Step, WorkError> {
+/// The current step of an assignment (after any change has been stored), its item from the
+/// HIT's items `f`.
+fn step_of(secret: &[u8], a: &Loaded, f: &Fixed) -> Result<Step, WorkError> {
     if a.status == "completed" || a.next_position >= a.total {
         return Ok(Step {
             answered: a.total,
@@ -252,8 +249,10 @@ async fn step_of(db: &Db, secret: &[u8], a: &Loaded) -> Result<Step, WorkError> 
     if !a.started() {
         return Ok(Step { answered: 0, item: None, completion: None });
     }
-    let (_, item) = item_at(db, a, a.next_position).await?;
-    Ok(Step { answered: a.next_position, item: Some(item), completion: None })
+    let (_, item) = f
+        .item(a.next_position)
+        .ok_or_else(|| WorkError::Internal(format!("HIT {} has no item at position {}", a.hit_id, a.next_position)))?;
+    Ok(Step { answered: a.next_position, item: Some(item.clone()), completion: None })
 }
 
 fn completion_view(secret: &[u8], a: &Loaded) -> Completion {
@@ -270,9 +269,9 @@ fn completion_view(secret: &[u8], a: &Loaded) -> Completion {
 pub async fn work_state(db: &Db, cache: &Work, secret: &[u8], caller: Option<i64>, public_id: &str) -> Result<WorkState, WorkError> {
     let a = load(db, caller, public_id).await?;
     a.check_live()?;
-    cache.fixed(db, &a).await?;
+    let f = cache.fixed(db, &a).await?;
     let a = finish_if_due(db, secret, a).await?;
-    let step = step_of(db, secret, &a).await?;
+    let step = step_of(secret, &a, &f)?;
     let source_name = crate::import::LangCode::parse(&a.source_lang)
         .map(|c| c.english_name().to_string())
         .unwrap_or_else(|_| a.source_lang.clone());
@@ -327,7 +326,7 @@ async fn finish_if_due(db: &Db, secret: &[u8], mut a: Loaded) -> Result<Loaded, 
 pub async fn start(db: &Db, cache: &Work, secret: &[u8], caller: Option<i64>, public_id: &str) -> Result<Step, WorkError> {
     let mut a = load(db, caller, public_id).await?;
     a.check_live()?;
-    cache.fixed(db, &a).await?;
+    let f = cache.fixed(db, &a).await?;
     if a.status == "active" && !a.started() {
         let now = now_ms();
         sqlx::query("UPDATE assignments SET item_shown_at = $1, last_seen_at = $1 WHERE id = $2 AND item_shown_at IS NULL")
@@ -337,7 +336,7 @@ pub async fn start(db: &Db, cache: &Work, secret: &[u8], caller: Option<i64>, pu
             .await?;
         a = load(db, caller, public_id).await?;
     }
-    step_of(db, secret, &a).await
+    step_of(secret, &a, &f)
 }
 
 /// One answer as the browser sends it.
@@ -490,17 +489,14 @@ fn with_judgment(
     }
 }
 
-/// The INSERT of a judgment, guarded by the position it answers: a row is stored only if that
-/// item is still the current one of an active, started assignment whose worker is not blocked.
-static INSERT_IF_CURRENT: std::sync::LazyLock<[String; 3]> = std::sync::LazyLock::new(|| {
-    [0, 1, 2].map(|shape| {
-        insert_judgment(
-            shape,
-            "a.next_position = $3 AND a.status = 'active' AND (a.item_shown_at IS NOT NULL OR a.next_position > 0) \
-             AND EXISTS (SELECT 1 FROM workers w WHERE w.id = a.worker_id AND w.blocked = 0)",
-        )
-    })
-});
+/// The guard of every answer, on the assignment `a`: item `$3` is still the current one of an
+/// active, started assignment whose worker is not blocked.
+const IS_CURRENT: &str = "a.next_position = $3 AND a.status = 'active' AND (a.item_shown_at IS NOT NULL OR a.next_position > 0) \
+     AND EXISTS (SELECT 1 FROM workers w WHERE w.id = a.worker_id AND w.blocked = 0)";
+
+/// The INSERT of a judgment, guarded by the position it answers ([`IS_CURRENT`]).
+static INSERT_IF_CURRENT: std::sync::LazyLock<[String; 3]> =
+    std::sync::LazyLock::new(|| [0, 1, 2].map(|shape| insert_judgment(shape, IS_CURRENT)));
 
 /// Stores the answer to item `position` of assignment `id` and moves the assignment to the
 /// next item (or completes it after the last one, `completing`), in the open transaction.
@@ -555,12 +551,7 @@ async fn store_next_answer(db: &Db, work: &Work, id: i64, hit_item_id: i64, answ
         static AT_ONCE: std::sync::LazyLock<[String; 3]> = std::sync::LazyLock::new(|| {
             [0, 1, 2].map(|shape| {
                 format!(
-                    "WITH current AS ( \
-                        SELECT a.id, a.item_shown_at FROM assignments a \
-                        WHERE a.id = $1 AND a.next_position = $3 AND a.status = 'active' \
-                          AND (a.item_shown_at IS NOT NULL OR a.next_position > 0) \
-                          AND EXISTS (SELECT 1 FROM workers w WHERE w.id = a.worker_id AND w.blocked = 0) \
-                        FOR UPDATE), \
+                    "WITH current AS (SELECT a.id, a.item_shown_at FROM assignments a WHERE a.id = $1 AND {IS_CURRENT} FOR UPDATE), \
                      moved AS ( \
                         UPDATE assignments SET next_position = $3 + 1, item_shown_at = $5, last_seen_at = $5 \
                         FROM current WHERE assignments.id = current.id RETURNING current.item_shown_at AS shown_at) \
@@ -576,17 +567,7 @@ async fn store_next_answer(db: &Db, work: &Work, id: i64, hit_item_id: i64, answ
             Err(e) => Err(WorkError::Internal(format!("storing a judgment failed: {e}"))),
         };
     }
-    let queued = QueuedAnswer {
-        assignment: id,
-        hit_item_id,
-        position: answer.position,
-        skipped: answer.skipped,
-        now,
-        time_on_screen_ms: answer.time_on_screen_ms,
-        key: answer.idempotency_key.trim().to_string(),
-        score,
-        score2,
-    };
+    let queued = QueuedAnswer { assignment: id, hit_item_id, answer: answer.clone(), score, score2, now };
     work.answers.get_or_init(|| AnswerQueue::start(db.writer.clone())).store(queued).await
 }
 
@@ -595,13 +576,11 @@ async fn store_next_answer(db: &Db, work: &Work, id: i64, hit_item_id: i64, answ
 struct QueuedAnswer {
     assignment: i64,
     hit_item_id: i64,
-    position: i64,
-    skipped: bool,
-    now: i64,
-    time_on_screen_ms: i64,
-    key: String,
+    answer: Answer,
+    /// What [`validate`] made of the answer.
     score: Option<f64>,
     score2: Option<f64>,
+    now: i64,
 }
 
 /// Group commit of answers on SQLite. The file has one writer; handing its one connection from
@@ -664,18 +643,18 @@ async fn store_group<'a>(writer: &sqlx::AnyPool, answers: impl ExactSizeIterator
     // started assignment of a worker in good standing; then, only if it moved, store the
     // judgment with the time the item was shown and start the next item's time. `changes()` is
     // the row count of the statement before, so the last one tells whether all happened (1) or
-    // nothing did (0). (SQLite stores a missing score bound as NULL: one statement for all.)
-    static ONE_ANSWER: std::sync::LazyLock<String> = std::sync::LazyLock::new(|| {
-        format!(
-            "SAVEPOINT answer; \
-             UPDATE assignments SET next_position = $3 + 1, last_seen_at = $5 \
-             WHERE id = $1 AND next_position = $3 AND status = 'active' AND (item_shown_at IS NOT NULL OR next_position > 0) \
-               AND EXISTS (SELECT 1 FROM workers w WHERE w.id = assignments.worker_id AND w.blocked = 0); \
-             {}; \
-             UPDATE assignments SET item_shown_at = $5 WHERE id = $1 AND changes() = 1; \
-             SELECT changes() AS stored; RELEASE answer",
-            insert_judgment(0, "changes() = 1")
-        )
+    // nothing did (0).
+    static ONE_ANSWER: std::sync::LazyLock<[String; 3]> = std::sync::LazyLock::new(|| {
+        [0, 1, 2].map(|shape| {
+            format!(
+                "SAVEPOINT answer; \
+                 UPDATE assignments AS a SET next_position = $3 + 1, last_seen_at = $5 WHERE a.id = $1 AND {IS_CURRENT}; \
+                 {}; \
+                 UPDATE assignments SET item_shown_at = $5 WHERE id = $1 AND changes() = 1; \
+                 SELECT changes() AS stored; RELEASE answer",
+                insert_judgment(shape, "changes() = 1")
+            )
+        })
     });
     let n = answers.len();
     let all_failed = |e: String| (0..n).map(|_| Err(e.clone())).collect::<Vec<_>>();
@@ -688,19 +667,9 @@ async fn store_group<'a>(writer: &sqlx::AnyPool, answers: impl ExactSizeIterator
     }
     let mut results = Vec::with_capacity(n);
     for a in answers {
-        let stored = sqlx::query(sqlx::AssertSqlSafe(ONE_ANSWER.as_str()))
-            .bind(a.assignment)
-            .bind(a.hit_item_id)
-            .bind(a.position)
-            .bind(i64::from(a.skipped))
-            .bind(a.now)
-            .bind(a.time_on_screen_ms)
-            .bind(a.key.as_str())
-            .bind(a.score)
-            .bind(a.score2)
-            // `fetch_all` runs every statement, RELEASE included.
-            .fetch_all(&mut *conn)
-            .await;
+        let one = with_judgment(&ONE_ANSWER[shape(a.score, a.score2)], a.assignment, a.hit_item_id, &a.answer, a.score, a.score2, a.now);
+        // `fetch_all` runs every statement, RELEASE included.
+        let stored = one.fetch_all(&mut *conn).await;
         results.push(match stored {
             Ok(rows) => match rows.first().map(|r| r.try_get::<i64, _>("stored")) {
                 Some(Ok(1)) => Ok(true),
@@ -727,17 +696,17 @@ async fn store_group<'a>(writer: &sqlx::AnyPool, answers: impl ExactSizeIterator
 /// Stores the answer to the current item and returns the next step (the next item, or the
 /// completion code after the last one).
 ///
-/// An answer to any item but the last is stored from what the cache knows of the assignment
-/// in one write transaction of two statements, guarded in SQL by the position it answers.
+/// An answer to any item but the last is stored from what the cache knows of the assignment,
+/// guarded in SQL by the position it answers ([`store_next_answer`]: grouped on SQLite, one
+/// statement on PostgreSQL).
 /// Everything else — the last item (the quality gate decides on the code), a retry, a refusal,
 /// an assignment not yet in the cache — goes through [`submit_checked`], which reads the
 /// assignment first and explains any refusal.
 pub async fn submit(db: &Db, cache: &Work, secret: &[u8], caller: Option<i64>, public_id: &str, answer: &Answer) -> Result<Step, WorkError> {
     if let Some(f) = cache.assignment(public_id) {
         let mine = f.owner.is_none() || f.owner == caller;
-        let next = usize::try_from(answer.position + 1).ok().and_then(|p| f.items.get(p));
-        if let (true, Ok((score, score2)), Some((_, next))) = (mine, validate(&f.rules, answer), next) {
-            let (hit_item_id, _) = &f.items[answer.position as usize];
+        let items = f.item(answer.position).zip(f.item(answer.position + 1));
+        if let (true, Ok((score, score2)), Some(((hit_item_id, _), (_, next)))) = (mine, validate(&f.rules, answer), items) {
             if store_next_answer(db, cache, f.id, *hit_item_id, answer, score, score2).await? {
                 return Ok(Step { answered: answer.position + 1, item: Some(next.clone()), completion: None });
             }
@@ -776,7 +745,7 @@ async fn submit_checked(db: &Db, cache: &Work, secret: &[u8], caller: Option<i64
                 && same(row.try_get("score2")?, score2)
                 && (row.try_get::<i64, _>("skipped")? != 0) == answer.skipped;
             if same_answer && stored_key.as_deref() == Some(answer.idempotency_key.trim()) {
-                return step_of(db, secret, &a).await;
+                return step_of(secret, &a, &f);
             }
             return Err(WorkError::Conflict(format!(
                 "Item {} has already been answered; an answer cannot be changed.",
@@ -796,8 +765,7 @@ async fn submit_checked(db: &Db, cache: &Work, secret: &[u8], caller: Option<i64
                 a.next_position + 1
             )));
         }
-        let item = |p: i64| usize::try_from(p).ok().and_then(|p| f.items.get(p));
-        let (hit_item_id, _) = item(answer.position)
+        let (hit_item_id, _) = f.item(answer.position)
             .ok_or_else(|| WorkError::Internal(format!("HIT {} has no item at position {}", a.hit_id, answer.position)))?;
         let now = now_ms();
         let last = answer.position + 1 >= a.total;
@@ -830,9 +798,9 @@ async fn submit_checked(db: &Db, cache: &Work, secret: &[u8], caller: Option<i64
                 completion_code: code,
                 ..a
             };
-            return step_of(db, secret, &after).await;
+            return step_of(secret, &after, &f);
         }
-        let (_, next) = item(answer.position + 1)
+        let (_, next) = f.item(answer.position + 1)
             .ok_or_else(|| WorkError::Internal(format!("HIT {} has no item at position {}", a.hit_id, answer.position + 1)))?;
         return Ok(Step { answered: answer.position + 1, item: Some(next.clone()), completion: None });
     }
@@ -1257,13 +1225,10 @@ mod tests {
         let queued = |position: i64, hit_item_id: i64, key: &str, now: i64| QueuedAnswer {
             assignment: id,
             hit_item_id,
-            position,
-            skipped: false,
-            now,
-            time_on_screen_ms: 700,
-            key: key.into(),
+            answer: Answer { time_on_screen_ms: 700, ..da(position, position as f64 + 0.5, key) },
             score: Some(position as f64 + 0.5),
             score2: None,
+            now,
         };
         let group = [
             queued(0, items[0], "a", 1_000),
