@@ -42,29 +42,49 @@ ensure_wasm_bindgen() {
   fi
 }
 
-# Builds the browser bundle and the stylesheet into target/site.
+# The browser bundles, one per family of pages (app::ui::BrowserBundle): each is the app built
+# with the feature bundle-<name> into pkg/assay-<name>.js and pkg/assay-<name>_bg.wasm.
+BROWSER_BUNDLES="annotate campaigns accounts results studies"
+
+# Builds the browser bundles and the stylesheet into target/site.
 # $1 = debug | release
 build_site() {
-  local mode="${1:-debug}" site="$CARGO_TARGET_DIR/site" profile_dir
-  step "building the browser bundle ($mode)"
-  if [ "$mode" = release ]; then
-    cargo build -p app --lib --target wasm32-unknown-unknown --no-default-features --features hydrate --profile wasm-release
-    profile_dir=wasm-release
-  else
-    cargo build -p app --lib --target wasm32-unknown-unknown --no-default-features --features hydrate
-    profile_dir=debug
-  fi
-  mkdir -p "$site/pkg"
-  wasm-bindgen --target web --no-typescript --out-dir "$site/pkg" --out-name assay \
-    "$CARGO_TARGET_DIR/wasm32-unknown-unknown/$profile_dir/app.wasm"
+  local mode="${1:-debug}" site="$CARGO_TARGET_DIR/site" profile=dev profile_dir=debug name key cache
+  if [ "$mode" = release ]; then profile=wasm-release; profile_dir=wasm-release; fi
   # wasm-opt from npm's binaryen (end2end/package.json), not Debian's older one, which breaks
   # hydration. Used when `npm ci` in end2end/ has installed it.
   if [ "$mode" = release ] && [ -x "$ROOT/end2end/node_modules/.bin/wasm-opt" ]; then
     PATH="$ROOT/end2end/node_modules/.bin:$PATH"
   fi
-  if [ "$mode" = release ] && command -v wasm-opt >/dev/null; then
-    wasm-opt -Oz --enable-bulk-memory --enable-nontrapping-float-to-int -o "$site/pkg/assay_bg.wasm" "$site/pkg/assay_bg.wasm"
+  # Cargo rebuilds the app crate whenever the feature changes, so the bundles are kept under
+  # site-cache/, keyed by everything they are built from, and rebuilt only when that changes.
+  key="$( {
+    rustc -V; wasm-bindgen --version; echo "$mode"
+    if [ "$mode" = release ] && command -v wasm-opt >/dev/null; then wasm-opt --version; fi
+    cd "$ROOT" && find app/src app/Cargo.toml Cargo.toml Cargo.lock .cargo -type f -print0 | sort -z | xargs -0 sha256sum
+  } | sha256sum | cut -c1-16)"
+  cache="$CARGO_TARGET_DIR/site-cache/$mode-$key"
+  if [ -f "$cache/complete" ]; then
+    step "browser bundles ($mode) are up to date"
+  else
+    rm -rf "$CARGO_TARGET_DIR/site-cache/$mode-"*
+    mkdir -p "$cache"
+    for name in $BROWSER_BUNDLES; do
+      step "building the browser bundle '$name' ($mode)"
+      cargo build -p app --lib --target wasm32-unknown-unknown --no-default-features \
+        --features "bundle-$name" --profile "$profile"
+      wasm-bindgen --target web --no-typescript --out-dir "$cache" --out-name "assay-$name" \
+        "$CARGO_TARGET_DIR/wasm32-unknown-unknown/$profile_dir/app.wasm"
+      if [ "$mode" = release ] && command -v wasm-opt >/dev/null; then
+        wasm-opt -Oz --enable-bulk-memory --enable-nontrapping-float-to-int \
+          -o "$cache/assay-${name}_bg.wasm" "$cache/assay-${name}_bg.wasm"
+      fi
+    done
+    touch "$cache/complete"
   fi
+  rm -rf "$site/pkg"
+  mkdir -p "$site/pkg"
+  cp "$cache"/assay-* "$site/pkg/"
   cp "$ROOT/style/assay.css" "$site/assay.css"
   if [ -d "$ROOT/public" ]; then cp -R "$ROOT/public/." "$site/"; fi
 }

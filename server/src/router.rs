@@ -4,6 +4,7 @@ use crate::config::Config;
 use crate::demo;
 use app::auth::server::{resolve_session, verify_origin};
 use app::state::AppState;
+use app::ui::BrowserBundle;
 use app::{App, shell};
 use axum::http::{HeaderName, HeaderValue, header};
 use axum::routing::get;
@@ -134,14 +135,21 @@ pub async fn serve(config: Config, demo: bool) -> Result<(), String> {
         demo::seed(&state, &public_url).await?;
     }
     let site = std::path::Path::new(&config.site_root);
-    if !site.join("pkg").join("assay.js").exists() {
+    let missing: Vec<String> = BrowserBundle::ALL
+        .iter()
+        .map(|b| b.file_stem())
+        .filter(|stem| !site.join("pkg").join(format!("{stem}.js")).exists())
+        .collect();
+    if !missing.is_empty() {
         tracing::warn!(
-            "no browser bundle in {}/pkg: pages work but are not interactive. Build it with scripts/build-site.",
-            site.display()
+            "browser bundles missing in {}/pkg ({}): their pages work but are not interactive. Build them with scripts/run.",
+            site.display(),
+            missing.join(", ")
         );
     }
     let options = LeptosOptions::builder()
-        .output_name("assay")
+        // Replaced per page by the audience's bundle (app::ui::BrowserBundle).
+        .output_name(BrowserBundle::Annotate.file_stem())
         .site_root(config.site_root.clone())
         .site_pkg_dir("pkg")
         .site_addr(addr)
