@@ -1,21 +1,10 @@
 // Signing in through the real page in Chromium: the page hydrates, the form submits through
 // the wasm app, and each role lands on its own home page.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { startServer, launchBrowser, openHydrated, DEMO } from './harness.js';
+import { serverAndBrowser, openHydrated, DEMO } from './harness.js';
 
-let server;
-let browser;
-
-before(async () => {
-  server = await startServer();
-  browser = await launchBrowser();
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+const env = serverAndBrowser();
 
 async function signIn(page, who) {
   await page.fill('input[name="email"]', who.email);
@@ -24,8 +13,8 @@ async function signIn(page, who) {
 }
 
 test('an organizer signs in and sees the organizer home page', async () => {
-  const context = await browser.newContext();
-  const page = await openHydrated(context, `${server.base}/login`);
+  const context = await env.browser.newContext();
+  const page = await openHydrated(context, `${env.server.base}/login`);
   await signIn(page, DEMO.organizer);
   await page.waitForSelector('section[data-role="organizer"]', { timeout: 15_000 });
   assert.equal(new URL(page.url()).pathname, '/');
@@ -43,8 +32,8 @@ test('an organizer signs in and sees the organizer home page', async () => {
 });
 
 test('a wrong password shows a message and signs nobody in', async () => {
-  const context = await browser.newContext();
-  const page = await openHydrated(context, `${server.base}/login`);
+  const context = await env.browser.newContext();
+  const page = await openHydrated(context, `${env.server.base}/login`);
   await signIn(page, { email: DEMO.annotator.email, password: 'wrong password' });
   const alert = await page.waitForSelector('[role="alert"]', { timeout: 15_000 });
   assert.match(await alert.textContent(), /Email or password is incorrect/);
@@ -54,8 +43,8 @@ test('a wrong password shows a message and signs nobody in', async () => {
 });
 
 test('an annotator signs in, sees the queue, and signs out', async () => {
-  const context = await browser.newContext();
-  const page = await openHydrated(context, `${server.base}/login`);
+  const context = await env.browser.newContext();
+  const page = await openHydrated(context, `${env.server.base}/login`);
   await signIn(page, DEMO.annotator);
   await page.waitForSelector('section[data-role="annotator"]', { timeout: 15_000 });
   // The demo campaign has work for the demo annotator, and the demo HITs are listed.
@@ -64,21 +53,21 @@ test('an annotator signs in, sees the queue, and signs out', async () => {
   await page.waitForSelector('#my-hits a[href^="/work/"]');
   // Annotators have no link to the accounts page, and the page itself refuses them.
   assert.equal(await page.locator('a[href="/admin/users"]').count(), 0);
-  await page.goto(`${server.base}/admin/users`);
+  await page.goto(`${env.server.base}/admin/users`);
   await page.waitForSelector('[role="alert"]');
   assert.match(await page.textContent('[role="alert"]'), /needs the Administrator role/);
-  await page.goto(`${server.base}/`);
+  await page.goto(`${env.server.base}/`);
   await page.waitForSelector('body[data-hydrated="true"]');
   await page.click('text=Sign out');
-  await page.waitForURL(`${server.base}/login`, { timeout: 15_000 });
+  await page.waitForURL(`${env.server.base}/login`, { timeout: 15_000 });
   const me = await page.evaluate(async () => (await fetch('/api/current_user', { method: 'POST' })).json());
   assert.equal(me, null);
   await context.close();
 });
 
 test('an admin invites a researcher through the accounts page', async () => {
-  const context = await browser.newContext();
-  const page = await openHydrated(context, `${server.base}/login`);
+  const context = await env.browser.newContext();
+  const page = await openHydrated(context, `${env.server.base}/login`);
   await signIn(page, DEMO.admin);
   await page.waitForSelector('section[data-role="admin"]');
   await page.click('a[href="/admin/users"]');
@@ -90,7 +79,7 @@ test('an admin invites a researcher through the accounts page', async () => {
   const url = await link.textContent();
   assert.match(url, /\/invite\/[A-Za-z0-9_-]{43}$/);
 
-  const other = await browser.newContext();
+  const other = await env.browser.newContext();
   const invited = await openHydrated(other, url);
   await invited.fill('input[name="name"]', 'New Researcher');
   await invited.fill('input[name="password"]', 'a long enough password');

@@ -1,22 +1,11 @@
 // Browser bundles: each family of pages loads its own wasm (app::ui::BrowserBundle). A link from
 // a page of one bundle to a page of another loads that page from the server with its own bundle;
 // the back button returns to the first page, live again.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { startServer, launchBrowser, openHydrated, signIn, DEMO } from './harness.js';
+import { serverAndBrowser, openHydrated, signIn, DEMO } from './harness.js';
 
-let server;
-let browser;
-
-before(async () => {
-  server = await startServer();
-  browser = await launchBrowser();
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+const env = serverAndBrowser();
 
 // Records the wasm files `page` requests, by file name.
 function recordWasm(page) {
@@ -33,10 +22,10 @@ async function waitHydrated(page) {
 }
 
 test('an annotator downloads only the annotation bundle', async () => {
-  const context = await browser.newContext();
+  const context = await env.browser.newContext();
   const page = await context.newPage();
   const wasm = recordWasm(page);
-  await page.goto(`${server.base}/login`);
+  await page.goto(`${env.server.base}/login`);
   await waitHydrated(page);
   await signIn(page, DEMO.annotator);
   await page.waitForSelector('section[data-role="annotator"]', { timeout: 15_000 });
@@ -48,8 +37,8 @@ test('an annotator downloads only the annotation bundle', async () => {
 });
 
 test('a link into another family of pages loads that page with its own bundle, and back returns', async () => {
-  const context = await browser.newContext();
-  const page = await openHydrated(context, `${server.base}/login`);
+  const context = await env.browser.newContext();
+  const page = await openHydrated(context, `${env.server.base}/login`);
   const wasm = recordWasm(page);
   const errors = page.assayErrors;
   await signIn(page, DEMO.organizer);
@@ -59,7 +48,7 @@ test('a link into another family of pages loads that page with its own bundle, a
   // "/" is an annotate page; the header's Campaigns link leads into the campaigns bundle.
   const entries = await page.evaluate(() => history.length);
   await page.click('header nav a[href="/campaigns"]');
-  await page.waitForURL(`${server.base}/campaigns`, { timeout: 15_000 });
+  await page.waitForURL(`${env.server.base}/campaigns`, { timeout: 15_000 });
   await waitHydrated(page);
   assert.equal(await page.evaluate(() => history.length), entries + 1, 'one history entry for one link');
   await page.waitForSelector('#campaigns', { timeout: 15_000 });
@@ -71,16 +60,16 @@ test('a link into another family of pages loads that page with its own bundle, a
   // Within the bundle, links stay in the page: no new document, no new wasm.
   await page.evaluate(() => { window.sameDocument = true; });
   await page.click('a[href="/campaigns/new"]');
-  await page.waitForURL(`${server.base}/campaigns/new`, { timeout: 15_000 });
+  await page.waitForURL(`${env.server.base}/campaigns/new`, { timeout: 15_000 });
   await page.waitForSelector('#campaign-name', { timeout: 15_000 });
   assert.equal(await page.evaluate(() => window.sameDocument), true);
   assert.deepEqual(wasm, ['assay-campaigns_bg.wasm']);
 
   // Back twice: /campaigns (same document), then / (a new document, the annotate bundle).
   await page.goBack();
-  await page.waitForURL(`${server.base}/campaigns`, { timeout: 15_000 });
+  await page.waitForURL(`${env.server.base}/campaigns`, { timeout: 15_000 });
   await page.goBack();
-  await page.waitForURL(`${server.base}/`, { timeout: 15_000 });
+  await page.waitForURL(`${env.server.base}/`, { timeout: 15_000 });
   await waitHydrated(page);
   await page.waitForSelector('section[data-role="organizer"]', { timeout: 15_000 });
   assert.equal(wasm.at(-1), 'assay-annotate_bg.wasm');
@@ -98,7 +87,7 @@ test('every page names the bundle of its family', async () => {
     '/no/such/page': 'annotate',
   };
   for (const [path, bundle] of Object.entries(expected)) {
-    const html = await (await fetch(`${server.base}${path}`)).text();
+    const html = await (await fetch(`${env.server.base}${path}`)).text();
     const named = [...new Set(html.match(/assay-[a-z]+(?=_bg\.wasm|\.js)/g))];
     assert.deepEqual(named, [`assay-${bundle}`], path);
   }

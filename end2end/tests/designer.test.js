@@ -1,22 +1,11 @@
 // An organizer imports a test set, designs a DA adequacy and a word-order campaign in the
 // browser (live implications, the builder's objections, degraded previews), launches them, and
 // an annotator (account) and a crowd worker (signed link) receive HITs.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { startServer, launchBrowser, openHydrated, DEMO } from './harness.js';
+import { serverAndBrowser, openHydrated, DEMO } from './harness.js';
 
-let server;
-let browser;
-
-before(async () => {
-  server = await startServer();
-  browser = await launchBrowser();
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+const env = serverAndBrowser();
 
 const WORDS = ['the', 'house', 'river', 'green', 'quickly', 'children', 'morning', 'bridge', 'music', 'light',
   'stone', 'garden', 'letter', 'window', 'storm', 'mountain', 'city', 'quiet', 'bread', 'winter'];
@@ -68,12 +57,12 @@ async function createAndLaunch(page) {
 }
 
 test('an organizer imports, designs, previews and launches; workers receive HITs', async () => {
-  const context = await browser.newContext();
-  const page = await openHydrated(context, `${server.base}/login`);
+  const context = await env.browser.newContext();
+  const page = await openHydrated(context, `${env.server.base}/login`);
   await signIn(page, DEMO.organizer);
 
   // Import (a plain form; the file is streamed to the server).
-  await page.goto(`${server.base}/import`);
+  await page.goto(`${env.server.base}/import`);
   await page.fill('input[name="test_set_name"]', 'e2e-set');
   await page.fill('input[name="pair"]', 'en-de');
   await page.setInputFiles('input[name="file"]', { name: 'e2e.tsv', mimeType: 'text/tab-separated-values', buffer: tsv() });
@@ -90,7 +79,7 @@ test('an organizer imports, designs, previews and launches; workers receive HITs
   assert.doesNotMatch(await text(page, '#test-sets'), /broken/);
 
   // DA adequacy: the design's implications update while editing.
-  const designer = await openHydrated(context, `${server.base}/campaigns/new`);
+  const designer = await openHydrated(context, `${env.server.base}/campaigns/new`);
   await designer.fill('#campaign-name', 'E2E adequacy');
   await chooseTestSet(designer, 'e2e-set');
   await designer.fill('#redundancy', '3');
@@ -134,7 +123,7 @@ test('an organizer imports, designs, previews and launches; workers receive HITs
   assert.equal(await text(designer, '#p-open'), '5');
 
   // Word order: other defaults and questions.
-  const woj = await openHydrated(context, `${server.base}/campaigns/new`);
+  const woj = await openHydrated(context, `${env.server.base}/campaigns/new`);
   await woj.fill('#campaign-name', 'E2E word order');
   await woj.selectOption('#task', 'word-order');
   await chooseTestSet(woj, 'e2e-set');
@@ -160,8 +149,8 @@ test('an organizer imports, designs, previews and launches; workers receive HITs
   assert.equal(forged.status, 403);
 
   // An annotator with an account sees the campaign in the queue.
-  const annotator = await browser.newContext();
-  const home = await openHydrated(annotator, `${server.base}/login`);
+  const annotator = await env.browser.newContext();
+  const home = await openHydrated(annotator, `${env.server.base}/login`);
   await signIn(home, DEMO.annotator);
   await home.waitForSelector('#queue', { timeout: 15_000 });
   assert.match(await text(home, '#queue'), /E2E adequacy/);

@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import net from 'node:net';
 import { chromium } from 'playwright-core';
+import { before, after } from 'node:test';
 
 const root = resolve(import.meta.dirname, '..', '..');
 
@@ -68,6 +69,21 @@ export async function launchBrowser() {
     args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
       '--disable-component-update', '--disable-sync'],
   });
+}
+
+// Starts the server and the browser before a test file's tests and stops them after: the returned
+// object's `server` and `browser` are set by the time the tests run.
+export function serverAndBrowser() {
+  const env = {};
+  before(async () => {
+    env.server = await startServer();
+    env.browser = await launchBrowser();
+  });
+  after(async () => {
+    await env.browser?.close();
+    await env.server?.stop();
+  });
+  return env;
 }
 
 // Opens a page and waits until the app has hydrated (the wasm bundle ran).

@@ -1,37 +1,26 @@
 // Markup in segments in Chromium: a test set whose sources, references and outputs carry
 // <script>, <img onerror> and </textarea></script> is imported and launched; a crowd worker opens
 // the signed link, starts, and answers items. The markup is shown as text and nothing of it runs.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { startServer, launchBrowser, openHydrated, DEMO } from './harness.js';
+import { serverAndBrowser, openHydrated, DEMO } from './harness.js';
 
-let server;
-let browser;
-
-before(async () => {
-  server = await startServer();
-  browser = await launchBrowser();
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+const env = serverAndBrowser();
 
 const markup = (i, who) =>
   `segment ${i} ${who} <script>window.pwned=(window.pwned||0)+1</script><img src=x onerror="window.pwned=(window.pwned||0)+1"> & </textarea></script><b>bold</b>`;
 
 // The organizer's calls, over HTTP with the session cookie and the page's Origin.
 async function organizer() {
-  const headers = { origin: server.base };
-  const login = await fetch(`${server.base}/api/login`, {
+  const headers = { origin: env.server.base };
+  const login = await fetch(`${env.server.base}/api/login`, {
     method: 'POST',
     headers,
     body: new URLSearchParams({ email: DEMO.organizer.email, password: DEMO.organizer.password }),
   });
   assert.equal(login.status, 200);
   const cookie = login.headers.getSetCookie().map((c) => c.split(';')[0]).join('; ');
-  return async (path, init = {}) => fetch(`${server.base}${path}`, { ...init, headers: { ...headers, cookie, ...(init.headers ?? {}) } });
+  return async (path, init = {}) => fetch(`${env.server.base}${path}`, { ...init, headers: { ...headers, cookie, ...(init.headers ?? {}) } });
 }
 
 test('markup in segments is shown as text and never runs', async () => {
@@ -68,9 +57,9 @@ test('markup in segments is shown as text and never runs', async () => {
   const progress = await (await org('/api/campaign_progress', { method: 'POST', body: new URLSearchParams({ campaign_id: String(id) }) })).json();
   const link = new URL(progress.crowd_link);
 
-  const context = await browser.newContext();
+  const context = await env.browser.newContext();
   const dialogs = [];
-  const page = await openHydrated(context, `${server.base}${link.pathname}${link.search}&worker=mallory`);
+  const page = await openHydrated(context, `${env.server.base}${link.pathname}${link.search}&worker=mallory`);
   page.on('dialog', (d) => { dialogs.push(d.message()); d.dismiss(); });
   await page.waitForSelector('#start', { timeout: 15_000 });
   await page.click('#start');

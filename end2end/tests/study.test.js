@@ -3,22 +3,11 @@
 // simulated crowd of known behaviour (new best system +8 points, new test set 10 points harder)
 // completes the HITs through the crowd link and the annotators' endpoints; the study page shows
 // the calibrated gains with intervals and the time-line plot, and the history page the links.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { startServer, launchBrowser, openHydrated, DEMO } from './harness.js';
+import { serverAndBrowser, openHydrated, DEMO } from './harness.js';
 
-let server;
-let browser;
-
-before(async () => {
-  server = await startServer();
-  browser = await launchBrowser();
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+const env = serverAndBrowser();
 
 const WORDS = ['the', 'house', 'river', 'green', 'quickly', 'children', 'morning', 'bridge', 'music', 'light',
   'stone', 'garden', 'letter', 'window', 'storm', 'mountain', 'city', 'quiet', 'bread', 'winter'];
@@ -59,7 +48,7 @@ async function ok(page, name, fields) {
 }
 
 async function importSet(page, name, systems, tag) {
-  await page.goto(`${server.base}/import`);
+  await page.goto(`${env.server.base}/import`);
   await page.fill('input[name="test_set_name"]', name);
   await page.fill('input[name="pair"]', 'en-de');
   await page.setInputFiles('input[name="file"]', { name: `${name}.tsv`, mimeType: 'text/tab-separated-values', buffer: tsv(systems, tag) });
@@ -79,14 +68,14 @@ async function choose(page, selector, label) {
 const QUALITY = { 'Old07 old': 50, 'Bench old': 62, 'New12 new': 48, 'Bench new': 52 };
 
 test('an organizer sets up a calibrated comparison, a crowd completes it, the study page shows the gains', async () => {
-  const context = await browser.newContext();
-  const page = await openHydrated(context, `${server.base}/login`);
+  const context = await env.browser.newContext();
+  const page = await openHydrated(context, `${env.server.base}/login`);
   await signIn(page, DEMO.organizer);
   await importSet(page, 'wmt07-e2e', ['Old07', 'Bench'], 'yesterday');
   await importSet(page, 'wmt12-e2e', ['New12', 'Bench'], 'tomorrow');
 
   // The designer: one language pair, adequacy, small HITs.
-  const designer = await openHydrated(context, `${server.base}/studies/new`);
+  const designer = await openHydrated(context, `${env.server.base}/studies/new`);
   await designer.fill('#study-name', 'E2E 2007 vs 2012');
   await choose(designer, '#old-set-0', 'wmt07-e2e');
   await choose(designer, '#best-old-0', 'Old07');
@@ -112,7 +101,7 @@ test('an organizer sets up a calibrated comparison, a crowd completes it, the st
   const view = await ok(designer, 'study_results', { study_id: studyId });
   const campaignId = view.study.arms[0].campaign_id;
   const progress = await ok(designer, 'campaign_progress', { campaign_id: String(campaignId) });
-  const crowdPage = await openHydrated(await browser.newContext(), `${server.base}/`);
+  const crowdPage = await openHydrated(await env.browser.newContext(), `${env.server.base}/`);
   for (let w = 1; w <= 4; w++) {
     const r = await fetch(`${progress.crowd_link}&worker=E2E-${w}`, { redirect: 'manual' });
     assert.equal(r.status, 303);
@@ -131,9 +120,9 @@ test('an organizer sets up a calibrated comparison, a crowd completes it, the st
   }
 
   // The study page: gains with intervals (raw and z), the mean over pairs, the time line.
-  const reader = await openHydrated(await browser.newContext(), `${server.base}/login`);
+  const reader = await openHydrated(await env.browser.newContext(), `${env.server.base}/login`);
   await signIn(reader, DEMO.researcher);
-  await reader.goto(`${server.base}/studies/${studyId}`);
+  await reader.goto(`${env.server.base}/studies/${studyId}`);
   await reader.waitForSelector('body[data-hydrated="true"]', { timeout: 30_000 });
   await reader.waitForSelector('#raw-da-adequacy tr.gain-row', { timeout: 30_000 });
   assert.equal(await reader.locator('#raw-da-adequacy tr.gain-row').count(), 2, 'en-de and the mean');
@@ -159,7 +148,7 @@ test('an organizer sets up a calibrated comparison, a crowd completes it, the st
   assert.deepEqual(reader.assayErrors ?? [], []);
 
   // The history page: the study's campaign on the time line, and why it is calibrated.
-  await reader.goto(`${server.base}/history`);
+  await reader.goto(`${env.server.base}/history`);
   await reader.waitForSelector('section.pair-history[data-pair="en-de"] svg.timeline', { timeout: 30_000 });
   assert.match(await reader.locator('section.pair-history[data-pair="en-de"] .links').innerText(), /calibrated — .*benchmark Bench/);
 });
