@@ -1,0 +1,155 @@
+//! The browser bundles: one per family of pages, so that each browser downloads the code of the
+//! pages it shows and no other (a crowd worker's, only the annotation screens').
+
+use leptos::prelude::*;
+
+/// The browser bundles. Each page is hydrated by the bundle of its family of pages: a crowd
+/// worker's browser never downloads the designer, the results or the account pages. Each bundle
+/// is the app built with one `bundle-…` feature, in which the other families' pages are
+/// [`Elsewhere`] (see `page!` in `ui`). The server renders every page and names its bundle in the
+/// document (`ui::shell`); `BrowserBundle::for_path` and the routes of `ui::App` must agree,
+/// which a test checks.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BrowserBundle {
+    /// Start page, sign-in, invitations and the annotation page.
+    Annotate,
+    /// Import, the campaign list, the designer and a campaign's status.
+    Campaigns,
+    /// Accounts and API tokens.
+    Accounts,
+    /// Results and workers.
+    Results,
+    /// Studies and comparisons across years.
+    Studies,
+}
+
+impl BrowserBundle {
+    pub const ALL: [BrowserBundle; 5] = [
+        BrowserBundle::Annotate,
+        BrowserBundle::Campaigns,
+        BrowserBundle::Accounts,
+        BrowserBundle::Results,
+        BrowserBundle::Studies,
+    ];
+
+    /// Its name: the cargo feature `bundle-<name>` builds it into `pkg/assay-<name>.js` and
+    /// `pkg/assay-<name>_bg.wasm`.
+    pub fn name(self) -> &'static str {
+        match self {
+            BrowserBundle::Annotate => "annotate",
+            BrowserBundle::Campaigns => "campaigns",
+            BrowserBundle::Accounts => "accounts",
+            BrowserBundle::Results => "results",
+            BrowserBundle::Studies => "studies",
+        }
+    }
+
+    /// The stem of its files under `pkg/`, as `LeptosOptions::output_name`.
+    pub fn file_stem(self) -> String {
+        format!("assay-{}", self.name())
+    }
+
+    /// The bundle that hydrates the page at `path` (a URL path, without query). Unknown paths get
+    /// the not-found page, which every bundle has.
+    pub fn for_path(path: &str) -> BrowserBundle {
+        let segments: Vec<&str> = path.trim_matches('/').split('/').collect();
+        match segments.as_slice() {
+            ["results"] | ["campaigns", _, "results" | "workers"] => BrowserBundle::Results,
+            ["studies", ..] | ["history"] => BrowserBundle::Studies,
+            ["import"] | ["campaigns", ..] => BrowserBundle::Campaigns,
+            ["admin", "users"] | ["account", "tokens"] => BrowserBundle::Accounts,
+            _ => BrowserBundle::Annotate,
+        }
+    }
+}
+
+/// Set once the page has hydrated: from then on, routes change in the browser.
+#[cfg(feature = "hydrate")]
+pub static HYDRATED: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
+/// A page of another bundle, reached by a link or a redirect inside this one: the browser loads
+/// it from the server, which sends it with its own bundle. Never rendered while hydrating (the
+/// server names the page's own bundle); if it were, it says so in the console instead of reloading.
+#[component]
+#[cfg_attr(not(feature = "hydrate"), allow(dead_code))]
+pub(super) fn Elsewhere() -> impl IntoView {
+    #[cfg(feature = "hydrate")]
+    {
+        let navigating = HYDRATED.load(std::sync::atomic::Ordering::Relaxed);
+        let location = leptos_router::hooks::use_location();
+        let search = location.search.get_untracked();
+        let url = format!(
+            "{}{}{}{}",
+            location.pathname.get_untracked(),
+            if search.is_empty() { "" } else { "?" },
+            search,
+            location.hash.get_untracked()
+        );
+        if navigating {
+            // After the router's own work for this navigation (it puts the address in the history
+            // once the route has rendered): the load then replaces that entry instead of adding a
+            // second one, and the back button returns to the page the link was on.
+            set_timeout(
+                move || {
+                    let here = window().location();
+                    let shown = format!(
+                        "{}{}{}",
+                        here.pathname().unwrap_or_default(),
+                        here.search().unwrap_or_default(),
+                        here.hash().unwrap_or_default()
+                    );
+                    let _ = if shown == url { here.replace(&url) } else { here.assign(&url) };
+                },
+                std::time::Duration::ZERO,
+            );
+        } else {
+            leptos::logging::error!("{url} belongs to another browser bundle than the one this page loaded");
+        }
+    }
+    view! { <p class="loading">"Loading…"</p> }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::BrowserBundle;
+
+    /// Every route of `App` names a bundle, and the server sends that bundle with the page.
+    #[test]
+    fn the_server_sends_each_page_with_the_bundle_that_has_it() {
+        let source = include_str!("mod.rs");
+        let mut checked = 0;
+        for line in source.lines().map(str::trim).filter(|l| l.starts_with("<Route ")) {
+            let path = line.split("path!(\"").nth(1).and_then(|r| r.split('"').next()).expect(line);
+            let feature = line
+                .split("page!(\"")
+                .nth(1)
+                .and_then(|r| r.split('"').next())
+                .unwrap_or_else(|| panic!("route {path} does not name its bundle with page!(…)"));
+            let concrete: String = path
+                .split('/')
+                .map(|s| if s.starts_with(':') { "7" } else { s })
+                .collect::<Vec<_>>()
+                .join("/");
+            let bundle = BrowserBundle::for_path(&concrete);
+            assert_eq!(format!("bundle-{}", bundle.name()), feature, "{path}: the server would send {bundle:?}");
+            checked += 1;
+        }
+        assert!(checked >= 17, "only {checked} routes found");
+    }
+
+    #[test]
+    fn paths_are_matched_by_segment() {
+        assert_eq!(BrowserBundle::for_path("/"), BrowserBundle::Annotate);
+        assert_eq!(BrowserBundle::for_path("/work/abc"), BrowserBundle::Annotate);
+        assert_eq!(BrowserBundle::for_path("/campaigns"), BrowserBundle::Campaigns);
+        assert_eq!(BrowserBundle::for_path("/campaigns/12/"), BrowserBundle::Campaigns);
+        assert_eq!(BrowserBundle::for_path("/account/tokens"), BrowserBundle::Accounts);
+        assert_eq!(BrowserBundle::for_path("/campaigns/12/results"), BrowserBundle::Results);
+        assert_eq!(BrowserBundle::for_path("/campaigns/12/workers"), BrowserBundle::Results);
+        assert_eq!(BrowserBundle::for_path("/campaignsx"), BrowserBundle::Annotate);
+        assert_eq!(BrowserBundle::for_path("/studies/new"), BrowserBundle::Studies);
+        assert_eq!(BrowserBundle::for_path("/no/such/page"), BrowserBundle::Annotate);
+        let stems: std::collections::HashSet<_> = BrowserBundle::ALL.iter().map(|b| b.name()).collect();
+        assert_eq!(stems.len(), BrowserBundle::ALL.len());
+    }
+}

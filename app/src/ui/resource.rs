@@ -1,0 +1,42 @@
+//! Resources: data a page loads on the server while rendering and hands to the browser in the
+//! document.
+
+use leptos::prelude::*;
+
+/// The codec of every resource: JSON read with `serde_json::from_slice`, the reader server
+/// function replies use, so that a browser bundle holds one decoder per type instead of two (the
+/// default resource codec reads from `&str`, which serde_json compiles separately).
+pub struct JsonCodec;
+
+impl<T: serde::Serialize> codee::Encoder<T> for JsonCodec {
+    type Error = serde_json::Error;
+    type Encoded = String;
+
+    fn encode(value: &T) -> Result<String, serde_json::Error> {
+        serde_json::to_string(value)
+    }
+}
+
+impl<T: serde::de::DeserializeOwned> codee::Decoder<T> for JsonCodec {
+    type Error = serde_json::Error;
+    type Encoded = str;
+
+    fn decode(text: &str) -> Result<T, serde_json::Error> {
+        serde_json::from_slice(text.as_bytes())
+    }
+}
+
+/// A resource of the app: loaded on the server while rendering, handed to the browser in the page
+/// with [`JsonCodec`], reloaded when `source` changes.
+#[track_caller]
+pub fn resource<T, S, Fut>(
+    source: impl Fn() -> S + Send + Sync + 'static,
+    fetcher: impl Fn(S) -> Fut + Send + Sync + 'static,
+) -> Resource<T, JsonCodec>
+where
+    T: serde::Serialize + serde::de::DeserializeOwned + Send + Sync + 'static,
+    S: Send + Sync + Clone + PartialEq + 'static,
+    Fut: std::future::Future<Output = T> + Send + 'static,
+{
+    Resource::new_with_options(source, fetcher, false)
+}
