@@ -43,8 +43,9 @@ ensure_wasm_bindgen() {
 }
 
 # The browser bundles, one per family of pages (app::ui::BrowserBundle): each is the app built
-# with the feature bundle-<name> into pkg/assay-<name>.js and pkg/assay-<name>_bg.wasm.
-BROWSER_BUNDLES="annotate campaigns accounts results studies"
+# with its feature bundle-<name> (listed in app/Cargo.toml) into pkg/assay-<name>.js and
+# pkg/assay-<name>_bg.wasm.
+BROWSER_BUNDLES="$(sed -n 's/^bundle-\([a-z]*\) = .*/\1/p' "$ROOT/app/Cargo.toml" | tr '\n' ' ')"
 
 # Builds the browser bundles and the stylesheet into target/site.
 # $1 = debug | release

@@ -40,8 +40,7 @@ pub use ui::{App, shell};
 pub fn hydrate() {
     console_error_panic_hook::set_once();
     leptos::mount::hydrate_body(App);
-    ui::HYDRATED.store(true, std::sync::atomic::Ordering::Relaxed);
-    // Lets end-to-end tests (and curious people) see that the page is live.
+    // Marks the page as live: `ui::bundles::Elsewhere` reads it, and end-to-end tests wait for it.
     if let Some(body) = leptos::prelude::document().body() {
         let _ = body.set_attribute("data-hydrated", "true");
     }

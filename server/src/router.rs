@@ -148,7 +148,7 @@ pub async fn serve(config: Config, demo: bool) -> Result<(), String> {
         );
     }
     let options = LeptosOptions::builder()
-        // Replaced per page by the audience's bundle (app::ui::BrowserBundle).
+        // Replaced per page by the bundle of the page's family (app::ui::BrowserBundle).
         .output_name(BrowserBundle::Annotate.file_stem())
         .site_root(config.site_root.clone())
         .site_pkg_dir("pkg")

@@ -63,10 +63,6 @@ impl BrowserBundle {
     }
 }
 
-/// Set once the page has hydrated: from then on, routes change in the browser.
-#[cfg(feature = "hydrate")]
-pub static HYDRATED: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
-
 /// A page of another bundle, reached by a link or a redirect inside this one: the browser loads
 /// it from the server, which sends it with its own bundle. Never rendered while hydrating (the
 /// server names the page's own bundle); if it were, it says so in the console instead of reloading.
@@ -75,7 +71,8 @@ pub static HYDRATED: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBo
 pub(super) fn Elsewhere() -> impl IntoView {
     #[cfg(feature = "hydrate")]
     {
-        let navigating = HYDRATED.load(std::sync::atomic::Ordering::Relaxed);
+        // Once the page is live (`hydrate` marks the body), routes change in the browser.
+        let navigating = document().body().is_some_and(|body| body.has_attribute("data-hydrated"));
         let location = leptos_router::hooks::use_location();
         let search = location.search.get_untracked();
         let url = format!(

@@ -24,8 +24,6 @@ use leptos_router::path;
 mod bundles;
 mod resource;
 
-#[cfg(feature = "hydrate")]
-pub use bundles::HYDRATED;
 #[cfg_attr(not(feature = "hydrate"), allow(unused_imports))]
 use bundles::Elsewhere;
 pub use bundles::BrowserBundle;
