@@ -8,20 +8,18 @@
 pub mod annotate;
 pub mod auth;
 pub mod campaign;
-pub mod model;
 pub mod results;
 pub mod study;
 pub mod ui;
 
+// The pure core (crates `assay-core` and `assay-stats`), under the names the flow uses.
+pub use assay_core::{model, report};
+#[cfg(feature = "ssr")]
+pub use assay_core::{hit, import, simulate};
+#[cfg(feature = "ssr")]
+pub use assay_stats as stats;
+
 // The flow, stage by stage (server side).
-#[cfg(feature = "ssr")]
-pub mod import;
-#[cfg(feature = "ssr")]
-pub mod hit;
-#[cfg(feature = "ssr")]
-pub mod simulate;
-#[cfg(feature = "ssr")]
-pub mod stats;
 #[cfg(feature = "ssr")]
 pub mod analysis;
 #[cfg(feature = "ssr")]

@@ -12,7 +12,7 @@
 use serde::{Deserialize, Serialize};
 
 use crate::model::ItemType;
-use crate::stats::{BootstrapCi, bootstrap_cis};
+use assay_stats::{BootstrapCi, bootstrap_cis};
 
 use super::{AnalysisSettings, ComparisonUnit, FxMap, Judgment, JudgmentSet};
 

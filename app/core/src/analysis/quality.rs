@@ -16,7 +16,7 @@
 use serde::{Deserialize, Serialize};
 
 use crate::model::ItemType;
-use crate::stats::{self, Alternative, SignedRankOptions, StatsError, TestResult};
+use assay_stats::{self as stats, Alternative, SignedRankOptions, StatsError, TestResult};
 
 use super::{Judgment, JudgmentSet, TimeBasis};
 

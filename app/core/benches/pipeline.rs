@@ -3,7 +3,7 @@
 //! simulated judgments read from a Graham TSV, and the same pipeline written plainly with
 //! pandas + SciPy (`tests/bench/pipeline_pandas.py`) on the same file in the same run.
 //!
-//! Run by hand: `cargo bench -p app --features ssr --bench pipeline` (needs `python3` with
+//! Run by hand: `cargo bench -p assay-core --bench pipeline` (needs `python3` with
 //! pandas and SciPy). Prints both times, their ratio, peak memory, and whether the two agree
 //! (same excluded workers, system z means within 1e-6, same order and clusters).
 //! Environment: `ASSAY_BENCH_JUDGMENTS` (default 1,000,000), `ASSAY_BENCH_RUNS` (default 3).
@@ -14,9 +14,9 @@ use std::path::PathBuf;
 use std::process::Command;
 use std::time::Instant;
 
-use app::analysis::formats::read_graham_file;
-use app::analysis::{AnalysisResult, AnalysisSettings, analyse};
-use app::simulate::{CrowdConfig, WorkerKind, write_graham_tsv};
+use assay_core::analysis::formats::read_graham_file;
+use assay_core::analysis::{AnalysisResult, AnalysisSettings, analyse};
+use assay_core::simulate::{CrowdConfig, WorkerKind, write_graham_tsv};
 
 fn vm_hwm_kib() -> Option<u64> {
     let status = std::fs::read_to_string("/proc/self/status").ok()?;
@@ -31,7 +31,7 @@ fn env_usize(name: &str, default: usize) -> usize {
 fn main() {
     // `cargo bench` passes `--bench`; `cargo test --benches` does not: the benchmark is run by hand only.
     if !std::env::args().any(|a| a == "--bench") {
-        println!("pipeline benchmark: skipped (run it with `cargo bench -p app --features ssr --bench pipeline`)");
+        println!("pipeline benchmark: skipped (run it with `cargo bench -p assay-core --bench pipeline`)");
         return;
     }
     let judgments = env_usize("ASSAY_BENCH_JUDGMENTS", 1_000_000);
@@ -56,7 +56,7 @@ fn main() {
             (WorkerKind::Harsh, 6 * scale),
             (WorkerKind::Lenient, 6 * scale),
         ],
-        wanted: app::hit::JudgmentsWanted::PerSystem(hits * base.design.system_items() / 20),
+        wanted: assay_core::hit::JudgmentsWanted::PerSystem(hits * base.design.system_items() / 20),
         ..base
     };
     let t = Instant::now();
@@ -93,7 +93,7 @@ fn main() {
     {
         let set = read_graham_file(&tsv).expect("read TSV");
         let t = Instant::now();
-        let qc = app::analysis::quality::run(&set, &settings.qc);
+        let qc = assay_core::analysis::quality::run(&set, &settings.qc);
         println!(
             "Rust quality control alone ({} workers): {:.3} s; the rest (z, scores, 190 Mann–Whitney pairs, clusters) is the remainder of the pipeline time",
             qc.len(),
@@ -110,7 +110,7 @@ fn main() {
     }
 
     // pandas + SciPy on the same file.
-    let script = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../tests/bench/pipeline_pandas.py");
+    let script = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../tests/bench/pipeline_pandas.py");
     let py_out = dir.join("pandas.json");
     let t = Instant::now();
     let status = Command::new("python3").arg(&script).arg(&tsv).arg(&py_out).status();

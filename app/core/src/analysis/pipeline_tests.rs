@@ -3,7 +3,7 @@
 use std::time::Instant;
 
 use crate::model::ItemType;
-use crate::stats::SplitMix64;
+use assay_stats::SplitMix64;
 
 use super::formats::*;
 use super::*;
@@ -193,7 +193,7 @@ fn z_scores_have_mean_zero_and_sd_one_per_worker() {
                 .filter(|(r, _)| r.worker == g.worker && scores_counts(r.item_type, &z_settings))
                 .map(|(_, v)| *v)
                 .collect();
-            let (m, sd) = crate::stats::mean_sd(&counted).unwrap();
+            let (m, sd) = assay_stats::mean_sd(&counted).unwrap();
             assert!(m.abs() < 1e-9 && (sd - 1.0).abs() < 1e-9, "{m} {sd}");
             assert_eq!(counted.len(), g.n);
         }
@@ -468,7 +468,7 @@ fn pipeline_on_a_hundred_thousand_judgments() {
     // Mean z falls with system quality: Spearman correlation of order and id close to 1.
     let ids: Vec<f64> = g.comparison.systems.iter().map(|s| *s as f64).collect();
     let pos: Vec<f64> = (0..20).map(|i| i as f64).collect();
-    assert!(crate::stats::spearman(&ids, &pos).unwrap() > 0.95);
+    assert!(assay_stats::spearman(&ids, &pos).unwrap() > 0.95);
     assert!(
         g.comparison
             .p_values

@@ -471,7 +471,7 @@ mod tests {
     /// Deterministic pseudo-random judgments: per segment of a test set, `k` judgments of each
     /// of the two systems around `quality + difficulty` (difficulty shared by both systems).
     fn pair(old: (f64, f64), new: (f64, f64), segments: usize, seed: u64) -> PairSegments {
-        let mut rng = crate::stats::SplitMix64::new(seed);
+        let mut rng = crate::SplitMix64::new(seed);
         let mut unit = move || rng.next_u64() as f64 / u64::MAX as f64 - 0.5;
         let mut rows = |(best, curr): (f64, f64), shift: f64| -> Vec<[SegmentSum; 2]> {
             (0..segments)

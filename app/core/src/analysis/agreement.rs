@@ -6,7 +6,7 @@
 //! SYSTEM and REPEAT judgments of that output (QC items — bad references, references — are not
 //! items here). Within an item every unordered pair of judgments counts once: by the same worker
 //! towards `intra`, by two workers towards `inter` (the WMT 2012 convention, which
-//! [`crate::stats::agreement::agreement`] also follows).
+//! [`assay_stats::agreement::agreement`] also follows).
 //!
 //! - **DA** (continuous 0–100): Pearson's r over the pairs and the mean absolute difference.
 //!   Intra pairs are (earlier, later) judgment; inter pairs have no order, so each enters r in
@@ -16,10 +16,10 @@
 //!   categories, and P(A); the mean absolute difference on the 0–1 scale too.
 
 use super::{FxMap, Judgment, JudgmentSet};
-pub use crate::results::{GroupAgreement, PairFigures, Scale};
+pub use crate::report::{GroupAgreement, PairFigures, Scale};
 use crate::model::ItemType;
-use crate::stats::agreement::{LabelledJudgment, agreement as kappa_agreement};
-use crate::stats::correlation::pearson;
+use assay_stats::agreement::{LabelledJudgment, agreement as kappa_agreement};
+use assay_stats::correlation::pearson;
 
 #[derive(Default)]
 struct Acc {
@@ -84,7 +84,7 @@ pub fn agreement_report(set: &JudgmentSet, keep: Option<&[bool]>, scale_of: impl
                 Scale::Categorical { categories } if !labelled.is_empty() => kappa_agreement(&labelled, categories).ok(),
                 _ => None,
             };
-            let finish = |mut acc: Acc, k: Option<&crate::stats::agreement::AgreementPairs>| {
+            let finish = |mut acc: Acc, k: Option<&assay_stats::agreement::AgreementPairs>| {
                 acc.workers.sort_unstable();
                 acc.workers.dedup();
                 PairFigures {

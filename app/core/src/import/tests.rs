@@ -749,7 +749,7 @@ fn targz_reads_at_most_the_limit_of_an_oversized_entry() {
 
 // ---------------------------------------------------------------- Appraise
 
-const APPRAISE: &str = include_str!("../../../tests/fixtures/import/appraise-batches.json");
+const APPRAISE: &str = include_str!("../../../../tests/fixtures/import/appraise-batches.json");
 
 #[test]
 fn appraise_batches_import() {
@@ -880,8 +880,8 @@ fn appraise_errors_are_precise() {
 
 // ---------------------------------------------------------------- TSV and JSONL
 
-const TSV: &str = include_str!("../../../tests/fixtures/import/segments.tsv");
-const JSONL: &str = include_str!("../../../tests/fixtures/import/segments.jsonl");
+const TSV: &str = include_str!("../../../../tests/fixtures/import/segments.tsv");
+const JSONL: &str = include_str!("../../../../tests/fixtures/import/segments.jsonl");
 
 #[test]
 fn tsv_and_jsonl_give_the_same_test_set() {

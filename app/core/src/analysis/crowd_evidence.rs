@@ -8,7 +8,7 @@ use std::collections::HashMap;
 use std::hash::{DefaultHasher, Hash, Hasher};
 
 use crate::simulate::{CrowdConfig, SimJudgment, WorkerKind, simulate};
-use crate::stats::kendall_tau_b;
+use assay_stats::kendall_tau_b;
 
 use super::*;
 

@@ -27,7 +27,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::stats::{Alternative, rank::{RankSumStats, SortedRuns}};
+use assay_stats::{Alternative, rank::{RankSumStats, SortedRuns}};
 
 use super::ComparisonSettings;
 use super::scores::ScoredGroup;

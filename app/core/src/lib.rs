@@ -1,0 +1,27 @@
+//! Assay's pure core: no web framework, no database, no async runtime.
+//!
+//! Always compiled (server and browser alike):
+//! - [`model`]: the field's vocabulary (item types, task kinds, statuses);
+//! - [`report`]: figures the analysis reports and the pages show.
+//!
+//! With the `engine` feature (the server, the command line, the benchmarks), the stages of the
+//! flow import → HIT → judgment → analysis that need no I/O beyond `Read`/`Write`:
+//! - [`import`]: parsing and validating test sets and system outputs;
+//! - [`hit`]: the HIT builder (METHOD §2) and the degraders (METHOD §3);
+//! - [`simulate`]: a seeded simulated crowd for tests, benchmarks and the demo;
+//! - [`analysis`]: worker quality control, z-scores, system scores, clusters, agreement, and the
+//!   file formats of the field.
+//!
+//! Statistics live in the `assay-stats` crate, beneath this one.
+
+pub mod model;
+pub mod report;
+
+#[cfg(feature = "engine")]
+pub mod analysis;
+#[cfg(feature = "engine")]
+pub mod hit;
+#[cfg(feature = "engine")]
+pub mod import;
+#[cfg(feature = "engine")]
+pub mod simulate;
