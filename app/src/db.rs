@@ -67,6 +67,12 @@ const MIGRATIONS: &[(i64, &str, &str, &str)] = &[
         include_str!("../../migrations/sqlite/0005_studies.sql"),
         include_str!("../../migrations/postgres/0005_studies.sql"),
     ),
+    (
+        6,
+        "judgment detail",
+        include_str!("../../migrations/sqlite/0006_judgment_detail.sql"),
+        include_str!("../../migrations/postgres/0006_judgment_detail.sql"),
+    ),
 ];
 
 fn migrator(backend: Backend) -> Migrator {

@@ -2,6 +2,8 @@
 //!
 //! Always compiled (server and browser alike):
 //! - [`model`]: the field's vocabulary (item types, task kinds, statuses);
+//! - [`protocol`]: the judgment model: what each protocol shows, what an answer holds, how it is
+//!   checked, which quality control it uses and how it is analysed;
 //! - [`report`]: figures the analysis reports and the pages show.
 //!
 //! With the `engine` feature (the server, the command line, the benchmarks), the stages of the
@@ -15,6 +17,7 @@
 //! Statistics live in the `assay-stats` crate, beneath this one.
 
 pub mod model;
+pub mod protocol;
 pub mod report;
 
 #[cfg(feature = "engine")]

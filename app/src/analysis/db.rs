@@ -24,8 +24,14 @@ use sqlx::Row;
 
 use crate::db::Db;
 use crate::model::{ItemType, TaskKind};
+use assay_core::protocol;
 
 use super::{JudgmentNames, JudgmentSet, TimeBasis};
+
+/// "first", "second", … for the questions of a protocol.
+fn ordinal(i: usize) -> &'static str {
+    ["first", "second", "third", "fourth"].get(i).copied().unwrap_or("next")
+}
 
 /// Rows per query.
 pub const PAGE: i64 = 20_000;
@@ -84,6 +90,9 @@ pub async fn load_campaign_by_test_set(db: &Db, campaign_id: i64) -> Result<Judg
 
 async fn load_campaign_paged(db: &Db, campaign_id: i64, page: i64, by_test_set: bool) -> Result<JudgmentSet, String> {
     let info = campaign_info(db, campaign_id).await?;
+    let task = TaskKind::parse(&info.task)
+        .ok_or_else(|| format!("campaign {campaign_id} has a task this version of Assay does not know: {:?}", info.task))?;
+    let questions = protocol::for_task(task).questions();
     let mut set = JudgmentSet::new(TimeBasis::PerItem);
     let lang_pair = format!("{}-{}", info.source_lang, info.target_lang);
 
@@ -183,15 +192,17 @@ async fn load_campaign_paged(db: &Db, campaign_id: i64, page: i64, by_test_set: 
                     seconds,
                 )
             };
-            if info.task == TaskKind::WordOrder.as_str() {
-                push(WORD_ORDER_Q1, score);
-                match score2 {
-                    Some(s2) if s2.is_finite() => push(WORD_ORDER_Q2, s2),
-                    Some(_) => return Err(format!("judgment {id}: the second score is not a finite number")),
-                    None => return Err(format!("judgment {id}: a word-order judgment without its second answer")),
+            // One record per question of the task's protocol (word order: two).
+            let answer = protocol::Answer { score: Some(score), score2, ..Default::default() };
+            for (i, question) in questions.iter().enumerate() {
+                let which = if i == 0 { "score" } else { "second score" };
+                match (question.read)(&answer) {
+                    Some(v) if v.is_finite() => push(question.task_name(task), v),
+                    Some(_) => return Err(format!("judgment {id}: the {which} is not a finite number")),
+                    None => {
+                        return Err(format!("judgment {id}: a {} judgment without its {} answer", task.as_str(), ordinal(i)));
+                    }
                 }
-            } else {
-                push(&info.task, score);
             }
             after = id;
         }

@@ -215,12 +215,7 @@ pub struct CodeCheck {
 }
 
 /// The five word-order boxes: box 1–5 ↔ value 0, .25, .5, .75, 1 (best = 1).
-pub const WOJ_VALUES: [f64; 5] = [0.0, 0.25, 0.5, 0.75, 1.0];
-
-/// The box (1–5) of a stored word-order value, if it is one of the five.
-pub fn woj_box(value: f64) -> Option<i64> {
-    WOJ_VALUES.iter().position(|v| (v - value).abs() < 1e-9).map(|i| i as i64 + 1)
-}
+pub use assay_core::protocol::word_order::{BOX_VALUES as WOJ_VALUES, box_of as woj_box};
 
 #[cfg(test)]
 mod tests {

@@ -12,7 +12,9 @@
 //! - Every item is loaded with the same one query whatever its type: no extra work, no extra
 //!   field, for quality-control items.
 
-use super::{Completion, CodeCheck, ItemView, JudgmentRecord, MyAssignment, AssignmentSummary, Step, WOJ_VALUES, WorkState};
+use super::{Completion, CodeCheck, ItemView, JudgmentRecord, MyAssignment, AssignmentSummary, Step, WorkState};
+use crate::model::TaskKind;
+use assay_core::protocol;
 use crate::db::{Db, now_ms};
 use hmac::{Hmac, Mac};
 use sha2::Sha256;
@@ -352,39 +354,29 @@ pub struct Answer {
     pub idempotency_key: String,
 }
 
-fn check_unit(name: &str, v: Option<f64>, sliders: bool) -> Result<f64, WorkError> {
-    let v = v.ok_or_else(|| WorkError::Invalid(format!("Please answer {name}.")))?;
-    let ok = if sliders {
-        v.is_finite() && (0.0..=1.0).contains(&v)
-    } else {
-        WOJ_VALUES.contains(&v)
-    };
-    if ok {
-        Ok(v)
-    } else if sliders {
-        Err(WorkError::Invalid(format!("The answer to {name} must be between 0 and 1 (got {v}).")))
-    } else {
-        Err(WorkError::Invalid(format!("The answer to {name} must be one of the five boxes: 0, 0.25, 0.5, 0.75 or 1 (got {v}).")))
-    }
-}
-
-/// What an answer is checked against: the campaign's task and screen, and the HIT's length.
+/// What an answer is checked against: the campaign's task and its answer rules, and the HIT's
+/// length.
 #[derive(Clone, Debug)]
 struct Rules {
-    task: String,
+    /// `None` for a task this build does not know (every answer is refused).
+    task: Option<TaskKind>,
     total: i64,
-    allow_skip: bool,
-    woj_sliders: bool,
+    answers: protocol::AnswerRules,
 }
 
 impl Rules {
     fn of(a: &Loaded) -> Rules {
         let screen = super::screen_settings(&a.settings, &a.task, &a.target_lang, "");
-        Rules { task: a.task.clone(), total: a.total, allow_skip: screen.allow_skip, woj_sliders: screen.woj_sliders }
+        Rules {
+            task: TaskKind::parse(&a.task),
+            total: a.total,
+            answers: protocol::AnswerRules { allow_skip: screen.allow_skip, woj_sliders: screen.woj_sliders },
+        }
     }
 }
 
-/// Checks an answer against the task; returns the (score, score2) to store.
+/// Checks the request (key, time, position), then the answer by the task's protocol
+/// ([`protocol::validate`]); returns the (score, score2) to store.
 fn validate(a: &Rules, answer: &Answer) -> Result<(Option<f64>, Option<f64>), WorkError> {
     let key = answer.idempotency_key.trim();
     if key.is_empty() || key.len() > 100 {
@@ -403,29 +395,10 @@ fn validate(a: &Rules, answer: &Answer) -> Result<(Option<f64>, Option<f64>), Wo
             answer.position + 1
         )));
     }
-    if answer.skipped {
-        if !a.allow_skip {
-            return Err(WorkError::Invalid("This campaign does not allow skipping an item.".into()));
-        }
-        if answer.score.is_some() || answer.score2.is_some() {
-            return Err(WorkError::Invalid("A skipped item cannot also have an answer.".into()));
-        }
-        return Ok((None, None));
-    }
-    if a.task == "word-order" {
-        let s1 = check_unit("the first question", answer.score, a.woj_sliders)?;
-        let s2 = check_unit("the second question", answer.score2, a.woj_sliders)?;
-        Ok((Some(s1), Some(s2)))
-    } else {
-        let s = answer.score.ok_or_else(|| WorkError::Invalid("Please set the slider before going on.".into()))?;
-        if !s.is_finite() || !(0.0..=100.0).contains(&s) {
-            return Err(WorkError::Invalid(format!("The score must be between 0 and 100 (got {s}).")));
-        }
-        if answer.score2.is_some() {
-            return Err(WorkError::Invalid("A direct-assessment item takes one score, not two.".into()));
-        }
-        Ok((Some(s), None))
-    }
+    let task = a.task.ok_or_else(|| WorkError::Internal("the campaign's task is unknown to this version of Assay".into()))?;
+    let given = protocol::Answer { score: answer.score, score2: answer.score2, skipped: answer.skipped, ..Default::default() };
+    let stored = protocol::validate(task, &given, &a.answers).map_err(|e| WorkError::Invalid(e.problem))?;
+    Ok((stored.score, stored.score2))
 }
 
 fn same(a: Option<f64>, b: Option<f64>) -> bool {

@@ -1,0 +1,204 @@
+//! The judgment model: what a protocol is, in one place.
+//!
+//! A protocol (direct assessment, word order; later relative ranking, ESA, MQM) says
+//! - what a screen shows ([`Layout`]: one output, several outputs of one source, a document),
+//! - what an answer holds ([`Answer`]: a score, a second score, a rank among the outputs shown
+//!   together, error spans with their severity and category, a score for the whole document),
+//! - how an answer is checked before it is stored ([`Protocol::validate`]),
+//! - which quality-control items its HITs hide ([`Protocol::quality_control`]),
+//! - which numeric questions its answers feed into analysis ([`Protocol::questions`]: DA has one,
+//!   word order two, each analysed as a task of its own), and on which scale agreement is
+//!   measured ([`Protocol::scale`]).
+//!
+//! Each protocol is one module of this folder implementing [`Protocol`]; [`for_task`] is the one
+//! registry from a campaign's [`TaskKind`] to its protocol. How to add one: `ARCHITECTURE.md`.
+//!
+//! Storage: the scalar parts of an answer are columns of `judgments` (`score`, `score2`,
+//! `skipped`), so that analysis reads numbers without decoding anything; the structured parts
+//! ([`Detail`]: rank, spans, document score) are one JSON value in `judgments.detail`, `NULL`
+//! when an answer has none (every DA and word-order answer).
+
+pub mod da;
+pub mod word_order;
+
+use serde::{Deserialize, Serialize};
+
+use crate::model::{ItemType, TaskKind};
+use crate::report::Scale;
+
+/// What one screen of a HIT shows.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Layout {
+    /// One output, alone or with its reference or source beside it (DA, word order).
+    Single,
+    /// Several outputs of the same source, judged together (relative ranking).
+    Several {
+        /// Outputs per screen.
+        outputs: usize,
+    },
+    /// The segments of a document in order, with the preceding ones as context (ESA, MQM).
+    Document,
+}
+
+/// How bad an error span is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Severity {
+    /// Marked but not counted (MQM "neutral").
+    Neutral,
+    Minor,
+    Major,
+    Critical,
+}
+
+/// An error span in the text the annotator was shown.
+///
+/// Offsets count Unicode scalar values (Rust `char`s) of the shown text, `start` inclusive and
+/// `end` exclusive; an omission (`missing`) is a span of the `[MISSING]` token, with both offsets
+/// at the token's place.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Span {
+    pub start: usize,
+    pub end: usize,
+    pub severity: Severity,
+    /// The error category (MQM), e.g. `accuracy/mistranslation`; `None` for ESA.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub category: Option<String>,
+    /// An omission marked on the `[MISSING]` token.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub missing: bool,
+}
+
+/// The structured parts of an answer, stored as JSON in `judgments.detail`.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct Detail {
+    /// Relative ranking: this output's rank (1 = best) among the outputs shown with it; tied
+    /// outputs share a rank.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rank: Option<u32>,
+    /// Error spans (ESA, MQM), in the order they were marked.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub spans: Vec<Span>,
+    /// A score for the whole document the item ends (document-level items).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub document_score: Option<f64>,
+}
+
+impl Detail {
+    pub fn is_empty(&self) -> bool {
+        self.rank.is_none() && self.spans.is_empty() && self.document_score.is_none()
+    }
+
+    /// The JSON stored in `judgments.detail`: `None` (SQL `NULL`) when there is nothing.
+    pub fn to_column(&self) -> Option<String> {
+        (!self.is_empty()).then(|| serde_json::to_string(self).expect("a detail always serialises"))
+    }
+
+    /// Reads `judgments.detail`.
+    pub fn from_column(column: Option<&str>) -> Result<Detail, serde_json::Error> {
+        match column {
+            None => Ok(Detail::default()),
+            Some(json) => serde_json::from_str(json),
+        }
+    }
+}
+
+/// One answer to one item: what is stored for a judgment.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct Answer {
+    /// DA: 0–100 at full resolution. Word order: the first question, 0–1. ESA/MQM: the score.
+    pub score: Option<f64>,
+    /// Word order: the second question, 0–1.
+    pub score2: Option<f64>,
+    /// The annotator skipped the item explicitly (where the campaign allows it).
+    #[serde(default)]
+    pub skipped: bool,
+    #[serde(default, skip_serializing_if = "Detail::is_empty")]
+    pub detail: Detail,
+}
+
+/// What the campaign allows, as far as answers go.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct AnswerRules {
+    /// An item may be skipped explicitly.
+    pub allow_skip: bool,
+    /// Word order on two continuous sliders (0–1) instead of two rows of five boxes.
+    pub woj_sliders: bool,
+}
+
+/// An answer that cannot be stored: which part, and what is wrong with it, in words the
+/// annotator understands.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{problem}")]
+pub struct InvalidAnswer {
+    /// The part of the answer: `score`, `score2`, `skipped`, `detail`.
+    pub field: &'static str,
+    pub problem: String,
+}
+
+impl InvalidAnswer {
+    pub fn new(field: &'static str, problem: impl Into<String>) -> InvalidAnswer {
+        InvalidAnswer { field, problem: problem.into() }
+    }
+}
+
+/// A numeric question an answer feeds into analysis: quality control, z-scores and system
+/// scores are computed per question, as for a task of its own.
+#[derive(Clone, Copy, Debug)]
+pub struct Question {
+    /// The analysis task of the question's records; `None`: the campaign's task itself.
+    pub analysis_task: Option<&'static str>,
+    /// The question's value in an answer (`None`: the answer does not count for it).
+    pub read: fn(&Answer) -> Option<f64>,
+}
+
+impl Question {
+    /// The analysis task name of this question in a campaign of `task`.
+    pub fn task_name(&self, task: TaskKind) -> &'static str {
+        self.analysis_task.unwrap_or(task.as_str())
+    }
+}
+
+/// A protocol of human evaluation. Implemented once per protocol module of this folder.
+pub trait Protocol: Sync {
+    /// The protocol's name in the field's words.
+    fn name(&self) -> &'static str;
+    /// What one screen shows.
+    fn layout(&self) -> Layout;
+    /// Checks an answer that is not skipped (skipping is checked by [`validate`]) and returns
+    /// it as it is to be stored.
+    fn validate_answer(&self, answer: &Answer, rules: &AnswerRules) -> Result<Answer, InvalidAnswer>;
+    /// The numeric questions its answers feed into analysis, in order.
+    fn questions(&self) -> &'static [Question];
+    /// The quality-control item types its HITs hide besides real items.
+    fn quality_control(&self) -> &'static [ItemType];
+    /// How agreement between two answers is measured.
+    fn scale(&self) -> Scale;
+}
+
+/// The protocol of a campaign task: the one registry.
+pub fn for_task(task: TaskKind) -> &'static dyn Protocol {
+    match task {
+        TaskKind::DaAdequacy | TaskKind::DaFluency | TaskKind::DaSourceBased => &da::DirectAssessment,
+        TaskKind::WordOrder => &word_order::WordOrder,
+    }
+}
+
+/// Checks an answer against its task and the campaign's rules: skipping first (the same for
+/// every protocol), then the protocol's own rules. Returns the answer to store.
+pub fn validate(task: TaskKind, answer: &Answer, rules: &AnswerRules) -> Result<Answer, InvalidAnswer> {
+    if answer.skipped {
+        if !rules.allow_skip {
+            return Err(InvalidAnswer::new("skipped", "This campaign does not allow skipping an item."));
+        }
+        if answer.score.is_some() || answer.score2.is_some() || !answer.detail.is_empty() {
+            return Err(InvalidAnswer::new("skipped", "A skipped item cannot also have an answer."));
+        }
+        return Ok(Answer { skipped: true, ..Answer::default() });
+    }
+    for_task(task).validate_answer(answer, rules)
+}
+
+#[cfg(test)]
+mod tests;

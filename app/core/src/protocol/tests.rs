@@ -1,0 +1,81 @@
+use super::*;
+
+fn score(s: f64) -> Answer {
+    Answer { score: Some(s), ..Answer::default() }
+}
+
+#[test]
+fn da_takes_one_score_in_range() {
+    let rules = AnswerRules::default();
+    assert_eq!(validate(TaskKind::DaAdequacy, &score(37.5), &rules).unwrap(), score(37.5));
+    let e = validate(TaskKind::DaFluency, &Answer::default(), &rules).unwrap_err();
+    assert_eq!((e.field, e.problem.as_str()), ("score", "Please set the slider before going on."));
+    assert_eq!(validate(TaskKind::DaSourceBased, &score(100.5), &rules).unwrap_err().field, "score");
+    assert_eq!(validate(TaskKind::DaSourceBased, &score(f64::NAN), &rules).unwrap_err().field, "score");
+    let two = Answer { score2: Some(1.0), ..score(50.0) };
+    assert_eq!(validate(TaskKind::DaAdequacy, &two, &rules).unwrap_err().field, "score2");
+    let ranked = Answer { detail: Detail { rank: Some(1), ..Detail::default() }, ..score(50.0) };
+    assert_eq!(validate(TaskKind::DaAdequacy, &ranked, &rules).unwrap_err().field, "detail");
+}
+
+#[test]
+fn word_order_takes_two_boxes_or_two_slider_values() {
+    let boxes = AnswerRules::default();
+    let sliders = AnswerRules { woj_sliders: true, ..AnswerRules::default() };
+    let a = Answer { score: Some(0.25), score2: Some(1.0), ..Answer::default() };
+    assert_eq!(validate(TaskKind::WordOrder, &a, &boxes).unwrap(), a);
+    let between = Answer { score: Some(0.3), score2: Some(1.0), ..Answer::default() };
+    assert!(validate(TaskKind::WordOrder, &between, &boxes).unwrap_err().problem.contains("one of the five boxes"));
+    assert_eq!(validate(TaskKind::WordOrder, &between, &sliders).unwrap(), between);
+    let missing = Answer { score: Some(0.5), ..Answer::default() };
+    let e = validate(TaskKind::WordOrder, &missing, &boxes).unwrap_err();
+    assert_eq!((e.field, e.problem.as_str()), ("score2", "Please answer the second question."));
+    assert_eq!(word_order::box_of(0.75), Some(4));
+    assert_eq!(word_order::box_of(0.3), None);
+}
+
+#[test]
+fn skipping_is_the_same_for_every_protocol() {
+    let skip = Answer { skipped: true, ..Answer::default() };
+    let allow = AnswerRules { allow_skip: true, ..AnswerRules::default() };
+    for task in [TaskKind::DaAdequacy, TaskKind::WordOrder] {
+        assert_eq!(validate(task, &skip, &AnswerRules::default()).unwrap_err().field, "skipped");
+        assert_eq!(validate(task, &skip, &allow).unwrap(), skip);
+        let both = Answer { skipped: true, ..score(1.0) };
+        assert_eq!(validate(task, &both, &allow).unwrap_err().problem, "A skipped item cannot also have an answer.");
+    }
+}
+
+#[test]
+fn detail_is_null_when_empty_and_round_trips_otherwise() {
+    assert_eq!(Detail::default().to_column(), None);
+    assert_eq!(Detail::from_column(None).unwrap(), Detail::default());
+    let d = Detail {
+        rank: Some(2),
+        spans: vec![
+            Span { start: 3, end: 9, severity: Severity::Major, category: None, missing: false },
+            Span { start: 12, end: 12, severity: Severity::Minor, category: Some("accuracy/omission".into()), missing: true },
+        ],
+        document_score: Some(71.0),
+    };
+    let column = d.to_column().unwrap();
+    assert_eq!(
+        column,
+        r#"{"rank":2,"spans":[{"start":3,"end":9,"severity":"major"},{"start":12,"end":12,"severity":"minor","category":"accuracy/omission","missing":true}],"document_score":71.0}"#
+    );
+    assert_eq!(Detail::from_column(Some(&column)).unwrap(), d);
+    assert!(Detail::from_column(Some("{\"rank\":\"x\"}")).is_err());
+}
+
+#[test]
+fn every_task_has_a_protocol_whose_questions_name_analysis_tasks() {
+    for task in [TaskKind::DaAdequacy, TaskKind::DaFluency, TaskKind::DaSourceBased, TaskKind::WordOrder] {
+        let p = for_task(task);
+        assert!(!p.questions().is_empty(), "{}", p.name());
+        assert_eq!(p.layout(), Layout::Single);
+    }
+    let wo: Vec<_> = for_task(TaskKind::WordOrder).questions().iter().map(|q| q.task_name(TaskKind::WordOrder)).collect();
+    assert_eq!(wo, [crate::model::WORD_ORDER_Q1, crate::model::WORD_ORDER_Q2]);
+    assert_eq!(for_task(TaskKind::DaFluency).questions()[0].task_name(TaskKind::DaFluency), "da-fluency");
+    assert_eq!(for_task(TaskKind::WordOrder).scale(), Scale::Categorical { categories: 5 });
+}

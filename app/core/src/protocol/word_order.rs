@@ -1,0 +1,71 @@
+//! Word-order judgments (METHOD §1): a machine translation and a human translation of the same
+//! source, two questions on 5-point scales (or two continuous sliders): how hard the meaning is
+//! to grasp (Q1, stored as `score`) and how much the order alone clouds it (Q2, `score2`). Each
+//! question is analysed as a task of its own ([`WORD_ORDER_Q1`], [`WORD_ORDER_Q2`]).
+
+use super::{Answer, AnswerRules, InvalidAnswer, Layout, Protocol, Question};
+use crate::model::{ItemType, WORD_ORDER_Q1, WORD_ORDER_Q2};
+use crate::report::Scale;
+
+pub struct WordOrder;
+
+/// The five boxes: box 1–5 ↔ value 0, .25, .5, .75, 1 (best = 1).
+pub const BOX_VALUES: [f64; 5] = [0.0, 0.25, 0.5, 0.75, 1.0];
+
+/// The box (1–5) of a stored value, if it is one of the five.
+pub fn box_of(value: f64) -> Option<i64> {
+    BOX_VALUES.iter().position(|v| (v - value).abs() < 1e-9).map(|i| i as i64 + 1)
+}
+
+const QUESTIONS: &[Question] = &[
+    Question { analysis_task: Some(WORD_ORDER_Q1), read: |a| a.score },
+    Question { analysis_task: Some(WORD_ORDER_Q2), read: |a| a.score2 },
+];
+
+fn check_unit(field: &'static str, name: &str, v: Option<f64>, sliders: bool) -> Result<f64, InvalidAnswer> {
+    let v = v.ok_or_else(|| InvalidAnswer::new(field, format!("Please answer {name}.")))?;
+    let ok = if sliders { v.is_finite() && (0.0..=1.0).contains(&v) } else { BOX_VALUES.contains(&v) };
+    if ok {
+        Ok(v)
+    } else if sliders {
+        Err(InvalidAnswer::new(field, format!("The answer to {name} must be between 0 and 1 (got {v}).")))
+    } else {
+        Err(InvalidAnswer::new(
+            field,
+            format!("The answer to {name} must be one of the five boxes: 0, 0.25, 0.5, 0.75 or 1 (got {v})."),
+        ))
+    }
+}
+
+impl Protocol for WordOrder {
+    fn name(&self) -> &'static str {
+        "word order"
+    }
+
+    fn layout(&self) -> Layout {
+        Layout::Single
+    }
+
+    fn validate_answer(&self, answer: &Answer, rules: &AnswerRules) -> Result<Answer, InvalidAnswer> {
+        let s1 = check_unit("score", "the first question", answer.score, rules.woj_sliders)?;
+        let s2 = check_unit("score2", "the second question", answer.score2, rules.woj_sliders)?;
+        if !answer.detail.is_empty() {
+            return Err(InvalidAnswer::new("detail", "A word-order item takes two answers only."));
+        }
+        Ok(Answer { score: Some(s1), score2: Some(s2), ..Answer::default() })
+    }
+
+    fn questions(&self) -> &'static [Question] {
+        QUESTIONS
+    }
+
+    /// Permuted references (degraded items of their own kind, METHOD §3) are built into the
+    /// HIT; no bad references, repeats or references.
+    fn quality_control(&self) -> &'static [ItemType] {
+        &[]
+    }
+
+    fn scale(&self) -> Scale {
+        Scale::Categorical { categories: 5 }
+    }
+}
