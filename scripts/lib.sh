@@ -62,7 +62,7 @@ build_site() {
   key="$( {
     rustc -V; wasm-bindgen --version; echo "$mode"
     if [ "$mode" = release ] && command -v wasm-opt >/dev/null; then wasm-opt --version; fi
-    cd "$ROOT" && find app/src app/Cargo.toml Cargo.toml Cargo.lock .cargo -type f -print0 | sort -z | xargs -0 sha256sum
+    cd "$ROOT" && find app/src app/core app/stats app/Cargo.toml Cargo.toml Cargo.lock .cargo -type f -not -path "*/target/*" -print0 | sort -z | xargs -0 sha256sum
   } | sha256sum | cut -c1-16)"
   cache="$CARGO_TARGET_DIR/site-cache/$mode-$key"
   if [ -f "$cache/complete" ]; then
