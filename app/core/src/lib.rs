@@ -4,7 +4,8 @@
 //! - [`model`]: the field's vocabulary (item types, task kinds, statuses);
 //! - [`protocol`]: the judgment model: what each protocol shows, what an answer holds, how it is
 //!   checked, which quality control it uses and how it is analysed;
-//! - [`report`]: figures the analysis reports and the pages show.
+//! - [`report`]: figures the analysis reports and the pages show;
+//! - [`settings`]: the design of a campaign and its one reader of the stored JSON.
 //!
 //! With the `engine` feature (the server, the command line, the benchmarks), the stages of the
 //! flow import → HIT → judgment → analysis that need no I/O beyond `Read`/`Write`:
@@ -19,6 +20,7 @@
 pub mod model;
 pub mod protocol;
 pub mod report;
+pub mod settings;
 
 #[cfg(feature = "engine")]
 pub mod analysis;

@@ -21,6 +21,8 @@ use serde::{Deserialize, Serialize};
 
 /// The words of the screens: the campaign's wording (METHOD §1), read by [`screen_settings`].
 pub use crate::campaign::Wording;
+use crate::campaign::CampaignSettings;
+use crate::model::TaskKind;
 
 /// How the campaign's settings shape the screens. Read by [`screen_settings`].
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -36,60 +38,20 @@ pub struct ScreenSettings {
     pub allow_skip: bool,
 }
 
-/// Reads the screen settings from a campaign's `settings` JSON, with defaults for anything
-/// missing or malformed. The one place that knows the campaign settings' field names.
+/// The screen settings of a campaign, from its stored `settings` JSON read by
+/// [`CampaignSettings::read`] (the task's defaults for anything missing or malformed).
+/// `target_lang` is the test set's target-language code: it stands for the language on the
+/// page unless the settings name another one.
 pub fn screen_settings(settings_json: &str, task: &str, target_lang: &str, source_lang_name: &str) -> ScreenSettings {
-    let v: serde_json::Value = serde_json::from_str(settings_json).unwrap_or(serde_json::Value::Null);
-    let text = |path: &[&str]| -> Option<String> {
-        let mut cur = &v;
-        for p in path {
-            cur = cur.get(p)?;
-        }
-        cur.as_str().map(str::trim).filter(|s| !s.is_empty()).map(String::from)
-    };
-    let target_language = text(&["target_language"]).unwrap_or_else(|| target_lang.to_string());
-    let target_name = language_name(&target_language);
-    // METHOD §1: the whole sentence, so that a campaign can give it in its own language.
-    let lead = "Read the text below and rate it by how much you agree that:";
-    let default_statement = match task {
-        "da-fluency" => format!("{lead} the text is fluent {target_name}."),
-        "da-source" => format!("{lead} the black text adequately expresses the meaning of the source text."),
-        _ => format!("{lead} the black text adequately expresses the meaning of the gray text."),
-    };
-    let default_instructions = match task {
-        "word-order" => "You will see pairs of sentences: first a machine translation, then a human translation of the same \
-            text. Answer the two questions about each pair. There are no right or wrong answers; go with your first impression."
-            .to_string(),
-        "da-fluency" => "You will see one text at a time. Move the slider to show how much you agree with the statement \
-            above it, then press the button to go on. Use the whole length of the slider."
-            .to_string(),
-        _ => "You will see one translation at a time. Move the slider to show how much you agree with the statement \
-            above it, then press the button to go on. Use the whole length of the slider."
-            .to_string(),
-    };
-    let wording = Wording {
-        statement: text(&["wording", "statement"]).unwrap_or(default_statement),
-        instructions: text(&["wording", "instructions"]).unwrap_or(default_instructions),
-        anchor_low: text(&["wording", "anchor_low"]).unwrap_or_else(|| "strongly disagree".into()),
-        anchor_high: text(&["wording", "anchor_high"]).unwrap_or_else(|| "strongly agree".into()),
-        woj_question1: text(&["wording", "woj_question1"]).unwrap_or_else(|| {
-            "How difficult would it be to grasp the meaning of the second sentence if you were only shown the first?".into()
-        }),
-        woj_question2: text(&["wording", "woj_question2"]).unwrap_or_else(|| {
-            "How much does the ordering of the words on its own cloud the meaning of the first sentence?".into()
-        }),
-        woj_low1: text(&["wording", "woj_low1"]).unwrap_or_else(|| "Very difficult".into()),
-        woj_high1: text(&["wording", "woj_high1"]).unwrap_or_else(|| "Very easy".into()),
-        woj_low2: text(&["wording", "woj_low2"]).unwrap_or_else(|| "Enormously".into()),
-        woj_high2: text(&["wording", "woj_high2"]).unwrap_or_else(|| "Not at all".into()),
-        next_label: text(&["wording", "next_label"]).unwrap_or_else(|| "Next".into()),
-    };
+    let task = TaskKind::parse(task).unwrap_or(TaskKind::DaAdequacy);
+    let target_name = language_name(target_lang);
+    let s = CampaignSettings::read(settings_json, task, &target_name, source_lang_name);
     ScreenSettings {
-        wording,
-        target_language,
-        source_language_name: text(&["source_language_name"]).unwrap_or_else(|| source_lang_name.to_string()),
-        woj_sliders: text(&["woj_scale"]).is_some_and(|s| s == "sliders"),
-        allow_skip: v.get("allow_skip").and_then(serde_json::Value::as_bool).unwrap_or(false),
+        wording: s.wording,
+        target_language: if s.target_language == target_name { target_lang.to_string() } else { s.target_language },
+        source_language_name: s.source_language_name,
+        woj_sliders: s.woj_scale == "sliders",
+        allow_skip: s.allow_skip,
     }
 }
 

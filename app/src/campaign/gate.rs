@@ -16,7 +16,7 @@ use crate::analysis::{JudgmentNames, JudgmentSet, TimeBasis};
 use crate::annotate::server::completion_code;
 use crate::campaign::{CampaignSettings, GateMode, GateUnsure, QualityGate};
 use crate::db::now_ms;
-use crate::model::ItemType;
+use crate::model::{ItemType, TaskKind};
 use sqlx::{AnyConnection, Row};
 
 /// What the gate decided for a finished HIT.
@@ -169,7 +169,7 @@ pub async fn finish_hit(conn: &mut AnyConnection, secret: &[u8], assignment_id: 
     let campaign_id: i64 = row.try_get("campaign_id").map_err(db_err)?;
     let task: String = row.try_get("task").map_err(db_err)?;
     let settings: String = row.try_get("settings").map_err(db_err)?;
-    let settings: CampaignSettings = serde_json::from_str(&settings).unwrap_or_default();
+    let settings = CampaignSettings::read(&settings, TaskKind::parse(&task).unwrap_or(TaskKind::DaAdequacy), "", "");
     let (mode, unsure): (String, String) = (row.try_get("gate").map_err(db_err)?, row.try_get("gate_unsure").map_err(db_err)?);
     let gate = QualityGate::parse(&mode, &unsure).ok_or_else(|| format!("campaign {campaign_id} has an unknown gate {mode:?}/{unsure:?}"))?;
 

@@ -11,6 +11,7 @@
 use super::{DecisionView, GateVerdictView, ResultsOptions, WorkersView, utc_time};
 use crate::analysis::quality::PairCheck;
 use crate::campaign::CampaignSettings;
+use crate::model::TaskKind;
 use crate::db::{Db, now_ms};
 use sqlx::Row;
 use std::collections::HashMap;
@@ -113,14 +114,15 @@ fn check_reason(action: Action, reason: &str) -> Result<String, String> {
 
 /// The payment currency of a campaign (an unknown campaign is an error).
 async fn campaign_currency(db: &Db, campaign_id: i64) -> Result<String, String> {
-    let row = sqlx::query("SELECT settings FROM campaigns WHERE id = $1")
+    let row = sqlx::query("SELECT task, settings FROM campaigns WHERE id = $1")
         .bind(campaign_id)
         .fetch_optional(&db.pool)
         .await
         .map_err(db_err)?
         .ok_or_else(|| format!("there is no campaign with id {campaign_id}"))?;
     let settings: String = row.try_get("settings").map_err(db_err)?;
-    let settings: CampaignSettings = serde_json::from_str(&settings).unwrap_or_default();
+    let task: String = row.try_get("task").map_err(db_err)?;
+    let settings = CampaignSettings::read(&settings, TaskKind::parse(&task).unwrap_or(TaskKind::DaAdequacy), "", "");
     Ok(settings.payment_currency)
 }
 
@@ -285,13 +287,14 @@ async fn stored_decisions(db: &Db, campaign_id: i64) -> Result<Vec<StoredDecisio
 pub async fn workers_page(db: &Db, campaign_id: i64, options: ResultsOptions) -> Result<WorkersView, String> {
     let (name, rows) = qc_rows(db, campaign_id, options).await?;
     let mut view = WorkersView { campaign: name, workers: rows, gate: String::new(), currency: String::new() };
-    let row = sqlx::query("SELECT settings, gate, gate_unsure FROM campaigns WHERE id = $1")
+    let row = sqlx::query("SELECT task, settings, gate, gate_unsure FROM campaigns WHERE id = $1")
         .bind(campaign_id)
         .fetch_one(&db.pool)
         .await
         .map_err(db_err)?;
     let s: String = row.try_get("settings").map_err(db_err)?;
-    let s: CampaignSettings = serde_json::from_str(&s).unwrap_or_default();
+    let task: String = row.try_get("task").map_err(db_err)?;
+    let s = CampaignSettings::read(&s, TaskKind::parse(&task).unwrap_or(TaskKind::DaAdequacy), "", "");
     let (mode, unsure): (String, String) = (row.try_get("gate").map_err(db_err)?, row.try_get("gate_unsure").map_err(db_err)?);
     view.gate = crate::campaign::QualityGate::parse(&mode, &unsure).map_or_else(|| format!("{mode}/{unsure}"), |g| g.describe());
     view.currency = s.payment_currency.clone();

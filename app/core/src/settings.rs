@@ -1,0 +1,476 @@
+//! The design of a campaign, as the organizer chooses it and the database stores it (JSON in
+//! `campaigns.settings`), and the quality gate at submission. Shared by the designer page (which
+//! shows what a design implies while the organizer types), the server and the annotation screens.
+//!
+//! [`CampaignSettings::read`] is the one reader of the stored JSON: the task's defaults
+//! ([`CampaignSettings::for_task`]), overlaid by every field the JSON gives well.
+
+use serde::{Deserialize, Serialize};
+
+use crate::model::TaskKind;
+
+/// What the annotator reads besides the texts (METHOD §1), in the target language. The
+/// annotation screens read these keys (`wording.statement`, `wording.anchor_low`, …).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct Wording {
+    /// The DA statement the annotator agrees or disagrees with (the whole sentence).
+    pub statement: String,
+    /// The instructions on a HIT's start page.
+    pub instructions: String,
+    /// Left end of the DA slider.
+    pub anchor_low: String,
+    /// Right end of the DA slider.
+    pub anchor_high: String,
+    /// Word order, question 1.
+    pub woj_question1: String,
+    /// Word order, question 2.
+    pub woj_question2: String,
+    pub woj_low1: String,
+    pub woj_high1: String,
+    pub woj_low2: String,
+    pub woj_high2: String,
+    /// The button that submits an item.
+    pub next_label: String,
+}
+
+impl Default for Wording {
+    fn default() -> Self {
+        Wording::for_task(TaskKind::DaAdequacy, "English", "English")
+    }
+}
+
+impl Wording {
+    /// The English defaults of METHOD §1 for a task.
+    pub fn for_task(task: TaskKind, target_language: &str, source_language: &str) -> Wording {
+        // METHOD §1: the whole statement the annotator agrees or disagrees with, on every
+        // item screen; the instructions are shown once, on the HIT's start page.
+        let lead = "Read the text below and rate it by how much you agree that:";
+        let statement = match task {
+            TaskKind::DaAdequacy => format!("{lead} the black text adequately expresses the meaning of the gray text."),
+            TaskKind::DaFluency => format!("{lead} the text is fluent {target_language}."),
+            TaskKind::DaSourceBased => format!("{lead} the black text adequately expresses the meaning of the source text."),
+            TaskKind::WordOrder => String::new(),
+        };
+        let instructions = match task {
+            TaskKind::WordOrder => format!(
+                "The first sentence is a machine translation from {source_language}; the second is a human translation of the same {source_language} sentence. Answer both questions."
+            ),
+            _ => "You will see one translation at a time. Move the slider to show how much you agree with the statement above it, then press the button to go on. Use the whole length of the slider.".to_string(),
+        };
+        Wording {
+            statement,
+            instructions,
+            anchor_low: "strongly disagree".into(),
+            anchor_high: "strongly agree".into(),
+            woj_question1: "How difficult would it be to grasp the meaning of the second sentence if you were only shown the first?".into(),
+            woj_question2: "How much does the ordering of the words on its own cloud the meaning of the first sentence?".into(),
+            woj_low1: "Very difficult".into(),
+            woj_high1: "Very easy".into(),
+            woj_low2: "Enormously".into(),
+            woj_high2: "Not at all".into(),
+            next_label: "Next".into(),
+        }
+    }
+}
+
+/// How bad references are made (METHOD §3). Fluency campaigns always duplicate two words;
+/// adequacy (and source-based) campaigns delete a run or replace it with a phrase of another
+/// reference.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, Default)]
+#[serde(rename_all = "kebab-case")]
+pub enum DegradationPolicy {
+    /// Delete one contiguous run of words (EACL 2014).
+    #[default]
+    Delete,
+    /// Replace the run with a same-length phrase from another reference (Graham 2016, Appraise).
+    ReplacePhrase,
+}
+
+/// Whether judgments are counted per system or per system output.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, Default)]
+#[serde(rename_all = "kebab-case")]
+pub enum WantedPer {
+    #[default]
+    System,
+    Segment,
+}
+
+/// The whole design of a campaign, stored as JSON in `campaigns.settings`. Every field has a
+/// default (METHOD §1–§4), so older or partial JSON still reads.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct CampaignSettings {
+    /// Items per HIT (DA default 100 = 70 + 10 + 10 + 10; word order default 50).
+    pub hit_length: usize,
+    pub bad_refs: usize,
+    pub repeats: usize,
+    pub refs: usize,
+    /// Sets per DA HIT (QC pairs span set i and i + sets/2).
+    pub sets: usize,
+    /// Word order: permuted references per HIT.
+    pub woj_permutations: usize,
+    /// Word order: same-reference pairs per permutation kind.
+    pub woj_same_reference_pairs: usize,
+    /// Word order: highest permutation degree.
+    pub woj_max_degree: usize,
+    /// Judgments wanted (system items), per system or per system output.
+    pub judgments_wanted: usize,
+    pub wanted_per: WantedPer,
+    /// k: distinct workers per HIT.
+    pub redundancy: usize,
+    pub degradation: DegradationPolicy,
+    /// Payment per HIT, in the campaign's currency (`payment_currency`).
+    pub payment_per_hit: f64,
+    /// ISO 4217 code of the payment currency (payments and bonuses), e.g. USD, GBP, EUR.
+    pub payment_currency: String,
+    /// HITs done faster than this (seconds) are flagged for review.
+    pub time_floor_seconds: i64,
+    /// An assignment idle longer than this goes back to the pool.
+    pub assignment_timeout_minutes: i64,
+    /// Expected seconds per fluency judgment (for the time estimate).
+    pub seconds_per_fluency_judgment: f64,
+    /// Expected seconds per adequacy (and source-based, word-order) judgment.
+    pub seconds_per_adequacy_judgment: f64,
+    /// Name of the target language as the annotator reads it (e.g. "German").
+    pub target_language: String,
+    /// Name of the source language (word order: "a translation from …").
+    pub source_language_name: String,
+    /// Word order: "boxes" (two 5-point scales) or "sliders" (two 0–100 sliders).
+    pub woj_scale: String,
+    /// Whether an annotator may skip an item.
+    pub allow_skip: bool,
+    pub wording: Wording,
+}
+
+impl Default for CampaignSettings {
+    fn default() -> Self {
+        CampaignSettings {
+            hit_length: 100,
+            bad_refs: 10,
+            repeats: 10,
+            refs: 10,
+            sets: 10,
+            woj_permutations: 25,
+            woj_same_reference_pairs: 2,
+            woj_max_degree: 18,
+            judgments_wanted: 70,
+            wanted_per: WantedPer::System,
+            redundancy: 1,
+            degradation: DegradationPolicy::Delete,
+            payment_per_hit: 0.0,
+            payment_currency: "USD".into(),
+            time_floor_seconds: 600,
+            assignment_timeout_minutes: 120,
+            seconds_per_fluency_judgment: 13.0,
+            seconds_per_adequacy_judgment: 18.0,
+            target_language: "English".into(),
+            source_language_name: "English".into(),
+            woj_scale: "boxes".into(),
+            allow_skip: false,
+            wording: Wording::default(),
+        }
+    }
+}
+
+impl CampaignSettings {
+    /// Defaults for a task: word order gets 50-item HITs with 25 permutations; the wording
+    /// follows METHOD §1 with the language names given.
+    pub fn for_task(task: TaskKind, target_language: &str, source_language: &str) -> CampaignSettings {
+        let mut s = CampaignSettings {
+            target_language: target_language.to_string(),
+            source_language_name: source_language.to_string(),
+            wording: Wording::for_task(task, target_language, source_language),
+            ..CampaignSettings::default()
+        };
+        if task == TaskKind::WordOrder {
+            s.hit_length = 50;
+            s.bad_refs = 0;
+            s.repeats = 0;
+            s.refs = 0;
+            s.sets = 1;
+            s.judgments_wanted = 25;
+        }
+        s
+    }
+
+    /// SYSTEM items per HIT (what counts towards the judgments wanted).
+    pub fn system_items(&self, task: TaskKind) -> usize {
+        match task {
+            TaskKind::WordOrder => self.hit_length.saturating_sub(self.woj_permutations),
+            _ => self.hit_length.saturating_sub(self.bad_refs + self.repeats + self.refs),
+        }
+    }
+
+    /// Expected seconds for one judgment of this task.
+    pub fn seconds_per_judgment(&self, task: TaskKind) -> f64 {
+        match task {
+            TaskKind::DaFluency => self.seconds_per_fluency_judgment,
+            _ => self.seconds_per_adequacy_judgment,
+        }
+    }
+
+    /// What the design implies for `systems` systems with at most `outputs_per_system` outputs
+    /// each (the same arithmetic as the HIT builder's allocation).
+    pub fn implications(&self, task: TaskKind, systems: usize, outputs_per_system: usize) -> Implications {
+        let per_hit = self.system_items(task);
+        let per_system = match self.wanted_per {
+            WantedPer::System => self.judgments_wanted,
+            WantedPer::Segment => self.judgments_wanted * outputs_per_system,
+        };
+        let hits = if per_hit == 0 || systems == 0 { 0 } else { (per_system * systems).div_ceil(per_hit) };
+        let k = self.redundancy.max(1);
+        let assignments = hits * k;
+        let judgments_per_system =
+            if systems == 0 { 0.0 } else { (hits * per_hit) as f64 / systems as f64 * k as f64 };
+        let minutes_per_hit = self.hit_length as f64 * self.seconds_per_judgment(task) / 60.0;
+        Implications {
+            hits,
+            system_items_per_hit: per_hit,
+            judgments_per_system,
+            assignments,
+            workers_needed: if hits == 0 { 0 } else { k },
+            cost: assignments as f64 * self.payment_per_hit,
+            minutes_per_hit,
+            total_hours: assignments as f64 * minutes_per_hit / 60.0,
+        }
+    }
+}
+
+/// What a design implies, shown live on the designer page.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, Default)]
+pub struct Implications {
+    pub hits: usize,
+    pub system_items_per_hit: usize,
+    /// SYSTEM judgments each system gets over all HITs and all k copies.
+    pub judgments_per_system: f64,
+    /// HITs × redundancy.
+    pub assignments: usize,
+    /// Distinct workers needed at least (k: every HIT needs k different workers).
+    pub workers_needed: usize,
+    /// assignments × payment per HIT.
+    pub cost: f64,
+    pub minutes_per_hit: f64,
+    /// Person-hours of work over all assignments.
+    pub total_hours: f64,
+}
+
+/// Whether a finished HIT's completion code needs the worker to pass quality control.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, Default)]
+#[serde(rename_all = "kebab-case")]
+pub enum GateMode {
+    /// The code is always given (the organizer reviews afterwards).
+    #[default]
+    Off,
+    /// The code only if the worker's pooled reliability verdict is pass (METHOD §4).
+    RequirePass,
+}
+
+/// Under `RequirePass`, what a worker with "not enough evidence" (too few pairs) gets.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, Default)]
+#[serde(rename_all = "kebab-case")]
+pub enum GateUnsure {
+    /// The code (benefit of the doubt; the organizer can still reject).
+    #[default]
+    Give,
+    /// No code until the organizer approves the worker.
+    Hold,
+}
+
+/// The quality gate at submission (stored in `campaigns.gate` and `campaigns.gate_unsure`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, Default)]
+#[serde(default)]
+pub struct QualityGate {
+    pub mode: GateMode,
+    pub unsure: GateUnsure,
+}
+
+impl QualityGate {
+    pub fn mode_str(self) -> &'static str {
+        match self.mode {
+            GateMode::Off => "off",
+            GateMode::RequirePass => "require-pass",
+        }
+    }
+
+    pub fn unsure_str(self) -> &'static str {
+        match self.unsure {
+            GateUnsure::Give => "give",
+            GateUnsure::Hold => "hold",
+        }
+    }
+
+    /// Reads the two stored columns.
+    pub fn parse(mode: &str, unsure: &str) -> Option<QualityGate> {
+        let mode = match mode {
+            "off" => GateMode::Off,
+            "require-pass" => GateMode::RequirePass,
+            _ => return None,
+        };
+        let unsure = match unsure {
+            "give" => GateUnsure::Give,
+            "hold" => GateUnsure::Hold,
+            _ => return None,
+        };
+        Some(QualityGate { mode, unsure })
+    }
+
+    /// What the organizer reads.
+    pub fn describe(self) -> String {
+        match (self.mode, self.unsure) {
+            (GateMode::Off, _) => "off: every finished HIT gets its completion code".into(),
+            (GateMode::RequirePass, GateUnsure::Give) => {
+                "the completion code needs a pass of the reliability test; not enough evidence gets the code".into()
+            }
+            (GateMode::RequirePass, GateUnsure::Hold) => {
+                "the completion code needs a pass of the reliability test; not enough evidence is held for review".into()
+            }
+        }
+    }
+}
+
+impl CampaignSettings {
+    /// Reads a campaign's stored settings. Starts from the task's defaults (with the language
+    /// names given) and takes every field of the JSON that reads well: a field of the wrong
+    /// type or with an unknown value, and a blank text, keep their defaults; JSON that does not
+    /// parse at all gives the defaults.
+    pub fn read(json: &str, task: TaskKind, target_language: &str, source_language: &str) -> CampaignSettings {
+        let defaults = CampaignSettings::for_task(task, target_language, source_language);
+        let Ok(serde_json::Value::Object(given)) = serde_json::from_str::<serde_json::Value>(json) else {
+            return defaults;
+        };
+        let mut merged = serde_json::to_value(&defaults).expect("settings always serialise");
+        for (key, value) in given {
+            if merged.get(&key).is_none() {
+                continue;
+            }
+            let mut candidate = merged.clone();
+            if overlay(&mut candidate[key.as_str()], value) && serde_json::from_value::<CampaignSettings>(candidate.clone()).is_ok() {
+                merged = candidate;
+            }
+        }
+        serde_json::from_value(merged).unwrap_or(defaults)
+    }
+}
+
+/// Puts `value` over `slot`: objects field by field, blank texts and nulls not at all. Returns
+/// whether anything was taken.
+fn overlay(slot: &mut serde_json::Value, value: serde_json::Value) -> bool {
+    use serde_json::Value;
+    match (slot, value) {
+        (_, Value::Null) => false,
+        (_, Value::String(s)) if s.trim().is_empty() => false,
+        (Value::Object(fields), Value::Object(given)) => {
+            let mut took = false;
+            for (k, v) in given {
+                if let Some(field) = fields.get_mut(&k) {
+                    let same_kind = std::mem::discriminant(field) == std::mem::discriminant(&v)
+                        || (field.is_number() && v.is_number());
+                    if same_kind || field.is_object() {
+                        took |= overlay(field, v);
+                    }
+                }
+            }
+            took
+        }
+        (slot, Value::String(s)) => {
+            *slot = Value::String(s.trim().to_string());
+            true
+        }
+        (slot, v) => {
+            *slot = v;
+            true
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn defaults_follow_the_method() {
+        let s = CampaignSettings::default();
+        assert_eq!((s.hit_length, s.bad_refs, s.repeats, s.refs, s.sets), (100, 10, 10, 10, 10));
+        assert_eq!(s.system_items(TaskKind::DaAdequacy), 70);
+        assert_eq!(s.seconds_per_judgment(TaskKind::DaFluency), 13.0);
+        assert_eq!(s.seconds_per_judgment(TaskKind::DaAdequacy), 18.0);
+        let f = CampaignSettings::for_task(TaskKind::DaFluency, "German", "English");
+        assert!(f.wording.statement.ends_with("agree that: the text is fluent German."), "{}", f.wording.statement);
+        let w = CampaignSettings::for_task(TaskKind::WordOrder, "English", "Czech");
+        assert_eq!(w.hit_length, 50);
+        assert_eq!(w.system_items(TaskKind::WordOrder), 25);
+        assert!(w.wording.instructions.contains("Czech"));
+    }
+
+    #[test]
+    fn settings_json_uses_the_agreed_keys_and_reads_partial_json() {
+        let v = serde_json::to_value(CampaignSettings::default()).unwrap();
+        for key in ["statement", "instructions", "anchor_low", "anchor_high", "woj_question1", "woj_question2",
+            "woj_low1", "woj_high1", "woj_low2", "woj_high2", "next_label"] {
+            assert!(v["wording"][key].is_string(), "wording.{key}");
+        }
+        assert_eq!(v["woj_scale"], "boxes");
+        assert_eq!(v["allow_skip"], false);
+        assert!(v["target_language"].is_string() && v["source_language_name"].is_string());
+        let partial: CampaignSettings = serde_json::from_str(r#"{"redundancy": 3, "wording": {"next_label": "Weiter"}}"#).unwrap();
+        assert_eq!(partial.redundancy, 3);
+        assert_eq!(partial.wording.next_label, "Weiter");
+        assert_eq!(partial.wording.anchor_low, "strongly disagree");
+        assert_eq!(partial.hit_length, 100);
+    }
+
+    #[test]
+    fn implications_count_hits_workers_cost_and_time() {
+        let mut s = CampaignSettings { judgments_wanted: 140, redundancy: 3, payment_per_hit: 2.5, ..Default::default() };
+        // 4 systems × 140 = 560 system items / 70 per HIT = 8 HITs.
+        let i = s.implications(TaskKind::DaAdequacy, 4, 1000);
+        assert_eq!(i.hits, 8);
+        assert_eq!(i.assignments, 24);
+        assert_eq!(i.workers_needed, 3);
+        assert!((i.cost - 60.0).abs() < 1e-9);
+        assert!((i.minutes_per_hit - 30.0).abs() < 1e-9);
+        assert!((i.judgments_per_system - 420.0).abs() < 1e-9);
+        assert!((i.total_hours - 12.0).abs() < 1e-9);
+        s.wanted_per = WantedPer::Segment;
+        s.judgments_wanted = 1;
+        // 1 judgment per output, 35 outputs per system, 4 systems → 140 / 70 = 2 HITs.
+        assert_eq!(s.implications(TaskKind::DaAdequacy, 4, 35).hits, 2);
+        assert_eq!(s.implications(TaskKind::DaAdequacy, 0, 35).hits, 0);
+    }
+}
+
+#[cfg(test)]
+mod read_tests {
+    use super::*;
+
+    #[test]
+    fn read_takes_the_task_defaults_and_every_well_formed_field() {
+        // Nothing stored, or not JSON: the task's defaults.
+        let wo = CampaignSettings::read("", TaskKind::WordOrder, "English", "Czech");
+        assert_eq!(wo, CampaignSettings::for_task(TaskKind::WordOrder, "English", "Czech"));
+        assert_eq!(CampaignSettings::read("[1]", TaskKind::DaFluency, "German", "English").hit_length, 100);
+        // Fields that read well are taken, the others keep their defaults, one by one.
+        let s = CampaignSettings::read(
+            r#"{"hit_length": 60, "redundancy": "three", "degradation": "shuffle", "payment_currency": "EUR",
+                "wording": {"next_label": " Weiter ", "anchor_low": "", "statement": 7, "unknown": "x"},
+                "woj_scale": "sliders", "allow_skip": true, "no_such_field": 1}"#,
+            TaskKind::DaFluency,
+            "German",
+            "English",
+        );
+        assert_eq!(s.hit_length, 60);
+        assert_eq!(s.redundancy, 1, "a number field given as text keeps its default");
+        assert_eq!(s.degradation, DegradationPolicy::Delete, "an unknown policy keeps the default");
+        assert_eq!(s.payment_currency, "EUR");
+        assert_eq!(s.wording.next_label, "Weiter");
+        assert_eq!(s.wording.anchor_low, "strongly disagree", "a blank text keeps its default");
+        assert!(s.wording.statement.ends_with("the text is fluent German."), "{}", s.wording.statement);
+        assert_eq!(s.woj_scale, "sliders");
+        assert!(s.allow_skip);
+        // Word order keeps its own defaults where the JSON is silent.
+        let w = CampaignSettings::read(r#"{"redundancy": 2}"#, TaskKind::WordOrder, "English", "Czech");
+        assert_eq!((w.hit_length, w.redundancy, w.woj_permutations), (50, 2, 25));
+        assert!(w.wording.instructions.contains("Czech"));
+    }
+}
