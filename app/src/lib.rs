@@ -12,6 +12,9 @@ pub mod results;
 pub mod study;
 pub mod ui;
 
+/// The codec of the pages' resources (shared by every page family).
+pub mod resource;
+
 // The pure core (crates `assay-core` and `assay-stats`), under the names the flow uses.
 pub use assay_core::{model, report};
 #[cfg(feature = "ssr")]

@@ -13,7 +13,8 @@
 //! - [`hit`]: the HIT builder (METHOD §2) and the degraders (METHOD §3);
 //! - [`simulate`]: a seeded simulated crowd for tests, benchmarks and the demo;
 //! - [`analysis`]: worker quality control, z-scores, system scores, clusters, agreement, and the
-//!   file formats of the field.
+//!   file formats of the field;
+//! - [`plots`]: the plots of results and studies as SVG text.
 //!
 //! Statistics live in the `assay-stats` crate, beneath this one.
 
@@ -28,5 +29,7 @@ pub mod analysis;
 pub mod hit;
 #[cfg(feature = "engine")]
 pub mod import;
+#[cfg(feature = "engine")]
+pub mod plots;
 #[cfg(feature = "engine")]
 pub mod simulate;

@@ -161,7 +161,7 @@ pub fn Slider(
 pub fn WorkPage() -> impl IntoView {
     let params = use_params_map();
     let id = move || params.read().get("id").unwrap_or_default();
-    let state = crate::ui::resource(id, load_work);
+    let state = crate::resource::resource(id, load_work);
     view! {
         <Title text="Assay · HIT"/>
         <Suspense fallback=|| view! { <p class="annotate-loading">"Loading…"</p> }>
@@ -533,7 +533,7 @@ fn Finished(code: Option<String>, return_url: Option<String>) -> impl IntoView {
 /// The signed-in annotator's HITs on the home page, or what to do when there are none.
 #[component]
 pub fn MyHits() -> impl IntoView {
-    let list = crate::ui::resource(|| (), |_| my_assignments());
+    let list = crate::resource::resource(|| (), |_| my_assignments());
     view! {
         <Suspense fallback=|| view! { <p>"Loading your HITs…"</p> }>
             {move || Suspend::new(async move {

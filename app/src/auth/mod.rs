@@ -98,3 +98,13 @@ mod tests {
         assert_eq!(Role::parse("root"), None);
     }
 }
+
+/// Who is signed in, and the two actions that change it. Provided to every page.
+#[derive(Clone, Copy)]
+pub struct Session {
+    pub login: leptos::prelude::ServerAction<api::Login>,
+    pub logout: leptos::prelude::ServerAction<api::Logout>,
+    /// Accepting an invitation also signs in.
+    pub accept_invitation: leptos::prelude::ServerAction<api::AcceptInvitation>,
+    pub user: leptos::prelude::Resource<Result<Option<UserInfo>, leptos::prelude::ServerFnError>, crate::resource::JsonCodec>,
+}

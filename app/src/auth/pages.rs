@@ -2,7 +2,7 @@
 
 use crate::auth::api::{CreateApiToken, InviteUser, RevokeApiToken, SetUserRole, invitation, list_api_tokens, list_users};
 use crate::auth::{Role, UserInfo, error_text};
-use crate::ui::Session;
+use super::Session;
 use leptos::either::Either;
 use leptos::prelude::*;
 use leptos_router::hooks::{use_params_map, use_query_map};
@@ -47,7 +47,7 @@ pub fn LoginPage() -> impl IntoView {
 pub fn InvitePage() -> impl IntoView {
     let params = use_params_map();
     let token = move || params.read().get("token").unwrap_or_default();
-    let offer = crate::ui::resource(token, invitation);
+    let offer = crate::resource::resource(token, invitation);
     let accept = expect_context::<Session>().accept_invitation;
     view! {
         <section class="card narrow">
@@ -84,7 +84,7 @@ pub fn InvitePage() -> impl IntoView {
 pub fn AdminUsersPage() -> impl IntoView {
     let invite = ServerAction::<InviteUser>::new();
     let set_role = ServerAction::<SetUserRole>::new();
-    let users = crate::ui::resource(move || (invite.version().get(), set_role.version().get()), |_| list_users());
+    let users = crate::resource::resource(move || (invite.version().get(), set_role.version().get()), |_| list_users());
     view! {
         <section class="card">
             <h1>"Accounts"</h1>
@@ -168,7 +168,7 @@ fn utc(ms: i64) -> String {
 pub fn TokensPage() -> impl IntoView {
     let create = ServerAction::<CreateApiToken>::new();
     let revoke = ServerAction::<RevokeApiToken>::new();
-    let tokens = crate::ui::resource(move || (create.version().get(), revoke.version().get()), |_| list_api_tokens());
+    let tokens = crate::resource::resource(move || (create.version().get(), revoke.version().get()), |_| list_api_tokens());
     view! {
         <section class="card" id="api-tokens">
             <h1>"API tokens"</h1>

@@ -22,7 +22,7 @@ use leptos_router::hooks::{use_navigate, use_params_map, use_query_map};
 #[component]
 pub fn ImportPage() -> impl IntoView {
     let query = use_query_map();
-    let sets = crate::ui::resource(|| (), |_| list_test_sets());
+    let sets = crate::resource::resource(|| (), |_| list_test_sets());
     view! {
         <section class="card">
             <h1>"Import test sets and system outputs"</h1>
@@ -88,7 +88,7 @@ fn TestSetTable(sets: Vec<TestSetInfo>) -> impl IntoView {
 /// Every campaign, with links to design a new one and to each campaign's status.
 #[component]
 pub fn CampaignsPage() -> impl IntoView {
-    let campaigns = crate::ui::resource(|| (), |_| list_campaigns());
+    let campaigns = crate::resource::resource(|| (), |_| list_campaigns());
     view! {
         <section class="card">
             <h1>"Campaigns"</h1>
@@ -187,7 +187,7 @@ fn text_field(
 /// edits, the HIT builder's objections, and degraded items to check before launch.
 #[component]
 pub fn DesignerPage() -> impl IntoView {
-    let sets = crate::ui::resource(|| (), |_| list_test_sets());
+    let sets = crate::resource::resource(|| (), |_| list_test_sets());
     let name = RwSignal::new(String::new());
     let task = RwSignal::new("da-adequacy".to_string());
     let test_set = RwSignal::new(0i64);
@@ -253,7 +253,7 @@ pub fn DesignerPage() -> impl IntoView {
         }
         set_timeout_with_handle(move || settled.set(d), std::time::Duration::from_millis(400)).ok()
     });
-    let check = crate::ui::resource(move || settled.get(), |d| async move {
+    let check = crate::resource::resource(move || settled.get(), |d| async move {
         if d.test_set_id == 0 {
             Ok(DesignCheck { problems: vec!["choose a test set".into()], ..Default::default() })
         } else {
@@ -542,7 +542,7 @@ pub fn CampaignStatusPage() -> impl IntoView {
             on_cleanup(move || handle.clear());
         }
     });
-    let progress = crate::ui::resource(move || (id(), tick.get(), launch.version().get()), |(id, _, _)| fetch_progress(id));
+    let progress = crate::resource::resource(move || (id(), tick.get(), launch.version().get()), |(id, _, _)| fetch_progress(id));
     view! {
         <section class="card" id="campaign-status">
             <Transition fallback=|| view! { <p>"Loading…"</p> }>
@@ -600,7 +600,7 @@ pub fn CampaignStatusPage() -> impl IntoView {
 /// The annotator's queue on the home page: campaigns with work, and a button to start or continue.
 #[component]
 pub fn AnnotatorQueue() -> impl IntoView {
-    let queue = crate::ui::resource(|| (), |_| my_queue());
+    let queue = crate::resource::resource(|| (), |_| my_queue());
     let start = ServerAction::<StartCampaignHit>::new();
     Effect::new(move |_| {
         if let Some(Ok(public_id)) = start.value().get() {
@@ -653,7 +653,7 @@ pub fn AnnotatorQueue() -> impl IntoView {
 /// The organizer's home: their campaigns, or what to do first.
 #[component]
 pub fn OrganizerHome() -> impl IntoView {
-    let campaigns = crate::ui::resource(|| (), |_| list_campaigns());
+    let campaigns = crate::resource::resource(|| (), |_| list_campaigns());
     view! {
         <h2>"Campaigns"</h2>
         <Suspense fallback=|| view! { <p>"Loading…"</p> }>
@@ -681,7 +681,7 @@ pub fn OrganizerHome() -> impl IntoView {
 #[component]
 fn HitInspector(campaign_id: Signal<i64>, launched: Signal<usize>) -> impl IntoView {
     let hit = RwSignal::new(1i64);
-    let items = crate::ui::resource(move || (campaign_id.get(), hit.get(), launched.get()), |(c, h, _)| hit_items(c, h - 1));
+    let items = crate::resource::resource(move || (campaign_id.get(), hit.get(), launched.get()), |(c, h, _)| hit_items(c, h - 1));
     view! {
         <h2>"Inspect a HIT"</h2>
         <label class="inline">

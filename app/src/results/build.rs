@@ -1,6 +1,6 @@
 //! Server half: runs the analysis pipeline on a campaign and turns its outcome into rows.
 
-use super::plots::{self, ZPoint};
+use assay_core::plots::{self, ZPoint};
 use super::{AgreementReport, ClusterRow, ExcludedWorker, GroupView, ResultsOptions, ResultsView, SystemRow, WorkerRow, WorkersView};
 use crate::analysis::{self, AnalysisResult, AnalysisSettings, ExclusionPolicy, JudgmentSet, QcTest, WorkerQc};
 use crate::db::Db;

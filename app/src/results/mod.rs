@@ -2,11 +2,10 @@
 //!
 //! The statistics are the `analysis` pipeline's (METHOD §4–§6); this module only runs it on a
 //! campaign's judgments with the settings a reader picks, turns the outcome into plain rows, and
-//! draws the plots as SVG strings on the server (`plots`, pure functions, reusable by exports).
+//! draws the plots as SVG strings on the server (`assay_core::plots`, pure functions, reusable by exports).
 
 pub mod api;
 pub mod pages;
-pub mod plots;
 #[cfg(feature = "ssr")]
 pub mod build;
 #[cfg(feature = "ssr")]

@@ -40,7 +40,7 @@ pub fn ResultsPage() -> impl IntoView {
     let exclude_bad_ref = RwSignal::new(false);
     let per_segment = RwSignal::new(false);
     let wilcoxon = RwSignal::new(false);
-    let results = crate::ui::resource(
+    let results = crate::resource::resource(
         move || (id(), exclude_ref.get(), exclude_bad_ref.get(), per_segment.get(), wilcoxon.get()),
         |(id, r, b, s, w)| campaign_results(id, r, b, s, w),
     );
@@ -255,7 +255,7 @@ pub fn WorkersPage() -> impl IntoView {
             on_cleanup(move || handle.clear());
         }
     });
-    let workers = crate::ui::resource(
+    let workers = crate::resource::resource(
         move || (id(), wilcoxon.get(), tick.get(), decide.version().get()),
         |(id, w, _, _)| campaign_workers(id, w),
     );
@@ -438,7 +438,7 @@ fn Worker(r: WorkerRow, selected: RwSignal<Option<String>>) -> impl IntoView {
 /// The campaigns a researcher can read results of (`/results`).
 #[component]
 pub fn ResultsIndex() -> impl IntoView {
-    let list = crate::ui::resource(|| (), |_| results_campaigns());
+    let list = crate::resource::resource(|| (), |_| results_campaigns());
     view! {
         <section class="card results" id="results-index">
             <h1>"Results"</h1>

@@ -5,7 +5,7 @@ use super::gains::{ArmData, ArmLabels, arm_data, task_gains};
 use super::{ArmInfo, HistoryPoint, Link, PairHistory, StudyView, TaskGains, store};
 use crate::analysis::{self, AnalysisResult, AnalysisSettings, JudgmentSet};
 use crate::db::Db;
-use crate::results::plots::{self, Series};
+use assay_core::plots::{self, Series};
 use std::collections::{BTreeMap, BTreeSet};
 
 /// Bootstrap of the gains: replicates, confidence and seed (fixed, so pages and exports agree).

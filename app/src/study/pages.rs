@@ -129,7 +129,7 @@ fn pair_row(
 /// settings.
 #[component]
 pub fn StudyDesignerPage() -> impl IntoView {
-    let sets = crate::ui::resource(|| (), |_| list_test_sets());
+    let sets = crate::resource::resource(|| (), |_| list_test_sets());
     let name = RwSignal::new(String::new());
     let adequacy = RwSignal::new(true);
     let fluency = RwSignal::new(false);
@@ -148,7 +148,7 @@ pub fn StudyDesignerPage() -> impl IntoView {
         seed: seed.get(),
         settings: settings.get(),
     });
-    let check = crate::ui::resource(move || draft.get(), |d| async move {
+    let check = crate::resource::resource(move || draft.get(), |d| async move {
         if d.pairs.iter().any(|p| p.old_test_set_id == 0 || p.new_test_set_id == 0) {
             Ok(crate::study::StudyCheck { arms: vec![], problems: vec!["choose the old and the new test set of every pair".into()] })
         } else {
@@ -239,7 +239,7 @@ pub fn StudyDesignerPage() -> impl IntoView {
 /// Every study (researchers and up).
 #[component]
 pub fn StudiesPage() -> impl IntoView {
-    let studies = crate::ui::resource(|| (), |_| list_studies());
+    let studies = crate::resource::resource(|| (), |_| list_studies());
     view! {
         <section class="card" id="studies">
             <h1>"Comparisons across years"</h1>
@@ -321,7 +321,7 @@ pub fn StudyPage() -> impl IntoView {
     let params = use_params_map();
     let id = move || params.read().get("id").and_then(|s| s.parse::<i64>().ok()).unwrap_or(0);
     let launch = ServerAction::<LaunchStudy>::new();
-    let view_ = crate::ui::resource(move || (id(), launch.version().get()), |(id, _)| study_results(id));
+    let view_ = crate::resource::resource(move || (id(), launch.version().get()), |(id, _)| study_results(id));
     view! {
         <section class="card" id="study">
             <Transition fallback=|| view! { <p>"Computing…"</p> }>
@@ -387,7 +387,7 @@ fn StudyBody(v: StudyView, launch: ServerAction<LaunchStudy>) -> impl IntoView {
 /// comparisons across campaigns are calibrated.
 #[component]
 pub fn HistoryPage() -> impl IntoView {
-    let history = crate::ui::resource(|| (), |_| study_history());
+    let history = crate::resource::resource(|| (), |_| study_history());
     view! {
         <section class="card" id="history">
             <h1>"History of every system"</h1>

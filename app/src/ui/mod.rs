@@ -1,5 +1,6 @@
 //! The frame around every page: document shell, router, header and the home page of each role;
-//! the browser bundles that hydrate them (`bundles`) and the codec of their resources (`resource`).
+//! the browser bundles that hydrate them (`bundles`). The top of the page modules: every page
+//! family's pages are routed here; nothing below imports it.
 
 use crate::annotate::pages::MyHits;
 use crate::auth::api::{AcceptInvitation, Login, Logout, current_user};
@@ -22,12 +23,12 @@ use leptos_router::components::{A, Route, Router, Routes};
 use leptos_router::path;
 
 mod bundles;
-mod resource;
 
 #[cfg_attr(not(feature = "hydrate"), allow(unused_imports))]
 use bundles::Elsewhere;
 pub use bundles::BrowserBundle;
-pub use resource::{JsonCodec, resource};
+use crate::resource::resource;
+pub use crate::auth::Session;
 
 /// The HTML document the server sends; the app hydrates inside `<body>` with the browser bundle
 /// of the page's family (see [`BrowserBundle`]).
@@ -68,16 +69,6 @@ macro_rules! page {
         let view = Elsewhere;
         view
     }};
-}
-
-/// Who is signed in, and the two actions that change it. Provided to every page.
-#[derive(Clone, Copy)]
-pub struct Session {
-    pub login: ServerAction<Login>,
-    pub logout: ServerAction<Logout>,
-    /// Accepting an invitation also signs in.
-    pub accept_invitation: ServerAction<AcceptInvitation>,
-    pub user: Resource<Result<Option<UserInfo>, ServerFnError>, JsonCodec>,
 }
 
 #[component]
