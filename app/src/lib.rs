@@ -31,6 +31,8 @@ pub mod export;
 #[cfg(feature = "ssr")]
 pub mod db;
 #[cfg(feature = "ssr")]
+pub mod signing;
+#[cfg(feature = "ssr")]
 pub mod state;
 
 pub use ui::{App, shell};

@@ -1,6 +1,7 @@
-//! What every request handler shares: the database, the signing key and the settings.
+//! What every request handler shares: the database, the signing key and the settings. (The
+//! annotation cache, `annotate::server::Work`, is a request extension of its own, so that this
+//! module depends on the database alone.)
 
-use crate::annotate::server::Work;
 use crate::db::Db;
 use std::sync::Arc;
 
@@ -38,6 +39,4 @@ pub struct AppState {
     /// Key for HMAC signatures (crowd links, completion codes). Never leaves the server.
     pub secret: Arc<[u8]>,
     pub settings: Arc<ServerSettings>,
-    /// What the server keeps in memory for annotation (see [`Work`]).
-    pub work: Arc<Work>,
 }

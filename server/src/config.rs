@@ -52,7 +52,7 @@ impl Config {
             public_url,
             ..ServerSettings::default()
         };
-        Ok(AppState { db, secret: secret.into(), settings: Arc::new(settings), work: Default::default() })
+        Ok(AppState { db, secret: secret.into(), settings: Arc::new(settings) })
     }
 
     fn load_secret(&self) -> Result<Vec<u8>, String> {

@@ -42,6 +42,8 @@ pub fn build(state: AppState, options: LeptosOptions) -> Router {
         .layer(middleware::from_fn(resolve_session))
         .layer(middleware::from_fn(verify_origin))
         .layer(Extension(state))
+        // What the annotation screens keep in memory: one per server process.
+        .layer(Extension(std::sync::Arc::new(app::annotate::server::Work::default())))
         .layer(SetResponseHeaderLayer::overriding(header::X_CONTENT_TYPE_OPTIONS, HeaderValue::from_static("nosniff")))
         .layer(middleware::from_fn(framing_policy))
         .layer(SetResponseHeaderLayer::overriding(header::REFERRER_POLICY, HeaderValue::from_static("same-origin")))

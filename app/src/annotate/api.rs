@@ -33,6 +33,14 @@ fn refuse(e: work::WorkError) -> ServerFnError {
     ServerFnError::new(e.to_string())
 }
 
+/// The annotation cache of this server process (a request extension, see `server::Work`).
+#[cfg(feature = "ssr")]
+fn cache() -> Result<std::sync::Arc<work::Work>, ServerFnError> {
+    use_context::<http::request::Parts>()
+        .and_then(|parts| parts.extensions.get::<std::sync::Arc<work::Work>>().cloned())
+        .ok_or_else(|| ServerFnError::new("no annotation cache"))
+}
+
 #[cfg(feature = "ssr")]
 fn caller() -> Option<i64> {
     srv::current_session().map(|s| s.user.id)
@@ -42,14 +50,16 @@ fn caller() -> Option<i64> {
 #[server(endpoint = "load_work")]
 pub async fn load_work(assignment: String) -> Result<WorkState, ServerFnError> {
     let state = srv::app_state()?;
-    work::work_state(&state.db, &state.work, &state.secret, caller(), &assignment).await.map_err(refuse)
+    let cache = cache()?;
+    work::work_state(&state.db, &cache, &state.secret, caller(), &assignment).await.map_err(refuse)
 }
 
 /// Leaves the instructions page and returns the first item (or the current one).
 #[server(endpoint = "start_work")]
 pub async fn start_work(assignment: String) -> Result<Step, ServerFnError> {
     let state = srv::app_state()?;
-    work::start(&state.db, &state.work, &state.secret, caller(), &assignment).await.map_err(refuse)
+    let cache = cache()?;
+    work::start(&state.db, &cache, &state.secret, caller(), &assignment).await.map_err(refuse)
 }
 
 /// Stores the answer to the current item; returns the next item, or the completion code after
@@ -67,7 +77,8 @@ pub async fn submit_judgment(
 ) -> Result<Step, ServerFnError> {
     let state = srv::app_state()?;
     let answer = work::Answer { position, score, score2, skipped, time_on_screen_ms, idempotency_key: key };
-    work::submit(&state.db, &state.work, &state.secret, caller(), &assignment, &answer).await.map_err(refuse)
+    let cache = cache()?;
+    work::submit(&state.db, &cache, &state.secret, caller(), &assignment, &answer).await.map_err(refuse)
 }
 
 /// The signed-in account's HITs (home page).

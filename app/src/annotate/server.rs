@@ -15,9 +15,9 @@
 use super::{Completion, CodeCheck, ItemView, JudgmentRecord, MyAssignment, AssignmentSummary, Step, WorkState};
 use crate::model::TaskKind;
 use assay_core::protocol;
+use crate::campaign::assign::return_url;
 use crate::db::{Db, now_ms};
-use hmac::{Hmac, Mac};
-use sha2::Sha256;
+use crate::signing::{completion_code, normalise_code};
 use sqlx::Row;
 use sqlx::any::AnyRow;
 use std::collections::HashMap;
@@ -781,67 +781,7 @@ async fn submit_checked(db: &Db, cache: &Work, secret: &[u8], caller: Option<i64
 }
 
 // ---------------------------------------------------------------------------------------------
-// Completion codes
-
-const CROCKFORD: &[u8; 32] = b"0123456789ABCDEFGHJKMNPQRSTVWXYZ";
-
-/// The completion code of an assignment: HMAC-SHA256 of its public id under the server's
-/// secret, 100 bits in Crockford base32, as `XXXXX-XXXXX-XXXXX-XXXXX`. Unique per assignment,
-/// unguessable without the secret, and recomputable for verification.
-pub fn completion_code(secret: &[u8], public_id: &str) -> String {
-    let mut mac = match Hmac::<Sha256>::new_from_slice(secret) {
-        Ok(m) => m,
-        // HMAC accepts keys of any length; this branch cannot be taken.
-        Err(_) => return String::new(),
-    };
-    mac.update(b"assay completion code v1\n");
-    mac.update(public_id.as_bytes());
-    let digest = mac.finalize().into_bytes();
-    // 20 symbols of 5 bits from the first 13 bytes.
-    let mut bits: u128 = 0;
-    for b in &digest[..13] {
-        bits = (bits << 8) | u128::from(*b);
-    }
-    let mut out = String::with_capacity(23);
-    for i in 0..20 {
-        if i > 0 && i % 5 == 0 {
-            out.push('-');
-        }
-        let shift = 104 - 5 * (i + 1);
-        out.push(CROCKFORD[((bits >> shift) & 31) as usize] as char);
-    }
-    out
-}
-
-/// A code as typed by a person, in canonical form (upper case, Crockford's look-alikes mapped,
-/// dashes regrouped); `None` if it cannot be a code.
-pub fn normalise_code(input: &str) -> Option<String> {
-    let mut symbols = String::new();
-    for c in input.chars() {
-        let c = c.to_ascii_uppercase();
-        let c = match c {
-            'O' => '0',
-            'I' | 'L' => '1',
-            '-' | ' ' => continue,
-            c => c,
-        };
-        if !CROCKFORD.contains(&(c as u32 as u8)) || !c.is_ascii() {
-            return None;
-        }
-        symbols.push(c);
-    }
-    if symbols.len() != 20 {
-        return None;
-    }
-    let mut out = String::with_capacity(23);
-    for (i, c) in symbols.chars().enumerate() {
-        if i > 0 && i % 5 == 0 {
-            out.push('-');
-        }
-        out.push(c);
-    }
-    Some(out)
-}
+// Completion codes (made and normalised by `crate::signing`)
 
 /// Checks a completion code: it must belong to a completed assignment and carry the server's
 /// signature of that assignment's public id.
@@ -866,29 +806,6 @@ pub async fn verify_code(db: &Db, secret: &[u8], code: &str) -> Result<CodeCheck
         campaign_name: Some(row.try_get("name")?),
         completed_at: row.try_get("completed_at")?,
     })
-}
-
-/// The crowd platform's return address for a finished assignment, from `platform_params`:
-/// `return_url` (http or https; `{code}` is replaced by the completion code), or MTurk's
-/// `turkSubmitTo` + `assignmentId` (the external-submit address).
-pub fn return_url(platform_params: &str, code: &str) -> Option<String> {
-    let v: serde_json::Value = serde_json::from_str(platform_params).ok()?;
-    let field = |k: &str| v.get(k).and_then(serde_json::Value::as_str).map(str::trim).filter(|s| !s.is_empty());
-    let web = |u: &str| u.starts_with("https://") || u.starts_with("http://");
-    if let Some(url) = field("return_url").filter(|u| web(u)) {
-        return Some(url.replace("{code}", code));
-    }
-    // turkSubmitTo comes from the link's query string, which anyone can write: only Mechanical
-    // Turk's own addresses may receive the completion code (else a crafted link sends it away).
-    let mturk = |u: &str| matches!(u.trim_end_matches('/'), "https://www.mturk.com" | "https://workersandbox.mturk.com");
-    if let (Some(submit), Some(assignment)) = (field("turkSubmitTo").filter(|u| mturk(u)), field("assignmentId")) {
-        return Some(format!(
-            "{}/mturk/externalSubmit?assignmentId={}&completion_code={code}",
-            submit.trim_end_matches('/'),
-            crate::auth::api::url_escape(assignment)
-        ));
-    }
-    None
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -1049,41 +966,6 @@ mod tests {
         let mut slow = answer(Some(50.0), None, false);
         slow.time_on_screen_ms = MAX_TIME_ON_SCREEN_MS + 1;
         assert!(validate(&da, &slow).is_err());
-    }
-
-    #[test]
-    fn completion_codes_are_per_assignment_and_keyed() {
-        let a = completion_code(b"key one", "assignment-a");
-        assert_eq!(a.len(), 23);
-        assert_eq!(a.matches('-').count(), 3);
-        assert_eq!(a, completion_code(b"key one", "assignment-a"));
-        assert_ne!(a, completion_code(b"key one", "assignment-b"));
-        assert_ne!(a, completion_code(b"key two", "assignment-a"));
-        assert!(a.chars().all(|c| c == '-' || CROCKFORD.contains(&(c as u8))));
-    }
-
-    #[test]
-    fn typed_codes_are_normalised() {
-        let code = completion_code(b"k", "x");
-        assert_eq!(normalise_code(&code.to_lowercase().replace('-', " ")), Some(code.clone()));
-        assert_eq!(normalise_code("ABC"), None);
-        assert_eq!(normalise_code("00000-00000-00000-0000U"), None);
-        assert_eq!(normalise_code("o0000-00000-00000-0000l").as_deref(), Some("00000-00000-00000-00001"));
-    }
-
-    #[test]
-    fn return_urls_come_from_the_platform_parameters() {
-        assert_eq!(
-            return_url(r#"{"return_url":"https://app.prolific.com/submissions/complete?cc={code}"}"#, "C-1").as_deref(),
-            Some("https://app.prolific.com/submissions/complete?cc=C-1")
-        );
-        assert_eq!(return_url(r#"{"return_url":"javascript:alert(1)"}"#, "C"), None);
-        assert_eq!(
-            return_url(r#"{"turkSubmitTo":"https://www.mturk.com/","assignmentId":"A 1"}"#, "C").as_deref(),
-            Some("https://www.mturk.com/mturk/externalSubmit?assignmentId=A%201&completion_code=C")
-        );
-        assert_eq!(return_url("{}", "C"), None);
-        assert_eq!(return_url("nonsense", "C"), None);
     }
 
     // -----------------------------------------------------------------------------------------

@@ -7,9 +7,7 @@
 use crate::auth::server::random_token;
 use crate::campaign::launch::load_campaign;
 use crate::db::{Db, now_ms};
-use hmac::{Hmac, Mac};
 use serde::{Deserialize, Serialize};
-use sha2::Sha256;
 use sqlx::Row;
 
 fn db_err(e: sqlx::Error) -> String {
@@ -284,37 +282,6 @@ async fn attempt(
     Ok(Attempt::Done(Some(AssignmentRef { id, public_id, hit_id, hit_index, slot, resumed: false })))
 }
 
-type HmacSha256 = Hmac<Sha256>;
-
-/// The signature of a campaign's crowd link: HMAC-SHA256 of `campaign-link:{public_id}` with
-/// the server's secret, hex.
-pub fn link_signature(secret: &[u8], campaign_public_id: &str) -> String {
-    let mut mac = match HmacSha256::new_from_slice(secret) {
-        Ok(m) => m,
-        // HMAC accepts keys of any length; this cannot happen.
-        Err(_) => return String::new(),
-    };
-    mac.update(b"campaign-link:");
-    mac.update(campaign_public_id.as_bytes());
-    mac.finalize().into_bytes().iter().map(|b| format!("{b:02x}")).collect()
-}
-
-/// Checks a crowd link's signature in constant time.
-pub fn verify_link(secret: &[u8], campaign_public_id: &str, sig: &str) -> bool {
-    let Ok(mut mac) = HmacSha256::new_from_slice(secret) else { return false };
-    mac.update(b"campaign-link:");
-    mac.update(campaign_public_id.as_bytes());
-    let Some(bytes) = decode_hex(sig) else { return false };
-    mac.verify_slice(&bytes).is_ok()
-}
-
-fn decode_hex(s: &str) -> Option<Vec<u8>> {
-    if !s.len().is_multiple_of(2) {
-        return None;
-    }
-    (0..s.len()).step_by(2).map(|i| u8::from_str_radix(s.get(i..i + 2)?, 16).ok()).collect()
-}
-
 /// The campaign id behind a public id.
 pub async fn campaign_by_public_id(db: &Db, public_id: &str) -> Result<Option<i64>, String> {
     let row = sqlx::query("SELECT id FROM campaigns WHERE public_id = $1")
@@ -325,19 +292,45 @@ pub async fn campaign_by_public_id(db: &Db, public_id: &str) -> Result<Option<i6
     row.map(|r| r.try_get::<i64, _>("id").map_err(db_err)).transpose()
 }
 
+/// The crowd platform's return address for a finished assignment, from `platform_params`:
+/// `return_url` (http or https; `{code}` is replaced by the completion code), or MTurk's
+/// `turkSubmitTo` + `assignmentId` (the external-submit address).
+pub fn return_url(platform_params: &str, code: &str) -> Option<String> {
+    let v: serde_json::Value = serde_json::from_str(platform_params).ok()?;
+    let field = |k: &str| v.get(k).and_then(serde_json::Value::as_str).map(str::trim).filter(|s| !s.is_empty());
+    let web = |u: &str| u.starts_with("https://") || u.starts_with("http://");
+    if let Some(url) = field("return_url").filter(|u| web(u)) {
+        return Some(url.replace("{code}", code));
+    }
+    // turkSubmitTo comes from the link's query string, which anyone can write: only Mechanical
+    // Turk's own addresses may receive the completion code (else a crafted link sends it away).
+    let mturk = |u: &str| matches!(u.trim_end_matches('/'), "https://www.mturk.com" | "https://workersandbox.mturk.com");
+    if let (Some(submit), Some(assignment)) = (field("turkSubmitTo").filter(|u| mturk(u)), field("assignmentId")) {
+        return Some(format!(
+            "{}/mturk/externalSubmit?assignmentId={}&completion_code={code}",
+            submit.trim_end_matches('/'),
+            crate::auth::api::url_escape(assignment)
+        ));
+    }
+    None
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
 
     #[test]
-    fn link_signatures_verify_and_depend_on_key_and_campaign() {
-        let key = [7u8; 32];
-        let sig = link_signature(&key, "abc");
-        assert_eq!(sig.len(), 64);
-        assert!(verify_link(&key, "abc", &sig));
-        assert!(!verify_link(&key, "abd", &sig));
-        assert!(!verify_link(&[8u8; 32], "abc", &sig));
-        assert!(!verify_link(&key, "abc", "zz"));
-        assert!(!verify_link(&key, "abc", ""));
+    fn return_urls_come_from_the_platform_parameters() {
+        assert_eq!(
+            return_url(r#"{"return_url":"https://app.prolific.com/submissions/complete?cc={code}"}"#, "C-1").as_deref(),
+            Some("https://app.prolific.com/submissions/complete?cc=C-1")
+        );
+        assert_eq!(return_url(r#"{"return_url":"javascript:alert(1)"}"#, "C"), None);
+        assert_eq!(
+            return_url(r#"{"turkSubmitTo":"https://www.mturk.com/","assignmentId":"A 1"}"#, "C").as_deref(),
+            Some("https://www.mturk.com/mturk/externalSubmit?assignmentId=A%201&completion_code=C")
+        );
+        assert_eq!(return_url("{}", "C"), None);
+        assert_eq!(return_url("nonsense", "C"), None);
     }
 }

@@ -13,7 +13,7 @@
 
 use crate::analysis::quality::{self, PairCheck, QcSettings, Verdict};
 use crate::analysis::{JudgmentNames, JudgmentSet, TimeBasis};
-use crate::annotate::server::completion_code;
+use crate::signing::completion_code;
 use crate::campaign::{CampaignSettings, GateMode, GateUnsure, QualityGate};
 use crate::db::now_ms;
 use crate::model::{ItemType, TaskKind};

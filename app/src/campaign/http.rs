@@ -14,7 +14,8 @@
 use crate::auth::Role;
 use crate::auth::api::url_escape;
 use crate::auth::server::CurrentSession;
-use crate::campaign::assign::{Platform, campaign_by_public_id, crowd_worker, next_assignment, verify_link};
+use crate::campaign::assign::{Platform, campaign_by_public_id, crowd_worker, next_assignment};
+use crate::signing::verify_link;
 use crate::campaign::store::{ImportSummary, save_import};
 use crate::import::{ImportError, ImportOptions, LanguagePair, import_path};
 use crate::state::AppState;
@@ -328,7 +329,7 @@ pub fn crowd_params(platform: Platform, given: impl Iterator<Item = (String, Str
 #[cfg(test)]
 mod crowd_param_tests {
     use super::*;
-    use crate::annotate::server::return_url;
+    use crate::campaign::assign::return_url;
 
     #[test]
     fn every_platform_gets_its_return_address_on_the_completion_page() {

@@ -682,6 +682,30 @@ pub async fn launch_campaign(db: &Db, campaign_id: i64) -> Result<LaunchSummary,
     Ok(summary)
 }
 
+/// The (test set, systems) groups of a campaign that is an arm of a study (a row of
+/// `study_arms`, which a study writes when it creates its campaigns): (old test set:
+/// BEST_old, benchmark) and (new test set: BEST_new, benchmark). `None` for other campaigns.
+pub async fn study_groups(db: &Db, campaign_id: i64) -> Result<Option<Vec<Group>>, String> {
+    let row = sqlx::query(
+        "SELECT old_test_set_id, new_test_set_id, best_old, best_new, benchmark FROM study_arms WHERE campaign_id = $1",
+    )
+    .bind(campaign_id)
+    .fetch_optional(&db.pool)
+    .await
+    .map_err(db_err)?;
+    let Some(r) = row else { return Ok(None) };
+    let get = |c: &str| r.try_get::<i64, _>(c).map_err(db_err);
+    Ok(Some(vec![
+        Group { test_set_id: get("old_test_set_id")?, systems: vec![get("best_old")?, get("benchmark")?] },
+        Group { test_set_id: get("new_test_set_id")?, systems: vec![get("best_new")?, get("benchmark")?] },
+    ]))
+}
+
+/// Whether a campaign is an arm of a study.
+pub async fn is_study_arm(db: &Db, campaign_id: i64) -> Result<bool, String> {
+    Ok(study_groups(db, campaign_id).await?.is_some())
+}
+
 /// A draft campaign with its HITs built, ready to be stored by [`write_launch`].
 pub struct PreparedLaunch {
     campaign_id: i64,
@@ -695,7 +719,7 @@ pub async fn prepare_launch(db: &Db, campaign_id: i64) -> Result<PreparedLaunch,
     if c.status != "draft" {
         return Err(format!("campaign {} is {} already", c.name, c.status));
     }
-    let groups = match crate::study::store::study_groups(db, campaign_id).await? {
+    let groups = match study_groups(db, campaign_id).await? {
         Some(groups) => groups,
         None => vec![Group { test_set_id: c.test_set_id, systems: c.systems.clone() }],
     };

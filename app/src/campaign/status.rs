@@ -1,6 +1,7 @@
 //! Reading campaigns back: lists, the organizer's progress numbers and an annotator's queue.
 
-use crate::campaign::assign::{link_signature, worker_for_user};
+use crate::campaign::assign::worker_for_user;
+use crate::signing::link_signature;
 use crate::campaign::launch::load_campaign;
 use crate::campaign::{CampaignInfo, CampaignProgress, HitItemView, QueueEntry};
 use crate::db::Db;

@@ -225,7 +225,7 @@ pub async fn run_qc(db: &Db, campaign_id: i64, options: ResultsOptions) -> Resul
 pub async fn run(db: &Db, campaign_id: i64, options: ResultsOptions) -> Result<(String, JudgmentSet, AnalysisResult), String> {
     let info = analysis::db::campaign_info(db, campaign_id).await?;
     // A comparison study's campaign judges the benchmark on two test sets: score each apart.
-    let set = if crate::study::store::is_study_arm(db, campaign_id).await? {
+    let set = if crate::campaign::launch::is_study_arm(db, campaign_id).await? {
         analysis::db::load_campaign_by_test_set(db, campaign_id).await?
     } else {
         analysis::db::load_campaign(db, campaign_id).await?

@@ -178,7 +178,7 @@ pub async fn history(db: &Db) -> Result<Vec<PairHistory>, String> {
                 });
             }
         }
-        let study = match store::study_groups(db, id).await? {
+        let study = match crate::campaign::launch::study_groups(db, id).await? {
             Some(_) => {
                 let bench: Option<String> = sqlx::query("SELECT s.name FROM study_arms sa JOIN systems s ON s.id = sa.benchmark WHERE sa.campaign_id = $1")
                     .bind(id)

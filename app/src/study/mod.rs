@@ -28,6 +28,8 @@ pub mod export;
 pub mod gains;
 #[cfg(feature = "ssr")]
 pub mod store;
+#[cfg(all(test, feature = "ssr"))]
+mod tests;
 
 use crate::campaign::CampaignSettings;
 use serde::{Deserialize, Serialize};

@@ -13,29 +13,6 @@ fn db_err(e: sqlx::Error) -> String {
     format!("database error: {e}")
 }
 
-/// The (test set, systems) groups of a campaign that is an arm of a study: (old test set:
-/// BEST_old, benchmark) and (new test set: BEST_new, benchmark). `None` for other campaigns.
-pub async fn study_groups(db: &Db, campaign_id: i64) -> Result<Option<Vec<Group>>, String> {
-    let row = sqlx::query(
-        "SELECT old_test_set_id, new_test_set_id, best_old, best_new, benchmark FROM study_arms WHERE campaign_id = $1",
-    )
-    .bind(campaign_id)
-    .fetch_optional(&db.pool)
-    .await
-    .map_err(db_err)?;
-    let Some(r) = row else { return Ok(None) };
-    let get = |c: &str| r.try_get::<i64, _>(c).map_err(db_err);
-    Ok(Some(vec![
-        Group { test_set_id: get("old_test_set_id")?, systems: vec![get("best_old")?, get("benchmark")?] },
-        Group { test_set_id: get("new_test_set_id")?, systems: vec![get("best_new")?, get("benchmark")?] },
-    ]))
-}
-
-/// Whether a campaign is an arm of a study.
-pub async fn is_study_arm(db: &Db, campaign_id: i64) -> Result<bool, String> {
-    Ok(study_groups(db, campaign_id).await?.is_some())
-}
-
 struct SetFacts {
     name: String,
     source_lang: String,

@@ -1,0 +1,50 @@
+//! Studies on SQLite and PostgreSQL (the campaign tests' fixtures).
+
+use crate::campaign::tests::{count, databases, import_folder};
+use sqlx::Row;
+use std::collections::HashMap;
+
+/// A study launches all its campaigns in one transaction: when one of them cannot be built,
+/// none is launched and no HIT is stored; once it can, both are.
+#[tokio::test]
+async fn a_study_launches_all_its_campaigns_or_none() {
+    for (db, _dir) in databases().await {
+        let old = import_folder(&db, "wmt07", 60, &["Best07", "Bench"]).await.test_sets[0].id;
+        let new = import_folder(&db, "wmt12", 60, &["Best12", "Bench"]).await.test_sets[0].id;
+        let mut ids = HashMap::new();
+        for r in sqlx::query("SELECT id, name FROM systems").fetch_all(&db.pool).await.unwrap() {
+            ids.insert(r.try_get::<String, _>("name").unwrap(), r.try_get::<i64, _>("id").unwrap());
+        }
+        let draft: crate::study::StudyDraft = serde_json::from_value(serde_json::json!({
+            "name": "07 vs 12", "tasks": ["da-adequacy", "da-fluency"], "seed": 11,
+            "pairs": [{ "old_test_set_id": old, "best_old": ids["Best07"], "new_test_set_id": new, "best_new": ids["Best12"], "benchmark": ids["Bench"] }],
+            "settings": { "hit_length": 30, "bad_refs": 5, "repeats": 2, "refs": 3, "sets": 2, "judgments_wanted": 20, "redundancy": 2 },
+        }))
+        .unwrap();
+        let organizer = crate::auth::server::create_user(&db, "study@example.org", "S", "a long enough password", crate::auth::Role::Organizer).await.unwrap();
+        let study = crate::study::store::create_study(&db, &draft, organizer.id).await.unwrap();
+        let arms: Vec<i64> = sqlx::query("SELECT campaign_id FROM study_arms WHERE study_id = $1 ORDER BY campaign_id")
+            .bind(study)
+            .fetch_all(&db.pool)
+            .await
+            .unwrap()
+            .iter()
+            .map(|r| r.try_get("campaign_id").unwrap())
+            .collect();
+        assert_eq!(arms.len(), 2);
+        let settings: String = sqlx::query("SELECT settings FROM campaigns WHERE id = $1").bind(arms[1]).fetch_one(&db.pool).await.unwrap().try_get("settings").unwrap();
+        sqlx::query("UPDATE campaigns SET settings = 'not settings' WHERE id = $1").bind(arms[1]).execute(&db.pool).await.unwrap();
+
+        let e = crate::study::store::launch_study(&db, study).await.unwrap_err();
+        assert!(e.contains("unreadable settings"), "{e}");
+        assert_eq!(count(&db, "hits").await, 0, "no campaign of the study launched");
+        let launched: i64 = sqlx::query("SELECT COUNT(*) AS n FROM campaigns WHERE status <> 'draft'").fetch_one(&db.pool).await.unwrap().try_get("n").unwrap();
+        assert_eq!(launched, 0);
+
+        sqlx::query("UPDATE campaigns SET settings = $1 WHERE id = $2").bind(settings).bind(arms[1]).execute(&db.pool).await.unwrap();
+        let out = crate::study::store::launch_study(&db, study).await.unwrap();
+        assert_eq!(out.iter().map(|(_, hits)| *hits).collect::<Vec<_>>(), [4, 4], "{out:?}");
+        assert!(count(&db, "hits").await == 8);
+        assert!(crate::study::store::launch_study(&db, study).await.unwrap_err().contains("launched already"));
+    }
+}
