@@ -83,6 +83,53 @@ impl TaskKind {
     }
 }
 
+/// Where a campaign is in its life (`campaigns.status`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum CampaignStatus {
+    /// Being designed; no HITs yet.
+    Draft,
+    /// HITs built and handed out.
+    Launched,
+    /// No more work handed out.
+    Closed,
+}
+
+/// Where an assignment (one worker's copy of a HIT) is (`assignments.status`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum AssignmentStatus {
+    /// Being worked on.
+    Active,
+    /// Every item answered.
+    Completed,
+    /// Left idle too long; the HIT slot went back to the pool.
+    Expired,
+    /// Given back by the worker (a crowd platform's return).
+    Returned,
+}
+
+/// The database spelling of the statuses, and back.
+macro_rules! stored_names {
+    ($t:ty { $($v:ident => $s:literal),* $(,)? }) => {
+        impl $t {
+            pub fn as_str(self) -> &'static str {
+                match self { $(Self::$v => $s),* }
+            }
+            pub fn parse(s: &str) -> Option<Self> {
+                match s { $($s => Some(Self::$v),)* _ => None }
+            }
+        }
+        impl std::fmt::Display for $t {
+            fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                f.write_str(self.as_str())
+            }
+        }
+    };
+}
+stored_names!(CampaignStatus { Draft => "draft", Launched => "launched", Closed => "closed" });
+stored_names!(AssignmentStatus { Active => "active", Completed => "completed", Expired => "expired", Returned => "returned" });
+
 /// The analysis task of a word-order judgment's first question (grasping the meaning).
 pub const WORD_ORDER_Q1: &str = "word-order-q1";
 /// The analysis task of a word-order judgment's second question (the order's own effect).
@@ -116,4 +163,25 @@ pub fn utc_civil(ms: i64) -> (i64, i64, i64, i64) {
     let day = doy - (153 * mp + 2) / 5 + 1;
     let month = if mp < 10 { mp + 3 } else { mp - 9 };
     (yoe + era * 400 + i64::from(month <= 2), month, day, rem)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn stored_names_round_trip_and_match_serde() {
+        for s in [CampaignStatus::Draft, CampaignStatus::Launched, CampaignStatus::Closed] {
+            assert_eq!(CampaignStatus::parse(s.as_str()), Some(s));
+            assert_eq!(serde_json::to_string(&s).unwrap(), format!("\"{s}\""));
+        }
+        for s in [AssignmentStatus::Active, AssignmentStatus::Completed, AssignmentStatus::Expired, AssignmentStatus::Returned] {
+            assert_eq!(AssignmentStatus::parse(s.as_str()), Some(s));
+            assert_eq!(serde_json::to_string(&s).unwrap(), format!("\"{s}\""));
+        }
+        assert_eq!(AssignmentStatus::parse("Active"), None);
+        for t in [TaskKind::DaAdequacy, TaskKind::DaFluency, TaskKind::DaSourceBased, TaskKind::WordOrder] {
+            assert_eq!(TaskKind::parse(t.as_str()), Some(t));
+        }
+    }
 }
