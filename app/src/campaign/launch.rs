@@ -7,6 +7,7 @@ pub use crate::campaign::LaunchSummary;
 use crate::campaign::{
     CampaignDraft, CampaignSettings, DegradationPolicy, DegradedSample, DesignCheck, WantedPer,
 };
+use crate::error::AppError;
 use crate::db::{Db, now_ms};
 use crate::hit::degrade::{WordOrderKind, 
     AdequacyPolicy, Degradation, DegradeContext, Segmentation, item_seed, preview, tokenize,
@@ -695,7 +696,7 @@ pub async fn prepare_launch(db: &Db, campaign_id: i64) -> Result<PreparedLaunch,
     if c.status != "draft" {
         return Err(format!("campaign {} is {} already", c.name, c.status));
     }
-    let groups = match crate::study::store::study_groups(db, campaign_id).await? {
+    let groups = match crate::study::store::study_groups(db, campaign_id).await.map_err(AppError::into_message)? {
         Some(groups) => groups,
         None => vec![Group { test_set_id: c.test_set_id, systems: c.systems.clone() }],
     };
