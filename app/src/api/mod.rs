@@ -108,3 +108,56 @@ impl ExportQuery {
         Ok(name)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::auth::server::{CurrentSession, Session};
+    use crate::auth::{Role, UserInfo};
+    use crate::error::SERVER_FAULT;
+    use crate::state::AppState;
+    use axum::Extension;
+    use axum::body::Body;
+    use tower::ServiceExt;
+
+    async fn state() -> (tempfile::TempDir, AppState) {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let db = crate::db::connect(&format!("sqlite://{}?mode=rwc", dir.path().join("t.db").display())).await.expect("sqlite");
+        let state = AppState { db, secret: b"test secret".as_slice().into(), settings: Default::default(), work: Default::default() };
+        (dir, state)
+    }
+
+    /// GETs `path` as a signed-in researcher; returns the status and the JSON body.
+    async fn get(state: &AppState, path: &str) -> (u16, serde_json::Value) {
+        let user = UserInfo { id: 1, email: "r@example.org".into(), name: "R".into(), role: Role::Researcher };
+        let app: Router = routes()
+            .layer(Extension(CurrentSession(Some(Session { user, token_hash: String::new() }))))
+            .layer(Extension(state.clone()));
+        let r = app.oneshot(Request::get(path).body(Body::empty()).unwrap()).await.expect("an answer");
+        let status = r.status().as_u16();
+        let bytes = axum::body::to_bytes(r.into_body(), 1 << 20).await.expect("body");
+        (status, serde_json::from_slice(&bytes).unwrap_or(serde_json::Value::Null))
+    }
+
+    #[tokio::test]
+    async fn an_unknown_campaign_is_a_404_and_a_storage_failure_a_500() {
+        let (_dir, state) = state().await;
+        for path in ["/api/v1/campaigns/999/results", "/api/v1/campaigns/999/agreement", "/api/v1/campaigns/999/export/judgments.csv"] {
+            let (status, body) = get(&state, path).await;
+            assert_eq!(status, 404, "{path}: {body}");
+            assert_eq!(body["error"], "there is no campaign with id 999", "{path}");
+        }
+        let (status, body) = get(&state, "/api/v1/campaigns/1/export/judgments.csv?filter=dirty").await;
+        assert_eq!((status, body["error"].as_str().unwrap_or("")), (400, "filter must be raw or cleaned (got \"dirty\")"));
+        assert_eq!(get(&state, "/api/v1/campaigns").await, (200, serde_json::json!([])));
+
+        // The database goes away: every route answers 500 with the short message, no database text.
+        state.db.pool.close().await;
+        state.db.writer.close().await;
+        for path in ["/api/v1/campaigns", "/api/v1/campaigns/999/results", "/api/v1/campaigns/999/export/judgments.csv"] {
+            let (status, body) = get(&state, path).await;
+            assert_eq!(status, 500, "{path}: {body}");
+            assert_eq!(body["error"], SERVER_FAULT, "{path}");
+        }
+    }
+}

@@ -52,7 +52,7 @@ pub async fn launch_campaign(campaign_id: i64) -> Result<LaunchSummary, ServerFn
 pub async fn list_campaigns() -> Result<Vec<CampaignInfo>, ServerFnError> {
     web::require(Role::Organizer)?;
     let state = web::app_state()?;
-    Ok(status::list_campaigns(&state.db).await.map_err(AppError::internal)?)
+    Ok(status::list_campaigns(&state.db).await?)
 }
 
 /// Progress of a campaign and its signed crowd link (organizers; the status page polls it).
@@ -62,7 +62,7 @@ pub async fn fetch_progress(campaign_id: i64) -> Result<CampaignProgress, Server
     let state = web::app_state()?;
     Ok(status::progress(&state.db, campaign_id, &state.settings.public_url, &state.secret)
         .await
-        .map_err(|e| AppError::invalid("campaign_id", e))?)
+        .map_err(|e| e.in_argument("campaign_id"))?)
 }
 
 /// Campaigns with work for the signed-in annotator.
@@ -70,7 +70,7 @@ pub async fn fetch_progress(campaign_id: i64) -> Result<CampaignProgress, Server
 pub async fn my_queue() -> Result<Vec<QueueEntry>, ServerFnError> {
     let user = web::require(Role::Annotator)?;
     let state = web::app_state()?;
-    Ok(status::queue(&state.db, user.id).await.map_err(AppError::internal)?)
+    Ok(status::queue(&state.db, user.id).await?)
 }
 
 /// Resumes or claims a HIT of a campaign for the signed-in annotator; returns the assignment's
@@ -92,7 +92,7 @@ pub async fn start_campaign_hit(campaign_id: i64) -> Result<String, ServerFnErro
 pub async fn hit_items(campaign_id: i64, hit_index: i64) -> Result<Vec<HitItemView>, ServerFnError> {
     web::require(Role::Organizer)?;
     let state = web::app_state()?;
-    Ok(status::hit_items(&state.db, campaign_id, hit_index).await.map_err(|e| AppError::invalid("hit_index", e))?)
+    Ok(status::hit_items(&state.db, campaign_id, hit_index).await?)
 }
 
 /// Blocks (or unblocks) a crowd worker by platform (`mturk`, `prolific`, `link`) and the
