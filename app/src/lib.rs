@@ -29,11 +29,16 @@ pub mod analysis;
 pub mod export;
 
 #[cfg(feature = "ssr")]
+pub mod api;
+#[cfg(feature = "ssr")]
 pub mod db;
 #[cfg(feature = "ssr")]
 pub mod signing;
+pub mod error;
 #[cfg(feature = "ssr")]
 pub mod state;
+#[cfg(feature = "ssr")]
+pub mod web;
 
 pub use ui::{App, shell};
 

@@ -349,7 +349,7 @@ pub async fn analyze(config: &Config, args: AnalyzeArgs) -> Result<(), String> {
         (None, Some(id)) => {
             let db = app::db::connect(&config.database_url()).await?;
             eprintln!("assay: reading campaign {id} from the database");
-            let info = app::analysis::db::campaign_info(&db, id).await?;
+            let info = app::analysis::db::campaign_info(&db, id).await.map_err(app::error::AppError::into_message)?;
             let set = app::analysis::db::load_campaign(&db, id).await?;
             let backend = format!("{:?}", db.backend).to_lowercase();
             let source = app::export::campaign_source(&info, &backend);

@@ -106,7 +106,7 @@ fn demo_bundle() -> Result<ImportBundle, String> {
 /// 20-item HITs (14 system outputs + 2 bad references + 2 repeats + 2 references).
 async fn seed_campaign(state: &AppState) -> Result<(), String> {
     let db = &state.db;
-    if app::campaign::status::list_campaigns(db).await?.iter().any(|c| c.name == DEMO_CAMPAIGN) {
+    if app::campaign::status::list_campaigns(db).await.map_err(app::error::AppError::into_message)?.iter().any(|c| c.name == DEMO_CAMPAIGN) {
         return Ok(());
     }
     let summary = app::campaign::store::save_import(db, &demo_bundle()?).await?;

@@ -2,6 +2,7 @@
 //! the API) into a directory, always with `manifest.json`. Nothing is half-written: the files go
 //! into a staging directory beside `--out`, renamed into place once every write succeeded.
 
+use app::error::AppError;
 use std::path::PathBuf;
 
 use app::analysis::manifest::Filter;
@@ -50,7 +51,7 @@ pub async fn export(config: &Config, args: ExportArgs) -> Result<(), String> {
     let filter = if args.cleaned { Filter::Cleaned } else { Filter::Raw };
     let db = app::db::connect(&config.database_url()).await?;
     eprintln!("assay: reading campaign {} from the database", args.campaign);
-    let p = export::prepare(&db, args.campaign, settings, filter, &args.name).await?;
+    let p = export::prepare(&db, args.campaign, settings, filter, &args.name).await.map_err(AppError::into_message)?;
     let staging = staging_dir(&args.out)?;
     match export::write_dir(&db, &p, &kind, &staging).await {
         Ok(names) => {
@@ -67,7 +68,7 @@ pub async fn export(config: &Config, args: ExportArgs) -> Result<(), String> {
         }
         Err(e) => {
             let _ = std::fs::remove_dir_all(&staging);
-            Err(e)
+            Err(e.into_message())
         }
     }
 }

@@ -23,6 +23,7 @@
 use sqlx::Row;
 
 use crate::db::Db;
+use crate::error::{AppError, AppResult, StorageContext};
 use crate::model::{ItemType, TaskKind};
 use assay_core::protocol;
 
@@ -49,8 +50,8 @@ pub struct CampaignInfo {
     pub target_lang: String,
 }
 
-/// The campaign's description, or an error naming the missing id.
-pub async fn campaign_info(db: &Db, campaign_id: i64) -> Result<CampaignInfo, String> {
+/// The campaign's description; an unknown campaign is [`AppError::NotFound`].
+pub async fn campaign_info(db: &Db, campaign_id: i64) -> AppResult<CampaignInfo> {
     let row = sqlx::query(
         "SELECT c.name, c.task, t.name AS test_set, t.source_lang, t.target_lang \
          FROM campaigns c JOIN test_sets t ON t.id = c.test_set_id WHERE c.id = $1",
@@ -58,11 +59,10 @@ pub async fn campaign_info(db: &Db, campaign_id: i64) -> Result<CampaignInfo, St
     .bind(campaign_id)
     .fetch_optional(&db.pool)
     .await
-    .map_err(|e| format!("cannot read campaign {campaign_id}: {e}"))?
-    .ok_or_else(|| format!("there is no campaign with id {campaign_id}"))?;
-    let get = |col: &str| -> Result<String, String> {
-        row.try_get::<String, _>(col)
-            .map_err(|e| format!("campaign {campaign_id}: cannot read {col}: {e}"))
+    .with_context(|| format!("reading campaign {campaign_id}"))?
+    .ok_or_else(|| AppError::not_found(format!("there is no campaign with id {campaign_id}")))?;
+    let get = |col: &str| -> AppResult<String> {
+        row.try_get::<String, _>(col).with_context(|| format!("reading the {col} of campaign {campaign_id}"))
     };
     Ok(CampaignInfo {
         id: campaign_id,
@@ -89,7 +89,7 @@ pub async fn load_campaign_by_test_set(db: &Db, campaign_id: i64) -> Result<Judg
 }
 
 async fn load_campaign_paged(db: &Db, campaign_id: i64, page: i64, by_test_set: bool) -> Result<JudgmentSet, String> {
-    let info = campaign_info(db, campaign_id).await?;
+    let info = campaign_info(db, campaign_id).await.map_err(AppError::into_message)?;
     let task = TaskKind::parse(&info.task)
         .ok_or_else(|| format!("campaign {campaign_id} has a task this version of Assay does not know: {:?}", info.task))?;
     let questions = protocol::for_task(task).questions();

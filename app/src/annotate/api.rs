@@ -11,26 +11,15 @@ use leptos::prelude::*;
 use serde::{Deserialize, Serialize};
 
 #[cfg(feature = "ssr")]
-use crate::auth::server as srv;
+use crate::web;
 #[cfg(feature = "ssr")]
 use super::server as work;
 
-/// Maps a domain refusal to its HTTP status and message.
+/// A domain refusal as a server function error: through the one mapping of
+/// [`crate::error`] (status and message).
 #[cfg(feature = "ssr")]
 fn refuse(e: work::WorkError) -> ServerFnError {
-    use http::StatusCode;
-    use work::WorkError::*;
-    let status = match &e {
-        NotSignedIn => StatusCode::UNAUTHORIZED,
-        NotYours => StatusCode::FORBIDDEN,
-        NotFound => StatusCode::NOT_FOUND,
-        Gone(_) => StatusCode::GONE,
-        Conflict(_) => StatusCode::CONFLICT,
-        Invalid(_) => StatusCode::BAD_REQUEST,
-        Internal(m) => return srv::internal(m),
-    };
-    srv::set_status(status);
-    ServerFnError::new(e.to_string())
+    crate::error::AppError::from(e).into()
 }
 
 /// The annotation cache of this server process (a request extension, see `server::Work`).
@@ -43,13 +32,13 @@ fn cache() -> Result<std::sync::Arc<work::Work>, ServerFnError> {
 
 #[cfg(feature = "ssr")]
 fn caller() -> Option<i64> {
-    srv::current_session().map(|s| s.user.id)
+    web::current_session().map(|s| s.user.id)
 }
 
 /// The work page: the campaign's screen and where the worker is in the HIT.
 #[server(endpoint = "load_work")]
 pub async fn load_work(assignment: String) -> Result<WorkState, ServerFnError> {
-    let state = srv::app_state()?;
+    let state = web::app_state()?;
     let cache = cache()?;
     work::work_state(&state.db, &cache, &state.secret, caller(), &assignment).await.map_err(refuse)
 }
@@ -57,7 +46,7 @@ pub async fn load_work(assignment: String) -> Result<WorkState, ServerFnError> {
 /// Leaves the instructions page and returns the first item (or the current one).
 #[server(endpoint = "start_work")]
 pub async fn start_work(assignment: String) -> Result<Step, ServerFnError> {
-    let state = srv::app_state()?;
+    let state = web::app_state()?;
     let cache = cache()?;
     work::start(&state.db, &cache, &state.secret, caller(), &assignment).await.map_err(refuse)
 }
@@ -75,7 +64,7 @@ pub async fn submit_judgment(
     time_on_screen_ms: i64,
     key: String,
 ) -> Result<Step, ServerFnError> {
-    let state = srv::app_state()?;
+    let state = web::app_state()?;
     let answer = work::Answer { position, score, score2, skipped, time_on_screen_ms, idempotency_key: key };
     let cache = cache()?;
     work::submit(&state.db, &cache, &state.secret, caller(), &assignment, &answer).await.map_err(refuse)
@@ -84,8 +73,8 @@ pub async fn submit_judgment(
 /// The signed-in account's HITs (home page).
 #[server(endpoint = "my_assignments")]
 pub async fn my_assignments() -> Result<Vec<MyAssignment>, ServerFnError> {
-    let user = srv::require(Role::Annotator)?;
-    let state = srv::app_state()?;
+    let user = web::require(Role::Annotator)?;
+    let state = web::app_state()?;
     work::my_assignments(&state.db, user.id).await.map_err(refuse)
 }
 
@@ -95,9 +84,9 @@ pub async fn my_assignments() -> Result<Vec<MyAssignment>, ServerFnError> {
 /// browser-only CSRF headers.
 #[server(endpoint = "verify_completion_code", input = server_fn::codec::GetUrl)]
 pub async fn verify_completion_code(code: String) -> Result<CodeCheck, ServerFnError> {
-    let state = srv::app_state()?;
+    let state = web::app_state()?;
     let mut check = work::verify_code(&state.db, &state.secret, &code).await.map_err(refuse)?;
-    let organizer = srv::current_session().is_some_and(|s| s.user.role >= Role::Organizer);
+    let organizer = web::current_session().is_some_and(|s| s.user.role >= Role::Organizer);
     if !organizer {
         check.assignment = None;
         check.campaign_name = None;
@@ -109,16 +98,16 @@ pub async fn verify_completion_code(code: String) -> Result<CodeCheck, ServerFnE
 /// Every assignment with its progress (organizers).
 #[server(endpoint = "list_assignments")]
 pub async fn list_assignments() -> Result<Vec<AssignmentSummary>, ServerFnError> {
-    srv::require(Role::Organizer)?;
-    let state = srv::app_state()?;
+    web::require(Role::Organizer)?;
+    let state = web::app_state()?;
     work::all_assignments(&state.db).await.map_err(refuse)
 }
 
 /// The judgments stored for an assignment, with each item's type and system (organizers).
 #[server(endpoint = "assignment_judgments")]
 pub async fn assignment_judgments(assignment: String) -> Result<Vec<JudgmentRecord>, ServerFnError> {
-    srv::require(Role::Organizer)?;
-    let state = srv::app_state()?;
+    web::require(Role::Organizer)?;
+    let state = web::app_state()?;
     work::judgments_of(&state.db, &assignment).await.map_err(refuse)
 }
 
@@ -133,8 +122,8 @@ pub struct ItemFacts {
 /// The items of an assignment's HIT with their types and systems (organizers).
 #[server(endpoint = "assignment_items")]
 pub async fn assignment_items(assignment: String) -> Result<Vec<ItemFacts>, ServerFnError> {
-    srv::require(Role::Organizer)?;
-    let state = srv::app_state()?;
+    web::require(Role::Organizer)?;
+    let state = web::app_state()?;
     let items = work::items_of(&state.db, &assignment).await.map_err(refuse)?;
     Ok(items.into_iter().map(|(position, item_type, system)| ItemFacts { position, item_type, system }).collect())
 }

@@ -48,6 +48,31 @@ impl From<sqlx::Error> for WorkError {
     }
 }
 
+/// A failure of a step annotation shares with other stages (the quality gate) is the server's.
+impl From<crate::error::AppError> for WorkError {
+    fn from(e: crate::error::AppError) -> Self {
+        WorkError::Internal(e.into_message())
+    }
+}
+
+/// A refusal of the annotation domain is the [`AppError`](crate::error::AppError) of the same
+/// kind, with the same message (the one mapping to HTTP is there).
+impl From<WorkError> for crate::error::AppError {
+    fn from(e: WorkError) -> Self {
+        use crate::error::AppError;
+        let message = e.to_string();
+        match e {
+            WorkError::NotSignedIn => AppError::Unauthorized(message),
+            WorkError::NotYours => AppError::Forbidden(message),
+            WorkError::NotFound => AppError::NotFound(message),
+            WorkError::Gone(_) => AppError::Gone(message),
+            WorkError::Conflict(_) => AppError::Conflict(message),
+            WorkError::Invalid(_) => AppError::invalid("answer", message),
+            WorkError::Internal(_) => AppError::Internal(message),
+        }
+    }
+}
+
 /// The longest time on screen accepted for one item (a day), in milliseconds.
 pub const MAX_TIME_ON_SCREEN_MS: i64 = 24 * 3600 * 1000;
 
@@ -305,7 +330,7 @@ async fn finish_if_due(db: &Db, secret: &[u8], mut a: Loaded) -> Result<Loaded, 
             .await?
             .rows_affected();
         if done == 1 {
-            let gate = crate::campaign::gate::finish_hit(&mut tx, secret, a.id).await.map_err(WorkError::Internal)?;
+            let gate = crate::campaign::gate::finish_hit(&mut tx, secret, a.id).await?;
             tx.commit().await?;
             a.code_held = gate.code.is_none();
             a.completion_code = gate.code;

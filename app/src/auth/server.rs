@@ -7,15 +7,13 @@ use crate::state::{AppState, ServerSettings};
 use argon2::password_hash::phc::PasswordHash;
 use argon2::password_hash::{PasswordHasher, PasswordVerifier};
 use argon2::{Algorithm, Argon2, Params, Version};
-use axum::extract::{ConnectInfo, Request};
+use axum::extract::Request;
 use axum::http::{HeaderMap, Method, StatusCode, header};
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 use base64::Engine;
-use leptos::prelude::{ServerFnError, use_context};
 use sha2::{Digest, Sha256};
 use sqlx::Row;
-use std::net::SocketAddr;
 use std::sync::LazyLock;
 
 /// Name of the session cookie (HttpOnly, SameSite=Lax, Secure behind TLS).
@@ -538,73 +536,6 @@ pub async fn verify_origin(req: Request, next: Next) -> Response {
     } else {
         (StatusCode::FORBIDDEN, "Refused: this request did not come from an Assay page (CSRF protection).").into_response()
     }
-}
-
-// ---------------------------------------------------------------------------------------------
-// What server functions call
-
-fn request_parts() -> Result<http::request::Parts, ServerFnError> {
-    use_context::<http::request::Parts>().ok_or_else(|| ServerFnError::new("no request context"))
-}
-
-/// The shared state, from the request.
-pub fn app_state() -> Result<AppState, ServerFnError> {
-    request_parts()?.extensions.get::<AppState>().cloned().ok_or_else(|| ServerFnError::new("no application state"))
-}
-
-/// The session of the request, if signed in.
-pub fn current_session() -> Option<Session> {
-    use_context::<http::request::Parts>()?.extensions.get::<CurrentSession>()?.0.clone()
-}
-
-/// The client's address (for throttling).
-pub fn client_address() -> String {
-    use_context::<http::request::Parts>()
-        .and_then(|p| p.extensions.get::<ConnectInfo<SocketAddr>>().map(|c| c.0.ip().to_string()))
-        .unwrap_or_else(|| "unknown".into())
-}
-
-/// Sets the HTTP status of the current response.
-pub fn set_status(status: StatusCode) {
-    if let Some(res) = use_context::<leptos_axum::ResponseOptions>() {
-        res.set_status(status);
-    }
-}
-
-/// Appends a `Set-Cookie` header to the current response.
-pub fn set_cookie(value: &str) {
-    if let (Some(res), Ok(v)) = (use_context::<leptos_axum::ResponseOptions>(), header::HeaderValue::from_str(value)) {
-        res.append_header(header::SET_COOKIE, v);
-    }
-}
-
-/// The signed-in account if its role is at least `role`; otherwise 401 (not signed in) or 403.
-/// Every server function that is not public starts with this.
-pub fn require(role: Role) -> Result<UserInfo, ServerFnError> {
-    match current_session() {
-        None => {
-            set_status(StatusCode::UNAUTHORIZED);
-            Err(ServerFnError::new("Please sign in."))
-        }
-        Some(s) if s.user.role >= role => Ok(s.user),
-        Some(_) => {
-            set_status(StatusCode::FORBIDDEN);
-            Err(ServerFnError::new(format!("This needs the {} role.", role.label())))
-        }
-    }
-}
-
-/// Maps a domain error to a server function error with status 400 (the request was wrong).
-pub fn bad_request(message: impl std::fmt::Display) -> ServerFnError {
-    set_status(StatusCode::BAD_REQUEST);
-    ServerFnError::new(message.to_string())
-}
-
-/// Maps an unexpected failure to a 500 and logs it.
-pub fn internal(message: impl std::fmt::Display) -> ServerFnError {
-    tracing::error!("{message}");
-    set_status(StatusCode::INTERNAL_SERVER_ERROR);
-    ServerFnError::new("Something went wrong on the server; it has been logged.")
 }
 
 #[cfg(test)]

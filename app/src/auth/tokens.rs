@@ -8,6 +8,7 @@
 use crate::auth::server::{random_token, token_hash};
 use crate::auth::{ApiToken, NewApiToken, Role, UserInfo};
 use crate::db::{Db, now_ms};
+use crate::error::{AppError, AppResult, StorageContext};
 use sqlx::Row;
 
 /// Every token starts with this, so that it is recognisable in a script or a leak scanner.
@@ -17,8 +18,8 @@ pub const MAX_NAME_CHARS: usize = 100;
 /// Live tokens one account may have.
 pub const MAX_TOKENS: i64 = 50;
 
-fn token_from_row(r: &sqlx::any::AnyRow) -> Result<ApiToken, String> {
-    let e = |e: sqlx::Error| e.to_string();
+fn token_from_row(r: &sqlx::any::AnyRow) -> AppResult<ApiToken> {
+    let e = |e: sqlx::Error| AppError::storage("reading an API token", e);
     Ok(ApiToken {
         id: r.try_get("id").map_err(e)?,
         name: r.try_get("name").map_err(e)?,
@@ -29,24 +30,24 @@ fn token_from_row(r: &sqlx::any::AnyRow) -> Result<ApiToken, String> {
 }
 
 /// Creates a token for `user` (researchers and up); returns it with the secret.
-pub async fn create(db: &Db, user: &UserInfo, name: &str) -> Result<NewApiToken, String> {
+pub async fn create(db: &Db, user: &UserInfo, name: &str) -> AppResult<NewApiToken> {
     if user.role < Role::Researcher {
-        return Err(format!("API tokens need the {} role.", Role::Researcher.label()));
+        return Err(AppError::forbidden(format!("API tokens need the {} role.", Role::Researcher.label())));
     }
     let name = name.trim();
     if name.is_empty() {
-        return Err("Give the token a name (e.g. the script that uses it).".into());
+        return Err(AppError::invalid("name", "Give the token a name (e.g. the script that uses it)."));
     }
     if name.chars().count() > MAX_NAME_CHARS {
-        return Err(format!("The name may have at most {MAX_NAME_CHARS} characters."));
+        return Err(AppError::invalid("name", format!("The name may have at most {MAX_NAME_CHARS} characters.")));
     }
     let live: i64 = sqlx::query_scalar("SELECT COUNT(*) FROM api_tokens WHERE user_id = $1 AND revoked_at IS NULL")
         .bind(user.id)
         .fetch_one(&db.pool)
         .await
-        .map_err(|e| e.to_string())?;
+        .context("counting live API tokens")?;
     if live >= MAX_TOKENS {
-        return Err(format!("You have {live} live tokens already; revoke one first."));
+        return Err(AppError::invalid("name", format!("You have {live} live tokens already; revoke one first.")));
     }
     let secret = format!("{TOKEN_PREFIX}{}", random_token());
     let now = now_ms();
@@ -60,37 +61,38 @@ pub async fn create(db: &Db, user: &UserInfo, name: &str) -> Result<NewApiToken,
     .bind(now)
     .fetch_one(&db.writer)
     .await
-    .map_err(|e| e.to_string())?;
+    .context("storing an API token")?;
     Ok(NewApiToken { token: token_from_row(&row)?, secret })
 }
 
 /// The account's tokens, newest first (revoked ones included, marked).
-pub async fn list(db: &Db, user_id: i64) -> Result<Vec<ApiToken>, String> {
+pub async fn list(db: &Db, user_id: i64) -> AppResult<Vec<ApiToken>> {
     let rows = sqlx::query(
         "SELECT id, name, created_at, last_used_at, revoked_at FROM api_tokens WHERE user_id = $1 ORDER BY id DESC",
     )
     .bind(user_id)
     .fetch_all(&db.pool)
     .await
-    .map_err(|e| e.to_string())?;
+    .with_context(|| format!("listing the API tokens of account {user_id}"))?;
     rows.iter().map(token_from_row).collect()
 }
 
 /// Revokes one of the account's own tokens; another account's token is "not found".
-pub async fn revoke(db: &Db, user_id: i64, token_id: i64) -> Result<(), String> {
+pub async fn revoke(db: &Db, user_id: i64, token_id: i64) -> AppResult<()> {
     let done = sqlx::query("UPDATE api_tokens SET revoked_at = $1 WHERE id = $2 AND user_id = $3 AND revoked_at IS NULL")
         .bind(now_ms())
         .bind(token_id)
         .bind(user_id)
         .execute(&db.writer)
         .await
-        .map_err(|e| e.to_string())?;
-    if done.rows_affected() == 1 { Ok(()) } else { Err(format!("You have no live token with id {token_id}.")) }
+        .with_context(|| format!("revoking API token {token_id}"))?;
+    // Not a 404: whether another account's token exists is none of the caller's business.
+    if done.rows_affected() == 1 { Ok(()) } else { Err(AppError::invalid("token_id", format!("You have no live token with id {token_id}."))) }
 }
 
 /// The account a live token belongs to, with the account's current role; None for an unknown,
 /// revoked or malformed token or a disabled account. Notes the use (at most once a minute).
-pub async fn authenticate(db: &Db, secret: &str) -> Result<Option<UserInfo>, String> {
+pub async fn authenticate(db: &Db, secret: &str) -> AppResult<Option<UserInfo>> {
     if !secret.starts_with(TOKEN_PREFIX) || secret.len() > 200 {
         return Ok(None);
     }
@@ -102,9 +104,9 @@ pub async fn authenticate(db: &Db, secret: &str) -> Result<Option<UserInfo>, Str
     .bind(&hash)
     .fetch_optional(&db.pool)
     .await
-    .map_err(|e| e.to_string())?;
+    .context("looking up an API token")?;
     let Some(row) = row else { return Ok(None) };
-    let e = |e: sqlx::Error| e.to_string();
+    let e = |e: sqlx::Error| AppError::storage("reading the account of an API token", e);
     let role: String = row.try_get("role").map_err(e)?;
     let user = UserInfo {
         id: row.try_get("id").map_err(e)?,

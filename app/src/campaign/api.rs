@@ -9,78 +9,80 @@ use leptos::prelude::*;
 use leptos::server_fn::codec::Json;
 
 #[cfg(feature = "ssr")]
-use crate::auth::server as srv;
+use crate::error::AppError;
+#[cfg(feature = "ssr")]
+use crate::web;
 #[cfg(feature = "ssr")]
 use crate::campaign::{assign, launch, status, store};
 
 /// Test sets with their references and systems (organizers).
 #[server(endpoint = "list_test_sets")]
 pub async fn list_test_sets() -> Result<Vec<TestSetInfo>, ServerFnError> {
-    srv::require(Role::Organizer)?;
-    let state = srv::app_state()?;
-    store::list_test_sets(&state.db).await.map_err(srv::internal)
+    web::require(Role::Organizer)?;
+    let state = web::app_state()?;
+    Ok(store::list_test_sets(&state.db).await.map_err(AppError::internal)?)
 }
 
 /// What a draft implies, what stops it and degraded samples; stores nothing (organizers).
 #[server(endpoint = "check_design", input = Json)]
 pub async fn check_design(draft: CampaignDraft) -> Result<DesignCheck, ServerFnError> {
-    srv::require(Role::Organizer)?;
-    let state = srv::app_state()?;
-    launch::check_design(&state.db, &draft).await.map_err(srv::bad_request)
+    web::require(Role::Organizer)?;
+    let state = web::app_state()?;
+    Ok(launch::check_design(&state.db, &draft).await.map_err(|e| AppError::invalid("draft", e))?)
 }
 
 /// Stores a draft campaign (refused, with the reason, if its design cannot be built).
 #[server(endpoint = "create_campaign", input = Json)]
 pub async fn create_campaign(draft: CampaignDraft) -> Result<i64, ServerFnError> {
-    let user = srv::require(Role::Organizer)?;
-    let state = srv::app_state()?;
-    launch::create_campaign(&state.db, &draft, user.id).await.map_err(srv::bad_request)
+    let user = web::require(Role::Organizer)?;
+    let state = web::app_state()?;
+    Ok(launch::create_campaign(&state.db, &draft, user.id).await.map_err(|e| AppError::invalid("draft", e))?)
 }
 
 /// Builds and stores the HITs of a draft campaign; work can be handed out afterwards.
 #[server(endpoint = "launch_campaign")]
 pub async fn launch_campaign(campaign_id: i64) -> Result<LaunchSummary, ServerFnError> {
-    srv::require(Role::Organizer)?;
-    let state = srv::app_state()?;
-    launch::launch_campaign(&state.db, campaign_id).await.map_err(srv::bad_request)
+    web::require(Role::Organizer)?;
+    let state = web::app_state()?;
+    Ok(launch::launch_campaign(&state.db, campaign_id).await.map_err(|e| AppError::invalid("campaign_id", e))?)
 }
 
 /// Every campaign (organizers).
 #[server(endpoint = "list_campaigns")]
 pub async fn list_campaigns() -> Result<Vec<CampaignInfo>, ServerFnError> {
-    srv::require(Role::Organizer)?;
-    let state = srv::app_state()?;
-    status::list_campaigns(&state.db).await.map_err(srv::internal)
+    web::require(Role::Organizer)?;
+    let state = web::app_state()?;
+    Ok(status::list_campaigns(&state.db).await?)
 }
 
 /// Progress of a campaign and its signed crowd link (organizers; the status page polls it).
 #[server(endpoint = "campaign_progress")]
 pub async fn fetch_progress(campaign_id: i64) -> Result<CampaignProgress, ServerFnError> {
-    srv::require(Role::Organizer)?;
-    let state = srv::app_state()?;
-    status::progress(&state.db, campaign_id, &state.settings.public_url, &state.secret)
+    web::require(Role::Organizer)?;
+    let state = web::app_state()?;
+    Ok(status::progress(&state.db, campaign_id, &state.settings.public_url, &state.secret)
         .await
-        .map_err(srv::bad_request)
+        .map_err(|e| e.in_argument("campaign_id"))?)
 }
 
 /// Campaigns with work for the signed-in annotator.
 #[server(endpoint = "my_queue")]
 pub async fn my_queue() -> Result<Vec<QueueEntry>, ServerFnError> {
-    let user = srv::require(Role::Annotator)?;
-    let state = srv::app_state()?;
-    status::queue(&state.db, user.id).await.map_err(srv::internal)
+    let user = web::require(Role::Annotator)?;
+    let state = web::app_state()?;
+    Ok(status::queue(&state.db, user.id).await?)
 }
 
 /// Resumes or claims a HIT of a campaign for the signed-in annotator; returns the assignment's
 /// public id (the page then opens `/work/{id}`).
 #[server(endpoint = "start_campaign_hit")]
 pub async fn start_campaign_hit(campaign_id: i64) -> Result<String, ServerFnError> {
-    let user = srv::require(Role::Annotator)?;
-    let state = srv::app_state()?;
-    let worker = assign::worker_for_user(&state.db, user.id).await.map_err(srv::internal)?;
-    match assign::next_assignment(&state.db, campaign_id, worker, None).await.map_err(srv::bad_request)? {
+    let user = web::require(Role::Annotator)?;
+    let state = web::app_state()?;
+    let worker = assign::worker_for_user(&state.db, user.id).await.map_err(AppError::internal)?;
+    match assign::next_assignment(&state.db, campaign_id, worker, None).await.map_err(|e| AppError::invalid("campaign_id", e))? {
         Some(a) => Ok(a.public_id),
-        None => Err(srv::bad_request("There is no HIT for you in this campaign right now.")),
+        None => Err(AppError::invalid("campaign_id", "There is no HIT for you in this campaign right now.").into()),
     }
 }
 
@@ -88,23 +90,23 @@ pub async fn start_campaign_hit(campaign_id: i64) -> Result<String, ServerFnErro
 /// an annotator must never see an item's type).
 #[server(endpoint = "hit_items")]
 pub async fn hit_items(campaign_id: i64, hit_index: i64) -> Result<Vec<HitItemView>, ServerFnError> {
-    srv::require(Role::Organizer)?;
-    let state = srv::app_state()?;
-    status::hit_items(&state.db, campaign_id, hit_index).await.map_err(srv::bad_request)
+    web::require(Role::Organizer)?;
+    let state = web::app_state()?;
+    Ok(status::hit_items(&state.db, campaign_id, hit_index).await?)
 }
 
 /// Blocks (or unblocks) a crowd worker by platform (`mturk`, `prolific`, `link`) and the
 /// platform's worker id: a blocked worker is given no more HITs (organizers).
 #[server(endpoint = "set_worker_blocked")]
 pub async fn set_worker_blocked(platform: String, external_id: String, blocked: bool) -> Result<(), ServerFnError> {
-    srv::require(Role::Organizer)?;
-    let state = srv::app_state()?;
+    web::require(Role::Organizer)?;
+    let state = web::app_state()?;
     let platform = match platform.as_str() {
         "mturk" => assign::Platform::MTurk,
         "prolific" => assign::Platform::Prolific,
         "link" => assign::Platform::Link,
-        other => return Err(srv::bad_request(format!("{other:?} is not a crowd platform (mturk, prolific or link)"))),
+        other => return Err(AppError::invalid("platform", format!("{other:?} is not a crowd platform (mturk, prolific or link)")).into()),
     };
-    let worker = assign::crowd_worker(&state.db, platform, &external_id).await.map_err(srv::bad_request)?;
-    assign::set_blocked(&state.db, worker, blocked).await.map_err(srv::internal)
+    let worker = assign::crowd_worker(&state.db, platform, &external_id).await.map_err(|e| AppError::invalid("external_id", e))?;
+    Ok(assign::set_blocked(&state.db, worker, blocked).await.map_err(AppError::internal)?)
 }

@@ -16,6 +16,7 @@ use crate::analysis::{JudgmentNames, JudgmentSet, TimeBasis};
 use crate::signing::completion_code;
 use crate::campaign::{CampaignSettings, GateMode, GateUnsure, QualityGate};
 use crate::db::now_ms;
+use crate::error::{AppError, AppResult, StorageContext};
 use crate::model::{ItemType, TaskKind};
 use sqlx::{AnyConnection, Row};
 
@@ -57,7 +58,7 @@ pub fn qc_settings(settings: &CampaignSettings) -> QcSettings {
 /// a campaign's (same names, same rules: skipped and unscored judgments left out, REF items
 /// take their pair's system, seconds per item), through the given connection (the gate runs
 /// inside the transaction that stores the HIT's last judgment).
-pub async fn load_worker(conn: &mut AnyConnection, campaign_id: i64, worker_id: i64, task: &str) -> Result<JudgmentSet, String> {
+pub async fn load_worker(conn: &mut AnyConnection, campaign_id: i64, worker_id: i64, task: &str) -> AppResult<JudgmentSet> {
     let rows = sqlx::query(
         "SELECT j.id AS judgment_id, w.platform, w.external_id, h.hit_index, hi.item_type, \
                 COALESCE(s.name, ps.name, 'REF') AS system_name, seg.segment_key, \
@@ -79,14 +80,14 @@ pub async fn load_worker(conn: &mut AnyConnection, campaign_id: i64, worker_id: 
     .bind(campaign_id)
     .fetch_all(&mut *conn)
     .await
-    .map_err(|e| format!("cannot read the worker's judgments: {e}"))?;
+    .with_context(|| format!("reading the judgments of worker {worker_id} in campaign {campaign_id}"))?;
     let mut set = JudgmentSet::new(TimeBasis::PerItem);
     for row in rows {
-        let get_s = |c: &str| row.try_get::<String, _>(c).map_err(|e| format!("cannot read {c}: {e}"));
-        let get_i = |c: &str| row.try_get::<i64, _>(c).map_err(|e| format!("cannot read {c}: {e}"));
+        let get_s = |c: &str| row.try_get::<String, _>(c).with_context(|| format!("reading the {c} of a judgment of worker {worker_id}"));
+        let get_i = |c: &str| row.try_get::<i64, _>(c).with_context(|| format!("reading the {c} of a judgment of worker {worker_id}"));
         let item_type = get_s("item_type")?;
-        let item_type = ItemType::parse(&item_type).ok_or_else(|| format!("unknown item type {item_type:?}"))?;
-        let score: f64 = row.try_get("score").map_err(|e| format!("cannot read a score: {e}"))?;
+        let item_type = ItemType::parse(&item_type).ok_or_else(|| AppError::internal(format!("unknown item type {item_type:?}")))?;
+        let score: f64 = row.try_get("score").with_context(|| format!("reading a score of worker {worker_id}"))?;
         if !score.is_finite() {
             continue;
         }
@@ -123,13 +124,10 @@ pub fn reliability_of(set: &JudgmentSet, qc: &QcSettings) -> (PairCheck, usize) 
     }
 }
 
-fn db_err(e: sqlx::Error) -> String {
-    format!("database error: {e}")
-}
 
 /// Gives the completion codes of the worker's held HITs in the campaign (after an approval or
 /// a later pass). Returns how many were released.
-pub async fn release_held(conn: &mut AnyConnection, secret: &[u8], campaign_id: i64, worker_id: i64) -> Result<usize, String> {
+pub async fn release_held(conn: &mut AnyConnection, secret: &[u8], campaign_id: i64, worker_id: i64) -> AppResult<usize> {
     let held = sqlx::query(
         "SELECT a.id, a.public_id FROM assignments a JOIN hits h ON h.id = a.hit_id \
          WHERE a.worker_id = $1 AND h.campaign_id = $2 AND a.code_held = 1 AND a.status = 'completed'",
@@ -138,23 +136,23 @@ pub async fn release_held(conn: &mut AnyConnection, secret: &[u8], campaign_id: 
     .bind(campaign_id)
     .fetch_all(&mut *conn)
     .await
-    .map_err(db_err)?;
+    .with_context(|| format!("releasing the held completion codes of worker {worker_id} in campaign {campaign_id}"))?;
     for row in &held {
-        let id: i64 = row.try_get("id").map_err(db_err)?;
-        let public_id: String = row.try_get("public_id").map_err(db_err)?;
+        let id: i64 = row.try_get("id").with_context(|| format!("releasing the held completion codes of worker {worker_id} in campaign {campaign_id}"))?;
+        let public_id: String = row.try_get("public_id").with_context(|| format!("releasing the held completion codes of worker {worker_id} in campaign {campaign_id}"))?;
         sqlx::query("UPDATE assignments SET completion_code = $1, code_held = 0 WHERE id = $2")
             .bind(completion_code(secret, &public_id))
             .bind(id)
             .execute(&mut *conn)
             .await
-            .map_err(db_err)?;
+            .with_context(|| format!("releasing the held completion codes of worker {worker_id} in campaign {campaign_id}"))?;
     }
     Ok(held.len())
 }
 
 /// Runs the gate for an assignment whose last item was just stored (inside that transaction):
 /// computes and stores the worker's pooled verdict and gives or holds the HIT's completion code.
-pub async fn finish_hit(conn: &mut AnyConnection, secret: &[u8], assignment_id: i64) -> Result<GateOutcome, String> {
+pub async fn finish_hit(conn: &mut AnyConnection, secret: &[u8], assignment_id: i64) -> AppResult<GateOutcome> {
     let started = std::time::Instant::now();
     let row = sqlx::query(
         "SELECT a.public_id, a.worker_id, h.campaign_id, c.task, c.settings, c.gate, c.gate_unsure \
@@ -163,15 +161,15 @@ pub async fn finish_hit(conn: &mut AnyConnection, secret: &[u8], assignment_id: 
     .bind(assignment_id)
     .fetch_one(&mut *conn)
     .await
-    .map_err(db_err)?;
-    let public_id: String = row.try_get("public_id").map_err(db_err)?;
-    let worker_id: i64 = row.try_get("worker_id").map_err(db_err)?;
-    let campaign_id: i64 = row.try_get("campaign_id").map_err(db_err)?;
-    let task: String = row.try_get("task").map_err(db_err)?;
-    let settings: String = row.try_get("settings").map_err(db_err)?;
+    .with_context(|| format!("running the quality gate for assignment {assignment_id}"))?;
+    let public_id: String = row.try_get("public_id").with_context(|| format!("running the quality gate for assignment {assignment_id}"))?;
+    let worker_id: i64 = row.try_get("worker_id").with_context(|| format!("running the quality gate for assignment {assignment_id}"))?;
+    let campaign_id: i64 = row.try_get("campaign_id").with_context(|| format!("running the quality gate for assignment {assignment_id}"))?;
+    let task: String = row.try_get("task").with_context(|| format!("running the quality gate for assignment {assignment_id}"))?;
+    let settings: String = row.try_get("settings").with_context(|| format!("running the quality gate for assignment {assignment_id}"))?;
     let settings = CampaignSettings::read(&settings, TaskKind::parse(&task).unwrap_or(TaskKind::DaAdequacy), "", "");
-    let (mode, unsure): (String, String) = (row.try_get("gate").map_err(db_err)?, row.try_get("gate_unsure").map_err(db_err)?);
-    let gate = QualityGate::parse(&mode, &unsure).ok_or_else(|| format!("campaign {campaign_id} has an unknown gate {mode:?}/{unsure:?}"))?;
+    let (mode, unsure): (String, String) = (row.try_get("gate").with_context(|| format!("running the quality gate for assignment {assignment_id}"))?, row.try_get("gate_unsure").with_context(|| format!("running the quality gate for assignment {assignment_id}"))?);
+    let gate = QualityGate::parse(&mode, &unsure).ok_or_else(|| AppError::internal(format!("campaign {campaign_id} has an unknown gate {mode:?}/{unsure:?}")))?;
 
     let set = load_worker(conn, campaign_id, worker_id, &task).await?;
     let (reliability, hits) = reliability_of(&set, &qc_settings(&settings));
@@ -179,7 +177,7 @@ pub async fn finish_hit(conn: &mut AnyConnection, secret: &[u8], assignment_id: 
     let code = given.then(|| completion_code(secret, &public_id));
     let compute_us = started.elapsed().as_micros() as i64;
 
-    let detail = serde_json::to_string(&reliability).map_err(|e| e.to_string())?;
+    let detail = serde_json::to_string(&reliability).map_err(|e| AppError::internal(format!("cannot encode a verdict: {e}")))?;
     sqlx::query(
         "INSERT INTO worker_verdicts (campaign_id, worker_id, assignment_id, verdict, n_pairs, hits, reliability, code_given, compute_us, computed_at) \
          VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)",
@@ -196,14 +194,14 @@ pub async fn finish_hit(conn: &mut AnyConnection, secret: &[u8], assignment_id: 
     .bind(now_ms())
     .execute(&mut *conn)
     .await
-    .map_err(db_err)?;
+    .with_context(|| format!("running the quality gate for assignment {assignment_id}"))?;
     sqlx::query("UPDATE assignments SET completion_code = $1, code_held = $2 WHERE id = $3")
         .bind(code.clone())
         .bind(i64::from(!given))
         .bind(assignment_id)
         .execute(&mut *conn)
         .await
-        .map_err(db_err)?;
+        .with_context(|| format!("running the quality gate for assignment {assignment_id}"))?;
     // A pooled pass also vouches for the worker's earlier HITs held by the gate.
     if reliability.verdict == Verdict::Pass {
         release_held(conn, secret, campaign_id, worker_id).await?;

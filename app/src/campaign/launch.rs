@@ -7,6 +7,7 @@ pub use crate::campaign::LaunchSummary;
 use crate::campaign::{
     CampaignDraft, CampaignSettings, DegradationPolicy, DegradedSample, DesignCheck, WantedPer,
 };
+use crate::error::{AppError, AppResult, StorageContext};
 use crate::db::{Db, now_ms};
 use crate::hit::degrade::{WordOrderKind, 
     AdequacyPolicy, Degradation, DegradeContext, Segmentation, item_seed, preview, tokenize,
@@ -685,16 +686,16 @@ pub async fn launch_campaign(db: &Db, campaign_id: i64) -> Result<LaunchSummary,
 /// The (test set, systems) groups of a campaign that is an arm of a study (a row of
 /// `study_arms`, which a study writes when it creates its campaigns): (old test set:
 /// BEST_old, benchmark) and (new test set: BEST_new, benchmark). `None` for other campaigns.
-pub async fn study_groups(db: &Db, campaign_id: i64) -> Result<Option<Vec<Group>>, String> {
+pub async fn study_groups(db: &Db, campaign_id: i64) -> AppResult<Option<Vec<Group>>> {
     let row = sqlx::query(
         "SELECT old_test_set_id, new_test_set_id, best_old, best_new, benchmark FROM study_arms WHERE campaign_id = $1",
     )
     .bind(campaign_id)
     .fetch_optional(&db.pool)
     .await
-    .map_err(db_err)?;
+    .with_context(|| format!("reading the study arm of campaign {campaign_id}"))?;
     let Some(r) = row else { return Ok(None) };
-    let get = |c: &str| r.try_get::<i64, _>(c).map_err(db_err);
+    let get = |c: &str| r.try_get::<i64, _>(c).with_context(|| format!("reading the study arm of campaign {campaign_id}"));
     Ok(Some(vec![
         Group { test_set_id: get("old_test_set_id")?, systems: vec![get("best_old")?, get("benchmark")?] },
         Group { test_set_id: get("new_test_set_id")?, systems: vec![get("best_new")?, get("benchmark")?] },
@@ -702,7 +703,7 @@ pub async fn study_groups(db: &Db, campaign_id: i64) -> Result<Option<Vec<Group>
 }
 
 /// Whether a campaign is an arm of a study.
-pub async fn is_study_arm(db: &Db, campaign_id: i64) -> Result<bool, String> {
+pub async fn is_study_arm(db: &Db, campaign_id: i64) -> AppResult<bool> {
     Ok(study_groups(db, campaign_id).await?.is_some())
 }
 
@@ -719,7 +720,7 @@ pub async fn prepare_launch(db: &Db, campaign_id: i64) -> Result<PreparedLaunch,
     if c.status != "draft" {
         return Err(format!("campaign {} is {} already", c.name, c.status));
     }
-    let groups = match study_groups(db, campaign_id).await? {
+    let groups = match study_groups(db, campaign_id).await.map_err(AppError::into_message)? {
         Some(groups) => groups,
         None => vec![Group { test_set_id: c.test_set_id, systems: c.systems.clone() }],
     };

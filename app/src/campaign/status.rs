@@ -5,11 +5,9 @@ use crate::signing::link_signature;
 use crate::campaign::launch::load_campaign;
 use crate::campaign::{CampaignInfo, CampaignProgress, HitItemView, QueueEntry};
 use crate::db::Db;
+use crate::error::{AppError, AppResult, StorageContext};
 use sqlx::Row;
 
-fn db_err(e: sqlx::Error) -> String {
-    format!("database error: {e}")
-}
 
 const CAMPAIGN_COLUMNS: &str = "SELECT c.id, c.public_id, c.name, c.task, c.status, t.name AS test_set, t.source_lang, t.target_lang, \
      (SELECT COUNT(*) FROM hits h WHERE h.campaign_id = c.id) AS hits FROM campaigns c JOIN test_sets t ON t.id = c.test_set_id";
@@ -30,22 +28,23 @@ fn campaign_info(r: &sqlx::any::AnyRow) -> Result<CampaignInfo, sqlx::Error> {
 }
 
 /// Every campaign, newest first.
-pub async fn list_campaigns(db: &Db) -> Result<Vec<CampaignInfo>, String> {
+pub async fn list_campaigns(db: &Db) -> AppResult<Vec<CampaignInfo>> {
     let sql = format!("{CAMPAIGN_COLUMNS} ORDER BY c.id DESC");
-    let rows = sqlx::query(sqlx::AssertSqlSafe(sql)).fetch_all(&db.pool).await.map_err(db_err)?;
-    rows.iter().map(campaign_info).collect::<Result<_, _>>().map_err(db_err)
+    let rows = sqlx::query(sqlx::AssertSqlSafe(sql)).fetch_all(&db.pool).await.context("listing the campaigns")?;
+    rows.iter().map(campaign_info).collect::<Result<_, _>>().context("listing the campaigns")
 }
 
 /// One campaign.
-pub async fn campaign_info_of(db: &Db, campaign_id: i64) -> Result<CampaignInfo, String> {
+/// An unknown campaign is [`AppError::NotFound`].
+pub async fn campaign_info_of(db: &Db, campaign_id: i64) -> AppResult<CampaignInfo> {
     let sql = format!("{CAMPAIGN_COLUMNS} WHERE c.id = $1");
     let row = sqlx::query(sqlx::AssertSqlSafe(sql))
         .bind(campaign_id)
         .fetch_optional(&db.pool)
         .await
-        .map_err(db_err)?
-        .ok_or_else(|| format!("there is no campaign with id {campaign_id}"))?;
-    campaign_info(&row).map_err(db_err)
+        .with_context(|| format!("reading campaign {campaign_id}"))?
+        .ok_or_else(|| AppError::not_found(format!("there is no campaign with id {campaign_id}")))?;
+    campaign_info(&row).with_context(|| format!("reading campaign {campaign_id}"))
 }
 
 /// The signed crowd link of a campaign.
@@ -54,10 +53,11 @@ pub fn crowd_link(public_url: &str, secret: &[u8], campaign_public_id: &str) -> 
 }
 
 /// What an organizer watches while people work.
-pub async fn progress(db: &Db, campaign_id: i64, public_url: &str, secret: &[u8]) -> Result<CampaignProgress, String> {
+/// An unknown campaign is [`AppError::NotFound`].
+pub async fn progress(db: &Db, campaign_id: i64, public_url: &str, secret: &[u8]) -> AppResult<CampaignProgress> {
     let info = campaign_info_of(db, campaign_id).await?;
-    let c = load_campaign(db, campaign_id).await?;
-    crate::campaign::assign::expire_idle(db, campaign_id).await?;
+    let c = load_campaign(db, campaign_id).await.map_err(AppError::internal)?;
+    crate::campaign::assign::expire_idle(db, campaign_id).await.map_err(AppError::internal)?;
     let k = c.settings.redundancy.max(1) as i64;
     let rows = sqlx::query(
         "SELECT a.status, COUNT(*) AS n FROM assignments a JOIN hits h ON h.id = a.hit_id WHERE h.campaign_id = $1 GROUP BY a.status",
@@ -65,11 +65,11 @@ pub async fn progress(db: &Db, campaign_id: i64, public_url: &str, secret: &[u8]
     .bind(campaign_id)
     .fetch_all(&db.pool)
     .await
-    .map_err(db_err)?;
+    .with_context(|| format!("reading the progress of campaign {campaign_id}"))?;
     let mut p = CampaignProgress { redundancy: k, crowd_link: crowd_link(public_url, secret, &info.public_id), ..Default::default() };
     for r in rows {
-        let status: String = r.try_get("status").map_err(db_err)?;
-        let n: i64 = r.try_get("n").map_err(db_err)?;
+        let status: String = r.try_get("status").with_context(|| format!("reading the progress of campaign {campaign_id}"))?;
+        let n: i64 = r.try_get("n").with_context(|| format!("reading the progress of campaign {campaign_id}"))?;
         match status.as_str() {
             "completed" => p.done = n,
             "active" => p.in_progress = n,
@@ -85,9 +85,9 @@ pub async fn progress(db: &Db, campaign_id: i64, public_url: &str, secret: &[u8]
     .bind(campaign_id)
     .fetch_one(&db.pool)
     .await
-    .map_err(db_err)?;
-    p.workers_total = workers.try_get("total").map_err(db_err)?;
-    p.workers_active = workers.try_get("active").map_err(db_err)?;
+    .with_context(|| format!("reading the progress of campaign {campaign_id}"))?;
+    p.workers_total = workers.try_get("total").with_context(|| format!("reading the progress of campaign {campaign_id}"))?;
+    p.workers_active = workers.try_get("active").with_context(|| format!("reading the progress of campaign {campaign_id}"))?;
     let per_system = sqlx::query(
         "SELECT y.name, \
            (SELECT COUNT(*) FROM hit_items i JOIN hits h ON h.id = i.hit_id WHERE h.campaign_id = $1 AND i.system_id = y.id AND i.item_type = 'SYSTEM') AS planned, \
@@ -97,10 +97,10 @@ pub async fn progress(db: &Db, campaign_id: i64, public_url: &str, secret: &[u8]
     .bind(campaign_id)
     .fetch_all(&db.pool)
     .await
-    .map_err(db_err)?;
+    .with_context(|| format!("reading the progress of campaign {campaign_id}"))?;
     for r in per_system {
-        let planned: i64 = r.try_get("planned").map_err(db_err)?;
-        p.per_system.push((r.try_get("name").map_err(db_err)?, r.try_get("judged").map_err(db_err)?, planned * k));
+        let planned: i64 = r.try_get("planned").with_context(|| format!("reading the progress of campaign {campaign_id}"))?;
+        p.per_system.push((r.try_get("name").with_context(|| format!("reading the progress of campaign {campaign_id}"))?, r.try_get("judged").with_context(|| format!("reading the progress of campaign {campaign_id}"))?, planned * k));
     }
     p.judgments = sqlx::query(
         "SELECT COUNT(*) AS n FROM judgments j JOIN assignments a ON a.id = j.assignment_id JOIN hits h ON h.id = a.hit_id WHERE h.campaign_id = $1",
@@ -108,24 +108,24 @@ pub async fn progress(db: &Db, campaign_id: i64, public_url: &str, secret: &[u8]
     .bind(campaign_id)
     .fetch_one(&db.pool)
     .await
-    .map_err(db_err)?
+    .with_context(|| format!("reading the progress of campaign {campaign_id}"))?
     .try_get("n")
-    .map_err(db_err)?;
+    .with_context(|| format!("reading the progress of campaign {campaign_id}"))?;
     p.campaign = Some(info);
     Ok(p)
 }
 
 /// Launched campaigns with work for an account: an assignment in progress, or a free slot of a
 /// HIT the annotator has not had.
-pub async fn queue(db: &Db, user_id: i64) -> Result<Vec<QueueEntry>, String> {
-    let worker = worker_for_user(db, user_id).await?;
+pub async fn queue(db: &Db, user_id: i64) -> AppResult<Vec<QueueEntry>> {
+    let worker = worker_for_user(db, user_id).await.map_err(AppError::internal)?;
     let blocked: i64 = sqlx::query("SELECT blocked FROM workers WHERE id = $1")
         .bind(worker)
         .fetch_one(&db.pool)
         .await
-        .map_err(db_err)?
+        .with_context(|| format!("reading the queue of account {user_id}"))?
         .try_get("blocked")
-        .map_err(db_err)?;
+        .with_context(|| format!("reading the queue of account {user_id}"))?;
     if blocked != 0 {
         return Ok(Vec::new());
     }
@@ -134,11 +134,11 @@ pub async fn queue(db: &Db, user_id: i64) -> Result<Vec<QueueEntry>, String> {
     )
     .fetch_all(&db.pool)
     .await
-    .map_err(db_err)?;
+    .with_context(|| format!("reading the queue of account {user_id}"))?;
     let mut out = Vec::new();
     for r in rows {
-        let id: i64 = r.try_get("id").map_err(db_err)?;
-        let c = load_campaign(db, id).await?;
+        let id: i64 = r.try_get("id").with_context(|| format!("reading the queue of account {user_id}"))?;
+        let c = load_campaign(db, id).await.map_err(AppError::internal)?;
         let k = c.settings.redundancy.max(1) as i64;
         let active: Option<String> = sqlx::query(
             "SELECT a.public_id FROM assignments a JOIN hits h ON h.id = a.hit_id WHERE h.campaign_id = $1 AND a.worker_id = $2 AND a.status = 'active' LIMIT 1",
@@ -147,10 +147,10 @@ pub async fn queue(db: &Db, user_id: i64) -> Result<Vec<QueueEntry>, String> {
         .bind(worker)
         .fetch_optional(&db.pool)
         .await
-        .map_err(db_err)?
+        .with_context(|| format!("reading the queue of account {user_id}"))?
         .map(|r| r.try_get("public_id"))
         .transpose()
-        .map_err(db_err)?;
+        .with_context(|| format!("reading the queue of account {user_id}"))?;
         let completed: i64 = sqlx::query(
             "SELECT COUNT(*) AS n FROM assignments a JOIN hits h ON h.id = a.hit_id WHERE h.campaign_id = $1 AND a.worker_id = $2 AND a.status = 'completed'",
         )
@@ -158,9 +158,9 @@ pub async fn queue(db: &Db, user_id: i64) -> Result<Vec<QueueEntry>, String> {
         .bind(worker)
         .fetch_one(&db.pool)
         .await
-        .map_err(db_err)?
+        .with_context(|| format!("reading the queue of account {user_id}"))?
         .try_get("n")
-        .map_err(db_err)?;
+        .with_context(|| format!("reading the queue of account {user_id}"))?;
         let free: i64 = sqlx::query(
             "SELECT COUNT(*) AS n FROM hits h WHERE h.campaign_id = $1 \
              AND NOT EXISTS (SELECT 1 FROM assignments b WHERE b.hit_id = h.id AND b.worker_id = $2) \
@@ -171,16 +171,16 @@ pub async fn queue(db: &Db, user_id: i64) -> Result<Vec<QueueEntry>, String> {
         .bind(k)
         .fetch_one(&db.pool)
         .await
-        .map_err(db_err)?
+        .with_context(|| format!("reading the queue of account {user_id}"))?
         .try_get("n")
-        .map_err(db_err)?;
+        .with_context(|| format!("reading the queue of account {user_id}"))?;
         if active.is_some() || free > 0 {
-            let src: String = r.try_get("source_lang").map_err(db_err)?;
-            let tgt: String = r.try_get("target_lang").map_err(db_err)?;
+            let src: String = r.try_get("source_lang").with_context(|| format!("reading the queue of account {user_id}"))?;
+            let tgt: String = r.try_get("target_lang").with_context(|| format!("reading the queue of account {user_id}"))?;
             out.push(QueueEntry {
                 campaign_id: id,
-                name: r.try_get("name").map_err(db_err)?,
-                task: r.try_get("task").map_err(db_err)?,
+                name: r.try_get("name").with_context(|| format!("reading the queue of account {user_id}"))?,
+                task: r.try_get("task").with_context(|| format!("reading the queue of account {user_id}"))?,
                 pair: format!("{src}-{tgt}"),
                 active,
                 completed_hits: completed,
@@ -192,8 +192,8 @@ pub async fn queue(db: &Db, user_id: i64) -> Result<Vec<QueueEntry>, String> {
 }
 
 /// The items of one HIT, in order, with the texts they were made from.
-pub async fn hit_items(db: &Db, campaign_id: i64, hit_index: i64) -> Result<Vec<HitItemView>, String> {
-    let c = load_campaign(db, campaign_id).await?;
+pub async fn hit_items(db: &Db, campaign_id: i64, hit_index: i64) -> AppResult<Vec<HitItemView>> {
+    let c = load_campaign(db, campaign_id).await.map_err(|e| AppError::invalid("campaign_id", e))?;
     let rows = sqlx::query(
         "SELECT i.position, i.item_type, y.name AS system, i.segment_id, s.segment_key, i.paired_position, i.shown_text, i.degradation, \
            (SELECT o.text FROM system_outputs o WHERE o.system_id = i.system_id AND o.segment_id = i.segment_id) AS output, \
@@ -206,9 +206,9 @@ pub async fn hit_items(db: &Db, campaign_id: i64, hit_index: i64) -> Result<Vec<
     .bind(c.reference_name.unwrap_or_default())
     .fetch_all(&db.pool)
     .await
-    .map_err(db_err)?;
+    .with_context(|| format!("reading HIT {hit_index} of campaign {campaign_id}"))?;
     if rows.is_empty() {
-        return Err(format!("campaign {campaign_id} has no HIT {hit_index}"));
+        return Err(AppError::invalid("hit_index", format!("campaign {campaign_id} has no HIT {hit_index}")));
     }
     rows.iter()
         .map(|r| {
@@ -226,5 +226,5 @@ pub async fn hit_items(db: &Db, campaign_id: i64, hit_index: i64) -> Result<Vec<
             })
         })
         .collect::<Result<_, sqlx::Error>>()
-        .map_err(db_err)
+        .with_context(|| format!("reading HIT {hit_index} of campaign {campaign_id}"))
 }

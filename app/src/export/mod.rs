@@ -14,7 +14,6 @@
 //! Every export is **raw** (every judgment with its worker's verdict) or **cleaned** (judgments
 //! of workers excluded by quality control removed); the manifest says which.
 
-pub mod http;
 pub mod rows;
 
 use std::collections::HashMap;
@@ -28,6 +27,7 @@ use crate::analysis::db::CampaignInfo;
 use crate::analysis::manifest::{self, Filter, ManifestInput};
 use crate::analysis::{self as pipeline, AnalysisResult, AnalysisSettings, JudgmentSet};
 use crate::db::Db;
+use crate::error::{AppError, AppResult, StorageContext};
 use crate::results::AgreementReport;
 use rows::{RowContext, RowFormat, WorkerStatus};
 
@@ -50,7 +50,8 @@ pub enum Kind {
 
 impl Kind {
     /// The kind a file name asks for; computed files are checked against the result later.
-    pub fn parse(name: &str) -> Result<Kind, String> {
+    /// An impossible name is [`AppError::NotFound`].
+    pub fn parse(name: &str) -> AppResult<Kind> {
         if let Some(f) = RowFormat::of_file_name(name) {
             return Ok(Kind::Judgments(f));
         }
@@ -62,7 +63,7 @@ impl Kind {
             other if !other.is_empty() && other.len() <= 200 && !other.contains(['/', '\\']) && !other.starts_with('.') => {
                 Kind::Computed(other.to_string())
             }
-            other => return Err(format!("{other:?} is not an export")),
+            other => return Err(AppError::not_found(format!("{other:?} is not an export"))),
         })
     }
 
@@ -87,16 +88,17 @@ pub struct Prepared {
     pub name: String,
 }
 
-/// Loads a campaign and runs the pipeline (off the async workers) with `settings`.
-pub async fn prepare(db: &Db, campaign_id: i64, settings: AnalysisSettings, filter: Filter, name: &str) -> Result<Prepared, String> {
+/// Loads a campaign and runs the pipeline (off the async workers) with `settings`. An unknown
+/// campaign is [`AppError::NotFound`].
+pub async fn prepare(db: &Db, campaign_id: i64, settings: AnalysisSettings, filter: Filter, name: &str) -> AppResult<Prepared> {
     let info = pipeline::db::campaign_info(db, campaign_id).await?;
-    let set = pipeline::db::load_campaign(db, campaign_id).await?;
+    let set = pipeline::db::load_campaign(db, campaign_id).await.map_err(AppError::internal)?;
     let (set, result) = tokio::task::spawn_blocking(move || {
         let result = pipeline::analyse(&set, &settings);
         (set, result)
     })
     .await
-    .map_err(|e| format!("analysis failed: {e}"))?;
+    .map_err(|e| AppError::internal(format!("analysis failed: {e}")))?;
     Ok(Prepared { info, backend: format!("{:?}", db.backend).to_lowercase(), set, result, filter, name: name.to_string() })
 }
 
@@ -121,9 +123,9 @@ impl Prepared {
     }
 
     /// The computed files, in memory (they are small: per system, segment and worker).
-    pub fn computed_files(&self) -> Result<Vec<(String, Vec<u8>)>, String> {
+    pub fn computed_files(&self) -> AppResult<Vec<(String, Vec<u8>)>> {
         let mut sink = MemorySink::default();
-        bundle::write_result_files(&mut sink, &self.result, &self.bundle_options())?;
+        bundle::write_result_files(&mut sink, &self.result, &self.bundle_options()).map_err(AppError::internal)?;
         Ok(sink.files)
     }
 
@@ -132,15 +134,16 @@ impl Prepared {
     }
 
     /// One computed file by name, if the result has it.
-    pub fn computed_file(&self, want: &str) -> Result<Option<Vec<u8>>, String> {
+    pub fn computed_file(&self, want: &str) -> AppResult<Option<Vec<u8>>> {
         let mut sink = bundle::OneFile { want, found: None };
-        bundle::write_result_files(&mut sink, &self.result, &self.bundle_options())?;
+        bundle::write_result_files(&mut sink, &self.result, &self.bundle_options()).map_err(AppError::internal)?;
         Ok(sink.found)
     }
 
-    pub fn analysis_json(&self, files: &[String]) -> Result<Vec<u8>, String> {
+    pub fn analysis_json(&self, files: &[String]) -> AppResult<Vec<u8>> {
         let mut out = Vec::new();
-        bundle::write_analysis_json(&mut out, &self.manifest(files), &self.result).map_err(|e| e.to_string())?;
+        bundle::write_analysis_json(&mut out, &self.manifest(files), &self.result)
+            .map_err(|e| AppError::internal(format!("cannot write analysis.json: {e}")))?;
         Ok(out)
     }
 
@@ -151,7 +154,7 @@ impl Prepared {
     }
 
     /// What the judgment files need: each worker's verdict, each segment's document position.
-    pub async fn row_context(&self, db: &Db) -> Result<RowContext, String> {
+    pub async fn row_context(&self, db: &Db) -> AppResult<RowContext> {
         let r = &self.result;
         let mut workers = HashMap::new();
         for w in &r.workers {
@@ -198,7 +201,7 @@ impl Prepared {
     }
 
     /// Every file of `all.zip`, in order: the judgment files, the computed files, the JSON files.
-    pub fn all_file_names(&self) -> Result<Vec<String>, String> {
+    pub fn all_file_names(&self) -> AppResult<Vec<String>> {
         let mut names: Vec<String> = RowFormat::ALL.iter().map(|f| f.file_name().to_string()).collect();
         names.extend(self.computed_files()?.into_iter().map(|(n, _)| n));
         names.extend(["analysis.json", "agreement.json", "manifest.json"].map(String::from));
@@ -208,7 +211,7 @@ impl Prepared {
 
 /// Segment key → (document, 1-based index in the document) of the campaign's test set.
 /// Segments without a document count as one document named after the test set.
-async fn documents(db: &Db, campaign_id: i64) -> Result<HashMap<String, (String, i64)>, String> {
+async fn documents(db: &Db, campaign_id: i64) -> AppResult<HashMap<String, (String, i64)>> {
     use sqlx::Row;
     let rows = sqlx::query(
         "SELECT s.segment_key, s.document, t.name AS test_set FROM segments s JOIN campaigns c ON c.test_set_id = s.test_set_id \
@@ -217,15 +220,16 @@ async fn documents(db: &Db, campaign_id: i64) -> Result<HashMap<String, (String,
     .bind(campaign_id)
     .fetch_all(&db.pool)
     .await
-    .map_err(|e| format!("cannot read the segments of campaign {campaign_id}: {e}"))?;
+    .with_context(|| format!("reading the segments of campaign {campaign_id}"))?;
+    let e = |e| AppError::storage(format!("reading a segment of campaign {campaign_id}"), e);
     let mut counts: HashMap<String, i64> = HashMap::new();
     let mut out = HashMap::new();
     for r in rows {
-        let key: String = r.try_get("segment_key").map_err(|e| e.to_string())?;
-        let doc: Option<String> = r.try_get("document").map_err(|e| e.to_string())?;
+        let key: String = r.try_get("segment_key").map_err(e)?;
+        let doc: Option<String> = r.try_get("document").map_err(e)?;
         let doc = match doc {
             Some(d) if !d.is_empty() => d,
-            _ => r.try_get("test_set").map_err(|e| e.to_string())?,
+            _ => r.try_get("test_set").map_err(e)?,
         };
         let n = counts.entry(doc.clone()).or_default();
         *n += 1;
@@ -236,13 +240,13 @@ async fn documents(db: &Db, campaign_id: i64) -> Result<HashMap<String, (String,
 
 /// Writes `all.zip` into `out` (a file: the archive needs to seek), streaming the judgment files
 /// from the database into it. Returns the names of the files inside.
-pub async fn write_zip(db: &Db, p: &Prepared, out: std::fs::File) -> Result<Vec<String>, String> {
+pub async fn write_zip(db: &Db, p: &Prepared, out: std::fs::File) -> AppResult<Vec<String>> {
     let ctx = Arc::new(p.row_context(db).await?);
     let names = p.all_file_names()?;
     let computed = p.computed_files()?;
     let analysis = p.analysis_json(&names)?;
     let agreement = p.agreement_json();
-    let mut manifest = serde_json::to_vec_pretty(&p.manifest(&names)).map_err(|e| e.to_string())?;
+    let mut manifest = serde_json::to_vec_pretty(&p.manifest(&names)).map_err(|e| AppError::internal(format!("cannot write manifest.json: {e}")))?;
     manifest.push(b'\n');
     let receivers: Vec<_> = RowFormat::ALL.iter().map(|&f| (f, rows::spawn_rows(db.clone(), f, ctx.clone()))).collect();
     tokio::task::spawn_blocking(move || -> Result<(), String> {
@@ -270,15 +274,17 @@ pub async fn write_zip(db: &Db, p: &Prepared, out: std::fs::File) -> Result<Vec<
         Ok(())
     })
     .await
-    .map_err(|e| format!("writing the archive failed: {e}"))??;
+    .map_err(|e| format!("writing the archive failed: {e}"))
+    .and_then(|written| written)
+    .map_err(AppError::internal)?;
     Ok(names)
 }
 
 /// Writes the export of `kind` into the directory `dir` (for `assay export`), always with
 /// `manifest.json`; `Kind::All` writes every file. Returns the names written.
-pub async fn write_dir(db: &Db, p: &Prepared, kind: &Kind, dir: &std::path::Path) -> Result<Vec<String>, String> {
+pub async fn write_dir(db: &Db, p: &Prepared, kind: &Kind, dir: &std::path::Path) -> AppResult<Vec<String>> {
     let write = |name: &str, bytes: &[u8]| {
-        std::fs::write(dir.join(name), bytes).map_err(|e| format!("cannot write {}: {e}", dir.join(name).display()))
+        std::fs::write(dir.join(name), bytes).map_err(|e| AppError::internal(format!("cannot write {}: {e}", dir.join(name).display())))
     };
     let mut names = Vec::new();
     let formats: Vec<RowFormat> = match kind {
@@ -291,14 +297,16 @@ pub async fn write_dir(db: &Db, p: &Prepared, kind: &Kind, dir: &std::path::Path
         for f in formats {
             let path = dir.join(f.file_name());
             let mut file = tokio::io::BufWriter::new(
-                tokio::fs::File::create(&path).await.map_err(|e| format!("cannot create {}: {e}", path.display()))?,
+                tokio::fs::File::create(&path).await.map_err(|e| AppError::internal(format!("cannot create {}: {e}", path.display())))?,
             );
             let mut rx = rows::spawn_rows(db.clone(), f, ctx.clone());
             use tokio::io::AsyncWriteExt;
             while let Some(chunk) = rx.recv().await {
-                file.write_all(&chunk?).await.map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+                file.write_all(&chunk.map_err(AppError::internal)?)
+                    .await
+                    .map_err(|e| AppError::internal(format!("cannot write {}: {e}", path.display())))?;
             }
-            file.flush().await.map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+            file.flush().await.map_err(|e| AppError::internal(format!("cannot write {}: {e}", path.display())))?;
             names.push(f.file_name().to_string());
         }
     }
@@ -326,13 +334,14 @@ pub async fn write_dir(db: &Db, p: &Prepared, kind: &Kind, dir: &std::path::Path
     if names.iter().any(|n| n == "agreement.json") {
         write("agreement.json", &p.agreement_json())?;
     }
-    let mut manifest = serde_json::to_vec_pretty(&p.manifest(&names)).map_err(|e| e.to_string())?;
+    let mut manifest = serde_json::to_vec_pretty(&p.manifest(&names)).map_err(|e| AppError::internal(format!("cannot write manifest.json: {e}")))?;
     manifest.push(b'\n');
     write("manifest.json", &manifest)?;
     Ok(names)
 }
 
-/// The error for a computed file the result does not have, listing those it has.
-pub fn unknown_file(p: &Prepared, name: &str) -> String {
-    format!("there is no export called {name:?} for this campaign; there are: {}", Kind::offered(&p.result).join(", "))
+/// The error for a computed file the result does not have, listing those it has (a 400: the
+/// name is well-formed, this campaign's result just has no such file).
+pub fn unknown_file(p: &Prepared, name: &str) -> AppError {
+    AppError::invalid("file", format!("there is no export called {name:?} for this campaign; there are: {}", Kind::offered(&p.result).join(", ")))
 }

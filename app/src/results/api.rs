@@ -3,7 +3,7 @@
 #[cfg(feature = "ssr")]
 use crate::auth::Role;
 #[cfg(feature = "ssr")]
-use crate::auth::server as srv;
+use crate::web;
 #[cfg(feature = "ssr")]
 use crate::results::ResultsOptions;
 use crate::results::{ResultsView, WorkersView};
@@ -19,21 +19,22 @@ pub async fn campaign_results(
     per_segment: bool,
     wilcoxon: bool,
 ) -> Result<ResultsView, ServerFnError> {
-    srv::require(Role::Researcher)?;
-    let state = srv::app_state()?;
+    web::require(Role::Researcher)?;
+    let state = web::app_state()?;
     let options = ResultsOptions { exclude_ref, exclude_bad_ref, per_segment, wilcoxon };
+    // An unknown campaign is the argument's fault here (400), as the page has always been told.
     let (name, set, result) =
-        crate::results::build::run(&state.db, campaign_id, options).await.map_err(srv::bad_request)?;
+        crate::results::build::run(&state.db, campaign_id, options).await.map_err(|e| e.in_argument("campaign_id"))?;
     Ok(crate::results::build::results_view(name, options, &set, &result))
 }
 
 /// Every worker of a campaign with quality-control figures (organizers).
 #[server(endpoint = "campaign_workers")]
 pub async fn campaign_workers(campaign_id: i64, wilcoxon: bool) -> Result<WorkersView, ServerFnError> {
-    srv::require(Role::Organizer)?;
-    let state = srv::app_state()?;
+    web::require(Role::Organizer)?;
+    let state = web::app_state()?;
     let options = ResultsOptions { wilcoxon, ..ResultsOptions::default() };
-    crate::results::decisions::workers_page(&state.db, campaign_id, options).await.map_err(srv::bad_request)
+    Ok(crate::results::decisions::workers_page(&state.db, campaign_id, options).await.map_err(|e| e.in_argument("campaign_id"))?)
 }
 
 /// Records the organizer's decision about a worker of a campaign: `approve`, `reject` (reason
@@ -47,17 +48,17 @@ pub async fn decide_worker(
     reason: String,
     amount: String,
 ) -> Result<String, ServerFnError> {
-    let user = srv::require(Role::Organizer)?;
-    let state = srv::app_state()?;
-    crate::results::decisions::decide(&state.db, &state.secret, campaign_id, &worker, &decision, &reason, &amount, user.id)
+    let user = web::require(Role::Organizer)?;
+    let state = web::app_state()?;
+    Ok(crate::results::decisions::decide(&state.db, &state.secret, campaign_id, &worker, &decision, &reason, &amount, user.id)
         .await
-        .map_err(srv::bad_request)
+        .map_err(|e| e.in_argument("campaign_id"))?)
 }
 
 /// Launched campaigns with their judgment counts, to pick one to read (researchers and up).
 #[server(endpoint = "results_campaigns")]
 pub async fn results_campaigns() -> Result<Vec<crate::results::ResultsEntry>, ServerFnError> {
-    srv::require(Role::Researcher)?;
-    let state = srv::app_state()?;
-    crate::results::build::list(&state.db).await.map_err(srv::internal)
+    web::require(Role::Researcher)?;
+    let state = web::app_state()?;
+    Ok(crate::results::build::list(&state.db).await?)
 }

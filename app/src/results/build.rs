@@ -4,6 +4,7 @@ use assay_core::plots::{self, ZPoint};
 use super::{AgreementReport, ClusterRow, ExcludedWorker, GroupView, ResultsOptions, ResultsView, SystemRow, WorkerRow, WorkersView};
 use crate::analysis::{self, AnalysisResult, AnalysisSettings, ExclusionPolicy, JudgmentSet, QcTest, WorkerQc};
 use crate::db::Db;
+use crate::error::{AppError, AppResult, StorageContext};
 use crate::model::ItemType;
 use std::collections::HashMap;
 
@@ -207,9 +208,9 @@ pub fn workers_view(campaign: String, set: &JudgmentSet, workers: &[WorkerQc], e
 
 /// Loads the campaign and runs quality control only (the review page polls this while a
 /// campaign is live: no z-scores, no bootstrap).
-pub async fn run_qc(db: &Db, campaign_id: i64, options: ResultsOptions) -> Result<(String, JudgmentSet, Vec<WorkerQc>, AnalysisSettings), String> {
+pub async fn run_qc(db: &Db, campaign_id: i64, options: ResultsOptions) -> AppResult<(String, JudgmentSet, Vec<WorkerQc>, AnalysisSettings)> {
     let info = analysis::db::campaign_info(db, campaign_id).await?;
-    let set = analysis::db::load_campaign(db, campaign_id).await?;
+    let set = analysis::db::load_campaign(db, campaign_id).await.map_err(AppError::internal)?;
     let settings = settings(options);
     let qc = settings.qc;
     let (set, workers) = tokio::task::spawn_blocking(move || {
@@ -217,18 +218,19 @@ pub async fn run_qc(db: &Db, campaign_id: i64, options: ResultsOptions) -> Resul
         (set, workers)
     })
     .await
-    .map_err(|e| format!("quality control failed: {e}"))?;
+    .map_err(|e| AppError::internal(format!("quality control failed: {e}")))?;
     Ok((info.name, set, workers, settings))
 }
 
 /// Loads the campaign and runs the pipeline with the page's choices.
-pub async fn run(db: &Db, campaign_id: i64, options: ResultsOptions) -> Result<(String, JudgmentSet, AnalysisResult), String> {
+/// An unknown campaign is [`AppError::NotFound`].
+pub async fn run(db: &Db, campaign_id: i64, options: ResultsOptions) -> AppResult<(String, JudgmentSet, AnalysisResult)> {
     let info = analysis::db::campaign_info(db, campaign_id).await?;
     // A comparison study's campaign judges the benchmark on two test sets: score each apart.
     let set = if crate::campaign::launch::is_study_arm(db, campaign_id).await? {
-        analysis::db::load_campaign_by_test_set(db, campaign_id).await?
+        analysis::db::load_campaign_by_test_set(db, campaign_id).await.map_err(AppError::internal)?
     } else {
-        analysis::db::load_campaign(db, campaign_id).await?
+        analysis::db::load_campaign(db, campaign_id).await.map_err(AppError::internal)?
     };
     let settings = settings(options);
     // The pipeline is CPU-bound (bootstrap): keep it off the async workers.
@@ -237,12 +239,12 @@ pub async fn run(db: &Db, campaign_id: i64, options: ResultsOptions) -> Result<(
         (set, result)
     })
     .await
-    .map_err(|e| format!("analysis failed: {e}"))?;
+    .map_err(|e| AppError::internal(format!("analysis failed: {e}")))?;
     Ok((info.name, set, result))
 }
 
 /// Every launched or closed campaign with its number of judgments, newest first.
-pub async fn list(db: &Db) -> Result<Vec<super::ResultsEntry>, String> {
+pub async fn list(db: &Db) -> AppResult<Vec<super::ResultsEntry>> {
     use sqlx::Row;
     let rows = sqlx::query(
         "SELECT c.id, c.name, c.task, c.status, \
@@ -252,15 +254,16 @@ pub async fn list(db: &Db) -> Result<Vec<super::ResultsEntry>, String> {
     )
     .fetch_all(&db.pool)
     .await
-    .map_err(|e| format!("cannot list campaigns: {e}"))?;
+    .context("listing the campaigns with results")?;
+    let e = |e| AppError::storage("reading a campaign with results", e);
     rows.iter()
         .map(|r| {
             Ok(super::ResultsEntry {
-                id: r.try_get("id").map_err(|e| e.to_string())?,
-                name: r.try_get("name").map_err(|e| e.to_string())?,
-                task: r.try_get("task").map_err(|e| e.to_string())?,
-                status: r.try_get("status").map_err(|e| e.to_string())?,
-                judgments: r.try_get("n").map_err(|e| e.to_string())?,
+                id: r.try_get("id").map_err(e)?,
+                name: r.try_get("name").map_err(e)?,
+                task: r.try_get("task").map_err(e)?,
+                status: r.try_get("status").map_err(e)?,
+                judgments: r.try_get("n").map_err(e)?,
             })
         })
         .collect()

@@ -6,20 +6,18 @@
 //! records the decision.
 //!
 //! Export: [`load_decisions`] + [`write_decisions_csv`] (a pure writer over `impl Write`), served
-//! as `GET /campaigns/{id}/decisions.csv` to organizers.
+//! as `GET /campaigns/{id}/decisions.csv` to organizers (`crate::api::decisions`).
 
 use super::{DecisionView, GateVerdictView, ResultsOptions, WorkersView, utc_time};
 use crate::analysis::quality::PairCheck;
 use crate::campaign::CampaignSettings;
 use crate::model::TaskKind;
 use crate::db::{Db, now_ms};
+use crate::error::{AppError, AppResult, StorageContext};
 use sqlx::Row;
 use std::collections::HashMap;
 use std::io::{self, Write};
 
-fn db_err(e: sqlx::Error) -> String {
-    format!("database error: {e}")
-}
 
 /// Largest bonus accepted, in hundredths of the currency (1,000 units).
 pub const MAX_BONUS_CENTS: i64 = 100_000;
@@ -37,14 +35,14 @@ pub enum Action {
 }
 
 impl Action {
-    pub fn parse(s: &str) -> Result<Action, String> {
+    pub fn parse(s: &str) -> AppResult<Action> {
         Ok(match s.trim() {
             "approve" => Action::Approve,
             "reject" => Action::Reject,
             "block" => Action::Block,
             "unblock" => Action::Unblock,
             "bonus" => Action::Bonus,
-            other => return Err(format!("{other:?} is not a decision (approve, reject, block, unblock or bonus)")),
+            other => return Err(AppError::invalid("decision", format!("{other:?} is not a decision (approve, reject, block, unblock or bonus)"))),
         })
     }
 
@@ -113,24 +111,24 @@ fn check_reason(action: Action, reason: &str) -> Result<String, String> {
 }
 
 /// The payment currency of a campaign (an unknown campaign is an error).
-async fn campaign_currency(db: &Db, campaign_id: i64) -> Result<String, String> {
+async fn campaign_currency(db: &Db, campaign_id: i64) -> AppResult<String> {
     let row = sqlx::query("SELECT task, settings FROM campaigns WHERE id = $1")
         .bind(campaign_id)
         .fetch_optional(&db.pool)
         .await
-        .map_err(db_err)?
-        .ok_or_else(|| format!("there is no campaign with id {campaign_id}"))?;
-    let settings: String = row.try_get("settings").map_err(db_err)?;
-    let task: String = row.try_get("task").map_err(db_err)?;
+        .with_context(|| format!("reading the settings of campaign {campaign_id}"))?
+        .ok_or_else(|| AppError::not_found(format!("there is no campaign with id {campaign_id}")))?;
+    let settings: String = row.try_get("settings").with_context(|| format!("reading the settings of campaign {campaign_id}"))?;
+    let task: String = row.try_get("task").with_context(|| format!("reading the settings of campaign {campaign_id}"))?;
     let settings = CampaignSettings::read(&settings, TaskKind::parse(&task).unwrap_or(TaskKind::DaAdequacy), "", "");
     Ok(settings.payment_currency)
 }
 
 /// The id of a worker (named `platform:external id`, as on the review page) who has a HIT in
 /// the campaign.
-async fn worker_in_campaign(db: &Db, campaign_id: i64, worker: &str) -> Result<i64, String> {
+async fn worker_in_campaign(db: &Db, campaign_id: i64, worker: &str) -> AppResult<i64> {
     let (platform, external) =
-        worker.split_once(':').ok_or_else(|| format!("{worker:?} is not a worker (platform:id, as on the review page)"))?;
+        worker.split_once(':').ok_or_else(|| AppError::invalid("worker", format!("{worker:?} is not a worker (platform:id, as on the review page)")))?;
     let row = sqlx::query(
         "SELECT w.id FROM workers w WHERE w.platform = $1 AND w.external_id = $2 AND EXISTS \
          (SELECT 1 FROM assignments a JOIN hits h ON h.id = a.hit_id WHERE a.worker_id = w.id AND h.campaign_id = $3)",
@@ -140,9 +138,9 @@ async fn worker_in_campaign(db: &Db, campaign_id: i64, worker: &str) -> Result<i
     .bind(campaign_id)
     .fetch_optional(&db.pool)
     .await
-    .map_err(db_err)?
-    .ok_or_else(|| format!("worker {worker} has no HIT in campaign {campaign_id}"))?;
-    row.try_get("id").map_err(db_err)
+    .with_context(|| format!("looking up worker {worker} in campaign {campaign_id}"))?
+    .ok_or_else(|| AppError::invalid("worker", format!("worker {worker} has no HIT in campaign {campaign_id}")))?;
+    row.try_get("id").with_context(|| format!("looking up worker {worker} in campaign {campaign_id}"))
 }
 
 /// Records a decision (and for block/unblock sets the worker's block; for approve releases the
@@ -158,17 +156,17 @@ pub async fn decide(
     reason: &str,
     amount: &str,
     decided_by: i64,
-) -> Result<String, String> {
+) -> AppResult<String> {
     let action = Action::parse(action)?;
-    let reason = check_reason(action, reason)?;
+    let reason = check_reason(action, reason).map_err(|e| AppError::invalid("reason", e))?;
     let cents = match action {
-        Action::Bonus => Some(parse_amount(amount)?),
-        _ if !amount.trim().is_empty() => return Err("an amount goes only with a bonus".into()),
+        Action::Bonus => Some(parse_amount(amount).map_err(|e| AppError::invalid("amount", e))?),
+        _ if !amount.trim().is_empty() => return Err(AppError::invalid("amount", "an amount goes only with a bonus")),
         _ => None,
     };
     let currency = campaign_currency(db, campaign_id).await?;
     let worker_id = worker_in_campaign(db, campaign_id, worker).await?;
-    let mut tx = db.writer.begin().await.map_err(db_err)?;
+    let mut tx = db.writer.begin().await.with_context(|| format!("recording a decision about {worker} in campaign {campaign_id}"))?;
     match cents {
         Some(c) => {
             sqlx::query(
@@ -185,7 +183,7 @@ pub async fn decide(
             .bind(now_ms())
             .execute(&mut *tx)
             .await
-            .map_err(db_err)?;
+            .with_context(|| format!("recording a decision about {worker} in campaign {campaign_id}"))?;
         }
         None => {
             sqlx::query(
@@ -199,7 +197,7 @@ pub async fn decide(
             .bind(now_ms())
             .execute(&mut *tx)
             .await
-            .map_err(db_err)?;
+            .with_context(|| format!("recording a decision about {worker} in campaign {campaign_id}"))?;
         }
     }
     let done = match action {
@@ -209,7 +207,7 @@ pub async fn decide(
                 .bind(worker_id)
                 .execute(&mut *tx)
                 .await
-                .map_err(db_err)?;
+                .with_context(|| format!("recording a decision about {worker} in campaign {campaign_id}"))?;
             if action == Action::Block {
                 format!("Blocked {worker}: no more HITs for this worker in any campaign.")
             } else {
@@ -226,14 +224,14 @@ pub async fn decide(
         Action::Reject => format!("Rejected {worker}."),
         Action::Bonus => format!("Bonus of {} {currency} for {worker}.", money(cents.unwrap_or(0))),
     };
-    tx.commit().await.map_err(db_err)?;
+    tx.commit().await.with_context(|| format!("recording a decision about {worker} in campaign {campaign_id}"))?;
     Ok(done)
 }
 
 /// Who a stored row is about.
-fn worker_name(row: &sqlx::any::AnyRow) -> Result<String, String> {
-    let platform: String = row.try_get("platform").map_err(db_err)?;
-    let external: String = row.try_get("external_id").map_err(db_err)?;
+fn worker_name(row: &sqlx::any::AnyRow) -> AppResult<String> {
+    let platform: String = row.try_get("platform").context("reading a worker's name")?;
+    let external: String = row.try_get("external_id").context("reading a worker's name")?;
     Ok(format!("{platform}:{external}"))
 }
 
@@ -252,7 +250,7 @@ struct StoredDecision {
     decided_at: i64,
 }
 
-async fn stored_decisions(db: &Db, campaign_id: i64) -> Result<Vec<StoredDecision>, String> {
+async fn stored_decisions(db: &Db, campaign_id: i64) -> AppResult<Vec<StoredDecision>> {
     let rows = sqlx::query(
         "SELECT d.worker_id, w.platform, w.external_id, d.decision, d.reason, d.bonus_cents, d.currency, \
                 COALESCE(u.email, '') AS decided_by, d.decided_at \
@@ -262,20 +260,20 @@ async fn stored_decisions(db: &Db, campaign_id: i64) -> Result<Vec<StoredDecisio
     .bind(campaign_id)
     .fetch_all(&db.pool)
     .await
-    .map_err(db_err)?;
+    .with_context(|| format!("reading the decisions of campaign {campaign_id}"))?;
     rows.iter()
         .map(|r| {
             Ok(StoredDecision {
                 worker: worker_name(r)?,
-                worker_id: r.try_get("worker_id").map_err(db_err)?,
-                platform: r.try_get("platform").map_err(db_err)?,
-                external_id: r.try_get("external_id").map_err(db_err)?,
-                decision: r.try_get("decision").map_err(db_err)?,
-                reason: r.try_get("reason").map_err(db_err)?,
-                bonus_cents: r.try_get("bonus_cents").map_err(db_err)?,
-                currency: r.try_get("currency").map_err(db_err)?,
-                decided_by: r.try_get("decided_by").map_err(db_err)?,
-                decided_at: r.try_get("decided_at").map_err(db_err)?,
+                worker_id: r.try_get("worker_id").with_context(|| format!("reading the decisions of campaign {campaign_id}"))?,
+                platform: r.try_get("platform").with_context(|| format!("reading the decisions of campaign {campaign_id}"))?,
+                external_id: r.try_get("external_id").with_context(|| format!("reading the decisions of campaign {campaign_id}"))?,
+                decision: r.try_get("decision").with_context(|| format!("reading the decisions of campaign {campaign_id}"))?,
+                reason: r.try_get("reason").with_context(|| format!("reading the decisions of campaign {campaign_id}"))?,
+                bonus_cents: r.try_get("bonus_cents").with_context(|| format!("reading the decisions of campaign {campaign_id}"))?,
+                currency: r.try_get("currency").with_context(|| format!("reading the decisions of campaign {campaign_id}"))?,
+                decided_by: r.try_get("decided_by").with_context(|| format!("reading the decisions of campaign {campaign_id}"))?,
+                decided_at: r.try_get("decided_at").with_context(|| format!("reading the decisions of campaign {campaign_id}"))?,
             })
         })
         .collect()
@@ -284,18 +282,19 @@ async fn stored_decisions(db: &Db, campaign_id: i64) -> Result<Vec<StoredDecisio
 /// The review page: quality control of every worker (recomputed on each call, cheap enough to
 /// poll), the verdict the gate computed at each worker's latest submission, the organizer's
 /// decisions, blocks, bonuses and held codes.
-pub async fn workers_page(db: &Db, campaign_id: i64, options: ResultsOptions) -> Result<WorkersView, String> {
+/// An unknown campaign is [`AppError::NotFound`].
+pub async fn workers_page(db: &Db, campaign_id: i64, options: ResultsOptions) -> AppResult<WorkersView> {
     let (name, rows) = qc_rows(db, campaign_id, options).await?;
     let mut view = WorkersView { campaign: name, workers: rows, gate: String::new(), currency: String::new() };
     let row = sqlx::query("SELECT task, settings, gate, gate_unsure FROM campaigns WHERE id = $1")
         .bind(campaign_id)
         .fetch_one(&db.pool)
         .await
-        .map_err(db_err)?;
-    let s: String = row.try_get("settings").map_err(db_err)?;
-    let task: String = row.try_get("task").map_err(db_err)?;
+        .with_context(|| format!("reading the review of campaign {campaign_id}"))?;
+    let s: String = row.try_get("settings").with_context(|| format!("reading the review of campaign {campaign_id}"))?;
+    let task: String = row.try_get("task").with_context(|| format!("reading the review of campaign {campaign_id}"))?;
     let s = CampaignSettings::read(&s, TaskKind::parse(&task).unwrap_or(TaskKind::DaAdequacy), "", "");
-    let (mode, unsure): (String, String) = (row.try_get("gate").map_err(db_err)?, row.try_get("gate_unsure").map_err(db_err)?);
+    let (mode, unsure): (String, String) = (row.try_get("gate").with_context(|| format!("reading the review of campaign {campaign_id}"))?, row.try_get("gate_unsure").with_context(|| format!("reading the review of campaign {campaign_id}"))?);
     view.gate = crate::campaign::QualityGate::parse(&mode, &unsure).map_or_else(|| format!("{mode}/{unsure}"), |g| g.describe());
     view.currency = s.payment_currency.clone();
 
@@ -308,20 +307,20 @@ pub async fn workers_page(db: &Db, campaign_id: i64, options: ResultsOptions) ->
     .bind(campaign_id)
     .fetch_all(&db.pool)
     .await
-    .map_err(db_err)?;
+    .with_context(|| format!("reading the review of campaign {campaign_id}"))?;
     for r in &rows {
-        let detail: String = r.try_get("reliability").map_err(db_err)?;
+        let detail: String = r.try_get("reliability").with_context(|| format!("reading the review of campaign {campaign_id}"))?;
         let p_value = serde_json::from_str::<PairCheck>(&detail).ok().and_then(|c| c.p_value);
         verdicts.insert(
             worker_name(r)?,
             GateVerdictView {
-                verdict: r.try_get("verdict").map_err(db_err)?,
+                verdict: r.try_get("verdict").with_context(|| format!("reading the review of campaign {campaign_id}"))?,
                 p_value,
-                n_pairs: r.try_get("n_pairs").map_err(db_err)?,
-                hits: r.try_get("hits").map_err(db_err)?,
-                code_given: r.try_get::<i64, _>("code_given").map_err(db_err)? != 0,
-                computed_at: r.try_get("computed_at").map_err(db_err)?,
-                compute_us: r.try_get("compute_us").map_err(db_err)?,
+                n_pairs: r.try_get("n_pairs").with_context(|| format!("reading the review of campaign {campaign_id}"))?,
+                hits: r.try_get("hits").with_context(|| format!("reading the review of campaign {campaign_id}"))?,
+                code_given: r.try_get::<i64, _>("code_given").with_context(|| format!("reading the review of campaign {campaign_id}"))? != 0,
+                computed_at: r.try_get("computed_at").with_context(|| format!("reading the review of campaign {campaign_id}"))?,
+                compute_us: r.try_get("compute_us").with_context(|| format!("reading the review of campaign {campaign_id}"))?,
             },
         );
     }
@@ -335,11 +334,11 @@ pub async fn workers_page(db: &Db, campaign_id: i64, options: ResultsOptions) ->
     .bind(campaign_id)
     .fetch_all(&db.pool)
     .await
-    .map_err(db_err)?;
+    .with_context(|| format!("reading the review of campaign {campaign_id}"))?;
     for r in &rows {
         status.insert(
             worker_name(r)?,
-            (r.try_get::<i64, _>("blocked").map_err(db_err)? != 0, r.try_get("held").map_err(db_err)?),
+            (r.try_get::<i64, _>("blocked").with_context(|| format!("reading the review of campaign {campaign_id}"))? != 0, r.try_get("held").with_context(|| format!("reading the review of campaign {campaign_id}"))?),
         );
     }
     let decisions = stored_decisions(db, campaign_id).await?;
@@ -392,7 +391,7 @@ const LATE_COMMIT_MARGIN_MS: i64 = 60_000;
 /// campaign computes every worker; later calls reuse the rows while the campaign's judgments are
 /// unchanged, and otherwise recompute only the workers with judgments since the last read (each
 /// from all of that worker's judgments, as the gate does). Rows are ordered by worker.
-async fn qc_rows(db: &Db, campaign_id: i64, options: ResultsOptions) -> Result<(String, Vec<super::WorkerRow>), String> {
+async fn qc_rows(db: &Db, campaign_id: i64, options: ResultsOptions) -> AppResult<(String, Vec<super::WorkerRow>)> {
     let info = crate::analysis::db::campaign_info(db, campaign_id).await?;
     let row = sqlx::query(
         "SELECT COALESCE(MAX(j.id), 0) AS max_id, COUNT(j.id) AS n FROM judgments j JOIN assignments a ON a.id = j.assignment_id \
@@ -401,11 +400,11 @@ async fn qc_rows(db: &Db, campaign_id: i64, options: ResultsOptions) -> Result<(
     .bind(campaign_id)
     .fetch_one(&db.pool)
     .await
-    .map_err(db_err)?;
-    let version: (i64, i64) = (row.try_get("max_id").map_err(db_err)?, row.try_get("n").map_err(db_err)?);
+    .with_context(|| format!("reading the judgments of campaign {campaign_id} for quality control"))?;
+    let version: (i64, i64) = (row.try_get("max_id").with_context(|| format!("reading the judgments of campaign {campaign_id} for quality control"))?, row.try_get("n").with_context(|| format!("reading the judgments of campaign {campaign_id} for quality control"))?);
     let key = (db.backend as u8, campaign_id, options.wilcoxon);
     let cache = QC_CACHE.get_or_init(Default::default);
-    let cached = cache.lock().map_err(|_| "the review cache is poisoned".to_string())?.get(&key).cloned();
+    let cached = cache.lock().map_err(|_| AppError::internal("the review cache is poisoned"))?.get(&key).cloned();
     let read_at = now_ms();
     let settings = super::build::settings(options);
     let rows = match cached {
@@ -419,11 +418,11 @@ async fn qc_rows(db: &Db, campaign_id: i64, options: ResultsOptions) -> Result<(
             .bind(c.read_at - LATE_COMMIT_MARGIN_MS)
             .fetch_all(&db.pool)
             .await
-            .map_err(db_err)?;
+            .with_context(|| format!("reading the judgments of campaign {campaign_id} for quality control"))?;
             let mut rows = c.rows;
-            let mut conn = db.pool.acquire().await.map_err(db_err)?;
+            let mut conn = db.pool.acquire().await.with_context(|| format!("reading the judgments of campaign {campaign_id} for quality control"))?;
             for r in &changed {
-                let worker: i64 = r.try_get("worker_id").map_err(db_err)?;
+                let worker: i64 = r.try_get("worker_id").with_context(|| format!("reading the judgments of campaign {campaign_id} for quality control"))?;
                 let set = crate::campaign::gate::load_worker(&mut conn, campaign_id, worker, &info.task).await?;
                 let qc = crate::analysis::quality::run(&set, &settings.qc);
                 let fresh = super::build::workers_view(info.name.clone(), &set, &qc, settings.exclusion).workers;
@@ -442,7 +441,7 @@ async fn qc_rows(db: &Db, campaign_id: i64, options: ResultsOptions) -> Result<(
     let mut rows = rows;
     rows.sort_by(|a, b| (&a.worker, &a.task).cmp(&(&b.worker, &b.task)));
     let fresh = QcCache { version, read_at, campaign: info.name.clone(), rows: rows.clone() };
-    cache.lock().map_err(|_| "the review cache is poisoned".to_string())?.insert(key, fresh);
+    cache.lock().map_err(|_| AppError::internal("the review cache is poisoned"))?.insert(key, fresh);
     Ok((info.name, rows))
 }
 
@@ -473,7 +472,7 @@ pub struct DecisionRecord {
 /// approve/reject (an earlier one it overrides is left out; the page keeps the history), the
 /// latest block/unblock, and every bonus; by worker, then time. An unknown campaign is an
 /// error.
-pub async fn load_decisions(db: &Db, campaign_id: i64) -> Result<Vec<DecisionRecord>, String> {
+pub async fn load_decisions(db: &Db, campaign_id: i64) -> AppResult<Vec<DecisionRecord>> {
     let currency = campaign_currency(db, campaign_id).await?;
     let decisions = stored_decisions(db, campaign_id).await?;
     // Platform assignment ids of finished HITs.
@@ -484,11 +483,11 @@ pub async fn load_decisions(db: &Db, campaign_id: i64) -> Result<Vec<DecisionRec
     .bind(campaign_id)
     .fetch_all(&db.pool)
     .await
-    .map_err(db_err)?;
+    .with_context(|| format!("reading the assignments of campaign {campaign_id}"))?;
     let mut assignments: HashMap<i64, Vec<String>> = HashMap::new();
     for r in &rows {
-        let worker: i64 = r.try_get("worker_id").map_err(db_err)?;
-        let params: Option<String> = r.try_get("platform_params").map_err(db_err)?;
+        let worker: i64 = r.try_get("worker_id").with_context(|| format!("reading the assignments of campaign {campaign_id}"))?;
+        let params: Option<String> = r.try_get("platform_params").with_context(|| format!("reading the assignments of campaign {campaign_id}"))?;
         let id = params
             .and_then(|p| serde_json::from_str::<serde_json::Value>(&p).ok())
             .and_then(|v| ["assignmentId", "SESSION_ID"].iter().find_map(|k| v.get(*k)?.as_str().map(String::from)));
@@ -579,59 +578,6 @@ pub fn write_decisions_csv(mut out: impl Write, records: &[DecisionRecord]) -> i
         writeln!(out, "{}", line.join(","))?;
     }
     Ok(())
-}
-
-// ---------------------------------------------------------------------------------------------
-// The route
-
-use crate::auth::Role;
-use crate::auth::server::CurrentSession;
-use crate::state::AppState;
-use axum::Extension;
-use axum::Router;
-use axum::extract::Path;
-use axum::http::{StatusCode, header};
-use axum::response::{IntoResponse, Response};
-use axum::routing::get;
-
-/// `GET /campaigns/{id}/decisions.csv` (organizers).
-pub fn routes<S: Clone + Send + Sync + 'static>() -> Router<S> {
-    Router::new().route("/campaigns/{id}/decisions.csv", get(decisions_csv))
-}
-
-async fn decisions_csv(
-    Extension(state): Extension<AppState>,
-    session: Option<Extension<CurrentSession>>,
-    headers: axum::http::HeaderMap,
-    Path(id): Path<String>,
-) -> Response {
-    if let Err(refused) = crate::export::http::caller(&state, session, &headers, Role::Organizer).await {
-        return refused;
-    }
-    let Ok(campaign_id) = id.parse::<i64>() else {
-        return (StatusCode::NOT_FOUND, format!("there is no campaign with id {id:?}")).into_response();
-    };
-    let records = match load_decisions(&state.db, campaign_id).await {
-        Ok(r) => r,
-        Err(e) if e.starts_with("there is no campaign") => return (StatusCode::NOT_FOUND, e).into_response(),
-        Err(e) => {
-            tracing::error!("decisions export: {e}");
-            return (StatusCode::INTERNAL_SERVER_ERROR, "Something went wrong on the server; it has been logged.").into_response();
-        }
-    };
-    let mut body = Vec::new();
-    if let Err(e) = write_decisions_csv(&mut body, &records) {
-        tracing::error!("decisions export: {e}");
-        return StatusCode::INTERNAL_SERVER_ERROR.into_response();
-    }
-    (
-        [
-            (header::CONTENT_TYPE, "text/csv; charset=utf-8".to_string()),
-            (header::CONTENT_DISPOSITION, format!("attachment; filename=\"campaign-{campaign_id}-decisions.csv\"")),
-        ],
-        body,
-    )
-        .into_response()
 }
 
 #[cfg(test)]

@@ -3,7 +3,7 @@
 #[cfg(feature = "ssr")]
 use crate::auth::Role;
 #[cfg(feature = "ssr")]
-use crate::auth::server as srv;
+use crate::web;
 use crate::study::{PairHistory, StudyCheck, StudyDraft, StudyInfo, StudyView};
 use leptos::prelude::*;
 use leptos::server_fn::codec::Json;
@@ -11,47 +11,48 @@ use leptos::server_fn::codec::Json;
 /// HITs per arm of a study design, or what stops it; stores nothing (organizers).
 #[server(endpoint = "check_study", input = Json)]
 pub async fn check_study(draft: StudyDraft) -> Result<StudyCheck, ServerFnError> {
-    srv::require(Role::Organizer)?;
-    let state = srv::app_state()?;
+    web::require(Role::Organizer)?;
+    let state = web::app_state()?;
     Ok(crate::study::store::check_study(&state.db, &draft).await)
 }
 
 /// Stores a study and one draft campaign per (language pair, task) (organizers).
 #[server(endpoint = "create_study", input = Json)]
 pub async fn create_study(draft: StudyDraft) -> Result<i64, ServerFnError> {
-    let user = srv::require(Role::Organizer)?;
-    let state = srv::app_state()?;
-    crate::study::store::create_study(&state.db, &draft, user.id).await.map_err(srv::bad_request)
+    let user = web::require(Role::Organizer)?;
+    let state = web::app_state()?;
+    Ok(crate::study::store::create_study(&state.db, &draft, user.id).await?)
 }
 
 /// Builds the HITs of every draft campaign of a study (organizers).
 #[server(endpoint = "launch_study")]
 pub async fn launch_study(study_id: i64) -> Result<Vec<(String, usize)>, ServerFnError> {
-    srv::require(Role::Organizer)?;
-    let state = srv::app_state()?;
-    crate::study::store::launch_study(&state.db, study_id).await.map_err(srv::bad_request)
+    web::require(Role::Organizer)?;
+    let state = web::app_state()?;
+    // An unknown study is the argument's fault here (400), as the page has always been told.
+    Ok(crate::study::store::launch_study(&state.db, study_id).await.map_err(|e| e.in_argument("study_id"))?)
 }
 
 /// Every study with its campaigns (researchers and up).
 #[server(endpoint = "list_studies")]
 pub async fn list_studies() -> Result<Vec<StudyInfo>, ServerFnError> {
-    srv::require(Role::Researcher)?;
-    let state = srv::app_state()?;
-    crate::study::store::list_studies(&state.db).await.map_err(srv::internal)
+    web::require(Role::Researcher)?;
+    let state = web::app_state()?;
+    Ok(crate::study::store::list_studies(&state.db).await?)
 }
 
 /// A study's calibrated gains with intervals, significance and time line (researchers and up).
 #[server(endpoint = "study_results")]
 pub async fn study_results(study_id: i64) -> Result<StudyView, ServerFnError> {
-    srv::require(Role::Researcher)?;
-    let state = srv::app_state()?;
-    crate::study::build::study_view(&state.db, study_id).await.map(|(v, _)| v).map_err(srv::bad_request)
+    web::require(Role::Researcher)?;
+    let state = web::app_state()?;
+    Ok(crate::study::build::study_view(&state.db, study_id).await.map(|(v, _)| v).map_err(|e| e.in_argument("study_id"))?)
 }
 
 /// Every system's score in every campaign, per language pair and task (researchers and up).
 #[server(endpoint = "study_history")]
 pub async fn study_history() -> Result<Vec<PairHistory>, ServerFnError> {
-    srv::require(Role::Researcher)?;
-    let state = srv::app_state()?;
-    crate::study::build::history(&state.db).await.map_err(srv::internal)
+    web::require(Role::Researcher)?;
+    let state = web::app_state()?;
+    Ok(crate::study::build::history(&state.db).await?)
 }

@@ -5,6 +5,7 @@ use super::gains::{ArmData, ArmLabels, arm_data, task_gains};
 use super::{ArmInfo, HistoryPoint, Link, PairHistory, StudyView, TaskGains, store};
 use crate::analysis::{self, AnalysisResult, AnalysisSettings, JudgmentSet};
 use crate::db::Db;
+use crate::error::{AppError, AppResult, StorageContext};
 use assay_core::plots::{self, Series};
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -14,14 +15,14 @@ pub const CONFIDENCE: f64 = 0.95;
 pub const SEED: u64 = 0x5EED;
 
 /// Loads a campaign with systems named by test set and runs the pipeline (METHOD defaults).
-pub async fn analyse_campaign(db: &Db, campaign_id: i64) -> Result<(JudgmentSet, AnalysisResult), String> {
-    let set = analysis::db::load_campaign_by_test_set(db, campaign_id).await?;
+pub async fn analyse_campaign(db: &Db, campaign_id: i64) -> AppResult<(JudgmentSet, AnalysisResult)> {
+    let set = analysis::db::load_campaign_by_test_set(db, campaign_id).await.map_err(AppError::internal)?;
     tokio::task::spawn_blocking(move || {
         let r = analysis::analyse(&set, &AnalysisSettings::default());
         (set, r)
     })
     .await
-    .map_err(|e| format!("analysis failed: {e}"))
+    .map_err(|e| AppError::internal(format!("analysis failed: {e}")))
 }
 
 fn year_label(name: &str, year: Option<i64>) -> String {
@@ -40,7 +41,7 @@ pub struct ArmResult {
 }
 
 /// Runs the pipeline on every arm of a study that has judgments.
-pub async fn arm_results(db: &Db, arms: &[ArmInfo]) -> Result<Vec<ArmResult>, String> {
+pub async fn arm_results(db: &Db, arms: &[ArmInfo]) -> AppResult<Vec<ArmResult>> {
     let mut out = Vec::new();
     for a in arms {
         if a.judgments == 0 {
@@ -56,7 +57,8 @@ pub async fn arm_results(db: &Db, arms: &[ArmInfo]) -> Result<Vec<ArmResult>, St
 
 /// The study page: per task, raw and z gains per pair and their mean, with intervals,
 /// significance and a time line.
-pub async fn study_view(db: &Db, study_id: i64) -> Result<(StudyView, Vec<ArmResult>), String> {
+/// An unknown study is [`AppError::NotFound`].
+pub async fn study_view(db: &Db, study_id: i64) -> AppResult<(StudyView, Vec<ArmResult>)> {
     let study = store::load_study(db, study_id).await?;
     let results = arm_results(db, &study.arms).await?;
     let mut waiting = Vec::new();
@@ -137,7 +139,7 @@ pub fn study_timeline(arms: &[(&ArmInfo, Option<&ArmData>)]) -> String {
 
 /// Every launched campaign with judgments: each system's raw score per test set, on one time
 /// line per (language pair, task), with which comparisons are calibrated and why.
-pub async fn history(db: &Db) -> Result<Vec<PairHistory>, String> {
+pub async fn history(db: &Db) -> AppResult<Vec<PairHistory>> {
     use sqlx::Row;
     let rows = sqlx::query(
         "SELECT c.id, c.name, c.task, t.source_lang, t.target_lang, \
@@ -148,13 +150,13 @@ pub async fn history(db: &Db) -> Result<Vec<PairHistory>, String> {
     )
     .fetch_all(&db.pool)
     .await
-    .map_err(|e| format!("cannot list campaigns: {e}"))?;
+    .context("listing the campaigns for the history")?;
     // (pair, task) → campaigns in launch order with their points and study facts.
     let mut groups: BTreeMap<(String, String), Vec<(i64, String, Vec<HistoryPoint>, Option<String>)>> = BTreeMap::new();
     for r in rows {
-        let get = |c: &str| r.try_get::<String, _>(c).map_err(|e| e.to_string());
-        let id: i64 = r.try_get("id").map_err(|e| e.to_string())?;
-        let n: i64 = r.try_get("n").map_err(|e| e.to_string())?;
+        let get = |c: &str| r.try_get::<String, _>(c).with_context(|| format!("reading the {c} of a campaign for the history"));
+        let id: i64 = r.try_get("id").context("reading a campaign id for the history")?;
+        let n: i64 = r.try_get("n").with_context(|| format!("counting the judgments of campaign {id}"))?;
         if n == 0 {
             continue;
         }
@@ -184,10 +186,8 @@ pub async fn history(db: &Db) -> Result<Vec<PairHistory>, String> {
                     .bind(id)
                     .fetch_optional(&db.pool)
                     .await
-                    .map_err(|e| e.to_string())?
-                    .map(|r| r.try_get::<String, _>("name"))
-                    .transpose()
-                    .map_err(|e| e.to_string())?;
+                    .and_then(|row| row.map(|r| r.try_get::<String, _>("name")).transpose())
+                    .with_context(|| format!("reading the benchmark of campaign {id}"))?;
                 bench
             }
             None => None,

@@ -18,9 +18,10 @@ use crate::auth::Role;
 use crate::auth::server::CurrentSession;
 use crate::campaign::launch::load_campaign;
 use crate::db::Db;
+use crate::error::{AppError, AppResult};
 use crate::state::AppState;
 use axum::extract::Path;
-use axum::http::{StatusCode, header};
+use axum::http::header;
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
 use axum::{Extension, Router};
@@ -38,13 +39,14 @@ async fn export(
     headers: axum::http::HeaderMap,
     Path(id): Path<String>,
 ) -> Response {
-    if let Err(refused) = crate::export::http::caller(&state, session, &headers, Role::Researcher).await {
-        return refused;
+    if let Err(refused) = crate::web::api_caller(&state, session, &headers, Role::Researcher).await {
+        return refused.into_response();
     }
     let Ok(id) = id.parse::<i64>() else {
-        return (StatusCode::BAD_REQUEST, format!("{id:?} is not a study id")).into_response();
+        return AppError::invalid("id", format!("{id:?} is not a study id")).into_response();
     };
-    match archive(&state.db, id).await {
+    // An unknown study has always been a 400 here; failures are 500 and logged.
+    match archive(&state.db, id).await.map_err(|e| e.in_argument("id")) {
         Ok(bytes) => (
             [
                 (header::CONTENT_TYPE, "application/gzip".to_string()),
@@ -53,16 +55,16 @@ async fn export(
             bytes,
         )
             .into_response(),
-        Err(e) => (StatusCode::BAD_REQUEST, e).into_response(),
+        Err(e) => e.into_response(),
     }
 }
 
 /// Computes the study and packs it.
-pub async fn archive(db: &Db, study_id: i64) -> Result<Vec<u8>, String> {
+pub async fn archive(db: &Db, study_id: i64) -> AppResult<Vec<u8>> {
     let (view, arms) = build::study_view(db, study_id).await?;
     let mut settings = Vec::new();
     for a in &view.study.arms {
-        let c = load_campaign(db, a.campaign_id).await?;
+        let c = load_campaign(db, a.campaign_id).await.map_err(AppError::internal)?;
         settings.push(serde_json::json!({
             "campaign_id": c.id,
             "name": c.name,
@@ -78,7 +80,7 @@ pub async fn archive(db: &Db, study_id: i64) -> Result<Vec<u8>, String> {
             "benchmark": a.benchmark,
         }));
     }
-    study_archive(&view, &arms, settings)
+    study_archive(&view, &arms, settings).map_err(AppError::internal)
 }
 
 fn csv_field(s: &str) -> String {

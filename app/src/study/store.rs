@@ -5,13 +5,11 @@ use super::{ArmInfo, StudyCheck, StudyDraft, StudyInfo, StudyPairDraft};
 use crate::campaign::launch::{self, Group};
 use crate::campaign::{CampaignDraft, CampaignSettings};
 use crate::db::{Db, now_ms};
+use crate::error::{AppError, AppResult, StorageContext};
 use crate::import::lang::LangCode;
 use crate::model::TaskKind;
 use sqlx::Row;
 
-fn db_err(e: sqlx::Error) -> String {
-    format!("database error: {e}")
-}
 
 struct SetFacts {
     name: String,
@@ -19,29 +17,29 @@ struct SetFacts {
     target_lang: String,
 }
 
-async fn test_set(db: &Db, id: i64) -> Result<SetFacts, String> {
+async fn test_set(db: &Db, id: i64) -> AppResult<SetFacts> {
     let r = sqlx::query("SELECT name, source_lang, target_lang FROM test_sets WHERE id = $1")
         .bind(id)
         .fetch_optional(&db.pool)
         .await
-        .map_err(db_err)?
-        .ok_or_else(|| format!("there is no test set with id {id}"))?;
+        .with_context(|| format!("reading test set {id}"))?
+        .ok_or_else(|| AppError::invalid("test_set_id", format!("there is no test set with id {id}")))?;
     Ok(SetFacts {
-        name: r.try_get("name").map_err(db_err)?,
-        source_lang: r.try_get("source_lang").map_err(db_err)?,
-        target_lang: r.try_get("target_lang").map_err(db_err)?,
+        name: r.try_get("name").with_context(|| format!("reading test set {id}"))?,
+        source_lang: r.try_get("source_lang").with_context(|| format!("reading test set {id}"))?,
+        target_lang: r.try_get("target_lang").with_context(|| format!("reading test set {id}"))?,
     })
 }
 
-async fn system_name(db: &Db, id: i64) -> Result<String, String> {
+async fn system_name(db: &Db, id: i64) -> AppResult<String> {
     sqlx::query("SELECT name FROM systems WHERE id = $1")
         .bind(id)
         .fetch_optional(&db.pool)
         .await
-        .map_err(db_err)?
-        .ok_or_else(|| format!("there is no system with id {id}"))?
+        .with_context(|| format!("reading system {id}"))?
+        .ok_or_else(|| AppError::invalid("system", format!("there is no system with id {id}")))?
         .try_get("name")
-        .map_err(db_err)
+        .with_context(|| format!("reading system {id}"))
 }
 
 /// One campaign to create: its draft and groups.
@@ -189,14 +187,14 @@ pub async fn check_study(db: &Db, draft: &StudyDraft) -> StudyCheck {
 
 /// Stores a study and its campaigns (drafts) in one transaction, after checking that every
 /// arm's HITs can be built. Returns the study id.
-pub async fn create_study(db: &Db, draft: &StudyDraft, created_by: i64) -> Result<i64, String> {
-    let arms = plan_study(db, draft).await.map_err(|p| p.join("; "))?;
+pub async fn create_study(db: &Db, draft: &StudyDraft, created_by: i64) -> AppResult<i64> {
+    let arms = plan_study(db, draft).await.map_err(|p| AppError::invalid("draft", p.join("; ")))?;
     let mut references = Vec::with_capacity(arms.len());
     for a in &arms {
-        let (_, reference) = launch::plan_groups(db, a.task, &a.groups, &a.draft).await.map_err(|e| format!("{}: {e}", a.label))?;
+        let (_, reference) = launch::plan_groups(db, a.task, &a.groups, &a.draft).await.map_err(|e| AppError::invalid("draft", format!("{}: {e}", a.label)))?;
         references.push(reference);
     }
-    let mut tx = db.writer.begin().await.map_err(db_err)?;
+    let mut tx = db.writer.begin().await.context("storing a study")?;
     let row = sqlx::query("INSERT INTO studies (name, seed, created_by, created_at) VALUES ($1, $2, $3, $4) RETURNING id")
         .bind(draft.name.trim())
         .bind(draft.seed)
@@ -204,10 +202,10 @@ pub async fn create_study(db: &Db, draft: &StudyDraft, created_by: i64) -> Resul
         .bind(now_ms())
         .fetch_one(&mut *tx)
         .await
-        .map_err(db_err)?;
-    let study: i64 = row.try_get("id").map_err(db_err)?;
+        .context("storing a study")?;
+    let study: i64 = row.try_get("id").context("storing a study")?;
     for (a, reference) in arms.iter().zip(references) {
-        let campaign = launch::insert_campaign(&mut tx, &a.draft, a.task, &a.groups, reference, created_by).await?;
+        let campaign = launch::insert_campaign(&mut tx, &a.draft, a.task, &a.groups, reference, created_by).await.map_err(AppError::internal)?;
         sqlx::query(
             "INSERT INTO study_arms (study_id, campaign_id, old_test_set_id, new_test_set_id, best_old, best_new, benchmark) VALUES ($1, $2, $3, $4, $5, $6, $7)",
         )
@@ -220,48 +218,49 @@ pub async fn create_study(db: &Db, draft: &StudyDraft, created_by: i64) -> Resul
         .bind(a.pair.benchmark)
         .execute(&mut *tx)
         .await
-        .map_err(db_err)?;
+        .context("storing a study")?;
     }
-    tx.commit().await.map_err(db_err)?;
+    tx.commit().await.context("storing a study")?;
     Ok(study)
 }
 
 /// Launches every draft campaign of a study (the HITs of each arm); returns HITs per arm.
-pub async fn launch_study(db: &Db, study_id: i64) -> Result<Vec<(String, usize)>, String> {
+pub async fn launch_study(db: &Db, study_id: i64) -> AppResult<Vec<(String, usize)>> {
     let s = load_study(db, study_id).await?;
     // Every draft campaign's HITs first, then all of them stored in one transaction: a study
     // is launched whole or not at all.
     let mut prepared = Vec::new();
     for a in s.arms.iter().filter(|a| a.status == "draft") {
-        let p = launch::prepare_launch(db, a.campaign_id).await.map_err(|e| format!("{}: {e}", a.campaign))?;
+        let p = launch::prepare_launch(db, a.campaign_id).await.map_err(|e| AppError::invalid("study_id", format!("{}: {e}", a.campaign)))?;
         prepared.push((a.campaign.clone(), p));
     }
     if prepared.is_empty() {
-        return Err(format!("every campaign of study {} was launched already", s.name));
+        return Err(AppError::invalid("study_id", format!("every campaign of study {} was launched already", s.name)));
     }
-    let mut tx = db.writer.begin().await.map_err(db_err)?;
+    let mut tx = db.writer.begin().await.with_context(|| format!("launching study {study_id}"))?;
     let mut out = Vec::new();
     for (name, p) in &prepared {
         match launch::write_launch(&mut tx, p).await {
             Ok(summary) => out.push((name.clone(), summary.hits)),
             Err(e) => {
-                tx.rollback().await.map_err(db_err)?;
-                return Err(format!("{name}: {e}"));
+                tx.rollback().await.with_context(|| format!("launching study {study_id}"))?;
+                return Err(AppError::invalid("study_id", format!("{name}: {e}")));
             }
         }
     }
-    tx.commit().await.map_err(db_err)?;
+    tx.commit().await.with_context(|| format!("launching study {study_id}"))?;
     Ok(out)
 }
 
 /// A study with its arms.
-pub async fn load_study(db: &Db, study_id: i64) -> Result<StudyInfo, String> {
+/// An unknown study is [`AppError::NotFound`].
+pub async fn load_study(db: &Db, study_id: i64) -> AppResult<StudyInfo> {
     let row = sqlx::query("SELECT id, name, seed FROM studies WHERE id = $1")
         .bind(study_id)
         .fetch_optional(&db.pool)
         .await
-        .map_err(db_err)?
-        .ok_or_else(|| format!("there is no study with id {study_id}"))?;
+        .with_context(|| format!("reading study {study_id}"))?
+        .ok_or_else(|| AppError::not_found(format!("there is no study with id {study_id}")))?;
     let rows = sqlx::query(
         "SELECT c.id, c.name, c.status, c.task, o.name AS old_set, o.year AS old_year, n.name AS new_set, n.year AS new_year, \
          n.source_lang, n.target_lang, bo.name AS best_old, bn.name AS best_new, b.name AS benchmark, \
@@ -275,44 +274,44 @@ pub async fn load_study(db: &Db, study_id: i64) -> Result<StudyInfo, String> {
     .bind(study_id)
     .fetch_all(&db.pool)
     .await
-    .map_err(db_err)?;
+    .with_context(|| format!("reading study {study_id}"))?;
     let mut arms = Vec::with_capacity(rows.len());
     for r in rows {
-        let s = |c: &str| r.try_get::<String, _>(c).map_err(db_err);
+        let s = |c: &str| r.try_get::<String, _>(c).with_context(|| format!("reading study {study_id}"));
         arms.push(ArmInfo {
-            campaign_id: r.try_get("id").map_err(db_err)?,
+            campaign_id: r.try_get("id").with_context(|| format!("reading study {study_id}"))?,
             campaign: s("name")?,
             status: s("status")?,
             task: s("task")?,
             pair: format!("{}-{}", s("source_lang")?, s("target_lang")?),
             old_test_set: s("old_set")?,
-            old_year: r.try_get("old_year").map_err(db_err)?,
+            old_year: r.try_get("old_year").with_context(|| format!("reading study {study_id}"))?,
             new_test_set: s("new_set")?,
-            new_year: r.try_get("new_year").map_err(db_err)?,
+            new_year: r.try_get("new_year").with_context(|| format!("reading study {study_id}"))?,
             best_old: s("best_old")?,
             best_new: s("best_new")?,
             benchmark: s("benchmark")?,
-            judgments: r.try_get("n").map_err(db_err)?,
+            judgments: r.try_get("n").with_context(|| format!("reading study {study_id}"))?,
         });
     }
     Ok(StudyInfo {
-        id: row.try_get("id").map_err(db_err)?,
-        name: row.try_get("name").map_err(db_err)?,
-        seed: row.try_get("seed").map_err(db_err)?,
+        id: row.try_get("id").with_context(|| format!("reading study {study_id}"))?,
+        name: row.try_get("name").with_context(|| format!("reading study {study_id}"))?,
+        seed: row.try_get("seed").with_context(|| format!("reading study {study_id}"))?,
         arms,
     })
 }
 
 /// Every study, newest first.
-pub async fn list_studies(db: &Db) -> Result<Vec<StudyInfo>, String> {
+pub async fn list_studies(db: &Db) -> AppResult<Vec<StudyInfo>> {
     let ids: Vec<i64> = sqlx::query("SELECT id FROM studies ORDER BY id DESC")
         .fetch_all(&db.pool)
         .await
-        .map_err(db_err)?
+        .context("listing the studies")?
         .iter()
         .map(|r| r.try_get::<i64, _>("id"))
         .collect::<Result<_, _>>()
-        .map_err(db_err)?;
+        .context("listing the studies")?;
     let mut out = Vec::with_capacity(ids.len());
     for id in ids {
         out.push(load_study(db, id).await?);

@@ -35,7 +35,7 @@ async fn a_study_launches_all_its_campaigns_or_none() {
         let settings: String = sqlx::query("SELECT settings FROM campaigns WHERE id = $1").bind(arms[1]).fetch_one(&db.pool).await.unwrap().try_get("settings").unwrap();
         sqlx::query("UPDATE campaigns SET settings = 'not settings' WHERE id = $1").bind(arms[1]).execute(&db.pool).await.unwrap();
 
-        let e = crate::study::store::launch_study(&db, study).await.unwrap_err();
+        let e = crate::study::store::launch_study(&db, study).await.unwrap_err().to_string();
         assert!(e.contains("unreadable settings"), "{e}");
         assert_eq!(count(&db, "hits").await, 0, "no campaign of the study launched");
         let launched: i64 = sqlx::query("SELECT COUNT(*) AS n FROM campaigns WHERE status <> 'draft'").fetch_one(&db.pool).await.unwrap().try_get("n").unwrap();
@@ -45,6 +45,6 @@ async fn a_study_launches_all_its_campaigns_or_none() {
         let out = crate::study::store::launch_study(&db, study).await.unwrap();
         assert_eq!(out.iter().map(|(_, hits)| *hits).collect::<Vec<_>>(), [4, 4], "{out:?}");
         assert!(count(&db, "hits").await == 8);
-        assert!(crate::study::store::launch_study(&db, study).await.unwrap_err().contains("launched already"));
+        assert!(crate::study::store::launch_study(&db, study).await.unwrap_err().to_string().contains("launched already"));
     }
 }

@@ -1,0 +1,26 @@
+//! `GET /api/v1/campaigns`: launched campaigns with their judgment counts (researchers and up).
+
+use axum::extract::Extension;
+use axum::http::HeaderMap;
+use axum::routing::get;
+use axum::{Json, Router};
+
+use crate::auth::Role;
+use crate::auth::server::CurrentSession;
+use crate::error::AppResult;
+use crate::results::ResultsEntry;
+use crate::state::AppState;
+use crate::web::api_caller;
+
+pub fn routes<S: Clone + Send + Sync + 'static>() -> Router<S> {
+    Router::new().route("/api/v1/campaigns", get(list))
+}
+
+async fn list(
+    Extension(state): Extension<AppState>,
+    session: Option<Extension<CurrentSession>>,
+    headers: HeaderMap,
+) -> AppResult<Json<Vec<ResultsEntry>>> {
+    api_caller(&state, session, &headers, Role::Researcher).await?;
+    Ok(Json(crate::results::build::list(&state.db).await?))
+}

@@ -1,0 +1,40 @@
+//! `GET /campaigns/{id}/decisions.csv`: the organizer's decisions about a campaign's workers,
+//! for the crowd platform (organizers). An unknown campaign is a 404.
+
+use axum::Router;
+use axum::extract::{Extension, Path};
+use axum::http::{HeaderMap, header};
+use axum::response::{IntoResponse, Response};
+use axum::routing::get;
+
+use crate::auth::Role;
+use crate::auth::server::CurrentSession;
+use crate::error::{AppError, AppResult};
+use crate::results::decisions::{load_decisions, write_decisions_csv};
+use crate::state::AppState;
+use crate::web::api_caller;
+
+pub fn routes<S: Clone + Send + Sync + 'static>() -> Router<S> {
+    Router::new().route("/campaigns/{id}/decisions.csv", get(decisions_csv))
+}
+
+async fn decisions_csv(
+    Extension(state): Extension<AppState>,
+    session: Option<Extension<CurrentSession>>,
+    headers: HeaderMap,
+    Path(id): Path<String>,
+) -> AppResult<Response> {
+    api_caller(&state, session, &headers, Role::Organizer).await?;
+    let campaign_id = id.parse::<i64>().map_err(|_| AppError::not_found(format!("there is no campaign with id {id:?}")))?;
+    let records = load_decisions(&state.db, campaign_id).await?;
+    let mut body = Vec::new();
+    write_decisions_csv(&mut body, &records).map_err(|e| AppError::internal(format!("cannot write the decisions of campaign {campaign_id}: {e}")))?;
+    Ok((
+        [
+            (header::CONTENT_TYPE, "text/csv; charset=utf-8".to_string()),
+            (header::CONTENT_DISPOSITION, format!("attachment; filename=\"campaign-{campaign_id}-decisions.csv\"")),
+        ],
+        body,
+    )
+        .into_response())
+}

@@ -1,0 +1,136 @@
+//! `GET /api/v1/campaigns/{id}/export/{file}` and `GET /campaigns/{id}/export/{file}` (the
+//! results page's buttons): a campaign's export files (researchers and up). The judgment files
+//! and `all.zip` stream; the computed files come from one pipeline run. An unknown campaign or
+//! an impossible file name is a 404, a file this campaign's result does not have a 400.
+
+use std::sync::Arc;
+
+use axum::Router;
+use axum::body::Body;
+use axum::extract::{Extension, Path, Query};
+use axum::http::{HeaderMap, HeaderValue, header};
+use axum::response::Response;
+use axum::routing::get;
+use tokio::sync::mpsc;
+use tokio_stream::wrappers::ReceiverStream;
+
+use super::ExportQuery;
+use crate::auth::Role;
+use crate::auth::server::CurrentSession;
+use crate::error::{AppError, AppResult};
+use crate::export::{self, Kind, Prepared, rows};
+use crate::state::AppState;
+use crate::web::api_caller;
+
+pub fn routes<S: Clone + Send + Sync + 'static>() -> Router<S> {
+    Router::new()
+        .route("/campaigns/{id}/export/{file}", get(export))
+        .route("/api/v1/campaigns/{id}/export/{file}", get(export))
+}
+
+async fn export(
+    Extension(state): Extension<AppState>,
+    session: Option<Extension<CurrentSession>>,
+    headers: HeaderMap,
+    Path((id, file)): Path<(i64, String)>,
+    Query(q): Query<ExportQuery>,
+) -> AppResult<Response> {
+    api_caller(&state, session, &headers, Role::Researcher).await?;
+    let kind = Kind::parse(&file)?;
+    let (filter, name) = (q.filter()?, q.name()?);
+    let mut settings = crate::results::build::settings(q.options());
+    if matches!(kind, Kind::Judgments(_)) {
+        // The judgment files need the workers' verdicts only, not the scores' intervals.
+        settings.bootstrap = None;
+    }
+    let p = export::prepare(&state.db, id, settings, filter, &name).await?;
+    body(&state, &p, &kind).await
+}
+
+async fn body(state: &AppState, p: &Prepared, kind: &Kind) -> AppResult<Response> {
+    Ok(match kind {
+        Kind::Judgments(f) => {
+            let ctx = Arc::new(p.row_context(&state.db).await?);
+            let rx = rows::spawn_rows(state.db.clone(), *f, ctx);
+            attachment(f.file_name(), f.content_type(), Body::from_stream(ReceiverStream::new(rx)))
+        }
+        Kind::Computed(name) => {
+            let bytes = p.computed_file(name)?.ok_or_else(|| export::unknown_file(p, name))?;
+            attachment(name, content_type_of(name), Body::from(bytes))
+        }
+        Kind::AnalysisJson => attachment("analysis.json", "application/json", Body::from(p.analysis_json(&["analysis.json".into()])?)),
+        Kind::AgreementJson => attachment("agreement.json", "application/json", Body::from(p.agreement_json())),
+        Kind::ManifestJson => {
+            let names = p.all_file_names()?;
+            let mut v = serde_json::to_vec_pretty(&p.manifest(&names)).map_err(|e| AppError::internal(format!("cannot write manifest.json: {e}")))?;
+            v.push(b'\n');
+            attachment("manifest.json", "application/json", Body::from(v))
+        }
+        Kind::All => {
+            let tmp = tempfile::Builder::new()
+                .prefix("assay-export-")
+                .suffix(".zip")
+                .tempfile()
+                .map_err(|e| AppError::internal(format!("cannot create a temp file: {e}")))?;
+            let (file, path) = tmp.into_parts();
+            export::write_zip(&state.db, p, file).await?;
+            attachment("all.zip", "application/zip", stream_temp_file(path))
+        }
+    })
+}
+
+fn attachment(name: &str, content_type: &str, body: Body) -> Response {
+    let safe: String = name.chars().filter(|c| c.is_ascii_graphic() && *c != '"' && *c != '\\').collect();
+    let mut r = Response::new(body);
+    let h = r.headers_mut();
+    h.insert(header::CONTENT_TYPE, HeaderValue::from_str(content_type).unwrap_or(HeaderValue::from_static("application/octet-stream")));
+    if let Ok(v) = HeaderValue::from_str(&format!("attachment; filename=\"{safe}\"")) {
+        h.insert(header::CONTENT_DISPOSITION, v);
+    }
+    r
+}
+
+fn content_type_of(name: &str) -> &'static str {
+    if name.ends_with(".json") {
+        "application/json"
+    } else if name.ends_with(".csv") {
+        "text/csv; charset=utf-8"
+    } else if name.ends_with(".zip") {
+        "application/zip"
+    } else {
+        "text/plain; charset=utf-8"
+    }
+}
+
+/// Streams a file's bytes, deleting the file afterwards.
+fn stream_temp_file(path: tempfile::TempPath) -> Body {
+    let (tx, rx) = mpsc::channel::<Result<Vec<u8>, String>>(4);
+    tokio::spawn(async move {
+        use tokio::io::AsyncReadExt;
+        let mut file = match tokio::fs::File::open(&path).await {
+            Ok(f) => f,
+            Err(e) => {
+                let _ = tx.send(Err(format!("cannot read the archive: {e}"))).await;
+                return;
+            }
+        };
+        loop {
+            let mut buf = vec![0u8; rows::CHUNK];
+            match file.read(&mut buf).await {
+                Ok(0) => break,
+                Ok(n) => {
+                    buf.truncate(n);
+                    if tx.send(Ok(buf)).await.is_err() {
+                        break;
+                    }
+                }
+                Err(e) => {
+                    let _ = tx.send(Err(format!("cannot read the archive: {e}"))).await;
+                    break;
+                }
+            }
+        }
+        drop(path);
+    });
+    Body::from_stream(ReceiverStream::new(rx))
+}

@@ -1,0 +1,163 @@
+//! The read-only API and the downloads: one router per resource, each route checks who asks
+//! ([`crate::web::api_caller`]: a session cookie, or a personal API token in
+//! `Authorization: Bearer …`), calls the domain and answers JSON or a file; a refusal or a
+//! failure is an [`AppError`](crate::error::AppError), answered by its one mapping.
+//!
+//! - [`campaigns`]: `GET /api/v1/campaigns`, launched campaigns (researchers and up).
+//! - [`results`]: `GET /api/v1/campaigns/{id}/results` (scores, significance, clusters,
+//!   exclusions, agreement) and `GET /api/v1/campaigns/{id}/agreement`, the agreement report.
+//! - [`workers`]: `GET /api/v1/campaigns/{id}/workers`, the worker review table (organizers and up).
+//! - [`exports`]: `GET /api/v1/campaigns/{id}/export/{file}`, and the same as
+//!   `GET /campaigns/{id}/export/{file}` for the results page's export buttons.
+//! - [`decisions`]: `GET /campaigns/{id}/decisions.csv`, the organizer's decisions (organizers).
+//! - `GET /api/v1/openapi.json`: the OpenAPI 3 description (public).
+//!
+//! Settings come in the query string ([`ExportQuery`]): `exclude_ref`, `exclude_bad_ref`,
+//! `per_segment`, `wilcoxon` (true/false, the results page's choices), `filter` (`raw`, the
+//! default, or `cleaned`) and `name` (mt-metrics-eval NAME, default `assay`). The API and the
+//! exports are read-only: any other method than GET/HEAD is refused with 403 before anything
+//! runs. (Tokens are managed by the `*_api_token` server functions, see `auth::tokens`.)
+
+pub mod campaigns;
+pub mod decisions;
+pub mod exports;
+pub mod results;
+pub mod workers;
+
+use axum::Router;
+use axum::extract::Request;
+use axum::http::{HeaderValue, Method, StatusCode, header};
+use axum::middleware::{self, Next};
+use axum::response::{IntoResponse, Response};
+use axum::routing::get;
+use serde::Deserialize;
+
+use crate::analysis::manifest::Filter;
+use crate::error::{AppError, AppResult};
+use crate::results::ResultsOptions;
+
+/// The OpenAPI 3 description of these routes.
+pub const OPENAPI: &str = include_str!("openapi.json");
+
+/// Every route of the API and the downloads.
+pub fn routes<S: Clone + Send + Sync + 'static>() -> Router<S> {
+    Router::new()
+        .route("/api/v1/openapi.json", get(openapi))
+        .merge(campaigns::routes())
+        .merge(results::routes())
+        .merge(workers::routes())
+        .merge(exports::routes())
+        .layer(middleware::from_fn(read_only))
+        // Not under the read-only layer (as before the split): other methods are axum's 405.
+        .merge(decisions::routes())
+}
+
+/// Refuses every method but GET and HEAD, whoever asks: a token can never change anything.
+async fn read_only(req: Request, next: Next) -> Response {
+    if matches!(*req.method(), Method::GET | Method::HEAD) {
+        next.run(req).await
+    } else {
+        let mut r = (StatusCode::FORBIDDEN, "The API and the exports are read-only: use GET.").into_response();
+        r.headers_mut().insert(header::ALLOW, HeaderValue::from_static("GET, HEAD"));
+        r
+    }
+}
+
+async fn openapi() -> Response {
+    ([(header::CONTENT_TYPE, "application/json")], OPENAPI).into_response()
+}
+
+/// The settings of a request.
+#[derive(Clone, Debug, Default, Deserialize)]
+pub struct ExportQuery {
+    #[serde(default)]
+    pub exclude_ref: bool,
+    #[serde(default)]
+    pub exclude_bad_ref: bool,
+    #[serde(default)]
+    pub per_segment: bool,
+    #[serde(default)]
+    pub wilcoxon: bool,
+    pub filter: Option<String>,
+    pub name: Option<String>,
+}
+
+impl ExportQuery {
+    pub fn options(&self) -> ResultsOptions {
+        ResultsOptions {
+            exclude_ref: self.exclude_ref,
+            exclude_bad_ref: self.exclude_bad_ref,
+            per_segment: self.per_segment,
+            wilcoxon: self.wilcoxon,
+        }
+    }
+
+    pub fn filter(&self) -> AppResult<Filter> {
+        match self.filter.as_deref().unwrap_or("raw") {
+            "raw" => Ok(Filter::Raw),
+            "cleaned" => Ok(Filter::Cleaned),
+            other => Err(AppError::invalid("filter", format!("filter must be raw or cleaned (got {other:?})"))),
+        }
+    }
+
+    pub fn name(&self) -> AppResult<String> {
+        let name = self.name.clone().unwrap_or_else(|| crate::export::DEFAULT_NAME.into());
+        if name.is_empty() || name.len() > 50 || !name.chars().all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_') {
+            return Err(AppError::invalid("name", format!("name must be 1 to 50 letters, digits, - or _ (got {name:?})")));
+        }
+        Ok(name)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::auth::server::{CurrentSession, Session};
+    use crate::auth::{Role, UserInfo};
+    use crate::error::SERVER_FAULT;
+    use crate::state::AppState;
+    use axum::Extension;
+    use axum::body::Body;
+    use tower::ServiceExt;
+
+    async fn state() -> (tempfile::TempDir, AppState) {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let db = crate::db::connect(&format!("sqlite://{}?mode=rwc", dir.path().join("t.db").display())).await.expect("sqlite");
+        let state = AppState { db, secret: b"test secret".as_slice().into(), settings: Default::default() };
+        (dir, state)
+    }
+
+    /// GETs `path` as a signed-in researcher; returns the status and the JSON body.
+    async fn get(state: &AppState, path: &str) -> (u16, serde_json::Value) {
+        let user = UserInfo { id: 1, email: "r@example.org".into(), name: "R".into(), role: Role::Researcher };
+        let app: Router = routes()
+            .layer(Extension(CurrentSession(Some(Session { user, token_hash: String::new() }))))
+            .layer(Extension(state.clone()));
+        let r = app.oneshot(Request::get(path).body(Body::empty()).unwrap()).await.expect("an answer");
+        let status = r.status().as_u16();
+        let bytes = axum::body::to_bytes(r.into_body(), 1 << 20).await.expect("body");
+        (status, serde_json::from_slice(&bytes).unwrap_or(serde_json::Value::Null))
+    }
+
+    #[tokio::test]
+    async fn an_unknown_campaign_is_a_404_and_a_storage_failure_a_500() {
+        let (_dir, state) = state().await;
+        for path in ["/api/v1/campaigns/999/results", "/api/v1/campaigns/999/agreement", "/api/v1/campaigns/999/export/judgments.csv"] {
+            let (status, body) = get(&state, path).await;
+            assert_eq!(status, 404, "{path}: {body}");
+            assert_eq!(body["error"], "there is no campaign with id 999", "{path}");
+        }
+        let (status, body) = get(&state, "/api/v1/campaigns/1/export/judgments.csv?filter=dirty").await;
+        assert_eq!((status, body["error"].as_str().unwrap_or("")), (400, "filter must be raw or cleaned (got \"dirty\")"));
+        assert_eq!(get(&state, "/api/v1/campaigns").await, (200, serde_json::json!([])));
+
+        // The database goes away: every route answers 500 with the short message, no database text.
+        state.db.pool.close().await;
+        state.db.writer.close().await;
+        for path in ["/api/v1/campaigns", "/api/v1/campaigns/999/results", "/api/v1/campaigns/999/export/judgments.csv"] {
+            let (status, body) = get(&state, path).await;
+            assert_eq!(status, 500, "{path}: {body}");
+            assert_eq!(body["error"], SERVER_FAULT, "{path}");
+        }
+    }
+}

@@ -1,0 +1,299 @@
+//! The server side's one error type, and the one place it becomes an HTTP answer.
+//!
+//! Domain functions return [`AppResult`]; the kind of failure says what the caller did wrong
+//! (or that the server failed), never the text of a message:
+//!
+//! | variant          | status | what the caller reads                                        |
+//! |------------------|--------|--------------------------------------------------------------|
+//! | `NotFound`       | 404    | the message                                                  |
+//! | `Unauthorized`   | 401    | the message                                                  |
+//! | `Forbidden`      | 403    | the message                                                  |
+//! | `Invalid`        | 400    | the problem (the field is for logs, forms and tests)         |
+//! | `Conflict`       | 409    | the message                                                  |
+//! | `Gone`           | 410    | the message                                                  |
+//! | `Storage`        | 500    | [`SERVER_FAULT`]; the context and the database error are logged |
+//! | `Internal`       | 500    | [`SERVER_FAULT`]; the message is logged                      |
+//!
+//! Two mappings, side by side below, one rule: `IntoResponse` for axum routes (the status and
+//! `{"error": "…"}`), and `From<AppError> for ServerFnError` for server functions (the status
+//! is set on the response, the message is the error's text), so `?` in a server function
+//! answers with the right status. `AppError` deliberately does not implement
+//! `std::error::Error`: Leptos converts any `Error` into a `ServerFnError` without a status,
+//! and that conversion must not be the one `?` picks.
+//!
+//! A database error becomes an `AppError` only with a context ([`StorageContext::context`]):
+//! `query.fetch_one(&db.pool).await.context("reading campaign 3")?`.
+
+use axum::Json;
+use axum::http::StatusCode;
+use axum::response::{IntoResponse, Response};
+use leptos::prelude::ServerFnError;
+use std::fmt;
+
+/// What users read when the server failed (the details are in the log).
+pub const SERVER_FAULT: &str = "Something went wrong on the server; it has been logged.";
+
+/// A failure of a request, by kind.
+#[derive(Debug)]
+pub enum AppError {
+    /// The thing asked for does not exist (an unknown campaign, assignment, file).
+    NotFound(String),
+    /// Nobody is signed in, or the credentials are not valid.
+    Unauthorized(String),
+    /// The caller is known but may not do this.
+    Forbidden(String),
+    /// The input is wrong: `field` names what was wrong (for logs and tests), `problem` is the
+    /// sentence users read.
+    Invalid { field: String, problem: String },
+    /// The request collides with the current state (a retry with another answer, a race).
+    Conflict(String),
+    /// The thing existed but is no longer available (a finished or expired assignment).
+    Gone(String),
+    /// The database failed; `context` says what the server was doing.
+    Storage { context: String, source: sqlx::Error },
+    /// Anything else that is the server's fault (a broken invariant, a file that cannot be written).
+    Internal(String),
+}
+
+/// The result of anything that can fail on the server side.
+pub type AppResult<T> = Result<T, AppError>;
+
+impl AppError {
+    pub fn not_found(message: impl Into<String>) -> Self {
+        AppError::NotFound(message.into())
+    }
+
+    pub fn forbidden(message: impl Into<String>) -> Self {
+        AppError::Forbidden(message.into())
+    }
+
+    pub fn unauthorized(message: impl Into<String>) -> Self {
+        AppError::Unauthorized(message.into())
+    }
+
+    /// Wrong input: `field` names the input (a form field, an argument, a query parameter).
+    pub fn invalid(field: impl Into<String>, problem: impl Into<String>) -> Self {
+        AppError::Invalid { field: field.into(), problem: problem.into() }
+    }
+
+    pub fn conflict(message: impl Into<String>) -> Self {
+        AppError::Conflict(message.into())
+    }
+
+    pub fn gone(message: impl Into<String>) -> Self {
+        AppError::Gone(message.into())
+    }
+
+    pub fn internal(message: impl Into<String>) -> Self {
+        AppError::Internal(message.into())
+    }
+
+    /// A database failure while doing `context` (say what: "reading campaign 3").
+    pub fn storage(context: impl Into<String>, source: sqlx::Error) -> Self {
+        AppError::Storage { context: context.into(), source }
+    }
+
+    /// The HTTP status of this kind of failure.
+    pub fn status(&self) -> StatusCode {
+        match self {
+            AppError::NotFound(_) => StatusCode::NOT_FOUND,
+            AppError::Unauthorized(_) => StatusCode::UNAUTHORIZED,
+            AppError::Forbidden(_) => StatusCode::FORBIDDEN,
+            AppError::Invalid { .. } => StatusCode::BAD_REQUEST,
+            AppError::Conflict(_) => StatusCode::CONFLICT,
+            AppError::Gone(_) => StatusCode::GONE,
+            AppError::Storage { .. } | AppError::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
+        }
+    }
+
+    /// Whether this is the server's fault (logged, and hidden from the caller).
+    pub fn is_server_fault(&self) -> bool {
+        matches!(self, AppError::Storage { .. } | AppError::Internal(_))
+    }
+
+    /// What the caller reads: the message of a refusal, [`SERVER_FAULT`] for a failure.
+    pub fn public_message(&self) -> String {
+        if self.is_server_fault() { SERVER_FAULT.to_string() } else { self.to_string() }
+    }
+
+    /// Logs a server fault with its context and cause; refusals are not logged.
+    pub fn log(&self) {
+        match self {
+            AppError::Storage { context, source } => tracing::error!(error = %source, "storage error while {context}"),
+            AppError::Internal(message) => tracing::error!("internal error: {message}"),
+            _ => {}
+        }
+    }
+
+    /// An unknown thing named by an argument of a call (a server function's `campaign_id`) is
+    /// wrong input in that argument: 400, with the same message. Server functions that have
+    /// always answered an unknown id with 400 keep doing so; routes that name the thing in
+    /// their path answer 404.
+    pub fn in_argument(self, field: &str) -> Self {
+        match self {
+            AppError::NotFound(problem) => AppError::Invalid { field: field.into(), problem },
+            other => other,
+        }
+    }
+
+    /// The message, for callers outside HTTP (the command line, tests): what users would read
+    /// for a refusal, the context and cause for a failure.
+    pub fn into_message(self) -> String {
+        self.to_string()
+    }
+}
+
+impl fmt::Display for AppError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            AppError::NotFound(m)
+            | AppError::Unauthorized(m)
+            | AppError::Forbidden(m)
+            | AppError::Conflict(m)
+            | AppError::Gone(m)
+            | AppError::Internal(m) => f.write_str(m),
+            AppError::Invalid { problem, .. } => f.write_str(problem),
+            AppError::Storage { context, source } => write!(f, "database error while {context}: {source}"),
+        }
+    }
+}
+
+/// Attaches what the server was doing to a database error.
+pub trait StorageContext<T> {
+    /// `….await.context("reading campaign 3")?`
+    fn context(self, what: impl Into<String>) -> AppResult<T>;
+    /// Like [`context`](StorageContext::context), formatting the context only on failure.
+    fn with_context(self, what: impl FnOnce() -> String) -> AppResult<T>;
+}
+
+impl<T> StorageContext<T> for Result<T, sqlx::Error> {
+    fn context(self, what: impl Into<String>) -> AppResult<T> {
+        self.map_err(|e| AppError::storage(what, e))
+    }
+
+    fn with_context(self, what: impl FnOnce() -> String) -> AppResult<T> {
+        self.map_err(|e| AppError::storage(what(), e))
+    }
+}
+
+/// Axum routes: the status and `{"error": "…"}`; a server fault is logged first.
+impl IntoResponse for AppError {
+    fn into_response(self) -> Response {
+        self.log();
+        (self.status(), Json(serde_json::json!({ "error": self.public_message() }))).into_response()
+    }
+}
+
+/// Server functions: sets the status of the response and carries the message; a server fault
+/// is logged first. `?` on an [`AppResult`] in a server function goes through here.
+impl From<AppError> for ServerFnError {
+    fn from(e: AppError) -> Self {
+        e.log();
+        crate::web::set_status(e.status());
+        ServerFnError::new(e.public_message())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::sync::{Arc, Mutex};
+
+    fn every_kind() -> Vec<(AppError, u16, &'static str)> {
+        vec![
+            (AppError::not_found("there is no campaign with id 9"), 404, "there is no campaign with id 9"),
+            (AppError::unauthorized("Please sign in."), 401, "Please sign in."),
+            (AppError::forbidden("This needs the Organizer role."), 403, "This needs the Organizer role."),
+            (AppError::invalid("filter", "filter must be raw or cleaned"), 400, "filter must be raw or cleaned"),
+            (AppError::conflict("already answered"), 409, "already answered"),
+            (AppError::gone("this assignment has expired"), 410, "this assignment has expired"),
+            (AppError::storage("reading campaign 9", sqlx::Error::PoolClosed), 500, SERVER_FAULT),
+            (AppError::internal("cannot create a temp file: disk full"), 500, SERVER_FAULT),
+        ]
+    }
+
+    async fn body_of(r: Response) -> serde_json::Value {
+        let bytes = axum::body::to_bytes(r.into_body(), 1 << 20).await.expect("body");
+        serde_json::from_slice(&bytes).expect("a JSON body")
+    }
+
+    #[tokio::test]
+    async fn every_kind_has_its_status_and_a_json_body() {
+        for (e, status, message) in every_kind() {
+            let r = e.into_response();
+            assert_eq!(r.status().as_u16(), status);
+            assert_eq!(r.headers()["content-type"], "application/json");
+            assert_eq!(body_of(r).await, serde_json::json!({ "error": message }));
+        }
+    }
+
+    /// A `tracing` writer into a shared buffer.
+    #[derive(Clone, Default)]
+    struct Captured(Arc<Mutex<Vec<u8>>>);
+
+    impl std::io::Write for Captured {
+        fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+            self.0.lock().unwrap().extend_from_slice(buf);
+            Ok(buf.len())
+        }
+        fn flush(&mut self) -> std::io::Result<()> {
+            Ok(())
+        }
+    }
+
+    fn logged(f: impl FnOnce()) -> String {
+        let out = Captured::default();
+        let writer = out.clone();
+        let subscriber = tracing_subscriber::fmt().with_ansi(false).with_writer(move || writer.clone()).finish();
+        tracing::subscriber::with_default(subscriber, f);
+        let bytes = out.0.lock().unwrap().clone();
+        String::from_utf8(bytes).unwrap()
+    }
+
+    #[tokio::test]
+    async fn a_storage_error_is_logged_with_its_context_and_answered_briefly() {
+        let mut response = None;
+        let log = logged(|| response = Some(AppError::storage("reading campaign 9", sqlx::Error::PoolClosed).into_response()));
+        assert!(log.contains("ERROR") && log.contains("reading campaign 9") && log.contains("closed"), "{log}");
+        let body = body_of(response.unwrap()).await;
+        assert_eq!(body["error"], SERVER_FAULT, "no database text reaches the caller");
+
+        let log = logged(|| drop(AppError::internal("cannot create a temp file: disk full").into_response()));
+        assert!(log.contains("ERROR") && log.contains("disk full"), "{log}");
+        // Refusals are the caller's business: not logged.
+        assert_eq!(logged(|| drop(AppError::not_found("no such thing").into_response())), "");
+    }
+
+    #[test]
+    fn server_functions_get_the_same_status_and_message() {
+        use leptos::prelude::{Owner, provide_context};
+        for (e, status, message) in every_kind() {
+            let owner = Owner::new();
+            let (got_status, text) = owner.with(|| {
+                let response = leptos_axum::ResponseOptions::default();
+                provide_context(response.clone());
+                let e: ServerFnError = e.into();
+                let status = response.0.read().unwrap().status;
+                (status, crate::auth::error_text(&e))
+            });
+            assert_eq!(got_status.map(|s| s.as_u16()), Some(status));
+            assert_eq!(text, message);
+        }
+    }
+
+    #[test]
+    fn an_unknown_argument_is_wrong_input() {
+        let e = AppError::not_found("there is no campaign with id 9").in_argument("campaign_id");
+        assert_eq!(e.status(), StatusCode::BAD_REQUEST);
+        assert_eq!(e.to_string(), "there is no campaign with id 9");
+        assert!(matches!(AppError::storage("x", sqlx::Error::PoolClosed).in_argument("campaign_id"), AppError::Storage { .. }));
+    }
+
+    #[test]
+    fn storage_context_is_attached() {
+        let r: Result<(), sqlx::Error> = Err(sqlx::Error::RowNotFound);
+        let e = r.context("reading campaign 3").unwrap_err();
+        assert!(matches!(&e, AppError::Storage { context, .. } if context == "reading campaign 3"));
+        assert!(e.to_string().starts_with("database error while reading campaign 3: "), "{e}");
+    }
+}

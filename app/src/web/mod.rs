@@ -1,0 +1,61 @@
+//! The web layer: what axum routes and server functions share. Who asks ([`caller`]: a
+//! session, or a personal API token on the read-only API), the request's state, and what the
+//! answer carries besides its body (status, cookies). Errors become answers in
+//! [`crate::error`]: `?` on an [`AppResult`](crate::error::AppResult) sets the status.
+//!
+//! The helpers below read the request context Leptos provides to server functions; outside a
+//! request they find nothing and do nothing.
+
+pub mod caller;
+
+pub use caller::{api_caller, require};
+
+use crate::auth::server::{CurrentSession, Session};
+use crate::error::{AppError, AppResult};
+use crate::state::AppState;
+use axum::extract::ConnectInfo;
+use axum::http::{StatusCode, header};
+use leptos::prelude::use_context;
+use std::net::SocketAddr;
+
+fn request_parts() -> AppResult<http::request::Parts> {
+    use_context::<http::request::Parts>().ok_or_else(|| AppError::internal("no request context"))
+}
+
+/// The shared state, from the request.
+pub fn app_state() -> AppResult<AppState> {
+    request_parts()?.extensions.get::<AppState>().cloned().ok_or_else(|| AppError::internal("no application state"))
+}
+
+/// The session of the request, if signed in.
+pub fn current_session() -> Option<Session> {
+    use_context::<http::request::Parts>()?.extensions.get::<CurrentSession>()?.0.clone()
+}
+
+/// The client's address (for throttling).
+pub fn client_address() -> String {
+    use_context::<http::request::Parts>()
+        .and_then(|p| p.extensions.get::<ConnectInfo<SocketAddr>>().map(|c| c.0.ip().to_string()))
+        .unwrap_or_else(|| "unknown".into())
+}
+
+/// Sets the HTTP status of the current response.
+pub fn set_status(status: StatusCode) {
+    if let Some(res) = use_context::<leptos_axum::ResponseOptions>() {
+        res.set_status(status);
+    }
+}
+
+/// Appends a `Set-Cookie` header to the current response.
+pub fn set_cookie(value: &str) {
+    if let (Some(res), Ok(v)) = (use_context::<leptos_axum::ResponseOptions>(), header::HeaderValue::from_str(value)) {
+        res.append_header(header::SET_COOKIE, v);
+    }
+}
+
+/// Whether the current request is a plain HTML form post (no JavaScript).
+pub fn plain_form_post() -> bool {
+    use_context::<http::request::Parts>()
+        .and_then(|p| p.headers.get(http::header::ACCEPT).and_then(|v| v.to_str().ok()).map(|v| v.contains("text/html")))
+        .unwrap_or(false)
+}
