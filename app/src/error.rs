@@ -176,6 +176,13 @@ impl<T> StorageContext<T> for Result<T, sqlx::Error> {
     }
 }
 
+/// Sets the status of the current response (in a server function; outside a request, nothing).
+pub fn set_status(status: http::StatusCode) {
+    if let Some(res) = leptos::prelude::use_context::<leptos_axum::ResponseOptions>() {
+        res.set_status(status);
+    }
+}
+
 /// Axum routes: the status and `{"error": "…"}`; a server fault is logged first.
 impl IntoResponse for AppError {
     fn into_response(self) -> Response {
@@ -189,7 +196,7 @@ impl IntoResponse for AppError {
 impl From<AppError> for ServerFnError {
     fn from(e: AppError) -> Self {
         e.log();
-        crate::web::set_status(e.status());
+        set_status(e.status());
         ServerFnError::new(e.public_message())
     }
 }
@@ -274,7 +281,11 @@ mod tests {
                 provide_context(response.clone());
                 let e: ServerFnError = e.into();
                 let status = response.0.read().unwrap().status;
-                (status, crate::auth::error_text(&e))
+                let text = match &e {
+                    ServerFnError::ServerError(m) => m.clone(),
+                    other => other.to_string(),
+                };
+                (status, text)
             });
             assert_eq!(got_status.map(|s| s.as_u16()), Some(status));
             assert_eq!(text, message);

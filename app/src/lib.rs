@@ -5,6 +5,7 @@
 //! roles, `ui` the page frame. Server-only modules (`db`, `state`, and the server halves of each
 //! stage) compile with the `ssr` feature; the browser bundle gets pages only.
 
+pub mod accounts;
 pub mod annotate;
 pub mod auth;
 pub mod campaign;
@@ -34,6 +35,7 @@ pub mod api;
 pub mod db;
 #[cfg(feature = "ssr")]
 pub mod signing;
+#[cfg(feature = "ssr")]
 pub mod error;
 #[cfg(feature = "ssr")]
 pub mod state;

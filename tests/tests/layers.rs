@@ -47,7 +47,13 @@ fn module_graph() -> BTreeMap<String, BTreeSet<String>> {
         .map(|(name, files)| {
             let mut uses = BTreeSet::new();
             for file in files {
-                let text = std::fs::read_to_string(&file).unwrap();
+                // Code only: a comment that names a module is no dependency.
+                let text: String = std::fs::read_to_string(&file)
+                    .unwrap()
+                    .lines()
+                    .filter(|l| !l.trim_start().starts_with("//"))
+                    .collect::<Vec<_>>()
+                    .join("\n");
                 for (i, _) in text.match_indices("crate::") {
                     let rest = &text[i + "crate::".len()..];
                     let used: String = rest.chars().take_while(|c| c.is_ascii_alphanumeric() || *c == '_').collect();

@@ -1,10 +1,9 @@
 //! Accounts and roles: who may do what.
 //!
 //! `Role` and `UserInfo` travel to the browser; `server` (SSR only) holds passwords, sessions,
-//! login throttling and CSRF checks; `api` the server functions; `pages` the screens.
+//! login throttling and CSRF checks; `tokens` the personal API tokens. The pages and server
+//! functions of accounts are in `crate::accounts`, above the web layer.
 
-pub mod api;
-pub mod pages;
 #[cfg(feature = "ssr")]
 pub mod server;
 #[cfg(feature = "ssr")]
@@ -99,12 +98,14 @@ mod tests {
     }
 }
 
-/// Who is signed in, and the two actions that change it. Provided to every page.
-#[derive(Clone, Copy)]
-pub struct Session {
-    pub login: leptos::prelude::ServerAction<api::Login>,
-    pub logout: leptos::prelude::ServerAction<api::Logout>,
-    /// Accepting an invitation also signs in.
-    pub accept_invitation: leptos::prelude::ServerAction<api::AcceptInvitation>,
-    pub user: leptos::prelude::Resource<Result<Option<UserInfo>, leptos::prelude::ServerFnError>, crate::resource::JsonCodec>,
+/// Percent-encodes a query value.
+pub fn url_escape(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    for b in s.bytes() {
+        match b {
+            b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'_' | b'.' | b'~' => out.push(b as char),
+            _ => out.push_str(&format!("%{b:02X}")),
+        }
+    }
+    out
 }

@@ -309,7 +309,7 @@ pub fn return_url(platform_params: &str, code: &str) -> Option<String> {
         return Some(format!(
             "{}/mturk/externalSubmit?assignmentId={}&completion_code={code}",
             submit.trim_end_matches('/'),
-            crate::auth::api::url_escape(assignment)
+            crate::auth::url_escape(assignment)
         ));
     }
     None

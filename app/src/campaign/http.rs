@@ -12,7 +12,7 @@
 //!   gets a record without a password and is redirected to `/work/{assignment public id}`.
 
 use crate::auth::Role;
-use crate::auth::api::url_escape;
+use crate::auth::url_escape;
 use crate::auth::server::CurrentSession;
 use crate::campaign::assign::{Platform, campaign_by_public_id, crowd_worker, next_assignment};
 use crate::signing::verify_link;

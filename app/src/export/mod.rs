@@ -31,8 +31,7 @@ use crate::error::{AppError, AppResult, StorageContext};
 use crate::results::AgreementReport;
 use rows::{RowContext, RowFormat, WorkerStatus};
 
-/// NAME of the mt-metrics-eval files (`de-en.assay-z.sys.score`) and DATA of `DA-seglevel.csv`.
-pub const DEFAULT_NAME: &str = "assay";
+pub use crate::analysis::bundle::DEFAULT_NAME;
 
 /// What one export request asks for.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -60,7 +60,7 @@ pub fn export_file_names(r: &AnalysisResult) -> Vec<String> {
             Ok(())
         }
     }
-    let o = crate::analysis::bundle::BundleOptions { name: crate::export::DEFAULT_NAME, segments_in_test_set_order: true };
+    let o = crate::analysis::bundle::BundleOptions { name: crate::analysis::bundle::DEFAULT_NAME, segments_in_test_set_order: true };
     crate::analysis::bundle::write_result_files(&mut Names, r, &o).unwrap_or_default()
 }
 

@@ -3,14 +3,14 @@
 //! family's pages are routed here; nothing below imports it.
 
 use crate::annotate::pages::MyHits;
-use crate::auth::api::{AcceptInvitation, Login, Logout, current_user};
+use crate::accounts::api::{AcceptInvitation, Login, Logout, current_user};
 use crate::auth::{Role, UserInfo};
 use crate::campaign::pages::{AnnotatorQueue, OrganizerHome};
 // The pages: a browser bundle uses only its family's (see `page!`).
 #[cfg_attr(feature = "hydrate", allow(unused_imports))]
 use crate::{
     annotate::pages::WorkPage,
-    auth::pages::{AdminUsersPage, InvitePage, LoginPage, TokensPage},
+    accounts::pages::{AdminUsersPage, InvitePage, LoginPage, TokensPage},
     campaign::pages::{CampaignStatusPage, CampaignsPage, DesignerPage, ImportPage},
     results::pages::{ResultsIndex, ResultsPage, WorkersPage},
     study::pages::{HistoryPage, StudiesPage, StudyDesignerPage, StudyPage},
@@ -28,7 +28,7 @@ mod bundles;
 use bundles::Elsewhere;
 pub use bundles::BrowserBundle;
 use crate::resource::resource;
-pub use crate::auth::Session;
+pub use crate::accounts::Session;
 
 /// The HTML document the server sends; the app hydrates inside `<body>` with the browser bundle
 /// of the page's family (see [`BrowserBundle`]).

@@ -14,7 +14,7 @@ use crate::auth::server::{CurrentSession, Session};
 use crate::error::{AppError, AppResult};
 use crate::state::AppState;
 use axum::extract::ConnectInfo;
-use axum::http::{StatusCode, header};
+use axum::http::header;
 use leptos::prelude::use_context;
 use std::net::SocketAddr;
 
@@ -39,12 +39,7 @@ pub fn client_address() -> String {
         .unwrap_or_else(|| "unknown".into())
 }
 
-/// Sets the HTTP status of the current response.
-pub fn set_status(status: StatusCode) {
-    if let Some(res) = use_context::<leptos_axum::ResponseOptions>() {
-        res.set_status(status);
-    }
-}
+pub use crate::error::set_status;
 
 /// Appends a `Set-Cookie` header to the current response.
 pub fn set_cookie(value: &str) {

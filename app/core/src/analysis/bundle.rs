@@ -5,6 +5,9 @@
 
 use std::io::{self, Write};
 
+/// The NAME of the mt-metrics-eval files when none is given (`LP.NAME-z.sys.score`, …).
+pub const DEFAULT_NAME: &str = "assay";
+
 use super::export::{self, ScoreKind};
 use super::formats::{self, WilcoxonMatrixStyle};
 use super::{AnalysisResult, GroupResult};

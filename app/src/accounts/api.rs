@@ -40,7 +40,7 @@ pub async fn login(email: String, password: String) -> Result<(), ServerFnError>
             };
             let message = e.to_string();
             if web::plain_form_post() {
-                leptos_axum::redirect(&format!("/login?error={}", url_escape(&message)));
+                leptos_axum::redirect(&format!("/login?error={}", crate::auth::url_escape(&message)));
             } else {
                 web::set_status(status);
             }
@@ -128,18 +128,6 @@ pub async fn accept_invitation(token: String, name: String, password: String) ->
     web::set_cookie(&srv::session_cookie(&session, &state.settings));
     leptos_axum::redirect("/");
     Ok(())
-}
-
-/// Percent-encodes a query value.
-pub fn url_escape(s: &str) -> String {
-    let mut out = String::with_capacity(s.len());
-    for b in s.bytes() {
-        match b {
-            b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'_' | b'.' | b'~' => out.push(b as char),
-            _ => out.push_str(&format!("%{b:02X}")),
-        }
-    }
-    out
 }
 
 /// The signed-in researcher's (or higher) personal API tokens, newest first.

@@ -1,6 +1,6 @@
 //! Sign-in, invitation and account-administration screens.
 
-use crate::auth::api::{CreateApiToken, InviteUser, RevokeApiToken, SetUserRole, invitation, list_api_tokens, list_users};
+use super::api::{CreateApiToken, InviteUser, RevokeApiToken, SetUserRole, invitation, list_api_tokens, list_users};
 use crate::auth::{Role, UserInfo, error_text};
 use super::Session;
 use leptos::either::Either;
