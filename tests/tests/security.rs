@@ -54,7 +54,7 @@ const NO_ACCOUNT: [E; 2] = [S(401), S(401)];
 /// Every server function. `logout` is last because it ends the session.
 #[rustfmt::skip]
 const TABLE: &[Row] = &[
-    // auth/api.rs
+    // accounts/api.rs
     Row { endpoint: "current_user", how: How::Form, expect: [S(200); 6] },
     // A wrong password for an unknown account: the same refusal for everyone.
     Row { endpoint: "login", how: How::Form, expect: [S(401); 6] },
@@ -100,7 +100,7 @@ const TABLE: &[Row] = &[
     Row { endpoint: "study_history", how: How::Form, expect: [S(401), S(401), S(403), S(200), S(200), S(200)] },
     // Decisions about workers (approve, reject, block, bonus): organizers.
     Row { endpoint: "decide_worker", how: How::Form, expect: [S(401), S(401), S(403), S(403), Pass, Pass] },
-    // auth/api.rs: personal API tokens (researchers and up; revoking a token that is not yours is a 400).
+    // accounts/api.rs: personal API tokens (researchers and up; revoking a token that is not yours is a 400).
     Row { endpoint: "list_api_tokens", how: How::Form, expect: [S(401), S(401), S(403), S(200), S(200), S(200)] },
     Row { endpoint: "create_api_token", how: How::Form, expect: [S(401), S(401), S(403), S(200), S(200), S(200)] },
     Row { endpoint: "revoke_api_token", how: How::Form, expect: [S(401), S(401), S(403), Pass, Pass, Pass] },
@@ -250,7 +250,7 @@ fn every_server_function_has_a_row_in_the_security_table() {
     assert!(stale.is_empty(), "rows for server functions that do not exist: {stale:?}");
     // The GET-encoded ones are called with GET, the JSON ones with JSON.
     let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../app/src");
-    for file in ["annotate/api.rs", "campaign/api.rs", "auth/api.rs"] {
+    for file in ["annotate/api.rs", "campaign/api.rs", "accounts/api.rs"] {
         let text = std::fs::read_to_string(root.join(file)).unwrap();
         for line in text.lines().filter(|l| l.contains("endpoint = \"")) {
             let name = line.split("endpoint = \"").nth(1).unwrap().split('"').next().unwrap();
