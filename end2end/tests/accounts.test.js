@@ -2,7 +2,7 @@
 // the wasm app, and each role lands on its own home page.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { serverAndBrowser, openHydrated, DEMO } from './harness.js';
+import { serverAndBrowser, openHydrated, waitHydrated, DEMO } from './harness.js';
 
 const env = serverAndBrowser();
 
@@ -57,7 +57,7 @@ test('an annotator signs in, sees the queue, and signs out', async () => {
   await page.waitForSelector('[role="alert"]');
   assert.match(await page.textContent('[role="alert"]'), /needs the Administrator role/);
   await page.goto(`${env.server.base}/`);
-  await page.waitForSelector('body[data-hydrated="true"]');
+  await waitHydrated(page);
   await page.click('text=Sign out');
   await page.waitForURL(`${env.server.base}/login`, { timeout: 15_000 });
   const me = await page.evaluate(async () => (await fetch('/api/current_user', { method: 'POST' })).json());

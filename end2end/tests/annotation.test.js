@@ -4,7 +4,7 @@
 // The work comes from `assay serve --demo` (annotate::fixture).
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { startServer, launchBrowser, openHydrated, DEMO } from './harness.js';
+import { startServer, launchBrowser, openHydrated, waitHydrated, DEMO } from './harness.js';
 
 let server;
 let browser;
@@ -115,7 +115,7 @@ test('an annotator does a whole DA HIT by keyboard, reloads, cannot go back, and
       // A reload resumes at the same item.
       const before = await page.textContent('#candidate');
       await page.reload();
-      await page.waitForSelector('body[data-hydrated="true"]');
+      await waitHydrated(page);
       await waitProgress(page, 38, 100);
       assert.equal(await page.textContent('#candidate'), before);
     }
@@ -126,7 +126,7 @@ test('an annotator does a whole DA HIT by keyboard, reloads, cannot go back, and
       await page.goBack();
       await page.waitForURL((u) => !u.pathname.startsWith('/work/'), { timeout: 15_000 });
       await page.goto(`${server.base}/work/${id}`);
-      await page.waitForSelector('body[data-hydrated="true"]');
+      await waitHydrated(page);
       await waitProgress(page, 61, 100);
       assert.equal(await page.textContent('#candidate'), before);
       const old = await call(page, 'submit_judgment', { assignment: id, position: '59', score: '1', time_on_screen_ms: '5', key: 'back' });

@@ -3,7 +3,7 @@
 // the back button returns to the first page, live again.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { serverAndBrowser, openHydrated, signIn, DEMO } from './harness.js';
+import { serverAndBrowser, openHydrated, waitHydrated, signIn, DEMO } from './harness.js';
 
 const env = serverAndBrowser();
 
@@ -15,10 +15,6 @@ function recordWasm(page) {
     if (path.endsWith('.wasm')) files.push(path.split('/').pop());
   });
   return files;
-}
-
-async function waitHydrated(page) {
-  await page.waitForSelector('body[data-hydrated="true"]', { timeout: 30_000 });
 }
 
 test('an annotator downloads only the annotation bundle', async () => {
@@ -91,4 +87,30 @@ test('every page names the bundle of its family', async () => {
     const named = [...new Set(html.match(/assay-[a-z]+(?=_bg\.wasm|\.js)/g))];
     assert.deepEqual(named, [`assay-${bundle}`], path);
   }
+});
+
+// Browsers ask for /favicon.ico at every page load, and the server answers with the not-found
+// page. A bundle file served while such a page rendered once took its status (404, with the
+// file as the body): the browser refused the module and the page never hydrated.
+test('the bundle files are answered 200 while not-found pages render beside them', async () => {
+  const files = ['/pkg/assay-annotate.js', '/pkg/assay-results.js', '/assay.css'];
+  const wrong = [];
+  const status = async (path) => {
+    const r = await fetch(`${env.server.base}${path}`);
+    await r.arrayBuffer();
+    return r.status;
+  };
+  await Promise.all([
+    ...Array.from({ length: 4 }, async () => {
+      for (let i = 0; i < 60; i++) assert.equal(await status('/favicon.ico'), 404);
+    }),
+    ...Array.from({ length: 4 }, async (_, w) => {
+      for (let i = 0; i < 60; i++) {
+        const path = files[(w + i) % files.length];
+        const got = await status(path);
+        if (got !== 200) wrong.push(`${path}: ${got}`);
+      }
+    }),
+  ]);
+  assert.deepEqual(wrong, []);
 });

@@ -7,7 +7,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import {
-  startServer, launchBrowser, openHydrated, DEMO, signIn, call, ok, answerDemoAdequacyHit,
+  startServer, launchBrowser, openHydrated, waitHydrated, DEMO, signIn, call, ok, answerDemoAdequacyHit,
 } from './harness.js';
 
 let server;
@@ -46,7 +46,7 @@ test('an organizer approves, rejects with a reason and grants a bonus; the page 
   await signIn(page, DEMO.organizer);
   await page.waitForSelector('section[data-role="organizer"]', { timeout: 15_000 });
   await page.goto(`${server.base}/campaigns/${campaignId}/workers`);
-  await page.waitForSelector('body[data-hydrated="true"]', { timeout: 30_000 });
+  await waitHydrated(page);
   await page.waitForSelector('#worker-table tr.worker-row', { timeout: 30_000 });
   assert.equal(await page.locator('#worker-table tr.worker-row').count(), 2);
   // The verdicts computed when each HIT was finished are there (the demo's gate is off).
@@ -67,7 +67,7 @@ test('an organizer approves, rejects with a reason and grants a bonus; the page 
   await waitForText(page, '#decision-done', /2\.25 USD/);
 
   await page.reload();
-  await page.waitForSelector('body[data-hydrated="true"]', { timeout: 30_000 });
+  await waitHydrated(page);
   await page.waitForSelector(`${good}[data-standing="approve"]`, { timeout: 30_000 });
   await page.waitForSelector(`${bad}[data-standing="reject"]`, { timeout: 30_000 });
   const goodText = await page.locator(good).innerText();
@@ -97,7 +97,7 @@ test('the designer offers the quality gate, with the policy for too few pairs on
   await signIn(page, DEMO.organizer);
   await page.waitForSelector('section[data-role="organizer"]', { timeout: 15_000 });
   await page.goto(`${server.base}/campaigns/new`);
-  await page.waitForSelector('body[data-hydrated="true"]', { timeout: 30_000 });
+  await waitHydrated(page);
   await page.waitForSelector('#gate', { timeout: 30_000 });
   assert.equal(await page.locator('#gate').inputValue(), 'off');
   assert.equal(await page.locator('#gate-unsure').isDisabled(), true);

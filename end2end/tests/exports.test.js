@@ -7,7 +7,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import {
-  startServer, launchBrowser, openHydrated, DEMO, signIn, call, ok, answerDemoAdequacyHit,
+  startServer, launchBrowser, openHydrated, waitHydrated, DEMO, signIn, call, ok, answerDemoAdequacyHit,
 } from './harness.js';
 
 let server;
@@ -63,7 +63,7 @@ test('a researcher downloads every export from the results page', async () => {
   await signIn(page, DEMO.researcher);
   await page.waitForSelector('section[data-role="researcher"]', { timeout: 15_000 });
   await page.goto(`${server.base}/campaigns/${campaignId}/results`);
-  await page.waitForSelector('body[data-hydrated="true"]', { timeout: 30_000 });
+  await waitHydrated(page);
   await page.waitForSelector('#exports a.export', { timeout: 30_000 });
   // The agreement section: intra and inter rows for all and retained workers.
   assert.equal(await page.locator('#agreement-table tr.agreement-row').count(), 4);
@@ -128,7 +128,7 @@ test('a researcher creates an API token, reads with it, and revokes it', async (
   await signIn(page, DEMO.researcher);
   await page.waitForSelector('section[data-role="researcher"]', { timeout: 15_000 });
   await page.goto(`${server.base}/account/tokens`);
-  await page.waitForSelector('body[data-hydrated="true"]', { timeout: 30_000 });
+  await waitHydrated(page);
   await page.waitForSelector('#tokens-empty');
   await page.fill('#token-name', 'e2e script');
   await page.click('#token-form button[type="submit"]');

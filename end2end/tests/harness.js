@@ -17,6 +17,9 @@ export const DEMO = {
   annotator: { email: 'annotator@demo.assay', password: 'demo-annotator-pass' },
 };
 
+// The servers this test file started: a failed wait shows what they logged.
+const servers = [];
+
 function freePort() {
   return new Promise((ok, fail) => {
     const srv = net.createServer();
@@ -42,6 +45,8 @@ export async function startServer() {
   });
   let stderr = '';
   child.stderr.on('data', (d) => { stderr += d; });
+  const server = { base, stderr: () => stderr };
+  servers.push(server);
   const deadline = Date.now() + 60_000;
   for (;;) {
     if (child.exitCode !== null) throw new Error(`assay serve exited: ${stderr}`);
@@ -52,23 +57,95 @@ export async function startServer() {
     if (Date.now() > deadline) throw new Error(`assay serve did not start: ${stderr}`);
     await new Promise((r) => setTimeout(r, 100));
   }
-  return {
-    base,
+  return Object.assign(server, {
     async stop() {
+      servers.splice(servers.indexOf(server), 1);
       child.kill('SIGTERM');
       await new Promise((r) => (child.exitCode !== null ? r() : child.once('exit', r)));
       rmSync(dataDir, { recursive: true, force: true });
     },
-  };
+  });
 }
 
 export async function launchBrowser() {
-  return chromium.launch({
+  const browser = await chromium.launch({
     executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium',
     headless: true,
     args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
       '--disable-component-update', '--disable-sync'],
   });
+  // Every page of every context records what it reports (see `record`), however the test opened it.
+  const newContext = browser.newContext.bind(browser);
+  browser.newContext = async (...args) => {
+    const context = await newContext(...args);
+    context.on('page', record);
+    return context;
+  };
+  return browser;
+}
+
+// Records what `page` reports, so that a failed wait can say why (see `waitHydrated`): console
+// messages (a panic in the bundle is logged there by console_error_panic_hook), uncaught errors,
+// failed requests, HTTP errors and the documents it loads, each with the time since it opened.
+// `page.assayErrors` gets the uncaught errors, which tests expect to be none.
+function record(page) {
+  if (page.assayLog) return;
+  const opened = Date.now();
+  const log = [];
+  const note = (what) => log.push(`${String(Date.now() - opened).padStart(6)} ms  ${what}`);
+  page.assayLog = log;
+  page.assayErrors = [];
+  page.on('console', (m) => note(`console.${m.type()}: ${m.text()} ${m.location()?.url ?? ''}`));
+  page.on('pageerror', (e) => {
+    page.assayErrors.push(String(e));
+    note(`uncaught: ${e.name}: ${e.message} ${e.stack ?? ''}`);
+  });
+  page.on('requestfailed', (r) => note(`request failed: ${r.method()} ${r.url()}: ${r.failure()?.errorText}`));
+  page.on('requestfinished', (r) => {
+    if (new URL(r.url()).pathname.startsWith('/pkg/')) note(`loaded ${r.url()}`);
+  });
+  // An error status with its headers and the start of its body: a bundle file answered 404 with
+  // the file itself as the body was the sign of a status leaking from another request.
+  page.on('response', async (r) => {
+    if (r.status() < 400) return;
+    const i = log.length;
+    note(`HTTP ${r.status()}: ${r.request().method()} ${r.url()}`);
+    const headers = await r.allHeaders().catch(() => ({}));
+    const body = await r.text().catch((e) => `(no body: ${e.message.split('\n')[0]})`);
+    log[i] += ` ${JSON.stringify(headers)} ${JSON.stringify(body.slice(0, 200))}`;
+  });
+  page.on('framenavigated', (f) => { if (f === page.mainFrame()) note(`document ${f.url()}`); });
+  page.on('load', () => note('load event'));
+  page.on('crash', () => note('the page crashed'));
+  page.on('close', () => note('closed'));
+}
+
+// Waits until the document in `page` has hydrated: its bundle ran `hydrate()`, which marks the
+// body with data-hydrated. On failure the error tells what the page and the server reported.
+export async function waitHydrated(page, timeout = 30_000) {
+  try {
+    await page.waitForSelector('body[data-hydrated="true"]', { timeout });
+  } catch (e) {
+    throw new Error(`${page.url()} did not hydrate: ${e.message.split('\n')[0]}\n${await diagnose(page)}`, { cause: e });
+  }
+}
+
+// What is known about `page` and the servers: its log (see `record`), the document's state and
+// the timing of its bundle's files, and the servers' log.
+export async function diagnose(page) {
+  const state = await Promise.race([
+    page.evaluate(() => JSON.stringify({
+      url: location.href,
+      readyState: document.readyState,
+      hydrated: document.body?.dataset.hydrated ?? null,
+      pkg: performance.getEntriesByType('resource').filter((r) => r.name.includes('/pkg/')).map((r) => ({
+        name: r.name.split('/').pop(), start: Math.round(r.startTime), end: Math.round(r.responseEnd), bytes: r.transferSize,
+      })),
+    })),
+    new Promise((ok) => setTimeout(() => ok('(the page did not answer within 5 s)'), 5_000)),
+  ]).catch((e) => `(the page could not be read: ${e.message})`);
+  const logs = servers.map((s) => `server ${s.base} logged:\n${s.stderr().slice(-4000) || '(nothing at ASSAY_LOG=warn)'}`);
+  return [`page log (ms since the page opened):`, ...(page.assayLog ?? ['(not recorded)']), `page state: ${state}`, ...logs].join('\n');
 }
 
 // Starts the server and the browser before a test file's tests and stops them after: the returned
@@ -89,11 +166,9 @@ export function serverAndBrowser() {
 // Opens a page and waits until the app has hydrated (the wasm bundle ran).
 export async function openHydrated(context, url) {
   const page = await context.newPage();
-  const errors = [];
-  page.on('pageerror', (e) => errors.push(String(e)));
+  record(page);
   await page.goto(url);
-  await page.waitForSelector('body[data-hydrated="true"]', { timeout: 30_000 });
-  page.assayErrors = errors;
+  await waitHydrated(page);
   return page;
 }
 

@@ -3,7 +3,7 @@
 // the signed link, starts, and answers items. The markup is shown as text and nothing of it runs.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { serverAndBrowser, openHydrated, DEMO } from './harness.js';
+import { serverAndBrowser, openHydrated, waitHydrated, DEMO } from './harness.js';
 
 const env = serverAndBrowser();
 
@@ -79,7 +79,7 @@ test('markup in segments is shown as text and never runs', async () => {
   }
   // A reload renders the current item on the server: still text, still nothing runs.
   await page.reload();
-  await page.waitForSelector('body[data-hydrated="true"]', { timeout: 30_000 });
+  await waitHydrated(page);
   await page.waitForSelector('#candidate', { timeout: 15_000 });
   assert.match(await page.textContent('#candidate'), /<script>window\.pwned/);
   assert.equal(await page.evaluate(() => window.pwned), undefined);

@@ -5,7 +5,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import {
-  startServer, launchBrowser, openHydrated, DEMO, signIn, call, ok, answerDemoAdequacyHit,
+  startServer, launchBrowser, openHydrated, waitHydrated, DEMO, signIn, call, ok, answerDemoAdequacyHit,
 } from './harness.js';
 
 let server;
@@ -28,7 +28,7 @@ test('a researcher sees the scores, the z plot and the heatmap, and recomputes w
   await signIn(page, DEMO.researcher);
   await page.waitForSelector('section[data-role="researcher"]', { timeout: 15_000 });
   await page.goto(`${server.base}/campaigns/${campaignId}/results`);
-  await page.waitForSelector('body[data-hydrated="true"]', { timeout: 30_000 });
+  await waitHydrated(page);
   await page.waitForSelector('#scores tr.system-row', { timeout: 30_000 });
   const rows = await page.locator('#scores tr.system-row').count();
   assert.ok(rows >= 2, `${rows} system rows`);

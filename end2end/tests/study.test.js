@@ -5,7 +5,7 @@
 // the calibrated gains with intervals and the time-line plot, and the history page the links.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { serverAndBrowser, openHydrated, DEMO } from './harness.js';
+import { serverAndBrowser, openHydrated, waitHydrated, DEMO } from './harness.js';
 
 const env = serverAndBrowser();
 
@@ -123,7 +123,7 @@ test('an organizer sets up a calibrated comparison, a crowd completes it, the st
   const reader = await openHydrated(await env.browser.newContext(), `${env.server.base}/login`);
   await signIn(reader, DEMO.researcher);
   await reader.goto(`${env.server.base}/studies/${studyId}`);
-  await reader.waitForSelector('body[data-hydrated="true"]', { timeout: 30_000 });
+  await waitHydrated(reader);
   await reader.waitForSelector('#raw-da-adequacy tr.gain-row', { timeout: 30_000 });
   assert.equal(await reader.locator('#raw-da-adequacy tr.gain-row').count(), 2, 'en-de and the mean');
   assert.equal(await reader.locator('#z-da-adequacy tr.gain-row').count(), 2);

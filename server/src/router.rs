@@ -7,6 +7,7 @@ use app::state::AppState;
 use app::ui::BrowserBundle;
 use app::{App, shell};
 use axum::http::{HeaderName, HeaderValue, header};
+use axum::handler::Handler;
 use axum::routing::get;
 use axum::response::IntoResponse;
 use axum::{Extension, Router, middleware};
@@ -14,6 +15,7 @@ use leptos::prelude::LeptosOptions;
 use leptos_axum::{LeptosRoutes, generate_route_list};
 use std::net::SocketAddr;
 use tower_http::limit::RequestBodyLimitLayer;
+use tower_http::services::ServeDir;
 use tower_http::set_header::SetResponseHeaderLayer;
 
 /// Largest request body accepted by ordinary routes (uploads get their own, larger limit).
@@ -31,7 +33,26 @@ pub fn build(state: AppState, options: LeptosOptions) -> Router {
         .merge(app::campaign::http::crowd_routes())
         .merge(app::study::export::routes())
         .merge(app::api::routes())
-        .fallback(leptos_axum::file_and_error_handler(shell))
+        // The site's files (the browser bundles under pkg/, the stylesheet) are served by
+        // tower-http alone; any other path gets the app's not-found page from Leptos's
+        // file-and-error handler (which finds no file there either). That handler is not used
+        // for the files themselves: it applies the `ResponseOptions` it finds from a fresh
+        // `Owner::new()`, a child of whatever owner the worker thread last set, and every page
+        // render sets its own (`Owner::new_root`). A file served while another request's page
+        // was rendering on the same thread took that page's status: with a not-found page in
+        // flight (the favicon.ico browsers ask for at load), a bundle's .js or .wasm came back
+        // 404 with its whole body, about one time in ten under concurrency, and the page never
+        // hydrated.
+        .fallback_service(
+            ServeDir::new(&*options.site_root)
+                .precompressed_gzip()
+                .precompressed_br()
+                // As before: a folder is not a page, and methods other than GET and HEAD get
+                // the app's answer, not 405.
+                .append_index_html_on_directories(false)
+                .call_fallback_on_method_not_allowed(true)
+                .fallback(leptos_axum::file_and_error_handler(shell).with_state(options.clone())),
+        )
         .with_state(options)
         .layer(RequestBodyLimitLayer::new(MAX_BODY_BYTES))
         // Uploads stream to a temp file under their own, larger limit.
