@@ -49,15 +49,8 @@ BROWSER_BUNDLES="$(sed -n 's/^bundle-\([a-z]*\) = .*/\1/p' "$ROOT/app/Cargo.toml
 
 # Builds the browser bundles and the stylesheet into target/site.
 # $1 = debug | release
-#
-# The wasm builds use a target directory of their own ($CARGO_TARGET_DIR/wasm), so that a script
-# can build the server at the same time (`build_site … &` then `wait`): cargo locks a target
-# directory for one build at a time, and much of a bundle's build is single-threaded (link-time
-# optimisation, wasm-opt), which leaves a core for the server's build. Each bundle's wasm-opt
-# runs beside the next bundle's build for the same reason.
 build_site() {
   local mode="${1:-debug}" site="$CARGO_TARGET_DIR/site" profile=dev profile_dir=debug name key cache
-  local wasm_target="$CARGO_TARGET_DIR/wasm" optimising=()
   if [ "$mode" = release ]; then profile=wasm-release; profile_dir=wasm-release; fi
   # wasm-opt from npm's binaryen (end2end/package.json), not Debian's older one, which breaks
   # hydration. Used when `npm ci` in end2end/ has installed it.
@@ -79,17 +72,15 @@ build_site() {
     mkdir -p "$cache"
     for name in $BROWSER_BUNDLES; do
       step "building the browser bundle '$name' ($mode)"
-      CARGO_TARGET_DIR="$wasm_target" cargo build -p app --lib --target wasm32-unknown-unknown \
-        --no-default-features --features "bundle-$name" --profile "$profile"
+      cargo build -p app --lib --target wasm32-unknown-unknown --no-default-features \
+        --features "bundle-$name" --profile "$profile"
       wasm-bindgen --target web --no-typescript --out-dir "$cache" --out-name "assay-$name" \
-        "$wasm_target/wasm32-unknown-unknown/$profile_dir/app.wasm"
+        "$CARGO_TARGET_DIR/wasm32-unknown-unknown/$profile_dir/app.wasm"
       if [ "$mode" = release ] && command -v wasm-opt >/dev/null; then
         wasm-opt -Oz --enable-bulk-memory --enable-nontrapping-float-to-int \
-          -o "$cache/assay-${name}_bg.wasm" "$cache/assay-${name}_bg.wasm" &
-        optimising+=($!)
+          -o "$cache/assay-${name}_bg.wasm" "$cache/assay-${name}_bg.wasm"
       fi
     done
-    for pid in "${optimising[@]}"; do wait "$pid"; done
     touch "$cache/complete"
   fi
   rm -rf "$site/pkg"
