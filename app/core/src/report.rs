@@ -13,9 +13,10 @@ pub enum Scale {
 }
 
 impl Scale {
-    /// The scale of a campaign task by its name.
+    /// The scale of a campaign task by its name: its protocol's ([`crate::protocol::Protocol::scale`]);
+    /// continuous for any other name.
     pub fn of_task(task: &str) -> Scale {
-        if task == "word-order" { Scale::Categorical { categories: 5 } } else { Scale::Continuous }
+        crate::model::TaskKind::parse(task).map_or(Scale::Continuous, |t| crate::protocol::for_task(t).scale())
     }
 
     pub fn category(self, score: f64) -> u32 {

@@ -154,6 +154,7 @@ pub async fn release_held(conn: &mut AnyConnection, secret: &[u8], campaign_id: 
 /// computes and stores the worker's pooled verdict and gives or holds the HIT's completion code.
 pub async fn finish_hit(conn: &mut AnyConnection, secret: &[u8], assignment_id: i64) -> AppResult<GateOutcome> {
     let started = std::time::Instant::now();
+    let context = || format!("running the quality gate for assignment {assignment_id}");
     let row = sqlx::query(
         "SELECT a.public_id, a.worker_id, h.campaign_id, c.task, c.settings, c.gate, c.gate_unsure \
          FROM assignments a JOIN hits h ON h.id = a.hit_id JOIN campaigns c ON c.id = h.campaign_id WHERE a.id = $1",
@@ -161,14 +162,14 @@ pub async fn finish_hit(conn: &mut AnyConnection, secret: &[u8], assignment_id: 
     .bind(assignment_id)
     .fetch_one(&mut *conn)
     .await
-    .with_context(|| format!("running the quality gate for assignment {assignment_id}"))?;
-    let public_id: String = row.try_get("public_id").with_context(|| format!("running the quality gate for assignment {assignment_id}"))?;
-    let worker_id: i64 = row.try_get("worker_id").with_context(|| format!("running the quality gate for assignment {assignment_id}"))?;
-    let campaign_id: i64 = row.try_get("campaign_id").with_context(|| format!("running the quality gate for assignment {assignment_id}"))?;
-    let task: String = row.try_get("task").with_context(|| format!("running the quality gate for assignment {assignment_id}"))?;
-    let settings: String = row.try_get("settings").with_context(|| format!("running the quality gate for assignment {assignment_id}"))?;
+    .with_context(context)?;
+    let public_id: String = row.try_get("public_id").with_context(context)?;
+    let worker_id: i64 = row.try_get("worker_id").with_context(context)?;
+    let campaign_id: i64 = row.try_get("campaign_id").with_context(context)?;
+    let task: String = row.try_get("task").with_context(context)?;
+    let settings: String = row.try_get("settings").with_context(context)?;
     let settings = CampaignSettings::read(&settings, TaskKind::parse(&task).unwrap_or(TaskKind::DaAdequacy), "", "");
-    let (mode, unsure): (String, String) = (row.try_get("gate").with_context(|| format!("running the quality gate for assignment {assignment_id}"))?, row.try_get("gate_unsure").with_context(|| format!("running the quality gate for assignment {assignment_id}"))?);
+    let (mode, unsure): (String, String) = (row.try_get("gate").with_context(context)?, row.try_get("gate_unsure").with_context(context)?);
     let gate = QualityGate::parse(&mode, &unsure).ok_or_else(|| AppError::internal(format!("campaign {campaign_id} has an unknown gate {mode:?}/{unsure:?}")))?;
 
     let set = load_worker(conn, campaign_id, worker_id, &task).await?;
@@ -194,14 +195,14 @@ pub async fn finish_hit(conn: &mut AnyConnection, secret: &[u8], assignment_id: 
     .bind(now_ms())
     .execute(&mut *conn)
     .await
-    .with_context(|| format!("running the quality gate for assignment {assignment_id}"))?;
+    .with_context(context)?;
     sqlx::query("UPDATE assignments SET completion_code = $1, code_held = $2 WHERE id = $3")
         .bind(code.clone())
         .bind(i64::from(!given))
         .bind(assignment_id)
         .execute(&mut *conn)
         .await
-        .with_context(|| format!("running the quality gate for assignment {assignment_id}"))?;
+        .with_context(context)?;
     // A pooled pass also vouches for the worker's earlier HITs held by the gate.
     if reliability.verdict == Verdict::Pass {
         release_held(conn, secret, campaign_id, worker_id).await?;
