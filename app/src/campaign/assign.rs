@@ -122,7 +122,8 @@ enum Attempt {
     Conflict,
 }
 
-/// The worker's assignment: the active one in this campaign if there is one (resumed), else a
+/// The worker's assignment: the active one in this campaign if there is one (resumed), else
+/// their expired one whose slot nobody took since (revived, with its answers), else a
 /// new one on a free slot of a HIT the worker has never had, or `None` when there is no work
 /// for them (campaign not launched, every slot taken, worker blocked).
 ///
@@ -215,6 +216,35 @@ async fn attempt(
     if let Some(a) = active {
         let id: i64 = a.try_get("id").map_err(db_err)?;
         run!(sqlx::query("UPDATE assignments SET last_seen_at = $1 WHERE id = $2").bind(now).bind(id).execute(&mut *tx).await);
+        run!(tx.commit().await);
+        return Ok(Attempt::Done(Some(AssignmentRef {
+            id,
+            public_id: a.try_get("public_id").map_err(db_err)?,
+            hit_id: a.try_get("hit_id").map_err(db_err)?,
+            hit_index: a.try_get("hit_index").map_err(db_err)?,
+            slot: a.try_get("slot").map_err(db_err)?,
+            resumed: true,
+        })));
+    }
+    // Revive the worker's own expired assignment while its slot is still free: a worker who
+    // stepped away for longer than the timeout continues where they stopped, with the answers
+    // they gave, instead of finding no HIT (they already had this one, so no other is offered
+    // to them on it). Once another worker has taken the slot, the HIT is no longer theirs.
+    let lapsed = run!(
+        sqlx::query(
+            "SELECT a.id, a.public_id, a.hit_id, a.slot, h.hit_index FROM assignments a JOIN hits h ON h.id = a.hit_id \
+             WHERE a.worker_id = $1 AND a.status = 'expired' AND h.campaign_id = $2 \
+             AND NOT EXISTS (SELECT 1 FROM assignments o WHERE o.hit_id = a.hit_id AND o.slot = a.slot AND o.status IN ('active', 'completed')) \
+             ORDER BY a.last_seen_at DESC, a.id DESC LIMIT 1",
+        )
+        .bind(worker_id)
+        .bind(campaign_id)
+        .fetch_optional(&mut *tx)
+        .await
+    );
+    if let Some(a) = lapsed {
+        let id: i64 = a.try_get("id").map_err(db_err)?;
+        run!(sqlx::query("UPDATE assignments SET status = 'active', last_seen_at = $1 WHERE id = $2").bind(now).bind(id).execute(&mut *tx).await);
         run!(tx.commit().await);
         return Ok(Attempt::Done(Some(AssignmentRef {
             id,

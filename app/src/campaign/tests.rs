@@ -289,9 +289,19 @@ async fn assignments_respect_redundancy_under_concurrency() {
         assert_eq!(a.public_id, b.public_id);
         assert!(a.resumed || b.resumed);
 
-        // Idle assignments expire and free their slot; the worker never gets that HIT again.
+        // Idle assignments expire and free their slot. The worker who comes back before anyone
+        // took the slot gets the same assignment again, where they stopped (the demo annotator
+        // of an old data directory, a worker back from a break).
         let first = &got[0];
         let holder: i64 = sqlx::query("SELECT worker_id FROM assignments WHERE id = $1").bind(first.id).fetch_one(&db.pool).await.unwrap().try_get("worker_id").unwrap();
+        sqlx::query("UPDATE assignments SET last_seen_at = 0, next_position = 5 WHERE id = $1").bind(first.id).execute(&db.pool).await.unwrap();
+        assert_eq!(super::assign::expire_idle(&db, id).await.unwrap(), 1);
+        let back = next_assignment(&db, id, holder, None).await.unwrap().expect("the worker's own lapsed assignment");
+        assert_eq!((back.id, back.public_id.as_str(), back.slot, back.resumed), (first.id, first.public_id.as_str(), first.slot, true));
+        let row = sqlx::query("SELECT status, next_position FROM assignments WHERE id = $1").bind(first.id).fetch_one(&db.pool).await.unwrap();
+        assert_eq!((row.try_get::<String, _>("status").unwrap().as_str(), row.try_get::<i64, _>("next_position").unwrap()), ("active", 5));
+        // Expired again, and this time a newcomer takes the slot first: the HIT is no longer the
+        // first worker's.
         sqlx::query("UPDATE assignments SET last_seen_at = 0 WHERE id = $1").bind(first.id).execute(&db.pool).await.unwrap();
         assert_eq!(super::assign::expire_idle(&db, id).await.unwrap(), 1);
         let newcomer = crowd_worker(&db, Platform::MTurk, "late").await.unwrap();
