@@ -334,42 +334,62 @@ pub fn move_into_place(staging: &Path, out: &Path) -> Result<(), String> {
     Ok(())
 }
 
+/// An analysis of a file, or of a campaign (shared with the cache).
+enum Analysed {
+    File(AnalysisResult),
+    Campaign(std::sync::Arc<app::analysis::campaign::CampaignAnalysis>),
+}
+
+impl Analysed {
+    fn result(&self) -> &AnalysisResult {
+        match self {
+            Analysed::File(r) => r,
+            Analysed::Campaign(a) => &a.result,
+        }
+    }
+}
+
+fn announce(set: &app::analysis::JudgmentSet) {
+    eprintln!(
+        "assay: {} judgments by {} workers of {} systems; quality control, z-scores, scores and comparisons",
+        set.records.len(),
+        set.workers.len(),
+        set.systems.len()
+    );
+}
+
 /// `assay analyze`.
 pub async fn analyze(config: &Config, args: AnalyzeArgs) -> Result<(), String> {
     let start = Instant::now();
     let settings = settings(&args.settings)?;
     check_out(&args.out, args.force)?;
-    let (set, source, from_db) = match (&args.input, args.campaign) {
+    let (analysed, source, from_db) = match (&args.input, args.campaign) {
         (Some(path), _) => {
             eprintln!("assay: reading {}", path.display());
             let (set, format, bytes) = read_file(path, args.format, &args.task)?;
             let source = json!({"kind": "file", "path": path.display().to_string(), "format": format.as_str(), "bytes": bytes});
-            (set, source, false)
+            if set.records.is_empty() {
+                return Err(format!("{}: no judgments (only a header?)", path.display()));
+            }
+            announce(&set);
+            (Analysed::File(analyse(&set, &settings)), source, false)
         }
         (None, Some(id)) => {
             let db = app::db::connect(&config.database_url()).await?;
-            eprintln!("assay: reading campaign {id} from the database");
-            let info = app::analysis::db::campaign_info(&db, id).await.map_err(app::error::AppError::into_message)?;
-            let set = app::analysis::db::load_campaign(&db, id).await?;
+            eprintln!("assay: reading campaign {id} from the database and analysing it");
+            // The shared path of every view of a campaign (the results page, the API, exports).
+            let a = app::analysis::campaign::analyse(&db, id, &settings).await.map_err(app::error::AppError::into_message)?;
+            if a.set.records.is_empty() {
+                return Err(format!("campaign {id} has no judgments yet"));
+            }
+            announce(&a.set);
             let backend = format!("{:?}", db.backend).to_lowercase();
-            let source = app::export::campaign_source(&info, &backend);
-            (set, source, true)
+            let source = app::export::campaign_source(&a.info, &backend);
+            (Analysed::Campaign(a), source, true)
         }
         (None, None) => return Err("give --input FILE or --campaign ID".into()),
     };
-    if set.records.is_empty() {
-        return Err(match (&args.input, args.campaign) {
-            (Some(path), _) => format!("{}: no judgments (only a header?)", path.display()),
-            (None, id) => format!("campaign {} has no judgments yet", id.unwrap_or_default()),
-        });
-    }
-    eprintln!(
-        "assay: {} judgments by {} workers of {} systems; running quality control, z-scores, scores and comparisons",
-        set.records.len(),
-        set.workers.len(),
-        set.systems.len()
-    );
-    let result = analyse(&set, &settings);
+    let result = analysed.result();
     eprintln!("assay: analysed in {:.2} s; writing {}", start.elapsed().as_secs_f64(), args.out.display());
 
     let staging = staging_dir(&args.out)?;

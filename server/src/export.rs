@@ -60,7 +60,7 @@ pub async fn export(config: &Config, args: ExportArgs) -> Result<(), String> {
                 "assay: {} export of campaign {} ({} judgments): {} in {}",
                 if args.cleaned { "cleaned" } else { "raw" },
                 args.campaign,
-                p.result.judgments,
+                p.analysis.result.judgments,
                 names.join(", "),
                 args.out.display()
             );

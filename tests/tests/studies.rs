@@ -108,6 +108,38 @@ async fn work_through(server: &TestServer, org: &Browser, assignment: &str, task
     }
 }
 
+/// (system, raw, z, n) per group of a results page, sorted.
+fn scores_of_page(res: &Value) -> Vec<(String, String, i64, i64, i64)> {
+    let mut out = Vec::new();
+    for g in res["groups"].as_array().unwrap() {
+        for s in g["systems"].as_array().unwrap() {
+            out.push(row(g["task"].as_str().unwrap(), s["name"].as_str().unwrap(), &s["raw"], &s["z"], &s["n"]));
+        }
+    }
+    out.sort();
+    out
+}
+
+/// The same from an `analysis.json`.
+fn scores_of_analysis(a: &Value) -> Vec<(String, String, i64, i64, i64)> {
+    let r = &a["result"];
+    let name = |kind: &str, i: &Value| r["names"][kind][i.as_u64().unwrap() as usize].as_str().unwrap().to_string();
+    let mut out = Vec::new();
+    for g in r["groups"].as_array().unwrap() {
+        for s in g["systems"].as_array().unwrap() {
+            out.push(row(&name("tasks", &g["task"]), &name("systems", &s["system"]), &s["raw"], &s["z"], &s["n_judgments"]));
+        }
+    }
+    out.sort();
+    out
+}
+
+/// Numbers to nine decimals, so rows compare exactly.
+fn row(task: &str, system: &str, raw: &Value, z: &Value, n: &Value) -> (String, String, i64, i64, i64) {
+    let fixed = |v: &Value| (v.as_f64().unwrap() * 1e9).round() as i64;
+    (task.to_string(), system.to_string(), fixed(raw), fixed(z), n.as_i64().unwrap())
+}
+
 fn mean(v: &[f64]) -> f64 {
     v.iter().sum::<f64>() / v.len() as f64
 }
@@ -245,6 +277,21 @@ both_backends! {
         let res = researcher.call("campaign_results", &[("campaign_id", &arm0), ("exclude_ref", "false"), ("exclude_bad_ref", "false"), ("per_segment", "false"), ("wilcoxon", "false")]).await.json();
         let names: Vec<&str> = res["groups"][0]["systems"].as_array().unwrap().iter().map(|s| s["name"].as_str().unwrap()).collect();
         assert!(names.contains(&"Bench @ wmt07") && names.contains(&"Bench @ wmt12"), "{names:?}");
+
+        // Every view of the arm is the one analysis: the results page, analysis.json from the
+        // export and from `assay analyze --campaign` give the same systems with the same numbers
+        // (the benchmark per test set in each).
+        let page = scores_of_page(&res);
+        let url = format!("{}/campaigns/{arm0}/export/analysis.json?exclude_ref=false&exclude_bad_ref=false&per_segment=false&wilcoxon=false&filter=raw", server.base);
+        let exported = researcher.client.get(url).send().await.unwrap();
+        assert_eq!(exported.status().as_u16(), 200);
+        let exported: Value = serde_json::from_slice(&exported.bytes().await.unwrap()).unwrap();
+        assert_eq!(scores_of_analysis(&exported), page, "analysis.json of the export");
+        let out = server.data_dir.path().join("arm-analysis");
+        let run = server.assay(&["analyze", "--campaign", &arm0, "--out", out.to_str().unwrap()]).output().unwrap();
+        assert!(run.status.success(), "{}", String::from_utf8_lossy(&run.stderr));
+        let analyzed: Value = serde_json::from_str(&std::fs::read_to_string(out.join("analysis.json")).unwrap()).unwrap();
+        assert_eq!(scores_of_analysis(&analyzed), page, "assay analyze --campaign");
 
         // History: both campaigns, every (system, test set) with an interval; the study's
         // calibration is named, and two campaigns sharing the anchors are linked.

@@ -4,6 +4,7 @@
 //! that question's answers.
 
 use assay_tests::*;
+use serde_json::Value;
 use std::collections::BTreeMap;
 
 /// The box value (0, .25, …, 1) the test gives each item for question `q`.
@@ -38,6 +39,18 @@ both_backends! {
         systems.dedup();
         let rank = |s: &str| systems.iter().position(|x| x == s).unwrap_or(0);
 
+        let list = organizer.call("list_campaigns", &[]).await.json();
+        let id = list.as_array().unwrap().iter().find(|c| c["task"] == "word-order").unwrap()["id"].as_i64().unwrap().to_string();
+        // The review page's rows: one per (worker, question), on the first reading and on every
+        // refresh (which re-reads only the workers with new judgments).
+        let review_tasks = |v: Value| -> Vec<String> {
+            let mut t: Vec<String> = v["workers"].as_array().unwrap().iter().map(|w| format!("{} {}", w["worker"].as_str().unwrap(), w["task"].as_str().unwrap())).collect();
+            t.sort();
+            t
+        };
+        let half = items.as_array().unwrap().len() as i64 / 2;
+        let mut first_review = None;
+
         assert_eq!(annotator.call("start_work", &[("assignment", &assignment)]).await.status, 200);
         // Expected raw means per question and system (SYSTEM and REPEAT items).
         let mut expected: [BTreeMap<String, (f64, usize)>; 2] = Default::default();
@@ -46,6 +59,14 @@ both_backends! {
             let t = item["item_type"].as_str().unwrap();
             let s = item["system"].as_str().unwrap_or("");
             let (s1, s2) = (answer(1, p, t, rank(s)), answer(2, p, t, rank(s)));
+            if p == half {
+                let v = organizer.call("campaign_workers", &[("campaign_id", &id), ("wilcoxon", "false")]).await;
+                assert_eq!(v.status, 200, "{}", v.body);
+                let tasks = review_tasks(v.json());
+                assert_eq!(tasks.len(), 2, "{tasks:?}");
+                assert!(tasks[0].ends_with(" word-order-q1") && tasks[1].ends_with(" word-order-q2"), "{tasks:?}");
+                first_review = Some(tasks);
+            }
             let pos = p.to_string();
             let r = annotator
                 .call("submit_judgment", &[("assignment", &assignment), ("position", &pos), ("score", &s1.to_string()), ("score2", &s2.to_string()), ("time_on_screen_ms", "3000"), ("key", &format!("w{p}"))])
@@ -60,8 +81,12 @@ both_backends! {
             }
         }
 
-        let list = organizer.call("list_campaigns", &[]).await.json();
-        let id = list.as_array().unwrap().iter().find(|c| c["task"] == "word-order").unwrap()["id"].as_i64().unwrap().to_string();
+        let v = organizer.call("campaign_workers", &[("campaign_id", &id), ("wilcoxon", "false")]).await;
+        assert_eq!(v.status, 200, "{}", v.body);
+        let v = v.json();
+        assert_eq!(Some(review_tasks(v.clone())), first_review, "the refreshed rows keep their shape");
+        let n_items = items.as_array().unwrap().len() as u64;
+        assert!(v["workers"].as_array().unwrap().iter().all(|w| w["judgments"].as_u64() == Some(n_items)), "every answer in both rows: {v}");
         let r = organizer
             .call("campaign_results", &[("campaign_id", &id), ("exclude_ref", "false"), ("exclude_bad_ref", "false"), ("per_segment", "false"), ("wilcoxon", "false")])
             .await;

@@ -1,7 +1,12 @@
-//! Reading a campaign's judgments from the database into the pipeline's [`JudgmentSet`].
+//! Reading a campaign's judgments from the database: the one judgment query ([`judgments`]),
+//! and the pipeline's [`JudgmentSet`] built from it ([`load_campaign`], [`load_worker`]). The
+//! results page, the API, the exports, `assay analyze --campaign`, the study pages, the review
+//! page and the quality gate all read judgments here.
 //!
-//! One row per judgment: judgments ⨝ hit_items ⨝ assignments ⨝ workers ⨝ hits ⨝ campaigns,
-//! with the item's system and segment (and the test set for the language pair). Decisions:
+//! The query reads ids, not names: hits ⨝ assignments ⨝ judgments ⨝ hit_items (and the paired
+//! item, for a REF item's system), in the order of the indexes (no sort in the database). The
+//! names of workers, systems and segments come from three small queries ([`StoredNames`]) and are
+//! interned once per id, so a million judgments cost a million rows of integers. Decisions:
 //! - **Worker** names are `platform:external_id` (unique by the schema).
 //! - **HIT** names are `hit_index` (the pipeline groups by worker, then HIT, so a HIT done by
 //!   several workers is several groups, as in Graham's files).
@@ -17,25 +22,30 @@
 //!   (how much the order alone clouds it, `score2`), so quality control, z-scores and system
 //!   scores are computed per question, as for two DA tasks.
 //!
-//! Rows are read in pages of [`PAGE`] by judgment id (keyset paging), so memory holds one page
-//! of rows besides the compact records.
+//! - Records are in judgment-id order (the order they were stored), names numbered in order of
+//!   first appearance, as reading the judgments file of an export gives them.
+//! - A comparison study's arm (METHOD §7) judges a benchmark system on two test sets: its
+//!   systems are named `system @ test set` and its segments `test set:key`, so each is scored
+//!   on each test set apart; quality control and z-scores still pool all of a worker's
+//!   judgments in the campaign. [`load_campaign`] decides this from `study_arms`, for every
+//!   caller.
 
-use sqlx::Row;
+use std::collections::HashMap;
+
+use tokio_stream::{Stream, StreamExt};
+use sqlx::{AnyConnection, Row};
 
 use crate::db::Db;
 use crate::error::{AppError, AppResult, StorageContext};
 use crate::model::{ItemType, TaskKind};
 use assay_core::protocol;
 
-use super::{JudgmentNames, JudgmentSet, TimeBasis};
+use super::{FxMap, Judgment, JudgmentSet, TimeBasis};
 
 /// "first", "second", … for the questions of a protocol.
 fn ordinal(i: usize) -> &'static str {
     ["first", "second", "third", "fourth"].get(i).copied().unwrap_or("next")
 }
-
-/// Rows per query.
-pub const PAGE: i64 = 20_000;
 
 pub use crate::model::{WORD_ORDER_Q1, WORD_ORDER_Q2};
 
@@ -74,148 +84,359 @@ pub async fn campaign_info(db: &Db, campaign_id: i64) -> AppResult<CampaignInfo>
     })
 }
 
-/// Every scored judgment of campaign `campaign_id` as the pipeline's records. An unknown
-/// campaign is an error; a campaign without judgments gives an empty set.
-pub async fn load_campaign(db: &Db, campaign_id: i64) -> Result<JudgmentSet, String> {
-    load_campaign_paged(db, campaign_id, PAGE, false).await
+/// Which judgments of a campaign [`judgments`] reads.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Scope {
+    /// Every judgment of the campaign.
+    Campaign,
+    /// One worker's (the quality gate, the review page's refresh).
+    Worker(i64),
 }
 
-/// [`load_campaign`] for a campaign whose HITs mix test sets (a comparison study, METHOD §7):
-/// a system is named `system @ test set` and a segment `test set:key`, so that a benchmark
-/// system judged on two test sets is scored on each separately. Quality control and z-scores
-/// still pool all of a worker's judgments in the campaign.
-pub async fn load_campaign_by_test_set(db: &Db, campaign_id: i64) -> Result<JudgmentSet, String> {
-    load_campaign_paged(db, campaign_id, PAGE, true).await
+/// One stored judgment, as the one judgment query reads it: ids, not names (see [`StoredNames`]).
+#[derive(Clone, Debug, PartialEq)]
+pub struct StoredJudgment {
+    pub id: i64,
+    pub assignment: i64,
+    /// `workers.id`.
+    pub worker: i64,
+    pub slot: i64,
+    pub hit_index: i64,
+    /// The item's position in its HIT.
+    pub position: i64,
+    pub item_type: ItemType,
+    /// `systems.id` of the item, else of its paired item (a REF item takes its pair's system, as
+    /// Graham's QC items copy their partner's system id); `None`: a REF item without a pair.
+    pub system: Option<i64>,
+    /// `segments.id`.
+    pub segment: i64,
+    pub score: Option<f64>,
+    pub score2: Option<f64>,
+    pub skipped: bool,
+    pub submitted_at_ms: i64,
+    pub time_on_screen_ms: Option<i64>,
+    /// Milliseconds on the item as the analysis counts them: time on screen, else submitted −
+    /// shown, else 0.
+    pub ms: i64,
 }
 
-async fn load_campaign_paged(db: &Db, campaign_id: i64, page: i64, by_test_set: bool) -> Result<JudgmentSet, String> {
-    let info = campaign_info(db, campaign_id).await.map_err(AppError::into_message)?;
-    let task = TaskKind::parse(&info.task)
-        .ok_or_else(|| format!("campaign {campaign_id} has a task this version of Assay does not know: {:?}", info.task))?;
-    let questions = protocol::for_task(task).questions();
-    let mut set = JudgmentSet::new(TimeBasis::PerItem);
-    let lang_pair = format!("{}-{}", info.source_lang, info.target_lang);
+const JUDGMENT_COLUMNS: &str = "SELECT j.id, a.id, a.worker_id, a.slot, h.hit_index, hi.position, hi.item_type, \
+        COALESCE(hi.system_id, p.system_id), hi.segment_id, \
+        CAST(j.score AS DOUBLE PRECISION), CAST(j.score2 AS DOUBLE PRECISION), j.skipped, j.submitted_at, j.time_on_screen_ms, \
+        COALESCE(j.time_on_screen_ms, j.submitted_at - j.shown_at, 0) \
+     FROM hits h \
+     JOIN assignments a ON a.hit_id = h.id \
+     JOIN judgments j ON j.assignment_id = a.id \
+     JOIN hit_items hi ON hi.id = j.hit_item_id \
+     LEFT JOIN hit_items p ON p.hit_id = hi.hit_id AND p.position = hi.paired_position \
+     WHERE h.campaign_id = $1";
 
-    // Test-set order first.
-    let segments = sqlx::query(
-        "SELECT s.segment_key, t.name AS test_set FROM segments s JOIN campaigns c ON c.test_set_id = s.test_set_id \
-         JOIN test_sets t ON t.id = s.test_set_id WHERE c.id = $1 ORDER BY s.position",
-    )
-    .bind(campaign_id)
-    .fetch_all(&db.pool)
-    .await
-    .map_err(|e| format!("cannot read the segments of campaign {campaign_id}: {e}"))?;
-    for row in &segments {
-        let key: String = row
-            .try_get("segment_key")
-            .map_err(|e| format!("cannot read a segment key: {e}"))?;
-        if by_test_set {
-            let t: String = row.try_get("test_set").map_err(|e| format!("cannot read a test set name: {e}"))?;
-            set.segments.intern(&format!("{t}:{key}"));
-        } else {
-            set.segments.intern(&key);
+/// The one judgment query: `ordered` sorts by judgment id in the database (the exports'
+/// order; the analysis sorts in memory, which is cheaper).
+fn judgment_sql(scope: Scope, ordered: bool) -> String {
+    let mut sql = JUDGMENT_COLUMNS.to_string();
+    if let Scope::Worker(_) = scope {
+        sql.push_str(" AND a.worker_id = $2");
+    }
+    if ordered {
+        sql.push_str(" ORDER BY j.id");
+    }
+    sql
+}
+
+fn stored(row: &sqlx::any::AnyRow) -> AppResult<StoredJudgment> {
+    let id: i64 = row.try_get(0).context("reading a judgment id")?;
+    let ctx = |col: &str| format!("reading the {col} of judgment {id}");
+    let item_type: String = row.try_get(6).with_context(|| ctx("item type"))?;
+    Ok(StoredJudgment {
+        id,
+        assignment: row.try_get(1).with_context(|| ctx("assignment"))?,
+        worker: row.try_get(2).with_context(|| ctx("worker"))?,
+        slot: row.try_get(3).with_context(|| ctx("slot"))?,
+        hit_index: row.try_get(4).with_context(|| ctx("HIT"))?,
+        position: row.try_get(5).with_context(|| ctx("position"))?,
+        item_type: ItemType::parse(&item_type).ok_or_else(|| AppError::internal(format!("judgment {id}: unknown item type {item_type:?}")))?,
+        system: row.try_get(7).with_context(|| ctx("system"))?,
+        segment: row.try_get(8).with_context(|| ctx("segment"))?,
+        score: row.try_get(9).with_context(|| ctx("score"))?,
+        score2: row.try_get(10).with_context(|| ctx("second score"))?,
+        skipped: row.try_get::<i64, _>(11).with_context(|| ctx("skipped flag"))? != 0,
+        submitted_at_ms: row.try_get(12).with_context(|| ctx("submission time"))?,
+        time_on_screen_ms: row.try_get(13).with_context(|| ctx("time on screen"))?,
+        ms: row.try_get(14).with_context(|| ctx("time"))?,
+    })
+}
+
+/// Streams the judgments of `scope` in campaign `campaign_id` (every judgment: skipped and
+/// unscored ones too), in judgment-id order when `ordered`, else in HIT order.
+pub fn judgments<'c>(
+    conn: &'c mut AnyConnection,
+    campaign_id: i64,
+    scope: Scope,
+    ordered: bool,
+) -> impl Stream<Item = AppResult<StoredJudgment>> + Send + 'c {
+    let mut query = sqlx::query(sqlx::AssertSqlSafe(judgment_sql(scope, ordered))).bind(campaign_id);
+    if let Scope::Worker(w) = scope {
+        query = query.bind(w);
+    }
+    query.fetch(conn).map(move |row| stored(&row.with_context(|| format!("reading the judgments of campaign {campaign_id}"))?))
+}
+
+/// Every judgment of `scope`, sorted by id.
+pub async fn read_judgments(conn: &mut AnyConnection, campaign_id: i64, scope: Scope) -> AppResult<Vec<StoredJudgment>> {
+    let mut out = Vec::new();
+    {
+        let mut rows = std::pin::pin!(judgments(conn, campaign_id, scope, false));
+        while let Some(j) = rows.next().await {
+            out.push(j?);
+        }
+    }
+    out.sort_unstable_by_key(|j| j.id);
+    Ok(out)
+}
+
+/// A segment's names.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SegmentName {
+    pub key: String,
+    pub document: Option<String>,
+    pub test_set: String,
+    pub test_set_id: i64,
+}
+
+/// The names behind the ids of [`StoredJudgment`]s: workers (`platform`, external id), systems
+/// and segments, and the campaign's own test set's segments in test-set order.
+#[derive(Clone, Debug, Default)]
+pub struct StoredNames {
+    pub workers: HashMap<i64, (String, String)>,
+    pub systems: HashMap<i64, String>,
+    pub segments: HashMap<i64, SegmentName>,
+    /// The campaign's test set's segment ids in test-set order.
+    pub test_set_order: Vec<i64>,
+}
+
+impl StoredNames {
+    /// The names `scope`'s judgments of campaign `campaign_id` can refer to: its workers, every
+    /// system, and the segments of the campaign's test sets (its own and, for a study arm, the
+    /// arm's two).
+    pub async fn read(conn: &mut AnyConnection, campaign_id: i64, scope: Scope) -> AppResult<StoredNames> {
+        let context = || format!("reading the names in campaign {campaign_id}");
+        let mut names = StoredNames::default();
+        let workers = match scope {
+            Scope::Campaign => {
+                sqlx::query(
+                    "SELECT w.id, w.platform, w.external_id FROM workers w WHERE w.id IN \
+                     (SELECT a.worker_id FROM assignments a JOIN hits h ON h.id = a.hit_id WHERE h.campaign_id = $1)",
+                )
+                .bind(campaign_id)
+                .fetch_all(&mut *conn)
+                .await
+            }
+            Scope::Worker(w) => sqlx::query("SELECT id, platform, external_id FROM workers WHERE id = $1").bind(w).fetch_all(&mut *conn).await,
+        }
+        .with_context(context)?;
+        for r in &workers {
+            names.workers.insert(r.try_get(0).with_context(context)?, (r.try_get(1).with_context(context)?, r.try_get(2).with_context(context)?));
+        }
+        for r in sqlx::query("SELECT id, name FROM systems").fetch_all(&mut *conn).await.with_context(context)? {
+            names.systems.insert(r.try_get(0).with_context(context)?, r.try_get(1).with_context(context)?);
+        }
+        let segments = sqlx::query(
+            "SELECT s.id, s.segment_key, s.document, t.name, t.id, CASE WHEN t.id = c.test_set_id THEN 0 ELSE 1 END \
+             FROM campaigns c JOIN segments s ON s.test_set_id = c.test_set_id \
+                  OR s.test_set_id IN (SELECT old_test_set_id FROM study_arms WHERE campaign_id = c.id) \
+                  OR s.test_set_id IN (SELECT new_test_set_id FROM study_arms WHERE campaign_id = c.id) \
+             JOIN test_sets t ON t.id = s.test_set_id WHERE c.id = $1 ORDER BY 6, s.position",
+        )
+        .bind(campaign_id)
+        .fetch_all(&mut *conn)
+        .await
+        .with_context(context)?;
+        for r in &segments {
+            let id: i64 = r.try_get(0).with_context(context)?;
+            if r.try_get::<i64, _>(5).with_context(context)? == 0 {
+                names.test_set_order.push(id);
+            }
+            names.segments.insert(
+                id,
+                SegmentName {
+                    key: r.try_get(1).with_context(context)?,
+                    document: r.try_get(2).with_context(context)?,
+                    test_set: r.try_get(3).with_context(context)?,
+                    test_set_id: r.try_get(4).with_context(context)?,
+                },
+            );
+        }
+        Ok(names)
+    }
+
+    /// `platform:external id`, the worker's name in every result and export.
+    pub fn worker(&self, id: i64) -> AppResult<String> {
+        let (platform, external) = self.workers.get(&id).ok_or_else(|| AppError::internal(format!("a judgment of an unknown worker {id}")))?;
+        Ok(format!("{platform}:{external}"))
+    }
+
+    /// The system's name; `REF` for a reference without a pair.
+    pub fn system(&self, id: Option<i64>) -> AppResult<&str> {
+        match id {
+            None => Ok("REF"),
+            Some(id) => self.systems.get(&id).map(String::as_str).ok_or_else(|| AppError::internal(format!("a judgment of an unknown system {id}"))),
         }
     }
 
-    let mut after: i64 = i64::MIN;
-    loop {
-        let rows = sqlx::query(
-            "SELECT j.id AS judgment_id, \
-                    w.platform, w.external_id, \
-                    h.hit_index, \
-                    hi.item_type, \
-                    COALESCE(s.name, ps.name, 'REF') AS system_name, \
-                    seg.segment_key, ts.name AS test_set, \
-                    CAST(j.score AS DOUBLE PRECISION) AS score, \
-                    CAST(j.score2 AS DOUBLE PRECISION) AS score2, \
-                    COALESCE(j.time_on_screen_ms, j.submitted_at - j.shown_at, 0) AS ms \
-             FROM judgments j \
-             JOIN hit_items hi ON hi.id = j.hit_item_id \
-             JOIN assignments a ON a.id = j.assignment_id \
-             JOIN workers w ON w.id = a.worker_id \
-             JOIN hits h ON h.id = hi.hit_id \
-             JOIN segments seg ON seg.id = hi.segment_id \
-             JOIN test_sets ts ON ts.id = seg.test_set_id \
-             LEFT JOIN systems s ON s.id = hi.system_id \
-             LEFT JOIN hit_items p ON p.hit_id = hi.hit_id AND p.position = hi.paired_position \
-             LEFT JOIN systems ps ON ps.id = p.system_id \
-             WHERE h.campaign_id = $1 AND j.id > $2 AND j.skipped = 0 AND j.score IS NOT NULL \
-             ORDER BY j.id \
-             LIMIT $3",
-        )
-        .bind(campaign_id)
-        .bind(after)
-        .bind(page)
-        .fetch_all(&db.pool)
-        .await
-        .map_err(|e| format!("cannot read the judgments of campaign {campaign_id}: {e}"))?;
-        let n = rows.len();
-        for row in rows {
-            let id: i64 = row
-                .try_get("judgment_id")
-                .map_err(|e| format!("cannot read a judgment id: {e}"))?;
-            let bad = |col: &str, e: sqlx::Error| format!("judgment {id}: cannot read {col}: {e}");
-            let platform: String = row.try_get("platform").map_err(|e| bad("platform", e))?;
-            let external: String = row.try_get("external_id").map_err(|e| bad("external_id", e))?;
-            let hit_index: i64 = row.try_get("hit_index").map_err(|e| bad("hit_index", e))?;
-            let item_type: String = row.try_get("item_type").map_err(|e| bad("item_type", e))?;
-            let mut system: String = row.try_get("system_name").map_err(|e| bad("system", e))?;
-            let mut segment: String = row.try_get("segment_key").map_err(|e| bad("segment", e))?;
-            if by_test_set {
-                let t: String = row.try_get("test_set").map_err(|e| bad("test set", e))?;
-                system = format!("{system} @ {t}");
-                segment = format!("{t}:{segment}");
+    pub fn segment(&self, id: i64) -> AppResult<&SegmentName> {
+        self.segments.get(&id).ok_or_else(|| AppError::internal(format!("a judgment of segment {id}, which is not in the campaign's test sets")))
+    }
+}
+
+/// How [`judgment_set`] names things.
+#[derive(Clone, Debug)]
+pub struct SetShape {
+    pub task: TaskKind,
+    pub lang_pair: String,
+    /// A study arm: systems `system @ test set`, segments `test set:key`.
+    pub by_test_set: bool,
+}
+
+/// The pipeline's records of `rows` (sorted by id): skipped and unscored judgments left out,
+/// one record per question of the task's protocol (word order: two), names interned once per
+/// id, the campaign's test-set segments first in test-set order.
+pub fn judgment_set(rows: &[StoredJudgment], names: &StoredNames, shape: &SetShape) -> AppResult<JudgmentSet> {
+    let questions = protocol::for_task(shape.task).questions();
+    let mut set = JudgmentSet::new(TimeBasis::PerItem);
+    let segment_name = |s: &SegmentName| if shape.by_test_set { format!("{}:{}", s.test_set, s.key) } else { s.key.clone() };
+    let mut segments: FxMap<i64, u32> = FxMap::default();
+    for &id in &names.test_set_order {
+        segments.insert(id, set.segments.intern(&segment_name(names.segment(id)?)));
+    }
+    let lang_pair = u16::try_from(set.lang_pairs.intern(&shape.lang_pair)).expect("one language pair");
+    let tasks: Vec<u16> = questions
+        .iter()
+        .map(|q| u16::try_from(set.tasks.intern(q.task_name(shape.task))).expect("a few questions"))
+        .collect();
+    let mut workers: FxMap<i64, u32> = FxMap::default();
+    let mut hits: FxMap<i64, u32> = FxMap::default();
+    let mut systems: FxMap<(Option<i64>, i64), u32> = FxMap::default();
+    set.records.reserve(rows.len() * questions.len());
+    for j in rows {
+        let Some(score) = j.score.filter(|_| !j.skipped) else { continue };
+        let worker = match workers.get(&j.worker) {
+            Some(&w) => w,
+            None => {
+                let w = set.workers.intern(&names.worker(j.worker)?);
+                workers.insert(j.worker, w);
+                w
             }
-            let score: f64 = row.try_get("score").map_err(|e| bad("score", e))?;
-            let ms: i64 = row.try_get("ms").map_err(|e| bad("time", e))?;
-            let item_type = ItemType::parse(&item_type)
-                .ok_or_else(|| format!("judgment {id}: unknown item type {item_type:?}"))?;
-            if !score.is_finite() {
-                return Err(format!("judgment {id}: the score is not a finite number"));
+        };
+        let hit = *hits.entry(j.hit_index).or_insert_with(|| set.hits.intern(&j.hit_index.to_string()));
+        let segment = match segments.get(&j.segment) {
+            Some(&s) => s,
+            None => {
+                let s = set.segments.intern(&segment_name(names.segment(j.segment)?));
+                segments.insert(j.segment, s);
+                s
             }
-            let score2: Option<f64> = row.try_get("score2").map_err(|e| bad("score2", e))?;
-            let worker = format!("{platform}:{external}");
-            let hit = hit_index.to_string();
-            let seconds = (ms.max(0) as f64 / 1000.0) as f32;
-            let mut push = |task: &str, score: f64| {
-                set.push(
-                    JudgmentNames {
-                        worker: &worker,
-                        hit: &hit,
-                        system: &system,
-                        segment: &segment,
-                        lang_pair: &lang_pair,
-                        task,
-                    },
-                    item_type,
-                    score,
+        };
+        // By test set, a system is one per (system, test set).
+        let test_set = if shape.by_test_set { names.segment(j.segment)?.test_set_id } else { 0 };
+        let system = match systems.get(&(j.system, test_set)) {
+            Some(&s) => s,
+            None => {
+                let plain = names.system(j.system)?;
+                let name = if shape.by_test_set { format!("{plain} @ {}", names.segment(j.segment)?.test_set) } else { plain.to_string() };
+                let s = set.systems.intern(&name);
+                systems.insert((j.system, test_set), s);
+                s
+            }
+        };
+        let seconds = (j.ms.max(0) as f64 / 1000.0) as f32;
+        let answer = protocol::Answer { score: Some(score), score2: j.score2, ..Default::default() };
+        for (i, question) in questions.iter().enumerate() {
+            let which = if i == 0 { "score" } else { "second score" };
+            match (question.read)(&answer) {
+                Some(v) if v.is_finite() => set.records.push(Judgment {
+                    worker,
+                    hit,
+                    system,
+                    segment,
+                    lang_pair,
+                    task: tasks[i],
+                    item_type: j.item_type,
+                    score: v,
                     seconds,
-                )
-            };
-            // One record per question of the task's protocol (word order: two).
-            let answer = protocol::Answer { score: Some(score), score2, ..Default::default() };
-            for (i, question) in questions.iter().enumerate() {
-                let which = if i == 0 { "score" } else { "second score" };
-                match (question.read)(&answer) {
-                    Some(v) if v.is_finite() => push(question.task_name(task), v),
-                    Some(_) => return Err(format!("judgment {id}: the {which} is not a finite number")),
-                    None => {
-                        return Err(format!("judgment {id}: a {} judgment without its {} answer", task.as_str(), ordinal(i)));
-                    }
+                }),
+                Some(_) => return Err(AppError::internal(format!("judgment {}: the {which} is not a finite number", j.id))),
+                None => {
+                    return Err(AppError::internal(format!(
+                        "judgment {}: a {} judgment without its {} answer",
+                        j.id,
+                        shape.task.as_str(),
+                        ordinal(i)
+                    )));
                 }
             }
-            after = id;
-        }
-        if (n as i64) < page {
-            break;
         }
     }
     Ok(set)
 }
 
+/// Whether a campaign is a comparison study's arm (its judgments are named by test set).
+pub async fn is_study_arm(conn: &mut AnyConnection, campaign_id: i64) -> AppResult<bool> {
+    Ok(sqlx::query("SELECT 1 FROM study_arms WHERE campaign_id = $1")
+        .bind(campaign_id)
+        .fetch_optional(&mut *conn)
+        .await
+        .with_context(|| format!("reading the study arm of campaign {campaign_id}"))?
+        .is_some())
+}
+
+fn shape(info: &CampaignInfo, by_test_set: bool) -> AppResult<SetShape> {
+    let task = TaskKind::parse(&info.task)
+        .ok_or_else(|| AppError::internal(format!("campaign {} has a task this version of Assay does not know: {:?}", info.id, info.task)))?;
+    Ok(SetShape { task, lang_pair: format!("{}-{}", info.source_lang, info.target_lang), by_test_set })
+}
+
+/// Every scored judgment of campaign `campaign_id` as the pipeline's records, named by test
+/// set when the campaign is a study arm. An unknown campaign is [`AppError::NotFound`]; a
+/// campaign without judgments gives an empty set.
+pub async fn load_campaign(db: &Db, campaign_id: i64) -> AppResult<(CampaignInfo, JudgmentSet)> {
+    let info = campaign_info(db, campaign_id).await?;
+    let mut conn = db.pool.acquire().await.with_context(|| format!("reading campaign {campaign_id}"))?;
+    let shape = shape(&info, is_study_arm(&mut conn, campaign_id).await?)?;
+    let names = StoredNames::read(&mut conn, campaign_id, Scope::Campaign).await?;
+    let rows = read_judgments(&mut conn, campaign_id, Scope::Campaign).await?;
+    drop(conn);
+    // Interning a million records is CPU work: off the async workers.
+    let set = tokio::task::spawn_blocking(move || judgment_set(&rows, &names, &shape))
+        .await
+        .map_err(|e| AppError::internal(format!("reading the judgments failed: {e}")))??;
+    Ok((info, set))
+}
+
+/// One worker's scored judgments in one campaign, read and named as [`load_campaign`] reads
+/// a campaign's, through the given connection (the quality gate runs inside the transaction
+/// that stores the HIT's last judgment).
+pub async fn load_worker(conn: &mut AnyConnection, campaign_id: i64, worker_id: i64) -> AppResult<JudgmentSet> {
+    let row = sqlx::query(
+        "SELECT c.name, c.task, t.name, t.source_lang, t.target_lang FROM campaigns c JOIN test_sets t ON t.id = c.test_set_id WHERE c.id = $1",
+    )
+    .bind(campaign_id)
+    .fetch_optional(&mut *conn)
+    .await
+    .with_context(|| format!("reading campaign {campaign_id}"))?
+    .ok_or_else(|| AppError::not_found(format!("there is no campaign with id {campaign_id}")))?;
+    let get = |i: usize| row.try_get::<String, _>(i).with_context(|| format!("reading campaign {campaign_id}"));
+    let info = CampaignInfo { id: campaign_id, name: get(0)?, task: get(1)?, test_set: get(2)?, source_lang: get(3)?, target_lang: get(4)? };
+    let shape = shape(&info, is_study_arm(conn, campaign_id).await?)?;
+    let names = StoredNames::read(conn, campaign_id, Scope::Worker(worker_id)).await?;
+    let rows = read_judgments(conn, campaign_id, Scope::Worker(worker_id)).await?;
+    judgment_set(&rows, &names, &shape)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+    use tokio_stream::StreamExt;
 
     /// A small campaign: test set with three segments (keys out of alphabetical order), two
     /// systems, one HIT done by two workers; a skipped judgment and an unscored one.
@@ -241,9 +462,10 @@ mod tests {
         for sql in SETUP {
             sqlx::query(sqlx::AssertSqlSafe(*sql)).execute(&db.pool).await.expect(sql);
         }
-        for page in [2, PAGE] {
-            let set = load_campaign_paged(db, 7, page, false).await.expect("load");
-            assert_eq!(set.records.len(), 7, "page {page}");
+        {
+            let (info, set) = load_campaign(db, 7).await.expect("load");
+            assert_eq!((info.name.as_str(), info.test_set.as_str()), ("c", "nt2026"));
+            assert_eq!(set.records.len(), 7);
             assert_eq!(set.segments.names(), ["b", "a", "c"], "test-set order");
             assert_eq!(set.workers.names(), ["mturk:A1", "prolific:P9"]);
             assert_eq!(set.tasks.names(), ["da-adequacy"]);
@@ -262,18 +484,40 @@ mod tests {
             assert_eq!(set.workers.name(r[6].worker), "prolific:P9");
             assert_eq!(set.hits.name(r[6].hit), "0");
         }
-        let by = load_campaign_by_test_set(db, 7).await.expect("load by test set");
-        assert_eq!(by.segments.names(), ["nt2026:b", "nt2026:a", "nt2026:c"]);
-        assert_eq!(by.systems.name(by.records[0].system), "SysA @ nt2026");
-        assert_eq!(by.systems.name(by.records[4].system), "SysB @ nt2026");
+        // One worker's judgments, as the quality gate reads them: the same records.
+        {
+            let mut conn = db.pool.acquire().await.unwrap();
+            let one = load_worker(&mut conn, 7, 2).await.expect("load worker");
+            assert_eq!(one.workers.names(), ["prolific:P9"]);
+            assert_eq!(one.records.iter().map(|j| j.score).collect::<Vec<_>>(), [55.0, 40.0]);
+            assert_eq!(one.systems.name(one.records[1].system), "SysB");
+            // Every stored judgment streams, skipped ones too, in id order when asked.
+            let all: Vec<StoredJudgment> = {
+                let rows = std::pin::pin!(judgments(&mut conn, 7, Scope::Campaign, true));
+                rows.collect::<Vec<_>>().await.into_iter().collect::<AppResult<_>>().unwrap()
+            };
+            assert_eq!(all.iter().map(|j| j.id).collect::<Vec<_>>(), [10, 11, 12, 13, 14, 20, 21, 22]);
+            assert_eq!((all[6].skipped, all[6].score, all[4].system, all[4].position), (true, None, Some(2), 4));
+        }
+        // Named by test set (a study arm's shape).
+        {
+            let mut conn = db.pool.acquire().await.unwrap();
+            let names = StoredNames::read(&mut conn, 7, Scope::Campaign).await.unwrap();
+            let rows = read_judgments(&mut conn, 7, Scope::Campaign).await.unwrap();
+            let shape = SetShape { task: TaskKind::DaAdequacy, lang_pair: "de-en".into(), by_test_set: true };
+            let by = judgment_set(&rows, &names, &shape).unwrap();
+            assert_eq!(by.segments.names(), ["nt2026:b", "nt2026:a", "nt2026:c"]);
+            assert_eq!(by.systems.name(by.records[0].system), "SysA @ nt2026");
+            assert_eq!(by.systems.name(by.records[4].system), "SysB @ nt2026");
+        }
         let e = load_campaign(db, 8).await.unwrap_err();
-        assert_eq!(e, "there is no campaign with id 8");
+        assert_eq!(e.to_string(), "there is no campaign with id 8");
 
         // The same campaign as a word-order campaign: each judgment gives one record per
         // question, in two tasks; a judgment without its second answer is an error.
         sqlx::query("UPDATE campaigns SET task = 'word-order' WHERE id = 7").execute(&db.pool).await.unwrap();
         sqlx::query("UPDATE judgments SET score2 = score / 100.0 WHERE score IS NOT NULL").execute(&db.pool).await.unwrap();
-        let set = load_campaign(db, 7).await.expect("load word order");
+        let (_, set) = load_campaign(db, 7).await.expect("load word order");
         assert_eq!(set.tasks.names(), [WORD_ORDER_Q1, WORD_ORDER_Q2]);
         assert_eq!(set.records.len(), 14);
         let (q1, q2): (Vec<&crate::analysis::Judgment>, Vec<_>) = set.records.iter().partition(|r| set.tasks.name(r.task.into()) == WORD_ORDER_Q1);
@@ -281,7 +525,7 @@ mod tests {
         assert_eq!(q2.iter().map(|r| r.score).collect::<Vec<_>>(), [0.805, 0.6, 0.7, 0.2, 0.95, 0.55, 0.4]);
         assert!(q1.iter().zip(&q2).all(|(a, b)| (a.worker, a.system, a.segment, a.item_type) == (b.worker, b.system, b.segment, b.item_type)));
         sqlx::query("UPDATE judgments SET score2 = NULL WHERE id = 11").execute(&db.pool).await.unwrap();
-        assert_eq!(load_campaign(db, 7).await.unwrap_err(), "judgment 11: a word-order judgment without its second answer");
+        assert_eq!(load_campaign(db, 7).await.unwrap_err().to_string(), "judgment 11: a word-order judgment without its second answer");
     }
 
     #[tokio::test]

@@ -31,8 +31,8 @@ async fn results(
 ) -> AppResult<Json<ResultsView>> {
     api_caller(&state, session, &headers, Role::Researcher).await?;
     let options = q.options();
-    let (name, set, result) = build::run(&state.db, id, options).await?;
-    Ok(Json(build::results_view(name, options, &set, &result)))
+    let a = build::run(&state.db, id, options).await?;
+    Ok(Json(build::results_view(&a, options)))
 }
 
 async fn agreement(
@@ -43,6 +43,6 @@ async fn agreement(
     Query(q): Query<ExportQuery>,
 ) -> AppResult<Json<AgreementReport>> {
     api_caller(&state, session, &headers, Role::Researcher).await?;
-    let (_, set, result) = build::run(&state.db, id, q.options()).await?;
-    Ok(Json(build::agreement(&set, &result)))
+    let a = build::run(&state.db, id, q.options()).await?;
+    Ok(Json(build::agreement(&a.set, &a.result)))
 }

@@ -12,12 +12,12 @@
 //! does not grow with the campaign: see `benches/gate.rs`.
 
 use crate::analysis::quality::{self, PairCheck, QcSettings, Verdict};
-use crate::analysis::{JudgmentNames, JudgmentSet, TimeBasis};
+use crate::analysis::JudgmentSet;
 use crate::signing::completion_code;
 use crate::campaign::{CampaignSettings, GateMode, GateUnsure, QualityGate};
 use crate::db::now_ms;
 use crate::error::{AppError, AppResult, StorageContext};
-use crate::model::{ItemType, TaskKind};
+use crate::model::TaskKind;
 use sqlx::{AnyConnection, Row};
 
 /// What the gate decided for a finished HIT.
@@ -52,56 +52,6 @@ pub fn gives_code(gate: QualityGate, verdict: Verdict) -> bool {
 /// for HIT time.
 pub fn qc_settings(settings: &CampaignSettings) -> QcSettings {
     QcSettings { hit_time_floor_seconds: settings.time_floor_seconds as f64, ..QcSettings::default() }
-}
-
-/// One worker's scored judgments in one campaign, read as `analysis::db::load_campaign` reads
-/// a campaign's (same names, same rules: skipped and unscored judgments left out, REF items
-/// take their pair's system, seconds per item), through the given connection (the gate runs
-/// inside the transaction that stores the HIT's last judgment).
-pub async fn load_worker(conn: &mut AnyConnection, campaign_id: i64, worker_id: i64, task: &str) -> AppResult<JudgmentSet> {
-    let rows = sqlx::query(
-        "SELECT j.id AS judgment_id, w.platform, w.external_id, h.hit_index, hi.item_type, \
-                COALESCE(s.name, ps.name, 'REF') AS system_name, seg.segment_key, \
-                CAST(j.score AS DOUBLE PRECISION) AS score, \
-                COALESCE(j.time_on_screen_ms, j.submitted_at - j.shown_at, 0) AS ms \
-         FROM assignments a \
-         JOIN workers w ON w.id = a.worker_id \
-         JOIN hits h ON h.id = a.hit_id \
-         JOIN judgments j ON j.assignment_id = a.id \
-         JOIN hit_items hi ON hi.id = j.hit_item_id \
-         JOIN segments seg ON seg.id = hi.segment_id \
-         LEFT JOIN systems s ON s.id = hi.system_id \
-         LEFT JOIN hit_items p ON p.hit_id = hi.hit_id AND p.position = hi.paired_position \
-         LEFT JOIN systems ps ON ps.id = p.system_id \
-         WHERE a.worker_id = $1 AND h.campaign_id = $2 AND j.skipped = 0 AND j.score IS NOT NULL \
-         ORDER BY j.id",
-    )
-    .bind(worker_id)
-    .bind(campaign_id)
-    .fetch_all(&mut *conn)
-    .await
-    .with_context(|| format!("reading the judgments of worker {worker_id} in campaign {campaign_id}"))?;
-    let mut set = JudgmentSet::new(TimeBasis::PerItem);
-    for row in rows {
-        let get_s = |c: &str| row.try_get::<String, _>(c).with_context(|| format!("reading the {c} of a judgment of worker {worker_id}"));
-        let get_i = |c: &str| row.try_get::<i64, _>(c).with_context(|| format!("reading the {c} of a judgment of worker {worker_id}"));
-        let item_type = get_s("item_type")?;
-        let item_type = ItemType::parse(&item_type).ok_or_else(|| AppError::internal(format!("unknown item type {item_type:?}")))?;
-        let score: f64 = row.try_get("score").with_context(|| format!("reading a score of worker {worker_id}"))?;
-        if !score.is_finite() {
-            continue;
-        }
-        let worker = format!("{}:{}", get_s("platform")?, get_s("external_id")?);
-        let hit = get_i("hit_index")?.to_string();
-        let (system, segment) = (get_s("system_name")?, get_s("segment_key")?);
-        set.push(
-            JudgmentNames { worker: &worker, hit: &hit, system: &system, segment: &segment, lang_pair: "", task },
-            item_type,
-            score,
-            (get_i("ms")?.max(0) as f64 / 1000.0) as f32,
-        );
-    }
-    Ok(set)
 }
 
 /// The reliability of the one worker in `set` (or "not enough evidence" with no pairs).
@@ -172,7 +122,7 @@ pub async fn finish_hit(conn: &mut AnyConnection, secret: &[u8], assignment_id: 
     let (mode, unsure): (String, String) = (row.try_get("gate").with_context(context)?, row.try_get("gate_unsure").with_context(context)?);
     let gate = QualityGate::parse(&mode, &unsure).ok_or_else(|| AppError::internal(format!("campaign {campaign_id} has an unknown gate {mode:?}/{unsure:?}")))?;
 
-    let set = load_worker(conn, campaign_id, worker_id, &task).await?;
+    let set = crate::analysis::db::load_worker(conn, campaign_id, worker_id).await?;
     let (reliability, hits) = reliability_of(&set, &qc_settings(&settings));
     let given = gives_code(gate, reliability.verdict);
     let code = given.then(|| completion_code(secret, &public_id));
@@ -232,7 +182,7 @@ mod tests {
 
     #[test]
     fn a_worker_without_pairs_has_not_enough_evidence() {
-        let set = JudgmentSet::new(TimeBasis::PerItem);
+        let set = JudgmentSet::new(crate::analysis::TimeBasis::PerItem);
         let (r, hits) = reliability_of(&set, &QcSettings::default());
         assert_eq!((r.verdict, r.n_pairs, hits), (Verdict::NotEnoughEvidence, 0, 0));
     }

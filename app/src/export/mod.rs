@@ -23,9 +23,10 @@ use std::sync::Arc;
 use serde_json::{Value, json};
 
 use crate::analysis::bundle::{self, BundleOptions, MemorySink};
+use crate::analysis::campaign::CampaignAnalysis;
 use crate::analysis::db::CampaignInfo;
 use crate::analysis::manifest::{self, Filter, ManifestInput};
-use crate::analysis::{self as pipeline, AnalysisResult, AnalysisSettings, JudgmentSet};
+use crate::analysis::{AnalysisResult, AnalysisSettings};
 use crate::db::Db;
 use crate::error::{AppError, AppResult, StorageContext};
 use crate::results::AgreementReport;
@@ -80,25 +81,19 @@ impl Kind {
 pub struct Prepared {
     pub info: CampaignInfo,
     pub backend: String,
-    pub set: JudgmentSet,
-    pub result: AnalysisResult,
+    /// The campaign's analysis ([`crate::analysis::campaign::analyse`]: the same as the results
+    /// page's for the same settings).
+    pub analysis: Arc<CampaignAnalysis>,
     pub filter: Filter,
     /// NAME of the mt-metrics-eval files.
     pub name: String,
 }
 
-/// Loads a campaign and runs the pipeline (off the async workers) with `settings`. An unknown
-/// campaign is [`AppError::NotFound`].
+/// Loads a campaign and runs the pipeline with `settings` (through the shared analysis and its
+/// cache). An unknown campaign is [`AppError::NotFound`].
 pub async fn prepare(db: &Db, campaign_id: i64, settings: AnalysisSettings, filter: Filter, name: &str) -> AppResult<Prepared> {
-    let info = pipeline::db::campaign_info(db, campaign_id).await?;
-    let set = pipeline::db::load_campaign(db, campaign_id).await.map_err(AppError::internal)?;
-    let (set, result) = tokio::task::spawn_blocking(move || {
-        let result = pipeline::analyse(&set, &settings);
-        (set, result)
-    })
-    .await
-    .map_err(|e| AppError::internal(format!("analysis failed: {e}")))?;
-    Ok(Prepared { info, backend: format!("{:?}", db.backend).to_lowercase(), set, result, filter, name: name.to_string() })
+    let analysis = crate::analysis::campaign::analyse(db, campaign_id, &settings).await?;
+    Ok(Prepared { info: analysis.info.clone(), backend: format!("{:?}", db.backend).to_lowercase(), analysis, filter, name: name.to_string() })
 }
 
 /// The manifest's description of a campaign read from the database.
@@ -112,19 +107,19 @@ impl Prepared {
     }
 
     pub fn manifest(&self, files: &[String]) -> Value {
-        let mut m = manifest::manifest(&self.result, ManifestInput { source: self.source(), filter: Some(self.filter), files, seconds: None });
+        let mut m = manifest::manifest(&self.analysis.result, ManifestInput { source: self.source(), filter: Some(self.filter), files, seconds: None });
         m["mt_metrics_eval_name"] = json!(self.name);
         m
     }
 
     pub fn agreement(&self) -> AgreementReport {
-        crate::results::build::agreement(&self.set, &self.result)
+        crate::results::build::agreement(&self.analysis.set, &self.analysis.result)
     }
 
     /// The computed files, in memory (they are small: per system, segment and worker).
     pub fn computed_files(&self) -> AppResult<Vec<(String, Vec<u8>)>> {
         let mut sink = MemorySink::default();
-        bundle::write_result_files(&mut sink, &self.result, &self.bundle_options()).map_err(AppError::internal)?;
+        bundle::write_result_files(&mut sink, &self.analysis.result, &self.bundle_options()).map_err(AppError::internal)?;
         Ok(sink.files)
     }
 
@@ -135,13 +130,13 @@ impl Prepared {
     /// One computed file by name, if the result has it.
     pub fn computed_file(&self, want: &str) -> AppResult<Option<Vec<u8>>> {
         let mut sink = bundle::OneFile { want, found: None };
-        bundle::write_result_files(&mut sink, &self.result, &self.bundle_options()).map_err(AppError::internal)?;
+        bundle::write_result_files(&mut sink, &self.analysis.result, &self.bundle_options()).map_err(AppError::internal)?;
         Ok(sink.found)
     }
 
     pub fn analysis_json(&self, files: &[String]) -> AppResult<Vec<u8>> {
         let mut out = Vec::new();
-        bundle::write_analysis_json(&mut out, &self.manifest(files), &self.result)
+        bundle::write_analysis_json(&mut out, &self.manifest(files), &self.analysis.result)
             .map_err(|e| AppError::internal(format!("cannot write analysis.json: {e}")))?;
         Ok(out)
     }
@@ -154,7 +149,7 @@ impl Prepared {
 
     /// What the judgment files need: each worker's verdict, each segment's document position.
     pub async fn row_context(&self, db: &Db) -> AppResult<RowContext> {
-        let r = &self.result;
+        let r = &self.analysis.result;
         let mut workers = HashMap::new();
         for w in &r.workers {
             workers.insert(
@@ -342,5 +337,5 @@ pub async fn write_dir(db: &Db, p: &Prepared, kind: &Kind, dir: &std::path::Path
 /// The error for a computed file the result does not have, listing those it has (a 400: the
 /// name is well-formed, this campaign's result just has no such file).
 pub fn unknown_file(p: &Prepared, name: &str) -> AppError {
-    AppError::invalid("file", format!("there is no export called {name:?} for this campaign; there are: {}", Kind::offered(&p.result).join(", ")))
+    AppError::invalid("file", format!("there is no export called {name:?} for this campaign; there are: {}", Kind::offered(&p.analysis.result).join(", ")))
 }

@@ -22,11 +22,12 @@ use std::collections::HashMap;
 use std::fmt::Write as _;
 use std::sync::Arc;
 
-use sqlx::Row;
 use tokio::sync::mpsc;
 use tokio_stream::StreamExt;
 
+use crate::analysis::db::{Scope, StoredJudgment, StoredNames, judgments};
 use crate::analysis::manifest::Filter;
+use crate::error::AppError;
 use crate::db::Db;
 use crate::model::ItemType;
 
@@ -315,58 +316,55 @@ pub fn write_row(out: &mut String, format: RowFormat, ctx: &RowContext, r: &Judg
     true
 }
 
-const SQL: &str = "SELECT j.id AS judgment_id, w.platform, w.external_id, h.hit_index, a.id AS assignment_id, a.slot, \
-        hi.position, hi.item_type, COALESCE(s.name, ps.name, 'REF') AS system_name, seg.segment_key, seg.document, \
-        CAST(j.score AS DOUBLE PRECISION) AS score, CAST(j.score2 AS DOUBLE PRECISION) AS score2, j.skipped, \
-        j.submitted_at, j.time_on_screen_ms, COALESCE(j.time_on_screen_ms, j.submitted_at - j.shown_at, 0) AS ms \
-     FROM judgments j \
-     JOIN hit_items hi ON hi.id = j.hit_item_id \
-     JOIN assignments a ON a.id = j.assignment_id \
-     JOIN workers w ON w.id = a.worker_id \
-     JOIN hits h ON h.id = hi.hit_id \
-     JOIN segments seg ON seg.id = hi.segment_id \
-     LEFT JOIN systems s ON s.id = hi.system_id \
-     LEFT JOIN hit_items p ON p.hit_id = hi.hit_id AND p.position = hi.paired_position \
-     LEFT JOIN systems ps ON ps.id = p.system_id \
-     WHERE h.campaign_id = $1 \
-     ORDER BY j.id";
-
-fn parse_row(row: &sqlx::any::AnyRow) -> Result<JudgmentRow, String> {
-    let id: i64 = row.try_get("judgment_id").map_err(|e| format!("cannot read a judgment id: {e}"))?;
-    let bad = |col: &str, e: sqlx::Error| format!("judgment {id}: cannot read {col}: {e}");
-    let platform: String = row.try_get("platform").map_err(|e| bad("platform", e))?;
-    let external: String = row.try_get("external_id").map_err(|e| bad("external_id", e))?;
-    let item_type: String = row.try_get("item_type").map_err(|e| bad("item_type", e))?;
+/// A stored judgment with its names, as the files write it.
+pub fn named_row(j: &StoredJudgment, names: &StoredNames) -> Result<JudgmentRow, String> {
+    let (platform, external) = names.workers.get(&j.worker).ok_or_else(|| format!("judgment {}: unknown worker {}", j.id, j.worker))?;
+    let segment = names.segment(j.segment).map_err(AppError::into_message)?;
     Ok(JudgmentRow {
-        id,
-        hit: row.try_get("hit_index").map_err(|e| bad("hit_index", e))?,
-        assignment: row.try_get("assignment_id").map_err(|e| bad("assignment", e))?,
-        slot: row.try_get("slot").map_err(|e| bad("slot", e))?,
+        id: j.id,
+        hit: j.hit_index,
+        assignment: j.assignment,
+        slot: j.slot,
         worker: format!("{platform}:{external}"),
-        platform,
-        position: row.try_get("position").map_err(|e| bad("position", e))?,
-        item_type: ItemType::parse(&item_type).ok_or_else(|| format!("judgment {id}: unknown item type {item_type:?}"))?,
-        system: row.try_get("system_name").map_err(|e| bad("system", e))?,
-        segment: row.try_get("segment_key").map_err(|e| bad("segment", e))?,
-        document: row.try_get("document").map_err(|e| bad("document", e))?,
-        score: row.try_get("score").map_err(|e| bad("score", e))?,
-        score2: row.try_get("score2").map_err(|e| bad("score2", e))?,
-        skipped: row.try_get::<i64, _>("skipped").map_err(|e| bad("skipped", e))? != 0,
-        submitted_at_ms: row.try_get("submitted_at").map_err(|e| bad("submitted_at", e))?,
-        time_on_screen_ms: row.try_get("time_on_screen_ms").map_err(|e| bad("time_on_screen_ms", e))?,
-        ms: row.try_get("ms").map_err(|e| bad("time", e))?,
+        platform: platform.clone(),
+        position: j.position,
+        item_type: j.item_type,
+        system: names.system(j.system).map_err(AppError::into_message)?.to_string(),
+        segment: segment.key.clone(),
+        document: segment.document.clone(),
+        score: j.score,
+        score2: j.score2,
+        skipped: j.skipped,
+        submitted_at_ms: j.submitted_at_ms,
+        time_on_screen_ms: j.time_on_screen_ms,
+        ms: j.ms,
     })
 }
 
 /// Starts streaming the judgment file of `format`; chunks (or one error, last) arrive on the
-/// receiver. The query runs in its own task and stops when the receiver is dropped.
+/// receiver. The rows come from the one judgment query ([`crate::analysis::db::judgments`]),
+/// in judgment-id order; the query runs in its own task and stops when the receiver is dropped.
 pub fn spawn_rows(db: Db, format: RowFormat, ctx: Arc<RowContext>) -> mpsc::Receiver<Result<Vec<u8>, String>> {
     let (tx, rx) = mpsc::channel(CHANNEL);
     tokio::spawn(async move {
+        let mut conn = match db.pool.acquire().await {
+            Ok(c) => c,
+            Err(e) => {
+                let _ = tx.send(Err(format!("cannot read the judgments: {e}"))).await;
+                return;
+            }
+        };
+        let names = match StoredNames::read(&mut conn, ctx.campaign_id, Scope::Campaign).await {
+            Ok(n) => n,
+            Err(e) => {
+                let _ = tx.send(Err(e.into_message())).await;
+                return;
+            }
+        };
         let mut buf = header(format).unwrap_or_default();
-        let mut rows = sqlx::query(SQL).bind(ctx.campaign_id).fetch(&db.pool);
+        let mut rows = std::pin::pin!(judgments(&mut conn, ctx.campaign_id, Scope::Campaign, true));
         while let Some(row) = rows.next().await {
-            let parsed = row.map_err(|e| format!("cannot read the judgments: {e}")).and_then(|r| parse_row(&r));
+            let parsed = row.map_err(AppError::into_message).and_then(|j| named_row(&j, &names));
             match parsed {
                 Ok(r) => {
                     write_row(&mut buf, format, &ctx, &r);

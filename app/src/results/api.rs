@@ -23,9 +23,8 @@ pub async fn campaign_results(
     let state = web::app_state()?;
     let options = ResultsOptions { exclude_ref, exclude_bad_ref, per_segment, wilcoxon };
     // An unknown campaign is the argument's fault here (400), as the page has always been told.
-    let (name, set, result) =
-        crate::results::build::run(&state.db, campaign_id, options).await.map_err(|e| e.in_argument("campaign_id"))?;
-    Ok(crate::results::build::results_view(name, options, &set, &result))
+    let a = crate::results::build::run(&state.db, campaign_id, options).await.map_err(|e| e.in_argument("campaign_id"))?;
+    Ok(crate::results::build::results_view(&a, options))
 }
 
 /// Every worker of a campaign with quality-control figures (organizers).

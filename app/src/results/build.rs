@@ -2,6 +2,7 @@
 
 use assay_core::plots::{self, ZPoint};
 use super::{AgreementReport, ClusterRow, ExcludedWorker, GroupView, ResultsOptions, ResultsView, SystemRow, WorkerRow, WorkersView};
+use crate::analysis::campaign::CampaignAnalysis;
 use crate::analysis::{self, AnalysisResult, AnalysisSettings, ExclusionPolicy, JudgmentSet, QcTest, WorkerQc};
 use crate::db::Db;
 use crate::error::{AppError, AppResult, StorageContext};
@@ -65,7 +66,8 @@ pub fn export_file_names(r: &AnalysisResult) -> Vec<String> {
 }
 
 /// The results page's rows and plots from one pipeline run.
-pub fn results_view(campaign: String, options: ResultsOptions, set: &JudgmentSet, r: &AnalysisResult) -> ResultsView {
+pub fn results_view(a: &CampaignAnalysis, options: ResultsOptions) -> ResultsView {
+    let (set, r) = (&a.set, &a.result);
     let groups = r
         .groups
         .iter()
@@ -118,7 +120,9 @@ pub fn results_view(campaign: String, options: ResultsOptions, set: &JudgmentSet
         })
         .collect();
     ResultsView {
-        campaign,
+        campaign: a.info.name.clone(),
+        computed_at_ms: a.computed_at_ms,
+        stored_judgments: a.stored_judgments,
         options,
         judgments: r.judgments,
         judgments_excluded: r.judgments_excluded,
@@ -209,8 +213,7 @@ pub fn workers_view(campaign: String, set: &JudgmentSet, workers: &[WorkerQc], e
 /// Loads the campaign and runs quality control only (the review page polls this while a
 /// campaign is live: no z-scores, no bootstrap).
 pub async fn run_qc(db: &Db, campaign_id: i64, options: ResultsOptions) -> AppResult<(String, JudgmentSet, Vec<WorkerQc>, AnalysisSettings)> {
-    let info = analysis::db::campaign_info(db, campaign_id).await?;
-    let set = analysis::db::load_campaign(db, campaign_id).await.map_err(AppError::internal)?;
+    let (info, set) = analysis::db::load_campaign(db, campaign_id).await?;
     let settings = settings(options);
     let qc = settings.qc;
     let (set, workers) = tokio::task::spawn_blocking(move || {
@@ -222,25 +225,10 @@ pub async fn run_qc(db: &Db, campaign_id: i64, options: ResultsOptions) -> AppRe
     Ok((info.name, set, workers, settings))
 }
 
-/// Loads the campaign and runs the pipeline with the page's choices.
+/// The campaign analysed with the page's choices (the shared analysis and its cache).
 /// An unknown campaign is [`AppError::NotFound`].
-pub async fn run(db: &Db, campaign_id: i64, options: ResultsOptions) -> AppResult<(String, JudgmentSet, AnalysisResult)> {
-    let info = analysis::db::campaign_info(db, campaign_id).await?;
-    // A comparison study's campaign judges the benchmark on two test sets: score each apart.
-    let set = if crate::campaign::launch::is_study_arm(db, campaign_id).await? {
-        analysis::db::load_campaign_by_test_set(db, campaign_id).await.map_err(AppError::internal)?
-    } else {
-        analysis::db::load_campaign(db, campaign_id).await.map_err(AppError::internal)?
-    };
-    let settings = settings(options);
-    // The pipeline is CPU-bound (bootstrap): keep it off the async workers.
-    let (set, result) = tokio::task::spawn_blocking(move || {
-        let result = analysis::analyse(&set, &settings);
-        (set, result)
-    })
-    .await
-    .map_err(|e| AppError::internal(format!("analysis failed: {e}")))?;
-    Ok((info.name, set, result))
+pub async fn run(db: &Db, campaign_id: i64, options: ResultsOptions) -> AppResult<std::sync::Arc<CampaignAnalysis>> {
+    analysis::campaign::analyse(db, campaign_id, &settings(options)).await
 }
 
 /// Every launched or closed campaign with its number of judgments, newest first.

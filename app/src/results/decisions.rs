@@ -423,7 +423,7 @@ async fn qc_rows(db: &Db, campaign_id: i64, options: ResultsOptions) -> AppResul
             let mut conn = db.pool.acquire().await.with_context(|| format!("reading the judgments of campaign {campaign_id} for quality control"))?;
             for r in &changed {
                 let worker: i64 = r.try_get("worker_id").with_context(|| format!("reading the judgments of campaign {campaign_id} for quality control"))?;
-                let set = crate::campaign::gate::load_worker(&mut conn, campaign_id, worker, &info.task).await?;
+                let set = crate::analysis::db::load_worker(&mut conn, campaign_id, worker).await?;
                 let qc = crate::analysis::quality::run(&set, &settings.qc);
                 let fresh = super::build::workers_view(info.name.clone(), &set, &qc, settings.exclusion).workers;
                 if let Some(name) = set.workers.names().first() {

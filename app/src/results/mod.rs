@@ -77,6 +77,10 @@ pub struct ExcludedWorker {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct ResultsView {
     pub campaign: String,
+    /// When these numbers were computed (Unix milliseconds) and on how many stored judgments:
+    /// the page says how fresh they are.
+    pub computed_at_ms: i64,
+    pub stored_judgments: i64,
     pub options: ResultsOptions,
     pub judgments: usize,
     pub judgments_excluded: usize,

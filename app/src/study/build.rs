@@ -3,9 +3,11 @@
 
 use super::gains::{ArmData, ArmLabels, arm_data, task_gains};
 use super::{ArmInfo, HistoryPoint, Link, PairHistory, StudyView, TaskGains, store};
-use crate::analysis::{self, AnalysisResult, AnalysisSettings, JudgmentSet};
+use crate::analysis::campaign::CampaignAnalysis;
+use crate::analysis::{self, AnalysisSettings};
+use std::sync::Arc;
 use crate::db::Db;
-use crate::error::{AppError, AppResult, StorageContext};
+use crate::error::{AppResult, StorageContext};
 use assay_core::plots::{self, Series};
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -14,15 +16,10 @@ pub const SAMPLES: usize = 1000;
 pub const CONFIDENCE: f64 = 0.95;
 pub const SEED: u64 = 0x5EED;
 
-/// Loads a campaign with systems named by test set and runs the pipeline (METHOD defaults).
-pub async fn analyse_campaign(db: &Db, campaign_id: i64) -> AppResult<(JudgmentSet, AnalysisResult)> {
-    let set = analysis::db::load_campaign_by_test_set(db, campaign_id).await.map_err(AppError::internal)?;
-    tokio::task::spawn_blocking(move || {
-        let r = analysis::analyse(&set, &AnalysisSettings::default());
-        (set, r)
-    })
-    .await
-    .map_err(|e| AppError::internal(format!("analysis failed: {e}")))
+/// An arm's campaign analysed with the METHOD defaults (the shared analysis: systems named by
+/// test set, as for every view of a study arm).
+pub async fn analyse_campaign(db: &Db, campaign_id: i64) -> AppResult<Arc<CampaignAnalysis>> {
+    analysis::campaign::analyse(db, campaign_id, &AnalysisSettings::default()).await
 }
 
 fn year_label(name: &str, year: Option<i64>) -> String {
@@ -35,8 +32,7 @@ fn year_label(name: &str, year: Option<i64>) -> String {
 /// Everything computed for one arm.
 pub struct ArmResult {
     pub arm: ArmInfo,
-    pub set: JudgmentSet,
-    pub result: AnalysisResult,
+    pub analysis: Arc<CampaignAnalysis>,
     pub data: Result<ArmData, String>,
 }
 
@@ -47,10 +43,10 @@ pub async fn arm_results(db: &Db, arms: &[ArmInfo]) -> AppResult<Vec<ArmResult>>
         if a.judgments == 0 {
             continue;
         }
-        let (set, result) = analyse_campaign(db, a.campaign_id).await?;
+        let analysis = analyse_campaign(db, a.campaign_id).await?;
         let labels = ArmLabels::new(&a.best_old, &a.best_new, &a.benchmark, &a.old_test_set, &a.new_test_set);
-        let data = arm_data(&result, &labels);
-        out.push(ArmResult { arm: a.clone(), set, result, data });
+        let data = arm_data(&analysis.result, &labels);
+        out.push(ArmResult { arm: a.clone(), analysis, data });
     }
     Ok(out)
 }
@@ -87,12 +83,12 @@ pub async fn study_view(db: &Db, study_id: i64) -> AppResult<(StudyView, Vec<Arm
                 continue;
             }
         };
-        let judgments = arms.iter().map(|a| a.result.judgments).sum();
-        let judgments_excluded = arms.iter().map(|a| a.result.judgments_excluded).sum();
-        let workers = arms.iter().map(|a| a.result.workers.len()).sum();
+        let judgments = arms.iter().map(|a| a.analysis.result.judgments).sum();
+        let judgments_excluded = arms.iter().map(|a| a.analysis.result.judgments_excluded).sum();
+        let workers = arms.iter().map(|a| a.analysis.result.workers.len()).sum();
         let workers_excluded = arms
             .iter()
-            .map(|a| a.result.workers.iter().filter(|w| a.result.settings.exclusion.excludes(w)).count())
+            .map(|a| a.analysis.result.workers.iter().filter(|w| a.analysis.result.settings.exclusion.excludes(w)).count())
             .sum();
         tasks.push(TaskGains {
             timeline_svg: study_timeline(&arms.iter().map(|a| (&a.arm, a.data.as_ref().ok())).collect::<Vec<_>>()),
@@ -162,7 +158,8 @@ pub async fn history(db: &Db) -> AppResult<Vec<PairHistory>> {
         }
         let (name, task) = (get("name")?, get("task")?);
         let pair = format!("{}-{}", get("source_lang")?, get("target_lang")?);
-        let (_, result) = analyse_campaign(db, id).await?;
+        let analysis = analyse_campaign(db, id).await?;
+        let result = &analysis.result;
         let mut points = Vec::new();
         for g in &result.groups {
             for s in &g.systems {

@@ -95,8 +95,8 @@ fn opt(v: Option<f64>) -> String {
 pub fn judgments_csv(arms: &[ArmResult]) -> String {
     let mut s = String::from("campaign_id,task,pair,worker,worker_excluded,hit,item_type,system,test_set,segment,score,seconds\n");
     for a in arms {
-        let set = &a.set;
-        let r = &a.result;
+        let set = &a.analysis.set;
+        let r = &a.analysis.result;
         let excluded = |w: u32, t: u16| r.workers.iter().any(|q| q.worker == w && q.task == t && r.settings.exclusion.excludes(q));
         for j in &set.records {
             let label = set.systems.name(j.system);

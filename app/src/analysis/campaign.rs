@@ -1,0 +1,169 @@
+//! Campaign → analysis: the one owner. [`analyse`] loads a campaign's judgments (the one
+//! judgment query, [`super::db::load_campaign`]) and runs the pipeline with the given settings;
+//! the results page, the results and agreement API, every export, `assay analyze --campaign`
+//! and the study pages call it, so they give the same numbers.
+//!
+//! **Cache.** Each server process keeps the last analyses ([`CAPACITY`]), per (database,
+//! campaign, settings). An analysis is reused while the campaign's judgments are unchanged;
+//! the check costs one query on the whole `judgments` table (its row count and largest id,
+//! both read from an index) and, only when that changed, one on the campaign's. Counting as
+//! well as the largest id catches a judgment committed after one with a larger id (PostgreSQL
+//! hands out ids before commit). Judgments are only ever added, and what else the analysis
+//! reads (HIT items, names, the study arm) is fixed once a campaign is launched. Several app
+//! servers each keep their own cache; the check reads the database, so none serves stale
+//! numbers. Requests for the same analysis wait for one computation instead of each running
+//! it.
+
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex, OnceLock};
+
+use sqlx::Row;
+
+use super::db::{CampaignInfo, load_campaign};
+use super::{AnalysisResult, AnalysisSettings, JudgmentSet, analyse as run_pipeline};
+use crate::db::{Db, now_ms};
+use crate::error::{AppError, AppResult, StorageContext};
+
+/// Analyses kept per server process.
+pub const CAPACITY: usize = 6;
+
+/// A campaign analysed: its description, its judgments as the pipeline read them, the
+/// outcome, and when and on how many stored judgments it was computed.
+#[derive(Debug)]
+pub struct CampaignAnalysis {
+    pub info: CampaignInfo,
+    pub set: JudgmentSet,
+    pub result: AnalysisResult,
+    /// Unix milliseconds.
+    pub computed_at_ms: i64,
+    /// Stored judgments of the campaign at that time (skipped and unscored included).
+    pub stored_judgments: i64,
+    /// Milliseconds the reading and the pipeline took.
+    pub compute_ms: i64,
+}
+
+/// (count, largest id) of a set of judgments.
+type Version = (i64, i64);
+
+struct Entry {
+    analysis: Arc<CampaignAnalysis>,
+    campaign: Version,
+    table: Version,
+    used: u64,
+}
+
+type Key = (u8, i64, String);
+
+#[derive(Default)]
+struct Cache {
+    slots: HashMap<Key, Arc<tokio::sync::Mutex<Option<Entry>>>>,
+    clock: u64,
+}
+
+static CACHE: OnceLock<Mutex<Cache>> = OnceLock::new();
+
+fn cache() -> AppResult<std::sync::MutexGuard<'static, Cache>> {
+    CACHE.get_or_init(Default::default).lock().map_err(|_| AppError::internal("the analysis cache is poisoned"))
+}
+
+async fn version(db: &Db, campaign: Option<i64>) -> AppResult<Version> {
+    let row = match campaign {
+        None => sqlx::query("SELECT COUNT(*), COALESCE(MAX(id), 0) FROM judgments").fetch_one(&db.pool).await,
+        Some(id) => {
+            sqlx::query(
+                "SELECT COUNT(*), COALESCE(MAX(j.id), 0) FROM hits h JOIN assignments a ON a.hit_id = h.id \
+                 JOIN judgments j ON j.assignment_id = a.id WHERE h.campaign_id = $1",
+            )
+            .bind(id)
+            .fetch_one(&db.pool)
+            .await
+        }
+    }
+    .context("reading how many judgments there are")?;
+    Ok((row.try_get(0).context("reading how many judgments there are")?, row.try_get(1).context("reading how many judgments there are")?))
+}
+
+/// Campaign `campaign_id` analysed with `settings`: from the cache when its judgments are
+/// unchanged, else computed (once, however many ask at the same time). An unknown campaign is
+/// [`AppError::NotFound`].
+pub async fn analyse(db: &Db, campaign_id: i64, settings: &AnalysisSettings) -> AppResult<Arc<CampaignAnalysis>> {
+    let key: Key = (db.backend as u8, campaign_id, serde_json::to_string(settings).map_err(|e| AppError::internal(e.to_string()))?);
+    let slot = {
+        let mut c = cache()?;
+        c.slots.entry(key.clone()).or_default().clone()
+    };
+    let mut entry = slot.lock().await;
+    let table = version(db, None).await?;
+    let reuse = match entry.as_mut() {
+        Some(e) if e.table == table => true,
+        Some(e) => {
+            let campaign = version(db, Some(campaign_id)).await?;
+            if e.campaign == campaign {
+                e.table = table;
+                true
+            } else {
+                false
+            }
+        }
+        None => false,
+    };
+    if !reuse {
+        let campaign = version(db, Some(campaign_id)).await?;
+        let started = std::time::Instant::now();
+        let (info, set) = load_campaign(db, campaign_id).await?;
+        let settings = settings.clone();
+        let (set, result) = tokio::task::spawn_blocking(move || {
+            let result = run_pipeline(&set, &settings);
+            (set, result)
+        })
+        .await
+        .map_err(|e| AppError::internal(format!("the analysis failed: {e}")))?;
+        let analysis = CampaignAnalysis {
+            info,
+            set,
+            result,
+            computed_at_ms: now_ms(),
+            stored_judgments: campaign.0,
+            compute_ms: started.elapsed().as_millis() as i64,
+        };
+        *entry = Some(Entry { analysis: Arc::new(analysis), campaign, table, used: 0 });
+    }
+    let analysis = {
+        let mut c = cache()?;
+        c.clock += 1;
+        let e = entry.as_mut().expect("set above");
+        e.used = c.clock;
+        e.analysis.clone()
+    };
+    drop(entry);
+    evict(&key)?;
+    Ok(analysis)
+}
+
+/// Keeps at most [`CAPACITY`] analyses: drops the least recently used (never `keep`, nor one
+/// being computed).
+fn evict(keep: &Key) -> AppResult<()> {
+    let mut c = cache()?;
+    while c.slots.len() > CAPACITY {
+        let oldest = c
+            .slots
+            .iter()
+            .filter(|(k, _)| *k != keep)
+            .filter_map(|(k, slot)| slot.try_lock().ok().map(|e| (e.as_ref().map_or(0, |e| e.used), k.clone())))
+            .min();
+        match oldest {
+            Some((_, k)) => {
+                c.slots.remove(&k);
+            }
+            None => break,
+        }
+    }
+    Ok(())
+}
+
+/// Forgets every analysis of a campaign (tests; a campaign whose judgments were rewritten).
+pub fn forget(campaign_id: i64) {
+    if let Ok(mut c) = cache() {
+        c.slots.retain(|k, _| k.1 != campaign_id);
+    }
+}
