@@ -32,6 +32,9 @@ pub struct Db {
     pub pool: AnyPool,
     pub writer: AnyPool,
     pub backend: Backend,
+    /// SQLite only: the database file, which `analysis::db` opens read-only for the reads of a
+    /// million rows (sqlx copies every value of every row; see `read_campaign_judgments`).
+    pub sqlite_file: Option<std::path::PathBuf>,
 }
 
 /// The migrations, embedded: (version, description, SQLite DDL, PostgreSQL DDL).
@@ -160,7 +163,13 @@ pub async fn connect(url: &str) -> Result<Db, String> {
         .run(&writer)
         .await
         .map_err(|e| format!("database migration failed: {e}"))?;
-    Ok(Db { pool, writer, backend })
+    let sqlite_file = match backend {
+        Backend::Sqlite => Some(
+            sqlx::sqlite::SqliteConnectOptions::from_str(url).map_err(|e| format!("invalid DATABASE_URL: {e}"))?.get_filename().to_path_buf(),
+        ),
+        Backend::Postgres => None,
+    };
+    Ok(Db { pool, writer, backend, sqlite_file })
 }
 
 /// A write that lost a race and may be tried again (or answered from what the winner stored):

@@ -23,6 +23,7 @@ use super::db::{CampaignInfo, load_campaign};
 use super::{AnalysisResult, AnalysisSettings, JudgmentSet, analyse as run_pipeline};
 use crate::db::{Db, now_ms};
 use crate::error::{AppError, AppResult, StorageContext};
+use assay_core::report::AgreementReport;
 
 /// Analyses kept per server process.
 pub const CAPACITY: usize = 6;
@@ -40,6 +41,35 @@ pub struct CampaignAnalysis {
     pub stored_judgments: i64,
     /// Milliseconds the reading and the pipeline took.
     pub compute_ms: i64,
+    /// The agreement report, computed on first use (it pairs every judgment of a segment).
+    agreement: OnceLock<AgreementReport>,
+}
+
+impl CampaignAnalysis {
+    /// The agreement report of this analysis (computed once, then kept with it).
+    pub fn agreement(&self) -> &AgreementReport {
+        self.agreement.get_or_init(|| agreement(&self.set, &self.result))
+    }
+}
+
+/// Per judgment of `set`: is its worker retained by quality control (not excluded for its task)?
+pub fn retained_mask(set: &JudgmentSet, r: &AnalysisResult) -> Vec<bool> {
+    let n_tasks = set.tasks.len().max(1);
+    let mut excluded = vec![false; set.workers.len() * n_tasks];
+    for w in &r.workers {
+        excluded[w.worker as usize * n_tasks + w.task as usize] = r.settings.exclusion.excludes(w);
+    }
+    set.records.iter().map(|j| !excluded[j.worker as usize * n_tasks + j.task as usize]).collect()
+}
+
+/// The agreement report over every judgment and over the retained workers' judgments.
+pub fn agreement(set: &JudgmentSet, r: &AnalysisResult) -> AgreementReport {
+    use super::agreement::{Scale, agreement_report};
+    let keep = retained_mask(set, r);
+    AgreementReport {
+        all_workers: agreement_report(set, None, Scale::of_task),
+        retained_workers: agreement_report(set, Some(&keep), Scale::of_task),
+    }
 }
 
 /// (count, largest id) of a set of judgments.
@@ -118,6 +148,7 @@ pub async fn analyse(db: &Db, campaign_id: i64, settings: &AnalysisSettings) -> 
         })
         .await
         .map_err(|e| AppError::internal(format!("the analysis failed: {e}")))?;
+        tracing::debug!("campaign {campaign_id}: read and analysed in {} ms", started.elapsed().as_millis());
         let analysis = CampaignAnalysis {
             info,
             set,
@@ -125,6 +156,7 @@ pub async fn analyse(db: &Db, campaign_id: i64, settings: &AnalysisSettings) -> 
             computed_at_ms: now_ms(),
             stored_judgments: campaign.0,
             compute_ms: started.elapsed().as_millis() as i64,
+            agreement: OnceLock::new(),
         };
         *entry = Some(Entry { analysis: Arc::new(analysis), campaign, table, used: 0 });
     }

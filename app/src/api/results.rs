@@ -44,5 +44,5 @@ async fn agreement(
 ) -> AppResult<Json<AgreementReport>> {
     api_caller(&state, session, &headers, Role::Researcher).await?;
     let a = build::run(&state.db, id, q.options()).await?;
-    Ok(Json(build::agreement(&a.set, &a.result)))
+    Ok(Json(a.agreement().clone()))
 }

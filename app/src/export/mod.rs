@@ -113,7 +113,7 @@ impl Prepared {
     }
 
     pub fn agreement(&self) -> AgreementReport {
-        crate::results::build::agreement(&self.analysis.set, &self.analysis.result)
+        self.analysis.agreement().clone()
     }
 
     /// The computed files, in memory (they are small: per system, segment and worker).

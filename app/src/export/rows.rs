@@ -361,6 +361,54 @@ pub fn spawn_rows(db: Db, format: RowFormat, ctx: Arc<RowContext>) -> mpsc::Rece
                 return;
             }
         };
+        drop(conn);
+        // SQLite: read on a blocking thread without sqlx's copy of every value (twice as fast).
+        if let Some(path) = db.sqlite_file.clone().filter(|p| p.exists()) {
+            let chunks = tx.clone();
+            let done = tokio::task::spawn_blocking(move || {
+                let mut buf = header(format).unwrap_or_default();
+                let mut failed = None;
+                let read = crate::analysis::db::each_sqlite_judgment(&path, ctx.campaign_id, true, |j| {
+                    match named_row(&j, &names) {
+                        Ok(r) => {
+                            write_row(&mut buf, format, &ctx, &r);
+                        }
+                        Err(e) => {
+                            failed = Some(e);
+                            return false;
+                        }
+                    }
+                    // A dropped receiver (the client went away) stops the query.
+                    !(buf.len() >= CHUNK && chunks.blocking_send(Ok(std::mem::take(&mut buf).into_bytes())).is_err())
+                });
+                match (read, failed) {
+                    (Err(e), _) => Err(e.into_message()),
+                    (_, Some(e)) => Err(e),
+                    _ => Ok(buf),
+                }
+            })
+            .await;
+            match done {
+                Ok(Ok(buf)) if !buf.is_empty() => {
+                    let _ = tx.send(Ok(buf.into_bytes())).await;
+                }
+                Ok(Ok(_)) => {}
+                Ok(Err(e)) => {
+                    let _ = tx.send(Err(e)).await;
+                }
+                Err(e) => {
+                    let _ = tx.send(Err(format!("cannot read the judgments: {e}"))).await;
+                }
+            }
+            return;
+        }
+        let mut conn = match db.pool.acquire().await {
+            Ok(c) => c,
+            Err(e) => {
+                let _ = tx.send(Err(format!("cannot read the judgments: {e}"))).await;
+                return;
+            }
+        };
         let mut buf = header(format).unwrap_or_default();
         let mut rows = std::pin::pin!(judgments(&mut conn, ctx.campaign_id, Scope::Campaign, true));
         while let Some(row) = rows.next().await {

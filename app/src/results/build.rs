@@ -33,24 +33,10 @@ pub fn excluded(r: &AnalysisResult) -> Vec<ExcludedWorker> {
         .collect()
 }
 
-/// Per judgment of `set`: is its worker retained by quality control (not excluded for its task)?
-pub fn retained_mask(set: &JudgmentSet, r: &AnalysisResult) -> Vec<bool> {
-    let n_tasks = set.tasks.len().max(1);
-    let mut excluded = vec![false; set.workers.len() * n_tasks];
-    for w in &r.workers {
-        excluded[w.worker as usize * n_tasks + w.task as usize] = r.settings.exclusion.excludes(w);
-    }
-    set.records.iter().map(|j| !excluded[j.worker as usize * n_tasks + j.task as usize]).collect()
-}
-
-/// The agreement report over every judgment and over the retained workers' judgments.
+/// The agreement report over every judgment and over the retained workers' judgments (see
+/// [`crate::analysis::campaign::agreement`]).
 pub fn agreement(set: &JudgmentSet, r: &AnalysisResult) -> AgreementReport {
-    use crate::analysis::agreement::{Scale, agreement_report};
-    let keep = retained_mask(set, r);
-    AgreementReport {
-        all_workers: agreement_report(set, None, Scale::of_task),
-        retained_workers: agreement_report(set, Some(&keep), Scale::of_task),
-    }
+    crate::analysis::campaign::agreement(set, r)
 }
 
 /// The names of the computed files an export of this result offers.
@@ -67,7 +53,7 @@ pub fn export_file_names(r: &AnalysisResult) -> Vec<String> {
 
 /// The results page's rows and plots from one pipeline run.
 pub fn results_view(a: &CampaignAnalysis, options: ResultsOptions) -> ResultsView {
-    let (set, r) = (&a.set, &a.result);
+    let r = &a.result;
     let groups = r
         .groups
         .iter()
@@ -131,7 +117,7 @@ pub fn results_view(a: &CampaignAnalysis, options: ResultsOptions) -> ResultsVie
         workers: r.workers.len(),
         excluded: excluded(r),
         groups,
-        agreement: agreement(set, r),
+        agreement: a.agreement().clone(),
         export_files: export_file_names(r),
     }
 }

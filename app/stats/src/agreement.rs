@@ -77,18 +77,30 @@ pub fn agreement(judgments: &[LabelledJudgment], categories: u32) -> Result<Agre
     let mut sorted = judgments.to_vec();
     sorted.sort_unstable_by_key(|j| (j.item, j.annotator));
     let (mut inter, mut intra) = ((0u64, 0u64), (0u64, 0u64));
+    // Pairs are counted, not listed: an item judged m times has m(m − 1)/2 pairs, of which
+    // those of one annotator are intra and the rest inter; agreeing pairs likewise from the
+    // counts per category (O(m) per item, where listing pairs is O(m²)).
+    let choose2 = |k: u64| k * k.saturating_sub(1) / 2;
+    let mut per_category = vec![0u64; categories as usize];
+    let mut own = vec![0u64; categories as usize];
     for group in sorted.chunk_by(|a, b| a.item == b.item) {
-        for (i, a) in group.iter().enumerate() {
-            for b in &group[i + 1..] {
-                let slot = if a.annotator == b.annotator {
-                    &mut intra
-                } else {
-                    &mut inter
-                };
-                slot.0 += 1;
-                slot.1 += u64::from(a.category == b.category);
+        per_category.iter_mut().for_each(|c| *c = 0);
+        let (mut same_pairs, mut same_agreeing) = (0u64, 0u64);
+        for run in group.chunk_by(|a, b| a.annotator == b.annotator) {
+            own.iter_mut().for_each(|c| *c = 0);
+            for j in run {
+                own[j.category as usize] += 1;
+                per_category[j.category as usize] += 1;
             }
+            same_pairs += choose2(run.len() as u64);
+            same_agreeing += own.iter().map(|&c| choose2(c)).sum::<u64>();
         }
+        let all_pairs = choose2(group.len() as u64);
+        let all_agreeing: u64 = per_category.iter().map(|&c| choose2(c)).sum();
+        intra.0 += same_pairs;
+        intra.1 += same_agreeing;
+        inter.0 += all_pairs - same_pairs;
+        inter.1 += all_agreeing - same_agreeing;
     }
     let finish = |(pairs, agreeing): (u64, u64)| -> Result<AgreementPairs> {
         let p_a = (pairs > 0).then(|| agreeing as f64 / pairs as f64);

@@ -19,16 +19,47 @@ use super::{FxMap, Judgment, JudgmentSet};
 pub use crate::report::{GroupAgreement, PairFigures, Scale};
 use crate::model::ItemType;
 use assay_stats::agreement::{LabelledJudgment, agreement as kappa_agreement};
-use assay_stats::correlation::pearson;
 
+/// Pair statistics kept as sums, so that an item judged m times costs O(m log m), not O(m²)
+/// pairs in memory (a million judgments of 4,000 outputs are a hundred million pairs).
+/// Scores enter shifted by `shift` (the group's first score): Pearson's r does not depend on
+/// it and the sums of squares stay small.
 #[derive(Default)]
 struct Acc {
-    pairs: usize,
+    pairs: u64,
     abs: f64,
-    x: Vec<f64>,
-    y: Vec<f64>,
+    /// Entries of (x, y) in r (inter pairs enter in both orders).
+    n: f64,
+    sx: f64,
+    sy: f64,
+    sxx: f64,
+    syy: f64,
+    sxy: f64,
     workers: Vec<u32>,
     items: usize,
+}
+
+impl Acc {
+    fn pearson(&self) -> Option<f64> {
+        if self.pairs < 2 {
+            return None;
+        }
+        let vx = self.sxx - self.sx * self.sx / self.n;
+        let vy = self.syy - self.sy * self.sy / self.n;
+        let cov = self.sxy - self.sx * self.sy / self.n;
+        (vx > 0.0 && vy > 0.0).then(|| (cov / (vx.sqrt() * vy.sqrt())).clamp(-1.0, 1.0))
+    }
+}
+
+/// Σ |a − b| over the unordered pairs of `v` (sorted in place).
+fn sum_abs_differences(v: &mut [f64]) -> f64 {
+    v.sort_unstable_by(f64::total_cmp);
+    let (mut below, mut total) = (0.0, 0.0);
+    for (i, x) in v.iter().enumerate() {
+        total += x * i as f64 - below;
+        below += x;
+    }
+    total
 }
 
 /// The agreement report of every (task, language pair) of `set`, over the judgments `keep`
@@ -51,34 +82,69 @@ pub fn agreement_report(set: &JudgmentSet, keep: Option<&[bool]>, scale_of: impl
             let scale = scale_of(&task);
             let mut item_keys: Vec<&(u32, u32)> = items.keys().collect();
             item_keys.sort_unstable();
+            let shift = item_keys.first().map_or(0.0, |k| items[*k][0].score);
             let (mut intra, mut inter) = (Acc::default(), Acc::default());
             let mut labelled = Vec::new();
             let mut judgments = 0;
+            let mut scores = Vec::new();
             for (n, k) in item_keys.into_iter().enumerate() {
                 let js = &items[k];
                 judgments += js.len();
-                let (mut had_intra, mut had_inter) = (false, false);
-                for (a_i, a) in js.iter().enumerate() {
-                    labelled.push(LabelledJudgment { annotator: a.worker, item: n as u32, category: scale.category(a.score) });
-                    for b in &js[a_i + 1..] {
-                        let same = a.worker == b.worker;
-                        let acc = if same { &mut intra } else { &mut inter };
-                        acc.pairs += 1;
-                        acc.abs += (a.score - b.score).abs();
-                        acc.x.push(a.score);
-                        acc.y.push(b.score);
-                        acc.workers.push(a.worker);
-                        if !same {
-                            acc.workers.push(b.worker);
-                            // Both orders: r does not depend on which worker comes first.
-                            acc.x.push(b.score);
-                            acc.y.push(a.score);
+                // The item's judgments by worker, each worker's in record order.
+                let mut by_worker: Vec<(u32, usize, f64)> = js.iter().enumerate().map(|(i, j)| (j.worker, i, j.score - shift)).collect();
+                by_worker.sort_unstable_by_key(|&(w, i, _)| (w, i));
+                for j in js.iter() {
+                    labelled.push(LabelledJudgment { annotator: j.worker, item: n as u32, category: scale.category(j.score) });
+                }
+                // Sums over every unordered pair of the item, then the same-worker pairs
+                // (intra, each as (earlier, later)); inter pairs are the rest.
+                let m = js.len() as f64;
+                let (s, q): (f64, f64) = by_worker.iter().fold((0.0, 0.0), |(s, q), &(_, _, x)| (s + x, q + x * x));
+                scores.clear();
+                scores.extend(js.iter().map(|j| j.score));
+                let all_abs = sum_abs_differences(&mut scores);
+                let all_pairs = js.len() as u64 * (js.len() as u64).saturating_sub(1) / 2;
+                let (mut same_pairs, mut same_abs, mut same_s, mut same_q, mut same_sxy) = (0u64, 0.0, 0.0, 0.0, 0.0);
+                let mut distinct_workers = 0;
+                for run in by_worker.chunk_by(|a, b| a.0 == b.0) {
+                    distinct_workers += 1;
+                    for (i, &(w, _, a)) in run.iter().enumerate() {
+                        for &(_, _, b) in &run[i + 1..] {
+                            intra.pairs += 1;
+                            intra.abs += (a - b).abs();
+                            intra.n += 1.0;
+                            intra.sx += a;
+                            intra.sy += b;
+                            intra.sxx += a * a;
+                            intra.syy += b * b;
+                            intra.sxy += a * b;
+                            intra.workers.push(w);
+                            same_pairs += 1;
+                            same_abs += (a - b).abs();
+                            same_s += a + b;
+                            same_q += a * a + b * b;
+                            same_sxy += a * b;
                         }
-                        if same { had_intra = true } else { had_inter = true }
                     }
                 }
-                intra.items += usize::from(had_intra);
-                inter.items += usize::from(had_inter);
+                intra.items += usize::from(same_pairs > 0);
+                let inter_pairs = all_pairs - same_pairs;
+                if inter_pairs > 0 {
+                    inter.items += 1;
+                    inter.pairs += inter_pairs;
+                    inter.abs += all_abs - same_abs;
+                    // Both orders: r does not depend on which worker comes first.
+                    let (sum, squares, products) = ((m - 1.0) * s - same_s, (m - 1.0) * q - same_q, (s * s - q) / 2.0 - same_sxy);
+                    inter.n += 2.0 * inter_pairs as f64;
+                    inter.sx += sum;
+                    inter.sy += sum;
+                    inter.sxx += squares;
+                    inter.syy += squares;
+                    inter.sxy += 2.0 * products;
+                    if distinct_workers > 1 {
+                        inter.workers.extend(js.iter().map(|j| j.worker));
+                    }
+                }
             }
             let kappa = match scale {
                 Scale::Categorical { categories } if !labelled.is_empty() => kappa_agreement(&labelled, categories).ok(),
@@ -88,12 +154,12 @@ pub fn agreement_report(set: &JudgmentSet, keep: Option<&[bool]>, scale_of: impl
                 acc.workers.sort_unstable();
                 acc.workers.dedup();
                 PairFigures {
-                    pairs: acc.pairs,
+                    pairs: acc.pairs as usize,
                     workers: acc.workers.len(),
                     items: acc.items,
                     mean_abs_difference: (acc.pairs > 0).then(|| acc.abs / acc.pairs as f64),
                     pearson_r: match scale {
-                        Scale::Continuous if acc.pairs >= 2 => pearson(&acc.x, &acc.y).ok(),
+                        Scale::Continuous => acc.pearson(),
                         _ => None,
                     },
                     p_agree: k.and_then(|k| k.p_a),
