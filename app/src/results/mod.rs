@@ -311,28 +311,28 @@ impl WorkersQuery {
         let mut q = WorkersQuery::default();
         if let Some(p) = page {
             if p == 0 {
-                return Err(("page", "pages are numbered from 1".into()));
+                return Err(("page", "page is numbered from 1, not 0".into()));
             }
             q.page = p;
         }
         if let Some(n) = per_page {
             if n == 0 || n > MAX_PER_PAGE {
-                return Err(("per_page", format!("a page has 1 to {MAX_PER_PAGE} rows, not {n}")));
+                return Err(("per_page", format!("per_page is 1 to {MAX_PER_PAGE} rows, not {n}")));
             }
             q.per_page = n;
         }
         if let Some(s) = sort.filter(|s| !s.trim().is_empty()) {
-            q.sort = WorkerSort::parse(s).ok_or_else(|| ("sort", format!("{s:?} is not a sort (worker, verdict, p or flags)")))?;
+            q.sort = WorkerSort::parse(s).ok_or_else(|| ("sort", format!("sort {s:?} is not worker, verdict, p or flags")))?;
         }
         match order.map(str::trim).filter(|s| !s.is_empty()) {
             None | Some("asc") => {}
             Some("desc") => q.descending = true,
-            Some(o) => return Err(("order", format!("{o:?} is not an order (asc or desc)"))),
+            Some(o) => return Err(("order", format!("order {o:?} is not asc or desc"))),
         }
         q.search = search.unwrap_or("").trim().to_string();
         if let Some(v) = verdict.filter(|s| !s.trim().is_empty()) {
             q.verdict = Some(VerdictFilter::parse(v).ok_or_else(|| {
-                ("verdict", format!("{v:?} is not a verdict filter (pass, fail, not-enough-evidence or excluded)"))
+                ("verdict", format!("verdict {v:?} is not pass, fail, not-enough-evidence or excluded"))
             })?);
         }
         Ok(q)
