@@ -112,15 +112,15 @@ async fn measure(db: &Db, label: &str, runs: usize) {
         assert_eq!(outcome.reliability.n_pairs, (HITS * 10) as usize);
         tx.rollback().await.expect("rollback");
     }
-    // The review page's data (quality control of all 30 workers, verdicts, decisions), which
-    // the page polls every 5 s while it is open.
+    // The review page's data (quality control of all 30 workers, verdicts, decisions of its first
+    // page of 50 rows), which the page polls every 5 s while it is open.
     let t = Instant::now();
-    app::results::decisions::workers_page(db, 1, Default::default()).await.expect("review page");
+    app::results::decisions::workers_page(db, 1, Default::default(), &Default::default()).await.expect("review page");
     let cold = t.elapsed().as_secs_f64() * 1000.0;
     let mut page = Vec::new();
     for _ in 0..runs.div_ceil(10) {
         let t = Instant::now();
-        let view = app::results::decisions::workers_page(db, 1, Default::default()).await.expect("review page");
+        let view = app::results::decisions::workers_page(db, 1, Default::default(), &Default::default()).await.expect("review page");
         page.push(t.elapsed().as_secs_f64() * 1000.0);
         assert_eq!(view.workers.len(), WORKERS as usize);
     }

@@ -92,6 +92,129 @@ test('an organizer approves, rejects with a reason and grants a bonus; the page 
   assert.deepEqual(page.assayErrors, []);
 });
 
+test('the review page: verdict chips with counts, search, sortable headings and pages, by keyboard, kept in the URL and by the live refresh', async () => {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  const page = await openHydrated(context, `${server.base}/login`);
+  await signIn(page, DEMO.organizer);
+  await page.waitForSelector('section[data-role="organizer"]', { timeout: 15_000 });
+  const base = `${server.base}/campaigns/${campaignId}/workers`;
+  await page.goto(base);
+  await waitHydrated(page);
+  await page.waitForSelector('#worker-table tr.worker-row', { timeout: 30_000 });
+  const rows = () => page.locator('#worker-table tr.worker-row').count();
+  const summary = () => page.locator('#workers-summary').innerText();
+  assert.equal(await rows(), 2);
+  assert.equal(await summary(), 'Rows 1–2 of 2.');
+  // The counts are a live region; the chips count the whole campaign.
+  assert.equal(await page.locator('[aria-live="polite"] #workers-summary').count(), 1);
+  assert.equal(await page.locator('#verdict-chips button.chip[data-verdict="all"]').innerText(), 'all (2)');
+  assert.equal(await page.locator('#verdict-chips button.chip[data-verdict="pass"]').innerText(), 'pass (1)');
+  const chipCounts = await page.locator('#verdict-chips button.chip').evaluateAll((bs) => bs.map((b) => Number(b.dataset.count)));
+  assert.equal(chipCounts[1] + chipCounts[2] + chipCounts[3], 2, `pass + fail + not enough evidence = all: ${chipCounts}`);
+  assert.match(await page.locator('#verdict-counts').innerText(), /pass 1,/);
+  // No horizontal scroll of the page at 1,280 px: the wide table scrolls in its own region.
+  assert.ok(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth + 1));
+
+  const good = await page.locator('#worker-table tr[data-verdict="pass"]').getAttribute('data-worker');
+  const other = await page.locator('#worker-table tr.worker-row:not([data-verdict="pass"])').getAttribute('data-worker');
+
+  // Search by keyboard: part of the id, in the other case; Enter submits.
+  await page.focus('#worker-search');
+  await page.keyboard.type(good.split(':')[1].slice(0, 6).toUpperCase());
+  await page.keyboard.press('Enter');
+  await page.waitForFunction(() => document.querySelectorAll('#worker-table tr.worker-row').length === 1, null, { timeout: 15_000 });
+  assert.equal(await page.locator('#worker-table tr.worker-row').getAttribute('data-worker'), good);
+  assert.equal(await summary(), 'Rows 1–1 of 1 matching (2 in all).');
+  assert.match(page.url(), /[?&]search=/);
+  assert.equal(await page.locator('#verdict-chips button.chip[data-verdict="all"]').innerText(), 'all (2)', 'the counts stay the campaign\'s');
+  // Clear the search: Tab from the Search button reaches "Clear search".
+  await page.focus('#worker-search-go');
+  await page.keyboard.press('Tab');
+  assert.equal(await page.evaluate(() => document.activeElement?.id), 'worker-search-clear');
+  await page.keyboard.press('Enter');
+  await page.waitForFunction(() => document.querySelectorAll('#worker-table tr.worker-row').length === 2, null, { timeout: 15_000 });
+
+  // A verdict chip, pressed with the space bar: only that verdict's rows, in the URL.
+  const passChip = '#verdict-chips button.chip[data-verdict="pass"]';
+  await page.focus(passChip);
+  await page.keyboard.press('Space');
+  await page.waitForSelector(`${passChip}[aria-pressed="true"]`, { timeout: 15_000 });
+  assert.equal(await rows(), 1);
+  assert.equal(await page.locator('#worker-table tr.worker-row').getAttribute('data-worker'), good);
+  assert.match(page.url(), /verdict=pass/);
+  // Reload keeps it; Back returns to every row.
+  await page.reload();
+  await waitHydrated(page);
+  await page.waitForSelector(`${passChip}[aria-pressed="true"]`, { timeout: 30_000 });
+  assert.equal(await rows(), 1);
+  await page.goBack();
+  await page.waitForFunction(() => document.querySelectorAll('#worker-table tr.worker-row').length === 2, null, { timeout: 15_000 });
+  assert.equal(await page.locator(passChip).getAttribute('aria-pressed'), 'false');
+
+  // Sortable headings: buttons whose heading says the order.
+  const pHeading = '#worker-table th:has(button.sort[data-sort="p"])';
+  assert.equal(await page.locator(pHeading).getAttribute('aria-sort'), 'none');
+  assert.equal(await page.locator('#worker-table th:has(button.sort[data-sort="worker"])').getAttribute('aria-sort'), 'ascending');
+  await page.focus(`${pHeading} button`);
+  await page.keyboard.press('Enter');
+  await page.waitForSelector(`${pHeading}[aria-sort="ascending"]`, { timeout: 15_000 });
+  const pOrder = () => page.locator('#worker-table tr.worker-row').evaluateAll((rs) => rs.map((r) => (r.dataset.p === '' ? Infinity : Number(r.dataset.p))));
+  let ps = await pOrder();
+  assert.ok(ps[0] <= ps[1], `ascending p: ${ps}`);
+  assert.equal(await page.evaluate(() => document.activeElement?.dataset?.sort), 'p', 'the heading keeps the focus');
+  await page.keyboard.press('Enter');
+  await page.waitForSelector(`${pHeading}[aria-sort="descending"]`, { timeout: 15_000 });
+  ps = await pOrder();
+  if (ps.every(Number.isFinite)) assert.ok(ps[0] >= ps[1], `descending p: ${ps}`);
+  assert.match(page.url(), /sort=p&order=desc|order=desc.*sort=p/);
+
+  // Pages of one row: the pager, by keyboard; the live refresh keeps the page.
+  await page.goto(`${base}?per_page=1`);
+  await waitHydrated(page);
+  await page.waitForSelector('#page-of[data-pages="2"]', { timeout: 30_000 });
+  assert.equal(await summary(), 'Rows 1–1 of 2.');
+  assert.equal(await page.locator('#page-prev').isDisabled(), true);
+  const firstRow = await page.locator('#worker-table tr.worker-row').getAttribute('data-worker');
+  await page.focus('#page-next');
+  await page.keyboard.press('Enter');
+  await page.waitForSelector('#page-of[data-page="2"]', { timeout: 15_000 });
+  assert.equal(await summary(), 'Rows 2–2 of 2.');
+  assert.match(page.url(), /page=2/);
+  assert.equal(await page.locator('#page-next').isDisabled(), true);
+  const secondRow = await page.locator('#worker-table tr.worker-row').getAttribute('data-worker');
+  assert.deepEqual([firstRow, secondRow].sort(), [good, other].sort());
+  await page.waitForResponse((r) => r.url().includes('campaign_workers'), { timeout: 15_000 });
+  await page.waitForTimeout(500);
+  assert.equal(await page.locator('#page-of').getAttribute('data-page'), '2', 'the refresh keeps the page');
+  assert.equal(await page.locator('#worker-table tr.worker-row').getAttribute('data-worker'), secondRow);
+  await page.focus('#page-prev');
+  await page.keyboard.press('Enter');
+  await page.waitForSelector('#page-of[data-page="1"]', { timeout: 15_000 });
+  // The decision controls still work on a row of a page.
+  await page.locator('#worker-table tr.worker-row button.review-worker').click();
+  await page.waitForFunction((w) => document.querySelector('#decision-worker')?.innerText === w, firstRow, { timeout: 10_000 });
+  assert.deepEqual(page.assayErrors, []);
+  await context.close();
+});
+
+test('the review page on a phone: sorting from a menu, labelled cells, no sideways scrolling', async () => {
+  const context = await browser.newContext({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
+  const page = await openHydrated(context, `${server.base}/login`);
+  await signIn(page, DEMO.organizer);
+  await page.waitForSelector('section[data-role="organizer"]', { timeout: 15_000 });
+  await page.goto(`${server.base}/campaigns/${campaignId}/workers`);
+  await waitHydrated(page);
+  await page.waitForSelector('#worker-table tr.worker-row', { timeout: 30_000 });
+  assert.ok(await page.locator('#sort-narrow').isVisible());
+  assert.ok(await page.locator('#verdict-chips button.chip[data-verdict="pass"]').isVisible());
+  assert.ok(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth + 1), 'no sideways scrolling');
+  await page.selectOption('#sort-narrow', 'verdict:desc');
+  await page.waitForFunction(() => /sort=verdict/.test(location.search) && /order=desc/.test(location.search), null, { timeout: 15_000 });
+  await page.waitForSelector('#worker-table tr.worker-row:first-child[data-verdict="pass"]', { timeout: 15_000 });
+  assert.deepEqual(page.assayErrors, []);
+  await context.close();
+});
+
 test('the designer offers the quality gate, with the policy for too few pairs only when the gate is on', async () => {
   const page = await openHydrated(await browser.newContext(), `${server.base}/login`);
   await signIn(page, DEMO.organizer);

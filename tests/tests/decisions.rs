@@ -347,3 +347,185 @@ both_backends! {
 
     }
 }
+
+/// One page of the review table through the server function, with the query given.
+async fn review_page(org: &Browser, campaign: i64, query: &[(&str, &str)]) -> Answer {
+    let id = campaign.to_string();
+    let mut form = vec![("campaign_id", id.as_str()), ("wilcoxon", "false")];
+    form.extend_from_slice(query);
+    org.call("campaign_workers", &form).await
+}
+
+fn names(view: &Value) -> Vec<String> {
+    view["workers"].as_array().unwrap().iter().map(|w| w["worker"].as_str().unwrap().to_string()).collect()
+}
+
+/// A worker's score of an item by design: a careful worker scores bad references 40 points below
+/// their originals, a contrarian 20 points above, a flat worker 50 for everything; a little
+/// noise, different per worker, so that p-values differ.
+fn designed_score(kind: &str, salt: u64, position: i64, item_type: &str) -> f64 {
+    let noise = ((position as u64 * 7919 + salt * 104_729) % 13) as f64 - 6.0;
+    match (kind, item_type) {
+        ("flat", _) => 50.0,
+        (_, "REF") => 90.0 + noise / 2.0,
+        ("careful", "BAD_REF") => 30.0 + noise,
+        ("contrarian", "BAD_REF") => 80.0 + noise,
+        _ => 60.0 + noise,
+    }
+}
+
+both_backends! {
+    async fn the_review_table_is_paged_sorted_searched_and_filtered_on_the_server(server) {
+        let org = server.browser();
+        org.login(ORGANIZER).await;
+        let (set, systems) = import_set(&org, "review-set", 40, &["Alpha", "Beta"]).await;
+        let settings = json!({ "judgments_wanted": 70, "redundancy": 10, "target_language": "German" });
+        let gate = json!({ "mode": "require-pass", "unsure": "hold" });
+        let created = org.call_json("create_campaign", json!({ "draft": draft(set, &systems, settings, gate) })).await;
+        assert_eq!(created.status, 200, "{}", created.body);
+        let campaign = created.json().as_i64().unwrap();
+        assert_eq!(org.call("launch_campaign", &[("campaign_id", &campaign.to_string())]).await.status, 200);
+        let link = crowd_link(&org, campaign).await;
+
+        // Eight workers: three pass, three fail (two score bad references higher, one scores
+        // everything alike: no p-value), two stop after ten items (not enough evidence).
+        let crowd = [
+            ("Good-A1", "careful", 100), ("good-b2", "careful", 100), ("GOOD-c3", "careful", 100),
+            ("bad-x1", "contrarian", 100), ("Bad-X2", "contrarian", 100), ("flat-1", "flat", 100),
+            ("part-1", "careful", 10), ("part-2", "contrarian", 10),
+        ];
+        for (salt, (name, kind, items)) in crowd.iter().enumerate() {
+            let b = server.browser();
+            let a = arrive(&b, &link, &format!("worker={name}")).await.unwrap_or_else(|t| panic!("a HIT for {name}: {t}"));
+            let list = org.call("assignment_items", &[("assignment", &a)]).await.json();
+            assert_eq!(b.call("start_work", &[("assignment", &a)]).await.status, 200);
+            for item in list.as_array().unwrap().iter().take(*items) {
+                let p = item["position"].as_i64().unwrap();
+                let score = designed_score(kind, salt as u64, p, item["item_type"].as_str().unwrap());
+                let r = b
+                    .call("submit_judgment", &[("assignment", &a), ("position", &p.to_string()), ("score", &format!("{score}")), ("time_on_screen_ms", "9000"), ("key", &format!("k{p}"))])
+                    .await;
+                assert_eq!(r.status, 200, "{name} item {p}: {}", r.body);
+            }
+        }
+
+        // Everything on one page: the reference every other answer is checked against.
+        let all = review_page(&org, campaign, &[("per_page", "200")]).await;
+        assert_eq!(all.status, 200, "{}", all.body);
+        let all = all.json();
+        let rows = all["workers"].as_array().unwrap().clone();
+        assert_eq!((all["total"].clone(), all["matching"].clone(), rows.len()), (json!(8), json!(8), 8), "{all}");
+        let mut sorted = names(&all);
+        sorted.sort();
+        assert_eq!(names(&all), sorted, "rows by worker by default");
+        let verdict_of = |w: &str| rows.iter().find(|r| r["worker"] == format!("link:{w}")).unwrap()["verdict"].as_str().unwrap().to_string();
+        for (w, v) in [("Good-A1", "pass"), ("good-b2", "pass"), ("GOOD-c3", "pass"), ("bad-x1", "fail"), ("Bad-X2", "fail"), ("flat-1", "fail"), ("part-1", "not enough evidence"), ("part-2", "not enough evidence")] {
+            assert_eq!(verdict_of(w), v, "{w}: {all}");
+        }
+        let tally = |f: &dyn Fn(&Value) -> bool| rows.iter().filter(|r| f(r)).count();
+        let counts = json!({
+            "pass": tally(&|r| r["verdict"] == "pass"), "fail": tally(&|r| r["verdict"] == "fail"),
+            "not_enough_evidence": tally(&|r| r["verdict"] == "not enough evidence"), "excluded": tally(&|r| r["excluded"] == true),
+        });
+        assert_eq!(counts, json!({ "pass": 3, "fail": 3, "not_enough_evidence": 2, "excluded": 5 }));
+        assert_eq!(all["counts"], counts);
+        assert!(rows.iter().all(|r| r["scatter_svg"].as_str().unwrap().contains("<svg")), "a scatter per returned row");
+
+        // Pages of three: 3 + 3 + 2 rows, the same rows in the same order; past the end, the last page.
+        let mut paged = Vec::new();
+        for page in ["1", "2", "3"] {
+            let v = review_page(&org, campaign, &[("page", page), ("per_page", "3")]).await.json();
+            assert_eq!((v["total"].clone(), v["matching"].clone(), v["counts"].clone()), (json!(8), json!(8), counts.clone()), "{v}");
+            assert_eq!(v["query"]["page"], json!(page.parse::<u64>().unwrap()));
+            paged.extend(names(&v));
+        }
+        assert_eq!(paged, names(&all));
+        let past = review_page(&org, campaign, &[("page", "9"), ("per_page", "3")]).await.json();
+        assert_eq!((past["query"]["page"].clone(), names(&past)), (json!(3), names(&all)[6..].to_vec()));
+        let first = review_page(&org, campaign, &[]).await.json();
+        assert_eq!((first["query"]["per_page"].clone(), first["workers"].as_array().unwrap().len()), (json!(50), 8), "50 rows a page by default");
+
+        // Sorted by p: ascending, rows without a p-value last in either order; ties by worker.
+        let p_of = |v: &Value| -> Vec<Option<f64>> { v["workers"].as_array().unwrap().iter().map(|w| w["p_value"].as_f64()).collect() };
+        let expect_p = |desc: bool| {
+            let mut r: Vec<(Option<f64>, String)> = rows.iter().map(|w| (w["p_value"].as_f64(), w["worker"].as_str().unwrap().to_string())).collect();
+            r.sort_by(|a, b| match (a.0, b.0) {
+                (Some(x), Some(y)) => if desc { y.total_cmp(&x) } else { x.total_cmp(&y) }.then(a.1.cmp(&b.1)),
+                (Some(_), None) => std::cmp::Ordering::Less,
+                (None, Some(_)) => std::cmp::Ordering::Greater,
+                (None, None) => a.1.cmp(&b.1),
+            });
+            r.into_iter().map(|x| x.1).collect::<Vec<_>>()
+        };
+        let by_p = review_page(&org, campaign, &[("sort", "p"), ("order", "asc"), ("per_page", "200")]).await.json();
+        assert_eq!(names(&by_p), expect_p(false), "{by_p}");
+        let ps = p_of(&by_p);
+        assert!(ps.iter().filter(|p| p.is_some()).count() == 5 && ps.last().unwrap().is_none(), "{ps:?}");
+        assert!(ps.windows(2).all(|w| match (w[0], w[1]) { (Some(a), Some(b)) => a <= b, (None, Some(_)) => false, _ => true }), "{ps:?}");
+        let by_p_desc = review_page(&org, campaign, &[("sort", "p"), ("order", "desc"), ("per_page", "200")]).await.json();
+        assert_eq!(names(&by_p_desc), expect_p(true), "{by_p_desc}");
+        // The second page of three of the p order is that order's rows 4 to 6.
+        let p2 = review_page(&org, campaign, &[("sort", "p"), ("page", "2"), ("per_page", "3")]).await.json();
+        assert_eq!(names(&p2), expect_p(false)[3..6].to_vec());
+        // By verdict, descending: passes first; by flags: never fewer flags after more.
+        let by_verdict = review_page(&org, campaign, &[("sort", "verdict"), ("order", "desc"), ("per_page", "200")]).await.json();
+        let vs: Vec<String> = by_verdict["workers"].as_array().unwrap().iter().map(|w| w["verdict"].as_str().unwrap().to_string()).collect();
+        assert_eq!(vs, ["pass", "pass", "pass", "not enough evidence", "not enough evidence", "fail", "fail", "fail"], "{by_verdict}");
+        let by_flags = review_page(&org, campaign, &[("sort", "flags"), ("order", "desc"), ("per_page", "200")]).await.json();
+        let fl: Vec<usize> = by_flags["workers"].as_array().unwrap().iter().map(|w| w["flags"].as_array().unwrap().len()).collect();
+        assert!(fl.windows(2).all(|w| w[0] >= w[1]), "{fl:?}");
+        assert_eq!(by_flags["workers"].as_array().unwrap().len(), 8);
+
+        // Search: a substring of the worker id in any case; the counts stay the campaign's.
+        let good = review_page(&org, campaign, &[("search", "gOoD")]).await.json();
+        assert_eq!(names(&good), ["link:GOOD-c3", "link:Good-A1", "link:good-b2"], "{good}");
+        assert_eq!((good["total"].clone(), good["matching"].clone(), good["counts"].clone()), (json!(8), json!(3), counts.clone()));
+        let none = review_page(&org, campaign, &[("search", "nobody")]).await.json();
+        assert_eq!((none["matching"].clone(), none["workers"].clone(), none["query"]["page"].clone()), (json!(0), json!([]), json!(1)));
+
+        // The verdict filter, alone and with the search.
+        let fail = review_page(&org, campaign, &[("verdict", "fail")]).await.json();
+        assert_eq!(names(&fail), ["link:Bad-X2", "link:bad-x1", "link:flat-1"], "{fail}");
+        assert_eq!((fail["matching"].clone(), fail["counts"].clone()), (json!(3), counts.clone()));
+        let unsure = review_page(&org, campaign, &[("verdict", "not-enough-evidence")]).await.json();
+        assert_eq!(names(&unsure), ["link:part-1", "link:part-2"]);
+        let excluded = review_page(&org, campaign, &[("verdict", "excluded"), ("per_page", "200")]).await.json();
+        assert_eq!(excluded["matching"], json!(5));
+        assert!(excluded["workers"].as_array().unwrap().iter().all(|w| w["excluded"] == true));
+        let bad_fail = review_page(&org, campaign, &[("verdict", "fail"), ("search", "BAD"), ("sort", "worker"), ("order", "desc")]).await.json();
+        assert_eq!(names(&bad_fail), ["link:bad-x1", "link:Bad-X2"], "{bad_fail}");
+
+        // What is out of range or unknown is refused, naming the parameter.
+        for (key, value) in [("page", "0"), ("per_page", "0"), ("per_page", "201"), ("sort", "speed"), ("order", "up"), ("verdict", "maybe")] {
+            let r = review_page(&org, campaign, &[(key, value)]).await;
+            assert_eq!(r.status, 400, "{key}={value}: {}", r.body);
+            assert!(r.body.contains(key), "{key}={value}: {}", r.body);
+        }
+
+        // The JSON API takes the same parameters and answers the same rows.
+        let api = |q: &str| {
+            let (org, base) = (&org, server.base.clone());
+            let url = format!("{base}/api/v1/campaigns/{campaign}/workers{q}");
+            async move {
+                let r = org.client.get(url).send().await.unwrap();
+                (r.status().as_u16(), r.json::<Value>().await.unwrap_or(Value::Null))
+            }
+        };
+        let (status, v) = api("?sort=p&order=desc&page=2&per_page=3").await;
+        assert_eq!(status, 200);
+        assert_eq!(names(&v), expect_p(true)[3..6].to_vec(), "{v}");
+        assert_eq!((v["total"].clone(), v["matching"].clone(), v["counts"].clone()), (json!(8), json!(8), counts.clone()));
+        let (_, v) = api("?search=BAD&verdict=fail").await;
+        assert_eq!(names(&v), ["link:Bad-X2", "link:bad-x1"]);
+        let (_, v) = api("").await;
+        assert_eq!((v["query"]["per_page"].clone(), v["workers"].as_array().unwrap().len()), (json!(50), 8));
+        assert_eq!(api("?per_page=500").await.0, 400);
+
+        // The page renders the state of its URL on the server: the filtered rows and the counts.
+        let page = org.get(&format!("/campaigns/{campaign}/workers?verdict=fail&search=bad")).await;
+        assert_eq!(page.status, 200);
+        assert_eq!(page.body.matches("data-worker=\"link:").count(), 2, "two rows: {}", page.body);
+        assert!(page.body.contains("fail (3)") && page.body.contains("pass (3)") && page.body.contains("all (8)"), "the chips count the campaign");
+        assert!(page.body.contains("Rows 1–2 of 2 matching (8 in all)."), "{}", page.body);
+    }
+}

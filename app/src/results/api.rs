@@ -27,13 +27,29 @@ pub async fn campaign_results(
     Ok(crate::results::build::results_view(&a, options))
 }
 
-/// Every worker of a campaign with quality-control figures (organizers).
+/// One page of a campaign's workers with quality-control figures (organizers): `page` (from 1,
+/// default 1) of `per_page` rows (default 50, at most 200), sorted by `sort` (`worker`, the
+/// default, `verdict`, `p` or `flags`) in `order` (`asc`, the default, or `desc`), of the workers
+/// whose id contains `search` (any case), with the verdict `verdict` (`pass`, `fail`,
+/// `not-enough-evidence`, `excluded`) if given; with the counts per verdict of the whole campaign.
 #[server(endpoint = "campaign_workers")]
-pub async fn campaign_workers(campaign_id: i64, wilcoxon: bool) -> Result<WorkersView, ServerFnError> {
+#[allow(clippy::too_many_arguments)]
+pub async fn campaign_workers(
+    campaign_id: i64,
+    wilcoxon: bool,
+    #[server(default)] page: Option<usize>,
+    #[server(default)] per_page: Option<usize>,
+    #[server(default)] sort: Option<String>,
+    #[server(default)] order: Option<String>,
+    #[server(default)] search: Option<String>,
+    #[server(default)] verdict: Option<String>,
+) -> Result<WorkersView, ServerFnError> {
     web::require(Role::Organizer)?;
     let state = web::app_state()?;
     let options = ResultsOptions { wilcoxon, ..ResultsOptions::default() };
-    Ok(crate::results::decisions::workers_page(&state.db, campaign_id, options).await.map_err(|e| e.in_argument("campaign_id"))?)
+    let query = crate::results::WorkersQuery::from_params(page, per_page, sort.as_deref(), order.as_deref(), search.as_deref(), verdict.as_deref())
+        .map_err(|(field, problem)| crate::error::AppError::invalid(field, problem))?;
+    Ok(crate::results::decisions::workers_page(&state.db, campaign_id, options, &query).await.map_err(|e| e.in_argument("campaign_id"))?)
 }
 
 /// Records the organizer's decision about a worker of a campaign: `approve`, `reject` (reason

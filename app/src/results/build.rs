@@ -1,7 +1,7 @@
 //! Server half: runs the analysis pipeline on a campaign and turns its outcome into rows.
 
 use assay_core::plots::{self, ZPoint};
-use super::{AgreementReport, ClusterRow, ExcludedWorker, GroupView, ResultsOptions, ResultsView, SystemRow, WorkerRow, WorkersView};
+use super::{AgreementReport, ClusterRow, ExcludedWorker, GroupView, ResultsOptions, ResultsView, SystemRow, WorkerRow};
 use crate::analysis::campaign::CampaignAnalysis;
 use crate::analysis::{self, AnalysisResult, AnalysisSettings, ExclusionPolicy, JudgmentSet, QcTest, WorkerQc};
 use crate::db::Db;
@@ -141,12 +141,13 @@ pub fn bad_ref_pairs(set: &JudgmentSet) -> HashMap<(u32, u16), Vec<(f64, f64)>> 
     out
 }
 
-/// The review page's rows from the quality control of every (worker, task): names from the
-/// set's tables; the gate's verdicts and the organizer's decisions are added by
-/// [`super::decisions::workers_page`].
-pub fn workers_view(campaign: String, set: &JudgmentSet, workers: &[WorkerQc], exclusion: ExclusionPolicy) -> WorkersView {
-    let pairs = bad_ref_pairs(set);
-    let workers = workers
+/// The review page's rows from the quality control of every (worker, task), each with the
+/// worker's (original, bad reference) score pairs: names from the set's tables; the scatter
+/// (drawn from the pairs for the rows of the page shown only), the gate's verdicts and the
+/// organizer's decisions are added by [`super::decisions::workers_page`].
+pub fn worker_rows(set: &JudgmentSet, workers: &[WorkerQc], exclusion: ExclusionPolicy) -> Vec<(WorkerRow, Vec<(f64, f64)>)> {
+    let mut pairs = bad_ref_pairs(set);
+    workers
         .iter()
         .map(|w| {
             let mut flags = Vec::new();
@@ -162,9 +163,8 @@ pub fn workers_view(campaign: String, set: &JudgmentSet, workers: &[WorkerQc], e
             if w.flags.low_ref {
                 flags.push("references scored low".into());
             }
-            let empty = Vec::new();
-            let p = pairs.get(&(w.worker, w.task)).unwrap_or(&empty);
-            WorkerRow {
+            let p = pairs.remove(&(w.worker, w.task)).unwrap_or_default();
+            let row = WorkerRow {
                 worker: name(set.workers.names(), w.worker as usize),
                 task: name(set.tasks.names(), w.task as usize),
                 hits: w.hits,
@@ -183,17 +183,17 @@ pub fn workers_view(campaign: String, set: &JudgmentSet, workers: &[WorkerQc], e
                 mean_ref: w.figures.mean_ref,
                 mean_system: w.figures.mean_system,
                 excluded: exclusion.excludes(w),
-                scatter_svg: plots::scatter(p),
+                scatter_svg: String::new(),
                 gate: None,
                 decisions: Vec::new(),
                 standing: None,
                 blocked: false,
                 bonus_total: None,
                 held_hits: 0,
-            }
+            };
+            (row, p)
         })
-        .collect();
-    WorkersView { campaign, workers, gate: String::new(), currency: String::new() }
+        .collect()
 }
 
 /// Loads the campaign and runs quality control only (the review page polls this while a

@@ -8,7 +8,7 @@
 //! Export: [`load_decisions`] + [`write_decisions_csv`] (a pure writer over `impl Write`), served
 //! as `GET /campaigns/{id}/decisions.csv` to organizers (`crate::api::decisions`).
 
-use super::{DecisionView, GateVerdictView, ResultsOptions, WorkersView, utc_time};
+use super::{DecisionView, GateVerdictView, ResultsOptions, VerdictCounts, WorkerRow, WorkerSort, WorkersQuery, WorkersView, utc_time};
 use crate::analysis::quality::PairCheck;
 use crate::campaign::CampaignSettings;
 use crate::model::TaskKind;
@@ -17,6 +17,7 @@ use crate::error::{AppError, AppResult, StorageContext};
 use sqlx::Row;
 use std::collections::HashMap;
 use std::io::{self, Write};
+use std::sync::Arc;
 
 
 /// Largest bonus accepted, in hundredths of the currency (1,000 units).
@@ -250,13 +251,19 @@ struct StoredDecision {
     decided_at: i64,
 }
 
-async fn stored_decisions(db: &Db, campaign_id: i64) -> AppResult<Vec<StoredDecision>> {
-    let rows = sqlx::query(
+/// The decisions of a campaign, in the order made; of the given workers (database ids) only when
+/// `workers` is given.
+async fn stored_decisions(db: &Db, campaign_id: i64, workers: Option<&[i64]>) -> AppResult<Vec<StoredDecision>> {
+    let only = match workers {
+        Some(ids) => format!(" AND d.worker_id IN ({})", ids.iter().map(i64::to_string).collect::<Vec<_>>().join(",")),
+        None => String::new(),
+    };
+    let rows = sqlx::query(sqlx::AssertSqlSafe(format!(
         "SELECT d.worker_id, w.platform, w.external_id, d.decision, d.reason, d.bonus_cents, d.currency, \
                 COALESCE(u.email, '') AS decided_by, d.decided_at \
          FROM worker_decisions d JOIN workers w ON w.id = d.worker_id LEFT JOIN users u ON u.id = d.decided_by \
-         WHERE d.campaign_id = $1 ORDER BY d.id",
-    )
+         WHERE d.campaign_id = $1{only} ORDER BY d.id"
+    )))
     .bind(campaign_id)
     .fetch_all(&db.pool)
     .await
@@ -279,13 +286,28 @@ async fn stored_decisions(db: &Db, campaign_id: i64) -> AppResult<Vec<StoredDeci
         .collect()
 }
 
-/// The review page: quality control of every worker (recomputed on each call, cheap enough to
-/// poll), the verdict the gate computed at each worker's latest submission, the organizer's
-/// decisions, blocks, bonuses and held codes.
+/// One page of the review table: quality control of the campaign's workers (kept current
+/// incrementally by [`qc_rows`]), sorted, searched and filtered in memory; for the rows of the
+/// page only: the scatter of originals against bad references, the verdict the gate computed at
+/// each worker's latest submission, the organizer's decisions, blocks, bonuses and held codes.
 /// An unknown campaign is [`AppError::NotFound`].
-pub async fn workers_page(db: &Db, campaign_id: i64, options: ResultsOptions) -> AppResult<WorkersView> {
-    let (name, rows) = qc_rows(db, campaign_id, options).await?;
-    let mut view = WorkersView { campaign: name, workers: rows, gate: String::new(), currency: String::new() };
+pub async fn workers_page(db: &Db, campaign_id: i64, options: ResultsOptions, query: &WorkersQuery) -> AppResult<WorkersView> {
+    let (name, cached) = qc_rows(db, campaign_id, options).await?;
+    let selection = select(&cached, query);
+    let page: Vec<&CachedRow> = selection.rows.iter().map(|&i| &cached[i]).collect();
+    let mut view = WorkersView {
+        campaign: name,
+        workers: page
+            .iter()
+            .map(|c| WorkerRow { scatter_svg: assay_core::plots::scatter(&c.pairs), ..c.row.clone() })
+            .collect(),
+        gate: String::new(),
+        currency: String::new(),
+        total: cached.len(),
+        matching: selection.matching,
+        counts: selection.counts,
+        query: WorkersQuery { page: selection.page, ..query.clone() },
+    };
     let row = sqlx::query("SELECT task, settings, gate, gate_unsure FROM campaigns WHERE id = $1")
         .bind(campaign_id)
         .fetch_one(&db.pool)
@@ -298,12 +320,21 @@ pub async fn workers_page(db: &Db, campaign_id: i64, options: ResultsOptions) ->
     view.gate = crate::campaign::QualityGate::parse(&mode, &unsure).map_or_else(|| format!("{mode}/{unsure}"), |g| g.describe());
     view.currency = s.payment_currency.clone();
 
+    // The page's workers (database ids, written into the SQL: integers only).
+    let mut ids: Vec<i64> = page.iter().map(|c| c.worker_id).collect();
+    ids.sort_unstable();
+    ids.dedup();
+    if ids.is_empty() {
+        return Ok(view);
+    }
+    let id_list = ids.iter().map(i64::to_string).collect::<Vec<_>>().join(",");
+
     // The latest verdict of each worker.
-    let mut verdicts: HashMap<String, GateVerdictView> = HashMap::new();
-    let rows = sqlx::query(
-        "SELECT w.platform, w.external_id, v.verdict, v.n_pairs, v.hits, v.reliability, v.code_given, v.compute_us, v.computed_at \
-         FROM worker_verdicts v JOIN workers w ON w.id = v.worker_id WHERE v.campaign_id = $1 ORDER BY v.id",
-    )
+    let mut verdicts: HashMap<i64, GateVerdictView> = HashMap::new();
+    let rows = sqlx::query(sqlx::AssertSqlSafe(format!(
+        "SELECT v.worker_id, v.verdict, v.n_pairs, v.hits, v.reliability, v.code_given, v.compute_us, v.computed_at \
+         FROM worker_verdicts v WHERE v.campaign_id = $1 AND v.worker_id IN ({id_list}) ORDER BY v.id"
+    )))
     .bind(campaign_id)
     .fetch_all(&db.pool)
     .await
@@ -312,7 +343,7 @@ pub async fn workers_page(db: &Db, campaign_id: i64, options: ResultsOptions) ->
         let detail: String = r.try_get("reliability").with_context(|| format!("reading the review of campaign {campaign_id}"))?;
         let p_value = serde_json::from_str::<PairCheck>(&detail).ok().and_then(|c| c.p_value);
         verdicts.insert(
-            worker_name(r)?,
+            r.try_get("worker_id").with_context(|| format!("reading the review of campaign {campaign_id}"))?,
             GateVerdictView {
                 verdict: r.try_get("verdict").with_context(|| format!("reading the review of campaign {campaign_id}"))?,
                 p_value,
@@ -324,31 +355,31 @@ pub async fn workers_page(db: &Db, campaign_id: i64, options: ResultsOptions) ->
             },
         );
     }
-    // Blocks and held codes of the campaign's workers.
-    let mut status: HashMap<String, (bool, i64)> = HashMap::new();
-    let rows = sqlx::query(
-        "SELECT w.platform, w.external_id, w.blocked, COUNT(CASE WHEN a.code_held = 1 THEN 1 END) AS held \
+    // Blocks and held codes of the page's workers.
+    let mut status: HashMap<i64, (bool, i64)> = HashMap::new();
+    let rows = sqlx::query(sqlx::AssertSqlSafe(format!(
+        "SELECT w.id, w.blocked, COUNT(CASE WHEN a.code_held = 1 THEN 1 END) AS held \
          FROM assignments a JOIN hits h ON h.id = a.hit_id JOIN workers w ON w.id = a.worker_id \
-         WHERE h.campaign_id = $1 GROUP BY w.id, w.platform, w.external_id, w.blocked",
-    )
+         WHERE h.campaign_id = $1 AND a.worker_id IN ({id_list}) GROUP BY w.id, w.blocked"
+    )))
     .bind(campaign_id)
     .fetch_all(&db.pool)
     .await
     .with_context(|| format!("reading the review of campaign {campaign_id}"))?;
     for r in &rows {
         status.insert(
-            worker_name(r)?,
+            r.try_get("id").with_context(|| format!("reading the review of campaign {campaign_id}"))?,
             (r.try_get::<i64, _>("blocked").with_context(|| format!("reading the review of campaign {campaign_id}"))? != 0, r.try_get("held").with_context(|| format!("reading the review of campaign {campaign_id}"))?),
         );
     }
-    let decisions = stored_decisions(db, campaign_id).await?;
-    for w in &mut view.workers {
-        w.gate = verdicts.get(&w.worker).cloned();
-        if let Some(&(blocked, held)) = status.get(&w.worker) {
+    let decisions = stored_decisions(db, campaign_id, Some(ids.as_slice())).await?;
+    for (w, c) in view.workers.iter_mut().zip(&page) {
+        w.gate = verdicts.get(&c.worker_id).cloned();
+        if let Some(&(blocked, held)) = status.get(&c.worker_id) {
             w.blocked = blocked;
             w.held_hits = held;
         }
-        let mine: Vec<&StoredDecision> = decisions.iter().filter(|d| d.worker == w.worker).collect();
+        let mine: Vec<&StoredDecision> = decisions.iter().filter(|d| d.worker_id == c.worker_id).collect();
         w.standing = mine.iter().rev().find(|d| d.decision == "approve" || d.decision == "reject").map(|d| d.decision.clone());
         let bonus: i64 = mine.iter().filter_map(|d| d.bonus_cents).sum();
         w.bonus_total = (bonus > 0).then(|| format!("{} {}", money(bonus), view.currency));
@@ -367,6 +398,82 @@ pub async fn workers_page(db: &Db, campaign_id: i64, options: ResultsOptions) ->
     Ok(view)
 }
 
+/// A review row as kept between requests: the row without its scatter, what the scatter is
+/// drawn from, the worker's database id and the lower-cased worker id the search reads.
+#[derive(Clone, Debug)]
+pub(crate) struct CachedRow {
+    row: WorkerRow,
+    /// (original, bad reference) score pairs.
+    pairs: Vec<(f64, f64)>,
+    worker_id: i64,
+    search_key: String,
+}
+
+impl CachedRow {
+    fn new(row: WorkerRow, pairs: Vec<(f64, f64)>, worker_id: i64) -> CachedRow {
+        let search_key = row.worker.to_lowercase();
+        CachedRow { row, pairs, worker_id, search_key }
+    }
+}
+
+/// The rows of one page, as indices into the cached rows, with the counts.
+#[derive(Debug, PartialEq)]
+struct Selection {
+    rows: Vec<usize>,
+    matching: usize,
+    counts: VerdictCounts,
+    /// The page answered: the one asked for, or the last there is.
+    page: usize,
+}
+
+fn verdict_rank(verdict: &str) -> u8 {
+    match verdict {
+        "fail" => 0,
+        "not enough evidence" => 1,
+        "pass" => 2,
+        _ => 3,
+    }
+}
+
+/// Counts the verdicts of every row, keeps the rows matching the search and the verdict filter,
+/// sorts them (ties by worker, then task, the rows' stored order) and cuts the page.
+fn select(rows: &[CachedRow], q: &WorkersQuery) -> Selection {
+    use std::cmp::Ordering;
+    let mut counts = VerdictCounts::default();
+    let needle = q.search.to_lowercase();
+    let mut keep: Vec<usize> = Vec::new();
+    for (i, c) in rows.iter().enumerate() {
+        match c.row.verdict.as_str() {
+            "pass" => counts.pass += 1,
+            "fail" => counts.fail += 1,
+            "not enough evidence" => counts.not_enough_evidence += 1,
+            _ => {}
+        }
+        counts.excluded += usize::from(c.row.excluded);
+        if (needle.is_empty() || c.search_key.contains(&needle)) && q.verdict.is_none_or(|v| v.matches(&c.row.verdict, c.row.excluded)) {
+            keep.push(i);
+        }
+    }
+    let flip = |o: Ordering| if q.descending { o.reverse() } else { o };
+    match q.sort {
+        WorkerSort::Worker if q.descending => keep.reverse(),
+        WorkerSort::Worker => {}
+        WorkerSort::Verdict => keep.sort_by(|&a, &b| flip(verdict_rank(&rows[a].row.verdict).cmp(&verdict_rank(&rows[b].row.verdict)))),
+        WorkerSort::Flags => keep.sort_by(|&a, &b| flip(rows[a].row.flags.len().cmp(&rows[b].row.flags.len()))),
+        WorkerSort::P => keep.sort_by(|&a, &b| match (rows[a].row.p_value, rows[b].row.p_value) {
+            (Some(x), Some(y)) => flip(x.total_cmp(&y)),
+            (Some(_), None) => Ordering::Less,
+            (None, Some(_)) => Ordering::Greater,
+            (None, None) => Ordering::Equal,
+        }),
+    }
+    let matching = keep.len();
+    let page = q.page.clamp(1, q.pages(matching));
+    let per_page = q.per_page.max(1);
+    let rows: Vec<usize> = keep.into_iter().skip((page - 1) * per_page).take(per_page).collect();
+    Selection { rows, matching, counts, page }
+}
+
 /// The quality-control rows of a campaign last computed, per (campaign, reliability test).
 #[derive(Clone)]
 struct QcCache {
@@ -375,7 +482,7 @@ struct QcCache {
     /// When the judgments were read (Unix ms).
     read_at: i64,
     campaign: String,
-    rows: Vec<super::WorkerRow>,
+    rows: Arc<Vec<CachedRow>>,
 }
 
 /// Per server process: (database engine, campaign, Wilcoxon chosen) → rows. Several app servers
@@ -390,8 +497,8 @@ const LATE_COMMIT_MARGIN_MS: i64 = 60_000;
 /// The review page's quality-control rows, kept current incrementally: the first call for a
 /// campaign computes every worker; later calls reuse the rows while the campaign's judgments are
 /// unchanged, and otherwise recompute only the workers with judgments since the last read (each
-/// from all of that worker's judgments, as the gate does). Rows are ordered by worker.
-async fn qc_rows(db: &Db, campaign_id: i64, options: ResultsOptions) -> AppResult<(String, Vec<super::WorkerRow>)> {
+/// from all of that worker's judgments, as the gate does). Rows are ordered by worker, then task.
+async fn qc_rows(db: &Db, campaign_id: i64, options: ResultsOptions) -> AppResult<(String, Arc<Vec<CachedRow>>)> {
     let info = crate::analysis::db::campaign_info(db, campaign_id).await?;
     let row = sqlx::query(
         "SELECT COALESCE(MAX(j.id), 0) AS max_id, COUNT(j.id) AS n FROM judgments j JOIN assignments a ON a.id = j.assignment_id \
@@ -419,30 +526,53 @@ async fn qc_rows(db: &Db, campaign_id: i64, options: ResultsOptions) -> AppResul
             .fetch_all(&db.pool)
             .await
             .with_context(|| format!("reading the judgments of campaign {campaign_id} for quality control"))?;
-            let mut rows = c.rows;
             let mut conn = db.pool.acquire().await.with_context(|| format!("reading the judgments of campaign {campaign_id} for quality control"))?;
+            let mut fresh: Vec<CachedRow> = Vec::new();
+            let mut changed_ids: std::collections::HashSet<i64> = std::collections::HashSet::new();
             for r in &changed {
                 let worker: i64 = r.try_get("worker_id").with_context(|| format!("reading the judgments of campaign {campaign_id} for quality control"))?;
                 let set = crate::analysis::db::load_worker(&mut conn, campaign_id, worker).await?;
                 let qc = crate::analysis::quality::run(&set, &settings.qc);
-                let fresh = super::build::workers_view(info.name.clone(), &set, &qc, settings.exclusion).workers;
-                if let Some(name) = set.workers.names().first() {
-                    rows.retain(|row| &row.worker != name);
-                }
-                rows.extend(fresh);
+                changed_ids.insert(worker);
+                fresh.extend(super::build::worker_rows(&set, &qc, settings.exclusion).into_iter().map(|(row, pairs)| CachedRow::new(row, pairs, worker)));
             }
+            // Only the changed workers' rows are replaced; the others are moved over as they are.
+            let mut rows: Vec<CachedRow> = c.rows.iter().filter(|r| !changed_ids.contains(&r.worker_id)).cloned().collect();
+            rows.extend(fresh);
             rows
         }
         None => {
             let (_, set, workers, settings) = super::build::run_qc(db, campaign_id, options).await?;
-            super::build::workers_view(info.name.clone(), &set, &workers, settings.exclusion).workers
+            let ids = campaign_worker_ids(db, campaign_id).await?;
+            let mut rows = Vec::new();
+            for (row, pairs) in super::build::worker_rows(&set, &workers, settings.exclusion) {
+                let id = *ids.get(&row.worker).ok_or_else(|| AppError::internal(format!("worker {} of campaign {campaign_id} has no id", row.worker)))?;
+                rows.push(CachedRow::new(row, pairs, id));
+            }
+            rows
         }
     };
     let mut rows = rows;
-    rows.sort_by(|a, b| (&a.worker, &a.task).cmp(&(&b.worker, &b.task)));
+    rows.sort_by(|a, b| (&a.row.worker, &a.row.task).cmp(&(&b.row.worker, &b.row.task)));
+    let rows = Arc::new(rows);
     let fresh = QcCache { version, read_at, campaign: info.name.clone(), rows: rows.clone() };
     cache.lock().map_err(|_| AppError::internal("the review cache is poisoned"))?.insert(key, fresh);
     Ok((info.name, rows))
+}
+
+/// The database id of each worker with a HIT in the campaign, by name (`platform:external id`).
+async fn campaign_worker_ids(db: &Db, campaign_id: i64) -> AppResult<HashMap<String, i64>> {
+    let rows = sqlx::query(
+        "SELECT DISTINCT w.id, w.platform, w.external_id FROM workers w JOIN assignments a ON a.worker_id = w.id \
+         JOIN hits h ON h.id = a.hit_id WHERE h.campaign_id = $1",
+    )
+    .bind(campaign_id)
+    .fetch_all(&db.pool)
+    .await
+    .with_context(|| format!("reading the workers of campaign {campaign_id}"))?;
+    rows.iter()
+        .map(|r| Ok((worker_name(r)?, r.try_get("id").with_context(|| format!("reading the workers of campaign {campaign_id}"))?)))
+        .collect()
 }
 
 /// One line of the decisions export.
@@ -474,7 +604,7 @@ pub struct DecisionRecord {
 /// error.
 pub async fn load_decisions(db: &Db, campaign_id: i64) -> AppResult<Vec<DecisionRecord>> {
     let currency = campaign_currency(db, campaign_id).await?;
-    let decisions = stored_decisions(db, campaign_id).await?;
+    let decisions = stored_decisions(db, campaign_id, None).await?;
     // Platform assignment ids of finished HITs.
     let rows = sqlx::query(
         "SELECT a.worker_id, a.platform_params FROM assignments a JOIN hits h ON h.id = a.hit_id \

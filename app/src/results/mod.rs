@@ -157,14 +157,239 @@ pub struct DecisionView {
     pub decided_at: i64,
 }
 
+/// One page of the review table: the rows the query selects, in its order, with the counts the
+/// page shows above the table.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct WorkersView {
     pub campaign: String,
+    /// The rows of the requested page only.
     pub workers: Vec<WorkerRow>,
     /// The campaign's quality gate, as the organizer reads it.
     pub gate: String,
     /// The campaign's payment currency (bonuses are in it).
     pub currency: String,
+    /// Every (worker, task) row of the campaign.
+    pub total: usize,
+    /// Rows matching the search and the verdict filter (what the pages run over).
+    pub matching: usize,
+    /// Rows per verdict over the whole campaign (neither the search nor the filter applies).
+    pub counts: VerdictCounts,
+    /// The query answered, its page brought within the pages there are.
+    pub query: WorkersQuery,
+}
+
+/// Default and largest number of rows of a review page.
+pub const DEFAULT_PER_PAGE: usize = 50;
+pub const MAX_PER_PAGE: usize = 200;
+
+/// Rows per verdict of reliability (and how many are excluded from the statistics).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct VerdictCounts {
+    pub pass: usize,
+    pub fail: usize,
+    pub not_enough_evidence: usize,
+    pub excluded: usize,
+}
+
+/// What the review table is sorted by.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum WorkerSort {
+    /// Worker id, then task.
+    #[default]
+    Worker,
+    /// fail, not enough evidence, pass (ascending).
+    Verdict,
+    /// Reliability p-value; rows without one come last in either order.
+    P,
+    /// Number of flags.
+    Flags,
+}
+
+impl WorkerSort {
+    pub const ALL: [WorkerSort; 4] = [WorkerSort::Worker, WorkerSort::Verdict, WorkerSort::P, WorkerSort::Flags];
+
+    pub fn parse(s: &str) -> Option<WorkerSort> {
+        WorkerSort::ALL.into_iter().find(|k| k.as_str() == s.trim())
+    }
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            WorkerSort::Worker => "worker",
+            WorkerSort::Verdict => "verdict",
+            WorkerSort::P => "p",
+            WorkerSort::Flags => "flags",
+        }
+    }
+}
+
+/// The verdict filter of the review table.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum VerdictFilter {
+    Pass,
+    Fail,
+    NotEnoughEvidence,
+    /// Rows excluded from the statistics (whatever their verdict).
+    Excluded,
+}
+
+impl VerdictFilter {
+    pub const ALL: [VerdictFilter; 4] = [VerdictFilter::Pass, VerdictFilter::Fail, VerdictFilter::NotEnoughEvidence, VerdictFilter::Excluded];
+
+    pub fn parse(s: &str) -> Option<VerdictFilter> {
+        let s = s.trim();
+        VerdictFilter::ALL.into_iter().find(|v| v.as_str() == s || v.label() == s)
+    }
+
+    /// As in URLs and the API.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            VerdictFilter::Pass => "pass",
+            VerdictFilter::Fail => "fail",
+            VerdictFilter::NotEnoughEvidence => "not-enough-evidence",
+            VerdictFilter::Excluded => "excluded",
+        }
+    }
+
+    /// As the page (and [`WorkerRow::verdict`]) writes it.
+    pub fn label(self) -> &'static str {
+        match self {
+            VerdictFilter::Pass => "pass",
+            VerdictFilter::Fail => "fail",
+            VerdictFilter::NotEnoughEvidence => "not enough evidence",
+            VerdictFilter::Excluded => "excluded",
+        }
+    }
+
+    pub fn count(self, c: &VerdictCounts) -> usize {
+        match self {
+            VerdictFilter::Pass => c.pass,
+            VerdictFilter::Fail => c.fail,
+            VerdictFilter::NotEnoughEvidence => c.not_enough_evidence,
+            VerdictFilter::Excluded => c.excluded,
+        }
+    }
+
+    pub fn matches(self, verdict: &str, excluded: bool) -> bool {
+        match self {
+            VerdictFilter::Excluded => excluded,
+            v => verdict == v.label(),
+        }
+    }
+}
+
+/// Which rows of the review table to show: a page (from 1) of `per_page` rows, sorted, searched
+/// (a case-insensitive substring of the worker id) and filtered by verdict.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct WorkersQuery {
+    pub page: usize,
+    pub per_page: usize,
+    pub sort: WorkerSort,
+    pub descending: bool,
+    pub search: String,
+    pub verdict: Option<VerdictFilter>,
+}
+
+impl Default for WorkersQuery {
+    fn default() -> Self {
+        WorkersQuery { page: 1, per_page: DEFAULT_PER_PAGE, sort: WorkerSort::Worker, descending: false, search: String::new(), verdict: None }
+    }
+}
+
+impl WorkersQuery {
+    /// The query from its parameters as the API and the server function take them (absent ones
+    /// take their defaults); `Err((parameter, problem))` for a value out of range or unknown.
+    pub fn from_params(
+        page: Option<usize>,
+        per_page: Option<usize>,
+        sort: Option<&str>,
+        order: Option<&str>,
+        search: Option<&str>,
+        verdict: Option<&str>,
+    ) -> Result<WorkersQuery, (&'static str, String)> {
+        let mut q = WorkersQuery::default();
+        if let Some(p) = page {
+            if p == 0 {
+                return Err(("page", "page is numbered from 1, not 0".into()));
+            }
+            q.page = p;
+        }
+        if let Some(n) = per_page {
+            if n == 0 || n > MAX_PER_PAGE {
+                return Err(("per_page", format!("per_page is 1 to {MAX_PER_PAGE} rows, not {n}")));
+            }
+            q.per_page = n;
+        }
+        if let Some(s) = sort.filter(|s| !s.trim().is_empty()) {
+            q.sort = WorkerSort::parse(s).ok_or_else(|| ("sort", format!("sort {s:?} is not worker, verdict, p or flags")))?;
+        }
+        match order.map(str::trim).filter(|s| !s.is_empty()) {
+            None | Some("asc") => {}
+            Some("desc") => q.descending = true,
+            Some(o) => return Err(("order", format!("order {o:?} is not asc or desc"))),
+        }
+        q.search = search.unwrap_or("").trim().to_string();
+        if let Some(v) = verdict.filter(|s| !s.trim().is_empty()) {
+            q.verdict = Some(VerdictFilter::parse(v).ok_or_else(|| {
+                ("verdict", format!("verdict {v:?} is not pass, fail, not-enough-evidence or excluded"))
+            })?);
+        }
+        Ok(q)
+    }
+
+    /// Reads a page's URL query leniently: what is missing or wrong takes its default.
+    pub fn from_url(get: impl Fn(&str) -> Option<String>) -> WorkersQuery {
+        let mut q = WorkersQuery::default();
+        if let Some(p) = get("page").and_then(|p| p.parse::<usize>().ok()).filter(|&p| p > 0) {
+            q.page = p;
+        }
+        if let Some(n) = get("per_page").and_then(|p| p.parse::<usize>().ok()).filter(|&n| n > 0) {
+            q.per_page = n.min(MAX_PER_PAGE);
+        }
+        q.sort = get("sort").and_then(|s| WorkerSort::parse(&s)).unwrap_or_default();
+        q.descending = get("order").as_deref() == Some("desc");
+        q.search = get("search").unwrap_or_default().trim().to_string();
+        q.verdict = get("verdict").and_then(|v| VerdictFilter::parse(&v));
+        q
+    }
+
+    /// The URL query of this state, leaving out what has its default (`page=2&sort=p&order=desc`).
+    pub fn to_url(&self) -> String {
+        let mut parts: Vec<String> = Vec::new();
+        let enc = |s: &str| {
+            s.bytes()
+                .map(|b| match b {
+                    b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'_' | b'.' | b'~' => (b as char).to_string(),
+                    _ => format!("%{b:02X}"),
+                })
+                .collect::<String>()
+        };
+        if self.page != 1 {
+            parts.push(format!("page={}", self.page));
+        }
+        if self.per_page != DEFAULT_PER_PAGE {
+            parts.push(format!("per_page={}", self.per_page));
+        }
+        if self.sort != WorkerSort::Worker {
+            parts.push(format!("sort={}", self.sort.as_str()));
+        }
+        if self.descending {
+            parts.push("order=desc".into());
+        }
+        if !self.search.is_empty() {
+            parts.push(format!("search={}", enc(&self.search)));
+        }
+        if let Some(v) = self.verdict {
+            parts.push(format!("verdict={}", v.as_str()));
+        }
+        parts.join("&")
+    }
+
+    /// The pages `matching` rows make (at least one).
+    pub fn pages(&self, matching: usize) -> usize {
+        matching.div_ceil(self.per_page.max(1)).max(1)
+    }
 }
 
 /// A time as `YYYY-MM-DD HH:MM:SS UTC` (the review page and the exports).

@@ -2,11 +2,15 @@
 
 use crate::auth::error_text;
 use crate::results::api::{DecideWorker, campaign_results, campaign_workers, results_campaigns};
-use crate::results::{AgreementReport, GroupAgreement, GroupView, PairFigures, ResultsOptions, ResultsView, WorkerRow, WorkersView};
+use crate::results::{
+    AgreementReport, GroupAgreement, GroupView, PairFigures, ResultsOptions, ResultsView, VerdictFilter, WorkerRow, WorkerSort, WorkersQuery,
+    WorkersView,
+};
 use leptos::either::Either;
 use leptos::prelude::*;
 use leptos_router::components::A;
-use leptos_router::hooks::use_params_map;
+use leptos_router::NavigateOptions;
+use leptos_router::hooks::{use_navigate, use_params_map, use_query_map};
 
 fn fixed(v: f64, digits: usize) -> String {
     if v.is_finite() { format!("{v:.digits$}") } else { "–".into() }
@@ -242,10 +246,53 @@ fn Group(g: GroupView) -> impl IntoView {
     }
 }
 
+/// `12345` → `12,345`.
+fn thousands(n: usize) -> String {
+    let digits = n.to_string();
+    let mut out = String::new();
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i) % 3 == 0 {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}
+
+/// The review page's state as it lives in the URL: the table's query and the reliability test.
+#[derive(Clone, Debug, PartialEq)]
+struct ReviewState {
+    query: WorkersQuery,
+    wilcoxon: bool,
+}
+
+impl ReviewState {
+    fn url(&self, campaign_id: i64) -> String {
+        let mut qs = self.query.to_url();
+        if self.wilcoxon {
+            if !qs.is_empty() {
+                qs.push('&');
+            }
+            qs.push_str("test=wilcoxon");
+        }
+        if qs.is_empty() { format!("/campaigns/{campaign_id}/workers") } else { format!("/campaigns/{campaign_id}/workers?{qs}") }
+    }
+}
+
+/// The worker review page: one page of the table at a time; its page, sort, search and verdict
+/// filter live in the URL (reload and back keep them) and the live refresh keeps them.
 #[component]
 pub fn WorkersPage() -> impl IntoView {
     let id = campaign_id();
-    let wilcoxon = RwSignal::new(false);
+    let url = use_query_map();
+    let state = Memo::new(move |_| {
+        let q = url.read();
+        ReviewState { query: WorkersQuery::from_url(|k| q.get(k)), wilcoxon: q.get("test").as_deref() == Some("wilcoxon") }
+    });
+    let navigate = use_navigate();
+    let go = Callback::new(move |next: ReviewState| {
+        navigate(&next.url(id()), NavigateOptions { scroll: false, ..Default::default() });
+    });
     let decide = ServerAction::<DecideWorker>::new();
     // Live campaign: the figures are recomputed every few seconds while the page is open (as on
     // the campaign's status page), and at once after a decision.
@@ -256,18 +303,92 @@ pub fn WorkersPage() -> impl IntoView {
         }
     });
     let workers = crate::resource::resource(
-        move || (id(), wilcoxon.get(), tick.get(), decide.version().get()),
-        |(id, w, _, _)| campaign_workers(id, w),
+        move || (id(), state.get(), tick.get(), decide.version().get()),
+        |(id, s, _, _)| {
+            let q = s.query;
+            campaign_workers(
+                id,
+                s.wilcoxon,
+                Some(q.page),
+                Some(q.per_page),
+                Some(q.sort.as_str().to_string()),
+                Some(if q.descending { "desc" } else { "asc" }.to_string()),
+                Some(q.search),
+                q.verdict.map(|v| v.as_str().to_string()),
+            )
+        },
     );
     let selected = RwSignal::new(None::<String>);
+    // The search box: what is typed, until submitted; follows the URL (back, reload).
+    let typed = RwSignal::new(state.get_untracked().query.search);
+    Effect::new(move |_| typed.set(state.get().query.search));
+    let search = move |ev: leptos::ev::SubmitEvent| {
+        ev.prevent_default();
+        let mut next = state.get_untracked();
+        next.query.search = typed.get_untracked().trim().to_string();
+        next.query.page = 1;
+        go.run(next);
+    };
+    let clear = move |_| {
+        let mut next = state.get_untracked();
+        next.query.search.clear();
+        next.query.page = 1;
+        go.run(next);
+    };
     view! {
         <section class="card results" id="workers">
-            <form class="results-settings" on:submit=|ev| ev.prevent_default()>
+            <form class="results-settings review-controls" on:submit=search>
                 <label>
-                    "Reliability test: "
-                    <select id="reliability_test" on:change=move |ev| wilcoxon.set(event_target_value(&ev) == "wilcoxon")>
-                        <option value="t" selected=move || !wilcoxon.get()>"paired t-test"</option>
-                        <option value="wilcoxon" selected=move || wilcoxon.get()>"Wilcoxon signed-rank"</option>
+                    "Reliability test"
+                    <select id="reliability_test" on:change=move |ev| {
+                        let mut next = state.get_untracked();
+                        next.wilcoxon = event_target_value(&ev) == "wilcoxon";
+                        go.run(next);
+                    }>
+                        <option value="t" selected=move || !state.get().wilcoxon>"paired t-test"</option>
+                        <option value="wilcoxon" selected=move || state.get().wilcoxon>"Wilcoxon signed-rank"</option>
+                    </select>
+                </label>
+                <div class="search" role="search">
+                    <label for="worker-search">"Search worker ids"</label>
+                    <div class="inline">
+                        <input type="search" id="worker-search" name="search" placeholder="e.g. mturk:A1" autocomplete="off"
+                            prop:value=move || typed.get() on:input=move |ev| typed.set(event_target_value(&ev))/>
+                        <button type="submit" id="worker-search-go">"Search"</button>
+                        {move || (!state.get().query.search.is_empty()).then(|| view! {
+                            <button type="button" id="worker-search-clear" on:click=clear>"Clear search"</button>
+                        })}
+                    </div>
+                </div>
+                <label>
+                    "Rows per page"
+                    <select id="per-page" on:change=move |ev| {
+                        let mut next = state.get_untracked();
+                        next.query.per_page = event_target_value(&ev).parse().unwrap_or(crate::results::DEFAULT_PER_PAGE);
+                        next.query.page = 1;
+                        go.run(next);
+                    }>
+                        {[25usize, 50, 100, 200].into_iter().map(|n| view! {
+                            <option value=n.to_string() selected=move || state.get().query.per_page == n>{n}</option>
+                        }).collect_view()}
+                    </select>
+                </label>
+                <label class="sort-narrow">
+                    "Sort by"
+                    <select id="sort-narrow" on:change=move |ev| {
+                        let value = event_target_value(&ev);
+                        let (key, order) = value.split_once(':').unwrap_or((value.as_str(), "asc"));
+                        let mut next = state.get_untracked();
+                        next.query.sort = WorkerSort::parse(key).unwrap_or_default();
+                        next.query.descending = order == "desc";
+                        next.query.page = 1;
+                        go.run(next);
+                    }>
+                        {WorkerSort::ALL.into_iter().flat_map(|k| [(k, false), (k, true)]).map(|(k, desc)| {
+                            let value = format!("{}:{}", k.as_str(), if desc { "desc" } else { "asc" });
+                            let label = format!("{}, {}", sort_label(k), if desc { "descending" } else { "ascending" });
+                            view! { <option value=value selected=move || { let q = state.get().query; q.sort == k && q.descending == desc }>{label}</option> }
+                        }).collect_view()}
                     </select>
                 </label>
             </form>
@@ -276,11 +397,20 @@ pub fn WorkersPage() -> impl IntoView {
                 {move || Suspend::new(async move {
                     match workers.await {
                         Err(e) => Either::Left(view! { <p class="error" role="alert" id="workers-error">{error_text(&e)}</p> }),
-                        Ok(w) => Either::Right(view! { <WorkersBody w=w campaign_id=id() selected/> }),
+                        Ok(w) => Either::Right(view! { <WorkersBody w=w campaign_id=id() wilcoxon=state.get_untracked().wilcoxon selected go/> }),
                     }
                 })}
             </Transition>
         </section>
+    }
+}
+
+fn sort_label(k: WorkerSort) -> &'static str {
+    match k {
+        WorkerSort::Worker => "worker",
+        WorkerSort::Verdict => "verdict",
+        WorkerSort::P => "reliability p",
+        WorkerSort::Flags => "number of flags",
     }
 }
 
@@ -352,8 +482,80 @@ fn DecisionPanel(
 }
 
 #[component]
-fn WorkersBody(w: WorkersView, campaign_id: i64, selected: RwSignal<Option<String>>) -> impl IntoView {
-    let empty = w.workers.is_empty();
+fn WorkersBody(w: WorkersView, campaign_id: i64, wilcoxon: bool, selected: RwSignal<Option<String>>, go: Callback<ReviewState>) -> impl IntoView {
+    let q = w.query.clone();
+    let here = ReviewState { query: q.clone(), wilcoxon };
+    let pages = q.pages(w.matching);
+    let first = if w.workers.is_empty() { 0 } else { (q.page - 1) * q.per_page + 1 };
+    let last = (q.page - 1) * q.per_page + w.workers.len();
+    let filtered = !q.search.is_empty() || q.verdict.is_some();
+    let summary = if w.total == 0 {
+        "No rows yet.".to_string()
+    } else if w.matching == 0 {
+        format!("No rows match (of {} in all).", thousands(w.total))
+    } else if filtered {
+        format!("Rows {}–{} of {} matching ({} in all).", thousands(first), thousands(last), thousands(w.matching), thousands(w.total))
+    } else {
+        format!("Rows {}–{} of {}.", thousands(first), thousands(last), thousands(w.total))
+    };
+    let counts_text = format!(
+        "Verdicts: pass {}, fail {}, not enough evidence {}; excluded {}.",
+        thousands(w.counts.pass),
+        thousands(w.counts.fail),
+        thousands(w.counts.not_enough_evidence),
+        thousands(w.counts.excluded)
+    );
+    // A verdict chip: pressed when it is the filter; pressing it again shows every row.
+    let chip = {
+        let here = here.clone();
+        move |filter: Option<VerdictFilter>, count: usize| {
+            let pressed = q.verdict == filter;
+            let label = filter.map_or("all", |v| v.label());
+            let mut next = here.clone();
+            next.query.verdict = if pressed { None } else { filter };
+            next.query.page = 1;
+            view! {
+                <button type="button" class="chip" aria-pressed=pressed.to_string()
+                    data-verdict=filter.map_or("all", |v| v.as_str()) data-count=count.to_string()
+                    on:click=move |_| go.run(next.clone())>
+                    {format!("{label} ({})", thousands(count))}
+                </button>
+            }
+        }
+    };
+    // A sortable column heading: the active one says its order (aria-sort); pressing it turns
+    // the order round, pressing another sorts by it ascending.
+    let heading = {
+        let here = here.clone();
+        let q = w.query.clone();
+        move |key: WorkerSort, label: &'static str| {
+            let active = q.sort == key;
+            let aria = if !active { "none" } else if q.descending { "descending" } else { "ascending" };
+            let arrow = if !active { "↕" } else if q.descending { "▼" } else { "▲" };
+            let mut next = here.clone();
+            next.query.descending = active && !q.descending;
+            next.query.sort = key;
+            next.query.page = 1;
+            view! {
+                <th aria-sort=aria>
+                    <button type="button" class="sort" data-sort=key.as_str() on:click=move |_| go.run(next.clone())>
+                        {label} <span class="arrow" aria-hidden="true">{arrow}</span>
+                    </button>
+                </th>
+            }
+        }
+    };
+    let to_page = {
+        let here = here.clone();
+        move |page: usize| {
+            let mut next = here.clone();
+            next.query.page = page;
+            next
+        }
+    };
+    let (p_first, p_prev, p_next, p_last) = (to_page(1), to_page(q.page.saturating_sub(1).max(1)), to_page((q.page + 1).min(pages)), to_page(pages));
+    let (at_start, at_end) = (q.page <= 1, q.page >= pages);
+    let counts = w.counts;
     view! {
         <h1>"Workers: " {w.campaign.clone()}</h1>
         <p class="hint">
@@ -361,15 +563,37 @@ fn WorkersBody(w: WorkersView, campaign_id: i64, selected: RwSignal<Option<Strin
             <a id="decisions-csv" href=format!("/campaigns/{campaign_id}/decisions.csv") download="" rel="external">"Decisions (CSV)"</a>
         </p>
         <p id="gate-setting">"Quality gate: " {w.gate.clone()} " · Bonuses in " {w.currency.clone()}</p>
-        {empty.then(|| view! { <p class="empty" id="workers-empty">"No worker has judged anything yet."</p> })}
-        <table class="data workers" id="worker-table">
-            <thead><tr>
-                <th>"Worker"</th><th>"Task"</th><th>"HITs"</th><th>"s / HIT"</th><th>"Reliability (test, pairs)"</th>
-                <th>"p"</th><th>"Verdict"</th><th>"At submission"</th><th>"Repeats (pairs, p)"</th><th>"Mean real"</th><th>"Mean bad"</th><th>"Mean ref"</th>
-                <th>"Flags"</th><th>"Original vs bad"</th><th>"Decisions"</th><th></th>
-            </tr></thead>
-            <tbody>{w.workers.into_iter().map(|r| view! { <Worker r selected/> }).collect_view()}</tbody>
-        </table>
+        <div class="chips" role="group" aria-label="Show the rows with the verdict" id="verdict-chips">
+            {chip(None, w.total)}
+            {chip(Some(VerdictFilter::Pass), counts.pass)}
+            {chip(Some(VerdictFilter::Fail), counts.fail)}
+            {chip(Some(VerdictFilter::NotEnoughEvidence), counts.not_enough_evidence)}
+            {chip(Some(VerdictFilter::Excluded), counts.excluded)}
+        </div>
+        <div role="status" aria-live="polite" class="review-summary">
+            <p id="workers-summary" data-total=w.total.to_string() data-matching=w.matching.to_string()>{summary}</p>
+            <p id="verdict-counts" class="hint">{counts_text}</p>
+        </div>
+        {(w.total == 0).then(|| view! { <p class="empty" id="workers-empty">"No worker has judged anything yet."</p> })}
+        <div class="table-scroll" role="region" aria-label="Workers" tabindex="0">
+            <table class="data workers" id="worker-table">
+                <caption class="visually-hidden">{format!("Workers, page {} of {pages}", q.page)}</caption>
+                <thead><tr>
+                    {heading(WorkerSort::Worker, "Worker")}<th>"Task"</th><th>"HITs"</th><th>"s / HIT"</th><th>"Reliability (test, pairs)"</th>
+                    {heading(WorkerSort::P, "p")}{heading(WorkerSort::Verdict, "Verdict")}<th>"At submission"</th><th>"Repeats (pairs, p)"</th>
+                    <th>"Mean real"</th><th>"Mean bad"</th><th>"Mean ref"</th>
+                    {heading(WorkerSort::Flags, "Flags")}<th>"Original vs bad"</th><th>"Decisions"</th><th><span class="visually-hidden">"Decide"</span></th>
+                </tr></thead>
+                <tbody>{w.workers.into_iter().map(|r| view! { <Worker r selected/> }).collect_view()}</tbody>
+            </table>
+        </div>
+        <nav class="pager" aria-label="Pages of workers" id="pager">
+            <button type="button" id="page-first" disabled=at_start on:click=move |_| go.run(p_first.clone())>"« First"</button>
+            <button type="button" id="page-prev" disabled=at_start on:click=move |_| go.run(p_prev.clone())>"‹ Previous"</button>
+            <span id="page-of" data-page=q.page.to_string() data-pages=pages.to_string()>{format!("Page {} of {}", thousands(q.page), thousands(pages))}</span>
+            <button type="button" id="page-next" disabled=at_end on:click=move |_| go.run(p_next.clone())>"Next ›"</button>
+            <button type="button" id="page-last" disabled=at_end on:click=move |_| go.run(p_last.clone())>"Last »"</button>
+        </nav>
     }
 }
 
@@ -392,6 +616,7 @@ fn Worker(r: WorkerRow, selected: RwSignal<Option<String>>) -> impl IntoView {
         )
     });
     let who = r.worker.clone();
+    let decide_who = r.worker.clone();
     let mut status = Vec::new();
     if let Some(s) = &r.standing {
         status.push(if s == "approve" { "approved".to_string() } else { "rejected".to_string() });
@@ -406,17 +631,17 @@ fn Worker(r: WorkerRow, selected: RwSignal<Option<String>>) -> impl IntoView {
         status.push(format!("{} completion code(s) held", r.held_hits));
     }
     view! {
-        <tr class=class data-worker=worker_attr data-verdict=verdict_attr data-standing=standing_attr data-gate=gate_attr
+        <tr class=class data-worker=worker_attr data-p=r.p_value.map(|p| p.to_string()).unwrap_or_default() data-verdict=verdict_attr data-standing=standing_attr data-gate=gate_attr
             data-blocked=r.blocked.to_string()>
-            <td>{r.worker}</td><td>{r.task}</td><td class="num">{r.hits}</td><td class="num">{opt(r.mean_hit_seconds, 0)}</td>
-            <td>{format!("{}, {}", r.test, r.n_pairs)}</td><td class="num">{p_text(r.p_value)}</td>
-            <td class="verdict">{r.verdict}{r.excluded.then_some(" (excluded)")}</td>
-            <td class="at-submission">{at_submission.unwrap_or_else(|| "–".into())}</td>
-            <td>{format!("{}, {} ({})", r.consistency_pairs, p_text(r.consistency_p), r.consistency_verdict)}</td>
-            <td class="num">{opt(r.mean_original, 1)}</td><td class="num">{opt(r.mean_bad_ref, 1)}</td><td class="num">{opt(r.mean_ref, 1)}</td>
-            <td>{r.flags.join("; ")}</td>
-            <td><div class="mini" inner_html=r.scatter_svg></div></td>
-            <td class="decisions">
+            <td data-label="Worker">{r.worker}</td><td data-label="Task">{r.task}</td><td class="num" data-label="HITs">{r.hits}</td><td class="num" data-label="s / HIT">{opt(r.mean_hit_seconds, 0)}</td>
+            <td data-label="Reliability">{format!("{}, {}", r.test, r.n_pairs)}</td><td class="num" data-label="p">{p_text(r.p_value)}</td>
+            <td class="verdict" data-label="Verdict">{r.verdict}{r.excluded.then_some(" (excluded)")}</td>
+            <td class="at-submission" data-label="At submission">{at_submission.unwrap_or_else(|| "–".into())}</td>
+            <td data-label="Repeats">{format!("{}, {} ({})", r.consistency_pairs, p_text(r.consistency_p), r.consistency_verdict)}</td>
+            <td class="num" data-label="Mean real">{opt(r.mean_original, 1)}</td><td class="num" data-label="Mean bad">{opt(r.mean_bad_ref, 1)}</td><td class="num" data-label="Mean ref">{opt(r.mean_ref, 1)}</td>
+            <td data-label="Flags" class="flags" data-flags=r.flags.len().to_string()>{r.flags.join("; ")}</td>
+            <td data-label="Original vs bad"><div class="mini" inner_html=r.scatter_svg></div></td>
+            <td class="decisions" data-label="Decisions">
                 <strong class="standing">{status.join(" · ")}</strong>
                 <ul class="decision-history">
                     {r.decisions.into_iter().map(|d| {
@@ -430,7 +655,7 @@ fn Worker(r: WorkerRow, selected: RwSignal<Option<String>>) -> impl IntoView {
                     }).collect_view()}
                 </ul>
             </td>
-            <td><button type="button" class="review-worker" on:click=move |_| selected.set(Some(who.clone()))>"Decide…"</button></td>
+            <td><button type="button" class="review-worker" aria-label=format!("Decide about {decide_who}") on:click=move |_| selected.set(Some(who.clone()))>"Decide…"</button></td>
         </tr>
     }
 }
