@@ -205,36 +205,46 @@ pub fn write_row(out: &mut String, format: RowFormat, ctx: &RowContext, r: &Judg
     let seconds = r.ms.max(0) as f64 / 1000.0;
     match format {
         RowFormat::AssayCsv => {
-            let fields: [String; 21] = [
-                r.id.to_string(),
-                ctx.campaign_id.to_string(),
-                ctx.task.clone(),
-                ctx.src_lang.clone(),
-                ctx.trg_lang.clone(),
-                r.hit.to_string(),
-                r.assignment.to_string(),
-                r.slot.to_string(),
-                r.worker.clone(),
-                r.platform.clone(),
-                r.position.to_string(),
-                r.item_type.wmt_name().into(),
-                r.system.clone(),
-                r.segment.clone(),
-                r.document.clone().unwrap_or_default(),
-                opt(r.score),
-                opt(r.score2),
-                u8::from(r.skipped).to_string(),
-                r.submitted_at_ms.to_string(),
-                opt(r.time_on_screen_ms),
-                seconds.to_string(),
-            ];
-            let worker = status.values().map(|v| match v {
-                serde_json::Value::Null => String::new(),
-                serde_json::Value::String(s) => s,
-                other => other.to_string(),
-            });
-            let line: Vec<String> = fields.iter().chain(worker.iter()).map(|f| csv_field(f).into_owned()).collect();
-            out.push_str(&line.join(","));
+            // Written field by field (no string per field): the export's hot loop.
+            let text = |out: &mut String, s: &str| out.push_str(&csv_field(s));
+            let number = |out: &mut String, v: Option<f64>| {
+                if let Some(v) = v {
+                    let _ = write!(out, "{v}");
+                }
+            };
+            let _ = write!(out, "{},{},", r.id, ctx.campaign_id);
+            text(out, &ctx.task);
+            out.push(',');
+            text(out, &ctx.src_lang);
+            out.push(',');
+            text(out, &ctx.trg_lang);
+            let _ = write!(out, ",{},{},{},", r.hit, r.assignment, r.slot);
+            text(out, &r.worker);
+            out.push(',');
+            text(out, &r.platform);
+            let _ = write!(out, ",{},{},", r.position, r.item_type.wmt_name());
+            text(out, &r.system);
+            out.push(',');
+            text(out, &r.segment);
+            out.push(',');
+            text(out, r.document.as_deref().unwrap_or_default());
+            out.push(',');
+            number(out, r.score);
+            out.push(',');
+            number(out, r.score2);
+            let _ = write!(out, ",{},{},", u8::from(r.skipped), r.submitted_at_ms);
+            if let Some(t) = r.time_on_screen_ms {
+                let _ = write!(out, "{t}");
+            }
+            let _ = write!(out, ",{seconds},");
+            text(out, &status.verdict);
+            out.push(',');
+            // As JSON writes it (the JSONL file's value): 1e-5, not 0.00001.
+            if let Some(p) = status.p_value {
+                let _ = write!(out, "{}", serde_json::Value::from(p));
+            }
+            let _ = write!(out, ",{},", status.excluded);
+            text(out, &status.decision);
             out.push('\n');
         }
         RowFormat::AssayJsonl => {
