@@ -35,6 +35,8 @@ test('a researcher sees the scores, the z plot and the heatmap, and recomputes w
   assert.equal(await page.locator('#z-plot svg circle.point').count(), rows);
   assert.equal(await page.locator('#heatmap svg rect').count(), rows * rows);
   assert.equal(await page.locator('#r-judgments').innerText(), '200');
+  // How fresh the numbers are: when they were computed, from how many stored judgments.
+  assert.match(await page.locator('#results-freshness').innerText(), /^Computed \d{4}-\d\d-\d\d \d\d:\d\d:\d\d UTC from the \d+ judgments stored then/);
   assert.equal(await page.locator('#r-excluded-judgments').innerText(), '100');
   assert.equal(await page.locator('#r-excluded-workers').innerText(), '1');
   assert.match(await page.locator('#excluded').innerText(), /paired t/);

@@ -97,6 +97,13 @@ fn ResultsBody(r: ResultsView, campaign_id: i64) -> impl IntoView {
             <a href=format!("/campaigns/{campaign_id}")>"Campaign status"</a> " · "
             <a href=format!("/campaigns/{campaign_id}/workers")>"Workers"</a>
         </p>
+        <p class="hint" id="results-freshness">
+            {format!(
+                "Computed {} from the {} judgments stored then; recomputed when new judgments arrive (reload to see them).",
+                crate::results::utc_time(r.computed_at_ms),
+                r.stored_judgments
+            )}
+        </p>
         <dl class="implications" id="results-counts">
             <dt>"Judgments"</dt><dd id="r-judgments">{r.judgments}</dd>
             <dt>"Workers (per task)"</dt><dd id="r-workers">{r.workers}</dd>
