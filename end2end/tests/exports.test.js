@@ -26,7 +26,7 @@ after(async () => {
 });
 
 const RAW_HEADER = 'judgment_id,campaign_id,task,src_lang,trg_lang,hit,assignment,slot,worker,platform,position,item_type,system,'
-  + 'segment,document,score,score2,skipped,submitted_at_ms,time_on_screen_ms,seconds,worker_verdict,worker_p_value,worker_excluded,worker_decision';
+  + 'segment,document,score,score2,skipped,submitted_at_ms,time_on_screen_ms,seconds,worker_verdict,worker_p_value,worker_excluded,worker_decision,z,z2';
 
 function lines(text) {
   return text.split('\n').filter((l) => l.length > 0);

@@ -95,7 +95,7 @@ fn text(bytes: &[u8]) -> String {
 }
 
 const RAW_HEADER: &str = "judgment_id,campaign_id,task,src_lang,trg_lang,hit,assignment,slot,worker,platform,position,item_type,system,\
-segment,document,score,score2,skipped,submitted_at_ms,time_on_screen_ms,seconds,worker_verdict,worker_p_value,worker_excluded,worker_decision";
+segment,document,score,score2,skipped,submitted_at_ms,time_on_screen_ms,seconds,worker_verdict,worker_p_value,worker_excluded,worker_decision,z,z2";
 
 /// Symmetric Pearson r over unordered pairs (each pair in both orders), as the report defines it.
 fn pearson(pairs: &[(f64, f64)]) -> f64 {
@@ -152,6 +152,25 @@ both_backends! {
             }
         }
         assert_eq!(excluded_workers.len(), 1);
+        // Each judgment's z: (score − μ) / σ of its worker's judgments (sample σ, every item:
+        // these settings keep references and bad references in μ and σ), recomputed here;
+        // empty for the excluded worker; no z2 in DA.
+        for worker in rows.iter().map(|r| r[col("worker")].clone()).collect::<std::collections::BTreeSet<_>>() {
+            let mine: Vec<&Vec<String>> = rows.iter().filter(|r| r[col("worker")] == worker).collect();
+            let scores: Vec<f64> = mine.iter().map(|r| r[col("score")].parse().unwrap()).collect();
+            let n = scores.len() as f64;
+            let mean = scores.iter().sum::<f64>() / n;
+            let sd = (scores.iter().map(|x| (x - mean).powi(2)).sum::<f64>() / (n - 1.0)).sqrt();
+            for (r, x) in mine.iter().zip(&scores) {
+                assert_eq!(r[col("z2")], "", "{r:?}");
+                if excluded_workers.contains(&worker) {
+                    assert_eq!(r[col("z")], "", "an excluded worker's judgment has no z: {r:?}");
+                } else {
+                    let z: f64 = r[col("z")].parse().unwrap_or_else(|_| panic!("a z: {r:?}"));
+                    assert!((z - (x - mean) / sd).abs() < 1e-9, "z {z} of {x} (μ {mean}, σ {sd})");
+                }
+            }
+        }
         let excluded_worker = excluded_workers.into_iter().next().unwrap();
         assert_eq!(results["excluded"][0]["worker"], excluded_worker.as_str());
 

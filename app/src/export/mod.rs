@@ -159,6 +159,7 @@ impl Prepared {
                     p_value: w.reliability.p_value,
                     excluded: r.settings.exclusion.excludes(w),
                     decision: String::new(),
+                    standardization: [None, None],
                 },
             );
         }
@@ -170,12 +171,21 @@ impl Prepared {
                 w.decision = d.decision.clone();
             }
         }
-        // Workers who cannot be standardised are left out of the statistics too.
+        // Workers who cannot be standardised are left out of the statistics too; the others'
+        // (μ, σ) give each judgment its z (per question: word order's second is Q2).
+        let retained: std::collections::HashSet<(u32, u16)> =
+            r.workers.iter().filter(|w| !r.settings.exclusion.excludes(w)).map(|w| (w.worker, w.task)).collect();
         for s in &r.standardization {
-            if s.excluded.is_some()
-                && let Some(w) = workers.get_mut(&r.names.workers[s.worker as usize])
-            {
+            let Some(w) = workers.get_mut(&r.names.workers[s.worker as usize]) else { continue };
+            if s.excluded.is_some() {
                 w.excluded = true;
+                continue;
+            }
+            let question = usize::from(r.names.tasks.get(s.task as usize).is_some_and(|t| t == crate::model::WORD_ORDER_Q2));
+            if let Some(sd) = s.sd.filter(|sd| *sd > 0.0)
+                && retained.contains(&(s.worker, s.task))
+            {
+                w.standardization[question] = Some((s.mean, sd));
             }
         }
         let three = |code: &str| {

@@ -111,10 +111,24 @@ pub struct WorkerStatus {
     /// The organizer's decision in force (`approve` or `reject`, see `results::decisions`);
     /// empty when there is none.
     pub decision: String,
+    /// (μ, σ) of the worker's standardisation for the first and second question (word order:
+    /// Q1 and Q2; DA has one): `None` for a worker who is excluded or cannot be standardised.
+    pub standardization: [Option<(f64, f64)>; 2],
 }
 
 impl WorkerStatus {
     pub const COLUMNS: [&'static str; 4] = ["worker_verdict", "worker_p_value", "worker_excluded", "worker_decision"];
+
+    /// The judgment's standardised scores, after the worker's columns: `z` of `score` and `z2`
+    /// of `score2` (METHOD §5: (x − μ) / σ of the worker's task), empty for a worker who is
+    /// excluded or cannot be standardised, and for a skipped judgment.
+    pub const Z_COLUMNS: [&'static str; 2] = ["z", "z2"];
+
+    /// z of `score` (question 0) or `score2` (question 1).
+    pub fn z(&self, question: usize, score: Option<f64>) -> Option<f64> {
+        let (mean, sd) = self.standardization.get(question).copied().flatten()?;
+        Some((score? - mean) / sd)
+    }
 
     /// The values of [`WorkerStatus::COLUMNS`], as JSON values.
     pub fn values(&self) -> [serde_json::Value; 4] {
@@ -174,10 +188,6 @@ pub fn csv_field(s: &str) -> std::borrow::Cow<'_, str> {
     }
 }
 
-fn opt<T: std::fmt::Display>(v: Option<T>) -> String {
-    v.map_or(String::new(), |v| v.to_string())
-}
-
 /// Unix seconds of a millisecond time, as Appraise writes them.
 fn secs(ms: i64) -> String {
     format!("{}", ms as f64 / 1000.0)
@@ -187,7 +197,7 @@ fn secs(ms: i64) -> String {
 pub fn header(format: RowFormat) -> Option<String> {
     match format {
         RowFormat::AssayCsv => {
-            let cols: Vec<&str> = JUDGMENT_COLUMNS.iter().chain(WorkerStatus::COLUMNS.iter()).copied().collect();
+            let cols: Vec<&str> = JUDGMENT_COLUMNS.iter().chain(WorkerStatus::COLUMNS.iter()).chain(WorkerStatus::Z_COLUMNS.iter()).copied().collect();
             Some(format!("{}\n", cols.join(",")))
         }
         _ => None,
@@ -197,7 +207,7 @@ pub fn header(format: RowFormat) -> Option<String> {
 /// Appends one judgment in `format` to `out`; false when the row does not belong in the file
 /// (the filter, or a skipped judgment in an Appraise file).
 pub fn write_row(out: &mut String, format: RowFormat, ctx: &RowContext, r: &JudgmentRow) -> bool {
-    let unknown = WorkerStatus { verdict: "not analysed".into(), p_value: None, excluded: false, decision: String::new() };
+    let unknown = WorkerStatus { verdict: "not analysed".into(), p_value: None, excluded: false, decision: String::new(), standardization: [None, None] };
     let status = ctx.workers.get(&r.worker).unwrap_or(&unknown);
     if ctx.filter == Filter::Cleaned && (status.excluded || r.skipped || r.score.is_none()) {
         return false;
@@ -245,6 +255,11 @@ pub fn write_row(out: &mut String, format: RowFormat, ctx: &RowContext, r: &Judg
             }
             let _ = write!(out, ",{},", status.excluded);
             text(out, &status.decision);
+            let (z, z2) = if r.skipped { (None, None) } else { (status.z(0, r.score), status.z(1, r.score2)) };
+            out.push(',');
+            number(out, z);
+            out.push(',');
+            number(out, z2);
             out.push('\n');
         }
         RowFormat::AssayJsonl => {
@@ -278,6 +293,9 @@ pub fn write_row(out: &mut String, format: RowFormat, ctx: &RowContext, r: &Judg
             for (k, v) in WorkerStatus::COLUMNS.iter().zip(status.values()) {
                 m.insert((*k).into(), v);
             }
+            let (z, z2) = if r.skipped { (None, None) } else { (status.z(0, r.score), status.z(1, r.score2)) };
+            m.insert("z".into(), z.into());
+            m.insert("z2".into(), z2.into());
             out.push_str(&serde_json::Value::Object(m).to_string());
             out.push('\n');
         }
@@ -449,8 +467,8 @@ mod tests {
 
     fn ctx(filter: Filter) -> RowContext {
         let mut workers = HashMap::new();
-        workers.insert("mturk:A1".to_string(), WorkerStatus { verdict: "fail".into(), p_value: Some(0.5), excluded: true, decision: "reject".into() });
-        workers.insert("link:b,c".to_string(), WorkerStatus { verdict: "pass".into(), p_value: Some(0.001), excluded: false, decision: String::new() });
+        workers.insert("mturk:A1".to_string(), WorkerStatus { verdict: "fail".into(), p_value: Some(0.5), excluded: true, decision: "reject".into(), standardization: [None, None] });
+        workers.insert("link:b,c".to_string(), WorkerStatus { verdict: "pass".into(), p_value: Some(0.001), excluded: false, decision: String::new(), standardization: [Some((50.0, 10.0)), None] });
         let mut documents = HashMap::new();
         documents.insert("s7".to_string(), ("doc A".to_string(), 3));
         RowContext {
@@ -495,19 +513,26 @@ mod tests {
         assert!(write_row(&mut out, RowFormat::AssayCsv, &c, &row("link:b,c", Some(12.25))));
         assert!(write_row(&mut out, RowFormat::AssayCsv, &c, &row("mturk:A1", None)));
         let lines: Vec<&str> = out.lines().collect();
-        assert_eq!(lines[0].split(',').count(), 25);
-        assert!(lines[0].ends_with("seconds,worker_verdict,worker_p_value,worker_excluded,worker_decision"));
+        assert_eq!(lines[0].split(',').count(), 27);
+        assert!(lines[0].ends_with("seconds,worker_verdict,worker_p_value,worker_excluded,worker_decision,z,z2"));
+        // z = (12.25 − 50) / 10; no second score, no z2.
         assert_eq!(
             lines[1],
-            "10,4,da-adequacy,de,en,2,5,1,\"link:b,c\",link,7,BAD_REF,\"Sys \"\"A\"\"\",s7,doc A,12.25,,0,1700000010500,3500,3.5,pass,0.001,false,"
+            "10,4,da-adequacy,de,en,2,5,1,\"link:b,c\",link,7,BAD_REF,\"Sys \"\"A\"\"\",s7,doc A,12.25,,0,1700000010500,3500,3.5,pass,0.001,false,,-3.775,"
         );
-        assert!(lines[2].contains(",,,1,") && lines[2].ends_with("fail,0.5,true,reject"), "{}", lines[2]);
+        // The excluded worker's judgments have no z.
+        assert!(lines[2].contains(",,,1,") && lines[2].ends_with("fail,0.5,true,reject,,"), "{}", lines[2]);
 
         let mut json = String::new();
         write_row(&mut json, RowFormat::AssayJsonl, &c, &row("mturk:A1", Some(40.0)));
         let v: serde_json::Value = serde_json::from_str(json.trim()).unwrap();
-        assert_eq!(v.as_object().unwrap().len(), 25);
+        assert_eq!(v.as_object().unwrap().len(), 27);
         assert_eq!((v["score"].as_f64(), v["worker_excluded"].as_bool(), v["seconds"].as_f64()), (Some(40.0), Some(true), Some(3.5)));
+        assert!(v["z"].is_null() && v["z2"].is_null());
+        json.clear();
+        write_row(&mut json, RowFormat::AssayJsonl, &c, &row("link:b,c", Some(65.0)));
+        let v: serde_json::Value = serde_json::from_str(json.trim()).unwrap();
+        assert_eq!((v["z"].as_f64(), v["z2"].as_f64()), (Some(1.5), None));
 
         // Cleaned: the excluded worker and the skipped judgment are left out.
         let c = ctx(Filter::Cleaned);
