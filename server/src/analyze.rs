@@ -336,15 +336,22 @@ pub fn move_into_place(staging: &Path, out: &Path) -> Result<(), String> {
 
 /// An analysis of a file, or of a campaign (shared with the cache).
 enum Analysed {
-    File(AnalysisResult),
+    File(JudgmentSet, AnalysisResult),
     Campaign(std::sync::Arc<app::analysis::campaign::CampaignAnalysis>),
 }
 
 impl Analysed {
     fn result(&self) -> &AnalysisResult {
         match self {
-            Analysed::File(r) => r,
+            Analysed::File(_, r) => r,
             Analysed::Campaign(a) => &a.result,
+        }
+    }
+
+    fn set(&self) -> &JudgmentSet {
+        match self {
+            Analysed::File(s, _) => s,
+            Analysed::Campaign(a) => &a.set,
         }
     }
 }
@@ -372,7 +379,8 @@ pub async fn analyze(config: &Config, args: AnalyzeArgs) -> Result<(), String> {
                 return Err(format!("{}: no judgments (only a header?)", path.display()));
             }
             announce(&set);
-            (Analysed::File(analyse(&set, &settings)), source, false)
+            let result = analyse(&set, &settings);
+            (Analysed::File(set, result), source, false)
         }
         (None, Some(id)) => {
             let db = app::db::connect(&config.database_url()).await?;
@@ -393,7 +401,7 @@ pub async fn analyze(config: &Config, args: AnalyzeArgs) -> Result<(), String> {
     eprintln!("assay: analysed in {:.2} s; writing {}", start.elapsed().as_secs_f64(), args.out.display());
 
     let staging = staging_dir(&args.out)?;
-    let written = write_all(&staging, &args, &result, &source, from_db, start);
+    let written = write_all(&staging, &args, analysed.set(), result, &source, from_db, start);
     match written {
         Ok(()) => move_into_place(&staging, &args.out),
         Err(e) => {
@@ -415,6 +423,7 @@ pub async fn analyze(config: &Config, args: AnalyzeArgs) -> Result<(), String> {
 fn write_all(
     dir: &Path,
     args: &AnalyzeArgs,
+    set: &JudgmentSet,
     result: &AnalysisResult,
     source: &Value,
     from_db: bool,
@@ -422,7 +431,7 @@ fn write_all(
 ) -> Result<(), String> {
     let mut sink = DirSink { dir };
     let options = BundleOptions { name: &args.name, segments_in_test_set_order: from_db };
-    let mut files = bundle::write_result_files(&mut sink, result, &options)?;
+    let mut files = bundle::write_result_files(&mut sink, result, Some(set), &options)?;
     files.push("analysis.json".into());
     let manifest = manifest::manifest(
         result,

@@ -79,7 +79,7 @@ fn analyze_a_simulated_crowd_file_and_check_every_output() {
     assert_eq!(
         files,
         [
-            "DA-seglevel.csv", "DA-syslevel.csv", "ad-DA-diff-wilcoxon-rs-de-en.csv", "ad-seg-scores-de-en.csv",
+            "DA-seglevel.csv", "DA-syslevel.csv", "ad-DA-diff-wilcoxon-rs-de-en.csv", "ad-deen-good-stnd.csv", "ad-seg-scores-de-en.csv",
             "ad-sys-ranking-de-en-z.csv", "ad-sys-scores-de-en.csv", "ad-trk-stats.csv", "ad-wrkr-stats.csv",
             "adwilcox-de-en.csv", "analysis.json", "clusters.csv", "de-en.assay-raw.seg.score",
             "de-en.assay-raw.sys.score", "de-en.assay-z.seg.score", "de-en.assay-z.sys.score", "unreliable-workers.txt",
@@ -87,6 +87,35 @@ fn analyze_a_simulated_crowd_file_and_check_every_output() {
     );
     // No staging directory is left beside the output.
     assert!(std::fs::read_dir(dir.path()).unwrap().all(|e| !e.unwrap().file_name().to_string_lossy().starts_with('.')));
+
+    // The standardised judgment file (WMT's ad-<srctgt>-good-stnd.csv): the input's rows of the
+    // kept workers in order, score replaced by (x − μ) / σ of the worker (sample σ over every
+    // item), recomputed here; the unreliable workers' rows left out.
+    {
+        let unreliable: std::collections::HashSet<String> = file("unreliable-workers.txt").lines().map(|l| l.trim().to_string()).collect();
+        let input = read(&tsv);
+        let rows: Vec<Vec<&str>> = input.lines().skip(1).map(|l| l.split('\t').collect()).collect();
+        let mut by_worker: HashMap<&str, Vec<f64>> = HashMap::new();
+        for r in &rows {
+            by_worker.entry(r[1]).or_default().push(r[10].parse().unwrap());
+        }
+        let stnd = file("ad-deen-good-stnd.csv");
+        let mut lines = stnd.lines();
+        assert_eq!(lines.next().unwrap(), "HITId WorkerId Input.src Input.trg Input.item hit sys_id rid type sid score time");
+        let written: Vec<Vec<&str>> = lines.map(|l| l.split('\t').collect()).collect();
+        let kept: Vec<&Vec<&str>> = rows.iter().filter(|r| !unreliable.contains(r[1])).collect();
+        assert!(!unreliable.is_empty() && written.len() == kept.len(), "{} rows written, {} kept", written.len(), kept.len());
+        for (w, r) in written.iter().zip(kept) {
+            assert_eq!((w[0], w[1], w[6], w[8], w[9]), (r[0], r[1], r[6], r[8], r[9]), "{w:?} vs {r:?}");
+            let scores = &by_worker[r[1]];
+            let n = scores.len() as f64;
+            let mean = scores.iter().sum::<f64>() / n;
+            let sd = (scores.iter().map(|x| (x - mean).powi(2)).sum::<f64>() / (n - 1.0)).sqrt();
+            let x: f64 = r[10].parse().unwrap();
+            let z: f64 = w[10].parse().unwrap();
+            assert!((z - (x - mean) / sd).abs() < 1e-9, "{w:?}: z {z}, want {}", (x - mean) / sd);
+        }
+    }
 
     let json: serde_json::Value = serde_json::from_str(&file("analysis.json")).unwrap();
     let manifest = &json["manifest"];

@@ -40,7 +40,7 @@ pub fn agreement(set: &JudgmentSet, r: &AnalysisResult) -> AgreementReport {
 }
 
 /// The names of the computed files an export of this result offers.
-pub fn export_file_names(r: &AnalysisResult) -> Vec<String> {
+pub fn export_file_names(set: &JudgmentSet, r: &AnalysisResult) -> Vec<String> {
     struct Names;
     impl crate::analysis::bundle::FileSink for Names {
         fn file(&mut self, _: &str, _: &mut dyn FnMut(&mut dyn std::io::Write) -> std::io::Result<()>) -> Result<(), String> {
@@ -48,7 +48,7 @@ pub fn export_file_names(r: &AnalysisResult) -> Vec<String> {
         }
     }
     let o = crate::analysis::bundle::BundleOptions { name: crate::analysis::bundle::DEFAULT_NAME, segments_in_test_set_order: true };
-    crate::analysis::bundle::write_result_files(&mut Names, r, &o).unwrap_or_default()
+    crate::analysis::bundle::write_result_files(&mut Names, r, Some(set), &o).unwrap_or_default()
 }
 
 /// The results page's rows and plots from one pipeline run.
@@ -118,7 +118,7 @@ pub fn results_view(a: &CampaignAnalysis, options: ResultsOptions) -> ResultsVie
         excluded: excluded(r),
         groups,
         agreement: a.agreement().clone(),
-        export_files: export_file_names(r),
+        export_files: export_file_names(&a.set, r),
     }
 }
 

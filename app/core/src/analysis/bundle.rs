@@ -10,7 +10,7 @@ pub const DEFAULT_NAME: &str = "assay";
 
 use super::export::{self, ScoreKind};
 use super::formats::{self, WilcoxonMatrixStyle};
-use super::{AnalysisResult, GroupResult};
+use super::{AnalysisResult, GroupResult, JudgmentSet};
 
 /// Where computed files go.
 pub trait FileSink {
@@ -59,8 +59,15 @@ pub struct BundleOptions<'a> {
     pub segments_in_test_set_order: bool,
 }
 
-/// Writes every computed file; returns their names in order.
-pub fn write_result_files(sink: &mut dyn FileSink, result: &AnalysisResult, o: &BundleOptions<'_>) -> Result<Vec<String>, String> {
+/// Writes every computed file; returns their names in order. With the judgments the result
+/// was computed from, also the standardised judgment file of each (task, language pair),
+/// `ad-<srctgt>-good-stnd.csv` ([`formats::write_good_stnd`]).
+pub fn write_result_files(
+    sink: &mut dyn FileSink,
+    result: &AnalysisResult,
+    set: Option<&JudgmentSet>,
+    o: &BundleOptions<'_>,
+) -> Result<Vec<String>, String> {
     let names = &result.names;
     let mut files = Vec::new();
     let several_tasks = names.tasks.len() > 1;
@@ -97,6 +104,13 @@ pub fn write_result_files(sink: &mut dyn FileSink, result: &AnalysisResult, o: &
             let name = format!("{}-{}", o.name, kind.suffix());
             put(sink, format!("{lp}.{name}.sys.score"), &mut |w| export::write_mme_sys_scores(w, names, g, kind))?;
             put(sink, format!("{lp}.{name}.seg.score"), &mut |w| export::write_mme_seg_scores(w, names, g, &segments, kind))?;
+        }
+    }
+    if let Some(set) = set {
+        for g in &result.groups {
+            let lp = names.lang_pairs[g.lang_pair as usize].replace('-', "");
+            let name = if several_tasks { format!("ad-{}.{lp}-good-stnd.csv", names.tasks[g.task as usize]) } else { format!("ad-{lp}-good-stnd.csv") };
+            put(sink, name, &mut |w| formats::write_good_stnd(w, set, result, g.task, g.lang_pair).map(|_| ()))?;
         }
     }
     put(sink, "clusters.csv".into(), &mut |w| {

@@ -886,6 +886,65 @@ fn round_to(x: f64, decimals: i32) -> f64 {
     (x * f).round() / f
 }
 
+/// The standardised judgment file of one (task, language pair), as WMT released
+/// `ad-<srctgt>-good-stnd.csv` (Graham's `standardize-scrs.pl`): the Graham/MTurk judgment
+/// layout (`HITId WorkerId Input.src Input.trg Input.item hit sys_id rid type sid score time`,
+/// tab-separated) with `score` replaced by the judgment's z, only the judgments of workers kept
+/// by quality control and standardised (σ > 0); `time` is the HIT's seconds, `rid` is not
+/// known to Assay (`NA`). Every item type is written, as Graham's file has them. Returns the
+/// rows written.
+pub fn write_good_stnd(mut w: impl Write, set: &JudgmentSet, result: &AnalysisResult, task: u16, lang_pair: u16) -> io::Result<usize> {
+    use std::collections::HashMap;
+    // (worker, task, language pair) → (μ, σ) of those kept.
+    let kept: std::collections::HashSet<(u32, u16)> =
+        result.workers.iter().filter(|q| !result.settings.exclusion.excludes(q)).map(|q| (q.worker, q.task)).collect();
+    let z: HashMap<(u32, u16, u16), (f64, f64)> = result
+        .standardization
+        .iter()
+        .filter(|s| s.excluded.is_none() && kept.contains(&(s.worker, s.task)))
+        .filter_map(|s| s.sd.filter(|sd| *sd > 0.0).map(|sd| ((s.worker, s.task, s.lang_pair), (s.mean, sd))))
+        .collect();
+    // A HIT's seconds: the record's own when the set has HIT times, else the sum over the HIT.
+    let mut hit_seconds: HashMap<(u32, u32), f64> = HashMap::new();
+    if set.time_basis == TimeBasis::PerItem {
+        for j in set.records.iter().filter(|j| j.task == task && j.lang_pair == lang_pair) {
+            *hit_seconds.entry((j.worker, j.hit)).or_default() += f64::from(j.seconds);
+        }
+    }
+    let pair = &set.lang_pairs.names()[lang_pair as usize];
+    let (src, trg) = pair.split_once('-').unwrap_or((pair.as_str(), ""));
+    let item = &set.tasks.names()[task as usize];
+    writeln!(w, "HITId WorkerId Input.src Input.trg Input.item hit sys_id rid type sid score time")?;
+    let mut rows = 0;
+    for j in set.records.iter().filter(|j| j.task == task && j.lang_pair == lang_pair) {
+        let Some(&(mean, sd)) = z.get(&(j.worker, j.task, j.lang_pair)) else { continue };
+        let hit = set.hits.name(j.hit);
+        let seconds = hit_seconds.get(&(j.worker, j.hit)).copied().unwrap_or(f64::from(j.seconds));
+        writeln!(
+            w,
+            "{hit}\t{}\t{src}\t{trg}\t{item}\t{hit}\t{}\tNA\t{}\t{}\t{}\t{}",
+            set.workers.name(j.worker),
+            set.systems.name(j.system),
+            graham_type(j.item_type),
+            set.segments.name(j.segment),
+            r_number((j.score - mean) / sd, 15),
+            r_number(seconds, 15)
+        )?;
+        rows += 1;
+    }
+    Ok(rows)
+}
+
+/// Graham's name of an item type.
+fn graham_type(t: ItemType) -> &'static str {
+    match t {
+        ItemType::System => "SYSTEM",
+        ItemType::BadRef => "BAD_REF",
+        ItemType::Repeat => "REPEAT",
+        ItemType::Ref => "REF",
+    }
+}
+
 /// `ad-seg-scores-<s>-<t>.csv`: `SYS SID RAW.SCR Z.SCR N`.
 pub fn write_ad_seg_scores(
     mut w: impl Write,
