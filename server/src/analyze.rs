@@ -117,24 +117,79 @@ pub struct SettingsArgs {
 
 #[derive(clap::Args, Debug)]
 pub struct SimulateArgs {
-    /// About this many judgments (rounded up to whole HITs).
+    /// About this many judgments (rounded up to whole HITs) in the file of `--out`.
     #[arg(long, default_value_t = 10_000)]
     pub judgments: usize,
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
-    /// Number of systems (default: the simulator's 8).
+    /// Number of systems (default: the simulator's 8) in the file of `--out`.
     #[arg(long)]
     pub systems: Option<usize>,
-    /// The TSV to write.
-    #[arg(long)]
-    pub out: PathBuf,
+    /// The TSV to write (a Graham/MTurk judgment file of a simulated campaign).
+    #[arg(long, conflicts_with = "campaign", required_unless_present = "campaign")]
+    pub out: Option<PathBuf>,
     /// Also write the truth (system qualities and order, worker kinds) as JSON here.
     #[arg(long)]
     pub truth: Option<PathBuf>,
+    /// Instead of a file: answer this launched campaign's HITs with simulated crowd workers,
+    /// through the same storage path as the annotators' pages (for demos, tests, benchmarks).
+    #[arg(long)]
+    pub campaign: Option<i64>,
+    /// The crowd: shares of careful, noisy, lazy (one score for everything), random (random
+    /// clicks), harsh and lenient workers.
+    #[arg(long, default_value = "careful=70,noisy=10,lazy=5,random=10,harsh=3,lenient=2")]
+    pub mix: String,
+    /// Workers to send (default: enough to take every free slot).
+    #[arg(long)]
+    pub workers: Option<usize>,
+    /// HITs each worker does at most.
+    #[arg(long, default_value_t = 1)]
+    pub hits_per_worker: usize,
+    /// Points between the worst and the best system's true quality.
+    #[arg(long, default_value_t = 20.0)]
+    pub spread: f64,
 }
 
 /// `assay simulate`.
-pub fn simulate(args: SimulateArgs) -> Result<(), String> {
+pub async fn simulate(config: &crate::config::Config, args: SimulateArgs) -> Result<(), String> {
+    let Some(campaign) = args.campaign else { return simulate_file(args) };
+    let shares = app::annotate::simulate::CrowdMix::parse_shares(&args.mix).map_err(|e| format!("--mix: {e}"))?;
+    if args.hits_per_worker == 0 {
+        return Err("--hits-per-worker must be at least 1".into());
+    }
+    let state = config.open_state().await?;
+    let db = &state.db;
+    // Free slots: every HIT's redundancy less its live assignments.
+    let free = app::annotate::simulate::free_slots(db, campaign).await.map_err(app::error::AppError::into_message)?;
+    let workers = args.workers.unwrap_or_else(|| free.div_ceil(args.hits_per_worker) + 3);
+    let mix = app::annotate::simulate::CrowdMix { shares, workers, hits_per_worker: args.hits_per_worker, spread: args.spread, seed: args.seed };
+    eprintln!("assay: {workers} simulated workers for the {free} free slots of campaign {campaign}");
+    let started = Instant::now();
+    let mut last = 0usize;
+    let report = app::annotate::simulate::simulate_campaign(db, &state.secret, campaign, &mix, |r| {
+        let tenth = r.workers * 10 / workers.max(1);
+        if tenth > last {
+            last = tenth;
+            eprintln!("assay: {}% of the workers: {} HITs, {} judgments, {:.0} judgments/s", tenth * 10, r.hits, r.judgments, r.judgments as f64 / started.elapsed().as_secs_f64().max(1e-9));
+        }
+    })
+    .await
+    .map_err(app::error::AppError::into_message)?;
+    let kinds: Vec<String> = report.by_kind.iter().map(|(k, n)| format!("{n} {k}")).collect();
+    eprintln!(
+        "assay: {} workers did {} HITs ({} judgments) in {:.1} s; {} found no work; kinds: {}",
+        report.workers - report.idle_workers,
+        report.hits,
+        report.judgments,
+        started.elapsed().as_secs_f64(),
+        report.idle_workers,
+        kinds.join(", ")
+    );
+    Ok(())
+}
+
+fn simulate_file(args: SimulateArgs) -> Result<(), String> {
+    let out = args.out.clone().ok_or("give --out FILE or --campaign ID")?;
     let mut config = app::simulate::CrowdConfig::with_judgments(args.judgments);
     config.seed = args.seed;
     if let Some(k) = args.systems {
@@ -147,14 +202,14 @@ pub fn simulate(args: SimulateArgs) -> Result<(), String> {
         let hits = args.judgments.div_ceil(config.design.length * config.assignments_per_hit);
         config.wanted = app::hit::JudgmentsWanted::PerSystem((hits * config.design.system_items() / k).max(1));
     }
-    let file = File::create(&args.out).map_err(|e| format!("cannot create {}: {e}", args.out.display()))?;
+    let file = File::create(&out).map_err(|e| format!("cannot create {}: {e}", out.display()))?;
     let truth = app::simulate::write_graham_tsv(&config, BufWriter::new(file))
-        .map_err(|e| format!("{}: {e}", args.out.display()))?;
+        .map_err(|e| format!("{}: {e}", out.display()))?;
     if let Some(path) = args.truth {
         let text = serde_json::to_string_pretty(&truth).map_err(|e| e.to_string())?;
         std::fs::write(&path, text).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
     }
-    eprintln!("assay: wrote {} judgments of {} HITs to {}", truth.judgments, truth.hits, args.out.display());
+    eprintln!("assay: wrote {} judgments of {} HITs to {}", truth.judgments, truth.hits, out.display());
     Ok(())
 }
 

@@ -108,7 +108,7 @@ async fn run(cli: Cli) -> Result<(), String> {
         Command::Import { path, name, pair, allow_empty_outputs } => import(&config, &path, name, pair, allow_empty_outputs).await,
         Command::Analyze(args) => analyze::analyze(&config, args).await,
         Command::Export(args) => export::export(&config, args).await,
-        Command::Simulate(args) => analyze::simulate(args),
+        Command::Simulate(args) => analyze::simulate(&config, args).await,
         Command::Admin { command: AdminCommand::Create { email, name, role, password_stdin } } => {
             let state = config.open_state().await?;
             let password = read_password(password_stdin)?;

@@ -592,5 +592,25 @@ fn analyze_a_campaign_from_the_database() {
         let seg = read(&out.join("de-en.wmt-raw.seg.score"));
         assert_eq!(seg, "SysA\t67.75\nSysA\tNone\nSysA\tNone\nSysB\t55\nSysB\t60\nSysB\tNone\n", "{backend:?}");
         assert_eq!(read(&out.join("ad-wrkr-stats.csv")).lines().count(), 3);
+
+        // `assay simulate --campaign`: refused before launch; once launched with a third slot,
+        // simulated workers answer the HIT through the storage path: one in the free slot, one
+        // in the slot of P9's assignment, idle since 1970 and so expired on the first request.
+        let refused = run(&["simulate", "--campaign", "7"]);
+        assert!(!refused.status.success() && String::from_utf8_lossy(&refused.stderr).contains("only a launched campaign"), "{refused:?}");
+        let launch = r#"UPDATE campaigns SET status = 'launched', settings = '{"redundancy": 3}' WHERE id = 7"#;
+        let sql: Vec<String> = match backend {
+            Backend::Sqlite => vec![dir.path().join("assay.db").display().to_string(), launch.into()],
+            // The rows above were inserted with their ids: move the sequences past them.
+            Backend::Postgres => vec![url.clone(), "-q".into(), "-c".into(), format!(
+                "{launch}; SELECT setval(pg_get_serial_sequence('workers', 'id'), 100); SELECT setval(pg_get_serial_sequence('assignments', 'id'), 100); SELECT setval(pg_get_serial_sequence('judgments', 'id'), 100)"
+            )],
+        };
+        assert!(Command::new(client).args(&sql).output().unwrap().status.success());
+        let stderr = ok(&run(&["simulate", "--campaign", "7", "--mix", "careful=1", "--seed", "4"]));
+        assert!(stderr.contains("for the 1 free slots") && stderr.contains("2 workers did 2 HITs (10 judgments)"), "{stderr}");
+        ok(&run(&["analyze", "--campaign", "7", "--out", out.to_str().unwrap(), "--force", "--exclude", "none", "--bootstrap", "0"]));
+        let json: serde_json::Value = serde_json::from_str(&read(&out.join("analysis.json"))).unwrap();
+        assert_eq!(json["manifest"]["judgments"], 17, "{backend:?}: 7 + the simulated workers' 10");
     }
 }

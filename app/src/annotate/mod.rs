@@ -16,6 +16,8 @@ pub mod pages;
 pub mod fixture;
 #[cfg(feature = "ssr")]
 pub mod server;
+#[cfg(feature = "ssr")]
+pub mod simulate;
 
 use serde::{Deserialize, Serialize};
 

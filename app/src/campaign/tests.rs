@@ -67,7 +67,7 @@ mod summary_alias {
     pub use crate::campaign::store::ImportSummary;
 }
 
-fn draft(test_set_id: i64, systems: Vec<i64>, task: &str, wanted: usize, k: usize) -> CampaignDraft {
+pub(crate) fn draft(test_set_id: i64, systems: Vec<i64>, task: &str, wanted: usize, k: usize) -> CampaignDraft {
     let kind = crate::model::TaskKind::parse(task).unwrap();
     CampaignDraft {
         name: format!("{task} test"),
@@ -112,7 +112,7 @@ async fn import_reuses_systems_and_failed_imports_change_nothing() {
     }
 }
 
-async fn organizer(db: &Db) -> i64 {
+pub(crate) async fn organizer(db: &Db) -> i64 {
     sqlx::query("INSERT INTO users (email, display_name, password_hash, role, created_at) VALUES ('o@x.org', 'O', 'x', 'organizer', 0) RETURNING id")
         .fetch_one(&db.pool).await.unwrap().try_get("id").unwrap()
 }

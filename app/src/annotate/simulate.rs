@@ -1,0 +1,331 @@
+//! A simulated crowd answers a launched campaign through the real storage path (issue 16 item
+//! 4): `assay simulate --campaign ID`, for demos, tests and benchmarks.
+//!
+//! Each simulated worker arrives as a crowd worker by plain link (`sim-SEED-N`), asks for work
+//! as the crowd link does ([`next_assignment`]), starts its HIT and answers every item with
+//! [`super::server::submit`], the function behind the annotator's page: answers are validated,
+//! stored once, and the quality gate runs at the last item. What a worker answers comes from
+//! the simulator of `assay_core::simulate` (the same workers as `assay simulate --out`):
+//! an item's true quality is its system's (spread evenly over `spread` points around 60, in
+//! the order of the systems' names) plus a segment's difficulty (from its position in the
+//! test set); a bad reference loses 30 points, a reference scores 88; repeats are the same
+//! output again. Word-order answers are the nearest of the five boxes, for both questions.
+
+use std::collections::HashMap;
+
+use sqlx::Row;
+
+use super::server::{Answer, Work, WorkError, start, submit};
+use crate::campaign::assign::{Platform, crowd_worker, next_assignment};
+use crate::db::Db;
+use crate::error::{AppError, AppResult, StorageContext};
+use crate::model::ItemType;
+use assay_core::simulate::{SimulatedWorker, WorkerKind};
+
+/// Who the simulated crowd is.
+#[derive(Clone, Debug, PartialEq)]
+pub struct CrowdMix {
+    /// Shares of each kind of worker (they need not sum to 1).
+    pub shares: Vec<(WorkerKind, f64)>,
+    /// Workers to send; each does up to `hits_per_worker` HITs.
+    pub workers: usize,
+    pub hits_per_worker: usize,
+    /// Points between the worst and the best system's true quality.
+    pub spread: f64,
+    pub seed: u64,
+}
+
+impl CrowdMix {
+    /// Parses `careful=70,noisy=10,random=20` (kinds: careful, noisy, lazy, random, harsh,
+    /// lenient).
+    pub fn parse_shares(text: &str) -> Result<Vec<(WorkerKind, f64)>, String> {
+        let mut out = Vec::new();
+        for part in text.split(',').map(str::trim).filter(|p| !p.is_empty()) {
+            let (name, share) = part.split_once('=').ok_or_else(|| format!("{part:?}: write kind=share, e.g. careful=70"))?;
+            let kind = match name.trim() {
+                "careful" => WorkerKind::Careful,
+                "noisy" => WorkerKind::Noisy,
+                "lazy" => WorkerKind::LazyConstant,
+                "random" => WorkerKind::RandomClicker,
+                "harsh" => WorkerKind::Harsh,
+                "lenient" => WorkerKind::Lenient,
+                other => return Err(format!("{other:?} is not a kind of worker (careful, noisy, lazy, random, harsh, lenient)")),
+            };
+            let share: f64 = share.trim().parse().map_err(|_| format!("{part:?}: the share is not a number"))?;
+            if !(share.is_finite() && share >= 0.0) {
+                return Err(format!("{part:?}: a share is a number of 0 or more"));
+            }
+            out.push((kind, share));
+        }
+        if out.iter().map(|s| s.1).sum::<f64>() <= 0.0 {
+            return Err("the crowd mix has no workers (every share is 0)".into());
+        }
+        Ok(out)
+    }
+
+    /// The kind of worker `i` of `n`: the shares laid out in order, so that any prefix of the
+    /// workers has about the mix's proportions.
+    fn kind(&self, i: usize) -> WorkerKind {
+        let total: f64 = self.shares.iter().map(|s| s.1).sum();
+        // A low-discrepancy position in [0, 1): the golden-ratio sequence.
+        let x = ((i as f64 + 0.5) * 0.618_033_988_749_895 + self.seed as f64 * 0.1).fract();
+        let mut acc = 0.0;
+        for &(kind, share) in &self.shares {
+            acc += share / total;
+            if x < acc {
+                return kind;
+            }
+        }
+        self.shares.last().map_or(WorkerKind::Careful, |s| s.0)
+    }
+}
+
+/// What a simulation did.
+#[derive(Clone, Debug, Default, PartialEq, serde::Serialize)]
+pub struct SimulationReport {
+    pub workers: usize,
+    pub hits: usize,
+    pub judgments: usize,
+    /// Workers who found no work left.
+    pub idle_workers: usize,
+    pub by_kind: Vec<(String, usize)>,
+}
+
+/// The facts the simulated worker needs about an item: type, system, segment position.
+struct ItemFacts {
+    item_type: ItemType,
+    system: Option<i64>,
+    segment_position: i64,
+}
+
+/// Answers campaign `campaign_id` with the crowd `mix`; `progress` is told (HITs done, workers
+/// done) after each worker.
+pub async fn simulate_campaign(
+    db: &Db,
+    secret: &[u8],
+    campaign_id: i64,
+    mix: &CrowdMix,
+    mut progress: impl FnMut(&SimulationReport),
+) -> AppResult<SimulationReport> {
+    let context = || format!("simulating a crowd on campaign {campaign_id}");
+    let task: String = sqlx::query("SELECT task FROM campaigns WHERE id = $1")
+        .bind(campaign_id)
+        .fetch_optional(&db.pool)
+        .await
+        .with_context(context)?
+        .ok_or_else(|| AppError::not_found(format!("there is no campaign with id {campaign_id}")))?
+        .try_get("task")
+        .with_context(context)?;
+    let word_order = task == "word-order";
+    // System qualities: spread evenly, in the order of the systems' names.
+    let systems = sqlx::query(
+        "SELECT DISTINCT s.id, s.name FROM hits h JOIN hit_items hi ON hi.hit_id = h.id JOIN systems s ON s.id = hi.system_id \
+         WHERE h.campaign_id = $1 ORDER BY s.name",
+    )
+    .bind(campaign_id)
+    .fetch_all(&db.pool)
+    .await
+    .with_context(context)?;
+    let k = systems.len().max(2) as f64 - 1.0;
+    let mut quality: HashMap<i64, f64> = HashMap::new();
+    for (i, r) in systems.iter().enumerate() {
+        quality.insert(r.try_get("id").with_context(context)?, 60.0 - mix.spread / 2.0 + mix.spread * i as f64 / k);
+    }
+    let work = Work::default();
+    let mut report = SimulationReport::default();
+    let mut kinds: HashMap<WorkerKind, usize> = HashMap::new();
+    for i in 0..mix.workers {
+        let kind = mix.kind(i);
+        let worker_id = crowd_worker(db, Platform::Link, &format!("sim-{}-{i}", mix.seed)).await.map_err(AppError::internal)?;
+        let mut simulated = SimulatedWorker::new(kind, mix.seed.wrapping_mul(1_000_003).wrapping_add(i as u64));
+        let mut did = 0;
+        for _ in 0..mix.hits_per_worker {
+            let Some(a) = next_assignment(db, campaign_id, worker_id, None).await.map_err(AppError::internal)? else { break };
+            let items = item_facts(db, a.hit_id).await?;
+            let step = start(db, &work, secret, None, &a.public_id).await.map_err(work_error)?;
+            let mut position = step.item.map(|i| i.position);
+            while let Some(p) = position {
+                let facts = items.get(&p).ok_or_else(|| AppError::internal(format!("the HIT has no item at position {p}")))?;
+                let truth = true_quality(facts, &quality);
+                let score = simulated.score(truth);
+                let seconds = simulated.seconds(8.0);
+                let (score, score2) = if word_order {
+                    let second = simulated.score(truth);
+                    (nearest_box(score), Some(nearest_box(second)))
+                } else {
+                    (score, None)
+                };
+                let answer = Answer {
+                    position: p,
+                    score: Some(score),
+                    score2,
+                    skipped: false,
+                    time_on_screen_ms: (seconds * 1000.0).round() as i64,
+                    idempotency_key: format!("sim-{p}"),
+                };
+                let step = submit(db, &work, secret, None, &a.public_id, &answer).await.map_err(work_error)?;
+                report.judgments += 1;
+                position = step.item.map(|i| i.position);
+            }
+            did += 1;
+            report.hits += 1;
+        }
+        if did == 0 {
+            report.idle_workers += 1;
+        } else {
+            *kinds.entry(kind).or_default() += 1;
+        }
+        report.workers += 1;
+        progress(&report);
+        if did == 0 && report.idle_workers >= 3 {
+            // No work left for anyone: stop asking.
+            break;
+        }
+    }
+    let mut by_kind: Vec<(String, usize)> = kinds.into_iter().map(|(k, n)| (format!("{k:?}"), n)).collect();
+    by_kind.sort();
+    report.by_kind = by_kind;
+    Ok(report)
+}
+
+/// The free slots of a launched campaign: every HIT's redundancy less its live assignments.
+/// A campaign that is not launched is [`AppError::Conflict`].
+pub async fn free_slots(db: &Db, campaign_id: i64) -> AppResult<usize> {
+    let context = || format!("counting the free slots of campaign {campaign_id}");
+    let row = sqlx::query("SELECT status, settings, task FROM campaigns WHERE id = $1")
+        .bind(campaign_id)
+        .fetch_optional(&db.pool)
+        .await
+        .with_context(context)?
+        .ok_or_else(|| AppError::not_found(format!("there is no campaign with id {campaign_id}")))?;
+    let status: String = row.try_get("status").with_context(context)?;
+    if status != "launched" {
+        return Err(AppError::Conflict(format!("campaign {campaign_id} is {status}: only a launched campaign can be answered")));
+    }
+    let settings: String = row.try_get("settings").with_context(context)?;
+    let task: String = row.try_get("task").with_context(context)?;
+    let task = crate::model::TaskKind::parse(&task).unwrap_or(crate::model::TaskKind::DaAdequacy);
+    let k = crate::campaign::CampaignSettings::read(&settings, task, "", "").redundancy.max(1);
+    let row = sqlx::query(
+        "SELECT (SELECT COUNT(*) FROM hits WHERE campaign_id = $1) AS hits, \
+         (SELECT COUNT(*) FROM assignments a JOIN hits h ON h.id = a.hit_id WHERE h.campaign_id = $1 AND a.status IN ('active', 'completed')) AS live",
+    )
+    .bind(campaign_id)
+    .fetch_one(&db.pool)
+    .await
+    .with_context(context)?;
+    let hits: i64 = row.try_get("hits").with_context(context)?;
+    let live: i64 = row.try_get("live").with_context(context)?;
+    Ok((hits as usize * k).saturating_sub(live as usize))
+}
+
+fn work_error(e: WorkError) -> AppError {
+    e.into()
+}
+
+/// A 0–100 score as the nearest of word order's five boxes (0, .25, …, 1).
+fn nearest_box(score: f64) -> f64 {
+    (score.clamp(0.0, 100.0) / 25.0).round() / 4.0
+}
+
+/// An item's true quality (0–100).
+fn true_quality(item: &ItemFacts, quality: &HashMap<i64, f64>) -> f64 {
+    // Segment difficulty: a fixed pattern over the test set, ±10 points.
+    let difficulty = ((item.segment_position * 7919) % 21) as f64 - 10.0;
+    let output = item.system.and_then(|s| quality.get(&s)).copied().unwrap_or(60.0) + difficulty;
+    match item.item_type {
+        ItemType::System | ItemType::Repeat => output,
+        ItemType::BadRef => output - 30.0,
+        ItemType::Ref => 88.0,
+    }
+    .clamp(0.0, 100.0)
+}
+
+async fn item_facts(db: &Db, hit_id: i64) -> AppResult<HashMap<i64, ItemFacts>> {
+    let context = || format!("reading the items of HIT {hit_id}");
+    let rows = sqlx::query(
+        "SELECT hi.position, hi.item_type, hi.system_id, s.position AS segment_position FROM hit_items hi \
+         JOIN segments s ON s.id = hi.segment_id WHERE hi.hit_id = $1",
+    )
+    .bind(hit_id)
+    .fetch_all(&db.pool)
+    .await
+    .with_context(context)?;
+    let mut out = HashMap::new();
+    for r in &rows {
+        let item_type: String = r.try_get("item_type").with_context(context)?;
+        out.insert(
+            r.try_get("position").with_context(context)?,
+            ItemFacts {
+                item_type: ItemType::parse(&item_type).ok_or_else(|| AppError::internal(format!("unknown item type {item_type:?}")))?,
+                system: r.try_get("system_id").with_context(context)?,
+                segment_position: r.try_get("segment_position").with_context(context)?,
+            },
+        );
+    }
+    Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::campaign::tests::{databases, draft, import_folder, organizer};
+    use crate::campaign::launch::{create_campaign, launch_campaign};
+
+    #[test]
+    fn mixes_parse_and_lay_out_their_shares() {
+        let shares = CrowdMix::parse_shares("careful=60, random=20,noisy=20").unwrap();
+        assert_eq!(shares, vec![(WorkerKind::Careful, 60.0), (WorkerKind::RandomClicker, 20.0), (WorkerKind::Noisy, 20.0)]);
+        let mix = CrowdMix { shares, workers: 100, hits_per_worker: 1, spread: 20.0, seed: 3 };
+        let careful = (0..100).filter(|&i| mix.kind(i) == WorkerKind::Careful).count();
+        assert!((55..=65).contains(&careful), "{careful} careful of 100");
+        assert!(CrowdMix::parse_shares("careful").unwrap_err().contains("kind=share"));
+        assert!(CrowdMix::parse_shares("sloppy=3").unwrap_err().contains("not a kind"));
+        assert!(CrowdMix::parse_shares("careful=0").unwrap_err().contains("no workers"));
+        assert_eq!(nearest_box(61.0), 0.5);
+        assert_eq!(nearest_box(100.0), 1.0);
+    }
+
+    /// A launched campaign filled by a simulated crowd through the real path, on both
+    /// databases: every slot answered, the random clickers held back by quality control, the
+    /// systems ranked in the order of their true quality.
+    #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+    async fn a_simulated_crowd_fills_a_campaign_through_the_storage_path() {
+        for (db, _dir) in databases().await {
+            let imported = import_folder(&db, "sim", 40, &["Alpha", "Beta", "Gamma"]).await;
+            let set = imported.test_sets[0].id;
+            let systems: Vec<i64> = sqlx::query("SELECT id FROM systems ORDER BY id").fetch_all(&db.pool).await.unwrap()
+                .iter().map(|r| r.try_get("id").unwrap()).collect();
+            let uid = organizer(&db).await;
+            let id = create_campaign(&db, &draft(set, systems, "da-adequacy", 70, 2), uid).await.unwrap();
+            let hits = launch_campaign(&db, id).await.unwrap().hits;
+            assert_eq!(free_slots(&db, id).await.unwrap(), hits * 2);
+            let mix = CrowdMix {
+                shares: CrowdMix::parse_shares("careful=75,random=25").unwrap(),
+                workers: 20,
+                hits_per_worker: 1,
+                spread: 30.0,
+                seed: 7,
+            };
+            let mut calls = 0;
+            let report = simulate_campaign(&db, b"secret", id, &mix, |_| calls += 1).await.unwrap();
+            // Every slot of every HIT (k = 2) answered; the rest of the workers found none.
+            assert_eq!(report.hits, hits * 2, "{report:?}");
+            assert_eq!(free_slots(&db, id).await.unwrap(), 0);
+            assert_eq!(report.judgments, hits * 2 * 100, "{report:?}");
+            assert!(report.idle_workers >= 1 && calls == report.workers, "{report:?}");
+            let stored: i64 = sqlx::query("SELECT COUNT(*) AS n FROM judgments").fetch_one(&db.pool).await.unwrap().get("n");
+            assert_eq!(stored as usize, report.judgments);
+            // The gate ran at every HIT's end.
+            let verdicts: i64 = sqlx::query("SELECT COUNT(*) AS n FROM worker_verdicts").fetch_one(&db.pool).await.unwrap().get("n");
+            assert_eq!(verdicts as usize, report.hits);
+
+            let (_, judged) = crate::analysis::db::load_campaign(&db, id).await.unwrap();
+            let r = crate::analysis::analyse(&judged, &crate::analysis::AnalysisSettings::default());
+            let g = &r.groups[0];
+            let mut by_z: Vec<(&str, f64)> = g.systems.iter().map(|s| (r.names.systems[s.system as usize].as_str(), s.z)).collect();
+            by_z.sort_by(|a, b| b.1.total_cmp(&a.1));
+            assert_eq!(by_z.iter().map(|s| s.0).collect::<Vec<_>>(), ["Gamma", "Beta", "Alpha"], "{by_z:?}");
+        }
+    }
+}
