@@ -105,6 +105,18 @@ test('an organizer imports, designs, previews and launches; workers receive HITs
   const rows = await designer.$$('#degraded-preview tbody tr');
   assert.ok(rows.length >= 2, 'degraded samples shown');
   assert.match(await text(designer, '#degraded-preview tbody tr:first-child'), /deleted \d word/);
+  // The dry run, by keyboard: a crowd with a third careless workers, systems 20 points apart.
+  await designer.fill('#dry-careless', '34');
+  await designer.fill('#dry-spread', '20');
+  await designer.focus('#dry-run');
+  await designer.keyboard.press('Enter');
+  await designer.waitForSelector('#dry-run-summary', { timeout: 60_000 });
+  assert.match(await text(designer, '#dry-run-summary'), /^\d+ simulated runs of 2 HITs \(600 judgments each\)/);
+  const widths = await designer.$$eval('#dry-run-systems tbody tr td:nth-child(2)', (tds) => tds.map((td) => Number(td.textContent)));
+  assert.equal(widths.length, 2);
+  assert.ok(widths.every((w) => w > 0 && w < 3), `interval widths ${widths}`);
+  assert.match(await text(designer, '#dry-separated'), /^\d+%$/);
+  assert.match(await text(designer, '#dry-removed'), /^\d+\.\d of \d+\.\d$/);
   const launched = await createAndLaunch(designer);
   assert.match(launched, /Launched: 2 HITs, 200 items/);
   // The organizer can inspect a stored HIT item by item.

@@ -204,6 +204,26 @@ both_backends! {
         assert_eq!(check["implications"]["cost"], 18.0);
         assert!(!check["samples"].as_array().unwrap().is_empty());
         assert!(check["samples"].as_array().unwrap().iter().all(|s| s["degraded"]["Ok"].is_string()), "{check}");
+        // The dry run: the design simulated with a crowd; what it would buy.
+        let crowd = json!({ "careful": 70.0, "noisy": 10.0, "careless": 20.0, "workers": 0, "spread": 20.0, "alpha": 0.05 });
+        let dry = org.call_json("dry_run_design", json!({ "draft": good, "crowd": crowd })).await;
+        assert_eq!(dry.status, 200, "{}", dry.body);
+        let dry = dry.json();
+        assert_eq!((dry["hits"].as_u64(), dry["judgments"].as_u64()), (Some(3), Some(600)), "{dry}");
+        assert_eq!(dry["systems"].as_array().unwrap().len(), 3);
+        assert!(dry["runs"].as_u64().unwrap() >= 2 && dry["mean_ci_width"].as_f64().unwrap() > 0.0, "{dry}");
+        let share = dry["pairs_separated"].as_f64().unwrap();
+        assert!((0.0..=1.0).contains(&share), "{dry}");
+        let mut woj = good.clone();
+        woj["task"] = json!("word-order");
+        let refused = org.call_json("dry_run_design", json!({ "draft": woj, "crowd": crowd })).await;
+        assert_eq!(refused.status, 400);
+        assert!(refused.body.contains("word-order"), "{}", refused.body);
+        let nobody = json!({ "careful": 0.0, "noisy": 0.0, "careless": 0.0, "workers": 0, "spread": 20.0, "alpha": 0.05 });
+        let refused = org.call_json("dry_run_design", json!({ "draft": good, "crowd": nobody })).await;
+        assert_eq!(refused.status, 400);
+        assert!(refused.body.contains("shares"), "{}", refused.body);
+
         let mut bad = good.clone();
         bad["settings"]["bad_refs"] = json!(40);
         let refused = org.call_json("check_design", json!({ "draft": bad })).await.json();

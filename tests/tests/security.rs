@@ -68,6 +68,7 @@ const TABLE: &[Row] = &[
     Row { endpoint: "list_test_sets", how: How::Form, expect: [S(401), S(401), S(403), S(403), S(200), S(200)] },
     Row { endpoint: "check_design", how: How::Json, expect: [S(401), S(401), S(403), S(403), Pass, Pass] },
     Row { endpoint: "create_campaign", how: How::Json, expect: [S(401), S(401), S(403), S(403), Pass, Pass] },
+    Row { endpoint: "dry_run_design", how: How::Json, expect: [S(401), S(401), S(403), S(403), Pass, Pass] },
     Row { endpoint: "launch_campaign", how: How::Form, expect: [S(401), S(401), S(403), S(403), Pass, Pass] },
     Row { endpoint: "list_campaigns", how: How::Form, expect: [S(401), S(401), S(403), S(403), S(200), S(200)] },
     Row { endpoint: "campaign_progress", how: How::Form, expect: [S(401), S(401), S(403), S(403), S(200), S(200)] },
@@ -209,6 +210,7 @@ fn json_args(endpoint: &str) -> Value {
     });
     match endpoint {
         "check_design" | "create_campaign" => json!({ "draft": draft }),
+        "dry_run_design" => json!({ "draft": draft, "crowd": { "careful": 70.0, "noisy": 15.0, "careless": 15.0, "workers": 0, "spread": 10.0, "alpha": 0.05 } }),
         "check_study" | "create_study" => json!({ "draft": study }),
         other => panic!("no JSON arguments for {other}"),
     }

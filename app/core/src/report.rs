@@ -73,3 +73,51 @@ pub struct AgreementReport {
     pub all_workers: Vec<GroupAgreement>,
     pub retained_workers: Vec<GroupAgreement>,
 }
+
+/// The crowd a design's dry run imagines (issue 16 item 4): shares of careful, noisy and
+/// careless workers (careless: half give one score to everything, half click at random), how
+/// many distinct workers, and how far apart the systems' true qualities are.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct DryRunCrowd {
+    pub careful: f64,
+    pub noisy: f64,
+    pub careless: f64,
+    /// Distinct workers the HITs are drawn from (0: one per assignment).
+    pub workers: usize,
+    /// Points between the worst and the best system's true quality (0–100 scale).
+    pub spread: f64,
+    /// Significance level of the pairwise comparisons.
+    pub alpha: f64,
+}
+
+impl Default for DryRunCrowd {
+    fn default() -> Self {
+        DryRunCrowd { careful: 70.0, noisy: 15.0, careless: 15.0, workers: 0, spread: 10.0, alpha: 0.05 }
+    }
+}
+
+/// What a design would buy, from simulated runs of it (issue 16 item 4).
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct DryRunReport {
+    /// Simulated campaigns.
+    pub runs: usize,
+    pub hits: usize,
+    pub judgments: usize,
+    /// Per system, best first: (true quality, mean width of its z confidence interval).
+    pub systems: Vec<(f64, f64)>,
+    /// Mean over systems of the z interval's width, and the interval's confidence.
+    pub mean_ci_width: f64,
+    pub confidence: f64,
+    /// Share of system pairs found significantly different at α (mean over runs), and of
+    /// those, the share in the true order.
+    pub pairs_separated: f64,
+    pub separated_in_true_order: f64,
+    /// Workers quality control removes, per run: all, and the careless among them; and
+    /// careless workers kept.
+    pub workers: f64,
+    pub workers_removed: f64,
+    pub careless_removed: f64,
+    pub careless_kept: f64,
+    /// Seconds the dry run took.
+    pub seconds: f64,
+}

@@ -31,6 +31,18 @@ pub async fn check_design(draft: CampaignDraft) -> Result<DesignCheck, ServerFnE
     Ok(launch::check_design(&state.db, &draft).await.map_err(|e| AppError::invalid("draft", e))?)
 }
 
+/// The dry run of a draft: the design simulated with a crowd of the given mix and systems of
+/// the given spread, analysed each time; what the design would buy (organizers).
+#[server(endpoint = "dry_run_design", input = Json)]
+pub async fn dry_run_design(
+    draft: CampaignDraft,
+    crowd: assay_core::report::DryRunCrowd,
+) -> Result<assay_core::report::DryRunReport, ServerFnError> {
+    web::require(Role::Organizer)?;
+    let state = web::app_state()?;
+    Ok(launch::dry_run(&state.db, &draft, &crowd).await?)
+}
+
 /// Stores a draft campaign (refused, with the reason, if its design cannot be built).
 #[server(endpoint = "create_campaign", input = Json)]
 pub async fn create_campaign(draft: CampaignDraft) -> Result<i64, ServerFnError> {

@@ -459,6 +459,62 @@ fn check_draft(draft: &CampaignDraft) -> Result<TaskKind, String> {
 
 /// Checks a draft without storing anything: what it implies, what stops it (the HIT builder's
 /// messages) and a few degraded items (METHOD §3: "previewable before launch").
+/// The dry run of a draft (a DA task): its HIT design simulated with `crowd` a few times (fewer
+/// for bigger designs), each run analysed. Refused, naming the field, for a crowd that cannot
+/// be simulated or a task the simulator does not model.
+pub async fn dry_run(db: &Db, draft: &CampaignDraft, crowd: &assay_core::report::DryRunCrowd) -> AppResult<assay_core::report::DryRunReport> {
+    use assay_core::simulate::dry_run::{DryRunDesign, dry_run as simulate_runs};
+    let task = draft.task_kind().map_err(|e| AppError::invalid("task", e))?;
+    if task == TaskKind::WordOrder {
+        return Err(AppError::invalid("task", "the dry run simulates direct assessment; word-order campaigns are not simulated yet"));
+    }
+    let shares = [crowd.careful, crowd.noisy, crowd.careless];
+    if shares.iter().any(|s| !s.is_finite() || *s < 0.0) || shares.iter().sum::<f64>() <= 0.0 {
+        return Err(AppError::invalid("crowd", "the shares of careful, noisy and careless workers are numbers of 0 or more, not all 0"));
+    }
+    if !(crowd.alpha > 0.0 && crowd.alpha <= 0.5) {
+        return Err(AppError::invalid("alpha", "α is between 0 and 0.5"));
+    }
+    if !(0.0..=80.0).contains(&crowd.spread) {
+        return Err(AppError::invalid("spread", "the spread of the systems is between 0 and 80 points"));
+    }
+    if draft.systems.len() < 2 {
+        return Err(AppError::invalid("systems", "choose at least two systems to compare"));
+    }
+    let segments: i64 = sqlx::query("SELECT COUNT(*) AS n FROM segments WHERE test_set_id = $1")
+        .bind(draft.test_set_id)
+        .fetch_one(&db.pool)
+        .await
+        .context("counting the test set's segments")?
+        .try_get("n")
+        .context("counting the test set's segments")?;
+    if segments == 0 {
+        return Err(AppError::invalid("test_set_id", "choose a test set with segments"));
+    }
+    let s = &draft.settings;
+    let design = DryRunDesign {
+        task,
+        design: HitDesign { length: s.hit_length, bad_refs: s.bad_refs, repeats: s.repeats, refs: s.refs, sets: s.sets },
+        wanted: wanted(s),
+        redundancy: s.redundancy.max(1),
+        systems: draft.systems.len(),
+        segments: segments as usize,
+    };
+    let implied = s.implications(task, draft.systems.len(), segments as usize);
+    let judgments = (implied.assignments * s.hit_length).max(1);
+    if judgments > 3_000_000 {
+        return Err(AppError::invalid("settings", format!("a design of {judgments} judgments is too big to dry-run here")));
+    }
+    // About two million simulated judgments in all: fewer runs of a bigger design.
+    let runs = (2_000_000 / judgments).clamp(2, 10);
+    let crowd = crowd.clone();
+    let seed = draft.seed as u64;
+    tokio::task::spawn_blocking(move || simulate_runs(&design, &crowd, runs, seed))
+        .await
+        .map_err(|e| AppError::internal(format!("the dry run failed: {e}")))?
+        .map_err(|e| AppError::invalid("settings", e.to_string()))
+}
+
 pub async fn check_design(db: &Db, draft: &CampaignDraft) -> Result<DesignCheck, String> {
     let mut check = DesignCheck::default();
     let task = match check_draft(draft) {

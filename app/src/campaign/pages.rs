@@ -3,7 +3,7 @@
 
 use crate::auth::error_text;
 use crate::campaign::api::{
-    CreateCampaign, LaunchCampaign, StartCampaignHit, check_design, fetch_progress, hit_items, list_campaigns, list_test_sets,
+    CreateCampaign, DryRunDesign, LaunchCampaign, StartCampaignHit, check_design, fetch_progress, hit_items, list_campaigns, list_test_sets,
     my_queue,
 };
 use crate::campaign::{
@@ -471,6 +471,7 @@ pub fn DesignerPage() -> impl IntoView {
                     }
                 }}
             </dl>
+            <DryRun draft/>
             <Transition fallback=|| view! { <p>"Checking the design…"</p> }>
                 {move || Suspend::new(async move {
                     match check.await {
@@ -490,6 +491,80 @@ pub fn DesignerPage() -> impl IntoView {
                 _ => None,
             }}
         </section>
+    }
+}
+
+/// The dry run: the design simulated with a crowd of a chosen mix before launch, and what it
+/// would buy (interval widths, pairs told apart, workers removed by quality control).
+#[component]
+fn DryRun(draft: Memo<CampaignDraft>) -> impl IntoView {
+    use assay_core::report::DryRunCrowd;
+    let crowd = RwSignal::new(DryRunCrowd::default());
+    let run = ServerAction::<DryRunDesign>::new();
+    let field = move |label: &'static str, id: &'static str, get: fn(&DryRunCrowd) -> f64, set: fn(&mut DryRunCrowd, f64), step: &'static str| {
+        view! {
+            <label>
+                {label}
+                <input type="number" id=id min="0" step=step prop:value=move || crowd.with(get).to_string()
+                    on:input=move |ev| {
+                        if let Ok(v) = event_target_value(&ev).trim().parse::<f64>() {
+                            crowd.update(|c| set(c, v.max(0.0)));
+                        }
+                    }/>
+            </label>
+        }
+    };
+    view! {
+        <h2 id="dry-run-heading">"Dry run: what this design would buy"</h2>
+        <p class="hint">
+            "Simulates the campaign several times with a crowd of this mix and systems this far apart, and analyses each run as the results page would."
+        </p>
+        <div class="row" role="group" aria-labelledby="dry-run-heading">
+            {field("Careful workers (%)", "dry-careful", |c| c.careful, |c, v| c.careful = v, "1")}
+            {field("Noisy workers (%)", "dry-noisy", |c| c.noisy, |c, v| c.noisy = v, "1")}
+            {field("Careless workers (%)", "dry-careless", |c| c.careless, |c, v| c.careless = v, "1")}
+            {field("Spread of the systems (points)", "dry-spread", |c| c.spread, |c, v| c.spread = v, "1")}
+            {field("Distinct workers (0: one per assignment)", "dry-workers", |c| c.workers as f64, |c, v| c.workers = v as usize, "1")}
+            {field("α", "dry-alpha", |c| c.alpha, |c, v| c.alpha = v, "0.01")}
+        </div>
+        <p class="row">
+            <button id="dry-run" on:click=move |_| { run.dispatch(DryRunDesign { draft: draft.get_untracked(), crowd: crowd.get_untracked() }); }
+                disabled=move || run.pending().get()>
+                {move || if run.pending().get() { "Simulating…" } else { "Dry run" }}
+            </button>
+        </p>
+        <div aria-live="polite" id="dry-run-result">
+            {move || run.value().get().map(|r| match r {
+                Err(e) => Either::Left(view! { <p class="error" role="alert" id="dry-run-error">{error_text(&e)}</p> }),
+                Ok(r) => Either::Right(view! {
+                    <p class="notice" id="dry-run-summary">{format!(
+                        "{} simulated runs of {} HITs ({} judgments each), in {:.1} s.",
+                        r.runs, r.hits, r.judgments, r.seconds
+                    )}</p>
+                    <dl class="implications" id="dry-run-figures">
+                        <dt>"Mean width of a system's z interval"</dt>
+                        <dd id="dry-width">{format!("{:.3} ({:.0}% confidence)", r.mean_ci_width, r.confidence * 100.0)}</dd>
+                        <dt>"System pairs told apart at α"</dt>
+                        <dd id="dry-separated">{format!("{:.0}%", r.pairs_separated * 100.0)}</dd>
+                        <dt>"… of them in the true order"</dt>
+                        <dd>{format!("{:.0}%", r.separated_in_true_order * 100.0)}</dd>
+                        <dt>"Workers removed by quality control"</dt>
+                        <dd id="dry-removed">{format!("{:.1} of {:.1}", r.workers_removed, r.workers)}</dd>
+                        <dt>"Careless workers removed / kept"</dt>
+                        <dd id="dry-careless-result">{format!("{:.1} / {:.1}", r.careless_removed, r.careless_kept)}</dd>
+                    </dl>
+                    <table class="data" id="dry-run-systems">
+                        <caption>"Per system, best first"</caption>
+                        <thead><tr><th scope="col">"True quality"</th><th scope="col">"Width of the z interval"</th></tr></thead>
+                        <tbody>
+                            {r.systems.into_iter().map(|(q, w)| view! {
+                                <tr><td>{format!("{q:.1}")}</td><td>{format!("{w:.3}")}</td></tr>
+                            }).collect_view()}
+                        </tbody>
+                    </table>
+                }),
+            })}
+        </div>
     }
 }
 

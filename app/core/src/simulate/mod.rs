@@ -592,5 +592,7 @@ impl SimulatedWorker {
     }
 }
 
+pub mod dry_run;
+
 #[cfg(test)]
 mod tests;
