@@ -39,8 +39,15 @@ function checkJudgmentFile(file, filter, text) {
   if (file === 'judgments.csv') {
     assert.equal(ls[0], RAW_HEADER, file);
     assert.equal(ls.length, rows + 1, `${file} (${filter})`);
-    // Cleaned: only passing, retained workers (no decision was taken here: the last field is empty).
-    if (filter === 'cleaned') assert.ok(ls.slice(1).every((l) => l.endsWith(',pass,' + l.split(',').at(-3) + ',false,')), file);
+    // Cleaned: only passing, retained workers (no decision was taken here: that field is
+    // empty), each judgment with its z (a number) and no z2 (DA has one question).
+    if (filter === 'cleaned') {
+      for (const l of ls.slice(1)) {
+        const f = l.split(',');
+        assert.deepEqual([f.at(-6), f.at(-4), f.at(-3), f.at(-1)], ['pass', 'false', '', ''], l);
+        assert.ok(Number.isFinite(Number(f.at(-2))) && f.at(-2) !== '', `z of ${l}`);
+      }
+    }
   } else if (file === 'judgments.jsonl') {
     assert.equal(ls.length, rows, `${file} (${filter})`);
     const first = JSON.parse(ls[0]);
