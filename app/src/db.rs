@@ -35,19 +35,6 @@ pub struct Db {
     /// SQLite only: the database file, which `analysis::db` opens read-only for the reads of a
     /// million rows (sqlx copies every value of every row; see `read_campaign_judgments`).
     pub sqlite_file: Option<std::path::PathBuf>,
-    /// PostgreSQL only: how to open a connection of the native driver, for the reads of a
-    /// million rows (`COPY … TO STDOUT`, which the `Any` driver cannot do).
-    pub postgres: Option<PostgresOptions>,
-}
-
-/// PostgreSQL connection options; `Debug` shows no password.
-#[derive(Clone)]
-pub struct PostgresOptions(pub sqlx::postgres::PgConnectOptions);
-
-impl std::fmt::Debug for PostgresOptions {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "PostgresOptions({}:{}/{})", self.0.get_host(), self.0.get_port(), self.0.get_database().unwrap_or(""))
-    }
 }
 
 /// The migrations, embedded: (version, description, SQLite DDL, PostgreSQL DDL).
@@ -182,13 +169,7 @@ pub async fn connect(url: &str) -> Result<Db, String> {
         ),
         Backend::Postgres => None,
     };
-    let postgres = match backend {
-        Backend::Postgres => Some(PostgresOptions(
-            sqlx::postgres::PgConnectOptions::from_str(url).map_err(|e| format!("invalid DATABASE_URL: {e}"))?.disable_statement_logging(),
-        )),
-        Backend::Sqlite => None,
-    };
-    Ok(Db { pool, writer, backend, sqlite_file, postgres })
+    Ok(Db { pool, writer, backend, sqlite_file })
 }
 
 /// A write that lost a race and may be tried again (or answered from what the winner stored):

@@ -211,81 +211,11 @@ pub async fn read_judgments(conn: &mut AnyConnection, campaign_id: i64, scope: S
 /// connection of rusqlite (on a blocking thread): sqlx copies every value of every row into an
 /// allocation of its own, which makes a million judgments take 3.7 s instead of under one.
 pub async fn read_campaign_judgments(db: &Db, conn: &mut AnyConnection, campaign_id: i64) -> AppResult<Vec<StoredJudgment>> {
-    if let Some(pg) = &db.postgres {
-        return read_postgres(&pg.0, campaign_id).await;
-    }
     let path = db.sqlite_file.clone().filter(|p| p.exists());
     let Some(path) = path else { return read_judgments(conn, campaign_id, Scope::Campaign).await };
     tokio::task::spawn_blocking(move || read_sqlite(&path, campaign_id))
         .await
         .map_err(|e| AppError::internal(format!("reading the judgments failed: {e}")))?
-}
-
-/// The judgment query through `COPY … TO STDOUT` on a connection of the native PostgreSQL driver:
-/// the rows arrive as text in large chunks, without the `Any` driver's conversion of every value
-/// (a million judgments in a third of the time).
-async fn read_postgres(options: &sqlx::postgres::PgConnectOptions, campaign_id: i64) -> AppResult<Vec<StoredJudgment>> {
-    use sqlx::Connection;
-    let context = || format!("reading the judgments of campaign {campaign_id}");
-    let mut conn = sqlx::PgConnection::connect_with(options).await.with_context(context)?;
-    // COPY takes no parameters: the campaign id is an integer, written into the statement.
-    let sql = format!("COPY ({}) TO STDOUT", judgment_sql(Scope::Campaign, false).replace("$1", &campaign_id.to_string()));
-    let mut out = Vec::new();
-    {
-        let mut chunks = conn.copy_out_raw(&sql).await.with_context(context)?;
-        let mut pending: Vec<u8> = Vec::new();
-        while let Some(chunk) = chunks.next().await {
-            let chunk = chunk.with_context(context)?;
-            pending.extend_from_slice(&chunk);
-            let end = match pending.iter().rposition(|&b| b == b'\n') {
-                Some(i) => i + 1,
-                None => continue,
-            };
-            for line in pending[..end].split(|&b| b == b'\n').filter(|l| !l.is_empty()) {
-                out.push(copy_row(line, campaign_id)?);
-            }
-            pending.drain(..end);
-        }
-        if !pending.is_empty() {
-            out.push(copy_row(&pending, campaign_id)?);
-        }
-    }
-    let _ = conn.close().await;
-    out.sort_unstable_by_key(|j| j.id);
-    Ok(out)
-}
-
-/// One line of `COPY … TO STDOUT` (text format: tab-separated, `\N` for NULL).
-fn copy_row(line: &[u8], campaign_id: i64) -> AppResult<StoredJudgment> {
-    let bad = |what: &str| AppError::internal(format!("campaign {campaign_id}: a judgment row from PostgreSQL has {what}"));
-    let line = std::str::from_utf8(line).map_err(|_| bad("bytes that are not UTF-8"))?;
-    let f: Vec<&str> = line.split('\t').collect();
-    if f.len() != 15 {
-        return Err(bad(&format!("{} fields, not 15", f.len())));
-    }
-    let int = |i: usize| f[i].parse::<i64>().map_err(|_| bad(&format!("{:?} where an integer belongs", f[i])));
-    let opt_int = |i: usize| if f[i] == "\\N" { Ok(None) } else { int(i).map(Some) };
-    let opt_real = |i: usize| {
-        if f[i] == "\\N" { Ok(None) } else { f[i].parse::<f64>().map(Some).map_err(|_| bad(&format!("{:?} where a number belongs", f[i]))) }
-    };
-    let id = int(0)?;
-    Ok(StoredJudgment {
-        id,
-        assignment: int(1)?,
-        worker: int(2)?,
-        slot: int(3)?,
-        hit_index: int(4)?,
-        position: int(5)?,
-        item_type: ItemType::parse(f[6]).ok_or_else(|| AppError::internal(format!("judgment {id}: unknown item type {:?}", f[6])))?,
-        system: opt_int(7)?,
-        segment: int(8)?,
-        score: opt_real(9)?,
-        score2: opt_real(10)?,
-        skipped: int(11)? != 0,
-        submitted_at_ms: int(12)?,
-        time_on_screen_ms: opt_int(13)?,
-        ms: int(14)?,
-    })
 }
 
 fn read_sqlite(path: &std::path::Path, campaign_id: i64) -> AppResult<Vec<StoredJudgment>> {
