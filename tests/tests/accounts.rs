@@ -120,6 +120,27 @@ both_backends! {
         browser.login(RESEARCHER).await;
     }
 
+    // Issue 17, finding 1: the failures used to be read before any was written, so 40
+    // simultaneous wrong passwords all got a password check (and a right one could slip through
+    // a burst). Now each attempt is counted before its check, one at a time per account.
+    async fn a_burst_of_sign_ins_cannot_outrun_the_throttle(server) {
+        let attempts: Vec<_> = (0..40)
+            .map(|_| {
+                let b = server.browser();
+                tokio::spawn(async move { b.call("login", &[("email", ORGANIZER.0), ("password", "not-the-password")]).await.status })
+            })
+            .collect();
+        let mut statuses = Vec::new();
+        for a in attempts {
+            statuses.push(a.await.unwrap());
+        }
+        let checked = statuses.iter().filter(|s| **s == 401).count();
+        let throttled = statuses.iter().filter(|s| **s == 429).count();
+        assert_eq!((checked, throttled), (5, 35), "{statuses:?}");
+        let right = server.browser().call("login", &[("email", ORGANIZER.0), ("password", ORGANIZER.1)]).await;
+        assert_eq!(right.status, 429, "{}", right.body);
+    }
+
     async fn invitation_links_create_accounts_once(server) {
         let admin = server.browser();
         admin.login(ADMIN).await;

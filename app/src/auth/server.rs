@@ -310,24 +310,49 @@ impl std::fmt::Display for LoginError {
     }
 }
 
-/// Which failed sign-ins to count: those for an account or those from a client address.
-#[derive(Clone, Copy)]
-enum ThrottleKey {
-    Email,
-    Address,
-}
-
-async fn failures_since(db: &Db, key: ThrottleKey, value: &str, since: i64) -> Result<(i64, i64), String> {
-    let sql = match key {
-        ThrottleKey::Email => {
-            "SELECT COUNT(*), COALESCE(MIN(at), 0) FROM login_attempts WHERE email = $1 AND at > $2 AND succeeded = 0"
+/// Counts the attempt before its password is checked: in one transaction on the writer, one at a
+/// time per account and per address (SQLite: the writer is one connection; PostgreSQL:
+/// transaction-scoped advisory locks on both keys, always the account's first), the failures in
+/// the window are counted and, unless they reach a limit, the attempt is stored as a failure.
+/// A burst of simultaneous wrong passwords therefore gets at most the limit's number of password
+/// checks (they all used to read the count before any failure was written). Returns the stored
+/// attempt's id, which a right password then marks as succeeded.
+async fn reserve_attempt(db: &Db, settings: &crate::state::ServerSettings, email: &str, address: &str, now: i64) -> Result<i64, LoginError> {
+    let internal = |e: sqlx::Error| LoginError::Internal(e.to_string());
+    let since = now - settings.throttle_window_ms;
+    let mut tx = db.writer.begin().await.map_err(internal)?;
+    if db.backend == crate::db::Backend::Postgres {
+        for key in [format!("sign-in account {email}"), format!("sign-in address {address}")] {
+            sqlx::query("SELECT 1 FROM (SELECT pg_advisory_xact_lock(hashtext($1))) AS locked")
+                .bind(key)
+                .fetch_one(&mut *tx)
+                .await
+                .map_err(internal)?;
         }
-        ThrottleKey::Address => {
-            "SELECT COUNT(*), COALESCE(MIN(at), 0) FROM login_attempts WHERE address = $1 AND at > $2 AND succeeded = 0"
-        }
-    };
-    let row = sqlx::query(sql).bind(value).bind(since).fetch_one(&db.pool).await.map_err(|e| e.to_string())?;
-    Ok((row.try_get(0).map_err(|e| e.to_string())?, row.try_get(1).map_err(|e| e.to_string())?))
+    }
+    let mut counts = [(0i64, 0i64); 2];
+    for (i, (column, value)) in [("email", email), ("address", address)].into_iter().enumerate() {
+        let sql = format!("SELECT COUNT(*), COALESCE(MIN(at), 0) FROM login_attempts WHERE {column} = $1 AND at > $2 AND succeeded = 0");
+        let row = sqlx::query(sqlx::AssertSqlSafe(sql)).bind(value).bind(since).fetch_one(&mut *tx).await.map_err(internal)?;
+        counts[i] = (row.try_get(0).map_err(internal)?, row.try_get(1).map_err(internal)?);
+    }
+    let [(by_account, first_a), (by_address, first_b)] = counts;
+    if by_account >= settings.max_failures_per_account || by_address >= settings.max_failures_per_address {
+        let first = if by_account >= settings.max_failures_per_account { first_a } else { first_b };
+        let wait_ms = (first + settings.throttle_window_ms - now).max(60_000);
+        return Err(LoginError::Throttled { minutes: (wait_ms + 59_999) / 60_000 });
+    }
+    let id: i64 = sqlx::query("INSERT INTO login_attempts (email, address, at, succeeded) VALUES ($1, $2, $3, 0) RETURNING id")
+        .bind(email)
+        .bind(address)
+        .bind(now)
+        .fetch_one(&mut *tx)
+        .await
+        .map_err(internal)?
+        .try_get(0)
+        .map_err(internal)?;
+    tx.commit().await.map_err(internal)?;
+    Ok(id)
 }
 
 /// Checks throttling, the account and the password; on success starts a new session (the old
@@ -344,16 +369,7 @@ pub async fn login(
     let settings = &state.settings;
     let email = normalise_email(email);
     let now = now_ms();
-    let since = now - settings.throttle_window_ms;
-    let internal = LoginError::Internal;
-
-    let (by_account, first_a) = failures_since(db, ThrottleKey::Email, &email, since).await.map_err(internal)?;
-    let (by_address, first_b) = failures_since(db, ThrottleKey::Address, address, since).await.map_err(internal)?;
-    if by_account >= settings.max_failures_per_account || by_address >= settings.max_failures_per_address {
-        let first = if by_account >= settings.max_failures_per_account { first_a } else { first_b };
-        let wait_ms = (first + settings.throttle_window_ms - now).max(60_000);
-        return Err(LoginError::Throttled { minutes: (wait_ms + 59_999) / 60_000 });
-    }
+    let attempt = reserve_attempt(db, settings, &email, address, now).await?;
 
     let row = sqlx::query("SELECT id, email, display_name, role, password_hash, disabled FROM users WHERE email = $1")
         .bind(&email)
@@ -371,17 +387,13 @@ pub async fn login(
     let password_ok = verify_blocking(password.to_string(), phc).await;
     let succeeded = password_ok && !disabled && user.is_some();
 
-    sqlx::query("INSERT INTO login_attempts (email, address, at, succeeded) VALUES ($1, $2, $3, $4)")
-        .bind(&email)
-        .bind(address)
-        .bind(now)
-        .bind(succeeded as i64)
-        .execute(&db.writer)
-        .await
-        .map_err(|e| LoginError::Internal(e.to_string()))?;
-
     match user {
         Some(user) if succeeded => {
+            sqlx::query("UPDATE login_attempts SET succeeded = 1 WHERE id = $1")
+                .bind(attempt)
+                .execute(&db.writer)
+                .await
+                .map_err(|e| LoginError::Internal(e.to_string()))?;
             if let Some(old) = old_token_hash {
                 delete_session(db, old).await.map_err(LoginError::Internal)?;
             }
