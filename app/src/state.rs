@@ -12,8 +12,12 @@ pub struct ServerSettings {
     pub secure_cookies: bool,
     /// The address people use to reach Assay (for links in invitations), e.g. `http://127.0.0.1:3000`.
     pub public_url: String,
-    /// Failed logins per account in the throttle window before the account is throttled.
+    /// Failed logins for an account from one client address in the throttle window before that
+    /// address is throttled for that account (others can still sign in to it).
     pub max_failures_per_account: i64,
+    /// Failed logins for an account from every address together before the account is throttled
+    /// for everyone (a slower limit, against guessing from many addresses).
+    pub max_failures_per_account_everywhere: i64,
     /// Failed logins per client address in the throttle window before the address is throttled.
     pub max_failures_per_address: i64,
     /// Length of the throttle window in milliseconds.
@@ -26,6 +30,7 @@ impl Default for ServerSettings {
             secure_cookies: false,
             public_url: "http://127.0.0.1:3000".into(),
             max_failures_per_account: 5,
+            max_failures_per_account_everywhere: 50,
             max_failures_per_address: 20,
             throttle_window_ms: 15 * 60 * 1000,
         }

@@ -186,6 +186,12 @@ impl TestServer {
         Browser::new(&self.base)
     }
 
+    /// [`TestServer::browser`] connecting from another loopback address (`127.0.0.N`), as a
+    /// client elsewhere would appear to the server.
+    pub fn browser_from(&self, address: std::net::IpAddr) -> Browser {
+        Browser::with_local_address(&self.base, Some(address))
+    }
+
     /// Runs the `assay` binary with this server's configuration (for command-line tests).
     pub fn assay(&self, args: &[&str]) -> Command {
         let mut cmd = Command::new(assay_bin());
@@ -224,12 +230,18 @@ impl Answer {
 impl Browser {
     /// A client with its own cookie jar that sends `base` as its Origin.
     pub fn new(base: &str) -> Browser {
+        Self::with_local_address(base, None)
+    }
+
+    /// [`Browser::new`] whose connections leave from `local` (e.g. 127.0.0.2).
+    pub fn with_local_address(base: &str, local: Option<std::net::IpAddr>) -> Browser {
         let mut headers = reqwest::header::HeaderMap::new();
         headers.insert("origin", base.parse().expect("origin"));
         let client = reqwest::Client::builder()
             .cookie_store(true)
             .default_headers(headers)
             .redirect(reqwest::redirect::Policy::none())
+            .local_address(local)
             .build()
             .expect("client");
         Browser { base: base.to_string(), client }

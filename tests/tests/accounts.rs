@@ -141,6 +141,28 @@ both_backends! {
         assert_eq!(right.status, 429, "{}", right.body);
     }
 
+    // Issue 17, finding 3: five wrong passwords from one address throttle that address for the
+    // account, not the account for everyone: its owner signs in from elsewhere.
+    async fn wrong_passwords_from_one_address_do_not_lock_the_account_for_others(server) {
+        let elsewhere: std::net::IpAddr = "127.0.0.2".parse().unwrap();
+        let attacker = server.browser_from(elsewhere);
+        for _ in 0..5 {
+            assert_eq!(attacker.call("login", &[("email", ORGANIZER.0), ("password", "guess")]).await.status, 401);
+        }
+        assert_eq!(attacker.call("login", &[("email", ORGANIZER.0), ("password", ORGANIZER.1)]).await.status, 429);
+        server.browser().login(ORGANIZER).await;
+        // A slower limit for the account from everywhere: 50 failures from ten addresses (the
+        // owner's success above cleared the earlier five) throttle it for every address.
+        for n in 3..13u8 {
+            let guesser = server.browser_from(std::net::IpAddr::from([127, 0, 0, n]));
+            for _ in 0..5 {
+                assert_eq!(guesser.call("login", &[("email", ORGANIZER.0), ("password", "guess")]).await.status, 401, "from 127.0.0.{n}");
+            }
+        }
+        let owner = server.browser().call("login", &[("email", ORGANIZER.0), ("password", ORGANIZER.1)]).await;
+        assert_eq!(owner.status, 429, "{}", owner.body);
+    }
+
     async fn invitation_links_create_accounts_once(server) {
         let admin = server.browser();
         admin.login(ADMIN).await;

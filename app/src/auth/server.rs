@@ -330,15 +330,42 @@ async fn reserve_attempt(db: &Db, settings: &crate::state::ServerSettings, email
                 .map_err(internal)?;
         }
     }
-    let mut counts = [(0i64, 0i64); 2];
-    for (i, (column, value)) in [("email", email), ("address", address)].into_iter().enumerate() {
-        let sql = format!("SELECT COUNT(*), COALESCE(MIN(at), 0) FROM login_attempts WHERE {column} = $1 AND at > $2 AND succeeded = 0");
-        let row = sqlx::query(sqlx::AssertSqlSafe(sql)).bind(value).bind(since).fetch_one(&mut *tx).await.map_err(internal)?;
-        counts[i] = (row.try_get(0).map_err(internal)?, row.try_get(1).map_err(internal)?);
+    // Failures (count, first) for the account from this address, for the account from anywhere,
+    // and from this address for any account: each against its own limit. Five wrong passwords
+    // from one address throttle that address for the account, not the account for everyone.
+    let mut first_over: Option<i64> = None;
+    let pair = sqlx::query(
+        "SELECT COUNT(*), COALESCE(MIN(at), 0) FROM login_attempts WHERE email = $1 AND address = $2 AND at > $3 AND succeeded = 0",
+    )
+    .bind(email)
+    .bind(address)
+    .bind(since)
+    .fetch_one(&mut *tx)
+    .await
+    .map_err(internal)?;
+    let everywhere = sqlx::query("SELECT COUNT(*), COALESCE(MIN(at), 0) FROM login_attempts WHERE email = $1 AND at > $2 AND succeeded = 0")
+        .bind(email)
+        .bind(since)
+        .fetch_one(&mut *tx)
+        .await
+        .map_err(internal)?;
+    for (row, limit) in [(pair, settings.max_failures_per_account), (everywhere, settings.max_failures_per_account_everywhere)] {
+        let (n, first): (i64, i64) = (row.try_get(0).map_err(internal)?, row.try_get(1).map_err(internal)?);
+        if n >= limit {
+            first_over = Some(first_over.map_or(first, |f| f.max(first)));
+        }
     }
-    let [(by_account, first_a), (by_address, first_b)] = counts;
-    if by_account >= settings.max_failures_per_account || by_address >= settings.max_failures_per_address {
-        let first = if by_account >= settings.max_failures_per_account { first_a } else { first_b };
+    let row = sqlx::query("SELECT COUNT(*), COALESCE(MIN(at), 0) FROM login_attempts WHERE address = $1 AND at > $2 AND succeeded = 0")
+        .bind(address)
+        .bind(since)
+        .fetch_one(&mut *tx)
+        .await
+        .map_err(internal)?;
+    let (by_address, first_b): (i64, i64) = (row.try_get(0).map_err(internal)?, row.try_get(1).map_err(internal)?);
+    if by_address >= settings.max_failures_per_address {
+        first_over = Some(first_over.map_or(first_b, |f| f.max(first_b)));
+    }
+    if let Some(first) = first_over {
         let wait_ms = (first + settings.throttle_window_ms - now).max(60_000);
         return Err(LoginError::Throttled { minutes: (wait_ms + 59_999) / 60_000 });
     }
