@@ -179,13 +179,10 @@ pub struct JudgmentRow {
     pub ms: i64,
 }
 
-/// A CSV field, quoted when it must be (RFC 4180).
+/// A CSV text field: RFC 4180 quoting and the spreadsheet-formula guard
+/// ([`crate::analysis::formats::csv_text`], the one used by every CSV Assay writes).
 pub fn csv_field(s: &str) -> std::borrow::Cow<'_, str> {
-    if s.contains([',', '"', '\n', '\r']) {
-        format!("\"{}\"", s.replace('"', "\"\"")).into()
-    } else {
-        s.into()
-    }
+    crate::analysis::formats::csv_text(s)
 }
 
 /// Unix seconds of a millisecond time, as Appraise writes them.
@@ -541,6 +538,27 @@ mod tests {
         assert!(!write_row(&mut out, RowFormat::AssayCsv, &c, &row("link:b,c", None)));
         assert!(write_row(&mut out, RowFormat::AssayCsv, &c, &row("link:b,c", Some(1.0))));
         assert_eq!(out.lines().count(), 1);
+    }
+
+    #[test]
+    fn text_that_a_spreadsheet_would_run_is_guarded_in_every_judgment_file() {
+        let c = ctx(Filter::Raw);
+        let mut r = row("mturk:=cmd", Some(-0.5));
+        r.system = "=HYPERLINK(\"http://x\",\"y\")".into();
+        r.segment = "@s1".into();
+        // Every CSV (JSON lines keep the exact text: no spreadsheet reads them as formulas).
+        for format in RowFormat::ALL.into_iter().filter(|f| *f != RowFormat::AssayJsonl) {
+            let mut out = String::new();
+            write_row(&mut out, format, &c, &r);
+            assert!(out.contains("'=HYPERLINK"), "{format:?}: {out}");
+            // WMT23 writes the segment's index in its document, not its id.
+            assert!(format == RowFormat::AppraiseWmt23 || out.contains("'@s1"), "{format:?}: {out}");
+            assert!(!out.contains(",=") && !out.contains(",@") && !out.contains("\"=") && !out.contains(":\"=") , "{format:?}: {out}");
+        }
+        // Numbers are not text: a negative score stays a number.
+        let mut out = String::new();
+        write_row(&mut out, RowFormat::AppraiseWmt22, &c, &r);
+        assert!(out.contains(",-0.5,"), "{out}");
     }
 
     #[test]

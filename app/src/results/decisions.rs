@@ -678,14 +678,6 @@ pub const DECISIONS_HEADER: &[&str] = &[
     "decided_at",
 ];
 
-/// One CSV field (RFC 4180): quoted when it holds a comma, quote or line break. A field that a
-/// spreadsheet would run as a formula (starting with `=`, `+`, `-`, `@`, tab or CR: worker ids
-/// come from crowd links anyone can write) gets a leading `'`.
-fn csv_field(s: &str) -> String {
-    let s = if s.starts_with(['=', '+', '-', '@', '\t', '\r']) { format!("'{s}") } else { s.to_string() };
-    if s.contains([',', '"', '\n', '\r']) { format!("\"{}\"", s.replace('"', "\"\"")) } else { s }
-}
-
 /// Writes the decisions as CSV (header, then one line per decision; assignment ids joined by
 /// `;`; amounts with two decimals; times `YYYY-MM-DDTHH:MM:SSZ`).
 pub fn write_decisions_csv(mut out: impl Write, records: &[DecisionRecord]) -> io::Result<()> {
@@ -704,7 +696,7 @@ pub fn write_decisions_csv(mut out: impl Write, records: &[DecisionRecord]) -> i
             r.decided_by.clone(),
             time,
         ];
-        let line: Vec<String> = fields.iter().map(|f| csv_field(f)).collect();
+        let line: Vec<String> = fields.iter().map(|f| crate::analysis::formats::csv_text(f).into_owned()).collect();
         writeln!(out, "{}", line.join(","))?;
     }
     Ok(())

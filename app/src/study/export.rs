@@ -84,7 +84,7 @@ pub async fn archive(db: &Db, study_id: i64) -> AppResult<Vec<u8>> {
 }
 
 fn csv_field(s: &str) -> String {
-    if s.contains([',', '"', '\n', '\r']) { format!("\"{}\"", s.replace('"', "\"\"")) } else { s.to_string() }
+    crate::analysis::formats::csv_text(s).into_owned()
 }
 
 fn opt(v: Option<f64>) -> String {

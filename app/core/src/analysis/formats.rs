@@ -832,6 +832,17 @@ pub fn read_assay_jsonl(input: impl Read) -> Result<JudgmentSet, FormatError> {
     Ok(set)
 }
 
+/// A text field of every CSV file Assay writes: quoted when it holds a comma, a quote or a line
+/// break (RFC 4180), and, when a spreadsheet would run it as a formula (it starts with `=`, `+`,
+/// `-`, `@`, a tab or a carriage return: worker ids come from crowd links anyone can write,
+/// system names and segment ids from imported files), led by a `'`. Numbers are not text
+/// fields: a negative score is written as it is.
+pub fn csv_text(s: &str) -> std::borrow::Cow<'_, str> {
+    let guarded: std::borrow::Cow<'_, str> =
+        if s.starts_with(['=', '+', '-', '@', '\t', '\r']) { format!("'{s}").into() } else { s.into() };
+    if guarded.contains([',', '"', '\n', '\r']) { format!("\"{}\"", guarded.replace('"', "\"\"")).into() } else { guarded }
+}
+
 /// A number as R's `print`/`write.table` shows it with `digits` significant digits: the
 /// shortest representation up to that precision, fixed notation unless scientific is narrower
 /// (R's rule with `scipen = 0`); `NaN`, `Inf`, `-Inf`; no negative zero.
@@ -1234,6 +1245,19 @@ pub fn write_json(w: impl Write, result: &AnalysisResult) -> io::Result<()> {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn csv_text_quotes_and_guards_formulas() {
+        use super::csv_text;
+        assert_eq!(csv_text("Sys A"), "Sys A");
+        assert_eq!(csv_text("a,b"), "\"a,b\"");
+        assert_eq!(csv_text("say \"hi\""), "\"say \"\"hi\"\"\"");
+        for formula in ["=1+1", "+1", "-1", "@SUM(A1)", "\tx", "\rx"] {
+            assert!(csv_text(formula).trim_start_matches('"').starts_with('\''), "{formula:?} → {}", csv_text(formula));
+        }
+        assert_eq!(csv_text("=HYPERLINK(\"x\",\"y\")"), "\"'=HYPERLINK(\"\"x\"\",\"\"y\"\")\"");
+        assert_eq!(csv_text("a=b"), "a=b");
+    }
+
     use super::*;
 
     proptest::proptest! {
