@@ -124,21 +124,21 @@ pub async fn analyse(db: &Db, campaign_id: i64, settings: &AnalysisSettings) -> 
     };
     let mut entry = slot.lock().await;
     let table = version(db, None).await?;
-    let reuse = match entry.as_mut() {
-        Some(e) if e.table == table => true,
-        Some(e) => {
-            let campaign = version(db, Some(campaign_id)).await?;
-            if e.campaign == campaign {
-                e.table = table;
-                true
-            } else {
-                false
-            }
+    // The campaign's own version, read only when the table's changed.
+    let mut campaign = None;
+    if let Some(e) = entry.as_mut().filter(|e| e.table != table) {
+        let now = version(db, Some(campaign_id)).await?;
+        if e.campaign == now {
+            e.table = table;
         }
-        None => false,
-    };
+        campaign = Some(now);
+    }
+    let reuse = entry.as_ref().is_some_and(|e| e.table == table);
     if !reuse {
-        let campaign = version(db, Some(campaign_id)).await?;
+        let campaign = match campaign {
+            Some(v) => v,
+            None => version(db, Some(campaign_id)).await?,
+        };
         let started = std::time::Instant::now();
         let (info, set) = load_campaign(db, campaign_id).await?;
         let settings = settings.clone();

@@ -62,12 +62,18 @@ pub struct CampaignInfo {
 
 /// The campaign's description; an unknown campaign is [`AppError::NotFound`].
 pub async fn campaign_info(db: &Db, campaign_id: i64) -> AppResult<CampaignInfo> {
+    let mut conn = db.pool.acquire().await.with_context(|| format!("reading campaign {campaign_id}"))?;
+    campaign_info_on(&mut conn, campaign_id).await
+}
+
+/// [`campaign_info`] through a given connection (the quality gate's transaction).
+async fn campaign_info_on(conn: &mut AnyConnection, campaign_id: i64) -> AppResult<CampaignInfo> {
     let row = sqlx::query(
         "SELECT c.name, c.task, t.name AS test_set, t.source_lang, t.target_lang \
          FROM campaigns c JOIN test_sets t ON t.id = c.test_set_id WHERE c.id = $1",
     )
     .bind(campaign_id)
-    .fetch_optional(&db.pool)
+    .fetch_optional(&mut *conn)
     .await
     .with_context(|| format!("reading campaign {campaign_id}"))?
     .ok_or_else(|| AppError::not_found(format!("there is no campaign with id {campaign_id}")))?;
@@ -144,39 +150,28 @@ fn judgment_sql(scope: Scope, ordered: bool) -> String {
     sql
 }
 
-/// A row of the judgment query as a [`StoredJudgment`] (a macro: the same code for the `Any`
-/// driver's rows and the native SQLite driver's).
-macro_rules! stored {
-    ($row:expr) => {{
-        let row = $row;
-        (|| -> AppResult<StoredJudgment> {
-            let id: i64 = row.try_get(0).context("reading a judgment id")?;
-            let ctx = |col: &str| format!("reading the {col} of judgment {id}");
-            let item_type: &str = row.try_get(6).with_context(|| ctx("item type"))?;
-            Ok(StoredJudgment {
-                id,
-                assignment: row.try_get(1).with_context(|| ctx("assignment"))?,
-                worker: row.try_get(2).with_context(|| ctx("worker"))?,
-                slot: row.try_get(3).with_context(|| ctx("slot"))?,
-                hit_index: row.try_get(4).with_context(|| ctx("HIT"))?,
-                position: row.try_get(5).with_context(|| ctx("position"))?,
-                item_type: ItemType::parse(item_type)
-                    .ok_or_else(|| AppError::internal(format!("judgment {id}: unknown item type {item_type:?}")))?,
-                system: row.try_get(7).with_context(|| ctx("system"))?,
-                segment: row.try_get(8).with_context(|| ctx("segment"))?,
-                score: row.try_get(9).with_context(|| ctx("score"))?,
-                score2: row.try_get(10).with_context(|| ctx("second score"))?,
-                skipped: row.try_get::<i64, _>(11).with_context(|| ctx("skipped flag"))? != 0,
-                submitted_at_ms: row.try_get(12).with_context(|| ctx("submission time"))?,
-                time_on_screen_ms: row.try_get(13).with_context(|| ctx("time on screen"))?,
-                ms: row.try_get(14).with_context(|| ctx("time"))?,
-            })
-        })()
-    }};
-}
-
+/// A row of the judgment query as a [`StoredJudgment`].
 fn stored(row: &sqlx::any::AnyRow) -> AppResult<StoredJudgment> {
-    stored!(row)
+    let id: i64 = row.try_get(0).context("reading a judgment id")?;
+    let ctx = |col: &str| format!("reading the {col} of judgment {id}");
+    let item_type: &str = row.try_get(6).with_context(|| ctx("item type"))?;
+    Ok(StoredJudgment {
+        id,
+        assignment: row.try_get(1).with_context(|| ctx("assignment"))?,
+        worker: row.try_get(2).with_context(|| ctx("worker"))?,
+        slot: row.try_get(3).with_context(|| ctx("slot"))?,
+        hit_index: row.try_get(4).with_context(|| ctx("HIT"))?,
+        position: row.try_get(5).with_context(|| ctx("position"))?,
+        item_type: ItemType::parse(item_type).ok_or_else(|| AppError::internal(format!("judgment {id}: unknown item type {item_type:?}")))?,
+        system: row.try_get(7).with_context(|| ctx("system"))?,
+        segment: row.try_get(8).with_context(|| ctx("segment"))?,
+        score: row.try_get(9).with_context(|| ctx("score"))?,
+        score2: row.try_get(10).with_context(|| ctx("second score"))?,
+        skipped: row.try_get::<i64, _>(11).with_context(|| ctx("skipped flag"))? != 0,
+        submitted_at_ms: row.try_get(12).with_context(|| ctx("submission time"))?,
+        time_on_screen_ms: row.try_get(13).with_context(|| ctx("time on screen"))?,
+        ms: row.try_get(14).with_context(|| ctx("time"))?,
+    })
 }
 
 /// Streams the judgments of `scope` in campaign `campaign_id` (every judgment: skipped and
@@ -478,8 +473,8 @@ fn shape(info: &CampaignInfo, by_test_set: bool) -> AppResult<SetShape> {
 /// campaign without judgments gives an empty set.
 pub async fn load_campaign(db: &Db, campaign_id: i64) -> AppResult<(CampaignInfo, JudgmentSet)> {
     let started = std::time::Instant::now();
-    let info = campaign_info(db, campaign_id).await?;
     let mut conn = db.pool.acquire().await.with_context(|| format!("reading campaign {campaign_id}"))?;
+    let info = campaign_info_on(&mut conn, campaign_id).await?;
     let shape = shape(&info, is_study_arm(&mut conn, campaign_id).await?)?;
     let names = StoredNames::read(&mut conn, campaign_id, Scope::Campaign).await?;
     let named = started.elapsed();
@@ -504,16 +499,7 @@ pub async fn load_campaign(db: &Db, campaign_id: i64) -> AppResult<(CampaignInfo
 /// a campaign's, through the given connection (the quality gate runs inside the transaction
 /// that stores the HIT's last judgment).
 pub async fn load_worker(conn: &mut AnyConnection, campaign_id: i64, worker_id: i64) -> AppResult<JudgmentSet> {
-    let row = sqlx::query(
-        "SELECT c.name, c.task, t.name, t.source_lang, t.target_lang FROM campaigns c JOIN test_sets t ON t.id = c.test_set_id WHERE c.id = $1",
-    )
-    .bind(campaign_id)
-    .fetch_optional(&mut *conn)
-    .await
-    .with_context(|| format!("reading campaign {campaign_id}"))?
-    .ok_or_else(|| AppError::not_found(format!("there is no campaign with id {campaign_id}")))?;
-    let get = |i: usize| row.try_get::<String, _>(i).with_context(|| format!("reading campaign {campaign_id}"));
-    let info = CampaignInfo { id: campaign_id, name: get(0)?, task: get(1)?, test_set: get(2)?, source_lang: get(3)?, target_lang: get(4)? };
+    let info = campaign_info_on(conn, campaign_id).await?;
     let shape = shape(&info, is_study_arm(conn, campaign_id).await?)?;
     let names = StoredNames::read(conn, campaign_id, Scope::Worker(worker_id)).await?;
     let rows = read_judgments(conn, campaign_id, Scope::Worker(worker_id)).await?;

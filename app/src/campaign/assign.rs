@@ -158,6 +158,19 @@ pub async fn next_assignment(
     Err("too many concurrent requests for this campaign; please try again".into())
 }
 
+/// The worker's own assignment taken up again, from a row of (id, public_id, hit_id, slot,
+/// hit_index).
+fn resumed_ref(id: i64, a: &sqlx::any::AnyRow) -> Result<AssignmentRef, String> {
+    Ok(AssignmentRef {
+        id,
+        public_id: a.try_get("public_id").map_err(db_err)?,
+        hit_id: a.try_get("hit_id").map_err(db_err)?,
+        hit_index: a.try_get("hit_index").map_err(db_err)?,
+        slot: a.try_get("slot").map_err(db_err)?,
+        resumed: true,
+    })
+}
+
 async fn attempt(
     db: &Db,
     campaign_id: i64,
@@ -217,14 +230,7 @@ async fn attempt(
         let id: i64 = a.try_get("id").map_err(db_err)?;
         run!(sqlx::query("UPDATE assignments SET last_seen_at = $1 WHERE id = $2").bind(now).bind(id).execute(&mut *tx).await);
         run!(tx.commit().await);
-        return Ok(Attempt::Done(Some(AssignmentRef {
-            id,
-            public_id: a.try_get("public_id").map_err(db_err)?,
-            hit_id: a.try_get("hit_id").map_err(db_err)?,
-            hit_index: a.try_get("hit_index").map_err(db_err)?,
-            slot: a.try_get("slot").map_err(db_err)?,
-            resumed: true,
-        })));
+        return Ok(Attempt::Done(Some(resumed_ref(id, &a)?)));
     }
     // Revive the worker's own expired assignment while its slot is still free: a worker who
     // stepped away for longer than the timeout continues where they stopped, with the answers
@@ -246,14 +252,7 @@ async fn attempt(
         let id: i64 = a.try_get("id").map_err(db_err)?;
         run!(sqlx::query("UPDATE assignments SET status = 'active', last_seen_at = $1 WHERE id = $2").bind(now).bind(id).execute(&mut *tx).await);
         run!(tx.commit().await);
-        return Ok(Attempt::Done(Some(AssignmentRef {
-            id,
-            public_id: a.try_get("public_id").map_err(db_err)?,
-            hit_id: a.try_get("hit_id").map_err(db_err)?,
-            hit_index: a.try_get("hit_index").map_err(db_err)?,
-            slot: a.try_get("slot").map_err(db_err)?,
-            resumed: true,
-        })));
+        return Ok(Attempt::Done(Some(resumed_ref(id, &a)?)));
     }
     // The HIT with the fewest live copies that this worker never had and that has a free slot.
     // Ties are broken in an order that differs from worker to worker, so that many workers
