@@ -226,6 +226,10 @@ both_backends! {
 
         let mut bad = good.clone();
         bad["settings"]["bad_refs"] = json!(40);
+        // A design that cannot be built is not simulated; the refusal names the real problem.
+        let refused = org.call_json("dry_run_design", json!({ "draft": bad, "crowd": crowd })).await;
+        assert_eq!(refused.status, 400);
+        assert!(refused.body.contains("cannot be simulated") && refused.body.contains("40 bad references"), "{}", refused.body);
         let refused = org.call_json("check_design", json!({ "draft": bad })).await.json();
         let problems = refused["problems"].to_string();
         assert!(problems.contains("40 bad references") && problems.contains("system items"), "{problems}");

@@ -481,6 +481,14 @@ pub async fn dry_run(db: &Db, draft: &CampaignDraft, crowd: &assay_core::report:
     if draft.systems.len() < 2 {
         return Err(AppError::invalid("systems", "choose at least two systems to compare"));
     }
+    // A design that cannot be built cannot be simulated: say why in the designer's words (the
+    // simulator's own systems are named sys01, sys02, …).
+    // (A name is not needed to try a design.)
+    let named = CampaignDraft { name: if draft.name.trim().is_empty() { "dry run".into() } else { draft.name.clone() }, ..draft.clone() };
+    let check = check_design(db, &named).await.map_err(|e| AppError::invalid("draft", e))?;
+    if let Some(problem) = check.problems.first() {
+        return Err(AppError::invalid("settings", format!("this design cannot be built, so it cannot be simulated: {problem}")));
+    }
     let segments: i64 = sqlx::query("SELECT COUNT(*) AS n FROM segments WHERE test_set_id = $1")
         .bind(draft.test_set_id)
         .fetch_one(&db.pool)

@@ -558,7 +558,7 @@ fn DryRun(draft: Memo<CampaignDraft>) -> impl IntoView {
                         <thead><tr><th scope="col">"True quality"</th><th scope="col">"Width of the z interval"</th></tr></thead>
                         <tbody>
                             {r.systems.into_iter().map(|(q, w)| view! {
-                                <tr><td>{format!("{q:.1}")}</td><td>{format!("{w:.3}")}</td></tr>
+                                <tr><td data-label="True quality">{format!("{q:.1}")}</td><td data-label="Width of the z interval">{format!("{w:.3}")}</td></tr>
                             }).collect_view()}
                         </tbody>
                     </table>
