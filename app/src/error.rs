@@ -136,6 +136,20 @@ impl AppError {
         }
     }
 
+    /// A refusal about one of several things, named: "arm B: the test set has no reference"
+    /// (the kind is kept; a server fault is left as it is, its context says enough).
+    pub fn prefixed(self, label: &str) -> Self {
+        match self {
+            AppError::NotFound(m) => AppError::NotFound(format!("{label}: {m}")),
+            AppError::Unauthorized(m) => AppError::Unauthorized(format!("{label}: {m}")),
+            AppError::Forbidden(m) => AppError::Forbidden(format!("{label}: {m}")),
+            AppError::Invalid { field, problem } => AppError::Invalid { field, problem: format!("{label}: {problem}") },
+            AppError::Conflict(m) => AppError::Conflict(format!("{label}: {m}")),
+            AppError::Gone(m) => AppError::Gone(format!("{label}: {m}")),
+            fault @ (AppError::Storage { .. } | AppError::Internal(_)) => fault,
+        }
+    }
+
     /// The message, for callers outside HTTP (the command line, tests): what users would read
     /// for a refusal, the context and cause for a failure.
     pub fn into_message(self) -> String {

@@ -5,6 +5,7 @@ use app::auth::server::{ensure_user, find_user};
 use app::campaign::{CampaignDraft, CampaignSettings};
 use app::import::{ImportBundle, LanguagePair, Reference, Segment, System, SystemOutput, TestSet};
 use app::model::TaskKind;
+use app::error::{AppError, AppResult};
 use app::state::AppState;
 
 /// The demo accounts: (email, name, password, role).
@@ -16,7 +17,7 @@ pub const DEMO_ACCOUNTS: [(&str, &str, &str, Role); 4] = [
 ];
 
 /// Creates whatever of the demo is missing (idempotent) and prints how to sign in.
-pub async fn seed(state: &AppState, public_url: &str) -> Result<(), String> {
+pub async fn seed(state: &AppState, public_url: &str) -> AppResult<()> {
     for (email, name, password, role) in DEMO_ACCOUNTS {
         ensure_user(&state.db, email, name, password, role).await?;
     }
@@ -76,8 +77,8 @@ fn sloppy(reference: &str) -> String {
     w.join(" ")
 }
 
-fn demo_bundle() -> Result<ImportBundle, String> {
-    let pair = LanguagePair::parse("de-en").map_err(|e| e.to_string())?;
+fn demo_bundle() -> AppResult<ImportBundle> {
+    let pair = LanguagePair::parse("de-en").map_err(|e| AppError::internal(format!("the demo's language pair: {e}")))?;
     let segments: Vec<Segment> = DEMO_SEGMENTS
         .iter()
         .enumerate()
@@ -104,20 +105,20 @@ fn demo_bundle() -> Result<ImportBundle, String> {
 
 /// The demo test set (12 de-en segments, 3 systems) and a launched DA adequacy campaign of
 /// 20-item HITs (14 system outputs + 2 bad references + 2 repeats + 2 references).
-async fn seed_campaign(state: &AppState) -> Result<(), String> {
+async fn seed_campaign(state: &AppState) -> AppResult<()> {
     let db = &state.db;
-    if app::campaign::status::list_campaigns(db).await.map_err(app::error::AppError::into_message)?.iter().any(|c| c.name == DEMO_CAMPAIGN) {
+    if app::campaign::status::list_campaigns(db).await?.iter().any(|c| c.name == DEMO_CAMPAIGN) {
         return Ok(());
     }
     let summary = app::campaign::store::save_import(db, &demo_bundle()?).await?;
-    let test_set = summary.test_sets.first().ok_or("the demo import stored no test set")?.id;
+    let test_set = summary.test_sets.first().ok_or_else(|| AppError::internal("the demo import stored no test set"))?.id;
     let systems: Vec<i64> = app::campaign::store::systems_of_test_set(db, test_set)
         .await?
         .into_iter()
         .filter(|s| s.name.starts_with("demo-"))
         .map(|s| s.id)
         .collect();
-    let organizer = find_user(db, DEMO_ACCOUNTS[1].0).await?.ok_or("the demo organizer is missing")?;
+    let organizer = find_user(db, DEMO_ACCOUNTS[1].0).await?.ok_or_else(|| AppError::internal("the demo organizer is missing"))?;
     let settings = CampaignSettings {
         hit_length: 20,
         bad_refs: 2,

@@ -113,7 +113,7 @@ async fn run(cli: Cli) -> Result<(), String> {
             let state = config.open_state().await?;
             let password = read_password(password_stdin)?;
             let role = Role::parse(&role).ok_or("unknown role")?;
-            let user = app::auth::server::create_user(&state.db, &email, &name, &password, role).await?;
+            let user = app::auth::server::create_user(&state.db, &email, &name, &password, role).await.map_err(app::error::AppError::into_message)?;
             println!("Created {} account {} (id {}).", user.role.as_str(), user.email, user.id);
             Ok(())
         }
@@ -140,7 +140,7 @@ async fn import(
         format!("nothing was imported:\n{}", lines.join("\n"))
     })?;
     let state = config.open_state().await?;
-    let summary = app::campaign::store::save_import(&state.db, &bundle).await.map_err(|e| format!("nothing was imported: {e}"))?;
+    let summary = app::campaign::store::save_import(&state.db, &bundle).await.map_err(|e| format!("nothing was imported: {}", e.into_message()))?;
     println!("{}", app::campaign::http::summary_line(&summary));
     for note in &summary.notes {
         println!("note: {note}");

@@ -154,7 +154,7 @@ pub async fn serve(config: Config, demo: bool) -> Result<(), String> {
     let state = config.open_state().await?;
     let public_url = config.public_url();
     if demo {
-        demo::seed(&state, &public_url).await?;
+        demo::seed(&state, &public_url).await.map_err(app::error::AppError::into_message)?;
     }
     let site = std::path::Path::new(&config.site_root);
     let missing: Vec<String> = BrowserBundle::ALL

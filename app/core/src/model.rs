@@ -125,8 +125,39 @@ macro_rules! stored_names {
                 f.write_str(self.as_str())
             }
         }
+        stored_name_conversion!($t);
     };
 }
+
+/// Reading a stored name back: `TryFrom<String>`, which the storage layer's row mapping uses
+/// (`#[sqlx(try_from = "String")]`), with an error that names the kind and the value.
+macro_rules! stored_name_conversion {
+    ($t:ty) => {
+        impl TryFrom<String> for $t {
+            type Error = UnknownName;
+            fn try_from(s: String) -> Result<Self, UnknownName> {
+                <$t>::parse(&s).ok_or(UnknownName { kind: stringify!($t), value: s })
+            }
+        }
+    };
+}
+stored_name_conversion!(TaskKind);
+stored_name_conversion!(ItemType);
+
+/// A stored name that no variant has (a database written by a newer release, or by hand).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct UnknownName {
+    pub kind: &'static str,
+    pub value: String,
+}
+
+impl std::fmt::Display for UnknownName {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{:?} is not a {} this release knows", self.value, self.kind)
+    }
+}
+
+impl std::error::Error for UnknownName {}
 stored_names!(CampaignStatus { Draft => "draft", Launched => "launched", Closed => "closed" });
 stored_names!(AssignmentStatus { Active => "active", Completed => "completed", Expired => "expired", Returned => "returned" });
 

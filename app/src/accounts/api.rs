@@ -33,9 +33,9 @@ pub async fn login(email: String, password: String) -> Result<(), ServerFnError>
             let status = match e {
                 srv::LoginError::Invalid => http::StatusCode::UNAUTHORIZED,
                 srv::LoginError::Throttled { .. } => http::StatusCode::TOO_MANY_REQUESTS,
-                srv::LoginError::Internal(ref m) => {
-                    tracing::error!("login failed: {m}");
-                    http::StatusCode::INTERNAL_SERVER_ERROR
+                srv::LoginError::Internal(ref e) => {
+                    e.log();
+                    e.status()
                 }
             };
             let message = e.to_string();
@@ -54,7 +54,7 @@ pub async fn login(email: String, password: String) -> Result<(), ServerFnError>
 pub async fn logout() -> Result<(), ServerFnError> {
     let state = web::app_state()?;
     if let Some(session) = web::current_session() {
-        srv::delete_session(&state.db, &session.token_hash).await.map_err(AppError::internal)?;
+        srv::delete_session(&state.db, &session.token_hash).await?;
     }
     web::set_cookie(&srv::clear_session_cookie(&state.settings));
     leptos_axum::redirect("/login");
@@ -66,7 +66,7 @@ pub async fn logout() -> Result<(), ServerFnError> {
 pub async fn list_users() -> Result<Vec<UserInfo>, ServerFnError> {
     web::require(Role::Admin)?;
     let state = web::app_state()?;
-    Ok(srv::list_users(&state.db).await.map_err(AppError::internal)?)
+    Ok(srv::list_users(&state.db).await?)
 }
 
 /// Changes an account's role (admin only).
@@ -75,7 +75,7 @@ pub async fn set_user_role(user_id: i64, role: String) -> Result<(), ServerFnErr
     web::require(Role::Admin)?;
     let role = Role::parse(&role).ok_or_else(|| AppError::invalid("role", format!("{role:?} is not a role.")))?;
     let state = web::app_state()?;
-    Ok(srv::set_role(&state.db, user_id, role).await.map_err(|e| AppError::invalid("user_id", e))?)
+    Ok(srv::set_role(&state.db, user_id, role).await.map_err(|e| e.in_argument("user_id"))?)
 }
 
 /// A freshly made invitation link.
@@ -93,7 +93,7 @@ pub async fn invite_user(email: String, role: String) -> Result<InvitationLink, 
     let admin = web::require(Role::Admin)?;
     let role = Role::parse(&role).ok_or_else(|| AppError::invalid("role", format!("{role:?} is not a role.")))?;
     let state = web::app_state()?;
-    let token = srv::create_invitation(&state.db, &email, role, admin.id).await.map_err(|e| AppError::invalid("email", e))?;
+    let token = srv::create_invitation(&state.db, &email, role, admin.id).await?;
     Ok(InvitationLink {
         email: srv::normalise_email(&email),
         role,
@@ -112,7 +112,7 @@ pub struct InvitationView {
 #[server(endpoint = "invitation")]
 pub async fn invitation(token: String) -> Result<InvitationView, ServerFnError> {
     let state = web::app_state()?;
-    let inv = srv::find_invitation(&state.db, &token).await.map_err(|e| AppError::invalid("token", e))?;
+    let inv = srv::find_invitation(&state.db, &token).await?;
     Ok(InvitationView { email: inv.email, role: inv.role })
 }
 
@@ -120,11 +120,11 @@ pub async fn invitation(token: String) -> Result<InvitationView, ServerFnError> 
 #[server(endpoint = "accept_invitation")]
 pub async fn accept_invitation(token: String, name: String, password: String) -> Result<(), ServerFnError> {
     let state = web::app_state()?;
-    let user = srv::accept_invitation(&state.db, &token, &name, &password).await.map_err(|e| AppError::invalid("token", e))?;
+    let user = srv::accept_invitation(&state.db, &token, &name, &password).await?;
     if let Some(old) = web::current_session() {
-        srv::delete_session(&state.db, &old.token_hash).await.map_err(AppError::internal)?;
+        srv::delete_session(&state.db, &old.token_hash).await?;
     }
-    let session = srv::create_session(&state.db, user.id).await.map_err(AppError::internal)?;
+    let session = srv::create_session(&state.db, user.id).await?;
     web::set_cookie(&srv::session_cookie(&session, &state.settings));
     leptos_axum::redirect("/");
     Ok(())

@@ -13,9 +13,9 @@ use crate::campaign::launch::{create_campaign, launch_campaign};
 use crate::campaign::store::save_import;
 use crate::campaign::{CampaignDraft, CampaignSettings};
 use crate::db::Db;
+use crate::error::{AppError, AppResult, StorageContext};
 use crate::import::{ImportBundle, LanguagePair, Reference, Segment, System, SystemOutput, TestSet};
 use crate::model::TaskKind;
-use sqlx::Row;
 
 /// (German source, English reference).
 const SEGMENTS: [(&str, &str); 30] = [
@@ -103,13 +103,12 @@ const DA_CAMPAIGN: &str = "Demo: news adequacy (de→en)";
 const WORD_ORDER_CAMPAIGN: &str = "Demo: news word order (de→en)";
 const RTL_CAMPAIGN: &str = "Demo: fluency (en→ar)";
 
-fn e(err: impl std::fmt::Display) -> String {
-    err.to_string()
-}
+/// What the server was doing when the database failed.
+const SEEDING: &str = "seeding the demo work";
 
 /// Seeds the demo work for the account `user_id` unless it is there already (idempotent: a
 /// second call returns the same assignments).
-pub async fn seed_demo_work(db: &Db, user_id: i64) -> Result<DemoWork, String> {
+pub async fn seed_demo_work(db: &Db, user_id: i64) -> AppResult<DemoWork> {
     let organizer = organizer_id(db, user_id).await?;
     let news = test_set_with_systems(db, &news_bundle()?).await?;
     let da = campaign(
@@ -141,7 +140,7 @@ pub async fn seed_demo_work(db: &Db, user_id: i64) -> Result<DemoWork, String> {
         next_assignment(db, campaign, worker, params)
             .await?
             .map(|a| a.public_id)
-            .ok_or_else(|| format!("the demo campaign {campaign} has no HIT left for worker {worker}"))
+            .ok_or_else(|| AppError::internal(format!("the demo campaign {campaign} has no HIT left for worker {worker}")))
     };
     let da_assignment = assigned(da, annotator, None).await?;
     let word_order_assignment = assigned(word_order, annotator, None).await?;
@@ -157,15 +156,14 @@ pub async fn seed_demo_work(db: &Db, user_id: i64) -> Result<DemoWork, String> {
 }
 
 /// Who the demo campaigns are created by: the first organizer or admin, else the annotator.
-async fn organizer_id(db: &Db, fallback: i64) -> Result<i64, String> {
-    let row = sqlx::query("SELECT id FROM users WHERE role IN ('organizer', 'admin') ORDER BY id LIMIT 1")
+async fn organizer_id(db: &Db, fallback: i64) -> AppResult<i64> {
+    let organizer: Option<i64> = sqlx::query_scalar("SELECT id FROM users WHERE role IN ($1, $2) ORDER BY id LIMIT 1")
+        .bind(crate::auth::Role::Organizer.as_str())
+        .bind(crate::auth::Role::Admin.as_str())
         .fetch_optional(&db.pool)
         .await
-        .map_err(e)?;
-    Ok(match row {
-        Some(r) => r.try_get("id").map_err(e)?,
-        None => fallback,
-    })
+        .context(SEEDING)?;
+    Ok(organizer.unwrap_or(fallback))
 }
 
 /// A stored test set and the ids of the bundle's systems.
@@ -175,25 +173,25 @@ struct StoredSet {
 }
 
 /// Imports the bundle unless its test set exists; returns the test set and its systems.
-async fn test_set_with_systems(db: &Db, bundle: &ImportBundle) -> Result<StoredSet, String> {
-    let set = bundle.test_sets.first().ok_or("a demo bundle without a test set")?;
-    let existing = sqlx::query("SELECT id FROM test_sets WHERE name = $1")
+async fn test_set_with_systems(db: &Db, bundle: &ImportBundle) -> AppResult<StoredSet> {
+    let set = bundle.test_sets.first().ok_or_else(|| AppError::internal("a demo bundle without a test set"))?;
+    let existing: Option<i64> = sqlx::query_scalar("SELECT id FROM test_sets WHERE name = $1")
         .bind(set.name.clone())
         .fetch_optional(&db.pool)
         .await
-        .map_err(e)?;
+        .context(SEEDING)?;
     let id = match existing {
-        Some(r) => r.try_get("id").map_err(e)?,
-        None => save_import(db, bundle).await?.test_sets.first().ok_or("the demo import stored no test set")?.id,
+        Some(id) => id,
+        None => save_import(db, bundle).await?.test_sets.first().ok_or_else(|| AppError::internal("the demo import stored no test set"))?.id,
     };
     let mut systems = Vec::new();
     for s in &bundle.systems {
-        let row = sqlx::query("SELECT id FROM systems WHERE name_key = $1")
+        let id: i64 = sqlx::query_scalar("SELECT id FROM systems WHERE name_key = $1")
             .bind(s.name.to_lowercase())
             .fetch_one(&db.pool)
             .await
-            .map_err(e)?;
-        systems.push(row.try_get("id").map_err(e)?);
+            .context(SEEDING)?;
+        systems.push(id);
     }
     Ok(StoredSet { id, systems })
 }
@@ -207,15 +205,15 @@ async fn campaign(
     set: &StoredSet,
     seed: i64,
     settings: CampaignSettings,
-) -> Result<i64, String> {
-    let existing = sqlx::query("SELECT id FROM campaigns WHERE name = $1 AND test_set_id = $2")
+) -> AppResult<i64> {
+    let existing: Option<i64> = sqlx::query_scalar("SELECT id FROM campaigns WHERE name = $1 AND test_set_id = $2")
         .bind(name.to_string())
         .bind(set.id)
         .fetch_optional(&db.pool)
         .await
-        .map_err(e)?;
-    if let Some(r) = existing {
-        return r.try_get("id").map_err(e);
+        .context(SEEDING)?;
+    if let Some(id) = existing {
+        return Ok(id);
     }
     let draft = CampaignDraft {
         name: name.to_string(),
@@ -233,8 +231,8 @@ async fn campaign(
     Ok(id)
 }
 
-fn bundle(name: &str, pair: &str, rows: &[(&str, &str)], systems: &[(&str, Vec<String>)]) -> Result<ImportBundle, String> {
-    let pair = LanguagePair::parse(pair).map_err(e)?;
+fn bundle(name: &str, pair: &str, rows: &[(&str, &str)], systems: &[(&str, Vec<String>)]) -> AppResult<ImportBundle> {
+    let pair = LanguagePair::parse(pair).map_err(|e| AppError::internal(format!("the demo's language pair: {e}")))?;
     let segments = rows
         .iter()
         .enumerate()
@@ -260,7 +258,7 @@ fn bundle(name: &str, pair: &str, rows: &[(&str, &str)], systems: &[(&str, Vec<S
     })
 }
 
-fn news_bundle() -> Result<ImportBundle, String> {
+fn news_bundle() -> AppResult<ImportBundle> {
     let systems: Vec<(&str, Vec<String>)> = SYSTEMS
         .iter()
         .enumerate()
@@ -269,7 +267,7 @@ fn news_bundle() -> Result<ImportBundle, String> {
     bundle(NEWS_TEST_SET, "de-en", &SEGMENTS, &systems)
 }
 
-fn arabic_bundle() -> Result<ImportBundle, String> {
+fn arabic_bundle() -> AppResult<ImportBundle> {
     // One system swaps two words, the other drops one.
     let swapped = ARABIC
         .iter()

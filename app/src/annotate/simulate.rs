@@ -136,11 +136,11 @@ pub async fn simulate_campaign(
     let mut kinds: HashMap<WorkerKind, usize> = HashMap::new();
     for i in 0..mix.workers {
         let kind = mix.kind(i);
-        let worker_id = crowd_worker(db, Platform::Link, &format!("sim-{}-{i}", mix.seed)).await.map_err(AppError::internal)?;
+        let worker_id = crowd_worker(db, Platform::Link, &format!("sim-{}-{i}", mix.seed)).await?;
         let mut simulated = SimulatedWorker::new(kind, mix.seed.wrapping_mul(1_000_003).wrapping_add(i as u64));
         let mut did = 0;
         for _ in 0..mix.hits_per_worker {
-            let Some(a) = next_assignment(db, campaign_id, worker_id, None).await.map_err(AppError::internal)? else { break };
+            let Some(a) = next_assignment(db, campaign_id, worker_id, None).await? else { break };
             let items = item_facts(db, a.hit_id).await?;
             let step = start(db, &work, secret, None, &a.public_id).await.map_err(work_error)?;
             let mut position = step.item.map(|i| i.position);

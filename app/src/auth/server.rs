@@ -3,6 +3,7 @@
 
 use crate::auth::{Role, UserInfo};
 use crate::db::{Db, now_ms};
+use crate::error::{AppError, AppResult, StorageContext};
 use crate::state::{AppState, ServerSettings};
 use argon2::password_hash::phc::PasswordHash;
 use argon2::password_hash::{PasswordHasher, PasswordVerifier};
@@ -36,11 +37,11 @@ fn hasher() -> Argon2<'static> {
 
 /// Hashes a password into a PHC string (`$argon2id$v=19$m=19456,t=2,p=1$…`). CPU-heavy: call
 /// from a blocking thread.
-pub fn hash_password(password: &str) -> Result<String, String> {
+pub fn hash_password(password: &str) -> AppResult<String> {
     hasher()
         .hash_password(password.as_bytes())
         .map(|h| h.to_string())
-        .map_err(|e| format!("cannot hash password: {e}"))
+        .map_err(|e| AppError::internal(format!("cannot hash a password: {e}")))
 }
 
 /// Checks a password against a PHC string; false for any malformed hash.
@@ -58,17 +59,17 @@ static DUMMY_HASH: LazyLock<String> = LazyLock::new(|| {
 });
 
 /// Refuses passwords that are too short; says why.
-pub fn check_password_strength(password: &str) -> Result<(), String> {
+pub fn check_password_strength(password: &str) -> AppResult<()> {
     if password.chars().count() < MIN_PASSWORD_CHARS {
-        return Err(format!("The password must have at least {MIN_PASSWORD_CHARS} characters."));
+        return Err(AppError::invalid("password", format!("The password must have at least {MIN_PASSWORD_CHARS} characters.")));
     }
     Ok(())
 }
 
-async fn hash_blocking(password: String) -> Result<String, String> {
+async fn hash_blocking(password: String) -> AppResult<String> {
     tokio::task::spawn_blocking(move || hash_password(&password))
         .await
-        .map_err(|e| format!("hashing task failed: {e}"))?
+        .map_err(|e| AppError::internal(format!("the password hashing task failed: {e}")))?
 }
 
 async fn verify_blocking(password: String, phc: String) -> bool {
@@ -95,13 +96,13 @@ pub fn normalise_email(email: &str) -> String {
     email.trim().to_lowercase()
 }
 
-fn check_email(email: &str) -> Result<(), String> {
+fn check_email(email: &str) -> AppResult<()> {
     let ok = email.len() <= 254
         && email.split_once('@').is_some_and(|(local, domain)| {
             !local.is_empty() && !domain.is_empty() && !domain.starts_with('.') && !domain.ends_with('.')
         })
         && !email.chars().any(char::is_whitespace);
-    if ok { Ok(()) } else { Err(format!("{email:?} is not an email address.")) }
+    if ok { Ok(()) } else { Err(AppError::invalid("email", format!("{email:?} is not an email address."))) }
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -118,7 +119,7 @@ fn user_from_row(row: &sqlx::any::AnyRow) -> Result<UserInfo, sqlx::Error> {
 }
 
 /// Creates an account; refuses a taken email, a malformed email or a weak password.
-pub async fn create_user(db: &Db, email: &str, name: &str, password: &str, role: Role) -> Result<UserInfo, String> {
+pub async fn create_user(db: &Db, email: &str, name: &str, password: &str, role: Role) -> AppResult<UserInfo> {
     let email = normalise_email(email);
     check_email(&email)?;
     check_password_strength(password)?;
@@ -136,16 +137,16 @@ pub async fn create_user(db: &Db, email: &str, name: &str, password: &str, role:
     .await
     .map_err(|e| {
         if e.as_database_error().is_some_and(|d| d.is_unique_violation()) {
-            format!("An account for {email} exists already.")
+            AppError::invalid("email", format!("An account for {email} exists already."))
         } else {
-            format!("cannot create the account: {e}")
+            AppError::storage(format!("creating the account of {email}"), e)
         }
     })?;
-    Ok(UserInfo { id: row.try_get("id").map_err(|e| e.to_string())?, email, name, role })
+    Ok(UserInfo { id: row.try_get("id").context("reading a new account's id")?, email, name, role })
 }
 
 /// Creates the account unless one with that email exists; returns whether it was created.
-pub async fn ensure_user(db: &Db, email: &str, name: &str, password: &str, role: Role) -> Result<bool, String> {
+pub async fn ensure_user(db: &Db, email: &str, name: &str, password: &str, role: Role) -> AppResult<bool> {
     if find_user(db, email).await?.is_some() {
         return Ok(false);
     }
@@ -153,51 +154,42 @@ pub async fn ensure_user(db: &Db, email: &str, name: &str, password: &str, role:
 }
 
 /// The account with this email, if any.
-pub async fn find_user(db: &Db, email: &str) -> Result<Option<UserInfo>, String> {
+pub async fn find_user(db: &Db, email: &str) -> AppResult<Option<UserInfo>> {
     let row = sqlx::query("SELECT id, email, display_name, role FROM users WHERE email = $1")
         .bind(normalise_email(email))
         .fetch_optional(&db.pool)
         .await
-        .map_err(|e| e.to_string())?;
-    row.map(|r| user_from_row(&r).map_err(|e| e.to_string())).transpose()
+        .context("looking up an account by email")?;
+    row.map(|r| user_from_row(&r).context("reading an account")).transpose()
 }
 
 /// Every account, oldest first.
-pub async fn list_users(db: &Db) -> Result<Vec<UserInfo>, String> {
-    let rows = sqlx::query("SELECT id, email, display_name, role FROM users ORDER BY id")
-        .fetch_all(&db.pool)
-        .await
-        .map_err(|e| e.to_string())?;
-    rows.iter().map(|r| user_from_row(r).map_err(|e| e.to_string())).collect()
+pub async fn list_users(db: &Db) -> AppResult<Vec<UserInfo>> {
+    let rows = sqlx::query("SELECT id, email, display_name, role FROM users ORDER BY id").fetch_all(&db.pool).await.context("listing the accounts")?;
+    rows.iter().map(|r| user_from_row(r).context("reading an account")).collect()
 }
 
 /// Changes an account's role. An admin cannot demote the last admin.
-pub async fn set_role(db: &Db, user_id: i64, role: Role) -> Result<(), String> {
-    let mut tx = db.writer.begin().await.map_err(|e| e.to_string())?;
-    let current: Option<String> = sqlx::query_scalar("SELECT role FROM users WHERE id = $1")
-        .bind(user_id)
-        .fetch_optional(&mut *tx)
-        .await
-        .map_err(|e| e.to_string())?;
-    let Some(current) = current else { return Err(format!("There is no account with id {user_id}.")) };
+pub async fn set_role(db: &Db, user_id: i64, role: Role) -> AppResult<()> {
+    let what = || format!("changing the role of account {user_id}");
+    let mut tx = db.writer.begin().await.with_context(what)?;
+    let current: Option<String> =
+        sqlx::query_scalar("SELECT role FROM users WHERE id = $1").bind(user_id).fetch_optional(&mut *tx).await.with_context(what)?;
+    let Some(current) = current else { return Err(AppError::not_found(format!("There is no account with id {user_id}."))) };
     if current == Role::Admin.as_str() && role != Role::Admin {
-        let admins: i64 = sqlx::query_scalar("SELECT COUNT(*) FROM users WHERE role = 'admin' AND disabled = 0")
+        let admins: i64 = sqlx::query_scalar("SELECT COUNT(*) FROM users WHERE role = $1 AND disabled = 0")
+            .bind(Role::Admin.as_str())
             .fetch_one(&mut *tx)
             .await
-            .map_err(|e| e.to_string())?;
+            .with_context(what)?;
         if admins <= 1 {
-            return Err("This is the last administrator; make another account admin first.".into());
+            return Err(AppError::invalid("role", "This is the last administrator; make another account admin first."));
         }
     }
-    sqlx::query("UPDATE users SET role = $1 WHERE id = $2")
-        .bind(role.as_str())
-        .bind(user_id)
-        .execute(&mut *tx)
-        .await
-        .map_err(|e| e.to_string())?;
+    sqlx::query("UPDATE users SET role = $1 WHERE id = $2").bind(role.as_str()).bind(user_id).execute(&mut *tx).await.with_context(what)?;
     // A change of role takes effect at once: the account signs in again.
-    sqlx::query("DELETE FROM sessions WHERE user_id = $1").bind(user_id).execute(&mut *tx).await.map_err(|e| e.to_string())?;
-    tx.commit().await.map_err(|e| e.to_string())
+    sqlx::query("DELETE FROM sessions WHERE user_id = $1").bind(user_id).execute(&mut *tx).await.with_context(what)?;
+    tx.commit().await.with_context(what)
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -215,7 +207,7 @@ pub struct Session {
 pub struct CurrentSession(pub Option<Session>);
 
 /// Starts a session for an account; returns the token for the cookie.
-pub async fn create_session(db: &Db, user_id: i64) -> Result<String, String> {
+pub async fn create_session(db: &Db, user_id: i64) -> AppResult<String> {
     let token = random_token();
     let now = now_ms();
     sqlx::query("INSERT INTO sessions (token_hash, user_id, created_at, expires_at, last_seen_at) VALUES ($1, $2, $3, $4, $5)")
@@ -226,18 +218,18 @@ pub async fn create_session(db: &Db, user_id: i64) -> Result<String, String> {
         .bind(now)
         .execute(&db.writer)
         .await
-        .map_err(|e| e.to_string())?;
+        .with_context(|| format!("starting a session for account {user_id}"))?;
     Ok(token)
 }
 
 /// Ends a session (logout, rotation at login).
-pub async fn delete_session(db: &Db, token_hash: &str) -> Result<(), String> {
-    sqlx::query("DELETE FROM sessions WHERE token_hash = $1").bind(token_hash).execute(&db.writer).await.map_err(|e| e.to_string())?;
+pub async fn delete_session(db: &Db, token_hash: &str) -> AppResult<()> {
+    sqlx::query("DELETE FROM sessions WHERE token_hash = $1").bind(token_hash).execute(&db.writer).await.context("ending a session")?;
     Ok(())
 }
 
 /// The live session a token belongs to, sliding its expiry forward (at most once a minute).
-pub async fn lookup_session(db: &Db, token: &str) -> Result<Option<Session>, String> {
+pub async fn lookup_session(db: &Db, token: &str) -> AppResult<Option<Session>> {
     let hash = token_hash(token);
     let now = now_ms();
     let row = sqlx::query(
@@ -248,10 +240,10 @@ pub async fn lookup_session(db: &Db, token: &str) -> Result<Option<Session>, Str
     .bind(now)
     .fetch_optional(&db.pool)
     .await
-    .map_err(|e| e.to_string())?;
+    .context("looking up a session")?;
     let Some(row) = row else { return Ok(None) };
-    let user = user_from_row(&row).map_err(|e| e.to_string())?;
-    let last_seen: i64 = row.try_get("last_seen_at").map_err(|e| e.to_string())?;
+    let user = user_from_row(&row).context("reading a session's account")?;
+    let last_seen: i64 = row.try_get("last_seen_at").context("reading a session")?;
     if now - last_seen > 60_000 {
         sqlx::query("UPDATE sessions SET last_seen_at = $1, expires_at = $2 WHERE token_hash = $3")
             .bind(now)
@@ -259,7 +251,7 @@ pub async fn lookup_session(db: &Db, token: &str) -> Result<Option<Session>, Str
             .bind(&hash)
             .execute(&db.writer)
             .await
-            .map_err(|e| e.to_string())?;
+            .context("extending a session")?;
     }
     Ok(Some(Session { user, token_hash: hash }))
 }
@@ -291,11 +283,18 @@ pub fn cookie_value(headers: &HeaderMap, name: &str) -> Option<String> {
 // Login and throttling
 
 /// Why a login was refused. Unknown account and wrong password are the same answer.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug)]
 pub enum LoginError {
     Invalid,
     Throttled { minutes: i64 },
-    Internal(String),
+    /// The server failed (logged by the caller; users read [`crate::error::SERVER_FAULT`]).
+    Internal(AppError),
+}
+
+impl From<AppError> for LoginError {
+    fn from(e: AppError) -> Self {
+        LoginError::Internal(e)
+    }
 }
 
 impl std::fmt::Display for LoginError {
@@ -305,7 +304,7 @@ impl std::fmt::Display for LoginError {
             LoginError::Throttled { minutes } => {
                 write!(f, "Too many failed sign-ins. Try again in {minutes} minute{}.", if *minutes == 1 { "" } else { "s" })
             }
-            LoginError::Internal(e) => write!(f, "Sign-in failed: {e}"),
+            LoginError::Internal(e) => f.write_str(&e.public_message()),
         }
     }
 }
@@ -318,7 +317,7 @@ impl std::fmt::Display for LoginError {
 /// checks (they all used to read the count before any failure was written). Returns the stored
 /// attempt's id, which a right password then marks as succeeded.
 async fn reserve_attempt(db: &Db, settings: &crate::state::ServerSettings, email: &str, address: &str, now: i64) -> Result<i64, LoginError> {
-    let internal = |e: sqlx::Error| LoginError::Internal(e.to_string());
+    let internal = |e: sqlx::Error| LoginError::Internal(AppError::storage(format!("counting the sign-in attempts for {email}"), e));
     let since = now - settings.throttle_window_ms;
     let mut tx = db.writer.begin().await.map_err(internal)?;
     if db.backend == crate::db::Backend::Postgres {
@@ -402,10 +401,10 @@ pub async fn login(
         .bind(&email)
         .fetch_optional(&db.pool)
         .await
-        .map_err(|e| LoginError::Internal(e.to_string()))?;
+        .context("looking up an account at sign-in")?;
     let (user, phc, disabled) = match &row {
         Some(r) => (
-            Some(user_from_row(r).map_err(|e| LoginError::Internal(e.to_string()))?),
+            Some(user_from_row(r).context("reading an account at sign-in")?),
             r.try_get::<String, _>("password_hash").unwrap_or_default(),
             r.try_get::<i64, _>("disabled").unwrap_or(1) != 0,
         ),
@@ -420,16 +419,16 @@ pub async fn login(
                 .bind(attempt)
                 .execute(&db.writer)
                 .await
-                .map_err(|e| LoginError::Internal(e.to_string()))?;
+                .context("marking a sign-in attempt succeeded")?;
             if let Some(old) = old_token_hash {
-                delete_session(db, old).await.map_err(LoginError::Internal)?;
+                delete_session(db, old).await?;
             }
             sqlx::query("DELETE FROM login_attempts WHERE email = $1 AND succeeded = 0")
                 .bind(&email)
                 .execute(&db.writer)
                 .await
-                .map_err(|e| LoginError::Internal(e.to_string()))?;
-            let token = create_session(db, user.id).await.map_err(LoginError::Internal)?;
+                .context("clearing the failed sign-ins of an account")?;
+            let token = create_session(db, user.id).await?;
             Ok((token, user))
         }
         _ => Err(LoginError::Invalid),
@@ -448,11 +447,11 @@ pub struct Invitation {
 }
 
 /// Creates an invitation; returns the token for the link (only its hash is stored).
-pub async fn create_invitation(db: &Db, email: &str, role: Role, created_by: i64) -> Result<String, String> {
+pub async fn create_invitation(db: &Db, email: &str, role: Role, created_by: i64) -> AppResult<String> {
     let email = normalise_email(email);
     check_email(&email)?;
     if find_user(db, &email).await?.is_some() {
-        return Err(format!("An account for {email} exists already."));
+        return Err(AppError::invalid("email", format!("An account for {email} exists already.")));
     }
     let token = random_token();
     let now = now_ms();
@@ -465,32 +464,35 @@ pub async fn create_invitation(db: &Db, email: &str, role: Role, created_by: i64
         .bind(now + INVITATION_LIFETIME_MS)
         .execute(&db.writer)
         .await
-        .map_err(|e| e.to_string())?;
+        .with_context(|| format!("storing an invitation for {email}"))?;
     Ok(token)
 }
 
 /// The open invitation a token belongs to; an error that says why when there is none.
-pub async fn find_invitation(db: &Db, token: &str) -> Result<Invitation, String> {
+/// Every refusal is wrong input in the `token` argument.
+pub async fn find_invitation(db: &Db, token: &str) -> AppResult<Invitation> {
+    let refused = |problem: &str| AppError::invalid("token", problem);
     let row = sqlx::query("SELECT email, role, expires_at, accepted_at FROM invitations WHERE token_hash = $1")
         .bind(token_hash(token))
         .fetch_optional(&db.pool)
         .await
-        .map_err(|e| e.to_string())?;
-    let Some(row) = row else { return Err("This invitation link is not valid.".into()) };
-    let accepted: Option<i64> = row.try_get("accepted_at").map_err(|e| e.to_string())?;
+        .context("looking up an invitation")?;
+    let Some(row) = row else { return Err(refused("This invitation link is not valid.")) };
+    let read = "reading an invitation";
+    let accepted: Option<i64> = row.try_get("accepted_at").context(read)?;
     if accepted.is_some() {
-        return Err("This invitation has been used already. Sign in instead.".into());
+        return Err(refused("This invitation has been used already. Sign in instead."));
     }
-    let expires_at: i64 = row.try_get("expires_at").map_err(|e| e.to_string())?;
+    let expires_at: i64 = row.try_get("expires_at").context(read)?;
     if expires_at <= now_ms() {
-        return Err("This invitation has expired. Ask for a new one.".into());
+        return Err(refused("This invitation has expired. Ask for a new one."));
     }
-    let role: String = row.try_get("role").map_err(|e| e.to_string())?;
-    Ok(Invitation { email: row.try_get("email").map_err(|e| e.to_string())?, role: Role::parse(&role).unwrap_or(Role::Annotator), expires_at })
+    let role: String = row.try_get("role").context(read)?;
+    Ok(Invitation { email: row.try_get("email").context(read)?, role: Role::parse(&role).unwrap_or(Role::Annotator), expires_at })
 }
 
 /// Turns an invitation into an account and marks it used; returns the account.
-pub async fn accept_invitation(db: &Db, token: &str, name: &str, password: &str) -> Result<UserInfo, String> {
+pub async fn accept_invitation(db: &Db, token: &str, name: &str, password: &str) -> AppResult<UserInfo> {
     let invitation = find_invitation(db, token).await?;
     check_password_strength(password)?;
     // Mark it used first (only one of two racing requests can), then create the account.
@@ -499,9 +501,9 @@ pub async fn accept_invitation(db: &Db, token: &str, name: &str, password: &str)
         .bind(token_hash(token))
         .execute(&db.writer)
         .await
-        .map_err(|e| e.to_string())?;
+        .context("marking an invitation used")?;
     if marked.rows_affected() != 1 {
-        return Err("This invitation has been used already. Sign in instead.".into());
+        return Err(AppError::invalid("token", "This invitation has been used already. Sign in instead."));
     }
     match create_user(db, &invitation.email, name, password, invitation.role).await {
         Ok(user) => Ok(user),

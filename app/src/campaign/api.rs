@@ -20,7 +20,7 @@ use crate::campaign::{assign, launch, status, store};
 pub async fn list_test_sets() -> Result<Vec<TestSetInfo>, ServerFnError> {
     web::require(Role::Organizer)?;
     let state = web::app_state()?;
-    Ok(store::list_test_sets(&state.db).await.map_err(AppError::internal)?)
+    Ok(store::list_test_sets(&state.db).await?)
 }
 
 /// What a draft implies, what stops it and degraded samples; stores nothing (organizers).
@@ -28,7 +28,7 @@ pub async fn list_test_sets() -> Result<Vec<TestSetInfo>, ServerFnError> {
 pub async fn check_design(draft: CampaignDraft) -> Result<DesignCheck, ServerFnError> {
     web::require(Role::Organizer)?;
     let state = web::app_state()?;
-    Ok(launch::check_design(&state.db, &draft).await.map_err(|e| AppError::invalid("draft", e))?)
+    Ok(launch::check_design(&state.db, &draft).await?)
 }
 
 /// The dry run of a draft: the design simulated with a crowd of the given mix and systems of
@@ -48,7 +48,7 @@ pub async fn dry_run_design(
 pub async fn create_campaign(draft: CampaignDraft) -> Result<i64, ServerFnError> {
     let user = web::require(Role::Organizer)?;
     let state = web::app_state()?;
-    Ok(launch::create_campaign(&state.db, &draft, user.id).await.map_err(|e| AppError::invalid("draft", e))?)
+    Ok(launch::create_campaign(&state.db, &draft, user.id).await?)
 }
 
 /// Builds and stores the HITs of a draft campaign; work can be handed out afterwards.
@@ -56,7 +56,7 @@ pub async fn create_campaign(draft: CampaignDraft) -> Result<i64, ServerFnError>
 pub async fn launch_campaign(campaign_id: i64) -> Result<LaunchSummary, ServerFnError> {
     web::require(Role::Organizer)?;
     let state = web::app_state()?;
-    Ok(launch::launch_campaign(&state.db, campaign_id).await.map_err(|e| AppError::invalid("campaign_id", e))?)
+    Ok(launch::launch_campaign(&state.db, campaign_id).await.map_err(|e| e.in_argument("campaign_id"))?)
 }
 
 /// Every campaign (organizers).
@@ -91,8 +91,8 @@ pub async fn my_queue() -> Result<Vec<QueueEntry>, ServerFnError> {
 pub async fn start_campaign_hit(campaign_id: i64) -> Result<String, ServerFnError> {
     let user = web::require(Role::Annotator)?;
     let state = web::app_state()?;
-    let worker = assign::worker_for_user(&state.db, user.id).await.map_err(AppError::internal)?;
-    match assign::next_assignment(&state.db, campaign_id, worker, None).await.map_err(|e| AppError::invalid("campaign_id", e))? {
+    let worker = assign::worker_for_user(&state.db, user.id).await?;
+    match assign::next_assignment(&state.db, campaign_id, worker, None).await.map_err(|e| e.in_argument("campaign_id"))? {
         Some(a) => Ok(a.public_id),
         None => Err(AppError::invalid("campaign_id", "There is no HIT for you in this campaign right now.").into()),
     }
@@ -119,6 +119,6 @@ pub async fn set_worker_blocked(platform: String, external_id: String, blocked: 
         "link" => assign::Platform::Link,
         other => return Err(AppError::invalid("platform", format!("{other:?} is not a crowd platform (mturk, prolific or link)")).into()),
     };
-    let worker = assign::crowd_worker(&state.db, platform, &external_id).await.map_err(|e| AppError::invalid("external_id", e))?;
-    Ok(assign::set_blocked(&state.db, worker, blocked).await.map_err(AppError::internal)?)
+    let worker = assign::crowd_worker(&state.db, platform, &external_id).await?;
+    Ok(assign::set_blocked(&state.db, worker, blocked).await?)
 }

@@ -7,12 +7,9 @@
 use crate::auth::server::random_token;
 use crate::campaign::launch::load_campaign;
 use crate::db::{Db, now_ms};
+use crate::error::{AppError, AppResult, StorageContext};
+use crate::model::{AssignmentStatus, CampaignStatus};
 use serde::{Deserialize, Serialize};
-use sqlx::Row;
-
-fn db_err(e: sqlx::Error) -> String {
-    format!("database error: {e}")
-}
 
 /// Where a worker comes from (`workers.platform`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -50,7 +47,8 @@ pub struct AssignmentRef {
     pub resumed: bool,
 }
 
-async fn find_or_insert_worker(db: &Db, user_id: Option<i64>, platform: Platform, external_id: &str) -> Result<i64, String> {
+async fn find_or_insert_worker(db: &Db, user_id: Option<i64>, platform: Platform, external_id: &str) -> AppResult<i64> {
+    let what = || format!("storing the worker record of {} {external_id}", platform.as_str());
     sqlx::query(
         "INSERT INTO workers (user_id, platform, external_id, blocked, created_at) VALUES ($1, $2, $3, 0, $4) ON CONFLICT DO NOTHING",
     )
@@ -60,60 +58,64 @@ async fn find_or_insert_worker(db: &Db, user_id: Option<i64>, platform: Platform
     .bind(now_ms())
     .execute(&db.writer)
     .await
-    .map_err(db_err)?;
-    let row = sqlx::query("SELECT id FROM workers WHERE platform = $1 AND external_id = $2")
+    .with_context(what)?;
+    sqlx::query_scalar("SELECT id FROM workers WHERE platform = $1 AND external_id = $2")
         .bind(platform.as_str())
         .bind(external_id)
         .fetch_optional(&db.pool)
         .await
-        .map_err(db_err)?
-        .ok_or_else(|| format!("the worker record for {} {external_id} could not be created", platform.as_str()))?;
-    row.try_get("id").map_err(db_err)
+        .with_context(what)?
+        .ok_or_else(|| AppError::internal(format!("the worker record for {} {external_id} could not be created", platform.as_str())))
 }
 
 /// The worker record of an account (platform `account`), created on first use.
-pub async fn worker_for_user(db: &Db, user_id: i64) -> Result<i64, String> {
+pub async fn worker_for_user(db: &Db, user_id: i64) -> AppResult<i64> {
     find_or_insert_worker(db, Some(user_id), Platform::Account, &user_id.to_string()).await
 }
 
 /// The worker record of a crowd worker (no password, no account), created on first use.
-pub async fn crowd_worker(db: &Db, platform: Platform, external_id: &str) -> Result<i64, String> {
+pub async fn crowd_worker(db: &Db, platform: Platform, external_id: &str) -> AppResult<i64> {
     let id = external_id.trim();
     if id.is_empty() || id.len() > 200 || id.chars().any(char::is_control) {
-        return Err("the crowd platform's worker id is missing or malformed".into());
+        return Err(AppError::invalid("external_id", "the crowd platform's worker id is missing or malformed"));
     }
     if platform == Platform::Account {
-        return Err("accounts get their worker record from worker_for_user".into());
+        return Err(AppError::invalid("platform", "accounts get their worker record from worker_for_user"));
     }
     find_or_insert_worker(db, None, platform, id).await
 }
 
 /// Blocks or unblocks a worker: a blocked worker is given no more work.
-pub async fn set_blocked(db: &Db, worker_id: i64, blocked: bool) -> Result<(), String> {
+pub async fn set_blocked(db: &Db, worker_id: i64, blocked: bool) -> AppResult<()> {
     sqlx::query("UPDATE workers SET blocked = $1 WHERE id = $2")
         .bind(i64::from(blocked))
         .bind(worker_id)
         .execute(&db.writer)
         .await
-        .map_err(db_err)?;
+        .with_context(|| format!("blocking or unblocking worker {worker_id}"))?;
     Ok(())
 }
 
 /// Returns idle assignments of a campaign to the pool (status `expired`): those not seen for
 /// longer than the campaign's timeout. Returns how many expired. `next_assignment` does this
 /// itself; the status page calls it so its numbers are current.
-pub async fn expire_idle(db: &Db, campaign_id: i64) -> Result<u64, String> {
+pub async fn expire_idle(db: &Db, campaign_id: i64) -> AppResult<u64> {
     let campaign = load_campaign(db, campaign_id).await?;
     let timeout_ms = campaign.settings.assignment_timeout_minutes.max(1) * 60_000;
-    let done = sqlx::query(
-        "UPDATE assignments SET status = 'expired' WHERE status = 'active' AND last_seen_at < $1 AND hit_id IN (SELECT id FROM hits WHERE campaign_id = $2)",
-    )
-    .bind(now_ms() - timeout_ms)
-    .bind(campaign_id)
-    .execute(&db.writer)
-    .await
-    .map_err(db_err)?;
+    let done = expire_query(campaign_id, now_ms() - timeout_ms)
+        .execute(&db.writer)
+        .await
+        .with_context(|| format!("expiring the idle assignments of campaign {campaign_id}"))?;
     Ok(done.rows_affected())
+}
+
+/// The campaign's active assignments last seen before `before` become expired.
+fn expire_query(campaign_id: i64, before: i64) -> sqlx::query::Query<'static, sqlx::Any, sqlx::any::AnyArguments> {
+    sqlx::query("UPDATE assignments SET status = $1 WHERE status = $2 AND last_seen_at < $3 AND hit_id IN (SELECT id FROM hits WHERE campaign_id = $4)")
+        .bind(AssignmentStatus::Expired.as_str())
+        .bind(AssignmentStatus::Active.as_str())
+        .bind(before)
+        .bind(campaign_id)
 }
 
 enum Attempt {
@@ -137,9 +139,9 @@ pub async fn next_assignment(
     campaign_id: i64,
     worker_id: i64,
     params: Option<serde_json::Value>,
-) -> Result<Option<AssignmentRef>, String> {
+) -> AppResult<Option<AssignmentRef>> {
     let campaign = load_campaign(db, campaign_id).await?;
-    if campaign.status != "launched" {
+    if campaign.status != CampaignStatus::Launched {
         return Ok(None);
     }
     let k = campaign.settings.redundancy.max(1) as i64;
@@ -155,20 +157,24 @@ pub async fn next_assignment(
             }
         }
     }
-    Err("too many concurrent requests for this campaign; please try again".into())
+    Err(AppError::conflict("too many concurrent requests for this campaign; please try again"))
 }
 
-/// The worker's own assignment taken up again, from a row of (id, public_id, hit_id, slot,
-/// hit_index).
-fn resumed_ref(id: i64, a: &sqlx::any::AnyRow) -> Result<AssignmentRef, String> {
-    Ok(AssignmentRef {
-        id,
-        public_id: a.try_get("public_id").map_err(db_err)?,
-        hit_id: a.try_get("hit_id").map_err(db_err)?,
-        hit_index: a.try_get("hit_index").map_err(db_err)?,
-        slot: a.try_get("slot").map_err(db_err)?,
-        resumed: true,
-    })
+/// The worker's own assignment, to be taken up again.
+#[derive(sqlx::FromRow)]
+struct OwnAssignment {
+    id: i64,
+    public_id: String,
+    hit_id: i64,
+    slot: i64,
+    hit_index: i64,
+}
+
+impl OwnAssignment {
+    fn resumed(self) -> AssignmentRef {
+        let OwnAssignment { id, public_id, hit_id, slot, hit_index } = self;
+        AssignmentRef { id, public_id, hit_id, hit_index, slot, resumed: true }
+    }
 }
 
 async fn attempt(
@@ -178,147 +184,146 @@ async fn attempt(
     k: i64,
     timeout_ms: i64,
     params: Option<&str>,
-) -> Result<Attempt, String> {
+) -> AppResult<Attempt> {
     let now = now_ms();
-    let mut tx = db.writer.begin().await.map_err(db_err)?;
+    let what = || format!("handing out work of campaign {campaign_id} to worker {worker_id}");
+    let mut tx = db.writer.begin().await.with_context(what)?;
     macro_rules! run {
         ($e:expr) => {
             match $e {
                 Ok(v) => v,
                 // Dropping the transaction rolls it back.
                 Err(e) if crate::db::is_conflict(&e) => return Ok(Attempt::Conflict),
-                Err(e) => return Err(db_err(e)),
+                Err(e) => return Err(AppError::storage(what(), e)),
             }
         };
     }
     // A write first: locks the worker's row (PostgreSQL) or takes the write lock (SQLite), so
     // the reads below are not followed by a lock upgrade.
-    let worker = run!(
-        sqlx::query("UPDATE workers SET blocked = blocked WHERE id = $1 RETURNING blocked")
+    let blocked: Option<i64> = run!(
+        sqlx::query_scalar("UPDATE workers SET blocked = blocked WHERE id = $1 RETURNING blocked")
             .bind(worker_id)
             .fetch_optional(&mut *tx)
             .await
     );
-    let Some(worker) = worker else {
-        return Err(format!("there is no worker with id {worker_id}"));
+    let Some(blocked) = blocked else {
+        return Err(AppError::not_found(format!("there is no worker with id {worker_id}")));
     };
-    if worker.try_get::<i64, _>("blocked").map_err(db_err)? != 0 {
+    if blocked != 0 {
         let _ = tx.rollback().await;
         return Ok(Attempt::Done(None));
     }
     // Idle assignments of this campaign go back to the pool.
-    run!(
-        sqlx::query(
-            "UPDATE assignments SET status = 'expired' WHERE status = 'active' AND last_seen_at < $1 AND hit_id IN (SELECT id FROM hits WHERE campaign_id = $2)",
-        )
-        .bind(now - timeout_ms)
-        .bind(campaign_id)
-        .execute(&mut *tx)
-        .await
-    );
+    run!(expire_query(campaign_id, now - timeout_ms).execute(&mut *tx).await);
     // Resume the worker's assignment in progress.
-    let active = run!(
-        sqlx::query(
-            "SELECT a.id, a.public_id, a.hit_id, a.slot, h.hit_index FROM assignments a JOIN hits h ON h.id = a.hit_id WHERE a.worker_id = $1 AND a.status = 'active' AND h.campaign_id = $2 ORDER BY a.id LIMIT 1",
+    let active: Option<OwnAssignment> = run!(
+        sqlx::query_as(
+            "SELECT a.id, a.public_id, a.hit_id, a.slot, h.hit_index FROM assignments a JOIN hits h ON h.id = a.hit_id WHERE a.worker_id = $1 AND a.status = $2 AND h.campaign_id = $3 ORDER BY a.id LIMIT 1",
         )
         .bind(worker_id)
+        .bind(AssignmentStatus::Active.as_str())
         .bind(campaign_id)
         .fetch_optional(&mut *tx)
         .await
     );
     if let Some(a) = active {
-        let id: i64 = a.try_get("id").map_err(db_err)?;
-        run!(sqlx::query("UPDATE assignments SET last_seen_at = $1 WHERE id = $2").bind(now).bind(id).execute(&mut *tx).await);
+        run!(sqlx::query("UPDATE assignments SET last_seen_at = $1 WHERE id = $2").bind(now).bind(a.id).execute(&mut *tx).await);
         run!(tx.commit().await);
-        return Ok(Attempt::Done(Some(resumed_ref(id, &a)?)));
+        return Ok(Attempt::Done(Some(a.resumed())));
     }
     // Revive the worker's own expired assignment while its slot is still free: a worker who
     // stepped away for longer than the timeout continues where they stopped, with the answers
     // they gave, instead of finding no HIT (they already had this one, so no other is offered
     // to them on it). Once another worker has taken the slot, the HIT is no longer theirs.
-    let lapsed = run!(
-        sqlx::query(
+    let lapsed: Option<OwnAssignment> = run!(
+        sqlx::query_as(
             "SELECT a.id, a.public_id, a.hit_id, a.slot, h.hit_index FROM assignments a JOIN hits h ON h.id = a.hit_id \
-             WHERE a.worker_id = $1 AND a.status = 'expired' AND h.campaign_id = $2 \
-             AND NOT EXISTS (SELECT 1 FROM assignments o WHERE o.hit_id = a.hit_id AND o.slot = a.slot AND o.status IN ('active', 'completed')) \
+             WHERE a.worker_id = $1 AND a.status = $2 AND h.campaign_id = $3 \
+             AND NOT EXISTS (SELECT 1 FROM assignments o WHERE o.hit_id = a.hit_id AND o.slot = a.slot AND o.status IN ($4, $5)) \
              ORDER BY a.last_seen_at DESC, a.id DESC LIMIT 1",
         )
         .bind(worker_id)
+        .bind(AssignmentStatus::Expired.as_str())
         .bind(campaign_id)
+        .bind(AssignmentStatus::Active.as_str())
+        .bind(AssignmentStatus::Completed.as_str())
         .fetch_optional(&mut *tx)
         .await
     );
     if let Some(a) = lapsed {
-        let id: i64 = a.try_get("id").map_err(db_err)?;
-        run!(sqlx::query("UPDATE assignments SET status = 'active', last_seen_at = $1 WHERE id = $2").bind(now).bind(id).execute(&mut *tx).await);
+        run!(
+            sqlx::query("UPDATE assignments SET status = $1, last_seen_at = $2 WHERE id = $3")
+                .bind(AssignmentStatus::Active.as_str())
+                .bind(now)
+                .bind(a.id)
+                .execute(&mut *tx)
+                .await
+        );
         run!(tx.commit().await);
-        return Ok(Attempt::Done(Some(resumed_ref(id, &a)?)));
+        return Ok(Attempt::Done(Some(a.resumed())));
     }
     // The HIT with the fewest live copies that this worker never had and that has a free slot.
     // Ties are broken in an order that differs from worker to worker, so that many workers
     // arriving at once ask for different HITs instead of all racing for the same slot.
-    let candidate = run!(
-        sqlx::query(
-            "SELECT h.id, h.hit_index, (SELECT COUNT(*) FROM assignments a WHERE a.hit_id = h.id AND a.status IN ('active', 'completed')) AS live \
+    let candidate: Option<(i64, i64, i64)> = run!(
+        sqlx::query_as(
+            "SELECT h.id, h.hit_index, (SELECT COUNT(*) FROM assignments a WHERE a.hit_id = h.id AND a.status IN ($5, $6)) AS live \
              FROM hits h WHERE h.campaign_id = $1 \
              AND NOT EXISTS (SELECT 1 FROM assignments b WHERE b.hit_id = h.id AND b.worker_id = $2) \
-             AND (SELECT COUNT(*) FROM assignments c WHERE c.hit_id = h.id AND c.status IN ('active', 'completed')) < $3 \
+             AND (SELECT COUNT(*) FROM assignments c WHERE c.hit_id = h.id AND c.status IN ($5, $6)) < $3 \
              ORDER BY live, (h.hit_index * 40503 + $4) % 65521, h.hit_index LIMIT 1",
         )
         .bind(campaign_id)
         .bind(worker_id)
         .bind(k)
         .bind(worker_id.rem_euclid(65521) * 9973)
+        .bind(AssignmentStatus::Active.as_str())
+        .bind(AssignmentStatus::Completed.as_str())
         .fetch_optional(&mut *tx)
         .await
     );
-    let Some(hit) = candidate else {
+    let Some((hit_id, hit_index, _live)) = candidate else {
         run!(tx.commit().await);
         return Ok(Attempt::Done(None));
     };
-    let hit_id: i64 = hit.try_get("id").map_err(db_err)?;
-    let hit_index: i64 = hit.try_get("hit_index").map_err(db_err)?;
     let taken: Vec<i64> = run!(
-        sqlx::query("SELECT slot FROM assignments WHERE hit_id = $1 AND status IN ('active', 'completed')")
+        sqlx::query_scalar("SELECT slot FROM assignments WHERE hit_id = $1 AND status IN ($2, $3)")
             .bind(hit_id)
+            .bind(AssignmentStatus::Active.as_str())
+            .bind(AssignmentStatus::Completed.as_str())
             .fetch_all(&mut *tx)
             .await
-    )
-    .iter()
-    .map(|r| r.try_get::<i64, _>("slot"))
-    .collect::<Result<_, _>>()
-    .map_err(db_err)?;
+    );
     let Some(slot) = (0..k).find(|s| !taken.contains(s)) else {
         let _ = tx.rollback().await;
         return Ok(Attempt::Conflict);
     };
     let public_id = random_token();
-    let row = run!(
-        sqlx::query(
-            "INSERT INTO assignments (public_id, hit_id, slot, worker_id, status, platform_params, next_position, started_at, last_seen_at) VALUES ($1, $2, $3, $4, 'active', $5, 0, $6, $6) RETURNING id",
+    let id: i64 = run!(
+        sqlx::query_scalar(
+            "INSERT INTO assignments (public_id, hit_id, slot, worker_id, status, platform_params, next_position, started_at, last_seen_at) VALUES ($1, $2, $3, $4, $5, $6, 0, $7, $7) RETURNING id",
         )
         .bind(&public_id)
         .bind(hit_id)
         .bind(slot)
         .bind(worker_id)
+        .bind(AssignmentStatus::Active.as_str())
         .bind(params.map(str::to_string))
         .bind(now)
         .fetch_one(&mut *tx)
         .await
     );
-    let id: i64 = row.try_get("id").map_err(db_err)?;
     run!(tx.commit().await);
     Ok(Attempt::Done(Some(AssignmentRef { id, public_id, hit_id, hit_index, slot, resumed: false })))
 }
 
 /// The campaign id behind a public id.
-pub async fn campaign_by_public_id(db: &Db, public_id: &str) -> Result<Option<i64>, String> {
-    let row = sqlx::query("SELECT id FROM campaigns WHERE public_id = $1")
+pub async fn campaign_by_public_id(db: &Db, public_id: &str) -> AppResult<Option<i64>> {
+    sqlx::query_scalar("SELECT id FROM campaigns WHERE public_id = $1")
         .bind(public_id)
         .fetch_optional(&db.pool)
         .await
-        .map_err(db_err)?;
-    row.map(|r| r.try_get::<i64, _>("id").map_err(db_err)).transpose()
+        .context("looking up a campaign by its public id")
 }
 
 /// The crowd platform's return address for a finished assignment, from `platform_params`:

@@ -17,6 +17,7 @@ use crate::auth::server::CurrentSession;
 use crate::campaign::assign::{Platform, campaign_by_public_id, crowd_worker, next_assignment};
 use crate::signing::verify_link;
 use crate::campaign::store::{ImportSummary, save_import};
+use crate::error::{AppError, AppResult};
 use crate::import::{ImportError, ImportOptions, LanguagePair, import_path};
 use crate::state::AppState;
 use axum::body::{Body, HttpBody};
@@ -50,13 +51,33 @@ fn header_text(headers: &HeaderMap, name: &str) -> Option<String> {
     headers.get(name).and_then(|v| v.to_str().ok()).map(|s| s.trim().to_string()).filter(|s| !s.is_empty())
 }
 
+/// Why an import stored nothing: the status and what users read (file, line, problem).
+struct Refusal {
+    status: StatusCode,
+    errors: Vec<String>,
+}
+
+impl Refusal {
+    /// Wrong input: every problem found.
+    fn input(errors: Vec<String>) -> Self {
+        Refusal { status: StatusCode::BAD_REQUEST, errors }
+    }
+}
+
+impl From<AppError> for Refusal {
+    fn from(e: AppError) -> Self {
+        e.log();
+        Refusal { status: e.status(), errors: vec![e.public_message()] }
+    }
+}
+
 /// An upload's outcome as JSON: the summary, or the errors (file, line, problem).
-fn outcome(html: bool, result: Result<ImportSummary, Vec<String>>) -> Response {
+fn outcome(html: bool, result: Result<ImportSummary, Refusal>) -> Response {
     match (html, result) {
         (true, Ok(s)) => Redirect::to(&format!("/import?done={}", url_escape(&summary_line(&s)))).into_response(),
-        (true, Err(errors)) => Redirect::to(&format!("/import?error={}", url_escape(&errors.join("\n")))).into_response(),
+        (true, Err(r)) => Redirect::to(&format!("/import?error={}", url_escape(&r.errors.join("\n")))).into_response(),
         (false, Ok(s)) => Json(serde_json::json!({ "summary": s })).into_response(),
-        (false, Err(errors)) => (StatusCode::BAD_REQUEST, Json(serde_json::json!({ "errors": errors }))).into_response(),
+        (false, Err(r)) => (r.status, Json(serde_json::json!({ "errors": r.errors }))).into_response(),
     }
 }
 
@@ -82,7 +103,7 @@ fn error_lines(errors: &[ImportError]) -> Vec<String> {
 }
 
 /// Writes a body (or a multipart field) into a temp file chunk by chunk.
-async fn to_temp_file(original_name: &str) -> Result<(tempfile::TempPath, tokio::fs::File), String> {
+async fn to_temp_file(original_name: &str) -> AppResult<(tempfile::TempPath, tokio::fs::File)> {
     let lower = original_name.to_ascii_lowercase();
     let suffix = [".tar.gz", ".tgz", ".zip", ".jsonl", ".ndjson", ".json", ".tsv", ".txt"]
         .into_iter()
@@ -92,9 +113,9 @@ async fn to_temp_file(original_name: &str) -> Result<(tempfile::TempPath, tokio:
         .prefix("assay-upload-")
         .suffix(suffix)
         .tempfile()
-        .map_err(|e| format!("cannot create a temp file: {e}"))?;
+        .map_err(|e| AppError::internal(format!("cannot create a temp file for an upload: {e}")))?;
     let path = tmp.into_temp_path();
-    let file = tokio::fs::File::create(&path).await.map_err(|e| format!("cannot write the temp file: {e}"))?;
+    let file = tokio::fs::File::create(&path).await.map_err(write_failed)?;
     Ok((path, file))
 }
 
@@ -105,44 +126,56 @@ struct Upload {
     pair: Option<String>,
 }
 
-async fn read_raw(headers: &HeaderMap, mut body: Body) -> Result<Upload, String> {
-    let file_name = header_text(headers, "x-assay-file-name").ok_or("say the file's name in the X-Assay-File-Name header")?;
+/// The server could not store an upload it was receiving.
+fn write_failed(e: std::io::Error) -> AppError {
+    AppError::internal(format!("cannot write an upload's temp file: {e}"))
+}
+
+/// The upload broke off or passed the body limit.
+fn interrupted(e: impl std::fmt::Display) -> AppError {
+    AppError::invalid("file", format!("the upload was interrupted or is too large: {e}"))
+}
+
+async fn read_raw(headers: &HeaderMap, mut body: Body) -> AppResult<Upload> {
+    let file_name = header_text(headers, "x-assay-file-name")
+        .ok_or_else(|| AppError::invalid("X-Assay-File-Name", "say the file's name in the X-Assay-File-Name header"))?;
     let test_set_name = header_text(headers, "x-assay-test-set").unwrap_or_default();
     let (path, mut file) = to_temp_file(&file_name).await?;
     while let Some(frame) = std::future::poll_fn(|cx| Pin::new(&mut body).poll_frame(cx)).await {
-        let frame = frame.map_err(|e| format!("the upload was interrupted or is too large: {e}"))?;
+        let frame = frame.map_err(interrupted)?;
         if let Ok(data) = frame.into_data() {
-            file.write_all(&data).await.map_err(|e| format!("cannot write the temp file: {e}"))?;
+            file.write_all(&data).await.map_err(write_failed)?;
         }
     }
-    file.flush().await.map_err(|e| format!("cannot write the temp file: {e}"))?;
+    file.flush().await.map_err(write_failed)?;
     Ok(Upload { path, file_name, test_set_name, pair: header_text(headers, "x-assay-pair") })
 }
 
-async fn read_multipart(mut form: Multipart) -> Result<Upload, String> {
+async fn read_multipart(mut form: Multipart) -> AppResult<Upload> {
+    let malformed = |e: axum::extract::multipart::MultipartError| AppError::invalid("file", format!("the upload is malformed or too large: {e}"));
     let mut test_set_name = String::new();
     let mut pair = None;
     let mut stored: Option<(tempfile::TempPath, String)> = None;
-    while let Some(mut field) = form.next_field().await.map_err(|e| format!("the upload is malformed or too large: {e}"))? {
+    while let Some(mut field) = form.next_field().await.map_err(malformed)? {
         match field.name().unwrap_or("") {
-            "test_set_name" => test_set_name = field.text().await.map_err(|e| e.to_string())?.trim().to_string(),
-            "pair" => pair = Some(field.text().await.map_err(|e| e.to_string())?.trim().to_string()).filter(|p| !p.is_empty()),
+            "test_set_name" => test_set_name = field.text().await.map_err(malformed)?.trim().to_string(),
+            "pair" => pair = Some(field.text().await.map_err(malformed)?.trim().to_string()).filter(|p| !p.is_empty()),
             "file" => {
                 let name = field.file_name().unwrap_or("").to_string();
                 if name.is_empty() {
-                    return Err("choose a file to import".into());
+                    return Err(AppError::invalid("file", "choose a file to import"));
                 }
                 let (path, mut file) = to_temp_file(&name).await?;
-                while let Some(chunk) = field.chunk().await.map_err(|e| format!("the upload was interrupted or is too large: {e}"))? {
-                    file.write_all(&chunk).await.map_err(|e| format!("cannot write the temp file: {e}"))?;
+                while let Some(chunk) = field.chunk().await.map_err(interrupted)? {
+                    file.write_all(&chunk).await.map_err(write_failed)?;
                 }
-                file.flush().await.map_err(|e| format!("cannot write the temp file: {e}"))?;
+                file.flush().await.map_err(write_failed)?;
                 stored = Some((path, name));
             }
             _ => {}
         }
     }
-    let (path, file_name) = stored.ok_or("choose a file to import")?;
+    let (path, file_name) = stored.ok_or_else(|| AppError::invalid("file", "choose a file to import"))?;
     Ok(Upload { path, file_name, test_set_name, pair })
 }
 
@@ -168,14 +201,14 @@ async fn upload_import(
     let upload = if is_multipart {
         match Multipart::from_request(req, &()).await {
             Ok(form) => read_multipart(form).await,
-            Err(e) => Err(format!("the upload is not a valid form: {e}")),
+            Err(e) => Err(AppError::invalid("file", format!("the upload is not a valid form: {e}"))),
         }
     } else {
         read_raw(&headers, req.into_body()).await
     };
     let upload = match upload {
         Ok(u) => u,
-        Err(e) => return outcome(html, Err(vec![e])),
+        Err(e) => return outcome(html, Err(e.into())),
     };
     let name = if upload.test_set_name.is_empty() {
         // Default: the file name without its extension.
@@ -187,7 +220,7 @@ async fn upload_import(
     if let Some(p) = &upload.pair {
         match LanguagePair::parse(p) {
             Ok(pair) => opts.pair = Some(pair),
-            Err(e) => return outcome(html, Err(vec![format!("language pair: {e}")])),
+            Err(e) => return outcome(html, Err(Refusal::input(vec![format!("language pair: {e}")]))),
         }
     }
     let file_name = upload.file_name.clone();
@@ -200,10 +233,10 @@ async fn upload_import(
     .await;
     let bundle = match parsed {
         Ok(Ok(b)) => b,
-        Ok(Err(errors)) => return outcome(html, Err(error_lines(&errors))),
-        Err(e) => return outcome(html, Err(vec![format!("the import failed: {e}")])),
+        Ok(Err(errors)) => return outcome(html, Err(Refusal::input(error_lines(&errors)))),
+        Err(e) => return outcome(html, Err(AppError::internal(format!("the import task failed: {e}")).into())),
     };
-    outcome(html, save_import(&state.db, &bundle).await.map_err(|e| vec![e]))
+    outcome(html, save_import(&state.db, &bundle).await.map_err(Refusal::from))
 }
 
 fn page(status: StatusCode, title: &str, text: &str) -> Response {
@@ -257,7 +290,10 @@ async fn crowd_link(
     };
     let worker_id = match crowd_worker(&state.db, platform, &worker).await {
         Ok(id) => id,
-        Err(e) => return page(StatusCode::BAD_REQUEST, "Who are you?", &e),
+        Err(e) => {
+            e.log();
+            return page(e.status(), "Who are you?", &e.public_message());
+        }
     };
     let params = crowd_params(platform, keys.iter().filter_map(|k| get(k).map(|v| (k.to_string(), v))));
     let session_key = session_parameter(platform).and_then(|k| params.as_ref()?.get(k)?.as_str().map(String::from));
@@ -298,14 +334,14 @@ fn session_parameter(platform: Platform) -> Option<&'static str> {
 }
 
 /// The session parameter an assignment was started with.
-async fn stored_session(db: &crate::db::Db, assignment: i64, platform: Platform) -> Result<Option<String>, String> {
+async fn stored_session(db: &crate::db::Db, assignment: i64, platform: Platform) -> AppResult<Option<String>> {
+    use crate::error::StorageContext;
     let Some(key) = session_parameter(platform) else { return Ok(None) };
-    let row = sqlx::query("SELECT platform_params FROM assignments WHERE id = $1")
+    let params: Option<String> = sqlx::query_scalar("SELECT platform_params FROM assignments WHERE id = $1")
         .bind(assignment)
         .fetch_one(&db.pool)
         .await
-        .map_err(|e| e.to_string())?;
-    let params: Option<String> = sqlx::Row::try_get(&row, "platform_params").map_err(|e| e.to_string())?;
+        .with_context(|| format!("reading the platform session of assignment {assignment}"))?;
     Ok(params
         .and_then(|p| serde_json::from_str::<serde_json::Value>(&p).ok())
         .and_then(|v| v.get(key)?.as_str().map(String::from)))

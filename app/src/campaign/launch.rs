@@ -15,12 +15,14 @@ use crate::hit::degrade::{WordOrderKind,
 use crate::hit::{
     self, Candidate, Hit, HitDesign, JudgmentsWanted, WordOrderDesign,
 };
-use crate::model::{ItemType, TaskKind};
+use crate::model::{CampaignStatus, ItemType, TaskKind};
 use sqlx::Row;
 use std::collections::{BTreeMap, HashMap};
 
-fn db_err(e: sqlx::Error) -> String {
-    format!("database error: {e}")
+/// A design that cannot be built or launched: wrong input in the draft, with the reason the
+/// designer shows.
+fn problem(reason: impl Into<String>) -> AppError {
+    AppError::invalid("draft", reason)
 }
 
 /// One item ready to store.
@@ -90,7 +92,7 @@ impl<'a> Spec<'a> {
     }
 }
 
-async fn load_material(db: &Db, spec: &Spec<'_>) -> Result<(Material, Option<String>), String> {
+async fn load_material(db: &Db, spec: &Spec<'_>) -> AppResult<(Material, Option<String>)> {
     let mut m = Material {
         target_lang: String::new(),
         segments: Vec::new(),
@@ -106,36 +108,36 @@ async fn load_material(db: &Db, spec: &Spec<'_>) -> Result<(Material, Option<Str
             .bind(system)
             .fetch_optional(&db.pool)
             .await
-            .map_err(db_err)?
-            .ok_or_else(|| format!("there is no system with id {system}"))?;
-        m.system_names.insert(system, name.try_get::<String, _>("name").map_err(db_err)?);
+            .context("reading the test sets and systems of a design")?
+            .ok_or_else(|| problem(format!("there is no system with id {system}")))?;
+        m.system_names.insert(system, name.try_get::<String, _>("name").context("reading the test sets and systems of a design")?);
     }
     for (k, group) in spec.groups.iter().enumerate() {
         let set = sqlx::query("SELECT name, target_lang FROM test_sets WHERE id = $1")
             .bind(group.test_set_id)
             .fetch_optional(&db.pool)
             .await
-            .map_err(db_err)?
-            .ok_or_else(|| format!("there is no test set with id {}", group.test_set_id))?;
-        let target_lang: String = set.try_get("target_lang").map_err(db_err)?;
-        let set_name: String = set.try_get("name").map_err(db_err)?;
+            .context("reading the test sets and systems of a design")?
+            .ok_or_else(|| problem(format!("there is no test set with id {}", group.test_set_id)))?;
+        let target_lang: String = set.try_get("target_lang").context("reading the test sets and systems of a design")?;
+        let set_name: String = set.try_get("name").context("reading the test sets and systems of a design")?;
         if k == 0 {
             m.target_lang = target_lang;
         } else if target_lang != m.target_lang {
-            return Err(format!(
+            return Err(problem(format!(
                 "test set {set_name} translates into {target_lang}, but the campaign's first test set into {}: the HITs of one campaign share a target language",
                 m.target_lang
-            ));
+            )));
         }
         let segments: Vec<i64> = sqlx::query("SELECT id FROM segments WHERE test_set_id = $1 ORDER BY position")
             .bind(group.test_set_id)
             .fetch_all(&db.pool)
             .await
-            .map_err(db_err)?
+            .context("reading the test sets and systems of a design")?
             .iter()
             .map(|r| r.try_get::<i64, _>("id"))
             .collect::<Result<_, _>>()
-            .map_err(db_err)?;
+            .context("reading the test sets and systems of a design")?;
         m.segments.extend(&segments);
         m.group_segments.push(segments);
         let names: Vec<String> = sqlx::query(
@@ -144,15 +146,15 @@ async fn load_material(db: &Db, spec: &Spec<'_>) -> Result<(Material, Option<Str
         .bind(group.test_set_id)
         .fetch_all(&db.pool)
         .await
-        .map_err(db_err)?
+        .context("reading the test sets and systems of a design")?
         .iter()
         .map(|r| r.try_get::<String, _>("name"))
         .collect::<Result<_, _>>()
-        .map_err(db_err)?;
+        .context("reading the test sets and systems of a design")?;
         let reference_name = match spec.reference_name {
             Some(n) if !n.is_empty() => {
                 if !names.iter().any(|x| x == n) {
-                    return Err(format!("the test set has no reference named {n:?} (it has: {})", names.join(", ")));
+                    return Err(problem(format!("the test set has no reference named {n:?} (it has: {})", names.join(", "))));
                 }
                 Some(n.to_string())
             }
@@ -169,9 +171,9 @@ async fn load_material(db: &Db, spec: &Spec<'_>) -> Result<(Material, Option<Str
             .bind(name)
             .fetch_all(&db.pool)
             .await
-            .map_err(db_err)?;
+            .context("reading the test sets and systems of a design")?;
             for r in rows {
-                m.references.insert(r.try_get::<i64, _>("segment_id").map_err(db_err)?, r.try_get::<String, _>("text").map_err(db_err)?);
+                m.references.insert(r.try_get::<i64, _>("segment_id").context("reading the test sets and systems of a design")?, r.try_get::<String, _>("text").context("reading the test sets and systems of a design")?);
             }
         }
         for &system in &group.systems {
@@ -188,11 +190,11 @@ async fn load_material(db: &Db, spec: &Spec<'_>) -> Result<(Material, Option<Str
             .bind(system)
             .fetch_all(&db.pool)
             .await
-            .map_err(db_err)?;
+            .context("reading the test sets and systems of a design")?;
             for r in rows {
-                let text: String = r.try_get("text").map_err(db_err)?;
+                let text: String = r.try_get("text").context("reading the test sets and systems of a design")?;
                 if !text.trim().is_empty() {
-                    m.outputs.insert((system, r.try_get::<i64, _>("segment_id").map_err(db_err)?), text);
+                    m.outputs.insert((system, r.try_get::<i64, _>("segment_id").context("reading the test sets and systems of a design")?), text);
                 }
             }
         }
@@ -267,10 +269,10 @@ fn wanted(settings: &CampaignSettings) -> JudgmentsWanted {
     }
 }
 
-fn build(spec: &Spec<'_>, cands: &[Candidate]) -> Result<Vec<Hit>, String> {
+fn build(spec: &Spec<'_>, cands: &[Candidate]) -> AppResult<Vec<Hit>> {
     let s = spec.settings;
     if s.redundancy == 0 {
-        return Err("redundancy must be at least 1 worker per HIT".into());
+        return Err(problem("redundancy must be at least 1 worker per HIT"));
     }
     let built = match spec.task {
         TaskKind::WordOrder => hit::build_word_order_hits(
@@ -291,24 +293,24 @@ fn build(spec: &Spec<'_>, cands: &[Candidate]) -> Result<Vec<Hit>, String> {
             spec.seed,
         ),
     };
-    built.map_err(|e| e.to_string())
+    built.map_err(|e| problem(e.to_string()))
 }
 
 /// The system id behind a candidate's system name (its label).
-fn system_id(m: &Material, name: &str) -> Result<i64, String> {
+fn system_id(m: &Material, name: &str) -> AppResult<i64> {
     m.labels
         .iter()
         .find(|(n, _, _)| n.as_str() == name)
         .map(|&(_, id, _)| id)
-        .ok_or_else(|| format!("internal: HIT builder returned unknown system {name:?}"))
+        .ok_or_else(|| AppError::internal(format!("the HIT builder returned an unknown system {name:?}")))
 }
 
-fn parse_id(s: &str) -> Result<i64, String> {
-    s.parse().map_err(|_| format!("internal: HIT builder returned id {s:?}"))
+fn parse_id(s: &str) -> AppResult<i64> {
+    s.parse().map_err(|_| AppError::internal(format!("the HIT builder returned the segment id {s:?}")))
 }
 
 /// Turns built HITs into stored items: the texts shown and, for bad references, what changed.
-fn materialize(spec: &Spec<'_>, m: &Material, hits: Vec<Hit>) -> Result<Vec<PlannedHit>, String> {
+fn materialize(spec: &Spec<'_>, m: &Material, hits: Vec<Hit>) -> AppResult<Vec<PlannedHit>> {
     let da_how = da_degradation(spec.task, spec.settings);
     let mut out = Vec::with_capacity(hits.len());
     for h in hits {
@@ -318,24 +320,24 @@ fn materialize(spec: &Spec<'_>, m: &Material, hits: Vec<Hit>) -> Result<Vec<Plan
             let system = item.system.as_deref().map(|n| system_id(m, n)).transpose()?;
             let seed = item_seed(spec.seed, (h.index as u64) << 20 | item.position as u64);
             let output = |sys: i64| {
-                m.outputs.get(&(sys, segment)).cloned().ok_or_else(|| format!("internal: no output of system {sys} for segment {segment}"))
+                m.outputs.get(&(sys, segment)).cloned().ok_or_else(|| AppError::internal(format!("no output of system {sys} for segment {segment}")))
             };
-            let reference = || m.references.get(&segment).cloned().ok_or_else(|| format!("internal: no reference for segment {segment}"));
+            let reference = || m.references.get(&segment).cloned().ok_or_else(|| AppError::internal(format!("no reference for segment {segment}")));
             let (shown_text, degradation) = match item.item_type {
-                ItemType::System | ItemType::Repeat => (output(system.ok_or("internal: system item without system")?)?, None),
+                ItemType::System | ItemType::Repeat => (output(system.ok_or_else(|| AppError::internal("a system item without a system"))?)?, None),
                 ItemType::Ref => (reference()?, None),
                 ItemType::BadRef => match item.permutation {
                     None => {
-                        let sys = system.ok_or("internal: bad reference without system")?;
+                        let sys = system.ok_or_else(|| AppError::internal("a bad reference without a system"))?;
                         let text = output(sys)?;
                         let donor = donors(m, segment);
                         let ctx = DegradeContext { language: Some(&m.target_lang), donors: &donor, ..Default::default() };
                         let d = crate::hit::degrade::degrade(&text, &da_how, &ctx, seed).map_err(|e| {
-                            format!(
+                            problem(format!(
                                 "HIT {}: cannot make a bad reference from the output of {} for segment {segment}: {e}",
                                 h.index + 1,
                                 m.system_names.get(&sys).cloned().unwrap_or_default()
-                            )
+                            ))
                         })?;
                         (d.text, Some(d.change.to_string()))
                     }
@@ -381,7 +383,7 @@ fn materialize(spec: &Spec<'_>, m: &Material, hits: Vec<Hit>) -> Result<Vec<Plan
                                 }
                             }
                         }
-                        result.map_err(|e| format!("HIT {}: cannot permute the reference of segment {segment}: {e}", h.index + 1))?
+                        result.map_err(|e| problem(format!("HIT {}: cannot permute the reference of segment {segment}: {e}", h.index + 1)))?
                     }
                 },
             };
@@ -400,18 +402,18 @@ fn materialize(spec: &Spec<'_>, m: &Material, hits: Vec<Hit>) -> Result<Vec<Plan
     Ok(out)
 }
 
-async fn plan(db: &Db, spec: &Spec<'_>) -> Result<(Vec<PlannedHit>, Option<String>), String> {
+async fn plan(db: &Db, spec: &Spec<'_>) -> AppResult<(Vec<PlannedHit>, Option<String>)> {
     if spec.systems.is_empty() {
-        return Err("choose at least one system".into());
+        return Err(problem("choose at least one system"));
     }
     let (m, reference_name) = load_material(db, spec).await?;
     if matches!(spec.task, TaskKind::DaAdequacy | TaskKind::WordOrder) && m.references.is_empty() {
-        return Err(format!("{} shows a human reference with every item, but the test set has none", spec.task.as_str()));
+        return Err(problem(format!("{} shows a human reference with every item, but the test set has none", spec.task.as_str())));
     }
     for (g, group) in spec.groups.iter().enumerate() {
         for &s in &group.systems {
             if !m.group_segments[g].iter().any(|&seg| m.outputs.contains_key(&(s, seg))) {
-                return Err(format!("system {} has no outputs for this test set", m.system_names.get(&s).cloned().unwrap_or_default()));
+                return Err(problem(format!("system {} has no outputs for this test set", m.system_names.get(&s).cloned().unwrap_or_default())));
             }
         }
     }
@@ -420,39 +422,38 @@ async fn plan(db: &Db, spec: &Spec<'_>) -> Result<(Vec<PlannedHit>, Option<Strin
     Ok((materialize(spec, &m, hits)?, reference_name))
 }
 
-fn check_draft(draft: &CampaignDraft) -> Result<TaskKind, String> {
-    let task = draft.task_kind()?;
+fn check_draft(draft: &CampaignDraft) -> AppResult<TaskKind> {
+    let task = draft.task_kind().map_err(problem)?;
     if draft.name.trim().is_empty() {
-        return Err("give the campaign a name".into());
+        return Err(problem("give the campaign a name"));
     }
     if let Some(b) = draft.benchmark_systems.iter().find(|b| !draft.systems.contains(b)) {
-        return Err(format!("benchmark system {b} is not among the campaign's systems"));
+        return Err(problem(format!("benchmark system {b} is not among the campaign's systems")));
     }
     let s = &draft.settings;
     if s.redundancy == 0 {
-        return Err("redundancy must be at least 1 worker per HIT".into());
+        return Err(problem("redundancy must be at least 1 worker per HIT"));
     }
     if s.assignment_timeout_minutes <= 0 {
-        return Err("the idle timeout must be at least one minute".into());
+        return Err(problem("the idle timeout must be at least one minute"));
     }
     if s.payment_per_hit < 0.0 || !s.payment_per_hit.is_finite() {
-        return Err("the payment per HIT cannot be negative".into());
+        return Err(problem("the payment per HIT cannot be negative"));
     }
     if !matches!(s.woj_scale.as_str(), "boxes" | "sliders") {
-        return Err(format!("the word-order scale must be \"boxes\" or \"sliders\", not {:?}", s.woj_scale));
+        return Err(problem(format!("the word-order scale must be \"boxes\" or \"sliders\", not {:?}", s.woj_scale)));
     }
     if s.payment_currency.len() != 3 || !s.payment_currency.bytes().all(|b| b.is_ascii_uppercase()) {
-        return Err(format!(
+        return Err(problem(format!(
             "the payment currency must be a three-letter ISO 4217 code such as USD, GBP or EUR, not {:?}",
             s.payment_currency
-        ));
+        )));
     }
     if draft.gate.mode == crate::campaign::GateMode::RequirePass && (task == TaskKind::WordOrder || s.bad_refs == 0) {
-        return Err(
+        return Err(problem(
             "the quality gate needs bad references in every HIT (it tests their scores against their originals); \
-             turn the gate off or add bad references"
-                .into(),
-        );
+             turn the gate off or add bad references",
+        ));
     }
     Ok(task)
 }
@@ -485,7 +486,7 @@ pub async fn dry_run(db: &Db, draft: &CampaignDraft, crowd: &assay_core::report:
     // simulator's own systems are named sys01, sys02, …).
     // (A name is not needed to try a design.)
     let named = CampaignDraft { name: if draft.name.trim().is_empty() { "dry run".into() } else { draft.name.clone() }, ..draft.clone() };
-    let check = check_design(db, &named).await.map_err(|e| AppError::invalid("draft", e))?;
+    let check = check_design(db, &named).await?;
     if let Some(problem) = check.problems.first() {
         return Err(AppError::invalid("settings", format!("this design cannot be built, so it cannot be simulated: {problem}")));
     }
@@ -523,12 +524,15 @@ pub async fn dry_run(db: &Db, draft: &CampaignDraft, crowd: &assay_core::report:
         .map_err(|e| AppError::invalid("settings", e.to_string()))
 }
 
-pub async fn check_design(db: &Db, draft: &CampaignDraft) -> Result<DesignCheck, String> {
+/// The design's problems are listed (the designer shows them all); a failure of the server is
+/// an error.
+pub async fn check_design(db: &Db, draft: &CampaignDraft) -> AppResult<DesignCheck> {
     let mut check = DesignCheck::default();
+    let problem_of = |e: AppError| if e.is_server_fault() { Err(e) } else { Ok(e.to_string()) };
     let task = match check_draft(draft) {
         Ok(t) => t,
         Err(e) => {
-            check.problems.push(e);
+            check.problems.push(problem_of(e)?);
             match draft.task_kind() {
                 Ok(t) => t,
                 Err(_) => return Ok(check),
@@ -552,7 +556,7 @@ pub async fn check_design(db: &Db, draft: &CampaignDraft) -> Result<DesignCheck,
                 .unwrap_or(0)
         }
         Err(e) => {
-            check.problems.push(e);
+            check.problems.push(problem_of(e)?);
             0
         }
     };
@@ -560,7 +564,7 @@ pub async fn check_design(db: &Db, draft: &CampaignDraft) -> Result<DesignCheck,
     if check.problems.is_empty() {
         match plan(db, &spec).await {
             Ok((hits, _)) => check.implications.hits = hits.len(),
-            Err(e) => check.problems.push(e),
+            Err(e) => check.problems.push(problem_of(e)?),
         }
     }
     Ok(check)
@@ -610,7 +614,7 @@ fn samples(spec: &Spec<'_>, m: &Material) -> Vec<DegradedSample> {
 }
 
 /// Stores a draft campaign after checking that its design builds. Returns the campaign id.
-pub async fn create_campaign(db: &Db, draft: &CampaignDraft, created_by: i64) -> Result<i64, String> {
+pub async fn create_campaign(db: &Db, draft: &CampaignDraft, created_by: i64) -> AppResult<i64> {
     let task = check_draft(draft)?;
     let mut systems = draft.systems.clone();
     systems.sort_unstable();
@@ -618,9 +622,9 @@ pub async fn create_campaign(db: &Db, draft: &CampaignDraft, created_by: i64) ->
     let groups = vec![Group { test_set_id: draft.test_set_id, systems }];
     // Refuse designs that cannot be built, with the builder's reason.
     let (_, reference_name) = plan_groups(db, task, &groups, draft).await?;
-    let mut tx = db.writer.begin().await.map_err(db_err)?;
+    let mut tx = db.writer.begin().await.context("storing a new campaign")?;
     let id = insert_campaign(&mut tx, draft, task, &groups, reference_name, created_by).await?;
-    tx.commit().await.map_err(db_err)?;
+    tx.commit().await.context("storing a new campaign")?;
     Ok(id)
 }
 
@@ -631,14 +635,14 @@ pub async fn plan_groups(
     task: TaskKind,
     groups: &[Group],
     draft: &CampaignDraft,
-) -> Result<(usize, Option<String>), String> {
+) -> AppResult<(usize, Option<String>)> {
     let spec = Spec::new(task, groups.to_vec(), draft.reference_name.as_deref(), &draft.settings, draft.seed as u64);
     let (hits, reference_name) = plan(db, &spec).await?;
     Ok((hits.len(), reference_name))
 }
 
 /// Checks a draft's fields (name, task, settings); see [`create_campaign`].
-pub fn check_campaign_draft(draft: &CampaignDraft) -> Result<TaskKind, String> {
+pub fn check_campaign_draft(draft: &CampaignDraft) -> AppResult<TaskKind> {
     check_draft(draft)
 }
 
@@ -651,11 +655,11 @@ pub async fn insert_campaign(
     groups: &[Group],
     reference_name: Option<String>,
     created_by: i64,
-) -> Result<i64, String> {
+) -> AppResult<i64> {
     let mut systems: Vec<i64> = groups.iter().flat_map(|g| g.systems.iter().copied()).collect();
     systems.sort_unstable();
     systems.dedup();
-    let settings = serde_json::to_string(&draft.settings).map_err(|e| e.to_string())?;
+    let settings = serde_json::to_string(&draft.settings).map_err(|e| AppError::internal(format!("cannot store the settings of a campaign: {e}")))?;
     let row = sqlx::query(
         "INSERT INTO campaigns (public_id, name, task, test_set_id, reference_name, settings, seed, status, created_by, created_at, gate, gate_unsure) \
          VALUES ($1, $2, $3, $4, $5, $6, $7, 'draft', $8, $9, $10, $11) RETURNING id",
@@ -673,8 +677,8 @@ pub async fn insert_campaign(
     .bind(draft.gate.unsure_str())
     .fetch_one(&mut **tx)
     .await
-    .map_err(db_err)?;
-    let id: i64 = row.try_get("id").map_err(db_err)?;
+    .context("storing a new campaign")?;
+    let id: i64 = row.try_get("id").context("storing a new campaign")?;
     for s in &systems {
         sqlx::query("INSERT INTO campaign_systems (campaign_id, system_id, is_benchmark) VALUES ($1, $2, $3)")
             .bind(id)
@@ -682,7 +686,7 @@ pub async fn insert_campaign(
             .bind(i64::from(draft.benchmark_systems.contains(s)))
             .execute(&mut **tx)
             .await
-            .map_err(db_err)?;
+            .context("storing a new campaign")?;
     }
     Ok(id)
 }
@@ -697,41 +701,59 @@ pub struct StoredCampaign {
     pub reference_name: Option<String>,
     pub settings: CampaignSettings,
     pub seed: i64,
-    pub status: String,
+    pub status: CampaignStatus,
     pub systems: Vec<i64>,
 }
 
-/// Reads a campaign's design.
-pub async fn load_campaign(db: &Db, campaign_id: i64) -> Result<StoredCampaign, String> {
-    let row = sqlx::query(
+/// A row of `campaigns` as [`load_campaign`] reads it.
+#[derive(sqlx::FromRow)]
+struct CampaignRow {
+    id: i64,
+    public_id: String,
+    name: String,
+    #[sqlx(try_from = "String")]
+    task: TaskKind,
+    test_set_id: i64,
+    reference_name: Option<String>,
+    settings: String,
+    seed: i64,
+    #[sqlx(try_from = "String")]
+    status: CampaignStatus,
+}
+
+/// Reads a campaign's design; `NotFound` for an unknown id.
+pub async fn load_campaign(db: &Db, campaign_id: i64) -> AppResult<StoredCampaign> {
+    let what = || format!("reading campaign {campaign_id}");
+    let row: CampaignRow = sqlx::query_as(
         "SELECT id, public_id, name, task, test_set_id, reference_name, settings, seed, status FROM campaigns WHERE id = $1",
     )
     .bind(campaign_id)
     .fetch_optional(&db.pool)
     .await
-    .map_err(db_err)?
-    .ok_or_else(|| format!("there is no campaign with id {campaign_id}"))?;
-    let task: String = row.try_get("task").map_err(db_err)?;
-    let settings: String = row.try_get("settings").map_err(db_err)?;
-    let systems = sqlx::query("SELECT system_id FROM campaign_systems WHERE campaign_id = $1 ORDER BY system_id")
+    .with_context(what)?
+    .ok_or_else(|| AppError::not_found(format!("there is no campaign with id {campaign_id}")))?;
+    let systems = sqlx::query_scalar("SELECT system_id FROM campaign_systems WHERE campaign_id = $1 ORDER BY system_id")
         .bind(campaign_id)
         .fetch_all(&db.pool)
         .await
-        .map_err(db_err)?
-        .iter()
-        .map(|r| r.try_get::<i64, _>("system_id"))
-        .collect::<Result<_, _>>()
-        .map_err(db_err)?;
+        .with_context(what)?;
+    // Settings that are not JSON at all are a broken campaign, not a design to launch with the
+    // defaults; the one reader of stored settings takes the rest (the task's defaults for
+    // anything missing).
+    if let Err(e) = serde_json::from_str::<serde_json::Value>(&row.settings) {
+        return Err(AppError::internal(format!("campaign {campaign_id} has unreadable settings: {e}")));
+    }
+    let settings = CampaignSettings::read(&row.settings, row.task, "", "");
     Ok(StoredCampaign {
-        id: row.try_get("id").map_err(db_err)?,
-        public_id: row.try_get("public_id").map_err(db_err)?,
-        name: row.try_get("name").map_err(db_err)?,
-        task: TaskKind::parse(&task).ok_or_else(|| format!("campaign {campaign_id} has an unknown task {task:?}"))?,
-        test_set_id: row.try_get("test_set_id").map_err(db_err)?,
-        reference_name: row.try_get("reference_name").map_err(db_err)?,
-        settings: serde_json::from_str(&settings).map_err(|e| format!("campaign {campaign_id} has unreadable settings: {e}"))?,
-        seed: row.try_get("seed").map_err(db_err)?,
-        status: row.try_get("status").map_err(db_err)?,
+        id: row.id,
+        public_id: row.public_id,
+        name: row.name,
+        task: row.task,
+        test_set_id: row.test_set_id,
+        reference_name: row.reference_name,
+        settings,
+        seed: row.seed,
+        status: row.status,
         systems,
     })
 }
@@ -739,11 +761,11 @@ pub async fn load_campaign(db: &Db, campaign_id: i64) -> Result<StoredCampaign, 
 /// Builds the campaign's HITs (deterministic from its seed), degrades the bad references and
 /// stores HITs and items in one transaction; the campaign becomes `launched`. A campaign is
 /// launched once: a second call (or a concurrent one) is refused and changes nothing.
-pub async fn launch_campaign(db: &Db, campaign_id: i64) -> Result<LaunchSummary, String> {
+pub async fn launch_campaign(db: &Db, campaign_id: i64) -> AppResult<LaunchSummary> {
     let prepared = prepare_launch(db, campaign_id).await?;
-    let mut tx = db.writer.begin().await.map_err(db_err)?;
+    let mut tx = db.writer.begin().await.context("launching a campaign")?;
     let summary = write_launch(&mut tx, &prepared).await?;
-    tx.commit().await.map_err(db_err)?;
+    tx.commit().await.context("launching a campaign")?;
     Ok(summary)
 }
 
@@ -779,12 +801,12 @@ pub struct PreparedLaunch {
 }
 
 /// Builds a draft campaign's HITs (deterministic from its seed; reads only).
-pub async fn prepare_launch(db: &Db, campaign_id: i64) -> Result<PreparedLaunch, String> {
+pub async fn prepare_launch(db: &Db, campaign_id: i64) -> AppResult<PreparedLaunch> {
     let c = load_campaign(db, campaign_id).await?;
-    if c.status != "draft" {
-        return Err(format!("campaign {} is {} already", c.name, c.status));
+    if c.status != CampaignStatus::Draft {
+        return Err(problem(format!("campaign {} is {} already", c.name, c.status)));
     }
-    let groups = match study_groups(db, campaign_id).await.map_err(AppError::into_message)? {
+    let groups = match study_groups(db, campaign_id).await? {
         Some(groups) => groups,
         None => vec![Group { test_set_id: c.test_set_id, systems: c.systems.clone() }],
     };
@@ -795,7 +817,7 @@ pub async fn prepare_launch(db: &Db, campaign_id: i64) -> Result<PreparedLaunch,
 
 /// Stores a prepared campaign's HITs and items and marks it launched, in the caller's
 /// transaction (a study launches all its campaigns in one).
-pub async fn write_launch(tx: &mut sqlx::Transaction<'static, sqlx::Any>, prepared: &PreparedLaunch) -> Result<LaunchSummary, String> {
+pub async fn write_launch(tx: &mut sqlx::Transaction<'static, sqlx::Any>, prepared: &PreparedLaunch) -> AppResult<LaunchSummary> {
     let PreparedLaunch { campaign_id, name, hits } = prepared;
     let campaign_id = *campaign_id;
     let mut summary = LaunchSummary { hits: hits.len(), items: 0, per_type: BTreeMap::new() };
@@ -805,9 +827,9 @@ pub async fn write_launch(tx: &mut sqlx::Transaction<'static, sqlx::Any>, prepar
         .bind(campaign_id)
         .execute(&mut **tx)
         .await
-        .map_err(db_err)?;
+        .context("storing the HITs of a launched campaign")?;
     if updated.rows_affected() != 1 {
-        return Err(format!("campaign {name} was launched already"));
+        return Err(problem(format!("campaign {name} was launched already")));
     }
     for h in hits {
         let row = sqlx::query("INSERT INTO hits (campaign_id, hit_index, item_count) VALUES ($1, $2, $3) RETURNING id")
@@ -816,8 +838,8 @@ pub async fn write_launch(tx: &mut sqlx::Transaction<'static, sqlx::Any>, prepar
             .bind(h.items.len() as i64)
             .fetch_one(&mut **tx)
             .await
-            .map_err(db_err)?;
-        let hit_id: i64 = row.try_get("id").map_err(db_err)?;
+            .context("storing the HITs of a launched campaign")?;
+        let hit_id: i64 = row.try_get("id").context("storing the HITs of a launched campaign")?;
         // Items in batches of 50 rows per statement (8 values each).
         for chunk in h.items.chunks(50) {
             let mut sql = String::from(
@@ -854,7 +876,7 @@ pub async fn write_launch(tx: &mut sqlx::Transaction<'static, sqlx::Any>, prepar
                 *summary.per_type.entry(it.item_type.wmt_name().to_string()).or_default() += 1;
                 summary.items += 1;
             }
-            q.execute(&mut **tx).await.map_err(db_err)?;
+            q.execute(&mut **tx).await.context("storing the HITs of a launched campaign")?;
         }
     }
     Ok(summary)

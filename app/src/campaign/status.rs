@@ -56,8 +56,8 @@ pub fn crowd_link(public_url: &str, secret: &[u8], campaign_public_id: &str) -> 
 /// An unknown campaign is [`AppError::NotFound`].
 pub async fn progress(db: &Db, campaign_id: i64, public_url: &str, secret: &[u8]) -> AppResult<CampaignProgress> {
     let info = campaign_info_of(db, campaign_id).await?;
-    let c = load_campaign(db, campaign_id).await.map_err(AppError::internal)?;
-    crate::campaign::assign::expire_idle(db, campaign_id).await.map_err(AppError::internal)?;
+    let c = load_campaign(db, campaign_id).await.map_err(|e| e.in_argument("campaign_id"))?;
+    crate::campaign::assign::expire_idle(db, campaign_id).await?;
     let k = c.settings.redundancy.max(1) as i64;
     let rows = sqlx::query(
         "SELECT a.status, COUNT(*) AS n FROM assignments a JOIN hits h ON h.id = a.hit_id WHERE h.campaign_id = $1 GROUP BY a.status",
@@ -118,7 +118,7 @@ pub async fn progress(db: &Db, campaign_id: i64, public_url: &str, secret: &[u8]
 /// Launched campaigns with work for an account: an assignment in progress, or a free slot of a
 /// HIT the annotator has not had.
 pub async fn queue(db: &Db, user_id: i64) -> AppResult<Vec<QueueEntry>> {
-    let worker = worker_for_user(db, user_id).await.map_err(AppError::internal)?;
+    let worker = worker_for_user(db, user_id).await?;
     let blocked: i64 = sqlx::query("SELECT blocked FROM workers WHERE id = $1")
         .bind(worker)
         .fetch_one(&db.pool)
@@ -138,7 +138,7 @@ pub async fn queue(db: &Db, user_id: i64) -> AppResult<Vec<QueueEntry>> {
     let mut out = Vec::new();
     for r in rows {
         let id: i64 = r.try_get("id").with_context(|| format!("reading the queue of account {user_id}"))?;
-        let c = load_campaign(db, id).await.map_err(AppError::internal)?;
+        let c = load_campaign(db, id).await?;
         let k = c.settings.redundancy.max(1) as i64;
         let active: Option<String> = sqlx::query(
             "SELECT a.public_id FROM assignments a JOIN hits h ON h.id = a.hit_id WHERE h.campaign_id = $1 AND a.worker_id = $2 AND a.status = 'active' LIMIT 1",
@@ -193,7 +193,7 @@ pub async fn queue(db: &Db, user_id: i64) -> AppResult<Vec<QueueEntry>> {
 
 /// The items of one HIT, in order, with the texts they were made from.
 pub async fn hit_items(db: &Db, campaign_id: i64, hit_index: i64) -> AppResult<Vec<HitItemView>> {
-    let c = load_campaign(db, campaign_id).await.map_err(|e| AppError::invalid("campaign_id", e))?;
+    let c = load_campaign(db, campaign_id).await.map_err(|e| e.in_argument("campaign_id"))?;
     let rows = sqlx::query(
         "SELECT i.position, i.item_type, y.name AS system, i.segment_id, s.segment_key, i.paired_position, i.shown_text, i.degradation, \
            (SELECT o.text FROM system_outputs o WHERE o.system_id = i.system_id AND o.segment_id = i.segment_id) AS output, \

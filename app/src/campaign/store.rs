@@ -3,9 +3,9 @@
 
 use crate::campaign::{SystemInfo, TestSetInfo};
 use crate::db::{Db, now_ms};
+use crate::error::{AppError, AppResult, StorageContext};
 use crate::import::{ImportBundle, LangCode};
 use serde::{Deserialize, Serialize};
-use sqlx::Row;
 use std::collections::{BTreeMap, HashMap, HashSet};
 
 /// What an import added to the database.
@@ -33,8 +33,13 @@ pub struct ImportedTestSet {
     pub created: bool,
 }
 
-fn db_err(e: sqlx::Error) -> String {
-    format!("database error: {e}")
+/// What the server was doing when the database failed.
+const SAVING: &str = "saving an import";
+
+/// An import that collides with what is stored: wrong input in the uploaded file (nothing is
+/// saved; the import is answered 400 like any other bad file).
+fn collision(problem: String) -> AppError {
+    AppError::invalid("file", problem)
 }
 
 /// The key a segment is stored under: its id, or `document/id` when ids repeat across
@@ -56,30 +61,30 @@ fn segment_keys(segments: &[crate::import::Segment]) -> Vec<String> {
 /// and system outputs. Systems are found by name ignoring case and reused, so one system's
 /// outputs for several test sets belong to one row. Any conflict (a different source text, a
 /// different output for a stored one) is an error and nothing is saved.
-pub async fn save_import(db: &Db, bundle: &ImportBundle) -> Result<ImportSummary, String> {
+pub async fn save_import(db: &Db, bundle: &ImportBundle) -> AppResult<ImportSummary> {
     if bundle.test_sets.is_empty() {
-        return Err("the import holds no test set".into());
+        return Err(AppError::invalid("file", "the import holds no test set"));
     }
     let now = now_ms();
     let mut summary = ImportSummary { notes: bundle.notes.clone(), ..Default::default() };
-    let mut tx = db.writer.begin().await.map_err(db_err)?;
+    let mut tx = db.writer.begin().await.context(SAVING)?;
 
     // Systems: by lower-case name.
     let mut system_ids: HashMap<String, i64> = HashMap::new();
     for system in &bundle.systems {
         let key = system.name.to_lowercase();
-        let existing = sqlx::query("SELECT id FROM systems WHERE name_key = $1")
+        let existing: Option<i64> = sqlx::query_scalar("SELECT id FROM systems WHERE name_key = $1")
             .bind(&key)
             .fetch_optional(&mut *tx)
             .await
-            .map_err(db_err)?;
+            .context(SAVING)?;
         let id = match existing {
-            Some(row) => {
+            Some(id) => {
                 summary.systems_reused.push(system.name.clone());
-                row.try_get::<i64, _>("id").map_err(db_err)?
+                id
             }
             None => {
-                let row = sqlx::query(
+                let id: i64 = sqlx::query_scalar(
                     "INSERT INTO systems (name, name_key, description, year, created_at) VALUES ($1, $2, $3, $4, $5) RETURNING id",
                 )
                 .bind(&system.name)
@@ -89,9 +94,9 @@ pub async fn save_import(db: &Db, bundle: &ImportBundle) -> Result<ImportSummary
                 .bind(now)
                 .fetch_one(&mut *tx)
                 .await
-                .map_err(db_err)?;
+                .context(SAVING)?;
                 summary.systems_created.push(system.name.clone());
-                row.try_get::<i64, _>("id").map_err(db_err)?
+                id
             }
         };
         system_ids.insert(key, id);
@@ -102,45 +107,42 @@ pub async fn save_import(db: &Db, bundle: &ImportBundle) -> Result<ImportSummary
         let tgt = set.pair.target.to_string();
         let label = format!("test set {} ({}-{})", set.name, src, tgt);
         let keys = segment_keys(&set.segments);
-        let existing = sqlx::query("SELECT id FROM test_sets WHERE name = $1 AND source_lang = $2 AND target_lang = $3")
+        let existing: Option<i64> = sqlx::query_scalar("SELECT id FROM test_sets WHERE name = $1 AND source_lang = $2 AND target_lang = $3")
             .bind(&set.name)
             .bind(&src)
             .bind(&tgt)
             .fetch_optional(&mut *tx)
             .await
-            .map_err(db_err)?;
+            .context(SAVING)?;
         let (set_id, created, segment_ids) = match existing {
-            Some(row) => {
-                let id: i64 = row.try_get("id").map_err(db_err)?;
-                let rows = sqlx::query("SELECT id, segment_key, source FROM segments WHERE test_set_id = $1 ORDER BY position")
+            Some(id) => {
+                let rows: Vec<(i64, String, String)> = sqlx::query_as("SELECT id, segment_key, source FROM segments WHERE test_set_id = $1 ORDER BY position")
                     .bind(id)
                     .fetch_all(&mut *tx)
                     .await
-                    .map_err(db_err)?;
+                    .context(SAVING)?;
                 if rows.len() != set.segments.len() {
-                    return Err(format!(
+                    return Err(collision(format!(
                         "{label} exists already with {} segments, but this import has {}; give the new test set another name",
                         rows.len(),
                         set.segments.len()
-                    ));
+                    )));
                 }
                 let mut ids = Vec::with_capacity(rows.len());
-                for (i, (row, seg)) in rows.iter().zip(&set.segments).enumerate() {
-                    let key: String = row.try_get("segment_key").map_err(db_err)?;
-                    let source: String = row.try_get("source").map_err(db_err)?;
-                    if key != keys[i] || source != seg.source {
-                        return Err(format!(
+                for (i, ((id, key, source), seg)) in rows.iter().zip(&set.segments).enumerate() {
+                    if *key != keys[i] || *source != seg.source {
+                        return Err(collision(format!(
                             "{label} exists already and its segment {} differs from segment {} of this import; give the new test set another name",
                             i + 1,
                             keys[i]
-                        ));
+                        )));
                     }
-                    ids.push(row.try_get::<i64, _>("id").map_err(db_err)?);
+                    ids.push(*id);
                 }
                 (id, false, ids)
             }
             None => {
-                let row = sqlx::query(
+                let id: i64 = sqlx::query_scalar(
                     "INSERT INTO test_sets (name, source_lang, target_lang, created_at) VALUES ($1, $2, $3, $4) RETURNING id",
                 )
                 .bind(&set.name)
@@ -149,11 +151,10 @@ pub async fn save_import(db: &Db, bundle: &ImportBundle) -> Result<ImportSummary
                 .bind(now)
                 .fetch_one(&mut *tx)
                 .await
-                .map_err(db_err)?;
-                let id: i64 = row.try_get("id").map_err(db_err)?;
+                .context(SAVING)?;
                 let mut ids = Vec::with_capacity(set.segments.len());
                 for (i, seg) in set.segments.iter().enumerate() {
-                    let row = sqlx::query(
+                    let segment: i64 = sqlx::query_scalar(
                         "INSERT INTO segments (test_set_id, position, segment_key, document, domain, source) VALUES ($1, $2, $3, $4, $5, $6) RETURNING id",
                     )
                     .bind(id)
@@ -164,8 +165,8 @@ pub async fn save_import(db: &Db, bundle: &ImportBundle) -> Result<ImportSummary
                     .bind(&seg.source)
                     .fetch_one(&mut *tx)
                     .await
-                    .map_err(db_err)?;
-                    ids.push(row.try_get::<i64, _>("id").map_err(db_err)?);
+                    .context(SAVING)?;
+                    ids.push(segment);
                 }
                 (id, true, ids)
             }
@@ -174,18 +175,15 @@ pub async fn save_import(db: &Db, bundle: &ImportBundle) -> Result<ImportSummary
         // References: new ones are added, the same text again is fine, a different one is an error.
         let mut stored_refs: HashMap<(i64, String), String> = HashMap::new();
         if !created {
-            let rows = sqlx::query(
+            let rows: Vec<(i64, String, String)> = sqlx::query_as(
                 "SELECT r.segment_id, r.name, r.text FROM segment_references r JOIN segments s ON s.id = r.segment_id WHERE s.test_set_id = $1",
             )
             .bind(set_id)
             .fetch_all(&mut *tx)
             .await
-            .map_err(db_err)?;
-            for r in rows {
-                stored_refs.insert(
-                    (r.try_get("segment_id").map_err(db_err)?, r.try_get("name").map_err(db_err)?),
-                    r.try_get("text").map_err(db_err)?,
-                );
+            .context(SAVING)?;
+            for (segment, name, text) in rows {
+                stored_refs.insert((segment, name), text);
             }
         }
         for (i, seg) in set.segments.iter().enumerate() {
@@ -193,10 +191,10 @@ pub async fn save_import(db: &Db, bundle: &ImportBundle) -> Result<ImportSummary
                 match stored_refs.get(&(segment_ids[i], r.name.clone())) {
                     Some(text) if *text == r.text => {}
                     Some(_) => {
-                        return Err(format!(
+                        return Err(collision(format!(
                             "{label}: reference {} of segment {} differs from the one stored; references cannot be changed",
                             r.name, keys[i]
-                        ));
+                        )));
                     }
                     None => {
                         sqlx::query("INSERT INTO segment_references (segment_id, name, text) VALUES ($1, $2, $3)")
@@ -205,7 +203,7 @@ pub async fn save_import(db: &Db, bundle: &ImportBundle) -> Result<ImportSummary
                             .bind(&r.text)
                             .execute(&mut *tx)
                             .await
-                            .map_err(db_err)?;
+                            .context(SAVING)?;
                         summary.references_added += 1;
                     }
                 }
@@ -219,40 +217,38 @@ pub async fn save_import(db: &Db, bundle: &ImportBundle) -> Result<ImportSummary
                 Some(&id) => id,
                 None => {
                     // A bundle lists every system with outputs; be safe anyway.
-                    return Err(format!("{label}: system {} is not listed among the import's systems", out.system));
+                    return Err(AppError::internal(format!("{label}: system {} is not listed among the import's systems", out.system)));
                 }
             };
             let mut stored: BTreeMap<i64, String> = BTreeMap::new();
             if !created {
-                let rows = sqlx::query(
+                let rows: Vec<(i64, String)> = sqlx::query_as(
                     "SELECT o.segment_id, o.text FROM system_outputs o JOIN segments s ON s.id = o.segment_id WHERE s.test_set_id = $1 AND o.system_id = $2",
                 )
                 .bind(set_id)
                 .bind(system_id)
                 .fetch_all(&mut *tx)
                 .await
-                .map_err(db_err)?;
-                for r in rows {
-                    stored.insert(r.try_get("segment_id").map_err(db_err)?, r.try_get("text").map_err(db_err)?);
-                }
+                .context(SAVING)?;
+                stored.extend(rows);
             }
             if out.texts.len() != segment_ids.len() {
-                return Err(format!(
+                return Err(collision(format!(
                     "{label}: system {} has {} outputs for {} segments",
                     out.system,
                     out.texts.len(),
                     segment_ids.len()
-                ));
+                )));
             }
             for (i, text) in out.texts.iter().enumerate() {
                 let Some(text) = text else { continue };
                 match stored.get(&segment_ids[i]) {
                     Some(t) if t == text => {}
                     Some(_) => {
-                        return Err(format!(
+                        return Err(collision(format!(
                             "{label}: system {} already has a different output for segment {}; outputs cannot be changed",
                             out.system, keys[i]
-                        ));
+                        )));
                     }
                     None => {
                         sqlx::query("INSERT INTO system_outputs (system_id, segment_id, text) VALUES ($1, $2, $3)")
@@ -261,7 +257,7 @@ pub async fn save_import(db: &Db, bundle: &ImportBundle) -> Result<ImportSummary
                             .bind(text)
                             .execute(&mut *tx)
                             .await
-                            .map_err(db_err)?;
+                            .context(SAVING)?;
                         summary.outputs_added += 1;
                     }
                 }
@@ -275,65 +271,75 @@ pub async fn save_import(db: &Db, bundle: &ImportBundle) -> Result<ImportSummary
             created,
         });
     }
-    tx.commit().await.map_err(db_err)?;
+    tx.commit().await.context(SAVING)?;
     Ok(summary)
 }
 
+/// A test set as the designer lists it.
+#[derive(sqlx::FromRow)]
+struct TestSetRow {
+    id: i64,
+    name: String,
+    source_lang: String,
+    target_lang: String,
+    n: i64,
+}
+
 /// Every test set with its references and the systems that have outputs for it.
-pub async fn list_test_sets(db: &Db) -> Result<Vec<TestSetInfo>, String> {
-    let sets = sqlx::query(
+pub async fn list_test_sets(db: &Db) -> AppResult<Vec<TestSetInfo>> {
+    const LISTING: &str = "listing the test sets";
+    let sets: Vec<TestSetRow> = sqlx::query_as(
         "SELECT t.id, t.name, t.source_lang, t.target_lang, (SELECT COUNT(*) FROM segments s WHERE s.test_set_id = t.id) AS n FROM test_sets t ORDER BY t.name, t.source_lang, t.target_lang",
     )
     .fetch_all(&db.pool)
     .await
-    .map_err(db_err)?;
+    .context(LISTING)?;
     let mut out = Vec::with_capacity(sets.len());
-    for row in sets {
-        let id: i64 = row.try_get("id").map_err(db_err)?;
-        let refs = sqlx::query(
+    for TestSetRow { id, name, source_lang, target_lang, n } in sets {
+        let references = sqlx::query_scalar(
             "SELECT DISTINCT r.name FROM segment_references r JOIN segments s ON s.id = r.segment_id WHERE s.test_set_id = $1 ORDER BY r.name",
         )
         .bind(id)
         .fetch_all(&db.pool)
         .await
-        .map_err(db_err)?;
-        let source_lang: String = row.try_get("source_lang").map_err(db_err)?;
-        let target_lang: String = row.try_get("target_lang").map_err(db_err)?;
+        .context(LISTING)?;
         let english = |code: &str| LangCode::parse(code).map(|c| c.english_name().to_string()).unwrap_or_else(|_| code.to_string());
         out.push(TestSetInfo {
             id,
-            name: row.try_get("name").map_err(db_err)?,
+            name,
             source_name: english(&source_lang),
             target_name: english(&target_lang),
             source_lang,
             target_lang,
-            segments: row.try_get("n").map_err(db_err)?,
-            references: refs.iter().map(|r| r.try_get::<String, _>("name")).collect::<Result<_, _>>().map_err(db_err)?,
+            segments: n,
+            references,
             systems: systems_of_test_set(db, id).await?,
         });
     }
     Ok(out)
 }
 
+/// A system with its outputs for one test set.
+#[derive(sqlx::FromRow)]
+struct SystemRow {
+    id: i64,
+    name: String,
+    description: Option<String>,
+    year: Option<i64>,
+    n: i64,
+}
+
 /// The systems with outputs for a test set, by name.
-pub async fn systems_of_test_set(db: &Db, test_set_id: i64) -> Result<Vec<SystemInfo>, String> {
-    let rows = sqlx::query(
+pub async fn systems_of_test_set(db: &Db, test_set_id: i64) -> AppResult<Vec<SystemInfo>> {
+    let rows: Vec<SystemRow> = sqlx::query_as(
         "SELECT y.id, y.name, y.description, y.year, COUNT(*) AS n FROM system_outputs o JOIN systems y ON y.id = o.system_id JOIN segments s ON s.id = o.segment_id WHERE s.test_set_id = $1 GROUP BY y.id, y.name, y.description, y.year ORDER BY y.name",
     )
     .bind(test_set_id)
     .fetch_all(&db.pool)
     .await
-    .map_err(db_err)?;
-    rows.iter()
-        .map(|r| {
-            Ok(SystemInfo {
-                id: r.try_get("id")?,
-                name: r.try_get("name")?,
-                description: r.try_get("description")?,
-                year: r.try_get("year")?,
-                outputs: r.try_get("n")?,
-            })
-        })
-        .collect::<Result<_, sqlx::Error>>()
-        .map_err(db_err)
+    .with_context(|| format!("listing the systems of test set {test_set_id}"))?;
+    Ok(rows
+        .into_iter()
+        .map(|SystemRow { id, name, description, year, n }| SystemInfo { id, name, description, year, outputs: n })
+        .collect())
 }

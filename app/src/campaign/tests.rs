@@ -103,7 +103,7 @@ async fn import_reuses_systems_and_failed_imports_change_nothing() {
         write_wmt(dir.path(), "en-de", 30, &["Alpha", "Delta"]);
         std::fs::write(dir.path().join("system-outputs/en-de/Alpha.txt"), (0..30).map(|i| format!("changed {i}\n")).collect::<String>()).unwrap();
         let bundle = import_path(dir.path(), "upload", &ImportOptions::new("wmt-a")).unwrap();
-        let err = save_import(&db, &bundle).await.unwrap_err();
+        let err = save_import(&db, &bundle).await.unwrap_err().to_string();
         assert!(err.contains("Alpha") && err.contains("different output"), "{err}");
         assert_eq!(futures_counts(&db).await, before, "a failed import must leave the database unchanged");
         let delta: i64 = sqlx::query("SELECT COUNT(*) AS n FROM systems WHERE name_key = 'delta'")
@@ -190,7 +190,7 @@ async fn launched_da_hits_have_the_method_structure_and_are_deterministic() {
         assert_eq!(summary.hits, 3);
         assert_eq!(summary.per_type["SYSTEM"], 3 * 70);
         assert_eq!(summary.per_type["BAD_REF"], 30);
-        assert!(launch_campaign(&db, id).await.unwrap_err().contains("launched already"));
+        assert!(launch_campaign(&db, id).await.unwrap_err().to_string().contains("launched already"));
         launch_campaign(&db, twin).await.unwrap();
 
         let (outputs, refs) = texts(&db).await;

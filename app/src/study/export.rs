@@ -64,7 +64,7 @@ pub async fn archive(db: &Db, study_id: i64) -> AppResult<Vec<u8>> {
     let (view, arms) = build::study_view(db, study_id).await?;
     let mut settings = Vec::new();
     for a in &view.study.arms {
-        let c = load_campaign(db, a.campaign_id).await.map_err(AppError::internal)?;
+        let c = load_campaign(db, a.campaign_id).await?;
         settings.push(serde_json::json!({
             "campaign_id": c.id,
             "name": c.name,

@@ -179,7 +179,10 @@ pub async fn check_study(db: &Db, draft: &StudyDraft) -> StudyCheck {
     for a in &arms {
         match launch::plan_groups(db, a.task, &a.groups, &a.draft).await {
             Ok((hits, _)) => check.arms.push((a.label.clone(), hits)),
-            Err(e) => check.problems.push(format!("{}: {e}", a.label)),
+            Err(e) => {
+                e.log();
+                check.problems.push(format!("{}: {}", a.label, e.public_message()));
+            }
         }
     }
     check
@@ -191,7 +194,7 @@ pub async fn create_study(db: &Db, draft: &StudyDraft, created_by: i64) -> AppRe
     let arms = plan_study(db, draft).await.map_err(|p| AppError::invalid("draft", p.join("; ")))?;
     let mut references = Vec::with_capacity(arms.len());
     for a in &arms {
-        let (_, reference) = launch::plan_groups(db, a.task, &a.groups, &a.draft).await.map_err(|e| AppError::invalid("draft", format!("{}: {e}", a.label)))?;
+        let (_, reference) = launch::plan_groups(db, a.task, &a.groups, &a.draft).await.map_err(|e| e.prefixed(&a.label))?;
         references.push(reference);
     }
     let mut tx = db.writer.begin().await.context("storing a study")?;
@@ -205,7 +208,7 @@ pub async fn create_study(db: &Db, draft: &StudyDraft, created_by: i64) -> AppRe
         .context("storing a study")?;
     let study: i64 = row.try_get("id").context("storing a study")?;
     for (a, reference) in arms.iter().zip(references) {
-        let campaign = launch::insert_campaign(&mut tx, &a.draft, a.task, &a.groups, reference, created_by).await.map_err(AppError::internal)?;
+        let campaign = launch::insert_campaign(&mut tx, &a.draft, a.task, &a.groups, reference, created_by).await?;
         sqlx::query(
             "INSERT INTO study_arms (study_id, campaign_id, old_test_set_id, new_test_set_id, best_old, best_new, benchmark) VALUES ($1, $2, $3, $4, $5, $6, $7)",
         )
@@ -231,7 +234,7 @@ pub async fn launch_study(db: &Db, study_id: i64) -> AppResult<Vec<(String, usiz
     // is launched whole or not at all.
     let mut prepared = Vec::new();
     for a in s.arms.iter().filter(|a| a.status == "draft") {
-        let p = launch::prepare_launch(db, a.campaign_id).await.map_err(|e| AppError::invalid("study_id", format!("{}: {e}", a.campaign)))?;
+        let p = launch::prepare_launch(db, a.campaign_id).await.map_err(|e| e.prefixed(&a.campaign).in_argument("study_id"))?;
         prepared.push((a.campaign.clone(), p));
     }
     if prepared.is_empty() {
@@ -244,7 +247,7 @@ pub async fn launch_study(db: &Db, study_id: i64) -> AppResult<Vec<(String, usiz
             Ok(summary) => out.push((name.clone(), summary.hits)),
             Err(e) => {
                 tx.rollback().await.with_context(|| format!("launching study {study_id}"))?;
-                return Err(AppError::invalid("study_id", format!("{name}: {e}")));
+                return Err(e.prefixed(name).in_argument("study_id"));
             }
         }
     }
