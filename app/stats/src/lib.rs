@@ -26,6 +26,7 @@ pub mod exact;
 pub mod longitudinal;
 pub mod rank;
 pub mod resample;
+pub mod sign;
 pub mod ttest;
 pub mod williams;
 
@@ -54,6 +55,7 @@ pub use resample::{
     BootstrapCi, RandomizedResult, RandomizedTest, SplitMix64, approximate_randomization,
     bootstrap_ci, bootstrap_cis, bootstrap_test, paired_bootstrap,
 };
+pub use sign::sign_test;
 pub use ttest::{one_sample_t, paired_t, welch_t};
 pub use williams::{WilliamsResult, williams, williams_from_data};
 

@@ -33,7 +33,7 @@ pub struct FormatError {
     pub message: String,
 }
 
-fn err(line: usize, message: impl Into<String>) -> FormatError {
+pub(crate) fn err(line: usize, message: impl Into<String>) -> FormatError {
     FormatError {
         line,
         message: message.into(),
@@ -622,7 +622,7 @@ impl ShortNames {
 }
 
 /// Splits one CSV line (RFC 4180 quoting: "a,b" and "" for a quote).
-fn split_csv(line: &str, out: &mut Vec<String>) -> Result<(), String> {
+pub(crate) fn split_csv(line: &str, out: &mut Vec<String>) -> Result<(), String> {
     out.clear();
     let mut field = String::new();
     let mut chars = line.chars().peekable();

@@ -17,6 +17,7 @@ pub mod export;
 pub mod formats;
 pub mod manifest;
 pub mod quality;
+pub mod ranking;
 pub mod scores;
 
 use std::collections::HashMap;

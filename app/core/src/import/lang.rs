@@ -42,6 +42,13 @@ impl fmt::Display for LangCodeError {
 }
 
 impl LangCode {
+    /// The language of an English name as WMT's ranking files write it (`French`, `czech`).
+    pub fn from_english_name(name: &str) -> Option<LangCode> {
+        let name = name.trim();
+        let entry = LANGUAGES.iter().find(|e| e.2.eq_ignore_ascii_case(name))?;
+        LangCode::parse(if entry.0.is_empty() { entry.1 } else { entry.0 }).ok()
+    }
+
     /// Parses and normalises a code (`DE`, `deu`, `pt_br`, `zh-hant` → `de`, `de`, `pt-BR`, `zh-Hant`).
     pub fn parse(input: &str) -> Result<LangCode, LangCodeError> {
         let s = input.trim();

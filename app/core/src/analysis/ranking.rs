@@ -1,0 +1,571 @@
+//! Relative ranking (WMT 2012, seed 001 §4): annotators rank up to five outputs of one source from
+//! best to worst, ties allowed. Every scoring method of the Findings paper, side by side, from
+//! one matrix of pairwise outcomes:
+//!
+//! - (b) the ratio of wins and ties, `(win + tie) / (win + loss + tie)`;
+//! - (d) wins ignoring ties, `win / (win + loss)`, the official WMT 2012 score;
+//! - (h) expected wins, the mean over opponents of `p(i beats j)` (Eq. 10, normalised by the
+//!   opponents actually met), with rank ranges from resampling the blocks;
+//! - (e) Lopez's minimum feedback arc set and (f) the most probable ranking, both exact by a
+//!   dynamic programme over subsets for up to [`MAX_EXACT_SYSTEMS`] systems;
+//! - TrueSkill (WMT 2014–2016), two-player updates with draws;
+//! - winners by the sign test (no other system significantly better at p ≤ 0.10) and the
+//!   head-to-head table (the share of comparisons the column system won against the row system).
+//!
+//! Pure: blocks in, numbers out. Checked against an independent Python implementation with the
+//! `trueskill` package and SciPy (`tests/fixtures/ranking`), and against the paper's examples.
+
+use assay_stats::{Alternative, SplitMix64, sign_test};
+use serde::{Deserialize, Serialize};
+
+/// The largest number of systems the exact orderings (MFAS, most probable) solve: 2ⁿ states of
+/// 9 bytes, 300 MB at 25 (WMT never had more systems per language pair).
+pub const MAX_EXACT_SYSTEMS: usize = 25;
+
+/// One output in a ranked block: its system (an index into the language pair's systems) and
+/// its rank (1 = best; equal ranks are ties; `None` when the annotator gave none).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RankedOutput {
+    pub system: usize,
+    pub rank: Option<u32>,
+}
+
+/// What cannot be ranked.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum RankingError {
+    #[error("block {block}: system {system} is not one of the {systems} systems")]
+    UnknownSystem { block: usize, system: usize, systems: usize },
+    #[error("block {block}: system {system} appears twice")]
+    Repeated { block: usize, system: usize },
+    #[error("{systems} systems are too many to order exactly (at most {max}); use expected wins or TrueSkill")]
+    TooManySystems { systems: usize, max: usize },
+}
+
+/// The pairwise outcomes of a language pair: `wins[i][j]` comparisons that i won against j,
+/// `ties[i][j]` (symmetric) ties.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Pairwise {
+    n: usize,
+    wins: Vec<u64>,
+    ties: Vec<u64>,
+}
+
+impl Pairwise {
+    pub fn new(n: usize) -> Self {
+        Pairwise { n, wins: vec![0; n * n], ties: vec![0; n * n] }
+    }
+
+    /// From given counts (row-major `n × n`; the diagonal is ignored): for published tables.
+    pub fn from_counts(n: usize, wins: Vec<u64>, ties: Vec<u64>) -> Self {
+        assert_eq!(wins.len(), n * n);
+        assert_eq!(ties.len(), n * n);
+        Pairwise { n, wins, ties }
+    }
+
+    /// Expands every block into its N(N−1)/2 pairwise outcomes.
+    pub fn from_blocks<'a>(n: usize, blocks: impl IntoIterator<Item = &'a [RankedOutput]>) -> Result<Self, RankingError> {
+        let mut p = Pairwise::new(n);
+        for (b, block) in blocks.into_iter().enumerate() {
+            p.add_block(b, block)?;
+        }
+        Ok(p)
+    }
+
+    /// Adds one block (`index` names it in errors).
+    pub fn add_block(&mut self, index: usize, block: &[RankedOutput]) -> Result<(), RankingError> {
+        for (a, x) in block.iter().enumerate() {
+            if x.system >= self.n {
+                return Err(RankingError::UnknownSystem { block: index, system: x.system, systems: self.n });
+            }
+            if block[..a].iter().any(|y| y.system == x.system) {
+                return Err(RankingError::Repeated { block: index, system: x.system });
+            }
+        }
+        for (a, x) in block.iter().enumerate() {
+            let Some(rx) = x.rank else { continue };
+            for y in &block[a + 1..] {
+                let Some(ry) = y.rank else { continue };
+                match rx.cmp(&ry) {
+                    std::cmp::Ordering::Less => self.wins[x.system * self.n + y.system] += 1,
+                    std::cmp::Ordering::Greater => self.wins[y.system * self.n + x.system] += 1,
+                    std::cmp::Ordering::Equal => {
+                        self.ties[x.system * self.n + y.system] += 1;
+                        self.ties[y.system * self.n + x.system] += 1;
+                    }
+                }
+            }
+        }
+        Ok(())
+    }
+
+    pub fn systems(&self) -> usize {
+        self.n
+    }
+
+    /// Comparisons i won against j.
+    pub fn wins(&self, i: usize, j: usize) -> u64 {
+        self.wins[i * self.n + j]
+    }
+
+    /// Ties between i and j.
+    pub fn ties(&self, i: usize, j: usize) -> u64 {
+        self.ties[i * self.n + j]
+    }
+
+    /// p(i beats j) = win(i, j) / (win(i, j) + win(j, i)) (Eq. 8); `None` without a decisive
+    /// comparison.
+    pub fn p_beats(&self, i: usize, j: usize) -> Option<f64> {
+        let (w, l) = (self.wins(i, j), self.wins(j, i));
+        (w + l > 0).then(|| w as f64 / (w + l) as f64)
+    }
+}
+
+/// A system's figures under the win-based methods.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Standing {
+    pub wins: u64,
+    pub losses: u64,
+    pub ties: u64,
+    /// (d) `win / (win + loss)`, WMT 2012's official score.
+    pub wins_ratio: Option<f64>,
+    /// (b) `(win + tie) / (win + loss + tie)`, the official score before 2012.
+    pub wins_and_ties_ratio: Option<f64>,
+    /// (h) the mean over opponents met in a decisive comparison of p(beats them).
+    pub expected_wins: Option<f64>,
+}
+
+/// Every system's standing.
+pub fn standings(p: &Pairwise) -> Vec<Standing> {
+    let n = p.systems();
+    (0..n)
+        .map(|i| {
+            let (mut wins, mut losses, mut ties) = (0, 0, 0);
+            let (mut ew_sum, mut ew_count) = (0.0, 0usize);
+            for j in (0..n).filter(|&j| j != i) {
+                wins += p.wins(i, j);
+                losses += p.wins(j, i);
+                ties += p.ties(i, j);
+                if let Some(q) = p.p_beats(i, j) {
+                    ew_sum += q;
+                    ew_count += 1;
+                }
+            }
+            let ratio = |num: u64, den: u64| (den > 0).then(|| num as f64 / den as f64);
+            Standing {
+                wins,
+                losses,
+                ties,
+                wins_ratio: ratio(wins, wins + losses),
+                wins_and_ties_ratio: ratio(wins + ties, wins + losses + ties),
+                expected_wins: (ew_count > 0).then(|| ew_sum / ew_count as f64),
+            }
+        })
+        .collect()
+}
+
+/// The head-to-head table of the Findings' appendix: `[row][col]` is the share of the two
+/// systems' comparisons (ties included) that the column system won; `None` on the diagonal and
+/// for pairs never compared.
+pub fn head_to_head(p: &Pairwise) -> Vec<Vec<Option<f64>>> {
+    let n = p.systems();
+    (0..n)
+        .map(|row| {
+            (0..n)
+                .map(|col| {
+                    let total = p.wins(col, row) + p.wins(row, col) + p.ties(row, col);
+                    (row != col && total > 0).then(|| p.wins(col, row) as f64 / total as f64)
+                })
+                .collect()
+        })
+        .collect()
+}
+
+/// The two-sided sign test of every pair (ties excluded): `[i][j]`, `None` on the diagonal and
+/// without a decisive comparison.
+pub fn sign_tests(p: &Pairwise) -> Vec<Vec<Option<f64>>> {
+    let n = p.systems();
+    (0..n)
+        .map(|i| {
+            (0..n)
+                .map(|j| if i == j { None } else { sign_test(p.wins(i, j), p.wins(j, i), Alternative::TwoSided).ok() })
+                .collect()
+        })
+        .collect()
+}
+
+/// WMT 2012's winners: the systems that no other system beats significantly (more wins than
+/// losses against it, two-sided sign test at p ≤ `alpha`; WMT used 0.10).
+pub fn winners(p: &Pairwise, alpha: f64) -> Vec<usize> {
+    let tests = sign_tests(p);
+    (0..p.systems())
+        .filter(|&i| {
+            !(0..p.systems()).any(|j| p.wins(j, i) > p.wins(i, j) && tests[j][i].is_some_and(|q| q <= alpha))
+        })
+        .collect()
+}
+
+/// What an exact ordering minimises.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum OrderCriterion {
+    /// (e) Lopez: the sum over pairs ranked x above y of max(0, win(y, x) − win(x, y)).
+    MinFeedbackArcSet,
+    /// (f) the product over pairs ranked x above y of p(x beats y) (½ when never decided),
+    /// maximised.
+    MostProbable,
+}
+
+/// The best ordering (systems, best first) and its cost (MFAS: the violations; most probable:
+/// −ln of the probability).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Ordering {
+    pub order: Vec<usize>,
+    pub cost: f64,
+}
+
+/// The exact optimum over all n! orderings by a dynamic programme over the subsets placed at the
+/// top: best(S ∪ {k}) = min best(S) + cost of S above k. Among equal optima the first found in
+/// a fixed order is returned (deterministic).
+pub fn best_order(p: &Pairwise, criterion: OrderCriterion) -> Result<Ordering, RankingError> {
+    let n = p.systems();
+    if n > MAX_EXACT_SYSTEMS {
+        return Err(RankingError::TooManySystems { systems: n, max: MAX_EXACT_SYSTEMS });
+    }
+    if n == 0 {
+        return Ok(Ordering { order: Vec::new(), cost: 0.0 });
+    }
+    // above[x][y]: the cost of ranking x above y.
+    let above = |x: usize, y: usize| -> f64 {
+        match criterion {
+            OrderCriterion::MinFeedbackArcSet => p.wins(y, x).saturating_sub(p.wins(x, y)) as f64,
+            OrderCriterion::MostProbable => -p.p_beats(x, y).unwrap_or(0.5).ln(),
+        }
+    };
+    // The cost of placing k below a set S is Σ_{x ∈ S} above(x, k): two tables per k, one per
+    // half of the bits, so that each step is two lookups.
+    let lo_bits = n.div_ceil(2);
+    let hi_bits = n - lo_bits;
+    let table = |k: usize, bits: usize, offset: usize| -> Vec<f64> {
+        let mut t = vec![0.0; 1 << bits];
+        for m in 1usize..(1 << bits) {
+            let low = m.trailing_zeros() as usize;
+            t[m] = t[m & (m - 1)] + if low + offset == k { 0.0 } else { above(low + offset, k) };
+        }
+        t
+    };
+    let lo: Vec<Vec<f64>> = (0..n).map(|k| table(k, lo_bits, 0)).collect();
+    let hi: Vec<Vec<f64>> = (0..n).map(|k| table(k, hi_bits, lo_bits)).collect();
+    let full = (1usize << n) - 1;
+    let lo_mask = (1usize << lo_bits) - 1;
+    let mut best = vec![f64::INFINITY; full + 1];
+    let mut last = vec![u8::MAX; full + 1];
+    best[0] = 0.0;
+    for s in 0..full {
+        let base = best[s];
+        if base == f64::INFINITY {
+            continue;
+        }
+        let (sl, sh) = (s & lo_mask, s >> lo_bits);
+        for k in 0..n {
+            if s & (1 << k) != 0 {
+                continue;
+            }
+            let t = s | (1 << k);
+            let cost = base + lo[k][sl] + hi[k][sh];
+            if cost < best[t] {
+                best[t] = cost;
+                last[t] = k as u8;
+            }
+        }
+    }
+    // Every subset is reachable even when some orders cost ∞ (a probability of 0): fall back
+    // to the index order for the unreachable, which cannot happen with finite costs.
+    if last[full] == u8::MAX {
+        return Ok(Ordering { order: (0..n).collect(), cost: f64::INFINITY });
+    }
+    let mut order = Vec::with_capacity(n);
+    let mut s = full;
+    while s != 0 {
+        let k = last[s] as usize;
+        order.push(k);
+        s &= !(1 << k);
+    }
+    order.reverse();
+    Ok(Ordering { order, cost: best[full] })
+}
+
+/// The cost of a given ordering under a criterion (to compare methods' orders on one scale).
+pub fn order_cost(p: &Pairwise, order: &[usize], criterion: OrderCriterion) -> f64 {
+    let mut cost = 0.0;
+    for (a, &x) in order.iter().enumerate() {
+        for &y in &order[a + 1..] {
+            cost += match criterion {
+                OrderCriterion::MinFeedbackArcSet => p.wins(y, x).saturating_sub(p.wins(x, y)) as f64,
+                OrderCriterion::MostProbable => -p.p_beats(x, y).unwrap_or(0.5).ln(),
+            };
+        }
+    }
+    cost
+}
+
+/// Ranks (1 = best) of scores, higher better; equal scores share the better rank; `None`
+/// scores rank after every scored system.
+pub fn ranks_of(scores: &[Option<f64>]) -> Vec<usize> {
+    (0..scores.len())
+        .map(|i| {
+            1 + (0..scores.len())
+                .filter(|&j| match (scores[j], scores[i]) {
+                    (Some(a), Some(b)) => a > b,
+                    (Some(_), None) => true,
+                    _ => false,
+                })
+                .count()
+        })
+        .collect()
+}
+
+/// 95% rank ranges of expected wins by resampling the blocks with replacement `samples` times
+/// (seeded): for each system the 2.5% and 97.5% quantiles of its rank (1 = best).
+pub fn expected_wins_rank_ranges(
+    n: usize,
+    blocks: &[&[RankedOutput]],
+    samples: usize,
+    seed: u64,
+) -> Result<Vec<(usize, usize)>, RankingError> {
+    // Validate once; resampled blocks are then added without checks failing.
+    Pairwise::from_blocks(n, blocks.iter().copied())?;
+    let mut rng = SplitMix64::new(seed);
+    let mut ranks: Vec<Vec<usize>> = vec![Vec::with_capacity(samples); n];
+    for _ in 0..samples {
+        let mut p = Pairwise::new(n);
+        for b in 0..blocks.len() {
+            let pick = rng.below(blocks.len() as u64) as usize;
+            p.add_block(b, blocks[pick])?;
+        }
+        let ew: Vec<Option<f64>> = standings(&p).into_iter().map(|s| s.expected_wins).collect();
+        for (i, r) in ranks_of(&ew).into_iter().enumerate() {
+            ranks[i].push(r);
+        }
+    }
+    Ok(ranks
+        .into_iter()
+        .map(|mut r| {
+            if r.is_empty() {
+                return (1, n);
+            }
+            r.sort_unstable();
+            let m = r.len();
+            let lo = ((0.025 * m as f64).floor() as usize).min(m - 1);
+            let hi = (((0.975 * m as f64).ceil() as usize).max(1) - 1).min(m - 1);
+            (r[lo], r[hi])
+        })
+        .collect())
+}
+
+/// TrueSkill's parameters (Herbrich et al. 2006; WMT 2014–2016 with μ₀ = 0, σ₀ = 0.5,
+/// β = σ₀·N/40 for N systems, τ = 0, draw probability 0.25).
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub struct TrueSkillParams {
+    pub mu: f64,
+    pub sigma: f64,
+    pub beta: f64,
+    pub tau: f64,
+    pub draw_probability: f64,
+}
+
+impl TrueSkillParams {
+    /// WMT's parameters for `systems` systems.
+    pub fn wmt(systems: usize) -> Self {
+        TrueSkillParams { mu: 0.0, sigma: 0.5, beta: 0.5 * systems as f64 / 40.0, tau: 0.0, draw_probability: 0.25 }
+    }
+}
+
+/// A system's skill: mean and standard deviation.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Skill {
+    pub mu: f64,
+    pub sigma: f64,
+}
+
+fn std_normal() -> statrs::distribution::Normal {
+    statrs::distribution::Normal::new(0.0, 1.0).expect("the standard normal")
+}
+
+/// One two-player update: `a` beat `b`, or they drew.
+fn rate_pair(a: Skill, b: Skill, drawn: bool, params: &TrueSkillParams, draw_margin: f64) -> (Skill, Skill) {
+    use statrs::distribution::{Continuous, ContinuousCDF};
+    let normal = std_normal();
+    let (pdf, cdf) = (|x: f64| normal.pdf(x), |x: f64| normal.cdf(x));
+    let (va, vb) = (a.sigma * a.sigma + params.tau * params.tau, b.sigma * b.sigma + params.tau * params.tau);
+    let c2 = 2.0 * params.beta * params.beta + va + vb;
+    let c = c2.sqrt();
+    let t = (a.mu - b.mu) / c;
+    let e = draw_margin / c;
+    let (v, w) = if drawn {
+        // The truncation to |performance difference| < ε.
+        let abs = t.abs();
+        let (hi, lo) = (e - abs, -e - abs);
+        let denom = cdf(hi) - cdf(lo);
+        let v_abs = if denom > 0.0 { (pdf(lo) - pdf(hi)) / denom } else { hi };
+        let v = if t < 0.0 { -v_abs } else { v_abs };
+        let w = if denom > 0.0 { v_abs * v_abs + (hi * pdf(hi) - lo * pdf(lo)) / denom } else { 1.0 };
+        (v, w)
+    } else {
+        let x = t - e;
+        let denom = cdf(x);
+        // Far in the tail the ratio pdf/cdf tends to −x.
+        let v = if denom > 1e-300 { pdf(x) / denom } else { -x };
+        (v, v * (v + x))
+    };
+    let a2 = Skill { mu: a.mu + va / c * v, sigma: (va * (1.0 - va / c2 * w)).max(0.0).sqrt() };
+    let b2 = Skill { mu: b.mu - vb / c * v, sigma: (vb * (1.0 - vb / c2 * w)).max(0.0).sqrt() };
+    (a2, b2)
+}
+
+/// TrueSkill over the blocks' pairwise outcomes in the given order (blocks in turn, within a
+/// block each pair in block order): the skills after every comparison has been seen once.
+pub fn trueskill(n: usize, blocks: &[&[RankedOutput]], params: &TrueSkillParams) -> Result<Vec<Skill>, RankingError> {
+    use statrs::distribution::ContinuousCDF;
+    Pairwise::from_blocks(n, blocks.iter().copied())?;
+    let draw_margin = std_normal().inverse_cdf((params.draw_probability + 1.0) / 2.0) * 2f64.sqrt() * params.beta;
+    let mut skills = vec![Skill { mu: params.mu, sigma: params.sigma }; n];
+    for block in blocks {
+        for (a, x) in block.iter().enumerate() {
+            let Some(rx) = x.rank else { continue };
+            for y in &block[a + 1..] {
+                let Some(ry) = y.rank else { continue };
+                let (w, l, drawn) = match rx.cmp(&ry) {
+                    std::cmp::Ordering::Less => (x.system, y.system, false),
+                    std::cmp::Ordering::Greater => (y.system, x.system, false),
+                    std::cmp::Ordering::Equal => (x.system, y.system, true),
+                };
+                let (sw, sl) = rate_pair(skills[w], skills[l], drawn, params, draw_margin);
+                skills[w] = sw;
+                skills[l] = sl;
+            }
+        }
+    }
+    Ok(skills)
+}
+
+// ---------------------------------------------------------------------------------------------
+// The WMT ranking CSV (keisks/wmt-trueskill, WMT 2013–2016 releases)
+
+/// One ranked block as a file holds it: the segment, the judge and the ranked outputs.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct RankingBlock {
+    pub segment: String,
+    pub judge: String,
+    pub outputs: Vec<RankedOutput>,
+}
+
+/// The blocks of one language pair; `RankedOutput::system` indexes `systems`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct RankingData {
+    /// `fr-en` when both languages are known (by code or by English name), else `French-Xyz`.
+    pub pair: String,
+    pub systems: Vec<String>,
+    pub blocks: Vec<RankingBlock>,
+}
+
+impl RankingData {
+    /// The blocks' outputs, for the methods above.
+    pub fn block_slices(&self) -> Vec<&[RankedOutput]> {
+        self.blocks.iter().map(|b| b.outputs.as_slice()).collect()
+    }
+
+    pub fn pairwise(&self) -> Pairwise {
+        Pairwise::from_blocks(self.systems.len(), self.block_slices()).expect("blocks read from a file are valid")
+    }
+}
+
+/// A language as WMT's files write it: a code (`fr`, `fra`) or an English name (`French`).
+fn language_code(text: &str) -> Option<String> {
+    use crate::import::LangCode;
+    LangCode::parse(text).or_else(|_| LangCode::from_english_name(text).ok_or(())).ok().map(|c| c.to_string())
+}
+
+/// Reads a WMT ranking CSV: the header `srclang, trglang, srcIndex, documentId, segmentId,
+/// judgeId, system1Number, system1Id, …, system1rank, …` (any number of systems per row, found by
+/// the header's names; columns in any order), ranks 1 and up with ties, −1 for a rank not given;
+/// a system id of −1 or empty is an empty slot. Language pairs in the order they first appear.
+/// Every problem names its line.
+pub fn read_wmt_ranking_csv(input: impl std::io::Read) -> Result<Vec<RankingData>, super::formats::FormatError> {
+    use super::formats::{err, split_csv};
+    use std::io::BufRead;
+    let mut reader = std::io::BufReader::new(input);
+    let mut header = String::new();
+    reader.read_line(&mut header).map_err(|e| err(1, format!("cannot read: {e}")))?;
+    let mut names = Vec::new();
+    split_csv(header.trim_end_matches(['\r', '\n']).trim_start_matches('\u{feff}'), &mut names).map_err(|e| err(1, e))?;
+    let column = |name: &str| names.iter().position(|n| n.trim().eq_ignore_ascii_case(name));
+    let need = |name: &str| column(name).ok_or_else(|| err(1, format!("the header has no column {name:?} (a WMT ranking CSV starts srclang,trglang,srcIndex,documentId,segmentId,judgeId,system1Number,system1Id,…)")));
+    let (src, tgt, judge) = (need("srclang")?, need("trglang")?, need("judgeId")?);
+    let segment = column("segmentId").or_else(|| column("srcIndex")).ok_or_else(|| err(1, "the header has neither segmentId nor srcIndex"))?;
+    let mut slots = Vec::new();
+    for k in 1.. {
+        match (column(&format!("system{k}Id")), column(&format!("system{k}rank"))) {
+            (Some(id), Some(rank)) => slots.push((id, rank)),
+            (None, None) => break,
+            _ => return Err(err(1, format!("the header has only one of system{k}Id and system{k}rank"))),
+        }
+    }
+    if slots.len() < 2 {
+        return Err(err(1, "the header names fewer than two systems (system1Id, system1rank, system2Id, …)"));
+    }
+    let mut out: Vec<RankingData> = Vec::new();
+    let mut system_index: Vec<std::collections::HashMap<String, usize>> = Vec::new();
+    let mut fields = Vec::new();
+    for (i, line) in reader.lines().enumerate() {
+        let n = i + 2;
+        let line = line.map_err(|e| err(n, format!("cannot read: {e}")))?;
+        let line = line.trim_end_matches('\r');
+        if line.trim().is_empty() {
+            continue;
+        }
+        split_csv(line, &mut fields).map_err(|e| err(n, e))?;
+        if fields.len() != names.len() {
+            return Err(err(n, format!("{} fields, but the header has {}", fields.len(), names.len())));
+        }
+        let (s, t) = (fields[src].trim(), fields[tgt].trim());
+        let pair = match (language_code(s), language_code(t)) {
+            (Some(a), Some(b)) => format!("{a}-{b}"),
+            _ => format!("{s}-{t}"),
+        };
+        let at = match out.iter().position(|d| d.pair == pair) {
+            Some(at) => at,
+            None => {
+                out.push(RankingData { pair: pair.clone(), systems: Vec::new(), blocks: Vec::new() });
+                system_index.push(Default::default());
+                out.len() - 1
+            }
+        };
+        let mut outputs = Vec::with_capacity(slots.len());
+        for &(id_col, rank_col) in &slots {
+            let id = fields[id_col].trim();
+            if id.is_empty() || id == "-1" {
+                continue;
+            }
+            let rank_text = fields[rank_col].trim();
+            let rank = match rank_text.parse::<i64>() {
+                Ok(-1) => None,
+                Ok(r) if r >= 1 && r <= 1000 => Some(r as u32),
+                _ => return Err(err(n, format!("{:?} is not a rank (1 and up, or -1 for none) in column {}", rank_text, names[rank_col].trim()))),
+            };
+            let data = &mut out[at];
+            let system = *system_index[at].entry(id.to_string()).or_insert_with(|| {
+                data.systems.push(id.to_string());
+                data.systems.len() - 1
+            });
+            if outputs.iter().any(|o: &RankedOutput| o.system == system) {
+                return Err(err(n, format!("system {id} is ranked twice in one row")));
+            }
+            outputs.push(RankedOutput { system, rank });
+        }
+        out[at].blocks.push(RankingBlock { segment: fields[segment].trim().to_string(), judge: fields[judge].trim().to_string(), outputs });
+    }
+    Ok(out)
+}
+
+#[cfg(test)]
+#[path = "ranking_tests.rs"]
+mod tests;

@@ -1,0 +1,314 @@
+//! The ranking methods against the WMT 2012 papers' numbers (seed 001) and against the
+//! independent Python implementation in `tests/fixtures/ranking/generate.py`.
+
+use super::*;
+
+/// A matrix of wins given as (winner, loser, count).
+fn matrix(n: usize, edges: &[(usize, usize, u64)]) -> Pairwise {
+    let mut wins = vec![0; n * n];
+    for &(w, l, c) in edges {
+        wins[w * n + l] = c;
+    }
+    Pairwise::from_counts(n, wins, vec![0; n * n])
+}
+
+#[test]
+fn lopez_figure_2_eq1_and_mfas_disagree_as_the_paper_says() {
+    // A→B 3, A→C 1, A→D 2, B→C 1, B→D 1, C→D 2 (winner → loser).
+    let (a, b, c, d) = (0, 1, 2, 3);
+    let p = matrix(4, &[(a, b, 3), (a, c, 1), (a, d, 2), (b, c, 1), (b, d, 1), (c, d, 2)]);
+    let s = standings(&p);
+    // Eq. 1 (no ties here, so (b) and (d) agree): A 1, B 2/5, C 2/4, D 0 → A, C, B, D.
+    let ratios: Vec<f64> = s.iter().map(|x| x.wins_ratio.unwrap()).collect();
+    assert_eq!(ratios, vec![1.0, 2.0 / 5.0, 2.0 / 4.0, 0.0]);
+    assert_eq!(ranks_of(&s.iter().map(|x| x.wins_ratio).collect::<Vec<_>>()), vec![1, 3, 2, 4]);
+    // MFAS: the acyclic tournament itself, with no violation.
+    let mfas = best_order(&p, OrderCriterion::MinFeedbackArcSet).unwrap();
+    assert_eq!(mfas.order, vec![a, b, c, d]);
+    assert_eq!(mfas.cost, 0.0);
+}
+
+#[test]
+fn the_most_probable_example_of_the_findings() {
+    // win(A,B)=20/0, win(B,C)=40/20, win(C,A)=60/40.
+    let (a, b, c) = (0, 1, 2);
+    let p = matrix(3, &[(a, b, 20), (b, c, 40), (c, b, 20), (c, a, 60), (a, c, 40)]);
+    for order in [[a, b, c], [b, c, a], [c, a, b]] {
+        assert_eq!(order_cost(&p, &order, OrderCriterion::MinFeedbackArcSet), 20.0, "{order:?}");
+    }
+    assert_eq!(best_order(&p, OrderCriterion::MinFeedbackArcSet).unwrap().cost, 20.0);
+    let prob = |o: &[usize]| (-order_cost(&p, o, OrderCriterion::MostProbable)).exp();
+    assert!((prob(&[a, b, c]) - 20.0 / 20.0 * 40.0 / 100.0 * 40.0 / 60.0).abs() < 1e-12);
+    assert_eq!(prob(&[b, c, a]), 0.0);
+    assert!((prob(&[c, a, b]) - 60.0 / 100.0 * 20.0 / 60.0).abs() < 1e-12);
+    let mp = best_order(&p, OrderCriterion::MostProbable).unwrap();
+    assert_eq!(mp.order, vec![a, b, c]);
+    assert!(((-mp.cost).exp() - 0.2667).abs() < 1e-4);
+}
+
+#[test]
+fn expected_wins_sees_what_the_orderings_cannot() {
+    // win(A,B)=100/0, win(A,C)=60/40, win(B,C)=50/50: ABC and ACB tie for MFAS, expected wins
+    // gives A 0.80, C 0.45, B 0.25.
+    let p = matrix(3, &[(0, 1, 100), (0, 2, 60), (2, 0, 40), (1, 2, 50), (2, 1, 50)]);
+    let ew: Vec<f64> = standings(&p).iter().map(|s| s.expected_wins.unwrap()).collect();
+    assert!((ew[0] - 0.80).abs() < 1e-12 && (ew[1] - 0.25).abs() < 1e-12 && (ew[2] - 0.45).abs() < 1e-12, "{ew:?}");
+    assert_eq!(order_cost(&p, &[0, 1, 2], OrderCriterion::MinFeedbackArcSet), order_cost(&p, &[0, 2, 1], OrderCriterion::MinFeedbackArcSet));
+}
+
+/// Czech–English, WMT 2012 Table 14: [row][col] the percentage of comparisons the column
+/// system won against the row system; order CU-BOJAR, JHU, ONLINE-A, ONLINE-B, UEDIN, UK.
+const CS_EN: [[u64; 6]; 6] = [
+    [0, 29, 43, 53, 47, 31],
+    [59, 0, 59, 67, 65, 44],
+    [44, 28, 0, 52, 46, 32],
+    [36, 23, 34, 0, 38, 25],
+    [36, 23, 36, 48, 0, 27],
+    [56, 33, 56, 63, 60, 0],
+];
+
+fn cs_en() -> Pairwise {
+    let n = 6;
+    let mut wins = vec![0; n * n];
+    let mut ties = vec![0; n * n];
+    for row in 0..n {
+        for col in 0..n {
+            if row != col {
+                wins[col * n + row] = CS_EN[row][col];
+                ties[row * n + col] = 100 - CS_EN[row][col] - CS_EN[col][row];
+            }
+        }
+    }
+    Pairwise::from_counts(n, wins, ties)
+}
+
+#[test]
+fn wmt12_czech_english_expected_wins_and_orderings_from_the_published_table() {
+    let p = cs_en();
+    // Expected wins recomputed from the percentages (seed001 reading §6.4): 0.532, 0.319, 0.529,
+    // 0.644, 0.599, 0.377; Table 22's official values differ by at most 0.004.
+    let ew: Vec<f64> = standings(&p).iter().map(|s| s.expected_wins.unwrap()).collect();
+    let official = [0.528, 0.320, 0.528, 0.642, 0.603, 0.379];
+    for (i, (got, want)) in ew.iter().zip(official).enumerate() {
+        assert!((got - want).abs() < 0.005, "system {i}: {got} against Table 22's {want}");
+    }
+    for (i, want) in [0.532, 0.319, 0.529, 0.644, 0.599, 0.377].into_iter().enumerate() {
+        assert!((ew[i] - want).abs() < 0.0006, "system {i}: {} against {want}", ew[i]);
+    }
+    // Lopez and Most Probable both rank ONLINE-B, UEDIN, CU-BOJAR, ONLINE-A, UK, JHU.
+    let want = vec![3, 4, 0, 2, 5, 1];
+    assert_eq!(best_order(&p, OrderCriterion::MinFeedbackArcSet).unwrap().order, want);
+    assert_eq!(best_order(&p, OrderCriterion::MostProbable).unwrap().order, want);
+    // The head-to-head table gives the percentages back.
+    let h2h = head_to_head(&p);
+    assert!((h2h[0][3].unwrap() - 0.53).abs() < 1e-12);
+    assert_eq!(h2h[2][2], None);
+}
+
+#[test]
+fn blocks_expand_into_pairs_with_ties_and_missing_ranks() {
+    let block = [
+        RankedOutput { system: 0, rank: Some(1) },
+        RankedOutput { system: 1, rank: Some(2) },
+        RankedOutput { system: 2, rank: Some(2) },
+        RankedOutput { system: 3, rank: None },
+        RankedOutput { system: 4, rank: Some(5) },
+    ];
+    let p = Pairwise::from_blocks(5, [&block[..]]).unwrap();
+    // 4 ranked outputs: 6 pairs, one of them a tie; system 3 takes part in none.
+    let total: u64 = (0..5).flat_map(|i| (0..5).map(move |j| (i, j))).map(|(i, j)| p.wins(i, j)).sum();
+    assert_eq!(total, 5);
+    assert_eq!(p.ties(1, 2), 1);
+    assert_eq!(p.ties(2, 1), 1);
+    assert_eq!(standings(&p)[3].wins_ratio, None);
+    let repeated = [RankedOutput { system: 1, rank: Some(1) }, RankedOutput { system: 1, rank: Some(2) }];
+    assert_eq!(Pairwise::from_blocks(5, [&repeated[..]]), Err(RankingError::Repeated { block: 0, system: 1 }));
+    let unknown = [RankedOutput { system: 7, rank: Some(1) }];
+    assert_eq!(Pairwise::from_blocks(5, [&unknown[..]]), Err(RankingError::UnknownSystem { block: 0, system: 7, systems: 5 }));
+}
+
+#[test]
+fn the_exact_orderings_refuse_what_they_cannot_solve_and_handle_the_degenerate() {
+    assert_eq!(
+        best_order(&Pairwise::new(MAX_EXACT_SYSTEMS + 1), OrderCriterion::MinFeedbackArcSet),
+        Err(RankingError::TooManySystems { systems: MAX_EXACT_SYSTEMS + 1, max: MAX_EXACT_SYSTEMS })
+    );
+    assert_eq!(best_order(&Pairwise::new(0), OrderCriterion::MostProbable).unwrap().order, Vec::<usize>::new());
+    assert_eq!(best_order(&Pairwise::new(1), OrderCriterion::MostProbable).unwrap().order, vec![0]);
+    // Nothing compared: every order costs the same; the first one is returned.
+    assert_eq!(best_order(&Pairwise::new(4), OrderCriterion::MinFeedbackArcSet).unwrap().order, vec![0, 1, 2, 3]);
+}
+
+#[test]
+fn rank_ranges_are_tight_when_the_systems_are_far_apart() {
+    let mut blocks: Vec<Vec<RankedOutput>> = Vec::new();
+    for b in 0..60 {
+        // System 0 always first, 3 always last, 1 and 2 alternate.
+        let (r1, r2) = if b % 2 == 0 { (2, 3) } else { (3, 2) };
+        blocks.push(vec![
+            RankedOutput { system: 0, rank: Some(1) },
+            RankedOutput { system: 1, rank: Some(r1) },
+            RankedOutput { system: 2, rank: Some(r2) },
+            RankedOutput { system: 3, rank: Some(4) },
+        ]);
+    }
+    let refs: Vec<&[RankedOutput]> = blocks.iter().map(Vec::as_slice).collect();
+    let ranges = expected_wins_rank_ranges(4, &refs, 500, 7).unwrap();
+    assert_eq!(ranges[0], (1, 1));
+    assert_eq!(ranges[3], (4, 4));
+    assert_eq!(ranges[1], (2, 3));
+    assert_eq!(ranges[2], (2, 3));
+}
+
+/// The fixture of `tests/fixtures/ranking/generate.py`.
+#[derive(serde::Deserialize)]
+struct Fixture {
+    cases: Vec<Case>,
+}
+
+#[derive(serde::Deserialize)]
+struct Case {
+    name: String,
+    n: usize,
+    blocks: Option<Vec<Vec<(usize, i64)>>>,
+    wins: Vec<Vec<u64>>,
+    ties: Vec<Vec<u64>>,
+    per_system: PerSystem,
+    sign_p: Vec<Vec<Option<f64>>>,
+    sign_p_greater: Vec<Vec<Option<f64>>>,
+    /// The `trueskill` package with its default (approximate) Φ.
+    trueskill: Option<TrueSkillFixture>,
+    /// The same run with SciPy's exact Φ.
+    trueskill_scipy: Option<TrueSkillFixture>,
+    most_probable_all: Option<Vec<Vec<usize>>>,
+    mfas_cost: Option<f64>,
+    mfas_all: Option<Vec<Vec<usize>>>,
+}
+
+#[derive(serde::Deserialize)]
+struct PerSystem {
+    wins: Vec<u64>,
+    losses: Vec<u64>,
+    ties: Vec<u64>,
+    wins_ratio: Vec<Option<f64>>,
+    wins_and_ties_ratio: Vec<Option<f64>>,
+    expected_wins: Vec<Option<f64>>,
+}
+
+#[derive(serde::Deserialize)]
+struct TrueSkillFixture {
+    mu: Vec<f64>,
+    sigma: Vec<f64>,
+}
+
+fn close(a: Option<f64>, b: Option<f64>, tol: f64) -> bool {
+    match (a, b) {
+        (Some(x), Some(y)) => (x - y).abs() <= tol * (1.0 + y.abs()),
+        (None, None) => true,
+        _ => false,
+    }
+}
+
+#[test]
+fn every_method_matches_the_independent_python_implementation() {
+    let fixture: Fixture =
+        serde_json::from_str(include_str!("../../../../tests/fixtures/ranking/ranking.json")).expect("the ranking fixture");
+    assert!(fixture.cases.len() >= 9);
+    for case in &fixture.cases {
+        let n = case.n;
+        let blocks: Option<Vec<Vec<RankedOutput>>> = case.blocks.as_ref().map(|bs| {
+            bs.iter()
+                .map(|b| b.iter().map(|&(system, rank)| RankedOutput { system, rank: (rank > 0).then_some(rank as u32) }).collect())
+                .collect()
+        });
+        let p = match &blocks {
+            Some(bs) => Pairwise::from_blocks(n, bs.iter().map(Vec::as_slice)).unwrap(),
+            None => Pairwise::from_counts(n, case.wins.concat(), case.ties.concat()),
+        };
+        for i in 0..n {
+            for j in 0..n {
+                if i != j {
+                    assert_eq!(p.wins(i, j), case.wins[i][j], "{}: wins[{i}][{j}]", case.name);
+                    assert_eq!(p.ties(i, j), case.ties[i][j], "{}: ties[{i}][{j}]", case.name);
+                }
+            }
+        }
+        let s = standings(&p);
+        for (i, st) in s.iter().enumerate() {
+            let ps = &case.per_system;
+            assert_eq!((st.wins, st.losses, st.ties), (ps.wins[i], ps.losses[i], ps.ties[i]), "{}: system {i}", case.name);
+            assert!(close(st.wins_ratio, ps.wins_ratio[i], 1e-12), "{}: wins ratio {i}", case.name);
+            assert!(close(st.wins_and_ties_ratio, ps.wins_and_ties_ratio[i], 1e-12), "{}: wins and ties {i}", case.name);
+            assert!(close(st.expected_wins, ps.expected_wins[i], 1e-12), "{}: expected wins {i}", case.name);
+        }
+        let two = sign_tests(&p);
+        for i in 0..n {
+            for j in 0..n {
+                assert!(close(two[i][j], case.sign_p[i][j], 1e-9), "{}: sign p [{i}][{j}] {:?} {:?}", case.name, two[i][j], case.sign_p[i][j]);
+                if i != j {
+                    let greater = sign_test(p.wins(i, j), p.wins(j, i), Alternative::Greater).ok();
+                    assert!(close(greater, case.sign_p_greater[i][j], 1e-9), "{}: one-sided p [{i}][{j}]", case.name);
+                }
+            }
+        }
+        if let (Some(cost), Some(all)) = (case.mfas_cost, &case.mfas_all) {
+            let got = best_order(&p, OrderCriterion::MinFeedbackArcSet).unwrap();
+            assert_eq!(got.cost, cost, "{}: MFAS cost", case.name);
+            assert!(all.contains(&got.order), "{}: MFAS order {:?} not among {all:?}", case.name, got.order);
+        }
+        if let Some(all) = &case.most_probable_all {
+            let got = best_order(&p, OrderCriterion::MostProbable).unwrap();
+            assert!(all.contains(&got.order), "{}: most probable {:?} not among {all:?}", case.name, got.order);
+        }
+        if let (Some(ts), Some(exact), Some(bs)) = (&case.trueskill, &case.trueskill_scipy, &blocks) {
+            let refs: Vec<&[RankedOutput]> = bs.iter().map(Vec::as_slice).collect();
+            let got = trueskill(n, &refs, &TrueSkillParams::wmt(n)).unwrap();
+            for i in 0..n {
+                // With an exact Φ, as SciPy's, the same to rounding.
+                assert!(close(Some(got[i].mu), Some(exact.mu[i]), 1e-9), "{}: μ {i}: {} against {}", case.name, got[i].mu, exact.mu[i]);
+                assert!(close(Some(got[i].sigma), Some(exact.sigma[i]), 1e-9), "{}: σ {i}: {} against {}", case.name, got[i].sigma, exact.sigma[i]);
+                // The package's own Φ is a polynomial approximation: about 1e-7 apart.
+                assert!((got[i].mu - ts.mu[i]).abs() < 1e-6, "{}: μ {i}: {} against {}", case.name, got[i].mu, ts.mu[i]);
+                assert!((got[i].sigma - ts.sigma[i]).abs() < 1e-6, "{}: σ {i}: {} against {}", case.name, got[i].sigma, ts.sigma[i]);
+            }
+        }
+    }
+}
+
+#[test]
+fn the_wmt_ranking_csv_is_read_by_its_header() {
+    // Three rows of keisks/wmt-trueskill's data/sample-fr-en-test.csv (newstest2013), and a
+    // row of another pair written with codes.
+    let csv = "srclang,trglang,srcIndex,documentId,segmentId,judgeId,system1Number,system1Id,system2Number,system2Id,system3Number,system3Id,system4Number,system4Id,system5Number,system5Id,system1rank,system2rank,system3rank,system4rank,system5rank\n\
+French,English,556,-1,556,researcher_31,-1,newstest2013.fr-en.KIT_primary.2658,-1,newstest2013.fr-en.uedin-heafield-unconstrained.2755,-1,newstest2013.fr-en.DCU__primary.2828,-1,newstest2013.fr-en.MES-SimplifiedFrench-primary.2662,-1,newstest2013.fr-en.LIMSI-Ncode-SOUL-primary.2585,2,2,3,2,1\n\
+French,English,766,-1,766,researcher_83,-1,newstest2013.fr-en.uedin-wmt13.2838,-1,newstest2013.fr-en.CMU_Tree-to-Tree.2893,-1,newstest2013.fr-en.RWTH_primary.2595,-1,newstest2013.fr-en.DCU__primary.2828,-1,newstest2013.fr-en.uedin-heafield-unconstrained.2755,2,2,1,1,2\n\
+cs,en,1,-1,1,j,-1,A,-1,B,-1,C,-1,-1,-1,-1,1,-1,2,-1,-1\n";
+    let data = read_wmt_ranking_csv(csv.as_bytes()).unwrap();
+    assert_eq!(data.iter().map(|d| d.pair.as_str()).collect::<Vec<_>>(), ["fr-en", "cs-en"]);
+    let fr = &data[0];
+    assert_eq!(fr.systems.len(), 8, "{:?}", fr.systems);
+    assert_eq!(fr.blocks.len(), 2);
+    assert_eq!((fr.blocks[0].segment.as_str(), fr.blocks[0].judge.as_str()), ("556", "researcher_31"));
+    // Block 1: ranks 2,2,3,2,1 → 10 pairs, three of them ties (KIT, uedin-heafield, MES).
+    let first = Pairwise::from_blocks(fr.systems.len(), [fr.blocks[0].outputs.as_slice()]).unwrap();
+    let ties: u64 = (0..8).flat_map(|i| (0..8).map(move |j| (i, j))).filter(|(i, j)| i < j).map(|(i, j)| first.ties(i, j)).sum();
+    assert_eq!(ties, 3);
+    let limsi = fr.systems.iter().position(|s| s.contains("LIMSI")).unwrap();
+    assert_eq!(standings(&first)[limsi].wins, 4);
+    // The cs-en row: two empty slots (−1) and a missing rank.
+    let cs = &data[1];
+    assert_eq!(cs.systems, ["A", "B", "C"]);
+    assert_eq!(cs.blocks[0].outputs[1].rank, None);
+    assert_eq!(cs.pairwise().wins(0, 2), 1);
+
+    let header = csv.lines().next().unwrap();
+    let bad_rank = format!("{header}\ncs,en,1,-1,1,j,-1,A,-1,B,-1,C,-1,D,-1,E,1,two,2,3,4\n");
+    let e = read_wmt_ranking_csv(bad_rank.as_bytes()).unwrap_err();
+    assert_eq!(e.line, 2);
+    assert!(e.message.contains("\"two\" is not a rank") && e.message.contains("system2rank"), "{e}");
+    let twice = format!("{header}\ncs,en,1,-1,1,j,-1,A,-1,A,-1,C,-1,D,-1,E,1,2,2,3,4\n");
+    assert!(read_wmt_ranking_csv(twice.as_bytes()).unwrap_err().message.contains("ranked twice"));
+    let short = format!("{header}\ncs,en,1\n");
+    assert!(read_wmt_ranking_csv(short.as_bytes()).unwrap_err().message.contains("3 fields"));
+    assert!(read_wmt_ranking_csv("a,b,c\n".as_bytes()).unwrap_err().message.contains("srclang"));
+}
