@@ -33,6 +33,8 @@ pub enum InputFormat {
     AssayCsv,
     /// Assay's own judgment export, JSONL (`judgments.jsonl`).
     AssayJsonl,
+    /// WMT relative-ranking CSV (`srclang,trglang,srcIndex,documentId,segmentId,judgeId,system1Number,system1Id,…,system1rank,…`).
+    WmtRanking,
 }
 
 #[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
@@ -221,6 +223,7 @@ impl InputFormat {
             InputFormat::Appraise => "appraise",
             InputFormat::AssayCsv => "assay-csv",
             InputFormat::AssayJsonl => "assay-jsonl",
+            InputFormat::WmtRanking => "wmt-ranking",
         }
     }
 }
@@ -263,6 +266,9 @@ fn detect_format(path: &Path) -> Result<InputFormat, String> {
     }
     if line.split_whitespace().any(|w| w == "HITId") && line.split_whitespace().any(|w| w == "WorkerId") {
         return Ok(InputFormat::Graham);
+    }
+    if line.to_ascii_lowercase().starts_with("srclang,trglang,") {
+        return Ok(InputFormat::WmtRanking);
     }
     if line.starts_with("judgment_id,") {
         return Ok(InputFormat::AssayCsv);
@@ -425,6 +431,15 @@ pub async fn analyze(config: &Config, args: AnalyzeArgs) -> Result<(), String> {
     let start = Instant::now();
     let settings = settings(&args.settings)?;
     check_out(&args.out, args.force)?;
+    if let Some(path) = &args.input {
+        let format = match args.format {
+            InputFormat::Auto => detect_format(path)?,
+            f => f,
+        };
+        if format == InputFormat::WmtRanking {
+            return analyze_ranking(path, &args, start);
+        }
+    }
     let (analysed, source, from_db) = match (&args.input, args.campaign) {
         (Some(path), _) => {
             eprintln!("assay: reading {}", path.display());
@@ -472,6 +487,50 @@ pub async fn analyze(config: &Config, args: AnalyzeArgs) -> Result<(), String> {
         g,
         args.out.display()
     );
+    Ok(())
+}
+
+/// `assay analyze --input` on a WMT ranking CSV: every method of WMT 2012 per language pair,
+/// `ranking-<lp>.csv`, `head-to-head-<lp>.csv` and `ranking.json`, written whole or not at all.
+fn analyze_ranking(path: &Path, args: &AnalyzeArgs, start: Instant) -> Result<(), String> {
+    use app::analysis::ranking;
+    eprintln!("assay: reading {} (WMT relative ranking)", path.display());
+    let file = File::open(path).map_err(|e| format!("cannot open {}: {e}", path.display()))?;
+    let pairs = ranking::read_wmt_ranking_csv(std::io::BufReader::new(file)).map_err(|e| format!("{}: {e}", path.display()))?;
+    if pairs.iter().all(|p| p.blocks.is_empty()) {
+        return Err(format!("{}: no ranked blocks (only a header?)", path.display()));
+    }
+    let samples = if args.settings.bootstrap > 0 { args.settings.bootstrap } else { 1000 };
+    let reports: Vec<ranking::PairReport> = pairs
+        .iter()
+        .map(|d| {
+            eprintln!("assay: {}: {} blocks, {} systems", d.pair, d.blocks.len(), d.systems.len());
+            ranking::report(d, samples, args.settings.seed)
+        })
+        .collect();
+    let staging = staging_dir(&args.out)?;
+    let written = (|| -> Result<(), String> {
+        let mut sink = DirSink { dir: &staging };
+        for r in &reports {
+            sink.file(&format!("ranking-{}.csv", r.pair), &mut |w| ranking::write_ranking_csv(w, r))?;
+            sink.file(&format!("head-to-head-{}.csv", r.pair), &mut |w| ranking::write_head_to_head_csv(w, r))?;
+        }
+        let json = serde_json::json!({
+            "source": {"kind": "file", "path": path.display().to_string(), "format": "wmt-ranking"},
+            "bootstrap": {"samples": samples, "seed": args.settings.seed},
+            "seconds": start.elapsed().as_secs_f64(),
+            "pairs": reports,
+        });
+        sink.file("ranking.json", &mut |w| serde_json::to_writer_pretty(w, &json).map_err(std::io::Error::other))
+    })();
+    match written {
+        Ok(()) => move_into_place(&staging, &args.out),
+        Err(e) => {
+            let _ = std::fs::remove_dir_all(&staging);
+            Err(e)
+        }
+    }?;
+    eprintln!("assay: {} language pair(s) ranked in {:.2} s; results in {}", reports.len(), start.elapsed().as_secs_f64(), args.out.display());
     Ok(())
 }
 

@@ -614,3 +614,73 @@ fn analyze_a_campaign_from_the_database() {
         assert_eq!(json["manifest"]["judgments"], 17, "{backend:?}: 7 + the simulated workers' 10");
     }
 }
+
+/// A WMT relative-ranking CSV (the format of the WMT 2013–2016 releases) from a simulated crowd
+/// with a known order: detected, every method written per language pair, the order recovered,
+/// and a bad row refused naming its line with nothing written.
+#[test]
+fn a_wmt_ranking_csv_is_ranked_by_every_method() {
+    let dir = tempfile::tempdir().unwrap();
+    let quality = [("A", 0.9), ("B", 0.7), ("C", 0.55), ("D", 0.45), ("E", 0.3), ("F", 0.1)];
+    let mut csv = String::from("srclang,trglang,srcIndex,documentId,segmentId,judgeId,system1Number,system1Id,system2Number,system2Id,system3Number,system3Id,system4Number,system4Id,system5Number,system5Id,system1rank,system2rank,system3rank,system4rank,system5rank\n");
+    let mut state = 7u64;
+    let mut next = || {
+        state = state.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+        (state >> 11) as f64 / (1u64 << 53) as f64
+    };
+    for k in 0..300 {
+        // Five of the six systems, each scored with noise; ranks by score, adjacent ones tied
+        // now and then.
+        let skip = k % 6;
+        let shown: Vec<(&str, f64)> =
+            quality.iter().enumerate().filter(|(i, _)| *i != skip).map(|(_, &(s, q))| (s, q + (next() - 0.5) * 0.6)).collect();
+        let mut order: Vec<usize> = (0..5).collect();
+        order.sort_by(|&a, &b| shown[b].1.total_cmp(&shown[a].1));
+        let mut ranks = [0usize; 5];
+        for (at, &i) in order.iter().enumerate() {
+            ranks[i] = if at > 0 && next() < 0.2 { ranks[order[at - 1]] } else { at + 1 };
+        }
+        let ids: Vec<String> = shown.iter().map(|(s, _)| format!("-1,{s}")).collect();
+        let rk: Vec<String> = ranks.iter().map(ToString::to_string).collect();
+        csv.push_str(&format!("Czech,English,{k},-1,{k},judge{},{},{}\n", k % 5, ids.join(","), rk.join(",")));
+    }
+    let input = dir.path().join("ranking.csv");
+    std::fs::write(&input, &csv).unwrap();
+    let out = dir.path().join("out");
+    let log = ok(&assay(&["analyze", "--input", input.to_str().unwrap(), "--out", out.to_str().unwrap()]));
+    assert!(log.contains("cs-en: 300 blocks, 6 systems"), "{log}");
+    let ranking = read(&out.join("ranking-cs-en.csv"));
+    let mut lines = ranking.lines();
+    assert_eq!(
+        lines.next().unwrap(),
+        "system,wins,losses,ties,wins_ratio,wins_and_ties_ratio,expected_wins,rank_lo,rank_hi,trueskill_mu,trueskill_sigma,mfas_rank,most_probable_rank,winner"
+    );
+    let rows: Vec<Vec<&str>> = lines.map(|l| l.split(',').collect()).collect();
+    assert_eq!(rows.iter().map(|r| r[0]).collect::<Vec<_>>(), ["A", "B", "C", "D", "E", "F"], "expected wins recover the order:\n{ranking}");
+    for (at, r) in rows.iter().enumerate() {
+        assert_eq!(r.len(), 14);
+        assert_eq!(r[11], (at + 1).to_string(), "MFAS rank of {}", r[0]);
+        assert_eq!(r[12], (at + 1).to_string(), "most probable rank of {}", r[0]);
+        let (wins, losses) = (num(r[1]), num(r[2]));
+        assert!((num(r[4]) - wins / (wins + losses)).abs() < 1e-12, "wins ratio of {}", r[0]);
+    }
+    let mus: Vec<f64> = rows.iter().map(|r| num(r[9])).collect();
+    assert!(mus.windows(2).all(|w| w[0] > w[1]), "TrueSkill recovers the order: {mus:?}");
+    assert_eq!(rows[0][13], "1", "A wins");
+    assert_eq!(rows[5][13], "0");
+    let h2h = read(&out.join("head-to-head-cs-en.csv"));
+    assert!(h2h.starts_with("row \\ column,A,B,C,D,E,F\n"), "{h2h}");
+    let json: serde_json::Value = serde_json::from_str(&read(&out.join("ranking.json"))).unwrap();
+    assert_eq!(json["pairs"][0]["pair"], "cs-en");
+    assert_eq!(json["pairs"][0]["blocks"], 300);
+
+    // A rank that is not a number: the line is named and nothing is written.
+    let bad = dir.path().join("bad.csv");
+    std::fs::write(&bad, csv.replacen(",1,2,3,4,5\n", ",1,2,x,4,5\n", 1)).unwrap();
+    let bad_out = dir.path().join("bad-out");
+    let failed = assay(&["analyze", "--input", bad.to_str().unwrap(), "--out", bad_out.to_str().unwrap()]);
+    assert!(!failed.status.success());
+    let err = String::from_utf8_lossy(&failed.stderr);
+    assert!(err.contains("bad.csv: line ") && err.contains("\"x\" is not a rank"), "{err}");
+    assert!(!bad_out.exists() || std::fs::read_dir(&bad_out).unwrap().next().is_none(), "nothing written");
+}

@@ -566,6 +566,135 @@ pub fn read_wmt_ranking_csv(input: impl std::io::Read) -> Result<Vec<RankingData
     Ok(out)
 }
 
+// ---------------------------------------------------------------------------------------------
+// One language pair's report and its files
+
+/// Every method on one language pair.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct PairReport {
+    pub pair: String,
+    pub systems: Vec<String>,
+    pub blocks: usize,
+    pub standings: Vec<Standing>,
+    /// 95% rank ranges of expected wins (bootstrap over blocks).
+    pub rank_ranges: Vec<(usize, usize)>,
+    pub trueskill: Vec<Skill>,
+    /// `None` above [`MAX_EXACT_SYSTEMS`].
+    pub mfas: Option<Ordering>,
+    pub most_probable: Option<Ordering>,
+    /// `[row][col]`: the share of comparisons the column system won.
+    pub head_to_head: Vec<Vec<Option<f64>>>,
+    /// `[i][j]`: the two-sided sign test of i against j.
+    pub sign_p: Vec<Vec<Option<f64>>>,
+    /// No other system significantly better at p ≤ 0.10.
+    pub winners: Vec<usize>,
+}
+
+/// Runs every method on one language pair (`samples` bootstrap samples, seeded).
+pub fn report(data: &RankingData, samples: usize, seed: u64) -> PairReport {
+    let n = data.systems.len();
+    let blocks = data.block_slices();
+    let p = data.pairwise();
+    PairReport {
+        pair: data.pair.clone(),
+        systems: data.systems.clone(),
+        blocks: blocks.len(),
+        standings: standings(&p),
+        rank_ranges: expected_wins_rank_ranges(n, &blocks, samples, seed).expect("blocks read from a file are valid"),
+        trueskill: trueskill(n, &blocks, &TrueSkillParams::wmt(n)).expect("blocks read from a file are valid"),
+        mfas: best_order(&p, OrderCriterion::MinFeedbackArcSet).ok(),
+        most_probable: best_order(&p, OrderCriterion::MostProbable).ok(),
+        head_to_head: head_to_head(&p),
+        sign_p: sign_tests(&p),
+        winners: winners(&p, 0.10),
+    }
+}
+
+/// Positions (1 = best) of the systems in an ordering.
+fn positions(order: &Option<Ordering>, n: usize) -> Vec<Option<usize>> {
+    let mut out = vec![None; n];
+    if let Some(o) = order {
+        for (at, &s) in o.order.iter().enumerate() {
+            out[s] = Some(at + 1);
+        }
+    }
+    out
+}
+
+/// The systems in the order the files list them: expected wins, best first (then name).
+pub fn listing_order(r: &PairReport) -> Vec<usize> {
+    let mut order: Vec<usize> = (0..r.systems.len()).collect();
+    order.sort_by(|&a, &b| {
+        let (x, y) = (r.standings[a].expected_wins.unwrap_or(-1.0), r.standings[b].expected_wins.unwrap_or(-1.0));
+        y.total_cmp(&x).then_with(|| r.systems[a].cmp(&r.systems[b]))
+    });
+    order
+}
+
+/// `ranking-<lp>.csv`: one row per system, `system, wins, losses, ties, wins_ratio,
+/// wins_and_ties_ratio, expected_wins, rank_lo, rank_hi, trueskill_mu, trueskill_sigma,
+/// mfas_rank, most_probable_rank, winner` (empty cells for undefined values).
+pub fn write_ranking_csv(mut w: impl std::io::Write, r: &PairReport) -> std::io::Result<()> {
+    use super::formats::{csv_text, r_number};
+    let num = |x: Option<f64>| x.map(|v| r_number(v, 15)).unwrap_or_default();
+    let pos = |x: Option<usize>| x.map(|v| v.to_string()).unwrap_or_default();
+    let (mfas, mp) = (positions(&r.mfas, r.systems.len()), positions(&r.most_probable, r.systems.len()));
+    writeln!(w, "system,wins,losses,ties,wins_ratio,wins_and_ties_ratio,expected_wins,rank_lo,rank_hi,trueskill_mu,trueskill_sigma,mfas_rank,most_probable_rank,winner")?;
+    for i in listing_order(r) {
+        let s = &r.standings[i];
+        writeln!(
+            w,
+            "{},{},{},{},{},{},{},{},{},{},{},{},{},{}",
+            csv_text(&r.systems[i]),
+            s.wins,
+            s.losses,
+            s.ties,
+            num(s.wins_ratio),
+            num(s.wins_and_ties_ratio),
+            num(s.expected_wins),
+            r.rank_ranges[i].0,
+            r.rank_ranges[i].1,
+            r_number(r.trueskill[i].mu, 15),
+            r_number(r.trueskill[i].sigma, 15),
+            pos(mfas[i]),
+            pos(mp[i]),
+            u8::from(r.winners.contains(&i)),
+        )?;
+    }
+    Ok(())
+}
+
+/// `head-to-head-<lp>.csv`: the Findings' appendix table, rows and columns in the listing
+/// order; a cell is the share of comparisons the column system won against the row system,
+/// with the sign test's `*` (p ≤ 0.10), `**` (p ≤ 0.05), `***` (p ≤ 0.01) when the column system
+/// won more; empty on the diagonal and for pairs never compared.
+pub fn write_head_to_head_csv(mut w: impl std::io::Write, r: &PairReport) -> std::io::Result<()> {
+    use super::formats::csv_text;
+    let order = listing_order(r);
+    let names: Vec<String> = order.iter().map(|&i| csv_text(&r.systems[i]).into_owned()).collect();
+    writeln!(w, "row \\ column,{}", names.join(","))?;
+    for &row in &order {
+        let cells: Vec<String> = order
+            .iter()
+            .map(|&col| match r.head_to_head[row][col] {
+                None => String::new(),
+                Some(share) => {
+                    let better = r.head_to_head[col][row].is_some_and(|back| share > back);
+                    let stars = match r.sign_p[col][row] {
+                        Some(q) if better && q <= 0.01 => "***",
+                        Some(q) if better && q <= 0.05 => "**",
+                        Some(q) if better && q <= 0.10 => "*",
+                        _ => "",
+                    };
+                    format!("{share:.3}{stars}")
+                }
+            })
+            .collect();
+        writeln!(w, "{},{}", csv_text(&r.systems[row]), cells.join(","))?;
+    }
+    Ok(())
+}
+
 #[cfg(test)]
 #[path = "ranking_tests.rs"]
 mod tests;

@@ -312,3 +312,32 @@ cs,en,1,-1,1,j,-1,A,-1,B,-1,C,-1,-1,-1,-1,1,-1,2,-1,-1\n";
     assert!(read_wmt_ranking_csv(short.as_bytes()).unwrap_err().message.contains("3 fields"));
     assert!(read_wmt_ranking_csv("a,b,c\n".as_bytes()).unwrap_err().message.contains("srclang"));
 }
+
+#[test]
+fn the_ranking_files_list_every_method_per_system() {
+    // Three systems, A always first, C always last, one tie between B and C.
+    let mut csv = String::from("srclang,trglang,srcIndex,documentId,segmentId,judgeId,system1Number,system1Id,system2Number,system2Id,system3Number,system3Id,system1rank,system2rank,system3rank\n");
+    for k in 0..30 {
+        let c = if k == 0 { 2 } else { 3 };
+        csv.push_str(&format!("German,English,{k},-1,{k},j{},-1,C,-1,B,-1,A,{c},2,1\n", k % 3));
+    }
+    let data = read_wmt_ranking_csv(csv.as_bytes()).unwrap();
+    assert_eq!(data[0].pair, "de-en");
+    let r = report(&data[0], 200, 1);
+    assert_eq!(r.winners, vec![2], "only A wins");
+    let mut out = Vec::new();
+    write_ranking_csv(&mut out, &r).unwrap();
+    let text = String::from_utf8(out).unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines[0], "system,wins,losses,ties,wins_ratio,wins_and_ties_ratio,expected_wins,rank_lo,rank_hi,trueskill_mu,trueskill_sigma,mfas_rank,most_probable_rank,winner");
+    assert!(lines[1].starts_with("A,60,0,0,1,1,1,1,1,"), "{}", lines[1]);
+    assert!(lines[1].ends_with(",1,1,1"), "{}", lines[1]);
+    assert!(lines[2].starts_with("B,29,30,1,"), "{}", lines[2]);
+    assert!(lines[3].starts_with("C,0,59,1,0,"), "{}", lines[3]);
+    assert_eq!(lines.len(), 4);
+    let mut h2h = Vec::new();
+    write_head_to_head_csv(&mut h2h, &r).unwrap();
+    let h2h = String::from_utf8(h2h).unwrap();
+    // Row B: A won 30 of 30 (***); C won none of 30.
+    assert!(h2h.lines().any(|l| l == "B,1.000***,,0.000"), "{h2h}");
+}
