@@ -24,7 +24,7 @@ use serde::{Deserialize, Serialize};
 /// The words of the screens: the campaign's wording (METHOD §1), read by [`screen_settings`].
 pub use crate::campaign::Wording;
 use crate::campaign::CampaignSettings;
-use crate::model::TaskKind;
+use crate::model::{AssignmentStatus, TaskKind};
 
 /// How the campaign's settings shape the screens. Read by [`screen_settings`].
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -163,7 +163,7 @@ pub struct AssignmentSummary {
     pub campaign_name: String,
     pub task: String,
     pub platform: String,
-    pub status: String,
+    pub status: AssignmentStatus,
     pub total: i64,
     pub answered: i64,
 }

@@ -13,13 +13,12 @@
 //!   field, for quality-control items.
 
 use super::{Completion, CodeCheck, ItemView, JudgmentRecord, MyAssignment, AssignmentSummary, Step, WorkState};
-use crate::model::TaskKind;
+use crate::model::{AssignmentStatus, TaskKind};
 use assay_core::protocol;
 use crate::campaign::assign::return_url;
 use crate::db::{Db, now_ms};
 use crate::signing::{completion_code, normalise_code};
 use sqlx::Row;
-use sqlx::any::AnyRow;
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 
@@ -84,7 +83,7 @@ struct Loaded {
     /// The account the assignment is for; `None` for a crowd assignment.
     owner: Option<i64>,
     hit_id: i64,
-    status: String,
+    status: AssignmentStatus,
     platform_params: Option<String>,
     next_position: i64,
     item_shown_at: Option<i64>,
@@ -100,11 +99,35 @@ struct Loaded {
     target_lang: String,
 }
 
+/// A row of [`load`]'s query.
+#[derive(sqlx::FromRow)]
+struct LoadedRow {
+    id: i64,
+    public_id: String,
+    hit_id: i64,
+    #[sqlx(try_from = "String")]
+    status: AssignmentStatus,
+    platform_params: Option<String>,
+    next_position: i64,
+    item_shown_at: Option<i64>,
+    completion_code: Option<String>,
+    code_held: i64,
+    user_id: Option<i64>,
+    blocked: i64,
+    item_count: i64,
+    campaign_name: String,
+    task: String,
+    settings: String,
+    reference_name: Option<String>,
+    source_lang: String,
+    target_lang: String,
+}
+
 async fn load(db: &Db, caller: Option<i64>, public_id: &str) -> Result<Loaded, WorkError> {
     if public_id.is_empty() || public_id.len() > 200 {
         return Err(WorkError::NotFound);
     }
-    let row = sqlx::query(
+    let row: LoadedRow = sqlx::query_as(
         "SELECT a.id, a.public_id, a.hit_id, a.status, a.platform_params, a.next_position, a.item_shown_at, \
                 a.completion_code, a.code_held, w.user_id, w.blocked, h.item_count, c.name AS campaign_name, c.task, c.settings, \
                 c.reference_name, t.source_lang, t.target_lang \
@@ -116,7 +139,7 @@ async fn load(db: &Db, caller: Option<i64>, public_id: &str) -> Result<Loaded, W
     .fetch_optional(&db.pool)
     .await?
     .ok_or(WorkError::NotFound)?;
-    let owner: Option<i64> = row.try_get("user_id")?;
+    let owner = row.user_id;
     if let Some(owner) = owner {
         match caller {
             None => return Err(WorkError::NotSignedIn),
@@ -124,36 +147,36 @@ async fn load(db: &Db, caller: Option<i64>, public_id: &str) -> Result<Loaded, W
             Some(_) => {}
         }
     }
-    if row.try_get::<i64, _>("blocked")? != 0 {
+    if row.blocked != 0 {
         return Err(WorkError::Gone("This worker may no longer take part in this campaign.".into()));
     }
     Ok(Loaded {
-        id: row.try_get("id")?,
-        public_id: row.try_get("public_id")?,
+        id: row.id,
+        public_id: row.public_id,
         owner,
-        hit_id: row.try_get("hit_id")?,
-        status: row.try_get("status")?,
-        platform_params: row.try_get("platform_params")?,
-        next_position: row.try_get("next_position")?,
-        item_shown_at: row.try_get("item_shown_at")?,
-        completion_code: row.try_get("completion_code")?,
-        code_held: row.try_get::<i64, _>("code_held")? != 0,
-        total: row.try_get("item_count")?,
-        campaign_name: row.try_get("campaign_name")?,
-        task: row.try_get("task")?,
-        settings: row.try_get("settings")?,
-        reference_name: row.try_get("reference_name")?,
-        source_lang: row.try_get("source_lang")?,
-        target_lang: row.try_get("target_lang")?,
+        hit_id: row.hit_id,
+        status: row.status,
+        platform_params: row.platform_params,
+        next_position: row.next_position,
+        item_shown_at: row.item_shown_at,
+        completion_code: row.completion_code,
+        code_held: row.code_held != 0,
+        total: row.item_count,
+        campaign_name: row.campaign_name,
+        task: row.task,
+        settings: row.settings,
+        reference_name: row.reference_name,
+        source_lang: row.source_lang,
+        target_lang: row.target_lang,
     })
 }
 
 impl Loaded {
     fn check_live(&self) -> Result<(), WorkError> {
-        match self.status.as_str() {
-            "active" | "completed" => Ok(()),
-            "expired" => Err(WorkError::Gone("This HIT has expired: its time ran out and it went to another worker.".into())),
-            _ => Err(WorkError::Gone("This HIT was returned and is no longer assigned to you.".into())),
+        match self.status {
+            AssignmentStatus::Active | AssignmentStatus::Completed => Ok(()),
+            AssignmentStatus::Expired => Err(WorkError::Gone("This HIT has expired: its time ran out and it went to another worker.".into())),
+            AssignmentStatus::Returned => Err(WorkError::Gone("This HIT was returned and is no longer assigned to you.".into())),
         }
     }
 
@@ -162,10 +185,20 @@ impl Loaded {
     }
 }
 
+/// A row of [`hit_items`]' query.
+#[derive(sqlx::FromRow)]
+struct ItemRow {
+    id: i64,
+    position: i64,
+    shown_text: String,
+    source: String,
+    reference: Option<String>,
+}
+
 /// The items of the assignment's HIT, in order, as the browser sees them, with their internal
 /// ids. One query for every item type.
 async fn hit_items(db: &Db, a: &Loaded) -> Result<Vec<(i64, ItemView)>, WorkError> {
-    let rows = sqlx::query(
+    let rows: Vec<ItemRow> = sqlx::query_as(
         "SELECT hi.id, hi.position, hi.shown_text, s.source, r.text AS reference \
          FROM hit_items hi JOIN segments s ON s.id = hi.segment_id \
          LEFT JOIN segment_references r ON r.segment_id = hi.segment_id AND r.name = COALESCE(CAST($2 AS TEXT), \
@@ -176,19 +209,18 @@ async fn hit_items(db: &Db, a: &Loaded) -> Result<Vec<(i64, ItemView)>, WorkErro
     .bind(a.reference_name.clone())
     .fetch_all(&db.pool)
     .await?;
-    rows.iter()
+    let task = TaskKind::parse(&a.task);
+    Ok(rows
+        .into_iter()
         .map(|row| {
-            let source: String = row.try_get("source")?;
-            let reference: Option<String> = row.try_get("reference")?;
-            let context = match a.task.as_str() {
-                "da-fluency" => None,
-                "da-source" => Some(source),
-                _ => Some(reference.unwrap_or_default()),
+            let context = match task {
+                Some(TaskKind::DaFluency) => None,
+                Some(TaskKind::DaSourceBased) => Some(row.source),
+                _ => Some(row.reference.unwrap_or_default()),
             };
-            Ok((row.try_get("id")?, ItemView { position: row.try_get("position")?, candidate: row.try_get("shown_text")?, context }))
+            (row.id, ItemView { position: row.position, candidate: row.shown_text, context })
         })
-        .collect::<Result<_, sqlx::Error>>()
-        .map_err(Into::into)
+        .collect())
 }
 
 /// What cannot change about an assignment once its HIT is launched: its worker's account,
@@ -266,7 +298,7 @@ impl Work {
 /// The current step of an assignment (after any change has been stored), its item from the
 /// HIT's items `f`.
 fn step_of(secret: &[u8], a: &Loaded, f: &Fixed) -> Result<Step, WorkError> {
-    if a.status == "completed" || a.next_position >= a.total {
+    if a.status == AssignmentStatus::Completed || a.next_position >= a.total {
         return Ok(Step {
             answered: a.total,
             item: None,
@@ -320,12 +352,14 @@ pub async fn work_state(db: &Db, cache: &Work, secret: &[u8], caller: Option<i64
 /// An active assignment whose every item is answered but that is not marked completed (only
 /// possible if a HIT's size changed): completes it now.
 async fn finish_if_due(db: &Db, secret: &[u8], mut a: Loaded) -> Result<Loaded, WorkError> {
-    if a.status == "active" && a.next_position >= a.total {
+    if a.status == AssignmentStatus::Active && a.next_position >= a.total {
         let now = now_ms();
         let mut tx = db.writer.begin().await?;
-        let done = sqlx::query("UPDATE assignments SET status = 'completed', completed_at = $1 WHERE id = $2 AND status = 'active'")
+        let done = sqlx::query("UPDATE assignments SET status = $1, completed_at = $2 WHERE id = $3 AND status = $4")
+            .bind(AssignmentStatus::Completed.as_str())
             .bind(now)
             .bind(a.id)
+            .bind(AssignmentStatus::Active.as_str())
             .execute(&mut *tx)
             .await?
             .rows_affected();
@@ -337,14 +371,15 @@ async fn finish_if_due(db: &Db, secret: &[u8], mut a: Loaded) -> Result<Loaded, 
         } else {
             // Another request finished it first: read what it decided.
             tx.rollback().await?;
-            let row = sqlx::query("SELECT completion_code, code_held FROM assignments WHERE id = $1")
-                .bind(a.id)
-                .fetch_one(&db.pool)
-                .await?;
-            a.completion_code = row.try_get("completion_code")?;
-            a.code_held = row.try_get::<i64, _>("code_held")? != 0;
+            let (completion_code, code_held): (Option<String>, i64) =
+                sqlx::query_as("SELECT completion_code, code_held FROM assignments WHERE id = $1")
+                    .bind(a.id)
+                    .fetch_one(&db.pool)
+                    .await?;
+            a.completion_code = completion_code;
+            a.code_held = code_held != 0;
         }
-        a.status = "completed".into();
+        a.status = AssignmentStatus::Completed;
     }
     Ok(a)
 }
@@ -354,7 +389,7 @@ pub async fn start(db: &Db, cache: &Work, secret: &[u8], caller: Option<i64>, pu
     let mut a = load(db, caller, public_id).await?;
     a.check_live()?;
     let f = cache.fixed(db, &a).await?;
-    if a.status == "active" && !a.started() {
+    if a.status == AssignmentStatus::Active && !a.started() {
         let now = now_ms();
         sqlx::query("UPDATE assignments SET item_shown_at = $1, last_seen_at = $1 WHERE id = $2 AND item_shown_at IS NULL")
             .bind(now)
@@ -488,7 +523,10 @@ fn with_judgment(
 }
 
 /// The guard of every answer, on the assignment `a`: item `$3` is still the current one of an
-/// active, started assignment whose worker is not blocked.
+/// active, started assignment whose worker is not blocked. The status is written here
+/// (`AssignmentStatus::Active`'s stored name) rather than bound: this guard is spliced into three
+/// statements whose parameters are numbered by [`insert_judgment_from`], and one more parameter
+/// in each would make them harder to read, not safer.
 const IS_CURRENT: &str = "a.next_position = $3 AND a.status = 'active' AND (a.item_shown_at IS NOT NULL OR a.next_position > 0) \
      AND EXISTS (SELECT 1 FROM workers w WHERE w.id = a.worker_id AND w.blocked = 0)";
 
@@ -522,15 +560,16 @@ async fn store_answer(
     }
     let moved = sqlx::query(
         "UPDATE assignments SET next_position = $1, item_shown_at = $2, last_seen_at = $3, status = $4, completed_at = $5 \
-         WHERE id = $6 AND next_position = $7 AND status = 'active'",
+         WHERE id = $6 AND next_position = $7 AND status = $8",
     )
     .bind(answer.position + 1)
     .bind(if completing { None } else { Some(now) })
     .bind(now)
-    .bind(if completing { "completed" } else { "active" })
+    .bind(if completing { AssignmentStatus::Completed } else { AssignmentStatus::Active }.as_str())
     .bind(if completing { Some(now) } else { None })
     .bind(id)
     .bind(answer.position)
+    .bind(AssignmentStatus::Active.as_str())
     .execute(&mut *tx)
     .await?
     .rows_affected();
@@ -594,7 +633,7 @@ struct AnswerQueue {
 }
 
 /// Where the writer says whether an answer was stored.
-type Reply = tokio::sync::oneshot::Sender<Result<bool, String>>;
+type Reply = tokio::sync::oneshot::Sender<Result<bool, WorkError>>;
 
 /// Answers stored in one transaction at most.
 const GROUP_COMMIT_MAX: usize = 256;
@@ -630,13 +669,13 @@ impl AnswerQueue {
         let (reply, result) = tokio::sync::oneshot::channel();
         let lost = || WorkError::Internal("the answer writer stopped".into());
         self.sender.send((answer, reply)).await.map_err(|_| lost())?;
-        result.await.map_err(|_| lost())?.map_err(WorkError::Internal)
+        result.await.map_err(|_| lost())?
     }
 }
 
 /// Stores a group of answers in one transaction; for each, whether it was stored (`false`: its
 /// item was not the current one, nothing of it was written) or why it failed.
-async fn store_group<'a>(writer: &sqlx::AnyPool, answers: impl ExactSizeIterator<Item = &'a QueuedAnswer>) -> Vec<Result<bool, String>> {
+async fn store_group<'a>(writer: &sqlx::AnyPool, answers: impl ExactSizeIterator<Item = &'a QueuedAnswer>) -> Vec<Result<bool, WorkError>> {
     // In a savepoint: advance the position if the item is the current one of an active,
     // started assignment of a worker in good standing; then, only if it moved, store the
     // judgment with the time the item was shown and start the next item's time. `changes()` is
@@ -655,7 +694,7 @@ async fn store_group<'a>(writer: &sqlx::AnyPool, answers: impl ExactSizeIterator
         })
     });
     let n = answers.len();
-    let all_failed = |e: String| (0..n).map(|_| Err(e.clone())).collect::<Vec<_>>();
+    let all_failed = |e: String| (0..n).map(|_| Err(WorkError::Internal(e.clone()))).collect::<Vec<_>>();
     let mut conn = match writer.acquire().await {
         Ok(c) => c,
         Err(e) => return all_failed(format!("storing judgments: {e}")),
@@ -666,13 +705,14 @@ async fn store_group<'a>(writer: &sqlx::AnyPool, answers: impl ExactSizeIterator
     let mut results = Vec::with_capacity(n);
     for a in answers {
         let one = with_judgment(&ONE_ANSWER[shape(a.score, a.score2)], a.assignment, a.hit_item_id, &a.answer, a.score, a.score2, a.now);
-        // `fetch_all` runs every statement, RELEASE included.
+        // `fetch_all` runs every statement, RELEASE included; the one row is the SELECT's (read
+        // by name: the statement is shared with `execute`, so it is not a `query_scalar`).
         let stored = one.fetch_all(&mut *conn).await;
         results.push(match stored {
             Ok(rows) => match rows.first().map(|r| r.try_get::<i64, _>("stored")) {
                 Some(Ok(1)) => Ok(true),
                 Some(Ok(0)) => Ok(false),
-                other => Err(format!("storing a judgment: unexpected result {other:?}")),
+                other => Err(WorkError::Internal(format!("storing a judgment: unexpected result {other:?}"))),
             },
             Err(e) => {
                 // A statement failed inside the savepoint: undo this answer alone.
@@ -680,7 +720,7 @@ async fn store_group<'a>(writer: &sqlx::AnyPool, answers: impl ExactSizeIterator
                     let _ = sqlx::query("ROLLBACK").execute(&mut *conn).await;
                     return all_failed(format!("storing judgments: {e}; undoing it: {undo}"));
                 }
-                if crate::db::is_conflict(&e) { Ok(false) } else { Err(format!("storing a judgment failed: {e}")) }
+                if crate::db::is_conflict(&e) { Ok(false) } else { Err(WorkError::Internal(format!("storing a judgment failed: {e}"))) }
             }
         });
     }
@@ -713,6 +753,15 @@ pub async fn submit(db: &Db, cache: &Work, secret: &[u8], caller: Option<i64>, p
     submit_checked(db, cache, secret, caller, public_id, answer).await
 }
 
+/// The judgment already stored for an item, as [`submit_checked`] compares a retry with it.
+#[derive(sqlx::FromRow)]
+struct StoredAnswer {
+    score: Option<f64>,
+    score2: Option<f64>,
+    skipped: i64,
+    idempotency_key: Option<String>,
+}
+
 /// [`submit`] after reading the assignment: every refusal explained, retries answered, the
 /// last item's completion and quality gate.
 async fn submit_checked(db: &Db, cache: &Work, secret: &[u8], caller: Option<i64>, public_id: &str, answer: &Answer) -> Result<Step, WorkError> {
@@ -725,8 +774,8 @@ async fn submit_checked(db: &Db, cache: &Work, secret: &[u8], caller: Option<i64
         let (score, score2) = validate(&f.rules, answer)?;
         // Storing a judgment and advancing the position are one transaction, so only an item
         // before the current one can have an answer already (a retry, or a second answer).
-        let existing = if answer.position < a.next_position {
-            sqlx::query(
+        let existing: Option<StoredAnswer> = if answer.position < a.next_position {
+            sqlx::query_as(
                 "SELECT j.score, j.score2, j.skipped, j.idempotency_key FROM judgments j \
                  JOIN hit_items hi ON hi.id = j.hit_item_id WHERE j.assignment_id = $1 AND hi.position = $2",
             )
@@ -737,12 +786,9 @@ async fn submit_checked(db: &Db, cache: &Work, secret: &[u8], caller: Option<i64
         } else {
             None
         };
-        if let Some(row) = existing {
-            let stored_key: Option<String> = row.try_get("idempotency_key")?;
-            let same_answer = same(row.try_get("score")?, score)
-                && same(row.try_get("score2")?, score2)
-                && (row.try_get::<i64, _>("skipped")? != 0) == answer.skipped;
-            if same_answer && stored_key.as_deref() == Some(answer.idempotency_key.trim()) {
+        if let Some(stored) = existing {
+            let same_answer = same(stored.score, score) && same(stored.score2, score2) && (stored.skipped != 0) == answer.skipped;
+            if same_answer && stored.idempotency_key.as_deref() == Some(answer.idempotency_key.trim()) {
                 return step_of(secret, &a, &f);
             }
             return Err(WorkError::Conflict(format!(
@@ -750,7 +796,7 @@ async fn submit_checked(db: &Db, cache: &Work, secret: &[u8], caller: Option<i64
                 answer.position + 1
             )));
         }
-        if a.status == "completed" {
+        if a.status == AssignmentStatus::Completed {
             return Err(WorkError::Conflict("This HIT is finished; no more answers are taken.".into()));
         }
         if !a.started() {
@@ -791,7 +837,7 @@ async fn submit_checked(db: &Db, cache: &Work, secret: &[u8], caller: Option<i64
             let after = Loaded {
                 next_position: answer.position + 1,
                 item_shown_at: None,
-                status: "completed".into(),
+                status: AssignmentStatus::Completed,
                 code_held: code.is_none(),
                 completion_code: code,
                 ..a
@@ -813,98 +859,133 @@ async fn submit_checked(db: &Db, cache: &Work, secret: &[u8], caller: Option<i64
 pub async fn verify_code(db: &Db, secret: &[u8], code: &str) -> Result<CodeCheck, WorkError> {
     let invalid = CodeCheck { valid: false, assignment: None, campaign_name: None, completed_at: None };
     let Some(code) = normalise_code(code) else { return Ok(invalid) };
-    let row = sqlx::query(
+    let row: Option<(String, Option<i64>, String)> = sqlx::query_as(
         "SELECT a.public_id, a.completed_at, c.name FROM assignments a JOIN hits h ON h.id = a.hit_id \
-         JOIN campaigns c ON c.id = h.campaign_id WHERE a.completion_code = $1 AND a.status = 'completed'",
+         JOIN campaigns c ON c.id = h.campaign_id WHERE a.completion_code = $1 AND a.status = $2",
     )
     .bind(&code)
+    .bind(AssignmentStatus::Completed.as_str())
     .fetch_optional(&db.pool)
     .await?;
-    let Some(row) = row else { return Ok(invalid) };
-    let public_id: String = row.try_get("public_id")?;
+    let Some((public_id, completed_at, campaign_name)) = row else { return Ok(invalid) };
     if completion_code(secret, &public_id) != code {
         return Ok(invalid);
     }
-    Ok(CodeCheck {
-        valid: true,
-        assignment: Some(public_id),
-        campaign_name: Some(row.try_get("name")?),
-        completed_at: row.try_get("completed_at")?,
-    })
+    Ok(CodeCheck { valid: true, assignment: Some(public_id), campaign_name: Some(campaign_name), completed_at })
 }
 
 // ---------------------------------------------------------------------------------------------
 // Lists
 
+/// A row of [`my_assignments`]' query.
+#[derive(sqlx::FromRow)]
+struct MyAssignmentRow {
+    public_id: String,
+    #[sqlx(try_from = "String")]
+    status: AssignmentStatus,
+    next_position: i64,
+    item_count: i64,
+    name: String,
+    task: String,
+}
+
 /// The account's live assignments (active first), for the home page.
 pub async fn my_assignments(db: &Db, user_id: i64) -> Result<Vec<MyAssignment>, WorkError> {
-    let rows = sqlx::query(
+    let rows: Vec<MyAssignmentRow> = sqlx::query_as(
         "SELECT a.public_id, a.status, a.next_position, h.item_count, c.name, c.task \
          FROM assignments a JOIN workers w ON w.id = a.worker_id JOIN hits h ON h.id = a.hit_id \
          JOIN campaigns c ON c.id = h.campaign_id \
-         WHERE w.user_id = $1 AND a.status IN ('active', 'completed') ORDER BY a.status, a.started_at, a.id",
+         WHERE w.user_id = $1 AND a.status IN ($2, $3) ORDER BY a.status, a.started_at, a.id",
     )
     .bind(user_id)
+    .bind(AssignmentStatus::Active.as_str())
+    .bind(AssignmentStatus::Completed.as_str())
     .fetch_all(&db.pool)
     .await?;
-    rows.iter()
-        .map(|r| {
-            Ok(MyAssignment {
-                assignment: r.try_get("public_id")?,
-                campaign_name: r.try_get("name")?,
-                task: r.try_get("task")?,
-                total: r.try_get("item_count")?,
-                answered: r.try_get("next_position")?,
-                completed: r.try_get::<String, _>("status")? == "completed",
-            })
+    Ok(rows
+        .into_iter()
+        .map(|r| MyAssignment {
+            assignment: r.public_id,
+            campaign_name: r.name,
+            task: r.task,
+            total: r.item_count,
+            answered: r.next_position,
+            completed: r.status == AssignmentStatus::Completed,
         })
-        .collect::<Result<_, sqlx::Error>>()
-        .map_err(Into::into)
+        .collect())
+}
+
+/// A row of [`all_assignments`]' query.
+#[derive(sqlx::FromRow)]
+struct AssignmentRow {
+    public_id: String,
+    #[sqlx(try_from = "String")]
+    status: AssignmentStatus,
+    next_position: i64,
+    item_count: i64,
+    name: String,
+    task: String,
+    platform: String,
 }
 
 /// Every assignment, newest first (organizers).
 pub async fn all_assignments(db: &Db) -> Result<Vec<AssignmentSummary>, WorkError> {
-    let rows = sqlx::query(
+    let rows: Vec<AssignmentRow> = sqlx::query_as(
         "SELECT a.public_id, a.status, a.next_position, h.item_count, c.name, c.task, w.platform \
          FROM assignments a JOIN workers w ON w.id = a.worker_id JOIN hits h ON h.id = a.hit_id \
          JOIN campaigns c ON c.id = h.campaign_id ORDER BY a.id DESC",
     )
     .fetch_all(&db.pool)
     .await?;
-    rows.iter()
-        .map(|r| {
-            Ok(AssignmentSummary {
-                assignment: r.try_get("public_id")?,
-                campaign_name: r.try_get("name")?,
-                task: r.try_get("task")?,
-                platform: r.try_get("platform")?,
-                status: r.try_get("status")?,
-                total: r.try_get("item_count")?,
-                answered: r.try_get("next_position")?,
-            })
+    Ok(rows
+        .into_iter()
+        .map(|r| AssignmentSummary {
+            assignment: r.public_id,
+            campaign_name: r.name,
+            task: r.task,
+            platform: r.platform,
+            status: r.status,
+            total: r.item_count,
+            answered: r.next_position,
         })
-        .collect::<Result<_, sqlx::Error>>()
-        .map_err(Into::into)
+        .collect())
 }
 
-fn record(r: &AnyRow) -> Result<JudgmentRecord, sqlx::Error> {
-    Ok(JudgmentRecord {
-        position: r.try_get("position")?,
-        item_type: r.try_get("item_type")?,
-        system: r.try_get("system")?,
-        segment_key: r.try_get("segment_key")?,
-        score: r.try_get("score")?,
-        score2: r.try_get("score2")?,
-        skipped: r.try_get::<i64, _>("skipped")? != 0,
-        shown_at: r.try_get("shown_at")?,
-        submitted_at: r.try_get("submitted_at")?,
-        time_on_screen_ms: r.try_get("time_on_screen_ms")?,
-    })
+/// A row of [`judgments_of`]' query.
+#[derive(sqlx::FromRow)]
+struct JudgmentRow {
+    position: i64,
+    item_type: String,
+    system: Option<String>,
+    segment_key: String,
+    score: Option<f64>,
+    score2: Option<f64>,
+    skipped: i64,
+    shown_at: Option<i64>,
+    submitted_at: i64,
+    time_on_screen_ms: Option<i64>,
+}
+
+impl From<JudgmentRow> for JudgmentRecord {
+    fn from(r: JudgmentRow) -> Self {
+        JudgmentRecord {
+            position: r.position,
+            item_type: r.item_type,
+            system: r.system,
+            segment_key: r.segment_key,
+            score: r.score,
+            score2: r.score2,
+            skipped: r.skipped != 0,
+            shown_at: r.shown_at,
+            submitted_at: r.submitted_at,
+            time_on_screen_ms: r.time_on_screen_ms,
+        }
+    }
 }
 
 /// The judgments of an assignment with their items' hidden facts, in item order (organizers).
 pub async fn judgments_of(db: &Db, public_id: &str) -> Result<Vec<JudgmentRecord>, WorkError> {
-    let rows = sqlx::query(
+    let rows: Vec<JudgmentRow> = sqlx::query_as(
         "SELECT hi.position, hi.item_type, sy.name AS system, s.segment_key, j.score, j.score2, j.skipped, \
                 j.shown_at, j.submitted_at, j.time_on_screen_ms \
          FROM judgments j JOIN assignments a ON a.id = j.assignment_id JOIN hit_items hi ON hi.id = j.hit_item_id \
@@ -914,23 +995,19 @@ pub async fn judgments_of(db: &Db, public_id: &str) -> Result<Vec<JudgmentRecord
     .bind(public_id)
     .fetch_all(&db.pool)
     .await?;
-    rows.iter().map(record).collect::<Result<_, sqlx::Error>>().map_err(Into::into)
+    Ok(rows.into_iter().map(JudgmentRecord::from).collect())
 }
 
 /// The items of an assignment's HIT with their hidden facts, answered or not (organizers):
 /// (position, item type, system name).
 pub async fn items_of(db: &Db, public_id: &str) -> Result<Vec<(i64, String, Option<String>)>, WorkError> {
-    let rows = sqlx::query(
+    Ok(sqlx::query_as(
         "SELECT hi.position, hi.item_type, sy.name AS system FROM assignments a JOIN hit_items hi ON hi.hit_id = a.hit_id \
          LEFT JOIN systems sy ON sy.id = hi.system_id WHERE a.public_id = $1 ORDER BY hi.position",
     )
     .bind(public_id)
     .fetch_all(&db.pool)
-    .await?;
-    rows.iter()
-        .map(|r| Ok((r.try_get("position")?, r.try_get("item_type")?, r.try_get("system")?)))
-        .collect::<Result<_, sqlx::Error>>()
-        .map_err(Into::into)
+    .await?)
 }
 
 #[cfg(test)]
@@ -943,7 +1020,7 @@ mod tests {
             public_id: "p".into(),
             owner: None,
             hit_id: 1,
-            status: "active".into(),
+            status: AssignmentStatus::Active,
             platform_params: None,
             next_position: 0,
             item_shown_at: Some(1),
@@ -1119,7 +1196,7 @@ mod tests {
         ];
         let results = store_group(&db.writer, group.iter()).await;
         assert_eq!(results[..3], [Ok(true), Ok(false), Ok(false)]);
-        assert!(matches!(&results[3], Err(e) if e.contains("FOREIGN KEY")), "{:?}", results[3]);
+        assert!(matches!(&results[3], Err(e) if e.to_string().contains("FOREIGN KEY")), "{:?}", results[3]);
         assert_eq!(results[4], Ok(true));
         // The failed answer left nothing behind: not its position, not its time.
         let stored = judgments(&db, a).await;

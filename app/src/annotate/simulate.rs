@@ -13,13 +13,11 @@
 
 use std::collections::HashMap;
 
-use sqlx::Row;
-
 use super::server::{Answer, Work, WorkError, start, submit};
 use crate::campaign::assign::{Platform, crowd_worker, next_assignment};
 use crate::db::Db;
 use crate::error::{AppError, AppResult, StorageContext};
-use crate::model::ItemType;
+use crate::model::{AssignmentStatus, CampaignStatus, ItemType, TaskKind};
 use assay_core::simulate::{SimulatedWorker, WorkerKind};
 
 /// Who the simulated crowd is.
@@ -108,17 +106,15 @@ pub async fn simulate_campaign(
     mut progress: impl FnMut(&SimulationReport),
 ) -> AppResult<SimulationReport> {
     let context = || format!("simulating a crowd on campaign {campaign_id}");
-    let task: String = sqlx::query("SELECT task FROM campaigns WHERE id = $1")
+    let task: String = sqlx::query_scalar("SELECT task FROM campaigns WHERE id = $1")
         .bind(campaign_id)
         .fetch_optional(&db.pool)
         .await
         .with_context(context)?
-        .ok_or_else(|| AppError::not_found(format!("there is no campaign with id {campaign_id}")))?
-        .try_get("task")
-        .with_context(context)?;
-    let word_order = task == "word-order";
+        .ok_or_else(|| AppError::not_found(format!("there is no campaign with id {campaign_id}")))?;
+    let word_order = TaskKind::parse(&task) == Some(TaskKind::WordOrder);
     // System qualities: spread evenly, in the order of the systems' names.
-    let systems = sqlx::query(
+    let systems: Vec<(i64, String)> = sqlx::query_as(
         "SELECT DISTINCT s.id, s.name FROM hits h JOIN hit_items hi ON hi.hit_id = h.id JOIN systems s ON s.id = hi.system_id \
          WHERE h.campaign_id = $1 ORDER BY s.name",
     )
@@ -128,8 +124,8 @@ pub async fn simulate_campaign(
     .with_context(context)?;
     let k = systems.len().max(2) as f64 - 1.0;
     let mut quality: HashMap<i64, f64> = HashMap::new();
-    for (i, r) in systems.iter().enumerate() {
-        quality.insert(r.try_get("id").with_context(context)?, 60.0 - mix.spread / 2.0 + mix.spread * i as f64 / k);
+    for (i, (id, _)) in systems.iter().enumerate() {
+        quality.insert(*id, 60.0 - mix.spread / 2.0 + mix.spread * i as f64 / k);
     }
     let work = Work::default();
     let mut report = SimulationReport::default();
@@ -188,34 +184,40 @@ pub async fn simulate_campaign(
     Ok(report)
 }
 
+/// What [`free_slots`] reads of a campaign.
+#[derive(sqlx::FromRow)]
+struct CampaignRow {
+    #[sqlx(try_from = "String")]
+    status: CampaignStatus,
+    settings: String,
+    task: String,
+}
+
 /// The free slots of a launched campaign: every HIT's redundancy less its live assignments.
 /// A campaign that is not launched is [`AppError::Conflict`].
 pub async fn free_slots(db: &Db, campaign_id: i64) -> AppResult<usize> {
     let context = || format!("counting the free slots of campaign {campaign_id}");
-    let row = sqlx::query("SELECT status, settings, task FROM campaigns WHERE id = $1")
+    let row: CampaignRow = sqlx::query_as("SELECT status, settings, task FROM campaigns WHERE id = $1")
         .bind(campaign_id)
         .fetch_optional(&db.pool)
         .await
         .with_context(context)?
         .ok_or_else(|| AppError::not_found(format!("there is no campaign with id {campaign_id}")))?;
-    let status: String = row.try_get("status").with_context(context)?;
-    if status != "launched" {
-        return Err(AppError::Conflict(format!("campaign {campaign_id} is {status}: only a launched campaign can be answered")));
+    if row.status != CampaignStatus::Launched {
+        return Err(AppError::Conflict(format!("campaign {campaign_id} is {}: only a launched campaign can be answered", row.status)));
     }
-    let settings: String = row.try_get("settings").with_context(context)?;
-    let task: String = row.try_get("task").with_context(context)?;
-    let task = crate::model::TaskKind::parse(&task).unwrap_or(crate::model::TaskKind::DaAdequacy);
-    let k = crate::campaign::CampaignSettings::read(&settings, task, "", "").redundancy.max(1);
-    let row = sqlx::query(
+    let task = TaskKind::parse(&row.task).unwrap_or(TaskKind::DaAdequacy);
+    let k = crate::campaign::CampaignSettings::read(&row.settings, task, "", "").redundancy.max(1);
+    let (hits, live): (i64, i64) = sqlx::query_as(
         "SELECT (SELECT COUNT(*) FROM hits WHERE campaign_id = $1) AS hits, \
-         (SELECT COUNT(*) FROM assignments a JOIN hits h ON h.id = a.hit_id WHERE h.campaign_id = $1 AND a.status IN ('active', 'completed')) AS live",
+         (SELECT COUNT(*) FROM assignments a JOIN hits h ON h.id = a.hit_id WHERE h.campaign_id = $1 AND a.status IN ($2, $3)) AS live",
     )
     .bind(campaign_id)
+    .bind(AssignmentStatus::Active.as_str())
+    .bind(AssignmentStatus::Completed.as_str())
     .fetch_one(&db.pool)
     .await
     .with_context(context)?;
-    let hits: i64 = row.try_get("hits").with_context(context)?;
-    let live: i64 = row.try_get("live").with_context(context)?;
     Ok((hits as usize * k).saturating_sub(live as usize))
 }
 
@@ -241,9 +243,19 @@ fn true_quality(item: &ItemFacts, quality: &HashMap<i64, f64>) -> f64 {
     .clamp(0.0, 100.0)
 }
 
+/// A row of [`item_facts`]' query.
+#[derive(sqlx::FromRow)]
+struct ItemRow {
+    position: i64,
+    #[sqlx(try_from = "String")]
+    item_type: ItemType,
+    system_id: Option<i64>,
+    segment_position: i64,
+}
+
 async fn item_facts(db: &Db, hit_id: i64) -> AppResult<HashMap<i64, ItemFacts>> {
     let context = || format!("reading the items of HIT {hit_id}");
-    let rows = sqlx::query(
+    let rows: Vec<ItemRow> = sqlx::query_as(
         "SELECT hi.position, hi.item_type, hi.system_id, s.position AS segment_position FROM hit_items hi \
          JOIN segments s ON s.id = hi.segment_id WHERE hi.hit_id = $1",
     )
@@ -251,24 +263,16 @@ async fn item_facts(db: &Db, hit_id: i64) -> AppResult<HashMap<i64, ItemFacts>> 
     .fetch_all(&db.pool)
     .await
     .with_context(context)?;
-    let mut out = HashMap::new();
-    for r in &rows {
-        let item_type: String = r.try_get("item_type").with_context(context)?;
-        out.insert(
-            r.try_get("position").with_context(context)?,
-            ItemFacts {
-                item_type: ItemType::parse(&item_type).ok_or_else(|| AppError::internal(format!("unknown item type {item_type:?}")))?,
-                system: r.try_get("system_id").with_context(context)?,
-                segment_position: r.try_get("segment_position").with_context(context)?,
-            },
-        );
-    }
-    Ok(out)
+    Ok(rows
+        .into_iter()
+        .map(|r| (r.position, ItemFacts { item_type: r.item_type, system: r.system_id, segment_position: r.segment_position }))
+        .collect())
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use sqlx::Row;
     use crate::campaign::tests::{databases, draft, import_folder, organizer};
     use crate::campaign::launch::{create_campaign, launch_campaign};
 

@@ -58,6 +58,7 @@ pub struct UserInfo {
 
 /// A personal API token as its owner's token page lists it (never the token itself).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ssr", derive(sqlx::FromRow))]
 pub struct ApiToken {
     pub id: i64,
     pub name: String,

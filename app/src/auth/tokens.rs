@@ -9,7 +9,6 @@ use crate::auth::server::{random_token, token_hash};
 use crate::auth::{ApiToken, NewApiToken, Role, UserInfo};
 use crate::db::{Db, now_ms};
 use crate::error::{AppError, AppResult, StorageContext};
-use sqlx::Row;
 
 /// Every token starts with this, so that it is recognisable in a script or a leak scanner.
 pub const TOKEN_PREFIX: &str = "assay_";
@@ -17,17 +16,6 @@ pub const TOKEN_PREFIX: &str = "assay_";
 pub const MAX_NAME_CHARS: usize = 100;
 /// Live tokens one account may have.
 pub const MAX_TOKENS: i64 = 50;
-
-fn token_from_row(r: &sqlx::any::AnyRow) -> AppResult<ApiToken> {
-    let e = |e: sqlx::Error| AppError::storage("reading an API token", e);
-    Ok(ApiToken {
-        id: r.try_get("id").map_err(e)?,
-        name: r.try_get("name").map_err(e)?,
-        created_at: r.try_get("created_at").map_err(e)?,
-        last_used_at: r.try_get("last_used_at").map_err(e)?,
-        revoked_at: r.try_get("revoked_at").map_err(e)?,
-    })
-}
 
 /// Creates a token for `user` (researchers and up); returns it with the secret.
 pub async fn create(db: &Db, user: &UserInfo, name: &str) -> AppResult<NewApiToken> {
@@ -51,7 +39,7 @@ pub async fn create(db: &Db, user: &UserInfo, name: &str) -> AppResult<NewApiTok
     }
     let secret = format!("{TOKEN_PREFIX}{}", random_token());
     let now = now_ms();
-    let row = sqlx::query(
+    let token: ApiToken = sqlx::query_as(
         "INSERT INTO api_tokens (user_id, name, token_hash, created_at) VALUES ($1, $2, $3, $4) \
          RETURNING id, name, created_at, last_used_at, revoked_at",
     )
@@ -62,19 +50,16 @@ pub async fn create(db: &Db, user: &UserInfo, name: &str) -> AppResult<NewApiTok
     .fetch_one(&db.writer)
     .await
     .context("storing an API token")?;
-    Ok(NewApiToken { token: token_from_row(&row)?, secret })
+    Ok(NewApiToken { token, secret })
 }
 
 /// The account's tokens, newest first (revoked ones included, marked).
 pub async fn list(db: &Db, user_id: i64) -> AppResult<Vec<ApiToken>> {
-    let rows = sqlx::query(
-        "SELECT id, name, created_at, last_used_at, revoked_at FROM api_tokens WHERE user_id = $1 ORDER BY id DESC",
-    )
-    .bind(user_id)
-    .fetch_all(&db.pool)
-    .await
-    .with_context(|| format!("listing the API tokens of account {user_id}"))?;
-    rows.iter().map(token_from_row).collect()
+    sqlx::query_as("SELECT id, name, created_at, last_used_at, revoked_at FROM api_tokens WHERE user_id = $1 ORDER BY id DESC")
+        .bind(user_id)
+        .fetch_all(&db.pool)
+        .await
+        .with_context(|| format!("listing the API tokens of account {user_id}"))
 }
 
 /// Revokes one of the account's own tokens; another account's token is "not found".
@@ -90,6 +75,17 @@ pub async fn revoke(db: &Db, user_id: i64, token_id: i64) -> AppResult<()> {
     if done.rows_affected() == 1 { Ok(()) } else { Err(AppError::invalid("token_id", format!("You have no live token with id {token_id}."))) }
 }
 
+/// A live token's account, as [`authenticate`] reads it.
+#[derive(sqlx::FromRow)]
+struct TokenOwner {
+    id: i64,
+    email: String,
+    display_name: String,
+    role: String,
+    token_id: i64,
+    last_used_at: Option<i64>,
+}
+
 /// The account a live token belongs to, with the account's current role; None for an unknown,
 /// revoked or malformed token or a disabled account. Notes the use (at most once a minute).
 pub async fn authenticate(db: &Db, secret: &str) -> AppResult<Option<UserInfo>> {
@@ -97,7 +93,7 @@ pub async fn authenticate(db: &Db, secret: &str) -> AppResult<Option<UserInfo>> 
         return Ok(None);
     }
     let hash = token_hash(secret);
-    let row = sqlx::query(
+    let row: Option<TokenOwner> = sqlx::query_as(
         "SELECT u.id, u.email, u.display_name, u.role, t.id AS token_id, t.last_used_at FROM api_tokens t \
          JOIN users u ON u.id = t.user_id WHERE t.token_hash = $1 AND t.revoked_at IS NULL AND u.disabled = 0",
     )
@@ -106,19 +102,15 @@ pub async fn authenticate(db: &Db, secret: &str) -> AppResult<Option<UserInfo>> 
     .await
     .context("looking up an API token")?;
     let Some(row) = row else { return Ok(None) };
-    let e = |e: sqlx::Error| AppError::storage("reading the account of an API token", e);
-    let role: String = row.try_get("role").map_err(e)?;
-    let user = UserInfo {
-        id: row.try_get("id").map_err(e)?,
-        email: row.try_get("email").map_err(e)?,
-        name: row.try_get("display_name").map_err(e)?,
-        role: Role::parse(&role).unwrap_or(Role::Annotator),
-    };
-    let last: Option<i64> = row.try_get("last_used_at").map_err(e)?;
+    let user = UserInfo { id: row.id, email: row.email, name: row.display_name, role: Role::parse(&row.role).unwrap_or(Role::Annotator) };
     let now = now_ms();
-    if last.is_none_or(|t| now - t > 60_000) {
-        let id: i64 = row.try_get("token_id").map_err(e)?;
-        sqlx::query("UPDATE api_tokens SET last_used_at = $1 WHERE id = $2").bind(now).bind(id).execute(&db.writer).await.map_err(e)?;
+    if row.last_used_at.is_none_or(|t| now - t > 60_000) {
+        sqlx::query("UPDATE api_tokens SET last_used_at = $1 WHERE id = $2")
+            .bind(now)
+            .bind(row.token_id)
+            .execute(&db.writer)
+            .await
+            .context("reading the account of an API token")?;
     }
     Ok(Some(user))
 }

@@ -17,8 +17,8 @@ use crate::signing::completion_code;
 use crate::campaign::{CampaignSettings, GateMode, GateUnsure, QualityGate};
 use crate::db::now_ms;
 use crate::error::{AppError, AppResult, StorageContext};
-use crate::model::TaskKind;
-use sqlx::{AnyConnection, Row};
+use crate::model::{AssignmentStatus, TaskKind};
+use sqlx::AnyConnection;
 
 /// What the gate decided for a finished HIT.
 #[derive(Clone, Debug, PartialEq)]
@@ -78,26 +78,38 @@ pub fn reliability_of(set: &JudgmentSet, qc: &QcSettings) -> (PairCheck, usize) 
 /// Gives the completion codes of the worker's held HITs in the campaign (after an approval or
 /// a later pass). Returns how many were released.
 pub async fn release_held(conn: &mut AnyConnection, secret: &[u8], campaign_id: i64, worker_id: i64) -> AppResult<usize> {
-    let held = sqlx::query(
+    let what = || format!("releasing the held completion codes of worker {worker_id} in campaign {campaign_id}");
+    let held: Vec<(i64, String)> = sqlx::query_as(
         "SELECT a.id, a.public_id FROM assignments a JOIN hits h ON h.id = a.hit_id \
-         WHERE a.worker_id = $1 AND h.campaign_id = $2 AND a.code_held = 1 AND a.status = 'completed'",
+         WHERE a.worker_id = $1 AND h.campaign_id = $2 AND a.code_held = 1 AND a.status = $3",
     )
     .bind(worker_id)
     .bind(campaign_id)
+    .bind(AssignmentStatus::Completed.as_str())
     .fetch_all(&mut *conn)
     .await
-    .with_context(|| format!("releasing the held completion codes of worker {worker_id} in campaign {campaign_id}"))?;
-    for row in &held {
-        let id: i64 = row.try_get("id").with_context(|| format!("releasing the held completion codes of worker {worker_id} in campaign {campaign_id}"))?;
-        let public_id: String = row.try_get("public_id").with_context(|| format!("releasing the held completion codes of worker {worker_id} in campaign {campaign_id}"))?;
+    .with_context(what)?;
+    for (id, public_id) in &held {
         sqlx::query("UPDATE assignments SET completion_code = $1, code_held = 0 WHERE id = $2")
-            .bind(completion_code(secret, &public_id))
-            .bind(id)
+            .bind(completion_code(secret, public_id))
+            .bind(*id)
             .execute(&mut *conn)
             .await
-            .with_context(|| format!("releasing the held completion codes of worker {worker_id} in campaign {campaign_id}"))?;
+            .with_context(what)?;
     }
     Ok(held.len())
+}
+
+/// The assignment whose HIT is finished, and its campaign's task, settings and gate.
+#[derive(sqlx::FromRow)]
+struct FinishedHit {
+    public_id: String,
+    worker_id: i64,
+    campaign_id: i64,
+    task: String,
+    settings: String,
+    gate: String,
+    gate_unsure: String,
 }
 
 /// Runs the gate for an assignment whose last item was just stored (inside that transaction):
@@ -105,7 +117,7 @@ pub async fn release_held(conn: &mut AnyConnection, secret: &[u8], campaign_id: 
 pub async fn finish_hit(conn: &mut AnyConnection, secret: &[u8], assignment_id: i64) -> AppResult<GateOutcome> {
     let started = std::time::Instant::now();
     let context = || format!("running the quality gate for assignment {assignment_id}");
-    let row = sqlx::query(
+    let row: FinishedHit = sqlx::query_as(
         "SELECT a.public_id, a.worker_id, h.campaign_id, c.task, c.settings, c.gate, c.gate_unsure \
          FROM assignments a JOIN hits h ON h.id = a.hit_id JOIN campaigns c ON c.id = h.campaign_id WHERE a.id = $1",
     )
@@ -113,13 +125,8 @@ pub async fn finish_hit(conn: &mut AnyConnection, secret: &[u8], assignment_id: 
     .fetch_one(&mut *conn)
     .await
     .with_context(context)?;
-    let public_id: String = row.try_get("public_id").with_context(context)?;
-    let worker_id: i64 = row.try_get("worker_id").with_context(context)?;
-    let campaign_id: i64 = row.try_get("campaign_id").with_context(context)?;
-    let task: String = row.try_get("task").with_context(context)?;
-    let settings: String = row.try_get("settings").with_context(context)?;
+    let FinishedHit { public_id, worker_id, campaign_id, task, settings, gate: mode, gate_unsure: unsure } = row;
     let settings = CampaignSettings::read(&settings, TaskKind::parse(&task).unwrap_or(TaskKind::DaAdequacy), "", "");
-    let (mode, unsure): (String, String) = (row.try_get("gate").with_context(context)?, row.try_get("gate_unsure").with_context(context)?);
     let gate = QualityGate::parse(&mode, &unsure).ok_or_else(|| AppError::internal(format!("campaign {campaign_id} has an unknown gate {mode:?}/{unsure:?}")))?;
 
     let set = crate::analysis::db::load_worker(conn, campaign_id, worker_id).await?;

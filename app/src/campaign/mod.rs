@@ -150,6 +150,7 @@ pub struct CampaignProgress {
 
 /// One stored HIT item as the organizer inspects it.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ssr", derive(sqlx::FromRow))]
 pub struct HitItemView {
     pub position: i64,
     /// SYSTEM, BAD_REF, REPEAT or REF.

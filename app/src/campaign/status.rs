@@ -6,50 +6,72 @@ use crate::campaign::launch::load_campaign;
 use crate::campaign::{CampaignInfo, CampaignProgress, HitItemView, QueueEntry};
 use crate::db::Db;
 use crate::error::{AppError, AppResult, StorageContext};
-use sqlx::Row;
-
+use crate::model::{AssignmentStatus, CampaignStatus};
 
 const CAMPAIGN_COLUMNS: &str = "SELECT c.id, c.public_id, c.name, c.task, c.status, t.name AS test_set, t.source_lang, t.target_lang, \
      (SELECT COUNT(*) FROM hits h WHERE h.campaign_id = c.id) AS hits FROM campaigns c JOIN test_sets t ON t.id = c.test_set_id";
 
-fn campaign_info(r: &sqlx::any::AnyRow) -> Result<CampaignInfo, sqlx::Error> {
-    let src: String = r.try_get("source_lang")?;
-    let tgt: String = r.try_get("target_lang")?;
-    Ok(CampaignInfo {
-        id: r.try_get("id")?,
-        public_id: r.try_get("public_id")?,
-        name: r.try_get("name")?,
-        task: r.try_get("task")?,
-        status: r.try_get("status")?,
-        test_set: r.try_get("test_set")?,
-        pair: format!("{src}-{tgt}"),
-        hits: r.try_get("hits")?,
-    })
+/// A row of [`CAMPAIGN_COLUMNS`]. The status stays the stored name: [`CampaignInfo`] carries it
+/// to the pages as text.
+#[derive(sqlx::FromRow)]
+struct CampaignInfoRow {
+    id: i64,
+    public_id: String,
+    name: String,
+    task: String,
+    status: String,
+    test_set: String,
+    source_lang: String,
+    target_lang: String,
+    hits: i64,
+}
+
+impl From<CampaignInfoRow> for CampaignInfo {
+    fn from(r: CampaignInfoRow) -> Self {
+        CampaignInfo {
+            id: r.id,
+            public_id: r.public_id,
+            name: r.name,
+            task: r.task,
+            status: r.status,
+            test_set: r.test_set,
+            pair: format!("{}-{}", r.source_lang, r.target_lang),
+            hits: r.hits,
+        }
+    }
 }
 
 /// Every campaign, newest first.
 pub async fn list_campaigns(db: &Db) -> AppResult<Vec<CampaignInfo>> {
     let sql = format!("{CAMPAIGN_COLUMNS} ORDER BY c.id DESC");
-    let rows = sqlx::query(sqlx::AssertSqlSafe(sql)).fetch_all(&db.pool).await.context("listing the campaigns")?;
-    rows.iter().map(campaign_info).collect::<Result<_, _>>().context("listing the campaigns")
+    let rows: Vec<CampaignInfoRow> = sqlx::query_as(sqlx::AssertSqlSafe(sql)).fetch_all(&db.pool).await.context("listing the campaigns")?;
+    Ok(rows.into_iter().map(CampaignInfo::from).collect())
 }
 
 /// One campaign.
 /// An unknown campaign is [`AppError::NotFound`].
 pub async fn campaign_info_of(db: &Db, campaign_id: i64) -> AppResult<CampaignInfo> {
     let sql = format!("{CAMPAIGN_COLUMNS} WHERE c.id = $1");
-    let row = sqlx::query(sqlx::AssertSqlSafe(sql))
+    let row: CampaignInfoRow = sqlx::query_as(sqlx::AssertSqlSafe(sql))
         .bind(campaign_id)
         .fetch_optional(&db.pool)
         .await
         .with_context(|| format!("reading campaign {campaign_id}"))?
         .ok_or_else(|| AppError::not_found(format!("there is no campaign with id {campaign_id}")))?;
-    campaign_info(&row).with_context(|| format!("reading campaign {campaign_id}"))
+    Ok(row.into())
 }
 
 /// The signed crowd link of a campaign.
 pub fn crowd_link(public_url: &str, secret: &[u8], campaign_public_id: &str) -> String {
     format!("{}/c/{campaign_public_id}?sig={}", public_url.trim_end_matches('/'), link_signature(secret, campaign_public_id))
+}
+
+/// How many assignments of a campaign have a status.
+#[derive(sqlx::FromRow)]
+struct StatusCount {
+    #[sqlx(try_from = "String")]
+    status: AssignmentStatus,
+    n: i64,
 }
 
 /// What an organizer watches while people work.
@@ -59,36 +81,34 @@ pub async fn progress(db: &Db, campaign_id: i64, public_url: &str, secret: &[u8]
     let c = load_campaign(db, campaign_id).await.map_err(|e| e.in_argument("campaign_id"))?;
     crate::campaign::assign::expire_idle(db, campaign_id).await?;
     let k = c.settings.redundancy.max(1) as i64;
-    let rows = sqlx::query(
+    let what = || format!("reading the progress of campaign {campaign_id}");
+    let rows: Vec<StatusCount> = sqlx::query_as(
         "SELECT a.status, COUNT(*) AS n FROM assignments a JOIN hits h ON h.id = a.hit_id WHERE h.campaign_id = $1 GROUP BY a.status",
     )
     .bind(campaign_id)
     .fetch_all(&db.pool)
     .await
-    .with_context(|| format!("reading the progress of campaign {campaign_id}"))?;
+    .with_context(what)?;
     let mut p = CampaignProgress { redundancy: k, crowd_link: crowd_link(public_url, secret, &info.public_id), ..Default::default() };
-    for r in rows {
-        let status: String = r.try_get("status").with_context(|| format!("reading the progress of campaign {campaign_id}"))?;
-        let n: i64 = r.try_get("n").with_context(|| format!("reading the progress of campaign {campaign_id}"))?;
-        match status.as_str() {
-            "completed" => p.done = n,
-            "active" => p.in_progress = n,
-            "expired" | "returned" => p.expired += n,
-            _ => {}
+    for StatusCount { status, n } in rows {
+        match status {
+            AssignmentStatus::Completed => p.done = n,
+            AssignmentStatus::Active => p.in_progress = n,
+            AssignmentStatus::Expired | AssignmentStatus::Returned => p.expired += n,
         }
     }
     p.open = (info.hits * k - p.done - p.in_progress).max(0);
-    let workers = sqlx::query(
-        "SELECT COUNT(DISTINCT a.worker_id) AS total, COUNT(DISTINCT CASE WHEN a.status = 'active' THEN a.worker_id END) AS active \
+    (p.workers_total, p.workers_active) = sqlx::query_as(
+        "SELECT COUNT(DISTINCT a.worker_id) AS total, COUNT(DISTINCT CASE WHEN a.status = $2 THEN a.worker_id END) AS active \
          FROM assignments a JOIN hits h ON h.id = a.hit_id WHERE h.campaign_id = $1",
     )
     .bind(campaign_id)
+    .bind(AssignmentStatus::Active.as_str())
     .fetch_one(&db.pool)
     .await
-    .with_context(|| format!("reading the progress of campaign {campaign_id}"))?;
-    p.workers_total = workers.try_get("total").with_context(|| format!("reading the progress of campaign {campaign_id}"))?;
-    p.workers_active = workers.try_get("active").with_context(|| format!("reading the progress of campaign {campaign_id}"))?;
-    let per_system = sqlx::query(
+    .with_context(what)?;
+    // (name, planned, judged): the SYSTEM items of each system, and their judgments.
+    let per_system: Vec<(String, i64, i64)> = sqlx::query_as(
         "SELECT y.name, \
            (SELECT COUNT(*) FROM hit_items i JOIN hits h ON h.id = i.hit_id WHERE h.campaign_id = $1 AND i.system_id = y.id AND i.item_type = 'SYSTEM') AS planned, \
            (SELECT COUNT(*) FROM judgments j JOIN hit_items i ON i.id = j.hit_item_id JOIN hits h ON h.id = i.hit_id WHERE h.campaign_id = $1 AND i.system_id = y.id AND i.item_type = 'SYSTEM') AS judged \
@@ -97,91 +117,93 @@ pub async fn progress(db: &Db, campaign_id: i64, public_url: &str, secret: &[u8]
     .bind(campaign_id)
     .fetch_all(&db.pool)
     .await
-    .with_context(|| format!("reading the progress of campaign {campaign_id}"))?;
-    for r in per_system {
-        let planned: i64 = r.try_get("planned").with_context(|| format!("reading the progress of campaign {campaign_id}"))?;
-        p.per_system.push((r.try_get("name").with_context(|| format!("reading the progress of campaign {campaign_id}"))?, r.try_get("judged").with_context(|| format!("reading the progress of campaign {campaign_id}"))?, planned * k));
+    .with_context(what)?;
+    for (name, planned, judged) in per_system {
+        p.per_system.push((name, judged, planned * k));
     }
-    p.judgments = sqlx::query(
+    p.judgments = sqlx::query_scalar(
         "SELECT COUNT(*) AS n FROM judgments j JOIN assignments a ON a.id = j.assignment_id JOIN hits h ON h.id = a.hit_id WHERE h.campaign_id = $1",
     )
     .bind(campaign_id)
     .fetch_one(&db.pool)
     .await
-    .with_context(|| format!("reading the progress of campaign {campaign_id}"))?
-    .try_get("n")
-    .with_context(|| format!("reading the progress of campaign {campaign_id}"))?;
+    .with_context(what)?;
     p.campaign = Some(info);
     Ok(p)
+}
+
+/// A launched campaign as [`queue`] reads it.
+#[derive(sqlx::FromRow)]
+struct QueueCampaignRow {
+    id: i64,
+    name: String,
+    task: String,
+    source_lang: String,
+    target_lang: String,
 }
 
 /// Launched campaigns with work for an account: an assignment in progress, or a free slot of a
 /// HIT the annotator has not had.
 pub async fn queue(db: &Db, user_id: i64) -> AppResult<Vec<QueueEntry>> {
     let worker = worker_for_user(db, user_id).await?;
-    let blocked: i64 = sqlx::query("SELECT blocked FROM workers WHERE id = $1")
+    let what = || format!("reading the queue of account {user_id}");
+    let blocked: i64 = sqlx::query_scalar("SELECT blocked FROM workers WHERE id = $1")
         .bind(worker)
         .fetch_one(&db.pool)
         .await
-        .with_context(|| format!("reading the queue of account {user_id}"))?
-        .try_get("blocked")
-        .with_context(|| format!("reading the queue of account {user_id}"))?;
+        .with_context(what)?;
     if blocked != 0 {
         return Ok(Vec::new());
     }
-    let rows = sqlx::query(
-        "SELECT c.id, c.name, c.task, t.source_lang, t.target_lang FROM campaigns c JOIN test_sets t ON t.id = c.test_set_id WHERE c.status = 'launched' ORDER BY c.id",
+    let rows: Vec<QueueCampaignRow> = sqlx::query_as(
+        "SELECT c.id, c.name, c.task, t.source_lang, t.target_lang FROM campaigns c JOIN test_sets t ON t.id = c.test_set_id WHERE c.status = $1 ORDER BY c.id",
     )
+    .bind(CampaignStatus::Launched.as_str())
     .fetch_all(&db.pool)
     .await
-    .with_context(|| format!("reading the queue of account {user_id}"))?;
+    .with_context(what)?;
     let mut out = Vec::new();
     for r in rows {
-        let id: i64 = r.try_get("id").with_context(|| format!("reading the queue of account {user_id}"))?;
+        let id = r.id;
         let c = load_campaign(db, id).await?;
         let k = c.settings.redundancy.max(1) as i64;
-        let active: Option<String> = sqlx::query(
-            "SELECT a.public_id FROM assignments a JOIN hits h ON h.id = a.hit_id WHERE h.campaign_id = $1 AND a.worker_id = $2 AND a.status = 'active' LIMIT 1",
+        let active: Option<String> = sqlx::query_scalar(
+            "SELECT a.public_id FROM assignments a JOIN hits h ON h.id = a.hit_id WHERE h.campaign_id = $1 AND a.worker_id = $2 AND a.status = $3 LIMIT 1",
         )
         .bind(id)
         .bind(worker)
+        .bind(AssignmentStatus::Active.as_str())
         .fetch_optional(&db.pool)
         .await
-        .with_context(|| format!("reading the queue of account {user_id}"))?
-        .map(|r| r.try_get("public_id"))
-        .transpose()
-        .with_context(|| format!("reading the queue of account {user_id}"))?;
-        let completed: i64 = sqlx::query(
-            "SELECT COUNT(*) AS n FROM assignments a JOIN hits h ON h.id = a.hit_id WHERE h.campaign_id = $1 AND a.worker_id = $2 AND a.status = 'completed'",
+        .with_context(what)?;
+        let completed: i64 = sqlx::query_scalar(
+            "SELECT COUNT(*) AS n FROM assignments a JOIN hits h ON h.id = a.hit_id WHERE h.campaign_id = $1 AND a.worker_id = $2 AND a.status = $3",
         )
         .bind(id)
         .bind(worker)
+        .bind(AssignmentStatus::Completed.as_str())
         .fetch_one(&db.pool)
         .await
-        .with_context(|| format!("reading the queue of account {user_id}"))?
-        .try_get("n")
-        .with_context(|| format!("reading the queue of account {user_id}"))?;
-        let free: i64 = sqlx::query(
+        .with_context(what)?;
+        let free: i64 = sqlx::query_scalar(
             "SELECT COUNT(*) AS n FROM hits h WHERE h.campaign_id = $1 \
              AND NOT EXISTS (SELECT 1 FROM assignments b WHERE b.hit_id = h.id AND b.worker_id = $2) \
-             AND (SELECT COUNT(*) FROM assignments c WHERE c.hit_id = h.id AND c.status IN ('active', 'completed')) < $3",
+             AND (SELECT COUNT(*) FROM assignments c WHERE c.hit_id = h.id AND c.status IN ($4, $5)) < $3",
         )
         .bind(id)
         .bind(worker)
         .bind(k)
+        .bind(AssignmentStatus::Active.as_str())
+        .bind(AssignmentStatus::Completed.as_str())
         .fetch_one(&db.pool)
         .await
-        .with_context(|| format!("reading the queue of account {user_id}"))?
-        .try_get("n")
-        .with_context(|| format!("reading the queue of account {user_id}"))?;
+        .with_context(what)?;
         if active.is_some() || free > 0 {
-            let src: String = r.try_get("source_lang").with_context(|| format!("reading the queue of account {user_id}"))?;
-            let tgt: String = r.try_get("target_lang").with_context(|| format!("reading the queue of account {user_id}"))?;
             out.push(QueueEntry {
                 campaign_id: id,
-                name: r.try_get("name").with_context(|| format!("reading the queue of account {user_id}"))?,
-                task: r.try_get("task").with_context(|| format!("reading the queue of account {user_id}"))?,
-                pair: format!("{src}-{tgt}"),
+                name: r.name,
+                task: r.task,
+                pair: format!("{}-{}", r.source_lang, r.target_lang),
                 active,
                 completed_hits: completed,
                 minutes_per_hit: c.settings.hit_length as f64 * c.settings.seconds_per_judgment(c.task) / 60.0,
@@ -194,7 +216,7 @@ pub async fn queue(db: &Db, user_id: i64) -> AppResult<Vec<QueueEntry>> {
 /// The items of one HIT, in order, with the texts they were made from.
 pub async fn hit_items(db: &Db, campaign_id: i64, hit_index: i64) -> AppResult<Vec<HitItemView>> {
     let c = load_campaign(db, campaign_id).await.map_err(|e| e.in_argument("campaign_id"))?;
-    let rows = sqlx::query(
+    let rows: Vec<HitItemView> = sqlx::query_as(
         "SELECT i.position, i.item_type, y.name AS system, i.segment_id, s.segment_key, i.paired_position, i.shown_text, i.degradation, \
            (SELECT o.text FROM system_outputs o WHERE o.system_id = i.system_id AND o.segment_id = i.segment_id) AS output, \
            (SELECT r.text FROM segment_references r WHERE r.segment_id = i.segment_id AND r.name = $3) AS reference \
@@ -210,21 +232,5 @@ pub async fn hit_items(db: &Db, campaign_id: i64, hit_index: i64) -> AppResult<V
     if rows.is_empty() {
         return Err(AppError::invalid("hit_index", format!("campaign {campaign_id} has no HIT {hit_index}")));
     }
-    rows.iter()
-        .map(|r| {
-            Ok(HitItemView {
-                position: r.try_get("position")?,
-                item_type: r.try_get("item_type")?,
-                system: r.try_get("system")?,
-                segment_id: r.try_get("segment_id")?,
-                segment_key: r.try_get("segment_key")?,
-                paired_position: r.try_get("paired_position")?,
-                shown_text: r.try_get("shown_text")?,
-                degradation: r.try_get("degradation")?,
-                output: r.try_get("output")?,
-                reference: r.try_get("reference")?,
-            })
-        })
-        .collect::<Result<_, sqlx::Error>>()
-        .with_context(|| format!("reading HIT {hit_index} of campaign {campaign_id}"))
+    Ok(rows)
 }

@@ -216,8 +216,8 @@ impl Prepared {
 /// Segment key → (document, 1-based index in the document) of the campaign's test set.
 /// Segments without a document count as one document named after the test set.
 async fn documents(db: &Db, campaign_id: i64) -> AppResult<HashMap<String, (String, i64)>> {
-    use sqlx::Row;
-    let rows = sqlx::query(
+    // (segment key, document, test set name)
+    let rows: Vec<(String, Option<String>, String)> = sqlx::query_as(
         "SELECT s.segment_key, s.document, t.name AS test_set FROM segments s JOIN campaigns c ON c.test_set_id = s.test_set_id \
          JOIN test_sets t ON t.id = s.test_set_id WHERE c.id = $1 ORDER BY s.position",
     )
@@ -225,15 +225,12 @@ async fn documents(db: &Db, campaign_id: i64) -> AppResult<HashMap<String, (Stri
     .fetch_all(&db.pool)
     .await
     .with_context(|| format!("reading the segments of campaign {campaign_id}"))?;
-    let e = |e| AppError::storage(format!("reading a segment of campaign {campaign_id}"), e);
     let mut counts: HashMap<String, i64> = HashMap::new();
     let mut out = HashMap::new();
-    for r in rows {
-        let key: String = r.try_get("segment_key").map_err(e)?;
-        let doc: Option<String> = r.try_get("document").map_err(e)?;
+    for (key, doc, test_set) in rows {
         let doc = match doc {
             Some(d) if !d.is_empty() => d,
-            _ => r.try_get("test_set").map_err(e)?,
+            _ => test_set,
         };
         let n = counts.entry(doc.clone()).or_default();
         *n += 1;
@@ -253,16 +250,17 @@ pub async fn write_zip(db: &Db, p: &Prepared, out: std::fs::File) -> AppResult<V
     let mut manifest = serde_json::to_vec_pretty(&p.manifest(&names)).map_err(|e| AppError::internal(format!("cannot write manifest.json: {e}")))?;
     manifest.push(b'\n');
     let receivers: Vec<_> = RowFormat::ALL.iter().map(|&f| (f, rows::spawn_rows(db.clone(), f, ctx.clone()))).collect();
-    tokio::task::spawn_blocking(move || -> Result<(), String> {
+    tokio::task::spawn_blocking(move || -> AppResult<()> {
         let mut zip = zip::ZipWriter::new(out);
         let options = zip::write::SimpleFileOptions::default()
             .compression_method(zip::CompressionMethod::Deflated)
             .large_file(true);
-        let zerr = |e: zip::result::ZipError| format!("cannot write the archive: {e}");
+        let zerr = |e: zip::result::ZipError| AppError::internal(format!("cannot write the archive: {e}"));
+        let ioerr = |e: std::io::Error| AppError::internal(format!("cannot write the archive: {e}"));
         for (format, mut rx) in receivers {
             zip.start_file(format.file_name(), options).map_err(zerr)?;
             while let Some(chunk) = rx.blocking_recv() {
-                zip.write_all(&chunk?).map_err(|e| format!("cannot write the archive: {e}"))?;
+                zip.write_all(&chunk.map_err(AppError::internal)?).map_err(ioerr)?;
             }
         }
         let small = computed.into_iter().chain([
@@ -272,15 +270,13 @@ pub async fn write_zip(db: &Db, p: &Prepared, out: std::fs::File) -> AppResult<V
         ]);
         for (name, bytes) in small {
             zip.start_file(name, options).map_err(zerr)?;
-            zip.write_all(&bytes).map_err(|e| format!("cannot write the archive: {e}"))?;
+            zip.write_all(&bytes).map_err(ioerr)?;
         }
         zip.finish().map_err(zerr)?;
         Ok(())
     })
     .await
-    .map_err(|e| format!("writing the archive failed: {e}"))
-    .and_then(|written| written)
-    .map_err(AppError::internal)?;
+    .map_err(|e| AppError::internal(format!("writing the archive failed: {e}")))??;
     Ok(names)
 }
 

@@ -27,7 +27,7 @@ use tokio_stream::StreamExt;
 
 use crate::analysis::db::{Scope, StoredJudgment, StoredNames, judgments};
 use crate::analysis::manifest::Filter;
-use crate::error::AppError;
+use crate::error::{AppError, AppResult};
 use crate::db::Db;
 use crate::model::ItemType;
 
@@ -341,10 +341,12 @@ pub fn write_row(out: &mut String, format: RowFormat, ctx: &RowContext, r: &Judg
     true
 }
 
-/// A stored judgment with its names, as the files write it.
-pub fn named_row(j: &StoredJudgment, names: &StoredNames) -> Result<JudgmentRow, String> {
-    let (platform, external) = names.workers.get(&j.worker).ok_or_else(|| format!("judgment {}: unknown worker {}", j.id, j.worker))?;
-    let segment = names.segment(j.segment).map_err(AppError::into_message)?;
+/// A stored judgment with its names, as the files write it. A name the campaign does not have
+/// is [`AppError::Internal`] (the database's references guarantee them).
+pub fn named_row(j: &StoredJudgment, names: &StoredNames) -> AppResult<JudgmentRow> {
+    let (platform, external) =
+        names.workers.get(&j.worker).ok_or_else(|| AppError::internal(format!("judgment {}: unknown worker {}", j.id, j.worker)))?;
+    let segment = names.segment(j.segment)?;
     Ok(JudgmentRow {
         id: j.id,
         hit: j.hit_index,
@@ -354,7 +356,7 @@ pub fn named_row(j: &StoredJudgment, names: &StoredNames) -> Result<JudgmentRow,
         platform: platform.clone(),
         position: j.position,
         item_type: j.item_type,
-        system: names.system(j.system).map_err(AppError::into_message)?.to_string(),
+        system: names.system(j.system)?.to_string(),
         segment: segment.key.clone(),
         document: segment.document.clone(),
         score: j.score,
@@ -366,8 +368,10 @@ pub fn named_row(j: &StoredJudgment, names: &StoredNames) -> Result<JudgmentRow,
     })
 }
 
-/// Starts streaming the judgment file of `format`; chunks (or one error, last) arrive on the
-/// receiver. The rows come from the one judgment query ([`crate::analysis::db::judgments`]),
+/// Starts streaming the judgment file of `format`; chunks (or one error's message, last) arrive
+/// on the receiver. The error stays a message: the receiver becomes an HTTP body stream, whose
+/// error must be a `std::error::Error`, which [`AppError`] deliberately is not.
+/// The rows come from the one judgment query ([`crate::analysis::db::judgments`]),
 /// in judgment-id order; the query runs in its own task and stops when the receiver is dropped.
 pub fn spawn_rows(db: Db, format: RowFormat, ctx: Arc<RowContext>) -> mpsc::Receiver<Result<Vec<u8>, String>> {
     let (tx, rx) = mpsc::channel(CHANNEL);
@@ -408,7 +412,7 @@ pub fn spawn_rows(db: Db, format: RowFormat, ctx: Arc<RowContext>) -> mpsc::Rece
                 });
                 match (read, failed) {
                     (Err(e), _) => Err(e.into_message()),
-                    (_, Some(e)) => Err(e),
+                    (_, Some(e)) => Err(e.into_message()),
                     _ => Ok(buf),
                 }
             })
@@ -437,13 +441,13 @@ pub fn spawn_rows(db: Db, format: RowFormat, ctx: Arc<RowContext>) -> mpsc::Rece
         let mut buf = header(format).unwrap_or_default();
         let mut rows = std::pin::pin!(judgments(&mut conn, ctx.campaign_id, Scope::Campaign, true));
         while let Some(row) = rows.next().await {
-            let parsed = row.map_err(AppError::into_message).and_then(|j| named_row(&j, &names));
+            let parsed = row.and_then(|j| named_row(&j, &names));
             match parsed {
                 Ok(r) => {
                     write_row(&mut buf, format, &ctx, &r);
                 }
                 Err(e) => {
-                    let _ = tx.send(Err(e)).await;
+                    let _ = tx.send(Err(e.into_message())).await;
                     return;
                 }
             }

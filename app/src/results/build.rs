@@ -6,7 +6,7 @@ use crate::analysis::campaign::CampaignAnalysis;
 use crate::analysis::{self, AnalysisResult, AnalysisSettings, ExclusionPolicy, JudgmentSet, QcTest, WorkerQc};
 use crate::db::Db;
 use crate::error::{AppError, AppResult, StorageContext};
-use crate::model::ItemType;
+use crate::model::{CampaignStatus, ItemType};
 use std::collections::HashMap;
 
 /// The pipeline's settings for the page's choices; everything else keeps the METHOD defaults.
@@ -219,26 +219,19 @@ pub async fn run(db: &Db, campaign_id: i64, options: ResultsOptions) -> AppResul
 
 /// Every launched or closed campaign with its number of judgments, newest first.
 pub async fn list(db: &Db) -> AppResult<Vec<super::ResultsEntry>> {
-    use sqlx::Row;
-    let rows = sqlx::query(
+    // (id, name, task, status, judgments); the status stays the stored name, as the page shows it.
+    let rows: Vec<(i64, String, String, String, i64)> = sqlx::query_as(
         "SELECT c.id, c.name, c.task, c.status, \
          (SELECT COUNT(*) FROM judgments j JOIN assignments a ON a.id = j.assignment_id \
           JOIN hits h ON h.id = a.hit_id WHERE h.campaign_id = c.id) AS n \
-         FROM campaigns c WHERE c.status <> 'draft' ORDER BY c.id DESC",
+         FROM campaigns c WHERE c.status <> $1 ORDER BY c.id DESC",
     )
+    .bind(CampaignStatus::Draft.as_str())
     .fetch_all(&db.pool)
     .await
     .context("listing the campaigns with results")?;
-    let e = |e| AppError::storage("reading a campaign with results", e);
-    rows.iter()
-        .map(|r| {
-            Ok(super::ResultsEntry {
-                id: r.try_get("id").map_err(e)?,
-                name: r.try_get("name").map_err(e)?,
-                task: r.try_get("task").map_err(e)?,
-                status: r.try_get("status").map_err(e)?,
-                judgments: r.try_get("n").map_err(e)?,
-            })
-        })
-        .collect()
+    Ok(rows
+        .into_iter()
+        .map(|(id, name, task, status, judgments)| super::ResultsEntry { id, name, task, status, judgments })
+        .collect())
 }

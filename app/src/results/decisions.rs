@@ -11,10 +11,9 @@
 use super::{DecisionView, GateVerdictView, ResultsOptions, VerdictCounts, WorkerRow, WorkerSort, WorkersQuery, WorkersView, utc_time};
 use crate::analysis::quality::PairCheck;
 use crate::campaign::CampaignSettings;
-use crate::model::TaskKind;
+use crate::model::{AssignmentStatus, TaskKind};
 use crate::db::{Db, now_ms};
 use crate::error::{AppError, AppResult, StorageContext};
-use sqlx::Row;
 use std::collections::HashMap;
 use std::io::{self, Write};
 use std::sync::Arc;
@@ -60,30 +59,31 @@ impl Action {
 
 /// A bonus amount as typed (`2`, `2.5`, `2.50`) in hundredths of the currency. At most two
 /// decimals, more than zero, at most [`MAX_BONUS_CENTS`].
-pub fn parse_amount(text: &str) -> Result<i64, String> {
+pub fn parse_amount(text: &str) -> AppResult<i64> {
+    let wrong = |problem: String| AppError::invalid("amount", problem);
     let t = text.trim();
     if t.is_empty() {
-        return Err("give the bonus amount".into());
+        return Err(wrong("give the bonus amount".into()));
     }
     let (whole, frac) = t.split_once('.').unwrap_or((t, ""));
     let digits = |s: &str| s.bytes().all(|b| b.is_ascii_digit());
     if whole.is_empty() && frac.is_empty() || !digits(whole) || !digits(frac) {
-        return Err(format!("the bonus amount must be a number such as 1.50, not {t:?}"));
+        return Err(wrong(format!("the bonus amount must be a number such as 1.50, not {t:?}")));
     }
     if frac.len() > 2 {
-        return Err(format!("the bonus amount has at most two decimals, not {t:?}"));
+        return Err(wrong(format!("the bonus amount has at most two decimals, not {t:?}")));
     }
     if whole.len() > 9 {
-        return Err(format!("the bonus is at most {}", money(MAX_BONUS_CENTS)));
+        return Err(wrong(format!("the bonus is at most {}", money(MAX_BONUS_CENTS))));
     }
-    let whole: i64 = if whole.is_empty() { 0 } else { whole.parse().map_err(|_| format!("{t:?} is not an amount"))? };
-    let frac: i64 = format!("{frac:0<2}").parse().map_err(|_| format!("{t:?} is not an amount"))?;
+    let whole: i64 = if whole.is_empty() { 0 } else { whole.parse().map_err(|_| wrong(format!("{t:?} is not an amount")))? };
+    let frac: i64 = format!("{frac:0<2}").parse().map_err(|_| wrong(format!("{t:?} is not an amount")))?;
     let cents = whole * 100 + frac;
     if cents <= 0 {
-        return Err("the bonus must be more than zero".into());
+        return Err(wrong("the bonus must be more than zero".into()));
     }
     if cents > MAX_BONUS_CENTS {
-        return Err(format!("the bonus is at most {}", money(MAX_BONUS_CENTS)));
+        return Err(wrong(format!("the bonus is at most {}", money(MAX_BONUS_CENTS))));
     }
     Ok(cents)
 }
@@ -93,18 +93,21 @@ pub fn money(cents: i64) -> String {
     format!("{}.{:02}", cents / 100, cents % 100)
 }
 
-fn check_reason(action: Action, reason: &str) -> Result<String, String> {
+/// The reason of a decision, trimmed: required for a rejection and a bonus (the worker reads
+/// it), at most [`MAX_REASON_CHARS`], no control characters but newlines and tabs.
+fn check_reason(action: Action, reason: &str) -> AppResult<String> {
+    let wrong = |problem: String| AppError::invalid("reason", problem);
     let r = reason.trim();
     if r.chars().count() > MAX_REASON_CHARS {
-        return Err(format!("the reason is longer than {MAX_REASON_CHARS} characters"));
+        return Err(wrong(format!("the reason is longer than {MAX_REASON_CHARS} characters")));
     }
     if r.chars().any(|c| c.is_control() && c != '\n' && c != '\t') {
-        return Err("the reason contains control characters".into());
+        return Err(wrong("the reason contains control characters".into()));
     }
     if r.is_empty() {
         match action {
-            Action::Reject => return Err("give a reason for rejecting: the worker reads it on the crowd platform".into()),
-            Action::Bonus => return Err("give a reason for the bonus: the worker reads it on the crowd platform".into()),
+            Action::Reject => return Err(wrong("give a reason for rejecting: the worker reads it on the crowd platform".into())),
+            Action::Bonus => return Err(wrong("give a reason for the bonus: the worker reads it on the crowd platform".into())),
             _ => {}
         }
     }
@@ -113,14 +116,12 @@ fn check_reason(action: Action, reason: &str) -> Result<String, String> {
 
 /// The payment currency of a campaign (an unknown campaign is an error).
 async fn campaign_currency(db: &Db, campaign_id: i64) -> AppResult<String> {
-    let row = sqlx::query("SELECT task, settings FROM campaigns WHERE id = $1")
+    let (task, settings): (String, String) = sqlx::query_as("SELECT task, settings FROM campaigns WHERE id = $1")
         .bind(campaign_id)
         .fetch_optional(&db.pool)
         .await
         .with_context(|| format!("reading the settings of campaign {campaign_id}"))?
         .ok_or_else(|| AppError::not_found(format!("there is no campaign with id {campaign_id}")))?;
-    let settings: String = row.try_get("settings").with_context(|| format!("reading the settings of campaign {campaign_id}"))?;
-    let task: String = row.try_get("task").with_context(|| format!("reading the settings of campaign {campaign_id}"))?;
     let settings = CampaignSettings::read(&settings, TaskKind::parse(&task).unwrap_or(TaskKind::DaAdequacy), "", "");
     Ok(settings.payment_currency)
 }
@@ -130,7 +131,7 @@ async fn campaign_currency(db: &Db, campaign_id: i64) -> AppResult<String> {
 async fn worker_in_campaign(db: &Db, campaign_id: i64, worker: &str) -> AppResult<i64> {
     let (platform, external) =
         worker.split_once(':').ok_or_else(|| AppError::invalid("worker", format!("{worker:?} is not a worker (platform:id, as on the review page)")))?;
-    let row = sqlx::query(
+    sqlx::query_scalar(
         "SELECT w.id FROM workers w WHERE w.platform = $1 AND w.external_id = $2 AND EXISTS \
          (SELECT 1 FROM assignments a JOIN hits h ON h.id = a.hit_id WHERE a.worker_id = w.id AND h.campaign_id = $3)",
     )
@@ -140,8 +141,7 @@ async fn worker_in_campaign(db: &Db, campaign_id: i64, worker: &str) -> AppResul
     .fetch_optional(&db.pool)
     .await
     .with_context(|| format!("looking up worker {worker} in campaign {campaign_id}"))?
-    .ok_or_else(|| AppError::invalid("worker", format!("worker {worker} has no HIT in campaign {campaign_id}")))?;
-    row.try_get("id").with_context(|| format!("looking up worker {worker} in campaign {campaign_id}"))
+    .ok_or_else(|| AppError::invalid("worker", format!("worker {worker} has no HIT in campaign {campaign_id}")))
 }
 
 /// Records a decision (and for block/unblock sets the worker's block; for approve releases the
@@ -159,9 +159,9 @@ pub async fn decide(
     decided_by: i64,
 ) -> AppResult<String> {
     let action = Action::parse(action)?;
-    let reason = check_reason(action, reason).map_err(|e| AppError::invalid("reason", e))?;
+    let reason = check_reason(action, reason)?;
     let cents = match action {
-        Action::Bonus => Some(parse_amount(amount).map_err(|e| AppError::invalid("amount", e))?),
+        Action::Bonus => Some(parse_amount(amount)?),
         _ if !amount.trim().is_empty() => return Err(AppError::invalid("amount", "an amount goes only with a bonus")),
         _ => None,
     };
@@ -229,16 +229,16 @@ pub async fn decide(
     Ok(done)
 }
 
-/// Who a stored row is about.
-fn worker_name(row: &sqlx::any::AnyRow) -> AppResult<String> {
-    let platform: String = row.try_get("platform").context("reading a worker's name")?;
-    let external: String = row.try_get("external_id").context("reading a worker's name")?;
-    Ok(format!("{platform}:{external}"))
+/// A worker's name: `platform:external id`.
+fn worker_name(platform: &str, external_id: &str) -> String {
+    format!("{platform}:{external_id}")
 }
 
 /// One stored decision with the worker's identity.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, sqlx::FromRow)]
 struct StoredDecision {
+    /// The worker's name ([`worker_name`]), made from the platform and external id once read.
+    #[sqlx(skip)]
     worker: String,
     worker_id: i64,
     platform: String,
@@ -258,7 +258,7 @@ async fn stored_decisions(db: &Db, campaign_id: i64, workers: Option<&[i64]>) ->
         Some(ids) => format!(" AND d.worker_id IN ({})", ids.iter().map(i64::to_string).collect::<Vec<_>>().join(",")),
         None => String::new(),
     };
-    let rows = sqlx::query(sqlx::AssertSqlSafe(format!(
+    let mut rows: Vec<StoredDecision> = sqlx::query_as(sqlx::AssertSqlSafe(format!(
         "SELECT d.worker_id, w.platform, w.external_id, d.decision, d.reason, d.bonus_cents, d.currency, \
                 COALESCE(u.email, '') AS decided_by, d.decided_at \
          FROM worker_decisions d JOIN workers w ON w.id = d.worker_id LEFT JOIN users u ON u.id = d.decided_by \
@@ -268,22 +268,24 @@ async fn stored_decisions(db: &Db, campaign_id: i64, workers: Option<&[i64]>) ->
     .fetch_all(&db.pool)
     .await
     .with_context(|| format!("reading the decisions of campaign {campaign_id}"))?;
-    rows.iter()
-        .map(|r| {
-            Ok(StoredDecision {
-                worker: worker_name(r)?,
-                worker_id: r.try_get("worker_id").with_context(|| format!("reading the decisions of campaign {campaign_id}"))?,
-                platform: r.try_get("platform").with_context(|| format!("reading the decisions of campaign {campaign_id}"))?,
-                external_id: r.try_get("external_id").with_context(|| format!("reading the decisions of campaign {campaign_id}"))?,
-                decision: r.try_get("decision").with_context(|| format!("reading the decisions of campaign {campaign_id}"))?,
-                reason: r.try_get("reason").with_context(|| format!("reading the decisions of campaign {campaign_id}"))?,
-                bonus_cents: r.try_get("bonus_cents").with_context(|| format!("reading the decisions of campaign {campaign_id}"))?,
-                currency: r.try_get("currency").with_context(|| format!("reading the decisions of campaign {campaign_id}"))?,
-                decided_by: r.try_get("decided_by").with_context(|| format!("reading the decisions of campaign {campaign_id}"))?,
-                decided_at: r.try_get("decided_at").with_context(|| format!("reading the decisions of campaign {campaign_id}"))?,
-            })
-        })
-        .collect()
+    for d in &mut rows {
+        d.worker = worker_name(&d.platform, &d.external_id);
+    }
+    Ok(rows)
+}
+
+/// A row of `worker_verdicts` as the review page reads it.
+#[derive(sqlx::FromRow)]
+struct VerdictRow {
+    worker_id: i64,
+    verdict: String,
+    n_pairs: i64,
+    hits: i64,
+    /// The [`PairCheck`] as JSON.
+    reliability: String,
+    code_given: i64,
+    compute_us: i64,
+    computed_at: i64,
 }
 
 /// One page of the review table: quality control of the campaign's workers (kept current
@@ -308,15 +310,14 @@ pub async fn workers_page(db: &Db, campaign_id: i64, options: ResultsOptions, qu
         counts: selection.counts,
         query: WorkersQuery { page: selection.page, ..query.clone() },
     };
-    let row = sqlx::query("SELECT task, settings, gate, gate_unsure FROM campaigns WHERE id = $1")
-        .bind(campaign_id)
-        .fetch_one(&db.pool)
-        .await
-        .with_context(|| format!("reading the review of campaign {campaign_id}"))?;
-    let s: String = row.try_get("settings").with_context(|| format!("reading the review of campaign {campaign_id}"))?;
-    let task: String = row.try_get("task").with_context(|| format!("reading the review of campaign {campaign_id}"))?;
+    let what = || format!("reading the review of campaign {campaign_id}");
+    let (task, s, mode, unsure): (String, String, String, String) =
+        sqlx::query_as("SELECT task, settings, gate, gate_unsure FROM campaigns WHERE id = $1")
+            .bind(campaign_id)
+            .fetch_one(&db.pool)
+            .await
+            .with_context(what)?;
     let s = CampaignSettings::read(&s, TaskKind::parse(&task).unwrap_or(TaskKind::DaAdequacy), "", "");
-    let (mode, unsure): (String, String) = (row.try_get("gate").with_context(|| format!("reading the review of campaign {campaign_id}"))?, row.try_get("gate_unsure").with_context(|| format!("reading the review of campaign {campaign_id}"))?);
     view.gate = crate::campaign::QualityGate::parse(&mode, &unsure).map_or_else(|| format!("{mode}/{unsure}"), |g| g.describe());
     view.currency = s.payment_currency.clone();
 
@@ -331,33 +332,33 @@ pub async fn workers_page(db: &Db, campaign_id: i64, options: ResultsOptions, qu
 
     // The latest verdict of each worker.
     let mut verdicts: HashMap<i64, GateVerdictView> = HashMap::new();
-    let rows = sqlx::query(sqlx::AssertSqlSafe(format!(
+    let rows: Vec<VerdictRow> = sqlx::query_as(sqlx::AssertSqlSafe(format!(
         "SELECT v.worker_id, v.verdict, v.n_pairs, v.hits, v.reliability, v.code_given, v.compute_us, v.computed_at \
          FROM worker_verdicts v WHERE v.campaign_id = $1 AND v.worker_id IN ({id_list}) ORDER BY v.id"
     )))
     .bind(campaign_id)
     .fetch_all(&db.pool)
     .await
-    .with_context(|| format!("reading the review of campaign {campaign_id}"))?;
-    for r in &rows {
-        let detail: String = r.try_get("reliability").with_context(|| format!("reading the review of campaign {campaign_id}"))?;
-        let p_value = serde_json::from_str::<PairCheck>(&detail).ok().and_then(|c| c.p_value);
+    .with_context(what)?;
+    for r in rows {
+        let p_value = serde_json::from_str::<PairCheck>(&r.reliability).ok().and_then(|c| c.p_value);
         verdicts.insert(
-            r.try_get("worker_id").with_context(|| format!("reading the review of campaign {campaign_id}"))?,
+            r.worker_id,
             GateVerdictView {
-                verdict: r.try_get("verdict").with_context(|| format!("reading the review of campaign {campaign_id}"))?,
+                verdict: r.verdict,
                 p_value,
-                n_pairs: r.try_get("n_pairs").with_context(|| format!("reading the review of campaign {campaign_id}"))?,
-                hits: r.try_get("hits").with_context(|| format!("reading the review of campaign {campaign_id}"))?,
-                code_given: r.try_get::<i64, _>("code_given").with_context(|| format!("reading the review of campaign {campaign_id}"))? != 0,
-                computed_at: r.try_get("computed_at").with_context(|| format!("reading the review of campaign {campaign_id}"))?,
-                compute_us: r.try_get("compute_us").with_context(|| format!("reading the review of campaign {campaign_id}"))?,
+                n_pairs: r.n_pairs,
+                hits: r.hits,
+                code_given: r.code_given != 0,
+                computed_at: r.computed_at,
+                compute_us: r.compute_us,
             },
         );
     }
     // Blocks and held codes of the page's workers.
     let mut status: HashMap<i64, (bool, i64)> = HashMap::new();
-    let rows = sqlx::query(sqlx::AssertSqlSafe(format!(
+    // (worker id, blocked, held codes)
+    let rows: Vec<(i64, i64, i64)> = sqlx::query_as(sqlx::AssertSqlSafe(format!(
         "SELECT w.id, w.blocked, COUNT(CASE WHEN a.code_held = 1 THEN 1 END) AS held \
          FROM assignments a JOIN hits h ON h.id = a.hit_id JOIN workers w ON w.id = a.worker_id \
          WHERE h.campaign_id = $1 AND a.worker_id IN ({id_list}) GROUP BY w.id, w.blocked"
@@ -365,12 +366,9 @@ pub async fn workers_page(db: &Db, campaign_id: i64, options: ResultsOptions, qu
     .bind(campaign_id)
     .fetch_all(&db.pool)
     .await
-    .with_context(|| format!("reading the review of campaign {campaign_id}"))?;
-    for r in &rows {
-        status.insert(
-            r.try_get("id").with_context(|| format!("reading the review of campaign {campaign_id}"))?,
-            (r.try_get::<i64, _>("blocked").with_context(|| format!("reading the review of campaign {campaign_id}"))? != 0, r.try_get("held").with_context(|| format!("reading the review of campaign {campaign_id}"))?),
-        );
+    .with_context(what)?;
+    for (id, blocked, held) in rows {
+        status.insert(id, (blocked != 0, held));
     }
     let decisions = stored_decisions(db, campaign_id, Some(ids.as_slice())).await?;
     for (w, c) in view.workers.iter_mut().zip(&page) {
@@ -500,15 +498,16 @@ const LATE_COMMIT_MARGIN_MS: i64 = 60_000;
 /// from all of that worker's judgments, as the gate does). Rows are ordered by worker, then task.
 async fn qc_rows(db: &Db, campaign_id: i64, options: ResultsOptions) -> AppResult<(String, Arc<Vec<CachedRow>>)> {
     let info = crate::analysis::db::campaign_info(db, campaign_id).await?;
-    let row = sqlx::query(
+    let what = || format!("reading the judgments of campaign {campaign_id} for quality control");
+    // (largest judgment id, number of judgments)
+    let version: (i64, i64) = sqlx::query_as(
         "SELECT COALESCE(MAX(j.id), 0) AS max_id, COUNT(j.id) AS n FROM judgments j JOIN assignments a ON a.id = j.assignment_id \
          JOIN hits h ON h.id = a.hit_id WHERE h.campaign_id = $1",
     )
     .bind(campaign_id)
     .fetch_one(&db.pool)
     .await
-    .with_context(|| format!("reading the judgments of campaign {campaign_id} for quality control"))?;
-    let version: (i64, i64) = (row.try_get("max_id").with_context(|| format!("reading the judgments of campaign {campaign_id} for quality control"))?, row.try_get("n").with_context(|| format!("reading the judgments of campaign {campaign_id} for quality control"))?);
+    .with_context(what)?;
     let key = (db.backend as u8, campaign_id, options.wilcoxon);
     let cache = QC_CACHE.get_or_init(Default::default);
     let cached = cache.lock().map_err(|_| AppError::internal("the review cache is poisoned"))?.get(&key).cloned();
@@ -517,7 +516,7 @@ async fn qc_rows(db: &Db, campaign_id: i64, options: ResultsOptions) -> AppResul
     let rows = match cached {
         Some(c) if c.version == version => return Ok((c.campaign, c.rows)),
         Some(c) => {
-            let changed = sqlx::query(
+            let changed: Vec<i64> = sqlx::query_scalar(
                 "SELECT DISTINCT a.worker_id FROM judgments j JOIN assignments a ON a.id = j.assignment_id \
                  JOIN hits h ON h.id = a.hit_id WHERE h.campaign_id = $1 AND j.submitted_at >= $2",
             )
@@ -525,12 +524,11 @@ async fn qc_rows(db: &Db, campaign_id: i64, options: ResultsOptions) -> AppResul
             .bind(c.read_at - LATE_COMMIT_MARGIN_MS)
             .fetch_all(&db.pool)
             .await
-            .with_context(|| format!("reading the judgments of campaign {campaign_id} for quality control"))?;
-            let mut conn = db.pool.acquire().await.with_context(|| format!("reading the judgments of campaign {campaign_id} for quality control"))?;
+            .with_context(what)?;
+            let mut conn = db.pool.acquire().await.with_context(what)?;
             let mut fresh: Vec<CachedRow> = Vec::new();
             let mut changed_ids: std::collections::HashSet<i64> = std::collections::HashSet::new();
-            for r in &changed {
-                let worker: i64 = r.try_get("worker_id").with_context(|| format!("reading the judgments of campaign {campaign_id} for quality control"))?;
+            for worker in changed {
                 let set = crate::analysis::db::load_worker(&mut conn, campaign_id, worker).await?;
                 let qc = crate::analysis::quality::run(&set, &settings.qc);
                 changed_ids.insert(worker);
@@ -562,7 +560,7 @@ async fn qc_rows(db: &Db, campaign_id: i64, options: ResultsOptions) -> AppResul
 
 /// The database id of each worker with a HIT in the campaign, by name (`platform:external id`).
 async fn campaign_worker_ids(db: &Db, campaign_id: i64) -> AppResult<HashMap<String, i64>> {
-    let rows = sqlx::query(
+    let rows: Vec<(i64, String, String)> = sqlx::query_as(
         "SELECT DISTINCT w.id, w.platform, w.external_id FROM workers w JOIN assignments a ON a.worker_id = w.id \
          JOIN hits h ON h.id = a.hit_id WHERE h.campaign_id = $1",
     )
@@ -570,9 +568,7 @@ async fn campaign_worker_ids(db: &Db, campaign_id: i64) -> AppResult<HashMap<Str
     .fetch_all(&db.pool)
     .await
     .with_context(|| format!("reading the workers of campaign {campaign_id}"))?;
-    rows.iter()
-        .map(|r| Ok((worker_name(r)?, r.try_get("id").with_context(|| format!("reading the workers of campaign {campaign_id}"))?)))
-        .collect()
+    Ok(rows.into_iter().map(|(id, platform, external_id)| (worker_name(&platform, &external_id), id)).collect())
 }
 
 /// One line of the decisions export.
@@ -606,18 +602,17 @@ pub async fn load_decisions(db: &Db, campaign_id: i64) -> AppResult<Vec<Decision
     let currency = campaign_currency(db, campaign_id).await?;
     let decisions = stored_decisions(db, campaign_id, None).await?;
     // Platform assignment ids of finished HITs.
-    let rows = sqlx::query(
+    let rows: Vec<(i64, Option<String>)> = sqlx::query_as(
         "SELECT a.worker_id, a.platform_params FROM assignments a JOIN hits h ON h.id = a.hit_id \
-         WHERE h.campaign_id = $1 AND a.status = 'completed' ORDER BY a.id",
+         WHERE h.campaign_id = $1 AND a.status = $2 ORDER BY a.id",
     )
     .bind(campaign_id)
+    .bind(AssignmentStatus::Completed.as_str())
     .fetch_all(&db.pool)
     .await
     .with_context(|| format!("reading the assignments of campaign {campaign_id}"))?;
     let mut assignments: HashMap<i64, Vec<String>> = HashMap::new();
-    for r in &rows {
-        let worker: i64 = r.try_get("worker_id").with_context(|| format!("reading the assignments of campaign {campaign_id}"))?;
-        let params: Option<String> = r.try_get("platform_params").with_context(|| format!("reading the assignments of campaign {campaign_id}"))?;
+    for (worker, params) in rows {
         let id = params
             .and_then(|p| serde_json::from_str::<serde_json::Value>(&p).ok())
             .and_then(|v| ["assignmentId", "SESSION_ID"].iter().find_map(|k| v.get(*k)?.as_str().map(String::from)));
@@ -708,11 +703,11 @@ mod tests {
 
     #[test]
     fn amounts_are_checked_and_kept_in_hundredths() {
-        assert_eq!(parse_amount("2"), Ok(200));
-        assert_eq!(parse_amount(" 2.5 "), Ok(250));
-        assert_eq!(parse_amount("0.05"), Ok(5));
-        assert_eq!(parse_amount(".5"), Ok(50));
-        assert_eq!(parse_amount("1000"), Ok(MAX_BONUS_CENTS));
+        assert_eq!(parse_amount("2").ok(), Some(200));
+        assert_eq!(parse_amount(" 2.5 ").ok(), Some(250));
+        assert_eq!(parse_amount("0.05").ok(), Some(5));
+        assert_eq!(parse_amount(".5").ok(), Some(50));
+        assert_eq!(parse_amount("1000").ok(), Some(MAX_BONUS_CENTS));
         for bad in ["", "0", "0.00", "-1", "1.005", "abc", "1,5", "1e3", "1000.01", "99999999999", ".", "NaN"] {
             assert!(parse_amount(bad).is_err(), "{bad:?}");
         }
@@ -724,8 +719,8 @@ mod tests {
     fn reasons_are_required_for_rejections_and_bonuses() {
         assert!(check_reason(Action::Reject, "  ").is_err());
         assert!(check_reason(Action::Bonus, "").is_err());
-        assert_eq!(check_reason(Action::Approve, ""), Ok(String::new()));
-        assert_eq!(check_reason(Action::Reject, " random clicking "), Ok("random clicking".into()));
+        assert_eq!(check_reason(Action::Approve, "").ok(), Some(String::new()));
+        assert_eq!(check_reason(Action::Reject, " random clicking ").ok(), Some("random clicking".into()));
         assert!(check_reason(Action::Reject, "a\u{0}b").is_err());
         assert!(check_reason(Action::Approve, &"x".repeat(MAX_REASON_CHARS + 1)).is_err());
         assert!(Action::parse("delete").is_err());

@@ -8,6 +8,7 @@ use crate::analysis::{self, AnalysisSettings};
 use std::sync::Arc;
 use crate::db::Db;
 use crate::error::{AppResult, StorageContext};
+use crate::model::CampaignStatus;
 use assay_core::plots::{self, Series};
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -33,7 +34,8 @@ fn year_label(name: &str, year: Option<i64>) -> String {
 pub struct ArmResult {
     pub arm: ArmInfo,
     pub analysis: Arc<CampaignAnalysis>,
-    pub data: Result<ArmData, String>,
+    /// The arm's data, or why its judgments do not give it yet ([`arm_data`]).
+    pub data: AppResult<ArmData>,
 }
 
 /// Runs the pipeline on every arm of a study that has judgments.
@@ -59,7 +61,7 @@ pub async fn study_view(db: &Db, study_id: i64) -> AppResult<(StudyView, Vec<Arm
     let results = arm_results(db, &study.arms).await?;
     let mut waiting = Vec::new();
     for a in &study.arms {
-        if a.status == "draft" {
+        if a.status == CampaignStatus::Draft {
             waiting.push(format!("{}: not launched yet", a.campaign));
         } else if a.judgments == 0 {
             waiting.push(format!("{}: no judgments yet", a.campaign));
@@ -136,28 +138,25 @@ pub fn study_timeline(arms: &[(&ArmInfo, Option<&ArmData>)]) -> String {
 /// Every launched campaign with judgments: each system's raw score per test set, on one time
 /// line per (language pair, task), with which comparisons are calibrated and why.
 pub async fn history(db: &Db) -> AppResult<Vec<PairHistory>> {
-    use sqlx::Row;
-    let rows = sqlx::query(
+    // (id, name, task, source language, target language, judgments)
+    let rows: Vec<(i64, String, String, String, String, i64)> = sqlx::query_as(
         "SELECT c.id, c.name, c.task, t.source_lang, t.target_lang, \
          (SELECT COUNT(*) FROM judgments j JOIN assignments a ON a.id = j.assignment_id JOIN hits h ON h.id = a.hit_id \
           WHERE h.campaign_id = c.id) AS n \
-         FROM campaigns c JOIN test_sets t ON t.id = c.test_set_id WHERE c.status <> 'draft' \
+         FROM campaigns c JOIN test_sets t ON t.id = c.test_set_id WHERE c.status <> $1 \
          ORDER BY c.launched_at, c.id",
     )
+    .bind(CampaignStatus::Draft.as_str())
     .fetch_all(&db.pool)
     .await
     .context("listing the campaigns for the history")?;
     // (pair, task) → campaigns in launch order with their points and study facts.
     let mut groups: BTreeMap<(String, String), Vec<(i64, String, Vec<HistoryPoint>, Option<String>)>> = BTreeMap::new();
-    for r in rows {
-        let get = |c: &str| r.try_get::<String, _>(c).with_context(|| format!("reading the {c} of a campaign for the history"));
-        let id: i64 = r.try_get("id").context("reading a campaign id for the history")?;
-        let n: i64 = r.try_get("n").with_context(|| format!("counting the judgments of campaign {id}"))?;
+    for (id, name, task, source_lang, target_lang, n) in rows {
         if n == 0 {
             continue;
         }
-        let (name, task) = (get("name")?, get("task")?);
-        let pair = format!("{}-{}", get("source_lang")?, get("target_lang")?);
+        let pair = format!("{source_lang}-{target_lang}");
         let analysis = analyse_campaign(db, id).await?;
         let result = &analysis.result;
         let mut points = Vec::new();
@@ -179,11 +178,10 @@ pub async fn history(db: &Db) -> AppResult<Vec<PairHistory>> {
         }
         let study = match crate::campaign::launch::study_groups(db, id).await? {
             Some(_) => {
-                let bench: Option<String> = sqlx::query("SELECT s.name FROM study_arms sa JOIN systems s ON s.id = sa.benchmark WHERE sa.campaign_id = $1")
+                let bench: Option<String> = sqlx::query_scalar("SELECT s.name FROM study_arms sa JOIN systems s ON s.id = sa.benchmark WHERE sa.campaign_id = $1")
                     .bind(id)
                     .fetch_optional(&db.pool)
                     .await
-                    .and_then(|row| row.map(|r| r.try_get::<String, _>("name")).transpose())
                     .with_context(|| format!("reading the benchmark of campaign {id}"))?;
                 bench
             }

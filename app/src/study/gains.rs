@@ -3,6 +3,7 @@
 
 use super::GainRow;
 use crate::analysis::AnalysisResult;
+use crate::error::{AppError, AppResult};
 use crate::stats::{GainIntervals, GainWithInterval, PairSegments, SegmentSum, bootstrap_gains};
 
 /// The candidate names of an arm's four "systems" (as the study loader names them:
@@ -44,22 +45,24 @@ pub struct ArmData {
 }
 
 /// Extracts an arm's data from the pipeline's result (retained judgments of workers who passed
-/// quality control, z-scores per worker). Errors name what is missing.
-pub fn arm_data(r: &AnalysisResult, labels: &ArmLabels) -> Result<ArmData, String> {
-    let id = |name: &str| -> Result<u32, String> {
+/// quality control, z-scores per worker). An arm whose judgments cannot give its data (yet) is
+/// [`AppError::Invalid`] (field `arm`), naming what is missing: the study page shows it.
+pub fn arm_data(r: &AnalysisResult, labels: &ArmLabels) -> AppResult<ArmData> {
+    let missing = |problem: String| AppError::invalid("arm", problem);
+    let id = |name: &str| -> AppResult<u32> {
         r.names
             .systems
             .iter()
             .position(|s| s == name)
             .map(|i| i as u32)
-            .ok_or_else(|| format!("no judgment of {name} yet"))
+            .ok_or_else(|| missing(format!("no judgment of {name} yet")))
     };
     let ids = [id(&labels.best_old)?, id(&labels.curr_old)?, id(&labels.best_new)?, id(&labels.curr_new)?];
     let g = r
         .groups
         .iter()
         .find(|g| g.systems.iter().any(|s| s.system == ids[0]))
-        .ok_or_else(|| "no scores yet: no worker who passed quality control has judged this campaign".to_string())?;
+        .ok_or_else(|| missing("no scores yet: no worker who passed quality control has judged this campaign".to_string()))?;
     let mut raw = PairSegments::default();
     let mut z = PairSegments::default();
     // segment id → row in old/new.
@@ -70,7 +73,7 @@ pub fn arm_data(r: &AnalysisResult, labels: &ArmLabels) -> Result<ArmData, Strin
         let old = k < 2;
         let prefix = if old { &labels.old_prefix } else { &labels.new_prefix };
         if !name.starts_with(prefix.as_str()) {
-            return Err(format!("segment {name} is not in the test set of {}", r.names.systems[s.system as usize]));
+            return Err(missing(format!("segment {name} is not in the test set of {}", r.names.systems[s.system as usize])));
         }
         let (_, row) = *rows.entry(s.segment).or_insert_with(|| {
             let (rs, zs) = if old { (&mut raw.old, &mut z.old) } else { (&mut raw.new, &mut z.new) };
@@ -124,19 +127,22 @@ pub fn gain_rows(pairs: &[String], intervals: &GainIntervals, p: &[[Option<f64>;
     out
 }
 
-/// Raw and z gain rows for the arms of one task.
+/// Raw and z gain rows for the arms of one task. Arms whose segments cannot be bootstrapped
+/// (none, or none in common) are [`AppError::Invalid`] (field `arms`), with the statistics'
+/// reason.
 pub fn task_gains(
     pairs: &[String],
     arms: &[ArmData],
     confidence: f64,
     samples: usize,
     seed: u64,
-) -> Result<(Vec<GainRow>, Vec<GainRow>, GainIntervals), String> {
+) -> AppResult<(Vec<GainRow>, Vec<GainRow>, GainIntervals)> {
     let raw: Vec<PairSegments> = arms.iter().map(|a| a.raw.clone()).collect();
     let z: Vec<PairSegments> = arms.iter().map(|a| a.z.clone()).collect();
     let p: Vec<[Option<f64>; 4]> = arms.iter().map(|a| a.p).collect();
-    let gr = bootstrap_gains(&raw, confidence, samples, seed).map_err(|e| e.to_string())?;
-    let gz = bootstrap_gains(&z, confidence, samples, seed).map_err(|e| e.to_string())?;
+    let cannot = |e: crate::stats::StatsError| AppError::invalid("arms", e.to_string());
+    let gr = bootstrap_gains(&raw, confidence, samples, seed).map_err(cannot)?;
+    let gz = bootstrap_gains(&z, confidence, samples, seed).map_err(cannot)?;
     Ok((gain_rows(pairs, &gr, &p), gain_rows(pairs, &gz, &p), gr))
 }
 

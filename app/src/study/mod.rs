@@ -32,6 +32,7 @@ pub mod store;
 mod tests;
 
 use crate::campaign::CampaignSettings;
+use crate::model::CampaignStatus;
 use serde::{Deserialize, Serialize};
 
 /// One language pair of a study as the organizer designs it.
@@ -71,7 +72,7 @@ pub struct StudyCheck {
 pub struct ArmInfo {
     pub campaign_id: i64,
     pub campaign: String,
-    pub status: String,
+    pub status: CampaignStatus,
     pub task: String,
     /// `src-trg`.
     pub pair: String,

@@ -5,6 +5,7 @@ use crate::auth::error_text;
 use crate::campaign::api::list_test_sets;
 use crate::campaign::pages::number_field;
 use crate::campaign::{CampaignSettings, TestSetInfo};
+use crate::model::CampaignStatus;
 use crate::study::api::{CreateStudy, LaunchStudy, check_study, list_studies, study_history, study_results};
 use crate::study::{GainRow, PairHistory, StudyDraft, StudyPairDraft, StudyView, TaskGains};
 use leptos::either::Either;
@@ -344,7 +345,7 @@ pub fn StudyPage() -> impl IntoView {
 #[component]
 fn StudyBody(v: StudyView, launch: ServerAction<LaunchStudy>) -> impl IntoView {
     let study_id = v.study.id;
-    let drafts = v.study.arms.iter().any(|a| a.status == "draft");
+    let drafts = v.study.arms.iter().any(|a| a.status == CampaignStatus::Draft);
     let confidence = v.confidence;
     view! {
         <h1>{format!("Study: {}", v.study.name)}</h1>
@@ -362,7 +363,7 @@ fn StudyBody(v: StudyView, launch: ServerAction<LaunchStudy>) -> impl IntoView {
                 {v.study.arms.into_iter().map(|a| view! {
                     <tr>
                         <td><a href=format!("/campaigns/{}", a.campaign_id)>{a.campaign}</a></td>
-                        <td class="arm-status">{a.status}</td>
+                        <td class="arm-status">{a.status.as_str()}</td>
                         <td>{a.pair}</td>
                         <td>{format!("{} · {}", a.old_test_set, a.best_old)}</td>
                         <td>{format!("{} · {}", a.new_test_set, a.best_new)}</td>

@@ -7,10 +7,9 @@ use crate::campaign::{CampaignDraft, CampaignSettings};
 use crate::db::{Db, now_ms};
 use crate::error::{AppError, AppResult, StorageContext};
 use crate::import::lang::LangCode;
-use crate::model::TaskKind;
-use sqlx::Row;
+use crate::model::{CampaignStatus, TaskKind};
 
-
+#[derive(sqlx::FromRow)]
 struct SetFacts {
     name: String,
     source_lang: String,
@@ -18,28 +17,21 @@ struct SetFacts {
 }
 
 async fn test_set(db: &Db, id: i64) -> AppResult<SetFacts> {
-    let r = sqlx::query("SELECT name, source_lang, target_lang FROM test_sets WHERE id = $1")
+    sqlx::query_as("SELECT name, source_lang, target_lang FROM test_sets WHERE id = $1")
         .bind(id)
         .fetch_optional(&db.pool)
         .await
         .with_context(|| format!("reading test set {id}"))?
-        .ok_or_else(|| AppError::invalid("test_set_id", format!("there is no test set with id {id}")))?;
-    Ok(SetFacts {
-        name: r.try_get("name").with_context(|| format!("reading test set {id}"))?,
-        source_lang: r.try_get("source_lang").with_context(|| format!("reading test set {id}"))?,
-        target_lang: r.try_get("target_lang").with_context(|| format!("reading test set {id}"))?,
-    })
+        .ok_or_else(|| AppError::invalid("test_set_id", format!("there is no test set with id {id}")))
 }
 
 async fn system_name(db: &Db, id: i64) -> AppResult<String> {
-    sqlx::query("SELECT name FROM systems WHERE id = $1")
+    sqlx::query_scalar("SELECT name FROM systems WHERE id = $1")
         .bind(id)
         .fetch_optional(&db.pool)
         .await
         .with_context(|| format!("reading system {id}"))?
-        .ok_or_else(|| AppError::invalid("system", format!("there is no system with id {id}")))?
-        .try_get("name")
-        .with_context(|| format!("reading system {id}"))
+        .ok_or_else(|| AppError::invalid("system", format!("there is no system with id {id}")))
 }
 
 /// One campaign to create: its draft and groups.
@@ -198,7 +190,7 @@ pub async fn create_study(db: &Db, draft: &StudyDraft, created_by: i64) -> AppRe
         references.push(reference);
     }
     let mut tx = db.writer.begin().await.context("storing a study")?;
-    let row = sqlx::query("INSERT INTO studies (name, seed, created_by, created_at) VALUES ($1, $2, $3, $4) RETURNING id")
+    let study: i64 = sqlx::query_scalar("INSERT INTO studies (name, seed, created_by, created_at) VALUES ($1, $2, $3, $4) RETURNING id")
         .bind(draft.name.trim())
         .bind(draft.seed)
         .bind(created_by)
@@ -206,7 +198,6 @@ pub async fn create_study(db: &Db, draft: &StudyDraft, created_by: i64) -> AppRe
         .fetch_one(&mut *tx)
         .await
         .context("storing a study")?;
-    let study: i64 = row.try_get("id").context("storing a study")?;
     for (a, reference) in arms.iter().zip(references) {
         let campaign = launch::insert_campaign(&mut tx, &a.draft, a.task, &a.groups, reference, created_by).await?;
         sqlx::query(
@@ -233,7 +224,7 @@ pub async fn launch_study(db: &Db, study_id: i64) -> AppResult<Vec<(String, usiz
     // Every draft campaign's HITs first, then all of them stored in one transaction: a study
     // is launched whole or not at all.
     let mut prepared = Vec::new();
-    for a in s.arms.iter().filter(|a| a.status == "draft") {
+    for a in s.arms.iter().filter(|a| a.status == CampaignStatus::Draft) {
         let p = launch::prepare_launch(db, a.campaign_id).await.map_err(|e| e.prefixed(&a.campaign).in_argument("study_id"))?;
         prepared.push((a.campaign.clone(), p));
     }
@@ -255,16 +246,36 @@ pub async fn launch_study(db: &Db, study_id: i64) -> AppResult<Vec<(String, usiz
     Ok(out)
 }
 
+/// A row of [`load_study`]'s arms query.
+#[derive(sqlx::FromRow)]
+struct ArmRow {
+    id: i64,
+    name: String,
+    #[sqlx(try_from = "String")]
+    status: CampaignStatus,
+    task: String,
+    old_set: String,
+    old_year: Option<i64>,
+    new_set: String,
+    new_year: Option<i64>,
+    source_lang: String,
+    target_lang: String,
+    best_old: String,
+    best_new: String,
+    benchmark: String,
+    n: i64,
+}
+
 /// A study with its arms.
 /// An unknown study is [`AppError::NotFound`].
 pub async fn load_study(db: &Db, study_id: i64) -> AppResult<StudyInfo> {
-    let row = sqlx::query("SELECT id, name, seed FROM studies WHERE id = $1")
+    let (id, name, seed): (i64, String, i64) = sqlx::query_as("SELECT id, name, seed FROM studies WHERE id = $1")
         .bind(study_id)
         .fetch_optional(&db.pool)
         .await
         .with_context(|| format!("reading study {study_id}"))?
         .ok_or_else(|| AppError::not_found(format!("there is no study with id {study_id}")))?;
-    let rows = sqlx::query(
+    let rows: Vec<ArmRow> = sqlx::query_as(
         "SELECT c.id, c.name, c.status, c.task, o.name AS old_set, o.year AS old_year, n.name AS new_set, n.year AS new_year, \
          n.source_lang, n.target_lang, bo.name AS best_old, bn.name AS best_new, b.name AS benchmark, \
          (SELECT COUNT(*) FROM judgments j JOIN assignments a ON a.id = j.assignment_id JOIN hits h ON h.id = a.hit_id \
@@ -278,42 +289,32 @@ pub async fn load_study(db: &Db, study_id: i64) -> AppResult<StudyInfo> {
     .fetch_all(&db.pool)
     .await
     .with_context(|| format!("reading study {study_id}"))?;
-    let mut arms = Vec::with_capacity(rows.len());
-    for r in rows {
-        let s = |c: &str| r.try_get::<String, _>(c).with_context(|| format!("reading study {study_id}"));
-        arms.push(ArmInfo {
-            campaign_id: r.try_get("id").with_context(|| format!("reading study {study_id}"))?,
-            campaign: s("name")?,
-            status: s("status")?,
-            task: s("task")?,
-            pair: format!("{}-{}", s("source_lang")?, s("target_lang")?),
-            old_test_set: s("old_set")?,
-            old_year: r.try_get("old_year").with_context(|| format!("reading study {study_id}"))?,
-            new_test_set: s("new_set")?,
-            new_year: r.try_get("new_year").with_context(|| format!("reading study {study_id}"))?,
-            best_old: s("best_old")?,
-            best_new: s("best_new")?,
-            benchmark: s("benchmark")?,
-            judgments: r.try_get("n").with_context(|| format!("reading study {study_id}"))?,
-        });
-    }
-    Ok(StudyInfo {
-        id: row.try_get("id").with_context(|| format!("reading study {study_id}"))?,
-        name: row.try_get("name").with_context(|| format!("reading study {study_id}"))?,
-        seed: row.try_get("seed").with_context(|| format!("reading study {study_id}"))?,
-        arms,
-    })
+    let arms = rows
+        .into_iter()
+        .map(|r| ArmInfo {
+            campaign_id: r.id,
+            campaign: r.name,
+            status: r.status,
+            task: r.task,
+            pair: format!("{}-{}", r.source_lang, r.target_lang),
+            old_test_set: r.old_set,
+            old_year: r.old_year,
+            new_test_set: r.new_set,
+            new_year: r.new_year,
+            best_old: r.best_old,
+            best_new: r.best_new,
+            benchmark: r.benchmark,
+            judgments: r.n,
+        })
+        .collect();
+    Ok(StudyInfo { id, name, seed, arms })
 }
 
 /// Every study, newest first.
 pub async fn list_studies(db: &Db) -> AppResult<Vec<StudyInfo>> {
-    let ids: Vec<i64> = sqlx::query("SELECT id FROM studies ORDER BY id DESC")
+    let ids: Vec<i64> = sqlx::query_scalar("SELECT id FROM studies ORDER BY id DESC")
         .fetch_all(&db.pool)
         .await
-        .context("listing the studies")?
-        .iter()
-        .map(|r| r.try_get::<i64, _>("id"))
-        .collect::<Result<_, _>>()
         .context("listing the studies")?;
     let mut out = Vec::with_capacity(ids.len());
     for id in ids {

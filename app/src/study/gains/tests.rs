@@ -132,8 +132,8 @@ fn a_missing_system_is_named() {
     let (_, r) = simulated_arm(&config);
     let wrong = ArmLabels::new("best-old", "best-new", "other-bench", "old", "new");
     let e = arm_data(&r, &wrong).unwrap_err();
-    assert_eq!(e, "no judgment of other-bench @ old yet");
+    assert_eq!(e.to_string(), "no judgment of other-bench @ old yet");
     // Test sets swapped: the segments of BEST_old are not in the "old" test set's prefix.
     let swapped = ArmLabels { old_prefix: "new:".into(), ..labels() };
-    assert!(arm_data(&r, &swapped).unwrap_err().contains("is not in the test set of"));
+    assert!(arm_data(&r, &swapped).unwrap_err().to_string().contains("is not in the test set of"));
 }
