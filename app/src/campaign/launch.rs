@@ -92,6 +92,9 @@ impl<'a> Spec<'a> {
     }
 }
 
+/// What the server was doing when the database failed in [`load_material`].
+const READING: &str = "reading the test sets and systems of a design";
+
 async fn load_material(db: &Db, spec: &Spec<'_>) -> AppResult<(Material, Option<String>)> {
     let mut m = Material {
         target_lang: String::new(),
@@ -104,23 +107,21 @@ async fn load_material(db: &Db, spec: &Spec<'_>) -> AppResult<(Material, Option<
     };
     let mut first_reference = None;
     for &system in &spec.systems {
-        let name = sqlx::query("SELECT name FROM systems WHERE id = $1")
+        let name: String = sqlx::query_scalar("SELECT name FROM systems WHERE id = $1")
             .bind(system)
             .fetch_optional(&db.pool)
             .await
-            .context("reading the test sets and systems of a design")?
+            .context(READING)?
             .ok_or_else(|| problem(format!("there is no system with id {system}")))?;
-        m.system_names.insert(system, name.try_get::<String, _>("name").context("reading the test sets and systems of a design")?);
+        m.system_names.insert(system, name);
     }
     for (k, group) in spec.groups.iter().enumerate() {
-        let set = sqlx::query("SELECT name, target_lang FROM test_sets WHERE id = $1")
+        let (set_name, target_lang): (String, String) = sqlx::query_as("SELECT name, target_lang FROM test_sets WHERE id = $1")
             .bind(group.test_set_id)
             .fetch_optional(&db.pool)
             .await
-            .context("reading the test sets and systems of a design")?
+            .context(READING)?
             .ok_or_else(|| problem(format!("there is no test set with id {}", group.test_set_id)))?;
-        let target_lang: String = set.try_get("target_lang").context("reading the test sets and systems of a design")?;
-        let set_name: String = set.try_get("name").context("reading the test sets and systems of a design")?;
         if k == 0 {
             m.target_lang = target_lang;
         } else if target_lang != m.target_lang {
@@ -129,28 +130,20 @@ async fn load_material(db: &Db, spec: &Spec<'_>) -> AppResult<(Material, Option<
                 m.target_lang
             )));
         }
-        let segments: Vec<i64> = sqlx::query("SELECT id FROM segments WHERE test_set_id = $1 ORDER BY position")
+        let segments: Vec<i64> = sqlx::query_scalar("SELECT id FROM segments WHERE test_set_id = $1 ORDER BY position")
             .bind(group.test_set_id)
             .fetch_all(&db.pool)
             .await
-            .context("reading the test sets and systems of a design")?
-            .iter()
-            .map(|r| r.try_get::<i64, _>("id"))
-            .collect::<Result<_, _>>()
-            .context("reading the test sets and systems of a design")?;
+            .context(READING)?;
         m.segments.extend(&segments);
         m.group_segments.push(segments);
-        let names: Vec<String> = sqlx::query(
+        let names: Vec<String> = sqlx::query_scalar(
             "SELECT DISTINCT r.name FROM segment_references r JOIN segments s ON s.id = r.segment_id WHERE s.test_set_id = $1 ORDER BY r.name",
         )
         .bind(group.test_set_id)
         .fetch_all(&db.pool)
         .await
-        .context("reading the test sets and systems of a design")?
-        .iter()
-        .map(|r| r.try_get::<String, _>("name"))
-        .collect::<Result<_, _>>()
-        .context("reading the test sets and systems of a design")?;
+        .context(READING)?;
         let reference_name = match spec.reference_name {
             Some(n) if !n.is_empty() => {
                 if !names.iter().any(|x| x == n) {
@@ -164,17 +157,15 @@ async fn load_material(db: &Db, spec: &Spec<'_>) -> AppResult<(Material, Option<
             first_reference = reference_name.clone();
         }
         if let Some(name) = &reference_name {
-            let rows = sqlx::query(
+            let rows: Vec<(i64, String)> = sqlx::query_as(
                 "SELECT r.segment_id, r.text FROM segment_references r JOIN segments s ON s.id = r.segment_id WHERE s.test_set_id = $1 AND r.name = $2",
             )
             .bind(group.test_set_id)
             .bind(name)
             .fetch_all(&db.pool)
             .await
-            .context("reading the test sets and systems of a design")?;
-            for r in rows {
-                m.references.insert(r.try_get::<i64, _>("segment_id").context("reading the test sets and systems of a design")?, r.try_get::<String, _>("text").context("reading the test sets and systems of a design")?);
-            }
+            .context(READING)?;
+            m.references.extend(rows);
         }
         for &system in &group.systems {
             let label = if spec.groups.len() == 1 {
@@ -183,20 +174,15 @@ async fn load_material(db: &Db, spec: &Spec<'_>) -> AppResult<(Material, Option<
                 format!("{} @ {set_name}", m.system_names[&system])
             };
             m.labels.push((label, system, k));
-            let rows = sqlx::query(
+            let rows: Vec<(i64, String)> = sqlx::query_as(
                 "SELECT o.segment_id, o.text FROM system_outputs o JOIN segments s ON s.id = o.segment_id WHERE s.test_set_id = $1 AND o.system_id = $2",
             )
             .bind(group.test_set_id)
             .bind(system)
             .fetch_all(&db.pool)
             .await
-            .context("reading the test sets and systems of a design")?;
-            for r in rows {
-                let text: String = r.try_get("text").context("reading the test sets and systems of a design")?;
-                if !text.trim().is_empty() {
-                    m.outputs.insert((system, r.try_get::<i64, _>("segment_id").context("reading the test sets and systems of a design")?), text);
-                }
-            }
+            .context(READING)?;
+            m.outputs.extend(rows.into_iter().filter(|(_, text)| !text.trim().is_empty()).map(|(segment, text)| ((system, segment), text)));
         }
     }
     Ok((m, first_reference))
@@ -490,12 +476,10 @@ pub async fn dry_run(db: &Db, draft: &CampaignDraft, crowd: &assay_core::report:
     if let Some(problem) = check.problems.first() {
         return Err(AppError::invalid("settings", format!("this design cannot be built, so it cannot be simulated: {problem}")));
     }
-    let segments: i64 = sqlx::query("SELECT COUNT(*) AS n FROM segments WHERE test_set_id = $1")
+    let segments: i64 = sqlx::query_scalar("SELECT COUNT(*) FROM segments WHERE test_set_id = $1")
         .bind(draft.test_set_id)
         .fetch_one(&db.pool)
         .await
-        .context("counting the test set's segments")?
-        .try_get("n")
         .context("counting the test set's segments")?;
     if segments == 0 {
         return Err(AppError::invalid("test_set_id", "choose a test set with segments"));
@@ -660,9 +644,9 @@ pub async fn insert_campaign(
     systems.sort_unstable();
     systems.dedup();
     let settings = serde_json::to_string(&draft.settings).map_err(|e| AppError::internal(format!("cannot store the settings of a campaign: {e}")))?;
-    let row = sqlx::query(
+    let id: i64 = sqlx::query_scalar(
         "INSERT INTO campaigns (public_id, name, task, test_set_id, reference_name, settings, seed, status, created_by, created_at, gate, gate_unsure) \
-         VALUES ($1, $2, $3, $4, $5, $6, $7, 'draft', $8, $9, $10, $11) RETURNING id",
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $12, $8, $9, $10, $11) RETURNING id",
     )
     .bind(random_token())
     .bind(draft.name.trim())
@@ -675,10 +659,10 @@ pub async fn insert_campaign(
     .bind(now_ms())
     .bind(draft.gate.mode_str())
     .bind(draft.gate.unsure_str())
+    .bind(CampaignStatus::Draft.as_str())
     .fetch_one(&mut **tx)
     .await
     .context("storing a new campaign")?;
-    let id: i64 = row.try_get("id").context("storing a new campaign")?;
     for s in &systems {
         sqlx::query("INSERT INTO campaign_systems (campaign_id, system_id, is_benchmark) VALUES ($1, $2, $3)")
             .bind(id)
@@ -822,9 +806,11 @@ pub async fn write_launch(tx: &mut sqlx::Transaction<'static, sqlx::Any>, prepar
     let campaign_id = *campaign_id;
     let mut summary = LaunchSummary { hits: hits.len(), items: 0, per_type: BTreeMap::new() };
     // Write first (no read-then-upgrade on SQLite); the status guard makes launching once only.
-    let updated = sqlx::query("UPDATE campaigns SET status = 'launched', launched_at = $1 WHERE id = $2 AND status = 'draft'")
+    let updated = sqlx::query("UPDATE campaigns SET status = $3, launched_at = $1 WHERE id = $2 AND status = $4")
         .bind(now_ms())
         .bind(campaign_id)
+        .bind(CampaignStatus::Launched.as_str())
+        .bind(CampaignStatus::Draft.as_str())
         .execute(&mut **tx)
         .await
         .context("storing the HITs of a launched campaign")?;
@@ -832,14 +818,13 @@ pub async fn write_launch(tx: &mut sqlx::Transaction<'static, sqlx::Any>, prepar
         return Err(problem(format!("campaign {name} was launched already")));
     }
     for h in hits {
-        let row = sqlx::query("INSERT INTO hits (campaign_id, hit_index, item_count) VALUES ($1, $2, $3) RETURNING id")
+        let hit_id: i64 = sqlx::query_scalar("INSERT INTO hits (campaign_id, hit_index, item_count) VALUES ($1, $2, $3) RETURNING id")
             .bind(campaign_id)
             .bind(h.index as i64)
             .bind(h.items.len() as i64)
             .fetch_one(&mut **tx)
             .await
             .context("storing the HITs of a launched campaign")?;
-        let hit_id: i64 = row.try_get("id").context("storing the HITs of a launched campaign")?;
         // Items in batches of 50 rows per statement (8 values each).
         for chunk in h.items.chunks(50) {
             let mut sql = String::from(
