@@ -33,6 +33,14 @@ use std::fmt;
 /// What users read when the server failed (the details are in the log).
 pub const SERVER_FAULT: &str = "Something went wrong on the server; it has been logged.";
 
+/// What a server function answers (400) when its arguments cannot be read: missing, repeated,
+/// of the wrong type or not decodable. The decoder's own text (serde's field and type names)
+/// is not shown to callers.
+pub const MALFORMED_ARGUMENTS: &str = "The request's arguments are missing or malformed.";
+
+/// What a server function answers (413) when its body is over the limit.
+pub const BODY_TOO_LARGE: &str = "The request body is too large.";
+
 /// A failure of a request, by kind.
 #[derive(Debug)]
 pub enum AppError {

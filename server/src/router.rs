@@ -75,8 +75,11 @@ pub fn build(state: AppState, options: LeptosOptions) -> Router {
 
 /// Leptos answers a server-function request whose arguments cannot be read (a missing or
 /// repeated field, a wrong type, bytes that are not UTF-8, JSON that does not parse, a body over
-/// the limit) with 500 and the error as `Args|…`, `Deserialization|…` or `Request|…`. Those
-/// are the client's mistakes: 400 (413 for a body over the limit), with the same message.
+/// the limit) with 500 and the error as `Args|…`, `Deserialization|…` or `Request|…`, whose
+/// text is the decoder's (``missing field `password` ``, serde's type names, byte offsets).
+/// Those are the client's mistakes: 400 (413 for a body over the limit) with a short message of
+/// our own, encoded as every other refusal of a server function (`ServerError|…`, which the
+/// pages' client decodes); the decoder's text is dropped (it can quote the values sent).
 async fn malformed_requests_are_client_errors(req: axum::extract::Request, next: middleware::Next) -> axum::response::Response {
     use axum::http::StatusCode;
     let res = next.run(req).await;
@@ -88,12 +91,19 @@ async fn malformed_requests_are_client_errors(req: axum::extract::Request, next:
         return (StatusCode::INTERNAL_SERVER_ERROR, "internal error").into_response();
     };
     let text = String::from_utf8_lossy(&bytes);
-    if text.contains("length limit exceeded") {
-        parts.status = StatusCode::PAYLOAD_TOO_LARGE;
+    let (status, message) = if text.contains("length limit exceeded") {
+        (StatusCode::PAYLOAD_TOO_LARGE, app::error::BODY_TOO_LARGE)
     } else if ["Args|", "Deserialization|", "Request|"].iter().any(|p| text.starts_with(p)) {
-        parts.status = StatusCode::BAD_REQUEST;
-    }
-    axum::response::Response::from_parts(parts, axum::body::Body::from(bytes))
+        (StatusCode::BAD_REQUEST, app::error::MALFORMED_ARGUMENTS)
+    } else {
+        return axum::response::Response::from_parts(parts, axum::body::Body::from(bytes));
+    };
+    // Not the decoder's text: it can quote the values sent (a password given as a number).
+    tracing::debug!(kind = text.split('|').next().unwrap_or(""), "refused a server-function request: {message}");
+    parts.status = status;
+    parts.headers.remove(header::CONTENT_LENGTH);
+    parts.headers.insert(header::CONTENT_TYPE, HeaderValue::from_static("text/plain; charset=utf-8"));
+    axum::response::Response::from_parts(parts, axum::body::Body::from(format!("ServerError|{message}")))
 }
 
 /// No text Assay stores may contain a NUL character, and PostgreSQL refuses one in any string
