@@ -50,6 +50,7 @@ impl Config {
         let settings = ServerSettings {
             secure_cookies: public_url.starts_with("https://"),
             public_url,
+            public_url_configured: self.public_url.is_some(),
             ..ServerSettings::default()
         };
         Ok(AppState { db, secret: secret.into(), settings: Arc::new(settings) })

@@ -545,10 +545,13 @@ fn authority_of(url: &str) -> Option<&str> {
 }
 
 /// CSRF protection for every state-changing request: the browser's `Origin` (or, failing that,
-/// `Referer`) must name this server, and `Sec-Fetch-Site` must not say cross-site. Together
-/// with SameSite=Lax session cookies this refuses requests forged by other sites, including
-/// login CSRF. Requests that carry no cookie and an `Authorization` header (API clients) pass.
-pub fn origin_allowed(method: &Method, headers: &HeaderMap) -> bool {
+/// `Referer`) must name this server, and `Sec-Fetch-Site` must not say cross-site. "This server"
+/// is the configured public URL's origin (`trusted`); only when no public URL was configured is
+/// it the request's own `Host` (which the client writes, so a forged request could match it).
+/// Together with SameSite=Lax session cookies this refuses requests forged by other sites,
+/// including login CSRF. Requests that carry no cookie and an `Authorization` header (API
+/// clients) pass.
+pub fn origin_allowed(method: &Method, headers: &HeaderMap, trusted: Option<&str>) -> bool {
     if matches!(*method, Method::GET | Method::HEAD | Method::OPTIONS) {
         return true;
     }
@@ -557,22 +560,27 @@ pub fn origin_allowed(method: &Method, headers: &HeaderMap) -> bool {
     {
         return false;
     }
-    let host = headers.get(header::HOST).and_then(|v| v.to_str().ok()).map(str::to_ascii_lowercase);
     let claimed = headers
         .get(header::ORIGIN)
         .or_else(|| headers.get(header::REFERER))
         .and_then(|v| v.to_str().ok())
         .filter(|v| *v != "null");
-    match (host, claimed) {
-        (Some(host), Some(claimed)) => authority_of(claimed).is_some_and(|a| a.eq_ignore_ascii_case(&host)),
-        (_, None) => headers.get(header::COOKIE).is_none() && headers.get(header::AUTHORIZATION).is_some(),
-        (None, Some(_)) => false,
+    let Some(claimed) = claimed else {
+        return headers.get(header::COOKIE).is_none() && headers.get(header::AUTHORIZATION).is_some();
+    };
+    match trusted {
+        Some(trusted) => crate::state::origin_of(claimed).is_some_and(|o| o == trusted),
+        None => {
+            let host = headers.get(header::HOST).and_then(|v| v.to_str().ok()).map(str::to_ascii_lowercase);
+            host.is_some_and(|host| authority_of(claimed).is_some_and(|a| a.eq_ignore_ascii_case(&host)))
+        }
     }
 }
 
 /// Middleware form of [`origin_allowed`]: answers 403 to a forged request.
 pub async fn verify_origin(req: Request, next: Next) -> Response {
-    if origin_allowed(req.method(), req.headers()) {
+    let trusted = req.extensions().get::<AppState>().and_then(|s| s.settings.trusted_origin());
+    if origin_allowed(req.method(), req.headers(), trusted.as_deref()) {
         next.run(req).await
     } else {
         (StatusCode::FORBIDDEN, "Refused: this request did not come from an Assay page (CSRF protection).").into_response()
@@ -633,8 +641,30 @@ mod tests {
     }
 
     #[test]
+    fn origin_check_trusts_the_configured_public_url_not_the_host() {
+        let post = Method::POST;
+        let trusted = Some("https://assay.example.org");
+        assert!(origin_allowed(&post, &headers(&[("host", "assay.example.org"), ("origin", "https://assay.example.org")]), trusted));
+        // Behind a proxy the Host may be anything; the Origin is what counts.
+        assert!(origin_allowed(&post, &headers(&[("host", "10.0.0.7:3000"), ("origin", "https://Assay.Example.org")]), trusted));
+        assert!(origin_allowed(&post, &headers(&[("host", "x"), ("referer", "https://assay.example.org/login?x=1")]), trusted));
+        // A forged Host that matches a forged Origin is not enough.
+        assert!(!origin_allowed(&post, &headers(&[("host", "evil.test"), ("origin", "http://evil.test")]), trusted));
+        // The scheme and the port are part of the origin.
+        assert!(!origin_allowed(&post, &headers(&[("host", "assay.example.org"), ("origin", "http://assay.example.org")]), trusted));
+        assert!(!origin_allowed(&post, &headers(&[("host", "assay.example.org"), ("origin", "https://assay.example.org:8443")]), trusted));
+        assert!(!origin_allowed(&post, &headers(&[("host", "assay.example.org"), ("origin", "https://assay.example.org.evil.test")]), trusted));
+        assert!(!origin_allowed(&post, &headers(&[("host", "assay.example.org"), ("origin", "null")]), trusted));
+        let mut s = ServerSettings { public_url: "HTTPS://assay.example.org:443/base/".into(), ..ServerSettings::default() };
+        assert_eq!(s.trusted_origin(), None, "not configured: the Host is trusted");
+        s.public_url_configured = true;
+        assert_eq!(s.trusted_origin().as_deref(), Some("https://assay.example.org"));
+    }
+
+    #[test]
     fn origin_check_refuses_cross_site_posts() {
         let post = Method::POST;
+        let origin_allowed = |m: &Method, h: &HeaderMap| origin_allowed(m, h, None);
         assert!(origin_allowed(&Method::GET, &headers(&[("host", "a.test")])));
         assert!(origin_allowed(&post, &headers(&[("host", "a.test:3000"), ("origin", "http://a.test:3000")])));
         assert!(!origin_allowed(&post, &headers(&[("host", "a.test:3000"), ("origin", "http://evil.test")])));
