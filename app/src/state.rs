@@ -26,6 +26,9 @@ pub struct ServerSettings {
     pub max_failures_per_address: i64,
     /// Length of the throttle window in milliseconds.
     pub throttle_window_ms: i64,
+    /// Sign-in attempts one client address may make per minute (right or wrong, all at once
+    /// or spread), counted in memory before the database's throttle is asked.
+    pub sign_ins_per_minute: u32,
 }
 
 impl Default for ServerSettings {
@@ -38,6 +41,7 @@ impl Default for ServerSettings {
             max_failures_per_account_everywhere: 50,
             max_failures_per_address: 20,
             throttle_window_ms: 15 * 60 * 1000,
+            sign_ins_per_minute: 60,
         }
     }
 }

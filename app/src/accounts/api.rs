@@ -30,19 +30,17 @@ pub async fn login(email: String, password: String) -> Result<(), ServerFnError>
             Ok(())
         }
         Err(e) => {
-            let status = match e {
-                srv::LoginError::Invalid => http::StatusCode::UNAUTHORIZED,
-                srv::LoginError::Throttled { .. } => http::StatusCode::TOO_MANY_REQUESTS,
-                srv::LoginError::Internal(ref e) => {
-                    e.log();
-                    e.status()
-                }
-            };
+            if let srv::LoginError::Internal(ref e) = e {
+                e.log();
+            }
             let message = e.to_string();
             if web::plain_form_post() {
                 leptos_axum::redirect(&format!("/login?error={}", crate::auth::url_escape(&message)));
             } else {
-                web::set_status(status);
+                web::set_status(e.status());
+                if let Some(seconds) = e.retry_after_seconds() {
+                    crate::error::set_retry_after(seconds);
+                }
             }
             Err(ServerFnError::new(message))
         }

@@ -15,7 +15,10 @@ use axum::response::{IntoResponse, Response};
 use base64::Engine;
 use sha2::{Digest, Sha256};
 use sqlx::Row;
-use std::sync::LazyLock;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Arc, LazyLock};
+use std::time::Duration;
+use tokio::sync::Semaphore;
 
 /// Name of the session cookie (HttpOnly, SameSite=Lax, Secure behind TLS).
 pub const SESSION_COOKIE: &str = "assay_session";
@@ -66,14 +69,98 @@ pub fn check_password_strength(password: &str) -> AppResult<()> {
     Ok(())
 }
 
-async fn hash_blocking(password: String) -> AppResult<String> {
-    tokio::task::spawn_blocking(move || hash_password(&password))
-        .await
-        .map_err(|e| AppError::internal(format!("the password hashing task failed: {e}")))?
+/// Password hashes (and verifications) that may run at once: one per core. Each takes 19 MiB
+/// and a core for tens of milliseconds; more at once only cost memory (a burst of 100 sign-ins
+/// ran 65 at once and took the server from 392 to 1,397 MB).
+fn hashing_slots() -> usize {
+    std::thread::available_parallelism().map(|n| n.get()).unwrap_or(2)
 }
 
-async fn verify_blocking(password: String, phc: String) -> bool {
-    tokio::task::spawn_blocking(move || verify_password(&password, &phc)).await.unwrap_or(false)
+static HASHING: LazyLock<Arc<Semaphore>> = LazyLock::new(|| Arc::new(Semaphore::new(hashing_slots())));
+/// Hashes waiting for a slot, and running.
+static HASHES_WAITING: AtomicUsize = AtomicUsize::new(0);
+static HASHES_IN_FLIGHT: AtomicUsize = AtomicUsize::new(0);
+/// The longest a hash waits for a slot before the request is refused (429).
+const HASHING_WAIT: Duration = Duration::from_secs(5);
+/// Hashes that may wait per slot; beyond that a request is refused at once (429) rather than
+/// queued for longer than [`HASHING_WAIT`] would allow.
+const WAITING_PER_SLOT: usize = 32;
+/// When a refused request should come back.
+const HASHING_RETRY_AFTER_SECONDS: u64 = 2;
+
+fn too_busy() -> AppError {
+    AppError::busy("The server is busy checking passwords; try again in a few seconds.", HASHING_RETRY_AFTER_SECONDS)
+}
+
+/// Runs `work` (one argon2 hash or verification) on a blocking thread once a hashing slot is
+/// free, holding the slot until the work is done (even if the request is gone by then); 429
+/// when too many are waiting already or the wait would be too long.
+async fn with_hashing_slot<T: Send + 'static>(work: impl FnOnce() -> T + Send + 'static) -> AppResult<T> {
+    let slots = hashing_slots();
+    struct Waiting;
+    impl Drop for Waiting {
+        fn drop(&mut self) {
+            HASHES_WAITING.fetch_sub(1, Ordering::SeqCst);
+        }
+    }
+    if HASHES_WAITING.fetch_add(1, Ordering::SeqCst) >= slots * WAITING_PER_SLOT {
+        HASHES_WAITING.fetch_sub(1, Ordering::SeqCst);
+        return Err(too_busy());
+    }
+    let waiting = Waiting;
+    let permit = match tokio::time::timeout(HASHING_WAIT, HASHING.clone().acquire_owned()).await {
+        Ok(Ok(permit)) => permit,
+        Ok(Err(_)) => return Err(AppError::internal("the password hashing slots are closed")),
+        Err(_) => return Err(too_busy()),
+    };
+    drop(waiting);
+    tokio::task::spawn_blocking(move || {
+        let in_flight = HASHES_IN_FLIGHT.fetch_add(1, Ordering::SeqCst) + 1;
+        tracing::debug!(in_flight, slots, "hashing a password");
+        let result = work();
+        HASHES_IN_FLIGHT.fetch_sub(1, Ordering::SeqCst);
+        drop(permit);
+        result
+    })
+    .await
+    .map_err(|e| AppError::internal(format!("the password hashing task failed: {e}")))
+}
+
+async fn hash_blocking(password: String) -> AppResult<String> {
+    with_hashing_slot(move || hash_password(&password)).await?
+}
+
+/// Checks a password against the account's hash, or against [`DUMMY_HASH`] (`None`: no such
+/// account), in a hashing slot.
+async fn verify_blocking(password: String, phc: Option<String>) -> AppResult<bool> {
+    with_hashing_slot(move || verify_password(&password, phc.as_deref().unwrap_or(&DUMMY_HASH))).await
+}
+
+/// Sign-in attempts per client address, counted in memory before the database's throttle is
+/// asked: a flood from one address is refused without a query or a hash.
+type AddressLimiter = governor::RateLimiter<
+    std::net::IpAddr,
+    governor::state::keyed::HashMapStateStore<std::net::IpAddr>,
+    governor::clock::DefaultClock,
+>;
+static SIGN_IN_LIMITER: std::sync::OnceLock<(u32, AddressLimiter)> = std::sync::OnceLock::new();
+static SIGN_IN_CHECKS: AtomicUsize = AtomicUsize::new(0);
+
+/// Counts a sign-in attempt from `address` against `per_minute`; the seconds to wait when over.
+fn sign_in_allowed(address: &str, per_minute: u32) -> Result<(), u64> {
+    use governor::clock::Clock;
+    let Ok(ip) = address.parse::<std::net::IpAddr>() else { return Ok(()) };
+    let per_minute = std::num::NonZeroU32::new(per_minute).unwrap_or(std::num::NonZeroU32::MIN);
+    let (_, limiter) = SIGN_IN_LIMITER.get_or_init(|| (per_minute.get(), AddressLimiter::hashmap(governor::Quota::per_minute(per_minute))));
+    // Addresses whose allowance is whole again are forgotten now and then.
+    if SIGN_IN_CHECKS.fetch_add(1, Ordering::Relaxed) % 1024 == 1023 {
+        limiter.retain_recent();
+        limiter.shrink_to_fit();
+    }
+    limiter.check_key(&ip).map_err(|not_until| {
+        let wait = not_until.wait_time_from(governor::clock::DefaultClock::default().now());
+        wait.as_secs() + u64::from(wait.subsec_nanos() > 0)
+    })
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -287,6 +374,8 @@ pub fn cookie_value(headers: &HeaderMap, name: &str) -> Option<String> {
 pub enum LoginError {
     Invalid,
     Throttled { minutes: i64 },
+    /// Too many attempts from the client's address just now (the in-memory limiter).
+    TooFast { seconds: u64 },
     /// The server failed (logged by the caller; users read [`crate::error::SERVER_FAULT`]).
     Internal(AppError),
 }
@@ -304,7 +393,31 @@ impl std::fmt::Display for LoginError {
             LoginError::Throttled { minutes } => {
                 write!(f, "Too many failed sign-ins. Try again in {minutes} minute{}.", if *minutes == 1 { "" } else { "s" })
             }
+            LoginError::TooFast { seconds } => {
+                write!(f, "Too many sign-in attempts from your address. Try again in {seconds} second{}.", if *seconds == 1 { "" } else { "s" })
+            }
             LoginError::Internal(e) => f.write_str(&e.public_message()),
+        }
+    }
+}
+
+impl LoginError {
+    /// The HTTP status of the refusal.
+    pub fn status(&self) -> StatusCode {
+        match self {
+            LoginError::Invalid => StatusCode::UNAUTHORIZED,
+            LoginError::Throttled { .. } | LoginError::TooFast { .. } => StatusCode::TOO_MANY_REQUESTS,
+            LoginError::Internal(e) => e.status(),
+        }
+    }
+
+    /// When to come back (`Retry-After`, seconds), for a refusal that says so.
+    pub fn retry_after_seconds(&self) -> Option<u64> {
+        match self {
+            LoginError::Throttled { minutes } => Some(u64::try_from(*minutes).unwrap_or(1).max(1) * 60),
+            LoginError::TooFast { seconds } => Some((*seconds).max(1)),
+            LoginError::Invalid => None,
+            LoginError::Internal(e) => e.retry_after_seconds(),
         }
     }
 }
@@ -394,6 +507,7 @@ pub async fn login(
     let db = &state.db;
     let settings = &state.settings;
     let email = normalise_email(email);
+    sign_in_allowed(address, settings.sign_ins_per_minute).map_err(|seconds| LoginError::TooFast { seconds })?;
     let now = now_ms();
     let attempt = reserve_attempt(db, settings, &email, address, now).await?;
 
@@ -405,12 +519,19 @@ pub async fn login(
     let (user, phc, disabled) = match &row {
         Some(r) => (
             Some(user_from_row(r).context("reading an account at sign-in")?),
-            r.try_get::<String, _>("password_hash").unwrap_or_default(),
+            Some(r.try_get::<String, _>("password_hash").unwrap_or_default()),
             r.try_get::<i64, _>("disabled").unwrap_or(1) != 0,
         ),
-        None => (None, DUMMY_HASH.clone(), true),
+        None => (None, None, true),
     };
-    let password_ok = verify_blocking(password.to_string(), phc).await;
+    let password_ok = match verify_blocking(password.to_string(), phc).await {
+        Ok(ok) => ok,
+        Err(e) => {
+            // Refused before the password was checked (the server is busy): not a failure.
+            let _ = sqlx::query("DELETE FROM login_attempts WHERE id = $1").bind(attempt).execute(&db.writer).await;
+            return Err(e.into());
+        }
+    };
     let succeeded = password_ok && !disabled && user.is_some();
 
     match user {
