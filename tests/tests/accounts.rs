@@ -436,3 +436,89 @@ async fn sign_ins_per_address_are_limited_in_memory_sqlite() {
 async fn sign_ins_per_address_are_limited_in_memory_postgres() {
     sign_ins_per_address_are_limited_in_memory(Backend::Postgres).await;
 }
+
+/// The id of the account with `email`, and whether it is disabled, from the admin's list.
+async fn account(admin: &Browser, email: &str) -> (String, Option<bool>) {
+    let list = admin.call("list_users", &[]).await;
+    assert_eq!(list.status, 200, "{}", list.body);
+    let list = list.json();
+    let a = list.as_array().unwrap().iter().find(|u| u["email"] == email).unwrap_or_else(|| panic!("{email} in {list}"));
+    (a["id"].to_string(), a["disabled"].as_bool())
+}
+
+/// An API token's answer on the read-only API.
+async fn token_status(server: &TestServer, secret: &str) -> u16 {
+    reqwest::Client::new().get(format!("{}/api/v1/campaigns", server.base)).bearer_auth(secret).send().await.unwrap().status().as_u16()
+}
+
+both_backends! {
+    /// Issue 17, finding 13: an admin signs an account out of every browser, and disables it:
+    /// its sessions and API tokens stop at once, it cannot sign in, and enabling it again brings
+    /// back neither. An admin cannot disable their own account.
+    async fn an_admin_can_disable_an_account_and_sign_it_out_everywhere(server) {
+        let admin = server.browser();
+        admin.login(ADMIN).await;
+        let (laptop, phone) = (server.browser(), server.browser());
+        laptop.login(RESEARCHER).await;
+        phone.login(RESEARCHER).await;
+        let secret = laptop.call("create_api_token", &[("name", "script")]).await.json()["secret"].as_str().unwrap().to_string();
+        assert_eq!(token_status(&server, &secret).await, 200);
+        let (id, disabled) = account(&admin, RESEARCHER.0).await;
+        assert_eq!(disabled, Some(false));
+
+        // Signed out everywhere: both browsers, not the token.
+        let out = admin.call("sign_out_everywhere", &[("user_id", &id)]).await;
+        assert_eq!(out.status, 200, "{}", out.body);
+        for b in [&laptop, &phone] {
+            assert_eq!(b.call("current_user", &[]).await.json(), serde_json::Value::Null);
+        }
+        assert_eq!(token_status(&server, &secret).await, 200);
+        laptop.login(RESEARCHER).await;
+
+        // Disabled: the session and the token stop at once, signing in is refused.
+        let off = admin.call("set_user_disabled", &[("user_id", &id), ("disabled", "true")]).await;
+        assert_eq!(off.status, 200, "{}", off.body);
+        assert_eq!(laptop.call("current_user", &[]).await.json(), serde_json::Value::Null);
+        assert_eq!(token_status(&server, &secret).await, 401);
+        assert_eq!(server.browser().call("login", &[("email", RESEARCHER.0), ("password", RESEARCHER.1)]).await.status, 401);
+        assert_eq!(account(&admin, RESEARCHER.0).await.1, Some(true), "the list says disabled");
+        // The accounts page offers to enable it again.
+        let page = admin.get("/admin/users").await;
+        assert!(page.body.contains("Enable") && page.body.contains("Sign out everywhere"), "the admin's page has the buttons");
+
+        // Enabled again: the account signs in; the old token stays revoked.
+        let on = admin.call("set_user_disabled", &[("user_id", &id), ("disabled", "false")]).await;
+        assert_eq!(on.status, 200, "{}", on.body);
+        laptop.login(RESEARCHER).await;
+        assert_eq!(token_status(&server, &secret).await, 401);
+
+        // Not one's own account; not by anyone but an admin.
+        let (own, _) = account(&admin, ADMIN.0).await;
+        let me = admin.call("set_user_disabled", &[("user_id", &own), ("disabled", "true")]).await;
+        assert_eq!(me.status, 400, "{}", me.body);
+        assert_ne!(admin.call("current_user", &[]).await.json(), serde_json::Value::Null);
+        let organizer = server.browser();
+        organizer.login(ORGANIZER).await;
+        assert_eq!(organizer.call("set_user_disabled", &[("user_id", &id), ("disabled", "true")]).await.status, 403);
+        assert_eq!(organizer.call("sign_out_everywhere", &[("user_id", &id)]).await.status, 403);
+    }
+
+    /// Issue 17, finding 13: a token carries its owner's role at use time, so a demoted
+    /// researcher's token came back to life when the account was promoted again. A demotion
+    /// revokes the account's tokens; a promotion keeps them.
+    async fn a_demoted_accounts_token_does_not_come_back_with_a_promotion(server) {
+        let admin = server.browser();
+        admin.login(ADMIN).await;
+        let researcher = server.browser();
+        researcher.login(RESEARCHER).await;
+        let secret = researcher.call("create_api_token", &[("name", "script")]).await.json()["secret"].as_str().unwrap().to_string();
+        assert_eq!(token_status(&server, &secret).await, 200);
+        let (id, _) = account(&admin, RESEARCHER.0).await;
+        assert_eq!(admin.call("set_user_role", &[("user_id", &id), ("role", "organizer")]).await.status, 200);
+        assert_eq!(token_status(&server, &secret).await, 200, "a promotion keeps the token");
+        assert_eq!(admin.call("set_user_role", &[("user_id", &id), ("role", "annotator")]).await.status, 200);
+        assert_eq!(token_status(&server, &secret).await, 401, "a demotion revokes it");
+        assert_eq!(admin.call("set_user_role", &[("user_id", &id), ("role", "researcher")]).await.status, 200);
+        assert_eq!(token_status(&server, &secret).await, 401, "promoted again, the token stays revoked");
+    }
+}

@@ -60,6 +60,9 @@ const TABLE: &[Row] = &[
     Row { endpoint: "login", how: How::Form, expect: [S(401); 6] },
     Row { endpoint: "list_users", how: How::Form, expect: [S(401), S(401), S(403), S(403), S(403), S(200)] },
     Row { endpoint: "set_user_role", how: How::Form, expect: [S(401), S(401), S(403), S(403), S(403), Pass] },
+    // Removing access (an unknown account is then a 400).
+    Row { endpoint: "set_user_disabled", how: How::Form, expect: [S(401), S(401), S(403), S(403), S(403), S(400)] },
+    Row { endpoint: "sign_out_everywhere", how: How::Form, expect: [S(401), S(401), S(403), S(403), S(403), S(400)] },
     Row { endpoint: "invite_user", how: How::Form, expect: [S(401), S(401), S(403), S(403), S(403), S(200)] },
     // Public: whoever holds an invitation token (here a forged one) learns its email.
     Row { endpoint: "invitation", how: How::Form, expect: [S(400); 6] },
@@ -160,6 +163,8 @@ fn form_args(endpoint: &str, who: Who, d: &Demo, n: usize) -> Vec<(String, Strin
     let v: Vec<(&str, String)> = match endpoint {
         "login" => vec![("email", format!("nobody{n}@demo.assay")), ("password", "not a password".into())],
         "set_user_role" => vec![("user_id", "999999".into()), ("role", "annotator".into())],
+        "set_user_disabled" => vec![("user_id", "999999".into()), ("disabled", "true".into())],
+        "sign_out_everywhere" => vec![("user_id", "999999".into())],
         "invite_user" => vec![("email", format!("invitee{n}@example.org")), ("role", "annotator".into())],
         "invitation" => vec![("token", "forged-token".into())],
         "accept_invitation" => vec![("token", "forged-token".into()), ("name", "Eve".into()), ("password", "a long enough password".into())],

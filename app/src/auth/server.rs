@@ -1,7 +1,7 @@
 //! Server side of accounts: password hashing (argon2id), server-stored sessions, login
 //! throttling, the CSRF origin check and the role checks every server function calls.
 
-use crate::auth::{Role, UserInfo};
+use crate::auth::{Account, Role, UserInfo};
 use crate::db::{Db, now_ms};
 use crate::error::{AppError, AppResult, StorageContext};
 use crate::state::{AppState, ServerSettings};
@@ -250,10 +250,68 @@ pub async fn find_user(db: &Db, email: &str) -> AppResult<Option<UserInfo>> {
     row.map(|r| user_from_row(&r).context("reading an account")).transpose()
 }
 
-/// Every account, oldest first.
-pub async fn list_users(db: &Db) -> AppResult<Vec<UserInfo>> {
-    let rows = sqlx::query("SELECT id, email, display_name, role FROM users ORDER BY id").fetch_all(&db.pool).await.context("listing the accounts")?;
-    rows.iter().map(|r| user_from_row(r).context("reading an account")).collect()
+/// Every account, oldest first, with whether it is disabled.
+pub async fn list_users(db: &Db) -> AppResult<Vec<Account>> {
+    let rows = sqlx::query("SELECT id, email, display_name, role, disabled FROM users ORDER BY id")
+        .fetch_all(&db.pool)
+        .await
+        .context("listing the accounts")?;
+    rows.iter()
+        .map(|r| Ok(Account { user: user_from_row(r)?, disabled: r.try_get::<i64, _>("disabled")? != 0 }))
+        .collect::<Result<_, sqlx::Error>>()
+        .context("reading an account")
+}
+
+/// Revokes every live API token of an account (in the caller's transaction).
+async fn revoke_tokens_of(conn: &mut sqlx::AnyConnection, user_id: i64) -> Result<(), sqlx::Error> {
+    sqlx::query("UPDATE api_tokens SET revoked_at = $1 WHERE user_id = $2 AND revoked_at IS NULL")
+        .bind(now_ms())
+        .bind(user_id)
+        .execute(conn)
+        .await
+        .map(drop)
+}
+
+/// Disables an account (it can no longer sign in; its sessions end and its API tokens are
+/// revoked, at once) or enables it again (its old sessions and tokens stay gone). An admin
+/// cannot disable their own account, nor the last enabled administrator.
+pub async fn set_disabled(db: &Db, by: i64, user_id: i64, disabled: bool) -> AppResult<()> {
+    let what = || format!("{} account {user_id}", if disabled { "disabling" } else { "enabling" });
+    if disabled && by == user_id {
+        return Err(AppError::invalid("user_id", "You cannot disable your own account."));
+    }
+    let mut tx = db.writer.begin().await.with_context(what)?;
+    let role: Option<String> =
+        sqlx::query_scalar("SELECT role FROM users WHERE id = $1").bind(user_id).fetch_optional(&mut *tx).await.with_context(what)?;
+    let Some(role) = role else { return Err(AppError::not_found(format!("There is no account with id {user_id}."))) };
+    if disabled && role == Role::Admin.as_str() {
+        let admins: i64 = sqlx::query_scalar("SELECT COUNT(*) FROM users WHERE role = $1 AND disabled = 0 AND id <> $2")
+            .bind(Role::Admin.as_str())
+            .bind(user_id)
+            .fetch_one(&mut *tx)
+            .await
+            .with_context(what)?;
+        if admins == 0 {
+            return Err(AppError::invalid("user_id", "This is the last administrator; make another account admin first."));
+        }
+    }
+    sqlx::query("UPDATE users SET disabled = $1 WHERE id = $2").bind(i64::from(disabled)).bind(user_id).execute(&mut *tx).await.with_context(what)?;
+    if disabled {
+        sqlx::query("DELETE FROM sessions WHERE user_id = $1").bind(user_id).execute(&mut *tx).await.with_context(what)?;
+        revoke_tokens_of(&mut *tx, user_id).await.with_context(what)?;
+    }
+    tx.commit().await.with_context(what)
+}
+
+/// Ends every session of an account (signed out in every browser); its API tokens are kept.
+pub async fn sign_out_everywhere(db: &Db, user_id: i64) -> AppResult<()> {
+    let what = || format!("signing account {user_id} out everywhere");
+    let found: Option<i64> = sqlx::query_scalar("SELECT id FROM users WHERE id = $1").bind(user_id).fetch_optional(&db.pool).await.with_context(what)?;
+    if found.is_none() {
+        return Err(AppError::not_found(format!("There is no account with id {user_id}.")));
+    }
+    sqlx::query("DELETE FROM sessions WHERE user_id = $1").bind(user_id).execute(&db.writer).await.with_context(what)?;
+    Ok(())
 }
 
 /// Changes an account's role. An admin cannot demote the last admin.
@@ -276,6 +334,12 @@ pub async fn set_role(db: &Db, user_id: i64, role: Role) -> AppResult<()> {
     sqlx::query("UPDATE users SET role = $1 WHERE id = $2").bind(role.as_str()).bind(user_id).execute(&mut *tx).await.with_context(what)?;
     // A change of role takes effect at once: the account signs in again.
     sqlx::query("DELETE FROM sessions WHERE user_id = $1").bind(user_id).execute(&mut *tx).await.with_context(what)?;
+    // A demotion revokes the account's API tokens: a token carries its owner's role at use
+    // time, so a token of a demoted researcher would otherwise come back to life with a
+    // promotion.
+    if Role::parse(&current).is_none_or(|was| role < was) {
+        revoke_tokens_of(&mut *tx, user_id).await.with_context(what)?;
+    }
     tx.commit().await.with_context(what)
 }
 
