@@ -11,6 +11,7 @@
 //! | `Invalid`        | 400    | the problem (the field is for logs, forms and tests)         |
 //! | `Conflict`       | 409    | the message                                                  |
 //! | `Gone`           | 410    | the message                                                  |
+//! | `Busy`           | 429    | the message; `Retry-After` says when to come back            |
 //! | `Storage`        | 500    | [`SERVER_FAULT`]; the context and the database error are logged |
 //! | `Internal`       | 500    | [`SERVER_FAULT`]; the message is logged                      |
 //!
@@ -33,6 +34,14 @@ use std::fmt;
 /// What users read when the server failed (the details are in the log).
 pub const SERVER_FAULT: &str = "Something went wrong on the server; it has been logged.";
 
+/// What a server function answers (400) when its arguments cannot be read: missing, repeated,
+/// of the wrong type or not decodable. The decoder's own text (serde's field and type names)
+/// is not shown to callers.
+pub const MALFORMED_ARGUMENTS: &str = "The request's arguments are missing or malformed.";
+
+/// What a server function answers (413) when its body is over the limit.
+pub const BODY_TOO_LARGE: &str = "The request body is too large.";
+
 /// A failure of a request, by kind.
 #[derive(Debug)]
 pub enum AppError {
@@ -49,6 +58,9 @@ pub enum AppError {
     Conflict(String),
     /// The thing existed but is no longer available (a finished or expired assignment).
     Gone(String),
+    /// Too much is asked at once (of the server, or by one client): come back in
+    /// `retry_after_seconds` (the `Retry-After` header).
+    Busy { message: String, retry_after_seconds: u64 },
     /// The database failed; `context` says what the server was doing.
     Storage { context: String, source: sqlx::Error },
     /// Anything else that is the server's fault (a broken invariant, a file that cannot be written).
@@ -84,6 +96,19 @@ impl AppError {
         AppError::Gone(message.into())
     }
 
+    /// Too much at once: 429, come back in `retry_after_seconds` (at least one).
+    pub fn busy(message: impl Into<String>, retry_after_seconds: u64) -> Self {
+        AppError::Busy { message: message.into(), retry_after_seconds: retry_after_seconds.max(1) }
+    }
+
+    /// When a refusal says to come back (the `Retry-After` header), if it does.
+    pub fn retry_after_seconds(&self) -> Option<u64> {
+        match self {
+            AppError::Busy { retry_after_seconds, .. } => Some(*retry_after_seconds),
+            _ => None,
+        }
+    }
+
     pub fn internal(message: impl Into<String>) -> Self {
         AppError::Internal(message.into())
     }
@@ -102,6 +127,7 @@ impl AppError {
             AppError::Invalid { .. } => StatusCode::BAD_REQUEST,
             AppError::Conflict(_) => StatusCode::CONFLICT,
             AppError::Gone(_) => StatusCode::GONE,
+            AppError::Busy { .. } => StatusCode::TOO_MANY_REQUESTS,
             AppError::Storage { .. } | AppError::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
         }
     }
@@ -146,6 +172,7 @@ impl AppError {
             AppError::Invalid { field, problem } => AppError::Invalid { field, problem: format!("{label}: {problem}") },
             AppError::Conflict(m) => AppError::Conflict(format!("{label}: {m}")),
             AppError::Gone(m) => AppError::Gone(format!("{label}: {m}")),
+            AppError::Busy { message, retry_after_seconds } => AppError::Busy { message: format!("{label}: {message}"), retry_after_seconds },
             fault @ (AppError::Storage { .. } | AppError::Internal(_)) => fault,
         }
     }
@@ -166,7 +193,7 @@ impl fmt::Display for AppError {
             | AppError::Conflict(m)
             | AppError::Gone(m)
             | AppError::Internal(m) => f.write_str(m),
-            AppError::Invalid { problem, .. } => f.write_str(problem),
+            AppError::Invalid { problem, .. } | AppError::Busy { message: problem, .. } => f.write_str(problem),
             AppError::Storage { context, source } => write!(f, "database error while {context}: {source}"),
         }
     }
@@ -197,11 +224,22 @@ pub fn set_status(status: http::StatusCode) {
     }
 }
 
+/// Sets the `Retry-After` header of the current response, in seconds (in a server function).
+pub fn set_retry_after(seconds: u64) {
+    if let Some(res) = leptos::prelude::use_context::<leptos_axum::ResponseOptions>() {
+        res.insert_header(axum::http::header::RETRY_AFTER, seconds.into());
+    }
+}
+
 /// Axum routes: the status and `{"error": "…"}`; a server fault is logged first.
 impl IntoResponse for AppError {
     fn into_response(self) -> Response {
         self.log();
-        (self.status(), Json(serde_json::json!({ "error": self.public_message() }))).into_response()
+        let mut response = (self.status(), Json(serde_json::json!({ "error": self.public_message() }))).into_response();
+        if let Some(seconds) = self.retry_after_seconds() {
+            response.headers_mut().insert(axum::http::header::RETRY_AFTER, seconds.into());
+        }
+        response
     }
 }
 
@@ -211,6 +249,9 @@ impl From<AppError> for ServerFnError {
     fn from(e: AppError) -> Self {
         e.log();
         set_status(e.status());
+        if let Some(seconds) = e.retry_after_seconds() {
+            set_retry_after(seconds);
+        }
         ServerFnError::new(e.public_message())
     }
 }
@@ -228,6 +269,7 @@ mod tests {
             (AppError::invalid("filter", "filter must be raw or cleaned"), 400, "filter must be raw or cleaned"),
             (AppError::conflict("already answered"), 409, "already answered"),
             (AppError::gone("this assignment has expired"), 410, "this assignment has expired"),
+            (AppError::busy("busy checking passwords", 2), 429, "busy checking passwords"),
             (AppError::storage("reading campaign 9", sqlx::Error::PoolClosed), 500, SERVER_FAULT),
             (AppError::internal("cannot create a temp file: disk full"), 500, SERVER_FAULT),
         ]
@@ -244,6 +286,7 @@ mod tests {
             let r = e.into_response();
             assert_eq!(r.status().as_u16(), status);
             assert_eq!(r.headers()["content-type"], "application/json");
+            assert_eq!(r.headers().get("retry-after").map(|v| v.to_str().unwrap().to_string()), (status == 429).then(|| "2".to_string()));
             assert_eq!(body_of(r).await, serde_json::json!({ "error": message }));
         }
     }

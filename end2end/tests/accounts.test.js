@@ -88,3 +88,40 @@ test('an admin invites a researcher through the accounts page', async () => {
   await other.close();
   await context.close();
 });
+
+test('an admin signs an account out everywhere, disables it and enables it again', async () => {
+  const theirs = await env.browser.newContext();
+  const annotator = await openHydrated(theirs, `${env.server.base}/login`);
+  await signIn(annotator, DEMO.annotator);
+  await annotator.waitForSelector('section[data-role="annotator"]', { timeout: 15_000 });
+  const currentUser = () => annotator.evaluate(async () => (await fetch('/api/current_user', { method: 'POST' })).json());
+  assert.notEqual(await currentUser(), null);
+
+  const context = await env.browser.newContext();
+  const page = await openHydrated(context, `${env.server.base}/login`);
+  await signIn(page, DEMO.admin);
+  await page.waitForSelector('section[data-role="admin"]');
+  await page.click('a[href="/admin/users"]');
+  await page.waitForSelector('#users');
+  const row = page.locator('#users tr', { hasText: DEMO.annotator.email });
+
+  await row.locator('button.sign-out-everywhere').click();
+  await page.waitForSelector('#signed-out');
+  assert.equal(await currentUser(), null, 'the annotator is signed out');
+
+  await row.locator('button.set-disabled').click();
+  await page.waitForSelector(`#users tr[data-disabled="true"]:has-text("${DEMO.annotator.email}")`);
+  assert.equal(await row.locator('button.set-disabled').textContent(), 'Enable');
+  const refused = await annotator.evaluate(async (who) => (await fetch('/api/login', {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams(who).toString(),
+  })).status, DEMO.annotator);
+  assert.equal(refused, 401, 'a disabled account cannot sign in');
+
+  await row.locator('button.set-disabled').click();
+  await page.waitForSelector(`#users tr[data-disabled="false"]:has-text("${DEMO.annotator.email}")`);
+  assert.deepEqual(page.assayErrors, []);
+  await theirs.close();
+  await context.close();
+});

@@ -87,7 +87,8 @@ export async function launchBrowser() {
 // Records what `page` reports, so that a failed wait can say why (see `waitHydrated`): console
 // messages (a panic in the bundle is logged there by console_error_panic_hook), uncaught errors,
 // failed requests, HTTP errors and the documents it loads, each with the time since it opened.
-// `page.assayErrors` gets the uncaught errors, which tests expect to be none.
+// `page.assayErrors` gets the uncaught errors and the Content-Security-Policy violations (a
+// script or wasm the page's policy blocked), which tests expect to be none.
 function record(page) {
   if (page.assayLog) return;
   const opened = Date.now();
@@ -95,7 +96,10 @@ function record(page) {
   const note = (what) => log.push(`${String(Date.now() - opened).padStart(6)} ms  ${what}`);
   page.assayLog = log;
   page.assayErrors = [];
-  page.on('console', (m) => note(`console.${m.type()}: ${m.text()} ${m.location()?.url ?? ''}`));
+  page.on('console', (m) => {
+    note(`console.${m.type()}: ${m.text()} ${m.location()?.url ?? ''}`);
+    if (/Content Security Policy/i.test(m.text())) page.assayErrors.push(`CSP: ${m.text()}`);
+  });
   page.on('pageerror', (e) => {
     page.assayErrors.push(String(e));
     note(`uncaught: ${e.name}: ${e.message} ${e.stack ?? ''}`);

@@ -25,6 +25,10 @@ pub struct Config {
     /// every app server the same key when several share one PostgreSQL database.
     #[arg(long, env = "ASSAY_SECRET_KEY", hide_env_values = true, global = true)]
     pub secret_key: Option<String>,
+    /// Sign-in attempts one client address may make per minute (more are answered 429 before
+    /// any password is checked).
+    #[arg(long, env = "ASSAY_SIGN_INS_PER_MINUTE", default_value_t = 60, value_parser = clap::value_parser!(u32).range(1..), global = true)]
+    pub sign_ins_per_minute: u32,
 }
 
 impl Config {
@@ -50,6 +54,8 @@ impl Config {
         let settings = ServerSettings {
             secure_cookies: public_url.starts_with("https://"),
             public_url,
+            public_url_configured: self.public_url.is_some(),
+            sign_ins_per_minute: self.sign_ins_per_minute,
             ..ServerSettings::default()
         };
         Ok(AppState { db, secret: secret.into(), settings: Arc::new(settings) })
@@ -119,6 +125,7 @@ mod tests {
             public_url: None,
             site_root: "target/site".into(),
             secret_key: None,
+            sign_ins_per_minute: 60,
         };
         assert_eq!(c.database_url(), "sqlite:///tmp/x/assay.db?mode=rwc");
         assert_eq!(c.public_url(), "http://127.0.0.1:3000");

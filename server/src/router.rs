@@ -24,7 +24,8 @@ const MAX_BODY_BYTES: usize = 1024 * 1024;
 /// Builds the whole application router around the given state.
 pub fn build(state: AppState, options: LeptosOptions) -> Router {
     let routes = generate_route_list(App);
-    Router::new()
+    let https = state.settings.https();
+    let router = Router::new()
         .route("/health", get(|| async { "ok" }))
         .leptos_routes(&options, routes, {
             let options = options.clone();
@@ -70,13 +71,24 @@ pub fn build(state: AppState, options: LeptosOptions) -> Router {
         .layer(SetResponseHeaderLayer::if_not_present(
             HeaderName::from_static("cache-control"),
             HeaderValue::from_static("no-store"),
-        ))
+        ));
+    // Served over HTTPS (the configured public URL says so), browsers are told to use nothing
+    // else for a year; over plain HTTP nothing is said (browsers ignore the header there, and it
+    // would lock out a server that later drops TLS).
+    if https {
+        router.layer(SetResponseHeaderLayer::overriding(header::STRICT_TRANSPORT_SECURITY, HeaderValue::from_static("max-age=31536000")))
+    } else {
+        router
+    }
 }
 
 /// Leptos answers a server-function request whose arguments cannot be read (a missing or
 /// repeated field, a wrong type, bytes that are not UTF-8, JSON that does not parse, a body over
-/// the limit) with 500 and the error as `Args|…`, `Deserialization|…` or `Request|…`. Those
-/// are the client's mistakes: 400 (413 for a body over the limit), with the same message.
+/// the limit) with 500 and the error as `Args|…`, `Deserialization|…` or `Request|…`, whose
+/// text is the decoder's (``missing field `password` ``, serde's type names, byte offsets).
+/// Those are the client's mistakes: 400 (413 for a body over the limit) with a short message of
+/// our own, encoded as every other refusal of a server function (`ServerError|…`, which the
+/// pages' client decodes); the decoder's text is dropped (it can quote the values sent).
 async fn malformed_requests_are_client_errors(req: axum::extract::Request, next: middleware::Next) -> axum::response::Response {
     use axum::http::StatusCode;
     let res = next.run(req).await;
@@ -88,12 +100,19 @@ async fn malformed_requests_are_client_errors(req: axum::extract::Request, next:
         return (StatusCode::INTERNAL_SERVER_ERROR, "internal error").into_response();
     };
     let text = String::from_utf8_lossy(&bytes);
-    if text.contains("length limit exceeded") {
-        parts.status = StatusCode::PAYLOAD_TOO_LARGE;
+    let (status, message) = if text.contains("length limit exceeded") {
+        (StatusCode::PAYLOAD_TOO_LARGE, app::error::BODY_TOO_LARGE)
     } else if ["Args|", "Deserialization|", "Request|"].iter().any(|p| text.starts_with(p)) {
-        parts.status = StatusCode::BAD_REQUEST;
-    }
-    axum::response::Response::from_parts(parts, axum::body::Body::from(bytes))
+        (StatusCode::BAD_REQUEST, app::error::MALFORMED_ARGUMENTS)
+    } else {
+        return axum::response::Response::from_parts(parts, axum::body::Body::from(bytes));
+    };
+    // Not the decoder's text: it can quote the values sent (a password given as a number).
+    tracing::debug!(kind = text.split('|').next().unwrap_or(""), "refused a server-function request: {message}");
+    parts.status = status;
+    parts.headers.remove(header::CONTENT_LENGTH);
+    parts.headers.insert(header::CONTENT_TYPE, HeaderValue::from_static("text/plain; charset=utf-8"));
+    axum::response::Response::from_parts(parts, axum::body::Body::from(format!("ServerError|{message}")))
 }
 
 /// No text Assay stores may contain a NUL character, and PostgreSQL refuses one in any string
@@ -128,7 +147,9 @@ async fn nul_characters_are_refused(req: axum::extract::Request, next: middlewar
 }
 
 /// Pages may not be framed by other sites (clickjacking), except the crowd worker's pages,
-/// which Mechanical Turk shows inside a frame of its own (an ExternalQuestion HIT).
+/// which Mechanical Turk shows inside a frame of its own (an ExternalQuestion HIT). The
+/// `frame-ancestors` directive is added to the policy a page set for its scripts
+/// (`app::web::content_security_policy`), or is the whole policy of any other answer.
 async fn framing_policy(req: axum::extract::Request, next: middleware::Next) -> axum::response::Response {
     let crowd_page = {
         let path = req.uri().path();
@@ -136,14 +157,18 @@ async fn framing_policy(req: axum::extract::Request, next: middleware::Next) -> 
     };
     let mut res = next.run(req).await;
     let headers = res.headers_mut();
-    if crowd_page {
-        headers.insert(
-            header::CONTENT_SECURITY_POLICY,
-            HeaderValue::from_static("frame-ancestors 'self' https://www.mturk.com https://workersandbox.mturk.com"),
-        );
+    let frame_ancestors = if crowd_page {
+        "frame-ancestors 'self' https://www.mturk.com https://workersandbox.mturk.com"
     } else {
         headers.insert(header::X_FRAME_OPTIONS, HeaderValue::from_static("DENY"));
-        headers.insert(header::CONTENT_SECURITY_POLICY, HeaderValue::from_static("frame-ancestors 'none'"));
+        "frame-ancestors 'none'"
+    };
+    let policy = match headers.get(header::CONTENT_SECURITY_POLICY).and_then(|v| v.to_str().ok()) {
+        Some(page) if !page.contains("frame-ancestors") => format!("{page}; {frame_ancestors}"),
+        _ => frame_ancestors.to_string(),
+    };
+    if let Ok(value) = HeaderValue::from_str(&policy) {
+        headers.insert(header::CONTENT_SECURITY_POLICY, value);
     }
     res
 }

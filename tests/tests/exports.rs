@@ -466,19 +466,26 @@ both_backends! {
         assert_eq!(list.as_array().unwrap().len(), 1, "no token was made with a token");
         assert!(list[0]["last_used_at"].is_i64());
 
-        // The token has its owner's role at use time: demoted, it loses its rights.
+        // The token has its owner's role at use time: promoted, it gains the new role's rights;
+        // demoted, it is revoked, and a promotion does not bring it back (issue 17, finding 13).
         let admin = server.browser();
         admin.login(ADMIN).await;
         let users = admin.call("list_users", &[]).await.json();
         let rid = users.as_array().unwrap().iter().find(|u| u["email"] == RESEARCHER.0).unwrap()["id"].to_string();
-        assert_eq!(admin.call("set_user_role", &[("user_id", &rid), ("role", "annotator")]).await.status, 200);
-        assert_eq!(get("/api/v1/campaigns".into(), tok.clone()).await.0, 403);
         assert_eq!(admin.call("set_user_role", &[("user_id", &rid), ("role", "organizer")]).await.status, 200);
         assert_eq!(get(format!("/api/v1/campaigns/{id}/workers"), tok.clone()).await.0, 200);
+        assert_eq!(admin.call("set_user_role", &[("user_id", &rid), ("role", "annotator")]).await.status, 200);
+        assert_eq!(get("/api/v1/campaigns".into(), tok.clone()).await.0, 401);
+        assert_eq!(admin.call("set_user_role", &[("user_id", &rid), ("role", "organizer")]).await.status, 200);
+        assert_eq!(get(format!("/api/v1/campaigns/{id}/workers"), tok.clone()).await.0, 401);
 
-        // Revoked: refused. Only the owner can revoke; another account's token is not found.
+        // A new token. Revoked: refused. Only the owner can revoke; another account's token is
+        // not found.
         let again = server.browser();
         again.login(RESEARCHER).await;
+        let created = again.call("create_api_token", &[("name", "after the demotion")]).await.json();
+        let tok = Some(created["secret"].as_str().unwrap().to_string());
+        assert_eq!(get(format!("/api/v1/campaigns/{id}/workers"), tok.clone()).await.0, 200);
         let token_id = created["token"]["id"].to_string();
         let other = server.browser();
         other.login(ORGANIZER).await;

@@ -317,6 +317,146 @@ async fn markup_in_segments_is_shown_as_text(server: TestServer) {
     }
 }
 
+/// A status, or 0 when the server gave no answer (a panic in a handler drops the connection).
+async fn status_of(req: reqwest::RequestBuilder) -> (u16, String) {
+    match req.send().await {
+        Ok(r) => {
+            let status = r.status().as_u16();
+            (status, r.text().await.unwrap_or_default())
+        }
+        Err(_) => (0, String::new()),
+    }
+}
+
+/// What the decoder of arguments knows (serde's field and type names, Leptos's error kinds)
+/// stays on the server: arguments that cannot be read are a short, generic 400.
+async fn argument_errors_are_short_and_generic(server: TestServer) {
+    let admin = server.browser();
+    admin.login(ADMIN).await;
+    let url = |name: &str| format!("{}/api/{name}", server.base);
+    let cases: Vec<(&str, reqwest::RequestBuilder)> = vec![
+        ("a missing field", admin.client.post(url("login")).form(&[("email", "a@b.org")])),
+        ("a wrong type", admin.client.post(url("submit_judgment")).form(&[("assignment", "x"), ("position", "first"), ("time_on_screen_ms", "1"), ("key", "k")])),
+        ("a repeated field", admin.client.post(url("login")).form(&[("email", "a@b.org"), ("email", "c@d.org"), ("password", "x")])),
+        ("JSON that does not parse", admin.client.post(url("check_design")).header("content-type", "application/json").body("{\"draft\": [")),
+        ("JSON of the wrong shape", admin.client.post(url("check_design")).header("content-type", "application/json").body("{\"draft\": {\"name\": 7}}")),
+        ("a query without its argument", admin.client.get(url("verify_completion_code"))),
+    ];
+    for (what, req) in cases {
+        let (status, body) = status_of(req).await;
+        assert_eq!(status, 400, "{what}: {body}");
+        assert!(body.contains("The request's arguments are missing or malformed."), "{what}: {body}");
+        for internal in ["missing field", "invalid type", "expected", "`", "Args|", "Deserialization|", "line 1", "column"] {
+            assert!(!body.contains(internal), "{what}: the answer shows the decoder's {internal:?}: {body}");
+        }
+    }
+}
+
+/// Integers the client sends (an item's position, a page, the numbers of a design) are checked
+/// before any arithmetic: the extremes of their types are refused or clamped, never wrapped, and
+/// the server neither fails nor panics.
+async fn client_integers_never_wrap(server: TestServer) {
+    let (_org, campaign) = fixtures::launch_crowd_campaign(&server.base, "extremes", 1, 1).await.expect("campaign");
+    let client = reqwest::Client::builder().redirect(reqwest::redirect::Policy::none()).build().expect("client");
+    let assignment = fixtures::arrive(&client, &server.base, &campaign, "extreme").await.ok().flatten().expect("an assignment");
+    match fixtures::post(&client, &server.base, "start_work", &[("assignment", &assignment)]).await {
+        Reply::Answered(200, _) => {}
+        r => panic!("start_work: {r:?}"),
+    }
+    let submit = |position: &str| {
+        let form = [("assignment", assignment.as_str()), ("position", position), ("score", "50"), ("time_on_screen_ms", "1500"), ("key", "k-extreme")];
+        client.post(format!("{}/api/submit_judgment", server.base)).header("origin", &server.base).form(&form)
+    };
+    for position in ["9223372036854775807", "-9223372036854775808", "-1", "4294967296"] {
+        let (status, body) = status_of(submit(position)).await;
+        assert_eq!(status, 400, "position {position}: {body}");
+        assert!(body.contains("there is no item"), "position {position}: {body}");
+        assert!(!body.contains("-9223372036854775808") || position.starts_with('-'), "position {position} wrapped: {body}");
+    }
+    // The HIT still takes its first answer.
+    let (status, body) = status_of(submit("0")).await;
+    assert_eq!(status, 200, "{body}");
+
+    // The review table: any page number, the last page at most.
+    let org = server.browser();
+    org.login(ORGANIZER).await;
+    let id = campaign.id.to_string();
+    for page in ["18446744073709551615", "9223372036854775808", "1"] {
+        let a = org.call("campaign_workers", &[("campaign_id", &id), ("wilcoxon", "false"), ("page", page), ("per_page", "100")]).await;
+        assert_eq!(a.status, 200, "page {page}: {}", a.body);
+        assert_eq!(a.json()["query"]["page"], 1, "page {page}: the last page there is");
+        let r = org.get(&format!("/api/v1/campaigns/{id}/workers?page={page}&per_page=100")).await;
+        assert_eq!(r.status, 200, "API page {page}: {}", r.body);
+    }
+    let a = org.call("campaign_workers", &[("campaign_id", &id), ("wilcoxon", "false"), ("page", "18446744073709551616")]).await;
+    assert_eq!(a.status, 400, "a page beyond the type: {}", a.body);
+
+    // A design's numbers at the extremes of their type: problems, not a failure.
+    let sets = org.call("list_test_sets", &[]).await.json();
+    let set = sets.as_array().expect("test sets").iter().find(|s| s["name"] == "extremes").expect("the test set");
+    let test_set_id = set["id"].as_i64().expect("id");
+    let systems: Vec<i64> = set["systems"].as_array().expect("systems").iter().filter_map(|s| s["id"].as_i64()).collect();
+    assert!(systems.len() >= 2, "{set}");
+    let huge = u64::MAX;
+    for settings in [
+        json!({ "judgments_wanted": huge, "wanted_per": "system" }),
+        json!({ "judgments_wanted": huge, "wanted_per": "segment" }),
+        json!({ "judgments_wanted": huge / 2 + 1, "redundancy": huge }),
+        json!({ "hit_length": huge, "bad_refs": huge, "repeats": huge, "refs": huge }),
+        json!({ "hit_length": huge }),
+        json!({ "redundancy": huge }),
+        json!({ "sets": huge, "woj_permutations": huge, "woj_max_degree": huge }),
+    ] {
+        let draft = json!({ "name": "extremes", "task": "da-adequacy", "test_set_id": test_set_id, "systems": systems, "benchmark_systems": [], "seed": 1, "settings": settings });
+        let check = org.call_json("check_design", json!({ "draft": draft })).await;
+        assert_eq!(check.status, 200, "{settings}: {}", check.body);
+        assert!(!check.json()["problems"].as_array().expect("problems").is_empty(), "{settings}: a design this size has problems: {}", check.body);
+        for endpoint in ["create_campaign", "dry_run_design"] {
+            let body = if endpoint == "dry_run_design" {
+                json!({ "draft": draft, "crowd": { "careful": 70.0, "noisy": 15.0, "careless": 15.0, "workers": 0, "spread": 10.0, "alpha": 0.05 } })
+            } else {
+                json!({ "draft": draft })
+            };
+            let (status, text) = status_of(org.client.post(format!("{}/api/{endpoint}", server.base)).json(&body)).await;
+            assert_eq!(status, 400, "{endpoint} {settings}: {text}");
+        }
+    }
+    let log = std::fs::read_to_string(server.log_path()).unwrap_or_default();
+    assert!(panics_in(&log).is_empty(), "the server panicked:\n{}", panics_in(&log).join("\n"));
+}
+
+mod arguments {
+    use super::*;
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn sqlite() {
+        argument_errors_are_short_and_generic(logged(Backend::Sqlite).await.expect("server")).await;
+    }
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn postgres() {
+        if let Some(s) = logged(Backend::Postgres).await {
+            argument_errors_are_short_and_generic(s).await;
+        }
+    }
+}
+
+mod integers {
+    use super::*;
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn sqlite() {
+        client_integers_never_wrap(logged(Backend::Sqlite).await.expect("server")).await;
+    }
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn postgres() {
+        if let Some(s) = logged(Backend::Postgres).await {
+            client_integers_never_wrap(s).await;
+        }
+    }
+}
+
 mod server_functions {
     use super::*;
 

@@ -60,6 +60,9 @@ const TABLE: &[Row] = &[
     Row { endpoint: "login", how: How::Form, expect: [S(401); 6] },
     Row { endpoint: "list_users", how: How::Form, expect: [S(401), S(401), S(403), S(403), S(403), S(200)] },
     Row { endpoint: "set_user_role", how: How::Form, expect: [S(401), S(401), S(403), S(403), S(403), Pass] },
+    // Removing access (an unknown account is then a 400).
+    Row { endpoint: "set_user_disabled", how: How::Form, expect: [S(401), S(401), S(403), S(403), S(403), S(400)] },
+    Row { endpoint: "sign_out_everywhere", how: How::Form, expect: [S(401), S(401), S(403), S(403), S(403), S(400)] },
     Row { endpoint: "invite_user", how: How::Form, expect: [S(401), S(401), S(403), S(403), S(403), S(200)] },
     // Public: whoever holds an invitation token (here a forged one) learns its email.
     Row { endpoint: "invitation", how: How::Form, expect: [S(400); 6] },
@@ -160,6 +163,8 @@ fn form_args(endpoint: &str, who: Who, d: &Demo, n: usize) -> Vec<(String, Strin
     let v: Vec<(&str, String)> = match endpoint {
         "login" => vec![("email", format!("nobody{n}@demo.assay")), ("password", "not a password".into())],
         "set_user_role" => vec![("user_id", "999999".into()), ("role", "annotator".into())],
+        "set_user_disabled" => vec![("user_id", "999999".into()), ("disabled", "true".into())],
+        "sign_out_everywhere" => vec![("user_id", "999999".into())],
         "invite_user" => vec![("email", format!("invitee{n}@example.org")), ("role", "annotator".into())],
         "invitation" => vec![("token", "forged-token".into())],
         "accept_invitation" => vec![("token", "forged-token".into()), ("name", "Eve".into()), ("password", "a long enough password".into())],
@@ -632,6 +637,122 @@ both_backends! {
         b.login(RESEARCHER).await;
         assert_eq!(with(first).await, Value::Null);
     }
+}
+
+/// The nonce of every `<script` tag of an HTML page (None for a tag without one).
+fn script_nonces(html: &str) -> Vec<Option<String>> {
+    html.match_indices("<script")
+        .map(|(i, _)| {
+            let tag = &html[i..i + html[i..].find('>').unwrap_or(0)];
+            tag.split("nonce=\"").nth(1).map(|rest| rest.split('"').next().unwrap_or("").to_string())
+        })
+        .collect()
+}
+
+both_backends! {
+    /// Every HTML page says which scripts may run: this server's files and the page's own inline
+    /// scripts, each of which carries the page's fresh nonce; WebAssembly may be compiled; no
+    /// plugins, no foreign `<base>`, no framing (the crowd pages: Mechanical Turk only). Served
+    /// over plain HTTP, no Strict-Transport-Security.
+    async fn html_pages_carry_a_content_security_policy(server) {
+        let d = demo(&server).await;
+        let anonymous = server.browser();
+        let admin = browser_for(&server, Admin).await;
+        let organizer = browser_for(&server, Organizer).await;
+        let annotator = browser_for(&server, Annotator).await;
+        let campaign = format!("/campaigns/{}", d.campaign_id);
+        let work = format!("/work/{}", d.annotator_da);
+        let pages: Vec<(&Browser, &str)> = vec![
+            (&anonymous, "/login"),
+            (&anonymous, "/"),
+            (&admin, "/admin/users"),
+            (&organizer, "/campaigns"),
+            (&organizer, &campaign),
+            (&organizer, "/campaigns/new"),
+            (&annotator, "/"),
+            (&annotator, &work),
+            (&anonymous, "/no/such/page"),
+        ];
+        let mut nonces = BTreeSet::new();
+        for (b, path) in pages {
+            let r = b.client.get(format!("{}{path}", server.base)).send().await.unwrap();
+            let headers = r.headers().clone();
+            let html = r.text().await.unwrap();
+            let csp = headers.get("content-security-policy").map(|v| v.to_str().unwrap().to_string()).unwrap_or_default();
+            for directive in ["script-src 'self' 'nonce-", "'wasm-unsafe-eval'", "object-src 'none'", "base-uri 'self'"] {
+                assert!(csp.contains(directive), "{path}: {directive:?} is not in the policy {csp:?}");
+            }
+            let frames = if path.starts_with("/work/") { "frame-ancestors 'self' https://www.mturk.com" } else { "frame-ancestors 'none'" };
+            assert!(csp.contains(frames), "{path}: {csp:?}");
+            assert!(!csp.contains("unsafe-inline") && !csp.contains("'unsafe-eval'"), "{path}: {csp:?}");
+            let nonce = csp.split("'nonce-").nth(1).and_then(|r| r.split('\'').next()).unwrap().to_string();
+            assert!(nonce.len() >= 16, "{path}: nonce {nonce:?}");
+            assert!(nonces.insert(nonce.clone()), "{path}: the nonce {nonce} was used before");
+            let scripts = script_nonces(&html);
+            assert!(!scripts.is_empty(), "{path}: the page has its hydration script");
+            for found in scripts {
+                assert_eq!(found.as_deref(), Some(nonce.as_str()), "{path}: a script the policy would block");
+            }
+            assert!(headers.get("strict-transport-security").is_none(), "{path}: HSTS over plain HTTP");
+        }
+        // Answers that are not pages keep the framing policy alone.
+        let health = anonymous.client.get(format!("{}/health", server.base)).send().await.unwrap();
+        assert_eq!(health.headers()["content-security-policy"], "frame-ancestors 'none'");
+    }
+}
+
+/// Served over HTTPS (the configured public URL says so): Strict-Transport-Security on every answer.
+async fn https_servers_send_strict_transport_security(backend: Backend) {
+    let Some(server) = TestServer::start_with(backend, &[("ASSAY_PUBLIC_URL", "https://assay.test")]).await else { return };
+    for path in ["/health", "/login", "/assay.css", "/api/v1/campaigns"] {
+        let r = reqwest::get(format!("{}{path}", server.base)).await.unwrap();
+        assert_eq!(r.headers().get("strict-transport-security").map(|v| v.to_str().unwrap()), Some("max-age=31536000"), "{path}");
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn https_servers_send_strict_transport_security_sqlite() {
+    https_servers_send_strict_transport_security(Backend::Sqlite).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn https_servers_send_strict_transport_security_postgres() {
+    https_servers_send_strict_transport_security(Backend::Postgres).await;
+}
+
+/// With a public URL configured, a state-changing request must come from its origin: a client
+/// that writes its own Host and a matching Origin is refused, and so is the address the server
+/// happens to listen on; a page of the public URL (Origin, or Referer without one) passes.
+async fn the_csrf_check_trusts_the_public_url_not_the_host(backend: Backend) {
+    let Some(server) = TestServer::start_with(backend, &[("ASSAY_PUBLIC_URL", "http://assay.test")]).await else { return };
+    let client = reqwest::Client::new();
+    let login = |host: Option<&str>, header: &str, value: &str, password: &str| {
+        let mut req = client.post(format!("{}/api/login", server.base)).header(header, value).form(&[("email", ADMIN.0), ("password", password)]);
+        if let Some(host) = host {
+            req = req.header("host", host);
+        }
+        async move { req.send().await.unwrap().status().as_u16() }
+    };
+    // Forged: a Host and an Origin that agree with each other, not with the public URL.
+    assert_eq!(login(Some("evil.example"), "origin", "http://evil.example", ADMIN.1).await, 403);
+    assert_eq!(login(Some("evil.example"), "referer", "http://evil.example/login", ADMIN.1).await, 403);
+    // The listening address is not the public URL either.
+    assert_eq!(login(None, "origin", &server.base, ADMIN.1).await, 403);
+    assert_eq!(login(None, "origin", "https://assay.test", ADMIN.1).await, 403, "another scheme is another origin");
+    // From the public URL's pages, whatever the Host (a proxy's): past the check.
+    assert_eq!(login(None, "origin", "http://assay.test", "not the password").await, 401);
+    assert_eq!(login(Some("10.0.0.7:3000"), "origin", "http://Assay.test", ADMIN.1).await, 200);
+    assert_eq!(login(None, "referer", "http://assay.test/login?next=/", ADMIN.1).await, 200);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_csrf_check_trusts_the_public_url_not_the_host_sqlite() {
+    the_csrf_check_trusts_the_public_url_not_the_host(Backend::Sqlite).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_csrf_check_trusts_the_public_url_not_the_host_postgres() {
+    the_csrf_check_trusts_the_public_url_not_the_host(Backend::Postgres).await;
 }
 
 /// The API and export routes with the least role that reads them.

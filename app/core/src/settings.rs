@@ -198,7 +198,7 @@ impl CampaignSettings {
     pub fn system_items(&self, task: TaskKind) -> usize {
         match task {
             TaskKind::WordOrder => self.hit_length.saturating_sub(self.woj_permutations),
-            _ => self.hit_length.saturating_sub(self.bad_refs + self.repeats + self.refs),
+            _ => self.hit_length.saturating_sub(self.bad_refs.saturating_add(self.repeats).saturating_add(self.refs)),
         }
     }
 
@@ -211,18 +211,20 @@ impl CampaignSettings {
     }
 
     /// What the design implies for `systems` systems with at most `outputs_per_system` outputs
-    /// each (the same arithmetic as the HIT builder's allocation).
+    /// each (the same arithmetic as the HIT builder's allocation). The numbers are the
+    /// designer's, any size a form can send: the products saturate instead of wrapping (a
+    /// design that large is refused by the checks; its implications only have to be shown).
     pub fn implications(&self, task: TaskKind, systems: usize, outputs_per_system: usize) -> Implications {
         let per_hit = self.system_items(task);
         let per_system = match self.wanted_per {
             WantedPer::System => self.judgments_wanted,
-            WantedPer::Segment => self.judgments_wanted * outputs_per_system,
+            WantedPer::Segment => self.judgments_wanted.saturating_mul(outputs_per_system),
         };
-        let hits = if per_hit == 0 || systems == 0 { 0 } else { (per_system * systems).div_ceil(per_hit) };
+        let hits = if per_hit == 0 || systems == 0 { 0 } else { per_system.saturating_mul(systems).div_ceil(per_hit) };
         let k = self.redundancy.max(1);
-        let assignments = hits * k;
+        let assignments = hits.saturating_mul(k);
         let judgments_per_system =
-            if systems == 0 { 0.0 } else { (hits * per_hit) as f64 / systems as f64 * k as f64 };
+            if systems == 0 { 0.0 } else { hits as f64 * per_hit as f64 / systems as f64 * k as f64 };
         let minutes_per_hit = self.hit_length as f64 * self.seconds_per_judgment(task) / 60.0;
         Implications {
             hits,

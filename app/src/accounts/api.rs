@@ -30,19 +30,17 @@ pub async fn login(email: String, password: String) -> Result<(), ServerFnError>
             Ok(())
         }
         Err(e) => {
-            let status = match e {
-                srv::LoginError::Invalid => http::StatusCode::UNAUTHORIZED,
-                srv::LoginError::Throttled { .. } => http::StatusCode::TOO_MANY_REQUESTS,
-                srv::LoginError::Internal(ref e) => {
-                    e.log();
-                    e.status()
-                }
-            };
+            if let srv::LoginError::Internal(ref e) = e {
+                e.log();
+            }
             let message = e.to_string();
             if web::plain_form_post() {
                 leptos_axum::redirect(&format!("/login?error={}", crate::auth::url_escape(&message)));
             } else {
-                web::set_status(status);
+                web::set_status(e.status());
+                if let Some(seconds) = e.retry_after_seconds() {
+                    crate::error::set_retry_after(seconds);
+                }
             }
             Err(ServerFnError::new(message))
         }
@@ -61,9 +59,9 @@ pub async fn logout() -> Result<(), ServerFnError> {
     Ok(())
 }
 
-/// Every account (admin only).
+/// Every account, with whether it is disabled (admin only).
 #[server(endpoint = "list_users")]
-pub async fn list_users() -> Result<Vec<UserInfo>, ServerFnError> {
+pub async fn list_users() -> Result<Vec<crate::auth::Account>, ServerFnError> {
     web::require(Role::Admin)?;
     let state = web::app_state()?;
     Ok(srv::list_users(&state.db).await?)
@@ -76,6 +74,23 @@ pub async fn set_user_role(user_id: i64, role: String) -> Result<(), ServerFnErr
     let role = Role::parse(&role).ok_or_else(|| AppError::invalid("role", format!("{role:?} is not a role.")))?;
     let state = web::app_state()?;
     Ok(srv::set_role(&state.db, user_id, role).await.map_err(|e| e.in_argument("user_id"))?)
+}
+
+/// Disables an account — it cannot sign in, its sessions end and its API tokens are revoked at
+/// once — or enables it again (admin only; not one's own account, not the last admin).
+#[server(endpoint = "set_user_disabled")]
+pub async fn set_user_disabled(user_id: i64, disabled: bool) -> Result<(), ServerFnError> {
+    let admin = web::require(Role::Admin)?;
+    let state = web::app_state()?;
+    Ok(srv::set_disabled(&state.db, admin.id, user_id, disabled).await.map_err(|e| e.in_argument("user_id"))?)
+}
+
+/// Ends every session of an account: it is signed out in every browser (admin only).
+#[server(endpoint = "sign_out_everywhere")]
+pub async fn sign_out_everywhere(user_id: i64) -> Result<(), ServerFnError> {
+    web::require(Role::Admin)?;
+    let state = web::app_state()?;
+    Ok(srv::sign_out_everywhere(&state.db, user_id).await.map_err(|e| e.in_argument("user_id"))?)
 }
 
 /// A freshly made invitation link.

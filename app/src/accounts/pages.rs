@@ -1,7 +1,7 @@
 //! Sign-in, invitation and account-administration screens.
 
-use super::api::{CreateApiToken, InviteUser, RevokeApiToken, SetUserRole, invitation, list_api_tokens, list_users};
-use crate::auth::{Role, UserInfo, error_text};
+use super::api::{CreateApiToken, InviteUser, RevokeApiToken, SetUserDisabled, SetUserRole, SignOutEverywhere, invitation, list_api_tokens, list_users};
+use crate::auth::{Account, Role, error_text};
 use super::Session;
 use leptos::either::Either;
 use leptos::prelude::*;
@@ -84,7 +84,12 @@ pub fn InvitePage() -> impl IntoView {
 pub fn AdminUsersPage() -> impl IntoView {
     let invite = ServerAction::<InviteUser>::new();
     let set_role = ServerAction::<SetUserRole>::new();
-    let users = crate::resource::resource(move || (invite.version().get(), set_role.version().get()), |_| list_users());
+    let set_disabled = ServerAction::<SetUserDisabled>::new();
+    let sign_out = ServerAction::<SignOutEverywhere>::new();
+    let users = crate::resource::resource(
+        move || (invite.version().get(), set_role.version().get(), set_disabled.version().get(), sign_out.version().get()),
+        |_| list_users(),
+    );
     view! {
         <section class="card">
             <h1>"Accounts"</h1>
@@ -110,15 +115,21 @@ pub fn AdminUsersPage() -> impl IntoView {
                 None => Either::Right(None),
             }}
             <h2>"Everyone with an account"</h2>
-            {move || match set_role.value().get() {
-                Some(Err(e)) => Some(view! { <p class="error" role="alert">{error_text(&e)}</p> }),
-                _ => None,
+            {move || {
+                [set_role.value().get(), set_disabled.value().get(), sign_out.value().get()]
+                    .into_iter()
+                    .flatten()
+                    .find_map(Result::err)
+                    .map(|e| view! { <p class="error" role="alert">{error_text(&e)}</p> })
             }}
+            {move || matches!(sign_out.value().get(), Some(Ok(()))).then(|| view! {
+                <p class="notice" id="signed-out">"Signed out everywhere: every session of the account has ended."</p>
+            })}
             <Suspense fallback=|| view! { <p>"Loading accounts…"</p> }>
                 {move || Suspend::new(async move {
                     match users.await {
                         Err(e) => Either::Left(view! { <p class="error" role="alert">{error_text(&e)}</p> }),
-                        Ok(list) => Either::Right(view! { <UserTable users=list set_role/> }),
+                        Ok(list) => Either::Right(view! { <UserTable users=list set_role set_disabled sign_out/> }),
                     }
                 })}
             </Suspense>
@@ -127,18 +138,36 @@ pub fn AdminUsersPage() -> impl IntoView {
 }
 
 #[component]
-fn UserTable(users: Vec<UserInfo>, set_role: ServerAction<SetUserRole>) -> impl IntoView {
+fn UserTable(
+    users: Vec<Account>,
+    set_role: ServerAction<SetUserRole>,
+    set_disabled: ServerAction<SetUserDisabled>,
+    sign_out: ServerAction<SignOutEverywhere>,
+) -> impl IntoView {
     view! {
         <table class="data" id="users">
-            <thead><tr><th>"Name"</th><th>"Email"</th><th>"Role"</th><th></th></tr></thead>
+            <thead><tr><th>"Name"</th><th>"Email"</th><th>"Role"</th><th>"Access"</th><th></th></tr></thead>
             <tbody>
-                {users.into_iter().map(|u| {
+                {users.into_iter().map(|Account { user: u, disabled }| {
                     let current = u.role;
                     view! {
-                        <tr>
+                        <tr data-user=u.id data-disabled=disabled.to_string()>
                             <td>{u.name}</td>
                             <td>{u.email}</td>
                             <td>{u.role.label()}</td>
+                            <td>
+                                {if disabled { "Disabled" } else { "Active" }}
+                                // Disabling ends the sessions and revokes the API tokens at once.
+                                <ActionForm action=set_disabled attr:class="inline">
+                                    <input type="hidden" name="user_id" value=u.id/>
+                                    <input type="hidden" name="disabled" value=(!disabled).to_string()/>
+                                    <button type="submit" class="set-disabled">{if disabled { "Enable" } else { "Disable" }}</button>
+                                </ActionForm>
+                                <ActionForm action=sign_out attr:class="inline">
+                                    <input type="hidden" name="user_id" value=u.id/>
+                                    <button type="submit" class="sign-out-everywhere">"Sign out everywhere"</button>
+                                </ActionForm>
+                            </td>
                             <td>
                                 <ActionForm action=set_role attr:class="inline">
                                     <input type="hidden" name="user_id" value=u.id/>

@@ -449,10 +449,11 @@ fn validate(a: &Rules, answer: &Answer) -> Result<(Option<f64>, Option<f64>), Wo
         )));
     }
     if answer.position < 0 || answer.position >= a.total {
+        // Named as the page numbers items (from 1), without wrapping at the ends of i64.
         return Err(WorkError::Invalid(format!(
             "This HIT has items 1 to {}; there is no item {}.",
             a.total,
-            answer.position + 1
+            i128::from(answer.position) + 1
         )));
     }
     let task = a.task.ok_or_else(|| WorkError::Internal("the campaign's task is unknown to this version of Assay".into()))?;
@@ -743,7 +744,8 @@ async fn store_group<'a>(writer: &sqlx::AnyPool, answers: impl ExactSizeIterator
 pub async fn submit(db: &Db, cache: &Work, secret: &[u8], caller: Option<i64>, public_id: &str, answer: &Answer) -> Result<Step, WorkError> {
     if let Some(f) = cache.assignment(public_id) {
         let mine = f.owner.is_none() || f.owner == caller;
-        let items = f.item(answer.position).zip(f.item(answer.position + 1));
+        // The position is the client's: no arithmetic on it before it is known to be an item.
+        let items = f.item(answer.position).zip(answer.position.checked_add(1).and_then(|next| f.item(next)));
         if let (true, Ok((score, score2)), Some(((hit_item_id, _), (_, next)))) = (mine, validate(&f.rules, answer), items) {
             if store_next_answer(db, cache, f.id, *hit_item_id, answer, score, score2).await? {
                 return Ok(Step { answered: answer.position + 1, item: Some(next.clone()), completion: None });

@@ -56,6 +56,14 @@ pub struct UserInfo {
     pub role: Role,
 }
 
+/// An account as the admin's accounts page lists it: who, and whether it is disabled.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Account {
+    #[serde(flatten)]
+    pub user: UserInfo,
+    pub disabled: bool,
+}
+
 /// A personal API token as its owner's token page lists it (never the token itself).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "ssr", derive(sqlx::FromRow))]

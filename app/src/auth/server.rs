@@ -1,7 +1,7 @@
 //! Server side of accounts: password hashing (argon2id), server-stored sessions, login
 //! throttling, the CSRF origin check and the role checks every server function calls.
 
-use crate::auth::{Role, UserInfo};
+use crate::auth::{Account, Role, UserInfo};
 use crate::db::{Db, now_ms};
 use crate::error::{AppError, AppResult, StorageContext};
 use crate::state::{AppState, ServerSettings};
@@ -15,7 +15,10 @@ use axum::response::{IntoResponse, Response};
 use base64::Engine;
 use sha2::{Digest, Sha256};
 use sqlx::Row;
-use std::sync::LazyLock;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Arc, LazyLock};
+use std::time::Duration;
+use tokio::sync::Semaphore;
 
 /// Name of the session cookie (HttpOnly, SameSite=Lax, Secure behind TLS).
 pub const SESSION_COOKIE: &str = "assay_session";
@@ -66,14 +69,98 @@ pub fn check_password_strength(password: &str) -> AppResult<()> {
     Ok(())
 }
 
-async fn hash_blocking(password: String) -> AppResult<String> {
-    tokio::task::spawn_blocking(move || hash_password(&password))
-        .await
-        .map_err(|e| AppError::internal(format!("the password hashing task failed: {e}")))?
+/// Password hashes (and verifications) that may run at once: one per core. Each takes 19 MiB
+/// and a core for tens of milliseconds; more at once only cost memory (a burst of 100 sign-ins
+/// ran 65 at once and took the server from 392 to 1,397 MB).
+fn hashing_slots() -> usize {
+    std::thread::available_parallelism().map(|n| n.get()).unwrap_or(2)
 }
 
-async fn verify_blocking(password: String, phc: String) -> bool {
-    tokio::task::spawn_blocking(move || verify_password(&password, &phc)).await.unwrap_or(false)
+static HASHING: LazyLock<Arc<Semaphore>> = LazyLock::new(|| Arc::new(Semaphore::new(hashing_slots())));
+/// Hashes waiting for a slot, and running.
+static HASHES_WAITING: AtomicUsize = AtomicUsize::new(0);
+static HASHES_IN_FLIGHT: AtomicUsize = AtomicUsize::new(0);
+/// The longest a hash waits for a slot before the request is refused (429).
+const HASHING_WAIT: Duration = Duration::from_secs(5);
+/// Hashes that may wait per slot; beyond that a request is refused at once (429) rather than
+/// queued for longer than [`HASHING_WAIT`] would allow.
+const WAITING_PER_SLOT: usize = 32;
+/// When a refused request should come back.
+const HASHING_RETRY_AFTER_SECONDS: u64 = 2;
+
+fn too_busy() -> AppError {
+    AppError::busy("The server is busy checking passwords; try again in a few seconds.", HASHING_RETRY_AFTER_SECONDS)
+}
+
+/// Runs `work` (one argon2 hash or verification) on a blocking thread once a hashing slot is
+/// free, holding the slot until the work is done (even if the request is gone by then); 429
+/// when too many are waiting already or the wait would be too long.
+async fn with_hashing_slot<T: Send + 'static>(work: impl FnOnce() -> T + Send + 'static) -> AppResult<T> {
+    let slots = hashing_slots();
+    struct Waiting;
+    impl Drop for Waiting {
+        fn drop(&mut self) {
+            HASHES_WAITING.fetch_sub(1, Ordering::SeqCst);
+        }
+    }
+    if HASHES_WAITING.fetch_add(1, Ordering::SeqCst) >= slots * WAITING_PER_SLOT {
+        HASHES_WAITING.fetch_sub(1, Ordering::SeqCst);
+        return Err(too_busy());
+    }
+    let waiting = Waiting;
+    let permit = match tokio::time::timeout(HASHING_WAIT, HASHING.clone().acquire_owned()).await {
+        Ok(Ok(permit)) => permit,
+        Ok(Err(_)) => return Err(AppError::internal("the password hashing slots are closed")),
+        Err(_) => return Err(too_busy()),
+    };
+    drop(waiting);
+    tokio::task::spawn_blocking(move || {
+        let in_flight = HASHES_IN_FLIGHT.fetch_add(1, Ordering::SeqCst) + 1;
+        tracing::debug!(in_flight, slots, "hashing a password");
+        let result = work();
+        HASHES_IN_FLIGHT.fetch_sub(1, Ordering::SeqCst);
+        drop(permit);
+        result
+    })
+    .await
+    .map_err(|e| AppError::internal(format!("the password hashing task failed: {e}")))
+}
+
+async fn hash_blocking(password: String) -> AppResult<String> {
+    with_hashing_slot(move || hash_password(&password)).await?
+}
+
+/// Checks a password against the account's hash, or against [`DUMMY_HASH`] (`None`: no such
+/// account), in a hashing slot.
+async fn verify_blocking(password: String, phc: Option<String>) -> AppResult<bool> {
+    with_hashing_slot(move || verify_password(&password, phc.as_deref().unwrap_or(&DUMMY_HASH))).await
+}
+
+/// Sign-in attempts per client address, counted in memory before the database's throttle is
+/// asked: a flood from one address is refused without a query or a hash.
+type AddressLimiter = governor::RateLimiter<
+    std::net::IpAddr,
+    governor::state::keyed::HashMapStateStore<std::net::IpAddr>,
+    governor::clock::DefaultClock,
+>;
+static SIGN_IN_LIMITER: std::sync::OnceLock<(u32, AddressLimiter)> = std::sync::OnceLock::new();
+static SIGN_IN_CHECKS: AtomicUsize = AtomicUsize::new(0);
+
+/// Counts a sign-in attempt from `address` against `per_minute`; the seconds to wait when over.
+fn sign_in_allowed(address: &str, per_minute: u32) -> Result<(), u64> {
+    use governor::clock::Clock;
+    let Ok(ip) = address.parse::<std::net::IpAddr>() else { return Ok(()) };
+    let per_minute = std::num::NonZeroU32::new(per_minute).unwrap_or(std::num::NonZeroU32::MIN);
+    let (_, limiter) = SIGN_IN_LIMITER.get_or_init(|| (per_minute.get(), AddressLimiter::hashmap(governor::Quota::per_minute(per_minute))));
+    // Addresses whose allowance is whole again are forgotten now and then.
+    if SIGN_IN_CHECKS.fetch_add(1, Ordering::Relaxed) % 1024 == 1023 {
+        limiter.retain_recent();
+        limiter.shrink_to_fit();
+    }
+    limiter.check_key(&ip).map_err(|not_until| {
+        let wait = not_until.wait_time_from(governor::clock::DefaultClock::default().now());
+        wait.as_secs() + u64::from(wait.subsec_nanos() > 0)
+    })
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -163,10 +250,68 @@ pub async fn find_user(db: &Db, email: &str) -> AppResult<Option<UserInfo>> {
     row.map(|r| user_from_row(&r).context("reading an account")).transpose()
 }
 
-/// Every account, oldest first.
-pub async fn list_users(db: &Db) -> AppResult<Vec<UserInfo>> {
-    let rows = sqlx::query("SELECT id, email, display_name, role FROM users ORDER BY id").fetch_all(&db.pool).await.context("listing the accounts")?;
-    rows.iter().map(|r| user_from_row(r).context("reading an account")).collect()
+/// Every account, oldest first, with whether it is disabled.
+pub async fn list_users(db: &Db) -> AppResult<Vec<Account>> {
+    let rows = sqlx::query("SELECT id, email, display_name, role, disabled FROM users ORDER BY id")
+        .fetch_all(&db.pool)
+        .await
+        .context("listing the accounts")?;
+    rows.iter()
+        .map(|r| Ok(Account { user: user_from_row(r)?, disabled: r.try_get::<i64, _>("disabled")? != 0 }))
+        .collect::<Result<_, sqlx::Error>>()
+        .context("reading an account")
+}
+
+/// Revokes every live API token of an account (in the caller's transaction).
+async fn revoke_tokens_of(conn: &mut sqlx::AnyConnection, user_id: i64) -> Result<(), sqlx::Error> {
+    sqlx::query("UPDATE api_tokens SET revoked_at = $1 WHERE user_id = $2 AND revoked_at IS NULL")
+        .bind(now_ms())
+        .bind(user_id)
+        .execute(conn)
+        .await
+        .map(drop)
+}
+
+/// Disables an account (it can no longer sign in; its sessions end and its API tokens are
+/// revoked, at once) or enables it again (its old sessions and tokens stay gone). An admin
+/// cannot disable their own account, nor the last enabled administrator.
+pub async fn set_disabled(db: &Db, by: i64, user_id: i64, disabled: bool) -> AppResult<()> {
+    let what = || format!("{} account {user_id}", if disabled { "disabling" } else { "enabling" });
+    if disabled && by == user_id {
+        return Err(AppError::invalid("user_id", "You cannot disable your own account."));
+    }
+    let mut tx = db.writer.begin().await.with_context(what)?;
+    let role: Option<String> =
+        sqlx::query_scalar("SELECT role FROM users WHERE id = $1").bind(user_id).fetch_optional(&mut *tx).await.with_context(what)?;
+    let Some(role) = role else { return Err(AppError::not_found(format!("There is no account with id {user_id}."))) };
+    if disabled && role == Role::Admin.as_str() {
+        let admins: i64 = sqlx::query_scalar("SELECT COUNT(*) FROM users WHERE role = $1 AND disabled = 0 AND id <> $2")
+            .bind(Role::Admin.as_str())
+            .bind(user_id)
+            .fetch_one(&mut *tx)
+            .await
+            .with_context(what)?;
+        if admins == 0 {
+            return Err(AppError::invalid("user_id", "This is the last administrator; make another account admin first."));
+        }
+    }
+    sqlx::query("UPDATE users SET disabled = $1 WHERE id = $2").bind(i64::from(disabled)).bind(user_id).execute(&mut *tx).await.with_context(what)?;
+    if disabled {
+        sqlx::query("DELETE FROM sessions WHERE user_id = $1").bind(user_id).execute(&mut *tx).await.with_context(what)?;
+        revoke_tokens_of(&mut *tx, user_id).await.with_context(what)?;
+    }
+    tx.commit().await.with_context(what)
+}
+
+/// Ends every session of an account (signed out in every browser); its API tokens are kept.
+pub async fn sign_out_everywhere(db: &Db, user_id: i64) -> AppResult<()> {
+    let what = || format!("signing account {user_id} out everywhere");
+    let found: Option<i64> = sqlx::query_scalar("SELECT id FROM users WHERE id = $1").bind(user_id).fetch_optional(&db.pool).await.with_context(what)?;
+    if found.is_none() {
+        return Err(AppError::not_found(format!("There is no account with id {user_id}.")));
+    }
+    sqlx::query("DELETE FROM sessions WHERE user_id = $1").bind(user_id).execute(&db.writer).await.with_context(what)?;
+    Ok(())
 }
 
 /// Changes an account's role. An admin cannot demote the last admin.
@@ -189,6 +334,12 @@ pub async fn set_role(db: &Db, user_id: i64, role: Role) -> AppResult<()> {
     sqlx::query("UPDATE users SET role = $1 WHERE id = $2").bind(role.as_str()).bind(user_id).execute(&mut *tx).await.with_context(what)?;
     // A change of role takes effect at once: the account signs in again.
     sqlx::query("DELETE FROM sessions WHERE user_id = $1").bind(user_id).execute(&mut *tx).await.with_context(what)?;
+    // A demotion revokes the account's API tokens: a token carries its owner's role at use
+    // time, so a token of a demoted researcher would otherwise come back to life with a
+    // promotion.
+    if Role::parse(&current).is_none_or(|was| role < was) {
+        revoke_tokens_of(&mut *tx, user_id).await.with_context(what)?;
+    }
     tx.commit().await.with_context(what)
 }
 
@@ -287,6 +438,8 @@ pub fn cookie_value(headers: &HeaderMap, name: &str) -> Option<String> {
 pub enum LoginError {
     Invalid,
     Throttled { minutes: i64 },
+    /// Too many attempts from the client's address just now (the in-memory limiter).
+    TooFast { seconds: u64 },
     /// The server failed (logged by the caller; users read [`crate::error::SERVER_FAULT`]).
     Internal(AppError),
 }
@@ -304,7 +457,31 @@ impl std::fmt::Display for LoginError {
             LoginError::Throttled { minutes } => {
                 write!(f, "Too many failed sign-ins. Try again in {minutes} minute{}.", if *minutes == 1 { "" } else { "s" })
             }
+            LoginError::TooFast { seconds } => {
+                write!(f, "Too many sign-in attempts from your address. Try again in {seconds} second{}.", if *seconds == 1 { "" } else { "s" })
+            }
             LoginError::Internal(e) => f.write_str(&e.public_message()),
+        }
+    }
+}
+
+impl LoginError {
+    /// The HTTP status of the refusal.
+    pub fn status(&self) -> StatusCode {
+        match self {
+            LoginError::Invalid => StatusCode::UNAUTHORIZED,
+            LoginError::Throttled { .. } | LoginError::TooFast { .. } => StatusCode::TOO_MANY_REQUESTS,
+            LoginError::Internal(e) => e.status(),
+        }
+    }
+
+    /// When to come back (`Retry-After`, seconds), for a refusal that says so.
+    pub fn retry_after_seconds(&self) -> Option<u64> {
+        match self {
+            LoginError::Throttled { minutes } => Some(u64::try_from(*minutes).unwrap_or(1).max(1) * 60),
+            LoginError::TooFast { seconds } => Some((*seconds).max(1)),
+            LoginError::Invalid => None,
+            LoginError::Internal(e) => e.retry_after_seconds(),
         }
     }
 }
@@ -394,6 +571,7 @@ pub async fn login(
     let db = &state.db;
     let settings = &state.settings;
     let email = normalise_email(email);
+    sign_in_allowed(address, settings.sign_ins_per_minute).map_err(|seconds| LoginError::TooFast { seconds })?;
     let now = now_ms();
     let attempt = reserve_attempt(db, settings, &email, address, now).await?;
 
@@ -405,12 +583,19 @@ pub async fn login(
     let (user, phc, disabled) = match &row {
         Some(r) => (
             Some(user_from_row(r).context("reading an account at sign-in")?),
-            r.try_get::<String, _>("password_hash").unwrap_or_default(),
+            Some(r.try_get::<String, _>("password_hash").unwrap_or_default()),
             r.try_get::<i64, _>("disabled").unwrap_or(1) != 0,
         ),
-        None => (None, DUMMY_HASH.clone(), true),
+        None => (None, None, true),
     };
-    let password_ok = verify_blocking(password.to_string(), phc).await;
+    let password_ok = match verify_blocking(password.to_string(), phc).await {
+        Ok(ok) => ok,
+        Err(e) => {
+            // Refused before the password was checked (the server is busy): not a failure.
+            let _ = sqlx::query("DELETE FROM login_attempts WHERE id = $1").bind(attempt).execute(&db.writer).await;
+            return Err(e.into());
+        }
+    };
     let succeeded = password_ok && !disabled && user.is_some();
 
     match user {
@@ -545,10 +730,13 @@ fn authority_of(url: &str) -> Option<&str> {
 }
 
 /// CSRF protection for every state-changing request: the browser's `Origin` (or, failing that,
-/// `Referer`) must name this server, and `Sec-Fetch-Site` must not say cross-site. Together
-/// with SameSite=Lax session cookies this refuses requests forged by other sites, including
-/// login CSRF. Requests that carry no cookie and an `Authorization` header (API clients) pass.
-pub fn origin_allowed(method: &Method, headers: &HeaderMap) -> bool {
+/// `Referer`) must name this server, and `Sec-Fetch-Site` must not say cross-site. "This server"
+/// is the configured public URL's origin (`trusted`); only when no public URL was configured is
+/// it the request's own `Host` (which the client writes, so a forged request could match it).
+/// Together with SameSite=Lax session cookies this refuses requests forged by other sites,
+/// including login CSRF. Requests that carry no cookie and an `Authorization` header (API
+/// clients) pass.
+pub fn origin_allowed(method: &Method, headers: &HeaderMap, trusted: Option<&str>) -> bool {
     if matches!(*method, Method::GET | Method::HEAD | Method::OPTIONS) {
         return true;
     }
@@ -557,22 +745,27 @@ pub fn origin_allowed(method: &Method, headers: &HeaderMap) -> bool {
     {
         return false;
     }
-    let host = headers.get(header::HOST).and_then(|v| v.to_str().ok()).map(str::to_ascii_lowercase);
     let claimed = headers
         .get(header::ORIGIN)
         .or_else(|| headers.get(header::REFERER))
         .and_then(|v| v.to_str().ok())
         .filter(|v| *v != "null");
-    match (host, claimed) {
-        (Some(host), Some(claimed)) => authority_of(claimed).is_some_and(|a| a.eq_ignore_ascii_case(&host)),
-        (_, None) => headers.get(header::COOKIE).is_none() && headers.get(header::AUTHORIZATION).is_some(),
-        (None, Some(_)) => false,
+    let Some(claimed) = claimed else {
+        return headers.get(header::COOKIE).is_none() && headers.get(header::AUTHORIZATION).is_some();
+    };
+    match trusted {
+        Some(trusted) => crate::state::origin_of(claimed).is_some_and(|o| o == trusted),
+        None => {
+            let host = headers.get(header::HOST).and_then(|v| v.to_str().ok()).map(str::to_ascii_lowercase);
+            host.is_some_and(|host| authority_of(claimed).is_some_and(|a| a.eq_ignore_ascii_case(&host)))
+        }
     }
 }
 
 /// Middleware form of [`origin_allowed`]: answers 403 to a forged request.
 pub async fn verify_origin(req: Request, next: Next) -> Response {
-    if origin_allowed(req.method(), req.headers()) {
+    let trusted = req.extensions().get::<AppState>().and_then(|s| s.settings.trusted_origin());
+    if origin_allowed(req.method(), req.headers(), trusted.as_deref()) {
         next.run(req).await
     } else {
         (StatusCode::FORBIDDEN, "Refused: this request did not come from an Assay page (CSRF protection).").into_response()
@@ -633,8 +826,30 @@ mod tests {
     }
 
     #[test]
+    fn origin_check_trusts_the_configured_public_url_not_the_host() {
+        let post = Method::POST;
+        let trusted = Some("https://assay.example.org");
+        assert!(origin_allowed(&post, &headers(&[("host", "assay.example.org"), ("origin", "https://assay.example.org")]), trusted));
+        // Behind a proxy the Host may be anything; the Origin is what counts.
+        assert!(origin_allowed(&post, &headers(&[("host", "10.0.0.7:3000"), ("origin", "https://Assay.Example.org")]), trusted));
+        assert!(origin_allowed(&post, &headers(&[("host", "x"), ("referer", "https://assay.example.org/login?x=1")]), trusted));
+        // A forged Host that matches a forged Origin is not enough.
+        assert!(!origin_allowed(&post, &headers(&[("host", "evil.test"), ("origin", "http://evil.test")]), trusted));
+        // The scheme and the port are part of the origin.
+        assert!(!origin_allowed(&post, &headers(&[("host", "assay.example.org"), ("origin", "http://assay.example.org")]), trusted));
+        assert!(!origin_allowed(&post, &headers(&[("host", "assay.example.org"), ("origin", "https://assay.example.org:8443")]), trusted));
+        assert!(!origin_allowed(&post, &headers(&[("host", "assay.example.org"), ("origin", "https://assay.example.org.evil.test")]), trusted));
+        assert!(!origin_allowed(&post, &headers(&[("host", "assay.example.org"), ("origin", "null")]), trusted));
+        let mut s = ServerSettings { public_url: "HTTPS://assay.example.org:443/base/".into(), ..ServerSettings::default() };
+        assert_eq!(s.trusted_origin(), None, "not configured: the Host is trusted");
+        s.public_url_configured = true;
+        assert_eq!(s.trusted_origin().as_deref(), Some("https://assay.example.org"));
+    }
+
+    #[test]
     fn origin_check_refuses_cross_site_posts() {
         let post = Method::POST;
+        let origin_allowed = |m: &Method, h: &HeaderMap| origin_allowed(m, h, None);
         assert!(origin_allowed(&Method::GET, &headers(&[("host", "a.test")])));
         assert!(origin_allowed(&post, &headers(&[("host", "a.test:3000"), ("origin", "http://a.test:3000")])));
         assert!(!origin_allowed(&post, &headers(&[("host", "a.test:3000"), ("origin", "http://evil.test")])));

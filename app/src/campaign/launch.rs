@@ -408,6 +408,13 @@ async fn plan(db: &Db, spec: &Spec<'_>) -> AppResult<(Vec<PlannedHit>, Option<St
     Ok((materialize(spec, &m, hits)?, reference_name))
 }
 
+/// The most distinct workers per HIT a design may ask for.
+pub const MAX_REDUNDANCY: usize = 1_000;
+/// The most items a HIT may have.
+pub const MAX_HIT_LENGTH: usize = 10_000;
+/// The most judgments (per system or per output) a design may want.
+pub const MAX_JUDGMENTS_WANTED: usize = 10_000_000;
+
 fn check_draft(draft: &CampaignDraft) -> AppResult<TaskKind> {
     let task = draft.task_kind().map_err(problem)?;
     if draft.name.trim().is_empty() {
@@ -419,6 +426,30 @@ fn check_draft(draft: &CampaignDraft) -> AppResult<TaskKind> {
     let s = &draft.settings;
     if s.redundancy == 0 {
         return Err(problem("redundancy must be at least 1 worker per HIT"));
+    }
+    // The design's counts are the designer's to choose, within sizes a campaign can have: the
+    // HIT builder and the implications multiply them.
+    if s.redundancy > MAX_REDUNDANCY {
+        return Err(problem(format!("redundancy is at most {MAX_REDUNDANCY} workers per HIT")));
+    }
+    if s.hit_length == 0 || s.hit_length > MAX_HIT_LENGTH {
+        return Err(problem(format!("a HIT has 1 to {MAX_HIT_LENGTH} items")));
+    }
+    for (count, what) in [
+        (s.bad_refs, "bad references"),
+        (s.repeats, "repeats"),
+        (s.refs, "references"),
+        (s.sets, "sets"),
+        (s.woj_permutations, "permuted references"),
+        (s.woj_same_reference_pairs, "same-reference pairs"),
+        (s.woj_max_degree, "the highest permutation degree"),
+    ] {
+        if count > MAX_HIT_LENGTH {
+            return Err(problem(format!("{what} per HIT are at most {MAX_HIT_LENGTH}")));
+        }
+    }
+    if s.judgments_wanted > MAX_JUDGMENTS_WANTED {
+        return Err(problem(format!("at most {MAX_JUDGMENTS_WANTED} judgments can be wanted")));
     }
     if s.assignment_timeout_minutes <= 0 {
         return Err(problem("the idle timeout must be at least one minute"));
@@ -494,7 +525,7 @@ pub async fn dry_run(db: &Db, draft: &CampaignDraft, crowd: &assay_core::report:
         segments: segments as usize,
     };
     let implied = s.implications(task, draft.systems.len(), segments as usize);
-    let judgments = (implied.assignments * s.hit_length).max(1);
+    let judgments = implied.assignments.saturating_mul(s.hit_length).max(1);
     if judgments > 3_000_000 {
         return Err(AppError::invalid("settings", format!("a design of {judgments} judgments is too big to dry-run here")));
     }

@@ -39,6 +39,8 @@ pub fn shell(options: LeptosOptions) -> impl IntoView {
         if let Some(parts) = use_context::<http::request::Parts>() {
             options.output_name = BrowserBundle::for_path(parts.uri.path()).file_stem().into();
         }
+        // Before any script is written: the scripts below carry the nonce it names.
+        crate::web::set_page_security_policy();
         options
     };
     view! {

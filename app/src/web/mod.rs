@@ -54,3 +54,26 @@ pub fn plain_form_post() -> bool {
         .and_then(|p| p.headers.get(http::header::ACCEPT).and_then(|v| v.to_str().ok()).map(|v| v.contains("text/html")))
         .unwrap_or(false)
 }
+
+/// The `Content-Security-Policy` of an HTML page whose scripts carry `nonce`: only this
+/// server's scripts and the page's own inline ones (the hydration script and the streamed
+/// resources, which Leptos writes with the nonce) run; WebAssembly may be compiled (the
+/// browser bundles); no plugins; no `<base>` elsewhere. Who may frame the page is added by the
+/// router's framing policy (`frame-ancestors`), which knows the crowd pages.
+pub fn content_security_policy(nonce: &str) -> String {
+    format!("script-src 'self' 'nonce-{nonce}' 'wasm-unsafe-eval'; object-src 'none'; base-uri 'self'")
+}
+
+/// Sets the page's `Content-Security-Policy` (see [`content_security_policy`]) with the nonce
+/// of the page being rendered, creating one if the render has none yet.
+pub fn set_page_security_policy() {
+    let nonce = leptos::nonce::use_nonce().or_else(|| {
+        leptos::nonce::provide_nonce();
+        leptos::nonce::use_nonce()
+    });
+    if let (Some(nonce), Some(res)) = (nonce, use_context::<leptos_axum::ResponseOptions>())
+        && let Ok(value) = header::HeaderValue::from_str(&content_security_policy(&nonce))
+    {
+        res.insert_header(header::CONTENT_SECURITY_POLICY, value);
+    }
+}
