@@ -65,13 +65,19 @@ test('an annotator signs in, sees the queue, and signs out', async () => {
   await context.close();
 });
 
-test('an admin invites a researcher through the accounts page', async () => {
-  const context = await env.browser.newContext();
+/** The admin's accounts page, signed in from the start page. */
+async function openAccountsPage(context) {
   const page = await openHydrated(context, `${env.server.base}/login`);
   await signIn(page, DEMO.admin);
   await page.waitForSelector('section[data-role="admin"]');
   await page.click('a[href="/admin/users"]');
   await page.waitForSelector('#users');
+  return page;
+}
+
+test('an admin invites a researcher through the accounts page', async () => {
+  const context = await env.browser.newContext();
+  const page = await openAccountsPage(context);
   await page.fill('#invite-form input[name="email"]', 'new.researcher@example.org');
   await page.selectOption('#invite-form select[name="role"]', 'researcher');
   await page.click('#invite-form button[type="submit"]');
@@ -98,11 +104,7 @@ test('an admin signs an account out everywhere, disables it and enables it again
   assert.notEqual(await currentUser(), null);
 
   const context = await env.browser.newContext();
-  const page = await openHydrated(context, `${env.server.base}/login`);
-  await signIn(page, DEMO.admin);
-  await page.waitForSelector('section[data-role="admin"]');
-  await page.click('a[href="/admin/users"]');
-  await page.waitForSelector('#users');
+  const page = await openAccountsPage(context);
   const row = page.locator('#users tr', { hasText: DEMO.annotator.email });
 
   await row.locator('button.sign-out-everywhere').click();

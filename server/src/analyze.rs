@@ -383,6 +383,19 @@ pub fn check_out(out: &Path, force: bool) -> Result<(), String> {
     Ok(())
 }
 
+/// Writes the files of `out` into a staging directory beside it and moves them into place only
+/// when every file was written: `out` is whole or unchanged.
+fn write_whole(out: &Path, write: impl FnOnce(&Path) -> Result<(), String>) -> Result<(), String> {
+    let staging = staging_dir(out)?;
+    match write(&staging) {
+        Ok(()) => move_into_place(&staging, out),
+        Err(e) => {
+            let _ = std::fs::remove_dir_all(&staging);
+            Err(e)
+        }
+    }
+}
+
 pub fn move_into_place(staging: &Path, out: &Path) -> Result<(), String> {
     if out.exists() {
         let old = staging.with_extension("old");
@@ -470,15 +483,7 @@ pub async fn analyze(config: &Config, args: AnalyzeArgs) -> Result<(), String> {
     let result = analysed.result();
     eprintln!("assay: analysed in {:.2} s; writing {}", start.elapsed().as_secs_f64(), args.out.display());
 
-    let staging = staging_dir(&args.out)?;
-    let written = write_all(&staging, &args, analysed.set(), result, &source, from_db, start);
-    match written {
-        Ok(()) => move_into_place(&staging, &args.out),
-        Err(e) => {
-            let _ = std::fs::remove_dir_all(&staging);
-            Err(e)
-        }
-    }?;
+    write_whole(&args.out, |dir| write_all(dir, &args, analysed.set(), result, &source, from_db, start))?;
     let g = result.groups.len();
     eprintln!(
         "assay: {} of {} workers kept; {} group(s) of task and language pair; results in {}",
@@ -508,9 +513,8 @@ fn analyze_ranking(path: &Path, args: &AnalyzeArgs, start: Instant) -> Result<()
             ranking::report(d, samples, args.settings.seed)
         })
         .collect();
-    let staging = staging_dir(&args.out)?;
-    let written = (|| -> Result<(), String> {
-        let mut sink = DirSink { dir: &staging };
+    write_whole(&args.out, |dir| {
+        let mut sink = DirSink { dir };
         for r in &reports {
             sink.file(&format!("ranking-{}.csv", r.pair), &mut |w| ranking::write_ranking_csv(w, r))?;
             sink.file(&format!("head-to-head-{}.csv", r.pair), &mut |w| ranking::write_head_to_head_csv(w, r))?;
@@ -522,14 +526,7 @@ fn analyze_ranking(path: &Path, args: &AnalyzeArgs, start: Instant) -> Result<()
             "pairs": reports,
         });
         sink.file("ranking.json", &mut |w| serde_json::to_writer_pretty(w, &json).map_err(std::io::Error::other))
-    })();
-    match written {
-        Ok(()) => move_into_place(&staging, &args.out),
-        Err(e) => {
-            let _ = std::fs::remove_dir_all(&staging);
-            Err(e)
-        }
-    }?;
+    })?;
     eprintln!("assay: {} language pair(s) ranked in {:.2} s; results in {}", reports.len(), start.elapsed().as_secs_f64(), args.out.display());
     Ok(())
 }

@@ -73,14 +73,7 @@ impl Pairwise {
 
     /// Adds one block (`index` names it in errors).
     pub fn add_block(&mut self, index: usize, block: &[RankedOutput]) -> Result<(), RankingError> {
-        for (a, x) in block.iter().enumerate() {
-            if x.system >= self.n {
-                return Err(RankingError::UnknownSystem { block: index, system: x.system, systems: self.n });
-            }
-            if block[..a].iter().any(|y| y.system == x.system) {
-                return Err(RankingError::Repeated { block: index, system: x.system });
-            }
-        }
+        check_block(self.n, index, block)?;
         for (a, x) in block.iter().enumerate() {
             let Some(rx) = x.rank else { continue };
             for y in &block[a + 1..] {
@@ -118,6 +111,24 @@ impl Pairwise {
         let (w, l) = (self.wins(i, j), self.wins(j, i));
         (w + l > 0).then(|| w as f64 / (w + l) as f64)
     }
+}
+
+/// A block's systems are among the `n` and each appears once.
+fn check_block(n: usize, index: usize, block: &[RankedOutput]) -> Result<(), RankingError> {
+    for (a, x) in block.iter().enumerate() {
+        if x.system >= n {
+            return Err(RankingError::UnknownSystem { block: index, system: x.system, systems: n });
+        }
+        if block[..a].iter().any(|y| y.system == x.system) {
+            return Err(RankingError::Repeated { block: index, system: x.system });
+        }
+    }
+    Ok(())
+}
+
+/// Every block checked (without counting anything).
+fn check_blocks(n: usize, blocks: &[&[RankedOutput]]) -> Result<(), RankingError> {
+    blocks.iter().enumerate().try_for_each(|(i, b)| check_block(n, i, b))
 }
 
 /// A system's figures under the win-based methods.
@@ -331,8 +342,8 @@ pub fn expected_wins_rank_ranges(
     samples: usize,
     seed: u64,
 ) -> Result<Vec<(usize, usize)>, RankingError> {
-    // Validate once; resampled blocks are then added without checks failing.
-    Pairwise::from_blocks(n, blocks.iter().copied())?;
+    // Checked once; resampled blocks are then added without checks failing.
+    check_blocks(n, blocks)?;
     let mut rng = SplitMix64::new(seed);
     let mut ranks: Vec<Vec<usize>> = vec![Vec::with_capacity(samples); n];
     for _ in 0..samples {
@@ -425,7 +436,7 @@ fn rate_pair(a: Skill, b: Skill, drawn: bool, params: &TrueSkillParams, draw_mar
 /// block each pair in block order): the skills after every comparison has been seen once.
 pub fn trueskill(n: usize, blocks: &[&[RankedOutput]], params: &TrueSkillParams) -> Result<Vec<Skill>, RankingError> {
     use statrs::distribution::ContinuousCDF;
-    Pairwise::from_blocks(n, blocks.iter().copied())?;
+    check_blocks(n, blocks)?;
     let draw_margin = std_normal().inverse_cdf((params.draw_probability + 1.0) / 2.0) * 2f64.sqrt() * params.beta;
     let mut skills = vec![Skill { mu: params.mu, sigma: params.sigma }; n];
     for block in blocks {
