@@ -528,6 +528,65 @@ both_backends! {
         assert_ne!(v["assignment"], d.annotator_da.as_str());
     }
 
+    /// Issue 17, finding 7: a completion code is tied to the worker who earned it. Asked with
+    /// the platform's ids (Mechanical Turk workerId/assignmentId, Prolific PROLIFIC_PID/
+    /// SESSION_ID), the check answers valid only when they are those of the code's assignment:
+    /// a code passed on to another worker, or to another session, is invalid.
+    async fn completion_codes_are_valid_only_for_their_worker(server) {
+        let d = demo(&server).await;
+        let link = d.crowd_link.replace(&server.base, "");
+        let mut codes = Vec::new();
+        for query in ["workerId=W-1&assignmentId=A-1&hitId=H", "PROLIFIC_PID=P-1&STUDY_ID=S&SESSION_ID=S-1"] {
+            let w = server.browser();
+            let r = w.client.get(format!("{}{link}&{query}", server.base)).send().await.unwrap();
+            let id = r.headers()["location"].to_str().unwrap().trim_start_matches("/work/").to_string();
+            assert_eq!(w.call("start_work", &[("assignment", &id)]).await.status, 200);
+            let mut last = Value::Null;
+            for p in 0..100 {
+                let r = w.call("submit_judgment", &[("assignment", &id), ("position", &p.to_string()), ("score", "60"), ("time_on_screen_ms", "1500"), ("key", &format!("w{p}"))]).await;
+                assert_eq!(r.status, 200, "{}", r.body);
+                last = r.json();
+                if !last["completion"].is_null() {
+                    break;
+                }
+            }
+            codes.push(last["completion"]["code"].as_str().expect("a completion code").to_string());
+        }
+        let anyone = server.browser();
+        let valid = |params: Vec<(&'static str, String)>| {
+            let req = anyone.client.get(format!("{}/api/verify_completion_code", server.base)).query(&params);
+            async move {
+                let r = req.send().await.unwrap();
+                assert_eq!(r.status().as_u16(), 200);
+                r.json::<Value>().await.unwrap()["valid"].as_bool().unwrap()
+            }
+        };
+        let (mturk, prolific) = (codes[0].clone(), codes[1].clone());
+        let with = |code: &str, pairs: &[(&'static str, &str)]| {
+            let mut v = vec![("code", code.to_string())];
+            v.extend(pairs.iter().map(|(k, x)| (*k, x.to_string())));
+            v
+        };
+        // The worker's own ids: valid. Without ids the code alone is checked, as before.
+        assert!(valid(with(&mturk, &[("workerId", "W-1"), ("assignmentId", "A-1")])).await);
+        assert!(valid(with(&mturk, &[("workerId", "W-1")])).await);
+        assert!(valid(with(&prolific, &[("PROLIFIC_PID", "P-1"), ("SESSION_ID", "S-1")])).await);
+        assert!(valid(with(&mturk, &[])).await);
+        // Another worker, another session, another platform: invalid.
+        for (code, pairs) in [
+            (&mturk, vec![("workerId", "W-2"), ("assignmentId", "A-1")]),
+            (&mturk, vec![("workerId", "W-1"), ("assignmentId", "A-2")]),
+            (&mturk, vec![("assignmentId", "A-2")]),
+            (&mturk, vec![("workerId", "w-1")]),
+            (&mturk, vec![("PROLIFIC_PID", "W-1"), ("SESSION_ID", "A-1")]),
+            (&prolific, vec![("PROLIFIC_PID", "P-2"), ("SESSION_ID", "S-1")]),
+            (&prolific, vec![("PROLIFIC_PID", "P-1"), ("SESSION_ID", "S-2")]),
+            (&prolific, vec![("workerId", "P-1"), ("assignmentId", "S-1")]),
+        ] {
+            assert!(!valid(with(code, &pairs)).await, "{pairs:?} must not validate the code");
+        }
+    }
+
     async fn a_crafted_crowd_link_cannot_send_the_completion_code_elsewhere(server) {
         let d = demo(&server).await;
         let link = d.crowd_link.replace(&server.base, "");

@@ -81,11 +81,28 @@ pub async fn my_assignments() -> Result<Vec<MyAssignment>, ServerFnError> {
 /// Verifies a completion code: `GET /api/verify_completion_code?code=…`. Anyone may ask
 /// whether a code is valid (a crowd platform's server, a worker); only organizers learn which
 /// assignment it belongs to. A GET, so that a platform's server can call it without the
-/// browser-only CSRF headers.
+/// browser-only CSRF headers. With the platform's ids of the worker who presents it
+/// (`workerId`/`assignmentId` for Mechanical Turk, `PROLIFIC_PID`/`SESSION_ID` for Prolific),
+/// the code is valid only if they are its assignment's: a code passed on is not.
 #[server(endpoint = "verify_completion_code", input = server_fn::codec::GetUrl)]
-pub async fn verify_completion_code(code: String) -> Result<CodeCheck, ServerFnError> {
+pub async fn verify_completion_code(
+    code: String,
+    #[server(default)]
+    #[server(rename = "workerId")]
+    mturk_worker: Option<String>,
+    #[server(default)]
+    #[server(rename = "assignmentId")]
+    mturk_assignment: Option<String>,
+    #[server(default)]
+    #[server(rename = "PROLIFIC_PID")]
+    prolific_worker: Option<String>,
+    #[server(default)]
+    #[server(rename = "SESSION_ID")]
+    prolific_session: Option<String>,
+) -> Result<CodeCheck, ServerFnError> {
     let state = web::app_state()?;
-    let mut check = work::verify_code(&state.db, &state.secret, &code).await.map_err(refuse)?;
+    let claim = work::CodeClaim { mturk_worker, mturk_assignment, prolific_worker, prolific_session };
+    let mut check = work::verify_code(&state.db, &state.secret, &code, &claim).await.map_err(refuse)?;
     let organizer = web::current_session().is_some_and(|s| s.user.role >= Role::Organizer);
     if !organizer {
         check.assignment = None;

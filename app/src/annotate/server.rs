@@ -856,24 +856,69 @@ async fn submit_checked(db: &Db, cache: &Work, secret: &[u8], caller: Option<i64
 // ---------------------------------------------------------------------------------------------
 // Completion codes (made and normalised by `crate::signing`)
 
+/// Who presents a completion code, in the crowd platform's words (each optional): Mechanical
+/// Turk's `workerId` and `assignmentId`, Prolific's `PROLIFIC_PID` and `SESSION_ID`.
+#[derive(Clone, Debug, Default)]
+pub struct CodeClaim {
+    pub mturk_worker: Option<String>,
+    pub mturk_assignment: Option<String>,
+    pub prolific_worker: Option<String>,
+    pub prolific_session: Option<String>,
+}
+
+impl CodeClaim {
+    /// Whether every id the claim gives is that of the code's assignment: its worker on that
+    /// platform, and the session it was started with (from `platform_params`).
+    fn matches(&self, platform: &str, worker: &str, platform_params: Option<&str>) -> bool {
+        let params = platform_params.and_then(|p| serde_json::from_str::<serde_json::Value>(p).ok());
+        let param = |key: &str| params.as_ref().and_then(|v| v.get(key)?.as_str()).map(|s| s.trim().to_string());
+        let same = |given: &Option<String>, on: &str, actual: Option<String>| {
+            given.as_deref().is_none_or(|g| platform == on && actual.is_some_and(|a| a == g.trim()))
+        };
+        same(&self.mturk_worker, "mturk", Some(worker.trim().to_string()))
+            && same(&self.mturk_assignment, "mturk", param("assignmentId"))
+            && same(&self.prolific_worker, "prolific", Some(worker.trim().to_string()))
+            && same(&self.prolific_session, "prolific", param("SESSION_ID"))
+    }
+}
+
 /// Checks a completion code: it must belong to a completed assignment and carry the server's
-/// signature of that assignment's public id.
-pub async fn verify_code(db: &Db, secret: &[u8], code: &str) -> Result<CodeCheck, WorkError> {
+/// signature of that assignment's public id, and every platform id the claim gives must be that
+/// assignment's (a code passed on to another worker or session is invalid).
+pub async fn verify_code(db: &Db, secret: &[u8], code: &str, claim: &CodeClaim) -> Result<CodeCheck, WorkError> {
     let invalid = CodeCheck { valid: false, assignment: None, campaign_name: None, completed_at: None };
     let Some(code) = normalise_code(code) else { return Ok(invalid) };
-    let row: Option<(String, Option<i64>, String)> = sqlx::query_as(
-        "SELECT a.public_id, a.completed_at, c.name FROM assignments a JOIN hits h ON h.id = a.hit_id \
-         JOIN campaigns c ON c.id = h.campaign_id WHERE a.completion_code = $1 AND a.status = $2",
+    #[derive(sqlx::FromRow)]
+    struct Issued {
+        public_id: String,
+        completed_at: Option<i64>,
+        platform_params: Option<String>,
+        platform: String,
+        external_id: String,
+        name: String,
+    }
+    let row: Option<Issued> = sqlx::query_as(
+        "SELECT a.public_id, a.completed_at, a.platform_params, w.platform, w.external_id, c.name FROM assignments a \
+         JOIN hits h ON h.id = a.hit_id JOIN campaigns c ON c.id = h.campaign_id JOIN workers w ON w.id = a.worker_id \
+         WHERE a.completion_code = $1 AND a.status = $2",
     )
     .bind(&code)
     .bind(AssignmentStatus::Completed.as_str())
     .fetch_optional(&db.pool)
     .await?;
-    let Some((public_id, completed_at, campaign_name)) = row else { return Ok(invalid) };
-    if completion_code(secret, &public_id) != code {
+    let Some(row) = row else { return Ok(invalid) };
+    if completion_code(secret, &row.public_id) != code {
         return Ok(invalid);
     }
-    Ok(CodeCheck { valid: true, assignment: Some(public_id), campaign_name: Some(campaign_name), completed_at })
+    if !claim.matches(&row.platform, &row.external_id, row.platform_params.as_deref()) {
+        return Ok(invalid);
+    }
+    Ok(CodeCheck {
+        valid: true,
+        assignment: Some(row.public_id),
+        campaign_name: Some(row.name),
+        completed_at: row.completed_at,
+    })
 }
 
 // ---------------------------------------------------------------------------------------------
