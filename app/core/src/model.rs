@@ -60,6 +60,9 @@ pub enum TaskKind {
     DaSourceBased,
     /// Word-order judgment: two 5-point questions.
     WordOrder,
+    /// Relative ranking (WMT 2012): several outputs of one source ranked best to worst, ties
+    /// allowed.
+    Ranking,
 }
 
 impl TaskKind {
@@ -69,6 +72,7 @@ impl TaskKind {
             TaskKind::DaFluency => "da-fluency",
             TaskKind::DaSourceBased => "da-source",
             TaskKind::WordOrder => "word-order",
+            TaskKind::Ranking => "ranking",
         }
     }
 
@@ -78,6 +82,7 @@ impl TaskKind {
             "da-fluency" => Some(TaskKind::DaFluency),
             "da-source" => Some(TaskKind::DaSourceBased),
             "word-order" => Some(TaskKind::WordOrder),
+            "ranking" => Some(TaskKind::Ranking),
             _ => None,
         }
     }
@@ -174,6 +179,7 @@ pub fn task_label(task: &str) -> &'static str {
         "da-fluency" => "DA fluency",
         "da-source" => "DA source-based",
         "word-order" => "Word order",
+        "ranking" => "Relative ranking",
         WORD_ORDER_Q1 => "Word order, Q1: grasping the meaning",
         WORD_ORDER_Q2 => "Word order, Q2: the order's own effect",
         _ => "Unknown task",
@@ -211,7 +217,7 @@ mod tests {
             assert_eq!(serde_json::to_string(&s).unwrap(), format!("\"{s}\""));
         }
         assert_eq!(AssignmentStatus::parse("Active"), None);
-        for t in [TaskKind::DaAdequacy, TaskKind::DaFluency, TaskKind::DaSourceBased, TaskKind::WordOrder] {
+        for t in [TaskKind::DaAdequacy, TaskKind::DaFluency, TaskKind::DaSourceBased, TaskKind::WordOrder, TaskKind::Ranking] {
             assert_eq!(TaskKind::parse(t.as_str()), Some(t));
         }
     }

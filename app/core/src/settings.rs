@@ -51,11 +51,14 @@ impl Wording {
             TaskKind::DaFluency => format!("{lead} the text is fluent {target_language}."),
             TaskKind::DaSourceBased => format!("{lead} the black text adequately expresses the meaning of the source text."),
             TaskKind::WordOrder => String::new(),
+            // WMT 2012's instruction (seed 001, Findings L1689–L1692).
+            TaskKind::Ranking => "Rank the translations from best to worst (ties are allowed).".to_string(),
         };
         let instructions = match task {
             TaskKind::WordOrder => format!(
                 "The first sentence is a machine translation from {source_language}; the second is a human translation of the same {source_language} sentence. Answer both questions."
             ),
+            TaskKind::Ranking => "You are shown a source sentence followed by several candidate translations. Your task is to rank the translations from best to worst (ties are allowed): give the best translation rank 1, and give translations of equal quality the same rank. With a keyboard: Tab to a translation, then press its rank (1 to 5).".to_string(),
             _ => "You will see one translation at a time. Move the slider to show how much you agree with the statement above it, then press the button to go on. Use the whole length of the slider.".to_string(),
         };
         Wording {
@@ -140,6 +143,12 @@ pub struct CampaignSettings {
     pub woj_scale: String,
     /// Whether an annotator may skip an item.
     pub allow_skip: bool,
+    /// Relative ranking: outputs of one source ranked together (a block; WMT 2012: 5).
+    pub rank_outputs: usize,
+    /// Relative ranking: consecutive segments (blocks) per screen (WMT 2012: 3).
+    pub rank_blocks_per_screen: usize,
+    /// Relative ranking: show the human reference under the source.
+    pub rank_show_reference: bool,
     pub wording: Wording,
 }
 
@@ -168,6 +177,9 @@ impl Default for CampaignSettings {
             source_language_name: "English".into(),
             woj_scale: "boxes".into(),
             allow_skip: false,
+            rank_outputs: crate::protocol::ranking::DEFAULT_OUTPUTS,
+            rank_blocks_per_screen: 3,
+            rank_show_reference: false,
             wording: Wording::default(),
         }
     }
@@ -191,13 +203,38 @@ impl CampaignSettings {
             s.sets = 1;
             s.judgments_wanted = 25;
         }
+        if task == TaskKind::Ranking {
+            // For ranking, a HIT's length counts screens; bad references count blocks with a
+            // degraded copy, repeats whole screens shown again.
+            s.hit_length = 8;
+            s.bad_refs = 5;
+            s.repeats = 1;
+            s.refs = 0;
+            s.sets = 1;
+            s.judgments_wanted = 100;
+        }
         s
+    }
+
+    /// Items (outputs) per HIT: for ranking, screens × blocks × outputs; otherwise the HIT's
+    /// length.
+    pub fn items_per_hit(&self, task: TaskKind) -> usize {
+        match task {
+            TaskKind::Ranking => self.hit_length.saturating_mul(self.rank_blocks_per_screen).saturating_mul(self.rank_outputs),
+            _ => self.hit_length,
+        }
     }
 
     /// SYSTEM items per HIT (what counts towards the judgments wanted).
     pub fn system_items(&self, task: TaskKind) -> usize {
         match task {
             TaskKind::WordOrder => self.hit_length.saturating_sub(self.woj_permutations),
+            TaskKind::Ranking => self
+                .hit_length
+                .saturating_sub(self.repeats)
+                .saturating_mul(self.rank_blocks_per_screen)
+                .saturating_mul(self.rank_outputs)
+                .saturating_sub(self.bad_refs),
             _ => self.hit_length.saturating_sub(self.bad_refs.saturating_add(self.repeats).saturating_add(self.refs)),
         }
     }
@@ -225,7 +262,7 @@ impl CampaignSettings {
         let assignments = hits.saturating_mul(k);
         let judgments_per_system =
             if systems == 0 { 0.0 } else { hits as f64 * per_hit as f64 / systems as f64 * k as f64 };
-        let minutes_per_hit = self.hit_length as f64 * self.seconds_per_judgment(task) / 60.0;
+        let minutes_per_hit = self.items_per_hit(task) as f64 * self.seconds_per_judgment(task) / 60.0;
         Implications {
             hits,
             system_items_per_hit: per_hit,

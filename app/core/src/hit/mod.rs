@@ -12,6 +12,7 @@
 //! `gen-100-item-sets.py` (7 SYSTEM + 3 QC copied from the set 5 away).
 
 pub mod degrade;
+mod ranking;
 #[cfg(test)]
 mod tests;
 
@@ -24,6 +25,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::model::ItemType;
 use degrade::WordOrderKind;
+pub use ranking::{RankingDesign, build_ranking_hits};
 
 /// One system output that may be put into a HIT (METHOD §2).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -116,6 +118,11 @@ pub struct HitItem {
     pub set: usize,
     /// For word-order permutations: which permutation to apply to the reference.
     pub permutation: Option<Permutation>,
+    /// Relative ranking: the 0-based screen the item is shown on, together with the other
+    /// items of that screen (its outputs of one or more consecutive segments); `None`: one
+    /// item per screen.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub screen: Option<usize>,
 }
 
 /// One HIT: its index in the campaign and its items in presentation order.
@@ -198,6 +205,9 @@ pub enum HitError {
         needed: usize,
         found: usize,
     },
+    /// A relative-ranking design or test set that cannot be placed, and why.
+    #[error("{0}")]
+    Ranking(String),
     #[error("a word-order HIT of {length} items cannot hold {permutations} permutations")]
     TooManyPermutations { permutations: usize, length: usize },
     #[error(
@@ -576,6 +586,7 @@ fn place_hit(
             paired_with: None,
             set: 0,
             permutation: None,
+            screen: None,
         };
         let sys_item = HitItem {
             item_type: ItemType::System,
@@ -604,6 +615,7 @@ fn place_hit(
                     paired_with: None,
                     set: 0,
                     permutation: None,
+                    screen: None,
                 },
                 None,
             ));
@@ -805,6 +817,7 @@ pub fn build_word_order_hits(
                         paired_with: None,
                         set: 0,
                         permutation: Some(Permutation { kind, degree }),
+                        screen: None,
                     },
                     b,
                 ));
@@ -844,6 +857,7 @@ pub fn build_word_order_hits(
                         paired_with: first_perm_pos[i],
                         set: 0,
                         permutation: None,
+                        screen: None,
                     }
                 }
             })

@@ -19,6 +19,7 @@
 //! when an answer has none (every DA and word-order answer).
 
 pub mod da;
+pub mod ranking;
 pub mod word_order;
 
 use serde::{Deserialize, Serialize};
@@ -125,6 +126,8 @@ pub struct AnswerRules {
     pub allow_skip: bool,
     /// Word order on two continuous sliders (0–1) instead of two rows of five boxes.
     pub woj_sliders: bool,
+    /// Relative ranking: outputs per block (the highest rank).
+    pub outputs: usize,
 }
 
 /// An answer that cannot be stored: which part, and what is wrong with it, in words the
@@ -182,6 +185,7 @@ pub fn for_task(task: TaskKind) -> &'static dyn Protocol {
     match task {
         TaskKind::DaAdequacy | TaskKind::DaFluency | TaskKind::DaSourceBased => &da::DirectAssessment,
         TaskKind::WordOrder => &word_order::WordOrder,
+        TaskKind::Ranking => &ranking::Ranking,
     }
 }
 

@@ -79,3 +79,29 @@ fn every_task_has_a_protocol_whose_questions_name_analysis_tasks() {
     assert_eq!(for_task(TaskKind::DaFluency).questions()[0].task_name(TaskKind::DaFluency), "da-fluency");
     assert_eq!(for_task(TaskKind::WordOrder).scale(), Scale::Categorical { categories: 5 });
 }
+
+#[test]
+fn ranking_takes_a_rank_among_the_block_and_stores_it_as_a_score_too() {
+    let rules = AnswerRules { outputs: 5, ..AnswerRules::default() };
+    let ranked = |r: u32| Answer { detail: Detail { rank: Some(r), ..Detail::default() }, ..Answer::default() };
+    let best = validate(TaskKind::Ranking, &ranked(1), &rules).unwrap();
+    assert_eq!((best.score, best.detail.rank), (Some(1.0), Some(1)));
+    assert_eq!(validate(TaskKind::Ranking, &ranked(5), &rules).unwrap().score, Some(0.0));
+    assert_eq!(validate(TaskKind::Ranking, &ranked(2), &rules).unwrap().score, Some(0.75));
+    for bad in [0, 6] {
+        let e = validate(TaskKind::Ranking, &ranked(bad), &rules).unwrap_err();
+        assert_eq!(e.field, "detail");
+        assert!(e.problem.contains("between 1 (best) and 5 (worst)"), "{}", e.problem);
+    }
+    let e = validate(TaskKind::Ranking, &Answer::default(), &rules).unwrap_err();
+    assert_eq!(e.problem, "Please rank every translation before going on.");
+    // A score sent by the browser is refused: the server derives it from the rank.
+    let scored = Answer { score: Some(1.0), ..ranked(1) };
+    assert_eq!(validate(TaskKind::Ranking, &scored, &rules).unwrap_err().field, "score");
+    let spans = Answer { detail: Detail { rank: Some(1), document_score: Some(3.0), ..Detail::default() }, ..Answer::default() };
+    assert_eq!(validate(TaskKind::Ranking, &spans, &rules).unwrap_err().field, "detail");
+    // A block needs at least two outputs.
+    assert!(validate(TaskKind::Ranking, &ranked(1), &AnswerRules::default()).is_err());
+    assert_eq!(for_task(TaskKind::Ranking).layout(), Layout::Several { outputs: 5 });
+    assert_eq!(for_task(TaskKind::Ranking).quality_control(), &[ItemType::BadRef, ItemType::Repeat]);
+}

@@ -250,6 +250,7 @@ fn item_name(task: TaskKind) -> &'static str {
         TaskKind::DaFluency => "fl",
         TaskKind::DaSourceBased => "sb",
         TaskKind::WordOrder => "wo",
+        TaskKind::Ranking => "rr",
     }
 }
 
