@@ -76,7 +76,17 @@ const MIGRATIONS: &[(i64, &str, &str, &str)] = &[
         include_str!("../../migrations/sqlite/0006_judgment_detail.sql"),
         include_str!("../../migrations/postgres/0006_judgment_detail.sql"),
     ),
+    (
+        7,
+        "task kinds",
+        include_str!("../../migrations/sqlite/0007_task_kinds.sql"),
+        include_str!("../../migrations/postgres/0007_task_kinds.sql"),
+    ),
 ];
+
+/// SQLite migrations that open their own transaction, because they rebuild a table with
+/// foreign keys off (`PRAGMA foreign_keys` does nothing inside a transaction).
+const SQLITE_OWN_TRANSACTION: &[i64] = &[7];
 
 fn migrator(backend: Backend) -> Migrator {
     Migrator::with_migrations(
@@ -87,7 +97,8 @@ fn migrator(backend: Backend) -> Migrator {
                     Backend::Sqlite => sqlite,
                     Backend::Postgres => postgres,
                 };
-                Migration::new(version, Cow::Borrowed(description), MigrationType::Simple, sql.into_sql_str(), false)
+                let own_transaction = backend == Backend::Sqlite && SQLITE_OWN_TRANSACTION.contains(&version);
+                Migration::new(version, Cow::Borrowed(description), MigrationType::Simple, sql.into_sql_str(), own_transaction)
             })
             .collect(),
     )

@@ -1,6 +1,6 @@
 //! Server functions of the annotation screens. Each checks who asks and calls `annotate::server`.
 //!
-//! The three a worker uses (`work_state`, `start_work`, `submit_judgment`) are open to whoever
+//! The four a worker uses (`work_state`, `start_work`, `submit_judgment`, `submit_screen`) are open to whoever
 //! may work on the assignment: its account's session, or — for crowd assignments — whoever
 //! holds its public id. The organizer's views need the Organizer role.
 
@@ -68,6 +68,28 @@ pub async fn submit_judgment(
     let answer = work::Answer { position, score, score2, skipped, time_on_screen_ms, idempotency_key: key };
     let cache = cache()?;
     work::submit(&state.db, &cache, &state.secret, caller(), &assignment, &answer).await.map_err(refuse)
+}
+
+/// One translation's rank on a ranking screen: its item's position and its rank (1 = best; tied
+/// translations share a rank).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct RankAnswer {
+    pub position: i64,
+    pub rank: u32,
+}
+
+/// Stores the ranks of every translation on the current screen (relative ranking), all or
+/// nothing; returns the next screen, or the completion code after the last one. `key`
+/// identifies the attempt: a retry sends the same key.
+#[server(endpoint = "submit_screen", input = server_fn::codec::Json)]
+pub async fn submit_screen(assignment: String, ranks: Vec<RankAnswer>, time_on_screen_ms: i64, key: String) -> Result<Step, ServerFnError> {
+    let state = web::app_state()?;
+    let cache = cache()?;
+    if ranks.len() > 100 {
+        return Err(refuse(work::WorkError::Invalid("A screen has at most 100 translations.".into())));
+    }
+    let screen = work::ScreenAnswer { ranks: ranks.into_iter().map(|r| (r.position, r.rank)).collect(), time_on_screen_ms, idempotency_key: key };
+    work::submit_screen(&state.db, &cache, &state.secret, caller(), &assignment, &screen).await.map_err(refuse)
 }
 
 /// The signed-in account's HITs (home page).

@@ -38,6 +38,12 @@ pub struct ScreenSettings {
     pub woj_sliders: bool,
     /// The annotator may skip an item explicitly (word order).
     pub allow_skip: bool,
+    /// Relative ranking: outputs per block (the highest rank a translation can get).
+    #[serde(default)]
+    pub rank_outputs: usize,
+    /// Relative ranking: the human reference is shown under the source.
+    #[serde(default)]
+    pub rank_show_reference: bool,
 }
 
 /// The screen settings of a campaign, from its stored `settings` JSON read by
@@ -54,6 +60,8 @@ pub fn screen_settings(settings_json: &str, task: &str, target_lang: &str, sourc
         source_language_name: s.source_language_name,
         woj_sliders: s.woj_scale == "sliders",
         allow_skip: s.allow_skip,
+        rank_outputs: s.rank_outputs,
+        rank_show_reference: s.rank_show_reference,
     }
 }
 
@@ -86,8 +94,15 @@ pub struct ItemView {
     /// The text being judged (black): the MT output, or what stands in its place.
     pub candidate: String,
     /// The text shown with it: the reference (gray) for adequacy and word order, the source
-    /// for source-based DA; `None` for fluency (then for every item of the campaign).
+    /// for source-based DA and relative ranking; `None` for fluency (then for every item of
+    /// the campaign).
     pub context: Option<String>,
+    /// Relative ranking with the reference shown: the human reference, under the source.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reference: Option<String>,
+    /// Relative ranking: the screen the item is shown on, with the other items of that screen.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub screen: Option<i64>,
 }
 
 /// The completion code of a finished HIT and where a crowd worker goes back to.
@@ -107,6 +122,11 @@ pub struct Step {
     pub answered: i64,
     /// The item to judge now; `None` when the HIT is finished (or not started yet).
     pub item: Option<ItemView>,
+    /// Relative ranking: the other items of the current screen, in order (the outputs of its
+    /// segments; those of one segment, a block, share its source). Empty for one item per
+    /// screen.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub together: Vec<ItemView>,
     /// Present once every item is answered.
     pub completion: Option<Completion>,
 }

@@ -5,7 +5,7 @@
 //! Every item is drawn by the same code with the same elements and classes; only the texts
 //! differ. Moving on is one request: the answer goes up and the next item comes back.
 
-use super::api::{load_work, my_assignments, start_work, submit_judgment};
+use super::api::{RankAnswer, load_work, my_assignments, start_work, submit_judgment, submit_screen};
 use super::{ItemView, WOJ_VALUES, WorkState};
 use crate::auth::error_text;
 use leptos::either::{Either, EitherOf3};
@@ -239,6 +239,32 @@ fn Work(state: WorkState) -> impl IntoView {
         });
     });
 
+    let submit_ranks = Callback::new(move |ranks: Vec<RankAnswer>| {
+        if busy.get_untracked() || ranks.is_empty() {
+            return;
+        }
+        busy.set(true);
+        let id = info.with_value(|s| s.assignment.clone());
+        let elapsed = (client_now() - shown_at.get_value()).max(0.0).round() as i64;
+        let k = key.get_value();
+        leptos::task::spawn_local(async move {
+            match submit_screen(id, ranks, elapsed, k).await {
+                Ok(next) => {
+                    error.set(None);
+                    step.set(next);
+                }
+                Err(e) => {
+                    error.set(Some(format!(
+                        "{} Your ranks on this screen are kept on this page: press the button again to send them.",
+                        error_text(&e)
+                    )));
+                    resync();
+                }
+            }
+            busy.set(false);
+        });
+    });
+
     let start = move |_| {
         if busy.get_untracked() {
             return;
@@ -280,8 +306,9 @@ fn Work(state: WorkState) -> impl IntoView {
                         </div>
                     })
                 } else {
-                    let item = s.item.clone().unwrap_or(ItemView { position: 0, candidate: String::new(), context: None });
-                    EitherOf3::C(view! { <ItemScreen info item answered=s.answered busy submit/> })
+                    let item = s.item.clone().unwrap_or(ItemView { position: 0, candidate: String::new(), context: None, reference: None, screen: None });
+                    let together = s.together.clone();
+                    EitherOf3::C(view! { <ItemScreen info item together answered=s.answered busy submit submit_ranks/> })
                 }
             }}
             {move || error.get().map(|e| view! { <p class="error" role="alert" id="work-error">{e}</p> })}
@@ -293,18 +320,28 @@ fn Work(state: WorkState) -> impl IntoView {
 fn ItemScreen(
     info: StoredValue<WorkState>,
     item: ItemView,
+    together: Vec<ItemView>,
     answered: i64,
     busy: RwSignal<bool>,
     submit: Callback<AnswerValues>,
+    submit_ranks: Callback<Vec<RankAnswer>>,
 ) -> impl IntoView {
     let i = info.get_value();
-    let progress = format!("{} of {}", answered + 1, i.total);
+    let progress = if together.is_empty() {
+        format!("{} of {}", answered + 1, i.total)
+    } else {
+        format!("Translations {} to {} of {}", answered + 1, answered + 1 + together.len() as i64, i.total)
+    };
     let lang = i.screen.target_language.clone();
     let dir = i.target_dir.clone();
     let body = if i.task == "word-order" {
-        Either::Left(view! { <WordOrderItem info item busy submit/> })
+        EitherOf3::A(view! { <WordOrderItem info item busy submit/> })
+    } else if i.task == "ranking" {
+        let mut items = vec![item];
+        items.extend(together);
+        EitherOf3::B(view! { <RankingScreen info items busy submit=submit_ranks/> })
     } else {
-        Either::Right(view! { <DaItem info item busy submit/> })
+        EitherOf3::C(view! { <DaItem info item busy submit/> })
     };
     view! {
         <div class="card item-screen" lang=lang dir=dir>
@@ -351,6 +388,161 @@ fn DaItem(info: StoredValue<WorkState>, item: ItemView, busy: RwSignal<bool>, su
                     id="next"
                     disabled=move || value.get().is_none() || busy.get()
                     on:click=move |_| send()
+                >
+                    {w.next_label.clone()}
+                </button>
+            </div>
+        </div>
+    }
+}
+
+/// A relative-ranking screen (WMT 2012): for each of its segments (a block), the source (and
+/// the reference, as the campaign says) and the outputs to rank, each with one button per rank.
+/// Ties are allowed: any number of outputs may share a rank. Keyboard: Tab to an output, press
+/// its rank (1 … N; focus moves on to the next output), Enter to go on.
+#[component]
+fn RankingScreen(info: StoredValue<WorkState>, items: Vec<ItemView>, busy: RwSignal<bool>, submit: Callback<Vec<RankAnswer>>) -> impl IntoView {
+    let i = info.get_value();
+    let w = i.screen.wording.clone();
+    let n = i.screen.rank_outputs.max(2);
+    let ranks = RwSignal::new(vec![None::<u32>; items.len()]);
+    let left = move || ranks.with(|r| r.iter().filter(|x| x.is_none()).count());
+    let positions: Vec<i64> = items.iter().map(|it| it.position).collect();
+    let send = move || {
+        let chosen = ranks.get_untracked();
+        if chosen.iter().all(Option::is_some) {
+            submit.run(positions.iter().zip(chosen).map(|(&position, r)| RankAnswer { position, rank: r.unwrap_or(1) }).collect());
+        }
+    };
+    let send = StoredValue::new(send);
+    // Blocks: consecutive items of the same source.
+    let mut blocks: Vec<(String, Option<String>, Vec<(usize, ItemView)>)> = Vec::new();
+    for (k, it) in items.into_iter().enumerate() {
+        let source = it.context.clone().unwrap_or_default();
+        match blocks.last_mut() {
+            Some((s, _, outs)) if *s == source => outs.push((k, it)),
+            _ => blocks.push((source, it.reference.clone(), vec![(k, it)])),
+        }
+    }
+    let total = ranks.with_untracked(Vec::len);
+    let focus_row = move |k: usize| {
+        #[cfg(feature = "hydrate")]
+        if let Ok(Some(el)) = leptos::prelude::document().query_selector(&format!("[data-row=\"{k}\"]")) {
+            use wasm_bindgen::JsCast;
+            if let Ok(el) = el.dyn_into::<web_sys::HtmlElement>() {
+                let _ = el.focus();
+            }
+        }
+        #[cfg(not(feature = "hydrate"))]
+        let _ = k;
+    };
+    Effect::new(move |_| focus_row(0));
+    let source_dir = i.source_dir.clone();
+    let target_dir = i.target_dir.clone();
+    let block_count = blocks.len();
+    view! {
+        <div
+            class="ranking"
+            id="rank-screen"
+            on:keydown=move |e: ev::KeyboardEvent| {
+                if e.key() == "Enter" {
+                    e.prevent_default();
+                    send.with_value(|f| f());
+                }
+            }
+        >
+            <p class="statement" id="statement">{w.statement.clone()}</p>
+            {blocks
+                .into_iter()
+                .enumerate()
+                .map(|(b, (source, reference, outs))| {
+                    let heading = if block_count > 1 { format!("Sentence {} of {block_count}", b + 1) } else { "Sentence".to_string() };
+                    let region = heading.clone();
+                    view! {
+                        <section class="rank-block" aria-label=region>
+                            <p class="text-label" lang="en" dir="ltr">{heading} " · Source"</p>
+                            <p class="context source" dir=source_dir.clone()>{source}</p>
+                            {reference.map(|r| view! {
+                                <p class="text-label" lang="en" dir="ltr">"Reference translation"</p>
+                                <p class="context reference" dir=target_dir.clone()>{r}</p>
+                            })}
+                            <ol class="rank-outputs">
+                                {outs
+                                    .into_iter()
+                                    .enumerate()
+                                    .map(|(o, (k, it))| {
+                                        let label = format!("Translation {}", o + 1);
+                                        let group = format!("rank-label-{k}");
+                                        let (row_label, label_id) = (group.clone(), group.clone());
+                                        view! {
+                                            <li
+                                                class="rank-row"
+                                                data-row=k
+                                                tabindex="0"
+                                                aria-labelledby=row_label
+                                                data-ranked=move || if ranks.with(|r| r[k].is_some()) { "true" } else { "false" }
+                                                on:keydown=move |e: ev::KeyboardEvent| {
+                                                    if let Some(r) = e.key().parse::<u32>().ok().filter(|r| (1..=n as u32).contains(r)) {
+                                                        e.prevent_default();
+                                                        ranks.update(|v| v[k] = Some(r));
+                                                        if k + 1 < total {
+                                                            focus_row(k + 1);
+                                                        }
+                                                    }
+                                                }
+                                            >
+                                                <p class="text-label" lang="en" dir="ltr" id=label_id>{label}</p>
+                                                <p class="candidate">{it.candidate.clone()}</p>
+                                                <div class="ranks" role="radiogroup" aria-labelledby=group dir="ltr">
+                                                    {(1..=n as u32)
+                                                        .map(|r| {
+                                                            let name = if r == 1 {
+                                                                "rank 1, best".to_string()
+                                                            } else if r == n as u32 {
+                                                                format!("rank {r}, worst")
+                                                            } else {
+                                                                format!("rank {r}")
+                                                            };
+                                                            view! {
+                                                                <button
+                                                                    type="button"
+                                                                    class="rank"
+                                                                    role="radio"
+                                                                    tabindex="-1"
+                                                                    data-rank=r
+                                                                    aria-label=name
+                                                                    aria-checked=move || if ranks.with(|v| v[k] == Some(r)) { "true" } else { "false" }
+                                                                    on:click=move |_| ranks.update(|v| v[k] = Some(r))
+                                                                >
+                                                                    {r}
+                                                                </button>
+                                                            }
+                                                        })
+                                                        .collect_view()}
+                                                </div>
+                                            </li>
+                                        }
+                                    })
+                                    .collect_view()}
+                            </ol>
+                        </section>
+                    }
+                })
+                .collect_view()}
+            <div class="actions">
+                <p class="hint" id="rank-hint" aria-live="polite" lang="en" dir="ltr">
+                    {move || match left() {
+                        0 => "Every translation is ranked.".to_string(),
+                        1 => "Rank 1 more translation to go on (1 is best; equal translations may share a rank).".to_string(),
+                        k => format!("Rank {k} more translations to go on (1 is best; equal translations may share a rank)."),
+                    }}
+                </p>
+                <button
+                    type="button"
+                    class="primary"
+                    id="next"
+                    disabled={move || left() > 0 || busy.get()}
+                    on:click=move |_| send.with_value(|f| f())
                 >
                     {w.next_label.clone()}
                 </button>
@@ -553,6 +745,7 @@ pub fn MyHits() -> impl IntoView {
                                     "word-order" => "word order",
                                     "da-fluency" => "fluency",
                                     "da-source" => "adequacy (source)",
+                                    "ranking" => "ranking",
                                     _ => "adequacy",
                                 };
                                 view! {

@@ -190,6 +190,7 @@ impl Loaded {
 struct ItemRow {
     id: i64,
     position: i64,
+    screen: Option<i64>,
     shown_text: String,
     source: String,
     reference: Option<String>,
@@ -199,7 +200,7 @@ struct ItemRow {
 /// ids. One query for every item type.
 async fn hit_items(db: &Db, a: &Loaded) -> Result<Vec<(i64, ItemView)>, WorkError> {
     let rows: Vec<ItemRow> = sqlx::query_as(
-        "SELECT hi.id, hi.position, hi.shown_text, s.source, r.text AS reference \
+        "SELECT hi.id, hi.position, hi.screen, hi.shown_text, s.source, r.text AS reference \
          FROM hit_items hi JOIN segments s ON s.id = hi.segment_id \
          LEFT JOIN segment_references r ON r.segment_id = hi.segment_id AND r.name = COALESCE(CAST($2 AS TEXT), \
               (SELECT MIN(r2.name) FROM segment_references r2 WHERE r2.segment_id = hi.segment_id)) \
@@ -210,15 +211,17 @@ async fn hit_items(db: &Db, a: &Loaded) -> Result<Vec<(i64, ItemView)>, WorkErro
     .fetch_all(&db.pool)
     .await?;
     let task = TaskKind::parse(&a.task);
+    let show_reference = task == Some(TaskKind::Ranking) && super::screen_settings(&a.settings, &a.task, &a.target_lang, "").rank_show_reference;
     Ok(rows
         .into_iter()
         .map(|row| {
-            let context = match task {
-                Some(TaskKind::DaFluency) => None,
-                Some(TaskKind::DaSourceBased) => Some(row.source),
-                _ => Some(row.reference.unwrap_or_default()),
+            let (context, reference) = match task {
+                Some(TaskKind::DaFluency) => (None, None),
+                Some(TaskKind::DaSourceBased) => (Some(row.source), None),
+                Some(TaskKind::Ranking) => (Some(row.source), if show_reference { row.reference } else { None }),
+                _ => (Some(row.reference.unwrap_or_default()), None),
             };
-            (row.id, ItemView { position: row.position, candidate: row.shown_text, context })
+            (row.id, ItemView { position: row.position, candidate: row.shown_text, context, reference, screen: row.screen })
         })
         .collect())
 }
@@ -237,6 +240,31 @@ impl Fixed {
     /// The HIT item at `position` (its internal id and view), if the HIT has one there.
     fn item(&self, position: i64) -> Option<&(i64, ItemView)> {
         usize::try_from(position).ok().and_then(|p| self.items.get(p))
+    }
+
+    /// The positions shown on one screen with the item at `position`: the item alone, or (relative
+    /// ranking) every item of its screen, which are consecutive.
+    fn screen_of(&self, position: i64) -> std::ops::Range<i64> {
+        let Some((_, item)) = self.item(position) else { return position..position };
+        let Some(screen) = item.screen else { return position..position + 1 };
+        let same = |p: &i64| self.item(*p).is_some_and(|(_, v)| v.screen == Some(screen));
+        let mut start = position;
+        while same(&(start - 1)) {
+            start -= 1;
+        }
+        let mut end = position + 1;
+        while same(&end) {
+            end += 1;
+        }
+        start..end
+    }
+
+    /// The step showing the screen that starts at `position`: its first item, and the others of
+    /// its screen.
+    fn step_at(&self, position: i64) -> Option<Step> {
+        let (_, item) = self.item(position)?;
+        let together = (position + 1..self.screen_of(position).end).filter_map(|p| self.item(p).map(|(_, v)| v.clone())).collect();
+        Some(Step { answered: position, item: Some(item.clone()), together, completion: None })
     }
 }
 
@@ -302,16 +330,15 @@ fn step_of(secret: &[u8], a: &Loaded, f: &Fixed) -> Result<Step, WorkError> {
         return Ok(Step {
             answered: a.total,
             item: None,
+            together: Vec::new(),
             completion: Some(completion_view(secret, a)),
         });
     }
     if !a.started() {
-        return Ok(Step { answered: 0, item: None, completion: None });
+        return Ok(Step { answered: 0, item: None, together: Vec::new(), completion: None });
     }
-    let (_, item) = f
-        .item(a.next_position)
-        .ok_or_else(|| WorkError::Internal(format!("HIT {} has no item at position {}", a.hit_id, a.next_position)))?;
-    Ok(Step { answered: a.next_position, item: Some(item.clone()), completion: None })
+    f.step_at(a.next_position)
+        .ok_or_else(|| WorkError::Internal(format!("HIT {} has no item at position {}", a.hit_id, a.next_position)))
 }
 
 fn completion_view(secret: &[u8], a: &Loaded) -> Completion {
@@ -430,7 +457,7 @@ impl Rules {
         Rules {
             task: TaskKind::parse(&a.task),
             total: a.total,
-            answers: protocol::AnswerRules { allow_skip: screen.allow_skip, woj_sliders: screen.woj_sliders },
+            answers: protocol::AnswerRules { allow_skip: screen.allow_skip, woj_sliders: screen.woj_sliders, outputs: screen.rank_outputs },
         }
     }
 }
@@ -748,7 +775,7 @@ pub async fn submit(db: &Db, cache: &Work, secret: &[u8], caller: Option<i64>, p
         let items = f.item(answer.position).zip(answer.position.checked_add(1).and_then(|next| f.item(next)));
         if let (true, Ok((score, score2)), Some(((hit_item_id, _), (_, next)))) = (mine, validate(&f.rules, answer), items) {
             if store_next_answer(db, cache, f.id, *hit_item_id, answer, score, score2).await? {
-                return Ok(Step { answered: answer.position + 1, item: Some(next.clone()), completion: None });
+                return Ok(Step { answered: answer.position + 1, item: Some(next.clone()), together: Vec::new(), completion: None });
             }
         }
     }
@@ -848,9 +875,146 @@ async fn submit_checked(db: &Db, cache: &Work, secret: &[u8], caller: Option<i64
         }
         let (_, next) = f.item(answer.position + 1)
             .ok_or_else(|| WorkError::Internal(format!("HIT {} has no item at position {}", a.hit_id, answer.position + 1)))?;
-        return Ok(Step { answered: answer.position + 1, item: Some(next.clone()), completion: None });
+        return Ok(Step { answered: answer.position + 1, item: Some(next.clone()), together: Vec::new(), completion: None });
     }
     Err(WorkError::Conflict("Another answer for this HIT arrived at the same time; please reload the page.".into()))
+}
+
+// ---------------------------------------------------------------------------------------------
+// Screens of several items (relative ranking)
+
+/// The answers to every item of one screen, as the browser sends them (relative ranking).
+#[derive(Clone, Debug, PartialEq)]
+pub struct ScreenAnswer {
+    /// (position, rank) of each item of the screen, in order.
+    pub ranks: Vec<(i64, u32)>,
+    /// Time the screen was shown, measured by the browser; shared out over its items.
+    pub time_on_screen_ms: i64,
+    /// Chosen by the browser per screen; a retry sends the same key.
+    pub idempotency_key: String,
+}
+
+/// Stores the answers to every item of the current screen, all or nothing, and returns the next
+/// step. Each item's judgment is stored as one answer is ([`store_answer`]: guarded by its
+/// position, advancing it), in one transaction; every item gets the time the screen was shown
+/// and a share of the time on screen. A retry with the same key returns the current step.
+pub async fn submit_screen(db: &Db, cache: &Work, secret: &[u8], caller: Option<i64>, public_id: &str, screen: &ScreenAnswer) -> Result<Step, WorkError> {
+    let a = load(db, caller, public_id).await?;
+    a.check_live()?;
+    let f = cache.fixed(db, &a).await?;
+    let key = screen.idempotency_key.trim();
+    if key.is_empty() || key.len() > 90 {
+        return Err(WorkError::Invalid("The request needs an idempotency key of 1 to 90 characters.".into()));
+    }
+    let Some(&(first, _)) = screen.ranks.first() else {
+        return Err(WorkError::Invalid("A screen's answers cannot be empty.".into()));
+    };
+    let range = f.screen_of(first);
+    let n = screen.ranks.len() as i64;
+    if range.start != first || range.end - range.start != n || screen.ranks.iter().enumerate().any(|(i, &(p, _))| p != first + i as i64) {
+        return Err(WorkError::Invalid(format!(
+            "The answers must be those of every item of one screen, in order (items {} to {}).",
+            i128::from(range.start) + 1,
+            i128::from(range.end)
+        )));
+    }
+    if f.item(first).and_then(|(_, v)| v.screen).is_none() {
+        return Err(WorkError::Invalid("This HIT shows one item per screen: answer it with submit_judgment.".into()));
+    }
+    if !(0..=MAX_TIME_ON_SCREEN_MS).contains(&screen.time_on_screen_ms) {
+        return Err(WorkError::Invalid(format!(
+            "The time on screen must be between 0 and {MAX_TIME_ON_SCREEN_MS} ms (got {}).",
+            screen.time_on_screen_ms
+        )));
+    }
+    let task = f.rules.task.ok_or_else(|| WorkError::Internal("the campaign's task is unknown to this version of Assay".into()))?;
+    // Each item's answer, checked by the protocol, with its share of the time and its key.
+    let share = screen.time_on_screen_ms / n;
+    let mut checked = Vec::with_capacity(screen.ranks.len());
+    for (i, &(position, rank)) in screen.ranks.iter().enumerate() {
+        let given = protocol::Answer { detail: protocol::Detail { rank: Some(rank), ..Default::default() }, ..Default::default() };
+        let stored = protocol::validate(task, &given, &f.rules.answers)
+            .map_err(|e| WorkError::Invalid(format!("Item {}: {}", i128::from(position) + 1, e.problem)))?;
+        let time = if i as i64 == n - 1 { screen.time_on_screen_ms - share * (n - 1) } else { share };
+        let answer = Answer { position, score: None, score2: None, skipped: false, time_on_screen_ms: time, idempotency_key: format!("{key}#{i}") };
+        checked.push((answer, stored));
+    }
+    if first < a.next_position {
+        // A retry of this screen (same key, same ranks) gets the current step; anything else is a
+        // second answer.
+        let stored: Vec<(Option<String>, Option<String>)> = sqlx::query_as(
+            "SELECT j.idempotency_key, j.detail FROM judgments j JOIN hit_items hi ON hi.id = j.hit_item_id \
+             WHERE j.assignment_id = $1 AND hi.position >= $2 AND hi.position < $3 ORDER BY hi.position",
+        )
+        .bind(a.id)
+        .bind(range.start)
+        .bind(range.end)
+        .fetch_all(&db.pool)
+        .await?;
+        let same = stored.len() == checked.len()
+            && stored.iter().zip(&checked).all(|((k, d), (answer, s))| {
+                k.as_deref() == Some(answer.idempotency_key.as_str()) && d.as_deref() == s.detail.to_column().as_deref()
+            });
+        if same {
+            return step_of(secret, &a, &f);
+        }
+        return Err(WorkError::Conflict(format!("Items {} to {} have already been answered; answers cannot be changed.", range.start + 1, range.end)));
+    }
+    if a.status == AssignmentStatus::Completed {
+        return Err(WorkError::Conflict("This HIT is finished; no more answers are taken.".into()));
+    }
+    if !a.started() {
+        return Err(WorkError::Conflict("Please read the instructions and press Start first.".into()));
+    }
+    if first != a.next_position {
+        return Err(WorkError::Conflict(format!("Item {} is not on the current screen: answer item {} next.", first + 1, a.next_position + 1)));
+    }
+    let now = now_ms();
+    let completing = range.end >= a.total;
+    let mut tx = db.writer.begin().await?;
+    for (i, (answer, stored)) in checked.iter().enumerate() {
+        let (hit_item_id, _) = f.item(answer.position).ok_or_else(|| WorkError::Internal(format!("HIT {} has no item at position {}", a.hit_id, answer.position)))?;
+        let last = i + 1 == checked.len();
+        if !store_answer(&mut tx, a.id, *hit_item_id, answer, stored.score, None, last && completing, now).await? {
+            tx.rollback().await?;
+            return Err(WorkError::Conflict("Another answer for this HIT arrived at the same time; please reload the page.".into()));
+        }
+        sqlx::query("UPDATE judgments SET detail = $1 WHERE assignment_id = $2 AND hit_item_id = $3")
+            .bind(stored.detail.to_column())
+            .bind(a.id)
+            .bind(*hit_item_id)
+            .execute(&mut *tx)
+            .await?;
+        if !last {
+            // Every item of the screen was shown when the screen was.
+            sqlx::query("UPDATE assignments SET item_shown_at = $1 WHERE id = $2")
+                .bind(a.item_shown_at)
+                .bind(a.id)
+                .execute(&mut *tx)
+                .await?;
+        }
+    }
+    let code = if completing {
+        match crate::campaign::gate::finish_hit(&mut tx, secret, a.id).await {
+            Ok(g) => g.code,
+            Err(e) => {
+                tx.rollback().await?;
+                return Err(WorkError::Internal(format!("the quality gate failed: {e}")));
+            }
+        }
+    } else {
+        None
+    };
+    tx.commit().await?;
+    let after = Loaded {
+        next_position: range.end,
+        item_shown_at: if completing { None } else { Some(now) },
+        status: if completing { AssignmentStatus::Completed } else { AssignmentStatus::Active },
+        code_held: completing && code.is_none(),
+        completion_code: code,
+        ..a
+    };
+    step_of(secret, &after, &f)
 }
 
 // ---------------------------------------------------------------------------------------------

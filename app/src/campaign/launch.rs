@@ -35,6 +35,8 @@ pub struct PlannedItem {
     pub paired_position: Option<usize>,
     pub shown_text: String,
     pub degradation: Option<String>,
+    /// Relative ranking: the screen the item is shown on with others.
+    pub screen: Option<usize>,
 }
 
 /// A HIT ready to store.
@@ -255,6 +257,17 @@ fn wanted(settings: &CampaignSettings) -> JudgmentsWanted {
     }
 }
 
+/// A ranking campaign's HIT design, from its settings (a HIT's length counts screens).
+fn ranking_design(s: &CampaignSettings) -> hit::RankingDesign {
+    hit::RankingDesign {
+        screens: s.hit_length,
+        blocks_per_screen: s.rank_blocks_per_screen,
+        outputs: s.rank_outputs,
+        degraded_blocks: s.bad_refs,
+        repeated_screens: s.repeats,
+    }
+}
+
 fn build(spec: &Spec<'_>, cands: &[Candidate]) -> AppResult<Vec<Hit>> {
     let s = spec.settings;
     if s.redundancy == 0 {
@@ -269,6 +282,12 @@ fn build(spec: &Spec<'_>, cands: &[Candidate]) -> AppResult<Vec<Hit>> {
                 same_reference_pairs_per_kind: s.woj_same_reference_pairs,
                 max_degree: s.woj_max_degree,
             },
+            wanted(s),
+            spec.seed,
+        ),
+        TaskKind::Ranking => hit::build_ranking_hits(
+            cands,
+            &ranking_design(s),
             wanted(s),
             spec.seed,
         ),
@@ -381,6 +400,7 @@ fn materialize(spec: &Spec<'_>, m: &Material, hits: Vec<Hit>) -> AppResult<Vec<P
                 paired_position: item.paired_with,
                 shown_text,
                 degradation,
+                screen: item.screen,
             });
         }
         out.push(PlannedHit { index: h.index, items });
@@ -443,10 +463,18 @@ fn check_draft(draft: &CampaignDraft) -> AppResult<TaskKind> {
         (s.woj_permutations, "permuted references"),
         (s.woj_same_reference_pairs, "same-reference pairs"),
         (s.woj_max_degree, "the highest permutation degree"),
+        (s.rank_blocks_per_screen, "segments per screen"),
+        (s.rank_outputs, "outputs ranked together"),
     ] {
         if count > MAX_HIT_LENGTH {
             return Err(problem(format!("{what} per HIT are at most {MAX_HIT_LENGTH}")));
         }
+    }
+    if task == TaskKind::Ranking && s.items_per_hit(task) > MAX_HIT_LENGTH {
+        return Err(problem(format!(
+            "a ranking HIT of {} screens × {} segments × {} outputs has more than {MAX_HIT_LENGTH} items",
+            s.hit_length, s.rank_blocks_per_screen, s.rank_outputs
+        )));
     }
     if s.judgments_wanted > MAX_JUDGMENTS_WANTED {
         return Err(problem(format!("at most {MAX_JUDGMENTS_WANTED} judgments can be wanted")));
@@ -856,27 +884,18 @@ pub async fn write_launch(tx: &mut sqlx::Transaction<'static, sqlx::Any>, prepar
             .fetch_one(&mut **tx)
             .await
             .context("storing the HITs of a launched campaign")?;
-        // Items in batches of 50 rows per statement (8 values each).
+        // Items in batches of 50 rows per statement (9 values each).
         for chunk in h.items.chunks(50) {
             let mut sql = String::from(
-                "INSERT INTO hit_items (hit_id, position, item_type, system_id, segment_id, paired_position, shown_text, degradation) VALUES ",
+                "INSERT INTO hit_items (hit_id, position, item_type, system_id, segment_id, paired_position, shown_text, degradation, screen) VALUES ",
             );
             for i in 0..chunk.len() {
-                let b = i * 8;
+                let b = i * 9;
                 if i > 0 {
                     sql.push_str(", ");
                 }
-                sql.push_str(&format!(
-                    "(${}, ${}, ${}, ${}, ${}, ${}, ${}, ${})",
-                    b + 1,
-                    b + 2,
-                    b + 3,
-                    b + 4,
-                    b + 5,
-                    b + 6,
-                    b + 7,
-                    b + 8
-                ));
+                let values: Vec<String> = (1..=9).map(|k| format!("${}", b + k)).collect();
+                sql.push_str(&format!("({})", values.join(", ")));
             }
             let mut q = sqlx::query(sqlx::AssertSqlSafe(sql));
             for it in chunk {
@@ -888,7 +907,8 @@ pub async fn write_launch(tx: &mut sqlx::Transaction<'static, sqlx::Any>, prepar
                     .bind(it.segment_id)
                     .bind(it.paired_position.map(|p| p as i64))
                     .bind(it.shown_text.clone())
-                    .bind(it.degradation.clone());
+                    .bind(it.degradation.clone())
+                    .bind(it.screen.map(|s| s as i64));
                 *summary.per_type.entry(it.item_type.wmt_name().to_string()).or_default() += 1;
                 summary.items += 1;
             }

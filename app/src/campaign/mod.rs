@@ -56,7 +56,7 @@ pub struct CampaignDraft {
 impl CampaignDraft {
     pub fn task_kind(&self) -> Result<TaskKind, String> {
         TaskKind::parse(&self.task).ok_or_else(|| {
-            format!("{:?} is not a task type (da-adequacy, da-fluency, da-source or word-order)", self.task)
+            format!("{:?} is not a task type (da-adequacy, da-fluency, da-source, word-order or ranking)", self.task)
         })
     }
 }

@@ -276,7 +276,7 @@ pub fn DesignerPage() -> impl IntoView {
                     <label>
                         "Task"
                         <select id="task" on:change=move |ev| { task.set(event_target_value(&ev)); reset_wording(); }>
-                            {["da-adequacy", "da-fluency", "da-source", "word-order"].into_iter().map(|t| view! {
+                            {["da-adequacy", "da-fluency", "da-source", "word-order", "ranking"].into_iter().map(|t| view! {
                                 <option value=t selected=move || task.get() == t>{task_label(t)}</option>
                             }).collect_view()}
                         </select>
@@ -352,8 +352,25 @@ pub fn DesignerPage() -> impl IntoView {
                 </fieldset>
                 <h2>"HITs"</h2>
                 <div class="row">
-                    {number_field("Items per HIT", "hit-length", settings, |s| s.hit_length as f64, |s, v| s.hit_length = v as usize, "1")}
-                    {move || (task.get() != "word-order").then(|| view! {
+                    {move || (task.get() != "ranking").then(|| view! {
+                        {number_field("Items per HIT", "hit-length", settings, |s| s.hit_length as f64, |s, v| s.hit_length = v as usize, "1")}
+                    })}
+                    {move || (task.get() == "ranking").then(|| view! {
+                        {number_field("Screens per HIT", "hit-length", settings, |s| s.hit_length as f64, |s, v| s.hit_length = v as usize, "1")}
+                        {number_field("Segments per screen", "rank-blocks", settings, |s| s.rank_blocks_per_screen as f64, |s, v| s.rank_blocks_per_screen = v as usize, "1")}
+                        {number_field("Outputs ranked together", "rank-outputs", settings, |s| s.rank_outputs as f64, |s, v| s.rank_outputs = v as usize, "1")}
+                        {number_field("Blocks with a degraded copy", "bad-refs", settings, |s| s.bad_refs as f64, |s, v| s.bad_refs = v as usize, "1")}
+                        {number_field("Repeated screens", "repeats", settings, |s| s.repeats as f64, |s, v| s.repeats = v as usize, "1")}
+                        <label class="check">
+                            <input type="checkbox" id="rank-show-reference" prop:checked=move || settings.with(|s| s.rank_show_reference)
+                                on:change=move |ev| settings.update(|s| s.rank_show_reference = event_target_checked(&ev))/>
+                            "Show the reference under the source"
+                        </label>
+                        <p class="hint" id="ranking-design-hint">
+                            "WMT 2012 ranked 5 outputs of each of 3 consecutive segments per screen. A degraded copy of one output sits in its original's block; a careful annotator ranks it lower (a sign test per worker). A repeated screen comes back later with its outputs in another order."
+                        </p>
+                    })}
+                    {move || (task.get() != "word-order" && task.get() != "ranking").then(|| view! {
                         {number_field("Bad references", "bad-refs", settings, |s| s.bad_refs as f64, |s, v| s.bad_refs = v as usize, "1")}
                         {number_field("Repeats", "repeats", settings, |s| s.repeats as f64, |s, v| s.repeats = v as usize, "1")}
                         {number_field("References", "refs", settings, |s| s.refs as f64, |s, v| s.refs = v as usize, "1")}

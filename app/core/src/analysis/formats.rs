@@ -1083,7 +1083,7 @@ pub fn write_ad_trk_stats<'a>(
         let r = &q.reliability;
         let t = match r.test {
             QcTest::PairedT => r.statistic.map(|t| -t),
-            QcTest::SignedRank => r.statistic,
+            QcTest::SignedRank | QcTest::Sign => r.statistic,
         };
         writeln!(
             w,

@@ -21,6 +21,7 @@ pub fn test_name(t: QcTest) -> &'static str {
     match t {
         QcTest::PairedT => "paired t",
         QcTest::SignedRank => "Wilcoxon signed-rank",
+        QcTest::Sign => "sign test",
     }
 }
 

@@ -478,3 +478,40 @@ fn pipeline_on_a_hundred_thousand_judgments() {
             .all(|p| (0.0..=1.0).contains(p))
     );
 }
+
+#[test]
+fn ranking_workers_are_judged_by_a_sign_test_on_their_degraded_copies() {
+    // One ranking worker per case: pairs (original, degraded copy) scored as ranks are
+    // (1 best … 0 worst); wins, losses and ties as given.
+    let run = |wins: usize, losses: usize, ties: usize, task: &str| {
+        let mut set = JudgmentSet::new(TimeBasis::PerItem);
+        let mut seg = 0;
+        for (orig, bad, n) in [(1.0, 0.0, wins), (0.0, 1.0, losses), (0.5, 0.5, ties)] {
+            for _ in 0..n {
+                let segment = format!("s{seg}");
+                seg += 1;
+                let names = JudgmentNames { worker: "W", hit: "H", system: "A", segment: &segment, lang_pair: "de-en", task };
+                set.push(names, ItemType::System, orig, 10.0);
+                set.push(names, ItemType::BadRef, bad, 10.0);
+            }
+        }
+        quality::run(&set, &QcSettings::default()).remove(0).reliability
+    };
+    // 6 wins, no loss: p = 1/64 (scipy.stats.binomtest(6, 6, alternative="greater")).
+    let r = run(6, 0, 2, "ranking");
+    assert_eq!((r.test, r.n_pairs, r.statistic), (QcTest::Sign, 8, Some(6.0)));
+    assert!((r.p_value.unwrap() - 1.0 / 64.0).abs() < 1e-12);
+    assert_eq!(r.verdict, Verdict::Pass);
+    // 5 wins, 1 loss: p = 7/64 ≈ 0.109, not below α.
+    let r = run(5, 1, 0, "ranking");
+    assert!((r.p_value.unwrap() - 7.0 / 64.0).abs() < 1e-12);
+    assert_eq!(r.verdict, Verdict::Fail);
+    // Every copy tied with its original: a fail, said so.
+    let r = run(0, 0, 6, "ranking");
+    assert_eq!(r.verdict, Verdict::Fail);
+    assert!(r.note.unwrap().contains("exactly like its original"));
+    // Too few pairs: not enough evidence, never a pass.
+    assert_eq!(run(4, 0, 0, "ranking").verdict, Verdict::NotEnoughEvidence);
+    // A DA task keeps the paired t test.
+    assert_eq!(run(6, 0, 2, "da-adequacy").test, QcTest::PairedT);
+}

@@ -26,6 +26,9 @@ pub enum QcTest {
     #[default]
     PairedT,
     SignedRank,
+    /// Exact sign test on who wins each pair, ties excluded (relative ranking: the original
+    /// ranked above its degraded copy; always used for ranking tasks, whatever is chosen).
+    Sign,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -179,10 +182,19 @@ fn run_test(
     b: &[f64],
     alternative: Alternative,
     s: &QcSettings,
-) -> stats::Result<TestResult> {
+) -> stats::Result<(f64, f64)> {
+    let of = |r: TestResult| (r.statistic, r.p_value);
     match test {
-        QcTest::PairedT => stats::paired_t(a, b, alternative),
-        QcTest::SignedRank => stats::signed_rank(a, b, alternative, s.signed_rank),
+        QcTest::PairedT => stats::paired_t(a, b, alternative).map(of),
+        QcTest::SignedRank => stats::signed_rank(a, b, alternative, s.signed_rank).map(of),
+        QcTest::Sign => {
+            let wins = a.iter().zip(b).filter(|(x, y)| x > y).count() as u64;
+            let losses = a.iter().zip(b).filter(|(x, y)| x < y).count() as u64;
+            if wins + losses == 0 {
+                return Err(StatsError::AllZero { what: "sign test" });
+            }
+            Ok((wins as f64, stats::sign_test(wins, losses, alternative)?))
+        }
     }
 }
 
@@ -209,11 +221,11 @@ fn reliability(orig: &[f64], bad: &[f64], s: &QcSettings) -> PairCheck {
     };
     let enough = orig.len() >= s.min_pairs;
     match run_test(s.reliability_test, orig, bad, Alternative::Greater, s) {
-        Ok(r) => {
-            check.statistic = Some(r.statistic);
-            check.p_value = Some(r.p_value);
+        Ok((statistic, p)) => {
+            check.statistic = Some(statistic);
+            check.p_value = Some(p);
             if enough {
-                check.verdict = if r.p_value < s.alpha {
+                check.verdict = if p < s.alpha {
                     Verdict::Pass
                 } else {
                     Verdict::Fail
@@ -250,11 +262,11 @@ fn consistency(first: &[f64], repeat: &[f64], s: &QcSettings) -> PairCheck {
     };
     let enough = first.len() >= s.min_pairs;
     match run_test(s.consistency_test, first, repeat, Alternative::TwoSided, s) {
-        Ok(r) => {
-            check.statistic = Some(r.statistic);
-            check.p_value = Some(r.p_value);
+        Ok((statistic, p)) => {
+            check.statistic = Some(statistic);
+            check.p_value = Some(p);
             if enough {
-                check.verdict = if r.p_value < s.alpha {
+                check.verdict = if p < s.alpha {
                     Verdict::Fail
                 } else {
                     Verdict::Pass
@@ -404,6 +416,9 @@ fn worker_qc(set: &JudgmentSet, settings: &QcSettings, worker_keys: &[u64], buff
         }
     }
 
+    // Ranks are compared by who wins, not by how far apart they are: a sign test, ties out.
+    let ranked = QcSettings { reliability_test: QcTest::Sign, consistency_test: QcTest::Sign, ..*settings };
+    let settings = if set.tasks.name(u32::from(task)) == crate::model::TaskKind::Ranking.as_str() { &ranked } else { settings };
     let reliability = reliability(&orig, &bad, settings);
     let consistency = consistency(&first, &repeat, settings);
     let mean_original = mean_of(orig.iter().copied());
