@@ -84,6 +84,7 @@ const TABLE: &[Row] = &[
     Row { endpoint: "load_work", how: How::Form, expect: [S(401), S(200), S(200), S(403), S(403), S(403)] },
     Row { endpoint: "start_work", how: How::Form, expect: [S(401), S(200), S(200), S(403), S(403), S(403)] },
     Row { endpoint: "submit_judgment", how: How::Form, expect: [S(401), S(200), S(200), S(403), S(403), S(403)] },
+    Row { endpoint: "submit_screen", how: How::Json, expect: [S(401), S(400), S(400), S(403), S(403), S(403)] },
     Row { endpoint: "my_assignments", how: How::Form, expect: [S(401), S(401), S(200), S(200), S(200), S(200)] },
     Row { endpoint: "verify_completion_code", how: How::Get, expect: [S(200); 6] },
     Row { endpoint: "list_assignments", how: How::Form, expect: [S(401), S(401), S(403), S(403), S(200), S(200)] },
@@ -204,7 +205,8 @@ fn form_args(endpoint: &str, who: Who, d: &Demo, n: usize) -> Vec<(String, Strin
 }
 
 /// A design the server will judge (refuse: there is no such test set) only after the role check.
-fn json_args(endpoint: &str) -> Value {
+fn json_args(endpoint: &str, who: Who, d: &Demo) -> Value {
+    let assignment = if who == Crowd { d.crowd.clone() } else { d.annotator_da.clone() };
     let draft = json!({
         "name": "table campaign", "task": "da-adequacy", "test_set_id": 999999, "systems": [1], "benchmark_systems": [1],
         "seed": 7, "settings": { "judgments_wanted": 70, "redundancy": 1, "target_language": "German", "payment_per_hit": 3.0 }
@@ -217,6 +219,8 @@ fn json_args(endpoint: &str) -> Value {
         "check_design" | "create_campaign" => json!({ "draft": draft }),
         "dry_run_design" => json!({ "draft": draft, "crowd": { "careful": 70.0, "noisy": 15.0, "careless": 15.0, "workers": 0, "spread": 10.0, "alpha": 0.05 } }),
         "check_study" | "create_study" => json!({ "draft": study }),
+        // A DA HIT shows one item per screen: its owner's request is refused as invalid (400).
+        "submit_screen" => json!({ "assignment": assignment, "ranks": [{ "position": 0, "rank": 1 }], "time_on_screen_ms": 1500, "key": "table" }),
         other => panic!("no JSON arguments for {other}"),
     }
 }
@@ -226,7 +230,7 @@ async fn call(b: &Browser, row: &Row, who: Who, d: &Demo, n: usize) -> Answer {
     let req = match row.how {
         How::Form => b.client.post(&url).form(&form_args(row.endpoint, who, d, n)),
         How::Get => b.client.get(&url).query(&form_args(row.endpoint, who, d, n)),
-        How::Json => b.client.post(&url).header("content-type", "application/json").body(json_args(row.endpoint).to_string()),
+        How::Json => b.client.post(&url).header("content-type", "application/json").body(json_args(row.endpoint, who, d).to_string()),
     };
     let r = req.send().await.expect("request");
     let status = r.status().as_u16();
@@ -439,7 +443,7 @@ both_backends! {
             for (who, b) in [(Admin, &admin), (Crowd, &crowd)] {
                 let url = format!("{}/api/{}", server.base, row.endpoint);
                 let req = match row.how {
-                    How::Json => b.client.post(&url).header("content-type", "application/json").body(json_args(row.endpoint).to_string()),
+                    How::Json => b.client.post(&url).header("content-type", "application/json").body(json_args(row.endpoint, who, &d).to_string()),
                     _ => b.client.post(&url).form(&form_args(row.endpoint, who, &d, 1000 + n)),
                 };
                 // reqwest's default Origin header is replaced by the attacker's.
@@ -869,7 +873,7 @@ both_backends! {
                 let req = match row.how {
                     How::Form => api.post(&url).form(&form_args(row.endpoint, Anonymous, &d, 5000 + n)),
                     How::Get => api.get(&url).query(&form_args(row.endpoint, Anonymous, &d, 5000 + n)),
-                    How::Json => api.post(&url).header("content-type", "application/json").body(json_args(row.endpoint).to_string()),
+                    How::Json => api.post(&url).header("content-type", "application/json").body(json_args(row.endpoint, Anonymous, &d).to_string()),
                 };
                 let r = req.header("origin", &server.base).bearer_auth(&secret).send().await.unwrap();
                 let want = row.expect[Anonymous as usize];

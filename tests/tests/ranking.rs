@@ -1,0 +1,183 @@
+//! Relative ranking end to end over HTTP, on both databases (issue 19): an organizer designs
+//! and launches a ranking campaign; crowd workers rank whole screens (blocks of outputs of
+//! consecutive segments), all or nothing; what the browser receives hides which output is a
+//! degraded copy; the review page judges each worker by a sign test on their copies.
+
+use assay_tests::fixtures::*;
+use assay_tests::*;
+use serde_json::{Value, json};
+use std::collections::BTreeMap;
+
+const SYSTEMS: [&str; 6] = ["Alpha", "Beta", "Gamma", "Delta", "Epsilon", "Zeta"];
+
+/// Uploads a 6-system test set and launches a ranking campaign: HITs of 4 screens × 2 segments
+/// × 5 outputs, 5 blocks with a degraded copy and 1 repeated screen, for 2 workers each.
+async fn launch(server: &TestServer) -> (Browser, i64, String) {
+    let org = server.browser();
+    assert_eq!(org.login(ORGANIZER).await.status, 200);
+    let dir = tempfile::tempdir().unwrap();
+    write_wmt(dir.path(), "en-de", 24, &SYSTEMS);
+    let set = upload_test_set(&org, dir.path(), "ranking-set").await.unwrap();
+    let systems: Vec<i64> = set["systems"].as_array().unwrap().iter().filter_map(|s| s["id"].as_i64()).collect();
+    let draft = json!({
+        "name": "Ranking en-de",
+        "task": "ranking",
+        "test_set_id": set["id"],
+        "systems": systems,
+        "benchmark_systems": [],
+        "seed": 5,
+        "settings": {
+            "hit_length": 4, "rank_blocks_per_screen": 2, "rank_outputs": 5, "bad_refs": 5, "repeats": 1,
+            "judgments_wanted": 20, "redundancy": 2, "target_language": "German", "rank_show_reference": true
+        }
+    });
+    let created = org.call_json("create_campaign", json!({ "draft": draft })).await;
+    assert_eq!(created.status, 200, "{}", created.body);
+    let id: i64 = created.body.trim().parse().unwrap();
+    let launched = org.call("launch_campaign", &[("campaign_id", &id.to_string())]).await;
+    assert_eq!(launched.status, 200, "{}", launched.body);
+    let summary = launched.json();
+    // 6 systems × 20 = 120 outputs; 3 first screens × 2 × 5 − 5 copies = 25 per HIT → 5 HITs.
+    assert_eq!(summary["hits"], 5, "{summary}");
+    assert_eq!(summary["items"], 5 * 40, "{summary}");
+    assert_eq!(summary["per_type"]["BAD_REF"].as_i64().unwrap() >= 25, true, "{summary}");
+    let progress = org.call("campaign_progress", &[("campaign_id", &id.to_string())]).await.json();
+    let link = progress["crowd_link"].as_str().unwrap();
+    let link_path = format!("/{}", link.split_once("://").unwrap().1.split_once('/').unwrap().1);
+    (org, id, link_path)
+}
+
+/// A crowd worker arriving through the campaign's link: their assignment's public id.
+async fn arrive_as(server: &TestServer, link_path: &str, worker: &str) -> (Browser, String) {
+    let b = server.browser();
+    let r = b.client.get(format!("{}{link_path}&worker={worker}", server.base)).send().await.unwrap();
+    assert_eq!(r.status(), 303, "{worker} arrives");
+    let location = r.headers()["location"].to_str().unwrap().to_string();
+    (b, location.strip_prefix("/work/").unwrap().to_string())
+}
+
+/// The items of an assignment's HIT as the organizer sees them: position → (type, system).
+async fn facts(org: &Browser, assignment: &str) -> BTreeMap<i64, (String, String)> {
+    let items = org.call("assignment_items", &[("assignment", assignment)]).await;
+    assert_eq!(items.status, 200, "{}", items.body);
+    items
+        .json()
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|i| (i["position"].as_i64().unwrap(), (i["item_type"].as_str().unwrap().to_string(), i["system"].as_str().unwrap_or("").to_string())))
+        .collect()
+}
+
+/// The positions of a step's screen, checking that the browser learns nothing it should not.
+fn screen_positions(step: &Value) -> Vec<i64> {
+    let mut items = vec![step["item"].clone()];
+    items.extend(step["together"].as_array().cloned().unwrap_or_default());
+    for it in &items {
+        let mut keys: Vec<&str> = it.as_object().unwrap().keys().map(String::as_str).collect();
+        keys.sort();
+        assert_eq!(keys, ["candidate", "context", "position", "reference", "screen"], "every output looks alike: {it}");
+    }
+    items.iter().map(|it| it["position"].as_i64().unwrap()).collect()
+}
+
+async fn submit_screen(b: &Browser, assignment: &str, ranks: &[(i64, u32)], key: &str) -> Answer {
+    let ranks: Vec<Value> = ranks.iter().map(|&(p, r)| json!({ "position": p, "rank": r })).collect();
+    b.call_json("submit_screen", json!({ "assignment": assignment, "ranks": ranks, "time_on_screen_ms": 30000, "key": key })).await
+}
+
+/// Works through the rest of a HIT, `screens` screens: `rank(type, system)` gives each
+/// output's rank.
+async fn rank_all(b: &Browser, org: &Browser, assignment: &str, screens_left: usize, rank: impl Fn(&str, &str) -> u32) -> Value {
+    let facts = facts(org, assignment).await;
+    let mut step = b.call("start_work", &[("assignment", assignment)]).await.json();
+    let mut screens = 0;
+    while step["completion"].is_null() {
+        let positions = screen_positions(&step);
+        assert_eq!(positions.len(), 10, "a screen of 2 blocks of 5: {step}");
+        let ranks: Vec<(i64, u32)> = positions.iter().map(|p| (*p, rank(&facts[p].0, &facts[p].1))).collect();
+        let r = submit_screen(b, assignment, &ranks, &format!("screen-{}", positions[0])).await;
+        assert_eq!(r.status, 200, "{}", r.body);
+        step = r.json();
+        screens += 1;
+    }
+    assert_eq!(screens, screens_left);
+    step
+}
+
+both_backends! {
+    async fn workers_rank_whole_screens_and_are_judged_by_their_degraded_copies(server) {
+        let (org, campaign, link) = launch(&server).await;
+        let (careful, a) = arrive_as(&server, &link, "CAREFUL").await;
+        let facts_a = facts(&org, &a).await;
+
+        // The first screen: two blocks of five, each with its source and (as set) reference.
+        let step = careful.call("start_work", &[("assignment", &a)]).await;
+        assert_eq!(step.status, 200, "{}", step.body);
+        let step = step.json();
+        let positions = screen_positions(&step);
+        assert_eq!(positions, (0..10).collect::<Vec<_>>());
+        assert!(step["item"]["reference"].as_str().is_some_and(|r| !r.is_empty()), "{step}");
+
+        // Refusals change nothing: a single item, a partial screen, a rank out of range.
+        let one = careful
+            .call("submit_judgment", &[("assignment", &a), ("position", "0"), ("score", "50"), ("time_on_screen_ms", "900"), ("key", "single")])
+            .await;
+        assert_eq!(one.status, 400, "{}", one.body);
+        let partial: Vec<(i64, u32)> = (0..5).map(|p| (p, 1)).collect();
+        let r = submit_screen(&careful, &a, &partial, "partial").await;
+        assert_eq!(r.status, 400, "{}", r.body);
+        assert!(r.body.contains("every item of one screen"), "{}", r.body);
+        let too_high: Vec<(i64, u32)> = (0..10).map(|p| (p, if p == 3 { 6 } else { 1 })).collect();
+        let r = submit_screen(&careful, &a, &too_high, "high").await;
+        assert_eq!(r.status, 400, "{}", r.body);
+        assert!(r.body.contains("Item 4") && r.body.contains("between 1 (best) and 5 (worst)"), "{}", r.body);
+
+        // A careful worker: systems in their order, each degraded copy last; a retry of a screen
+        // with the same key is answered with the current step, another answer is refused.
+        let quality = |system: &str| SYSTEMS.iter().position(|s| *s == system).unwrap() as u32 + 1;
+        let careful_rank = |t: &str, s: &str| if t == "BAD_REF" { 5 } else { quality(s).min(4) };
+        let first: Vec<(i64, u32)> = positions.iter().map(|p| (*p, careful_rank(&facts_a[p].0, &facts_a[p].1))).collect();
+        let r = submit_screen(&careful, &a, &first, "screen-0").await;
+        assert_eq!(r.status, 200, "{}", r.body);
+        let next = r.json();
+        assert_eq!(next["answered"], 10);
+        let again = submit_screen(&careful, &a, &first, "screen-0").await;
+        assert_eq!(again.status, 200, "a retry: {}", again.body);
+        assert_eq!(again.json()["answered"], 10);
+        let changed: Vec<(i64, u32)> = first.iter().map(|&(p, r)| (p, 6 - r.min(5))).collect();
+        let r = submit_screen(&careful, &a, &changed, "screen-0").await;
+        assert_eq!(r.status, 409, "{}", r.body);
+        let done = rank_all(&careful, &org, &a, 3, careful_rank).await;
+        assert!(done["completion"]["code"].as_str().is_some_and(|c| !c.is_empty()), "{done}");
+
+        // Stored: each output's rank, read as a score (N − rank)/(N − 1).
+        let judgments = org.call("assignment_judgments", &[("assignment", &a)]).await.json();
+        let judgments = judgments.as_array().unwrap();
+        assert_eq!(judgments.len(), 40);
+        for j in judgments {
+            let p = j["position"].as_i64().unwrap();
+            let r = careful_rank(&facts_a[&p].0, &facts_a[&p].1);
+            assert_eq!(j["score"].as_f64().unwrap(), (5.0 - r as f64) / 4.0, "{j}");
+        }
+
+        // A worker who prefers the degraded copies.
+        let (sloppy, b) = arrive_as(&server, &link, "SLOPPY").await;
+        rank_all(&sloppy, &org, &b, 4, |t, s| if t == "BAD_REF" { 1 } else { quality(s).min(4) + 1 }).await;
+
+        let view = org.call("campaign_workers", &[("campaign_id", &campaign.to_string()), ("wilcoxon", "false")]).await;
+        assert_eq!(view.status, 200, "{}", view.body);
+        let view = view.json();
+        let row = |w: &str| view["workers"].as_array().unwrap().iter().find(|r| r["worker"].as_str().unwrap().ends_with(w)).cloned().unwrap_or_else(|| panic!("{w}: {view}"));
+        let c = row("CAREFUL");
+        assert_eq!((c["task"].as_str(), c["verdict"].as_str()), (Some("ranking"), Some("pass")), "{c}");
+        assert!(c["test"].as_str().unwrap().contains("sign"), "{c}");
+        // Every copy in the first showings (5) and in a repeated screen: won by the original.
+        let pairs = c["n_pairs"].as_u64().unwrap();
+        assert!(pairs >= 5, "{c}");
+        assert!((c["p_value"].as_f64().unwrap() - 0.5f64.powi(pairs as i32)).abs() < 1e-12, "p = 2^-n: {c}");
+        let s = row("SLOPPY");
+        assert_eq!(s["verdict"], "fail", "{s}");
+        assert!((s["p_value"].as_f64().unwrap() - 1.0).abs() < 1e-12, "{s}");
+    }
+}
