@@ -21,6 +21,8 @@ pub mod tokenize;
 
 #[cfg(test)]
 mod fixtures;
+#[cfg(test)]
+mod meta_fixtures;
 
 /// The sacrebleu release whose behaviour the built-in metrics reproduce; printed in their
 /// signatures (`version:2.4.3`) as sacrebleu prints its own version, so a signature says which
