@@ -30,6 +30,8 @@ pub mod hit;
 #[cfg(feature = "engine")]
 pub mod import;
 #[cfg(feature = "engine")]
+pub mod metrics;
+#[cfg(feature = "engine")]
 pub mod plots;
 #[cfg(feature = "engine")]
 pub mod simulate;
