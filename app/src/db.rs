@@ -76,6 +76,12 @@ const MIGRATIONS: &[(i64, &str, &str, &str)] = &[
         include_str!("../../migrations/sqlite/0006_judgment_detail.sql"),
         include_str!("../../migrations/postgres/0006_judgment_detail.sql"),
     ),
+    (
+        8,
+        "decision sessions",
+        include_str!("../../migrations/sqlite/0008_decision_sessions.sql"),
+        include_str!("../../migrations/postgres/0008_decision_sessions.sql"),
+    ),
 ];
 
 fn migrator(backend: Backend) -> Migrator {

@@ -152,6 +152,11 @@ pub async fn crowd_arrival(
     let id = checked_worker_id(platform, external_id)?;
     let session = session_of(params.as_ref().map(|p| p.to_string()).as_deref());
     let known = known_crowd_worker(db, platform, id).await?;
+    if let (Some(worker), Some(session)) = (known, session.as_deref())
+        && session_blocked(db, campaign_id, worker, session).await?
+    {
+        return Ok(Arrival::NoWork);
+    }
     if let Some(worker) = known
         && has_session_in(db, campaign_id, worker, session.as_deref()).await?
     {
@@ -180,6 +185,22 @@ pub async fn crowd_arrival(
         .with_context(|| format!("removing the unused worker record {worker}"))?;
     }
     Ok(given.map_or(Arrival::NoWork, Arrival::Work))
+}
+
+/// Whether the organizer's latest block or unblock of this platform session of the worker in
+/// the campaign is a block (`worker_decisions.platform_session`).
+async fn session_blocked(db: &Db, campaign_id: i64, worker_id: i64, session: &str) -> AppResult<bool> {
+    let latest: Option<String> = sqlx::query_scalar(
+        "SELECT decision FROM worker_decisions WHERE campaign_id = $1 AND worker_id = $2 AND platform_session = $3 \
+         AND decision IN ('block', 'unblock') ORDER BY id DESC LIMIT 1",
+    )
+    .bind(campaign_id)
+    .bind(worker_id)
+    .bind(session)
+    .fetch_optional(&db.pool)
+    .await
+    .with_context(|| format!("reading the blocks of worker {worker_id} in campaign {campaign_id}"))?;
+    Ok(latest.as_deref() == Some("block"))
 }
 
 /// Whether the worker has an assignment of this platform session (`None`: of no session) in
