@@ -82,6 +82,12 @@ const MIGRATIONS: &[(i64, &str, &str, &str)] = &[
         include_str!("../../migrations/sqlite/0007_task_kinds.sql"),
         include_str!("../../migrations/postgres/0007_task_kinds.sql"),
     ),
+    (
+        8,
+        "decision sessions",
+        include_str!("../../migrations/sqlite/0008_decision_sessions.sql"),
+        include_str!("../../migrations/postgres/0008_decision_sessions.sql"),
+    ),
 ];
 
 /// SQLite migrations that open their own transaction, because they rebuild a table with

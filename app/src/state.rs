@@ -29,6 +29,10 @@ pub struct ServerSettings {
     /// Sign-in attempts one client address may make per minute (right or wrong, all at once
     /// or spread), counted in memory before the database's throttle is asked.
     pub sign_ins_per_minute: u32,
+    /// Arrivals by crowd links that claim new work (a worker id, or a platform session of a
+    /// known worker, new to the campaign) one client address may make per hour, counted in
+    /// memory; returning to work already claimed is not counted.
+    pub crowd_claims_per_hour: u32,
 }
 
 impl Default for ServerSettings {
@@ -42,6 +46,7 @@ impl Default for ServerSettings {
             max_failures_per_address: 20,
             throttle_window_ms: 15 * 60 * 1000,
             sign_ins_per_minute: 60,
+            crowd_claims_per_hour: 30,
         }
     }
 }

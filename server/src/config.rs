@@ -29,6 +29,10 @@ pub struct Config {
     /// any password is checked).
     #[arg(long, env = "ASSAY_SIGN_INS_PER_MINUTE", default_value_t = 60, value_parser = clap::value_parser!(u32).range(1..), global = true)]
     pub sign_ins_per_minute: u32,
+    /// Crowd-link arrivals that claim new work (a worker id or platform session new to the
+    /// campaign) one client address may make per hour; more are told to come back later.
+    #[arg(long, env = "ASSAY_CROWD_CLAIMS_PER_HOUR", default_value_t = 30, value_parser = clap::value_parser!(u32).range(1..), global = true)]
+    pub crowd_claims_per_hour: u32,
 }
 
 impl Config {
@@ -56,6 +60,7 @@ impl Config {
             public_url,
             public_url_configured: self.public_url.is_some(),
             sign_ins_per_minute: self.sign_ins_per_minute,
+            crowd_claims_per_hour: self.crowd_claims_per_hour,
             ..ServerSettings::default()
         };
         Ok(AppState { db, secret: secret.into(), settings: Arc::new(settings) })
@@ -126,6 +131,7 @@ mod tests {
             site_root: "target/site".into(),
             secret_key: None,
             sign_ins_per_minute: 60,
+            crowd_claims_per_hour: 30,
         };
         assert_eq!(c.database_url(), "sqlite:///tmp/x/assay.db?mode=rwc");
         assert_eq!(c.public_url(), "http://127.0.0.1:3000");

@@ -112,6 +112,15 @@ async fn decide(b: &Browser, campaign: i64, worker: &str, decision: &str, reason
     .await
 }
 
+/// [`decide`] for one platform session of the worker (`session`).
+async fn decide_in(b: &Browser, campaign: i64, worker: &str, session: &str, decision: &str, reason: &str) -> Answer {
+    b.call(
+        "decide_worker",
+        &[("campaign_id", &campaign.to_string()), ("worker", worker), ("session", session), ("decision", decision), ("reason", reason), ("amount", "")],
+    )
+    .await
+}
+
 async fn review(org: &Browser, campaign: i64) -> Value {
     let w = org.call("campaign_workers", &[("campaign_id", &campaign.to_string()), ("wilcoxon", "false")]).await;
     assert_eq!(w.status, 200, "{}", w.body);
@@ -141,6 +150,67 @@ fn csv_fields(line: &str) -> Vec<String> {
 }
 
 both_backends! {
+    /// Issue 17, finding 6: someone arrives first with a Mechanical Turk worker's id (and an
+    /// assignmentId of their own) and clicks through a HIT; the worker does a HIT of their own.
+    /// The review page shows that the id arrived with two platform sessions; a decision must
+    /// name the session it is for, and applies to that session only: rejecting and blocking the
+    /// squatter's session neither rejects the worker's HIT nor keeps the worker's next session
+    /// out. (Before: the decision went to the id, the export listed both assignment ids, and
+    /// the block turned the worker away.)
+    async fn decisions_apply_to_one_platform_session_of_a_worker_id(server) {
+        let org = server.browser();
+        org.login(ORGANIZER).await;
+        // Four HITs for two workers each: the id gets a HIT in each of three sessions.
+        let (set, systems) = import_set(&org, "session-set", 80, &["Alpha", "Beta"]).await;
+        let settings = json!({ "judgments_wanted": 140, "redundancy": 2, "target_language": "German" });
+        let created = org.call_json("create_campaign", json!({ "draft": draft(set, &systems, settings, json!({ "mode": "off", "unsure": "give" })) })).await;
+        assert_eq!(created.status, 200, "{}", created.body);
+        let campaign = created.json().as_i64().unwrap();
+        assert_eq!(org.call("launch_campaign", &[("campaign_id", &campaign.to_string())]).await.status, 200);
+        let link = crowd_link(&org, campaign).await;
+        let mturk = |assignment: &str| format!("workerId=TWICE&assignmentId={assignment}&hitId=H1&turkSubmitTo=https%3A%2F%2Fworkersandbox.mturk.com");
+
+        let squatter_b = server.browser_from("127.0.0.9".parse().unwrap());
+        let squatted = arrive(&squatter_b, &link, &mturk("A-SQUAT")).await.expect("a HIT for the squatter");
+        work_through(&org, &squatter_b, &squatted, &mut SimulatedWorker::new(WorkerKind::RandomClicker, 5)).await;
+        let worker_b = server.browser();
+        let own = arrive(&worker_b, &link, &mturk("A-REAL")).await.expect("a HIT for the worker");
+        assert_ne!(own, squatted);
+        work_through(&org, &worker_b, &own, &mut SimulatedWorker::new(WorkerKind::Careful, 9)).await;
+
+        let view = review(&org, campaign).await;
+        let r = row(&view, "mturk:TWICE");
+        assert_eq!(r["sessions"], json!(["A-SQUAT", "A-REAL"]), "{r}");
+        assert!(r["flags"].as_array().unwrap().iter().any(|f| f.as_str().unwrap().contains("arrived with 2 platform sessions")), "{r}");
+
+        // A decision about the id as a whole must say which session, or all.
+        let blind = decide(&org, campaign, "mturk:TWICE", "reject", "random clicking", "").await;
+        assert_eq!(blind.status, 400, "{}", blind.body);
+        assert!(blind.body.contains("2 platform sessions"), "{}", blind.body);
+        let unknown = decide_in(&org, campaign, "mturk:TWICE", "A-OTHER", "reject", "random clicking").await;
+        assert_eq!(unknown.status, 400, "{}", unknown.body);
+        for (session, decision, reason) in [("A-SQUAT", "reject", "random clicking"), ("A-SQUAT", "block", ""), ("A-REAL", "approve", "")] {
+            let a = decide_in(&org, campaign, "mturk:TWICE", session, decision, reason).await;
+            assert_eq!(a.status, 200, "{decision} {session}: {}", a.body);
+        }
+        // The export gives each decision the platform's id of its own session only.
+        let csv = org.get(&format!("/campaigns/{campaign}/decisions.csv")).await;
+        assert_eq!(csv.status, 200);
+        let rows: Vec<Vec<String>> = csv.body.lines().skip(1).map(csv_fields).collect();
+        let ids_of = |decision: &str| rows.iter().filter(|r| r[4] == decision).map(|r| r[3].clone()).collect::<Vec<_>>();
+        assert_eq!((ids_of("reject"), ids_of("block"), ids_of("approve")), (vec!["A-SQUAT".to_string()], vec!["A-SQUAT".to_string()], vec!["A-REAL".to_string()]), "{}", csv.body);
+        // The blocked session gets no more work; the worker's next session does, and the id
+        // is not blocked.
+        let again = arrive(&squatter_b, &link, &mturk("A-SQUAT")).await;
+        assert!(again.as_ref().is_err_and(|t| t.contains("No work right now")), "{again:?}");
+        let view = review(&org, campaign).await;
+        assert_eq!(row(&view, "mturk:TWICE")["blocked"], false);
+        let history = row(&view, "mturk:TWICE")["decisions"].as_array().unwrap().iter().map(|d| (d["decision"].clone(), d["session"].clone())).collect::<Vec<_>>();
+        assert_eq!(history[0], (json!("approve"), json!("A-REAL")), "{history:?}");
+        let next = arrive(&worker_b, &link, &mturk("A-NEXT")).await;
+        assert!(next.is_ok(), "the worker's next session gets work: {next:?}");
+    }
+
     async fn the_gate_holds_a_random_clickers_code_and_decisions_are_kept_and_exported(server) {
         let org = server.browser();
         org.login(ORGANIZER).await;

@@ -618,35 +618,56 @@ both_backends! {
         assert!(!back.contains("evil.example"), "the code goes back to Mechanical Turk only: {back}");
     }
 
-    async fn knowing_a_crowd_workers_id_is_not_enough_to_take_over_their_hit(server) {
+    /// Issue 17, finding 6: a worker id arrives with several platform sessions (Mechanical
+    /// Turk's assignmentId, Prolific's SESSION_ID). Whoever arrives with another session of a
+    /// worker id neither takes over that session's HIT nor turns the session away: each session
+    /// gets a HIT of its own, and answers stay with the session that gave them. (Before: the
+    /// first session held the worker's only HIT, and the victim arriving second was refused,
+    /// 403 "in progress elsewhere".)
+    async fn a_crowd_worker_id_in_another_session_neither_takes_over_nor_blocks(server) {
         let d = demo(&server).await;
+        let org = browser_for(&server, Organizer).await;
         let link = d.crowd_link.replace(&server.base, "");
-        let client = server.browser().client;
-        let go = |query: String| {
-            let client = client.clone();
-            let url = format!("{}{link}&{query}", server.base);
+        let go = |b: &Browser, query: &str| {
+            let (client, url) = (b.client.clone(), format!("{}{link}&{query}", server.base));
             async move {
                 let r = client.get(url).send().await.unwrap();
                 let status = r.status().as_u16();
-                let location = r.headers().get("location").and_then(|l| l.to_str().ok()).map(String::from);
+                let location = r.headers().get("location").and_then(|l| l.to_str().ok()).map(|l| l.trim_start_matches("/work/").to_string());
                 (status, location, r.text().await.unwrap_or_default())
             }
         };
-        for (victim, attacker) in [
-            ("workerId=VICTIM&assignmentId=A-victim&hitId=H", "workerId=VICTIM&assignmentId=A-attacker&hitId=H"),
-            ("PROLIFIC_PID=VICTIM&STUDY_ID=S&SESSION_ID=S-victim", "PROLIFIC_PID=VICTIM&STUDY_ID=S&SESSION_ID=S-attacker"),
+        for (squatter, victim) in [
+            ("workerId=VICTIM&assignmentId=A-attacker&hitId=H", "workerId=VICTIM&assignmentId=A-victim&hitId=H"),
+            ("PROLIFIC_PID=VICTIM&STUDY_ID=S&SESSION_ID=S-attacker", "PROLIFIC_PID=VICTIM&STUDY_ID=S&SESSION_ID=S-victim"),
         ] {
-            let (status, started, _) = go(victim.to_string()).await;
-            assert_eq!(status, 303, "{victim}");
-            // The victim comes back in the same session: the same HIT.
-            let (status, again, _) = go(victim.to_string()).await;
-            assert_eq!((status, &again), (303, &started), "{victim}");
-            // Someone who only knows the worker id is refused, and learns no assignment.
-            let (status, location, body) = go(attacker.to_string()).await;
-            assert_eq!(status, 403, "{attacker}");
-            assert!(location.is_none());
-            assert!(body.contains("another session"), "{body}");
-            assert!(!body.contains(started.as_deref().unwrap_or("-").trim_start_matches("/work/")));
+            // The squatter arrives first with the victim's worker id and answers three items.
+            let mallory = server.browser_from("127.0.0.7".parse().unwrap());
+            let (status, squatted, _) = go(&mallory, squatter).await;
+            assert_eq!(status, 303, "{squatter}");
+            let squatted = squatted.unwrap();
+            assert_eq!(mallory.call("start_work", &[("assignment", &squatted)]).await.status, 200);
+            for p in 0..3 {
+                let r = mallory.call("submit_judgment", &[("assignment", &squatted), ("position", &p.to_string()), ("score", "0"), ("time_on_screen_ms", "900"), ("key", &format!("m{p}"))]).await;
+                assert_eq!(r.status, 200, "{}", r.body);
+            }
+            // The victim arrives in their own session: a HIT of their own, not the squatter's,
+            // with none of the squatter's answers, and theirs stay theirs.
+            let alice = server.browser();
+            let (status, own, body) = go(&alice, victim).await;
+            assert_eq!(status, 303, "{victim}: {body}");
+            let own = own.unwrap();
+            assert_ne!(own, squatted, "{victim}");
+            assert_eq!(org.call("assignment_judgments", &[("assignment", &own)]).await.json(), json!([]));
+            assert_eq!(alice.call("start_work", &[("assignment", &own)]).await.status, 200);
+            let r = alice.call("submit_judgment", &[("assignment", &own), ("position", "0"), ("score", "77"), ("time_on_screen_ms", "900"), ("key", "a0")]).await;
+            assert_eq!(r.status, 200, "{}", r.body);
+            // Each session comes back to its own HIT, whoever arrives again.
+            assert_eq!(go(&alice, victim).await.1.as_deref(), Some(own.as_str()));
+            assert_eq!(go(&mallory, squatter).await.1.as_deref(), Some(squatted.as_str()));
+            let theirs = org.call("assignment_judgments", &[("assignment", &own)]).await.json();
+            assert_eq!(theirs.as_array().unwrap().iter().map(|j| j["score"].as_f64()).collect::<Vec<_>>(), vec![Some(77.0)]);
+            assert_eq!(org.call("assignment_judgments", &[("assignment", &squatted)]).await.json().as_array().unwrap().len(), 3);
         }
     }
 
@@ -975,5 +996,97 @@ async fn no_secret_in_logs_or_exports(server: TestServer) {
         for (what, s) in &secrets {
             assert!(!text.contains(s.as_str()), "a {what} in output {i}");
         }
+    }
+}
+
+/// The test server's database, for what only time would otherwise do (a lapsed reservation).
+async fn open_db(url: &str) -> sqlx::AnyPool {
+    sqlx::any::install_default_drivers();
+    sqlx::any::AnyPoolOptions::new().max_connections(1).connect(url).await.expect("open the test database")
+}
+
+async fn count(db: &sqlx::AnyPool, sql: &str) -> i64 {
+    sqlx::query_scalar::<_, i64>(sqlx::AssertSqlSafe(sql.to_string())).fetch_one(db).await.expect(sql)
+}
+
+/// Arrivals of `names` by the crowd link from `address`: (got work, no work, too many).
+async fn arrivals(server: &TestServer, campaign: &fixtures::CrowdCampaign, address: &str, names: impl Iterator<Item = String>) -> (Vec<String>, usize, usize) {
+    let b = server.browser_from(address.parse().unwrap());
+    let (mut work, mut none, mut refused) = (Vec::new(), 0, 0);
+    for name in names {
+        match fixtures::arrive(&b.client, &server.base, campaign, &name).await {
+            Ok(Some(a)) => work.push(a),
+            Ok(None) => none += 1,
+            Err(fixtures::Reply::Answered(429, _)) => refused += 1,
+            Err(r) => panic!("{name} from {address}: {r:?}"),
+        }
+    }
+    (work, none, refused)
+}
+
+both_backends! {
+    /// Issue 17, findings 4 and 5: made-up worker ids cannot keep a campaign's slots from real
+    /// workers, nor fill the workers table. A campaign of 8 HITs × 5 workers (40 slots):
+    /// - 40 arrivals with made-up ids from one address claim at most the address's allowance
+    ///   (30 an hour); the rest are told to come back later (429) and a real worker from
+    ///   elsewhere gets work (before: all 40 slots taken, the real worker "No work right now");
+    /// - a slot nobody starts is held for minutes, not for the campaign's timeout (here 600
+    ///   minutes): after 6 minutes the squatters' slots are free again (before: still held), and a
+    ///   squatter who then presses Start takes their slot back while it is free;
+    /// - a worker record is created only when work is given (before: one row per arrival, with
+    ///   work or without), and a worker id longer than 64 characters is refused (before: 185
+    ///   characters accepted and stored).
+    async fn crowd_slots_and_worker_records_cannot_be_squatted(server) {
+        let (org, campaign) = fixtures::launch_crowd_campaign(&server.base, "squatted", 8, 5).await.expect("campaign");
+        let db = open_db(&server.database_url).await;
+        let workers_before = count(&db, "SELECT COUNT(*) FROM workers").await;
+
+        let (squatted, none, refused) = arrivals(&server, &campaign, "127.0.0.2", (0..40).map(|i| format!("fake-{i}"))).await;
+        assert_eq!((squatted.len(), none, refused), (30, 0, 10), "one address claims its allowance, no more");
+        let (real, _, _) = arrivals(&server, &campaign, "127.0.0.3", std::iter::once("real-1".to_string())).await;
+        assert_eq!(real.len(), 1, "a real worker elsewhere gets work");
+        let b = server.browser_from("127.0.0.3".parse().unwrap());
+        assert_eq!(b.call("start_work", &[("assignment", &real[0])]).await.status, 200);
+        // Coming back is not a new claim: the squatters' address still reaches its own HITs.
+        let (again, _, refused) = arrivals(&server, &campaign, "127.0.0.2", (0..3).map(|i| format!("fake-{i}"))).await;
+        assert_eq!((again.as_slice(), refused), (&squatted[..3], 0));
+
+        // Six minutes pass for every HIT handed out (nobody but the real worker pressed Start).
+        sqlx::query("UPDATE assignments SET started_at = started_at - 360000, last_seen_at = last_seen_at - 360000").execute(&db).await.unwrap();
+        let progress = org.call("campaign_progress", &[("campaign_id", &campaign.id.to_string())]).await;
+        assert_eq!(progress.status, 200);
+        let live = format!(
+            "SELECT COUNT(*) FROM assignments a JOIN hits h ON h.id = a.hit_id WHERE h.campaign_id = {} AND a.status = 'active'",
+            campaign.id
+        );
+        assert_eq!(count(&db, &live).await, 1, "only the started HIT still holds its slot");
+        // A squatter who presses Start now gets their slot back (nobody took it).
+        let late = server.browser_from("127.0.0.2".parse().unwrap());
+        let page = late.call("load_work", &[("assignment", &squatted[0])]).await;
+        assert_eq!(page.status, 200, "{}", page.body);
+        assert_eq!(late.call("start_work", &[("assignment", &squatted[0])]).await.status, 200);
+        assert_eq!(count(&db, &live).await, 2);
+        // 38 slots are free: real workers from two more addresses fill them.
+        let (more, none, refused) = arrivals(&server, &campaign, "127.0.0.4", (0..20).map(|i| format!("real-a{i}"))).await;
+        assert_eq!((more.len(), none, refused), (20, 0, 0));
+        let (more, none, refused) = arrivals(&server, &campaign, "127.0.0.5", (0..18).map(|i| format!("real-b{i}"))).await;
+        assert_eq!((more.len(), none, refused), (18, 0, 0));
+        // Full: more arrivals get no work and leave no worker record behind.
+        let with_work = count(&db, "SELECT COUNT(*) FROM workers").await;
+        let (more, none, _) = arrivals(&server, &campaign, "127.0.0.6", (0..25).map(|i| format!("late-{i}"))).await;
+        assert_eq!((more.len(), none), (0, 25));
+        assert_eq!(count(&db, "SELECT COUNT(*) FROM workers").await, with_work, "no record without work");
+        // 30 squatters (29 never started), 1 + 20 + 18 real workers: one record each.
+        assert_eq!(with_work - workers_before, 30 + 1 + 20 + 18);
+
+        // Over-long worker ids are refused before anything is stored.
+        let long = "w".repeat(185);
+        let b = server.browser_from("127.0.0.8".parse().unwrap());
+        match fixtures::arrive(&b.client, &server.base, &campaign, &long).await {
+            Err(fixtures::Reply::Answered(400, body)) => assert!(body.contains("at most 64"), "{body}"),
+            other => panic!("a 185-character worker id: {other:?}"),
+        }
+        assert_eq!(count(&db, "SELECT COUNT(*) FROM workers").await, with_work);
+        db.close().await;
     }
 }

@@ -1,6 +1,7 @@
 //! Assay's pure core: no web framework, no database, no async runtime.
 //!
 //! Always compiled (server and browser alike):
+//! - [`limits`]: how long stored texts may be, and that none holds NUL;
 //! - [`model`]: the field's vocabulary (item types, task kinds, statuses);
 //! - [`protocol`]: the judgment model: what each protocol shows, what an answer holds, how it is
 //!   checked, which quality control it uses and how it is analysed;
@@ -18,6 +19,7 @@
 //!
 //! Statistics live in the `assay-stats` crate, beneath this one.
 
+pub mod limits;
 pub mod model;
 pub mod protocol;
 pub mod report;

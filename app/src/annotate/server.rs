@@ -175,6 +175,9 @@ impl Loaded {
     fn check_live(&self) -> Result<(), WorkError> {
         match self.status {
             AssignmentStatus::Active | AssignmentStatus::Completed => Ok(()),
+            // A reservation that lapsed before Start: the instructions still open, and Start
+            // takes the slot back if nobody else has it (`start`).
+            AssignmentStatus::Expired if !self.started() => Ok(()),
             AssignmentStatus::Expired => Err(WorkError::Gone("This HIT has expired: its time ran out and it went to another worker.".into())),
             AssignmentStatus::Returned => Err(WorkError::Gone("This HIT was returned and is no longer assigned to you.".into())),
         }
@@ -416,6 +419,14 @@ pub async fn start(db: &Db, cache: &Work, secret: &[u8], caller: Option<i64>, pu
     let mut a = load(db, caller, public_id).await?;
     a.check_live()?;
     let f = cache.fixed(db, &a).await?;
+    if a.status == AssignmentStatus::Expired && !a.started() {
+        if !crate::campaign::assign::reclaim_reservation(db, a.id, now_ms()).await? {
+            return Err(WorkError::Gone(
+                "This HIT was held for you for a few minutes only and has gone to another worker. Open your link again for another HIT.".into(),
+            ));
+        }
+        a = load(db, caller, public_id).await?;
+    }
     if a.status == AssignmentStatus::Active && !a.started() {
         let now = now_ms();
         sqlx::query("UPDATE assignments SET item_shown_at = $1, last_seen_at = $1 WHERE id = $2 AND item_shown_at IS NULL")

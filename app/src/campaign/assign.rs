@@ -3,6 +3,19 @@
 //! (`UNIQUE (hit_id, worker_id)`), every HIT goes to k distinct workers (`slot` and the
 //! partial unique index `assignments_live_slot`, which holds under concurrent requests and
 //! several app servers), an idle assignment returns to the pool, a blocked worker gets nothing.
+//!
+//! Crowd arrivals (issue 17, findings 4–6):
+//! - an assignment nobody has started holds its slot for [`RESERVATION_MINUTES`] only (counted
+//!   from the arrival, not renewed by reloading the link); pressing Start makes the hold last the
+//!   campaign's timeout, and a worker who starts after the reservation lapsed gets their slot
+//!   back if nobody took it;
+//! - a worker record is created only when there is work for the worker ([`crowd_arrival`]), and
+//!   a worker id is at most [`MAX_PLATFORM_ID_CHARS`](assay_core::limits::MAX_PLATFORM_ID_CHARS)
+//!   characters;
+//! - a crowd worker's platform session (Mechanical Turk's `assignmentId`, Prolific's
+//!   `SESSION_ID`, kept in `platform_params`) is part of who holds an assignment: an arrival
+//!   resumes only an assignment of its own session, and a newer session of the same worker id
+//!   neither inherits an older session's HIT nor is turned away because of it.
 
 use crate::auth::server::random_token;
 use crate::campaign::launch::load_campaign;
@@ -73,16 +86,160 @@ pub async fn worker_for_user(db: &Db, user_id: i64) -> AppResult<i64> {
     find_or_insert_worker(db, Some(user_id), Platform::Account, &user_id.to_string()).await
 }
 
-/// The worker record of a crowd worker (no password, no account), created on first use.
-pub async fn crowd_worker(db: &Db, platform: Platform, external_id: &str) -> AppResult<i64> {
+/// A crowd platform's worker id, trimmed, if it is one: not empty, no control character, at
+/// most [`MAX_PLATFORM_ID_CHARS`](assay_core::limits::MAX_PLATFORM_ID_CHARS) characters.
+fn checked_worker_id(platform: Platform, external_id: &str) -> AppResult<&str> {
     let id = external_id.trim();
-    if id.is_empty() || id.len() > 200 || id.chars().any(char::is_control) {
-        return Err(AppError::invalid("external_id", "the crowd platform's worker id is missing or malformed"));
+    if let Err(problem) = assay_core::limits::check_line(id, assay_core::limits::MAX_PLATFORM_ID_CHARS) {
+        return Err(AppError::invalid("external_id", format!("the crowd platform's worker id {problem}")));
     }
     if platform == Platform::Account {
         return Err(AppError::invalid("platform", "accounts get their worker record from worker_for_user"));
     }
+    Ok(id)
+}
+
+/// The worker record of a crowd worker (no password, no account), created on first use.
+pub async fn crowd_worker(db: &Db, platform: Platform, external_id: &str) -> AppResult<i64> {
+    let id = checked_worker_id(platform, external_id)?;
     find_or_insert_worker(db, None, platform, id).await
+}
+
+/// The record of a crowd worker, if there is one (nothing is created).
+async fn known_crowd_worker(db: &Db, platform: Platform, external_id: &str) -> AppResult<Option<i64>> {
+    sqlx::query_scalar("SELECT id FROM workers WHERE platform = $1 AND external_id = $2")
+        .bind(platform.as_str())
+        .bind(external_id)
+        .fetch_optional(&db.pool)
+        .await
+        .with_context(|| format!("looking up the worker record of {} {external_id}", platform.as_str()))
+}
+
+/// The platform session of an assignment, from its platform parameters: Mechanical Turk's
+/// `assignmentId` or Prolific's `SESSION_ID` (a crowd link keeps only its platform's
+/// parameters); `None` for accounts and plain links.
+pub fn session_of(platform_params: Option<&str>) -> Option<String> {
+    let v: serde_json::Value = serde_json::from_str(platform_params?).ok()?;
+    ["assignmentId", "SESSION_ID"].iter().find_map(|k| v.get(*k)?.as_str().map(|s| s.trim().to_string()))
+}
+
+/// What a crowd arrival came to.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Arrival {
+    /// The worker's assignment (resumed, or a new one).
+    Work(AssignmentRef),
+    /// No work for this worker now (nothing was created for them).
+    NoWork,
+    /// The arrival would have claimed new work, but its client address has claimed as much as
+    /// it may for now (nothing was created).
+    TooMany,
+}
+
+/// A crowd worker arrives by the campaign link with the platform's parameters. An arrival of
+/// a known worker in a platform session that already has an assignment in this campaign
+/// resumes it (whatever the address). Any other arrival claims new work: only when there is a
+/// free slot for the worker (else [`Arrival::NoWork`], and no worker record is created), and
+/// only when `may_claim` allows it (the caller's limit of new claims per client address; else
+/// [`Arrival::TooMany`]).
+pub async fn crowd_arrival(
+    db: &Db,
+    campaign_id: i64,
+    platform: Platform,
+    external_id: &str,
+    params: Option<serde_json::Value>,
+    may_claim: impl FnOnce() -> bool,
+) -> AppResult<Arrival> {
+    let id = checked_worker_id(platform, external_id)?;
+    let session = session_of(params.as_ref().map(|p| p.to_string()).as_deref());
+    let known = known_crowd_worker(db, platform, id).await?;
+    if let (Some(worker), Some(session)) = (known, session.as_deref())
+        && session_blocked(db, campaign_id, worker, session).await?
+    {
+        return Ok(Arrival::NoWork);
+    }
+    if let Some(worker) = known
+        && has_session_in(db, campaign_id, worker, session.as_deref()).await?
+    {
+        return Ok(next_assignment(db, campaign_id, worker, params).await?.map_or(Arrival::NoWork, Arrival::Work));
+    }
+    if !has_work_for(db, campaign_id, known).await? {
+        return Ok(Arrival::NoWork);
+    }
+    if !may_claim() {
+        return Ok(Arrival::TooMany);
+    }
+    let worker = match known {
+        Some(w) => w,
+        None => find_or_insert_worker(db, None, platform, id).await?,
+    };
+    let given = next_assignment(db, campaign_id, worker, params).await?;
+    if given.is_none() && known.is_none() {
+        // Another worker took the last slot meanwhile: no record for a worker without work.
+        sqlx::query(
+            "DELETE FROM workers WHERE id = $1 AND NOT EXISTS (SELECT 1 FROM assignments WHERE worker_id = $1) \
+             AND NOT EXISTS (SELECT 1 FROM worker_decisions WHERE worker_id = $1) AND NOT EXISTS (SELECT 1 FROM worker_verdicts WHERE worker_id = $1)",
+        )
+        .bind(worker)
+        .execute(&db.writer)
+        .await
+        .with_context(|| format!("removing the unused worker record {worker}"))?;
+    }
+    Ok(given.map_or(Arrival::NoWork, Arrival::Work))
+}
+
+/// Whether the organizer's latest block or unblock of this platform session of the worker in
+/// the campaign is a block (`worker_decisions.platform_session`).
+async fn session_blocked(db: &Db, campaign_id: i64, worker_id: i64, session: &str) -> AppResult<bool> {
+    let latest: Option<String> = sqlx::query_scalar(
+        "SELECT decision FROM worker_decisions WHERE campaign_id = $1 AND worker_id = $2 AND platform_session = $3 \
+         AND decision IN ('block', 'unblock') ORDER BY id DESC LIMIT 1",
+    )
+    .bind(campaign_id)
+    .bind(worker_id)
+    .bind(session)
+    .fetch_optional(&db.pool)
+    .await
+    .with_context(|| format!("reading the blocks of worker {worker_id} in campaign {campaign_id}"))?;
+    Ok(latest.as_deref() == Some("block"))
+}
+
+/// Whether the worker has an assignment of this platform session (`None`: of no session) in
+/// the campaign, in any status.
+async fn has_session_in(db: &Db, campaign_id: i64, worker_id: i64, session: Option<&str>) -> AppResult<bool> {
+    let params: Vec<Option<String>> = sqlx::query_scalar(
+        "SELECT a.platform_params FROM assignments a JOIN hits h ON h.id = a.hit_id WHERE a.worker_id = $1 AND h.campaign_id = $2",
+    )
+    .bind(worker_id)
+    .bind(campaign_id)
+    .fetch_all(&db.pool)
+    .await
+    .with_context(|| format!("reading the platform sessions of worker {worker_id} in campaign {campaign_id}"))?;
+    Ok(params.iter().any(|p| session_of(p.as_deref()).as_deref() == session))
+}
+
+/// Whether the campaign is launched and has a free slot on a HIT the worker (`None`: a new
+/// worker) never had, after lapsed reservations and idle assignments returned to the pool.
+async fn has_work_for(db: &Db, campaign_id: i64, worker_id: Option<i64>) -> AppResult<bool> {
+    let campaign = load_campaign(db, campaign_id).await?;
+    if campaign.status != CampaignStatus::Launched {
+        return Ok(false);
+    }
+    expire_idle(db, campaign_id).await?;
+    let k = campaign.settings.redundancy.max(1) as i64;
+    let free: Option<i64> = sqlx::query_scalar(
+        "SELECT h.id FROM hits h WHERE h.campaign_id = $1 \
+         AND NOT EXISTS (SELECT 1 FROM assignments b WHERE b.hit_id = h.id AND b.worker_id = $2) \
+         AND (SELECT COUNT(*) FROM assignments c WHERE c.hit_id = h.id AND c.status IN ($4, $5)) < $3 LIMIT 1",
+    )
+    .bind(campaign_id)
+    .bind(worker_id.unwrap_or(-1))
+    .bind(k)
+    .bind(AssignmentStatus::Active.as_str())
+    .bind(AssignmentStatus::Completed.as_str())
+    .fetch_optional(&db.pool)
+    .await
+    .with_context(|| format!("looking for free slots in campaign {campaign_id}"))?;
+    Ok(free.is_some())
 }
 
 /// Blocks or unblocks a worker: a blocked worker is given no more work.
@@ -96,26 +253,38 @@ pub async fn set_blocked(db: &Db, worker_id: i64, blocked: bool) -> AppResult<()
     Ok(())
 }
 
+/// How long an assignment nobody has started holds its slot, counted from when it was handed
+/// out (reloading the link does not renew it): a crowd link followed by many made-up workers
+/// cannot keep real workers out for longer. The campaign's timeout applies once work starts.
+pub const RESERVATION_MINUTES: i64 = 5;
+
 /// Returns idle assignments of a campaign to the pool (status `expired`): those not seen for
-/// longer than the campaign's timeout. Returns how many expired. `next_assignment` does this
-/// itself; the status page calls it so its numbers are current.
+/// longer than the campaign's timeout, and those nobody started within [`RESERVATION_MINUTES`]
+/// (or the timeout, if shorter). Returns how many expired. `next_assignment` does this itself;
+/// the status page calls it so its numbers are current.
 pub async fn expire_idle(db: &Db, campaign_id: i64) -> AppResult<u64> {
     let campaign = load_campaign(db, campaign_id).await?;
     let timeout_ms = campaign.settings.assignment_timeout_minutes.max(1) * 60_000;
-    let done = expire_query(campaign_id, now_ms() - timeout_ms)
+    let done = expire_query(campaign_id, now_ms(), timeout_ms)
         .execute(&db.writer)
         .await
         .with_context(|| format!("expiring the idle assignments of campaign {campaign_id}"))?;
     Ok(done.rows_affected())
 }
 
-/// The campaign's active assignments last seen before `before` become expired.
-fn expire_query(campaign_id: i64, before: i64) -> sqlx::query::Query<'static, sqlx::Any, sqlx::any::AnyArguments> {
-    sqlx::query("UPDATE assignments SET status = $1 WHERE status = $2 AND last_seen_at < $3 AND hit_id IN (SELECT id FROM hits WHERE campaign_id = $4)")
-        .bind(AssignmentStatus::Expired.as_str())
-        .bind(AssignmentStatus::Active.as_str())
-        .bind(before)
-        .bind(campaign_id)
+/// The campaign's active assignments last seen more than `timeout_ms` before `now`, or not
+/// started and handed out more than the reservation before `now`, become expired.
+fn expire_query(campaign_id: i64, now: i64, timeout_ms: i64) -> sqlx::query::Query<'static, sqlx::Any, sqlx::any::AnyArguments> {
+    let reservation_ms = timeout_ms.min(RESERVATION_MINUTES * 60_000);
+    sqlx::query(
+        "UPDATE assignments SET status = $1 WHERE status = $2 AND hit_id IN (SELECT id FROM hits WHERE campaign_id = $4) \
+         AND (last_seen_at < $3 OR (item_shown_at IS NULL AND next_position = 0 AND started_at < $5))",
+    )
+    .bind(AssignmentStatus::Expired.as_str())
+    .bind(AssignmentStatus::Active.as_str())
+    .bind(now - timeout_ms)
+    .bind(campaign_id)
+    .bind(now - reservation_ms)
 }
 
 enum Attempt {
@@ -127,7 +296,9 @@ enum Attempt {
 /// The worker's assignment: the active one in this campaign if there is one (resumed), else
 /// their expired one whose slot nobody took since (revived, with its answers), else a
 /// new one on a free slot of a HIT the worker has never had, or `None` when there is no work
-/// for them (campaign not launched, every slot taken, worker blocked).
+/// for them (campaign not launched, every slot taken, worker blocked). Only an assignment of
+/// the same platform session ([`session_of`] the `params`) is resumed or revived: another
+/// session of the worker gets work of its own.
 ///
 /// Assignments idle longer than the campaign's timeout become `expired` first, freeing their
 /// slot. Concurrency: each attempt is one short transaction that begins by writing the worker's
@@ -168,12 +339,18 @@ struct OwnAssignment {
     hit_id: i64,
     slot: i64,
     hit_index: i64,
+    platform_params: Option<String>,
 }
 
 impl OwnAssignment {
     fn resumed(self) -> AssignmentRef {
-        let OwnAssignment { id, public_id, hit_id, slot, hit_index } = self;
+        let OwnAssignment { id, public_id, hit_id, slot, hit_index, .. } = self;
         AssignmentRef { id, public_id, hit_id, hit_index, slot, resumed: true }
+    }
+
+    /// The first of `candidates` (in their order) of the platform session `session`.
+    fn of_session(candidates: Vec<OwnAssignment>, session: Option<&str>) -> Option<OwnAssignment> {
+        candidates.into_iter().find(|a| session_of(a.platform_params.as_deref()).as_deref() == session)
     }
 }
 
@@ -213,20 +390,21 @@ async fn attempt(
         let _ = tx.rollback().await;
         return Ok(Attempt::Done(None));
     }
-    // Idle assignments of this campaign go back to the pool.
-    run!(expire_query(campaign_id, now - timeout_ms).execute(&mut *tx).await);
-    // Resume the worker's assignment in progress.
-    let active: Option<OwnAssignment> = run!(
+    // Idle assignments and lapsed reservations of this campaign go back to the pool.
+    run!(expire_query(campaign_id, now, timeout_ms).execute(&mut *tx).await);
+    let session = session_of(params);
+    // Resume the worker's assignment in progress (of this platform session).
+    let active: Vec<OwnAssignment> = run!(
         sqlx::query_as(
-            "SELECT a.id, a.public_id, a.hit_id, a.slot, h.hit_index FROM assignments a JOIN hits h ON h.id = a.hit_id WHERE a.worker_id = $1 AND a.status = $2 AND h.campaign_id = $3 ORDER BY a.id LIMIT 1",
+            "SELECT a.id, a.public_id, a.hit_id, a.slot, h.hit_index, a.platform_params FROM assignments a JOIN hits h ON h.id = a.hit_id WHERE a.worker_id = $1 AND a.status = $2 AND h.campaign_id = $3 ORDER BY a.id",
         )
         .bind(worker_id)
         .bind(AssignmentStatus::Active.as_str())
         .bind(campaign_id)
-        .fetch_optional(&mut *tx)
+        .fetch_all(&mut *tx)
         .await
     );
-    if let Some(a) = active {
+    if let Some(a) = OwnAssignment::of_session(active, session.as_deref()) {
         run!(sqlx::query("UPDATE assignments SET last_seen_at = $1 WHERE id = $2").bind(now).bind(a.id).execute(&mut *tx).await);
         run!(tx.commit().await);
         return Ok(Attempt::Done(Some(a.resumed())));
@@ -235,22 +413,22 @@ async fn attempt(
     // stepped away for longer than the timeout continues where they stopped, with the answers
     // they gave, instead of finding no HIT (they already had this one, so no other is offered
     // to them on it). Once another worker has taken the slot, the HIT is no longer theirs.
-    let lapsed: Option<OwnAssignment> = run!(
+    let lapsed: Vec<OwnAssignment> = run!(
         sqlx::query_as(
-            "SELECT a.id, a.public_id, a.hit_id, a.slot, h.hit_index FROM assignments a JOIN hits h ON h.id = a.hit_id \
+            "SELECT a.id, a.public_id, a.hit_id, a.slot, h.hit_index, a.platform_params FROM assignments a JOIN hits h ON h.id = a.hit_id \
              WHERE a.worker_id = $1 AND a.status = $2 AND h.campaign_id = $3 \
              AND NOT EXISTS (SELECT 1 FROM assignments o WHERE o.hit_id = a.hit_id AND o.slot = a.slot AND o.status IN ($4, $5)) \
-             ORDER BY a.last_seen_at DESC, a.id DESC LIMIT 1",
+             ORDER BY a.last_seen_at DESC, a.id DESC",
         )
         .bind(worker_id)
         .bind(AssignmentStatus::Expired.as_str())
         .bind(campaign_id)
         .bind(AssignmentStatus::Active.as_str())
         .bind(AssignmentStatus::Completed.as_str())
-        .fetch_optional(&mut *tx)
+        .fetch_all(&mut *tx)
         .await
     );
-    if let Some(a) = lapsed {
+    if let Some(a) = OwnAssignment::of_session(lapsed, session.as_deref()) {
         run!(
             sqlx::query("UPDATE assignments SET status = $1, last_seen_at = $2 WHERE id = $3")
                 .bind(AssignmentStatus::Active.as_str())
@@ -315,6 +493,32 @@ async fn attempt(
     );
     run!(tx.commit().await);
     Ok(Attempt::Done(Some(AssignmentRef { id, public_id, hit_id, hit_index, slot, resumed: false })))
+}
+
+/// Takes back the slot of an assignment whose reservation lapsed before its worker pressed
+/// Start (see [`RESERVATION_MINUTES`]), and starts it: `Ok(true)` when it is active and started
+/// now; `Ok(false)` when it cannot be (another worker took the slot meanwhile, it was started or
+/// is no longer expired, the campaign is not running). `now` is the first item's shown time.
+pub async fn reclaim_reservation(db: &Db, assignment_id: i64, now: i64) -> AppResult<bool> {
+    let done = sqlx::query(
+        "UPDATE assignments SET status = $1, item_shown_at = $2, last_seen_at = $2 \
+         WHERE id = $3 AND status = $4 AND item_shown_at IS NULL AND next_position = 0 \
+         AND EXISTS (SELECT 1 FROM hits h JOIN campaigns c ON c.id = h.campaign_id WHERE h.id = assignments.hit_id AND c.status = $5) \
+         AND EXISTS (SELECT 1 FROM workers w WHERE w.id = assignments.worker_id AND w.blocked = 0)",
+    )
+    .bind(AssignmentStatus::Active.as_str())
+    .bind(now)
+    .bind(assignment_id)
+    .bind(AssignmentStatus::Expired.as_str())
+    .bind(CampaignStatus::Launched.as_str())
+    .execute(&db.writer)
+    .await;
+    match done {
+        Ok(r) => Ok(r.rows_affected() == 1),
+        // The slot is live again under another worker (the partial unique index).
+        Err(e) if crate::db::is_conflict(&e) => Ok(false),
+        Err(e) => Err(AppError::storage(format!("taking back the slot of assignment {assignment_id}"), e)),
+    }
 }
 
 /// The campaign id behind a public id.

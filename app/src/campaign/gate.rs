@@ -100,6 +100,31 @@ pub async fn release_held(conn: &mut AnyConnection, secret: &[u8], campaign_id: 
     Ok(held.len())
 }
 
+/// [`release_held`] for the given assignments only (one platform session of a worker): gives
+/// each finished one whose code the gate held its completion code. Returns how many.
+pub async fn release_held_of(conn: &mut AnyConnection, secret: &[u8], assignments: &[i64]) -> AppResult<usize> {
+    let mut released = 0;
+    for id in assignments {
+        let what = || format!("releasing the held completion code of assignment {id}");
+        let held: Option<String> = sqlx::query_scalar("SELECT public_id FROM assignments WHERE id = $1 AND code_held = 1 AND status = $2")
+            .bind(*id)
+            .bind(AssignmentStatus::Completed.as_str())
+            .fetch_optional(&mut *conn)
+            .await
+            .with_context(what)?;
+        if let Some(public_id) = held {
+            sqlx::query("UPDATE assignments SET completion_code = $1, code_held = 0 WHERE id = $2")
+                .bind(completion_code(secret, &public_id))
+                .bind(*id)
+                .execute(&mut *conn)
+                .await
+                .with_context(what)?;
+            released += 1;
+        }
+    }
+    Ok(released)
+}
+
 /// The assignment whose HIT is finished, and its campaign's task, settings and gate.
 #[derive(sqlx::FromRow)]
 struct FinishedHit {

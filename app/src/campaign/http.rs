@@ -9,12 +9,14 @@
 //! - `GET /c/{campaign public id}?sig=…`: a crowd worker's signed campaign link, with the
 //!   platform's parameters (Mechanical Turk `workerId`/`assignmentId`/`hitId`/`turkSubmitTo`;
 //!   Prolific `PROLIFIC_PID`/`STUDY_ID`/`SESSION_ID`; or `worker` for a plain link). The worker
-//!   gets a record without a password and is redirected to `/work/{assignment public id}`.
+//!   gets a record without a password when there is work for them, and is redirected to
+//!   `/work/{assignment public id}`. Arrivals that claim new work are limited per client
+//!   address ([`crate::state::ServerSettings::crowd_claims_per_hour`]).
 
 use crate::auth::Role;
 use crate::auth::url_escape;
 use crate::auth::server::CurrentSession;
-use crate::campaign::assign::{Platform, campaign_by_public_id, crowd_worker, next_assignment};
+use crate::campaign::assign::{Arrival, Platform, campaign_by_public_id, crowd_arrival};
 use crate::signing::verify_link;
 use crate::campaign::store::{ImportSummary, save_import};
 use crate::error::{AppError, AppResult};
@@ -252,8 +254,32 @@ fn page(status: StatusCode, title: &str, text: &str) -> Response {
         .into_response()
 }
 
+/// Crowd-link arrivals claiming new work, per client address, counted in memory.
+type ClaimLimiter = governor::RateLimiter<
+    std::net::IpAddr,
+    governor::state::keyed::HashMapStateStore<std::net::IpAddr>,
+    governor::clock::DefaultClock,
+>;
+static CLAIM_LIMITER: std::sync::OnceLock<ClaimLimiter> = std::sync::OnceLock::new();
+static CLAIM_CHECKS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+
+/// Counts a claim of new work from `address` against `per_hour` (a burst of `per_hour`, then
+/// one more every hour / `per_hour`); whether it is allowed. Without an address (no connection
+/// information) nothing is counted.
+fn claim_allowed(address: Option<std::net::IpAddr>, per_hour: u32) -> bool {
+    let Some(ip) = address else { return true };
+    let per_hour = std::num::NonZeroU32::new(per_hour).unwrap_or(std::num::NonZeroU32::MIN);
+    let limiter = CLAIM_LIMITER.get_or_init(|| ClaimLimiter::hashmap(governor::Quota::per_hour(per_hour)));
+    if CLAIM_CHECKS.fetch_add(1, std::sync::atomic::Ordering::Relaxed) % 1024 == 1023 {
+        limiter.retain_recent();
+        limiter.shrink_to_fit();
+    }
+    limiter.check_key(&ip).is_ok()
+}
+
 async fn crowd_link(
     Extension(state): Extension<AppState>,
+    connection: Option<Extension<axum::extract::ConnectInfo<std::net::SocketAddr>>>,
     Path(public_id): Path<String>,
     Query(q): Query<HashMap<String, String>>,
 ) -> Response {
@@ -288,63 +314,45 @@ async fn crowd_link(
             "This link needs the crowd platform's worker id (workerId for Mechanical Turk, PROLIFIC_PID for Prolific, or worker).",
         );
     };
-    let worker_id = match crowd_worker(&state.db, platform, &worker).await {
-        Ok(id) => id,
-        Err(e) => {
-            e.log();
-            return page(e.status(), "Who are you?", &e.public_message());
+    // The parameters kept with the assignment: one line each, of bounded length.
+    for key in keys {
+        let max = if *key == "turkSubmitTo" { assay_core::limits::MAX_PLATFORM_URL_CHARS } else { assay_core::limits::MAX_PLATFORM_ID_CHARS };
+        if let Some(value) = get(key)
+            && let Err(problem) = assay_core::limits::check_line(&value, max)
+        {
+            return page(StatusCode::BAD_REQUEST, "Link not valid", &format!("The link's {key} {problem}."));
         }
-    };
+    }
     let params = crowd_params(platform, keys.iter().filter_map(|k| get(k).map(|v| (k.to_string(), v))));
-    let session_key = session_parameter(platform).and_then(|k| params.as_ref()?.get(k)?.as_str().map(String::from));
-    match next_assignment(&state.db, campaign, worker_id, params).await {
-        Ok(Some(a)) if a.resumed => match stored_session(&state.db, a.id, platform).await {
-            // Resuming needs the platform's per-session secret the HIT was started with (MTurk's
-            // assignmentId, Prolific's SESSION_ID): knowing a worker's id is not enough to take
-            // over their HIT and its completion code.
-            Ok(stored) if stored == session_key => Redirect::to(&format!("/work/{}", a.public_id)).into_response(),
-            Ok(_) => page(
-                StatusCode::FORBIDDEN,
-                "HIT in progress elsewhere",
-                "This worker already has a HIT in progress in another session. Continue it from the platform where you started it.",
-            ),
-            Err(e) => {
-                tracing::error!("crowd link: {e}");
-                page(StatusCode::INTERNAL_SERVER_ERROR, "Something went wrong", "Please try again in a minute.")
-            }
-        },
-        Ok(Some(a)) => Redirect::to(&format!("/work/{}", a.public_id)).into_response(),
-        Ok(None) => page(StatusCode::OK, "No work right now", "There is no HIT for you in this campaign at the moment. Thank you for your interest."),
-        Err(e) => {
-            tracing::error!("crowd link: {e}");
+    let address = connection.map(|Extension(c)| c.0.ip());
+    let per_hour = state.settings.crowd_claims_per_hour;
+    match crowd_arrival(&state.db, campaign, platform, &worker, params, || claim_allowed(address, per_hour)).await {
+        // An arrival resumes only its own platform session's HIT (MTurk's assignmentId,
+        // Prolific's SESSION_ID): knowing a worker's id is not enough to take over their HIT
+        // and its completion code, and another session of the id gets work of its own.
+        Ok(Arrival::Work(a)) => Redirect::to(&format!("/work/{}", a.public_id)).into_response(),
+        Ok(Arrival::NoWork) => page(StatusCode::OK, "No work right now", "There is no HIT for you in this campaign at the moment. Thank you for your interest."),
+        Ok(Arrival::TooMany) => {
+            let mut r = page(
+                StatusCode::TOO_MANY_REQUESTS,
+                "Too many new workers",
+                "Many new workers have started from your network address in the last hour. Please try again later.",
+            );
+            r.headers_mut().insert(header::RETRY_AFTER, header::HeaderValue::from_static("600"));
+            r
+        }
+        Err(e @ AppError::Invalid { .. }) => {
+            e.log();
+            page(e.status(), "Who are you?", &e.public_message())
+        }
+        Err(AppError::Conflict(_)) => {
             page(StatusCode::SERVICE_UNAVAILABLE, "Busy", "Many people are starting at once; please reload this page in a few seconds.")
         }
+        Err(e) => {
+            e.log();
+            page(e.status(), "Something went wrong", "Please try again in a minute.")
+        }
     }
-}
-
-/// The platform parameter that differs per work session and is known only to the worker:
-/// Mechanical Turk's `assignmentId`, Prolific's `SESSION_ID`. Plain links have none (they are
-/// for private distribution: whoever has the link and a worker name can resume that worker).
-fn session_parameter(platform: Platform) -> Option<&'static str> {
-    match platform {
-        Platform::MTurk => Some("assignmentId"),
-        Platform::Prolific => Some("SESSION_ID"),
-        _ => None,
-    }
-}
-
-/// The session parameter an assignment was started with.
-async fn stored_session(db: &crate::db::Db, assignment: i64, platform: Platform) -> AppResult<Option<String>> {
-    use crate::error::StorageContext;
-    let Some(key) = session_parameter(platform) else { return Ok(None) };
-    let params: Option<String> = sqlx::query_scalar("SELECT platform_params FROM assignments WHERE id = $1")
-        .bind(assignment)
-        .fetch_one(&db.pool)
-        .await
-        .with_context(|| format!("reading the platform session of assignment {assignment}"))?;
-    Ok(params
-        .and_then(|p| serde_json::from_str::<serde_json::Value>(&p).ok())
-        .and_then(|v| v.get(key)?.as_str().map(String::from)))
 }
 
 /// Prolific's address for returning a worker with a completion code (`{code}` is replaced).

@@ -54,18 +54,21 @@ pub async fn campaign_workers(
 
 /// Records the organizer's decision about a worker of a campaign: `approve`, `reject` (reason
 /// required), `block`, `unblock`, or `bonus` (amount in the campaign's currency and a reason).
-/// Returns what was done (organizers).
+/// `session` names the worker's platform session the decision is for (empty: every session;
+/// required, or `all`, when the worker id arrived with several). Returns what was done
+/// (organizers).
 #[server(endpoint = "decide_worker")]
 pub async fn decide_worker(
     campaign_id: i64,
     worker: String,
+    #[server(default)] session: String,
     decision: String,
     reason: String,
     amount: String,
 ) -> Result<String, ServerFnError> {
     let user = web::require(Role::Organizer)?;
     let state = web::app_state()?;
-    Ok(crate::results::decisions::decide(&state.db, &state.secret, campaign_id, &worker, &decision, &reason, &amount, user.id)
+    Ok(crate::results::decisions::decide(&state.db, &state.secret, campaign_id, &worker, &session, &decision, &reason, &amount, user.id)
         .await
         .map_err(|e| e.in_argument("campaign_id"))?)
 }

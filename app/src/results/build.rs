@@ -190,6 +190,7 @@ pub fn worker_rows(set: &JudgmentSet, workers: &[WorkerQc], exclusion: Exclusion
                 blocked: false,
                 bonus_total: None,
                 held_hits: 0,
+                sessions: Vec::new(),
             };
             (row, p)
         })

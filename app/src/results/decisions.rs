@@ -5,6 +5,14 @@
 //! worker's standing. Judgments are never touched: rejecting or blocking a worker only
 //! records the decision.
 //!
+//! A crowd worker id may arrive with several platform sessions (Mechanical Turk assignments,
+//! Prolific sessions), and not all of them need be the worker's: whoever learned the id can
+//! arrive with it in a session of their own (issue 17, finding 6). A decision may therefore name
+//! one session (`platform_session`): it then applies to that session's HITs only (the export
+//! lists that session's assignment id; a block ends that session's HITs and gives it no more
+//! work, and leaves the id and its other sessions alone). When the id arrived with several
+//! sessions in the campaign, approve, reject, block and bonus must name one, or `all`.
+//!
 //! Export: [`load_decisions`] + [`write_decisions_csv`] (a pure writer over `impl Write`), served
 //! as `GET /campaigns/{id}/decisions.csv` to organizers (`crate::api::decisions`).
 
@@ -144,15 +152,68 @@ async fn worker_in_campaign(db: &Db, campaign_id: i64, worker: &str) -> AppResul
     .ok_or_else(|| AppError::invalid("worker", format!("worker {worker} has no HIT in campaign {campaign_id}")))
 }
 
+/// The platform sessions a worker arrived with in a campaign, in the order of their first HIT,
+/// with each session's assignments (database ids); plain links and accounts have none.
+pub(crate) async fn sessions_in_campaign(db: &Db, campaign_id: i64, worker_id: i64) -> AppResult<Vec<(String, Vec<i64>)>> {
+    let rows: Vec<(i64, Option<String>)> = sqlx::query_as(
+        "SELECT a.id, a.platform_params FROM assignments a JOIN hits h ON h.id = a.hit_id WHERE a.worker_id = $1 AND h.campaign_id = $2 ORDER BY a.id",
+    )
+    .bind(worker_id)
+    .bind(campaign_id)
+    .fetch_all(&db.pool)
+    .await
+    .with_context(|| format!("reading the platform sessions of worker {worker_id} in campaign {campaign_id}"))?;
+    let mut sessions: Vec<(String, Vec<i64>)> = Vec::new();
+    for (id, params) in rows {
+        let Some(session) = crate::campaign::assign::session_of(params.as_deref()) else { continue };
+        match sessions.iter_mut().find(|(s, _)| *s == session) {
+            Some((_, ids)) => ids.push(id),
+            None => sessions.push((session, vec![id])),
+        }
+    }
+    Ok(sessions)
+}
+
+/// Which of the worker's platform sessions a decision is for: `None` for every session (no
+/// session given, or `all`). A session must be one the worker arrived with; when they arrived
+/// with several, approve, reject, block and bonus must say which (or `all`).
+fn decision_scope(worker: &str, action: Action, session: &str, sessions: &[(String, Vec<i64>)]) -> AppResult<Option<String>> {
+    let s = session.trim();
+    if s.eq_ignore_ascii_case("all") {
+        return Ok(None);
+    }
+    if s.is_empty() {
+        if sessions.len() > 1 && action != Action::Unblock {
+            let names: Vec<&str> = sessions.iter().map(|(s, _)| s.as_str()).collect();
+            return Err(AppError::invalid(
+                "session",
+                format!(
+                    "{worker} arrived with {} platform sessions ({}), which need not all be this worker's: name the session this decision is for, or all",
+                    sessions.len(),
+                    names.join(", ")
+                ),
+            ));
+        }
+        return Ok(None);
+    }
+    if !sessions.iter().any(|(x, _)| x == s) {
+        return Err(AppError::invalid("session", format!("{worker} has no platform session {s:?} in this campaign")));
+    }
+    Ok(Some(s.to_string()))
+}
+
 /// Records a decision (and for block/unblock sets the worker's block; for approve releases the
-/// completion codes the gate held). Refused with a clear reason, changing nothing, when the
-/// decision, reason, amount, campaign or worker is wrong. Returns what was done, for the page.
+/// completion codes the gate held), for every platform session of the worker or for the one
+/// named by `session` (see the module's introduction). Refused with a clear reason, changing
+/// nothing, when the decision, reason, amount, campaign, worker or session is wrong. Returns
+/// what was done, for the page.
 #[allow(clippy::too_many_arguments)]
 pub async fn decide(
     db: &Db,
     secret: &[u8],
     campaign_id: i64,
     worker: &str,
+    session: &str,
     action: &str,
     reason: &str,
     amount: &str,
@@ -167,12 +228,14 @@ pub async fn decide(
     };
     let currency = campaign_currency(db, campaign_id).await?;
     let worker_id = worker_in_campaign(db, campaign_id, worker).await?;
+    let sessions = sessions_in_campaign(db, campaign_id, worker_id).await?;
+    let scope = decision_scope(worker, action, session, &sessions)?;
     let mut tx = db.writer.begin().await.with_context(|| format!("recording a decision about {worker} in campaign {campaign_id}"))?;
     match cents {
         Some(c) => {
             sqlx::query(
-                "INSERT INTO worker_decisions (campaign_id, worker_id, decision, reason, bonus_cents, currency, decided_by, decided_at) \
-                 VALUES ($1, $2, $3, $4, $5, $6, $7, $8)",
+                "INSERT INTO worker_decisions (campaign_id, worker_id, decision, reason, bonus_cents, currency, decided_by, decided_at, platform_session) \
+                 VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)",
             )
             .bind(campaign_id)
             .bind(worker_id)
@@ -182,13 +245,14 @@ pub async fn decide(
             .bind(&currency)
             .bind(decided_by)
             .bind(now_ms())
+            .bind(scope.clone())
             .execute(&mut *tx)
             .await
             .with_context(|| format!("recording a decision about {worker} in campaign {campaign_id}"))?;
         }
         None => {
             sqlx::query(
-                "INSERT INTO worker_decisions (campaign_id, worker_id, decision, reason, decided_by, decided_at) VALUES ($1, $2, $3, $4, $5, $6)",
+                "INSERT INTO worker_decisions (campaign_id, worker_id, decision, reason, decided_by, decided_at, platform_session) VALUES ($1, $2, $3, $4, $5, $6, $7)",
             )
             .bind(campaign_id)
             .bind(worker_id)
@@ -196,13 +260,41 @@ pub async fn decide(
             .bind(&reason)
             .bind(decided_by)
             .bind(now_ms())
+            .bind(scope.clone())
             .execute(&mut *tx)
             .await
             .with_context(|| format!("recording a decision about {worker} in campaign {campaign_id}"))?;
         }
     }
-    let done = match action {
-        Action::Block | Action::Unblock => {
+    let what = || format!("recording a decision about {worker} in campaign {campaign_id}");
+    // The session's assignments, when the decision names one.
+    let only: Option<&[i64]> = scope.as_ref().and_then(|s| sessions.iter().find(|(x, _)| x == s)).map(|(_, ids)| ids.as_slice());
+    let done = match (action, &scope, only) {
+        (Action::Block, Some(s), Some(ids)) => {
+            // The session's HITs in progress end (returned: nothing more is stored for them);
+            // the arrival refuses the session from now on. The worker id is not blocked.
+            for id in ids {
+                sqlx::query("UPDATE assignments SET status = $1 WHERE id = $2 AND status = $3")
+                    .bind(AssignmentStatus::Returned.as_str())
+                    .bind(*id)
+                    .bind(AssignmentStatus::Active.as_str())
+                    .execute(&mut *tx)
+                    .await
+                    .with_context(what)?;
+            }
+            format!("Blocked platform session {s} of {worker}: its HITs in progress end and it gets no more work; the worker's other sessions are not affected.")
+        }
+        (Action::Unblock, Some(s), _) => format!("Unblocked platform session {s} of {worker}."),
+        (Action::Approve, Some(s), Some(ids)) => {
+            let released = crate::campaign::gate::release_held_of(&mut tx, secret, ids).await?;
+            match released {
+                0 => format!("Approved {worker} in platform session {s}."),
+                n => format!("Approved {worker} in platform session {s}; {n} held completion code(s) released."),
+            }
+        }
+        (Action::Reject, Some(s), _) => format!("Rejected {worker} in platform session {s}."),
+        (Action::Bonus, Some(s), _) => format!("Bonus of {} {currency} for {worker} in platform session {s}.", money(cents.unwrap_or(0))),
+        (Action::Block | Action::Unblock, _, _) => {
             sqlx::query("UPDATE workers SET blocked = $1 WHERE id = $2")
                 .bind(i64::from(action == Action::Block))
                 .bind(worker_id)
@@ -215,15 +307,15 @@ pub async fn decide(
                 format!("Unblocked {worker}.")
             }
         }
-        Action::Approve => {
+        (Action::Approve, _, _) => {
             let released = crate::campaign::gate::release_held(&mut tx, secret, campaign_id, worker_id).await?;
             match released {
                 0 => format!("Approved {worker}."),
                 n => format!("Approved {worker}; {n} held completion code(s) released."),
             }
         }
-        Action::Reject => format!("Rejected {worker}."),
-        Action::Bonus => format!("Bonus of {} {currency} for {worker}.", money(cents.unwrap_or(0))),
+        (Action::Reject, _, _) => format!("Rejected {worker}."),
+        (Action::Bonus, _, _) => format!("Bonus of {} {currency} for {worker}.", money(cents.unwrap_or(0))),
     };
     tx.commit().await.with_context(|| format!("recording a decision about {worker} in campaign {campaign_id}"))?;
     Ok(done)
@@ -249,6 +341,8 @@ struct StoredDecision {
     currency: Option<String>,
     decided_by: String,
     decided_at: i64,
+    /// The platform session the decision is for; `None`: every session of the worker.
+    platform_session: Option<String>,
 }
 
 /// The decisions of a campaign, in the order made; of the given workers (database ids) only when
@@ -260,7 +354,7 @@ async fn stored_decisions(db: &Db, campaign_id: i64, workers: Option<&[i64]>) ->
     };
     let mut rows: Vec<StoredDecision> = sqlx::query_as(sqlx::AssertSqlSafe(format!(
         "SELECT d.worker_id, w.platform, w.external_id, d.decision, d.reason, d.bonus_cents, d.currency, \
-                COALESCE(u.email, '') AS decided_by, d.decided_at \
+                COALESCE(u.email, '') AS decided_by, d.decided_at, d.platform_session \
          FROM worker_decisions d JOIN workers w ON w.id = d.worker_id LEFT JOIN users u ON u.id = d.decided_by \
          WHERE d.campaign_id = $1{only} ORDER BY d.id"
     )))
@@ -371,6 +465,11 @@ pub async fn workers_page(db: &Db, campaign_id: i64, options: ResultsOptions, qu
         status.insert(id, (blocked != 0, held));
     }
     let decisions = stored_decisions(db, campaign_id, Some(ids.as_slice())).await?;
+    // The platform sessions each of the page's workers arrived with.
+    let mut sessions: HashMap<i64, Vec<String>> = HashMap::new();
+    for id in &ids {
+        sessions.insert(*id, sessions_in_campaign(db, campaign_id, *id).await?.into_iter().map(|(s, _)| s).collect());
+    }
     for (w, c) in view.workers.iter_mut().zip(&page) {
         w.gate = verdicts.get(&c.worker_id).cloned();
         if let Some(&(blocked, held)) = status.get(&c.worker_id) {
@@ -390,8 +489,13 @@ pub async fn workers_page(db: &Db, campaign_id: i64, options: ResultsOptions, qu
                 bonus: d.bonus_cents.map(|c| format!("{} {}", money(c), d.currency.clone().unwrap_or_default())),
                 decided_by: d.decided_by.clone(),
                 decided_at: d.decided_at,
+                session: d.platform_session.clone(),
             })
             .collect();
+        w.sessions = sessions.get(&c.worker_id).cloned().unwrap_or_default();
+        if w.sessions.len() > 1 {
+            w.flags.push(format!("arrived with {} platform sessions: {}", w.sessions.len(), w.sessions.join(", ")));
+        }
     }
     Ok(view)
 }
@@ -613,19 +717,19 @@ pub async fn load_decisions(db: &Db, campaign_id: i64) -> AppResult<Vec<Decision
     .with_context(|| format!("reading the assignments of campaign {campaign_id}"))?;
     let mut assignments: HashMap<i64, Vec<String>> = HashMap::new();
     for (worker, params) in rows {
-        let id = params
-            .and_then(|p| serde_json::from_str::<serde_json::Value>(&p).ok())
-            .and_then(|v| ["assignmentId", "SESSION_ID"].iter().find_map(|k| v.get(*k)?.as_str().map(String::from)));
-        if let Some(id) = id {
+        if let Some(id) = crate::campaign::assign::session_of(params.as_deref()) {
             assignments.entry(worker).or_default().push(id);
         }
     }
-    let mut latest_standing: HashMap<i64, usize> = HashMap::new();
-    let mut latest_block: HashMap<i64, usize> = HashMap::new();
+    // The latest standing and block per worker and session (a decision for every session and
+    // one for a single session are in force side by side).
+    let mut latest_standing: HashMap<(i64, Option<&str>), usize> = HashMap::new();
+    let mut latest_block: HashMap<(i64, Option<&str>), usize> = HashMap::new();
     for (i, d) in decisions.iter().enumerate() {
+        let key = (d.worker_id, d.platform_session.as_deref());
         match d.decision.as_str() {
-            "approve" | "reject" => drop(latest_standing.insert(d.worker_id, i)),
-            "block" | "unblock" => drop(latest_block.insert(d.worker_id, i)),
+            "approve" | "reject" => drop(latest_standing.insert(key, i)),
+            "block" | "unblock" => drop(latest_block.insert(key, i)),
             _ => {}
         }
     }
@@ -633,8 +737,8 @@ pub async fn load_decisions(db: &Db, campaign_id: i64) -> AppResult<Vec<Decision
         .iter()
         .enumerate()
         .filter(|(i, d)| match d.decision.as_str() {
-            "approve" | "reject" => latest_standing.get(&d.worker_id) == Some(i),
-            "block" | "unblock" => latest_block.get(&d.worker_id) == Some(i),
+            "approve" | "reject" => latest_standing.get(&(d.worker_id, d.platform_session.as_deref())) == Some(i),
+            "block" | "unblock" => latest_block.get(&(d.worker_id, d.platform_session.as_deref())) == Some(i),
             _ => true,
         })
         .map(|(i, d)| {
@@ -644,7 +748,11 @@ pub async fn load_decisions(db: &Db, campaign_id: i64) -> AppResult<Vec<Decision
                     worker: d.worker.clone(),
                     platform: d.platform.clone(),
                     platform_worker_id: if d.platform == "account" { String::new() } else { d.external_id.clone() },
-                    assignment_ids: assignments.get(&d.worker_id).cloned().unwrap_or_default(),
+                    // A decision for one session concerns that session's assignment only.
+                    assignment_ids: match &d.platform_session {
+                        Some(s) => assignments.get(&d.worker_id).into_iter().flatten().filter(|a| *a == s).cloned().collect(),
+                        None => assignments.get(&d.worker_id).cloned().unwrap_or_default(),
+                    },
                     decision: d.decision.clone(),
                     reason: d.reason.clone(),
                     bonus_cents: d.bonus_cents,

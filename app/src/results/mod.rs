@@ -127,6 +127,10 @@ pub struct WorkerRow {
     pub bonus_total: Option<String>,
     /// Finished HITs whose completion code the gate holds.
     pub held_hits: i64,
+    /// The platform sessions (MTurk assignmentId, Prolific SESSION_ID) the worker id arrived
+    /// with in the campaign, in order; several are flagged: they need not all be the worker's.
+    #[serde(default)]
+    pub sessions: Vec<String>,
 }
 
 /// The gate's verdict at a HIT's submission.
@@ -155,6 +159,9 @@ pub struct DecisionView {
     pub decided_by: String,
     /// Unix milliseconds.
     pub decided_at: i64,
+    /// The platform session the decision is for; `None`: every session of the worker.
+    #[serde(default)]
+    pub session: Option<String>,
 }
 
 /// One page of the review table: the rows the query selects, in its order, with the counts the

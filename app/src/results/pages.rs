@@ -432,6 +432,7 @@ fn DecisionPanel(
     let action = RwSignal::new("approve".to_string());
     let reason = RwSignal::new(String::new());
     let amount = RwSignal::new(String::new());
+    let session = RwSignal::new(String::new());
     Effect::new(move |_| {
         if let Some(Ok(_)) = decide.value().get() {
             reason.set(String::new());
@@ -443,7 +444,7 @@ fn DecisionPanel(
         let Some(worker) = selected.get_untracked() else { return };
         let decision = action.get_untracked();
         let amount = if decision == "bonus" { amount.get_untracked() } else { String::new() };
-        decide.dispatch(DecideWorker { campaign_id: campaign_id(), worker, decision, reason: reason.get_untracked(), amount });
+        decide.dispatch(DecideWorker { campaign_id: campaign_id(), worker, session: session.get_untracked(), decision, reason: reason.get_untracked(), amount });
     };
     view! {
         <form class="decision card" id="decision-form" on:submit=submit>
@@ -462,6 +463,11 @@ fn DecisionPanel(
                         <option value="unblock" selected=move || action.get() == "unblock">"unblock"</option>
                         <option value="bonus" selected=move || action.get() == "bonus">"grant a bonus"</option>
                     </select>
+                </label>
+                <label>
+                    "Platform session (empty: every session; name one when the worker arrived with several, or all)"
+                    <input type="text" id="decision-session" maxlength="64" prop:value=move || session.get()
+                        on:input=move |ev| session.set(event_target_value(&ev))/>
                 </label>
                 <label>
                     "Reason (the worker reads it on the platform)"
@@ -653,6 +659,7 @@ fn Worker(r: WorkerRow, selected: RwSignal<Option<String>>) -> impl IntoView {
                 <ul class="decision-history">
                     {r.decisions.into_iter().map(|d| {
                         let what = match &d.bonus { Some(b) => format!("{} {b}", d.decision), None => d.decision.clone() };
+                        let what = match &d.session { Some(s) => format!("{what} (session {s})"), None => what };
                         let reason = if d.reason.is_empty() { String::new() } else { format!(": {}", d.reason) };
                         view! {
                             <li data-decision=d.decision.clone()>

@@ -24,7 +24,8 @@
 //!
 //! Without `--url` it starts `assay serve --demo` itself (`$ASSAY_BIN` or the debug build) on a
 //! fresh SQLite file, or on `--database-url`; with `--url` it uses a running server that has the
-//! demo organizer account.
+//! demo organizer account (start it with `ASSAY_CROWD_CLAIMS_PER_HOUR` above the number of
+//! annotators: they all arrive from one address).
 
 use assay_tests::fixtures::{self, CrowdCampaign, Reply, parse_step};
 use assay_tests::{TestServer, assay_bin};
@@ -324,7 +325,9 @@ async fn main() {
                 url.clone()
             };
             eprintln!("starting {} serve --demo on {backend}…", assay_bin().display());
-            let server = TestServer::start_at(dir, url, &[("ASSAY_LOG", "error")], true).await;
+            // Every simulated worker arrives from this one loopback address: lift the per-address
+            // limit of new crowd workers (30 an hour by default).
+            let server = TestServer::start_at(dir, url, &[("ASSAY_LOG", "error"), ("ASSAY_CROWD_CLAIMS_PER_HOUR", "1000000")], true).await;
             let base = server.base.clone();
             own_server = Some(server);
             (base, ceiling, backend)
