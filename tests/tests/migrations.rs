@@ -735,12 +735,7 @@ fn every_migration_comes_in_a_pair_and_is_embedded() {
     let postgres = migration_files("postgres");
     assert_eq!(sqlite, postgres, "migrations/sqlite and migrations/postgres must hold the same file names");
     let versions: Vec<i64> = sqlite.iter().map(|f| version_of(f)).collect();
-    // Version 7 is reserved for the relative-ranking branch (issue 19), which lands separately;
-    // once it has, no version is missing and this list is empty again.
-    const RESERVED: &[i64] = &[7];
-    let last = versions.last().copied().unwrap_or(0);
-    let expected: Vec<i64> = (1..=last).filter(|v| !RESERVED.contains(v) || versions.contains(v)).collect();
-    assert_eq!(versions, expected, "versions must be 1, 2, 3, … without gaps: {sqlite:?}");
+    assert_eq!(versions, (1..=versions.len() as i64).collect::<Vec<_>>(), "versions must be 1, 2, 3, … without gaps: {sqlite:?}");
     let db_rs = std::fs::read_to_string(root().join("app/src/db.rs")).expect("app/src/db.rs");
     for f in &sqlite {
         for tree in ["sqlite", "postgres"] {
