@@ -95,17 +95,23 @@ async fn malformed_requests_are_client_errors(req: axum::extract::Request, next:
     if res.status() != StatusCode::INTERNAL_SERVER_ERROR || !res.headers().contains_key("serverfnerror") {
         return res;
     }
-    let (mut parts, body) = res.into_parts();
-    let Ok(bytes) = axum::body::to_bytes(body, 64 * 1024).await else {
-        return (StatusCode::INTERNAL_SERVER_ERROR, "internal error").into_response();
-    };
-    let text = String::from_utf8_lossy(&bytes);
+    let (mut parts, mut body) = res.into_parts();
+    // The kind is in the first bytes; the decoder's text after it can quote the whole request
+    // (a JSON string of 100 KB in a `Deserialization|invalid type: string "…"`), so only
+    // what is needed to tell the kind is read before deciding.
+    let head = read_at_least(&mut body, 256).await;
+    let text = String::from_utf8_lossy(&head);
     let (status, message) = if text.contains("length limit exceeded") {
         (StatusCode::PAYLOAD_TOO_LARGE, app::error::BODY_TOO_LARGE)
     } else if ["Args|", "Deserialization|", "Request|"].iter().any(|p| text.starts_with(p)) {
         (StatusCode::BAD_REQUEST, app::error::MALFORMED_ARGUMENTS)
     } else {
-        return axum::response::Response::from_parts(parts, axum::body::Body::from(bytes));
+        // Any other server-function error is Assay's own short message: passed on whole.
+        let Ok(rest) = axum::body::to_bytes(body, 64 * 1024).await else {
+            return (StatusCode::INTERNAL_SERVER_ERROR, "internal error").into_response();
+        };
+        let whole = [head.as_slice(), rest.as_ref()].concat();
+        return axum::response::Response::from_parts(parts, axum::body::Body::from(whole));
     };
     // Not the decoder's text: it can quote the values sent (a password given as a number).
     tracing::debug!(kind = text.split('|').next().unwrap_or(""), "refused a server-function request: {message}");
@@ -113,6 +119,23 @@ async fn malformed_requests_are_client_errors(req: axum::extract::Request, next:
     parts.headers.remove(header::CONTENT_LENGTH);
     parts.headers.insert(header::CONTENT_TYPE, HeaderValue::from_static("text/plain; charset=utf-8"));
     axum::response::Response::from_parts(parts, axum::body::Body::from(format!("ServerError|{message}")))
+}
+
+/// Reads a response body until at least `want` bytes (or its end) have come.
+async fn read_at_least(body: &mut axum::body::Body, want: usize) -> Vec<u8> {
+    use axum::body::HttpBody;
+    let mut head = Vec::new();
+    while head.len() < want {
+        match std::future::poll_fn(|cx| std::pin::Pin::new(&mut *body).poll_frame(cx)).await {
+            Some(Ok(frame)) => {
+                if let Ok(data) = frame.into_data() {
+                    head.extend_from_slice(&data);
+                }
+            }
+            _ => break,
+        }
+    }
+    head
 }
 
 /// No text Assay stores may contain a NUL character, and PostgreSQL refuses one in any string

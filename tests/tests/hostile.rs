@@ -341,6 +341,10 @@ async fn argument_errors_are_short_and_generic(server: TestServer) {
         ("JSON that does not parse", admin.client.post(url("check_design")).header("content-type", "application/json").body("{\"draft\": [")),
         ("JSON of the wrong shape", admin.client.post(url("check_design")).header("content-type", "application/json").body("{\"draft\": {\"name\": 7}}")),
         ("a query without its argument", admin.client.get(url("verify_completion_code"))),
+        // The decoder's text quotes the value: for 100 KB of JSON string, an error of 100 KB,
+        // which the server used to fail to read (a 500).
+        ("a JSON string of 100 KB", admin.client.post(url("check_design")).header("content-type", "application/json").body(format!("\"{}\"", "x".repeat(100_000)))),
+        ("a JSON string of 700 KB", admin.client.post(url("submit_screen")).header("content-type", "application/json").body(format!("\"{}\"", "x".repeat(700_000)))),
     ];
     for (what, req) in cases {
         let (status, body) = status_of(req).await;
