@@ -186,6 +186,17 @@ impl Loaded {
     fn started(&self) -> bool {
         self.item_shown_at.is_some() || self.next_position > 0
     }
+
+    /// Refuses an answer to a finished HIT, or to one whose worker has not pressed Start.
+    fn check_open(&self) -> Result<(), WorkError> {
+        if self.status == AssignmentStatus::Completed {
+            return Err(WorkError::Conflict("This HIT is finished; no more answers are taken.".into()));
+        }
+        if !self.started() {
+            return Err(WorkError::Conflict("Please read the instructions and press Start first.".into()));
+        }
+        Ok(())
+    }
 }
 
 /// A row of [`hit_items`]' query.
@@ -793,6 +804,16 @@ pub async fn submit(db: &Db, cache: &Work, secret: &[u8], caller: Option<i64>, p
     submit_checked(db, cache, secret, caller, public_id, answer).await
 }
 
+/// The quality gate's decision on a HIT whose last answer is being stored in `tx`: the
+/// completion code, or `None` when the gate holds it. A failure of the gate fails the answer
+/// (the transaction is dropped, so nothing of it is stored).
+async fn gate_code(tx: &mut sqlx::Transaction<'static, sqlx::Any>, secret: &[u8], assignment: i64) -> Result<Option<String>, WorkError> {
+    crate::campaign::gate::finish_hit(tx, secret, assignment)
+        .await
+        .map(|g| g.code)
+        .map_err(|e| WorkError::Internal(format!("the quality gate failed: {e}")))
+}
+
 /// The judgment already stored for an item, as [`submit_checked`] compares a retry with it.
 #[derive(sqlx::FromRow)]
 struct StoredAnswer {
@@ -836,12 +857,7 @@ async fn submit_checked(db: &Db, cache: &Work, secret: &[u8], caller: Option<i64
                 answer.position + 1
             )));
         }
-        if a.status == AssignmentStatus::Completed {
-            return Err(WorkError::Conflict("This HIT is finished; no more answers are taken.".into()));
-        }
-        if !a.started() {
-            return Err(WorkError::Conflict("Please read the instructions and press Start first.".into()));
-        }
+        a.check_open()?;
         if answer.position != a.next_position {
             return Err(WorkError::Conflict(format!(
                 "Item {} is not the current item: answer item {} next.",
@@ -861,17 +877,7 @@ async fn submit_checked(db: &Db, cache: &Work, secret: &[u8], caller: Option<i64
         // The HIT is finished: the worker's reliability, pooled over their HITs in this
         // campaign, decides (with the campaign's gate) whether the code is given, in this
         // transaction: the code exists only once the judgment is stored.
-        let code = if last {
-            match crate::campaign::gate::finish_hit(&mut tx, secret, a.id).await {
-                Ok(g) => g.code,
-                Err(e) => {
-                    tx.rollback().await?;
-                    return Err(WorkError::Internal(format!("the quality gate failed: {e}")));
-                }
-            }
-        } else {
-            None
-        };
+        let code = if last { gate_code(&mut tx, secret, a.id).await? } else { None };
         tx.commit().await?;
         if last {
             let after = Loaded {
@@ -971,12 +977,7 @@ pub async fn submit_screen(db: &Db, cache: &Work, secret: &[u8], caller: Option<
         }
         return Err(WorkError::Conflict(format!("Items {} to {} have already been answered; answers cannot be changed.", range.start + 1, range.end)));
     }
-    if a.status == AssignmentStatus::Completed {
-        return Err(WorkError::Conflict("This HIT is finished; no more answers are taken.".into()));
-    }
-    if !a.started() {
-        return Err(WorkError::Conflict("Please read the instructions and press Start first.".into()));
-    }
+    a.check_open()?;
     if first != a.next_position {
         return Err(WorkError::Conflict(format!("Item {} is not on the current screen: answer item {} next.", first + 1, a.next_position + 1)));
     }
@@ -1005,17 +1006,7 @@ pub async fn submit_screen(db: &Db, cache: &Work, secret: &[u8], caller: Option<
                 .await?;
         }
     }
-    let code = if completing {
-        match crate::campaign::gate::finish_hit(&mut tx, secret, a.id).await {
-            Ok(g) => g.code,
-            Err(e) => {
-                tx.rollback().await?;
-                return Err(WorkError::Internal(format!("the quality gate failed: {e}")));
-            }
-        }
-    } else {
-        None
-    };
+    let code = if completing { gate_code(&mut tx, secret, a.id).await? } else { None };
     tx.commit().await?;
     let after = Loaded {
         next_position: range.end,
