@@ -369,6 +369,36 @@ impl QualityGate {
 }
 
 impl CampaignSettings {
+    /// The design as a campaign of `task` means it: every wording text still at the generic
+    /// default (what a draft sent without wording gets from serde: DA adequacy's English) is
+    /// replaced by the task's own, in the design's language names. Texts the organizer wrote
+    /// stay.
+    pub fn with_task_wording(mut self, task: TaskKind) -> CampaignSettings {
+        let generic = Wording::default();
+        let own = Wording::for_task(task, &self.target_language, &self.source_language_name);
+        let w = &mut self.wording;
+        for (field, generic, own) in [
+            (&mut w.statement, generic.statement, own.statement),
+            (&mut w.instructions, generic.instructions, own.instructions),
+            (&mut w.anchor_low, generic.anchor_low, own.anchor_low),
+            (&mut w.anchor_high, generic.anchor_high, own.anchor_high),
+            (&mut w.woj_question1, generic.woj_question1, own.woj_question1),
+            (&mut w.woj_question2, generic.woj_question2, own.woj_question2),
+            (&mut w.woj_low1, generic.woj_low1, own.woj_low1),
+            (&mut w.woj_high1, generic.woj_high1, own.woj_high1),
+            (&mut w.woj_low2, generic.woj_low2, own.woj_low2),
+            (&mut w.woj_high2, generic.woj_high2, own.woj_high2),
+            (&mut w.next_label, generic.next_label, own.next_label),
+        ] {
+            if *field == generic {
+                *field = own;
+            }
+        }
+        self
+    }
+}
+
+impl CampaignSettings {
     /// Reads a campaign's stored settings. Starts from the task's defaults (with the language
     /// names given) and takes every field of the JSON that reads well: a field of the wrong
     /// type or with an unknown value, and a blank text, keep their defaults; JSON that does not
@@ -482,6 +512,17 @@ mod tests {
 #[cfg(test)]
 mod read_tests {
     use super::*;
+
+    #[test]
+    fn a_design_sent_without_wording_gets_its_tasks_wording() {
+        let sent: CampaignSettings = serde_json::from_str(r#"{"target_language": "German", "wording": {"next_label": "Weiter"}}"#).unwrap();
+        let ranking = sent.clone().with_task_wording(TaskKind::Ranking);
+        assert_eq!(ranking.wording.statement, "Rank the translations from best to worst (ties are allowed).");
+        assert_eq!(ranking.wording.next_label, "Weiter", "what the organizer wrote stays");
+        let fluency = sent.clone().with_task_wording(TaskKind::DaFluency);
+        assert!(fluency.wording.statement.ends_with("the text is fluent German."), "{}", fluency.wording.statement);
+        assert_eq!(sent.clone().with_task_wording(TaskKind::DaAdequacy), sent);
+    }
 
     #[test]
     fn read_takes_the_task_defaults_and_every_well_formed_field() {

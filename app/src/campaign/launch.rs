@@ -702,7 +702,8 @@ pub async fn insert_campaign(
     let mut systems: Vec<i64> = groups.iter().flat_map(|g| g.systems.iter().copied()).collect();
     systems.sort_unstable();
     systems.dedup();
-    let settings = serde_json::to_string(&draft.settings).map_err(|e| AppError::internal(format!("cannot store the settings of a campaign: {e}")))?;
+    let settings = draft.settings.clone().with_task_wording(task);
+    let settings = serde_json::to_string(&settings).map_err(|e| AppError::internal(format!("cannot store the settings of a campaign: {e}")))?;
     let id: i64 = sqlx::query_scalar(
         "INSERT INTO campaigns (public_id, name, task, test_set_id, reference_name, settings, seed, status, created_by, created_at, gate, gate_unsure) \
          VALUES ($1, $2, $3, $4, $5, $6, $7, $12, $8, $9, $10, $11) RETURNING id",
