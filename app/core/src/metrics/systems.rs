@@ -17,6 +17,7 @@ use assay_stats::resample::{
 use assay_stats::{Alternative, StatsError};
 
 use super::bleu::{BLEU_STATS_DIM, BleuConfig, BleuStats, bleu_from_sums};
+use super::chrf::{ChrfConfig, ChrfStats, f_score};
 
 /// How systems are compared.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -166,6 +167,25 @@ pub fn bleu_significance(
     let rows: Vec<SystemRows> = systems.iter().map(|(n, s)| SystemRows::from_bleu(n, s)).collect();
     let c = config.clone();
     significance_matrix(&rows, &move |sums: &[f64], _n: usize| bleu_from_sums(sums, &c), settings)
+}
+
+/// Every pair of systems on corpus chrF / chrF++, resampling its per-order statistics.
+pub fn chrf_significance(
+    systems: &[(String, Vec<ChrfStats>)],
+    config: &ChrfConfig,
+    settings: &SystemTestSettings,
+) -> Result<SignificanceMatrix, StatsError> {
+    let rows: Vec<SystemRows> = systems
+        .iter()
+        .map(|(n, s)| SystemRows {
+            name: n.clone(),
+            dim: s.first().map_or(1, |x| x.0.len()),
+            rows: s.iter().flat_map(|x| x.0.iter().map(|&v| v as f64)).collect(),
+            present: vec![true; s.len()],
+        })
+        .collect();
+    let c = config.clone();
+    significance_matrix(&rows, &move |sums: &[f64], _n: usize| f_score(sums, &c), settings)
 }
 
 /// A test's conclusion on a pair of systems.
