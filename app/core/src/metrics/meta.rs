@@ -24,8 +24,8 @@
 //! (system, segment) present for both metrics has the two metrics' values swapped with
 //! probability ½, system scores are recomputed as means, and Δ = r(a) − r(b) against the human
 //! system scores; p = share of resamples with |Δ| ≥ |Δ_observed|, the observed Δ being computed
-//! the same way on the unswapped cells. Without segment scores, the system scores themselves
-//! are standardised and swapped.
+//! the same way on the unswapped cells. Unless every metric of the pair has segment scores, the
+//! system scores themselves are the cells (standardised, oriented, swapped per system).
 //!
 //! **Clusters** (both tests): metrics in decreasing order of |r|; the best opens the first
 //! cluster; each next metric joins the current cluster while it is *not* significantly worse
@@ -708,12 +708,9 @@ fn system_level(
     let mut williams = MetricMatrix { metrics: names.to_vec(), p: vec![vec![None; k]; k], statistic: vec![vec![None; k]; k] };
     let mut perm = williams.clone();
     let orient: Vec<f64> = reports.iter().map(|r| if r.pearson.value.unwrap_or(0.0) < 0.0 { -1.0 } else { 1.0 }).collect();
-    let cells: Vec<Vec<Vec<Option<f64>>>> = (0..k)
-        .map(|m| match (&mseg[m], mseg.iter().all(Option::is_some)) {
-            (Some(c), true) => standardised(c, orient[m]),
-            _ => standardised(&scores[m].iter().map(|v| vec![Some(*v)]).collect::<Vec<_>>(), orient[m]),
-        })
-        .collect();
+    let seg_cells: Vec<Option<Vec<Vec<Option<f64>>>>> = (0..k).map(|m| mseg[m].as_ref().map(|c| standardised(c, orient[m]))).collect();
+    let sys_cells: Vec<Vec<Vec<Option<f64>>>> =
+        (0..k).map(|m| standardised(&scores[m].iter().map(|v| vec![Some(*v)]).collect::<Vec<_>>(), orient[m])).collect();
     let mut williams_notes = BTreeSet::new();
     for a in 0..k {
         for b in 0..k {
@@ -730,7 +727,11 @@ fn system_level(
                 }
             }
             if a < b {
-                match perm_both(&cells[a], &cells[b], human, settings.permutation_samples, pair_seed(settings.seed, a, b)) {
+                let (ca, cb) = match (&seg_cells[a], &seg_cells[b]) {
+                    (Some(x), Some(y)) => (x, y),
+                    _ => (&sys_cells[a], &sys_cells[b]),
+                };
+                match perm_both(ca, cb, human, settings.permutation_samples, pair_seed(settings.seed, a, b)) {
                     Ok(r) => {
                         perm.p[a][b] = Some(r.p_value);
                         perm.p[b][a] = Some(r.p_value);
@@ -867,7 +868,11 @@ BLEU_4_closest_cased\tes-en\tnewstest2012\tuk-dan-moses\t0.2240
     /// t ≈ 2.687, df 9, one-sided p ≈ 0.0125. The repository's stored p, 0.0114079074943561
     /// (`orig.williams-results.es-en`), is the same t read with n − 2 = 10 degrees of freedom
     /// (the R package it called); Assay follows the paper (n − 3). EMNLP 2014 Figure 1: AMBER's
-    /// Spearman ρ = 0.965. WMT 2012 Table 7 (seed 001 §6.5), es-en column: AMBER .97, BLEU .87.
+    /// Spearman ρ = 0.965. WMT 2012 Table 7 (seed 001 §6.5), es-en column: AMBER .97, BLEU .87
+    /// (Spearman against the human ranking; these human scores rank the 12 systems as the
+    /// seed's Bojar scores do). The rest of Tables 7–10 cannot be recomputed: the seed publishes
+    /// the human system scores of every pair (§6.4) but no metric's system or segment scores,
+    /// and no segment-level judgments; only this es-en example has both, for AMBER and BLEU.
     #[test]
     fn wmt12_es_en_williams_example() {
         let human = &read_table("human.tsv", HUMAN, TableFormat::Tsv, None, None).unwrap()[0];

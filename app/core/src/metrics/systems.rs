@@ -308,15 +308,12 @@ mod tests {
         let names: Vec<String> = (0..12).map(|i| format!("s{i}")).collect();
         let matrix = |flip: usize| {
             let mut p = vec![vec![None; 12]; 12];
-            let mut k = 0;
-            for i in 0..12 {
-                for j in i + 1..12 {
-                    // Humans: i better than j everywhere; the metric: not significant on `flip` pairs.
-                    let sig = k >= flip;
-                    p[i][j] = Some(if sig { 0.001 } else { 0.5 });
-                    p[j][i] = Some(if sig { 0.999 } else { 0.5 });
-                    k += 1;
-                }
+            let pairs = (0..12usize).flat_map(|i| (i + 1..12).map(move |j| (i, j)));
+            for (k, (i, j)) in pairs.enumerate() {
+                // Humans: i better than j everywhere; the metric: not significant on `flip` pairs.
+                let sig = k >= flip;
+                p[i][j] = Some(if sig { 0.001 } else { 0.5 });
+                p[j][i] = Some(if sig { 0.999 } else { 0.5 });
             }
             SignificanceMatrix { systems: names.clone(), test: RandomizedTest::ApproximateRandomization, alternative: Alternative::Greater, samples: 1000, seed: 1, p, observed: vec![vec![Some(1.0); 12]; 12] }
         };
