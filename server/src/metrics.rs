@@ -156,9 +156,15 @@ pub struct CompareArgs {
     pub test: TestArgs,
 }
 
+#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum AssayScoreName {
+    Z,
+    Raw,
+}
+
 #[derive(clap::Args, Debug)]
 pub struct EvaluateArgs {
-    /// Human scores: mt-metrics-eval `.score` files (`LP.NAME.sys.score`, `LP.NAME.seg.score`,
+    /// Human scores: Assay's `analysis.json`, mt-metrics-eval `.score` files (`LP.NAME.sys.score`, `LP.NAME.seg.score`,
     /// as `assay analyze` writes them, or `LP/NAME.LEVEL.score`), a TSV (`system segment score`
     /// with or without that header, or named columns) or a JSONL file. Repeat for a sys and a
     /// seg file.
@@ -167,6 +173,9 @@ pub struct EvaluateArgs {
     /// Metric scores: directories (searched for `*.score`, `*.tsv`, `*.jsonl`) or files.
     #[arg(long = "metrics", required = true, num_args = 1..)]
     pub metrics: Vec<PathBuf>,
+    /// Which of Assay's scores to read from an `analysis.json` given as --human.
+    #[arg(long, value_enum, default_value = "z")]
+    pub assay_scores: AssayScoreName,
     /// Language pair of TSV/JSONL rows without a pair column.
     #[arg(long)]
     pub pair: Option<String>,
@@ -364,12 +373,13 @@ fn alt_name(a: Alternative) -> &'static str {
 }
 
 /// Reads one score file by its extension.
-fn read_scores(path: &Path, rel: &str, default_name: Option<&str>, pair: Option<&str>) -> Result<Vec<Scores>, Vec<ReadError>> {
+fn read_scores(path: &Path, rel: &str, default_name: Option<&str>, pair: Option<&str>, assay: read::AssayScore) -> Result<Vec<Scores>, Vec<ReadError>> {
     let text = std::fs::read_to_string(path).map_err(|e| vec![ReadError::new(rel, None, format!("cannot read: {e}"))])?;
     let ext = path.extension().and_then(|e| e.to_str()).unwrap_or("");
     match ext {
         "score" => read::read_mme(&[(rel.to_string(), text)]),
         "jsonl" => read::read_table(rel, &text, TableFormat::Jsonl, default_name, pair),
+        "json" => read::read_analysis_json(rel, &text, assay),
         _ => read::read_table(rel, &text, TableFormat::Tsv, default_name, pair),
     }
 }
@@ -392,7 +402,7 @@ fn list_files(root: &Path, out: &mut Vec<PathBuf>) -> Result<(), String> {
 
 /// Reads every file; mt-metrics-eval files are read together (a metric's sys and seg files
 /// merge), tables one by one. All or nothing.
-fn read_all(paths: &[PathBuf], default_name: Option<&str>, pair: Option<&str>) -> Result<Vec<Scores>, Vec<ReadError>> {
+fn read_all(paths: &[PathBuf], default_name: Option<&str>, pair: Option<&str>, assay: read::AssayScore) -> Result<Vec<Scores>, Vec<ReadError>> {
     let mut files = Vec::new();
     let mut errors = Vec::new();
     for p in paths {
@@ -422,7 +432,7 @@ fn read_all(paths: &[PathBuf], default_name: Option<&str>, pair: Option<&str>) -
                 Err(e) => errors.push(ReadError::new(&rel, None, format!("cannot read: {e}"))),
             }
         } else {
-            match read_scores(&path, &rel, default_name, pair) {
+            match read_scores(&path, &rel, default_name, pair, assay) {
                 Ok(s) => out.extend(s),
                 Err(e) => errors.extend(e),
             }
@@ -463,12 +473,16 @@ fn evaluate(a: &EvaluateArgs) -> Result<(), String> {
     if a.bootstrap == 0 || a.permutations == 0 {
         return Err("--bootstrap and --permutations must be ≥ 1".into());
     }
-    let human = read_all(&a.human, Some("human"), a.pair.as_deref()).map_err(listed)?;
+    let assay = match a.assay_scores {
+        AssayScoreName::Z => read::AssayScore::Z,
+        AssayScoreName::Raw => read::AssayScore::Raw,
+    };
+    let human = read_all(&a.human, Some("human"), a.pair.as_deref(), assay).map_err(listed)?;
     let mut human_iter = human.into_iter();
     let (Some(human), None) = (human_iter.next(), human_iter.next()) else {
         return Err("--human must hold the scores of one set of human judgments (found several names)".into());
     };
-    let metrics = read_all(&a.metrics, None, a.pair.as_deref()).map_err(listed)?;
+    let metrics = read_all(&a.metrics, None, a.pair.as_deref(), assay).map_err(listed)?;
     let metrics: Vec<Scores> = metrics.into_iter().filter(|m| m.name != human.name).collect();
     if metrics.is_empty() {
         return Err("no metric scores were found".into());

@@ -177,7 +177,8 @@ fn evaluate_metrics_against_an_analysed_crowd() {
             let g = v.map_or(0.3, |z| z + jitter);
             good.push_str(&format!("{s}\t{g}\n"));
             sum = (sum.0 + g, sum.1 + 1);
-            noise.push_str(&format!("{s}\t{}\n", ((i * 104729 + s.len() * 7) % 997) as f64 / 997.0));
+            let salt: usize = s.bytes().map(usize::from).product();
+            noise.push_str(&format!("{s}\t{}\n", ((i * 104729 + salt * 7) % 997) as f64 / 997.0));
         }
         good_means.insert(s.clone(), sum.0 / sum.1 as f64);
     }
@@ -253,6 +254,33 @@ fn evaluate_metrics_against_an_analysed_crowd() {
     args2[at] = &o2;
     ok(&assay(&args2));
     assert_eq!(read(&out.join("meta.json")), read(&again.join("meta.json")));
+
+    // The same human scores read from Assay's analysis.json (segments by name, here 1..500 as
+    // the segment file's positions): the same figures.
+    let from_json = d.join("meta-json");
+    let mut args3 = args.to_vec();
+    let (j, o3) = (results.join("analysis.json").display().to_string(), from_json.display().to_string());
+    let seg_at = args3.iter().position(|a| *a == human_seg.to_str().unwrap()).unwrap();
+    args3.drain(seg_at - 1..=seg_at);
+    let sys_at = args3.iter().position(|a| *a == human_sys.to_str().unwrap()).unwrap();
+    args3[sys_at] = &j;
+    let at = args3.iter().position(|a| *a == out.to_str().unwrap()).unwrap();
+    args3[at] = &o3;
+    ok(&assay(&args3));
+    // (Equal to 1e-9: serde_json may read the last bit of a JSON float differently from Rust's
+    // own parser of the text files.)
+    for f in ["system-level.csv", "segment-level.csv", "metric-tests.csv", "clusters.csv"] {
+        let (a, b) = (read(&out.join(f)), read(&from_json.join(f)));
+        assert_eq!(a.lines().count(), b.lines().count(), "{f}");
+        for (la, lb) in a.lines().zip(b.lines()) {
+            for (x, y) in la.split(',').zip(lb.split(',')) {
+                match (x.parse::<f64>(), y.parse::<f64>()) {
+                    (Ok(x), Ok(y)) => assert!((x - y).abs() <= 1e-9, "{f}: {la} vs {lb}"),
+                    _ => assert_eq!(x, y, "{f}: {la} vs {lb}"),
+                }
+            }
+        }
+    }
 
     // A broken metric file: refused with its file and line; nothing is written.
     std::fs::write(mdir.join("bad-refA.seg.score"), "sys01\t0.5\nsys01\tabc\n").unwrap();
