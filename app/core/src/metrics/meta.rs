@@ -631,6 +631,8 @@ fn system_level(
         _ => None,
     };
     let mut reports = Vec::new();
+    type PValues = Vec<Vec<Option<f64>>>;
+    let mut human_p: Vec<(Vec<bool>, PValues)> = Vec::new();
     for (mi, name) in names.iter().enumerate() {
         let x = &scores[mi];
         let mut pearson = corr_report(Correlation::Pearson, x, human, &format!("{name} Pearson"), notes);
@@ -674,7 +676,13 @@ fn system_level(
             }
             let mask = |i: usize, j: usize, s: usize| hs[i][s].is_some() && hs[j][s].is_some() && ms[i][s].is_some() && ms[j][s].is_some();
             let fill = |c: &[Vec<Option<f64>>]| -> Vec<Vec<f64>> { c.iter().map(|r| r.iter().map(|v| v.unwrap_or(0.0)).collect()).collect() };
-            let ph = permutation_p_values(&fill(hs), &mask, settings.permutation_samples, settings.seed);
+            // The humans' p-values depend on the metric only through which cells it has: metrics
+            // with the same cells share them.
+            let presence: Vec<bool> = ms.iter().flatten().map(Option::is_some).collect();
+            let ph = match human_p.iter().find(|(p, _)| *p == presence) {
+                Some((_, v)) => Ok(v.clone()),
+                None => permutation_p_values(&fill(hs), &mask, settings.permutation_samples, settings.seed).inspect(|v| human_p.push((presence, v.clone()))),
+            };
             let pm = permutation_p_values(&fill(ms), &mask, settings.permutation_samples, settings.seed);
             match (ph, pm) {
                 (Ok(ph), Ok(pm)) => spa = soft_pairwise_accuracy(&ph, &pm).map_err(|e| notes.push(format!("{name} SPA: {e}"))).ok(),
