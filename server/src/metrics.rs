@@ -595,6 +595,12 @@ fn write_report(dir: &Path, r: &MetaReport) -> Result<(), String> {
             }
         }
         if let Some(s) = &p.segment_level {
+            write_matrix(&mut tests, &p.pair, "perm-both-segment", &s.perm_both);
+            for (k, c) in s.clusters_perm_both.iter().enumerate() {
+                for m in c {
+                    clusters.push_str(&format!("{},perm-both-segment,{},{}\n", field(&p.pair), k + 1, field(m)));
+                }
+            }
             for m in &s.metrics {
                 seg.push_str(&format!(
                     "{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}\n",

@@ -238,7 +238,9 @@ fn evaluate_metrics_against_an_analysed_crowd() {
     let first: Vec<&str> = clusters.iter().filter(|r| r["test"] == "perm-both" && r["cluster"] == "1").map(|r| r["metric"].as_str()).collect();
     assert!(!first.contains(&"noise-refA"), "{clusters:?}");
     let tests = csv(&read(&out.join("metric-tests.csv")));
-    assert_eq!(tests.len(), 2 * 3 * 2, "Williams and PERM-BOTH for every ordered pair of 3 metrics");
+    assert_eq!(tests.len(), 2 * 3 * 2 + 2, "Williams and PERM-BOTH for every ordered pair of 3 metrics, segment-level PERM-BOTH for the 2 with segments");
+    let seg_test = tests.iter().find(|r| r["test"] == "perm-both-segment" && r["metric_a"] == "good-refA").unwrap();
+    assert!(seg_test["p_value"].parse::<f64>().unwrap() < 0.05, "{seg_test:?}");
     let sig = csv(&read(&out.join("system-significance.csv")));
     let k = systems.len();
     assert_eq!(sig.len(), 3 * k * (k - 1), "humans, good and noise: every ordered pair");
