@@ -1,11 +1,13 @@
 //! `assay`: the one binary. `assay serve` (the default) runs the web application;
 //! `assay admin create` makes an administrator account; `assay import` imports a test set and
-//! system outputs; `assay analyze` and `assay export` read results.
+//! system outputs; `assay analyze` and `assay export` read results; `assay metrics` scores
+//! outputs with BLEU/chrF and meta-evaluates metrics against human scores.
 
 mod analyze;
 mod config;
 mod demo;
 mod export;
+mod metrics;
 mod router;
 
 use app::auth::Role;
@@ -51,6 +53,14 @@ enum Command {
     /// Export a campaign: judgments (Assay CSV/JSONL, Appraise CSV WMT22/23/24, raw or cleaned),
     /// the WMT ad-* and mt-metrics-eval files, analysis.json, agreement.json, with manifest.json.
     Export(export::ExportArgs),
+    /// Automatic metrics: BLEU/chrF/chrF++ as sacrebleu 2.4.3 computes them (`score`),
+    /// randomized tests between outputs (`compare`), and the meta-evaluation of metric scores
+    /// against human scores (`evaluate`: correlations, pairwise accuracy, SPA, Williams,
+    /// PERM-BOTH, clusters).
+    Metrics {
+        #[command(subcommand)]
+        command: metrics::MetricsCommand,
+    },
     /// Write a simulated crowd's judgments as a Graham/MTurk TSV (for tests and benchmarks).
     Simulate(analyze::SimulateArgs),
     /// Manage accounts from the command line.
@@ -123,6 +133,7 @@ async fn run(cli: Cli) -> Result<(), String> {
         Command::Analyze(args) => analyze::analyze(&config, args).await,
         Command::Export(args) => export::export(&config, args).await,
         Command::Simulate(args) => analyze::simulate(&config, args).await,
+        Command::Metrics { command } => metrics::run(command),
         Command::Admin { command: AdminCommand::Create { email, name, role, password_stdin } } => {
             let state = config.open_state().await?;
             let password = read_password(password_stdin)?;

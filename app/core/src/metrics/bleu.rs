@@ -8,11 +8,10 @@
 //! resampling tests recompute corpus BLEU from resampled statistics
 //! ([`BleuStats::row`], [`bleu_from_sums`]).
 
-use std::collections::HashMap;
-
 use serde::{Deserialize, Serialize};
 
 use super::tokenize::{Tokenizer, py_rstrip, py_split};
+use crate::analysis::FxMap;
 use super::{MetricError, SACREBLEU_VERSION, check_streams};
 
 pub const MAX_NGRAM_ORDER: usize = 4;
@@ -241,10 +240,11 @@ pub fn bleu_from_sums(sums: &[f64], config: &BleuConfig) -> f64 {
     compute(correct, total, sums[0], sums[1], config.smoothing, config.effective_order).0
 }
 
-type Counts<'a> = HashMap<&'a [&'a str], u64>;
+type Counts<'a> = FxMap<&'a [&'a str], u64>;
 
 fn ngrams<'a>(tokens: &'a [&'a str]) -> Counts<'a> {
-    let mut c: Counts = HashMap::with_capacity(tokens.len() * MAX_NGRAM_ORDER);
+    let mut c: Counts = FxMap::default();
+    c.reserve(tokens.len() * MAX_NGRAM_ORDER);
     for n in 1..=MAX_NGRAM_ORDER.min(tokens.len()) {
         for w in tokens.windows(n) {
             *c.entry(w).or_insert(0) += 1;
@@ -256,7 +256,7 @@ fn ngrams<'a>(tokens: &'a [&'a str]) -> Counts<'a> {
 /// The statistics of one hypothesis against its references (already preprocessed).
 fn segment_stats(hyp: &str, refs: &[String]) -> BleuStats {
     let ref_tokens: Vec<Vec<&str>> = refs.iter().map(|r| py_split(r).collect()).collect();
-    let mut ref_counts: Counts = HashMap::new();
+    let mut ref_counts: Counts = FxMap::default();
     for t in &ref_tokens {
         for (g, c) in ngrams(t) {
             let e = ref_counts.entry(g).or_insert(0);
@@ -369,5 +369,32 @@ mod tests {
             }
         }
         assert_eq!(bleu_from_sums(&sums, &c), corpus_bleu(&hyps, &refs, &c).unwrap().score);
+    }
+}
+
+/// Throughput, for BENCHMARKS.md: `cargo test --release -p assay-core --lib
+/// metrics::bleu::throughput -- --ignored --nocapture`.
+#[cfg(test)]
+mod throughput {
+    use super::*;
+
+    #[test]
+    #[ignore = "a measurement, run by hand in release mode"]
+    fn one_million_segments() {
+        let words = ["the", "house", "of", "commons", "voted", "on", "Tuesday", "to", "approve", "a", "new", "budget,", "which", "includes", "3.5%", "more", "for", "schools", "and", "hospitals."];
+        let line = |seed: usize, len: usize| -> String {
+            (0..len).map(|k| words[(seed * 31 + k * 7 + (seed ^ k) % 5) % words.len()]).collect::<Vec<_>>().join(" ")
+        };
+        let n = 1_000_000;
+        let hyps: Vec<String> = (0..n).map(|i| line(i, 20 + i % 15)).collect();
+        let refs = vec![(0..n).map(|i| line(i + 1, 22 + i % 13)).collect::<Vec<_>>()];
+        let t = std::time::Instant::now();
+        let b = corpus_bleu(&hyps, &refs, &BleuConfig::default()).unwrap();
+        let bleu_s = t.elapsed().as_secs_f64();
+        let t = std::time::Instant::now();
+        let c = crate::metrics::chrf::corpus_chrf(&hyps, &refs, &crate::metrics::chrf::ChrfConfig::chrf()).unwrap();
+        let chrf_s = t.elapsed().as_secs_f64();
+        println!("1M segments (~27 tokens, 1 reference): BLEU {bleu_s:.1} s ({:.2}), chrF {chrf_s:.1} s ({c:.2})", b.score);
+        assert!(b.score > 0.0 && c > 0.0);
     }
 }

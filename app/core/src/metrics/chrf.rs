@@ -9,11 +9,10 @@
 //! n-grams on both sides before taking the F-score; `eps_smoothing` (`eff:no`, chrF++.py's,
 //! NLTK's and Moses' way) averages per-order F-scores with ε = 1e-16 for an empty order.
 
-use std::collections::HashMap;
-
 use serde::{Deserialize, Serialize};
 
 use super::tokenize::py_split;
+use crate::analysis::FxMap;
 use super::{MetricError, SACREBLEU_VERSION, check_streams};
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -157,47 +156,57 @@ fn words(sent: &str) -> Vec<&str> {
     out
 }
 
-/// N-gram counters of one segment: `char_order` character orders, then `word_order` word ones.
-struct Grams {
-    orders: Vec<HashMap<Vec<u32>, u64>>,
+/// One segment's units: its characters without whitespace, and its words (as ids shared by
+/// the hypothesis and the references of the segment).
+struct Units {
+    chars: Vec<u32>,
+    words: Vec<u32>,
 }
 
-fn grams(sent: &str, config: &ChrfConfig, word_ids: &mut HashMap<String, u32>) -> Grams {
-    let chars: Vec<u32> = py_split(sent).flat_map(|w| w.chars()).map(|c| c as u32).collect();
-    let mut orders = Vec::with_capacity(config.order());
-    for n in 1..=config.char_order {
-        let mut m: HashMap<Vec<u32>, u64> = HashMap::new();
-        if chars.len() >= n {
-            for w in chars.windows(n) {
-                *m.entry(w.to_vec()).or_insert(0) += 1;
-            }
-        }
-        orders.push(m);
-    }
-    if config.word_order > 0 {
-        let ids: Vec<u32> = words(sent)
+fn units<'a>(sent: &'a str, config: &ChrfConfig, word_ids: &mut FxMap<&'a str, u32>) -> Units {
+    let chars = py_split(sent).flat_map(|w| w.chars()).map(|c| c as u32).collect();
+    let words = if config.word_order > 0 {
+        words(sent)
             .into_iter()
             .map(|w| {
                 let next = word_ids.len() as u32;
-                *word_ids.entry(w.to_string()).or_insert(next)
+                *word_ids.entry(w).or_insert(next)
             })
-            .collect();
-        for n in 1..=config.word_order {
-            let mut m: HashMap<Vec<u32>, u64> = HashMap::new();
-            if ids.len() >= n {
-                for w in ids.windows(n) {
-                    *m.entry(w.to_vec()).or_insert(0) += 1;
-                }
-            }
-            orders.push(m);
-        }
-    }
-    Grams { orders }
+            .collect()
+    } else {
+        Vec::new()
+    };
+    Units { chars, words }
 }
 
-fn match_stats(hyp: &Grams, reference: &Grams) -> Vec<u64> {
-    let mut out = Vec::with_capacity(3 * hyp.orders.len());
-    for (h, r) in hyp.orders.iter().zip(&reference.orders) {
+type Counts<'a> = FxMap<&'a [u32], u64>;
+
+fn count_windows(seq: &[u32], n: usize) -> Counts<'_> {
+    let mut m: Counts = FxMap::default();
+    if seq.len() >= n {
+        m.reserve(seq.len() + 1 - n);
+        for w in seq.windows(n) {
+            *m.entry(w).or_insert(0) += 1;
+        }
+    }
+    m
+}
+
+/// N-gram counters: `char_order` character orders, then `word_order` word ones.
+fn grams<'a>(u: &'a Units, config: &ChrfConfig) -> Vec<Counts<'a>> {
+    let mut orders = Vec::with_capacity(config.order());
+    for n in 1..=config.char_order {
+        orders.push(count_windows(&u.chars, n));
+    }
+    for n in 1..=config.word_order {
+        orders.push(count_windows(&u.words, n));
+    }
+    orders
+}
+
+fn match_stats(hyp: &[Counts], reference: &[Counts]) -> Vec<u64> {
+    let mut out = Vec::with_capacity(3 * hyp.len());
+    for (h, r) in hyp.iter().zip(reference) {
         let (mut matched, mut n_hyp) = (0, 0);
         for (g, c) in h {
             n_hyp += c;
@@ -226,16 +235,19 @@ pub fn segment_statistics(
     if config.order() == 0 || config.beta == 0 {
         return Err(MetricError::Invalid("chrF needs an n-gram order and β ≥ 1".into()));
     }
-    let mut word_ids = HashMap::new();
     Ok(hyps
         .iter()
         .enumerate()
         .map(|(i, h)| {
-            let hg = grams(&preprocess(h, config), config, &mut word_ids);
+            let hyp = preprocess(h, config);
+            let refs: Vec<String> = refs.iter().map(|stream| preprocess(&stream[i], config)).collect();
+            let mut word_ids = FxMap::default();
+            let hu = units(&hyp, config, &mut word_ids);
+            let ru: Vec<Units> = refs.iter().map(|r| units(r, config, &mut word_ids)).collect();
+            let hg = grams(&hu, config);
             let mut best: Option<(f64, Vec<u64>)> = None;
-            for stream in refs {
-                let rg = grams(&preprocess(&stream[i], config), config, &mut word_ids);
-                let st = match_stats(&hg, &rg);
+            for u in &ru {
+                let st = match_stats(&hg, &grams(u, config));
                 let f = f_score(&st.iter().map(|&x| x as f64).collect::<Vec<_>>(), config);
                 if best.as_ref().is_none_or(|(b, _)| f > *b) {
                     best = Some((f, st));

@@ -38,6 +38,19 @@ fn tokenizers_match_sacrebleu() {
     }
 }
 
+/// Rust's `to_lowercase` against Python's `str.lower` (Turkish dotted I, final sigma, ß, titlecase
+/// digraphs, full-width and enclosed letters).
+#[test]
+fn lowercase_matches_python() {
+    let data = load();
+    let cases = data["lowercase"].as_array().unwrap();
+    assert!(cases.len() >= 7);
+    for c in cases {
+        let input = c["input"].as_str().unwrap();
+        assert_eq!(input.to_lowercase(), c["output"].as_str().unwrap(), "{input:?}");
+    }
+}
+
 #[test]
 fn bleu_and_chrf_match_sacrebleu() {
     let data = load();

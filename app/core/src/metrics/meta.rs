@@ -24,8 +24,8 @@
 //! (system, segment) present for both metrics has the two metrics' values swapped with
 //! probability ½, system scores are recomputed as means, and Δ = r(a) − r(b) against the human
 //! system scores; p = share of resamples with |Δ| ≥ |Δ_observed|, the observed Δ being computed
-//! the same way on the unswapped cells. Without segment scores, the system scores themselves
-//! are standardised and swapped.
+//! the same way on the unswapped cells. Unless every metric of the pair has segment scores, the
+//! system scores themselves are the cells (standardised, oriented, swapped per system).
 //!
 //! **Clusters** (both tests): metrics in decreasing order of |r|; the best opens the first
 //! cluster; each next metric joins the current cluster while it is *not* significantly worse
@@ -40,6 +40,10 @@
 //! segment, pooled: a pair is correct when the humans tie and |Δm| ≤ ε, or the humans do not tie,
 //! |Δm| > ε and the signs agree; ε is the threshold (0 or one of the |Δm|) that maximises
 //! accuracy, the smallest such one.
+//!
+//! **Between metrics at segment level**: PERM-BOTH on Kendall τ-b (no grouping) over the cells
+//! the humans and both metrics have, each metric's segment scores standardised and oriented by
+//! the sign of its τ-b, and clusters by decreasing |τ-b| with the same greedy rule.
 //!
 //! **Degenerate input**: a correlation that is undefined (a constant variable, fewer than two
 //! systems) is reported as `null` with the reason in the pair's notes; the pure functions
@@ -440,6 +444,38 @@ pub fn perm_both(a: &[Vec<Option<f64>>], b: &[Vec<Option<f64>>], human: &[f64], 
     Ok(PermBoth { delta, p_value: c as f64 / samples as f64, samples })
 }
 
+/// PERM-BOTH on a segment-level correlation over items (no grouping): `a[i]`, `b[i]` the two
+/// metrics' (standardised, oriented) scores of item i, `human[i]` its human score; each resample
+/// swaps every item's two metric scores with probability ½; p = share of |Δ| ≥ |Δ_observed|.
+pub fn perm_both_items(a: &[f64], b: &[f64], human: &[f64], kind: Correlation, samples: usize, seed: u64) -> Result<PermBoth> {
+    if a.len() != human.len() || b.len() != human.len() || samples == 0 {
+        return Err(StatsError::Invalid { what: "PERM-BOTH", message: "one score per item from each metric, and samples ≥ 1".into() });
+    }
+    let delta = correlation(kind, a, human)? - correlation(kind, b, human)?;
+    let mut rng = SplitMix64::new(seed);
+    let (mut x, mut y) = (a.to_vec(), b.to_vec());
+    let mut c = 0;
+    for _ in 0..samples {
+        for i in 0..a.len() {
+            if rng.coin() {
+                x[i] = b[i];
+                y[i] = a[i];
+            } else {
+                x[i] = a[i];
+                y[i] = b[i];
+            }
+        }
+        let d = match (correlation(kind, &x, human), correlation(kind, &y, human)) {
+            (Ok(p), Ok(q)) => p - q,
+            _ => 0.0,
+        };
+        if d.abs() >= delta.abs() {
+            c += 1;
+        }
+    }
+    Ok(PermBoth { delta, p_value: c as f64 / samples as f64, samples })
+}
+
 /// Greedy clusters (see the module documentation): `order` from best to worst, `p(top, m)` the
 /// p-value of "top better than m".
 pub fn greedy_clusters(order: &[usize], p: &dyn Fn(usize, usize) -> Option<f64>, alpha: f64) -> Vec<Vec<usize>> {
@@ -518,6 +554,11 @@ pub struct SegmentMetricReport {
 pub struct SegmentLevel {
     pub segments: usize,
     pub metrics: Vec<SegmentMetricReport>,
+    /// PERM-BOTH on Kendall τ-b over the cells the humans and both metrics have (no grouping);
+    /// statistic Δτ.
+    pub perm_both: MetricMatrix,
+    /// Metric names by decreasing |τ-b|, clustered with PERM-BOTH.
+    pub clusters_perm_both: Vec<Vec<String>>,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -631,6 +672,8 @@ fn system_level(
         _ => None,
     };
     let mut reports = Vec::new();
+    type PValues = Vec<Vec<Option<f64>>>;
+    let mut human_p: Vec<(Vec<bool>, PValues)> = Vec::new();
     for (mi, name) in names.iter().enumerate() {
         let x = &scores[mi];
         let mut pearson = corr_report(Correlation::Pearson, x, human, &format!("{name} Pearson"), notes);
@@ -674,7 +717,13 @@ fn system_level(
             }
             let mask = |i: usize, j: usize, s: usize| hs[i][s].is_some() && hs[j][s].is_some() && ms[i][s].is_some() && ms[j][s].is_some();
             let fill = |c: &[Vec<Option<f64>>]| -> Vec<Vec<f64>> { c.iter().map(|r| r.iter().map(|v| v.unwrap_or(0.0)).collect()).collect() };
-            let ph = permutation_p_values(&fill(hs), &mask, settings.permutation_samples, settings.seed);
+            // The humans' p-values depend on the metric only through which cells it has: metrics
+            // with the same cells share them.
+            let presence: Vec<bool> = ms.iter().flatten().map(Option::is_some).collect();
+            let ph = match human_p.iter().find(|(p, _)| *p == presence) {
+                Some((_, v)) => Ok(v.clone()),
+                None => permutation_p_values(&fill(hs), &mask, settings.permutation_samples, settings.seed).inspect(|v| human_p.push((presence, v.clone()))),
+            };
             let pm = permutation_p_values(&fill(ms), &mask, settings.permutation_samples, settings.seed);
             match (ph, pm) {
                 (Ok(ph), Ok(pm)) => spa = soft_pairwise_accuracy(&ph, &pm).map_err(|e| notes.push(format!("{name} SPA: {e}"))).ok(),
@@ -708,12 +757,9 @@ fn system_level(
     let mut williams = MetricMatrix { metrics: names.to_vec(), p: vec![vec![None; k]; k], statistic: vec![vec![None; k]; k] };
     let mut perm = williams.clone();
     let orient: Vec<f64> = reports.iter().map(|r| if r.pearson.value.unwrap_or(0.0) < 0.0 { -1.0 } else { 1.0 }).collect();
-    let cells: Vec<Vec<Vec<Option<f64>>>> = (0..k)
-        .map(|m| match (&mseg[m], mseg.iter().all(Option::is_some)) {
-            (Some(c), true) => standardised(c, orient[m]),
-            _ => standardised(&scores[m].iter().map(|v| vec![Some(*v)]).collect::<Vec<_>>(), orient[m]),
-        })
-        .collect();
+    let seg_cells: Vec<Option<Vec<Vec<Option<f64>>>>> = (0..k).map(|m| mseg[m].as_ref().map(|c| standardised(c, orient[m]))).collect();
+    let sys_cells: Vec<Vec<Vec<Option<f64>>>> =
+        (0..k).map(|m| standardised(&scores[m].iter().map(|v| vec![Some(*v)]).collect::<Vec<_>>(), orient[m])).collect();
     let mut williams_notes = BTreeSet::new();
     for a in 0..k {
         for b in 0..k {
@@ -730,7 +776,11 @@ fn system_level(
                 }
             }
             if a < b {
-                match perm_both(&cells[a], &cells[b], human, settings.permutation_samples, pair_seed(settings.seed, a, b)) {
+                let (ca, cb) = match (&seg_cells[a], &seg_cells[b]) {
+                    (Some(x), Some(y)) => (x, y),
+                    _ => (&sys_cells[a], &sys_cells[b]),
+                };
+                match perm_both(ca, cb, human, settings.permutation_samples, pair_seed(settings.seed, a, b)) {
                     Ok(r) => {
                         perm.p[a][b] = Some(r.p_value);
                         perm.p[b][a] = Some(r.p_value);
@@ -799,7 +849,44 @@ fn segment_level(hs: &[Vec<Option<f64>>], names: &[String], mseg: &[Option<Vec<V
             acc_eq: acc_eq(&hseg_t, &mt).map_err(|e| notes.push(format!("{name}: {e}"))).ok(),
         });
     }
-    SegmentLevel { segments: nseg, metrics }
+    // Between metrics: PERM-BOTH on τ-b, each metric's cells standardised and oriented.
+    let with: Vec<(usize, &Vec<Vec<Option<f64>>>)> = mseg.iter().enumerate().filter_map(|(i, m)| m.as_ref().map(|m| (i, m))).collect();
+    let k = metrics.len();
+    let mut perm = MetricMatrix { metrics: metrics.iter().map(|m| m.metric.clone()).collect(), p: vec![vec![None; k]; k], statistic: vec![vec![None; k]; k] };
+    let cells: Vec<Vec<Vec<Option<f64>>>> = with
+        .iter()
+        .zip(&metrics)
+        .map(|((_, c), r)| standardised(c, if r.kendall_b.value.unwrap_or(0.0) < 0.0 { -1.0 } else { 1.0 }))
+        .collect();
+    for a in 0..k {
+        for b in a + 1..k {
+            let (mut x, mut y, mut h) = (Vec::new(), Vec::new(), Vec::new());
+            for (sys, hr) in hs.iter().enumerate() {
+                for (seg, hv) in hr.iter().enumerate() {
+                    if let (Some(hv), Some(xv), Some(yv)) = (hv, cells[a][sys][seg], cells[b][sys][seg]) {
+                        x.push(xv);
+                        y.push(yv);
+                        h.push(*hv);
+                    }
+                }
+            }
+            match perm_both_items(&x, &y, &h, Correlation::KendallB, settings.permutation_samples, pair_seed(settings.seed ^ 0x5e6, a, b)) {
+                Ok(r) => {
+                    perm.p[a][b] = Some(r.p_value);
+                    perm.p[b][a] = Some(r.p_value);
+                    perm.statistic[a][b] = Some(r.delta);
+                    perm.statistic[b][a] = Some(-r.delta);
+                }
+                Err(e) => notes.push(format!("segment-level PERM-BOTH {} vs {}: {e}", perm.metrics[a], perm.metrics[b])),
+            }
+        }
+    }
+    let mut order: Vec<usize> = (0..k).collect();
+    let abst = |m: usize| metrics[m].kendall_b.value.map_or(f64::NEG_INFINITY, f64::abs);
+    order.sort_by(|&x, &y| abst(y).total_cmp(&abst(x)).then(perm.metrics[x].cmp(&perm.metrics[y])));
+    let clusters_perm_both =
+        greedy_clusters(&order, &|t, m| perm.p[t][m], settings.alpha).into_iter().map(|c| c.into_iter().map(|m| perm.metrics[m].clone()).collect()).collect();
+    SegmentLevel { segments: nseg, metrics, perm_both: perm, clusters_perm_both }
 }
 
 /// Which randomized test, by its command-line name.
@@ -867,7 +954,11 @@ BLEU_4_closest_cased\tes-en\tnewstest2012\tuk-dan-moses\t0.2240
     /// t ≈ 2.687, df 9, one-sided p ≈ 0.0125. The repository's stored p, 0.0114079074943561
     /// (`orig.williams-results.es-en`), is the same t read with n − 2 = 10 degrees of freedom
     /// (the R package it called); Assay follows the paper (n − 3). EMNLP 2014 Figure 1: AMBER's
-    /// Spearman ρ = 0.965. WMT 2012 Table 7 (seed 001 §6.5), es-en column: AMBER .97, BLEU .87.
+    /// Spearman ρ = 0.965. WMT 2012 Table 7 (seed 001 §6.5), es-en column: AMBER .97, BLEU .87
+    /// (Spearman against the human ranking; these human scores rank the 12 systems as the
+    /// seed's Bojar scores do). The rest of Tables 7–10 cannot be recomputed: the seed publishes
+    /// the human system scores of every pair (§6.4) but no metric's system or segment scores,
+    /// and no segment-level judgments; only this es-en example has both, for AMBER and BLEU.
     #[test]
     fn wmt12_es_en_williams_example() {
         let human = &read_table("human.tsv", HUMAN, TableFormat::Tsv, None, None).unwrap()[0];
@@ -976,6 +1067,10 @@ BLEU_4_closest_cased\tes-en\tnewstest2012\tuk-dan-moses\t0.2240
         let sn = seg.metrics.iter().find(|m| m.metric == "noisy").unwrap();
         assert!(sn.kendall_b.value.unwrap().abs() < 0.15);
         assert!(sg.acc_eq.unwrap().accuracy > sn.acc_eq.unwrap().accuracy);
+        let (g, e, z) = (seg.perm_both.metrics.iter().position(|m| m == "good").unwrap(), seg.perm_both.metrics.iter().position(|m| m == "error").unwrap(), seg.perm_both.metrics.iter().position(|m| m == "noisy").unwrap());
+        assert!(seg.perm_both.p[g][z].unwrap() < 0.05 && seg.perm_both.statistic[g][z].unwrap() > 0.3, "{:?}", seg.perm_both);
+        assert_eq!(seg.perm_both.p[g][e], Some(1.0), "good and −good are the same metric once oriented");
+        assert!(seg.clusters_perm_both[0].contains(&"good".to_string()) && !seg.clusters_perm_both[0].contains(&"noisy".to_string()));
     }
 
     #[test]

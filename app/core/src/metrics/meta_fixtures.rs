@@ -96,3 +96,19 @@ fn spa_permutations_replayed_in_python() {
     let spa = soft_pairwise_accuracy(&ph, &pm).unwrap();
     assert!((spa - c["spa"].as_f64().unwrap()).abs() < 1e-12);
 }
+
+#[test]
+fn perm_both_replayed_in_python() {
+    let data = load();
+    let cases = data["perm_both"].as_array().unwrap();
+    let mut significant = 0;
+    for c in cases {
+        let (a, b) = (grid(&c["a"]), grid(&c["b"]));
+        let human = floats(&c["human"]);
+        let r = perm_both(&a, &b, &human, c["samples"].as_u64().unwrap() as usize, c["seed"].as_u64().unwrap()).unwrap();
+        assert!((r.delta - c["delta"].as_f64().unwrap()).abs() < 1e-12, "{} vs {}", r.delta, c["delta"]);
+        assert!((r.p_value - c["p"].as_f64().unwrap()).abs() < 1e-12, "{} vs {}", r.p_value, c["p"]);
+        significant += (r.p_value < 0.05) as usize;
+    }
+    assert_eq!((cases.len(), significant), (3, 1));
+}

@@ -15,9 +15,15 @@
 //!   by the caller, else `""`). A TSV whose first line is not a header and has three columns is
 //!   read as `system<TAB>segment<TAB>score`.
 //!
+//! - **Assay's `analysis.json`** (what `assay analyze` and the exports write): every group's
+//!   system and per-segment scores, z or raw, named `assay-z` / `assay-raw` (with the task,
+//!   `assay-TASK-z`, when there are several), segments by their names (the test set's segment
+//!   ids, so they line up with a metric's `segment` column, or with the positions 1, 2, … of an
+//!   mt-metrics-eval segment file when the ids are 1-based positions).
+//!
 //! Scores are finite numbers; `None`, `null`, `NA` and the empty cell are missing values.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::fmt;
 
 use serde::{Deserialize, Serialize};
@@ -429,6 +435,69 @@ pub fn read_table(
         .collect())
 }
 
+/// Which of Assay's scores to read from `analysis.json`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum AssayScore {
+    Z,
+    Raw,
+}
+
+/// Reads the human scores of Assay's `analysis.json` (the whole file, or its `result`).
+pub fn read_analysis_json(file: &str, text: &str, kind: AssayScore) -> Result<Vec<Scores>, Vec<ReadError>> {
+    let err = |m: String| vec![ReadError::new(file, None, m)];
+    let v: serde_json::Value = serde_json::from_str(text).map_err(|e| vec![ReadError::new(file, Some(e.line()), format!("not JSON: {e}"))])?;
+    let r = if v.get("result").is_some() { &v["result"] } else { &v };
+    let names = |k: &str| -> Result<Vec<String>, Vec<ReadError>> {
+        r["names"][k]
+            .as_array()
+            .map(|a| a.iter().map(|x| x.as_str().unwrap_or_default().to_string()).collect())
+            .ok_or_else(|| err(format!("no names.{k}: not an Assay analysis.json")))
+    };
+    let (pairs, tasks, systems, segments) = (names("lang_pairs")?, names("tasks")?, names("systems")?, names("segments")?);
+    let groups = r["groups"].as_array().ok_or_else(|| err("no groups: not an Assay analysis.json".into()))?;
+    let key = match kind {
+        AssayScore::Z => "z",
+        AssayScore::Raw => "raw",
+    };
+    let name_of = |task: &str| if tasks.len() > 1 { format!("assay-{task}-{key}") } else { format!("assay-{key}") };
+    let idx = |x: &serde_json::Value, list: &[String], what: &str| -> Result<String, Vec<ReadError>> {
+        x.as_u64().and_then(|i| list.get(i as usize)).cloned().ok_or_else(|| err(format!("a {what} index out of range")))
+    };
+    let mut out: BTreeMap<String, Scores> = BTreeMap::new();
+    for g in groups {
+        let task = idx(&g["task"], &tasks, "task")?;
+        let pair = idx(&g["lang_pair"], &pairs, "language pair")?;
+        let name = name_of(&task);
+        let mut p = PairScores::default();
+        for s in g["systems"].as_array().into_iter().flatten() {
+            if let Some(v) = s[key].as_f64() {
+                p.system.insert(idx(&s["system"], &systems, "system")?, v);
+            }
+        }
+        let mut cells: BTreeMap<String, BTreeMap<String, f64>> = BTreeMap::new();
+        let mut ids: BTreeSet<String> = BTreeSet::new();
+        for c in g["segments"].as_array().into_iter().flatten() {
+            let (sys, seg) = (idx(&c["system"], &systems, "system")?, idx(&c["segment"], &segments, "segment")?);
+            if let Some(v) = c[key].as_f64() {
+                ids.insert(seg.clone());
+                cells.entry(sys).or_default().insert(seg, v);
+            }
+        }
+        let mut ids: Vec<String> = ids.into_iter().collect();
+        if ids.iter().all(|i| i.parse::<i64>().is_ok()) {
+            ids.sort_by_key(|i| i.parse::<i64>().unwrap_or(0));
+        }
+        p.segment = cells.into_iter().map(|(s, m)| (s, ids.iter().map(|i| m.get(i).copied()).collect())).collect();
+        p.segment_ids = ids;
+        out.entry(name.clone()).or_insert_with(|| Scores { name, pairs: BTreeMap::new() }).pairs.insert(pair, p);
+    }
+    if out.is_empty() {
+        return Err(err("no scores in this analysis".into()));
+    }
+    Ok(out.into_values().collect())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -468,6 +537,23 @@ mod tests {
         assert!(text.iter().any(|t| t.starts_with("en-de/m.sys.score, line 2: system \"A\" appears twice")), "{text:?}");
         assert!(text.iter().any(|t| t.starts_with("en-de/m.sys.score, line 3: score \"inf\" is not a finite")), "{text:?}");
         assert!(text.iter().any(|t| t.starts_with("en-de/m.sys.score, line 4: expected SYSTEM")), "{text:?}");
+    }
+
+    #[test]
+    fn assay_analysis_json() {
+        let text = r#"{"manifest": {}, "result": {"names": {"lang_pairs": ["de-en"], "tasks": ["da"], "systems": ["A", "B"], "segments": ["10", "2"]},
+            "groups": [{"task": 0, "lang_pair": 0, "systems": [{"system": 0, "raw": 70.5, "z": 0.3}, {"system": 1, "raw": 60.0, "z": -0.3}],
+              "segments": [{"system": 0, "segment": 0, "raw": 71, "z": 0.4}, {"system": 0, "segment": 1, "raw": 70, "z": 0.2}, {"system": 1, "segment": 1, "raw": 60, "z": -0.3}]}]}}"#;
+        let s = read_analysis_json("analysis.json", text, AssayScore::Z).unwrap();
+        assert_eq!(s[0].name, "assay-z");
+        let p = &s[0].pairs["de-en"];
+        assert_eq!(p.segment_ids, ["2", "10"]);
+        assert_eq!(p.segment["A"], vec![Some(0.2), Some(0.4)]);
+        assert_eq!(p.segment["B"], vec![Some(-0.3), None]);
+        assert_eq!(p.system["A"], 0.3);
+        let raw = read_analysis_json("analysis.json", text, AssayScore::Raw).unwrap();
+        assert_eq!(raw[0].pairs["de-en"].system["B"], 60.0);
+        assert!(read_analysis_json("x.json", "{}", AssayScore::Z).unwrap_err()[0].problem.contains("not an Assay analysis.json"));
     }
 
     #[test]

@@ -14,9 +14,10 @@ use serde::{Deserialize, Serialize};
 use assay_stats::resample::{
     RandomizedTest, approximate_randomization, bootstrap_test, mean_metric, paired_bootstrap,
 };
-use assay_stats::{Alternative, StatsError};
+use assay_stats::{Alternative, StatsError, clopper_pearson};
 
 use super::bleu::{BLEU_STATS_DIM, BleuConfig, BleuStats, bleu_from_sums};
+use super::chrf::{ChrfConfig, ChrfStats, f_score};
 
 /// How systems are compared.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -168,6 +169,25 @@ pub fn bleu_significance(
     significance_matrix(&rows, &move |sums: &[f64], _n: usize| bleu_from_sums(sums, &c), settings)
 }
 
+/// Every pair of systems on corpus chrF / chrF++, resampling its per-order statistics.
+pub fn chrf_significance(
+    systems: &[(String, Vec<ChrfStats>)],
+    config: &ChrfConfig,
+    settings: &SystemTestSettings,
+) -> Result<SignificanceMatrix, StatsError> {
+    let rows: Vec<SystemRows> = systems
+        .iter()
+        .map(|(n, s)| SystemRows {
+            name: n.clone(),
+            dim: s.first().map_or(1, |x| x.0.len()),
+            rows: s.iter().flat_map(|x| x.0.iter().map(|&v| v as f64)).collect(),
+            present: vec![true; s.len()],
+        })
+        .collect();
+    let c = config.clone();
+    significance_matrix(&rows, &move |sums: &[f64], _n: usize| f_score(sums, &c), settings)
+}
+
 /// A test's conclusion on a pair of systems.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
@@ -213,6 +233,9 @@ pub struct SignificanceAgreement {
     pub share: f64,
     /// Pairs the humans separate and the metric separates in the other direction.
     pub opposite: usize,
+    /// Exact (Clopper–Pearson) 95 % interval of `share`, as Graham et al. (WMT 2014) report
+    /// their tests' accuracies.
+    pub interval: (f64, f64),
 }
 
 /// Agreement of `metric`'s matrix with `human`'s over the systems both have (by name).
@@ -238,7 +261,8 @@ pub fn significance_agreement(
     if pairs == 0 {
         return Err(StatsError::Empty { what: "significance agreement" });
     }
-    Ok(SignificanceAgreement { agree, pairs, share: agree as f64 / pairs as f64, opposite })
+    let interval = clopper_pearson(agree as u64, pairs as u64, 0.95)?;
+    Ok(SignificanceAgreement { agree, pairs, share: agree as f64 / pairs as f64, opposite, interval })
 }
 
 #[cfg(test)]
@@ -274,6 +298,30 @@ mod tests {
         let metric = mean_significance(&flat, &s).unwrap();
         let a = significance_agreement(&human, &metric, 0.05).unwrap();
         assert_eq!((a.agree, a.pairs, a.opposite), (1, 3, 0), "{:?}", metric.p);
+    }
+
+    /// Graham et al. (WMT 2014) Tables 1–2 (seed 000 §6.2): 53 correct conclusions of 66 es-en
+    /// pairs = 80.3 % [68.7, 89.1]; 34 of 55 en-es pairs = 61.8 % [47.7, 74.6]. Two matrices
+    /// over 12 systems that disagree on exactly 13 pairs give the first figure.
+    #[test]
+    fn agreement_interval_matches_wmt14_tables() {
+        let names: Vec<String> = (0..12).map(|i| format!("s{i}")).collect();
+        let matrix = |flip: usize| {
+            let mut p = vec![vec![None; 12]; 12];
+            let pairs = (0..12usize).flat_map(|i| (i + 1..12).map(move |j| (i, j)));
+            for (k, (i, j)) in pairs.enumerate() {
+                // Humans: i better than j everywhere; the metric: not significant on `flip` pairs.
+                let sig = k >= flip;
+                p[i][j] = Some(if sig { 0.001 } else { 0.5 });
+                p[j][i] = Some(if sig { 0.999 } else { 0.5 });
+            }
+            SignificanceMatrix { systems: names.clone(), test: RandomizedTest::ApproximateRandomization, alternative: Alternative::Greater, samples: 1000, seed: 1, p, observed: vec![vec![Some(1.0); 12]; 12] }
+        };
+        let a = significance_agreement(&matrix(0), &matrix(13), 0.05).unwrap();
+        assert_eq!((a.agree, a.pairs, a.opposite), (53, 66, 0));
+        assert_eq!(((a.share * 1000.0).round(), (a.interval.0 * 1000.0).round(), (a.interval.1 * 1000.0).round()), (803.0, 687.0, 891.0));
+        let (lo, hi) = clopper_pearson(34, 55, 0.95).unwrap();
+        assert_eq!(((lo * 1000.0).round(), (hi * 1000.0).round()), (477.0, 746.0));
     }
 
     #[test]

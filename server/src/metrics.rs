@@ -1,0 +1,638 @@
+//! `assay metrics`: automatic metrics and how well they agree with human judgments (issue 21).
+//!
+//! - `assay metrics score`: BLEU, chrF or chrF++ of one system output against one or more
+//!   references, exactly as sacrebleu 2.4.3 computes them; prints sacrebleu's line (signature,
+//!   rounded score, details) and, last, `NAME SCORE` at full precision (or, with `--segments`,
+//!   the signature and one segment score per line).
+//! - `assay metrics compare`: randomized significance tests between system outputs on corpus
+//!   BLEU / chrF, resampling the metric's sufficient statistics (Graham & Liu 2014).
+//! - `assay metrics evaluate`: the meta-evaluation of metric scores against human scores,
+//!   written as CSV and JSON into a fresh directory (moved into place only when complete).
+//!
+//! Text files are read as UTF-8, one segment a line (`\n`, a trailing `\r` dropped).
+
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
+
+use assay_core::metrics::bleu::{self, BleuConfig};
+use assay_core::metrics::chrf::{self, ChrfConfig};
+use assay_core::metrics::meta::{self, MetaReport, MetaSettings, MetricMatrix};
+use assay_core::metrics::read::{self, ReadError, Scores, TableFormat};
+use assay_core::metrics::systems::{self, SignificanceMatrix, SystemTestSettings};
+use assay_core::metrics::tokenize::Tokenizer;
+use assay_core::metrics::python_repr;
+use app::stats::Alternative;
+use app::stats::resample::RandomizedTest;
+
+use crate::analyze::{check_out, move_into_place, staging_dir};
+
+#[derive(clap::Subcommand, Debug)]
+pub enum MetricsCommand {
+    /// Score a system output with BLEU, chrF or chrF++ (sacrebleu 2.4.3, to the last digit).
+    Score(ScoreArgs),
+    /// Randomized significance tests between system outputs on corpus BLEU or chrF.
+    Compare(CompareArgs),
+    /// Meta-evaluate metric scores against human scores; writes CSV and meta.json.
+    Evaluate(EvaluateArgs),
+}
+
+#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum MetricName {
+    Bleu,
+    Chrf,
+    #[value(name = "chrf++")]
+    ChrfPlusPlus,
+}
+
+#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TokenizeName {
+    #[value(name = "13a")]
+    Thirteen,
+    Zh,
+    Intl,
+    Char,
+    None,
+}
+
+impl TokenizeName {
+    fn tokenizer(self) -> Tokenizer {
+        match self {
+            TokenizeName::Thirteen => Tokenizer::Thirteen,
+            TokenizeName::Zh => Tokenizer::Zh,
+            TokenizeName::Intl => Tokenizer::Intl,
+            TokenizeName::Char => Tokenizer::Char,
+            TokenizeName::None => Tokenizer::None,
+        }
+    }
+}
+
+#[derive(clap::Args, Debug)]
+pub struct MetricArgs {
+    #[arg(long, value_enum, default_value = "bleu")]
+    pub metric: MetricName,
+    /// A reference file, one segment a line; repeat for several references.
+    #[arg(long = "reference", required = true)]
+    pub references: Vec<PathBuf>,
+    /// BLEU's tokenizer (sacrebleu's `--tokenize`).
+    #[arg(long, value_enum, default_value = "13a")]
+    pub tokenize: TokenizeName,
+    /// Lowercase hypothesis and references first.
+    #[arg(long)]
+    pub lowercase: bool,
+    /// chrF: sacrebleu's `--chrf-eps-smoothing` (eff:no).
+    #[arg(long)]
+    pub eps_smoothing: bool,
+}
+
+#[derive(clap::Args, Debug)]
+pub struct ScoreArgs {
+    #[command(flatten)]
+    pub metric: MetricArgs,
+    /// The system output, one segment a line.
+    #[arg(long)]
+    pub hypothesis: PathBuf,
+    /// Print each segment's score (sacrebleu's sentence_bleu / sentence_chrf) instead of the corpus score.
+    #[arg(long)]
+    pub segments: bool,
+}
+
+#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TestName {
+    /// Approximate randomization (each segment's pair swapped with probability ½).
+    Ar,
+    /// Bootstrap with shift-to-zero.
+    Bootstrap,
+    /// Koehn's paired bootstrap (one-sided).
+    PairedBootstrap,
+}
+
+#[derive(clap::Args, Debug)]
+pub struct TestArgs {
+    /// The randomized test between systems.
+    #[arg(long, value_enum, default_value = "ar")]
+    pub test: TestName,
+    /// Two-sided instead of one-sided (row system better than column system).
+    #[arg(long)]
+    pub two_sided: bool,
+    /// Resamples of the randomized tests between systems.
+    #[arg(long, default_value_t = 1000)]
+    pub test_samples: usize,
+    /// Significance level.
+    #[arg(long, default_value_t = 0.05)]
+    pub alpha: f64,
+    /// Seed of every random draw.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+}
+
+impl TestArgs {
+    fn settings(&self) -> Result<SystemTestSettings, String> {
+        if self.test_samples == 0 || !(self.alpha > 0.0 && self.alpha < 1.0) {
+            return Err("--test-samples must be ≥ 1 and --alpha in (0, 1)".into());
+        }
+        Ok(SystemTestSettings {
+            test: match self.test {
+                TestName::Ar => RandomizedTest::ApproximateRandomization,
+                TestName::Bootstrap => RandomizedTest::Bootstrap,
+                TestName::PairedBootstrap => RandomizedTest::PairedBootstrap,
+            },
+            alternative: if self.two_sided { Alternative::TwoSided } else { Alternative::Greater },
+            samples: self.test_samples,
+            seed: self.seed,
+            alpha: self.alpha,
+        })
+    }
+}
+
+#[derive(clap::Args, Debug)]
+pub struct CompareArgs {
+    #[command(flatten)]
+    pub metric: MetricArgs,
+    /// A system output; repeat for each system (at least two). The system's name is the file
+    /// name without its extension.
+    #[arg(long = "hypothesis", required = true)]
+    pub hypotheses: Vec<PathBuf>,
+    #[command(flatten)]
+    pub test: TestArgs,
+}
+
+#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum AssayScoreName {
+    Z,
+    Raw,
+}
+
+#[derive(clap::Args, Debug)]
+pub struct EvaluateArgs {
+    /// Human scores: Assay's `analysis.json`, mt-metrics-eval `.score` files (`LP.NAME.sys.score`, `LP.NAME.seg.score`,
+    /// as `assay analyze` writes them, or `LP/NAME.LEVEL.score`), a TSV (`system segment score`
+    /// with or without that header, or named columns) or a JSONL file. Repeat for a sys and a
+    /// seg file.
+    #[arg(long = "human", required = true)]
+    pub human: Vec<PathBuf>,
+    /// Metric scores: directories (searched for `*.score`, `*.tsv`, `*.jsonl`) or files.
+    #[arg(long = "metrics", required = true, num_args = 1..)]
+    pub metrics: Vec<PathBuf>,
+    /// Which of Assay's scores to read from an `analysis.json` given as --human.
+    #[arg(long, value_enum, default_value = "z")]
+    pub assay_scores: AssayScoreName,
+    /// Language pair of TSV/JSONL rows without a pair column.
+    #[arg(long)]
+    pub pair: Option<String>,
+    /// Directory to write (created; must not exist or be empty unless --force).
+    #[arg(long)]
+    pub output: PathBuf,
+    #[arg(long)]
+    pub force: bool,
+    /// Bootstrap resamples of the correlation intervals.
+    #[arg(long, default_value_t = 1000)]
+    pub bootstrap: usize,
+    /// Resamples of PERM-BOTH and of the permutation p-values behind SPA.
+    #[arg(long, default_value_t = 1000)]
+    pub permutations: usize,
+    /// Human score difference above which two outputs of a segment form a DArr pair.
+    #[arg(long, default_value_t = 25.0)]
+    pub darr_threshold: f64,
+    /// Skip the randomized tests between systems.
+    #[arg(long)]
+    pub no_system_tests: bool,
+    #[command(flatten)]
+    pub test: TestArgs,
+}
+
+pub fn run(command: MetricsCommand) -> Result<(), String> {
+    match command {
+        MetricsCommand::Score(a) => score(&a),
+        MetricsCommand::Compare(a) => compare(&a),
+        MetricsCommand::Evaluate(a) => evaluate(&a),
+    }
+}
+
+fn read_lines(path: &Path) -> Result<Vec<String>, String> {
+    let text = std::fs::read_to_string(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+    let mut lines: Vec<String> = text.split('\n').map(|l| l.strip_suffix('\r').unwrap_or(l).to_string()).collect();
+    if text.ends_with('\n') || text.is_empty() {
+        lines.pop();
+    }
+    Ok(lines)
+}
+
+fn read_refs(paths: &[PathBuf], n: usize) -> Result<Vec<Vec<String>>, String> {
+    let mut refs = Vec::new();
+    for p in paths {
+        let r = read_lines(p)?;
+        if r.len() != n {
+            return Err(format!("{} has {} lines, the hypothesis has {n}", p.display(), r.len()));
+        }
+        refs.push(r);
+    }
+    Ok(refs)
+}
+
+enum Config {
+    Bleu(BleuConfig),
+    Chrf(ChrfConfig),
+}
+
+fn config(a: &MetricArgs) -> Config {
+    match a.metric {
+        MetricName::Bleu => Config::Bleu(BleuConfig { tokenize: a.tokenize.tokenizer(), lowercase: a.lowercase, ..BleuConfig::default() }),
+        MetricName::Chrf | MetricName::ChrfPlusPlus => {
+            let mut c = if a.metric == MetricName::Chrf { ChrfConfig::chrf() } else { ChrfConfig::chrf_plus_plus() };
+            c.lowercase = a.lowercase;
+            c.eps_smoothing = a.eps_smoothing;
+            Config::Chrf(c)
+        }
+    }
+}
+
+fn score(a: &ScoreArgs) -> Result<(), String> {
+    let mut o = String::new();
+    let hyps = read_lines(&a.hypothesis)?;
+    let refs = read_refs(&a.metric.references, hyps.len())?;
+    let nrefs = refs.len();
+    let e = |e: assay_core::metrics::MetricError| e.to_string();
+    match config(&a.metric) {
+        Config::Bleu(c) if a.segments => {
+            let c = c.sentence();
+            let _ = writeln!(o, "{}", c.signature(nrefs));
+            for s in bleu::sentence_bleus(&hyps, &refs, &c).map_err(e)? {
+                let _ = writeln!(o, "{}", python_repr(s.score));
+            }
+        }
+        Config::Bleu(c) => {
+            let s = bleu::corpus_bleu(&hyps, &refs, &c).map_err(e)?;
+            let prec: Vec<String> = s.precisions.iter().map(|p| format!("{p:.1}")).collect();
+            let ratio = if s.stats.ref_len > 0 { s.stats.hyp_len as f64 / s.stats.ref_len as f64 } else { 0.0 };
+            let _ = writeln!(o, 
+                "BLEU|{} = {:.2} {} (BP = {:.3} ratio = {ratio:.3} hyp_len = {} ref_len = {})",
+                c.signature(nrefs),
+                s.score,
+                prec.join("/"),
+                s.bp,
+                s.stats.hyp_len,
+                s.stats.ref_len
+            );
+            let _ = writeln!(o, "BLEU {}", python_repr(s.score));
+        }
+        Config::Chrf(c) if a.segments => {
+            let _ = writeln!(o, "{}", c.signature(nrefs));
+            for s in chrf::sentence_chrfs(&hyps, &refs, &c).map_err(e)? {
+                let _ = writeln!(o, "{}", python_repr(s));
+            }
+        }
+        Config::Chrf(c) => {
+            let s = chrf::corpus_chrf(&hyps, &refs, &c).map_err(e)?;
+            let _ = writeln!(o, "{}|{} = {s:.2}", c.name(), c.signature(nrefs));
+            let _ = writeln!(o, "{} {}", c.name(), python_repr(s));
+        }
+    }
+    emit(&o)
+}
+
+/// Writes the command's output at once; a closed pipe (`| head`) is not an error.
+fn emit(o: &str) -> Result<(), String> {
+    use std::io::Write as _;
+    match std::io::stdout().lock().write_all(o.as_bytes()) {
+        Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => Err(format!("cannot write: {e}")),
+        _ => Ok(()),
+    }
+}
+
+fn system_name(p: &Path) -> String {
+    p.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_else(|| p.display().to_string())
+}
+
+fn compare(a: &CompareArgs) -> Result<(), String> {
+    let mut o = String::new();
+    if a.hypotheses.len() < 2 {
+        return Err("give at least two --hypothesis files".into());
+    }
+    let settings = a.test.settings()?;
+    let outputs: Vec<(String, Vec<String>)> = a.hypotheses.iter().map(|p| Ok((system_name(p), read_lines(p)?))).collect::<Result<_, String>>()?;
+    let n = outputs[0].1.len();
+    if let Some((name, o)) = outputs.iter().find(|(_, o)| o.len() != n) {
+        return Err(format!("{name} has {} lines, {} has {n}", o.len(), outputs[0].0));
+    }
+    let refs = read_refs(&a.metric.references, n)?;
+    let e = |e: assay_core::metrics::MetricError| e.to_string();
+    let (signature, matrix, scores) = match config(&a.metric) {
+        Config::Bleu(c) => {
+            let mut stats = Vec::new();
+            for (name, o) in &outputs {
+                stats.push((name.clone(), bleu::segment_statistics(o, &refs, &c).map_err(e)?));
+            }
+            let scores: Vec<f64> = stats.iter().map(|(_, s)| bleu::bleu_from_stats(&bleu::BleuStats::sum(s), &c).score).collect();
+            (format!("BLEU|{}", c.signature(refs.len())), systems::bleu_significance(&stats, &c, &settings).map_err(|e| e.to_string())?, scores)
+        }
+        Config::Chrf(c) => {
+            let mut stats = Vec::new();
+            for (name, o) in &outputs {
+                stats.push((name.clone(), chrf::segment_statistics(o, &refs, &c).map_err(e)?));
+            }
+            let scores: Vec<f64> = stats.iter().map(|(_, s)| chrf::chrf_from_stats(&chrf::ChrfStats::sum(s), &c)).collect();
+            (format!("{}|{}", c.name(), c.signature(refs.len())), systems::chrf_significance(&stats, &c, &settings).map_err(|e| e.to_string())?, scores)
+        }
+    };
+    let _ = writeln!(o, "{signature}");
+    let _ = writeln!(o, "test: {} ({}), {} samples, seed {}; p[row][column]: {}", test_name(&matrix), alt_name(matrix.alternative), matrix.samples, matrix.seed, if matrix.alternative == Alternative::TwoSided { "row and column differ" } else { "row better than column" });
+    let _ = write!(o, "system\tscore");
+    for s in &matrix.systems {
+        let _ = write!(o, "\t{s}");
+    }
+    o.push('\n');
+    for (i, s) in matrix.systems.iter().enumerate() {
+        let _ = write!(o, "{s}\t{}", python_repr(scores[i]));
+        for p in &matrix.p[i] {
+            match p {
+                Some(p) => {
+                    let _ = write!(o, "\t{}{}", python_repr(*p), if *p < a.test.alpha { "*" } else { "" });
+                }
+                None => o.push_str("\t-"),
+            }
+        }
+        o.push('\n');
+    }
+    emit(&o)
+}
+
+fn test_name(m: &SignificanceMatrix) -> &'static str {
+    match m.test {
+        RandomizedTest::PairedBootstrap => "paired-bootstrap",
+        RandomizedTest::Bootstrap => "bootstrap",
+        RandomizedTest::ApproximateRandomization => "approximate-randomization",
+    }
+}
+
+fn alt_name(a: Alternative) -> &'static str {
+    match a {
+        Alternative::TwoSided => "two-sided",
+        Alternative::Greater => "one-sided",
+        Alternative::Less => "one-sided (less)",
+    }
+}
+
+/// Reads one score file by its extension.
+fn read_scores(path: &Path, rel: &str, default_name: Option<&str>, pair: Option<&str>, assay: read::AssayScore) -> Result<Vec<Scores>, Vec<ReadError>> {
+    let text = std::fs::read_to_string(path).map_err(|e| vec![ReadError::new(rel, None, format!("cannot read: {e}"))])?;
+    let ext = path.extension().and_then(|e| e.to_str()).unwrap_or("");
+    match ext {
+        "score" => read::read_mme(&[(rel.to_string(), text)]),
+        "jsonl" => read::read_table(rel, &text, TableFormat::Jsonl, default_name, pair),
+        "json" => read::read_analysis_json(rel, &text, assay),
+        _ => read::read_table(rel, &text, TableFormat::Tsv, default_name, pair),
+    }
+}
+
+fn list_files(root: &Path, out: &mut Vec<PathBuf>) -> Result<(), String> {
+    let mut entries: Vec<PathBuf> = std::fs::read_dir(root)
+        .map_err(|e| format!("cannot read {}: {e}", root.display()))?
+        .map(|e| e.map(|e| e.path()).map_err(|e| format!("cannot read {}: {e}", root.display())))
+        .collect::<Result<_, _>>()?;
+    entries.sort();
+    for p in entries {
+        if p.is_dir() {
+            list_files(&p, out)?;
+        } else if matches!(p.extension().and_then(|e| e.to_str()), Some("score" | "tsv" | "jsonl")) {
+            out.push(p);
+        }
+    }
+    Ok(())
+}
+
+/// Reads every file; mt-metrics-eval files are read together (a metric's sys and seg files
+/// merge), tables one by one. All or nothing.
+fn read_all(paths: &[PathBuf], default_name: Option<&str>, pair: Option<&str>, assay: read::AssayScore) -> Result<Vec<Scores>, Vec<ReadError>> {
+    let mut files = Vec::new();
+    let mut errors = Vec::new();
+    for p in paths {
+        if p.is_dir() {
+            let mut found = Vec::new();
+            if let Err(e) = list_files(p, &mut found) {
+                errors.push(ReadError::new(&p.display().to_string(), None, e));
+            }
+            if found.is_empty() {
+                errors.push(ReadError::new(&p.display().to_string(), None, "no .score, .tsv or .jsonl file in this directory"));
+            }
+            for f in found {
+                // Keep the language-pair directory in the name mt-metrics-eval files are read by.
+                let rel = f.strip_prefix(p.parent().unwrap_or(Path::new(""))).unwrap_or(&f).display().to_string();
+                files.push((f, rel));
+            }
+        } else {
+            files.push((p.clone(), p.display().to_string()));
+        }
+    }
+    let mut mme = Vec::new();
+    let mut out: Vec<Scores> = Vec::new();
+    for (path, rel) in files {
+        if path.extension().and_then(|e| e.to_str()) == Some("score") {
+            match std::fs::read_to_string(&path) {
+                Ok(t) => mme.push((rel, t)),
+                Err(e) => errors.push(ReadError::new(&rel, None, format!("cannot read: {e}"))),
+            }
+        } else {
+            match read_scores(&path, &rel, default_name, pair, assay) {
+                Ok(s) => out.extend(s),
+                Err(e) => errors.extend(e),
+            }
+        }
+    }
+    if !mme.is_empty() {
+        match read::read_mme(&mme) {
+            Ok(s) => out.extend(s),
+            Err(e) => errors.extend(e),
+        }
+    }
+    // One entry per name: the same metric from several files merges by pair.
+    let mut merged: std::collections::BTreeMap<String, Scores> = std::collections::BTreeMap::new();
+    for s in out {
+        let e = merged.entry(s.name.clone()).or_insert_with(|| Scores { name: s.name.clone(), pairs: Default::default() });
+        for (pair, p) in s.pairs {
+            match e.pairs.entry(pair) {
+                std::collections::btree_map::Entry::Occupied(o) => {
+                    errors.push(ReadError::new("", None, format!("{} {}: scores come from more than one file", s.name, o.key())));
+                }
+                std::collections::btree_map::Entry::Vacant(v) => {
+                    v.insert(p);
+                }
+            }
+        }
+    }
+    if errors.is_empty() { Ok(merged.into_values().collect()) } else { Err(errors) }
+}
+
+fn listed(errors: Vec<ReadError>) -> String {
+    let lines: Vec<String> = errors.iter().map(|e| format!("  {e}")).collect();
+    format!("nothing was evaluated:\n{}", lines.join("\n"))
+}
+
+fn evaluate(a: &EvaluateArgs) -> Result<(), String> {
+    check_out(&a.output, a.force)?;
+    let system_tests = if a.no_system_tests { None } else { Some(a.test.settings()?) };
+    if a.bootstrap == 0 || a.permutations == 0 {
+        return Err("--bootstrap and --permutations must be ≥ 1".into());
+    }
+    let assay = match a.assay_scores {
+        AssayScoreName::Z => read::AssayScore::Z,
+        AssayScoreName::Raw => read::AssayScore::Raw,
+    };
+    let human = read_all(&a.human, Some("human"), a.pair.as_deref(), assay).map_err(listed)?;
+    let mut human_iter = human.into_iter();
+    let (Some(human), None) = (human_iter.next(), human_iter.next()) else {
+        return Err("--human must hold the scores of one set of human judgments (found several names)".into());
+    };
+    let metrics = read_all(&a.metrics, None, a.pair.as_deref(), assay).map_err(listed)?;
+    let metrics: Vec<Scores> = metrics.into_iter().filter(|m| m.name != human.name).collect();
+    if metrics.is_empty() {
+        return Err("no metric scores were found".into());
+    }
+    eprintln!("assay: {} metric(s), {} language pair(s) of human scores", metrics.len(), human.pairs.len());
+    let settings = MetaSettings {
+        bootstrap_samples: a.bootstrap,
+        confidence: 0.95,
+        permutation_samples: a.permutations,
+        alpha: a.test.alpha,
+        seed: a.test.seed,
+        darr_threshold: a.darr_threshold,
+        system_tests,
+    };
+    let report = meta::meta_evaluate(&human, &metrics, &settings);
+    for p in &report.pairs {
+        for n in &p.notes {
+            eprintln!("assay: {}: {n}", p.pair);
+        }
+    }
+    let staging = staging_dir(&a.output)?;
+    match write_report(&staging, &report) {
+        Ok(()) => move_into_place(&staging, &a.output)?,
+        Err(e) => {
+            let _ = std::fs::remove_dir_all(&staging);
+            return Err(e);
+        }
+    }
+    eprintln!("assay: wrote {}", a.output.display());
+    Ok(())
+}
+
+fn opt(v: Option<f64>) -> String {
+    v.map(python_repr).unwrap_or_default()
+}
+
+/// A CSV field: quoted when it holds a comma, a quote or a line break.
+fn field(s: &str) -> String {
+    if s.contains([',', '"', '\n', '\r']) { format!("\"{}\"", s.replace('"', "\"\"")) } else { s.to_string() }
+}
+
+fn write_matrix(out: &mut String, pair: &str, test: &str, m: &MetricMatrix) {
+    for (a, row) in m.p.iter().enumerate() {
+        for (b, p) in row.iter().enumerate() {
+            if a != b {
+                out.push_str(&format!("{},{},{},{},{},{}\n", field(pair), test, field(&m.metrics[a]), field(&m.metrics[b]), opt(*p), opt(m.statistic[a][b])));
+            }
+        }
+    }
+}
+
+fn write_significance(out: &mut String, pair: &str, scorer: &str, m: &SignificanceMatrix) {
+    for (i, row) in m.p.iter().enumerate() {
+        for (j, p) in row.iter().enumerate() {
+            if let Some(p) = p {
+                out.push_str(&format!(
+                    "{},{},{},{},{},{},{},{}\n",
+                    field(pair),
+                    field(scorer),
+                    test_name(m),
+                    alt_name(m.alternative),
+                    field(&m.systems[i]),
+                    field(&m.systems[j]),
+                    python_repr(*p),
+                    opt(m.observed[i][j])
+                ));
+            }
+        }
+    }
+}
+
+fn write_report(dir: &Path, r: &MetaReport) -> Result<(), String> {
+    let mut sys = String::from("pair,metric,systems,pearson,pearson_p,pearson_lower,pearson_upper,spearman,spearman_p,spearman_lower,spearman_upper,kendall,kendall_p,kendall_lower,kendall_upper,pairwise_accuracy,pairs,soft_pairwise_accuracy,significance_agreement\n");
+    let mut seg = String::from("pair,metric,cells,kendall_b,kendall_b_p,kendall_c,kendall_c_p,pearson,pearson_p,darr_kendall,darr_concordant,darr_discordant,acc_eq,acc_eq_epsilon,acc_eq_pairs\n");
+    let mut tests = String::from("pair,test,metric_a,metric_b,p_value,statistic\n");
+    let mut clusters = String::from("pair,test,cluster,metric\n");
+    let mut sig = String::from("pair,scores,test,alternative,system_a,system_b,p_value,observed\n");
+    for p in &r.pairs {
+        if let Some(s) = &p.system_level {
+            for m in &s.metrics {
+                let c = |c: &meta::CorrelationReport| format!("{},{},{},{}", opt(c.value), opt(c.p_value), opt(c.interval.map(|i| i.lower)), opt(c.interval.map(|i| i.upper)));
+                sys.push_str(&format!(
+                    "{},{},{},{},{},{},{},{},{},{}\n",
+                    field(&p.pair),
+                    field(&m.metric),
+                    s.systems.len(),
+                    c(&m.pearson),
+                    c(&m.spearman),
+                    c(&m.kendall),
+                    opt(m.pairwise_accuracy.map(|a| a.accuracy)),
+                    m.pairwise_accuracy.map(|a| a.pairs.to_string()).unwrap_or_default(),
+                    opt(m.soft_pairwise_accuracy),
+                    opt(m.significance_agreement.as_ref().map(|a| a.share)),
+                ));
+                if let Some(m2) = &m.significance {
+                    write_significance(&mut sig, &p.pair, &m.metric, m2);
+                }
+            }
+            write_matrix(&mut tests, &p.pair, "williams", &s.williams);
+            write_matrix(&mut tests, &p.pair, "perm-both", &s.perm_both);
+            for (test, cl) in [("williams", &s.clusters_williams), ("perm-both", &s.clusters_perm_both)] {
+                for (k, c) in cl.iter().enumerate() {
+                    for m in c {
+                        clusters.push_str(&format!("{},{test},{},{}\n", field(&p.pair), k + 1, field(m)));
+                    }
+                }
+            }
+            if let Some(h) = &s.human_significance {
+                write_significance(&mut sig, &p.pair, &r.human, h);
+            }
+        }
+        if let Some(s) = &p.segment_level {
+            write_matrix(&mut tests, &p.pair, "perm-both-segment", &s.perm_both);
+            for (k, c) in s.clusters_perm_both.iter().enumerate() {
+                for m in c {
+                    clusters.push_str(&format!("{},perm-both-segment,{},{}\n", field(&p.pair), k + 1, field(m)));
+                }
+            }
+            for m in &s.metrics {
+                seg.push_str(&format!(
+                    "{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}\n",
+                    field(&p.pair),
+                    field(&m.metric),
+                    m.n,
+                    opt(m.kendall_b.value),
+                    opt(m.kendall_b.p_value),
+                    opt(m.kendall_c.value),
+                    opt(m.kendall_c.p_value),
+                    opt(m.pearson.value),
+                    opt(m.pearson.p_value),
+                    opt(m.darr_kendall.map(|d| d.tau)),
+                    m.darr_kendall.map(|d| d.concordant.to_string()).unwrap_or_default(),
+                    m.darr_kendall.map(|d| d.discordant.to_string()).unwrap_or_default(),
+                    opt(m.acc_eq.map(|a| a.accuracy)),
+                    opt(m.acc_eq.map(|a| a.epsilon)),
+                    m.acc_eq.map(|a| a.pairs.to_string()).unwrap_or_default(),
+                ));
+            }
+        }
+    }
+    let json = serde_json::to_string_pretty(r).map_err(|e| format!("cannot encode the report: {e}"))?;
+    for (name, text) in [
+        ("system-level.csv", sys),
+        ("segment-level.csv", seg),
+        ("metric-tests.csv", tests),
+        ("clusters.csv", clusters),
+        ("system-significance.csv", sig),
+        ("meta.json", json + "\n"),
+    ] {
+        std::fs::write(dir.join(name), text).map_err(|e| format!("cannot write {name}: {e}"))?;
+    }
+    Ok(())
+}
