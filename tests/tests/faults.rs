@@ -8,7 +8,9 @@
 //!   gets a HIT twice, and no judgment is lost, with requests spread over both servers.
 //!
 //! `ASSAY_FAULT_KILLS` (default 20) and `ASSAY_FAULT_WORKERS` (default 20) make the fault test
-//! longer: `ASSAY_FAULT_KILLS=200 ASSAY_FAULT_WORKERS=60 cargo test -p assay-tests --test faults`.
+//! longer: `ASSAY_FAULT_KILLS=200 ASSAY_FAULT_WORKERS=60 ASSAY_CROWD_CLAIMS_PER_HOUR=1000 cargo
+//! test -p assay-tests --test faults` (the servers inherit the environment; every worker arrives
+//! from one address, and a server lets one address claim 30 HITs an hour by default).
 
 use assay_tests::fixtures::{self, CrowdCampaign, HIT_LENGTH, Reply, parse_step, score_for};
 use assay_tests::*;

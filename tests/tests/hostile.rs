@@ -502,3 +502,105 @@ both_backends! {
         markup_in_segments_is_shown_as_text(server).await;
     }
 }
+
+/// A `multipart/form-data` body of text fields and one file, as a browser's form sends it:
+/// (content type, body).
+fn multipart(fields: &[(&str, &str)], file: (&str, &[u8])) -> (String, Vec<u8>) {
+    let boundary = "assay-test-boundary-7f3c";
+    let mut body = Vec::new();
+    for (name, value) in fields {
+        body.extend_from_slice(format!("--{boundary}\r\ncontent-disposition: form-data; name=\"{name}\"\r\n\r\n").as_bytes());
+        body.extend_from_slice(value.as_bytes());
+        body.extend_from_slice(b"\r\n");
+    }
+    body.extend_from_slice(
+        format!("--{boundary}\r\ncontent-disposition: form-data; name=\"file\"; filename=\"{}\"\r\ncontent-type: text/plain\r\n\r\n", file.0).as_bytes(),
+    );
+    body.extend_from_slice(file.1);
+    body.extend_from_slice(format!("\r\n--{boundary}--\r\n").as_bytes());
+    (format!("multipart/form-data; boundary={boundary}"), body)
+}
+
+/// Issue 17, finding 10: a NUL character is refused in every text that would be stored (an
+/// upload's cell, escaped JSON text or form field; a campaign's design), with the file, the line
+/// or the field named, and nothing stored; names have a length limit (200 characters). Before:
+/// the NUL cell and the NUL test-set name were stored (SQLite), and a 100,000-character campaign
+/// name and a 2 MB test-set name were accepted.
+async fn nul_characters_and_overlong_names_are_refused(server: TestServer) {
+    let org = server.browser();
+    org.login(ORGANIZER).await;
+    let sets_before = test_set_count(&org).await;
+    let upload = |name: &str, test_set: &str, body: Vec<u8>| {
+        let req = org
+            .client
+            .post(format!("{}/upload/import", server.base))
+            .header("x-assay-file-name", name)
+            .header("x-assay-test-set", test_set)
+            .header("x-assay-pair", "de-en")
+            .body(body);
+        async move {
+            let r = req.send().await.unwrap();
+            (r.status().as_u16(), r.text().await.unwrap_or_default())
+        }
+    };
+    let tsv = "segment_id\tsource\tsystem\toutput\n1\tHallo Welt\tA\tHello world\n2\tGuten\0Tag\tA\tGood day\n3\tTschüss\tA\tBye\n";
+    let (status, body) = upload("cells.tsv", "nul-cells", tsv.as_bytes().to_vec()).await;
+    assert_eq!(status, 400, "{body}");
+    assert!(body.contains("cells.tsv, line 3: contains a NUL character (U+0000)"), "{body}");
+    let jsonl = "{\"segment_id\":\"1\",\"source\":\"a\\u0000b\",\"system\":\"A\",\"output\":\"x\"}\n";
+    let (status, body) = upload("escaped.jsonl", "nul-escaped", jsonl.as_bytes().to_vec()).await;
+    assert_eq!(status, 400, "{body}");
+    assert!(body.contains("escaped.jsonl: test_sets[0].segments[0].source contains a NUL character"), "{body}");
+
+    let good = "segment_id\tsource\tsystem\toutput\n1\tHallo Welt\tA\tHello world\n";
+    // Each form from a client of its own: the server answers a refusal before it has read the
+    // whole body, and then closes the connection.
+    let form = |name: &str| {
+        let (content_type, body) = multipart(&[("test_set_name", name), ("pair", "de-en")], ("good.tsv", good.as_bytes()));
+        let b = server.browser();
+        let req = async move {
+            b.login(ORGANIZER).await;
+            b.client.post(format!("{}/upload/import", b.base)).header("content-type", content_type).header("accept", "application/json").body(body).send().await
+        };
+        async move {
+            let r = req.await.unwrap();
+            (r.status().as_u16(), r.text().await.unwrap_or_default())
+        }
+    };
+    let (status, body) = form("evil\0name").await;
+    assert_eq!(status, 400, "{body}");
+    assert!(body.contains("the test set's name contains a NUL character"), "{body}");
+    let (status, body) = form(&"n".repeat(2 * 1024 * 1024)).await;
+    assert_eq!(status, 400, "{}", &body[..body.len().min(300)]);
+    assert!(body.contains("at most 200 are allowed") && body.len() < 2000, "{}", &body[..body.len().min(300)]);
+    assert_eq!(test_set_count(&org).await, sets_before, "nothing was stored");
+
+    // A campaign's design: its name is a name, and no text of it holds NUL (a server function's
+    // request with one is refused whole by the router; the design's own check says where).
+    let sets = org.call("list_test_sets", &[]).await.json();
+    let set = &sets.as_array().unwrap()[0];
+    let systems: Vec<Value> = set["systems"].as_array().unwrap().iter().map(|s| s["id"].clone()).collect();
+    let draft = |name: String, settings: Value| json!({ "draft": {
+        "name": name, "task": "da-adequacy", "test_set_id": set["id"], "systems": systems, "benchmark_systems": [], "seed": 1, "settings": settings,
+    }});
+    let campaigns_before = org.call("list_campaigns", &[]).await.json().as_array().unwrap().len();
+    for (name, settings, says) in [
+        ("x".repeat(100_000), json!({}), "the campaign's name is 100000 characters long; at most 200 are allowed"),
+        ("evil\0campaign".to_string(), json!({}), "NUL character"),
+        ("fine".to_string(), json!({ "wording": { "instructions": "Read\u{0}carefully" } }), "NUL character"),
+    ] {
+        let r = org.call_json("create_campaign", draft(name, settings)).await;
+        assert_eq!(r.status, 400, "{}", &r.body[..r.body.len().min(300)]);
+        assert!(r.body.contains(says), "{}", &r.body[..r.body.len().min(300)]);
+    }
+    assert_eq!(org.call("list_campaigns", &[]).await.json().as_array().unwrap().len(), campaigns_before);
+    // A name at the limit is fine (this design fails on its own terms, not on its name).
+    let r = org.call_json("create_campaign", draft("é".repeat(200), json!({}))).await;
+    assert!(!r.body.contains("name"), "{}", r.body);
+}
+
+both_backends! {
+    async fn nul_and_lengths(server) {
+        nul_characters_and_overlong_names_are_refused(server).await;
+    }
+}

@@ -1090,3 +1090,37 @@ both_backends! {
         db.close().await;
     }
 }
+
+both_backends! {
+    /// Issue 17, finding 8: the HIT-time flags and the quality gate's floor use the server's
+    /// clock (when each item was served and answered), not the time the browser reports. A HIT
+    /// of 20 items answered at once, each claiming 100 s on screen, is flagged as faster than
+    /// the floor (10 minutes); the browser's figure is kept as information. (Before: 2,000 s
+    /// by the browser's word, not flagged.)
+    async fn the_time_floor_trusts_the_servers_clock(server) {
+        let d = demo(&server).await;
+        let org = browser_for(&server, Organizer).await;
+        let link = d.crowd_link.replace(&server.base, "");
+        let w = server.browser();
+        let r = w.client.get(format!("{}{link}&worker=speedy", server.base)).send().await.unwrap();
+        let id = r.headers()["location"].to_str().unwrap().trim_start_matches("/work/").to_string();
+        assert_eq!(w.call("start_work", &[("assignment", &id)]).await.status, 200);
+        let started = std::time::Instant::now();
+        for p in 0..20 {
+            let r = w.call("submit_judgment", &[("assignment", &id), ("position", &p.to_string()), ("score", "70"), ("time_on_screen_ms", "100000"), ("key", &format!("s{p}"))]).await;
+            assert_eq!(r.status, 200, "{}", r.body);
+        }
+        let took = started.elapsed().as_secs_f64();
+        assert!(took < 60.0, "the HIT took {took} s");
+        let view = org.call("campaign_workers", &[("campaign_id", &d.campaign_id.to_string()), ("wilcoxon", "false")]).await;
+        assert_eq!(view.status, 200, "{}", view.body);
+        let view = view.json();
+        let row = view["workers"].as_array().unwrap().iter().find(|r| r["worker"] == "link:speedy").unwrap_or_else(|| panic!("{view}"));
+        let seconds = row["mean_hit_seconds"].as_f64().unwrap();
+        assert!(seconds <= took + 1.0, "the server's time of the HIT, not the browser's 2,000 s: {row}");
+        assert!(row["flags"].as_array().unwrap().iter().any(|f| f.as_str().unwrap().contains("faster than the floor")), "{row}");
+        // The browser's figure is still there, as information.
+        let stored = org.call("assignment_judgments", &[("assignment", &id)]).await.json();
+        assert!(stored.as_array().unwrap().iter().all(|j| j["time_on_screen_ms"] == 100000), "{stored}");
+    }
+}

@@ -12,6 +12,9 @@ pub const MAX_NAME_CHARS: usize = 200;
 /// A short label: an API token's label, a language name shown to annotators, a currency.
 pub const MAX_LABEL_CHARS: usize = 100;
 
+/// A reason an organizer gives a worker (a rejection, a bonus): a few sentences.
+pub const MAX_REASON_CHARS: usize = 2000;
+
 /// A crowd platform's id of a worker (Mechanical Turk's `workerId` is 12–14 characters,
 /// Prolific's `PROLIFIC_PID` 24) or of a work session (`assignmentId`, `SESSION_ID`), and any
 /// other parameter a crowd link carries. Longer ones are refused before anything is stored.
@@ -72,6 +75,40 @@ pub fn check_name(text: &str) -> Result<(), TextProblem> {
     check_line(text, MAX_NAME_CHARS)
 }
 
+/// Where the first NUL is in a JSON value (a key or a string), as a path such as
+/// `test_sets[0].segments[3].source`; `None` when there is none.
+pub fn nul_path(value: &serde_json::Value) -> Option<String> {
+    fn walk(v: &serde_json::Value, path: &mut String) -> bool {
+        match v {
+            serde_json::Value::String(s) => s.contains('\0'),
+            serde_json::Value::Array(items) => items.iter().enumerate().any(|(i, item)| {
+                let len = path.len();
+                path.push_str(&format!("[{i}]"));
+                let found = walk(item, path);
+                if !found {
+                    path.truncate(len);
+                }
+                found
+            }),
+            serde_json::Value::Object(map) => map.iter().any(|(k, item)| {
+                let len = path.len();
+                if !path.is_empty() {
+                    path.push('.');
+                }
+                path.push_str(&k.replace('\0', "\\0"));
+                let found = k.contains('\0') || walk(item, path);
+                if !found {
+                    path.truncate(len);
+                }
+                found
+            }),
+            _ => false,
+        }
+    }
+    let mut path = String::new();
+    walk(value, &mut path).then(|| if path.is_empty() { "the text".to_string() } else { path })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -87,5 +124,14 @@ mod tests {
         assert_eq!(check_name(&"é".repeat(MAX_NAME_CHARS)), Ok(()), "characters, not bytes");
         assert_eq!(check_name(&"x".repeat(MAX_NAME_CHARS + 1)), Err(TextProblem::TooLong { max: MAX_NAME_CHARS, chars: MAX_NAME_CHARS + 1 }));
         assert!(TextProblem::TooLong { max: 200, chars: 100_000 }.to_string().contains("at most 200"));
+    }
+
+    #[test]
+    fn a_nul_is_found_anywhere_in_json_with_its_path() {
+        let v = serde_json::json!({ "name": "ok", "settings": { "wording": { "instructions": "a\u{0}b" } } });
+        assert_eq!(nul_path(&v).as_deref(), Some("settings.wording.instructions"));
+        let v = serde_json::json!({ "sets": [{ "texts": ["x", null, "y\u{0}"] }] });
+        assert_eq!(nul_path(&v).as_deref(), Some("sets[0].texts[2]"));
+        assert_eq!(nul_path(&serde_json::json!({ "a": ["b", 1, { "c": "d\n" }] })), None);
     }
 }

@@ -14,8 +14,12 @@
 //!   items copy their partner's system id; `REF` if it has no pair.
 //! - **Segments** are interned in test-set order first (every segment of the test set), so the
 //!   interner's order is the test-set order the mt-metrics-eval `.seg.score` files need.
-//! - **Seconds** per item ([`TimeBasis::PerItem`]): `time_on_screen_ms`, else
-//!   `submitted_at − shown_at`, else 0.
+//! - **Seconds** per item ([`TimeBasis::PerItem`]): the server's `submitted_at − shown_at`
+//!   (when the item was served, then answered), else the browser's `time_on_screen_ms` (a
+//!   judgment stored without the time it was shown), else 0. The browser's figure is whatever
+//!   the client sends, so the HIT-time flags and the quality gate's floor never rest on it when
+//!   the server's clock has the answer (issue 17, finding 8); it is kept as information
+//!   (`time_on_screen_ms`, in the exports).
 //! - Skipped judgments and judgments without a score are left out.
 //! - **Word-order** judgments answer two questions (METHOD §1): each becomes a record of its own
 //!   task, [`WORD_ORDER_Q1`] (how hard the meaning is to grasp, `score`) and [`WORD_ORDER_Q2`]
@@ -121,15 +125,15 @@ pub struct StoredJudgment {
     pub skipped: bool,
     pub submitted_at_ms: i64,
     pub time_on_screen_ms: Option<i64>,
-    /// Milliseconds on the item as the analysis counts them: time on screen, else submitted −
-    /// shown, else 0.
+    /// Milliseconds on the item as the analysis counts them: submitted − shown (the server's
+    /// clock), else the browser's time on screen, else 0.
     pub ms: i64,
 }
 
 const JUDGMENT_COLUMNS: &str = "SELECT j.id, a.id, a.worker_id, a.slot, h.hit_index, hi.position, hi.item_type, \
         COALESCE(hi.system_id, p.system_id), hi.segment_id, \
         CAST(j.score AS DOUBLE PRECISION), CAST(j.score2 AS DOUBLE PRECISION), j.skipped, j.submitted_at, j.time_on_screen_ms, \
-        COALESCE(j.time_on_screen_ms, j.submitted_at - j.shown_at, 0) \
+        COALESCE(j.submitted_at - j.shown_at, j.time_on_screen_ms, 0) \
      FROM hits h \
      JOIN assignments a ON a.hit_id = h.id \
      JOIN judgments j ON j.assignment_id = a.id \
@@ -546,7 +550,8 @@ mod tests {
             assert_eq!(set.time_basis, TimeBasis::PerItem);
             let r = &set.records;
             assert_eq!((set.systems.name(r[0].system), set.segments.name(r[0].segment)), ("SysA", "b"));
-            assert_eq!((r[0].score, r[0].seconds, r[0].item_type), (80.5, 3.5, ItemType::System));
+            // The server's 5000 − 1000 ms, not the browser's 3500.
+            assert_eq!((r[0].score, r[0].seconds, r[0].item_type), (80.5, 4.0, ItemType::System));
             // No time on screen: submitted − shown; neither: 0.
             assert_eq!((r[1].seconds, r[2].seconds), (3.0, 0.0));
             assert_eq!(r[3].item_type, ItemType::BadRef);

@@ -488,8 +488,8 @@ impl Rules {
 /// ([`protocol::validate`]); returns the (score, score2) to store.
 fn validate(a: &Rules, answer: &Answer) -> Result<(Option<f64>, Option<f64>), WorkError> {
     let key = answer.idempotency_key.trim();
-    if key.is_empty() || key.len() > 100 {
-        return Err(WorkError::Invalid("The request needs an idempotency key of 1 to 100 characters.".into()));
+    if key.is_empty() || key.len() > 100 || key.chars().any(char::is_control) {
+        return Err(WorkError::Invalid("The request needs an idempotency key of 1 to 100 printable characters.".into()));
     }
     if !(0..=MAX_TIME_ON_SCREEN_MS).contains(&answer.time_on_screen_ms) {
         return Err(WorkError::Invalid(format!(

@@ -188,7 +188,7 @@ fn check_email(email: &str) -> AppResult<()> {
         && email.split_once('@').is_some_and(|(local, domain)| {
             !local.is_empty() && !domain.is_empty() && !domain.starts_with('.') && !domain.ends_with('.')
         })
-        && !email.chars().any(char::is_whitespace);
+        && !email.chars().any(|c| c.is_whitespace() || c.is_control());
     if ok { Ok(()) } else { Err(AppError::invalid("email", format!("{email:?} is not an email address."))) }
 }
 
@@ -211,6 +211,9 @@ pub async fn create_user(db: &Db, email: &str, name: &str, password: &str, role:
     check_email(&email)?;
     check_password_strength(password)?;
     let name = if name.trim().is_empty() { email.split('@').next().unwrap_or("").to_string() } else { name.trim().to_string() };
+    if let Err(p) = assay_core::limits::check_name(&name) {
+        return Err(AppError::invalid("name", format!("The name {p}.")));
+    }
     let hash = hash_blocking(password.to_string()).await?;
     let row = sqlx::query(
         "INSERT INTO users (email, display_name, password_hash, role, created_at) VALUES ($1, $2, $3, $4, $5) RETURNING id",

@@ -12,8 +12,8 @@ use crate::error::{AppError, AppResult, StorageContext};
 
 /// Every token starts with this, so that it is recognisable in a script or a leak scanner.
 pub const TOKEN_PREFIX: &str = "assay_";
-/// The longest token name accepted.
-pub const MAX_NAME_CHARS: usize = 100;
+/// The longest token name accepted (a label: `assay_core::limits`).
+pub use assay_core::limits::MAX_LABEL_CHARS as MAX_NAME_CHARS;
 /// Live tokens one account may have.
 pub const MAX_TOKENS: i64 = 50;
 
@@ -28,6 +28,9 @@ pub async fn create(db: &Db, user: &UserInfo, name: &str) -> AppResult<NewApiTok
     }
     if name.chars().count() > MAX_NAME_CHARS {
         return Err(AppError::invalid("name", format!("The name may have at most {MAX_NAME_CHARS} characters.")));
+    }
+    if let Err(p) = assay_core::limits::check_line(name, MAX_NAME_CHARS) {
+        return Err(AppError::invalid("name", format!("The name {p}.")));
     }
     let live: i64 = sqlx::query_scalar("SELECT COUNT(*) FROM api_tokens WHERE user_id = $1 AND revoked_at IS NULL")
         .bind(user.id)

@@ -5,10 +5,10 @@
 //! several app servers), an idle assignment returns to the pool, a blocked worker gets nothing.
 //!
 //! Crowd arrivals (issue 17, findings 4–6):
-//! - an assignment nobody has started holds its slot for [`RESERVATION_MINUTES`] only (counted
-//!   from the arrival, not renewed by reloading the link); pressing Start makes the hold last the
-//!   campaign's timeout, and a worker who starts after the reservation lapsed gets their slot
-//!   back if nobody took it;
+//! - a crowd worker's assignment nobody has started holds its slot for [`RESERVATION_MINUTES`]
+//!   only (counted from the arrival, not renewed by reloading the link); pressing Start makes
+//!   the hold last the campaign's timeout, and a worker who starts after the reservation lapsed
+//!   gets their slot back if nobody took it;
 //! - a worker record is created only when there is work for the worker ([`crowd_arrival`]), and
 //!   a worker id is at most [`MAX_PLATFORM_ID_CHARS`](assay_core::limits::MAX_PLATFORM_ID_CHARS)
 //!   characters;
@@ -253,15 +253,16 @@ pub async fn set_blocked(db: &Db, worker_id: i64, blocked: bool) -> AppResult<()
     Ok(())
 }
 
-/// How long an assignment nobody has started holds its slot, counted from when it was handed
-/// out (reloading the link does not renew it): a crowd link followed by many made-up workers
-/// cannot keep real workers out for longer. The campaign's timeout applies once work starts.
+/// How long a crowd worker's assignment nobody has started holds its slot, counted from when it
+/// was handed out (reloading the link does not renew it): a crowd link followed by many made-up
+/// workers cannot keep real workers out for longer. The campaign's timeout applies once work
+/// starts, and to the assignments of accounts (annotators are invited: they cannot multiply).
 pub const RESERVATION_MINUTES: i64 = 5;
 
 /// Returns idle assignments of a campaign to the pool (status `expired`): those not seen for
-/// longer than the campaign's timeout, and those nobody started within [`RESERVATION_MINUTES`]
-/// (or the timeout, if shorter). Returns how many expired. `next_assignment` does this itself;
-/// the status page calls it so its numbers are current.
+/// longer than the campaign's timeout, and crowd workers' ones nobody started within
+/// [`RESERVATION_MINUTES`] (or the timeout, if shorter). Returns how many expired.
+/// `next_assignment` does this itself; the status page calls it so its numbers are current.
 pub async fn expire_idle(db: &Db, campaign_id: i64) -> AppResult<u64> {
     let campaign = load_campaign(db, campaign_id).await?;
     let timeout_ms = campaign.settings.assignment_timeout_minutes.max(1) * 60_000;
@@ -272,13 +273,15 @@ pub async fn expire_idle(db: &Db, campaign_id: i64) -> AppResult<u64> {
     Ok(done.rows_affected())
 }
 
-/// The campaign's active assignments last seen more than `timeout_ms` before `now`, or not
-/// started and handed out more than the reservation before `now`, become expired.
+/// The campaign's active assignments last seen more than `timeout_ms` before `now`, or of a
+/// crowd worker, not started and handed out more than the reservation before `now`, become
+/// expired.
 fn expire_query(campaign_id: i64, now: i64, timeout_ms: i64) -> sqlx::query::Query<'static, sqlx::Any, sqlx::any::AnyArguments> {
     let reservation_ms = timeout_ms.min(RESERVATION_MINUTES * 60_000);
     sqlx::query(
         "UPDATE assignments SET status = $1 WHERE status = $2 AND hit_id IN (SELECT id FROM hits WHERE campaign_id = $4) \
-         AND (last_seen_at < $3 OR (item_shown_at IS NULL AND next_position = 0 AND started_at < $5))",
+         AND (last_seen_at < $3 OR (item_shown_at IS NULL AND next_position = 0 AND started_at < $5 \
+              AND worker_id IN (SELECT id FROM workers WHERE user_id IS NULL)))",
     )
     .bind(AssignmentStatus::Expired.as_str())
     .bind(AssignmentStatus::Active.as_str())

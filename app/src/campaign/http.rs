@@ -35,9 +35,10 @@ use tokio::io::AsyncWriteExt;
 /// Largest upload accepted (the server applies it as this route's body limit).
 pub const MAX_UPLOAD_BYTES: usize = 512 * 1024 * 1024;
 
-/// The upload route (give it its own body limit).
+/// The upload route (give it its own body limit: axum's default limit of 2 MB for a form is
+/// lifted here, so that a browser's form may send as much as a raw upload).
 pub fn upload_routes<S: Clone + Send + Sync + 'static>() -> Router<S> {
-    Router::new().route("/upload/import", post(upload_import))
+    Router::new().route("/upload/import", post(upload_import)).layer(axum::extract::DefaultBodyLimit::disable())
 }
 
 /// The crowd-link route.
@@ -153,6 +154,18 @@ async fn read_raw(headers: &HeaderMap, mut body: Body) -> AppResult<Upload> {
     Ok(Upload { path, file_name, test_set_name, pair: header_text(headers, "x-assay-pair") })
 }
 
+/// A short text field of a form, read no further than `max_chars` characters could take.
+async fn short_text(field: &mut axum::extract::multipart::Field<'_>, what: &str, max_chars: usize) -> AppResult<String> {
+    let mut bytes = Vec::new();
+    while let Some(chunk) = field.chunk().await.map_err(|e| AppError::invalid("file", format!("the upload is malformed or too large: {e}")))? {
+        bytes.extend_from_slice(&chunk);
+        if bytes.len() > 4 * max_chars {
+            return Err(AppError::invalid("test_set_name", format!("{what} is longer than {max_chars} characters; at most {max_chars} are allowed")));
+        }
+    }
+    String::from_utf8(bytes).map_err(|_| AppError::invalid("test_set_name", format!("{what} is not UTF-8 text")))
+}
+
 async fn read_multipart(mut form: Multipart) -> AppResult<Upload> {
     let malformed = |e: axum::extract::multipart::MultipartError| AppError::invalid("file", format!("the upload is malformed or too large: {e}"));
     let mut test_set_name = String::new();
@@ -160,8 +173,8 @@ async fn read_multipart(mut form: Multipart) -> AppResult<Upload> {
     let mut stored: Option<(tempfile::TempPath, String)> = None;
     while let Some(mut field) = form.next_field().await.map_err(malformed)? {
         match field.name().unwrap_or("") {
-            "test_set_name" => test_set_name = field.text().await.map_err(malformed)?.trim().to_string(),
-            "pair" => pair = Some(field.text().await.map_err(malformed)?.trim().to_string()).filter(|p| !p.is_empty()),
+            "test_set_name" => test_set_name = short_text(&mut field, "the test set's name", assay_core::limits::MAX_NAME_CHARS).await?.trim().to_string(),
+            "pair" => pair = Some(short_text(&mut field, "the language pair", assay_core::limits::MAX_LABEL_CHARS).await?.trim().to_string()).filter(|p| !p.is_empty()),
             "file" => {
                 let name = field.file_name().unwrap_or("").to_string();
                 if name.is_empty() {

@@ -435,11 +435,32 @@ pub const MAX_HIT_LENGTH: usize = 10_000;
 /// The most judgments (per system or per output) a design may want.
 pub const MAX_JUDGMENTS_WANTED: usize = 10_000_000;
 
+/// The texts of a draft against [`assay_core::limits`]: the name and the reference's name are
+/// names, the languages shown to annotators labels, and no text of the design holds NUL.
+fn check_texts(draft: &CampaignDraft) -> AppResult<()> {
+    use assay_core::limits::{MAX_LABEL_CHARS, check_line, check_name, nul_path};
+    check_name(draft.name.trim()).map_err(|p| problem(format!("the campaign's name {p}")))?;
+    if let Some(r) = &draft.reference_name {
+        check_name(r.trim()).map_err(|p| problem(format!("the reference's name {p}")))?;
+    }
+    let s = &draft.settings;
+    for (text, what) in [(&s.target_language, "the target language's name"), (&s.source_language_name, "the source language's name")] {
+        if !text.trim().is_empty() {
+            check_line(text.trim(), MAX_LABEL_CHARS).map_err(|p| problem(format!("{what} {p}")))?;
+        }
+    }
+    if let Some(path) = serde_json::to_value(draft).ok().and_then(|v| nul_path(&v)) {
+        return Err(problem(format!("{path} {}", assay_core::limits::TextProblem::Nul)));
+    }
+    Ok(())
+}
+
 fn check_draft(draft: &CampaignDraft) -> AppResult<TaskKind> {
     let task = draft.task_kind().map_err(problem)?;
     if draft.name.trim().is_empty() {
         return Err(problem("give the campaign a name"));
     }
+    check_texts(draft)?;
     if let Some(b) = draft.benchmark_systems.iter().find(|b| !draft.systems.contains(b)) {
         return Err(problem(format!("benchmark system {b} is not among the campaign's systems")));
     }

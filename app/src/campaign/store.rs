@@ -65,6 +65,10 @@ pub async fn save_import(db: &Db, bundle: &ImportBundle) -> AppResult<ImportSumm
     if bundle.test_sets.is_empty() {
         return Err(AppError::invalid("file", "the import holds no test set"));
     }
+    // Whatever made the bundle: names within their limits, no NUL anywhere (all or nothing).
+    if let Err(errors) = crate::import::check_bundle("", bundle) {
+        return Err(AppError::invalid("file", errors.iter().map(ToString::to_string).collect::<Vec<_>>().join("; ")));
+    }
     let now = now_ms();
     let mut summary = ImportSummary { notes: bundle.notes.clone(), ..Default::default() };
     let mut tx = db.writer.begin().await.context(SAVING)?;

@@ -29,8 +29,8 @@ use std::sync::Arc;
 
 /// Largest bonus accepted, in hundredths of the currency (1,000 units).
 pub const MAX_BONUS_CENTS: i64 = 100_000;
-/// Longest reason accepted, in characters.
-pub const MAX_REASON_CHARS: usize = 2000;
+/// Longest reason accepted, in characters (`assay_core::limits`).
+pub use assay_core::limits::MAX_REASON_CHARS;
 
 /// What an organizer can decide about a worker.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -75,6 +75,11 @@ async fn plan_study(db: &Db, draft: &StudyDraft) -> Result<Vec<PlannedArm>, Vec<
     let mut problems = Vec::new();
     if draft.name.trim().is_empty() {
         problems.push("give the study a name".to_string());
+    } else if let Err(p) = assay_core::limits::check_name(draft.name.trim()) {
+        problems.push(format!("the study's name {p}"));
+    }
+    if let Some(path) = serde_json::to_value(draft).ok().and_then(|v| assay_core::limits::nul_path(&v)) {
+        problems.push(format!("{path} {}", assay_core::limits::TextProblem::Nul));
     }
     if draft.tasks.is_empty() {
         problems.push("choose at least one task (adequacy, fluency)".to_string());

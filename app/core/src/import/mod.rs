@@ -45,6 +45,55 @@ pub fn import_path(
     original_name: &str,
     opts: &ImportOptions,
 ) -> Result<ImportBundle, Vec<ImportError>> {
+    let bundle = import_path_unchecked(path, original_name, opts)?;
+    check_bundle(original_name, &bundle)?;
+    Ok(bundle)
+}
+
+/// Checks the texts of an import against [`crate::limits`], after parsing and before anything
+/// is stored: the names of test sets, systems and references are names (one line, at most
+/// [`MAX_NAME_CHARS`](crate::limits::MAX_NAME_CHARS)), and no text holds NUL (a NUL byte in a
+/// line is reported with its line while reading; this finds the ones a JSON escape made).
+/// `file` names the upload in the errors.
+pub fn check_bundle(file: &str, bundle: &ImportBundle) -> Result<(), Vec<ImportError>> {
+    let mut errs = Vec::new();
+    let mut name = |what: String, text: &str| {
+        if let Err(problem) = crate::limits::check_name(text) {
+            errs.push(ImportError::new(file, None, format!("{what} {problem}")));
+        }
+    };
+    for set in &bundle.test_sets {
+        name(format!("the test set's name {:?}", clip(&set.name)), &set.name);
+        let mut references: Vec<&str> = set.segments.iter().flat_map(|s| s.references.iter().map(|r| r.name.as_str())).collect();
+        references.sort_unstable();
+        references.dedup();
+        for r in references {
+            name(format!("the reference name {:?}", clip(r)), r);
+        }
+    }
+    for system in &bundle.systems {
+        name(format!("the system name {:?}", clip(&system.name)), &system.name);
+    }
+    if let Ok(value) = serde_json::to_value(bundle)
+        && let Some(path) = crate::limits::nul_path(&value)
+    {
+        errs.push(ImportError::new(file, None, format!("{path} {}", crate::limits::TextProblem::Nul)));
+    }
+    if errs.is_empty() { Ok(()) } else { Err(errs) }
+}
+
+/// The first 40 characters of a text, for a message about it.
+fn clip(text: &str) -> String {
+    match text.char_indices().nth(40) {
+        Some((i, _)) => format!("{}…", &text[..i]),
+        None => text.to_string(),
+    }
+}
+
+fn import_path_unchecked(path: &Path, original_name: &str, opts: &ImportOptions) -> Result<ImportBundle, Vec<ImportError>> {
+    if let Err(problem) = crate::limits::check_name(opts.test_set_name.trim()) {
+        return Err(vec![ImportError::new("", None, format!("the test set's name {problem}"))]);
+    }
     let lower = original_name.to_ascii_lowercase();
     let limits = &opts.limits;
     if path.is_dir() {

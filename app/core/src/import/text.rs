@@ -134,6 +134,10 @@ pub(crate) fn read_lines(
         } else {
             &buf
         };
+        if bytes.contains(&0) {
+            // PostgreSQL cannot store it, and no text needs it (see `crate::limits`).
+            errs.push(file, Some(line_no), crate::limits::TextProblem::Nul.to_string());
+        }
         match std::str::from_utf8(bytes) {
             Ok(s) => lines.push(s.to_string()),
             Err(e) => {
