@@ -1,11 +1,13 @@
 // The organizer's decisions on the worker review page in Chromium: after the demo's adequacy HIT
 // has been answered by an attentive annotator and a random Prolific worker (through the
-// annotation server functions), the organizer approves one worker, is refused a rejection
-// without a reason, rejects the other with a reason, grants a bonus; after a reload the page
-// shows the decisions, and the decisions.csv download holds them.
+// annotation server functions), the organizer decides about everyone who passed at once (after a
+// confirmation that names the number), then decides in place, on each worker's row: approves
+// one worker, is refused a rejection without a reason, rejects the other with a reason, grants a
+// bonus; after a reload the page shows the decisions, and the decisions.csv download holds them.
+// The page fits a 1,280 px window and a 390 px phone without sideways scrolling.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { readFileSync, mkdirSync } from 'node:fs';
 import {
   startServer, launchBrowser, openHydrated, waitHydrated, DEMO, signIn, call, ok, answerDemoAdequacyHit,
 } from './harness.js';
@@ -13,6 +15,13 @@ import {
 let server;
 let browser;
 let campaignId;
+const SHOTS = process.env.ASSAY_SCREENSHOTS; // a folder: screenshots of the review page, for review
+
+async function shot(page, name) {
+  if (!SHOTS) return;
+  mkdirSync(SHOTS, { recursive: true });
+  await page.screenshot({ path: `${SHOTS}/${name}.png`, fullPage: true });
+}
 
 before(async () => {
   server = await startServer();
@@ -25,11 +34,15 @@ after(async () => {
   await server?.stop();
 });
 
-// Chooses a worker's row, fills the decision panel and records the decision.
+// Opens the decision editor on a worker's row (unless it is open there), fills it and records
+// the decision.
 async function decide(page, row, decision, reason = '', amount = '') {
-  await page.locator(`${row} button.review-worker`).click();
+  const button = page.locator(`${row} button.review-worker`);
+  if (await button.getAttribute('aria-expanded') !== 'true') await button.click();
   const worker = await page.locator(row).getAttribute('data-worker');
   await page.waitForFunction((w) => document.querySelector('#decision-worker')?.innerText === w, worker, { timeout: 10_000 });
+  // In place: the editor is the row right under the worker's.
+  assert.equal(await page.evaluate(() => document.querySelector('#decision-worker').closest('tr').previousElementSibling?.dataset.worker), worker);
   await page.selectOption('#decision-action', decision);
   await page.fill('#decision-reason', reason);
   if (decision === 'bonus') await page.fill('#decision-amount', amount);
@@ -40,6 +53,70 @@ async function decide(page, row, decision, reason = '', amount = '') {
 async function waitForText(page, selector, pattern) {
   await page.waitForFunction(([s, p]) => new RegExp(p).test(document.querySelector(s)?.innerText ?? ''), [selector, pattern.source], { timeout: 15_000 });
 }
+
+// Whether the page scrolls sideways, and whether the table sticks out of its card.
+async function fits(page) {
+  return page.evaluate(() => {
+    const card = document.querySelector('#workers').getBoundingClientRect();
+    const table = document.querySelector('#worker-table').getBoundingClientRect();
+    const scroller = document.querySelector('#worker-table').parentElement;
+    return {
+      page: document.documentElement.scrollWidth <= window.innerWidth + 1,
+      // Inside the card, and whole: its region does not scroll sideways either.
+      table: table.right <= card.right + 1 && scroller.scrollWidth <= scroller.clientWidth + 1,
+      width: document.documentElement.scrollWidth,
+    };
+  });
+}
+
+test('bulk decisions: approve everyone who passed after a confirmation that names the number; Escape cancels; done once', async () => {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  const page = await openHydrated(context, `${server.base}/login`);
+  await signIn(page, DEMO.organizer);
+  await page.waitForSelector('section[data-role="organizer"]', { timeout: 15_000 });
+  await page.goto(`${server.base}/campaigns/${campaignId}/workers`);
+  await waitHydrated(page);
+  await page.waitForSelector('#worker-table tr.worker-row', { timeout: 30_000 });
+  // The heading comes first, then the controls; nothing of the table sticks out of the card.
+  assert.equal(await page.evaluate(() => document.querySelector('#workers').firstElementChild.tagName), 'H1');
+  assert.deepEqual(await fits(page), { page: true, table: true, width: await page.evaluate(() => document.documentElement.scrollWidth) });
+  await shot(page, 'workers-1280');
+  await page.waitForSelector('#bulk-approve[data-count="1"]', { timeout: 15_000 });
+  const passed = await page.locator('#worker-table tr[data-verdict="pass"]').getAttribute('data-worker');
+  assert.match(await page.locator('#bulk-approve').innerText(), /Approve all who passed \(1\)/);
+  // Asked, then cancelled with Escape: nothing is done, the focus goes back to the button.
+  await page.focus('#bulk-approve');
+  await page.keyboard.press('Enter');
+  await page.waitForSelector('#bulk-confirm[role="alertdialog"]', { timeout: 10_000 });
+  assert.match(await page.locator('#bulk-question').innerText(), /Approve 1 worker\(s\) who passed\?/);
+  await page.waitForFunction(() => document.activeElement?.id === 'bulk-confirm-yes', null, { timeout: 5_000 });
+  await page.keyboard.press('Escape');
+  await page.waitForSelector('#bulk-confirm', { state: 'detached', timeout: 10_000 });
+  await page.waitForFunction(() => document.activeElement?.id === 'bulk-approve', null, { timeout: 5_000 });
+  assert.equal(await page.locator(`#worker-table tr[data-worker="${passed}"]`).getAttribute('data-standing'), '');
+  // Rejecting all who failed needs the one reason first.
+  if (await page.locator('#bulk-reject').isEnabled()) {
+    await page.click('#bulk-reject');
+    await page.waitForSelector('#bulk-error', { timeout: 10_000 });
+    assert.match(await page.locator('#bulk-error').innerText(), /Give a reason for the rejections/);
+    assert.equal(await page.locator('#bulk-confirm').count(), 0);
+  }
+  // Asked and confirmed by keyboard.
+  await page.focus('#bulk-approve');
+  await page.keyboard.press('Enter');
+  await page.waitForFunction(() => document.activeElement?.id === 'bulk-confirm-yes', null, { timeout: 10_000 });
+  await page.keyboard.press('Enter');
+  await waitForText(page, '#bulk-done', /Approved 1 worker\(s\) who passed\./);
+  assert.equal(await page.locator('[aria-live="polite"] #bulk-done').count(), 1, 'announced');
+  await page.waitForSelector(`#worker-table tr[data-worker="${passed}"][data-standing="approve"]`, { timeout: 15_000 });
+  await page.waitForSelector('#bulk-approve[data-count="0"]:disabled', { timeout: 15_000 });
+  assert.equal(await page.locator(`#worker-table tr[data-worker="${passed}"] li[data-decision="approve"]`).count(), 1);
+  // The Mechanical Turk batch file downloads (the demo's crowd is on Prolific: the header only).
+  const [batch] = await Promise.all([page.waitForEvent('download'), page.click('#mturk-csv')]);
+  assert.equal(readFileSync(await batch.path(), 'utf8').trim(), 'HITId,AssignmentId,WorkerId,Approve,Reject');
+  assert.deepEqual(page.assayErrors, []);
+  await context.close();
+});
 
 test('an organizer approves, rejects with a reason and grants a bonus; the page and the CSV keep them', async () => {
   const page = await openHydrated(await browser.newContext(), `${server.base}/login`);
@@ -70,6 +147,9 @@ test('an organizer approves, rejects with a reason and grants a bonus; the page 
   await waitHydrated(page);
   await page.waitForSelector(`${good}[data-standing="approve"]`, { timeout: 30_000 });
   await page.waitForSelector(`${bad}[data-standing="reject"]`, { timeout: 30_000 });
+  // The history of decisions opens under the standing.
+  await page.locator(`${good} details.decision-history-box summary`).click();
+  await page.locator(`${bad} details.decision-history-box summary`).click();
   const goodText = await page.locator(good).innerText();
   assert.match(goodText, /approved/);
   assert.match(goodText, /bonus 2\.25 USD/);
@@ -190,9 +270,39 @@ test('the review page: verdict chips with counts, search, sortable headings and 
   await page.focus('#page-prev');
   await page.keyboard.press('Enter');
   await page.waitForSelector('#page-of[data-page="1"]', { timeout: 15_000 });
-  // The decision controls still work on a row of a page.
-  await page.locator('#worker-table tr.worker-row button.review-worker').click();
+  // The decision editor opens in place on a row of a page, takes the focus, pauses the live
+  // refresh, and Escape closes it, giving the focus back to the row's button.
+  const open = page.locator('#worker-table tr.worker-row button.review-worker');
+  await open.focus();
+  await page.keyboard.press('Enter');
   await page.waitForFunction((w) => document.querySelector('#decision-worker')?.innerText === w, firstRow, { timeout: 10_000 });
+  assert.equal(await open.getAttribute('aria-expanded'), 'true');
+  assert.equal(await page.evaluate(() => document.activeElement?.id), 'decision-action');
+  await page.keyboard.press('Tab');
+  await page.keyboard.type('typed before a refresh');
+  await page.waitForTimeout(6_000);
+  assert.equal(await page.inputValue('#decision-reason'), 'typed before a refresh', 'the refresh waits while the editor is open');
+  assert.deepEqual(await fits(page), { page: true, table: true, width: await page.evaluate(() => document.documentElement.scrollWidth) });
+  await shot(page, 'workers-1280-editor');
+  await page.keyboard.press('Escape');
+  await page.waitForSelector('tr.decide-row', { state: 'detached', timeout: 10_000 });
+  assert.equal(await open.getAttribute('aria-expanded'), 'false');
+  await page.waitForFunction(() => document.activeElement?.classList.contains('review-worker'), null, { timeout: 5_000 });
+
+  // The flag filter: rows without flags, then with; in the URL; the counts say how many.
+  await page.goto(base);
+  await waitHydrated(page);
+  await page.waitForSelector('#flag-counts', { timeout: 30_000 });
+  const flagged = Number(await page.locator('#flag-counts').getAttribute('data-any'));
+  const unflagged = Number(await page.locator('#flag-counts').getAttribute('data-none'));
+  assert.equal(flagged + unflagged, 2);
+  await page.selectOption('#flag-filter', 'none');
+  await page.waitForFunction(() => /[?&]flag=none/.test(location.search), null, { timeout: 15_000 });
+  await page.waitForFunction((n) => document.querySelectorAll('#worker-table tr.worker-row').length === n, unflagged, { timeout: 15_000 });
+  assert.ok(await page.locator('#worker-table tr.worker-row').evaluateAll((rs) => rs.every((r) => r.querySelector('td.flags').dataset.flags === '0')));
+  await page.selectOption('#flag-filter', 'any');
+  await page.waitForFunction((n) => document.querySelectorAll('#worker-table tr.worker-row').length === n, flagged, { timeout: 15_000 });
+  assert.ok(await page.locator('#worker-table tr.worker-row').evaluateAll((rs) => rs.every((r) => r.querySelector('td.flags').dataset.flags !== '0')));
   assert.deepEqual(page.assayErrors, []);
   await context.close();
 });
@@ -211,6 +321,14 @@ test('the review page on a phone: sorting from a menu, labelled cells, no sidewa
   await page.selectOption('#sort-narrow', 'verdict:desc');
   await page.waitForFunction(() => /sort=verdict/.test(location.search) && /order=desc/.test(location.search), null, { timeout: 15_000 });
   await page.waitForSelector('#worker-table tr.worker-row:first-child[data-verdict="pass"]', { timeout: 15_000 });
+  assert.ok(await page.locator('#bulk-approve').isVisible());
+  await shot(page, 'workers-390');
+  // Deciding in place on a phone: the editor opens under the row, and nothing scrolls sideways.
+  await page.locator('#worker-table tr.worker-row:first-child button.review-worker').tap();
+  await page.waitForSelector('#decision-action', { timeout: 10_000 });
+  assert.ok(await page.locator('#decide').isVisible());
+  assert.deepEqual(await fits(page), { page: true, table: true, width: 390 });
+  await shot(page, 'workers-390-editor');
   assert.deepEqual(page.assayErrors, []);
   await context.close();
 });

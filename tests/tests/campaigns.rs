@@ -453,4 +453,86 @@ both_backends! {
             assert_eq!(n(&it["shown_text"]), n(&it["output"]) + 2, "{it}");
         }
     }
+
+    /// Issue 18, item 7: a draft's design can be opened again and changed, until launch; its
+    /// crowd link is shown only once it is launched; the status page lists each annotator's
+    /// HITs done and in progress, judgments and time.
+    async fn a_draft_is_edited_until_launch_and_the_hub_lists_each_annotator(server) {
+        let org = organizer(&server).await;
+        let (set, systems) = import_set(&org, "wmt-edit", 40, &["Alpha", "Beta"]).await;
+        let created = org.call_json("create_campaign", json!({ "draft": draft(set, &systems, "da-adequacy", 70, 1) })).await;
+        assert_eq!(created.status, 200, "{}", created.body);
+        let id = created.json().as_i64().unwrap();
+        let cid = id.to_string();
+        let progress = org.call("campaign_progress", &[("campaign_id", &cid)]).await.json();
+        assert_eq!(progress["crowd_link"], Value::Null, "a draft has no crowd link yet: {progress}");
+        assert_eq!((progress["annotators"].clone(), progress["annotators_total"].clone()), (json!([]), json!(0)));
+
+        // The draft's design, as stored.
+        let stored = org.call("campaign_draft", &[("campaign_id", &cid)]).await;
+        assert_eq!(stored.status, 200, "{}", stored.body);
+        let mut d = stored.json();
+        assert_eq!((d["name"].clone(), d["task"].clone(), d["test_set_id"].clone(), d["seed"].clone()), (json!("da-adequacy campaign"), json!("da-adequacy"), json!(set), json!(7)));
+        assert_eq!(d["benchmark_systems"], json!([systems[0]]));
+        assert_eq!(d["settings"]["redundancy"], 1);
+        // Only organizers read and change drafts.
+        let researcher = server.browser();
+        researcher.login(RESEARCHER).await;
+        assert_eq!(researcher.call("campaign_draft", &[("campaign_id", &cid)]).await.status, 403);
+        assert_eq!(researcher.call_json("update_campaign", json!({ "campaign_id": id, "draft": d.clone() })).await.status, 403);
+        // A change that cannot be built is refused and changes nothing.
+        let mut broken = d.clone();
+        broken["settings"]["bad_refs"] = json!(90);
+        let refused = org.call_json("update_campaign", json!({ "campaign_id": id, "draft": broken })).await;
+        assert_eq!(refused.status, 400, "{}", refused.body);
+        assert_eq!(org.call("campaign_draft", &[("campaign_id", &cid)]).await.json()["settings"]["bad_refs"], 10);
+        // A good change is kept: name, redundancy, the benchmark moved, the gate on.
+        d["name"] = json!("renamed draft");
+        d["settings"]["redundancy"] = json!(2);
+        d["benchmark_systems"] = json!([systems[1]]);
+        d["gate"] = json!({ "mode": "require-pass", "unsure": "hold" });
+        let saved = org.call_json("update_campaign", json!({ "campaign_id": id, "draft": d.clone() })).await;
+        assert_eq!(saved.status, 200, "{}", saved.body);
+        let again = org.call("campaign_draft", &[("campaign_id", &cid)]).await.json();
+        assert_eq!(
+            (again["name"].clone(), again["settings"]["redundancy"].clone(), again["benchmark_systems"].clone(), again["gate"].clone()),
+            (json!("renamed draft"), json!(2), json!([systems[1]]), json!({ "mode": "require-pass", "unsure": "hold" }))
+        );
+
+        // Launched, it cannot be edited any more; the crowd link is there.
+        let launched = org.call("launch_campaign", &[("campaign_id", &cid)]).await;
+        assert_eq!(launched.status, 200, "{}", launched.body);
+        for answer in [
+            org.call("campaign_draft", &[("campaign_id", &cid)]).await,
+            org.call_json("update_campaign", json!({ "campaign_id": id, "draft": d.clone() })).await,
+        ] {
+            assert_eq!(answer.status, 400, "{}", answer.body);
+            assert!(answer.body.contains("only a draft can be edited"), "{}", answer.body);
+        }
+        let progress = org.call("campaign_progress", &[("campaign_id", &cid)]).await.json();
+        let link = progress["crowd_link"].as_str().expect("a launched campaign's crowd link").to_string();
+        assert!(link.contains(&format!("/c/")), "{link}");
+
+        // An annotator works: the status page lists them with a HIT in progress, their
+        // judgments and time on screen.
+        let ann = server.browser();
+        ann.login(ANNOTATOR).await;
+        let started = ann.call("start_campaign_hit", &[("campaign_id", &cid)]).await;
+        assert_eq!(started.status, 200, "{}", started.body);
+        let assignment = started.json().as_str().unwrap().to_string();
+        assert_eq!(ann.call("start_work", &[("assignment", &assignment)]).await.status, 200);
+        for p in 0..3 {
+            let r = ann
+                .call("submit_judgment", &[("assignment", &assignment), ("position", &p.to_string()), ("score", "60"), ("time_on_screen_ms", "4500"), ("key", &format!("e{p}"))])
+                .await;
+            assert_eq!(r.status, 200, "{}", r.body);
+        }
+        let progress = org.call("campaign_progress", &[("campaign_id", &cid)]).await.json();
+        assert_eq!(progress["annotators_total"], 1, "{progress}");
+        let a = &progress["annotators"][0];
+        assert!(a["worker"].as_str().unwrap().starts_with("account:"), "{a}");
+        assert_eq!(a["email"], ANNOTATOR.0);
+        assert_eq!((a["done"].clone(), a["in_progress"].clone(), a["left"].clone(), a["judgments"].clone()), (json!(0), json!(1), json!(0), json!(3)), "{a}");
+        assert!((a["seconds"].as_f64().unwrap() - 13.5).abs() < 1e-9, "{a}");
+    }
 }

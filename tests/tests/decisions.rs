@@ -121,6 +121,20 @@ async fn decide_in(b: &Browser, campaign: i64, worker: &str, session: &str, deci
     .await
 }
 
+/// `bulk_decide_workers` under the t-test.
+async fn bulk_decide(b: &Browser, campaign: i64, action: &str, reason: &str, expected: usize) -> Answer {
+    b.call(
+        "bulk_decide_workers",
+        &[("campaign_id", &campaign.to_string()), ("wilcoxon", "false"), ("action", action), ("reason", reason), ("expected", &expected.to_string())],
+    )
+    .await
+}
+
+/// The first page of the review table with the flag filter `flag`.
+async fn workers_with_flag(b: &Browser, campaign: i64, flag: &str) -> Answer {
+    b.call("campaign_workers", &[("campaign_id", &campaign.to_string()), ("wilcoxon", "false"), ("flag", flag)]).await
+}
+
 async fn review(org: &Browser, campaign: i64) -> Value {
     let w = org.call("campaign_workers", &[("campaign_id", &campaign.to_string()), ("wilcoxon", "false")]).await;
     assert_eq!(w.status, 200, "{}", w.body);
@@ -150,6 +164,111 @@ fn csv_fields(line: &str) -> Vec<String> {
 }
 
 both_backends! {
+    /// Issue 18, item 6: bulk decisions and the Mechanical Turk batch-results file. Three crowd
+    /// workers: two careful (Mechanical Turk and Prolific) and a random clicker (Mechanical
+    /// Turk). "Approve all who passed" is refused when the confirmed number is not the number
+    /// now to be decided, refused to researchers and strangers, then approves both careful
+    /// workers in one go; repeated, it changes nothing. "Reject all who failed" needs a reason.
+    /// The batch file marks the Mechanical Turk assignments as the requester site reads them.
+    async fn bulk_decisions_are_confirmed_idempotent_and_go_to_the_mturk_batch_file(server) {
+        let org = server.browser();
+        org.login(ORGANIZER).await;
+        let (set, systems) = import_set(&org, "bulk-set", 80, &["Alpha", "Beta"]).await;
+        let settings = json!({ "judgments_wanted": 140, "redundancy": 2, "target_language": "German" });
+        let created = org.call_json("create_campaign", json!({ "draft": draft(set, &systems, settings, json!({ "mode": "off", "unsure": "give" })) })).await;
+        assert_eq!(created.status, 200, "{}", created.body);
+        let campaign = created.json().as_i64().unwrap();
+        let cid = campaign.to_string();
+        assert_eq!(org.call("launch_campaign", &[("campaign_id", &cid)]).await.status, 200);
+        let link = crowd_link(&org, campaign).await;
+        let arrivals = [
+            ("workerId=GOOD1&assignmentId=A-GOOD1&hitId=HIT-1&turkSubmitTo=https%3A%2F%2Fworkersandbox.mturk.com", WorkerKind::Careful, 7),
+            ("workerId=RAND1&assignmentId=A-RAND1&hitId=HIT-2&turkSubmitTo=https%3A%2F%2Fworkersandbox.mturk.com", WorkerKind::RandomClicker, 3),
+            ("PROLIFIC_PID=GOOD2&STUDY_ID=S1&SESSION_ID=SESS-G2", WorkerKind::Careful, 11),
+        ];
+        for (params, kind, seed) in arrivals {
+            let b = server.browser();
+            let a = arrive(&b, &link, params).await.expect("a HIT");
+            work_through(&org, &b, &a, &mut SimulatedWorker::new(kind, seed)).await;
+        }
+        let view = review(&org, campaign).await;
+        let verdicts: Vec<(String, String)> =
+            view["workers"].as_array().unwrap().iter().map(|w| (w["worker"].as_str().unwrap().to_string(), w["verdict"].as_str().unwrap().to_string())).collect();
+        assert_eq!(row(&view, "mturk:GOOD1")["verdict"], "pass", "{verdicts:?}");
+        assert_eq!(row(&view, "prolific:GOOD2")["verdict"], "pass", "{verdicts:?}");
+        assert_eq!(row(&view, "mturk:RAND1")["verdict"], "fail", "{verdicts:?}");
+        assert_eq!(view["bulk"], json!({ "approve": 2, "approved_already": 0, "reject": 1, "rejected_already": 0, "several_sessions": 0 }));
+
+        // The flag filter: every row is flagged or not; an unknown kind is refused.
+        let with = |flag: &'static str| workers_with_flag(&org, campaign, flag);
+        let (any, none) = (with("any").await.json(), with("none").await.json());
+        assert_eq!(any["matching"].as_u64().unwrap() + none["matching"].as_u64().unwrap(), 3, "{any} {none}");
+        assert_eq!(any["flag_counts"]["any"], any["matching"]);
+        assert!(any["workers"].as_array().unwrap().iter().all(|w| !w["flags"].as_array().unwrap().is_empty()));
+        let bad = with("slow").await;
+        assert_eq!(bad.status, 400, "{}", bad.body);
+        assert!(bad.body.contains("flag \"slow\" is not"), "{}", bad.body);
+        let api = org.get(&format!("/api/v1/campaigns/{campaign}/workers?flag=none")).await;
+        assert_eq!(api.status, 200, "{}", api.body);
+        assert_eq!(serde_json::from_str::<Value>(&api.body).unwrap()["matching"], none["matching"]);
+
+        let bulk = |b, action, reason, expected| bulk_decide(b, campaign, action, reason, expected);
+        let researcher = server.browser();
+        researcher.login(RESEARCHER).await;
+        assert_eq!(bulk(&researcher, "approve-passed", "", 2).await.status, 403);
+        assert_eq!(bulk(&server.browser(), "approve-passed", "", 2).await.status, 401);
+        let wrong = bulk(&org, "approve-all", "", 2).await;
+        assert_eq!(wrong.status, 400, "{}", wrong.body);
+        let no_reason = bulk(&org, "reject-failed", "  ", 1).await;
+        assert_eq!(no_reason.status, 400, "{}", no_reason.body);
+        assert!(no_reason.body.contains("give a reason for rejecting"), "{}", no_reason.body);
+        // Confirmed for another number than is to be decided now: nothing is done.
+        let stale = bulk(&org, "approve-passed", "", 3).await;
+        assert_eq!(stale.status, 409, "{}", stale.body);
+        assert!(stale.body.contains("2 worker(s) who passed are now to be approved, not 3"), "{}", stale.body);
+        let view = review(&org, campaign).await;
+        assert!(view["workers"].as_array().unwrap().iter().all(|w| w["decisions"] == json!([])), "refusals change nothing: {view}");
+
+        let done = bulk(&org, "approve-passed", "", 2).await;
+        assert_eq!(done.status, 200, "{}", done.body);
+        assert_eq!(done.json(), json!("Approved 2 worker(s) who passed."));
+        let again = bulk(&org, "approve-passed", "", 2).await;
+        assert_eq!(again.status, 200, "{}", again.body);
+        assert!(again.json().as_str().unwrap().starts_with("Nothing to do"), "{}", again.body);
+        let rejected = bulk(&org, "reject-failed", "random clicking: the scores do not follow the texts", 1).await;
+        assert_eq!(rejected.json(), json!("Rejected 1 worker(s) who failed."), "{}", rejected.body);
+        let view = review(&org, campaign).await;
+        for (w, standing) in [("mturk:GOOD1", "approve"), ("prolific:GOOD2", "approve"), ("mturk:RAND1", "reject")] {
+            let r = row(&view, w);
+            assert_eq!(r["standing"], standing, "{r}");
+            assert_eq!(r["decisions"].as_array().unwrap().len(), 1, "one decision each, however often the button was pressed: {r}");
+            assert_eq!(r["decisions"][0]["decided_by"], ORGANIZER.0);
+        }
+        assert_eq!(view["bulk"], json!({ "approve": 0, "approved_already": 2, "reject": 0, "rejected_already": 1, "several_sessions": 0 }));
+
+        // The Mechanical Turk batch file: organizers only; the Mechanical Turk assignments with
+        // an x under Approve or the reason under Reject (the Prolific worker is not in it).
+        assert_eq!(researcher.get(&format!("/campaigns/{campaign}/mturk-batch.csv")).await.status, 403);
+        assert_eq!(server.browser().get(&format!("/campaigns/{campaign}/mturk-batch.csv")).await.status, 401);
+        assert_eq!(org.get("/campaigns/999999/mturk-batch.csv").await.status, 404);
+        let csv = org.client.get(format!("{}/campaigns/{campaign}/mturk-batch.csv", server.base)).send().await.unwrap();
+        assert_eq!(csv.status().as_u16(), 200);
+        assert!(csv.headers()["content-disposition"].to_str().unwrap().contains(&format!("campaign-{campaign}-mturk-batch-results.csv")));
+        let text = csv.text().await.unwrap();
+        let lines: Vec<Vec<String>> = text.lines().map(csv_fields).collect();
+        assert_eq!(lines[0], ["HITId", "AssignmentId", "WorkerId", "Approve", "Reject"], "{text}");
+        let mut rows = lines[1..].to_vec();
+        rows.sort();
+        assert_eq!(
+            rows,
+            vec![
+                vec!["HIT-1".to_string(), "A-GOOD1".into(), "GOOD1".into(), "x".into(), "".into()],
+                vec!["HIT-2".to_string(), "A-RAND1".into(), "RAND1".into(), "".into(), "random clicking: the scores do not follow the texts".into()],
+            ],
+            "{text}"
+        );
+    }
+
     /// Issue 17, finding 6: someone arrives first with a Mechanical Turk worker's id (and an
     /// assignmentId of their own) and clicks through a HIT; the worker does a HIT of their own.
     /// The review page shows that the id arrived with two platform sessions; a decision must

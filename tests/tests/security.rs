@@ -105,6 +105,11 @@ const TABLE: &[Row] = &[
     Row { endpoint: "study_history", how: How::Form, expect: [S(401), S(401), S(403), S(200), S(200), S(200)] },
     // Decisions about workers (approve, reject, block, bonus): organizers.
     Row { endpoint: "decide_worker", how: How::Form, expect: [S(401), S(401), S(403), S(403), Pass, Pass] },
+    // Bulk decisions (the confirmed number is never the one to decide: nothing changes).
+    Row { endpoint: "bulk_decide_workers", how: How::Form, expect: [S(401), S(401), S(403), S(403), Pass, Pass] },
+    // Editing a draft (the demo campaign is launched: refused as such, 400).
+    Row { endpoint: "campaign_draft", how: How::Form, expect: [S(401), S(401), S(403), S(403), S(400), S(400)] },
+    Row { endpoint: "update_campaign", how: How::Json, expect: [S(401), S(401), S(403), S(403), S(400), S(400)] },
     // accounts/api.rs: personal API tokens (researchers and up; revoking a token that is not yours is a 400).
     Row { endpoint: "list_api_tokens", how: How::Form, expect: [S(401), S(401), S(403), S(200), S(200), S(200)] },
     Row { endpoint: "create_api_token", how: How::Form, expect: [S(401), S(401), S(403), S(200), S(200), S(200)] },
@@ -186,6 +191,14 @@ fn form_args(endpoint: &str, who: Who, d: &Demo, n: usize) -> Vec<(String, Strin
             ("reason", String::new()),
             ("amount", String::new()),
         ],
+        "bulk_decide_workers" => vec![
+            ("campaign_id", campaign),
+            ("wilcoxon", "false".into()),
+            ("action", "approve-passed".into()),
+            ("reason", String::new()),
+            ("expected", "999999".into()),
+        ],
+        "campaign_draft" => vec![("campaign_id", campaign)],
         "set_worker_blocked" => vec![("platform", "link".into()), ("external_id", "nobody-at-all".into()), ("blocked", "false".into())],
         "load_work" | "start_work" | "assignment_judgments" | "assignment_items" => vec![("assignment", assignment)],
         "submit_judgment" => vec![
@@ -217,6 +230,7 @@ fn json_args(endpoint: &str, who: Who, d: &Demo) -> Value {
     });
     match endpoint {
         "check_design" | "create_campaign" => json!({ "draft": draft }),
+        "update_campaign" => json!({ "campaign_id": d.campaign_id, "draft": draft }),
         "dry_run_design" => json!({ "draft": draft, "crowd": { "careful": 70.0, "noisy": 15.0, "careless": 15.0, "workers": 0, "spread": 10.0, "alpha": 0.05 } }),
         "check_study" | "create_study" => json!({ "draft": study }),
         // A DA HIT shows one item per screen: its owner's request is refused as invalid (400).
@@ -405,6 +419,11 @@ both_backends! {
             };
             if !meets(want, csv.status) || (csv.status == 200 && !csv.body.starts_with("worker,platform,")) {
                 failures.push(format!("GET {campaign}/decisions.csv as {who:?}: expected {want:?}, got {}", csv.status));
+            }
+            // The Mechanical Turk batch-results file: organizers only.
+            let batch = b.get(&format!("{campaign}/mturk-batch.csv")).await;
+            if !meets(want, batch.status) || (batch.status == 200 && !batch.body.starts_with("HITId,AssignmentId,WorkerId,Approve,Reject")) {
+                failures.push(format!("GET {campaign}/mturk-batch.csv as {who:?}: expected {want:?}, got {}", batch.status));
             }
             // The read-only API and the export routes (session cookie).
             for (path, min) in api_routes(d.campaign_id) {

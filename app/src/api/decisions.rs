@@ -1,5 +1,7 @@
 //! `GET /campaigns/{id}/decisions.csv`: the organizer's decisions about a campaign's workers,
-//! for the crowd platform (organizers). An unknown campaign is a 404.
+//! for the crowd platform, and `GET /campaigns/{id}/mturk-batch.csv`: the Mechanical Turk
+//! batch-results file with `Approve`/`Reject` filled in from them, for the requester site's
+//! "Upload CSV" (organizers). An unknown campaign is a 404.
 
 use axum::Router;
 use axum::extract::{Extension, Path};
@@ -10,12 +12,34 @@ use axum::routing::get;
 use crate::auth::Role;
 use crate::auth::server::CurrentSession;
 use crate::error::{AppError, AppResult};
-use crate::results::decisions::{load_decisions, write_decisions_csv};
+use crate::results::decisions::{load_decisions, load_mturk_batch, write_decisions_csv, write_mturk_batch_csv};
 use crate::state::AppState;
 use crate::web::api_caller;
 
 pub fn routes<S: Clone + Send + Sync + 'static>() -> Router<S> {
-    Router::new().route("/campaigns/{id}/decisions.csv", get(decisions_csv))
+    Router::new().route("/campaigns/{id}/decisions.csv", get(decisions_csv)).route("/campaigns/{id}/mturk-batch.csv", get(mturk_batch_csv))
+}
+
+async fn mturk_batch_csv(
+    Extension(state): Extension<AppState>,
+    session: Option<Extension<CurrentSession>>,
+    headers: HeaderMap,
+    Path(id): Path<String>,
+) -> AppResult<Response> {
+    api_caller(&state, session, &headers, Role::Organizer).await?;
+    let campaign_id = id.parse::<i64>().map_err(|_| AppError::not_found(format!("there is no campaign with id {id:?}")))?;
+    let rows = load_mturk_batch(&state.db, campaign_id).await?;
+    let mut body = Vec::new();
+    write_mturk_batch_csv(&mut body, &rows)
+        .map_err(|e| AppError::internal(format!("cannot write the Mechanical Turk batch file of campaign {campaign_id}: {e}")))?;
+    Ok((
+        [
+            (header::CONTENT_TYPE, "text/csv; charset=utf-8".to_string()),
+            (header::CONTENT_DISPOSITION, format!("attachment; filename=\"campaign-{campaign_id}-mturk-batch-results.csv\"")),
+        ],
+        body,
+    )
+        .into_response())
 }
 
 async fn decisions_csv(

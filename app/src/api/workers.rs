@@ -1,6 +1,6 @@
 //! `GET /api/v1/campaigns/{id}/workers`: the worker review table (organizers and up): the same
 //! rows as the review page, with the verdicts at submission and the decisions, one page at a time
-//! (`page`, `per_page`, `sort`, `order`, `search`, `verdict`: see [`crate::results::WorkersQuery`];
+//! (`page`, `per_page`, `sort`, `order`, `search`, `verdict`, `flag`: see [`crate::results::WorkersQuery`];
 //! without them the first 50 rows by worker), with the counts per verdict of the whole campaign.
 
 use axum::extract::{Extension, Path, Query};
@@ -31,7 +31,7 @@ async fn workers(
     Query(p): Query<PageQuery>,
 ) -> AppResult<Json<WorkersView>> {
     api_caller(&state, session, &headers, Role::Organizer).await?;
-    let query = WorkersQuery::from_params(p.page, p.per_page, p.sort.as_deref(), p.order.as_deref(), p.search.as_deref(), p.verdict.as_deref())
+    let query = WorkersQuery::from_params(p.page, p.per_page, p.sort.as_deref(), p.order.as_deref(), p.search.as_deref(), p.verdict.as_deref(), p.flag.as_deref())
         .map_err(|(field, problem)| AppError::invalid(field, problem))?;
     Ok(Json(crate::results::decisions::workers_page(&state.db, id, q.options(), &query).await?))
 }
@@ -45,4 +45,5 @@ struct PageQuery {
     order: Option<String>,
     search: Option<String>,
     verdict: Option<String>,
+    flag: Option<String>,
 }

@@ -51,6 +51,24 @@ pub async fn create_campaign(draft: CampaignDraft) -> Result<i64, ServerFnError>
     Ok(launch::create_campaign(&state.db, &draft, user.id).await?)
 }
 
+/// A draft campaign's design, to edit it in the designer (organizers; refused for a launched
+/// campaign or a study's).
+#[server(endpoint = "campaign_draft")]
+pub async fn load_campaign_draft(campaign_id: i64) -> Result<CampaignDraft, ServerFnError> {
+    web::require(Role::Organizer)?;
+    let state = web::app_state()?;
+    Ok(launch::load_draft(&state.db, campaign_id).await.map_err(|e| e.in_argument("campaign_id"))?)
+}
+
+/// Replaces a draft campaign's design (checked as a new one is; refused for a launched
+/// campaign) (organizers).
+#[server(endpoint = "update_campaign", input = Json)]
+pub async fn update_campaign(campaign_id: i64, draft: CampaignDraft) -> Result<(), ServerFnError> {
+    web::require(Role::Organizer)?;
+    let state = web::app_state()?;
+    Ok(launch::update_campaign(&state.db, campaign_id, &draft).await.map_err(|e| e.in_argument("campaign_id"))?)
+}
+
 /// Builds and stores the HITs of a draft campaign; work can be handed out afterwards.
 #[server(endpoint = "launch_campaign")]
 pub async fn launch_campaign(campaign_id: i64) -> Result<LaunchSummary, ServerFnError> {

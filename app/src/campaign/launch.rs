@@ -692,6 +692,102 @@ pub async fn create_campaign(db: &Db, draft: &CampaignDraft, created_by: i64) ->
     Ok(id)
 }
 
+/// A draft campaign's design as the designer edits it. Refused for a launched campaign (its HITs
+/// are built: it cannot be edited) and for an arm of a study (the study designs it); an unknown
+/// campaign is `NotFound`.
+pub async fn load_draft(db: &Db, campaign_id: i64) -> AppResult<CampaignDraft> {
+    let c = load_campaign(db, campaign_id).await?;
+    check_editable(db, campaign_id, c.status).await?;
+    let what = || format!("reading draft campaign {campaign_id}");
+    let benchmark_systems: Vec<i64> =
+        sqlx::query_scalar("SELECT system_id FROM campaign_systems WHERE campaign_id = $1 AND is_benchmark = 1 ORDER BY system_id")
+            .bind(campaign_id)
+            .fetch_all(&db.pool)
+            .await
+            .with_context(what)?;
+    let (mode, unsure): (String, String) = sqlx::query_as("SELECT gate, gate_unsure FROM campaigns WHERE id = $1")
+        .bind(campaign_id)
+        .fetch_one(&db.pool)
+        .await
+        .with_context(what)?;
+    Ok(CampaignDraft {
+        name: c.name,
+        task: c.task.as_str().to_string(),
+        test_set_id: c.test_set_id,
+        reference_name: c.reference_name,
+        systems: c.systems,
+        benchmark_systems,
+        seed: c.seed,
+        settings: c.settings,
+        gate: crate::campaign::QualityGate::parse(&mode, &unsure).unwrap_or_default(),
+    })
+}
+
+/// Refuses to edit a campaign that is not a draft, or that a study made.
+async fn check_editable(db: &Db, campaign_id: i64, status: CampaignStatus) -> AppResult<()> {
+    if status != CampaignStatus::Draft {
+        return Err(AppError::invalid(
+            "campaign_id",
+            format!("campaign {campaign_id} is {}: only a draft can be edited (a launched campaign's HITs are built and handed out)", status.as_str()),
+        ));
+    }
+    if is_study_arm(db, campaign_id).await? {
+        return Err(AppError::invalid("campaign_id", format!("campaign {campaign_id} belongs to a study: change the study's design instead")));
+    }
+    Ok(())
+}
+
+/// Replaces a draft campaign's design with `draft`, checked as [`create_campaign`] checks a new
+/// one (refused, changing nothing, if it cannot be built). Refused for a launched campaign,
+/// also when it is launched while this runs.
+pub async fn update_campaign(db: &Db, campaign_id: i64, draft: &CampaignDraft) -> AppResult<()> {
+    let c = load_campaign(db, campaign_id).await?;
+    check_editable(db, campaign_id, c.status).await?;
+    let task = check_draft(draft)?;
+    let mut systems = draft.systems.clone();
+    systems.sort_unstable();
+    systems.dedup();
+    let groups = vec![Group { test_set_id: draft.test_set_id, systems: systems.clone() }];
+    let (_, reference_name) = plan_groups(db, task, &groups, draft).await?;
+    let settings = draft.settings.clone().with_task_wording(task);
+    let settings = serde_json::to_string(&settings).map_err(|e| AppError::internal(format!("cannot store the settings of a campaign: {e}")))?;
+    let what = || format!("changing draft campaign {campaign_id}");
+    let mut tx = db.writer.begin().await.with_context(what)?;
+    let changed = sqlx::query(
+        "UPDATE campaigns SET name = $2, task = $3, test_set_id = $4, reference_name = $5, settings = $6, seed = $7, gate = $8, gate_unsure = $9 \
+         WHERE id = $1 AND status = $10",
+    )
+    .bind(campaign_id)
+    .bind(draft.name.trim())
+    .bind(task.as_str())
+    .bind(draft.test_set_id)
+    .bind(reference_name)
+    .bind(settings)
+    .bind(draft.seed)
+    .bind(draft.gate.mode_str())
+    .bind(draft.gate.unsure_str())
+    .bind(CampaignStatus::Draft.as_str())
+    .execute(&mut *tx)
+    .await
+    .with_context(what)?
+    .rows_affected();
+    if changed == 0 {
+        return Err(AppError::conflict(format!("campaign {campaign_id} was launched meanwhile: a launched campaign cannot be edited")));
+    }
+    sqlx::query("DELETE FROM campaign_systems WHERE campaign_id = $1").bind(campaign_id).execute(&mut *tx).await.with_context(what)?;
+    for s in &systems {
+        sqlx::query("INSERT INTO campaign_systems (campaign_id, system_id, is_benchmark) VALUES ($1, $2, $3)")
+            .bind(campaign_id)
+            .bind(*s)
+            .bind(i64::from(draft.benchmark_systems.contains(s)))
+            .execute(&mut *tx)
+            .await
+            .with_context(what)?;
+    }
+    tx.commit().await.with_context(what)?;
+    Ok(())
+}
+
 /// Plans the HITs of a draft whose systems come in groups (one group per test set); stores
 /// nothing. Returns the number of HITs and the reference name chosen for the first group.
 pub async fn plan_groups(

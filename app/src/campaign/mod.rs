@@ -144,8 +144,36 @@ pub struct CampaignProgress {
     /// (system, judgments stored, SYSTEM items planned over all copies).
     pub per_system: Vec<(String, i64, i64)>,
     pub judgments: i64,
-    /// The signed crowd link (organizers only).
-    pub crowd_link: String,
+    /// The signed crowd link (organizers only); `None` until the campaign is launched (before,
+    /// the link would only answer "No work right now").
+    pub crowd_link: Option<String>,
+    /// Per annotator, the most recently active first (at most [`MAX_ANNOTATORS_SHOWN`]).
+    #[serde(default)]
+    pub annotators: Vec<AnnotatorProgress>,
+    /// Annotators who ever had a HIT of the campaign (the table may show fewer).
+    #[serde(default)]
+    pub annotators_total: i64,
+}
+
+/// Most annotators the status page lists.
+pub const MAX_ANNOTATORS_SHOWN: i64 = 200;
+
+/// One annotator's work in a campaign.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, Default)]
+pub struct AnnotatorProgress {
+    /// `platform:external id`, as on the review page.
+    pub worker: String,
+    /// The account's e-mail for annotators with accounts.
+    pub email: Option<String>,
+    /// HITs finished, in progress, and given back or expired.
+    pub done: i64,
+    pub in_progress: i64,
+    pub left: i64,
+    pub judgments: i64,
+    /// Sum of the judgments' time on screen, in seconds.
+    pub seconds: f64,
+    /// Unix milliseconds.
+    pub last_seen: i64,
 }
 
 /// One stored HIT item as the organizer inspects it.

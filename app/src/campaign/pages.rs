@@ -3,11 +3,11 @@
 
 use crate::auth::error_text;
 use crate::campaign::api::{
-    CreateCampaign, DryRunDesign, LaunchCampaign, StartCampaignHit, check_design, fetch_progress, hit_items, list_campaigns, list_test_sets,
+    CreateCampaign, DryRunDesign, LaunchCampaign, StartCampaignHit, UpdateCampaign, check_design, load_campaign_draft, fetch_progress, hit_items, list_campaigns, list_test_sets,
     my_queue,
 };
 use crate::campaign::{
-    CampaignDraft, CampaignInfo, CampaignSettings, DegradationPolicy, DesignCheck, GateMode, GateUnsure, QualityGate, TestSetInfo,
+    AnnotatorProgress, CampaignDraft, CampaignInfo, CampaignSettings, DegradationPolicy, DesignCheck, GateMode, GateUnsure, QualityGate, TestSetInfo,
     WantedPer,
 };
 use crate::model::{TaskKind, task_label};
@@ -184,9 +184,13 @@ fn text_field(
 }
 
 /// The campaign designer: every choice of the design, what it implies while the organizer
-/// edits, the HIT builder's objections, and degraded items to check before launch.
+/// edits, the HIT builder's objections, and degraded items to check before launch. At
+/// `/campaigns/:id/edit` it opens a draft's design and saves it back (a launched campaign
+/// cannot be edited: the page says so).
 #[component]
 pub fn DesignerPage() -> impl IntoView {
+    let params = use_params_map();
+    let editing = move || params.read().get("id").and_then(|s| s.parse::<i64>().ok());
     let sets = crate::resource::resource(|| (), |_| list_test_sets());
     let name = RwSignal::new(String::new());
     let task = RwSignal::new("da-adequacy".to_string());
@@ -198,6 +202,32 @@ pub fn DesignerPage() -> impl IntoView {
     let settings = RwSignal::new(CampaignSettings::default());
     let gate = RwSignal::new(QualityGate::default());
     let create = ServerAction::<CreateCampaign>::new();
+    let save = ServerAction::<UpdateCampaign>::new();
+    // A draft being edited: its design fills the form once it has arrived.
+    let existing = crate::resource::resource(editing, |id| async move {
+        match id {
+            Some(id) => load_campaign_draft(id).await.map(Some),
+            None => Ok(None),
+        }
+    });
+    let loaded = RwSignal::new(false);
+    Effect::new(move |_| {
+        if loaded.get_untracked() {
+            return;
+        }
+        if let Some(Ok(Some(d))) = existing.get() {
+            name.set(d.name);
+            task.set(d.task);
+            test_set.set(d.test_set_id);
+            reference.set(d.reference_name.unwrap_or_default());
+            systems.set(d.systems);
+            benchmarks.set(d.benchmark_systems);
+            seed.set(d.seed);
+            settings.set(d.settings);
+            gate.set(d.gate);
+            loaded.set(true);
+        }
+    });
 
     let draft = Memo::new(move |_| CampaignDraft {
         name: name.get(),
@@ -261,15 +291,32 @@ pub fn DesignerPage() -> impl IntoView {
         }
     });
     let navigate = use_navigate();
+    let to_status = navigate.clone();
     Effect::new(move |_| {
         if let Some(Ok(id)) = create.value().get() {
             navigate(&format!("/campaigns/{id}"), Default::default());
         }
     });
+    Effect::new(move |_| {
+        if let (Some(Ok(())), Some(id)) = (save.value().get(), editing()) {
+            to_status(&format!("/campaigns/{id}"), Default::default());
+        }
+    });
 
     view! {
         <section class="card" id="designer">
-            <h1>"Design a campaign"</h1>
+            <h1>{move || if editing().is_some() { "Edit a draft campaign" } else { "Design a campaign" }}</h1>
+            <Transition fallback=|| ()>
+                {move || Suspend::new(async move {
+                    match existing.await {
+                        Err(e) => Some(view! { <p class="error" role="alert" id="edit-error">{error_text(&e)}</p> }.into_any()),
+                        Ok(Some(_)) => Some(view! {
+                            <p class="hint" id="editing-draft">"You are changing a draft: nothing is handed out until it is launched. Save it, then launch it from its page."</p>
+                        }.into_any()),
+                        Ok(None) => None,
+                    }
+                })}
+            </Transition>
             <div class="stack">
                 <label>"Campaign name" <input type="text" id="campaign-name" prop:value=move || name.get() on:input=move |ev| name.set(event_target_value(&ev))/></label>
                 <div class="row">
@@ -312,8 +359,11 @@ pub fn DesignerPage() -> impl IntoView {
                     <label>
                         "Reference shown and degraded"
                         <select id="reference" on:change=move |ev| reference.set(event_target_value(&ev))>
-                            <option value="">"first by name"</option>
-                            {move || chosen().map(|t| t.references.into_iter().map(|r| view! { <option value=r.clone()>{r.clone()}</option> }).collect_view())}
+                            <option value="" selected=move || reference.get().is_empty()>"first by name"</option>
+                            {move || chosen().map(|t| t.references.into_iter().map(|r| {
+                                let this = r.clone();
+                                view! { <option value=r.clone() selected=move || reference.get() == this>{r.clone()}</option> }
+                            }).collect_view())}
                         </select>
                     </label>
                 </div>
@@ -395,8 +445,8 @@ pub fn DesignerPage() -> impl IntoView {
                     <label>
                         "Bad references (adequacy)"
                         <select id="degradation" on:change=move |ev| settings.update(|s| s.degradation = if event_target_value(&ev) == "replace-phrase" { DegradationPolicy::ReplacePhrase } else { DegradationPolicy::Delete })>
-                            <option value="delete">"delete a run of words"</option>
-                            <option value="replace-phrase">"replace it with a phrase of another reference"</option>
+                            <option value="delete" selected=move || settings.with(|s| s.degradation == DegradationPolicy::Delete)>"delete a run of words"</option>
+                            <option value="replace-phrase" selected=move || settings.with(|s| s.degradation == DegradationPolicy::ReplacePhrase)>"replace it with a phrase of another reference"</option>
                         </select>
                     </label>
                 </div>
@@ -464,8 +514,8 @@ pub fn DesignerPage() -> impl IntoView {
                         <label>
                             "Scales"
                             <select id="woj-scale" on:change=move |ev| settings.update(|s| s.woj_scale = event_target_value(&ev))>
-                                <option value="boxes">"two 5-point scales"</option>
-                                <option value="sliders">"two 0–100 sliders"</option>
+                                <option value="boxes" selected=move || settings.with(|s| s.woj_scale != "sliders")>"two 5-point scales"</option>
+                                <option value="sliders" selected=move || settings.with(|s| s.woj_scale == "sliders")>"two 0–100 sliders"</option>
                             </select>
                         </label>
                     </div>
@@ -498,13 +548,28 @@ pub fn DesignerPage() -> impl IntoView {
                 })}
             </Transition>
             <p class="row">
-                <button class="primary" id="create-campaign" on:click=move |_| { create.dispatch(CreateCampaign { draft: draft.get_untracked() }); }
-                    disabled=move || create.pending().get()>
-                    "Create campaign"
-                </button>
+                {move || match editing() {
+                    None => Either::Left(view! {
+                        <button class="primary" id="create-campaign" on:click=move |_| { create.dispatch(CreateCampaign { draft: draft.get_untracked() }); }
+                            disabled=move || create.pending().get()>
+                            "Create campaign"
+                        </button>
+                    }),
+                    Some(id) => Either::Right(view! {
+                        <button class="primary" id="save-draft" on:click=move |_| { save.dispatch(UpdateCampaign { campaign_id: id, draft: draft.get_untracked() }); }
+                            disabled=move || save.pending().get() || !loaded.get()>
+                            "Save the draft"
+                        </button>
+                        <A href=format!("/campaigns/{id}") attr:class="button">"Back without saving"</A>
+                    }),
+                }}
             </p>
             {move || match create.value().get() {
                 Some(Err(e)) => Some(view! { <p class="error" role="alert" id="create-error">{error_text(&e)}</p> }),
+                _ => None,
+            }}
+            {move || match save.value().get() {
+                Some(Err(e)) => Some(view! { <p class="error" role="alert" id="save-error">{error_text(&e)}</p> }),
                 _ => None,
             }}
         </section>
@@ -585,6 +650,17 @@ fn DryRun(draft: Memo<CampaignDraft>) -> impl IntoView {
     }
 }
 
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn durations_and_times_read_plainly() {
+        assert_eq!(super::duration(45.4), "45 s");
+        assert_eq!(super::duration(750.0), "12 min 30 s");
+        assert_eq!(super::duration(3900.0), "1 h 05 min");
+        assert_eq!(super::utc_minute(1_795_376_606_000), "2026-11-22 19:43 UTC");
+    }
+}
+
 #[component]
 fn CheckView(check: DesignCheck) -> impl IntoView {
     let problems = check.problems;
@@ -647,15 +723,26 @@ pub fn CampaignStatusPage() -> impl IntoView {
                             let status = c.as_ref().map(|c| c.status.clone()).unwrap_or_default();
                             let task = c.as_ref().map(|c| task_label(&c.task)).unwrap_or("");
                             let draft = status == "draft";
+                            let cid = id();
                             Either::Right(view! {
                                 <h1>{name}</h1>
                                 <p>{task} " · status: " <strong id="campaign-state">{status}</strong></p>
+                                <CampaignLinks campaign_id=cid draft/>
                                 {draft.then(|| view! {
-                                    <p>
+                                    <p class="row">
                                         <button class="primary" id="launch" on:click=move |_| { launch.dispatch(LaunchCampaign { campaign_id: id() }); }
                                             disabled=move || launch.pending().get()>"Launch: build the HITs"</button>
+                                        <A href=format!("/campaigns/{cid}/edit") attr:class="button" attr:id="edit-draft">"Edit the design"</A>
                                     </p>
                                 })}
+                                <h2>"Crowd link"</h2>
+                                {match p.crowd_link {
+                                    Some(link) => Either::Left(view! { <CrowdLink link/> }),
+                                    None => Either::Right(view! {
+                                        <p class="hint" id="crowd-link-later">"The crowd link appears here once the campaign is launched: before, it would only answer “No work right now”."</p>
+                                    }),
+                                }}
+                                <h2>"Progress"</h2>
                                 <dl class="implications" id="progress">
                                     <dt>"HIT copies done"</dt><dd id="p-done">{p.done}</dd>
                                     <dt>"In progress"</dt><dd id="p-active">{p.in_progress}</dd>
@@ -665,15 +752,17 @@ pub fn CampaignStatusPage() -> impl IntoView {
                                     <dt>"Judgments"</dt><dd id="p-judgments">{p.judgments}</dd>
                                 </dl>
                                 <h2>"Judgments per system"</h2>
-                                <table class="data" id="per-system">
-                                    <thead><tr><th>"System"</th><th>"Judged"</th><th>"Planned (all copies)"</th></tr></thead>
-                                    <tbody>
-                                        {p.per_system.into_iter().map(|(s, j, n)| view! { <tr><td>{s}</td><td>{j}</td><td>{n}</td></tr> }).collect_view()}
-                                    </tbody>
-                                </table>
-                                <h2>"Crowd link"</h2>
-                                <p class="hint">"Give this link to Mechanical Turk or Prolific; the platform adds the worker's id (workerId or PROLIFIC_PID). For a plain link add &worker=ID."</p>
-                                <p class="notice"><code id="crowd-link">{p.crowd_link}</code></p>
+                                <div class="table-scroll">
+                                    <table class="data" id="per-system">
+                                        <thead><tr><th scope="col">"System"</th><th scope="col">"Judged"</th><th scope="col">"Planned (all copies)"</th></tr></thead>
+                                        <tbody>
+                                            {p.per_system.into_iter().map(|(s, j, n)| view! {
+                                                <tr><td data-label="System">{s}</td><td data-label="Judged">{j}</td><td data-label="Planned">{n}</td></tr>
+                                            }).collect_view()}
+                                        </tbody>
+                                    </table>
+                                </div>
+                                <Annotators list=p.annotators total=p.annotators_total campaign_id=cid/>
                             })
                         }
                     }
@@ -686,6 +775,135 @@ pub fn CampaignStatusPage() -> impl IntoView {
                 None => None,
             }}
         </section>
+    }
+}
+
+/// The campaign's other pages and every download: results, the worker review, the exports
+/// (raw and cleaned, with the results page's default settings), the decisions.
+#[component]
+fn CampaignLinks(campaign_id: i64, draft: bool) -> impl IntoView {
+    let export = move |file: &'static str, filter: &'static str| {
+        let href = format!("/campaigns/{campaign_id}/export/{file}?filter={filter}");
+        let download = format!("campaign-{campaign_id}-{filter}-{file}");
+        view! { <li><a href=href download=download rel="external" class="export" data-file=file data-filter=filter>{format!("{file} ({filter})")}</a></li> }
+    };
+    view! {
+        <nav class="hub" aria-label="This campaign" id="campaign-hub">
+            <ul class="hub-links">
+                <li><a href=format!("/campaigns/{campaign_id}/results") rel="external" id="hub-results">"Results"</a></li>
+                <li><a href=format!("/campaigns/{campaign_id}/workers") rel="external" id="hub-workers">"Workers: review and decide"</a></li>
+                {(!draft).then(|| view! { <li class="hint" id="hub-no-edit">"A launched campaign cannot be edited."</li> })}
+            </ul>
+            <details class="hub-exports" id="hub-exports">
+                <summary>"Exports"</summary>
+                <ul class="export-list">
+                    {["judgments.csv", "judgments.jsonl", "appraise-wmt22.csv", "appraise-wmt23.csv", "appraise-wmt24.csv", "all.zip"]
+                        .into_iter().flat_map(|f| [export(f, "raw"), export(f, "cleaned")]).collect_view()}
+                    {["analysis.json", "agreement.json", "manifest.json"].into_iter().map(|f| export(f, "raw")).collect_view()}
+                    <li><a href=format!("/campaigns/{campaign_id}/decisions.csv") download="" rel="external" id="hub-decisions">"decisions.csv (approvals, rejections, blocks, bonuses)"</a></li>
+                    <li><a href=format!("/campaigns/{campaign_id}/mturk-batch.csv") download="" rel="external" id="hub-mturk">"Mechanical Turk batch results (Approve/Reject, for “Upload CSV”)"</a></li>
+                    <li><a href=format!("/campaigns/{campaign_id}/results#exports") rel="external">"Every computed file (ad-*, mt-metrics-eval, clusters) with other settings: on the results page"</a></li>
+                </ul>
+            </details>
+        </nav>
+    }
+}
+
+/// The signed crowd link with a button that copies it (and says so to a screen reader).
+#[component]
+fn CrowdLink(link: String) -> impl IntoView {
+    // None: not tried; Some(true): copied; Some(false): the browser refused.
+    let copied = RwSignal::new(None::<bool>);
+    let text = link.clone();
+    let copy = move |_| {
+        copied.set(None);
+        copy_to_clipboard(text.clone(), copied);
+    };
+    view! {
+        <p class="hint">"Give this link to Mechanical Turk or Prolific; the platform adds the worker's id (workerId or PROLIFIC_PID). For a plain link add &worker=ID."</p>
+        <p class="notice crowd-link"><code id="crowd-link">{link}</code></p>
+        <p class="row">
+            <button type="button" id="copy-crowd-link" on:click=copy>"Copy the crowd link"</button>
+            <span role="status" aria-live="polite" id="copy-status">
+                {move || match copied.get() {
+                    Some(true) => "Copied.",
+                    Some(false) => "The browser did not allow copying: select the link above and copy it.",
+                    None => "",
+                }}
+            </span>
+        </p>
+    }
+}
+
+/// Writes `text` to the clipboard; `done` says whether it worked.
+fn copy_to_clipboard(text: String, done: RwSignal<Option<bool>>) {
+    #[cfg(feature = "hydrate")]
+    {
+        let promise = window().navigator().clipboard().write_text(&text);
+        leptos::task::spawn_local(async move {
+            let ok = leptos::__reexports::wasm_bindgen_futures::JsFuture::from(promise).await.is_ok();
+            done.set(Some(ok));
+        });
+    }
+    #[cfg(not(feature = "hydrate"))]
+    {
+        let _ = (text, done);
+    }
+}
+
+/// Each annotator's HITs, judgments and time in the campaign.
+#[component]
+fn Annotators(list: Vec<AnnotatorProgress>, total: i64, campaign_id: i64) -> impl IntoView {
+    let shown = list.len() as i64;
+    view! {
+        <h2 id="annotators-title">"Annotators"</h2>
+        {if list.is_empty() {
+            Either::Left(view! { <p class="empty" id="annotators-none">"Nobody has had a HIT of this campaign yet."</p> })
+        } else {
+            Either::Right(view! {
+                <p class="hint" id="annotators-summary">
+                    {if shown < total { format!("The {shown} most recently active of {total} annotators.") } else { format!("{total} annotator(s), the most recently active first.") }}
+                    " Their reliability and your decisions: " <a href=format!("/campaigns/{campaign_id}/workers") rel="external">"the worker review"</a> "."
+                </p>
+                <div class="table-scroll">
+                    <table class="data" id="annotators" aria-labelledby="annotators-title">
+                        <thead><tr>
+                            <th scope="col">"Annotator"</th><th scope="col">"HITs done"</th><th scope="col">"In progress"</th>
+                            <th scope="col">"Given back or expired"</th><th scope="col">"Judgments"</th><th scope="col">"Time on screen"</th><th scope="col">"Last seen"</th>
+                        </tr></thead>
+                        <tbody>
+                            {list.into_iter().map(|a| view! {
+                                <tr class="annotator-row" data-worker=a.worker.clone() data-done=a.done.to_string() data-active=a.in_progress.to_string()>
+                                    <td data-label="Annotator">{a.worker.clone()}{a.email.map(|e| format!(" ({e})"))}</td>
+                                    <td data-label="HITs done">{a.done}</td>
+                                    <td data-label="In progress">{a.in_progress}</td>
+                                    <td data-label="Given back or expired">{a.left}</td>
+                                    <td data-label="Judgments">{a.judgments}</td>
+                                    <td data-label="Time on screen">{duration(a.seconds)}</td>
+                                    <td data-label="Last seen">{utc_minute(a.last_seen)}</td>
+                                </tr>
+                            }).collect_view()}
+                        </tbody>
+                    </table>
+                </div>
+            })
+        }}
+    }
+}
+
+/// A time as `YYYY-MM-DD HH:MM UTC`.
+fn utc_minute(ms: i64) -> String {
+    let (year, month, day, rem) = crate::model::utc_civil(ms);
+    format!("{year:04}-{month:02}-{day:02} {:02}:{:02} UTC", rem / 3600, rem % 3600 / 60)
+}
+
+/// Seconds as `1 h 05 min`, `12 min 30 s` or `45 s`.
+fn duration(seconds: f64) -> String {
+    let s = seconds.max(0.0).round() as i64;
+    match s {
+        s if s >= 3600 => format!("{} h {:02} min", s / 3600, s % 3600 / 60),
+        s if s >= 60 => format!("{} min {:02} s", s / 60, s % 60),
+        s => format!("{s} s"),
     }
 }
 

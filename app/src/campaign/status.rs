@@ -3,7 +3,7 @@
 use crate::campaign::assign::worker_for_user;
 use crate::signing::link_signature;
 use crate::campaign::launch::load_campaign;
-use crate::campaign::{CampaignInfo, CampaignProgress, HitItemView, QueueEntry};
+use crate::campaign::{AnnotatorProgress, CampaignInfo, CampaignProgress, HitItemView, MAX_ANNOTATORS_SHOWN, QueueEntry};
 use crate::db::Db;
 use crate::error::{AppError, AppResult, StorageContext};
 use crate::model::{AssignmentStatus, CampaignStatus};
@@ -89,7 +89,12 @@ pub async fn progress(db: &Db, campaign_id: i64, public_url: &str, secret: &[u8]
     .fetch_all(&db.pool)
     .await
     .with_context(what)?;
-    let mut p = CampaignProgress { redundancy: k, crowd_link: crowd_link(public_url, secret, &info.public_id), ..Default::default() };
+    let launched = c.status != CampaignStatus::Draft;
+    let mut p = CampaignProgress {
+        redundancy: k,
+        crowd_link: launched.then(|| crowd_link(public_url, secret, &info.public_id)),
+        ..Default::default()
+    };
     for StatusCount { status, n } in rows {
         match status {
             AssignmentStatus::Completed => p.done = n,
@@ -128,8 +133,81 @@ pub async fn progress(db: &Db, campaign_id: i64, public_url: &str, secret: &[u8]
     .fetch_one(&db.pool)
     .await
     .with_context(what)?;
+    (p.annotators, p.annotators_total) = annotators(db, campaign_id).await?;
     p.campaign = Some(info);
     Ok(p)
+}
+
+/// A row of the per-annotator query.
+#[derive(sqlx::FromRow)]
+struct AnnotatorRow {
+    id: i64,
+    platform: String,
+    external_id: String,
+    email: Option<String>,
+    done: i64,
+    in_progress: i64,
+    left_over: i64,
+    last_seen: i64,
+}
+
+/// Each annotator's HITs (finished, in progress, given back or expired), judgments and time on
+/// screen in a campaign, the most recently active first, at most [`MAX_ANNOTATORS_SHOWN`]; and
+/// how many annotators there are in all.
+async fn annotators(db: &Db, campaign_id: i64) -> AppResult<(Vec<AnnotatorProgress>, i64)> {
+    let what = || format!("reading the annotators of campaign {campaign_id}");
+    let rows: Vec<AnnotatorRow> = sqlx::query_as(
+        "SELECT w.id, w.platform, w.external_id, u.email, \
+           SUM(CASE WHEN a.status = $2 THEN 1 ELSE 0 END) AS done, \
+           SUM(CASE WHEN a.status = $3 THEN 1 ELSE 0 END) AS in_progress, \
+           SUM(CASE WHEN a.status IN ($4, $5) THEN 1 ELSE 0 END) AS left_over, \
+           MAX(a.last_seen_at) AS last_seen \
+         FROM assignments a JOIN hits h ON h.id = a.hit_id JOIN workers w ON w.id = a.worker_id LEFT JOIN users u ON u.id = w.user_id \
+         WHERE h.campaign_id = $1 GROUP BY w.id, w.platform, w.external_id, u.email ORDER BY last_seen DESC, w.id",
+    )
+    .bind(campaign_id)
+    .bind(AssignmentStatus::Completed.as_str())
+    .bind(AssignmentStatus::Active.as_str())
+    .bind(AssignmentStatus::Expired.as_str())
+    .bind(AssignmentStatus::Returned.as_str())
+    .fetch_all(&db.pool)
+    .await
+    .with_context(what)?;
+    let total = rows.len() as i64;
+    let shown: Vec<AnnotatorRow> = rows.into_iter().take(MAX_ANNOTATORS_SHOWN as usize).collect();
+    if shown.is_empty() {
+        return Ok((Vec::new(), 0));
+    }
+    // (worker, judgments, milliseconds on screen) of the listed annotators (ids written into
+    // the SQL: integers only).
+    let ids = shown.iter().map(|r| r.id.to_string()).collect::<Vec<_>>().join(",");
+    let work: Vec<(i64, i64, i64)> = sqlx::query_as(sqlx::AssertSqlSafe(format!(
+        "SELECT a.worker_id, COUNT(j.id) AS n, CAST(COALESCE(SUM(j.time_on_screen_ms), 0) AS BIGINT) AS ms \
+         FROM judgments j JOIN assignments a ON a.id = j.assignment_id JOIN hits h ON h.id = a.hit_id \
+         WHERE h.campaign_id = $1 AND a.worker_id IN ({ids}) GROUP BY a.worker_id"
+    )))
+    .bind(campaign_id)
+    .fetch_all(&db.pool)
+    .await
+    .with_context(what)?;
+    let work: std::collections::HashMap<i64, (i64, i64)> = work.into_iter().map(|(w, n, ms)| (w, (n, ms))).collect();
+    let out = shown
+        .into_iter()
+        .map(|r| {
+            let (judgments, ms) = work.get(&r.id).copied().unwrap_or((0, 0));
+            AnnotatorProgress {
+                worker: format!("{}:{}", r.platform, r.external_id),
+                email: r.email,
+                done: r.done,
+                in_progress: r.in_progress,
+                left: r.left_over,
+                judgments,
+                seconds: ms as f64 / 1000.0,
+                last_seen: r.last_seen,
+            }
+        })
+        .collect();
+    Ok((out, total))
 }
 
 /// A launched campaign as [`queue`] reads it.

@@ -31,7 +31,9 @@ pub async fn campaign_results(
 /// default 1) of `per_page` rows (default 50, at most 200), sorted by `sort` (`worker`, the
 /// default, `verdict`, `p` or `flags`) in `order` (`asc`, the default, or `desc`), of the workers
 /// whose id contains `search` (any case), with the verdict `verdict` (`pass`, `fail`,
-/// `not-enough-evidence`, `excluded`) if given; with the counts per verdict of the whole campaign.
+/// `not-enough-evidence`, `excluded`) if given, with flags `flag` (`any`, `none`, or a kind: `fast`,
+/// `identical`, `bad-not-lower`, `low-ref`, `sessions`) if given; with the counts per verdict and
+/// per flag of the whole campaign and what the bulk decisions would do.
 #[server(endpoint = "campaign_workers")]
 #[allow(clippy::too_many_arguments)]
 pub async fn campaign_workers(
@@ -43,11 +45,12 @@ pub async fn campaign_workers(
     #[server(default)] order: Option<String>,
     #[server(default)] search: Option<String>,
     #[server(default)] verdict: Option<String>,
+    #[server(default)] flag: Option<String>,
 ) -> Result<WorkersView, ServerFnError> {
     web::require(Role::Organizer)?;
     let state = web::app_state()?;
     let options = ResultsOptions { wilcoxon, ..ResultsOptions::default() };
-    let query = crate::results::WorkersQuery::from_params(page, per_page, sort.as_deref(), order.as_deref(), search.as_deref(), verdict.as_deref())
+    let query = crate::results::WorkersQuery::from_params(page, per_page, sort.as_deref(), order.as_deref(), search.as_deref(), verdict.as_deref(), flag.as_deref())
         .map_err(|(field, problem)| crate::error::AppError::invalid(field, problem))?;
     Ok(crate::results::decisions::workers_page(&state.db, campaign_id, options, &query).await.map_err(|e| e.in_argument("campaign_id"))?)
 }
@@ -69,6 +72,28 @@ pub async fn decide_worker(
     let user = web::require(Role::Organizer)?;
     let state = web::app_state()?;
     Ok(crate::results::decisions::decide(&state.db, &state.secret, campaign_id, &worker, &session, &decision, &reason, &amount, user.id)
+        .await
+        .map_err(|e| e.in_argument("campaign_id"))?)
+}
+
+/// Approves every worker who passed (`approve-passed`) or rejects every worker who failed
+/// (`reject-failed`, with one `reason`) the reliability test (`wilcoxon` as on the page), in one
+/// transaction; `expected` is the number of workers the organizer confirmed (refused, changing
+/// nothing, when another number is to be decided now). Workers decided so already are left
+/// alone; those whose id arrived with several platform sessions are left out. Returns what was
+/// done (organizers).
+#[server(endpoint = "bulk_decide_workers")]
+pub async fn bulk_decide_workers(
+    campaign_id: i64,
+    wilcoxon: bool,
+    action: String,
+    #[server(default)] reason: String,
+    expected: usize,
+) -> Result<String, ServerFnError> {
+    let user = web::require(Role::Organizer)?;
+    let state = web::app_state()?;
+    let options = ResultsOptions { wilcoxon, ..ResultsOptions::default() };
+    Ok(crate::results::decisions::bulk_decide(&state.db, &state.secret, campaign_id, options, &action, &reason, expected, user.id)
         .await
         .map_err(|e| e.in_argument("campaign_id"))?)
 }

@@ -16,12 +16,17 @@
 //! Export: [`load_decisions`] + [`write_decisions_csv`] (a pure writer over `impl Write`), served
 //! as `GET /campaigns/{id}/decisions.csv` to organizers (`crate::api::decisions`).
 
-use super::{DecisionView, GateVerdictView, ResultsOptions, VerdictCounts, WorkerRow, WorkerSort, WorkersQuery, WorkersView, utc_time};
+use super::{
+    BulkAction, BulkCounts, DecisionView, FlagCounts, GateVerdictView, ResultsOptions, VerdictCounts, WorkerRow, WorkerSort, WorkersQuery,
+    WorkersView, utc_time,
+};
 use crate::analysis::quality::PairCheck;
 use crate::campaign::CampaignSettings;
 use crate::model::{AssignmentStatus, TaskKind};
 use crate::db::{Db, now_ms};
 use crate::error::{AppError, AppResult, StorageContext};
+use sqlx::AnyConnection;
+use std::borrow::Cow;
 use std::collections::HashMap;
 use std::io::{self, Write};
 use std::sync::Arc;
@@ -231,41 +236,8 @@ pub async fn decide(
     let sessions = sessions_in_campaign(db, campaign_id, worker_id).await?;
     let scope = decision_scope(worker, action, session, &sessions)?;
     let mut tx = db.writer.begin().await.with_context(|| format!("recording a decision about {worker} in campaign {campaign_id}"))?;
-    match cents {
-        Some(c) => {
-            sqlx::query(
-                "INSERT INTO worker_decisions (campaign_id, worker_id, decision, reason, bonus_cents, currency, decided_by, decided_at, platform_session) \
-                 VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)",
-            )
-            .bind(campaign_id)
-            .bind(worker_id)
-            .bind(action.as_str())
-            .bind(&reason)
-            .bind(c)
-            .bind(&currency)
-            .bind(decided_by)
-            .bind(now_ms())
-            .bind(scope.clone())
-            .execute(&mut *tx)
-            .await
-            .with_context(|| format!("recording a decision about {worker} in campaign {campaign_id}"))?;
-        }
-        None => {
-            sqlx::query(
-                "INSERT INTO worker_decisions (campaign_id, worker_id, decision, reason, decided_by, decided_at, platform_session) VALUES ($1, $2, $3, $4, $5, $6, $7)",
-            )
-            .bind(campaign_id)
-            .bind(worker_id)
-            .bind(action.as_str())
-            .bind(&reason)
-            .bind(decided_by)
-            .bind(now_ms())
-            .bind(scope.clone())
-            .execute(&mut *tx)
-            .await
-            .with_context(|| format!("recording a decision about {worker} in campaign {campaign_id}"))?;
-        }
-    }
+    let record = NewDecision { campaign_id, worker_id, action, reason: &reason, cents, currency: &currency, decided_by, session: scope.as_deref() };
+    insert_decision(&mut tx, &record).await.with_context(|| format!("recording a decision about {worker} in campaign {campaign_id}"))?;
     let what = || format!("recording a decision about {worker} in campaign {campaign_id}");
     // The session's assignments, when the decision names one.
     let only: Option<&[i64]> = scope.as_ref().and_then(|s| sessions.iter().find(|(x, _)| x == s)).map(|(_, ids)| ids.as_slice());
@@ -319,6 +291,207 @@ pub async fn decide(
     };
     tx.commit().await.with_context(|| format!("recording a decision about {worker} in campaign {campaign_id}"))?;
     Ok(done)
+}
+
+/// One decision to store.
+struct NewDecision<'a> {
+    campaign_id: i64,
+    worker_id: i64,
+    action: Action,
+    reason: &'a str,
+    /// The bonus, in hundredths of `currency`.
+    cents: Option<i64>,
+    currency: &'a str,
+    decided_by: i64,
+    /// The platform session it is for; `None`: every session.
+    session: Option<&'a str>,
+}
+
+/// Stores one decision (the history row; what it does besides is the caller's).
+async fn insert_decision(conn: &mut AnyConnection, d: &NewDecision<'_>) -> Result<(), sqlx::Error> {
+    sqlx::query(
+        "INSERT INTO worker_decisions (campaign_id, worker_id, decision, reason, bonus_cents, currency, decided_by, decided_at, platform_session) \
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)",
+    )
+    .bind(d.campaign_id)
+    .bind(d.worker_id)
+    .bind(d.action.as_str())
+    .bind(d.reason)
+    .bind(d.cents)
+    .bind(d.cents.map(|_| d.currency))
+    .bind(d.decided_by)
+    .bind(now_ms())
+    .bind(d.session)
+    .execute(&mut *conn)
+    .await
+    .map(drop)
+}
+
+/// The latest approve or reject of each worker of a campaign (whatever session it names).
+async fn standings(conn: &mut AnyConnection, campaign_id: i64) -> AppResult<HashMap<i64, String>> {
+    let rows: Vec<(i64, String)> = sqlx::query_as(
+        "SELECT worker_id, decision FROM worker_decisions WHERE campaign_id = $1 AND decision IN ('approve', 'reject') ORDER BY id",
+    )
+    .bind(campaign_id)
+    .fetch_all(&mut *conn)
+    .await
+    .with_context(|| format!("reading the decisions of campaign {campaign_id}"))?;
+    Ok(rows.into_iter().collect())
+}
+
+/// The platform sessions of every worker of a campaign (database id → sessions in the order of
+/// their first HIT); plain links and accounts have none.
+async fn campaign_sessions(db: &Db, campaign_id: i64) -> AppResult<HashMap<i64, Vec<String>>> {
+    let rows: Vec<(i64, Option<String>)> = sqlx::query_as(
+        "SELECT a.worker_id, a.platform_params FROM assignments a JOIN hits h ON h.id = a.hit_id WHERE h.campaign_id = $1 ORDER BY a.id",
+    )
+    .bind(campaign_id)
+    .fetch_all(&db.pool)
+    .await
+    .with_context(|| format!("reading the platform sessions of campaign {campaign_id}"))?;
+    let mut out: HashMap<i64, Vec<String>> = HashMap::new();
+    for (worker, params) in rows {
+        let Some(session) = crate::campaign::assign::session_of(params.as_deref()) else { continue };
+        let list = out.entry(worker).or_default();
+        if !list.contains(&session) {
+            list.push(session);
+        }
+    }
+    Ok(out)
+}
+
+/// The flag of a worker id that arrived with several platform sessions.
+fn sessions_flag(sessions: &[String]) -> Option<String> {
+    (sessions.len() > 1).then(|| format!("arrived with {} platform sessions: {}", sessions.len(), sessions.join(", ")))
+}
+
+/// Who a bulk action concerns, from the review rows: the workers (database id, name) to decide
+/// about, how many are decided so already, how many are left out for their several sessions.
+#[derive(Debug, Default, PartialEq)]
+struct BulkPlan {
+    todo: Vec<(i64, String)>,
+    already: usize,
+    several_sessions: usize,
+}
+
+/// A worker passed when every row of theirs (one per task) passes the reliability test, failed
+/// when any row fails it. Workers in the order of the rows (by worker).
+fn bulk_plan(rows: &[CachedRow], sessions: &HashMap<i64, Vec<String>>, standing: &HashMap<i64, String>, action: BulkAction) -> BulkPlan {
+    let mut verdicts: Vec<(i64, &str, Vec<&str>)> = Vec::new();
+    for c in rows {
+        match verdicts.iter_mut().find(|(id, _, _)| *id == c.worker_id) {
+            Some((_, _, v)) => v.push(c.row.verdict.as_str()),
+            None => verdicts.push((c.worker_id, c.row.worker.as_str(), vec![c.row.verdict.as_str()])),
+        }
+    }
+    let (target, wanted): (&str, fn(&[&str]) -> bool) = match action {
+        BulkAction::ApprovePassed => ("approve", |v| v.iter().all(|x| *x == "pass")),
+        BulkAction::RejectFailed => ("reject", |v| v.contains(&"fail")),
+    };
+    let mut plan = BulkPlan::default();
+    for (id, name, v) in verdicts {
+        if !wanted(&v) {
+            continue;
+        }
+        if sessions.get(&id).is_some_and(|s| s.len() > 1) {
+            plan.several_sessions += 1;
+        } else if standing.get(&id).map(String::as_str) == Some(target) {
+            plan.already += 1;
+        } else {
+            plan.todo.push((id, name.to_string()));
+        }
+    }
+    plan
+}
+
+/// What both bulk actions would do now.
+fn bulk_counts(rows: &[CachedRow], sessions: &HashMap<i64, Vec<String>>, standing: &HashMap<i64, String>) -> BulkCounts {
+    let a = bulk_plan(rows, sessions, standing, BulkAction::ApprovePassed);
+    let r = bulk_plan(rows, sessions, standing, BulkAction::RejectFailed);
+    BulkCounts {
+        approve: a.todo.len(),
+        approved_already: a.already,
+        reject: r.todo.len(),
+        rejected_already: r.already,
+        several_sessions: a.several_sessions + r.several_sessions,
+    }
+}
+
+/// Approves every worker who passed, or rejects (with one reason) every worker who failed, the
+/// reliability test chosen by `options` (as the page shows them), in one transaction: each gets
+/// the decision of [`decide`] for every session (an approval releases the held codes). Workers
+/// decided so already are left alone, so repeating it changes nothing; workers whose id arrived
+/// with several platform sessions are left out (decide about them one session at a time).
+/// `expected` is the number of workers the organizer confirmed: when another number would be
+/// decided now (new judgments, another organizer), nothing is done and the refusal says so.
+/// Concurrent bulk actions on a campaign are ordered (PostgreSQL: the campaign's row is locked;
+/// SQLite has one writer).
+#[allow(clippy::too_many_arguments)]
+pub async fn bulk_decide(
+    db: &Db,
+    secret: &[u8],
+    campaign_id: i64,
+    options: ResultsOptions,
+    action: &str,
+    reason: &str,
+    expected: usize,
+    decided_by: i64,
+) -> AppResult<String> {
+    let bulk = BulkAction::parse(action)
+        .ok_or_else(|| AppError::invalid("action", format!("{action:?} is not a bulk decision (approve-passed or reject-failed)")))?;
+    let single = match bulk {
+        BulkAction::ApprovePassed => Action::Approve,
+        BulkAction::RejectFailed => Action::Reject,
+    };
+    let reason = check_reason(single, reason)?;
+    let (_, rows) = qc_rows(db, campaign_id, options).await?;
+    let sessions = campaign_sessions(db, campaign_id).await?;
+    let what = || format!("recording the decisions about the workers of campaign {campaign_id}");
+    let mut tx = db.writer.begin().await.with_context(what)?;
+    if db.backend == crate::db::Backend::Postgres {
+        sqlx::query("SELECT id FROM campaigns WHERE id = $1 FOR UPDATE").bind(campaign_id).execute(&mut *tx).await.with_context(what)?;
+    }
+    let standing = standings(&mut tx, campaign_id).await?;
+    let plan = bulk_plan(&rows, &sessions, &standing, bulk);
+    let (who, done_word) = match bulk {
+        BulkAction::ApprovePassed => ("who passed", "approved"),
+        BulkAction::RejectFailed => ("who failed", "rejected"),
+    };
+    let left_out = match plan.several_sessions {
+        0 => String::new(),
+        n => format!(" {n} worker(s) {who} arrived with several platform sessions and were left out: decide about them one session at a time."),
+    };
+    if plan.todo.is_empty() {
+        return Ok(format!("Nothing to do: no worker {who} is still to be {done_word} ({} {done_word} already).{left_out}", plan.already));
+    }
+    if plan.todo.len() != expected {
+        return Err(AppError::conflict(format!(
+            "{} worker(s) {who} are now to be {done_word}, not {expected} as confirmed (the review changed meanwhile): nothing was done; look at the page again",
+            plan.todo.len()
+        )));
+    }
+    let mut released = 0;
+    for (worker_id, name) in &plan.todo {
+        let record = NewDecision { campaign_id, worker_id: *worker_id, action: single, reason: &reason, cents: None, currency: "", decided_by, session: None };
+        insert_decision(&mut tx, &record).await.with_context(|| format!("recording a decision about {name} in campaign {campaign_id}"))?;
+        if single == Action::Approve {
+            released += crate::campaign::gate::release_held(&mut tx, secret, campaign_id, *worker_id).await?;
+        }
+    }
+    tx.commit().await.with_context(what)?;
+    let n = plan.todo.len();
+    let mut out = match bulk {
+        BulkAction::ApprovePassed => format!("Approved {n} worker(s) who passed."),
+        BulkAction::RejectFailed => format!("Rejected {n} worker(s) who failed."),
+    };
+    if released > 0 {
+        out.push_str(&format!(" {released} held completion code(s) released."));
+    }
+    if plan.already > 0 {
+        out.push_str(&format!(" {} were {done_word} already.", plan.already));
+    }
+    out.push_str(&left_out);
+    Ok(out)
 }
 
 /// A worker's name: `platform:external id`.
@@ -389,8 +562,13 @@ struct VerdictRow {
 /// An unknown campaign is [`AppError::NotFound`].
 pub async fn workers_page(db: &Db, campaign_id: i64, options: ResultsOptions, query: &WorkersQuery) -> AppResult<WorkersView> {
     let (name, cached) = qc_rows(db, campaign_id, options).await?;
-    let selection = select(&cached, query);
+    let all_sessions = campaign_sessions(db, campaign_id).await?;
+    let selection = select(&cached, query, &all_sessions);
     let page: Vec<&CachedRow> = selection.rows.iter().map(|&i| &cached[i]).collect();
+    let bulk = {
+        let mut conn = db.pool.acquire().await.with_context(|| format!("reading the decisions of campaign {campaign_id}"))?;
+        bulk_counts(&cached, &all_sessions, &standings(&mut conn, campaign_id).await?)
+    };
     let mut view = WorkersView {
         campaign: name,
         workers: page
@@ -402,6 +580,8 @@ pub async fn workers_page(db: &Db, campaign_id: i64, options: ResultsOptions, qu
         total: cached.len(),
         matching: selection.matching,
         counts: selection.counts,
+        flag_counts: selection.flag_counts,
+        bulk,
         query: WorkersQuery { page: selection.page, ..query.clone() },
     };
     let what = || format!("reading the review of campaign {campaign_id}");
@@ -465,11 +645,6 @@ pub async fn workers_page(db: &Db, campaign_id: i64, options: ResultsOptions, qu
         status.insert(id, (blocked != 0, held));
     }
     let decisions = stored_decisions(db, campaign_id, Some(ids.as_slice())).await?;
-    // The platform sessions each of the page's workers arrived with.
-    let mut sessions: HashMap<i64, Vec<String>> = HashMap::new();
-    for id in &ids {
-        sessions.insert(*id, sessions_in_campaign(db, campaign_id, *id).await?.into_iter().map(|(s, _)| s).collect());
-    }
     for (w, c) in view.workers.iter_mut().zip(&page) {
         w.gate = verdicts.get(&c.worker_id).cloned();
         if let Some(&(blocked, held)) = status.get(&c.worker_id) {
@@ -492,10 +667,8 @@ pub async fn workers_page(db: &Db, campaign_id: i64, options: ResultsOptions, qu
                 session: d.platform_session.clone(),
             })
             .collect();
-        w.sessions = sessions.get(&c.worker_id).cloned().unwrap_or_default();
-        if w.sessions.len() > 1 {
-            w.flags.push(format!("arrived with {} platform sessions: {}", w.sessions.len(), w.sessions.join(", ")));
-        }
+        w.sessions = all_sessions.get(&c.worker_id).cloned().unwrap_or_default();
+        w.flags.extend(sessions_flag(&w.sessions));
     }
     Ok(view)
 }
@@ -524,8 +697,21 @@ struct Selection {
     rows: Vec<usize>,
     matching: usize,
     counts: VerdictCounts,
+    flag_counts: FlagCounts,
     /// The page answered: the one asked for, or the last there is.
     page: usize,
+}
+
+/// A row's flags with the one the page adds (several platform sessions).
+fn row_flags<'a>(c: &'a CachedRow, sessions: &HashMap<i64, Vec<String>>) -> Cow<'a, [String]> {
+    match sessions.get(&c.worker_id).and_then(|s| sessions_flag(s)) {
+        Some(f) => {
+            let mut all = c.row.flags.clone();
+            all.push(f);
+            Cow::Owned(all)
+        }
+        None => Cow::Borrowed(&c.row.flags),
+    }
 }
 
 fn verdict_rank(verdict: &str) -> u8 {
@@ -537,14 +723,20 @@ fn verdict_rank(verdict: &str) -> u8 {
     }
 }
 
-/// Counts the verdicts of every row, keeps the rows matching the search and the verdict filter,
-/// sorts them (ties by worker, then task, the rows' stored order) and cuts the page.
-fn select(rows: &[CachedRow], q: &WorkersQuery) -> Selection {
+/// Counts the verdicts and flags of every row, keeps the rows matching the search, the verdict
+/// filter and the flag filter, sorts them (ties by worker, then task, the rows' stored order) and
+/// cuts the page. `sessions`: each worker's platform sessions (several make a flag).
+fn select(rows: &[CachedRow], q: &WorkersQuery, sessions: &HashMap<i64, Vec<String>>) -> Selection {
     use std::cmp::Ordering;
     let mut counts = VerdictCounts::default();
+    let mut flag_counts = FlagCounts::default();
     let needle = q.search.to_lowercase();
     let mut keep: Vec<usize> = Vec::new();
+    let mut n_flags: Vec<usize> = Vec::with_capacity(rows.len());
     for (i, c) in rows.iter().enumerate() {
+        let flags = row_flags(c, sessions);
+        flag_counts.add(&flags);
+        n_flags.push(flags.len());
         match c.row.verdict.as_str() {
             "pass" => counts.pass += 1,
             "fail" => counts.fail += 1,
@@ -552,7 +744,10 @@ fn select(rows: &[CachedRow], q: &WorkersQuery) -> Selection {
             _ => {}
         }
         counts.excluded += usize::from(c.row.excluded);
-        if (needle.is_empty() || c.search_key.contains(&needle)) && q.verdict.is_none_or(|v| v.matches(&c.row.verdict, c.row.excluded)) {
+        if (needle.is_empty() || c.search_key.contains(&needle))
+            && q.verdict.is_none_or(|v| v.matches(&c.row.verdict, c.row.excluded))
+            && q.flag.is_none_or(|f| f.matches(&flags))
+        {
             keep.push(i);
         }
     }
@@ -561,7 +756,7 @@ fn select(rows: &[CachedRow], q: &WorkersQuery) -> Selection {
         WorkerSort::Worker if q.descending => keep.reverse(),
         WorkerSort::Worker => {}
         WorkerSort::Verdict => keep.sort_by(|&a, &b| flip(verdict_rank(&rows[a].row.verdict).cmp(&verdict_rank(&rows[b].row.verdict)))),
-        WorkerSort::Flags => keep.sort_by(|&a, &b| flip(rows[a].row.flags.len().cmp(&rows[b].row.flags.len()))),
+        WorkerSort::Flags => keep.sort_by(|&a, &b| flip(n_flags[a].cmp(&n_flags[b]))),
         WorkerSort::P => keep.sort_by(|&a, &b| match (rows[a].row.p_value, rows[b].row.p_value) {
             (Some(x), Some(y)) => flip(x.total_cmp(&y)),
             (Some(_), None) => Ordering::Less,
@@ -573,7 +768,7 @@ fn select(rows: &[CachedRow], q: &WorkersQuery) -> Selection {
     let page = q.page.clamp(1, q.pages(matching));
     let per_page = q.per_page.max(1);
     let rows: Vec<usize> = keep.into_iter().skip((page - 1) * per_page).take(per_page).collect();
-    Selection { rows, matching, counts, page }
+    Selection { rows, matching, counts, flag_counts, page }
 }
 
 /// The quality-control rows of a campaign last computed, per (campaign, reliability test).
@@ -805,6 +1000,89 @@ pub fn write_decisions_csv(mut out: impl Write, records: &[DecisionRecord]) -> i
     Ok(())
 }
 
+/// Longest feedback Mechanical Turk takes with a rejection (its `RequesterFeedback`).
+pub const MTURK_FEEDBACK_CHARS: usize = 1024;
+
+/// One line of the Mechanical Turk batch-results file: a finished assignment of a Mechanical
+/// Turk worker with the decision in force for it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct MturkBatchRow {
+    pub hit_id: String,
+    pub assignment_id: String,
+    pub worker_id: String,
+    /// The latest approve or reject for this assignment (one for every session of the worker,
+    /// or one for this session): approve.
+    pub approve: bool,
+    /// … or reject, with the reason the worker reads.
+    pub reject: Option<String>,
+}
+
+/// The finished Mechanical Turk assignments of a campaign, in the order they were given, each
+/// with the decision in force for it (none: both columns empty, Mechanical Turk leaves the
+/// assignment as it is). An unknown campaign is an error.
+pub async fn load_mturk_batch(db: &Db, campaign_id: i64) -> AppResult<Vec<MturkBatchRow>> {
+    campaign_currency(db, campaign_id).await?;
+    let decisions = stored_decisions(db, campaign_id, None).await?;
+    let rows: Vec<(i64, String, Option<String>)> = sqlx::query_as(
+        "SELECT a.worker_id, w.external_id, a.platform_params FROM assignments a JOIN hits h ON h.id = a.hit_id \
+         JOIN workers w ON w.id = a.worker_id WHERE h.campaign_id = $1 AND a.status = $2 AND w.platform = 'mturk' ORDER BY a.id",
+    )
+    .bind(campaign_id)
+    .bind(AssignmentStatus::Completed.as_str())
+    .fetch_all(&db.pool)
+    .await
+    .with_context(|| format!("reading the Mechanical Turk assignments of campaign {campaign_id}"))?;
+    let mut out = Vec::new();
+    for (worker, external_id, params) in rows {
+        let v: serde_json::Value = params.as_deref().and_then(|p| serde_json::from_str(p).ok()).unwrap_or_default();
+        let text = |k: &str| v.get(k).and_then(|x| x.as_str()).unwrap_or("").trim().to_string();
+        let assignment_id = text("assignmentId");
+        if assignment_id.is_empty() {
+            continue;
+        }
+        let in_force = decisions.iter().rev().find(|d| {
+            d.worker_id == worker
+                && (d.decision == "approve" || d.decision == "reject")
+                && d.platform_session.as_deref().is_none_or(|s| s == assignment_id)
+        });
+        out.push(MturkBatchRow {
+            hit_id: text("hitId"),
+            assignment_id,
+            worker_id: external_id,
+            approve: in_force.is_some_and(|d| d.decision == "approve"),
+            reject: in_force.filter(|d| d.decision == "reject").map(|d| d.reason.clone()),
+        });
+    }
+    Ok(out)
+}
+
+/// The header of the Mechanical Turk batch-results file, as the requester site's batch results
+/// download names its columns: the site's "Upload CSV" approves the assignments with an `x` in
+/// `Approve` and rejects those with feedback in `Reject`.
+pub const MTURK_BATCH_HEADER: &[&str] = &["HITId", "AssignmentId", "WorkerId", "Approve", "Reject"];
+
+/// Writes the batch-results file: `x` under `Approve`, the reason under `Reject` (line breaks
+/// as spaces, cut to [`MTURK_FEEDBACK_CHARS`]).
+pub fn write_mturk_batch_csv(mut out: impl Write, rows: &[MturkBatchRow]) -> io::Result<()> {
+    writeln!(out, "{}", MTURK_BATCH_HEADER.join(","))?;
+    for r in rows {
+        let reject = r.reject.as_deref().map(|t| {
+            let flat: String = t.split_whitespace().collect::<Vec<_>>().join(" ");
+            if flat.chars().count() > MTURK_FEEDBACK_CHARS {
+                let mut cut: String = flat.chars().take(MTURK_FEEDBACK_CHARS - 1).collect();
+                cut.push('…');
+                cut
+            } else {
+                flat
+            }
+        });
+        let fields = [r.hit_id.as_str(), r.assignment_id.as_str(), r.worker_id.as_str(), if r.approve { "x" } else { "" }, reject.as_deref().unwrap_or("")];
+        let line: Vec<String> = fields.iter().map(|f| crate::analysis::formats::csv_text(f).into_owned()).collect();
+        writeln!(out, "{}", line.join(","))?;
+    }
+    Ok(())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -877,5 +1155,111 @@ mod tests {
         assert_eq!(text.lines().count(), 4, "the quoted line break stays inside its field");
         assert!(text.contains(",'=cmd,"), "{text}");
         assert!(text.contains("\"line one\nline two\",,USD,org@example.org,1970-01-01T00:00:00Z"), "{text}");
+    }
+
+    fn cached(worker_id: i64, worker: &str, verdict: &str) -> CachedRow {
+        let row = WorkerRow {
+            worker: worker.into(),
+            task: "da-adequacy".into(),
+            hits: 1,
+            judgments: 100,
+            mean_hit_seconds: None,
+            test: "t".into(),
+            n_pairs: 10,
+            p_value: None,
+            verdict: verdict.into(),
+            consistency_pairs: 0,
+            consistency_p: None,
+            consistency_verdict: String::new(),
+            flags: Vec::new(),
+            mean_original: None,
+            mean_bad_ref: None,
+            mean_ref: None,
+            mean_system: None,
+            excluded: verdict == "fail",
+            scatter_svg: String::new(),
+            gate: None,
+            decisions: Vec::new(),
+            standing: None,
+            blocked: false,
+            bonus_total: None,
+            held_hits: 0,
+            sessions: Vec::new(),
+        };
+        CachedRow::new(row, Vec::new(), worker_id)
+    }
+
+    #[test]
+    fn bulk_plans_take_whole_workers_leave_the_decided_alone_and_the_doubtful_out() {
+        // Worker 1 passes both word-order questions; 2 passes one and fails the other; 3 fails;
+        // 4 passes but arrived with two sessions; 5 passed and is approved already; 6 has too
+        // few pairs.
+        let rows = vec![
+            cached(1, "link:a", "pass"),
+            cached(1, "link:a", "pass"),
+            cached(2, "link:b", "pass"),
+            cached(2, "link:b", "fail"),
+            cached(3, "link:c", "fail"),
+            cached(4, "mturk:d", "pass"),
+            cached(5, "link:e", "pass"),
+            cached(6, "link:f", "not enough evidence"),
+        ];
+        let sessions = HashMap::from([(4, vec!["A1".to_string(), "A2".to_string()])]);
+        let mut standing = HashMap::from([(5, "approve".to_string())]);
+        let approve = bulk_plan(&rows, &sessions, &standing, BulkAction::ApprovePassed);
+        assert_eq!(approve, BulkPlan { todo: vec![(1, "link:a".into())], already: 1, several_sessions: 1 });
+        let reject = bulk_plan(&rows, &sessions, &standing, BulkAction::RejectFailed);
+        assert_eq!(reject.todo, vec![(2, "link:b".to_string()), (3, "link:c".to_string())]);
+        // Once rejected, a second run has nothing to do; an approval overridden by a
+        // rejection is to do again.
+        standing.insert(2, "reject".into());
+        standing.insert(3, "reject".into());
+        standing.insert(1, "reject".into());
+        assert_eq!(bulk_plan(&rows, &sessions, &standing, BulkAction::RejectFailed).todo, vec![]);
+        assert_eq!(bulk_plan(&rows, &sessions, &standing, BulkAction::ApprovePassed).todo, vec![(1, "link:a".to_string())]);
+        let counts = bulk_counts(&rows, &sessions, &standing);
+        assert_eq!((counts.approve, counts.approved_already, counts.reject, counts.rejected_already, counts.several_sessions), (1, 1, 0, 2, 1));
+    }
+
+    #[test]
+    fn the_review_table_filters_by_flags_and_counts_them() {
+        let mut rows = vec![cached(1, "link:a", "pass"), cached(2, "link:b", "fail"), cached(3, "mturk:c", "pass")];
+        rows[1].row.flags = vec!["3 HIT(s) faster than the floor".into()];
+        let sessions = HashMap::from([(3, vec!["A1".to_string(), "A2".to_string()])]);
+        let q = |flag: Option<crate::results::FlagFilter>| WorkersQuery { flag, ..WorkersQuery::default() };
+        let pick = |s: Selection| s.rows.iter().map(|&i| rows[i].worker_id).collect::<Vec<_>>();
+        use crate::results::FlagFilter as F;
+        assert_eq!(pick(select(&rows, &q(Some(F::Any)), &sessions)), vec![2, 3]);
+        assert_eq!(pick(select(&rows, &q(Some(F::None)), &sessions)), vec![1]);
+        assert_eq!(pick(select(&rows, &q(Some(F::Fast)), &sessions)), vec![2]);
+        assert_eq!(pick(select(&rows, &q(Some(F::Sessions)), &sessions)), vec![3]);
+        assert_eq!(pick(select(&rows, &q(Some(F::LowRef)), &sessions)), Vec::<i64>::new());
+        let both = WorkersQuery { flag: Some(F::Any), verdict: Some(crate::results::VerdictFilter::Pass), ..WorkersQuery::default() };
+        assert_eq!(pick(select(&rows, &both, &sessions)), vec![3]);
+        let s = select(&rows, &q(None), &sessions);
+        assert_eq!((s.flag_counts.any, s.flag_counts.none, s.flag_counts.fast, s.flag_counts.sessions), (2, 1, 1, 1));
+        // Sorting by flags counts the sessions flag too.
+        let by_flags = WorkersQuery { sort: WorkerSort::Flags, descending: true, ..WorkersQuery::default() };
+        assert_eq!(pick(select(&rows, &by_flags, &sessions))[2], 1);
+    }
+
+    #[test]
+    fn the_mturk_batch_file_marks_approve_and_reject_as_the_requester_site_reads_them() {
+        let rows = vec![
+            MturkBatchRow { hit_id: "H1".into(), assignment_id: "A1".into(), worker_id: "W1".into(), approve: true, reject: None },
+            MturkBatchRow { hit_id: "H1".into(), assignment_id: "A2".into(), worker_id: "=W2".into(), approve: false, reject: Some("random, \"fast\"\nclicking".into()) },
+            MturkBatchRow { hit_id: "H2".into(), assignment_id: "A3".into(), worker_id: "W3".into(), approve: false, reject: None },
+            MturkBatchRow { hit_id: "H2".into(), assignment_id: "A4".into(), worker_id: "W4".into(), approve: false, reject: Some("x".repeat(3000)) },
+        ];
+        let mut out = Vec::new();
+        write_mturk_batch_csv(&mut out, &rows).unwrap();
+        let text = String::from_utf8(out).unwrap();
+        let lines: Vec<&str> = text.lines().collect();
+        assert_eq!(lines[0], "HITId,AssignmentId,WorkerId,Approve,Reject");
+        assert_eq!(lines[1], "H1,A1,W1,x,");
+        assert_eq!(lines[2], "H1,A2,'=W2,,\"random, \"\"fast\"\" clicking\"");
+        assert_eq!(lines[3], "H2,A3,W3,,");
+        assert_eq!(lines[4].chars().count(), "H2,A4,W4,,".len() + MTURK_FEEDBACK_CHARS);
+        assert_eq!(lines.len(), 5);
     }
 }

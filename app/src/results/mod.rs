@@ -181,6 +181,12 @@ pub struct WorkersView {
     pub matching: usize,
     /// Rows per verdict over the whole campaign (neither the search nor the filter applies).
     pub counts: VerdictCounts,
+    /// Rows per kind of flag over the whole campaign (neither the search nor the filters apply).
+    #[serde(default)]
+    pub flag_counts: FlagCounts,
+    /// What the bulk actions would do now (workers, not rows), under the page's reliability test.
+    #[serde(default)]
+    pub bulk: BulkCounts,
     /// The query answered, its page brought within the pages there are.
     pub query: WorkersQuery,
 }
@@ -196,6 +202,170 @@ pub struct VerdictCounts {
     pub fail: usize,
     pub not_enough_evidence: usize,
     pub excluded: usize,
+}
+
+/// Rows per kind of flag (a row may have several).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct FlagCounts {
+    pub any: usize,
+    pub none: usize,
+    pub fast: usize,
+    pub identical: usize,
+    pub bad_not_lower: usize,
+    pub low_ref: usize,
+    pub sessions: usize,
+}
+
+impl FlagCounts {
+    pub fn count(&self, f: FlagFilter) -> usize {
+        match f {
+            FlagFilter::Any => self.any,
+            FlagFilter::None => self.none,
+            FlagFilter::Fast => self.fast,
+            FlagFilter::Identical => self.identical,
+            FlagFilter::BadNotLower => self.bad_not_lower,
+            FlagFilter::LowRef => self.low_ref,
+            FlagFilter::Sessions => self.sessions,
+        }
+    }
+
+    /// Counts one row's flags.
+    pub fn add(&mut self, flags: &[String]) {
+        if flags.is_empty() {
+            self.none += 1;
+            return;
+        }
+        self.any += 1;
+        for kind in FlagFilter::KINDS {
+            if flags.iter().any(|f| kind.matches_flag(f)) {
+                match kind {
+                    FlagFilter::Fast => self.fast += 1,
+                    FlagFilter::Identical => self.identical += 1,
+                    FlagFilter::BadNotLower => self.bad_not_lower += 1,
+                    FlagFilter::LowRef => self.low_ref += 1,
+                    FlagFilter::Sessions => self.sessions += 1,
+                    FlagFilter::Any | FlagFilter::None => {}
+                }
+            }
+        }
+    }
+}
+
+/// The flag filter of the review table: rows with any flag, with none, or with a flag of a kind.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum FlagFilter {
+    Any,
+    None,
+    /// HITs faster than the campaign's time floor.
+    Fast,
+    /// A long run of identical scores.
+    Identical,
+    /// Bad references not scored lower than their originals.
+    BadNotLower,
+    /// References scored low.
+    LowRef,
+    /// The worker id arrived with several platform sessions.
+    Sessions,
+}
+
+impl FlagFilter {
+    pub const ALL: [FlagFilter; 7] =
+        [FlagFilter::Any, FlagFilter::None, FlagFilter::Fast, FlagFilter::Identical, FlagFilter::BadNotLower, FlagFilter::LowRef, FlagFilter::Sessions];
+    /// The kinds of flag (not `any` or `none`).
+    pub const KINDS: [FlagFilter; 5] = [FlagFilter::Fast, FlagFilter::Identical, FlagFilter::BadNotLower, FlagFilter::LowRef, FlagFilter::Sessions];
+
+    pub fn parse(s: &str) -> Option<FlagFilter> {
+        FlagFilter::ALL.into_iter().find(|f| f.as_str() == s.trim())
+    }
+
+    /// As in URLs and the API.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            FlagFilter::Any => "any",
+            FlagFilter::None => "none",
+            FlagFilter::Fast => "fast",
+            FlagFilter::Identical => "identical",
+            FlagFilter::BadNotLower => "bad-not-lower",
+            FlagFilter::LowRef => "low-ref",
+            FlagFilter::Sessions => "sessions",
+        }
+    }
+
+    /// As the page's menu says it.
+    pub fn label(self) -> &'static str {
+        match self {
+            FlagFilter::Any => "any flag",
+            FlagFilter::None => "no flag",
+            FlagFilter::Fast => "HITs faster than the floor",
+            FlagFilter::Identical => "long runs of identical scores",
+            FlagFilter::BadNotLower => "bad references not scored lower",
+            FlagFilter::LowRef => "references scored low",
+            FlagFilter::Sessions => "several platform sessions",
+        }
+    }
+
+    /// Whether one flag's text (as `results::build::worker_rows` and the review page write it)
+    /// is of this kind.
+    pub fn matches_flag(self, flag: &str) -> bool {
+        match self {
+            FlagFilter::Any => true,
+            FlagFilter::None => false,
+            FlagFilter::Fast => flag.contains("faster than the floor"),
+            FlagFilter::Identical => flag.starts_with("long run of identical scores"),
+            FlagFilter::BadNotLower => flag == "bad references not scored lower",
+            FlagFilter::LowRef => flag == "references scored low",
+            FlagFilter::Sessions => flag.contains("platform sessions"),
+        }
+    }
+
+    /// Whether a row with these flags passes the filter.
+    pub fn matches(self, flags: &[String]) -> bool {
+        match self {
+            FlagFilter::Any => !flags.is_empty(),
+            FlagFilter::None => flags.is_empty(),
+            kind => flags.iter().any(|f| kind.matches_flag(f)),
+        }
+    }
+}
+
+/// A decision about many workers at once, from the review page.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum BulkAction {
+    /// Approve every worker whose every row passes the reliability test.
+    ApprovePassed,
+    /// Reject (with one reason) every worker with a row that fails it.
+    RejectFailed,
+}
+
+impl BulkAction {
+    pub fn parse(s: &str) -> Option<BulkAction> {
+        match s.trim() {
+            "approve-passed" => Some(BulkAction::ApprovePassed),
+            "reject-failed" => Some(BulkAction::RejectFailed),
+            _ => None,
+        }
+    }
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            BulkAction::ApprovePassed => "approve-passed",
+            BulkAction::RejectFailed => "reject-failed",
+        }
+    }
+}
+
+/// What the bulk actions would do now, in workers: those still to decide, those decided so
+/// already (left alone: doing it twice changes nothing), and those whose id arrived with several
+/// platform sessions (left out: decide about them one session at a time).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct BulkCounts {
+    pub approve: usize,
+    pub approved_already: usize,
+    pub reject: usize,
+    pub rejected_already: usize,
+    pub several_sessions: usize,
 }
 
 /// What the review table is sorted by.
@@ -287,7 +457,7 @@ impl VerdictFilter {
 }
 
 /// Which rows of the review table to show: a page (from 1) of `per_page` rows, sorted, searched
-/// (a case-insensitive substring of the worker id) and filtered by verdict.
+/// (a case-insensitive substring of the worker id) and filtered by verdict and by flags.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct WorkersQuery {
     pub page: usize,
@@ -296,11 +466,22 @@ pub struct WorkersQuery {
     pub descending: bool,
     pub search: String,
     pub verdict: Option<VerdictFilter>,
+    /// Rows with flags (of a kind), or without.
+    #[serde(default)]
+    pub flag: Option<FlagFilter>,
 }
 
 impl Default for WorkersQuery {
     fn default() -> Self {
-        WorkersQuery { page: 1, per_page: DEFAULT_PER_PAGE, sort: WorkerSort::Worker, descending: false, search: String::new(), verdict: None }
+        WorkersQuery {
+            page: 1,
+            per_page: DEFAULT_PER_PAGE,
+            sort: WorkerSort::Worker,
+            descending: false,
+            search: String::new(),
+            verdict: None,
+            flag: None,
+        }
     }
 }
 
@@ -314,6 +495,7 @@ impl WorkersQuery {
         order: Option<&str>,
         search: Option<&str>,
         verdict: Option<&str>,
+        flag: Option<&str>,
     ) -> Result<WorkersQuery, (&'static str, String)> {
         let mut q = WorkersQuery::default();
         if let Some(p) = page {
@@ -342,6 +524,11 @@ impl WorkersQuery {
                 ("verdict", format!("verdict {v:?} is not pass, fail, not-enough-evidence or excluded"))
             })?);
         }
+        if let Some(f) = flag.filter(|s| !s.trim().is_empty()) {
+            q.flag = Some(FlagFilter::parse(f).ok_or_else(|| {
+                ("flag", format!("flag {f:?} is not any, none, fast, identical, bad-not-lower, low-ref or sessions"))
+            })?);
+        }
         Ok(q)
     }
 
@@ -358,6 +545,7 @@ impl WorkersQuery {
         q.descending = get("order").as_deref() == Some("desc");
         q.search = get("search").unwrap_or_default().trim().to_string();
         q.verdict = get("verdict").and_then(|v| VerdictFilter::parse(&v));
+        q.flag = get("flag").and_then(|f| FlagFilter::parse(&f));
         q
     }
 
@@ -390,6 +578,9 @@ impl WorkersQuery {
         if let Some(v) = self.verdict {
             parts.push(format!("verdict={}", v.as_str()));
         }
+        if let Some(f) = self.flag {
+            parts.push(format!("flag={}", f.as_str()));
+        }
         parts.join("&")
     }
 
@@ -403,6 +594,52 @@ impl WorkersQuery {
 pub fn utc_time(ms: i64) -> String {
     let (year, month, day, rem) = crate::model::utc_civil(ms);
     format!("{year:04}-{month:02}-{day:02} {:02}:{:02}:{:02} UTC", rem / 3600, rem % 3600 / 60, rem % 60)
+}
+
+#[cfg(test)]
+mod query_tests {
+    use super::*;
+
+    #[test]
+    fn the_flag_filter_reads_and_writes_the_url_and_refuses_unknown_kinds() {
+        let q = WorkersQuery::from_params(None, None, None, None, None, Some("fail"), Some("fast")).unwrap();
+        assert_eq!((q.verdict, q.flag), (Some(VerdictFilter::Fail), Some(FlagFilter::Fast)));
+        assert_eq!(q.to_url(), "verdict=fail&flag=fast");
+        let back = WorkersQuery::from_url(|k| match k {
+            "verdict" => Some("fail".into()),
+            "flag" => Some("fast".into()),
+            _ => None,
+        });
+        assert_eq!(back, q);
+        let e = WorkersQuery::from_params(None, None, None, None, None, None, Some("slow")).unwrap_err();
+        assert_eq!(e.0, "flag");
+        assert!(WorkersQuery::from_url(|k| (k == "flag").then(|| "slow".to_string())).flag.is_none());
+    }
+
+    #[test]
+    fn flags_are_told_apart_by_kind() {
+        // The texts of results::build::worker_rows and the review page.
+        let flags = vec![
+            "2 HIT(s) faster than the floor".to_string(),
+            "long run of identical scores (14)".to_string(),
+            "bad references not scored lower".to_string(),
+        ];
+        assert!(FlagFilter::Fast.matches(&flags));
+        assert!(FlagFilter::Identical.matches(&flags));
+        assert!(FlagFilter::BadNotLower.matches(&flags));
+        assert!(!FlagFilter::LowRef.matches(&flags), "'bad references not scored lower' is not 'references scored low'");
+        assert!(FlagFilter::LowRef.matches(&["references scored low".to_string()]));
+        assert!(FlagFilter::Sessions.matches(&["arrived with 2 platform sessions: A, B".to_string()]));
+        assert!(FlagFilter::Any.matches(&flags) && !FlagFilter::None.matches(&flags));
+        assert!(FlagFilter::None.matches(&[]) && !FlagFilter::Any.matches(&[]));
+        let mut c = FlagCounts::default();
+        c.add(&flags);
+        c.add(&[]);
+        assert_eq!((c.any, c.none, c.fast, c.identical, c.bad_not_lower, c.low_ref, c.sessions), (1, 1, 1, 1, 1, 0, 0));
+        for f in FlagFilter::ALL {
+            assert_eq!(FlagFilter::parse(f.as_str()), Some(f));
+        }
+    }
 }
 
 #[cfg(test)]

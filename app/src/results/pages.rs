@@ -1,10 +1,10 @@
 //! The results page (`/campaigns/:id/results`) and the worker review page (`/campaigns/:id/workers`).
 
 use crate::auth::error_text;
-use crate::results::api::{DecideWorker, campaign_results, campaign_workers, results_campaigns};
+use crate::results::api::{BulkDecideWorkers, DecideWorker, campaign_results, campaign_workers, results_campaigns};
 use crate::results::{
-    AgreementReport, GroupAgreement, GroupView, PairFigures, ResultsOptions, ResultsView, VerdictFilter, WorkerRow, WorkerSort, WorkersQuery,
-    WorkersView,
+    AgreementReport, BulkAction, BulkCounts, FlagFilter, GroupAgreement, GroupView, PairFigures, ResultsOptions, ResultsView, VerdictFilter,
+    WorkerRow, WorkerSort, WorkersQuery, WorkersView,
 };
 use leptos::either::Either;
 use leptos::prelude::*;
@@ -286,8 +286,47 @@ impl ReviewState {
     }
 }
 
-/// The worker review page: one page of the table at a time; its page, sort, search and verdict
-/// filter live in the URL (reload and back keep them) and the live refresh keeps them.
+/// What the organizer is typing in the decision editor of a row: kept by the page, so the
+/// table's refreshes do not lose it.
+#[derive(Clone, Copy)]
+struct Editor {
+    /// The worker whose row has its editor open.
+    open: RwSignal<Option<String>>,
+    action: RwSignal<String>,
+    reason: RwSignal<String>,
+    amount: RwSignal<String>,
+    session: RwSignal<String>,
+    decide: ServerAction<DecideWorker>,
+}
+
+impl Editor {
+    /// Opens the editor on a worker's row (or closes it when it is open there), fresh.
+    fn toggle(&self, worker: &str) {
+        if self.open.get_untracked().as_deref() == Some(worker) {
+            self.open.set(None);
+            return;
+        }
+        self.action.set("approve".into());
+        self.reason.set(String::new());
+        self.amount.set(String::new());
+        self.session.set(String::new());
+        self.decide.value().set(None);
+        self.open.set(Some(worker.to_string()));
+    }
+}
+
+/// Gives the focus to the element with this id, if there is one.
+fn focus_id(id: &str) {
+    use leptos::wasm_bindgen::JsCast;
+    if let Some(el) = document().get_element_by_id(id).and_then(|e| e.dyn_into::<leptos::web_sys::HtmlElement>().ok()) {
+        let _ = el.focus();
+    }
+}
+
+/// The worker review page: the heading and links, the table's controls (search, filters by
+/// verdict and flags, sort, rows per page: all in the URL, kept by reload, back and the live
+/// refresh), the bulk decisions, and one page of the table, where each row opens its own
+/// decision editor in place.
 #[component]
 pub fn WorkersPage() -> impl IntoView {
     let id = campaign_id();
@@ -300,17 +339,44 @@ pub fn WorkersPage() -> impl IntoView {
     let go = Callback::new(move |next: ReviewState| {
         navigate(&next.url(id()), NavigateOptions { scroll: false, ..Default::default() });
     });
-    let decide = ServerAction::<DecideWorker>::new();
+    let editor = Editor {
+        open: RwSignal::new(None),
+        action: RwSignal::new("approve".into()),
+        reason: RwSignal::new(String::new()),
+        amount: RwSignal::new(String::new()),
+        session: RwSignal::new(String::new()),
+        decide: ServerAction::<DecideWorker>::new(),
+    };
+    let bulk = ServerAction::<BulkDecideWorkers>::new();
     // Live campaign: the figures are recomputed every few seconds while the page is open (as on
-    // the campaign's status page), and at once after a decision.
+    // the campaign's status page), but not while a decision editor is open (what is typed and
+    // the focus stay), and at once after a decision.
     let tick = RwSignal::new(0u64);
+    let refresh = RwSignal::new(0u64);
     Effect::new(move |_| {
-        if let Ok(handle) = set_interval_with_handle(move || tick.update(|t| *t += 1), std::time::Duration::from_secs(5)) {
+        let every = std::time::Duration::from_secs(5);
+        if let Ok(handle) = set_interval_with_handle(move || if editor.open.get_untracked().is_none() { tick.update(|t| *t += 1) }, every) {
             on_cleanup(move || handle.clear());
         }
     });
+    Effect::new(move |_| {
+        if let Some(Ok(_)) = editor.decide.value().get() {
+            let closed = editor.open.get_untracked();
+            editor.open.set(None);
+            refresh.update(|r| *r += 1);
+            // The focus goes back to the row's button.
+            if let Some(w) = closed {
+                request_animation_frame(move || focus_id(&decide_button_id(&w)));
+            }
+        }
+    });
+    Effect::new(move |_| {
+        if bulk.value().with(Option::is_some) {
+            refresh.update(|r| *r += 1);
+        }
+    });
     let workers = crate::resource::resource(
-        move || (id(), state.get(), tick.get(), decide.version().get()),
+        move || (id(), state.get(), tick.get(), refresh.get()),
         |(id, s, _, _)| {
             let q = s.query;
             campaign_workers(
@@ -322,10 +388,17 @@ pub fn WorkersPage() -> impl IntoView {
                 Some(if q.descending { "desc" } else { "asc" }.to_string()),
                 Some(q.search),
                 q.verdict.map(|v| v.as_str().to_string()),
+                q.flag.map(|f| f.as_str().to_string()),
             )
         },
     );
-    let selected = RwSignal::new(None::<String>);
+    // What the bulk actions would do, from the latest answer.
+    let bulk_counts = RwSignal::new(None::<BulkCounts>);
+    Effect::new(move |_| {
+        if let Some(Ok(w)) = workers.get() {
+            bulk_counts.set(Some(w.bulk));
+        }
+    });
     // The search box: what is typed, until submitted; follows the URL (back, reload).
     let typed = RwSignal::new(state.get_untracked().query.search);
     Effect::new(move |_| typed.set(state.get().query.search));
@@ -344,18 +417,15 @@ pub fn WorkersPage() -> impl IntoView {
     };
     view! {
         <section class="card results" id="workers">
+            <Transition fallback=|| view! { <h1>"Workers"</h1> }>
+                {move || Suspend::new(async move {
+                    match workers.await {
+                        Ok(w) => Either::Left(view! { <ReviewHeading campaign=w.campaign gate=w.gate currency=w.currency campaign_id=id()/> }),
+                        Err(_) => Either::Right(view! { <h1>"Workers"</h1> }),
+                    }
+                })}
+            </Transition>
             <form class="results-settings review-controls" on:submit=search>
-                <label>
-                    "Reliability test"
-                    <select id="reliability_test" on:change=move |ev| {
-                        let mut next = state.get_untracked();
-                        next.wilcoxon = event_target_value(&ev) == "wilcoxon";
-                        go.run(next);
-                    }>
-                        <option value="t" selected=move || !state.get().wilcoxon>"paired t-test"</option>
-                        <option value="wilcoxon" selected=move || state.get().wilcoxon>"Wilcoxon signed-rank"</option>
-                    </select>
-                </label>
                 <div class="search" role="search">
                     <label for="worker-search">"Search worker ids"</label>
                     <div class="inline">
@@ -367,6 +437,31 @@ pub fn WorkersPage() -> impl IntoView {
                         })}
                     </div>
                 </div>
+                <label>
+                    "Flags"
+                    <select id="flag-filter" on:change=move |ev| {
+                        let mut next = state.get_untracked();
+                        next.query.flag = FlagFilter::parse(&event_target_value(&ev));
+                        next.query.page = 1;
+                        go.run(next);
+                    }>
+                        <option value="" selected=move || state.get().query.flag.is_none()>"all rows"</option>
+                        {FlagFilter::ALL.into_iter().map(|f| view! {
+                            <option value=f.as_str() selected=move || state.get().query.flag == Some(f)>{f.label()}</option>
+                        }).collect_view()}
+                    </select>
+                </label>
+                <label>
+                    "Reliability test"
+                    <select id="reliability_test" on:change=move |ev| {
+                        let mut next = state.get_untracked();
+                        next.wilcoxon = event_target_value(&ev) == "wilcoxon";
+                        go.run(next);
+                    }>
+                        <option value="t" selected=move || !state.get().wilcoxon>"paired t-test"</option>
+                        <option value="wilcoxon" selected=move || state.get().wilcoxon>"Wilcoxon signed-rank"</option>
+                    </select>
+                </label>
                 <label>
                     "Rows per page"
                     <select id="per-page" on:change=move |ev| {
@@ -399,16 +494,37 @@ pub fn WorkersPage() -> impl IntoView {
                     </select>
                 </label>
             </form>
-            <DecisionPanel campaign_id=id selected decide/>
+            <BulkPanel campaign_id=id wilcoxon=Signal::derive(move || state.get().wilcoxon) counts=bulk_counts bulk/>
+            <div role="status" aria-live="polite" id="decision-status">
+                {move || match editor.decide.value().get() {
+                    Some(Ok(done)) => Some(view! { <p class="notice" id="decision-done">{done}</p> }),
+                    _ => None,
+                }}
+            </div>
             <Transition fallback=|| view! { <p>"Computing…"</p> }>
                 {move || Suspend::new(async move {
                     match workers.await {
                         Err(e) => Either::Left(view! { <p class="error" role="alert" id="workers-error">{error_text(&e)}</p> }),
-                        Ok(w) => Either::Right(view! { <WorkersBody w=w campaign_id=id() wilcoxon=state.get_untracked().wilcoxon selected go/> }),
+                        Ok(w) => Either::Right(view! { <WorkersBody w=w campaign_id=id() wilcoxon=state.get_untracked().wilcoxon editor go/> }),
                     }
                 })}
             </Transition>
         </section>
+    }
+}
+
+/// The review page's heading, links and the campaign's gate.
+#[component]
+fn ReviewHeading(campaign: String, gate: String, currency: String, campaign_id: i64) -> impl IntoView {
+    view! {
+        <h1>"Workers: " {campaign}</h1>
+        <p class="hint review-links">
+            <a href=format!("/campaigns/{campaign_id}") rel="external">"Campaign"</a> " · "
+            <A href=format!("/campaigns/{campaign_id}/results")>"Results"</A> " · "
+            <a id="decisions-csv" href=format!("/campaigns/{campaign_id}/decisions.csv") download="" rel="external">"Decisions (CSV)"</a> " · "
+            <a id="mturk-csv" href=format!("/campaigns/{campaign_id}/mturk-batch.csv") download="" rel="external">"Mechanical Turk batch results (CSV, for “Upload CSV”)"</a>
+        </p>
+        <p id="gate-setting">"Quality gate: " {gate} " · Bonuses in " {currency}</p>
     }
 }
 
@@ -421,87 +537,131 @@ fn sort_label(k: WorkerSort) -> &'static str {
     }
 }
 
-/// The organizer's decision about the chosen worker. Outside the polled table, so what the
-/// organizer types survives the refreshes.
+/// The bulk decisions: approve every worker who passed, reject every worker who failed (with
+/// one reason), each after a confirmation that names how many workers it concerns.
 #[component]
-fn DecisionPanel(
+fn BulkPanel(
     campaign_id: impl Fn() -> i64 + Copy + Send + Sync + 'static,
-    selected: RwSignal<Option<String>>,
-    decide: ServerAction<DecideWorker>,
+    wilcoxon: Signal<bool>,
+    counts: RwSignal<Option<BulkCounts>>,
+    bulk: ServerAction<BulkDecideWorkers>,
 ) -> impl IntoView {
-    let action = RwSignal::new("approve".to_string());
     let reason = RwSignal::new(String::new());
-    let amount = RwSignal::new(String::new());
-    let session = RwSignal::new(String::new());
-    Effect::new(move |_| {
-        if let Some(Ok(_)) = decide.value().get() {
-            reason.set(String::new());
-            amount.set(String::new());
+    // The decision waiting for its confirmation, with the number of workers confirmed.
+    let confirm = RwSignal::new(None::<(BulkAction, usize)>);
+    let problem = RwSignal::new(None::<String>);
+    let ask = move |action: BulkAction| {
+        problem.set(None);
+        bulk.value().set(None);
+        let Some(c) = counts.get_untracked() else { return };
+        if action == BulkAction::RejectFailed && reason.get_untracked().trim().is_empty() {
+            problem.set(Some("Give a reason for the rejections: the workers read it on the crowd platform.".into()));
+            request_animation_frame(|| focus_id("bulk-reason"));
+            return;
         }
-    });
-    let submit = move |ev: leptos::ev::SubmitEvent| {
-        ev.prevent_default();
-        let Some(worker) = selected.get_untracked() else { return };
-        let decision = action.get_untracked();
-        let amount = if decision == "bonus" { amount.get_untracked() } else { String::new() };
-        decide.dispatch(DecideWorker { campaign_id: campaign_id(), worker, session: session.get_untracked(), decision, reason: reason.get_untracked(), amount });
+        let n = if action == BulkAction::ApprovePassed { c.approve } else { c.reject };
+        confirm.set(Some((action, n)));
+        request_animation_frame(|| focus_id("bulk-confirm-yes"));
     };
+    let go = move |_| {
+        let Some((action, n)) = confirm.get_untracked() else { return };
+        confirm.set(None);
+        let reason = if action == BulkAction::RejectFailed { reason.get_untracked() } else { String::new() };
+        bulk.dispatch(BulkDecideWorkers { campaign_id: campaign_id(), wilcoxon: wilcoxon.get_untracked(), action: action.as_str().to_string(), reason, expected: n });
+    };
+    let cancel = move |_| {
+        let asked = confirm.get_untracked().map(|(a, _)| a);
+        confirm.set(None);
+        request_animation_frame(move || focus_id(if asked == Some(BulkAction::RejectFailed) { "bulk-reject" } else { "bulk-approve" }));
+    };
+    let approve_n = move || counts.get().map_or(0, |c| c.approve);
+    let reject_n = move || counts.get().map_or(0, |c| c.reject);
     view! {
-        <form class="decision card" id="decision-form" on:submit=submit>
-            <h2>"Decision"</h2>
-            {move || match selected.get() {
-                None => Either::Left(view! { <p class="hint" id="decision-none">"Choose a worker with “Decide…” in the table."</p> }),
-                Some(w) => Either::Right(view! { <p>"Worker: " <strong id="decision-worker">{w}</strong></p> }),
-            }}
-            <div class="row">
-                <label>
-                    "Decision"
-                    <select id="decision-action" on:change=move |ev| action.set(event_target_value(&ev))>
-                        <option value="approve" selected=move || action.get() == "approve">"approve"</option>
-                        <option value="reject" selected=move || action.get() == "reject">"reject (give a reason)"</option>
-                        <option value="block" selected=move || action.get() == "block">"block: no more HITs in any campaign"</option>
-                        <option value="unblock" selected=move || action.get() == "unblock">"unblock"</option>
-                        <option value="bonus" selected=move || action.get() == "bonus">"grant a bonus"</option>
-                    </select>
-                </label>
-                <label>
-                    "Platform session (empty: every session; name one when the worker arrived with several, or all)"
-                    <input type="text" id="decision-session" maxlength="64" prop:value=move || session.get()
-                        on:input=move |ev| session.set(event_target_value(&ev))/>
-                </label>
-                <label>
-                    "Reason (the worker reads it on the platform)"
-                    <input type="text" id="decision-reason" maxlength="2000" prop:value=move || reason.get()
+        <section class="bulk" id="bulk" aria-labelledby="bulk-title">
+            <h2 id="bulk-title">"Decide about many workers"</h2>
+            <p class="hint" id="bulk-hint">
+                {move || match counts.get() {
+                    None => "Approve every worker who passed the reliability test, or reject every worker who failed it, with one reason.".to_string(),
+                    Some(c) => {
+                        let mut t = format!(
+                            "By the reliability test chosen above: {} to approve ({} approved already), {} to reject ({} rejected already).",
+                            c.approve, c.approved_already, c.reject, c.rejected_already
+                        );
+                        if c.several_sessions > 0 {
+                            t.push_str(&format!(" {} worker(s) whose id arrived with several platform sessions are left out: decide about them one session at a time.", c.several_sessions));
+                        }
+                        t
+                    }
+                }}
+            </p>
+            <div class="row bulk-actions">
+                <button type="button" id="bulk-approve" data-count=move || approve_n().to_string()
+                    disabled=move || approve_n() == 0 || bulk.pending().get() on:click=move |_| ask(BulkAction::ApprovePassed)>
+                    {move || format!("Approve all who passed ({})", approve_n())}
+                </button>
+                <label class="bulk-reason">
+                    "Reason for the rejections (the workers read it)"
+                    <input type="text" id="bulk-reason" maxlength="2000" prop:value=move || reason.get()
                         on:input=move |ev| reason.set(event_target_value(&ev))/>
                 </label>
-                {move || (action.get() == "bonus").then(|| view! {
-                    <label>
-                        "Bonus amount"
-                        <input type="number" id="decision-amount" min="0.01" step="0.01" prop:value=move || amount.get()
-                            on:input=move |ev| amount.set(event_target_value(&ev))/>
-                    </label>
-                })}
+                <button type="button" id="bulk-reject" data-count=move || reject_n().to_string()
+                    disabled=move || reject_n() == 0 || bulk.pending().get() on:click=move |_| ask(BulkAction::RejectFailed)>
+                    {move || format!("Reject all who failed ({})", reject_n())}
+                </button>
             </div>
-            <button type="submit" class="primary" id="decide" disabled=move || selected.get().is_none() || decide.pending().get()>
-                "Record the decision"
-            </button>
-            {move || match decide.value().get() {
-                Some(Err(e)) => Some(Either::Left(view! { <p class="error" role="alert" id="decision-error">{error_text(&e)}</p> })),
-                Some(Ok(done)) => Some(Either::Right(view! { <p class="notice" id="decision-done">{done}</p> })),
-                None => None,
+            {move || confirm.get().map(|(action, n)| {
+                let (question, yes) = match action {
+                    BulkAction::ApprovePassed => (
+                        format!("Approve {n} worker(s) who passed? Their held completion codes are released. Workers approved already are left alone."),
+                        format!("Approve {n} worker(s)"),
+                    ),
+                    BulkAction::RejectFailed => (
+                        format!("Reject {n} worker(s) who failed, with the reason “{}”? Their judgments are kept.", reason.get_untracked().trim()),
+                        format!("Reject {n} worker(s)"),
+                    ),
+                };
+                view! {
+                    <div class="confirm" role="alertdialog" aria-labelledby="bulk-question" id="bulk-confirm" data-action=action.as_str() data-count=n.to_string()
+                        on:keydown=move |ev| if ev.key() == "Escape" { cancel(()) }>
+                        <p id="bulk-question">{question}</p>
+                        <button type="button" class="primary" id="bulk-confirm-yes" on:click=go>{yes}</button>
+                        " "
+                        <button type="button" id="bulk-cancel" on:click=move |_| cancel(())>"Cancel"</button>
+                    </div>
+                }
+            })}
+            <div role="status" aria-live="polite" id="bulk-status">
+                {move || match bulk.value().get() {
+                    Some(Ok(done)) => Some(view! { <p class="notice" id="bulk-done">{done}</p> }),
+                    _ => None,
+                }}
+            </div>
+            {move || {
+                let error = problem.get().or_else(|| match bulk.value().get() {
+                    Some(Err(e)) => Some(error_text(&e)),
+                    _ => None,
+                });
+                error.map(|e| view! { <p class="error" role="alert" id="bulk-error">{e}</p> })
             }}
-        </form>
+        </section>
     }
 }
 
+/// The id of the button that opens a worker's decision editor.
+fn decide_button_id(worker: &str) -> String {
+    let safe: String = worker.chars().map(|c| if c.is_ascii_alphanumeric() || c == '-' || c == '_' { c } else { '_' }).collect();
+    format!("decide-{safe}-{:x}", worker.bytes().fold(0u32, |h, b| h.wrapping_mul(31).wrapping_add(b as u32)))
+}
+
 #[component]
-fn WorkersBody(w: WorkersView, campaign_id: i64, wilcoxon: bool, selected: RwSignal<Option<String>>, go: Callback<ReviewState>) -> impl IntoView {
+fn WorkersBody(w: WorkersView, campaign_id: i64, wilcoxon: bool, editor: Editor, go: Callback<ReviewState>) -> impl IntoView {
+    let _ = campaign_id;
     let q = w.query.clone();
     let here = ReviewState { query: q.clone(), wilcoxon };
     let pages = q.pages(w.matching);
     let first = if w.workers.is_empty() { 0 } else { (q.page - 1) * q.per_page + 1 };
     let last = (q.page - 1) * q.per_page + w.workers.len();
-    let filtered = !q.search.is_empty() || q.verdict.is_some();
+    let filtered = !q.search.is_empty() || q.verdict.is_some() || q.flag.is_some();
     let summary = if w.total == 0 {
         "No rows yet.".to_string()
     } else if w.matching == 0 {
@@ -518,6 +678,12 @@ fn WorkersBody(w: WorkersView, campaign_id: i64, wilcoxon: bool, selected: RwSig
         thousands(w.counts.not_enough_evidence),
         thousands(w.counts.excluded)
     );
+    let f = w.flag_counts;
+    let flags_text = {
+        let kinds: Vec<String> = FlagFilter::KINDS.iter().filter(|k| f.count(**k) > 0).map(|k| format!("{} {}", k.label(), thousands(f.count(*k)))).collect();
+        let kinds = if kinds.is_empty() { String::new() } else { format!(" ({})", kinds.join(", ")) };
+        format!("Flags: {} row(s) flagged{kinds}, {} not.", thousands(f.any), thousands(f.none))
+    };
     // A verdict chip: pressed when it is the filter; pressing it again shows every row.
     let chip = {
         let here = here.clone();
@@ -550,7 +716,7 @@ fn WorkersBody(w: WorkersView, campaign_id: i64, wilcoxon: bool, selected: RwSig
             next.query.sort = key;
             next.query.page = 1;
             view! {
-                <th aria-sort=aria>
+                <th scope="col" aria-sort=aria>
                     <button type="button" class="sort" data-sort=key.as_str() on:click=move |_| go.run(next.clone())>
                         {label} <span class="arrow" aria-hidden="true">{arrow}</span>
                     </button>
@@ -570,12 +736,6 @@ fn WorkersBody(w: WorkersView, campaign_id: i64, wilcoxon: bool, selected: RwSig
     let (at_start, at_end) = (q.page <= 1, q.page >= pages);
     let counts = w.counts;
     view! {
-        <h1>"Workers: " {w.campaign.clone()}</h1>
-        <p class="hint">
-            <A href=format!("/campaigns/{campaign_id}/results")>"Results"</A> " · "
-            <a id="decisions-csv" href=format!("/campaigns/{campaign_id}/decisions.csv") download="" rel="external">"Decisions (CSV)"</a>
-        </p>
-        <p id="gate-setting">"Quality gate: " {w.gate.clone()} " · Bonuses in " {w.currency.clone()}</p>
         <div class="chips" role="group" aria-label="Show the rows with the verdict" id="verdict-chips">
             {chip(None, w.total)}
             {chip(Some(VerdictFilter::Pass), counts.pass)}
@@ -586,18 +746,18 @@ fn WorkersBody(w: WorkersView, campaign_id: i64, wilcoxon: bool, selected: RwSig
         <div role="status" aria-live="polite" class="review-summary">
             <p id="workers-summary" data-total=w.total.to_string() data-matching=w.matching.to_string()>{summary}</p>
             <p id="verdict-counts" class="hint">{counts_text}</p>
+            <p id="flag-counts" class="hint" data-any=f.any.to_string() data-none=f.none.to_string()>{flags_text}</p>
         </div>
         {(w.total == 0).then(|| view! { <p class="empty" id="workers-empty">"No worker has judged anything yet."</p> })}
         <div class="table-scroll" role="region" aria-label="Workers" tabindex="0">
             <table class="data workers" id="worker-table">
                 <caption class="visually-hidden">{format!("Workers, page {} of {pages}", q.page)}</caption>
                 <thead><tr>
-                    {heading(WorkerSort::Worker, "Worker")}<th>"Task"</th><th>"HITs"</th><th>"s / HIT"</th><th>"Reliability (test, pairs)"</th>
-                    {heading(WorkerSort::P, "p")}{heading(WorkerSort::Verdict, "Verdict")}<th>"At submission"</th><th>"Repeats (pairs, p)"</th>
-                    <th>"Mean real"</th><th>"Mean bad"</th><th>"Mean ref"</th>
-                    {heading(WorkerSort::Flags, "Flags")}<th>"Original vs bad"</th><th>"Decisions"</th><th><span class="visually-hidden">"Decide"</span></th>
+                    {heading(WorkerSort::Worker, "Worker")}<th scope="col">"HITs"</th>
+                    {heading(WorkerSort::Verdict, "Verdict")}{heading(WorkerSort::P, "p")}<th scope="col">"Repeats"</th>
+                    <th scope="col">"Means"</th>{heading(WorkerSort::Flags, "Flags")}<th scope="col">"Original vs bad"</th><th scope="col">"Decision"</th>
                 </tr></thead>
-                <tbody>{w.workers.into_iter().map(|r| view! { <Worker r selected/> }).collect_view()}</tbody>
+                <tbody>{w.workers.into_iter().map(|r| view! { <Worker r editor/> }).collect_view()}</tbody>
             </table>
         </div>
         <nav class="pager" aria-label="Pages of workers" id="pager">
@@ -610,8 +770,11 @@ fn WorkersBody(w: WorkersView, campaign_id: i64, wilcoxon: bool, selected: RwSig
     }
 }
 
+/// The columns of the review table (the decision editor's row spans them).
+const WORKER_COLUMNS: usize = 9;
+
 #[component]
-fn Worker(r: WorkerRow, selected: RwSignal<Option<String>>) -> impl IntoView {
+fn Worker(r: WorkerRow, editor: Editor) -> impl IntoView {
     let class = if r.excluded { "worker-row excluded" } else { "worker-row" };
     let (worker_attr, verdict_attr) = (r.worker.clone(), r.verdict.clone());
     let standing_attr = r.standing.clone().unwrap_or_default();
@@ -619,7 +782,7 @@ fn Worker(r: WorkerRow, selected: RwSignal<Option<String>>) -> impl IntoView {
     let at_submission = r.gate.as_ref().map(|g| {
         let code = if g.code_given { "code given" } else { "code held" };
         format!(
-            "{} (p {}, {} pairs, {} HIT(s)) · {code} · {} · {:.1} ms",
+            "At submission: {} (p {}, {} pairs, {} HIT(s)), {code}, {}, {:.1} ms",
             g.verdict,
             p_text(g.p_value),
             g.n_pairs,
@@ -628,8 +791,6 @@ fn Worker(r: WorkerRow, selected: RwSignal<Option<String>>) -> impl IntoView {
             g.compute_us as f64 / 1000.0
         )
     });
-    let who = r.worker.clone();
-    let decide_who = r.worker.clone();
     let mut status = Vec::new();
     if let Some(s) = &r.standing {
         status.push(if s == "approve" { "approved".to_string() } else { "rejected".to_string() });
@@ -643,33 +804,171 @@ fn Worker(r: WorkerRow, selected: RwSignal<Option<String>>) -> impl IntoView {
     if r.held_hits > 0 {
         status.push(format!("{} completion code(s) held", r.held_hits));
     }
+    let status = if status.is_empty() { "undecided".to_string() } else { status.join(" · ") };
+    let who = r.worker.clone();
+    let button_id = decide_button_id(&who);
+    let editor_id = format!("{button_id}-editor");
+    let is_open = {
+        let who = who.clone();
+        move || editor.open.with(|o| o.as_deref() == Some(who.as_str()))
+    };
+    let toggle = {
+        let who = who.clone();
+        move |_| editor.toggle(&who)
+    };
+    let history = r.decisions.len();
+    let means = [("real", r.mean_original), ("bad", r.mean_bad_ref), ("ref", r.mean_ref)];
+    let hit_time = r.mean_hit_seconds.map(|s| format!("{s:.0} s/HIT"));
     view! {
         <tr class=class data-worker=worker_attr data-p=r.p_value.map(|p| p.to_string()).unwrap_or_default() data-verdict=verdict_attr data-standing=standing_attr data-gate=gate_attr
             data-blocked=r.blocked.to_string()>
-            <td data-label="Worker">{r.worker}</td><td data-label="Task">{r.task}</td><td class="num" data-label="HITs">{r.hits}</td><td class="num" data-label="s / HIT">{opt(r.mean_hit_seconds, 0)}</td>
-            <td data-label="Reliability">{format!("{}, {}", r.test, r.n_pairs)}</td><td class="num" data-label="p">{p_text(r.p_value)}</td>
-            <td class="verdict" data-label="Verdict">{r.verdict}{r.excluded.then_some(" (excluded)")}</td>
-            <td class="at-submission" data-label="At submission">{at_submission.unwrap_or_else(|| "–".into())}</td>
-            <td data-label="Repeats">{format!("{}, {} ({})", r.consistency_pairs, p_text(r.consistency_p), r.consistency_verdict)}</td>
-            <td class="num" data-label="Mean real">{opt(r.mean_original, 1)}</td><td class="num" data-label="Mean bad">{opt(r.mean_bad_ref, 1)}</td><td class="num" data-label="Mean ref">{opt(r.mean_ref, 1)}</td>
-            <td data-label="Flags" class="flags" data-flags=r.flags.len().to_string()>{r.flags.join("; ")}</td>
-            <td data-label="Original vs bad"><div class="mini" inner_html=r.scatter_svg></div></td>
-            <td class="decisions" data-label="Decisions">
-                <strong class="standing">{status.join(" · ")}</strong>
-                <ul class="decision-history">
-                    {r.decisions.into_iter().map(|d| {
-                        let what = match &d.bonus { Some(b) => format!("{} {b}", d.decision), None => d.decision.clone() };
-                        let what = match &d.session { Some(s) => format!("{what} (session {s})"), None => what };
-                        let reason = if d.reason.is_empty() { String::new() } else { format!(": {}", d.reason) };
-                        view! {
-                            <li data-decision=d.decision.clone()>
-                                {what} {reason} <span class="hint">{format!(" — {}, {}", d.decided_by, crate::results::utc_time(d.decided_at))}</span>
-                            </li>
-                        }
-                    }).collect_view()}
-                </ul>
+            <td class="worker-id" data-label="Worker">
+                <span class="id">{r.worker.clone()}</span>
+                <span class="hint sub">{r.task.clone()}</span>
             </td>
-            <td><button type="button" class="review-worker" aria-label=format!("Decide about {decide_who}") on:click=move |_| selected.set(Some(who.clone()))>"Decide…"</button></td>
+            <td class="num" data-label="HITs">{r.hits}{hit_time.map(|t| view! { <span class="hint sub">{t}</span> })}</td>
+            <td class="verdict" data-label="Verdict">
+                <strong>{r.verdict.clone()}</strong>{r.excluded.then_some(" (excluded)")}
+                <span class="hint sub">{format!("{}, {} pairs", r.test, r.n_pairs)}</span>
+                {at_submission.map(|t| view! { <span class="hint sub at-submission">{t}</span> })}
+            </td>
+            <td class="num" data-label="p">{p_text(r.p_value)}</td>
+            <td data-label="Repeats">{format!("{} pairs, p {} ({})", r.consistency_pairs, p_text(r.consistency_p), r.consistency_verdict)}</td>
+            <td class="means" data-label="Means">
+                {means.into_iter().map(|(k, v)| view! { <span class="mean">{format!("{k} {}", opt(v, 1))}</span> }).collect_view()}
+            </td>
+            <td data-label="Flags" class="flags" data-flags=r.flags.len().to_string()>
+                {if r.flags.is_empty() { Either::Left("–") } else { Either::Right(view! { <ul class="flag-list">{r.flags.iter().map(|f| view! { <li>{f.clone()}</li> }).collect_view()}</ul> }) }}
+            </td>
+            <td data-label="Original vs bad"><div class="mini" inner_html=r.scatter_svg></div></td>
+            <td class="decisions" data-label="Decision">
+                <strong class="standing">{status}</strong>
+                {(history > 0).then(|| view! {
+                    <details class="decision-history-box">
+                        <summary>{format!("History ({history})")}</summary>
+                        <ul class="decision-history">
+                            {r.decisions.into_iter().map(|d| {
+                                let what = match &d.bonus { Some(b) => format!("{} {b}", d.decision), None => d.decision.clone() };
+                                let what = match &d.session { Some(s) => format!("{what} (session {s})"), None => what };
+                                let reason = if d.reason.is_empty() { String::new() } else { format!(": {}", d.reason) };
+                                view! {
+                                    <li data-decision=d.decision.clone()>
+                                        {what} {reason} <span class="hint">{format!(" — {}, {}", d.decided_by, crate::results::utc_time(d.decided_at))}</span>
+                                    </li>
+                                }
+                            }).collect_view()}
+                        </ul>
+                    </details>
+                })}
+                <button type="button" class="review-worker" id=button_id.clone() aria-controls=editor_id.clone()
+                    aria-expanded={let open = is_open.clone(); move || open().to_string()}
+                    aria-label=format!("Decide about {who}") on:click=toggle>
+                    "Decide…"
+                </button>
+            </td>
+        </tr>
+        {move || is_open().then(|| view! { <DecisionEditor worker=r.worker.clone() sessions=r.sessions.clone() blocked=r.blocked editor id=editor_id.clone() button=button_id.clone()/> })}
+    }
+}
+
+/// The decision editor, in a row of its own under the worker's row: approve, reject (with a
+/// reason), block or unblock, grant a bonus; for a worker id that arrived with several platform
+/// sessions, the session it is for. Escape or Cancel closes it.
+#[component]
+fn DecisionEditor(worker: String, sessions: Vec<String>, blocked: bool, editor: Editor, id: String, button: String) -> impl IntoView {
+    let decide = editor.decide;
+    let campaign = campaign_id();
+    let submit = {
+        let worker = worker.clone();
+        move |ev: leptos::ev::SubmitEvent| {
+            ev.prevent_default();
+            let decision = editor.action.get_untracked();
+            let amount = if decision == "bonus" { editor.amount.get_untracked() } else { String::new() };
+            decide.dispatch(DecideWorker {
+                campaign_id: campaign(),
+                worker: worker.clone(),
+                session: editor.session.get_untracked(),
+                decision,
+                reason: editor.reason.get_untracked(),
+                amount,
+            });
+        }
+    };
+    let close = {
+        let button = button.clone();
+        move || {
+            editor.open.set(None);
+            let button = button.clone();
+            request_animation_frame(move || focus_id(&button));
+        }
+    };
+    let first = NodeRef::<leptos::html::Select>::new();
+    Effect::new(move |_| {
+        if let Some(el) = first.get() {
+            let _ = el.focus();
+        }
+    });
+    let several = sessions.len() > 1;
+    let heading_id = format!("{id}-title");
+    let labelled_by = heading_id.clone();
+    let close_key = close.clone();
+    view! {
+        <tr class="decide-row">
+            <td colspan=WORKER_COLUMNS.to_string()>
+                <form class="decision" id=id.clone() aria-labelledby=labelled_by on:submit=submit
+                    on:keydown=move |ev| if ev.key() == "Escape" { ev.prevent_default(); close_key() }>
+                    <p class="decision-title" id=heading_id>"Decision about " <strong id="decision-worker">{worker.clone()}</strong></p>
+                    <div class="row">
+                        <label>
+                            "Decision"
+                            <select id="decision-action" node_ref=first on:change=move |ev| editor.action.set(event_target_value(&ev))>
+                                <option value="approve" selected=move || editor.action.get() == "approve">"approve"</option>
+                                <option value="reject" selected=move || editor.action.get() == "reject">"reject (give a reason)"</option>
+                                {(!blocked).then(|| view! {
+                                    <option value="block" selected=move || editor.action.get() == "block">"block: no more HITs in any campaign"</option>
+                                })}
+                                {blocked.then(|| view! {
+                                    <option value="unblock" selected=move || editor.action.get() == "unblock">"unblock"</option>
+                                })}
+                                <option value="bonus" selected=move || editor.action.get() == "bonus">"grant a bonus"</option>
+                            </select>
+                        </label>
+                        {several.then(|| view! {
+                            <label>
+                                "Platform session (the id arrived with several)"
+                                <select id="decision-session" on:change=move |ev| editor.session.set(event_target_value(&ev))>
+                                    <option value="" selected=move || editor.session.get().is_empty()>"— choose —"</option>
+                                    {sessions.iter().map(|s| {
+                                        let v = s.clone();
+                                        view! { <option value=s.clone() selected=move || editor.session.get() == v>{s.clone()}</option> }
+                                    }).collect_view()}
+                                    <option value="all" selected=move || editor.session.get() == "all">"all sessions"</option>
+                                </select>
+                            </label>
+                        })}
+                        <label class="grow">
+                            {move || if matches!(editor.action.get().as_str(), "reject" | "bonus") { "Reason (required: the worker reads it)" } else { "Reason (optional: the worker reads it)" }}
+                            <input type="text" id="decision-reason" maxlength="2000" prop:value=move || editor.reason.get()
+                                on:input=move |ev| editor.reason.set(event_target_value(&ev))/>
+                        </label>
+                        {move || (editor.action.get() == "bonus").then(|| view! {
+                            <label>
+                                "Bonus amount"
+                                <input type="number" id="decision-amount" min="0.01" step="0.01" prop:value=move || editor.amount.get()
+                                    on:input=move |ev| editor.amount.set(event_target_value(&ev))/>
+                            </label>
+                        })}
+                    </div>
+                    <div class="row">
+                        <button type="submit" class="primary" id="decide" disabled=move || decide.pending().get()>"Record the decision"</button>
+                        <button type="button" id="decide-cancel" on:click=move |_| close()>"Cancel"</button>
+                    </div>
+                    {move || match decide.value().get() {
+                        Some(Err(e)) => Some(view! { <p class="error" role="alert" id="decision-error">{error_text(&e)}</p> }),
+                        _ => None,
+                    }}
+                </form>
+            </td>
         </tr>
     }
 }

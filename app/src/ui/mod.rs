@@ -100,6 +100,7 @@ pub fn App() -> impl IntoView {
                     <Route path=path!("/campaigns") view=page!("bundle-campaigns", CampaignsPage)/>
                     <Route path=path!("/campaigns/new") view=page!("bundle-campaigns", DesignerPage)/>
                     <Route path=path!("/campaigns/:id") view=page!("bundle-campaigns", CampaignStatusPage)/>
+                    <Route path=path!("/campaigns/:id/edit") view=page!("bundle-campaigns", DesignerPage)/>
                     <Route path=path!("/results") view=page!("bundle-results", ResultsIndex)/>
                     <Route path=path!("/campaigns/:id/results") view=page!("bundle-results", ResultsPage)/>
                     <Route path=path!("/campaigns/:id/workers") view=page!("bundle-results", WorkersPage)/>
