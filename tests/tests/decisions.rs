@@ -212,30 +212,30 @@ both_backends! {
         assert_eq!(api.status, 200, "{}", api.body);
         assert_eq!(serde_json::from_str::<Value>(&api.body).unwrap()["matching"], none["matching"]);
 
-        let bulk = |b, action, reason, expected| bulk_decide(b, campaign, action, reason, expected);
         let researcher = server.browser();
         researcher.login(RESEARCHER).await;
-        assert_eq!(bulk(&researcher, "approve-passed", "", 2).await.status, 403);
-        assert_eq!(bulk(&server.browser(), "approve-passed", "", 2).await.status, 401);
-        let wrong = bulk(&org, "approve-all", "", 2).await;
+        assert_eq!(bulk_decide(&researcher, campaign, "approve-passed", "", 2).await.status, 403);
+        let stranger = server.browser();
+        assert_eq!(bulk_decide(&stranger, campaign, "approve-passed", "", 2).await.status, 401);
+        let wrong = bulk_decide(&org, campaign, "approve-all", "", 2).await;
         assert_eq!(wrong.status, 400, "{}", wrong.body);
-        let no_reason = bulk(&org, "reject-failed", "  ", 1).await;
+        let no_reason = bulk_decide(&org, campaign, "reject-failed", "  ", 1).await;
         assert_eq!(no_reason.status, 400, "{}", no_reason.body);
         assert!(no_reason.body.contains("give a reason for rejecting"), "{}", no_reason.body);
         // Confirmed for another number than is to be decided now: nothing is done.
-        let stale = bulk(&org, "approve-passed", "", 3).await;
+        let stale = bulk_decide(&org, campaign, "approve-passed", "", 3).await;
         assert_eq!(stale.status, 409, "{}", stale.body);
         assert!(stale.body.contains("2 worker(s) who passed are now to be approved, not 3"), "{}", stale.body);
         let view = review(&org, campaign).await;
         assert!(view["workers"].as_array().unwrap().iter().all(|w| w["decisions"] == json!([])), "refusals change nothing: {view}");
 
-        let done = bulk(&org, "approve-passed", "", 2).await;
+        let done = bulk_decide(&org, campaign, "approve-passed", "", 2).await;
         assert_eq!(done.status, 200, "{}", done.body);
         assert_eq!(done.json(), json!("Approved 2 worker(s) who passed."));
-        let again = bulk(&org, "approve-passed", "", 2).await;
+        let again = bulk_decide(&org, campaign, "approve-passed", "", 2).await;
         assert_eq!(again.status, 200, "{}", again.body);
         assert!(again.json().as_str().unwrap().starts_with("Nothing to do"), "{}", again.body);
-        let rejected = bulk(&org, "reject-failed", "random clicking: the scores do not follow the texts", 1).await;
+        let rejected = bulk_decide(&org, campaign, "reject-failed", "random clicking: the scores do not follow the texts", 1).await;
         assert_eq!(rejected.json(), json!("Rejected 1 worker(s) who failed."), "{}", rejected.body);
         let view = review(&org, campaign).await;
         for (w, standing) in [("mturk:GOOD1", "approve"), ("prolific:GOOD2", "approve"), ("mturk:RAND1", "reject")] {
