@@ -6,6 +6,7 @@ import assert from 'node:assert/strict';
 import { serverAndBrowser, openHydrated, DEMO } from './harness.js';
 
 const env = serverAndBrowser();
+const SHOTS = process.env.ASSAY_SCREENSHOTS; // a folder: screenshots of the campaign page, for review
 
 const WORDS = ['the', 'house', 'river', 'green', 'quickly', 'children', 'morning', 'bridge', 'music', 'light',
   'stone', 'garden', 'letter', 'window', 'storm', 'mountain', 'city', 'quiet', 'bread', 'winter'];
@@ -171,4 +172,86 @@ test('an organizer imports, designs, previews and launches; workers receive HITs
   assert.match(await text(home, '#queue'), /E2E adequacy/);
   assert.match(await text(home, '#queue'), /E2E word order/);
   await annotator.close();
+});
+
+// Issue 18, item 7: the campaign page as the organizer's hub. A draft has no crowd link yet and
+// can be edited in the designer (its design fills the form; saved, the page shows it); launched,
+// it cannot be edited, its crowd link is copied by keyboard (and "Copied" is announced), the
+// page links to results, workers and the exports, and lists each annotator's work.
+test('the campaign page: edit a draft, no crowd link before launch, copy it after, every link, each annotator', async () => {
+  const context = await env.browser.newContext({ viewport: { width: 1280, height: 900 } });
+  await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: env.server.base });
+  const page = await openHydrated(context, `${env.server.base}/login`);
+  await signIn(page, DEMO.organizer);
+  await page.goto(`${env.server.base}/campaigns/new`);
+  await page.waitForSelector('body[data-hydrated="true"]', { timeout: 30_000 });
+  await page.fill('#campaign-name', 'Hub draft');
+  await chooseTestSet(page, 'Assay demo news de-en');
+  await page.waitForSelector('#design-ok', { timeout: 15_000 });
+  await page.click('#create-campaign');
+  await page.waitForURL(/\/campaigns\/\d+$/, { timeout: 15_000 });
+  const id = page.url().split('/').pop();
+  await page.waitForSelector('#campaign-hub', { timeout: 15_000 });
+  // A draft: no crowd link (it would only answer "No work right now"), an edit button.
+  assert.equal(await page.locator('#crowd-link').count(), 0);
+  assert.match(await text(page, '#crowd-link-later'), /appears here once the campaign is launched/);
+  assert.equal(await page.getAttribute('#hub-results', 'href'), `/campaigns/${id}/results`);
+  assert.equal(await page.getAttribute('#hub-workers', 'href'), `/campaigns/${id}/workers`);
+  const exports = await page.$$eval('#hub-exports a.export', (as) => as.map((a) => a.getAttribute('href')));
+  assert.ok(exports.includes(`/campaigns/${id}/export/judgments.csv?filter=cleaned`), exports.join(' '));
+  assert.ok(exports.includes(`/campaigns/${id}/export/all.zip?filter=raw`), exports.join(' '));
+  assert.equal(await page.getAttribute('#hub-mturk', 'href'), `/campaigns/${id}/mturk-batch.csv`);
+
+  // Edit the draft: the designer opens on its design; the change is saved.
+  await page.click('#edit-draft');
+  await page.waitForURL(new RegExp(`/campaigns/${id}/edit$`), { timeout: 15_000 });
+  await page.waitForSelector('#editing-draft', { timeout: 15_000 });
+  await page.waitForFunction(() => document.querySelector('#campaign-name')?.value === 'Hub draft', null, { timeout: 15_000 });
+  // The test set (its list arrives on its own) is chosen, and its systems are ticked.
+  await page.waitForFunction(() => Number(document.querySelector('#test-set')?.value ?? 0) > 0, null, { timeout: 15_000 });
+  await page.waitForSelector('#systems input[name="system"]:checked', { timeout: 15_000 });
+  await page.fill('#campaign-name', 'Hub draft, edited');
+  await page.fill('#redundancy', '2');
+  await page.waitForFunction(() => /The design builds/.test(document.querySelector('#design-ok')?.textContent ?? ''), null, { timeout: 15_000 });
+  await page.click('#save-draft');
+  await page.waitForURL(new RegExp(`/campaigns/${id}$`), { timeout: 15_000 });
+  await page.waitForFunction(() => document.querySelector('h1')?.textContent === 'Hub draft, edited', null, { timeout: 15_000 });
+
+  // Launched: no more editing; the crowd link, copied by keyboard.
+  await page.click('#launch');
+  await page.waitForFunction(() => document.querySelector('#campaign-state')?.textContent === 'launched', null, { timeout: 30_000 });
+  await page.waitForSelector('#crowd-link', { timeout: 15_000 });
+  assert.equal(await page.locator('#edit-draft').count(), 0);
+  assert.match(await text(page, '#hub-no-edit'), /cannot be edited/);
+  const link = await text(page, '#crowd-link');
+  await page.focus('#copy-crowd-link');
+  await page.keyboard.press('Enter');
+  await page.waitForFunction(() => document.querySelector('#copy-status')?.textContent === 'Copied.', null, { timeout: 10_000 });
+  assert.equal(await page.locator('[aria-live="polite"]#copy-status').count(), 1);
+  assert.equal(await page.evaluate(() => navigator.clipboard.readText()), link);
+
+  // A crowd worker starts: the annotators' table lists them with a HIT in progress.
+  const crowd = await fetch(`${link}&worker=HUB-1`, { redirect: 'manual' });
+  assert.equal(crowd.status, 303);
+  await page.waitForSelector('#annotators tr.annotator-row[data-worker="link:HUB-1"][data-active="1"]', { timeout: 15_000 });
+  assert.ok(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth + 1));
+  if (SHOTS) await page.screenshot({ path: `${SHOTS}/campaign-1280.png`, fullPage: false });
+
+  // The edit page of a launched campaign says why it cannot be edited.
+  await page.goto(`${env.server.base}/campaigns/${id}/edit`);
+  await page.waitForSelector('#edit-error', { timeout: 15_000 });
+  assert.match(await text(page, '#edit-error'), /only a draft can be edited/);
+  assert.equal(await page.locator('#save-draft').isDisabled(), true);
+
+  // On a phone: nothing scrolls sideways.
+  const phone = await env.browser.newContext({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
+  const small = await openHydrated(phone, `${env.server.base}/login`);
+  await signIn(small, DEMO.organizer);
+  await small.goto(`${env.server.base}/campaigns/${id}`);
+  await small.waitForSelector('#annotators', { timeout: 30_000 });
+  assert.ok(await small.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth + 1), 'no sideways scrolling on a phone');
+  if (SHOTS) await small.screenshot({ path: `${SHOTS}/campaign-390.png`, fullPage: false });
+  assert.deepEqual(page.assayErrors.concat(small.assayErrors), []);
+  await phone.close();
+  await context.close();
 });
