@@ -123,6 +123,15 @@ test('an admin signs an account out everywhere, disables it and enables it again
 
   await row.locator('button.set-disabled').click();
   await page.waitForSelector(`#users tr[data-disabled="false"]:has-text("${DEMO.annotator.email}")`);
+
+  // "Set role" says what it did, in a live region.
+  await row.locator('select[name="role"]').selectOption('researcher');
+  await row.locator('button', { hasText: 'Set role' }).click();
+  await page.waitForSelector('#role-status #role-set', { timeout: 15_000 });
+  assert.match(await page.textContent('#role-set'), new RegExp(`\\(${DEMO.annotator.email.replace('.', '\\.')}\\) is now Researcher`));
+  await row.locator('select[name="role"]').selectOption('annotator');
+  await row.locator('button', { hasText: 'Set role' }).click();
+  await page.waitForFunction(() => /is now Annotator/.test(document.querySelector('#role-set')?.textContent ?? ''), null, { timeout: 15_000 });
   assert.deepEqual(page.assayErrors, []);
   await theirs.close();
   await context.close();

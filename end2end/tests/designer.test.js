@@ -78,6 +78,12 @@ test('an organizer imports, designs, previews and launches; workers receive HITs
   await page.waitForSelector('#import-errors', { timeout: 15_000 });
   assert.match(await text(page, '#import-errors'), /broken\.tsv, line 3/);
   assert.doesNotMatch(await text(page, '#test-sets'), /broken/);
+  // What was typed is kept: only the file must be chosen again.
+  assert.equal(await page.inputValue('input[name="test_set_name"]'), 'broken');
+  assert.equal(await page.inputValue('input[name="pair"]'), 'en-de');
+  assert.match(await text(page, '#import-form'), /choose it again/);
+  // The documents file's line format is told on the page.
+  assert.match(await page.textContent('#import-formats'), /DOMAIN DOCNAME/);
 
   // DA adequacy: the design's implications update while editing.
   const designer = await openHydrated(context, `${env.server.base}/campaigns/new`);
@@ -234,6 +240,13 @@ test('the campaign page: edit a draft, no crowd link before launch, copy it afte
   const crowd = await fetch(`${link}&worker=HUB-1`, { redirect: 'manual' });
   assert.equal(crowd.status, 303);
   await page.waitForSelector('#annotators tr.annotator-row[data-worker="link:HUB-1"][data-active="1"]', { timeout: 15_000 });
+  // The crowd worker's page offers no "Sign in" (they have no account here).
+  const worker = await env.browser.newContext();
+  const work = await openHydrated(worker, `${link}&worker=HUB-2`);
+  assert.match(work.url(), /\/work\//);
+  assert.equal(await work.locator('header a[href="/login"]').count(), 0);
+  assert.equal(await work.locator('header a.brand').count(), 0);
+  await worker.close();
   assert.ok(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth + 1));
   if (SHOTS) await page.screenshot({ path: `${SHOTS}/campaign-1280.png`, fullPage: false });
 

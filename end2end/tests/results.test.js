@@ -27,10 +27,26 @@ test('a researcher sees the scores, the z plot and the heatmap, and recomputes w
   const page = await openHydrated(await browser.newContext(), `${server.base}/login`);
   await signIn(page, DEMO.researcher);
   await page.waitForSelector('section[data-role="researcher"]', { timeout: 15_000 });
+  // The researcher's home lists the campaign with judgments (it used to say none had results).
+  await page.waitForSelector(`#home-results li[data-campaign="${campaignId}"]`, { timeout: 15_000 });
+  assert.match(await page.locator(`#home-results li[data-campaign="${campaignId}"]`).innerText(), /200 judgments/);
+  assert.equal(await page.locator('#empty-state').count(), 0);
   await page.goto(`${server.base}/campaigns/${campaignId}/results`);
   await waitHydrated(page);
   await page.waitForSelector('#scores tr.system-row', { timeout: 30_000 });
   const rows = await page.locator('#scores tr.system-row').count();
+  // Two people judged: two workers (not a count of rows per task).
+  assert.equal(await page.locator('#r-workers').innerText(), '2');
+  // The heatmap's legend is whole: every line inside the drawing.
+  const legend = await page.locator('#heatmap svg').evaluate((svg) => {
+    const box = svg.getBoundingClientRect();
+    return [...svg.querySelectorAll('text.legend')].map((t) => {
+      const r = t.getBoundingClientRect();
+      return { text: t.textContent, inside: r.right <= box.right + 0.5 && r.bottom <= box.bottom + 0.5 };
+    });
+  });
+  assert.deepEqual(legend.map((l) => l.text), ['Row better than column:', '* p < 0.05   ** p < 0.01', '*** p < 0.001']);
+  assert.ok(legend.every((l) => l.inside), JSON.stringify(legend));
   assert.ok(rows >= 2, `${rows} system rows`);
   assert.equal(await page.locator('#z-plot svg circle.point').count(), rows);
   assert.equal(await page.locator('#heatmap svg rect').count(), rows * rows);
@@ -42,6 +58,17 @@ test('a researcher sees the scores, the z plot and the heatmap, and recomputes w
   assert.match(await page.locator('#excluded').innerText(), /paired t/);
   await page.selectOption('#reliability_test', 'wilcoxon');
   await page.waitForFunction(() => /Wilcoxon/.test(document.querySelector('#excluded')?.innerText ?? ''), null, { timeout: 30_000 });
+  // The settings live in the URL: a reload (or a shared link) keeps them.
+  await page.check('#exclude_ref');
+  await page.waitForFunction(() => /exclude_ref=true/.test(location.search) && /test=wilcoxon/.test(location.search), null, { timeout: 15_000 });
+  await page.reload();
+  await waitHydrated(page);
+  await page.waitForSelector('#scores tr.system-row', { timeout: 30_000 });
+  assert.equal(await page.isChecked('#exclude_ref'), true);
+  assert.equal(await page.inputValue('#reliability_test'), 'wilcoxon');
+  assert.match(await page.locator('#excluded').innerText(), /Wilcoxon/);
+  // The export links carry the settings.
+  assert.match(await page.getAttribute('#exports a.export[data-file="judgments.csv"][data-filter="raw"]', 'href'), /exclude_ref=true.*wilcoxon=true/);
   assert.deepEqual(page.assayErrors, []);
 });
 

@@ -179,8 +179,11 @@ both_backends! {
         assert_eq!(results["excluded"][0]["worker"], excluded_worker.as_str());
 
         // Cleaned: only the attentive worker's 100 judgments.
-        let (status, body, _) = download(&researcher, &id, "judgments.csv", "cleaned").await;
+        let (status, body, cleaned_disposition) = download(&researcher, &id, "judgments.csv", "cleaned").await;
         assert_eq!(status, 200);
+        // Raw and cleaned download under names of their own, with the campaign's id.
+        assert!(disposition.contains(&format!("filename=\"campaign-{id}-raw-judgments.csv\"")), "{disposition}");
+        assert!(cleaned_disposition.contains(&format!("filename=\"campaign-{id}-cleaned-judgments.csv\"")), "{cleaned_disposition}");
         let cleaned = text(&body);
         assert_eq!(cleaned.lines().count(), 101);
         assert!(cleaned.lines().skip(1).all(|l| csv(l)[col("platform")] == "account"));

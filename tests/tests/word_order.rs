@@ -95,6 +95,10 @@ both_backends! {
         let groups = r["groups"].as_array().unwrap();
         let tasks: Vec<&str> = groups.iter().map(|g| g["task"].as_str().unwrap()).collect();
         assert_eq!(tasks, ["word-order-q1", "word-order-q2"]);
+        // People, not rows: each worker has a row per question on the review page but counts once.
+        let people: std::collections::BTreeSet<&str> = v["workers"].as_array().unwrap().iter().map(|w| w["worker"].as_str().unwrap()).collect();
+        assert_eq!(v["workers"].as_array().unwrap().len(), 2 * people.len(), "{v}");
+        assert_eq!(r["workers"], people.len() as u64, "{r}");
         for (q, group) in groups.iter().enumerate() {
             let rows = group["systems"].as_array().unwrap();
             assert_eq!(rows.len(), expected[q].len(), "{group}");

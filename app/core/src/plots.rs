@@ -123,8 +123,11 @@ pub fn heatmap(names: &[&str], p_values: &[Vec<Option<f64>>]) -> String {
     let label_w = 160.0;
     let label_h = 120.0;
     let n = names.len();
-    let width = label_w + cell * n as f64 + 20.0;
-    let height = label_h + cell * n as f64 + 50.0;
+    // The column labels lean right (60°): room for the longest past the last column; the
+    // legend's lines (about 7 px a character at 12 px) must fit too.
+    let longest = names.iter().map(|n| n.chars().count()).max().unwrap_or(0) as f64;
+    let width = (label_w + cell * n as f64 + (longest * 7.0 * 0.5).max(20.0)).max(LEGEND_WIDTH);
+    let height = label_h + cell * n as f64 + 74.0;
     let mut s = String::new();
     let _ = write!(
         s,
@@ -173,9 +176,46 @@ pub fn heatmap(names: &[&str], p_values: &[Vec<Option<f64>>]) -> String {
         }
     }
     let ly = label_h + cell * n as f64 + 20.0;
-    let _ = write!(s, r#"<text x="0" y="{ly:.1}">Row better than column: * p &lt; 0.05, ** p &lt; 0.01, *** p &lt; 0.001</text>"#);
+    for (k, line) in HEATMAP_LEGEND.iter().enumerate() {
+        let _ = write!(s, r#"<text class="legend" x="0" y="{:.1}">{}</text>"#, ly + 17.0 * k as f64, escape(line));
+    }
     s.push_str("</svg>");
     s
+}
+
+/// The heatmap's legend, a line each (a single line was cut off on a heatmap of few systems).
+pub const HEATMAP_LEGEND: [&str; 3] = ["Row better than column:", "* p < 0.05   ** p < 0.01", "*** p < 0.001"];
+/// Width the longest legend line needs at 12 px (about 7 px a character), with a margin.
+const LEGEND_WIDTH: f64 = 200.0;
+
+/// A time line's point marker (`circle`, `square`, `triangle` or `diamond`) centred at
+/// (`cx`, `cy`), with a tooltip when `title` is given.
+fn marker(shape: &str, cx: f64, cy: f64, fill: &str, title: Option<&str>) -> String {
+    let t = title.map(|t| format!("<title>{}</title>", escape(t))).unwrap_or_default();
+    match shape {
+        "square" => format!(r##"<rect class="point" x="{:.1}" y="{:.1}" width="8" height="8" fill="{fill}" stroke="#000">{t}</rect>"##, cx - 4.0, cy - 4.0),
+        "triangle" => format!(
+            r##"<polygon class="point" points="{:.1},{:.1} {:.1},{:.1} {:.1},{:.1}" fill="{fill}" stroke="#000">{t}</polygon>"##,
+            cx,
+            cy - 5.0,
+            cx - 5.0,
+            cy + 4.0,
+            cx + 5.0,
+            cy + 4.0
+        ),
+        "diamond" => format!(
+            r##"<polygon class="point" points="{:.1},{:.1} {:.1},{:.1} {:.1},{:.1} {:.1},{:.1}" fill="{fill}" stroke="#000">{t}</polygon>"##,
+            cx,
+            cy - 5.0,
+            cx + 5.0,
+            cy,
+            cx,
+            cy + 5.0,
+            cx - 5.0,
+            cy
+        ),
+        _ => format!(r##"<circle class="point" cx="{cx:.1}" cy="{cy:.1}" r="4" fill="{fill}" stroke="#000">{t}</circle>"##),
+    }
 }
 
 /// A worker's (original, bad reference) score pairs on 0–100 axes with the diagonal: attentive
@@ -312,12 +352,7 @@ pub fn timeline(times: &[String], series: &[Series], y_label: &str, confidence: 
             let cy = y(m);
             let title = format!("{} at {}: {}", sr.name, times.get(i).map_or("", String::as_str), if m.is_finite() { format!("{m:.2}") } else { "not computed".into() });
             let fill = if sr.dashed { "#fff" } else { "#000" };
-            let _ = match shapes[k % shapes.len()] {
-                "square" => write!(s, r##"<rect class="point" x="{:.1}" y="{:.1}" width="8" height="8" fill="{fill}" stroke="#000"><title>{}</title></rect>"##, cx - 4.0, cy - 4.0, escape(&title)),
-                "triangle" => write!(s, r##"<polygon class="point" points="{:.1},{:.1} {:.1},{:.1} {:.1},{:.1}" fill="{fill}" stroke="#000"><title>{}</title></polygon>"##, cx, cy - 5.0, cx - 5.0, cy + 4.0, cx + 5.0, cy + 4.0, escape(&title)),
-                "diamond" => write!(s, r##"<polygon class="point" points="{:.1},{:.1} {:.1},{:.1} {:.1},{:.1} {:.1},{:.1}" fill="{fill}" stroke="#000"><title>{}</title></polygon>"##, cx, cy - 5.0, cx + 5.0, cy, cx, cy + 5.0, cx - 5.0, cy, escape(&title)),
-                _ => write!(s, r##"<circle class="point" cx="{cx:.1}" cy="{cy:.1}" r="4" fill="{fill}" stroke="#000"><title>{}</title></circle>"##, escape(&title)),
-            };
+            s.push_str(&marker(shapes[k % shapes.len()], cx, cy, fill, Some(&title)));
         }
         // Legend on the right.
         let ly = top + 16.0 * k as f64 + 6.0;
@@ -328,6 +363,8 @@ pub fn timeline(times: &[String], series: &[Series], y_label: &str, confidence: 
             lx + 24.0,
             if sr.dashed { r#" stroke-dasharray="6 3""# } else { "" }
         );
+        // The series' marker on its legend line: the lines alone look all the same.
+        s.push_str(&marker(shapes[k % shapes.len()], lx + 12.0, ly, if sr.dashed { "#fff" } else { "#000" }, None).replace("class=\"point\"", "class=\"legend-marker\""));
         let _ = write!(s, r#"<text class="legend" x="{:.1}" y="{:.1}">{} ({})</text>"#, lx + 30.0, ly + 4.0, escape(sr.name), shapes[k % shapes.len()]);
     }
     if let Some(c) = confidence {
@@ -398,6 +435,24 @@ mod tests {
     }
 
     #[test]
+    fn the_heatmap_legend_fits_however_few_systems() {
+        for names in [vec!["A"], vec!["A", "B", "C"], vec!["a rather long system name", "B"]] {
+            let p = vec![vec![None; names.len()]; names.len()];
+            let svg = heatmap(&names, &p);
+            let width: f64 = svg.split("width=\"").nth(1).unwrap().split('"').next().unwrap().parse().unwrap();
+            let height: f64 = svg.split("height=\"").nth(1).unwrap().split('"').next().unwrap().parse().unwrap();
+            for line in HEATMAP_LEGEND {
+                assert!(svg.contains(&escape(line)), "{svg}");
+                assert!(line.chars().count() as f64 * 7.0 <= width, "{line} in {width} px");
+            }
+            let last_y: f64 = svg.rsplit("class=\"legend\" x=\"0\" y=\"").next().unwrap().split('"').next().unwrap().parse().unwrap();
+            assert!(last_y + 4.0 <= height, "the last legend line at {last_y} inside {height}");
+            let longest = names.iter().map(|n| n.len()).max().unwrap() as f64;
+            assert!(160.0 + 28.0 * names.len() as f64 + longest * 7.0 * 0.5 <= width + 0.01, "the leaning column labels fit");
+        }
+    }
+
+    #[test]
     fn heatmap_shades_by_level() {
         let names = ["A", "B", "C&D"];
         let p = vec![
@@ -441,6 +496,12 @@ mod tests {
         assert_eq!(svg.matches(r#"class="ci""#).count(), 3);
         assert_eq!(svg.matches(r#"class="series-line""#).count(), 2);
         assert_eq!(svg.matches(r#"class="time-label""#).count(), 2);
+        // Each series' legend line carries its marker: circle, square, triangle.
+        let legend: Vec<&str> = svg
+            .match_indices(r#" class="legend-marker""#)
+            .map(|(i, _)| svg[..i].rsplit('<').next().unwrap_or(""))
+            .collect();
+        assert_eq!(legend, ["circle", "rect", "polygon"], "{svg}");
         assert!(svg.contains("2012 &amp; later") && svg.contains("bench&lt;x&gt;"));
         assert!(svg.contains("mean raw score (0–100)") && svg.contains("95%"));
         assert!(svg.contains("stroke-dasharray"));

@@ -67,13 +67,19 @@ pub async fn list_users() -> Result<Vec<crate::auth::Account>, ServerFnError> {
     Ok(srv::list_users(&state.db).await?)
 }
 
-/// Changes an account's role (admin only).
+/// Changes an account's role (admin only); says what was done, for the page to confirm it.
 #[server(endpoint = "set_user_role")]
-pub async fn set_user_role(user_id: i64, role: String) -> Result<(), ServerFnError> {
+pub async fn set_user_role(user_id: i64, role: String) -> Result<String, ServerFnError> {
     web::require(Role::Admin)?;
     let role = Role::parse(&role).ok_or_else(|| AppError::invalid("role", format!("{role:?} is not a role.")))?;
     let state = web::app_state()?;
-    Ok(srv::set_role(&state.db, user_id, role).await.map_err(|e| e.in_argument("user_id"))?)
+    srv::set_role(&state.db, user_id, role).await.map_err(|e| e.in_argument("user_id"))?;
+    let who = srv::list_users(&state.db)
+        .await?
+        .into_iter()
+        .find(|a| a.user.id == user_id)
+        .map_or_else(|| format!("Account {user_id}"), |a| format!("{} ({})", a.user.name, a.user.email));
+    Ok(format!("{who} is now {}. The account signs in again to use it.", role.label()))
 }
 
 /// Disables an account — it cannot sign in, its sessions end and its API tokens are revoked at

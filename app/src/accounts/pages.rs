@@ -116,7 +116,7 @@ pub fn AdminUsersPage() -> impl IntoView {
             }}
             <h2>"Everyone with an account"</h2>
             {move || {
-                [set_role.value().get(), set_disabled.value().get(), sign_out.value().get()]
+                [set_role.value().get().map(|r| r.map(drop)), set_disabled.value().get(), sign_out.value().get()]
                     .into_iter()
                     .flatten()
                     .find_map(Result::err)
@@ -125,6 +125,12 @@ pub fn AdminUsersPage() -> impl IntoView {
             {move || matches!(sign_out.value().get(), Some(Ok(()))).then(|| view! {
                 <p class="notice" id="signed-out">"Signed out everywhere: every session of the account has ended."</p>
             })}
+            <div role="status" aria-live="polite" id="role-status">
+                {move || match set_role.value().get() {
+                    Some(Ok(done)) => Some(view! { <p class="notice" id="role-set">{done}</p> }),
+                    _ => None,
+                }}
+            </div>
             <Suspense fallback=|| view! { <p>"Loading accounts…"</p> }>
                 {move || Suspend::new(async move {
                     match users.await {

@@ -44,10 +44,14 @@ async fn export(
         settings.bootstrap = None;
     }
     let p = export::prepare(&state.db, id, settings, filter, &name).await?;
-    body(&state, &p, &kind).await
+    let filter = q.filter.clone().unwrap_or_else(|| "raw".into());
+    body(&state, &p, &kind, id, &filter).await
 }
 
-async fn body(state: &AppState, p: &Prepared, kind: &Kind) -> AppResult<Response> {
+/// The file's body, downloaded under a name with the campaign and the filter
+/// ([`crate::results::export_download_name`]).
+async fn body(state: &AppState, p: &Prepared, kind: &Kind, campaign_id: i64, filter: &str) -> AppResult<Response> {
+    let attachment = |name: &str, content_type: &str, body: Body| attachment(&crate::results::export_download_name(campaign_id, name, filter), content_type, body);
     Ok(match kind {
         Kind::Judgments(f) => {
             let ctx = Arc::new(p.row_context(&state.db).await?);

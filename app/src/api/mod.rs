@@ -26,7 +26,7 @@ pub mod workers;
 
 use axum::Router;
 use axum::extract::Request;
-use axum::http::{HeaderValue, Method, StatusCode, header};
+use axum::http::{HeaderValue, Method, header};
 use axum::middleware::{self, Next};
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
@@ -50,6 +50,32 @@ pub fn routes<S: Clone + Send + Sync + 'static>() -> Router<S> {
         .layer(middleware::from_fn(read_only))
         // Not under the read-only layer (as before the split): other methods are axum's 405.
         .merge(decisions::routes())
+        .layer(middleware::from_fn(json_errors))
+}
+
+/// Every refusal of these routes is JSON, `{"error": "…"}`, as the README promises: axum's own
+/// rejections (a setting that does not parse, an id that is not a number, a method a route does
+/// not take) come as plain text and are rewritten here, keeping their status and headers.
+async fn json_errors(req: Request, next: Next) -> Response {
+    let response = next.run(req).await;
+    let is_json = response
+        .headers()
+        .get(header::CONTENT_TYPE)
+        .and_then(|v| v.to_str().ok())
+        .is_some_and(|v| v.starts_with("application/json"));
+    if !(response.status().is_client_error() || response.status().is_server_error()) || is_json {
+        return response;
+    }
+    let (mut parts, body) = response.into_parts();
+    let text = match axum::body::to_bytes(body, 64 * 1024).await {
+        Ok(bytes) => String::from_utf8_lossy(&bytes).trim().to_string(),
+        Err(_) => String::new(),
+    };
+    let text = if text.is_empty() { parts.status.canonical_reason().unwrap_or("error").to_string() } else { text };
+    let body = serde_json::json!({ "error": text }).to_string();
+    parts.headers.insert(header::CONTENT_TYPE, HeaderValue::from_static("application/json"));
+    parts.headers.remove(header::CONTENT_LENGTH);
+    Response::from_parts(parts, axum::body::Body::from(body))
 }
 
 /// Refuses every method but GET and HEAD, whoever asks: a token can never change anything.
@@ -57,7 +83,7 @@ async fn read_only(req: Request, next: Next) -> Response {
     if matches!(*req.method(), Method::GET | Method::HEAD) {
         next.run(req).await
     } else {
-        let mut r = (StatusCode::FORBIDDEN, "The API and the exports are read-only: use GET.").into_response();
+        let mut r = AppError::forbidden("The API and the exports are read-only: use GET.").into_response();
         r.headers_mut().insert(header::ALLOW, HeaderValue::from_static("GET, HEAD"));
         r
     }
@@ -137,6 +163,30 @@ mod tests {
         let status = r.status().as_u16();
         let bytes = axum::body::to_bytes(r.into_body(), 1 << 20).await.expect("body");
         (status, serde_json::from_slice(&bytes).unwrap_or(serde_json::Value::Null))
+    }
+
+    /// The README promises JSON: a setting that does not parse, an id that is not a number and
+    /// a POST are refused as `{"error": …}` with their status.
+    #[tokio::test]
+    async fn refusals_are_json() {
+        let (_dir, state) = state().await;
+        let (status, body) = get(&state, "/api/v1/campaigns/1/results?wilcoxon=maybe").await;
+        assert_eq!(status, 400, "{body}");
+        assert!(body["error"].as_str().unwrap_or("").contains("wilcoxon"), "{body}");
+        let (status, body) = get(&state, "/api/v1/campaigns/abc/results").await;
+        assert_eq!(status, 400, "{body}");
+        assert!(body["error"].is_string(), "{body}");
+        let user = UserInfo { id: 1, email: "r@example.org".into(), name: "R".into(), role: Role::Researcher };
+        let app: Router = routes()
+            .layer(Extension(CurrentSession(Some(Session { user, token_hash: String::new() }))))
+            .layer(Extension(state.clone()));
+        let r = app.oneshot(Request::post("/api/v1/campaigns").body(Body::empty()).unwrap()).await.expect("an answer");
+        assert_eq!(r.status().as_u16(), 403);
+        assert_eq!(r.headers()[header::ALLOW], "GET, HEAD");
+        assert!(r.headers()[header::CONTENT_TYPE].to_str().unwrap().starts_with("application/json"));
+        let bytes = axum::body::to_bytes(r.into_body(), 1 << 20).await.expect("body");
+        let body: serde_json::Value = serde_json::from_slice(&bytes).expect("JSON");
+        assert_eq!(body["error"], "The API and the exports are read-only: use GET.");
     }
 
     #[tokio::test]

@@ -74,11 +74,22 @@ impl From<AppError> for Refusal {
     }
 }
 
-/// An upload's outcome as JSON: the summary, or the errors (file, line, problem).
-fn outcome(html: bool, result: Result<ImportSummary, Refusal>) -> Response {
+/// An upload's outcome as JSON: the summary, or the errors (file, line, problem). The form (HTML)
+/// is sent back to the import page; after an error with what was typed in it (`name`, `pair`),
+/// so that only the file must be chosen again.
+fn outcome(html: bool, result: Result<ImportSummary, Refusal>, typed: Option<(&str, Option<&str>)>) -> Response {
     match (html, result) {
         (true, Ok(s)) => Redirect::to(&format!("/import?done={}", url_escape(&summary_line(&s)))).into_response(),
-        (true, Err(r)) => Redirect::to(&format!("/import?error={}", url_escape(&r.errors.join("\n")))).into_response(),
+        (true, Err(r)) => {
+            let mut to = format!("/import?error={}", url_escape(&r.errors.join("\n")));
+            if let Some((name, pair)) = typed {
+                to.push_str(&format!("&name={}", url_escape(name)));
+                if let Some(p) = pair {
+                    to.push_str(&format!("&pair={}", url_escape(p)));
+                }
+            }
+            Redirect::to(&to).into_response()
+        }
         (false, Ok(s)) => Json(serde_json::json!({ "summary": s })).into_response(),
         (false, Err(r)) => (r.status, Json(serde_json::json!({ "errors": r.errors }))).into_response(),
     }
@@ -223,8 +234,9 @@ async fn upload_import(
     };
     let upload = match upload {
         Ok(u) => u,
-        Err(e) => return outcome(html, Err(e.into())),
+        Err(e) => return outcome(html, Err(e.into()), None),
     };
+    let typed = Some((upload.test_set_name.as_str(), upload.pair.as_deref()));
     let name = if upload.test_set_name.is_empty() {
         // Default: the file name without its extension.
         upload.file_name.split(['.', '/']).next().unwrap_or("import").to_string()
@@ -235,10 +247,12 @@ async fn upload_import(
     if let Some(p) = &upload.pair {
         match LanguagePair::parse(p) {
             Ok(pair) => opts.pair = Some(pair),
-            Err(e) => return outcome(html, Err(Refusal::input(vec![format!("language pair: {e}")]))),
+            Err(e) => return outcome(html, Err(Refusal::input(vec![format!("language pair: {e}")])), typed),
         }
     }
     let file_name = upload.file_name.clone();
+    let (typed_name, typed_pair) = (upload.test_set_name.clone(), upload.pair.clone());
+    let typed = Some((typed_name.as_str(), typed_pair.as_deref()));
     let path = upload.path;
     let parsed = tokio::task::spawn_blocking(move || {
         let r = import_path(&path, &file_name, &opts);
@@ -248,10 +262,10 @@ async fn upload_import(
     .await;
     let bundle = match parsed {
         Ok(Ok(b)) => b,
-        Ok(Err(errors)) => return outcome(html, Err(Refusal::input(error_lines(&errors)))),
-        Err(e) => return outcome(html, Err(AppError::internal(format!("the import task failed: {e}")).into())),
+        Ok(Err(errors)) => return outcome(html, Err(Refusal::input(error_lines(&errors))), typed),
+        Err(e) => return outcome(html, Err(AppError::internal(format!("the import task failed: {e}")).into()), typed),
     };
-    outcome(html, save_import(&state.db, &bundle).await.map_err(Refusal::from))
+    outcome(html, save_import(&state.db, &bundle).await.map_err(Refusal::from), typed)
 }
 
 fn page(status: StatusCode, title: &str, text: &str) -> Response {

@@ -23,6 +23,9 @@ use leptos_router::hooks::{use_navigate, use_params_map, use_query_map};
 pub fn ImportPage() -> impl IntoView {
     let query = use_query_map();
     let sets = crate::resource::resource(|| (), |_| list_test_sets());
+    // After an error the server sends back what was typed: only the file must be chosen again.
+    let typed = move |k: &str| query.read().get(k).unwrap_or_default();
+    let refused = move || query.read().get("error").is_some();
     view! {
         <section class="card">
             <h1>"Import test sets and system outputs"</h1>
@@ -30,13 +33,30 @@ pub fn ImportPage() -> impl IntoView {
                 "A WMT folder packed as .zip or .tar.gz (sources/, references/, system-outputs/, documents/), Appraise batch JSON, TSV or JSONL; up to 512 MiB. "
                 "Nothing is saved unless the whole file is valid. Outputs of a system that exists already are added to that system."
             </p>
+            <details class="hint" id="import-formats">
+                <summary>"What the WMT folder holds"</summary>
+                <ul>
+                    <li><code>"sources/SRC-TGT.txt"</code>": one source segment per line (e.g. sources/en-de.txt)."</li>
+                    <li><code>"references/SRC-TGT.NAME.txt"</code>": one reference per line; NAME tells references apart (refA, refB)."</li>
+                    <li><code>"system-outputs/SRC-TGT/SYSTEM.txt"</code>": one output per line; the file name is the system's name."</li>
+                    <li>
+                        <code>"documents/SRC-TGT.docs"</code>" (optional): one line per segment, "<code>"DOMAIN DOCNAME"</code>
+                        ", two fields separated by a space: the segment's domain (e.g. news) and the document it belongs to "
+                        "(e.g. "<code>"news abc-news.12345"</code>"); consecutive segments with the same DOCNAME form a document."
+                    </li>
+                    <li>"Every file of a language pair has as many lines as its source file: line N is segment N."</li>
+                </ul>
+            </details>
             <form method="post" action="/upload/import" enctype="multipart/form-data" class="stack" id="import-form">
-                <label>"Test set name" <input type="text" name="test_set_name" required=true placeholder="wmt24"/></label>
+                <label>"Test set name" <input type="text" name="test_set_name" required=true placeholder="wmt24" value=move || typed("name")/></label>
                 <label>
                     "Language pair (only for TSV or JSONL without language columns)"
-                    <input type="text" name="pair" placeholder="en-de"/>
+                    <input type="text" name="pair" placeholder="en-de" value=move || typed("pair")/>
                 </label>
-                <label>"File" <input type="file" name="file" required=true/></label>
+                <label>
+                    {move || if refused() { "File (choose it again: a browser never keeps a chosen file after sending it)" } else { "File" }}
+                    <input type="file" name="file" required=true/>
+                </label>
                 <button type="submit" class="primary">"Import"</button>
             </form>
             {move || query.read().get("done").map(|d| view! { <p class="notice" id="import-done">{d}</p> })}
@@ -784,7 +804,8 @@ pub fn CampaignStatusPage() -> impl IntoView {
 fn CampaignLinks(campaign_id: i64, draft: bool) -> impl IntoView {
     let export = move |file: &'static str, filter: &'static str| {
         let href = format!("/campaigns/{campaign_id}/export/{file}?filter={filter}");
-        let download = format!("campaign-{campaign_id}-{filter}-{file}");
+        // As `results::export_download_name` names them (the campaign stage may not import results).
+        let download = if file.ends_with(".json") && file != "manifest.json" { format!("campaign-{campaign_id}-{file}") } else { format!("campaign-{campaign_id}-{filter}-{file}") };
         view! { <li><a href=href download=download rel="external" class="export" data-file=file data-filter=filter>{format!("{file} ({filter})")}</a></li> }
     };
     view! {

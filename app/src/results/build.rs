@@ -114,7 +114,8 @@ pub fn results_view(a: &CampaignAnalysis, options: ResultsOptions) -> ResultsVie
         judgments_excluded: r.judgments_excluded,
         judgments_unstandardised: r.judgments_unstandardised,
         judgments_scored: r.judgments_scored,
-        workers: r.workers.len(),
+        // People, not (worker, task) rows: a word-order worker has a row per question.
+        workers: r.workers.iter().map(|w| w.worker).collect::<std::collections::HashSet<_>>().len(),
         excluded: excluded(r),
         groups,
         agreement: a.agreement().clone(),

@@ -86,6 +86,7 @@ pub struct ResultsView {
     pub judgments_excluded: usize,
     pub judgments_unstandardised: usize,
     pub judgments_scored: usize,
+    /// Distinct workers (a word-order worker, with a row per question, counts once).
     pub workers: usize,
     pub excluded: Vec<ExcludedWorker>,
     pub groups: Vec<GroupView>,
@@ -590,6 +591,20 @@ impl WorkersQuery {
     }
 }
 
+/// Whether an export file's content depends on the raw/cleaned filter (the judgment files, the
+/// Appraise CSVs, `all.zip`, and `manifest.json`, which records the filter); the computed files
+/// always leave excluded workers out.
+pub fn export_depends_on_filter(file: &str) -> bool {
+    file.starts_with("judgments.") || file.starts_with("appraise-") || file == "all.zip" || file == "manifest.json"
+}
+
+/// The name an export downloads under: the campaign and, where it matters, the filter in front
+/// of the file's own name (`campaign-7-cleaned-judgments.csv`, `campaign-7-clusters.csv`), so that
+/// the raw and cleaned files of several campaigns can sit in one folder.
+pub fn export_download_name(campaign_id: i64, file: &str, filter: &str) -> String {
+    if export_depends_on_filter(file) { format!("campaign-{campaign_id}-{filter}-{file}") } else { format!("campaign-{campaign_id}-{file}") }
+}
+
 /// A time as `YYYY-MM-DD HH:MM:SS UTC` (the review page and the exports).
 pub fn utc_time(ms: i64) -> String {
     let (year, month, day, rem) = crate::model::utc_civil(ms);
@@ -639,6 +654,18 @@ mod query_tests {
         for f in FlagFilter::ALL {
             assert_eq!(FlagFilter::parse(f.as_str()), Some(f));
         }
+    }
+}
+
+#[cfg(test)]
+mod export_name_tests {
+    #[test]
+    fn raw_and_cleaned_files_of_each_campaign_download_under_their_own_names() {
+        assert_eq!(super::export_download_name(7, "judgments.csv", "raw"), "campaign-7-raw-judgments.csv");
+        assert_eq!(super::export_download_name(7, "judgments.csv", "cleaned"), "campaign-7-cleaned-judgments.csv");
+        assert_eq!(super::export_download_name(7, "all.zip", "cleaned"), "campaign-7-cleaned-all.zip");
+        assert_eq!(super::export_download_name(7, "manifest.json", "raw"), "campaign-7-raw-manifest.json");
+        assert_eq!(super::export_download_name(12, "ad-sys-scores-de-en.csv", "raw"), "campaign-12-ad-sys-scores-de-en.csv");
     }
 }
 

@@ -37,40 +37,88 @@ fn campaign_id() -> impl Fn() -> i64 + Copy + Send + Sync + 'static {
     move || params.read().get("id").and_then(|s| s.parse::<i64>().ok()).unwrap_or(0)
 }
 
+/// The results page's settings as they live in the URL (`?exclude_ref=true&test=wilcoxon`):
+/// reload, back and a shared link keep them.
+fn results_options(get: impl Fn(&str) -> Option<String>) -> ResultsOptions {
+    let on = |k: &str| get(k).as_deref() == Some("true");
+    ResultsOptions { exclude_ref: on("exclude_ref"), exclude_bad_ref: on("exclude_bad_ref"), per_segment: on("per_segment"), wilcoxon: get("test").as_deref() == Some("wilcoxon") }
+}
+
+/// The URL of the results page with these settings (the defaults left out).
+fn results_url(campaign_id: i64, o: ResultsOptions) -> String {
+    let mut parts = Vec::new();
+    for (on, key) in [(o.exclude_ref, "exclude_ref"), (o.exclude_bad_ref, "exclude_bad_ref"), (o.per_segment, "per_segment")] {
+        if on {
+            parts.push(format!("{key}=true"));
+        }
+    }
+    if o.wilcoxon {
+        parts.push("test=wilcoxon".into());
+    }
+    if parts.is_empty() { format!("/campaigns/{campaign_id}/results") } else { format!("/campaigns/{campaign_id}/results?{}", parts.join("&")) }
+}
+
+#[cfg(test)]
+mod url_tests {
+    #[test]
+    fn the_results_settings_go_to_the_url_and_back() {
+        use super::{ResultsOptions, results_options, results_url};
+        let o = ResultsOptions { exclude_ref: true, exclude_bad_ref: false, per_segment: true, wilcoxon: true };
+        let url = results_url(4, o);
+        assert_eq!(url, "/campaigns/4/results?exclude_ref=true&per_segment=true&test=wilcoxon");
+        let query = url.split_once('?').unwrap().1.to_string();
+        let get = |k: &str| query.split('&').find_map(|p| p.split_once('=').filter(|(key, _)| *key == k).map(|(_, v)| v.to_string()));
+        assert_eq!(results_options(get), o);
+        assert_eq!(results_url(4, ResultsOptions::default()), "/campaigns/4/results");
+    }
+}
+
 #[component]
 pub fn ResultsPage() -> impl IntoView {
     let id = campaign_id();
-    let exclude_ref = RwSignal::new(false);
-    let exclude_bad_ref = RwSignal::new(false);
-    let per_segment = RwSignal::new(false);
-    let wilcoxon = RwSignal::new(false);
+    let url = use_query_map();
+    let options = Memo::new(move |_| {
+        let q = url.read();
+        results_options(|k| q.get(k))
+    });
+    let navigate = use_navigate();
+    let set = Callback::new(move |o: ResultsOptions| navigate(&results_url(id(), o), NavigateOptions { scroll: false, ..Default::default() }));
     let results = crate::resource::resource(
-        move || (id(), exclude_ref.get(), exclude_bad_ref.get(), per_segment.get(), wilcoxon.get()),
-        |(id, r, b, s, w)| campaign_results(id, r, b, s, w),
+        move || (id(), options.get()),
+        |(id, o)| campaign_results(id, o.exclude_ref, o.exclude_bad_ref, o.per_segment, o.wilcoxon),
     );
-    let checkbox = move |key: &'static str, label: &'static str, signal: RwSignal<bool>| {
+    let checkbox = move |key: &'static str, label: &'static str, get: fn(&ResultsOptions) -> bool, put: fn(&mut ResultsOptions, bool)| {
         view! {
             <label class="check">
-                <input type="checkbox" id=key name=key prop:checked=move || signal.get()
-                    on:change=move |ev| signal.set(event_target_checked(&ev))/>
+                <input type="checkbox" id=key name=key prop:checked=move || get(&options.get())
+                    on:change=move |ev| {
+                        let mut o = options.get_untracked();
+                        put(&mut o, event_target_checked(&ev));
+                        set.run(o);
+                    }/>
                 " " {label}
             </label>
         }
     };
+    let wilcoxon = move || options.get().wilcoxon;
     view! {
         <section class="card results" id="results">
             <form class="results-settings" id="results-settings" on:submit=|ev| ev.prevent_default()>
                 <fieldset>
                     <legend>"Settings (METHOD §5)"</legend>
-                    {checkbox("exclude_ref", "Exclude references from z", exclude_ref)}
-                    {checkbox("exclude_bad_ref", "Exclude bad references from z", exclude_bad_ref)}
-                    {checkbox("per_segment", "Average per segment first", per_segment)}
+                    {checkbox("exclude_ref", "Exclude references from z", |o| o.exclude_ref, |o, v| o.exclude_ref = v)}
+                    {checkbox("exclude_bad_ref", "Exclude bad references from z", |o| o.exclude_bad_ref, |o, v| o.exclude_bad_ref = v)}
+                    {checkbox("per_segment", "Average per segment first", |o| o.per_segment, |o, v| o.per_segment = v)}
                     <label>
                         "Reliability test that gates workers: "
                         <select id="reliability_test" name="reliability_test"
-                            on:change=move |ev| wilcoxon.set(event_target_value(&ev) == "wilcoxon")>
-                            <option value="t" selected=move || !wilcoxon.get()>"paired t-test"</option>
-                            <option value="wilcoxon" selected=move || wilcoxon.get()>"Wilcoxon signed-rank"</option>
+                            on:change=move |ev| {
+                                let mut o = options.get_untracked();
+                                o.wilcoxon = event_target_value(&ev) == "wilcoxon";
+                                set.run(o);
+                            }>
+                            <option value="t" selected=move || !wilcoxon()>"paired t-test"</option>
+                            <option value="wilcoxon" selected=move || wilcoxon()>"Wilcoxon signed-rank"</option>
                         </select>
                     </label>
                 </fieldset>
@@ -106,7 +154,7 @@ fn ResultsBody(r: ResultsView, campaign_id: i64) -> impl IntoView {
         </p>
         <dl class="implications" id="results-counts">
             <dt>"Judgments"</dt><dd id="r-judgments">{r.judgments}</dd>
-            <dt>"Workers (per task)"</dt><dd id="r-workers">{r.workers}</dd>
+            <dt>"Workers"</dt><dd id="r-workers">{r.workers}</dd>
             <dt>"Workers excluded"</dt><dd id="r-excluded-workers">{excluded_workers}</dd>
             <dt>"Judgments of excluded workers"</dt><dd id="r-excluded-judgments">{r.judgments_excluded}</dd>
             <dt>"Judgments not standardised"</dt><dd>{r.judgments_unstandardised}</dd>
@@ -190,7 +238,8 @@ fn Exports(campaign_id: i64, options: ResultsOptions, files: Vec<String>) -> imp
         let href = format!("/campaigns/{campaign_id}/export/{file}?{settings}&filter={filter}");
         let per_filter = file.starts_with("judgments.") || file.starts_with("appraise-") || file == "all.zip";
         let label = if per_filter { format!("{file} ({filter})") } else { file.to_string() };
-        view! { <li><a class="export" href=href download=file.to_string() rel="external" data-file=file.to_string() data-filter=filter>{label}</a></li> }
+        let download = crate::results::export_download_name(campaign_id, file, filter);
+        view! { <li><a class="export" href=href download=download rel="external" data-file=file.to_string() data-filter=filter>{label}</a></li> }
     };
     let judgments = ["judgments.csv", "judgments.jsonl", "appraise-wmt22.csv", "appraise-wmt23.csv", "appraise-wmt24.csv", "all.zip"];
     view! {
@@ -218,13 +267,15 @@ fn Exports(campaign_id: i64, options: ResultsOptions, files: Vec<String>) -> imp
 #[component]
 fn Group(g: GroupView) -> impl IntoView {
     let conf = g.confidence.map_or("–".to_string(), |c| format!("{:.0}%", c * 100.0));
+    // Word-order answers and ranks are stored on 0–1, DA on 0–100.
+    let (scale, digits) = raw_scale(&g.task);
     view! {
         <section class="group" data-task=g.task.clone() data-lang-pair=g.lang_pair.clone()>
             <h2>{format!("{} · {}", crate::model::task_label(&g.task), g.lang_pair)}</h2>
             <table class="data scores" id="scores">
                 <thead><tr>
                     <th>"Rank"</th><th>"System"</th><th>"z"</th><th>{format!("z {conf} CI")}</th>
-                    <th>"Raw (0–100)"</th><th>{format!("Raw {conf} CI")}</th><th>"n"</th><th>"Segments"</th><th>"Wins"</th><th>"Cluster"</th>
+                    <th>{format!("Raw ({scale})")}</th><th>{format!("Raw {conf} CI")}</th><th>"n"</th><th>"Segments"</th><th>"Wins"</th><th>"Cluster"</th>
                 </tr></thead>
                 <tbody>
                     {g.systems.iter().map(|s| {
@@ -232,7 +283,7 @@ fn Group(g: GroupView) -> impl IntoView {
                         view! {
                             <tr class="system-row" data-system=s.name.clone()>
                                 <td>{rank}</td><td>{s.name.clone()}</td><td class="num">{fixed(s.z, 3)}</td><td class="num">{ci(s.z_ci, 3)}</td>
-                                <td class="num">{fixed(s.raw, 1)}</td><td class="num">{ci(s.raw_ci, 1)}</td>
+                                <td class="num">{fixed(s.raw, digits)}</td><td class="num">{ci(s.raw_ci, digits)}</td>
                                 <td class="num">{s.n}</td><td class="num">{s.n_segments}</td><td class="num">{s.wins}</td><td class="num">{s.cluster}</td>
                             </tr>
                         }
@@ -250,6 +301,23 @@ fn Group(g: GroupView) -> impl IntoView {
                 }).collect_view()}
             </ol>
         </section>
+    }
+}
+
+/// The range of a task's raw scores and the decimals to show them with: `0–1` for word order
+/// (each question) and ranking, `0–100` for DA.
+fn raw_scale(task: &str) -> (&'static str, usize) {
+    if task.starts_with("word-order") || task == "ranking" { ("0–1", 3) } else { ("0–100", 1) }
+}
+
+#[cfg(test)]
+mod scale_tests {
+    #[test]
+    fn word_order_and_ranking_scores_are_labelled_0_to_1() {
+        assert_eq!(super::raw_scale("word-order-q1"), ("0–1", 3));
+        assert_eq!(super::raw_scale("word-order-q2"), ("0–1", 3));
+        assert_eq!(super::raw_scale("ranking"), ("0–1", 3));
+        assert_eq!(super::raw_scale("da-adequacy"), ("0–100", 1));
     }
 }
 
@@ -970,6 +1038,49 @@ fn DecisionEditor(worker: String, sessions: Vec<String>, blocked: bool, editor: 
                 </form>
             </td>
         </tr>
+    }
+}
+
+/// The researcher's home: the campaigns with judgments to read, or why there are none yet.
+#[component]
+pub fn ResearcherHome() -> impl IntoView {
+    let list = crate::resource::resource(|| (), |_| results_campaigns());
+    view! {
+        <h2>"Results"</h2>
+        <Suspense fallback=|| view! { <p>"Loading…"</p> }>
+            {move || Suspend::new(async move {
+                match list.await {
+                    Err(e) => Either::Left(view! { <p class="error" role="alert">{error_text(&e)}</p> }),
+                    Ok(l) => {
+                        let launched = l.len();
+                        let with: Vec<_> = l.into_iter().filter(|c| c.judgments > 0).collect();
+                        if with.is_empty() {
+                            Either::Right(Either::Left(view! {
+                                <p class="empty" id="empty-state">
+                                    {if launched == 0 {
+                                        "No campaign has been launched yet. Results appear here as soon as annotators finish their first HITs."
+                                    } else {
+                                        "No campaign has judgments yet. Results appear here as soon as annotators finish their first HITs."
+                                    }}
+                                </p>
+                            }))
+                        } else {
+                            Either::Right(Either::Right(view! {
+                                <ul class="queue" id="home-results">
+                                    {with.into_iter().map(|c| view! {
+                                        <li data-campaign=c.id.to_string()>
+                                            <a href=format!("/campaigns/{}/results", c.id) rel="external"><strong>{c.name}</strong></a>
+                                            {format!(" · {} · {} · {} judgments", crate::model::task_label(&c.task), c.status, thousands(c.judgments.max(0) as usize))}
+                                        </li>
+                                    }).collect_view()}
+                                </ul>
+                                <p><a href="/results" rel="external">"Every launched campaign"</a></p>
+                            }))
+                        }
+                    }
+                }
+            })}
+        </Suspense>
     }
 }
 

@@ -433,6 +433,9 @@ fn PairHistoryView(h: PairHistory) -> impl IntoView {
                 </tbody>
             </table>
             <h3>"Which comparisons are calibrated"</h3>
+            {h.links.is_empty().then(|| view! {
+                <p class="hint links-none">"One campaign of this pair and task, and no study arm in it: there is nothing to compare yet."</p>
+            })}
             <ul class="links">
                 {h.links.into_iter().map(|l| view! {
                     <li class=if l.calibrated { "link calibrated" } else { "link uncalibrated" }>

@@ -118,9 +118,16 @@ pub fn App() -> impl IntoView {
 #[component]
 fn Header() -> impl IntoView {
     let session = expect_context::<Session>();
+    // A crowd worker on an annotation page has no account here: no "Sign in", no way off the HIT.
+    let location = leptos_router::hooks::use_location();
+    let crowd_page = move || location.pathname.get().starts_with("/work/");
     view! {
         <header class="top">
-            <A href="/" attr:class="brand">"Assay"</A>
+            {move || if crowd_page() {
+                Either::Left(view! { <span class="brand">"Assay"</span> })
+            } else {
+                Either::Right(view! { <A href="/" attr:class="brand">"Assay"</A> })
+            }}
             <Transition fallback=|| ()>
                 {move || Suspend::new(async move {
                     match session.user.await {
@@ -145,7 +152,7 @@ fn Header() -> impl IntoView {
                                 </form>
                             </nav>
                         }),
-                        _ => Either::Right(view! { <nav><A href="/login">"Sign in"</A></nav> }),
+                        _ => Either::Right((!crowd_page()).then(|| view! { <nav><A href="/login">"Sign in"</A></nav> })),
                     }
                 })}
             </Transition>
@@ -184,12 +191,7 @@ fn RoleHome(user: UserInfo) -> impl IntoView {
             <h2>"Your HITs"</h2>
             <MyHits/>
         }),
-        Role::Researcher => Either::Right(Either::Left(view! {
-            <h2>"Results"</h2>
-            <p class="empty" id="empty-state">
-                "No campaign has results yet. Results appear here as soon as annotators finish their first HITs."
-            </p>
-        })),
+        Role::Researcher => Either::Right(Either::Left(view! { <crate::results::pages::ResearcherHome/> })),
         Role::Organizer => Either::Right(Either::Right(Either::Left(view! { <OrganizerHome/> }))),
         Role::Admin => Either::Right(Either::Right(Either::Right(view! {
             <h2>"Administration"</h2>
