@@ -2,7 +2,7 @@
 // the wasm app, and each role lands on its own home page.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { serverAndBrowser, openHydrated, waitHydrated, DEMO } from './harness.js';
+import { serverAndBrowser, openHydrated, waitHydrated, DEMO, axeViolations } from './harness.js';
 
 const env = serverAndBrowser();
 
@@ -132,6 +132,7 @@ test('an admin signs an account out everywhere, disables it and enables it again
   await row.locator('select[name="role"]').selectOption('annotator');
   await row.locator('button', { hasText: 'Set role' }).click();
   await page.waitForFunction(() => /is now Annotator/.test(document.querySelector('#role-set')?.textContent ?? ''), null, { timeout: 15_000 });
+  assert.deepEqual(await axeViolations(page), [], 'axe-core: the accounts page with its confirmation');
   assert.deepEqual(page.assayErrors, []);
   await theirs.close();
   await context.close();

@@ -9,7 +9,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync, mkdirSync } from 'node:fs';
 import {
-  startServer, launchBrowser, openHydrated, waitHydrated, DEMO, signIn, call, ok, answerDemoAdequacyHit,
+  startServer, launchBrowser, openHydrated, waitHydrated, DEMO, signIn, call, ok, answerDemoAdequacyHit, axeViolations,
 } from './harness.js';
 
 let server;
@@ -81,6 +81,7 @@ test('bulk decisions: approve everyone who passed after a confirmation that name
   assert.equal(await page.evaluate(() => document.querySelector('#workers').firstElementChild.tagName), 'H1');
   assert.deepEqual(await fits(page), { page: true, table: true, width: await page.evaluate(() => document.documentElement.scrollWidth) });
   await shot(page, 'workers-1280');
+  assert.deepEqual(await axeViolations(page), [], 'axe-core: no serious or critical violation (review page, 1280 px)');
   await page.waitForSelector('#bulk-approve[data-count="1"]', { timeout: 15_000 });
   const passed = await page.locator('#worker-table tr[data-verdict="pass"]').getAttribute('data-worker');
   assert.match(await page.locator('#bulk-approve').innerText(), /Approve all who passed \(1\)/);
@@ -89,6 +90,7 @@ test('bulk decisions: approve everyone who passed after a confirmation that name
   await page.keyboard.press('Enter');
   await page.waitForSelector('#bulk-confirm[role="alertdialog"]', { timeout: 10_000 });
   assert.match(await page.locator('#bulk-question').innerText(), /Approve 1 worker\(s\) who passed\?/);
+  assert.deepEqual(await axeViolations(page), [], 'axe-core: the confirmation');
   await page.waitForFunction(() => document.activeElement?.id === 'bulk-confirm-yes', null, { timeout: 5_000 });
   await page.keyboard.press('Escape');
   await page.waitForSelector('#bulk-confirm', { state: 'detached', timeout: 10_000 });
@@ -284,6 +286,7 @@ test('the review page: verdict chips with counts, search, sortable headings and 
   assert.equal(await page.inputValue('#decision-reason'), 'typed before a refresh', 'the refresh waits while the editor is open');
   assert.deepEqual(await fits(page), { page: true, table: true, width: await page.evaluate(() => document.documentElement.scrollWidth) });
   await shot(page, 'workers-1280-editor');
+  assert.deepEqual(await axeViolations(page), [], 'axe-core: the decision editor open (1280 px)');
   await page.keyboard.press('Escape');
   await page.waitForSelector('tr.decide-row', { state: 'detached', timeout: 10_000 });
   assert.equal(await open.getAttribute('aria-expanded'), 'false');
@@ -329,6 +332,7 @@ test('the review page on a phone: sorting from a menu, labelled cells, no sidewa
   assert.ok(await page.locator('#decide').isVisible());
   assert.deepEqual(await fits(page), { page: true, table: true, width: 390 });
   await shot(page, 'workers-390-editor');
+  assert.deepEqual(await axeViolations(page), [], 'axe-core: the review page with its editor on a phone');
   assert.deepEqual(page.assayErrors, []);
   await context.close();
 });

@@ -3,7 +3,7 @@
 // an annotator (account) and a crowd worker (signed link) receive HITs.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { serverAndBrowser, openHydrated, DEMO } from './harness.js';
+import { serverAndBrowser, openHydrated, DEMO, axeViolations } from './harness.js';
 
 const env = serverAndBrowser();
 const SHOTS = process.env.ASSAY_SCREENSHOTS; // a folder: screenshots of the campaign page, for review
@@ -219,6 +219,7 @@ test('the campaign page: edit a draft, no crowd link before launch, copy it afte
   await page.fill('#campaign-name', 'Hub draft, edited');
   await page.fill('#redundancy', '2');
   await page.waitForFunction(() => /The design builds/.test(document.querySelector('#design-ok')?.textContent ?? ''), null, { timeout: 15_000 });
+  assert.deepEqual(await axeViolations(page), [], 'axe-core: the designer on a draft');
   await page.click('#save-draft');
   await page.waitForURL(new RegExp(`/campaigns/${id}$`), { timeout: 15_000 });
   await page.waitForFunction(() => document.querySelector('h1')?.textContent === 'Hub draft, edited', null, { timeout: 15_000 });
@@ -249,6 +250,7 @@ test('the campaign page: edit a draft, no crowd link before launch, copy it afte
   await worker.close();
   assert.ok(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth + 1));
   if (SHOTS) await page.screenshot({ path: `${SHOTS}/campaign-1280.png`, fullPage: false });
+  assert.deepEqual(await axeViolations(page), [], 'axe-core: the campaign page (1280 px)');
 
   // The edit page of a launched campaign says why it cannot be edited.
   await page.goto(`${env.server.base}/campaigns/${id}/edit`);
@@ -264,6 +266,7 @@ test('the campaign page: edit a draft, no crowd link before launch, copy it afte
   await small.waitForSelector('#annotators', { timeout: 30_000 });
   assert.ok(await small.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth + 1), 'no sideways scrolling on a phone');
   if (SHOTS) await small.screenshot({ path: `${SHOTS}/campaign-390.png`, fullPage: false });
+  assert.deepEqual(await axeViolations(small), [], 'axe-core: the campaign page on a phone');
   assert.deepEqual(page.assayErrors.concat(small.assayErrors), []);
   await phone.close();
   await context.close();

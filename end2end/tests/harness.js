@@ -1,7 +1,8 @@
 // Starts the real `assay serve --demo` on a free loopback port with a fresh SQLite database,
 // and launches Debian's Chromium headless through playwright-core (no browser download).
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import net from 'node:net';
@@ -230,4 +231,18 @@ export async function answerDemoAdequacyHit(server, browser) {
   const random = await openHydrated(await browser.newContext(), `${server.base}/`);
   await answerAll(organizer, random, crowd, (it) => (it.position * 37 + 11) % 101);
   return campaignId;
+}
+
+// axe-core (npm), read once; injected into a page through the DevTools protocol, which the
+// pages' Content-Security-Policy does not govern.
+const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+
+// The serious and critical accessibility violations axe-core finds on the page as it is now,
+// each as "rule: target (summary)", for an assertion that lists them when it fails.
+export async function axeViolations(page) {
+  if (!(await page.evaluate(() => typeof window.axe !== 'undefined'))) await page.evaluate(AXE_SOURCE);
+  const violations = await page.evaluate(async () => (await window.axe.run(document, { resultTypes: ['violations'] })).violations);
+  return violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .flatMap((v) => v.nodes.map((n) => `${v.id} (${v.impact}): ${n.target.join(' ')} — ${n.failureSummary?.split('\n').slice(1).join(' ').trim()}`));
 }

@@ -5,7 +5,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import {
-  startServer, launchBrowser, openHydrated, waitHydrated, DEMO, signIn, call, ok, answerDemoAdequacyHit,
+  startServer, launchBrowser, openHydrated, waitHydrated, DEMO, signIn, call, ok, answerDemoAdequacyHit, axeViolations,
 } from './harness.js';
 
 let server;
@@ -31,6 +31,7 @@ test('a researcher sees the scores, the z plot and the heatmap, and recomputes w
   await page.waitForSelector(`#home-results li[data-campaign="${campaignId}"]`, { timeout: 15_000 });
   assert.match(await page.locator(`#home-results li[data-campaign="${campaignId}"]`).innerText(), /200 judgments/);
   assert.equal(await page.locator('#empty-state').count(), 0);
+  assert.deepEqual(await axeViolations(page), [], 'axe-core: the researcher home');
   await page.goto(`${server.base}/campaigns/${campaignId}/results`);
   await waitHydrated(page);
   await page.waitForSelector('#scores tr.system-row', { timeout: 30_000 });
@@ -47,6 +48,7 @@ test('a researcher sees the scores, the z plot and the heatmap, and recomputes w
   });
   assert.deepEqual(legend.map((l) => l.text), ['Row better than column:', '* p < 0.05   ** p < 0.01', '*** p < 0.001']);
   assert.ok(legend.every((l) => l.inside), JSON.stringify(legend));
+  assert.deepEqual(await axeViolations(page), [], 'axe-core: the results page');
   assert.ok(rows >= 2, `${rows} system rows`);
   assert.equal(await page.locator('#z-plot svg circle.point').count(), rows);
   assert.equal(await page.locator('#heatmap svg rect').count(), rows * rows);
