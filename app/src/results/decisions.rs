@@ -13,8 +13,13 @@
 //! work, and leaves the id and its other sessions alone). When the id arrived with several
 //! sessions in the campaign, approve, reject, block and bonus must name one, or `all`.
 //!
+//! Bulk decisions ([`bulk_decide`]): approve every worker who passed, or reject every worker who
+//! failed, in one transaction, confirmed by the number of workers, idempotent.
+//!
 //! Export: [`load_decisions`] + [`write_decisions_csv`] (a pure writer over `impl Write`), served
-//! as `GET /campaigns/{id}/decisions.csv` to organizers (`crate::api::decisions`).
+//! as `GET /campaigns/{id}/decisions.csv` to organizers (`crate::api::decisions`); for Mechanical
+//! Turk's requester site, [`load_mturk_batch`] + [`write_mturk_batch_csv`] as
+//! `GET /campaigns/{id}/mturk-batch.csv`.
 
 use super::{
     BulkAction, BulkCounts, DecisionView, FlagCounts, GateVerdictView, ResultsOptions, VerdictCounts, WorkerRow, WorkerSort, WorkersQuery,
