@@ -236,6 +236,13 @@ test('the campaign page: edit a draft, no crowd link before launch, copy it afte
   await page.waitForFunction(() => document.querySelector('#copy-status')?.textContent === 'Copied.', null, { timeout: 10_000 });
   assert.equal(await page.locator('[aria-live="polite"]#copy-status').count(), 1);
   assert.equal(await page.evaluate(() => navigator.clipboard.readText()), link);
+  // Without the Clipboard API (plain HTTP from another host is not a secure context) the link
+  // is selected and copied the old way, and the page keeps working.
+  await page.evaluate(() => Object.defineProperty(Navigator.prototype, 'clipboard', { get: () => undefined, configurable: true }));
+  await page.focus('#copy-crowd-link');
+  await page.keyboard.press('Enter');
+  await page.waitForFunction((l) => window.getSelection().toString().trim() === l, link, { timeout: 10_000 });
+  assert.match(await text(page, '#copy-status'), /^Copied\.$|Ctrl\+C/);
 
   // A crowd worker starts: the annotators' table lists them with a HIT in progress.
   const crowd = await fetch(`${link}&worker=HUB-1`, { redirect: 'manual' });

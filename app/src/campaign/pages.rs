@@ -848,7 +848,7 @@ fn CrowdLink(link: String) -> impl IntoView {
             <span role="status" aria-live="polite" id="copy-status">
                 {move || match copied.get() {
                     Some(true) => "Copied.",
-                    Some(false) => "The browser did not allow copying: select the link above and copy it.",
+                    Some(false) => "The browser did not allow copying: the link above is selected, press Ctrl+C (⌘C on a Mac) to copy it.",
                     None => "",
                 }}
             </span>
@@ -856,15 +856,39 @@ fn CrowdLink(link: String) -> impl IntoView {
     }
 }
 
-/// Writes `text` to the clipboard; `done` says whether it worked.
+/// Writes `text` to the clipboard; `done` says whether it worked. Where the Clipboard API is
+/// missing (a page served over plain HTTP from another host than localhost is not a secure
+/// context), the shown link (`#crowd-link`) is selected and copied the old way.
 fn copy_to_clipboard(text: String, done: RwSignal<Option<bool>>) {
     #[cfg(feature = "hydrate")]
     {
-        let promise = window().navigator().clipboard().write_text(&text);
-        leptos::task::spawn_local(async move {
-            let ok = leptos::__reexports::wasm_bindgen_futures::JsFuture::from(promise).await.is_ok();
-            done.set(Some(ok));
-        });
+        use leptos::wasm_bindgen::{JsCast, JsValue};
+        let navigator = window().navigator();
+        let has_api = js_sys::Reflect::get(&navigator, &JsValue::from_str("clipboard")).is_ok_and(|c| !c.is_undefined() && !c.is_null());
+        // Selects the link on the page and asks the document to copy the selection; the link
+        // stays selected for Ctrl+C when that is refused too.
+        let select_and_copy = || {
+            let doc = document();
+            let selected = match (doc.get_element_by_id("crowd-link"), window().get_selection()) {
+                (Some(el), Ok(Some(sel))) => sel.select_all_children(&el).is_ok(),
+                _ => false,
+            };
+            selected
+                && js_sys::Reflect::get(&doc, &JsValue::from_str("execCommand"))
+                    .ok()
+                    .and_then(|f| f.dyn_into::<js_sys::Function>().ok())
+                    .and_then(|f| f.call1(&doc, &JsValue::from_str("copy")).ok())
+                    .is_some_and(|r| r.as_bool() == Some(true))
+        };
+        if has_api {
+            let promise = navigator.clipboard().write_text(&text);
+            leptos::task::spawn_local(async move {
+                let ok = leptos::__reexports::wasm_bindgen_futures::JsFuture::from(promise).await.is_ok();
+                done.set(Some(ok || select_and_copy()));
+            });
+        } else {
+            done.set(Some(select_and_copy()));
+        }
     }
     #[cfg(not(feature = "hydrate"))]
     {
