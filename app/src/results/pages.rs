@@ -118,7 +118,7 @@ pub fn ResultsPage() -> impl IntoView {
                                 set.run(o);
                             }>
                             <option value="t" selected=move || !wilcoxon()>"paired t-test"</option>
-                            <option value="wilcoxon" selected=move || wilcoxon()>"Wilcoxon signed-rank"</option>
+                            <option value="wilcoxon" selected=wilcoxon>"Wilcoxon signed-rank"</option>
                         </select>
                     </label>
                 </fieldset>
@@ -573,7 +573,7 @@ pub fn WorkersPage() -> impl IntoView {
                 {move || Suspend::new(async move {
                     match workers.await {
                         Err(e) => Either::Left(view! { <p class="error" role="alert" id="workers-error">{error_text(&e)}</p> }),
-                        Ok(w) => Either::Right(view! { <WorkersBody w=w campaign_id=id() wilcoxon=state.get_untracked().wilcoxon editor go/> }),
+                        Ok(w) => Either::Right(view! { <WorkersBody w=w wilcoxon=state.get_untracked().wilcoxon editor go/> }),
                     }
                 })}
             </Transition>
@@ -722,8 +722,7 @@ fn decide_button_id(worker: &str) -> String {
 }
 
 #[component]
-fn WorkersBody(w: WorkersView, campaign_id: i64, wilcoxon: bool, editor: Editor, go: Callback<ReviewState>) -> impl IntoView {
-    let _ = campaign_id;
+fn WorkersBody(w: WorkersView, wilcoxon: bool, editor: Editor, go: Callback<ReviewState>) -> impl IntoView {
     let q = w.query.clone();
     let here = ReviewState { query: q.clone(), wilcoxon };
     let pages = q.pages(w.matching);
