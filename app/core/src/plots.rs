@@ -398,12 +398,13 @@ pub fn rank_range_plot(rows: &[RankRange]) -> String {
     s
 }
 
-/// Significance mark of a two-sided sign test as WMT 2012's head-to-head tables use them:
-/// `‡` p ≤ 0.01, `†` p ≤ 0.05, `*` p ≤ 0.10.
+/// Significance mark of a two-sided sign test in a head-to-head table (as `head-to-head-<lp>.csv`
+/// writes it; WMT 2012 used three glyphs whose printed legend is unreliable): `***` p ≤ 0.01,
+/// `**` p ≤ 0.05, `*` p ≤ 0.10.
 pub fn sign_mark(p: Option<f64>) -> &'static str {
     match p {
-        Some(p) if p <= 0.01 => "‡",
-        Some(p) if p <= 0.05 => "†",
+        Some(p) if p <= 0.01 => "***",
+        Some(p) if p <= 0.05 => "**",
         Some(p) if p <= 0.10 => "*",
         _ => "",
     }
@@ -481,7 +482,7 @@ pub fn head_to_head_plot(names: &[&str], share: &[Vec<Option<f64>>], sign_p: &[V
     }
     let ly = label_h + cell * n as f64 + 20.0;
     let _ = write!(s, r#"<text x="0" y="{ly:.1}">Percent of comparisons the column system won against the row system.</text>"#);
-    let _ = write!(s, r#"<text x="0" y="{:.1}">Sign test (ties excluded): ‡ p ≤ 0.01, † p ≤ 0.05, * p ≤ 0.10</text>"#, ly + 18.0);
+    let _ = write!(s, r#"<text x="0" y="{:.1}">Sign test, ties excluded: * p ≤ 0.10, ** p ≤ 0.05, *** p ≤ 0.01</text>"#, ly + 18.0);
     s.push_str("</svg>");
     s
 }
@@ -576,9 +577,9 @@ mod tests {
         let svg = head_to_head_plot(&names, &share, &p, &[1, 0, 2]);
         assert!(well_formed(&svg), "{svg}");
         assert_eq!(svg.matches(r#"class="cell""#).count(), 9);
-        assert!(svg.contains(">70‡<") && svg.contains(">30<") && svg.contains(">45<") && svg.contains(">55<"));
+        assert!(svg.contains(">70***<") && svg.contains(">30<") && svg.contains(">45<") && svg.contains(">55<"));
         assert!(svg.contains("C and A were never compared"));
-        assert_eq!((sign_mark(Some(0.01)), sign_mark(Some(0.05)), sign_mark(Some(0.1)), sign_mark(Some(0.11)), sign_mark(None)), ("‡", "†", "*", "", ""));
+        assert_eq!((sign_mark(Some(0.01)), sign_mark(Some(0.05)), sign_mark(Some(0.1)), sign_mark(Some(0.11)), sign_mark(None)), ("***", "**", "*", "", ""));
     }
 
     #[test]

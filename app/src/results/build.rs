@@ -146,7 +146,8 @@ pub fn ranking_view(a: &crate::analysis::campaign::RankingAnalysis) -> super::Ra
                 trueskill_mu: r.trueskill[i].mu,
                 trueskill_sigma: r.trueskill[i].sigma,
                 positions: methods.iter().map(|(_, p)| p[i]).collect(),
-                winner: r.winners.contains(&i),
+                // A system never compared is no winner.
+                winner: r.winners.contains(&i) && s.wins + s.losses + s.ties > 0,
             }
         })
         .collect();

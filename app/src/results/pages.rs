@@ -261,20 +261,21 @@ fn Ranking(k: RankingView) -> impl IntoView {
     let position = |p: Option<usize>| p.map_or("–".to_string(), |p| p.to_string());
     let methods = k.methods.clone();
     let agree = k.disagreements.is_empty();
-    view! {
-        <section class="group ranking" id="ranking" data-lang-pair=k.lang_pair.clone()>
-            <h2>{format!("Relative ranking · {}", k.lang_pair)}</h2>
-            <p class="hint" id="ranking-blocks">
-                {format!(
-                    "{} blocks ranked by the workers quality control keeps ({} from every worker; {} worker(s) left out). \
-                     {} blocks of repeated screens measure agreement and are not in the rankings.",
-                    k.blocks, k.blocks_all, k.judges_excluded, k.blocks_repeated
-                )}
-            </p>
-            <div class="table-scroll" role="region" aria-label="Every method, per system" tabindex="0">
+    let counts = format!(
+        "{} blocks ranked by the workers quality control keeps ({} from every worker; {} worker(s) left out). \
+         {} blocks of repeated screens measure agreement and are not in the rankings.",
+        k.blocks, k.blocks_all, k.judges_excluded, k.blocks_repeated
+    );
+    let body = if k.blocks == 0 {
+        Either::Left(view! {
+            <p class="empty" id="ranking-empty">"No rankings yet: the methods need blocks ranked by workers who pass quality control."</p>
+        })
+    } else {
+        let positions: Vec<(String, Vec<Option<usize>>)> = k.rows.iter().map(|r| (r.system.clone(), r.positions.clone())).collect();
+        Either::Right(view! {
+            <div class="table-scroll" role="region" aria-label="Scores per system" tabindex="0">
             <table class="data ranking-methods" id="ranking-methods">
-                <caption>"Each system under every method: scores, then each method's position (1 = best). \
-                    • marks a winner: no other system is better by the sign test at p ≤ 0.10."</caption>
+                <caption>"Scores per system, best expected wins first. • marks a winner: no other system is better by the sign test at p ≤ 0.10."</caption>
                 <thead><tr>
                     <th scope="col">"System"</th>
                     <th scope="col" title="wins / (wins + losses), WMT 2012's official score">"Wins ratio"</th>
@@ -283,19 +284,34 @@ fn Ranking(k: RankingView) -> impl IntoView {
                     <th scope="col">"Rank range (95%)"</th>
                     <th scope="col">"TrueSkill μ ± σ"</th>
                     <th scope="col">"Wins"</th><th scope="col">"Losses"</th><th scope="col">"Ties"</th>
-                    {methods.iter().map(|m| view! { <th scope="col" class="method">{m.clone()}</th> }).collect_view()}
                 </tr></thead>
                 <tbody>
                     {k.rows.into_iter().map(|r| view! {
                         <tr class="ranking-row" data-system=r.system.clone()>
                             <th scope="row">{r.system.clone()}{r.winner.then_some(" •")}</th>
-                            <td class="num wins-ratio">{opt(r.wins_ratio, 3)}</td>
-                            <td class="num">{opt(r.wins_and_ties_ratio, 3)}</td>
-                            <td class="num expected-wins">{opt(r.expected_wins, 3)}</td>
-                            <td class="num rank-range">{if r.rank_lo == r.rank_hi { r.rank_lo.to_string() } else { format!("{}–{}", r.rank_lo, r.rank_hi) }}</td>
-                            <td class="num">{format!("{} ± {}", fixed(r.trueskill_mu, 3), fixed(r.trueskill_sigma, 3))}</td>
-                            <td class="num">{r.wins}</td><td class="num">{r.losses}</td><td class="num">{r.ties}</td>
-                            {r.positions.iter().map(|&p| view! { <td class="num method-position">{position(p)}</td> }).collect_view()}
+                            <td class="num wins-ratio" data-label="Wins ratio">{opt(r.wins_ratio, 3)}</td>
+                            <td class="num" data-label="Wins and ties">{opt(r.wins_and_ties_ratio, 3)}</td>
+                            <td class="num expected-wins" data-label="Expected wins">{opt(r.expected_wins, 3)}</td>
+                            <td class="num rank-range" data-label="Rank range (95%)">{if r.rank_lo == r.rank_hi { r.rank_lo.to_string() } else { format!("{}–{}", r.rank_lo, r.rank_hi) }}</td>
+                            <td class="num" data-label="TrueSkill μ ± σ">{format!("{} ± {}", fixed(r.trueskill_mu, 3), fixed(r.trueskill_sigma, 3))}</td>
+                            <td class="num" data-label="Wins">{r.wins}</td><td class="num" data-label="Losses">{r.losses}</td><td class="num" data-label="Ties">{r.ties}</td>
+                        </tr>
+                    }).collect_view()}
+                </tbody>
+            </table>
+            </div>
+            <div class="table-scroll" role="region" aria-label="Position under each method" tabindex="0">
+            <table class="data ranking-positions" id="ranking-positions">
+                <caption>"Each system's position under each method (1 = best)."</caption>
+                <thead><tr>
+                    <th scope="col">"System"</th>
+                    {methods.iter().map(|m| view! { <th scope="col" class="method">{m.clone()}</th> }).collect_view()}
+                </tr></thead>
+                <tbody>
+                    {positions.into_iter().map(|(system, ps)| view! {
+                        <tr data-system=system.clone()>
+                            <th scope="row">{system.clone()}</th>
+                            {ps.into_iter().zip(methods.clone()).map(|(p, m)| view! { <td class="num method-position" data-label=m>{position(p)}</td> }).collect_view()}
                         </tr>
                     }).collect_view()}
                 </tbody>
@@ -314,6 +330,13 @@ fn Ranking(k: RankingView) -> impl IntoView {
             <div class="figure" id="rank-range-plot" inner_html=k.rank_range_svg></div>
             <h3>"Head to head"</h3>
             <div class="figure" id="head-to-head" inner_html=k.head_to_head_svg></div>
+        })
+    };
+    view! {
+        <section class="group ranking" id="ranking" data-lang-pair=k.lang_pair.clone()>
+            <h2>{format!("Relative ranking · {}: the WMT 2012 methods", k.lang_pair)}</h2>
+            <p class="hint" id="ranking-blocks">{counts}</p>
+            {body}
         </section>
     }
 }
