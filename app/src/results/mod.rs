@@ -5,6 +5,7 @@
 //! draws the plots as SVG strings on the server (`assay_core::plots`, pure functions, reusable by exports).
 
 pub mod api;
+pub mod metrics;
 pub mod pages;
 #[cfg(feature = "ssr")]
 pub mod build;

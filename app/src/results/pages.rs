@@ -95,7 +95,8 @@ fn ResultsBody(r: ResultsView, campaign_id: i64) -> impl IntoView {
         <h1>"Results: " {r.campaign.clone()}</h1>
         <p class="hint">
             <a href=format!("/campaigns/{campaign_id}")>"Campaign status"</a> " · "
-            <a href=format!("/campaigns/{campaign_id}/workers")>"Workers"</a>
+            <a href=format!("/campaigns/{campaign_id}/workers")>"Workers"</a> " · "
+            <a href=format!("/campaigns/{campaign_id}/metrics")>"Metrics"</a>
         </p>
         <p class="hint" id="results-freshness">
             {format!(
