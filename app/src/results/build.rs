@@ -47,7 +47,11 @@ pub fn export_file_names(set: &JudgmentSet, r: &AnalysisResult) -> Vec<String> {
             Ok(())
         }
     }
-    let o = crate::analysis::bundle::BundleOptions { name: crate::analysis::bundle::DEFAULT_NAME, segments_in_test_set_order: true };
+    let o = crate::analysis::bundle::BundleOptions {
+        name: crate::analysis::bundle::DEFAULT_NAME,
+        segments_in_test_set_order: true,
+        darr_threshold: crate::analysis::export::DARR_THRESHOLD,
+    };
     crate::analysis::bundle::write_result_files(&mut Names, r, Some(set), &o).unwrap_or_default()
 }
 
