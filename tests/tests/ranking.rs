@@ -226,7 +226,7 @@ async fn results_rank_systems_by_every_method(server: &TestServer, org: &Browser
     assert!(k["rank_range_svg"].as_str().unwrap().contains("rank-range"), "{k}");
     assert!(k["head_to_head_svg"].as_str().unwrap().contains("head-to-head"), "{k}");
     let files: Vec<&str> = view["export_files"].as_array().unwrap().iter().map(|f| f.as_str().unwrap()).collect();
-    for f in ["ranking-en-de.csv", "head-to-head-en-de.csv", "wmt-ranking-en-de.csv"] {
+    for f in ["ranking-en-de.csv", "head-to-head-en-de.csv", "wmt-ranking-en-de.csv", "ranking-agreement.csv"] {
         assert!(files.contains(&f), "{f} offered: {files:?}");
     }
 
@@ -243,6 +243,8 @@ async fn results_rank_systems_by_every_method(server: &TestServer, org: &Browser
     let ranking_csv = get("ranking-en-de.csv").await;
     assert!(ranking_csv.starts_with("system,wins,losses,ties,wins_ratio,wins_and_ties_ratio,expected_wins,rank_lo,rank_hi,trueskill_mu,trueskill_sigma,mfas_rank"), "{ranking_csv}");
     assert_eq!(ranking_csv.lines().count(), 7, "{ranking_csv}");
+    let agreement = get("ranking-agreement.csv").await;
+    assert!(agreement.lines().any(|l| l.starts_with("en-de,intra,")), "{agreement}");
     let wmt = get("wmt-ranking-en-de.csv").await;
     assert_eq!(wmt.lines().count(), 7, "a header and the 6 blocks: {wmt}");
     assert!(wmt.lines().skip(1).all(|l| l.starts_with("en,de,") && l.contains("CAREFUL")), "{wmt}");

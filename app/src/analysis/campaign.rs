@@ -109,6 +109,8 @@ impl CampaignAnalysis {
         let mut files = super::bundle::write_result_files(sink, &self.result, Some(&self.set), o)?;
         if let Some(k) = &self.ranking {
             files.extend(super::bundle::write_ranking_files(sink, &k.report, Some(&k.kept))?);
+            sink.file("ranking-agreement.csv", &mut |w| super::ranking::write_agreement_csv(w, std::slice::from_ref(&k.report)))?;
+            files.push("ranking-agreement.csv".into());
         }
         Ok(files)
     }
