@@ -635,3 +635,95 @@ fn the_agreement_file_has_an_inter_and_an_intra_row_per_pair() {
     assert!(lines[4].starts_with("cs-en,intra,0,0,0,,0.5,,,,1,0,no annotator"), "{}", lines[4]);
     assert_eq!(lines.len(), 5);
 }
+
+/// The rank ranges from counted draws equal those from adding every drawn block (the same
+/// random stream), on blocks with ties and unranked outputs.
+#[test]
+fn rank_ranges_from_counted_draws_equal_adding_each_drawn_block() {
+    let n = 7;
+    let mut state = 11u64;
+    let mut next = || {
+        state = state.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+        (state >> 33) as usize
+    };
+    let mut owned: Vec<Vec<RankedOutput>> = Vec::new();
+    for _ in 0..80 {
+        let mut used = std::collections::HashSet::new();
+        let mut outs = Vec::new();
+        while outs.len() < 4 {
+            let s = next() % n;
+            if used.insert(s) {
+                // Better systems rank better, with noise, ties and now and then no rank.
+                let r = ((s + next() % 12) / 3 + 1) as u32;
+                outs.push(RankedOutput { system: s, rank: (next() % 17 != 0).then_some(r) });
+            }
+        }
+        owned.push(outs);
+    }
+    let blocks: Vec<&[RankedOutput]> = owned.iter().map(Vec::as_slice).collect();
+    let (samples, seed) = (200, 42);
+    // The plain way: a Pairwise per resample, each drawn block added.
+    let mut rng = assay_stats::SplitMix64::new(seed);
+    let mut ranks: Vec<Vec<usize>> = vec![Vec::new(); n];
+    for _ in 0..samples {
+        let mut p = Pairwise::new(n);
+        for b in 0..blocks.len() {
+            p.add_block(b, blocks[rng.below(blocks.len() as u64) as usize]).unwrap();
+        }
+        let ew: Vec<Option<f64>> = standings(&p).into_iter().map(|s| s.expected_wins).collect();
+        for (i, r) in ranks_of(&ew).into_iter().enumerate() {
+            ranks[i].push(r);
+        }
+    }
+    let plain: Vec<(usize, usize)> = ranks
+        .into_iter()
+        .map(|mut r| {
+            r.sort_unstable();
+            let m = r.len();
+            (r[((0.025 * m as f64).floor() as usize).min(m - 1)], r[(((0.975 * m as f64).ceil() as usize).max(1) - 1).min(m - 1)])
+        })
+        .collect();
+    assert_eq!(expected_wins_rank_ranges(n, &blocks, samples, seed).unwrap(), plain);
+    assert!(plain.iter().any(|(lo, hi)| lo != hi), "some ranges are wide: {plain:?}");
+}
+
+/// A benchmark, not a test (ignored; prints figures): every method on 200,000 blocks of 5 outputs
+/// of 20 systems, a million ranked outputs. `cargo test --release -p assay-core --lib --
+/// --ignored bench_report_at_scale --nocapture` (BENCHMARKS.md).
+#[test]
+#[ignore]
+fn bench_report_at_scale() {
+    let n = 20;
+    let mut data = RankingData::new("xx-yy");
+    data.systems = (0..n).map(|i| format!("s{i}")).collect();
+    let mut state = 1u64;
+    let mut next = || { state = state.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407); (state >> 33) as usize };
+    for k in 0..200_000 {
+        let mut outs = Vec::new();
+        let mut used = std::collections::HashSet::new();
+        while outs.len() < 5 { let s = next() % n; if used.insert(s) { outs.push(RankedOutput { system: s, rank: Some((next() % 5 + 1) as u32) }); } }
+        data.blocks.push(RankingBlock { segment: format!("{}", k % 2000), judge: format!("j{}", k % 2000), outputs: outs });
+    }
+    let blocks = data.block_slices();
+    let t = std::time::Instant::now();
+    let p = data.pairwise();
+    eprintln!("pairwise {:.2}", t.elapsed().as_secs_f64());
+    let t = std::time::Instant::now();
+    let _ = expected_wins_rank_ranges(n, &blocks, 1000, 1);
+    eprintln!("rank ranges {:.2}", t.elapsed().as_secs_f64());
+    let t = std::time::Instant::now();
+    let _ = trueskill(n, &blocks, &TrueSkillParams::wmt(n));
+    eprintln!("trueskill {:.2}", t.elapsed().as_secs_f64());
+    let t = std::time::Instant::now();
+    let _ = best_order(&p, OrderCriterion::MinFeedbackArcSet);
+    eprintln!("mfas {:.2}", t.elapsed().as_secs_f64());
+    let t = std::time::Instant::now();
+    let _ = best_order(&p, OrderCriterion::MostProbable);
+    eprintln!("most probable {:.2}", t.elapsed().as_secs_f64());
+    let t = std::time::Instant::now();
+    let r = report(&data, 1000, 1);
+    eprintln!("report on 200,000 blocks of 5, 20 systems: {:.2} s", t.elapsed().as_secs_f64());
+    let t = std::time::Instant::now();
+    let _ = agreement(&data);
+    eprintln!("agreement: {:.2} s ({})", t.elapsed().as_secs_f64(), r.blocks);
+}
