@@ -900,7 +900,8 @@ pub fn write_esa_ranking_csv(mut w: impl Write, report: &EsaPairReport) -> io::R
 
 /// `esa-pvalues-<lp>.csv`: a header `system` and the systems best first, then one row per
 /// system in the same order with its p-value against each column system (empty on the
-/// diagonal and where the two have no common segment).
+/// diagonal and where the two have no common segment; shortest round-trip decimals, scientific
+/// below 1e-4).
 pub fn write_esa_pvalues_csv(mut w: impl Write, report: &EsaPairReport) -> io::Result<()> {
     write!(w, "system")?;
     for s in &report.systems {
@@ -911,13 +912,19 @@ pub fn write_esa_pvalues_csv(mut w: impl Write, report: &EsaPairReport) -> io::R
         write!(w, "{}", csv_text(&s.system))?;
         for v in &report.p_values[i] {
             match v {
-                Some(p) => write!(w, ",{p}")?,
+                Some(p) => write!(w, ",{}", p_text(*p))?,
                 None => write!(w, ",")?,
             }
         }
         writeln!(w)?;
     }
     Ok(())
+}
+
+/// A p-value as the shortest decimal that reads back to the same `f64`, in scientific notation
+/// below 1e-4 (`8.363110993570011e-5`).
+fn p_text(p: f64) -> String {
+    if p != 0.0 && p.abs() < 1e-4 { format!("{p:e}") } else { format!("{p}") }
 }
 
 /// A language pair's name as it appears in file names (`en-de`).
