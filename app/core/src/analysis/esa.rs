@@ -601,8 +601,15 @@ pub struct EsaSystem {
     pub rank_lo: usize,
     pub rank_hi: usize,
     pub cluster: usize,
-    /// Per domain: (mean, segments).
-    pub domains: BTreeMap<String, (f64, usize)>,
+    /// Per domain: its mean over the system's segments there.
+    pub domains: BTreeMap<String, DomainScore>,
+}
+
+/// A system's mean in one domain.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub struct DomainScore {
+    pub mean: f64,
+    pub segments: usize,
 }
 
 /// A language pair's ranking.
@@ -712,9 +719,11 @@ pub fn rank_pair(data: &PairData, settings: &EsaSettings) -> EsaPairReport {
                 e.0 += v.value;
                 e.1 += 1;
             }
-            let domains: BTreeMap<String, (f64, usize)> =
-                per.iter().map(|(d, (sum, n))| (data.domains[*d as usize].clone(), (sum / *n as f64, *n))).collect();
-            let score = domains.values().map(|(m, _)| m).sum::<f64>() / domains.len().max(1) as f64;
+            let domains: BTreeMap<String, DomainScore> = per
+                .iter()
+                .map(|(d, (sum, n))| (data.domains[*d as usize].clone(), DomainScore { mean: sum / *n as f64, segments: *n }))
+                .collect();
+            let score = domains.values().map(|d| d.mean).sum::<f64>() / domains.len().max(1) as f64;
             let system = EsaSystem {
                 system: data.systems[s].clone(),
                 score,
