@@ -54,14 +54,14 @@ fn detail_is_null_when_empty_and_round_trips_otherwise() {
         rank: Some(2),
         spans: vec![
             Span { start: 3, end: 9, severity: Severity::Major, category: None, missing: false },
-            Span { start: 12, end: 12, severity: Severity::Minor, category: Some("accuracy/omission".into()), missing: true },
+            Span { start: 0, end: 0, severity: Severity::Minor, category: Some("accuracy/omission".into()), missing: true },
         ],
         document_score: Some(71.0),
     };
     let column = d.to_column().unwrap();
     assert_eq!(
         column,
-        r#"{"rank":2,"spans":[{"start":3,"end":9,"severity":"major"},{"start":12,"end":12,"severity":"minor","category":"accuracy/omission","missing":true}],"document_score":71.0}"#
+        r#"{"rank":2,"spans":[{"start":3,"end":9,"severity":"major"},{"start":0,"end":0,"severity":"minor","category":"accuracy/omission","missing":true}],"document_score":71.0}"#
     );
     assert_eq!(Detail::from_column(Some(&column)).unwrap(), d);
     assert!(Detail::from_column(Some("{\"rank\":\"x\"}")).is_err());
