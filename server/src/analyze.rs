@@ -35,6 +35,18 @@ pub enum InputFormat {
     AssayJsonl,
     /// WMT relative-ranking CSV (`srclang,trglang,srcIndex,documentId,segmentId,judgeId,system1Number,system1Id,…,system1rank,…`).
     WmtRanking,
+    /// Appraise/WMT 2024 ESA CSV, no header (`user,system,itemID,itemType,srcLang,tgtLang,score,documentID,isCompleteDocument,spansJSON,start_time,end_time`).
+    EsaCsv,
+    /// WMT 2024 ESA JSONL (`langs, line_id, src, tgt, doc_id, domain, esa_spans, esa_score, system, annotator`).
+    EsaJsonl,
+}
+
+#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum EsaRuleArg {
+    /// WMT 2024: two-sided per-domain Wilcoxon + Stouffer, rank ranges (losses+1, N−wins), WMT 2024's cluster walk.
+    Wmt24,
+    /// WMT 2025: one-sided tests, ranges to the first significantly different neighbour, clusters from ranges.
+    Wmt25,
 }
 
 #[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
@@ -77,9 +89,24 @@ pub struct AnalyzeArgs {
     pub force: bool,
     #[command(flatten)]
     pub settings: SettingsArgs,
-    /// NAME of the mt-metrics-eval files (`LP.NAME-z.sys.score`, …) and DATA of DA-seglevel.csv.
+    /// NAME of the mt-metrics-eval files (`LP.NAME-z.sys.score`, …) and DATA of DA-seglevel.csv
+    /// and DArr-seglevel.csv.
     #[arg(long, default_value = "assay")]
     pub name: String,
+    /// DArr-seglevel.csv: two outputs of the same source make a relative-ranking pair when their
+    /// mean raw DA scores differ by more than this many points (WMT 2017–2019: 25).
+    #[arg(long, default_value_t = app::analysis::export::DARR_THRESHOLD)]
+    pub darr_threshold: f64,
+    /// ESA input: the ranking rule.
+    #[arg(long, value_enum, default_value = "wmt24")]
+    pub esa_rule: EsaRuleArg,
+    /// ESA input: a documents file (`DOMAIN<TAB>DOCUMENT` per line, WMT's documents/<lp>.docs) giving
+    /// each document's domain; may be repeated. Without one: the JSONL's domain, or the document id.
+    #[arg(long)]
+    pub esa_docs: Vec<PathBuf>,
+    /// ESA input: language pairs averaging fewer segments per system are reported as too thin, not ranked.
+    #[arg(long, default_value_t = 100.0)]
+    pub esa_min_segments: f64,
 }
 
 /// The pipeline's settings (METHOD §4–§6), shared by `analyze` and `export`.
@@ -224,6 +251,8 @@ impl InputFormat {
             InputFormat::AssayCsv => "assay-csv",
             InputFormat::AssayJsonl => "assay-jsonl",
             InputFormat::WmtRanking => "wmt-ranking",
+            InputFormat::EsaCsv => "esa-csv",
+            InputFormat::EsaJsonl => "esa-jsonl",
         }
     }
 }
@@ -273,6 +302,12 @@ fn detect_format(path: &Path) -> Result<InputFormat, String> {
     if line.starts_with("judgment_id,") {
         return Ok(InputFormat::AssayCsv);
     }
+    if app::analysis::esa::looks_like_esa_jsonl(line) {
+        return Ok(InputFormat::EsaJsonl);
+    }
+    if app::analysis::esa::looks_like_esa_csv(line) {
+        return Ok(InputFormat::EsaCsv);
+    }
     if line.starts_with('{') {
         return Ok(InputFormat::AssayJsonl);
     }
@@ -281,7 +316,8 @@ fn detect_format(path: &Path) -> Result<InputFormat, String> {
     }
     Err(format!(
         "{}: line 1: neither a Graham/MTurk header (HITId WorkerId Input.src Input.trg Input.item hit sys_id \
-         rid type sid score time) nor an Appraise CSV row (9 comma-separated fields) nor an Assay judgments.csv/.jsonl; name the format with --format",
+         rid type sid score time) nor an Appraise CSV row (9 comma-separated fields) nor an ESA CSV row (12 fields) or WMT 2024 ESA JSONL \
+         nor an Assay judgments.csv/.jsonl; name the format with --format",
         path.display()
     ))
 }
@@ -421,13 +457,6 @@ impl Analysed {
             Analysed::Campaign(a) => &a.result,
         }
     }
-
-    fn set(&self) -> &JudgmentSet {
-        match self {
-            Analysed::File(s, _) => s,
-            Analysed::Campaign(a) => &a.set,
-        }
-    }
 }
 
 fn announce(set: &app::analysis::JudgmentSet) {
@@ -443,6 +472,9 @@ fn announce(set: &app::analysis::JudgmentSet) {
 pub async fn analyze(config: &Config, args: AnalyzeArgs) -> Result<(), String> {
     let start = Instant::now();
     let settings = settings(&args.settings)?;
+    if !(args.darr_threshold.is_finite() && args.darr_threshold >= 0.0) {
+        return Err(format!("--darr-threshold must be a number of points, 0 or more, not {}", args.darr_threshold));
+    }
     check_out(&args.out, args.force)?;
     if let Some(path) = &args.input {
         let format = match args.format {
@@ -451,6 +483,9 @@ pub async fn analyze(config: &Config, args: AnalyzeArgs) -> Result<(), String> {
         };
         if format == InputFormat::WmtRanking {
             return analyze_ranking(path, &args, start);
+        }
+        if matches!(format, InputFormat::EsaCsv | InputFormat::EsaJsonl) {
+            return analyze_esa(path, &args, format, start);
         }
     }
     let (analysed, source, from_db) = match (&args.input, args.campaign) {
@@ -483,7 +518,7 @@ pub async fn analyze(config: &Config, args: AnalyzeArgs) -> Result<(), String> {
     let result = analysed.result();
     eprintln!("assay: analysed in {:.2} s; writing {}", start.elapsed().as_secs_f64(), args.out.display());
 
-    write_whole(&args.out, |dir| write_all(dir, &args, analysed.set(), result, &source, from_db, start))?;
+    write_whole(&args.out, |dir| write_all(dir, &args, &analysed, &source, from_db, start))?;
     let g = result.groups.len();
     eprintln!(
         "assay: {} of {} workers kept; {} group(s) of task and language pair; results in {}",
@@ -496,7 +531,8 @@ pub async fn analyze(config: &Config, args: AnalyzeArgs) -> Result<(), String> {
 }
 
 /// `assay analyze --input` on a WMT ranking CSV: every method of WMT 2012 per language pair,
-/// `ranking-<lp>.csv`, `head-to-head-<lp>.csv` and `ranking.json`, written whole or not at all.
+/// `ranking-<lp>.csv`, `head-to-head-<lp>.csv`, the agreement of every pair in
+/// `ranking-agreement.csv` and `ranking.json`, written whole or not at all.
 fn analyze_ranking(path: &Path, args: &AnalyzeArgs, start: Instant) -> Result<(), String> {
     use app::analysis::ranking;
     eprintln!("assay: reading {} (WMT relative ranking)", path.display());
@@ -516,9 +552,9 @@ fn analyze_ranking(path: &Path, args: &AnalyzeArgs, start: Instant) -> Result<()
     write_whole(&args.out, |dir| {
         let mut sink = DirSink { dir };
         for r in &reports {
-            sink.file(&format!("ranking-{}.csv", r.pair), &mut |w| ranking::write_ranking_csv(w, r))?;
-            sink.file(&format!("head-to-head-{}.csv", r.pair), &mut |w| ranking::write_head_to_head_csv(w, r))?;
+            app::analysis::bundle::write_ranking_files(&mut sink, r, None)?;
         }
+        sink.file("ranking-agreement.csv", &mut |w| ranking::write_agreement_csv(w, &reports))?;
         let json = serde_json::json!({
             "source": {"kind": "file", "path": path.display().to_string(), "format": "wmt-ranking"},
             "bootstrap": {"samples": samples, "seed": args.settings.seed},
@@ -531,18 +567,116 @@ fn analyze_ranking(path: &Path, args: &AnalyzeArgs, start: Instant) -> Result<()
     Ok(())
 }
 
-fn write_all(
-    dir: &Path,
-    args: &AnalyzeArgs,
-    set: &JudgmentSet,
-    result: &AnalysisResult,
-    source: &Value,
-    from_db: bool,
-    start: Instant,
-) -> Result<(), String> {
+/// `assay analyze --input` on an ESA CSV or JSONL: the WMT 2024 reading and ranking (or the WMT
+/// 2025 rule) per language pair, `esa-ranking-<lp>.csv`, `esa-pvalues-<lp>.csv` and `esa.json`,
+/// written whole or not at all.
+fn analyze_esa(path: &Path, args: &AnalyzeArgs, format: InputFormat, start: Instant) -> Result<(), String> {
+    use app::analysis::esa;
+    if !(args.esa_min_segments.is_finite() && args.esa_min_segments >= 0.0) {
+        return Err(format!("--esa-min-segments must be a number ≥ 0 (got {})", args.esa_min_segments));
+    }
+    eprintln!("assay: reading {} ({})", path.display(), format.as_str());
+    let file = File::open(path).map_err(|e| format!("cannot open {}: {e}", path.display()))?;
+    let bytes = file.metadata().map(|m| m.len()).unwrap_or(0);
+    let reader = std::io::BufReader::new(file);
+    let data = match format {
+        InputFormat::EsaCsv => esa::read_esa_csv(reader),
+        _ => esa::read_esa_jsonl(reader),
+    }
+    .map_err(|e| format!("{}: {e}", path.display()))?;
+    if data.ratings.is_empty() {
+        return Err(format!("{}: no ratings", path.display()));
+    }
+    let documents = if args.esa_docs.is_empty() {
+        None
+    } else {
+        let mut map = std::collections::HashMap::new();
+        for docs in &args.esa_docs {
+            let f = File::open(docs).map_err(|e| format!("cannot open {}: {e}", docs.display()))?;
+            esa::read_documents(std::io::BufReader::new(f), &mut map).map_err(|e| format!("{}: {e}", docs.display()))?;
+        }
+        Some(map)
+    };
+    let settings = esa::EsaSettings {
+        rule: match args.esa_rule {
+            EsaRuleArg::Wmt24 => esa::EsaRule::Wmt24,
+            EsaRuleArg::Wmt25 => esa::EsaRule::Wmt25,
+        },
+        alpha: args.settings.comparison_alpha,
+        min_segments: args.esa_min_segments,
+    };
+    let analysis = esa::analyse(&data, documents.as_ref(), &settings).map_err(|e| format!("{}: {e}", path.display()))?;
+    for r in &analysis.ranked {
+        eprintln!(
+            "assay: {}: {} systems, {} segments ({:.1} per system), {} annotators, {} domains, {} cluster(s)",
+            r.pair,
+            r.systems.len(),
+            r.segments,
+            r.average_segments_per_system,
+            r.annotators,
+            r.domains.len(),
+            r.systems.last().map_or(0, |s| s.cluster)
+        );
+    }
+    for t in &analysis.too_thin {
+        eprintln!(
+            "assay: {}: too thin to rank ({:.1} segments per system on average, fewer than {})",
+            t.pair, t.average_segments_per_system, t.min_segments
+        );
+    }
+    write_whole(&args.out, |dir| {
+        let mut sink = DirSink { dir };
+        let mut files = Vec::new();
+        for r in &analysis.ranked {
+            let lp = esa::file_pair(&r.pair);
+            let name = format!("esa-ranking-{lp}.csv");
+            sink.file(&name, &mut |w| esa::write_esa_ranking_csv(w, r))?;
+            files.push(name);
+            let name = format!("esa-pvalues-{lp}.csv");
+            sink.file(&name, &mut |w| esa::write_esa_pvalues_csv(w, r))?;
+            files.push(name);
+        }
+        files.push("esa.json".into());
+        let json = json!({
+            "source": {"kind": "file", "path": path.display().to_string(), "format": format.as_str(), "bytes": bytes},
+            "documents_files": args.esa_docs.iter().map(|p| p.display().to_string()).collect::<Vec<_>>(),
+            "conventions": {
+                "span_offsets": "Unicode scalar values of the target, start inclusive, end exclusive; omissions (\"missing\") at 0-0",
+                "segment": "language pair, system, document, item id; value = mean over annotators of each annotator's latest rating",
+                "system_score": "mean of the system's per-domain means",
+                "p_values": if settings.rule == esa::EsaRule::Wmt24 { "two-sided per-domain Wilcoxon (SciPy defaults), Stouffer; symmetric" } else { "one-sided (row better than column) per-domain Wilcoxon (SciPy defaults), Stouffer" },
+            },
+            "settings": analysis.settings,
+            "domain_source": analysis.domain_source,
+            "ratings_read": analysis.ratings_read,
+            "dropped": analysis.dropped,
+            "spans": analysis.spans,
+            "too_thin": analysis.too_thin,
+            "pairs": analysis.ranked,
+            "files": files,
+            "seconds": start.elapsed().as_secs_f64(),
+        });
+        sink.file("esa.json", &mut |w| serde_json::to_writer_pretty(w, &json).map_err(std::io::Error::other))
+    })?;
+    eprintln!(
+        "assay: {} language pair(s) ranked, {} too thin, in {:.2} s; results in {}",
+        analysis.ranked.len(),
+        analysis.too_thin.len(),
+        start.elapsed().as_secs_f64(),
+        args.out.display()
+    );
+    Ok(())
+}
+
+fn write_all(dir: &Path, args: &AnalyzeArgs, analysed: &Analysed, source: &Value, from_db: bool, start: Instant) -> Result<(), String> {
     let mut sink = DirSink { dir };
-    let options = BundleOptions { name: &args.name, segments_in_test_set_order: from_db };
-    let mut files = bundle::write_result_files(&mut sink, result, Some(set), &options)?;
+    let options = BundleOptions { name: &args.name, segments_in_test_set_order: from_db, darr_threshold: args.darr_threshold };
+    let result = analysed.result();
+    // A campaign's files are the exports' (a ranking campaign's included).
+    let mut files = match analysed {
+        Analysed::File(set, result) => bundle::write_result_files(&mut sink, result, Some(set), &options)?,
+        Analysed::Campaign(a) => a.write_files(&mut sink, &options)?,
+    };
     files.push("analysis.json".into());
     let manifest = manifest::manifest(
         result,

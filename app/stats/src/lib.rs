@@ -38,7 +38,7 @@ mod scipy_fixtures;
 use serde::{Deserialize, Serialize};
 
 pub use agreement::{
-    Agreement, AgreementPairs, LabelledJudgment, agreement, categories_by_percentile,
+    Agreement, AgreementPairs, LabelledJudgment, LandisKoch, agreement, categories_by_percentile,
     clopper_pearson, cohen_kappa,
 };
 pub use correlation::{KendallTest, kendall_tau_b, kendall_tau_b_test, pearson, pearson_test, spearman};
@@ -49,7 +49,7 @@ pub use longitudinal::{
 };
 pub use rank::{
     MethodChoice, RankSumOptions, RankSumStats, SignedRankOptions, SortedRuns, ZeroMethod, rank_sum, rank_sum_sorted,
-    signed_rank,
+    signed_rank, signed_rank_differences, signed_rank_scipy_auto,
 };
 pub use resample::{
     BootstrapCi, RandomizedResult, RandomizedTest, SplitMix64, approximate_randomization,
@@ -138,6 +138,9 @@ pub enum PMethod {
     /// The statistic is infinite (a constant non-zero difference, or two constant samples with
     /// different means): the p-value is the limit, 0 or 1.
     Degenerate,
+    /// Every sign assignment of the ranked values enumerated (SciPy's exact permutation test of
+    /// the signed-rank statistic for small samples with ties or zeros).
+    Permutation,
 }
 
 /// The outcome of a two-sample or paired test.

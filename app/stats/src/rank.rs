@@ -238,6 +238,80 @@ pub fn signed_rank_differences(
     Ok(result)
 }
 
+/// The largest sample (zeros included) that SciPy's `method="auto"` tests by enumerating every
+/// sign assignment when it has ties or zeros (2¹³ = 8192 assignments, below its 9999 resamples).
+pub const SCIPY_PERMUTATION_MAX_N: usize = 13;
+
+/// SciPy's `wilcoxon(d, alternative=…)` with every other argument at its default
+/// (`zero_method="wilcox"`, `correction=False`, `method="auto"`), as SciPy 1.13–1.17 decide:
+///
+/// - more than 50 differences (zeros included): the normal approximation with the tie
+///   correction of the variance and no continuity correction;
+/// - otherwise, with no zero and no tie among the |d|: the exact null distribution;
+/// - otherwise, with at most [`SCIPY_PERMUTATION_MAX_N`] differences (zeros included): the
+///   exact permutation distribution of W⁺ over every sign assignment of the non-zero
+///   differences (their average ranks kept), p = the share of assignments at least as extreme
+///   (two-sided: twice the smaller tail, at most 1); every difference zero gives p = 1;
+/// - otherwise the normal approximation as above.
+///
+/// Zero differences are dropped before ranking. Every difference zero with more than 13 of
+/// them is [`StatsError::AllZero`] (SciPy returns NaN there). Checked against SciPy in
+/// `tests/fixtures/esa` (the ESA ranking's per-domain test).
+pub fn signed_rank_scipy_auto(d: &[f64], alternative: Alternative) -> Result<TestResult> {
+    const WHAT: &str = "signed-rank test";
+    check_finite(WHAT, d)?;
+    let zeros = d.iter().filter(|v| **v == 0.0).count();
+    let nonzero: Vec<f64> = d.iter().filter(|v| **v != 0.0).copied().collect();
+    let abs: Vec<f64> = nonzero.iter().map(|v| v.abs()).collect();
+    let (mut order, mut ranks) = (Vec::new(), Vec::new());
+    let ties = average_ranks(&abs, &mut order, &mut ranks) > 0.0;
+    let options = |method| SignedRankOptions { zero_method: ZeroMethod::Wilcox, method, continuity_correction: false, exact_max_n: 50 };
+    if d.len() > 50 || (d.len() > SCIPY_PERMUTATION_MAX_N && (ties || zeros > 0)) {
+        return signed_rank_differences(d, alternative, options(MethodChoice::Normal));
+    }
+    if zeros == 0 && !ties {
+        return signed_rank_differences(d, alternative, options(MethodChoice::Exact));
+    }
+    // Exact permutation distribution: ranks doubled to integers (average ranks are halves).
+    let doubled: Vec<usize> = ranks.iter().map(|r| (2.0 * r).round() as usize).collect();
+    let total: usize = doubled.iter().sum();
+    let mut counts = vec![0.0f64; total + 1];
+    counts[0] = 1.0;
+    let mut reach = 0;
+    for &r in &doubled {
+        for s in (0..=reach).rev() {
+            if counts[s] > 0.0 {
+                counts[s + r] += counts[s];
+            }
+        }
+        reach += r;
+    }
+    let observed: usize = doubled.iter().zip(&nonzero).filter(|(_, v)| **v > 0.0).map(|(r, _)| *r).sum();
+    let all = 2f64.powi(nonzero.len() as i32);
+    let lower = counts[..=observed].iter().sum::<f64>() / all;
+    let upper = counts[observed..].iter().sum::<f64>() / all;
+    let p_value = match alternative {
+        Alternative::Greater => upper,
+        Alternative::Less => lower,
+        Alternative::TwoSided => (2.0 * lower.min(upper)).min(1.0),
+    };
+    Ok(TestResult {
+        test: TestKind::SignedRank,
+        alternative,
+        statistic: observed as f64 / 2.0,
+        p_value,
+        method: PMethod::Permutation,
+        df: None,
+        z: None,
+        n: nonzero.len(),
+        n2: None,
+        zeros,
+        ties,
+        continuity_correction: false,
+        mean_difference: d.iter().sum::<f64>() / d.len() as f64,
+    })
+}
+
 /// A sorted sample as its distinct values with their counts, and the Σ(t³ − t) of its own
 /// ties: prepared once for a sample that is compared with many others (the system-comparison
 /// matrix), see [`RankSumStats::from_runs`].

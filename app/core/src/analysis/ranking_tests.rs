@@ -341,3 +341,389 @@ fn the_ranking_files_list_every_method_per_system() {
     // Row B: A won 30 of 30 (***); C won none of 30.
     assert!(h2h.lines().any(|l| l == "B,1.000***,,0.000"), "{h2h}");
 }
+
+#[test]
+fn blocks_named_by_system_number_systems_by_first_appearance() {
+    let mut d = RankingData::new("de-en");
+    assert!(d.push_block("s1", "w1", [("B", Some(1)), ("A", Some(2)), ("C", Some(2))]).unwrap());
+    assert!(d.push_block("s2", "w2", [("C", Some(1)), ("D", None)]).unwrap());
+    // One output compares nothing: not added.
+    assert!(!d.push_block("s3", "w1", [("A", Some(1))]).unwrap());
+    assert_eq!(d.systems, ["B", "A", "C", "D"]);
+    assert_eq!(d.blocks.len(), 2);
+    assert_eq!(d.blocks[1].outputs, [RankedOutput { system: 2, rank: Some(1) }, RankedOutput { system: 3, rank: None }]);
+    assert_eq!(d.push_block("s4", "w1", [("A", Some(1)), ("A", Some(2))]), Err(RankingError::Repeated { block: 2, system: 1 }));
+    // B beat A and C; A and C tied.
+    let p = d.pairwise();
+    let s = standings(&p);
+    assert_eq!((s[0].wins, s[0].losses, s[1].ties), (2, 0, 1));
+    let only_w2 = d.filtered(|b| b.judge == "w2");
+    assert_eq!((only_w2.blocks.len(), only_w2.systems.len()), (1, 4));
+}
+
+#[test]
+fn methods_side_by_side_show_where_they_disagree() {
+    // Lopez's Figure 2 tournament as blocks of two: the wins ratio ranks A C B D, MFAS A B C D.
+    let (a, b, c, d) = (0usize, 1, 2, 3);
+    let mut data = RankingData::new("xx-yy");
+    data.systems = ["A", "B", "C", "D"].map(String::from).to_vec();
+    for &(w, l, k) in &[(a, b, 3), (a, c, 1), (a, d, 2), (b, c, 1), (b, d, 1), (c, d, 2)] {
+        for _ in 0..k {
+            data.blocks.push(RankingBlock {
+                segment: "s".into(),
+                judge: "j".into(),
+                outputs: vec![RankedOutput { system: w, rank: Some(1) }, RankedOutput { system: l, rank: Some(2) }],
+            });
+        }
+    }
+    let r = report(&data, 50, 1);
+    let m = method_positions(&r);
+    let get = |name: &str| m.iter().find(|(n, _)| *n == name).unwrap().1.clone();
+    assert_eq!(get("minimum feedback arc set"), [Some(1), Some(2), Some(3), Some(4)]);
+    // Eq. 1 (the wins ratio): B 2/5 < C 2/4, so C is above B; expected wins (B 2/3, C 1/3)
+    // agrees with MFAS.
+    let wr = get("wins ratio");
+    assert!(wr[c] < wr[b], "{wr:?}");
+    assert_eq!(get("expected wins"), [Some(1), Some(2), Some(3), Some(4)]);
+    let dis = method_disagreements(&r);
+    let bc = dis.iter().find(|(x, y, _, _)| (*x, *y) == (c, b) || (*x, *y) == (b, c)).expect("B and C are ordered differently");
+    let (above, below) = if bc.0 == b { (&bc.2, &bc.3) } else { (&bc.3, &bc.2) };
+    assert!(above.contains(&"minimum feedback arc set") && above.contains(&"expected wins") && below.contains(&"wins ratio"), "{bc:?}");
+    // No disagreement about A (first by every method).
+    assert!(dis.iter().all(|(x, y, _, _)| *x != a && *y != a));
+}
+
+#[test]
+fn the_wmt_ranking_csv_written_reads_back_the_same() {
+    let mut d = RankingData::new("de-en");
+    d.push_block("seg,1", "mturk:A1", [("Sys \"B\"", Some(1)), ("A", Some(3)), ("C", Some(1))]).unwrap();
+    d.push_block("seg2", "mturk:A2", [("C", Some(2)), ("A", None)]).unwrap();
+    let mut out = Vec::new();
+    write_wmt_ranking_csv(&mut out, &d).unwrap();
+    let text = String::from_utf8(out).unwrap();
+    assert!(text.starts_with("srclang,trglang,srcIndex,documentId,segmentId,judgeId,system1Number,system1Id,system2Number,system2Id,system3Number,system3Id,system1rank,system2rank,system3rank\n"), "{text}");
+    assert!(text.contains("de,en,2,-1,seg2,mturk:A2,3,C,2,A,-1,-1,2,-1,-1"), "{text}");
+    let back = read_wmt_ranking_csv(text.as_bytes()).unwrap();
+    assert_eq!(back, vec![d.clone()]);
+    // Same figures from the file as from the data.
+    assert_eq!(report(&back[0], 20, 3), report(&d, 20, 3));
+}
+
+// ---------------------------------------------------------------------------------------------
+// Agreement (WMT 2012 Findings §3.2, Table 3)
+
+/// Table 3 of the Findings: (pair, inter P(A), P(E), inter κ, intra P(A), intra κ). κ
+/// recomputed from the printed P(A) and P(E) matches the printed κ to 0.001 (the printed
+/// figures look truncated), and the readings are the paper's: fair between annotators, moderate
+/// for one annotator, over all pairs.
+const TABLE_3: [(&str, f64, f64, f64, f64, f64); 10] = [
+    ("cs-en", 0.567, 0.405, 0.272, 0.660, 0.428),
+    ("en-cs", 0.576, 0.383, 0.312, 0.566, 0.296),
+    ("de-en", 0.595, 0.401, 0.323, 0.733, 0.554),
+    ("en-de", 0.598, 0.394, 0.336, 0.732, 0.557),
+    ("es-en", 0.540, 0.408, 0.222, 0.792, 0.648),
+    ("en-es", 0.504, 0.398, 0.176, 0.566, 0.279),
+    ("fr-en", 0.568, 0.406, 0.272, 0.719, 0.526),
+    ("en-fr", 0.519, 0.388, 0.214, 0.634, 0.401),
+    ("WMT12", 0.568, 0.396, 0.284, 0.671, 0.455),
+    ("WMT11", 0.601, 0.362, 0.375, 0.722, 0.564),
+];
+
+#[test]
+fn wmt12_table_3_kappas_from_their_p_a_and_p_e() {
+    for (pair, inter_pa, pe, inter_k, intra_pa, intra_k) in TABLE_3 {
+        let inter = cohen_kappa(inter_pa, pe).unwrap();
+        let intra = cohen_kappa(intra_pa, pe).unwrap();
+        assert!((inter - inter_k).abs() <= 0.0011, "{pair}: inter {inter} against {inter_k}");
+        assert!((intra - intra_k).abs() <= 0.0011, "{pair}: intra {intra} against {intra_k}");
+        // The P(E) of every row is that of a tie rate between 0.05 and 0.25 (P(E) falls from 1/2
+        // to 1/3 as the tie rate goes from 0 to 1/3; the tie rates of the head-to-head tables are
+        // 0.13–0.25).
+        let t = (0..=333).map(|k| k as f64 / 1000.0).min_by(|a, b| (chance_agreement(*a) - pe).abs().total_cmp(&(chance_agreement(*b) - pe).abs())).unwrap();
+        println!("Table 3 {pair}: inter κ {inter:.4} (printed {inter_k}), intra κ {intra:.4} (printed {intra_k}), P(E) {pe} is a tie rate of {t:.3}");
+        assert!((0.05..=0.25).contains(&t), "{pair}: tie rate {t}");
+    }
+    let (_, inter_pa, pe, _, intra_pa, _) = TABLE_3[8];
+    assert_eq!(LandisKoch::of(cohen_kappa(inter_pa, pe).unwrap()), Some(LandisKoch::Fair));
+    assert_eq!(LandisKoch::of(cohen_kappa(intra_pa, pe).unwrap()), Some(LandisKoch::Moderate));
+    // English–Spanish between annotators: "slight".
+    assert_eq!(LandisKoch::of(cohen_kappa(TABLE_3[5].1, TABLE_3[5].2).unwrap()), Some(LandisKoch::Slight));
+    // The uniform prior of earlier years: P(E) = 1/9 + 1/9 + 1/9 = 1/3 is a tie rate of 1/3.
+    assert!((chance_agreement(1.0 / 3.0) - 1.0 / 3.0).abs() < 1e-15);
+}
+
+fn blocks_of(pair: &str, n: usize, blocks: &[(&str, &str, &[(usize, i64)])]) -> RankingData {
+    RankingData {
+        pair: pair.into(),
+        systems: (0..n).map(|i| format!("S{i}")).collect(),
+        blocks: blocks
+            .iter()
+            .map(|(segment, judge, outputs)| RankingBlock {
+                segment: segment.to_string(),
+                judge: judge.to_string(),
+                outputs: outputs.iter().map(|&(system, rank)| RankedOutput { system, rank: (rank > 0).then_some(rank as u32) }).collect(),
+            })
+            .collect(),
+    }
+}
+
+#[test]
+fn agreement_counts_every_pair_of_outcomes_of_a_system_pair_on_a_segment() {
+    // The "hand" case of tests/fixtures/ranking/agreement.py, worked out:
+    // seg 1, x: S0 > S1, S0 > S2, S1 = S2;  seg 1, y: S0 < S1, S0 < S2, S1 < S2 (S2 ranked first);
+    // seg 1, x again: S0 = S1 (S2 unranked);  seg 2, y: S0 > S1;  seg 2, x: S0 > S1.
+    let data = blocks_of(
+        "de-en",
+        3,
+        &[
+            ("1", "x", &[(0, 1), (1, 2), (2, 2)]),
+            ("1", "y", &[(2, 1), (1, 2), (0, 3)]),
+            ("1", "x", &[(1, 1), (0, 1), (2, -1)]),
+            ("2", "y", &[(0, 1), (1, 2)]),
+            ("2", "x", &[(1, 3), (0, 2)]),
+        ],
+    );
+    let a = agreement(&data).unwrap();
+    // 9 outcomes, 2 ties: P(E) = (2/9)² + 2·(7/18)² = 114/324.
+    assert_eq!((a.outcomes, a.ties), (9, 2));
+    assert!((a.p_e.unwrap() - 114.0 / 324.0).abs() < 1e-15);
+    // Inter: seg 1 S0–S1 (x>, y<), (y<, x=); S0–S2 (x>, y<); S1–S2 (x=, y<); seg 2 S0–S1 (y>, x>)
+    // agrees: 5 comparisons over 4 items, 1 agreeing. Intra: seg 1 S0–S1 (x>, x=): 1, disagreeing.
+    assert_eq!((a.inter.comparisons, a.inter.agreeing, a.inter.items), (5, 1, 4));
+    assert_eq!((a.intra.comparisons, a.intra.agreeing, a.intra.items), (1, 0, 1));
+    let pe = 114.0 / 324.0;
+    assert!((a.inter.kappa.unwrap() - (0.2 - pe) / (1.0 - pe)).abs() < 1e-15);
+    assert_eq!(a.inter.reading, Some(LandisKoch::Poor));
+    assert!((a.intra.kappa_uniform.unwrap() - (-0.5)).abs() < 1e-15);
+    assert_eq!((a.inter.note.as_deref(), a.intra.note.as_deref()), (None, None));
+    // The report carries it.
+    assert_eq!(report(&data, 10, 1).agreement, a);
+}
+
+#[test]
+fn agreement_of_degenerate_data_says_why_there_is_no_kappa() {
+    // Nothing overlaps: each segment ranked once.
+    let a = agreement(&blocks_of("cs-en", 4, &[("1", "x", &[(0, 1), (1, 2)]), ("2", "y", &[(2, 1), (3, 1)])])).unwrap();
+    assert_eq!((a.outcomes, a.ties, a.inter.comparisons, a.intra.comparisons), (2, 1, 0, 0));
+    assert_eq!((a.inter.p_a, a.inter.kappa, a.inter.reading), (None, None, None));
+    assert!(a.inter.note.as_deref().unwrap().contains("ranked by two or more annotators"));
+    assert!(a.intra.note.as_deref().unwrap().contains("more than once"));
+    // Every outcome a tie: P(E) = 1, κ undefined though P(A) = 1.
+    let a = agreement(&blocks_of("cs-en", 3, &[("1", "x", &[(0, 1), (1, 1)]), ("1", "y", &[(1, 2), (0, 2)])])).unwrap();
+    assert_eq!((a.p_e, a.inter.p_a, a.inter.kappa), (Some(1.0), Some(1.0), None));
+    assert!(a.inter.note.as_deref().unwrap().contains("P(E) = 1"), "{:?}", a.inter.note);
+    // Nothing ranked at all.
+    let a = agreement(&blocks_of("cs-en", 2, &[("1", "x", &[(0, -1), (1, -1)])])).unwrap();
+    assert_eq!((a.outcomes, a.p_tie, a.p_e), (0, None, None));
+    assert_eq!(a.inter.note.as_deref(), Some("no ranked pair of outputs"));
+    // A block with a system twice is refused.
+    assert_eq!(agreement(&blocks_of("cs-en", 2, &[("1", "x", &[(0, 1), (0, 2)])])), Err(RankingError::Repeated { block: 0, system: 0 }));
+}
+
+/// `tests/fixtures/ranking/agreement.py`.
+#[derive(serde::Deserialize)]
+struct AgreementFixture {
+    cases: Vec<AgreementCase>,
+}
+
+#[derive(serde::Deserialize)]
+struct FixtureBlock {
+    segment: String,
+    judge: String,
+    outputs: Vec<(usize, i64)>,
+}
+
+#[derive(serde::Deserialize)]
+struct AgreementCase {
+    name: String,
+    n: usize,
+    blocks: Vec<FixtureBlock>,
+    outcomes: u64,
+    ties: u64,
+    p_tie: Option<f64>,
+    p_e: Option<f64>,
+    inter: FixtureKappa,
+    intra: FixtureKappa,
+}
+
+#[derive(serde::Deserialize)]
+struct FixtureKappa {
+    comparisons: u64,
+    agreeing: u64,
+    items: usize,
+    p_a: Option<f64>,
+    kappa: Option<f64>,
+    reading: Option<String>,
+    kappa_uniform: Option<f64>,
+    why: Option<String>,
+}
+
+#[test]
+fn agreement_matches_the_independent_python_implementation() {
+    let fixture: AgreementFixture =
+        serde_json::from_str(include_str!("../../../../tests/fixtures/ranking/agreement.json")).expect("the agreement fixture");
+    assert_eq!(fixture.cases.len(), 5);
+    for case in &fixture.cases {
+        let data = RankingData {
+            pair: case.name.clone(),
+            systems: (0..case.n).map(|i| format!("S{i}")).collect(),
+            blocks: case
+                .blocks
+                .iter()
+                .map(|b| RankingBlock {
+                    segment: b.segment.clone(),
+                    judge: b.judge.clone(),
+                    outputs: b.outputs.iter().map(|&(system, rank)| RankedOutput { system, rank: (rank > 0).then_some(rank as u32) }).collect(),
+                })
+                .collect(),
+        };
+        let a = agreement(&data).unwrap();
+        let name = &case.name;
+        assert_eq!((a.outcomes, a.ties), (case.outcomes, case.ties), "{name}");
+        assert!(close(a.p_tie, case.p_tie, 1e-12) && close(a.p_e, case.p_e, 1e-12), "{name}: {:?} {:?}", a.p_e, case.p_e);
+        for (kind, got, want) in [("inter", &a.inter, &case.inter), ("intra", &a.intra, &case.intra)] {
+            assert_eq!((got.comparisons, got.agreeing, got.items), (want.comparisons, want.agreeing, want.items), "{name} {kind}");
+            assert!(close(got.p_a, want.p_a, 1e-12), "{name} {kind}: P(A) {:?} {:?}", got.p_a, want.p_a);
+            assert!(close(got.kappa, want.kappa, 1e-12), "{name} {kind}: κ {:?} {:?}", got.kappa, want.kappa);
+            assert!(close(got.kappa_uniform, want.kappa_uniform, 1e-12), "{name} {kind}: uniform κ");
+            assert_eq!(got.reading.map(|r| r.as_str().to_string()), want.reading, "{name} {kind}");
+            let why = got.note.as_deref().map(|n| {
+                if n.contains("P(E) = 1") {
+                    "all-ties"
+                } else if n == "no ranked pair of outputs" {
+                    "no-outcomes"
+                } else {
+                    "no-comparisons"
+                }
+            });
+            assert_eq!(why, want.why.as_deref(), "{name} {kind}: {:?}", got.note);
+        }
+        if name == "simulated" {
+            println!(
+                "simulated agreement: {} outcomes, P(E) {:.3}; inter {} comparisons, P(A) {:.3}, κ {:.3} ({}); intra {} comparisons, P(A) {:.3}, κ {:.3} ({})",
+                a.outcomes,
+                a.p_e.unwrap(),
+                a.inter.comparisons,
+                a.inter.p_a.unwrap(),
+                a.inter.kappa.unwrap(),
+                a.inter.reading.unwrap().as_str(),
+                a.intra.comparisons,
+                a.intra.p_a.unwrap(),
+                a.intra.kappa.unwrap(),
+                a.intra.reading.unwrap().as_str()
+            );
+            assert!(a.inter.comparisons > 1000 && a.intra.comparisons > 100, "the simulated case overlaps");
+        }
+    }
+}
+
+#[test]
+fn the_agreement_file_has_an_inter_and_an_intra_row_per_pair() {
+    let data = blocks_of("de-en", 3, &[("1", "x", &[(0, 1), (1, 2)]), ("1", "y", &[(0, 1), (1, 2)]), ("1", "y", &[(0, 2), (1, 1)])]);
+    let empty = blocks_of("cs-en", 2, &[("1", "x", &[(0, 1), (1, 2)])]);
+    let reports = [report(&data, 10, 1), report(&empty, 10, 1)];
+    let mut out = Vec::new();
+    write_agreement_csv(&mut out, &reports).unwrap();
+    let text = String::from_utf8(out).unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines[0], "pair,type,comparisons,agreeing,items,p_a,p_e,kappa,landis_koch,kappa_uniform,outcomes,ties,note");
+    // de-en: 3 outcomes, no tie: P(E) = 0.5. Inter: x> vs y>, x> vs y< → P(A) 0.5, κ 0.
+    assert_eq!(lines[1], "de-en,inter,2,1,1,0.5,0.5,0,slight,0.25,3,0,");
+    // Intra: y> vs y<, P(A) 0, κ −1.
+    assert_eq!(lines[2], "de-en,intra,1,0,1,0,0.5,-1,poor,-0.5,3,0,");
+    assert_eq!(lines[3], "cs-en,inter,0,0,0,,0.5,,,,1,0,no system pair of a segment was ranked by two or more annotators");
+    assert!(lines[4].starts_with("cs-en,intra,0,0,0,,0.5,,,,1,0,no annotator"), "{}", lines[4]);
+    assert_eq!(lines.len(), 5);
+}
+
+/// The rank ranges from counted draws equal those from adding every drawn block (the same
+/// random stream), on blocks with ties and unranked outputs.
+#[test]
+fn rank_ranges_from_counted_draws_equal_adding_each_drawn_block() {
+    let n = 7;
+    let mut state = 11u64;
+    let mut next = || {
+        state = state.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+        (state >> 33) as usize
+    };
+    let mut owned: Vec<Vec<RankedOutput>> = Vec::new();
+    for _ in 0..80 {
+        let mut used = std::collections::HashSet::new();
+        let mut outs = Vec::new();
+        while outs.len() < 4 {
+            let s = next() % n;
+            if used.insert(s) {
+                // Better systems rank better, with noise, ties and now and then no rank.
+                let r = ((s + next() % 12) / 3 + 1) as u32;
+                outs.push(RankedOutput { system: s, rank: (next() % 17 != 0).then_some(r) });
+            }
+        }
+        owned.push(outs);
+    }
+    let blocks: Vec<&[RankedOutput]> = owned.iter().map(Vec::as_slice).collect();
+    let (samples, seed) = (200, 42);
+    // The plain way: a Pairwise per resample, each drawn block added.
+    let mut rng = assay_stats::SplitMix64::new(seed);
+    let mut ranks: Vec<Vec<usize>> = vec![Vec::new(); n];
+    for _ in 0..samples {
+        let mut p = Pairwise::new(n);
+        for b in 0..blocks.len() {
+            p.add_block(b, blocks[rng.below(blocks.len() as u64) as usize]).unwrap();
+        }
+        let ew: Vec<Option<f64>> = standings(&p).into_iter().map(|s| s.expected_wins).collect();
+        for (i, r) in ranks_of(&ew).into_iter().enumerate() {
+            ranks[i].push(r);
+        }
+    }
+    let plain: Vec<(usize, usize)> = ranks
+        .into_iter()
+        .map(|mut r| {
+            r.sort_unstable();
+            let m = r.len();
+            (r[((0.025 * m as f64).floor() as usize).min(m - 1)], r[(((0.975 * m as f64).ceil() as usize).max(1) - 1).min(m - 1)])
+        })
+        .collect();
+    assert_eq!(expected_wins_rank_ranges(n, &blocks, samples, seed).unwrap(), plain);
+    assert!(plain.iter().any(|(lo, hi)| lo != hi), "some ranges are wide: {plain:?}");
+}
+
+/// A benchmark, not a test (ignored; prints figures): every method on 200,000 blocks of 5 outputs
+/// of 20 systems, a million ranked outputs. `cargo test --release -p assay-core --lib --
+/// --ignored bench_report_at_scale --nocapture` (BENCHMARKS.md).
+#[test]
+#[ignore]
+fn bench_report_at_scale() {
+    let n = 20;
+    let mut data = RankingData::new("xx-yy");
+    data.systems = (0..n).map(|i| format!("s{i}")).collect();
+    let mut state = 1u64;
+    let mut next = || { state = state.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407); (state >> 33) as usize };
+    for k in 0..200_000 {
+        let mut outs = Vec::new();
+        let mut used = std::collections::HashSet::new();
+        while outs.len() < 5 { let s = next() % n; if used.insert(s) { outs.push(RankedOutput { system: s, rank: Some((next() % 5 + 1) as u32) }); } }
+        data.blocks.push(RankingBlock { segment: format!("{}", k % 2000), judge: format!("j{}", k % 2000), outputs: outs });
+    }
+    let blocks = data.block_slices();
+    let t = std::time::Instant::now();
+    let p = data.pairwise();
+    eprintln!("pairwise {:.2}", t.elapsed().as_secs_f64());
+    let t = std::time::Instant::now();
+    let _ = expected_wins_rank_ranges(n, &blocks, 1000, 1);
+    eprintln!("rank ranges {:.2}", t.elapsed().as_secs_f64());
+    let t = std::time::Instant::now();
+    let _ = trueskill(n, &blocks, &TrueSkillParams::wmt(n));
+    eprintln!("trueskill {:.2}", t.elapsed().as_secs_f64());
+    let t = std::time::Instant::now();
+    let _ = best_order(&p, OrderCriterion::MinFeedbackArcSet);
+    eprintln!("mfas {:.2}", t.elapsed().as_secs_f64());
+    let t = std::time::Instant::now();
+    let _ = best_order(&p, OrderCriterion::MostProbable);
+    eprintln!("most probable {:.2}", t.elapsed().as_secs_f64());
+    let t = std::time::Instant::now();
+    let r = report(&data, 1000, 1);
+    eprintln!("report on 200,000 blocks of 5, 20 systems: {:.2} s", t.elapsed().as_secs_f64());
+    let t = std::time::Instant::now();
+    let _ = agreement(&data);
+    eprintln!("agreement: {:.2} s ({})", t.elapsed().as_secs_f64(), r.blocks);
+}

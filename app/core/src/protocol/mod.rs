@@ -20,7 +20,10 @@
 
 pub mod da;
 pub mod ranking;
+pub mod spans;
 pub mod word_order;
+
+pub use spans::{Scheme, Severity, Span, SpanError};
 
 use serde::{Deserialize, Serialize};
 
@@ -40,35 +43,6 @@ pub enum Layout {
     },
     /// The segments of a document in order, with the preceding ones as context (ESA, MQM).
     Document,
-}
-
-/// How bad an error span is.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Severity {
-    /// Marked but not counted (MQM "neutral").
-    Neutral,
-    Minor,
-    Major,
-    Critical,
-}
-
-/// An error span in the text the annotator was shown.
-///
-/// Offsets count Unicode scalar values (Rust `char`s) of the shown text, `start` inclusive and
-/// `end` exclusive; an omission (`missing`) is a span of the `[MISSING]` token, with both offsets
-/// at the token's place.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct Span {
-    pub start: usize,
-    pub end: usize,
-    pub severity: Severity,
-    /// The error category (MQM), e.g. `accuracy/mistranslation`; `None` for ESA.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub category: Option<String>,
-    /// An omission marked on the `[MISSING]` token.
-    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
-    pub missing: bool,
 }
 
 /// The structured parts of an answer, stored as JSON in `judgments.detail`.

@@ -54,14 +54,14 @@ fn detail_is_null_when_empty_and_round_trips_otherwise() {
         rank: Some(2),
         spans: vec![
             Span { start: 3, end: 9, severity: Severity::Major, category: None, missing: false },
-            Span { start: 12, end: 12, severity: Severity::Minor, category: Some("accuracy/omission".into()), missing: true },
+            Span { start: 0, end: 0, severity: Severity::Minor, category: Some("accuracy/omission".into()), missing: true },
         ],
         document_score: Some(71.0),
     };
     let column = d.to_column().unwrap();
     assert_eq!(
         column,
-        r#"{"rank":2,"spans":[{"start":3,"end":9,"severity":"major"},{"start":12,"end":12,"severity":"minor","category":"accuracy/omission","missing":true}],"document_score":71.0}"#
+        r#"{"rank":2,"spans":[{"start":3,"end":9,"severity":"major"},{"start":0,"end":0,"severity":"minor","category":"accuracy/omission","missing":true}],"document_score":71.0}"#
     );
     assert_eq!(Detail::from_column(Some(&column)).unwrap(), d);
     assert!(Detail::from_column(Some("{\"rank\":\"x\"}")).is_err());
@@ -104,4 +104,20 @@ fn ranking_takes_a_rank_among_the_block_and_stores_it_as_a_score_too() {
     assert!(validate(TaskKind::Ranking, &ranked(1), &AnswerRules::default()).is_err());
     assert_eq!(for_task(TaskKind::Ranking).layout(), Layout::Several { outputs: 5 });
     assert_eq!(for_task(TaskKind::Ranking).quality_control(), &[ItemType::BadRef, ItemType::Repeat]);
+}
+
+#[test]
+fn a_stored_ranking_score_gives_back_its_rank() {
+    use super::ranking::{rank_of_score, score_of_rank};
+    for outputs in 2..=25usize {
+        for rank in 1..=outputs as u32 {
+            assert_eq!(rank_of_score(score_of_rank(rank, outputs), outputs), Some(rank), "rank {rank} of {outputs}");
+        }
+    }
+    // Scores no rank gives: between ranks, outside [0, 1], not a number.
+    assert_eq!(rank_of_score(0.6, 5), None);
+    assert_eq!(rank_of_score(1.25, 5), None);
+    assert_eq!(rank_of_score(-0.25, 5), None);
+    assert_eq!(rank_of_score(f64::NAN, 5), None);
+    assert_eq!((rank_of_score(1.0, 1), rank_of_score(0.0, 1)), (Some(1), None));
 }
