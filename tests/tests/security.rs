@@ -84,6 +84,9 @@ const TABLE: &[Row] = &[
     Row { endpoint: "load_work", how: How::Form, expect: [S(401), S(200), S(200), S(403), S(403), S(403)] },
     Row { endpoint: "start_work", how: How::Form, expect: [S(401), S(200), S(200), S(403), S(403), S(403)] },
     Row { endpoint: "submit_judgment", how: How::Form, expect: [S(401), S(200), S(200), S(403), S(403), S(403)] },
+    // Whoever may work on the assignment; the demo's campaigns have no practice (a refusal that
+    // depends on the arguments, never the role's).
+    Row { endpoint: "practice_answer", how: How::Form, expect: [S(401), Pass, Pass, S(403), S(403), S(403)] },
     Row { endpoint: "submit_screen", how: How::Json, expect: [S(401), S(400), S(400), S(403), S(403), S(403)] },
     Row { endpoint: "my_assignments", how: How::Form, expect: [S(401), S(401), S(200), S(200), S(200), S(200)] },
     Row { endpoint: "verify_completion_code", how: How::Get, expect: [S(200); 6] },
@@ -188,6 +191,7 @@ fn form_args(endpoint: &str, who: Who, d: &Demo, n: usize) -> Vec<(String, Strin
         ],
         "set_worker_blocked" => vec![("platform", "link".into()), ("external_id", "nobody-at-all".into()), ("blocked", "false".into())],
         "load_work" | "start_work" | "assignment_judgments" | "assignment_items" => vec![("assignment", assignment)],
+        "practice_answer" => vec![("assignment", assignment), ("position", "0".into()), ("score", "50".into())],
         "submit_judgment" => vec![
             ("assignment", assignment),
             ("position", "0".into()),

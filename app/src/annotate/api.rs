@@ -1,10 +1,10 @@
 //! Server functions of the annotation screens. Each checks who asks and calls `annotate::server`.
 //!
-//! The four a worker uses (`work_state`, `start_work`, `submit_judgment`, `submit_screen`) are open to whoever
+//! The five a worker uses (`work_state`, `start_work`, `practice_answer`, `submit_judgment`, `submit_screen`) are open to whoever
 //! may work on the assignment: its account's session, or — for crowd assignments — whoever
 //! holds its public id. The organizer's views need the Organizer role.
 
-use super::{AssignmentSummary, CodeCheck, JudgmentRecord, MyAssignment, Step, WorkState};
+use super::{AssignmentSummary, CodeCheck, JudgmentRecord, MyAssignment, PracticeFeedback, Step, WorkState};
 #[cfg(feature = "ssr")]
 use crate::auth::Role;
 use leptos::prelude::*;
@@ -68,6 +68,20 @@ pub async fn submit_judgment(
     let answer = work::Answer { position, score, score2, skipped, time_on_screen_ms, idempotency_key: key };
     let cache = cache()?;
     work::submit(&state.db, &cache, &state.secret, caller(), &assignment, &answer).await.map_err(refuse)
+}
+
+/// Checks a practice answer (before Start) against what a careful reader would answer and
+/// says why; stores only the worker's progress through the practice, never a judgment. DA:
+/// `score` 0–100; word order: `score` and `score2` as for [`submit_judgment`].
+#[server(endpoint = "practice_answer")]
+pub async fn practice_answer(
+    assignment: String,
+    position: i64,
+    score: Option<f64>,
+    #[server(default)] score2: Option<f64>,
+) -> Result<PracticeFeedback, ServerFnError> {
+    let state = web::app_state()?;
+    work::practice_answer(&state.db, caller(), &assignment, position, score, score2).await.map_err(refuse)
 }
 
 /// One translation's rank on a ranking screen: its item's position and its rank (1 = best; tied
