@@ -18,6 +18,8 @@ pub mod http;
 #[cfg(feature = "ssr")]
 pub mod launch;
 #[cfg(feature = "ssr")]
+pub mod preview;
+#[cfg(feature = "ssr")]
 pub mod status;
 #[cfg(feature = "ssr")]
 pub mod store;

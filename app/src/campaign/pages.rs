@@ -183,6 +183,27 @@ fn text_field(
     }
 }
 
+/// A multi-line text bound to one field of the settings, with a hint tied to it.
+fn text_area(
+    label: &'static str,
+    id: &'static str,
+    hint: &'static str,
+    settings: RwSignal<CampaignSettings>,
+    get: fn(&CampaignSettings) -> String,
+    set: fn(&mut CampaignSettings, String),
+) -> impl IntoView {
+    let hint_id = format!("{id}-hint");
+    let described = hint_id.clone();
+    view! {
+        <label>
+            {label}
+            <textarea id=id rows="12" aria-describedby=described prop:value=move || settings.with(get)
+                on:input=move |ev| settings.update(|s| set(s, event_target_value(&ev)))></textarea>
+        </label>
+        <p class="hint" id=hint_id>{hint}</p>
+    }
+}
+
 /// The campaign designer: every choice of the design, what it implies while the organizer
 /// edits, the HIT builder's objections, and degraded items to check before launch.
 #[component]
@@ -230,6 +251,8 @@ pub fn DesignerPage() -> impl IntoView {
                 time_floor_seconds: s.time_floor_seconds,
                 assignment_timeout_minutes: s.assignment_timeout_minutes,
                 degradation: s.degradation,
+                practice_items: s.practice_items,
+                practice_pass: s.practice_pass,
                 ..fresh
             };
         });
@@ -443,7 +466,37 @@ pub fn DesignerPage() -> impl IntoView {
                         "Annotators may skip an item"
                     </label>
                 </div>
-                {text_field("Instructions", "instructions", settings, |s| s.wording.instructions.clone(), |s, v| s.wording.instructions = v)}
+                {text_area(
+                    "Instructions page",
+                    "instructions",
+                    "Shown before a HIT starts and in the Mechanical Turk preview. Plain text: a blank line starts a new paragraph; lines starting with \"- \" make a list. Give examples in the annotators' language.",
+                    settings,
+                    |s| s.wording.instructions.clone(),
+                    |s, v| s.wording.instructions = v,
+                )}
+                <div class="row">
+                    {move || (task.get() == "da-source" || task.get() == "ranking").then(|| view! {
+                        {text_field("Label of the source", "label-source", settings, |s| s.wording.label_source.clone(), |s, v| s.wording.label_source = v)}
+                    })}
+                    {move || (task.get() == "da-adequacy" || task.get() == "ranking").then(|| view! {
+                        {text_field("Label of the reference", "label-reference", settings, |s| s.wording.label_reference.clone(), |s, v| s.wording.label_reference = v)}
+                    })}
+                    {move || (task.get() != "word-order" && task.get() != "ranking").then(|| view! {
+                        {text_field("Label of the text to rate", "label-candidate", settings, |s| s.wording.label_candidate.clone(), |s, v| s.wording.label_candidate = v)}
+                    })}
+                </div>
+                {move || (task.get() != "ranking").then(|| view! {
+                    <h2 id="practice-heading">"Practice before the HIT"</h2>
+                    <div class="row" role="group" aria-labelledby="practice-heading">
+                        {number_field("Practice items (0: none)", "practice-items", settings, |s| s.practice_items as f64, |s, v| s.practice_items = v as usize, "1")}
+                        {number_field("Answers that must match to go on", "practice-pass", settings, |s| s.practice_pass as f64, |s, v| s.practice_pass = v as usize, "1")}
+                    </div>
+                    <p class="hint" id="practice-hint">
+                        "Each worker answers these once per campaign, before their first HIT, and reads after each answer what a careful reader would answer and why. "
+                        "They are built at launch from segments of the test set set apart from the HITs: a human reference shown as the text to rate (expected high) and a strongly degraded copy of one (expected low). "
+                        "They are never stored as judgments. A round with fewer matching answers than asked starts over. For example: 4 items, 3 to match."
+                    </p>
+                })}
                 {move || (task.get() != "word-order").then(|| view! {
                     {text_field("Statement", "statement", settings, |s| s.wording.statement.clone(), |s, v| s.wording.statement = v)}
                     <div class="row">
