@@ -197,3 +197,90 @@ test('the MTurk preview, the instructions page, practice with feedback, then rea
   await shot(small, 'practice-feedback-390');
   await phone.close();
 });
+
+test('word-order practice: boxes by keyboard, feedback in the questions\' words, then the HIT', async () => {
+  const { server, browser } = env;
+  const organizer = await openHydrated(await browser.newContext(), `${server.base}/login`);
+  await signIn(organizer, DEMO.organizer);
+  await organizer.waitForSelector('section[data-role="organizer"]', { timeout: 15_000 });
+  const set = (await ok(organizer, 'list_test_sets')).find((s) => s.source_lang === 'de' && s.systems.length >= 3);
+  const draft = {
+    name: 'Word-order practice e2e', task: 'word-order', test_set_id: set.id, systems: set.systems.map((s) => s.id), benchmark_systems: [], seed: 9,
+    settings: {
+      hit_length: 50, bad_refs: 0, repeats: 0, refs: 0, sets: 1, woj_permutations: 25, judgments_wanted: 1, redundancy: 1,
+      target_language: 'English', source_language_name: 'German', practice_items: 2, practice_pass: 2,
+    },
+  };
+  const created = await organizer.evaluate(async (draft) => {
+    const r = await fetch('/api/create_campaign', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ draft }) });
+    return { status: r.status, body: await r.text() };
+  }, draft);
+  assert.equal(created.status, 200, created.body);
+  await ok(organizer, 'launch_campaign', { campaign_id: created.body.trim() });
+  const link = (await ok(organizer, 'campaign_progress', { campaign_id: created.body.trim() })).crowd_link;
+
+  const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  const page = await context.newPage();
+  await page.goto(`${link}&worker=E2E-WOJ-LEARNER`);
+  await waitHydrated(page);
+  assert.match(await page.textContent('#instructions'), /Question 2/);
+  await page.click('#start');
+  await page.waitForSelector('#practice-label');
+  assert.equal(await page.textContent('#candidate-label'), 'First sentence');
+  assert.equal(await page.textContent('#context-label'), 'Second sentence');
+  assert.equal(await page.textContent('#next-why'), 'Choose a box for both questions to go on.');
+  assert.match(await page.textContent('#key-legend'), /1–5 choose a box/);
+  assert.equal(await page.locator('#skip').count(), 0, 'no skipping in practice');
+  // Item 1 (the second sentence shown as the first): boxes 5 and 5, as a careful reader.
+  await page.keyboard.press('5');
+  assert.equal(await page.textContent('#next-why'), 'Choose a box for the second question to go on.');
+  await page.keyboard.press('5');
+  await page.keyboard.press('Enter');
+  await page.waitForSelector('#practice-feedback');
+  assert.equal(await page.getAttribute('#practice-feedback', 'data-in-range'), 'true');
+  assert.match(await page.textContent('#feedback-message'), /^A careful reader would answer towards “Very easy” and “Not at all” because the first sentence is the same as the second/);
+  assert.equal(await page.textContent('#feedback-yours'), 'Your answers: box 5 of 5 and box 5 of 5.');
+  await shot(page, 'woj-practice-feedback-1280');
+  await page.keyboard.press('Enter');
+  // Item 2 (a permuted copy): the order clouds the meaning.
+  await page.waitForSelector('#practice-label');
+  assert.notEqual(await page.textContent('#candidate'), await page.textContent('#context'));
+  await page.keyboard.press('3');
+  await page.keyboard.press('1');
+  await page.keyboard.press('Enter');
+  await page.waitForSelector('#practice-feedback');
+  assert.match(await page.textContent('#feedback-message'), /^A careful reader would answer the second question towards “Enormously” because its words are out of order \(“/);
+  assert.match(await page.textContent('#round-result'), /^Practice done: 2 of 2/);
+  await page.click('#practice-continue');
+  await page.waitForSelector('#progress');
+  assert.equal((await page.textContent('#progress')).trim(), '1 of 50');
+  await context.close();
+});
+
+test('the designer edits the instructions page, the labels and the practice, with defaults per task', async () => {
+  const { server, browser } = env;
+  const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  const page = await openHydrated(context, `${server.base}/login`);
+  await signIn(page, DEMO.organizer);
+  await page.waitForSelector('section[data-role="organizer"]', { timeout: 15_000 });
+  await page.goto(`${server.base}/campaigns/new`);
+  await waitHydrated(page);
+  await page.waitForSelector('#instructions');
+  assert.equal(await page.evaluate(() => document.querySelector('#instructions').tagName), 'TEXTAREA');
+  assert.match(await page.inputValue('#instructions'), /\n- towards "strongly agree"/);
+  assert.equal(await page.getAttribute('#instructions', 'aria-describedby'), 'instructions-hint');
+  assert.equal(await page.inputValue('#label-candidate'), 'Candidate translation');
+  assert.equal(await page.inputValue('#practice-items'), '0');
+  await page.selectOption('#task', 'word-order');
+  await page.waitForFunction(() => /Question 1/.test(document.querySelector('#instructions')?.value ?? ''));
+  await page.selectOption('#task', 'ranking');
+  await page.waitForFunction(() => document.querySelector('#practice-items') === null);
+  await page.selectOption('#task', 'da-fluency');
+  await page.waitForSelector('#practice-items');
+  await page.fill('#campaign-name', 'Practice design');
+  await page.fill('#practice-items', '4');
+  await page.fill('#practice-pass', '5');
+  await page.selectOption('#test-set', { index: 1 });
+  await page.waitForFunction(() => /practice answers needed to go on \(5\) cannot be more than the practice items \(4\)/.test(document.body.textContent), null, { timeout: 15_000 });
+  await context.close();
+});
