@@ -17,7 +17,7 @@ async function launchRanking(organizer) {
   const draft = {
     name: 'Ranking e2e', task: 'ranking', test_set_id: set.id, systems: set.systems.map((s) => s.id), benchmark_systems: [], seed: 3,
     settings: {
-      hit_length: 3, rank_blocks_per_screen: 2, rank_outputs: 3, bad_refs: 2, repeats: 1, judgments_wanted: 8, redundancy: 1,
+      hit_length: 3, rank_blocks_per_screen: 2, rank_outputs: 3, bad_refs: 2, repeats: 1, judgments_wanted: 30, redundancy: 1,
       target_language: 'English', rank_show_reference: true,
     },
   };
@@ -28,7 +28,33 @@ async function launchRanking(organizer) {
   assert.equal(created.status, 200, created.body);
   const id = created.body.trim();
   await ok(organizer, 'launch_campaign', { campaign_id: id });
-  return (await ok(organizer, 'campaign_progress', { campaign_id: id })).crowd_link;
+  return { id, link: (await ok(organizer, 'campaign_progress', { campaign_id: id })).crowd_link };
+}
+
+// A second crowd worker ranks `hits` whole HITs through the annotators' endpoints: the systems
+// in a fixed order of preference and every degraded copy last, so that they pass the sign test.
+async function rankHitsByApi(browser, organizer, link, worker, hits) {
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  for (let h = 0; h < hits; h++) {
+    await page.goto(`${link}&worker=${worker}`);
+    const assignment = page.url().split('/work/')[1].split(/[?#]/)[0];
+    const facts = new Map((await ok(organizer, 'assignment_items', { assignment })).map((i) => [i.position, i]));
+    let step = await ok(page, 'start_work', { assignment });
+    while (!step.completion) {
+      const positions = [step.item, ...(step.together || [])].map((i) => i.position);
+      const ranks = positions.map((position) => {
+        const f = facts.get(position);
+        return { position, rank: f.item_type === 'BAD_REF' ? 3 : f.system === 'Lumen-MT' ? 1 : 2 };
+      });
+      step = await page.evaluate(async (body) => {
+        const r = await fetch('/api/submit_screen', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+        if (r.status !== 200) throw new Error(`submit_screen: ${r.status} ${await r.text()}`);
+        return r.json();
+      }, { assignment, ranks, time_on_screen_ms: 20000, key: `s${positions[0]}` });
+    }
+  }
+  await context.close();
 }
 
 async function progress(page) {
@@ -44,7 +70,7 @@ test('a crowd worker ranks a whole HIT by keyboard, by mouse and on a phone, tie
   const organizer = await openHydrated(await browser.newContext(), `${server.base}/login`);
   await signIn(organizer, DEMO.organizer);
   await organizer.waitForSelector('section[data-role="organizer"]', { timeout: 15_000 });
-  const link = await launchRanking(organizer);
+  const { id, link } = await launchRanking(organizer);
 
   const desktop = await browser.newContext({ viewport: { width: 1280, height: 900 } });
   const page = await desktop.newPage();
@@ -95,6 +121,49 @@ test('a crowd worker ranks a whole HIT by keyboard, by mouse and on a phone, tie
   const code = (await small.textContent('#completion-code')).trim();
   const check = await small.evaluate(async (code) => (await fetch(`/api/verify_completion_code?code=${encodeURIComponent(code)}`)).json(), code);
   assert.equal(check.valid, true);
+
+  // Before any worker passes quality control, the ranking section says there is nothing yet.
+  await organizer.goto(`${server.base}/campaigns/${id}/results`);
+  await waitHydrated(organizer);
+  await organizer.waitForSelector('#ranking-empty');
+  // A second worker does three HITs and passes (every copy ranked below its original).
+  await rankHitsByApi(browser, organizer, link, 'E2E-CAREFUL', 3);
+
+  // The organizer's results: every method side by side for the three systems, the plots, and
+  // the ranking files among the exports; on a phone the page does not scroll sideways (the wide
+  // table scrolls in its own region, reachable by keyboard).
+  await organizer.goto(`${server.base}/campaigns/${id}/results`);
+  await waitHydrated(organizer);
+  await organizer.waitForSelector('#ranking-methods');
+  assert.equal(await organizer.locator('#ranking-methods tbody tr').count(), 3);
+  const headers = await organizer.locator('#ranking-methods thead th').allTextContents();
+  for (const h of ['Wins ratio', 'Expected wins', 'Rank range (95%)', 'TrueSkill μ ± σ']) {
+    assert.ok(headers.includes(h), `column ${h}: ${headers}`);
+  }
+  const methods = await organizer.locator('#ranking-positions thead th').allTextContents();
+  assert.deepEqual(methods.slice(1), ['wins ratio', 'wins and ties ratio', 'expected wins', 'TrueSkill', 'minimum feedback arc set', 'most probable ranking']);
+  // The careful worker always preferred Lumen-MT: first by every method, and the only winner.
+  assert.equal(await organizer.getAttribute('#ranking-methods tbody tr:first-child', 'data-system'), 'Lumen-MT');
+  assert.match(await organizer.textContent('#ranking-methods tbody tr:first-child th'), /•/);
+  assert.equal((await organizer.locator('#ranking-positions tbody tr:first-child .method-position').allTextContents()).join(','), '1,1,1,1,1,1');
+  assert.match(await organizer.textContent('#ranking-blocks'), /blocks of repeated screens measure agreement/);
+  assert.equal(await organizer.locator('#rank-range-plot svg').count(), 1);
+  assert.equal(await organizer.locator('#head-to-head svg').count(), 1);
+  assert.ok((await organizer.locator('#ranking-agree, #ranking-disagreements').count()) === 1);
+  const exports = await organizer.textContent('#exports');
+  for (const f of ['ranking-', 'head-to-head-', 'wmt-ranking-']) assert.ok(exports.includes(f), `${f} among the exports`);
+  // Both wide tables scroll in their own region, reachable by keyboard and named.
+  for (const region of await organizer.locator('#ranking .table-scroll').all()) {
+    assert.equal(await region.getAttribute('tabindex'), '0');
+    assert.ok(await region.getAttribute('aria-label'));
+  }
+  await shot(organizer, 'ranking-results-1280');
+  await organizer.setViewportSize({ width: 390, height: 844 });
+  const wide = await organizer.evaluate(() => document.scrollingElement.scrollWidth - window.innerWidth);
+  assert.ok(wide <= 0, `the results page fits a phone (${wide} px too wide)`);
+  // Stacked on a phone, every cell names its column.
+  assert.equal(await organizer.locator('#ranking table td:not([data-label])').count(), 0);
+  await shot(organizer, 'ranking-results-390');
   await desktop.close();
   await phone.close();
 });

@@ -421,13 +421,6 @@ impl Analysed {
             Analysed::Campaign(a) => &a.result,
         }
     }
-
-    fn set(&self) -> &JudgmentSet {
-        match self {
-            Analysed::File(s, _) => s,
-            Analysed::Campaign(a) => &a.set,
-        }
-    }
 }
 
 fn announce(set: &app::analysis::JudgmentSet) {
@@ -483,7 +476,7 @@ pub async fn analyze(config: &Config, args: AnalyzeArgs) -> Result<(), String> {
     let result = analysed.result();
     eprintln!("assay: analysed in {:.2} s; writing {}", start.elapsed().as_secs_f64(), args.out.display());
 
-    write_whole(&args.out, |dir| write_all(dir, &args, analysed.set(), result, &source, from_db, start))?;
+    write_whole(&args.out, |dir| write_all(dir, &args, &analysed, &source, from_db, start))?;
     let g = result.groups.len();
     eprintln!(
         "assay: {} of {} workers kept; {} group(s) of task and language pair; results in {}",
@@ -516,8 +509,7 @@ fn analyze_ranking(path: &Path, args: &AnalyzeArgs, start: Instant) -> Result<()
     write_whole(&args.out, |dir| {
         let mut sink = DirSink { dir };
         for r in &reports {
-            sink.file(&format!("ranking-{}.csv", r.pair), &mut |w| ranking::write_ranking_csv(w, r))?;
-            sink.file(&format!("head-to-head-{}.csv", r.pair), &mut |w| ranking::write_head_to_head_csv(w, r))?;
+            app::analysis::bundle::write_ranking_files(&mut sink, r, None)?;
         }
         let json = serde_json::json!({
             "source": {"kind": "file", "path": path.display().to_string(), "format": "wmt-ranking"},
@@ -531,18 +523,15 @@ fn analyze_ranking(path: &Path, args: &AnalyzeArgs, start: Instant) -> Result<()
     Ok(())
 }
 
-fn write_all(
-    dir: &Path,
-    args: &AnalyzeArgs,
-    set: &JudgmentSet,
-    result: &AnalysisResult,
-    source: &Value,
-    from_db: bool,
-    start: Instant,
-) -> Result<(), String> {
+fn write_all(dir: &Path, args: &AnalyzeArgs, analysed: &Analysed, source: &Value, from_db: bool, start: Instant) -> Result<(), String> {
     let mut sink = DirSink { dir };
     let options = BundleOptions { name: &args.name, segments_in_test_set_order: from_db };
-    let mut files = bundle::write_result_files(&mut sink, result, Some(set), &options)?;
+    let result = analysed.result();
+    // A campaign's files are the exports' (a ranking campaign's included).
+    let mut files = match analysed {
+        Analysed::File(set, result) => bundle::write_result_files(&mut sink, result, Some(set), &options)?,
+        Analysed::Campaign(a) => a.write_files(&mut sink, &options)?,
+    };
     files.push("analysis.json".into());
     let manifest = manifest::manifest(
         result,

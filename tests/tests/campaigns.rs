@@ -2,7 +2,7 @@
 //! all-or-nothing saving, the designer's checks, launched HITs item by item (METHOD §2), and
 //! handing out work to accounts and crowd links under concurrent requests on two app servers.
 
-use assay_tests::fixtures::{tar_gz, write_wmt};
+use assay_tests::fixtures::{sentence, tar_gz, write_wmt};
 use assay_tests::*;
 use serde_json::{Value, json};
 use std::collections::HashSet;
@@ -452,5 +452,68 @@ both_backends! {
             let n = |v: &Value| v.as_str().unwrap().split_whitespace().count();
             assert_eq!(n(&it["shown_text"]), n(&it["output"]) + 2, "{it}");
         }
+    }
+
+    async fn reference_items_can_show_a_second_reference(server) {
+        // Issue 17, finding 15: adequacy shows the reference beside every item, so a REF item
+        // showing that same text is recognisable by content; with a second reference it is not.
+        let org = organizer(&server).await;
+        let dir = tempfile::tempdir().unwrap();
+        write_wmt(dir.path(), "en-de", 40, &["Alpha", "Beta"]);
+        let second: Vec<String> = (0..40).map(|i| format!("{} (second)", sentence(i, 99))).collect();
+        std::fs::write(dir.path().join("references/en-de.refB.txt"), second.join("\n") + "\n").unwrap();
+        let a = upload(&org, "two-refs.tar.gz", "two-refs", tar_gz(dir.path())).await;
+        assert_eq!(a.status, 200, "{}", a.body);
+        let sets = org.call("list_test_sets", &[]).await.json();
+        let set = sets.as_array().unwrap().iter().find(|t| t["name"] == "two-refs").unwrap().clone();
+        let refs: Vec<String> = set["references"].as_array().unwrap().iter().map(|r| r.as_str().unwrap().to_string()).collect();
+        assert_eq!(refs.len(), 2, "{set}");
+        let systems: Vec<i64> = set["systems"].as_array().unwrap().iter().map(|s| s["id"].as_i64().unwrap()).collect();
+        let mut d = draft(set["id"].as_i64().unwrap(), &systems, "da-adequacy", 70, 1);
+        d["reference_name"] = json!(refs[0]);
+
+        // Refused, with the reason: an unknown reference, and the one shown beside every item.
+        for (name, says) in [("refZ", "no reference named \"refZ\" for reference items"), (refs[0].as_str(), "must show another reference")] {
+            let mut bad = d.clone();
+            bad["settings"]["ref_item_reference"] = json!(name);
+            let check = org.call_json("check_design", json!({ "draft": bad })).await.json();
+            let problems: Vec<&str> = check["problems"].as_array().unwrap().iter().map(|p| p.as_str().unwrap()).collect();
+            assert!(problems.iter().any(|p| p.contains(says)), "{name}: {check}");
+        }
+
+        d["settings"]["ref_item_reference"] = json!(refs[1]);
+        let (id, launched) = create_and_launch(&org, d).await;
+        assert!(launched["per_type"]["REF"].as_i64().unwrap() > 0, "{launched}");
+        let progress = org.call("campaign_progress", &[("campaign_id", &id.to_string())]).await.json();
+        let link = progress["crowd_link"].as_str().unwrap();
+        let path = format!("/{}", link.split_once("://").unwrap().1.split_once('/').unwrap().1);
+        let crowd = server.browser();
+        let r = crowd.client.get(format!("{}{path}&worker=READER", server.base)).send().await.unwrap();
+        assert_eq!(r.status(), 303);
+        let assignment = r.headers()["location"].to_str().unwrap().strip_prefix("/work/").unwrap().to_string();
+        let facts = org.call("assignment_items", &[("assignment", assignment.as_str())]).await.json();
+        let kind = |p: i64| facts.as_array().unwrap().iter().find(|f| f["position"] == p).unwrap()["item_type"].as_str().unwrap().to_string();
+        let mut step = crowd.call("start_work", &[("assignment", assignment.as_str())]).await;
+        let (mut refs_seen, mut others) = (0, 0);
+        loop {
+            assert_eq!(step.status, 200, "{}", step.body);
+            let s = step.json();
+            let Some(item) = s["item"].as_object() else { break };
+            let p = item["position"].as_i64().unwrap();
+            let (candidate, shown_reference) = (item["candidate"].as_str().unwrap(), item["context"].as_str().unwrap_or(""));
+            assert!(!shown_reference.is_empty() && !shown_reference.contains("(second)"), "the main reference beside every item: {item:?}");
+            if kind(p) == "REF" {
+                refs_seen += 1;
+                assert!(candidate.ends_with("(second)"), "a REF item shows the second reference: {item:?}");
+                assert_ne!(candidate, shown_reference);
+            } else {
+                others += 1;
+                assert!(!candidate.contains("(second)"), "{item:?}");
+            }
+            step = crowd
+                .call("submit_judgment", &[("assignment", assignment.as_str()), ("position", &p.to_string()), ("score", "50"), ("time_on_screen_ms", "2000"), ("key", &format!("k{p}"))])
+                .await;
+        }
+        assert!(refs_seen > 0 && others > refs_seen, "{refs_seen} REF items, {others} others");
     }
 }

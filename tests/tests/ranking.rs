@@ -179,5 +179,89 @@ both_backends! {
         let s = row("SLOPPY");
         assert_eq!(s["verdict"], "fail", "{s}");
         assert!((s["p_value"].as_f64().unwrap() - 1.0).abs() < 1e-12, "{s}");
+
+        results_rank_systems_by_every_method(&server, &org, campaign).await;
     }
+}
+
+/// The results of the campaign above: the ranking section (every method on the careful
+/// worker's first showings), its files in the export, and the same figures from `assay analyze
+/// --input` on the exported WMT ranking CSV.
+async fn results_rank_systems_by_every_method(server: &TestServer, org: &Browser, campaign: i64) {
+    let id = campaign.to_string();
+    let r = org
+        .call("campaign_results", &[("campaign_id", id.as_str()), ("exclude_ref", "false"), ("exclude_bad_ref", "false"), ("per_segment", "false"), ("wilcoxon", "false")])
+        .await;
+    assert_eq!(r.status, 200, "{}", r.body);
+    let view = r.json();
+    let k = &view["ranking"];
+    assert_eq!(k["lang_pair"], "en-de", "{k}");
+    // The careful worker's 3 first screens × 2 blocks; the sloppy one (failed) is left out; each
+    // did one repeated screen of 2 blocks.
+    assert_eq!((k["blocks"].as_u64(), k["blocks_all"].as_u64(), k["blocks_repeated"].as_u64(), k["judges_excluded"].as_u64()), (Some(6), Some(12), Some(4), Some(1)), "{k}");
+    let rows = k["rows"].as_array().unwrap();
+    let methods: Vec<&str> = k["methods"].as_array().unwrap().iter().map(|m| m.as_str().unwrap()).collect();
+    assert_eq!(methods, ["wins ratio", "wins and ties ratio", "expected wins", "TrueSkill", "minimum feedback arc set", "most probable ranking"]);
+    // The careful worker ranks Alpha best whenever it is shown, then Beta, then Gamma; the degraded
+    // copies are not outputs of any system here.
+    let shown: Vec<&str> = rows.iter().map(|r| r["system"].as_str().unwrap()).collect();
+    assert_eq!(shown.len(), 6, "{k}");
+    let wins: u64 = rows.iter().map(|r| r["wins"].as_u64().unwrap()).sum();
+    let losses: u64 = rows.iter().map(|r| r["losses"].as_u64().unwrap()).sum();
+    assert_eq!(wins, losses, "every comparison has a winner and a loser");
+    let at = |name: &str| rows.iter().find(|r| r["system"] == name).unwrap_or_else(|| panic!("{name}: {k}"));
+    if at("Alpha")["wins"].as_u64().unwrap() > 0 {
+        assert_eq!(at("Alpha")["losses"], 0, "{k}");
+        assert_eq!(at("Alpha")["wins_ratio"].as_f64(), Some(1.0));
+    }
+    // Gamma never beats Beta, and whoever ranks 4 ties with the others ranked 4.
+    assert!(at("Delta")["ties"].as_u64().unwrap() + at("Epsilon")["ties"].as_u64().unwrap() + at("Zeta")["ties"].as_u64().unwrap() > 0, "{k}");
+    assert!(k["rank_range_svg"].as_str().unwrap().contains("rank-range"), "{k}");
+    assert!(k["head_to_head_svg"].as_str().unwrap().contains("head-to-head"), "{k}");
+    let files: Vec<&str> = view["export_files"].as_array().unwrap().iter().map(|f| f.as_str().unwrap()).collect();
+    for f in ["ranking-en-de.csv", "head-to-head-en-de.csv", "wmt-ranking-en-de.csv"] {
+        assert!(files.contains(&f), "{f} offered: {files:?}");
+    }
+
+    // The files, as the export serves them.
+    let get = |file: &'static str| {
+        let url = format!("{}/campaigns/{id}/export/{file}?exclude_ref=false&exclude_bad_ref=false&per_segment=false&wilcoxon=false&filter=cleaned", server.base);
+        let client = org.client.clone();
+        async move {
+            let r = client.get(url).send().await.unwrap();
+            assert_eq!(r.status(), 200, "{file}");
+            r.text().await.unwrap()
+        }
+    };
+    let ranking_csv = get("ranking-en-de.csv").await;
+    assert!(ranking_csv.starts_with("system,wins,losses,ties,wins_ratio,wins_and_ties_ratio,expected_wins,rank_lo,rank_hi,trueskill_mu,trueskill_sigma,mfas_rank"), "{ranking_csv}");
+    assert_eq!(ranking_csv.lines().count(), 7, "{ranking_csv}");
+    let wmt = get("wmt-ranking-en-de.csv").await;
+    assert_eq!(wmt.lines().count(), 7, "a header and the 6 blocks: {wmt}");
+    assert!(wmt.lines().skip(1).all(|l| l.starts_with("en,de,") && l.contains("CAREFUL")), "{wmt}");
+
+    // `assay analyze --input` on the exported blocks gives the page's figures.
+    let dir = tempfile::tempdir().unwrap();
+    let input = dir.path().join("wmt-ranking-en-de.csv");
+    std::fs::write(&input, &wmt).unwrap();
+    let out = dir.path().join("out");
+    let run = std::process::Command::new(assay_bin())
+        .args(["analyze", "--input", input.to_str().unwrap(), "--out", out.to_str().unwrap(), "--bootstrap", "1000", "--seed", &0x5EEDu64.to_string()])
+        .env("ASSAY_LOG", "warn")
+        .output()
+        .unwrap();
+    assert!(run.status.success(), "{}", String::from_utf8_lossy(&run.stderr));
+    let from_file = std::fs::read_to_string(out.join("ranking-en-de.csv")).unwrap();
+    assert_eq!(from_file, ranking_csv, "the same figures from the exported file");
+
+    // `assay analyze --campaign` writes the same ranking files as the export.
+    let out2 = dir.path().join("out2");
+    let run = std::process::Command::new(assay_bin())
+        .args(["analyze", "--campaign", &id, "--out", out2.to_str().unwrap()])
+        .env("ASSAY_LOG", "warn")
+        .env("DATABASE_URL", &server.database_url)
+        .output()
+        .unwrap();
+    assert!(run.status.success(), "{}", String::from_utf8_lossy(&run.stderr));
+    assert_eq!(std::fs::read_to_string(out2.join("wmt-ranking-en-de.csv")).unwrap(), wmt);
 }

@@ -337,6 +337,156 @@ pub fn timeline(times: &[String], series: &[Series], y_label: &str, confidence: 
     s
 }
 
+/// One system of a rank-range plot: its name, its 95% rank range (1 = best) and a point rank
+/// (for example its rank by expected wins), listed best first.
+#[derive(Clone, Debug, PartialEq)]
+pub struct RankRange<'a> {
+    pub name: &'a str,
+    pub lo: usize,
+    pub hi: usize,
+    pub rank: usize,
+}
+
+/// Rank ranges (WMT 2012's "rank range" of expected wins under bootstrap resampling): one row
+/// per system, a bar from its best to its worst rank on an axis of ranks 1..n, the point rank
+/// marked; overlapping bars are systems the data cannot tell apart.
+pub fn rank_range_plot(rows: &[RankRange]) -> String {
+    let row = 24.0;
+    let label_w = 160.0;
+    let n = rows.len().max(1);
+    let step = (360.0 / n as f64).clamp(18.0, 40.0);
+    let plot_w = step * (n.saturating_sub(1)) as f64;
+    let top = 30.0;
+    let bottom = 50.0;
+    let width = (label_w + plot_w + 40.0).max(420.0);
+    let height = top + bottom + row * n as f64;
+    let x = |r: usize| label_w + 10.0 + step * (r.max(1) - 1) as f64;
+    let mut s = String::new();
+    let _ = write!(
+        s,
+        r#"<svg xmlns="http://www.w3.org/2000/svg" class="plot rank-range" role="img" width="{width}" height="{height}" viewBox="0 0 {width} {height}" font-family="sans-serif" font-size="12">"#
+    );
+    s.push_str("<title>95% rank range of each system (expected wins, bootstrap over blocks); 1 is best</title>");
+    let axis_y = top + row * n as f64;
+    for r in 1..=n {
+        let tx = x(r);
+        let _ = write!(s, r##"<line x1="{tx:.1}" y1="{top}" x2="{tx:.1}" y2="{axis_y}" stroke="#ccc" stroke-width="0.5"/>"##);
+        let _ = write!(s, r#"<text class="tick" x="{tx:.1}" y="{:.1}" text-anchor="middle">{r}</text>"#, axis_y + 15.0);
+    }
+    let _ = write!(s, r##"<line class="axis" x1="{:.1}" y1="{axis_y}" x2="{:.1}" y2="{axis_y}" stroke="#000"/>"##, x(1) - 6.0, x(n) + 6.0);
+    let _ = write!(
+        s,
+        r#"<text class="axis-label" x="{:.1}" y="{:.1}" text-anchor="middle">rank (1 = best)</text>"#,
+        (x(1) + x(n)) / 2.0,
+        axis_y + 35.0
+    );
+    for (i, r) in rows.iter().enumerate() {
+        let cy = top + row * i as f64 + row / 2.0;
+        let (lo, hi) = (r.lo.min(r.hi).clamp(1, n), r.hi.max(r.lo).clamp(1, n));
+        let _ = write!(s, r#"<text class="system-label" x="{:.1}" y="{:.1}" text-anchor="end">{}</text>"#, label_w - 8.0, cy + 4.0, escape(r.name));
+        let _ = write!(
+            s,
+            r##"<rect class="range" x="{:.1}" y="{:.1}" width="{:.1}" height="10" fill="#c8c8c8" stroke="#000"><title>{}: ranks {lo}–{hi}</title></rect>"##,
+            x(lo) - 5.0,
+            cy - 5.0,
+            x(hi) - x(lo) + 10.0,
+            escape(r.name)
+        );
+        let _ = write!(s, r##"<circle class="point" cx="{:.1}" cy="{cy:.1}" r="4" fill="#000"/>"##, x(r.rank.clamp(1, n)));
+    }
+    s.push_str("</svg>");
+    s
+}
+
+/// Significance mark of a two-sided sign test in a head-to-head table (as `head-to-head-<lp>.csv`
+/// writes it; WMT 2012 used three glyphs whose printed legend is unreliable): `***` p ≤ 0.01,
+/// `**` p ≤ 0.05, `*` p ≤ 0.10.
+pub fn sign_mark(p: Option<f64>) -> &'static str {
+    match p {
+        Some(p) if p <= 0.01 => "***",
+        Some(p) if p <= 0.05 => "**",
+        Some(p) if p <= 0.10 => "*",
+        _ => "",
+    }
+}
+
+/// The head-to-head table as a heatmap (WMT 2012 Appendix A): cell (row i, column j) holds the
+/// percentage of comparisons of the two that the column system won, shaded by it, with the sign
+/// test's mark (two-sided) in the cell of the system that won more. `order` lists the systems best first.
+pub fn head_to_head_plot(names: &[&str], share: &[Vec<Option<f64>>], sign_p: &[Vec<Option<f64>>], order: &[usize]) -> String {
+    let cell = 36.0;
+    let label_w = 160.0;
+    let label_h = 120.0;
+    let n = order.len();
+    let width = (label_w + cell * n as f64 + 20.0).max(520.0);
+    let height = label_h + cell * n as f64 + 60.0;
+    let mut s = String::new();
+    let _ = write!(
+        s,
+        r#"<svg xmlns="http://www.w3.org/2000/svg" class="plot head-to-head" role="img" width="{width}" height="{height}" viewBox="0 0 {width} {height}" font-family="sans-serif" font-size="11">"#
+    );
+    s.push_str("<title>Head to head: percentage of comparisons the column system won against the row system</title>");
+    for (k, &i) in order.iter().enumerate() {
+        let name = names.get(i).copied().unwrap_or("?");
+        let cy = label_h + cell * k as f64 + cell / 2.0 + 4.0;
+        let _ = write!(s, r#"<text class="row-label" x="{:.1}" y="{cy:.1}" text-anchor="end">{}</text>"#, label_w - 6.0, escape(name));
+        let cx = label_w + cell * k as f64 + cell / 2.0 + 4.0;
+        let _ = write!(
+            s,
+            r#"<text class="col-label" x="{cx:.1}" y="{:.1}" transform="rotate(-60 {cx:.1} {:.1})">{}</text>"#,
+            label_h - 6.0,
+            label_h - 6.0,
+            escape(name)
+        );
+    }
+    for (a, &i) in order.iter().enumerate() {
+        for (b, &j) in order.iter().enumerate() {
+            let (x, y) = (label_w + cell * b as f64, label_h + cell * a as f64);
+            let v = if i == j { None } else { share.get(i).and_then(|r| r.get(j)).copied().flatten().filter(|v| v.is_finite()) };
+            let p = sign_p.get(i).and_then(|r| r.get(j)).copied().flatten();
+            // The mark goes where the column system won more, as in the Findings' tables.
+            let opposite = share.get(j).and_then(|r| r.get(i)).copied().flatten().unwrap_or(0.0);
+            let mark = if v.is_some_and(|v| v > opposite) { sign_mark(p) } else { "" };
+            // Grey from white (0%) to dark (100%).
+            let (fill, ink) = match v {
+                None => ("#eeeeee".to_string(), "#000"),
+                Some(v) => {
+                    let g = (255.0 - v.clamp(0.0, 1.0) * 191.0).round() as u8;
+                    (format!("#{g:02x}{g:02x}{g:02x}"), if v > 0.6 { "#fff" } else { "#000" })
+                }
+            };
+            let title = match v {
+                Some(v) => format!("{} beat {} in {:.0}% of their comparisons{}", names[j], names[i], v * 100.0, match p {
+                    Some(p) => format!(" (sign test p = {p:.4})"),
+                    None => String::new(),
+                }),
+                None if i == j => names[i].to_string(),
+                None => format!("{} and {} were never compared", names[j], names[i]),
+            };
+            let _ = write!(
+                s,
+                r##"<rect class="cell" x="{x:.1}" y="{y:.1}" width="{cell}" height="{cell}" fill="{fill}" stroke="#999" stroke-width="0.5"><title>{}</title></rect>"##,
+                escape(&title)
+            );
+            if let Some(v) = v {
+                let _ = write!(
+                    s,
+                    r#"<text x="{:.1}" y="{:.1}" text-anchor="middle" fill="{ink}">{:.0}{}</text>"#,
+                    x + cell / 2.0,
+                    y + cell / 2.0 + 4.0,
+                    v * 100.0,
+                    mark
+                );
+            }
+        }
+    }
+    let ly = label_h + cell * n as f64 + 20.0;
+    let _ = write!(s, r#"<text x="0" y="{ly:.1}">Percent of comparisons the column system won against the row system.</text>"#);
+    let _ = write!(s, r#"<text x="0" y="{:.1}">Sign test, ties excluded: * p ≤ 0.10, ** p ≤ 0.05, *** p ≤ 0.01</text>"#, ly + 18.0);
+    s.push_str("</svg>");
+    s
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -395,6 +545,41 @@ mod tests {
         let svg = z_plot(&[ZPoint { name: "n", z: f64::NAN, ci: Some((f64::NEG_INFINITY, 1.0)) }], None);
         assert!(well_formed(&svg));
         assert!(!svg.contains("NaN") && !svg.contains("inf"));
+    }
+
+    #[test]
+    fn rank_range_plot_draws_a_bar_per_system() {
+        let rows = [
+            RankRange { name: "A<1>", lo: 1, hi: 2, rank: 1 },
+            RankRange { name: "B", lo: 1, hi: 3, rank: 2 },
+            RankRange { name: "C", lo: 3, hi: 3, rank: 3 },
+        ];
+        let svg = rank_range_plot(&rows);
+        assert!(well_formed(&svg), "{svg}");
+        assert_eq!(svg.matches(r#"class="range""#).count(), 3);
+        assert!(svg.contains("B: ranks 1–3") && svg.contains("C: ranks 3–3"));
+        assert!(svg.contains("A&lt;1&gt;"));
+        // Degenerate: nothing, or ranges out of bounds, still draw.
+        assert!(well_formed(&rank_range_plot(&[])));
+        assert!(well_formed(&rank_range_plot(&[RankRange { name: "x", lo: 5, hi: 0, rank: 9 }])));
+    }
+
+    #[test]
+    fn head_to_head_plot_writes_percentages_and_marks() {
+        let names = ["A", "B", "C"];
+        // share[i][j]: column j beat row i.
+        let share = vec![
+            vec![None, Some(0.30), None],
+            vec![Some(0.70), None, Some(0.45)],
+            vec![None, Some(0.55), None],
+        ];
+        let p = vec![vec![None, Some(0.004), None], vec![Some(0.004), None, Some(0.6)], vec![None, Some(0.6), None]];
+        let svg = head_to_head_plot(&names, &share, &p, &[1, 0, 2]);
+        assert!(well_formed(&svg), "{svg}");
+        assert_eq!(svg.matches(r#"class="cell""#).count(), 9);
+        assert!(svg.contains(">70***<") && svg.contains(">30<") && svg.contains(">45<") && svg.contains(">55<"));
+        assert!(svg.contains("C and A were never compared"));
+        assert_eq!((sign_mark(Some(0.01)), sign_mark(Some(0.05)), sign_mark(Some(0.1)), sign_mark(Some(0.11)), sign_mark(None)), ("***", "**", "*", "", ""));
     }
 
     #[test]

@@ -180,6 +180,10 @@ pub struct CampaignSettings {
     pub bad_refs: usize,
     pub repeats: usize,
     pub refs: usize,
+    /// A second reference of the test set to show as the candidate of REF items (adequacy shows
+    /// the main reference beside every item, so a REF item showing that same text is recognisable
+    /// by content). `None`: REF items show the main reference.
+    pub ref_item_reference: Option<String>,
     /// Sets per DA HIT (QC pairs span set i and i + sets/2).
     pub sets: usize,
     /// Word order: permuted references per HIT.
@@ -236,6 +240,7 @@ impl Default for CampaignSettings {
             bad_refs: 10,
             repeats: 10,
             refs: 10,
+            ref_item_reference: None,
             sets: 10,
             woj_permutations: 25,
             woj_same_reference_pairs: 2,

@@ -19,7 +19,9 @@ use std::sync::{Arc, Mutex, OnceLock};
 
 use sqlx::Row;
 
-use super::db::{CampaignInfo, load_campaign};
+use super::db::{CampaignBlocks, CampaignInfo, load_campaign_with_blocks};
+use super::bundle::{BundleOptions, FileSink};
+use super::ranking::{PairReport, RankingData};
 use super::{AnalysisResult, AnalysisSettings, JudgmentSet, analyse as run_pipeline};
 use crate::db::{Db, now_ms};
 use crate::error::{AppError, AppResult, StorageContext};
@@ -43,9 +45,66 @@ pub struct CampaignAnalysis {
     pub compute_ms: i64,
     /// The agreement report, computed on first use (it pairs every judgment of a segment).
     agreement: OnceLock<AgreementReport>,
+    /// A ranking campaign's methods side by side; `None` for other tasks.
+    pub ranking: Option<RankingAnalysis>,
+}
+
+/// A relative-ranking campaign analysed by every method of WMT 2012 (seed 001), on the blocks
+/// of the workers quality control keeps.
+#[derive(Clone, Debug)]
+pub struct RankingAnalysis {
+    /// Every method on the retained workers' first showings.
+    pub report: PairReport,
+    /// First-showing blocks of every worker, and of the retained ones (`report.blocks`).
+    pub blocks_all: usize,
+    /// Blocks of repeated screens (agreement only, never in the rankings).
+    pub blocks_repeated: usize,
+    /// Workers whose blocks are left out by quality control.
+    pub judges_excluded: usize,
+    /// The blocks the methods used (retained workers, first showings).
+    pub kept: RankingData,
+    /// Every worker's blocks (agreement).
+    pub blocks: CampaignBlocks,
+}
+
+/// The ranking methods on a campaign's blocks, keeping the workers `r`'s exclusion policy keeps.
+pub fn ranking_analysis(set: &JudgmentSet, r: &AnalysisResult, blocks: CampaignBlocks) -> RankingAnalysis {
+    let excluded: std::collections::HashSet<&str> = r
+        .workers
+        .iter()
+        .filter(|w| r.settings.exclusion.excludes(w))
+        .map(|w| set.workers.name(w.worker))
+        .collect();
+    let kept = blocks.ranked.filtered(|b| !excluded.contains(b.judge.as_str()));
+    let judges_excluded = {
+        let mut judges: Vec<&str> = blocks.ranked.blocks.iter().chain(&blocks.repeated.blocks).map(|b| b.judge.as_str()).filter(|j| excluded.contains(j)).collect();
+        judges.sort_unstable();
+        judges.dedup();
+        judges.len()
+    };
+    let (samples, seed) = r.settings.bootstrap.map_or((1000, 1), |b| (b.samples.max(1), b.seed));
+    RankingAnalysis {
+        report: super::ranking::report(&kept, samples, seed),
+        blocks_all: blocks.ranked.blocks.len(),
+        blocks_repeated: blocks.repeated.blocks.len(),
+        judges_excluded,
+        kept,
+        blocks,
+    }
 }
 
 impl CampaignAnalysis {
+    /// Every computed file of this analysis into `sink` (the pipeline's files, then a ranking
+    /// campaign's); returns their names in order. The one list the exports and the results
+    /// page offer.
+    pub fn write_files(&self, sink: &mut dyn FileSink, o: &BundleOptions<'_>) -> Result<Vec<String>, String> {
+        let mut files = super::bundle::write_result_files(sink, &self.result, Some(&self.set), o)?;
+        if let Some(k) = &self.ranking {
+            files.extend(super::bundle::write_ranking_files(sink, &k.report, Some(&k.kept))?);
+        }
+        Ok(files)
+    }
+
     /// The agreement report of this analysis (computed once, then kept with it).
     pub fn agreement(&self) -> &AgreementReport {
         self.agreement.get_or_init(|| agreement(&self.set, &self.result))
@@ -140,11 +199,12 @@ pub async fn analyse(db: &Db, campaign_id: i64, settings: &AnalysisSettings) -> 
             None => version(db, Some(campaign_id)).await?,
         };
         let started = std::time::Instant::now();
-        let (info, set) = load_campaign(db, campaign_id).await?;
+        let (info, set, blocks) = load_campaign_with_blocks(db, campaign_id).await?;
         let settings = settings.clone();
-        let (set, result) = tokio::task::spawn_blocking(move || {
+        let (set, result, ranking) = tokio::task::spawn_blocking(move || {
             let result = run_pipeline(&set, &settings);
-            (set, result)
+            let ranking = blocks.map(|b| ranking_analysis(&set, &result, b));
+            (set, result, ranking)
         })
         .await
         .map_err(|e| AppError::internal(format!("the analysis failed: {e}")))?;
@@ -157,6 +217,7 @@ pub async fn analyse(db: &Db, campaign_id: i64, settings: &AnalysisSettings) -> 
             stored_judgments: campaign.0,
             compute_ms: started.elapsed().as_millis() as i64,
             agreement: OnceLock::new(),
+            ranking,
         };
         *entry = Some(Entry { analysis: Arc::new(analysis), campaign, table, used: 0 });
     }

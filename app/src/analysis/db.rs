@@ -44,6 +44,7 @@ use crate::error::{AppError, AppResult, StorageContext};
 use crate::model::{ItemType, TaskKind};
 use assay_core::protocol;
 
+use super::ranking::RankingData;
 use super::{FxMap, Judgment, JudgmentSet, TimeBasis};
 
 /// "first", "second", … for the questions of a protocol.
@@ -128,12 +129,15 @@ pub struct StoredJudgment {
     /// Milliseconds on the item as the analysis counts them: submitted − shown (the server's
     /// clock), else the browser's time on screen, else 0.
     pub ms: i64,
+    /// The screen of the HIT the item was shown on, for tasks that show several items together
+    /// (relative ranking); `None` for one item per screen.
+    pub screen: Option<i64>,
 }
 
 const JUDGMENT_COLUMNS: &str = "SELECT j.id, a.id, a.worker_id, a.slot, h.hit_index, hi.position, hi.item_type, \
         COALESCE(hi.system_id, p.system_id), hi.segment_id, \
         CAST(j.score AS DOUBLE PRECISION), CAST(j.score2 AS DOUBLE PRECISION), j.skipped, j.submitted_at, j.time_on_screen_ms, \
-        COALESCE(j.submitted_at - j.shown_at, j.time_on_screen_ms, 0) \
+        COALESCE(j.submitted_at - j.shown_at, j.time_on_screen_ms, 0), hi.screen \
      FROM hits h \
      JOIN assignments a ON a.hit_id = h.id \
      JOIN judgments j ON j.assignment_id = a.id \
@@ -175,6 +179,7 @@ fn stored(row: &sqlx::any::AnyRow) -> AppResult<StoredJudgment> {
         submitted_at_ms: row.try_get(12).with_context(|| ctx("submission time"))?,
         time_on_screen_ms: row.try_get(13).with_context(|| ctx("time on screen"))?,
         ms: row.try_get(14).with_context(|| ctx("time"))?,
+        screen: row.try_get(15).with_context(|| ctx("screen"))?,
     })
 }
 
@@ -263,6 +268,7 @@ pub fn each_sqlite_judgment(
             submitted_at_ms: row.get(12).map_err(failed)?,
             time_on_screen_ms: row.get(13).map_err(failed)?,
             ms: row.get(14).map_err(failed)?,
+            screen: row.get(15).map_err(failed)?,
         };
         if !each(j) {
             break;
@@ -456,6 +462,66 @@ pub fn judgment_set(rows: &[StoredJudgment], names: &StoredNames, shape: &SetSha
     Ok(set)
 }
 
+/// A ranking campaign's blocks: the outputs of one segment an annotator ranked together on
+/// one screen. Repeated screens are kept apart: WMT 2012 counted them in its rankings, which
+/// Lopez criticised, so Assay ranks systems on first showings only and uses the repeats for
+/// agreement.
+#[derive(Clone, Debug, PartialEq)]
+pub struct CampaignBlocks {
+    /// First showings (degraded copies left out: they are quality control).
+    pub ranked: RankingData,
+    /// Repeated screens' blocks, the same way.
+    pub repeated: RankingData,
+}
+
+/// The blocks of a ranking campaign's judgments (`rows` sorted by id). An output's rank is
+/// read back from its stored score ([`protocol::ranking::rank_of_score`]) among the block's
+/// outputs; judges are named as in the pipeline's records (`platform:id`).
+pub fn ranking_blocks(rows: &[StoredJudgment], names: &StoredNames, shape: &SetShape) -> AppResult<CampaignBlocks> {
+    // (assignment, screen, segment) → the block's judgments, in order of first appearance.
+    let mut index: FxMap<(i64, i64, i64), usize> = FxMap::default();
+    let mut blocks: Vec<Vec<&StoredJudgment>> = Vec::new();
+    for j in rows {
+        if j.skipped || j.score.is_none() {
+            continue;
+        }
+        let key = (j.assignment, j.screen.unwrap_or(j.position), j.segment);
+        let at = *index.entry(key).or_insert_with(|| {
+            blocks.push(Vec::new());
+            blocks.len() - 1
+        });
+        blocks[at].push(j);
+    }
+    let mut out = CampaignBlocks { ranked: RankingData::new(shape.lang_pair.clone()), repeated: RankingData::new(shape.lang_pair.clone()) };
+    let mut systems: FxMap<Option<i64>, String> = FxMap::default();
+    for block in &blocks {
+        let first = block[0];
+        let outputs = block.len();
+        let mut named = Vec::with_capacity(outputs);
+        for j in block {
+            if j.item_type == ItemType::BadRef {
+                continue;
+            }
+            let score = j.score.unwrap_or(f64::NAN);
+            let rank = protocol::ranking::rank_of_score(score, outputs).ok_or_else(|| {
+                AppError::internal(format!("judgment {}: score {score} is not a rank among the {outputs} outputs of its block", j.id))
+            })?;
+            if !systems.contains_key(&j.system) {
+                systems.insert(j.system, names.system(j.system)?.to_string());
+            }
+            named.push((j.system, rank));
+        }
+        let repeated = block.iter().any(|j| j.item_type == ItemType::Repeat);
+        let segment = names.segment(first.segment)?;
+        let segment = if shape.by_test_set { format!("{}:{}", segment.test_set, segment.key) } else { segment.key.clone() };
+        let judge = names.worker(first.worker)?;
+        let data = if repeated { &mut out.repeated } else { &mut out.ranked };
+        data.push_block(&segment, &judge, named.iter().map(|(s, r)| (systems[s].as_str(), Some(*r))))
+            .map_err(|e| AppError::internal(format!("judgment {}: {e}", first.id)))?;
+    }
+    Ok(out)
+}
+
 /// Whether a campaign is a comparison study's arm (its judgments are named by test set).
 pub async fn is_study_arm(conn: &mut AnyConnection, campaign_id: i64) -> AppResult<bool> {
     Ok(sqlx::query("SELECT 1 FROM study_arms WHERE campaign_id = $1")
@@ -476,6 +542,12 @@ fn shape(info: &CampaignInfo, by_test_set: bool) -> AppResult<SetShape> {
 /// set when the campaign is a study arm. An unknown campaign is [`AppError::NotFound`]; a
 /// campaign without judgments gives an empty set.
 pub async fn load_campaign(db: &Db, campaign_id: i64) -> AppResult<(CampaignInfo, JudgmentSet)> {
+    load_campaign_with_blocks(db, campaign_id).await.map(|(info, set, _)| (info, set))
+}
+
+/// [`load_campaign`], and for a ranking campaign its blocks ([`ranking_blocks`]) read from the
+/// same rows.
+pub async fn load_campaign_with_blocks(db: &Db, campaign_id: i64) -> AppResult<(CampaignInfo, JudgmentSet, Option<CampaignBlocks>)> {
     let started = std::time::Instant::now();
     let mut conn = db.pool.acquire().await.with_context(|| format!("reading campaign {campaign_id}"))?;
     let info = campaign_info_on(&mut conn, campaign_id).await?;
@@ -487,16 +559,20 @@ pub async fn load_campaign(db: &Db, campaign_id: i64) -> AppResult<(CampaignInfo
     let read = started.elapsed();
     let n = rows.len();
     // Interning a million records is CPU work: off the async workers.
-    let set = tokio::task::spawn_blocking(move || judgment_set(&rows, &names, &shape))
-        .await
-        .map_err(|e| AppError::internal(format!("reading the judgments failed: {e}")))??;
+    let (set, blocks) = tokio::task::spawn_blocking(move || -> AppResult<_> {
+        let set = judgment_set(&rows, &names, &shape)?;
+        let blocks = if shape.task == TaskKind::Ranking { Some(ranking_blocks(&rows, &names, &shape)?) } else { None };
+        Ok((set, blocks))
+    })
+    .await
+    .map_err(|e| AppError::internal(format!("reading the judgments failed: {e}")))??;
     tracing::debug!(
         "campaign {campaign_id}: names in {} ms, {n} judgments read in {} ms, records built in {} ms",
         named.as_millis(),
         (read - named).as_millis(),
         (started.elapsed() - read).as_millis()
     );
-    Ok((info, set))
+    Ok((info, set, blocks))
 }
 
 /// One worker's scored judgments in one campaign, read and named as [`load_campaign`] reads

@@ -59,6 +59,9 @@ struct Material {
     labels: Vec<(String, i64, usize)>,
     /// segment id → the chosen reference text.
     references: HashMap<i64, String>,
+    /// segment id → the second reference shown as REF items' candidate
+    /// (`ref_item_reference`); empty when REF items show the chosen reference.
+    ref_item_texts: HashMap<i64, String>,
     /// (system id, segment id) → output.
     outputs: HashMap<(i64, i64), String>,
     /// system id → name.
@@ -106,6 +109,7 @@ async fn load_material(db: &Db, spec: &Spec<'_>) -> AppResult<(Material, Option<
         group_segments: Vec::new(),
         labels: Vec::new(),
         references: HashMap::new(),
+        ref_item_texts: HashMap::new(),
         outputs: HashMap::new(),
         system_names: HashMap::new(),
         sources: HashMap::new(),
@@ -168,6 +172,30 @@ async fn load_material(db: &Db, spec: &Spec<'_>) -> AppResult<(Material, Option<
         };
         if k == 0 {
             first_reference = reference_name.clone();
+        }
+        // Word order and ranking have no REF items.
+        let second = spec.settings.ref_item_reference.as_deref().filter(|n| !n.trim().is_empty());
+        if let Some(second) = second.filter(|_| !matches!(spec.task, TaskKind::WordOrder | TaskKind::Ranking)) {
+            if !names.iter().any(|x| x == second) {
+                return Err(problem(format!(
+                    "the test set {set_name} has no reference named {second:?} for reference items (it has: {})",
+                    names.join(", ")
+                )));
+            }
+            if reference_name.as_deref() == Some(second) {
+                return Err(problem(format!(
+                    "reference items must show another reference than {second:?}, the one shown beside every item: choose a second reference, or none"
+                )));
+            }
+            let rows: Vec<(i64, String)> = sqlx::query_as(
+                "SELECT r.segment_id, r.text FROM segment_references r JOIN segments s ON s.id = r.segment_id WHERE s.test_set_id = $1 AND r.name = $2",
+            )
+            .bind(group.test_set_id)
+            .bind(second)
+            .fetch_all(&db.pool)
+            .await
+            .context(READING)?;
+            m.ref_item_texts.extend(rows.into_iter().filter(|(_, t)| !t.trim().is_empty()));
         }
         if let Some(name) = &reference_name {
             let rows: Vec<(i64, String)> = sqlx::query_as(
@@ -258,7 +286,9 @@ fn candidates(spec: &Spec<'_>, m: &Material, practice: &[PlannedPractice]) -> Ve
                 // Names (unique ignoring case) make the builder's messages readable.
                 system: label.to_string(),
                 segment: segment.to_string(),
-                has_reference: reference.is_some(),
+                // With a second reference for REF items, only segments that have it can
+                // carry a REF item.
+                has_reference: reference.is_some() && (m.ref_item_texts.is_empty() || m.ref_item_texts.contains_key(&segment)),
                 degradable,
                 reference_words: reference.map(|r| tokenize(r, seg(r)).len()),
             });
@@ -347,7 +377,10 @@ fn materialize(spec: &Spec<'_>, m: &Material, hits: Vec<Hit>) -> AppResult<Vec<P
             let reference = || m.references.get(&segment).cloned().ok_or_else(|| AppError::internal(format!("no reference for segment {segment}")));
             let (shown_text, degradation) = match item.item_type {
                 ItemType::System | ItemType::Repeat => (output(system.ok_or_else(|| AppError::internal("a system item without a system"))?)?, None),
-                ItemType::Ref => (reference()?, None),
+                ItemType::Ref => match m.ref_item_texts.get(&segment) {
+                    Some(second) => (second.clone(), None),
+                    None => (reference()?, None),
+                },
                 ItemType::BadRef => match item.permutation {
                     None => {
                         let sys = system.ok_or_else(|| AppError::internal("a bad reference without a system"))?;
@@ -496,6 +529,9 @@ fn check_texts(draft: &CampaignDraft) -> AppResult<()> {
     check_name(draft.name.trim()).map_err(|p| problem(format!("the campaign's name {p}")))?;
     if let Some(r) = &draft.reference_name {
         check_name(r.trim()).map_err(|p| problem(format!("the reference's name {p}")))?;
+    }
+    if let Some(r) = &draft.settings.ref_item_reference {
+        check_name(r.trim()).map_err(|p| problem(format!("the name of the reference for reference items {p}")))?;
     }
     let s = &draft.settings;
     for (text, what) in [(&s.target_language, "the target language's name"), (&s.source_language_name, "the source language's name")] {

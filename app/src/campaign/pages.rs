@@ -398,6 +398,40 @@ pub fn DesignerPage() -> impl IntoView {
                         {number_field("Repeats", "repeats", settings, |s| s.repeats as f64, |s, v| s.repeats = v as usize, "1")}
                         {number_field("References", "refs", settings, |s| s.refs as f64, |s, v| s.refs = v as usize, "1")}
                         {number_field("Sets", "sets", settings, |s| s.sets as f64, |s, v| s.sets = v as usize, "1")}
+                        <label>
+                            "Reference items show"
+                            <select id="ref-item-reference" aria-describedby="ref-item-help"
+                                on:change=move |ev| {
+                                    let v = event_target_value(&ev);
+                                    settings.update(|s| s.ref_item_reference = Some(v).filter(|v| !v.is_empty()));
+                                }>
+                                <option value="" selected=move || settings.with(|s| s.ref_item_reference.is_none())>"the reference shown beside each item"</option>
+                                {move || chosen().map(|t| {
+                                    let main = reference.get();
+                                    let first = t.references.first().cloned().unwrap_or_default();
+                                    let main = if main.is_empty() { first } else { main };
+                                    t.references.into_iter().filter(|r| *r != main).map(|r| {
+                                        let value = r.clone();
+                                        view! {
+                                            <option value=r.clone() selected=move || settings.with(|s| s.ref_item_reference.as_deref() == Some(value.as_str()))>
+                                                {format!("a second reference: {r}")}
+                                            </option>
+                                        }
+                                    }).collect_view()
+                                })}
+                            </select>
+                        </label>
+                        <p class="hint" id="ref-item-help">
+                            {move || if task.get() == "da-adequacy" {
+                                "A reference item shows a human translation as if it were a system output: a careful worker scores it high. \
+                                 With one reference, adequacy shows that same text as the reference beside it, so the item checks only that a worker \
+                                 scores a perfect match high (and an attentive worker may recognise it). A second reference makes it an independent \
+                                 human translation, indistinguishable by content."
+                            } else {
+                                "A reference item shows a human translation as if it were a system output: a careful worker scores it high. \
+                                 A second reference, where the test set has one, keeps it apart from the reference used elsewhere."
+                            }}
+                        </p>
                     })}
                     {move || (task.get() == "word-order").then(|| view! {
                         {number_field("Permuted references", "woj-permutations", settings, |s| s.woj_permutations as f64, |s, v| s.woj_permutations = v as usize, "1")}

@@ -26,7 +26,7 @@ use crate::analysis::bundle::{self, BundleOptions, MemorySink};
 use crate::analysis::campaign::CampaignAnalysis;
 use crate::analysis::db::CampaignInfo;
 use crate::analysis::manifest::{self, Filter, ManifestInput};
-use crate::analysis::{AnalysisResult, AnalysisSettings, JudgmentSet};
+use crate::analysis::AnalysisSettings;
 use crate::db::Db;
 use crate::error::{AppError, AppResult, StorageContext};
 use crate::results::AgreementReport;
@@ -68,10 +68,10 @@ impl Kind {
     }
 
     /// Every single-file name an export of `result` offers, then `all.zip`.
-    pub fn offered(set: &JudgmentSet, result: &AnalysisResult) -> Vec<String> {
+    pub fn offered(a: &CampaignAnalysis) -> Vec<String> {
         let mut names: Vec<String> = RowFormat::ALL.iter().map(|f| f.file_name().to_string()).collect();
         names.extend(["analysis.json", "agreement.json", "manifest.json"].map(String::from));
-        names.extend(crate::results::build::export_file_names(set, result));
+        names.extend(crate::results::build::export_file_names(a));
         names.push("all.zip".into());
         names
     }
@@ -119,7 +119,7 @@ impl Prepared {
     /// The computed files, in memory (they are small: per system, segment and worker).
     pub fn computed_files(&self) -> AppResult<Vec<(String, Vec<u8>)>> {
         let mut sink = MemorySink::default();
-        bundle::write_result_files(&mut sink, &self.analysis.result, Some(&self.analysis.set), &self.bundle_options()).map_err(AppError::internal)?;
+        self.analysis.write_files(&mut sink, &self.bundle_options()).map_err(AppError::internal)?;
         Ok(sink.files)
     }
 
@@ -130,7 +130,7 @@ impl Prepared {
     /// One computed file by name, if the result has it.
     pub fn computed_file(&self, want: &str) -> AppResult<Option<Vec<u8>>> {
         let mut sink = bundle::OneFile { want, found: None };
-        bundle::write_result_files(&mut sink, &self.analysis.result, Some(&self.analysis.set), &self.bundle_options()).map_err(AppError::internal)?;
+        self.analysis.write_files(&mut sink, &self.bundle_options()).map_err(AppError::internal)?;
         Ok(sink.found)
     }
 
@@ -343,5 +343,5 @@ pub async fn write_dir(db: &Db, p: &Prepared, kind: &Kind, dir: &std::path::Path
 /// The error for a computed file the result does not have, listing those it has (a 400: the
 /// name is well-formed, this campaign's result just has no such file).
 pub fn unknown_file(p: &Prepared, name: &str) -> AppError {
-    AppError::invalid("file", format!("there is no export called {name:?} for this campaign; there are: {}", Kind::offered(&p.analysis.set, &p.analysis.result).join(", ")))
+    AppError::invalid("file", format!("there is no export called {name:?} for this campaign; there are: {}", Kind::offered(&p.analysis).join(", ")))
 }

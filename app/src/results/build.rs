@@ -40,7 +40,7 @@ pub fn agreement(set: &JudgmentSet, r: &AnalysisResult) -> AgreementReport {
 }
 
 /// The names of the computed files an export of this result offers.
-pub fn export_file_names(set: &JudgmentSet, r: &AnalysisResult) -> Vec<String> {
+pub fn export_file_names(a: &CampaignAnalysis) -> Vec<String> {
     struct Names;
     impl crate::analysis::bundle::FileSink for Names {
         fn file(&mut self, _: &str, _: &mut dyn FnMut(&mut dyn std::io::Write) -> std::io::Result<()>) -> Result<(), String> {
@@ -48,7 +48,7 @@ pub fn export_file_names(set: &JudgmentSet, r: &AnalysisResult) -> Vec<String> {
         }
     }
     let o = crate::analysis::bundle::BundleOptions { name: crate::analysis::bundle::DEFAULT_NAME, segments_in_test_set_order: true };
-    crate::analysis::bundle::write_result_files(&mut Names, r, Some(set), &o).unwrap_or_default()
+    a.write_files(&mut Names, &o).unwrap_or_default()
 }
 
 /// The results page's rows and plots from one pipeline run.
@@ -118,7 +118,63 @@ pub fn results_view(a: &CampaignAnalysis, options: ResultsOptions) -> ResultsVie
         excluded: excluded(r),
         groups,
         agreement: a.agreement().clone(),
-        export_files: export_file_names(&a.set, r),
+        export_files: export_file_names(a),
+        ranking: a.ranking.as_ref().map(ranking_view),
+    }
+}
+
+/// The ranking section: every method's figures per system, where they disagree, and the plots.
+pub fn ranking_view(a: &crate::analysis::campaign::RankingAnalysis) -> super::RankingView {
+    use crate::analysis::ranking::{MAX_EXACT_SYSTEMS, listing_order, method_disagreements, method_positions};
+    let r = &a.report;
+    let order = listing_order(r);
+    let methods = method_positions(r);
+    let rows = order
+        .iter()
+        .map(|&i| {
+            let s = &r.standings[i];
+            super::RankingRow {
+                system: r.systems[i].clone(),
+                wins: s.wins,
+                losses: s.losses,
+                ties: s.ties,
+                wins_ratio: s.wins_ratio,
+                wins_and_ties_ratio: s.wins_and_ties_ratio,
+                expected_wins: s.expected_wins,
+                rank_lo: r.rank_ranges[i].0,
+                rank_hi: r.rank_ranges[i].1,
+                trueskill_mu: r.trueskill[i].mu,
+                trueskill_sigma: r.trueskill[i].sigma,
+                positions: methods.iter().map(|(_, p)| p[i]).collect(),
+                // A system never compared is no winner.
+                winner: r.winners.contains(&i) && s.wins + s.losses + s.ties > 0,
+            }
+        })
+        .collect();
+    let disagreements = method_disagreements(r)
+        .into_iter()
+        .map(|(x, y, above, below)| format!("{} above {} by {}; below it by {}.", r.systems[x], r.systems[y], above.join(", "), below.join(", ")))
+        .collect();
+    let names: Vec<&str> = r.systems.iter().map(String::as_str).collect();
+    let ew_positions = &methods.iter().find(|(m, _)| *m == "expected wins").expect("a method").1;
+    let ranges: Vec<plots::RankRange> = order
+        .iter()
+        .map(|&i| plots::RankRange { name: names[i], lo: r.rank_ranges[i].0, hi: r.rank_ranges[i].1, rank: ew_positions[i].unwrap_or(0) })
+        .collect();
+    super::RankingView {
+        lang_pair: r.pair.clone(),
+        blocks: r.blocks,
+        blocks_all: a.blocks_all,
+        blocks_repeated: a.blocks_repeated,
+        judges_excluded: a.judges_excluded,
+        rows,
+        methods: methods.iter().map(|(m, _)| m.to_string()).collect(),
+        disagreements,
+        exact_note: (r.systems.len() > MAX_EXACT_SYSTEMS).then(|| {
+            format!("{} systems are too many for the exact orderings (at most {MAX_EXACT_SYSTEMS}); use expected wins or TrueSkill.", r.systems.len())
+        }),
+        rank_range_svg: plots::rank_range_plot(&ranges),
+        head_to_head_svg: plots::head_to_head_plot(&names, &r.head_to_head, &r.sign_p, &order),
     }
 }
 

@@ -92,6 +92,54 @@ pub struct ResultsView {
     pub agreement: AgreementReport,
     /// Names of the computed files an export offers for these settings (`ad-sys-scores-de-en.csv`, …).
     pub export_files: Vec<String>,
+    /// A relative-ranking campaign's methods side by side (WMT 2012); `None` for other tasks.
+    #[serde(default)]
+    pub ranking: Option<RankingView>,
+}
+
+/// A relative-ranking campaign's results: every method of WMT 2012 on the blocks of the workers
+/// quality control keeps, first showings only.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct RankingView {
+    pub lang_pair: String,
+    /// Blocks ranked by retained workers (the methods' data), by every worker, and repeated.
+    pub blocks: usize,
+    pub blocks_all: usize,
+    pub blocks_repeated: usize,
+    pub judges_excluded: usize,
+    /// Systems in order of expected wins, best first.
+    pub rows: Vec<RankingRow>,
+    /// The methods' names, in the order of [`RankingRow::positions`].
+    pub methods: Vec<String>,
+    /// Pairs of systems the methods order differently, in words.
+    pub disagreements: Vec<String>,
+    /// Why the exact orderings are missing (too many systems), if they are.
+    pub exact_note: Option<String>,
+    pub rank_range_svg: String,
+    pub head_to_head_svg: String,
+}
+
+/// One system under every method.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct RankingRow {
+    pub system: String,
+    pub wins: u64,
+    pub losses: u64,
+    pub ties: u64,
+    /// (d) WMT 2012's official score: wins / (wins + losses).
+    pub wins_ratio: Option<f64>,
+    /// (b) (wins + ties) / comparisons, the score before 2012.
+    pub wins_and_ties_ratio: Option<f64>,
+    /// (h) expected wins and its 95% rank range (bootstrap over blocks).
+    pub expected_wins: Option<f64>,
+    pub rank_lo: usize,
+    pub rank_hi: usize,
+    pub trueskill_mu: f64,
+    pub trueskill_sigma: f64,
+    /// Position under each method of [`RankingView::methods`] (1 = best).
+    pub positions: Vec<Option<usize>>,
+    /// No other system is better by the sign test at p ≤ 0.10 (WMT 2012's winners).
+    pub winner: bool,
 }
 
 /// One (worker, task) on the review page.

@@ -3,7 +3,7 @@
 use crate::auth::error_text;
 use crate::results::api::{DecideWorker, campaign_results, campaign_workers, results_campaigns};
 use crate::results::{
-    AgreementReport, GroupAgreement, GroupView, PairFigures, ResultsOptions, ResultsView, VerdictFilter, WorkerRow, WorkerSort, WorkersQuery,
+    AgreementReport, GroupAgreement, GroupView, PairFigures, RankingView, ResultsOptions, ResultsView, VerdictFilter, WorkerRow, WorkerSort, WorkersQuery,
     WorkersView,
 };
 use leptos::either::Either;
@@ -115,6 +115,7 @@ fn ResultsBody(r: ResultsView, campaign_id: i64) -> impl IntoView {
         {empty.then(|| view! {
             <p class="empty" id="results-empty">"No scores yet: results appear once workers who pass quality control have finished HITs."</p>
         })}
+        {r.ranking.map(|k| view! { <Ranking k/> })}
         {r.groups.into_iter().map(|g| view! { <Group g/> }).collect_view()}
         <Agreement report=r.agreement/>
         <Exports campaign_id options=r.options files=r.export_files/>
@@ -249,6 +250,93 @@ fn Group(g: GroupView) -> impl IntoView {
                     <li>{format!("Ranks {}–{}: {}", c.start, c.end, c.systems.join(", "))}</li>
                 }).collect_view()}
             </ol>
+        </section>
+    }
+}
+
+/// A relative-ranking campaign: every WMT 2012 method side by side, where they disagree, the
+/// rank ranges and the head-to-head table.
+#[component]
+fn Ranking(k: RankingView) -> impl IntoView {
+    let position = |p: Option<usize>| p.map_or("–".to_string(), |p| p.to_string());
+    let methods = k.methods.clone();
+    let agree = k.disagreements.is_empty();
+    let counts = format!(
+        "{} blocks ranked by the workers quality control keeps ({} from every worker; {} worker(s) left out). \
+         {} blocks of repeated screens measure agreement and are not in the rankings.",
+        k.blocks, k.blocks_all, k.judges_excluded, k.blocks_repeated
+    );
+    let body = if k.blocks == 0 {
+        Either::Left(view! {
+            <p class="empty" id="ranking-empty">"No rankings yet: the methods need blocks ranked by workers who pass quality control."</p>
+        })
+    } else {
+        let positions: Vec<(String, Vec<Option<usize>>)> = k.rows.iter().map(|r| (r.system.clone(), r.positions.clone())).collect();
+        Either::Right(view! {
+            <div class="table-scroll" role="region" aria-label="Scores per system" tabindex="0">
+            <table class="data ranking-methods" id="ranking-methods">
+                <caption>"Scores per system, best expected wins first. • marks a winner: no other system is better by the sign test at p ≤ 0.10."</caption>
+                <thead><tr>
+                    <th scope="col">"System"</th>
+                    <th scope="col" title="wins / (wins + losses), WMT 2012's official score">"Wins ratio"</th>
+                    <th scope="col" title="(wins + ties) / comparisons, the score before 2012">"Wins and ties"</th>
+                    <th scope="col" title="Mean over opponents of the chance of beating them">"Expected wins"</th>
+                    <th scope="col">"Rank range (95%)"</th>
+                    <th scope="col">"TrueSkill μ ± σ"</th>
+                    <th scope="col">"Wins"</th><th scope="col">"Losses"</th><th scope="col">"Ties"</th>
+                </tr></thead>
+                <tbody>
+                    {k.rows.into_iter().map(|r| view! {
+                        <tr class="ranking-row" data-system=r.system.clone()>
+                            <th scope="row">{r.system.clone()}{r.winner.then_some(" •")}</th>
+                            <td class="num wins-ratio" data-label="Wins ratio">{opt(r.wins_ratio, 3)}</td>
+                            <td class="num" data-label="Wins and ties">{opt(r.wins_and_ties_ratio, 3)}</td>
+                            <td class="num expected-wins" data-label="Expected wins">{opt(r.expected_wins, 3)}</td>
+                            <td class="num rank-range" data-label="Rank range (95%)">{if r.rank_lo == r.rank_hi { r.rank_lo.to_string() } else { format!("{}–{}", r.rank_lo, r.rank_hi) }}</td>
+                            <td class="num" data-label="TrueSkill μ ± σ">{format!("{} ± {}", fixed(r.trueskill_mu, 3), fixed(r.trueskill_sigma, 3))}</td>
+                            <td class="num" data-label="Wins">{r.wins}</td><td class="num" data-label="Losses">{r.losses}</td><td class="num" data-label="Ties">{r.ties}</td>
+                        </tr>
+                    }).collect_view()}
+                </tbody>
+            </table>
+            </div>
+            <div class="table-scroll" role="region" aria-label="Position under each method" tabindex="0">
+            <table class="data ranking-positions" id="ranking-positions">
+                <caption>"Each system's position under each method (1 = best)."</caption>
+                <thead><tr>
+                    <th scope="col">"System"</th>
+                    {methods.iter().map(|m| view! { <th scope="col" class="method">{m.clone()}</th> }).collect_view()}
+                </tr></thead>
+                <tbody>
+                    {positions.into_iter().map(|(system, ps)| view! {
+                        <tr data-system=system.clone()>
+                            <th scope="row">{system.clone()}</th>
+                            {ps.into_iter().zip(methods.clone()).map(|(p, m)| view! { <td class="num method-position" data-label=m>{position(p)}</td> }).collect_view()}
+                        </tr>
+                    }).collect_view()}
+                </tbody>
+            </table>
+            </div>
+            {k.exact_note.map(|n| view! { <p class="hint">{n}</p> })}
+            <h3>"Where the methods disagree"</h3>
+            {if agree {
+                Either::Left(view! { <p id="ranking-agree">"Every method orders the systems the same way."</p> })
+            } else {
+                Either::Right(view! {
+                    <ul id="ranking-disagreements">{k.disagreements.into_iter().map(|d| view! { <li>{d}</li> }).collect_view()}</ul>
+                })
+            }}
+            <h3>"Rank ranges"</h3>
+            <div class="figure" id="rank-range-plot" inner_html=k.rank_range_svg></div>
+            <h3>"Head to head"</h3>
+            <div class="figure" id="head-to-head" inner_html=k.head_to_head_svg></div>
+        })
+    };
+    view! {
+        <section class="group ranking" id="ranking" data-lang-pair=k.lang_pair.clone()>
+            <h2>{format!("Relative ranking · {}: the WMT 2012 methods", k.lang_pair)}</h2>
+            <p class="hint" id="ranking-blocks">{counts}</p>
+            {body}
         </section>
     }
 }

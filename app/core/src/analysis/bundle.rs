@@ -121,6 +121,27 @@ pub fn write_result_files(
     Ok(files)
 }
 
+/// A relative-ranking language pair's files: `ranking-<lp>.csv` (every method per system),
+/// `head-to-head-<lp>.csv` and, when given, `wmt-ranking-<lp>.csv` (the blocks the methods
+/// used, in WMT's ranking CSV, so that `assay analyze --input` gives the same figures).
+/// Returns their names in order.
+pub fn write_ranking_files(
+    sink: &mut dyn FileSink,
+    report: &super::ranking::PairReport,
+    blocks: Option<&super::ranking::RankingData>,
+) -> Result<Vec<String>, String> {
+    use super::ranking::{write_head_to_head_csv, write_ranking_csv, write_wmt_ranking_csv};
+    let lp = &report.pair;
+    let mut files = vec![format!("ranking-{lp}.csv"), format!("head-to-head-{lp}.csv")];
+    sink.file(&files[0], &mut |w| write_ranking_csv(w, report))?;
+    sink.file(&files[1], &mut |w| write_head_to_head_csv(w, report))?;
+    if let Some(data) = blocks {
+        files.push(format!("wmt-ranking-{lp}.csv"));
+        sink.file(&files[2], &mut |w| write_wmt_ranking_csv(w, data))?;
+    }
+    Ok(files)
+}
+
 /// `analysis.json`: the manifest and the whole result.
 pub fn write_analysis_json(w: &mut dyn Write, manifest: &serde_json::Value, result: &AnalysisResult) -> io::Result<()> {
     let output = serde_json::json!({ "manifest": manifest, "result": result });

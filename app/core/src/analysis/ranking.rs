@@ -487,6 +487,47 @@ impl RankingData {
     pub fn pairwise(&self) -> Pairwise {
         Pairwise::from_blocks(self.systems.len(), self.block_slices()).expect("blocks read from a file are valid")
     }
+
+    /// A language pair without blocks.
+    pub fn new(pair: impl Into<String>) -> Self {
+        RankingData { pair: pair.into(), systems: Vec::new(), blocks: Vec::new() }
+    }
+
+    /// Adds a block whose outputs are named by system (systems are numbered in the order they
+    /// first appear). A block of fewer than two outputs compares nothing and is not added
+    /// (returns false); a system twice in a block is an error.
+    pub fn push_block<'a>(
+        &mut self,
+        segment: &str,
+        judge: &str,
+        outputs: impl IntoIterator<Item = (&'a str, Option<u32>)>,
+    ) -> Result<bool, RankingError> {
+        let mut ranked = Vec::new();
+        for (name, rank) in outputs {
+            let system = match self.systems.iter().position(|s| s == name) {
+                Some(i) => i,
+                None => {
+                    self.systems.push(name.to_string());
+                    self.systems.len() - 1
+                }
+            };
+            if ranked.iter().any(|o: &RankedOutput| o.system == system) {
+                return Err(RankingError::Repeated { block: self.blocks.len(), system });
+            }
+            ranked.push(RankedOutput { system, rank });
+        }
+        if ranked.len() < 2 {
+            return Ok(false);
+        }
+        self.blocks.push(RankingBlock { segment: segment.to_string(), judge: judge.to_string(), outputs: ranked });
+        Ok(true)
+    }
+
+    /// The same language pair with only the blocks `keep` accepts (every system kept, so that
+    /// indices stay valid and a system without blocks shows as such).
+    pub fn filtered(&self, keep: impl Fn(&RankingBlock) -> bool) -> RankingData {
+        RankingData { pair: self.pair.clone(), systems: self.systems.clone(), blocks: self.blocks.iter().filter(|b| keep(b)).cloned().collect() }
+    }
 }
 
 /// A language as WMT's files write it: a code (`fr`, `fra`) or an English name (`French`).
@@ -622,11 +663,53 @@ pub fn report(data: &RankingData, samples: usize, seed: u64) -> PairReport {
 }
 
 /// Positions (1 = best) of the systems in an ordering.
-fn positions(order: &Option<Ordering>, n: usize) -> Vec<Option<usize>> {
+pub fn positions(order: &Option<Ordering>, n: usize) -> Vec<Option<usize>> {
     let mut out = vec![None; n];
     if let Some(o) = order {
         for (at, &s) in o.order.iter().enumerate() {
             out[s] = Some(at + 1);
+        }
+    }
+    out
+}
+
+/// The methods of a report, each as every system's position (1 = best; equal scores share
+/// the better position; `None` where the method gave no order, e.g. MFAS above
+/// [`MAX_EXACT_SYSTEMS`]): (d) wins ratio, (b) wins and ties, (h) expected wins, TrueSkill μ,
+/// (e) minimum feedback arc set, (f) most probable.
+pub fn method_positions(r: &PairReport) -> Vec<(&'static str, Vec<Option<usize>>)> {
+    let n = r.systems.len();
+    let by = |f: &dyn Fn(&Standing) -> Option<f64>| ranks_of(&r.standings.iter().map(f).collect::<Vec<_>>()).into_iter().map(Some).collect();
+    vec![
+        ("wins ratio", by(&|s| s.wins_ratio)),
+        ("wins and ties ratio", by(&|s| s.wins_and_ties_ratio)),
+        ("expected wins", by(&|s| s.expected_wins)),
+        ("TrueSkill", ranks_of(&r.trueskill.iter().map(|k| Some(k.mu)).collect::<Vec<_>>()).into_iter().map(Some).collect()),
+        ("minimum feedback arc set", positions(&r.mfas, n)),
+        ("most probable ranking", positions(&r.most_probable, n)),
+    ]
+}
+
+/// Where the methods disagree: each pair of systems that two methods put in opposite orders,
+/// as `(better by some, worse by them, the methods that put the first above, the methods that
+/// put it below)`, pairs in the listing order.
+pub fn method_disagreements(r: &PairReport) -> Vec<(usize, usize, Vec<&'static str>, Vec<&'static str>)> {
+    let methods = method_positions(r);
+    let order = listing_order(r);
+    let mut out = Vec::new();
+    for (x, &a) in order.iter().enumerate() {
+        for &b in &order[x + 1..] {
+            let (mut above, mut below) = (Vec::new(), Vec::new());
+            for (name, pos) in &methods {
+                match (pos[a], pos[b]) {
+                    (Some(pa), Some(pb)) if pa < pb => above.push(*name),
+                    (Some(pa), Some(pb)) if pa > pb => below.push(*name),
+                    _ => {}
+                }
+            }
+            if !above.is_empty() && !below.is_empty() {
+                out.push((a, b, above, below));
+            }
         }
     }
     out
@@ -671,6 +754,41 @@ pub fn write_ranking_csv(mut w: impl std::io::Write, r: &PairReport) -> std::io:
             pos(mp[i]),
             u8::from(r.winners.contains(&i)),
         )?;
+    }
+    Ok(())
+}
+
+/// A language pair's blocks as a WMT ranking CSV (the layout [`read_wmt_ranking_csv`] reads):
+/// `srclang,trglang,srcIndex,documentId,segmentId,judgeId,system1Number,system1Id,…,
+/// system1rank,…`, as many system columns as the largest block, `-1` for an empty slot and a
+/// rank not given. `srcIndex` numbers the blocks from 1; `documentId` is `-1` (not known here).
+pub fn write_wmt_ranking_csv(mut w: impl std::io::Write, data: &RankingData) -> std::io::Result<()> {
+    use super::formats::csv_text;
+    let (src, trg) = data.pair.split_once('-').unwrap_or((data.pair.as_str(), ""));
+    let width = data.blocks.iter().map(|b| b.outputs.len()).max().unwrap_or(2).max(2);
+    let mut header = String::from("srclang,trglang,srcIndex,documentId,segmentId,judgeId");
+    for k in 1..=width {
+        header.push_str(&format!(",system{k}Number,system{k}Id"));
+    }
+    for k in 1..=width {
+        header.push_str(&format!(",system{k}rank"));
+    }
+    writeln!(w, "{header}")?;
+    for (i, b) in data.blocks.iter().enumerate() {
+        write!(w, "{},{},{},-1,{},{}", csv_text(src), csv_text(trg), i + 1, csv_text(&b.segment), csv_text(&b.judge))?;
+        for k in 0..width {
+            match b.outputs.get(k) {
+                Some(o) => write!(w, ",{},{}", o.system + 1, csv_text(&data.systems[o.system]))?,
+                None => write!(w, ",-1,-1")?,
+            }
+        }
+        for k in 0..width {
+            match b.outputs.get(k).and_then(|o| o.rank) {
+                Some(r) => write!(w, ",{r}")?,
+                None => write!(w, ",-1")?,
+            }
+        }
+        writeln!(w)?;
     }
     Ok(())
 }

@@ -341,3 +341,70 @@ fn the_ranking_files_list_every_method_per_system() {
     // Row B: A won 30 of 30 (***); C won none of 30.
     assert!(h2h.lines().any(|l| l == "B,1.000***,,0.000"), "{h2h}");
 }
+
+#[test]
+fn blocks_named_by_system_number_systems_by_first_appearance() {
+    let mut d = RankingData::new("de-en");
+    assert!(d.push_block("s1", "w1", [("B", Some(1)), ("A", Some(2)), ("C", Some(2))]).unwrap());
+    assert!(d.push_block("s2", "w2", [("C", Some(1)), ("D", None)]).unwrap());
+    // One output compares nothing: not added.
+    assert!(!d.push_block("s3", "w1", [("A", Some(1))]).unwrap());
+    assert_eq!(d.systems, ["B", "A", "C", "D"]);
+    assert_eq!(d.blocks.len(), 2);
+    assert_eq!(d.blocks[1].outputs, [RankedOutput { system: 2, rank: Some(1) }, RankedOutput { system: 3, rank: None }]);
+    assert_eq!(d.push_block("s4", "w1", [("A", Some(1)), ("A", Some(2))]), Err(RankingError::Repeated { block: 2, system: 1 }));
+    // B beat A and C; A and C tied.
+    let p = d.pairwise();
+    let s = standings(&p);
+    assert_eq!((s[0].wins, s[0].losses, s[1].ties), (2, 0, 1));
+    let only_w2 = d.filtered(|b| b.judge == "w2");
+    assert_eq!((only_w2.blocks.len(), only_w2.systems.len()), (1, 4));
+}
+
+#[test]
+fn methods_side_by_side_show_where_they_disagree() {
+    // Lopez's Figure 2 tournament as blocks of two: the wins ratio ranks A C B D, MFAS A B C D.
+    let (a, b, c, d) = (0usize, 1, 2, 3);
+    let mut data = RankingData::new("xx-yy");
+    data.systems = ["A", "B", "C", "D"].map(String::from).to_vec();
+    for &(w, l, k) in &[(a, b, 3), (a, c, 1), (a, d, 2), (b, c, 1), (b, d, 1), (c, d, 2)] {
+        for _ in 0..k {
+            data.blocks.push(RankingBlock {
+                segment: "s".into(),
+                judge: "j".into(),
+                outputs: vec![RankedOutput { system: w, rank: Some(1) }, RankedOutput { system: l, rank: Some(2) }],
+            });
+        }
+    }
+    let r = report(&data, 50, 1);
+    let m = method_positions(&r);
+    let get = |name: &str| m.iter().find(|(n, _)| *n == name).unwrap().1.clone();
+    assert_eq!(get("minimum feedback arc set"), [Some(1), Some(2), Some(3), Some(4)]);
+    // Eq. 1 (the wins ratio): B 2/5 < C 2/4, so C is above B; expected wins (B 2/3, C 1/3)
+    // agrees with MFAS.
+    let wr = get("wins ratio");
+    assert!(wr[c] < wr[b], "{wr:?}");
+    assert_eq!(get("expected wins"), [Some(1), Some(2), Some(3), Some(4)]);
+    let dis = method_disagreements(&r);
+    let bc = dis.iter().find(|(x, y, _, _)| (*x, *y) == (c, b) || (*x, *y) == (b, c)).expect("B and C are ordered differently");
+    let (above, below) = if bc.0 == b { (&bc.2, &bc.3) } else { (&bc.3, &bc.2) };
+    assert!(above.contains(&"minimum feedback arc set") && above.contains(&"expected wins") && below.contains(&"wins ratio"), "{bc:?}");
+    // No disagreement about A (first by every method).
+    assert!(dis.iter().all(|(x, y, _, _)| *x != a && *y != a));
+}
+
+#[test]
+fn the_wmt_ranking_csv_written_reads_back_the_same() {
+    let mut d = RankingData::new("de-en");
+    d.push_block("seg,1", "mturk:A1", [("Sys \"B\"", Some(1)), ("A", Some(3)), ("C", Some(1))]).unwrap();
+    d.push_block("seg2", "mturk:A2", [("C", Some(2)), ("A", None)]).unwrap();
+    let mut out = Vec::new();
+    write_wmt_ranking_csv(&mut out, &d).unwrap();
+    let text = String::from_utf8(out).unwrap();
+    assert!(text.starts_with("srclang,trglang,srcIndex,documentId,segmentId,judgeId,system1Number,system1Id,system2Number,system2Id,system3Number,system3Id,system1rank,system2rank,system3rank\n"), "{text}");
+    assert!(text.contains("de,en,2,-1,seg2,mturk:A2,3,C,2,A,-1,-1,2,-1,-1"), "{text}");
+    let back = read_wmt_ranking_csv(text.as_bytes()).unwrap();
+    assert_eq!(back, vec![d.clone()]);
+    // Same figures from the file as from the data.
+    assert_eq!(report(&back[0], 20, 3), report(&d, 20, 3));
+}

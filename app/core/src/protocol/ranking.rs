@@ -33,6 +33,17 @@ pub fn score_of_rank(rank: u32, outputs: usize) -> f64 {
     (outputs as f64 - f64::from(rank)) / (outputs as f64 - 1.0)
 }
 
+/// The rank a stored score stands for among `outputs` outputs (the inverse of
+/// [`score_of_rank`]); `None` for a score that no rank gives.
+pub fn rank_of_score(score: f64, outputs: usize) -> Option<u32> {
+    if outputs < 2 || !score.is_finite() {
+        return (outputs == 1 && score == 1.0).then_some(1);
+    }
+    let rank = outputs as f64 - score * (outputs as f64 - 1.0);
+    let r = rank.round();
+    ((rank - r).abs() < 1e-6 && r >= 1.0 && r <= outputs as f64).then_some(r as u32)
+}
+
 impl Protocol for Ranking {
     fn name(&self) -> &'static str {
         "relative ranking"

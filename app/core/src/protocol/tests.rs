@@ -105,3 +105,19 @@ fn ranking_takes_a_rank_among_the_block_and_stores_it_as_a_score_too() {
     assert_eq!(for_task(TaskKind::Ranking).layout(), Layout::Several { outputs: 5 });
     assert_eq!(for_task(TaskKind::Ranking).quality_control(), &[ItemType::BadRef, ItemType::Repeat]);
 }
+
+#[test]
+fn a_stored_ranking_score_gives_back_its_rank() {
+    use super::ranking::{rank_of_score, score_of_rank};
+    for outputs in 2..=25usize {
+        for rank in 1..=outputs as u32 {
+            assert_eq!(rank_of_score(score_of_rank(rank, outputs), outputs), Some(rank), "rank {rank} of {outputs}");
+        }
+    }
+    // Scores no rank gives: between ranks, outside [0, 1], not a number.
+    assert_eq!(rank_of_score(0.6, 5), None);
+    assert_eq!(rank_of_score(1.25, 5), None);
+    assert_eq!(rank_of_score(-0.25, 5), None);
+    assert_eq!(rank_of_score(f64::NAN, 5), None);
+    assert_eq!((rank_of_score(1.0, 1), rank_of_score(0.0, 1)), (Some(1), None));
+}
