@@ -90,7 +90,7 @@ const MIGRATIONS: &[(i64, &str, &str, &str)] = &[
     ),
     (
         9,
-        "practice",
+        "practice and active time",
         include_str!("../../migrations/sqlite/0009_practice.sql"),
         include_str!("../../migrations/postgres/0009_practice.sql"),
     ),

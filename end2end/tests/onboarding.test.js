@@ -284,3 +284,55 @@ test('the designer edits the instructions page, the labels and the practice, wit
   await page.waitForFunction(() => /practice answers needed to go on \(5\) cannot be more than the practice items \(4\)/.test(document.body.textContent), null, { timeout: 15_000 });
   await context.close();
 });
+
+test('active time: idle time past the gap is not counted, and organizers see words per active hour', async () => {
+  const { server, browser } = env;
+  const organizer = await openHydrated(await browser.newContext(), `${server.base}/login`);
+  await signIn(organizer, DEMO.organizer);
+  await organizer.waitForSelector('section[data-role="organizer"]', { timeout: 15_000 });
+  const set = (await ok(organizer, 'list_test_sets')).find((s) => s.source_lang === 'de' && s.systems.length >= 3);
+  const draft = {
+    name: 'Active time e2e', task: 'da-fluency', test_set_id: set.id, systems: set.systems.map((s) => s.id), benchmark_systems: [], seed: 11,
+    settings: { judgments_wanted: 18, redundancy: 1, target_language: 'English', idle_gap_seconds: 5, payment_per_hit: 3, payment_currency: 'EUR' },
+  };
+  const created = await organizer.evaluate(async (draft) => {
+    const r = await fetch('/api/create_campaign', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ draft }) });
+    return { status: r.status, body: await r.text() };
+  }, draft);
+  assert.equal(created.status, 200, created.body);
+  const id = created.body.trim();
+  await ok(organizer, 'launch_campaign', { campaign_id: id });
+  const link = (await ok(organizer, 'campaign_progress', { campaign_id: id })).crowd_link;
+
+  const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  const page = await context.newPage();
+  await page.goto(`${link}&worker=E2E-IDLE`);
+  await waitHydrated(page);
+  const assignment = page.url().split('/work/')[1];
+  await page.click('#start');
+  await page.waitForSelector('#score');
+  // Item 1: answered at once. Item 2: left alone for 9 s (the gap is 5 s), then answered.
+  await page.focus('#score');
+  await page.keyboard.press('End');
+  await page.keyboard.press('Enter');
+  await page.waitForFunction(() => document.querySelector('#progress')?.textContent.trim().startsWith('2 of'));
+  await page.waitForTimeout(9_000);
+  await page.focus('#score');
+  await page.keyboard.press('Home');
+  await page.keyboard.press('Enter');
+  await page.waitForFunction(() => document.querySelector('#progress')?.textContent.trim().startsWith('3 of'));
+  const stored = await ok(organizer, 'assignment_judgments', { assignment });
+  assert.equal(stored.length, 2);
+  for (const j of stored) assert.ok(j.active_ms !== null && j.active_ms <= j.time_on_screen_ms, JSON.stringify(j));
+  const idle = stored[1];
+  assert.ok(idle.time_on_screen_ms >= 9_000, JSON.stringify(idle));
+  assert.ok(idle.active_ms <= 7_000 && idle.active_ms >= 3_000, `about the 5 s gap counted, not the 9 s: ${JSON.stringify(idle)}`);
+  await context.close();
+
+  // The campaign page shows the active time and words per active hour.
+  await organizer.goto(`${server.base}/campaigns/${id}`);
+  await waitHydrated(organizer);
+  await organizer.waitForSelector('#at-active', { timeout: 20_000 });
+  assert.match(await organizer.textContent('#at-active'), /^\d+ min of \d+ min on screen \(\d+ %\), over 2 judgments$/);
+  assert.match(await organizer.textContent('#at-pay'), /no finished HIT yet/);
+});

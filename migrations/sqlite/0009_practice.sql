@@ -1,4 +1,4 @@
--- Practice before real work (issue 18): items built at launch from segments of the test set set
+-- Practice before real work and active time (issue 18): items built at launch from segments of the test set set
 -- apart from the HITs, scored against expected ranges, never stored as judgments; and each
 -- worker's progress through them per campaign (so a reload, or the worker's next HIT, does not
 -- repeat the practice once passed). SQLite version.
@@ -27,3 +27,8 @@ CREATE TABLE practice_progress (
     updated_at    INTEGER NOT NULL,
     PRIMARY KEY (campaign_id, worker_id)
 );
+
+-- Active time on an item (issue 18, item 4): the milliseconds the browser counted the page as
+-- in use (visible, focused, and an input event no longer ago than the campaign's idle gap).
+-- NULL for judgments stored without it. The analysis counts min(active, the server's own time).
+ALTER TABLE judgments ADD COLUMN active_ms INTEGER;

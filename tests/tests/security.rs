@@ -78,6 +78,7 @@ const TABLE: &[Row] = &[
     Row { endpoint: "my_queue", how: How::Form, expect: [NO_ACCOUNT[0], NO_ACCOUNT[1], S(200), S(200), S(200), S(200)] },
     Row { endpoint: "start_campaign_hit", how: How::Form, expect: [S(401), S(401), Pass, Pass, Pass, Pass] },
     Row { endpoint: "hit_items", how: How::Form, expect: [S(401), S(401), S(403), S(403), S(200), S(200)] },
+    Row { endpoint: "campaign_active_time", how: How::Form, expect: [S(401), S(401), S(403), S(403), S(200), S(200)] },
     Row { endpoint: "set_worker_blocked", how: How::Form, expect: [S(401), S(401), S(403), S(403), Pass, Pass] },
     // annotate/api.rs. The assignment argument is the demo annotator's DA HIT, except for the
     // crowd worker, who passes the crowd HIT's id (all they have).
@@ -172,7 +173,7 @@ fn form_args(endpoint: &str, who: Who, d: &Demo, n: usize) -> Vec<(String, Strin
         "invite_user" => vec![("email", format!("invitee{n}@example.org")), ("role", "annotator".into())],
         "invitation" => vec![("token", "forged-token".into())],
         "accept_invitation" => vec![("token", "forged-token".into()), ("name", "Eve".into()), ("password", "a long enough password".into())],
-        "launch_campaign" | "campaign_progress" | "start_campaign_hit" => vec![("campaign_id", campaign)],
+        "launch_campaign" | "campaign_progress" | "start_campaign_hit" | "campaign_active_time" => vec![("campaign_id", campaign)],
         "hit_items" => vec![("campaign_id", campaign), ("hit_index", "0".into())],
         "campaign_results" => vec![
             ("campaign_id", campaign),

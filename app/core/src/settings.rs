@@ -206,6 +206,9 @@ pub struct CampaignSettings {
     pub time_floor_seconds: i64,
     /// An assignment idle longer than this goes back to the pool.
     pub assignment_timeout_minutes: i64,
+    /// Active time: a gap longer than this (seconds) without input (key, pointer, touch,
+    /// scrolling) is idle and not counted; nor is time with the page hidden or unfocused.
+    pub idle_gap_seconds: i64,
     /// Expected seconds per fluency judgment (for the time estimate).
     pub seconds_per_fluency_judgment: f64,
     /// Expected seconds per adequacy (and source-based, word-order) judgment.
@@ -253,6 +256,7 @@ impl Default for CampaignSettings {
             payment_currency: "USD".into(),
             time_floor_seconds: 600,
             assignment_timeout_minutes: 120,
+            idle_gap_seconds: 30,
             seconds_per_fluency_judgment: 13.0,
             seconds_per_adequacy_judgment: 18.0,
             target_language: "English".into(),

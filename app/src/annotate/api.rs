@@ -54,6 +54,8 @@ pub async fn start_work(assignment: String) -> Result<Step, ServerFnError> {
 /// Stores the answer to the current item; returns the next item, or the completion code after
 /// the last one. DA: `score` 0–100. Word order: `score` and `score2`, each 0, .25, .5, .75 or 1
 /// (boxes) or 0–1 (sliders). `key` identifies the attempt: a retry sends the same key.
+/// `active_ms`: of the time on screen, the time the page was in use (optional).
+#[allow(clippy::too_many_arguments)]
 #[server(endpoint = "submit_judgment")]
 pub async fn submit_judgment(
     assignment: String,
@@ -63,9 +65,10 @@ pub async fn submit_judgment(
     #[server(default)] skipped: bool,
     time_on_screen_ms: i64,
     key: String,
+    #[server(default)] active_ms: Option<i64>,
 ) -> Result<Step, ServerFnError> {
     let state = web::app_state()?;
-    let answer = work::Answer { position, score, score2, skipped, time_on_screen_ms, idempotency_key: key };
+    let answer = work::Answer { position, score, score2, skipped, time_on_screen_ms, active_ms, idempotency_key: key };
     let cache = cache()?;
     work::submit(&state.db, &cache, &state.secret, caller(), &assignment, &answer).await.map_err(refuse)
 }
@@ -96,13 +99,19 @@ pub struct RankAnswer {
 /// nothing; returns the next screen, or the completion code after the last one. `key`
 /// identifies the attempt: a retry sends the same key.
 #[server(endpoint = "submit_screen", input = server_fn::codec::Json)]
-pub async fn submit_screen(assignment: String, ranks: Vec<RankAnswer>, time_on_screen_ms: i64, key: String) -> Result<Step, ServerFnError> {
+pub async fn submit_screen(
+    assignment: String,
+    ranks: Vec<RankAnswer>,
+    time_on_screen_ms: i64,
+    key: String,
+    #[server(default)] active_ms: Option<i64>,
+) -> Result<Step, ServerFnError> {
     let state = web::app_state()?;
     let cache = cache()?;
     if ranks.len() > 100 {
         return Err(refuse(work::WorkError::Invalid("A screen has at most 100 translations.".into())));
     }
-    let screen = work::ScreenAnswer { ranks: ranks.into_iter().map(|r| (r.position, r.rank)).collect(), time_on_screen_ms, idempotency_key: key };
+    let screen = work::ScreenAnswer { ranks: ranks.into_iter().map(|r| (r.position, r.rank)).collect(), time_on_screen_ms, active_ms, idempotency_key: key };
     work::submit_screen(&state.db, &cache, &state.secret, caller(), &assignment, &screen).await.map_err(refuse)
 }
 

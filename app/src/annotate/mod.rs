@@ -48,6 +48,9 @@ pub struct ScreenSettings {
     /// Relative ranking: the human reference is shown under the source.
     #[serde(default)]
     pub rank_show_reference: bool,
+    /// Active time: seconds without input after which the time on an item is idle.
+    #[serde(default)]
+    pub idle_gap_seconds: i64,
 }
 
 /// The screen settings of a campaign, from its stored `settings` JSON read by
@@ -67,6 +70,7 @@ pub fn screen_settings(settings_json: &str, task: &str, target_lang: &str, sourc
         allow_skip: s.allow_skip,
         rank_outputs: s.rank_outputs,
         rank_show_reference: s.rank_show_reference,
+        idle_gap_seconds: s.idle_gap_seconds,
     }
 }
 
@@ -235,6 +239,9 @@ pub struct JudgmentRecord {
     pub shown_at: Option<i64>,
     pub submitted_at: i64,
     pub time_on_screen_ms: Option<i64>,
+    /// Of the time on screen, the time the page was in use (the browser's count).
+    #[serde(default)]
+    pub active_ms: Option<i64>,
 }
 
 /// An assignment as the organizer sees it.

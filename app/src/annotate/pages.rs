@@ -28,6 +28,89 @@ fn client_now() -> f64 {
     }
 }
 
+/// The active time of the item on screen (issue 18, item 4): time counts while the page is
+/// visible and focused and the last input (a key, the pointer, a touch, the wheel, scrolling)
+/// is no longer ago than the campaign's idle gap. A tick each second adds the time since the
+/// last tick when the page is in use then (a tick late by more than 2 s adds 2 s: a sleeping
+/// laptop is not working). The server keeps the smaller of this and its own time.
+#[derive(Clone, Copy)]
+struct ActiveClock {
+    active: StoredValue<f64>,
+    last_tick: StoredValue<f64>,
+    last_input: StoredValue<f64>,
+    idle_gap_ms: f64,
+}
+
+impl ActiveClock {
+    fn start(idle_gap_seconds: i64) -> ActiveClock {
+        let now = client_now();
+        let clock = ActiveClock {
+            active: StoredValue::new(0.0),
+            last_tick: StoredValue::new(now),
+            last_input: StoredValue::new(now),
+            idle_gap_ms: (idle_gap_seconds.max(1) as f64) * 1000.0,
+        };
+        #[cfg(feature = "hydrate")]
+        {
+            let input = move || clock.last_input.set_value(client_now());
+            let handles = [
+                window_event_listener(ev::keydown, move |_| input()),
+                window_event_listener(ev::pointerdown, move |_| input()),
+                window_event_listener(ev::pointermove, move |_| input()),
+                window_event_listener(ev::wheel, move |_| input()),
+                window_event_listener(ev::touchstart, move |_| input()),
+                window_event_listener(ev::scroll, move |_| input()),
+            ];
+            let interval = set_interval_with_handle(move || clock.tick(), std::time::Duration::from_millis(1000)).ok();
+            on_cleanup(move || {
+                for h in handles {
+                    h.remove();
+                }
+                if let Some(i) = interval {
+                    i.clear();
+                }
+            });
+        }
+        clock
+    }
+
+    fn in_use(&self, now: f64) -> bool {
+        #[cfg(feature = "hydrate")]
+        {
+            let doc = leptos::prelude::document();
+            !doc.hidden() && doc.has_focus().unwrap_or(true) && now - self.last_input.get_value() <= self.idle_gap_ms
+        }
+        #[cfg(not(feature = "hydrate"))]
+        {
+            let _ = (now, self.idle_gap_ms);
+            false
+        }
+    }
+
+    fn tick(&self) {
+        let now = client_now();
+        let dt = (now - self.last_tick.get_value()).clamp(0.0, 2000.0);
+        self.last_tick.set_value(now);
+        if self.in_use(now) {
+            self.active.update_value(|a| *a += dt);
+        }
+    }
+
+    /// A new item is on screen: counting starts again from 0 (as if just touched).
+    fn reset(&self) {
+        let now = client_now();
+        self.active.set_value(0.0);
+        self.last_tick.set_value(now);
+        self.last_input.set_value(now);
+    }
+
+    /// The active milliseconds so far, at most `elapsed`.
+    fn read(&self, elapsed: i64) -> i64 {
+        self.tick();
+        (self.active.get_value().round() as i64).clamp(0, elapsed.max(0))
+    }
+}
+
 /// A fresh idempotency key for one attempt at one item.
 fn fresh_key(position: i64) -> String {
     #[cfg(feature = "hydrate")]
@@ -232,11 +315,13 @@ fn Work(state: WorkState) -> impl IntoView {
     // Per item: when it appeared (browser clock) and the key of the attempt.
     let shown_at = StoredValue::new(client_now());
     let key = StoredValue::new(String::new());
+    let clock = ActiveClock::start(state.screen.idle_gap_seconds);
     let current_position = move || step.with(|s| s.item.as_ref().map(|i| i.position));
     Effect::new(move |_| {
         if let Some(p) = current_position() {
             shown_at.set_value(client_now());
             key.set_value(fresh_key(p));
+            clock.reset();
         }
     });
 
@@ -263,8 +348,9 @@ fn Work(state: WorkState) -> impl IntoView {
         let id = info.with_value(|s| s.assignment.clone());
         let elapsed = (client_now() - shown_at.get_value()).max(0.0).round() as i64;
         let k = key.get_value();
+        let active = clock.read(elapsed);
         leptos::task::spawn_local(async move {
-            match submit_judgment(id, position, score, score2, skipped, elapsed, k).await {
+            match submit_judgment(id, position, score, score2, skipped, elapsed, k, Some(active)).await {
                 Ok(next) => {
                     error.set(None);
                     step.set(next);
@@ -289,8 +375,9 @@ fn Work(state: WorkState) -> impl IntoView {
         let id = info.with_value(|s| s.assignment.clone());
         let elapsed = (client_now() - shown_at.get_value()).max(0.0).round() as i64;
         let k = key.get_value();
+        let active = clock.read(elapsed);
         leptos::task::spawn_local(async move {
-            match submit_screen(id, ranks, elapsed, k).await {
+            match submit_screen(id, ranks, elapsed, k, Some(active)).await {
                 Ok(next) => {
                     error.set(None);
                     step.set(next);
@@ -475,7 +562,8 @@ fn PracticeFeedbackScreen(
 ) -> impl IntoView {
     let i = info.get_value();
     let p = feedback.practice.clone();
-    let answered = if p.passed { p.total } else if p.position == 0 { p.total } else { p.position };
+    // The round's last answer leaves the practice passed or back at item 1.
+    let answered = if p.passed || p.position == 0 { p.total } else { p.position };
     let go = if p.passed {
         "Start the HIT"
     } else if p.position == 0 {

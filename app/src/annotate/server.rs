@@ -671,6 +671,9 @@ pub struct Answer {
     pub skipped: bool,
     /// Time the item was on screen, measured by the browser.
     pub time_on_screen_ms: i64,
+    /// Of that, the time the page was in use (visible, focused, input within the campaign's
+    /// idle gap), measured by the browser; `None` when not sent.
+    pub active_ms: Option<i64>,
     /// Chosen by the browser per item; a retry sends the same key.
     pub idempotency_key: String,
 }
@@ -696,6 +699,16 @@ impl Rules {
     }
 }
 
+/// The active time of an answer is at most its time on screen.
+fn check_active(active_ms: Option<i64>, time_on_screen_ms: i64) -> Result<(), WorkError> {
+    match active_ms {
+        Some(t) if !(0..=time_on_screen_ms).contains(&t) => Err(WorkError::Invalid(format!(
+            "The active time must be between 0 and the time on screen ({time_on_screen_ms} ms); got {t}."
+        ))),
+        _ => Ok(()),
+    }
+}
+
 /// Checks the request (key, time, position), then the answer by the task's protocol
 /// ([`protocol::validate`]); returns the (score, score2) to store.
 fn validate(a: &Rules, answer: &Answer) -> Result<(Option<f64>, Option<f64>), WorkError> {
@@ -709,6 +722,7 @@ fn validate(a: &Rules, answer: &Answer) -> Result<(Option<f64>, Option<f64>), Wo
             answer.time_on_screen_ms
         )));
     }
+    check_active(answer.active_ms, answer.time_on_screen_ms)?;
     if answer.position < 0 || answer.position >= a.total {
         // Named as the page numbers items (from 1), without wrapping at the ends of i64.
         return Err(WorkError::Invalid(format!(
@@ -744,12 +758,13 @@ fn shape(score: Option<f64>, score2: Option<f64>) -> usize {
 
 /// The INSERT of a judgment of each [`shape`], its one row selected `from` (with the time the
 /// item was shown as `shown_at`): `$1` assignment, `$2` HIT item, `$4` skipped, `$5` now, `$6`
-/// time on screen, `$7` key, `$8`/`$9` scores (`$3` is the position).
+/// time on screen, `$7` key, `$8` active time (NULL when not sent), `$9`/`$10` scores (`$3` is
+/// the position).
 fn insert_judgment_from(shape: usize, shown_at: &str, from: &str) -> String {
-    let (columns, values) = [(", score, score2", ", $8, $9"), (", score", ", $8"), ("", "")][shape];
+    let (columns, values) = [(", score, score2", ", $9, $10"), (", score", ", $9"), ("", "")][shape];
     format!(
-        "INSERT INTO judgments (assignment_id, hit_item_id, skipped, shown_at, submitted_at, time_on_screen_ms, idempotency_key{columns}) \
-         SELECT $1, $2, $4, {shown_at}, $5, $6, $7{values} FROM {from}"
+        "INSERT INTO judgments (assignment_id, hit_item_id, skipped, shown_at, submitted_at, time_on_screen_ms, idempotency_key, active_ms{columns}) \
+         SELECT $1, $2, $4, {shown_at}, $5, $6, $7, $8{values} FROM {from}"
     )
 }
 
@@ -776,7 +791,8 @@ fn with_judgment(
         .bind(i64::from(answer.skipped))
         .bind(now)
         .bind(answer.time_on_screen_ms)
-        .bind(answer.idempotency_key.trim().to_string());
+        .bind(answer.idempotency_key.trim().to_string())
+        .bind(answer.active_ms);
     match (score, score2) {
         (Some(s), Some(s2)) => query.bind(s).bind(s2),
         (Some(s), None) => query.bind(s),
@@ -1119,6 +1135,8 @@ pub struct ScreenAnswer {
     pub ranks: Vec<(i64, u32)>,
     /// Time the screen was shown, measured by the browser; shared out over its items.
     pub time_on_screen_ms: i64,
+    /// Of that, the active time (see [`Answer::active_ms`]); shared out the same way.
+    pub active_ms: Option<i64>,
     /// Chosen by the browser per screen; a retry sends the same key.
     pub idempotency_key: String,
 }
@@ -1156,16 +1174,20 @@ pub async fn submit_screen(db: &Db, cache: &Work, secret: &[u8], caller: Option<
             screen.time_on_screen_ms
         )));
     }
+    check_active(screen.active_ms, screen.time_on_screen_ms)?;
     let task = f.rules.task.ok_or_else(|| WorkError::Internal("the campaign's task is unknown to this version of Assay".into()))?;
     // Each item's answer, checked by the protocol, with its share of the time and its key.
     let share = screen.time_on_screen_ms / n;
+    let active_share = screen.active_ms.map(|t| t / n);
     let mut checked = Vec::with_capacity(screen.ranks.len());
     for (i, &(position, rank)) in screen.ranks.iter().enumerate() {
         let given = protocol::Answer { detail: protocol::Detail { rank: Some(rank), ..Default::default() }, ..Default::default() };
         let stored = protocol::validate(task, &given, &f.rules.answers)
             .map_err(|e| WorkError::Invalid(format!("Item {}: {}", i128::from(position) + 1, e.problem)))?;
         let time = if i as i64 == n - 1 { screen.time_on_screen_ms - share * (n - 1) } else { share };
-        let answer = Answer { position, score: None, score2: None, skipped: false, time_on_screen_ms: time, idempotency_key: format!("{key}#{i}") };
+        let active = screen.active_ms.zip(active_share).map(|(t, s)| if i as i64 == n - 1 { t - s * (n - 1) } else { s });
+        let answer =
+            Answer { position, score: None, score2: None, skipped: false, time_on_screen_ms: time, active_ms: active, idempotency_key: format!("{key}#{i}") };
         checked.push((answer, stored));
     }
     if first < a.next_position {
@@ -1389,6 +1411,7 @@ struct JudgmentRow {
     shown_at: Option<i64>,
     submitted_at: i64,
     time_on_screen_ms: Option<i64>,
+    active_ms: Option<i64>,
 }
 
 impl From<JudgmentRow> for JudgmentRecord {
@@ -1404,6 +1427,7 @@ impl From<JudgmentRow> for JudgmentRecord {
             shown_at: r.shown_at,
             submitted_at: r.submitted_at,
             time_on_screen_ms: r.time_on_screen_ms,
+            active_ms: r.active_ms,
         }
     }
 }
@@ -1412,7 +1436,7 @@ impl From<JudgmentRow> for JudgmentRecord {
 pub async fn judgments_of(db: &Db, public_id: &str) -> Result<Vec<JudgmentRecord>, WorkError> {
     let rows: Vec<JudgmentRow> = sqlx::query_as(
         "SELECT hi.position, hi.item_type, sy.name AS system, s.segment_key, j.score, j.score2, j.skipped, \
-                j.shown_at, j.submitted_at, j.time_on_screen_ms \
+                j.shown_at, j.submitted_at, j.time_on_screen_ms, j.active_ms \
          FROM judgments j JOIN assignments a ON a.id = j.assignment_id JOIN hit_items hi ON hi.id = j.hit_item_id \
          JOIN segments s ON s.id = hi.segment_id LEFT JOIN systems sy ON sy.id = hi.system_id \
          WHERE a.public_id = $1 ORDER BY hi.position, j.id",
@@ -1464,7 +1488,7 @@ mod tests {
     }
 
     fn answer(score: Option<f64>, score2: Option<f64>, skipped: bool) -> Answer {
-        Answer { position: 3, score, score2, skipped, time_on_screen_ms: 1000, idempotency_key: "k".into() }
+        Answer { position: 3, score, score2, skipped, time_on_screen_ms: 1000, active_ms: None, idempotency_key: "k".into() }
     }
 
     #[test]
@@ -1495,6 +1519,11 @@ mod tests {
         let mut slow = answer(Some(50.0), None, false);
         slow.time_on_screen_ms = MAX_TIME_ON_SCREEN_MS + 1;
         assert!(validate(&da, &slow).is_err());
+        // Active time: at most the time on screen.
+        for (active, ok) in [(Some(0), true), (Some(1000), true), (None, true), (Some(1001), false), (Some(-1), false)] {
+            let a = Answer { active_ms: active, ..answer(Some(50.0), None, false) };
+            assert_eq!(validate(&da, &a).is_ok(), ok, "{active:?}");
+        }
     }
 
     // -----------------------------------------------------------------------------------------
@@ -1511,7 +1540,7 @@ mod tests {
     }
 
     fn da(position: i64, score: f64, key: &str) -> Answer {
-        Answer { position, score: Some(score), score2: None, skipped: false, time_on_screen_ms: 900, idempotency_key: key.into() }
+        Answer { position, score: Some(score), score2: None, skipped: false, time_on_screen_ms: 900, active_ms: Some(600), idempotency_key: key.into() }
     }
 
     /// (position, score, key, shown_at) of every judgment of an assignment, in order.
@@ -1666,6 +1695,8 @@ mod tests {
             assert!(work_state(&db, &work, SECRET, None, &a).await.unwrap().practice.is_none(), "a started HIT shows no practice");
             submit(&db, &work, SECRET, None, &a, &da(0, 50.0, "k0")).await.unwrap();
             assert_eq!(count(&db, "judgments").await, 1);
+            let active: Option<i64> = sqlx::query_scalar("SELECT active_ms FROM judgments").fetch_one(&db.pool).await.unwrap();
+            assert_eq!(active, Some(600), "the active time is stored with the judgment");
 
             // The worker's next HIT of the campaign does not repeat the practice.
             sqlx::query("UPDATE assignments SET status = 'completed' WHERE public_id = $1").bind(&a).execute(&db.writer).await.unwrap();

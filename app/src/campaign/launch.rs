@@ -599,6 +599,9 @@ fn check_draft(draft: &CampaignDraft) -> AppResult<TaskKind> {
     if s.judgments_wanted > MAX_JUDGMENTS_WANTED {
         return Err(problem(format!("at most {MAX_JUDGMENTS_WANTED} judgments can be wanted")));
     }
+    if !(5..=3600).contains(&s.idle_gap_seconds) {
+        return Err(problem(format!("the idle gap of the active time is 5 to 3600 seconds, not {}", s.idle_gap_seconds)));
+    }
     if s.assignment_timeout_minutes <= 0 {
         return Err(problem("the idle timeout must be at least one minute"));
     }

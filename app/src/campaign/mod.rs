@@ -7,6 +7,7 @@
 //! organizer types. Server-only halves compile with the `ssr` feature.
 
 pub mod api;
+pub mod pace;
 pub mod pages;
 
 #[cfg(feature = "ssr")]

@@ -250,6 +250,7 @@ pub fn DesignerPage() -> impl IntoView {
                 payment_currency: s.payment_currency.clone(),
                 time_floor_seconds: s.time_floor_seconds,
                 assignment_timeout_minutes: s.assignment_timeout_minutes,
+                idle_gap_seconds: s.idle_gap_seconds,
                 degradation: s.degradation,
                 practice_items: s.practice_items,
                 practice_pass: s.practice_pass,
@@ -462,6 +463,7 @@ pub fn DesignerPage() -> impl IntoView {
                     {text_field("Currency (ISO 4217)", "currency", settings, |s| s.payment_currency.clone(), |s, v| s.payment_currency = v.trim().to_uppercase())}
                     {number_field("Flag HITs faster than (s)", "time-floor", settings, |s| s.time_floor_seconds as f64, |s, v| s.time_floor_seconds = v as i64, "1")}
                     {number_field("Idle timeout (min)", "timeout", settings, |s| s.assignment_timeout_minutes as f64, |s, v| s.assignment_timeout_minutes = v as i64, "1")}
+                    {number_field("Active time: idle after (s) without input", "idle-gap", settings, |s| s.idle_gap_seconds as f64, |s, v| s.idle_gap_seconds = v as i64, "1")}
                     {number_field("Seconds per fluency judgment", "sec-fluency", settings, |s| s.seconds_per_fluency_judgment, |s, v| s.seconds_per_fluency_judgment = v, "1")}
                     {number_field("Seconds per adequacy judgment", "sec-adequacy", settings, |s| s.seconds_per_adequacy_judgment, |s, v| s.seconds_per_adequacy_judgment = v, "1")}
                     <label>
@@ -766,6 +768,7 @@ pub fn CampaignStatusPage() -> impl IntoView {
                     }
                 })}
             </Transition>
+            <crate::campaign::pace::ActiveTimeSummary campaign_id=Signal::derive(id)/>
             <HitInspector campaign_id=Signal::derive(id) launched=Signal::derive(move || launch.version().get())/>
             {move || match launch.value().get() {
                 Some(Err(e)) => Some(Either::Left(view! { <p class="error" role="alert" id="launch-error">{error_text(&e)}</p> })),
