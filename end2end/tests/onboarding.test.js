@@ -333,6 +333,7 @@ test('active time: idle time past the gap is not counted, and organizers see wor
   await organizer.goto(`${server.base}/campaigns/${id}`);
   await waitHydrated(organizer);
   await organizer.waitForSelector('#at-active', { timeout: 20_000 });
-  assert.match(await organizer.textContent('#at-active'), /^\d+ min of \d+ min on screen \(\d+ %\), over 2 judgments$/);
+  assert.match(await organizer.textContent('#at-active'), /^\d+ s of \d+ s on screen \(\d+ %\), over 2 judgments$/);
   assert.match(await organizer.textContent('#at-pay'), /no finished HIT yet/);
+  await shot(organizer, 'campaign-active-time-1280');
 });

@@ -120,7 +120,15 @@ pub fn ActiveTimeSummary(#[prop(into)] campaign_id: Signal<i64>) -> impl IntoVie
         }
     });
     let summary = crate::resource::resource(move || (campaign_id.get(), tick.get()), |(id, _)| super::api::campaign_active_time(id));
-    let hours = |h: f64| if h < 1.0 { format!("{:.0} min", h * 60.0) } else { format!("{h:.1} h") };
+    let hours = |h: f64| {
+        if h * 60.0 < 1.0 {
+            format!("{:.0} s", h * 3600.0)
+        } else if h < 1.0 {
+            format!("{:.0} min", h * 60.0)
+        } else {
+            format!("{h:.1} h")
+        }
+    };
     view! {
         <h2 id="active-time-heading">"Active time and pay"</h2>
         <Transition fallback=|| view! { <p>"Loading…"</p> }>
