@@ -570,6 +570,10 @@ mod tests {
             "woj_low1", "woj_high1", "woj_low2", "woj_high2", "next_label"] {
             assert!(v["wording"][key].is_string(), "wording.{key}");
         }
+        for key in ["label_source", "label_reference", "label_candidate"] {
+            assert!(v["wording"][key].is_string(), "wording.{key}");
+        }
+        assert_eq!((v["practice_items"].as_u64(), v["practice_pass"].as_u64(), v["idle_gap_seconds"].as_i64()), (Some(0), Some(0), Some(30)));
         assert_eq!(v["woj_scale"], "boxes");
         assert_eq!(v["allow_skip"], false);
         assert!(v["target_language"].is_string() && v["source_language_name"].is_string());
