@@ -78,7 +78,7 @@ test('every page names the bundle of its family', async () => {
     '/': 'annotate', '/login': 'annotate', '/invite/x': 'annotate', '/work/x': 'annotate',
     '/import': 'campaigns', '/campaigns': 'campaigns', '/campaigns/new': 'campaigns', '/campaigns/1': 'campaigns',
     '/admin/users': 'accounts', '/account/tokens': 'accounts',
-    '/results': 'results', '/campaigns/1/results': 'results', '/campaigns/1/workers': 'results',
+    '/results': 'results', '/campaigns/1/results': 'results', '/campaigns/1/workers': 'results', '/campaigns/1/metrics': 'results',
     '/studies': 'studies', '/studies/new': 'studies', '/studies/1': 'studies', '/history': 'studies',
     '/no/such/page': 'annotate',
   };

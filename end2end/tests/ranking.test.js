@@ -148,6 +148,9 @@ test('a crowd worker ranks a whole HIT by keyboard, by mouse and on a phone, tie
   assert.equal((await organizer.locator('#ranking-positions tbody tr:first-child .method-position').allTextContents()).join(','), '1,1,1,1,1,1');
   assert.match(await organizer.textContent('#ranking-blocks'), /blocks of repeated screens measure agreement/);
   assert.equal(await organizer.locator('#rank-range-plot svg').count(), 1);
+  // WMT 2012's κ: the careful worker's repeated screen agrees with its first showing.
+  assert.equal(await organizer.locator('#ranking-agreement tbody tr').count(), 2);
+  assert.equal((await organizer.textContent('#ranking-agreement tr[data-kind="intra"] .kappa')).trim(), '1.000');
   assert.equal(await organizer.locator('#head-to-head svg').count(), 1);
   assert.ok((await organizer.locator('#ranking-agree, #ranking-disagreements').count()) === 1);
   const exports = await organizer.textContent('#exports');

@@ -77,9 +77,14 @@ pub struct AnalyzeArgs {
     pub force: bool,
     #[command(flatten)]
     pub settings: SettingsArgs,
-    /// NAME of the mt-metrics-eval files (`LP.NAME-z.sys.score`, …) and DATA of DA-seglevel.csv.
+    /// NAME of the mt-metrics-eval files (`LP.NAME-z.sys.score`, …) and DATA of DA-seglevel.csv
+    /// and DArr-seglevel.csv.
     #[arg(long, default_value = "assay")]
     pub name: String,
+    /// DArr-seglevel.csv: two outputs of the same source make a relative-ranking pair when their
+    /// mean raw DA scores differ by more than this many points (WMT 2017–2019: 25).
+    #[arg(long, default_value_t = app::analysis::export::DARR_THRESHOLD)]
+    pub darr_threshold: f64,
 }
 
 /// The pipeline's settings (METHOD §4–§6), shared by `analyze` and `export`.
@@ -436,6 +441,9 @@ fn announce(set: &app::analysis::JudgmentSet) {
 pub async fn analyze(config: &Config, args: AnalyzeArgs) -> Result<(), String> {
     let start = Instant::now();
     let settings = settings(&args.settings)?;
+    if !(args.darr_threshold.is_finite() && args.darr_threshold >= 0.0) {
+        return Err(format!("--darr-threshold must be a number of points, 0 or more, not {}", args.darr_threshold));
+    }
     check_out(&args.out, args.force)?;
     if let Some(path) = &args.input {
         let format = match args.format {
@@ -489,7 +497,8 @@ pub async fn analyze(config: &Config, args: AnalyzeArgs) -> Result<(), String> {
 }
 
 /// `assay analyze --input` on a WMT ranking CSV: every method of WMT 2012 per language pair,
-/// `ranking-<lp>.csv`, `head-to-head-<lp>.csv` and `ranking.json`, written whole or not at all.
+/// `ranking-<lp>.csv`, `head-to-head-<lp>.csv`, the agreement of every pair in
+/// `ranking-agreement.csv` and `ranking.json`, written whole or not at all.
 fn analyze_ranking(path: &Path, args: &AnalyzeArgs, start: Instant) -> Result<(), String> {
     use app::analysis::ranking;
     eprintln!("assay: reading {} (WMT relative ranking)", path.display());
@@ -511,6 +520,7 @@ fn analyze_ranking(path: &Path, args: &AnalyzeArgs, start: Instant) -> Result<()
         for r in &reports {
             app::analysis::bundle::write_ranking_files(&mut sink, r, None)?;
         }
+        sink.file("ranking-agreement.csv", &mut |w| ranking::write_agreement_csv(w, &reports))?;
         let json = serde_json::json!({
             "source": {"kind": "file", "path": path.display().to_string(), "format": "wmt-ranking"},
             "bootstrap": {"samples": samples, "seed": args.settings.seed},
@@ -525,7 +535,7 @@ fn analyze_ranking(path: &Path, args: &AnalyzeArgs, start: Instant) -> Result<()
 
 fn write_all(dir: &Path, args: &AnalyzeArgs, analysed: &Analysed, source: &Value, from_db: bool, start: Instant) -> Result<(), String> {
     let mut sink = DirSink { dir };
-    let options = BundleOptions { name: &args.name, segments_in_test_set_order: from_db };
+    let options = BundleOptions { name: &args.name, segments_in_test_set_order: from_db, darr_threshold: args.darr_threshold };
     let result = analysed.result();
     // A campaign's files are the exports' (a ranking campaign's included).
     let mut files = match analysed {

@@ -79,12 +79,43 @@ fn analyze_a_simulated_crowd_file_and_check_every_output() {
     assert_eq!(
         files,
         [
-            "DA-seglevel.csv", "DA-syslevel.csv", "ad-DA-diff-wilcoxon-rs-de-en.csv", "ad-deen-good-stnd.csv", "ad-seg-scores-de-en.csv",
+            "DA-seglevel.csv", "DA-syslevel.csv", "DArr-seglevel.csv", "ad-DA-diff-wilcoxon-rs-de-en.csv", "ad-deen-good-stnd.csv", "ad-seg-scores-de-en.csv",
             "ad-sys-ranking-de-en-z.csv", "ad-sys-scores-de-en.csv", "ad-trk-stats.csv", "ad-wrkr-stats.csv",
             "adwilcox-de-en.csv", "analysis.json", "clusters.csv", "de-en.assay-raw.seg.score",
             "de-en.assay-raw.sys.score", "de-en.assay-z.seg.score", "de-en.assay-z.sys.score", "unreliable-workers.txt",
         ]
     );
+    // DArr-seglevel.csv: what WMT's DA-to-RR script does with ad-seg-scores (mean raw score per
+    // output of the kept workers): every two outputs of a segment more than 25 points apart.
+    {
+        let mut outputs: BTreeMap<String, Vec<(String, f64)>> = BTreeMap::new();
+        for line in file("ad-seg-scores-de-en.csv").lines().skip(1) {
+            let f: Vec<&str> = line.split_whitespace().collect();
+            outputs.entry(f[1].to_string()).or_default().push((f[0].to_string(), num(f[2])));
+        }
+        let mut want: Vec<String> = Vec::new();
+        for (sid, outs) in &outputs {
+            for (i, (a, sa)) in outs.iter().enumerate() {
+                for (b, sb) in &outs[i + 1..] {
+                    if (sa - sb).abs() > 25.0 {
+                        let (better, worse) = if sa > sb { (a, b) } else { (b, a) };
+                        want.push(format!("de-en assay {sid} {better} {worse}"));
+                    }
+                }
+            }
+        }
+        let darr = file("DArr-seglevel.csv");
+        let mut lines = darr.lines();
+        assert_eq!(lines.next().unwrap(), "LP DATA SID BETTER WORSE");
+        let mut got: Vec<String> = lines.map(str::to_string).collect();
+        assert!(got.len() > 1000, "{} DArr pairs", got.len());
+        // In test-set (numeric) order of segments.
+        let sids: Vec<u64> = got.iter().map(|l| l.split(' ').nth(2).unwrap().parse().unwrap()).collect();
+        assert!(sids.is_sorted(), "segments in order");
+        got.sort();
+        want.sort();
+        assert_eq!(got, want);
+    }
     // No staging directory is left beside the output.
     assert!(std::fs::read_dir(dir.path()).unwrap().all(|e| !e.unwrap().file_name().to_string_lossy().starts_with('.')));
 
@@ -426,6 +457,34 @@ fn settings_flags_reach_the_pipeline_and_the_manifest() {
         let v = &per_sys[f[3]];
         assert!((num(f[1]) - v.iter().sum::<f64>() / v.len() as f64).abs() < 1e-9, "{l}");
     }
+
+    // --darr-threshold: a wider margin keeps fewer pairs, each more than that far apart; a
+    // threshold that is not a number of points is refused before anything is written.
+    let raw: HashMap<(String, String), f64> = text
+        .lines()
+        .skip(1)
+        .map(|l| {
+            let f: Vec<&str> = l.split_whitespace().collect();
+            ((f[0].to_string(), f[1].to_string()), num(f[2]))
+        })
+        .collect();
+    let pairs = |dir: &Path| read(&dir.join("DArr-seglevel.csv")).lines().skip(1).map(str::to_string).collect::<Vec<_>>();
+    let wide = dir.path().join("wide");
+    ok(&assay(&["analyze", "--input", tsv.to_str().unwrap(), "--out", wide.to_str().unwrap(), "--exclude", "none", "--per-segment", "--bootstrap", "0", "--darr-threshold", "50"]));
+    let (narrow, wide) = (pairs(&out), pairs(&wide));
+    assert!(!wide.is_empty() && wide.len() < narrow.len(), "{} against {}", wide.len(), narrow.len());
+    for l in &wide {
+        let f: Vec<&str> = l.split(' ').collect();
+        let (better, worse) = (raw[&(f[3].to_string(), f[2].to_string())], raw[&(f[4].to_string(), f[2].to_string())]);
+        assert!(better - worse > 50.0, "{l}: {better} {worse}");
+    }
+    let refused = dir.path().join("refused");
+    for bad in ["--darr-threshold=-1", "--darr-threshold=NaN"] {
+        let failed = assay(&["analyze", "--input", tsv.to_str().unwrap(), "--out", refused.to_str().unwrap(), bad]);
+        assert!(!failed.status.success());
+        assert!(String::from_utf8_lossy(&failed.stderr).contains("--darr-threshold must be a number of points"), "{}", String::from_utf8_lossy(&failed.stderr));
+        assert!(!refused.exists());
+    }
 }
 
 #[test]
@@ -628,7 +687,10 @@ fn a_wmt_ranking_csv_is_ranked_by_every_method() {
         state = state.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
         (state >> 11) as f64 / (1u64 << 53) as f64
     };
-    for k in 0..300 {
+    // Segments 0–299 ranked once each; then segments 0–39 again by another judge (inter-annotator
+    // agreement) and by the same judge (intra).
+    let rows = (0..300).map(|k| (k, k % 5)).chain((0..40).map(|k| (k, (k + 1) % 5))).chain((0..40).map(|k| (k, k % 5)));
+    for (k, judge) in rows {
         // Five of the six systems, each scored with noise; ranks by score, adjacent ones tied
         // now and then.
         let skip = k % 6;
@@ -642,13 +704,13 @@ fn a_wmt_ranking_csv_is_ranked_by_every_method() {
         }
         let ids: Vec<String> = shown.iter().map(|(s, _)| format!("-1,{s}")).collect();
         let rk: Vec<String> = ranks.iter().map(ToString::to_string).collect();
-        csv.push_str(&format!("Czech,English,{k},-1,{k},judge{},{},{}\n", k % 5, ids.join(","), rk.join(",")));
+        csv.push_str(&format!("Czech,English,{k},-1,{k},judge{judge},{},{}\n", ids.join(","), rk.join(",")));
     }
     let input = dir.path().join("ranking.csv");
     std::fs::write(&input, &csv).unwrap();
     let out = dir.path().join("out");
     let log = ok(&assay(&["analyze", "--input", input.to_str().unwrap(), "--out", out.to_str().unwrap()]));
-    assert!(log.contains("cs-en: 300 blocks, 6 systems"), "{log}");
+    assert!(log.contains("cs-en: 380 blocks, 6 systems"), "{log}");
     let ranking = read(&out.join("ranking-cs-en.csv"));
     let mut lines = ranking.lines();
     assert_eq!(
@@ -672,7 +734,26 @@ fn a_wmt_ranking_csv_is_ranked_by_every_method() {
     assert!(h2h.starts_with("row \\ column,A,B,C,D,E,F\n"), "{h2h}");
     let json: serde_json::Value = serde_json::from_str(&read(&out.join("ranking.json"))).unwrap();
     assert_eq!(json["pairs"][0]["pair"], "cs-en");
-    assert_eq!(json["pairs"][0]["blocks"], 300);
+    assert_eq!(json["pairs"][0]["blocks"], 380);
+    // Agreement (WMT 2012 Table 3): the 40 segments ranked three times give each of their 10
+    // system pairs two outcomes of different judges with the first judge's (inter) and one of
+    // the same judge twice (intra).
+    let agreement = read(&out.join("ranking-agreement.csv"));
+    let lines: Vec<Vec<&str>> = agreement.lines().map(|l| l.split(',').collect()).collect();
+    assert_eq!(lines[0].join(","), "pair,type,comparisons,agreeing,items,p_a,p_e,kappa,landis_koch,kappa_uniform,outcomes,ties,note");
+    assert_eq!(lines.len(), 3, "{agreement}");
+    let (inter, intra) = (&lines[1], &lines[2]);
+    assert_eq!((inter[0], inter[1], inter[2], inter[4]), ("cs-en", "inter", "800", "400"), "{agreement}");
+    assert_eq!((intra[1], intra[2], intra[4]), ("intra", "400", "400"), "{agreement}");
+    for row in [inter, intra] {
+        let (p_a, p_e, kappa) = (num(row[5]), num(row[6]), num(row[7]));
+        assert!((kappa - (p_a - p_e) / (1.0 - p_e)).abs() < 1e-12 && kappa > 0.2, "{agreement}");
+        assert!(["fair", "moderate", "substantial", "almost perfect"].contains(&row[8]), "{agreement}");
+    }
+    assert_eq!(num(inter[10]), 380.0 * 10.0);
+    let j = &json["pairs"][0]["agreement"];
+    assert_eq!(j["inter"]["comparisons"], 800);
+    assert!((j["intra"]["kappa"].as_f64().unwrap() - num(intra[7])).abs() < 1e-12);
 
     // A rank that is not a number: the line is named and nothing is written.
     let bad = dir.path().join("bad.csv");

@@ -295,3 +295,97 @@ fn evaluate_metrics_against_an_analysed_crowd() {
     assert!(err.contains("doc-refA.doc.score") && err.contains("only sys and seg files are read"), "{err}");
     assert!(!refused.exists());
 }
+
+both_backends! {
+    /// The campaign's metrics page and API (issue 21): a DA campaign on an uploaded WMT folder,
+    /// answered by a simulated careful crowd through the storage path, against the built-in
+    /// metrics. Each system's BLEU, chrF and chrF++ equal `assay metrics score` on the folder's
+    /// files (itself checked against sacrebleu); the correlations come out for every metric;
+    /// the roles are checked.
+    async fn a_campaign_compares_its_human_scores_with_bleu_and_chrf(server) {
+        use assay_tests::fixtures::{tar_gz, write_wmt};
+        use serde_json::json;
+        let org = server.browser();
+        assert_eq!(org.login(ORGANIZER).await.status, 200);
+        let dir = tempfile::tempdir().unwrap();
+        let systems = ["Alpha", "Beta", "Gamma", "Delta"];
+        write_wmt(dir.path(), "en-de", 40, &systems);
+        let r = org
+            .client
+            .post(format!("{}/upload/import", org.base))
+            .header("x-assay-file-name", "metrics-set.tar.gz")
+            .header("x-assay-test-set", "metrics-set")
+            .header("x-assay-pair", "en-de")
+            .header("origin", &org.base)
+            .body(tar_gz(dir.path()))
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(r.status(), 200, "{}", r.text().await.unwrap());
+        let sets = org.call("list_test_sets", &[]).await.json();
+        let set = sets.as_array().unwrap().iter().find(|t| t["name"] == "metrics-set").unwrap().clone();
+        let ids: Vec<i64> = set["systems"].as_array().unwrap().iter().map(|s| s["id"].as_i64().unwrap()).collect();
+        let draft = json!({
+            "name": "Metrics campaign", "task": "da-adequacy", "test_set_id": set["id"], "systems": ids, "benchmark_systems": [], "seed": 4,
+            "settings": { "hit_length": 40, "bad_refs": 5, "repeats": 5, "refs": 0, "sets": 2, "judgments_wanted": 40, "redundancy": 2, "target_language": "German" }
+        });
+        let created = org.call_json("create_campaign", json!({ "draft": draft })).await;
+        assert_eq!(created.status, 200, "{}", created.body);
+        let id = created.body.trim().to_string();
+        let launched = org.call("launch_campaign", &[("campaign_id", &id)]).await;
+        assert_eq!(launched.status, 200, "{}", launched.body);
+        // Before any judgment: nothing to compare, said in words.
+        let empty = org.call("campaign_metrics", &[("campaign_id", &id)]).await;
+        assert_eq!(empty.status, 200, "{}", empty.body);
+        assert!(empty.json()["empty_reason"].as_str().is_some_and(|r| r.contains("No human scores yet")), "{}", empty.body);
+
+        let sim = Command::new(assay_bin())
+            .args(["simulate", "--campaign", &id, "--mix", "careful=1", "--seed", "5"])
+            .env("ASSAY_LOG", "warn")
+            .env("DATABASE_URL", &server.database_url)
+            .env("ASSAY_DATA_DIR", server.data_dir.path())
+            .output()
+            .unwrap();
+        assert!(sim.status.success(), "{}", String::from_utf8_lossy(&sim.stderr));
+
+        let api = org.get(&format!("/api/v1/campaigns/{id}/metrics")).await;
+        assert_eq!(api.status, 200, "{}", api.body);
+        let api: serde_json::Value = serde_json::from_str(&api.body).unwrap();
+        let pair = &api["report"]["pairs"][0];
+        assert_eq!(pair["pair"], "en-de", "{api}");
+        let level = &pair["system_level"];
+        let judged: Vec<String> = level["systems"].as_array().unwrap().iter().map(|s| s.as_str().unwrap().to_string()).collect();
+        assert_eq!(judged.len(), 4, "{api}");
+        let names: Vec<&str> = level["metrics"].as_array().unwrap().iter().map(|m| m["metric"].as_str().unwrap()).collect();
+        assert_eq!(names, ["BLEU", "chrF", "chrF++"]);
+        assert!(api["signatures"][0][1].as_str().unwrap().contains("tok:13a"), "{api}");
+        // Every system's score equals the command line's on the same files.
+        for (k, metric) in ["bleu", "chrf", "chrf++"].iter().enumerate() {
+            for (i, system) in judged.iter().enumerate() {
+                let hyp = dir.path().join(format!("system-outputs/en-de/{system}.txt"));
+                let refs = dir.path().join("references/en-de.refA.txt");
+                let out = ok(&assay(&["metrics", "score", "--metric", metric, "--reference", refs.to_str().unwrap(), "--hypothesis", hyp.to_str().unwrap()]));
+                let last: f64 = out.lines().last().unwrap().split_whitespace().last().unwrap().parse().unwrap();
+                let page = level["metrics"][k]["scores"][i].as_f64().unwrap();
+                assert_eq!(page, last, "{metric} of {system}");
+            }
+            let r = &level["metrics"][k]["pearson"];
+            assert!(r["value"].as_f64().is_some_and(|v| (-1.0..=1.0).contains(&v)), "{r}");
+            assert!(r["interval"].is_object(), "a bootstrap interval: {r}");
+        }
+        assert!(level["williams"]["p"].as_array().unwrap().len() == 3);
+        assert!(pair["segment_level"]["metrics"].as_array().unwrap().iter().all(|m| m["n"].as_u64().unwrap() > 0), "{pair}");
+
+        // The page's server function: the same comparison as rows and plots.
+        let page = org.call("campaign_metrics", &[("campaign_id", &id)]).await;
+        assert_eq!(page.status, 200, "{}", page.body);
+        let page = page.json();
+        let p = &page["pairs"][0];
+        assert_eq!(p["system_rows"].as_array().unwrap().len(), 3);
+        assert!(p["williams_svg"].as_str().unwrap().contains("Williams"));
+        assert_eq!(p["scatter_svgs"].as_array().unwrap().len(), 3);
+        assert_eq!(p["segment_rows"].as_array().unwrap().len(), 3);
+        // An unknown campaign is the argument's fault.
+        assert_eq!(org.call("campaign_metrics", &[("campaign_id", "999999")]).await.status, 400);
+    }
+}

@@ -216,10 +216,17 @@ async fn results_rank_systems_by_every_method(server: &TestServer, org: &Browser
     }
     // Gamma never beats Beta, and whoever ranks 4 ties with the others ranked 4.
     assert!(at("Delta")["ties"].as_u64().unwrap() + at("Epsilon")["ties"].as_u64().unwrap() + at("Zeta")["ties"].as_u64().unwrap() > 0, "{k}");
+    // WMT 2012's κ over the kept worker's blocks, repeats included: one worker gives no
+    // inter-annotator comparison; their repeated screen, ranked the same way, agrees fully.
+    let kappa = |kind: &str| k["agreement"].as_array().unwrap().iter().find(|a| a["kind"] == kind).cloned().unwrap();
+    assert_eq!(kappa("inter")["comparisons"], 0, "{k}");
+    let intra = kappa("intra");
+    assert!(intra["comparisons"].as_u64().unwrap() > 0 && intra["agreeing"] == intra["comparisons"], "{intra}");
+    assert_eq!(intra["kappa"].as_f64(), Some(1.0), "{intra}");
     assert!(k["rank_range_svg"].as_str().unwrap().contains("rank-range"), "{k}");
     assert!(k["head_to_head_svg"].as_str().unwrap().contains("head-to-head"), "{k}");
     let files: Vec<&str> = view["export_files"].as_array().unwrap().iter().map(|f| f.as_str().unwrap()).collect();
-    for f in ["ranking-en-de.csv", "head-to-head-en-de.csv", "wmt-ranking-en-de.csv"] {
+    for f in ["ranking-en-de.csv", "head-to-head-en-de.csv", "wmt-ranking-en-de.csv", "ranking-agreement.csv"] {
         assert!(files.contains(&f), "{f} offered: {files:?}");
     }
 
@@ -236,6 +243,8 @@ async fn results_rank_systems_by_every_method(server: &TestServer, org: &Browser
     let ranking_csv = get("ranking-en-de.csv").await;
     assert!(ranking_csv.starts_with("system,wins,losses,ties,wins_ratio,wins_and_ties_ratio,expected_wins,rank_lo,rank_hi,trueskill_mu,trueskill_sigma,mfas_rank"), "{ranking_csv}");
     assert_eq!(ranking_csv.lines().count(), 7, "{ranking_csv}");
+    let agreement = get("ranking-agreement.csv").await;
+    assert!(agreement.lines().any(|l| l.starts_with("en-de,intra,")), "{agreement}");
     let wmt = get("wmt-ranking-en-de.csv").await;
     assert_eq!(wmt.lines().count(), 7, "a header and the 6 blocks: {wmt}");
     assert!(wmt.lines().skip(1).all(|l| l.starts_with("en,de,") && l.contains("CAREFUL")), "{wmt}");
@@ -264,4 +273,54 @@ async fn results_rank_systems_by_every_method(server: &TestServer, org: &Browser
         .unwrap();
     assert!(run.status.success(), "{}", String::from_utf8_lossy(&run.stderr));
     assert_eq!(std::fs::read_to_string(out2.join("wmt-ranking-en-de.csv")).unwrap(), wmt);
+}
+
+/// `assay simulate --campaign` answers a ranking campaign through the real path, a screen at a
+/// time (`submit_screen`): careful rankers put each degraded copy below its original and pass
+/// the sign test; random rankers do not.
+fn simulate(server: &TestServer, campaign: i64, mix: &str, seed: &str, more: &[&str]) -> String {
+    let out = std::process::Command::new(assay_bin())
+        .args(["simulate", "--campaign", &campaign.to_string(), "--mix", mix, "--seed", seed])
+        .args(more)
+        .env("ASSAY_DATA_DIR", server.data_dir.path())
+        .env("DATABASE_URL", &server.database_url)
+        .env("ASSAY_LOG", "warn")
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr).to_string();
+    assert!(out.status.success(), "{stderr}");
+    stderr
+}
+
+both_backends! {
+    async fn a_simulated_crowd_ranks_a_campaign_through_submit_screen(server) {
+        let (org, campaign, _) = launch(&server).await;
+        // 5 HITs × 2 slots: careful rankers take 5, random rankers the other 5.
+        let careful = simulate(&server, campaign, "careful=1", "1", &["--workers", "5"]);
+        assert!(careful.contains("5 simulated workers for the 10 free slots") && careful.contains("did 5 HITs (200 judgments)"), "{careful}");
+        let random = simulate(&server, campaign, "random=1", "2", &[]);
+        assert!(random.contains("for the 5 free slots") && random.contains("did 5 HITs (200 judgments)"), "{random}");
+        let progress = org.call("campaign_progress", &[("campaign_id", &campaign.to_string())]).await.json();
+        assert_eq!(progress["judgments"], 400, "{progress}");
+
+        let view = org.call("campaign_workers", &[("campaign_id", &campaign.to_string()), ("wilcoxon", "false")]).await.json();
+        let rows = view["workers"].as_array().unwrap();
+        let of = |prefix: &str| rows.iter().filter(|r| r["worker"].as_str().unwrap().contains(prefix)).cloned().collect::<Vec<Value>>();
+        let (careful, random) = (of("sim-1-"), of("sim-2-"));
+        assert_eq!((careful.len(), random.len()), (5, 5), "{view}");
+        for c in &careful {
+            // Every copy ranked below its original: p = 2⁻ⁿ over at least 5 pairs.
+            assert_eq!((c["task"].as_str(), c["verdict"].as_str()), (Some("ranking"), Some("pass")), "{c}");
+            let n = c["n_pairs"].as_u64().unwrap();
+            assert!(n >= 5 && (c["p_value"].as_f64().unwrap() - 0.5f64.powi(n as i32)).abs() < 1e-12, "{c}");
+        }
+        // A random ranker passes with probability at most 2⁻⁵ over 5 pairs: at most one of five.
+        let passed = random.iter().filter(|r| r["verdict"] == "pass").count();
+        assert!(passed <= 1, "{random:?}");
+        // Each worker did one whole HIT of 40 ranked outputs, and the gate judged it on finishing.
+        for r in random.iter().chain(&careful) {
+            assert_eq!((r["hits"].as_u64(), r["judgments"].as_u64()), (Some(1), Some(40)), "{r}");
+            assert_eq!(r["gate"]["verdict"], r["verdict"], "{r}");
+        }
+    }
 }

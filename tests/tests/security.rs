@@ -98,6 +98,7 @@ const TABLE: &[Row] = &[
     // campaign has judgments yet); the worker review is for organizers.
     Row { endpoint: "results_campaigns", how: How::Form, expect: [S(401), S(401), S(403), S(200), S(200), S(200)] },
     Row { endpoint: "campaign_results", how: How::Form, expect: [S(401), S(401), S(403), Pass, Pass, Pass] },
+    Row { endpoint: "campaign_metrics", how: How::Form, expect: [S(401), S(401), S(403), Pass, Pass, Pass] },
     Row { endpoint: "campaign_workers", how: How::Form, expect: [S(401), S(401), S(403), S(403), Pass, Pass] },
     // study/api.rs. Designing and launching studies is for organizers; reading them for
     // researchers and up (a missing study is then a 400).
@@ -173,7 +174,7 @@ fn form_args(endpoint: &str, who: Who, d: &Demo, n: usize) -> Vec<(String, Strin
         "invite_user" => vec![("email", format!("invitee{n}@example.org")), ("role", "annotator".into())],
         "invitation" => vec![("token", "forged-token".into())],
         "accept_invitation" => vec![("token", "forged-token".into()), ("name", "Eve".into()), ("password", "a long enough password".into())],
-        "launch_campaign" | "campaign_progress" | "start_campaign_hit" | "campaign_active_time" => vec![("campaign_id", campaign)],
+        "launch_campaign" | "campaign_progress" | "start_campaign_hit" | "campaign_active_time" | "campaign_metrics" => vec![("campaign_id", campaign)],
         "hit_items" => vec![("campaign_id", campaign), ("hit_index", "0".into())],
         "campaign_results" => vec![
             ("campaign_id", campaign),
@@ -850,6 +851,7 @@ fn api_routes(campaign: i64) -> Vec<(String, Who)> {
         ("/api/v1/campaigns".into(), Researcher),
         (format!("/api/v1/campaigns/{campaign}/results"), Researcher),
         (format!("/api/v1/campaigns/{campaign}/agreement"), Researcher),
+        (format!("/api/v1/campaigns/{campaign}/metrics"), Researcher),
         (format!("/api/v1/campaigns/{campaign}/workers"), Organizer),
         (format!("/api/v1/campaigns/{campaign}/export/manifest.json"), Researcher),
         (format!("/api/v1/campaigns/{campaign}/export/judgments.csv?filter=cleaned"), Researcher),

@@ -119,6 +119,11 @@ pub fn level(p: Option<f64>) -> u8 {
 /// significantly better than system j (Mann–Whitney, one-sided), with the symbol in the cell so
 /// it reads without colour.
 pub fn heatmap(names: &[&str], p_values: &[Vec<Option<f64>>]) -> String {
+    heatmap_titled(names, p_values, "Row system significantly better than column system (one-sided Mann–Whitney)", "Row better than column")
+}
+
+/// [`heatmap`] with its own title and legend lead (e.g. metrics and the Williams test).
+pub fn heatmap_titled(names: &[&str], p_values: &[Vec<Option<f64>>], title: &str, legend: &str) -> String {
     let cell = 28.0;
     let label_w = 160.0;
     let label_h = 120.0;
@@ -130,7 +135,7 @@ pub fn heatmap(names: &[&str], p_values: &[Vec<Option<f64>>]) -> String {
         s,
         r#"<svg xmlns="http://www.w3.org/2000/svg" class="plot heatmap" role="img" width="{width}" height="{height}" viewBox="0 0 {width} {height}" font-family="sans-serif" font-size="12">"#
     );
-    s.push_str("<title>Row system significantly better than column system (one-sided Mann–Whitney)</title>");
+    let _ = write!(s, "<title>{}</title>", escape(title));
     for (i, name) in names.iter().enumerate() {
         let cy = label_h + cell * i as f64 + cell / 2.0 + 4.0;
         let _ = write!(s, r#"<text class="row-label" x="{:.1}" y="{cy:.1}" text-anchor="end">{}</text>"#, label_w - 6.0, escape(name));
@@ -173,7 +178,7 @@ pub fn heatmap(names: &[&str], p_values: &[Vec<Option<f64>>]) -> String {
         }
     }
     let ly = label_h + cell * n as f64 + 20.0;
-    let _ = write!(s, r#"<text x="0" y="{ly:.1}">Row better than column: * p &lt; 0.05, ** p &lt; 0.01, *** p &lt; 0.001</text>"#);
+    let _ = write!(s, r#"<text x="0" y="{ly:.1}">{}: * p &lt; 0.05, ** p &lt; 0.01, *** p &lt; 0.001</text>"#, escape(legend));
     s.push_str("</svg>");
     s
 }
@@ -201,6 +206,60 @@ pub fn scatter(pairs: &[(f64, f64)]) -> String {
     }
     s.push_str("</svg>");
     s
+}
+
+/// Labelled points (one per system) of `x` against `y`, axes fitted to the data with the
+/// names beside the points: a metric's system scores against the humans'.
+pub fn labelled_scatter(points: &[(&str, f64, f64)], x_label: &str, y_label: &str) -> String {
+    let (w, h, left, bottom, top, right) = (360.0, 240.0, 60.0, 44.0, 12.0, 110.0);
+    let fin: Vec<&(&str, f64, f64)> = points.iter().filter(|p| p.1.is_finite() && p.2.is_finite()).collect();
+    let range = |f: &dyn Fn(&&(&str, f64, f64)) -> f64| {
+        let (lo, hi) = fin.iter().map(f).fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), v| (a.min(v), b.max(v)));
+        if !lo.is_finite() { (0.0, 1.0) } else if hi - lo < 1e-12 { (lo - 0.5, hi + 0.5) } else { let pad = (hi - lo) * 0.08; (lo - pad, hi + pad) }
+    };
+    let (x0, x1) = range(&|p| p.1);
+    let (y0, y1) = range(&|p| p.2);
+    let x = |v: f64| left + (v - x0) / (x1 - x0) * w;
+    let y = |v: f64| top + h - (v - y0) / (y1 - y0) * h;
+    let (width, height) = (left + w + right, top + h + bottom);
+    let mut s = String::new();
+    let _ = write!(
+        s,
+        r#"<svg xmlns="http://www.w3.org/2000/svg" class="plot labelled-scatter" role="img" width="{width}" height="{height}" viewBox="0 0 {width} {height}" font-family="sans-serif" font-size="11">"#
+    );
+    let _ = write!(s, "<title>{} against {}, one point per system</title>", escape(y_label), escape(x_label));
+    let _ = write!(s, r##"<rect x="{left}" y="{top}" width="{w}" height="{h}" fill="none" stroke="#000"/>"##);
+    for (v, anchor) in [(x0, "start"), (x1, "end")] {
+        let _ = write!(s, r#"<text class="tick" x="{:.1}" y="{:.1}" text-anchor="{anchor}">{}</text>"#, x(v), top + h + 14.0, short(v));
+    }
+    for v in [y0, y1] {
+        let _ = write!(s, r#"<text class="tick" x="{:.1}" y="{:.1}" text-anchor="end">{}</text>"#, left - 4.0, y(v) + 4.0, short(v));
+    }
+    let _ = write!(s, r#"<text class="axis-label" x="{:.1}" y="{:.1}" text-anchor="middle">{}</text>"#, left + w / 2.0, top + h + 34.0, escape(x_label));
+    let _ = write!(s, r#"<text class="axis-label" x="14" y="{0:.1}" text-anchor="middle" transform="rotate(-90 14 {0:.1})">{1}</text>"#, top + h / 2.0, escape(y_label));
+    for (name, a, b) in fin {
+        let _ = write!(
+            s,
+            r##"<circle class="point" cx="{:.1}" cy="{:.1}" r="3.5" fill="#000"><title>{}: {} against {}</title></circle>"##,
+            x(*a),
+            y(*b),
+            escape(name),
+            short(*b),
+            short(*a)
+        );
+        let _ = write!(s, r#"<text class="point-label" x="{:.1}" y="{:.1}">{}</text>"#, x(*a) + 6.0, y(*b) + 4.0, escape(name));
+    }
+    s.push_str("</svg>");
+    s
+}
+
+/// A number in 4 significant digits for a plot's text.
+fn short(v: f64) -> String {
+    if !v.is_finite() {
+        return "–".into();
+    }
+    let digits = (3 - v.abs().max(1e-9).log10().floor() as i32).clamp(0, 6) as usize;
+    format!("{v:.digits$}")
 }
 
 /// One line of a time-line plot: a system's score at some of the plot's time points.
@@ -545,6 +604,17 @@ mod tests {
         let svg = z_plot(&[ZPoint { name: "n", z: f64::NAN, ci: Some((f64::NEG_INFINITY, 1.0)) }], None);
         assert!(well_formed(&svg));
         assert!(!svg.contains("NaN") && !svg.contains("inf"));
+    }
+
+    #[test]
+    fn labelled_scatter_places_every_system() {
+        let svg = labelled_scatter(&[("A&B", 30.5, 0.2), ("C", 20.0, -0.4), ("D", f64::NAN, 1.0)], "BLEU", "human z");
+        assert!(well_formed(&svg), "{svg}");
+        assert_eq!(svg.matches("<circle").count(), 2, "the non-finite point is left out");
+        assert!(svg.contains("A&amp;B") && svg.contains("human z against BLEU"));
+        assert!(well_formed(&labelled_scatter(&[], "x", "y")));
+        let titled = heatmap_titled(&["m1", "m2"], &[vec![None, Some(0.01)], vec![Some(0.9), None]], "Williams", "Row metric better");
+        assert!(well_formed(&titled) && titled.contains("<title>Williams</title>") && titled.contains("Row metric better:"));
     }
 
     #[test]

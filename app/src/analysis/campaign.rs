@@ -53,7 +53,8 @@ pub struct CampaignAnalysis {
 /// of the workers quality control keeps.
 #[derive(Clone, Debug)]
 pub struct RankingAnalysis {
-    /// Every method on the retained workers' first showings.
+    /// Every method on the retained workers' first showings; its agreement over all their
+    /// blocks, repeats included.
     pub report: PairReport,
     /// First-showing blocks of every worker, and of the retained ones (`report.blocks`).
     pub blocks_all: usize,
@@ -63,11 +64,13 @@ pub struct RankingAnalysis {
     pub judges_excluded: usize,
     /// The blocks the methods used (retained workers, first showings).
     pub kept: RankingData,
-    /// Every worker's blocks (agreement).
+    /// Every worker's blocks.
     pub blocks: CampaignBlocks,
 }
 
-/// The ranking methods on a campaign's blocks, keeping the workers `r`'s exclusion policy keeps.
+/// The ranking methods on a campaign's blocks, keeping the workers `r`'s exclusion policy keeps:
+/// the methods on their first showings, agreement (WMT 2012's κ) on all their blocks, repeats
+/// included (they give the intra-annotator figure).
 pub fn ranking_analysis(set: &JudgmentSet, r: &AnalysisResult, blocks: CampaignBlocks) -> RankingAnalysis {
     let excluded: std::collections::HashSet<&str> = r
         .workers
@@ -75,18 +78,23 @@ pub fn ranking_analysis(set: &JudgmentSet, r: &AnalysisResult, blocks: CampaignB
         .filter(|w| r.settings.exclusion.excludes(w))
         .map(|w| set.workers.name(w.worker))
         .collect();
-    let kept = blocks.ranked.filtered(|b| !excluded.contains(b.judge.as_str()));
+    let kept = blocks.select(|i, b| !blocks.repeated[i] && !excluded.contains(b.judge.as_str()));
     let judges_excluded = {
-        let mut judges: Vec<&str> = blocks.ranked.blocks.iter().chain(&blocks.repeated.blocks).map(|b| b.judge.as_str()).filter(|j| excluded.contains(j)).collect();
+        let mut judges: Vec<&str> = blocks.data.blocks.iter().map(|b| b.judge.as_str()).filter(|j| excluded.contains(j)).collect();
         judges.sort_unstable();
         judges.dedup();
         judges.len()
     };
     let (samples, seed) = r.settings.bootstrap.map_or((1000, 1), |b| (b.samples.max(1), b.seed));
+    let mut report = super::ranking::report(&kept, samples, seed);
+    let with_repeats = blocks.select(|_, b| !excluded.contains(b.judge.as_str()));
+    if let Ok(a) = super::ranking::agreement(&with_repeats) {
+        report.agreement = a;
+    }
     RankingAnalysis {
-        report: super::ranking::report(&kept, samples, seed),
-        blocks_all: blocks.ranked.blocks.len(),
-        blocks_repeated: blocks.repeated.blocks.len(),
+        report,
+        blocks_all: blocks.repeated.iter().filter(|&&r| !r).count(),
+        blocks_repeated: blocks.repeats(),
         judges_excluded,
         kept,
         blocks,
@@ -101,6 +109,8 @@ impl CampaignAnalysis {
         let mut files = super::bundle::write_result_files(sink, &self.result, Some(&self.set), o)?;
         if let Some(k) = &self.ranking {
             files.extend(super::bundle::write_ranking_files(sink, &k.report, Some(&k.kept))?);
+            sink.file("ranking-agreement.csv", &mut |w| super::ranking::write_agreement_csv(w, std::slice::from_ref(&k.report)))?;
+            files.push("ranking-agreement.csv".into());
         }
         Ok(files)
     }

@@ -467,15 +467,29 @@ pub fn judgment_set(rows: &[StoredJudgment], names: &StoredNames, shape: &SetSha
 }
 
 /// A ranking campaign's blocks: the outputs of one segment an annotator ranked together on
-/// one screen. Repeated screens are kept apart: WMT 2012 counted them in its rankings, which
-/// Lopez criticised, so Assay ranks systems on first showings only and uses the repeats for
-/// agreement.
+/// one screen, degraded copies left out (they are quality control). Repeated screens are marked:
+/// WMT 2012 counted them in its rankings, which Lopez criticised, so Assay ranks systems on
+/// first showings only and uses the repeats for agreement.
 #[derive(Clone, Debug, PartialEq)]
 pub struct CampaignBlocks {
-    /// First showings (degraded copies left out: they are quality control).
-    pub ranked: RankingData,
-    /// Repeated screens' blocks, the same way.
-    pub repeated: RankingData,
+    pub data: RankingData,
+    /// Per block of `data`: whether it was on a repeated screen.
+    pub repeated: Vec<bool>,
+}
+
+impl CampaignBlocks {
+    /// The blocks `keep` accepts (index, block), every system kept.
+    pub fn select(&self, keep: impl Fn(usize, &super::ranking::RankingBlock) -> bool) -> RankingData {
+        RankingData {
+            pair: self.data.pair.clone(),
+            systems: self.data.systems.clone(),
+            blocks: self.data.blocks.iter().enumerate().filter(|(i, b)| keep(*i, b)).map(|(_, b)| b.clone()).collect(),
+        }
+    }
+
+    pub fn repeats(&self) -> usize {
+        self.repeated.iter().filter(|&&r| r).count()
+    }
 }
 
 /// The blocks of a ranking campaign's judgments (`rows` sorted by id). An output's rank is
@@ -496,7 +510,7 @@ pub fn ranking_blocks(rows: &[StoredJudgment], names: &StoredNames, shape: &SetS
         });
         blocks[at].push(j);
     }
-    let mut out = CampaignBlocks { ranked: RankingData::new(shape.lang_pair.clone()), repeated: RankingData::new(shape.lang_pair.clone()) };
+    let mut out = CampaignBlocks { data: RankingData::new(shape.lang_pair.clone()), repeated: Vec::new() };
     let mut systems: FxMap<Option<i64>, String> = FxMap::default();
     for block in &blocks {
         let first = block[0];
@@ -519,9 +533,13 @@ pub fn ranking_blocks(rows: &[StoredJudgment], names: &StoredNames, shape: &SetS
         let segment = names.segment(first.segment)?;
         let segment = if shape.by_test_set { format!("{}:{}", segment.test_set, segment.key) } else { segment.key.clone() };
         let judge = names.worker(first.worker)?;
-        let data = if repeated { &mut out.repeated } else { &mut out.ranked };
-        data.push_block(&segment, &judge, named.iter().map(|(s, r)| (systems[s].as_str(), Some(*r))))
+        let added = out
+            .data
+            .push_block(&segment, &judge, named.iter().map(|(s, r)| (systems[s].as_str(), Some(*r))))
             .map_err(|e| AppError::internal(format!("judgment {}: {e}", first.id)))?;
+        if added {
+            out.repeated.push(repeated);
+        }
     }
     Ok(out)
 }

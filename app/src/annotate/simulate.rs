@@ -10,10 +10,15 @@
 //! the order of the systems' names) plus a segment's difficulty (from its position in the
 //! test set); a bad reference loses 30 points, a reference scores 88; repeats are the same
 //! output again. Word-order answers are the nearest of the five boxes, for both questions.
+//! Relative ranking is answered a screen at a time with [`super::server::submit_screen`] (the
+//! function behind the ranking page's `submit_screen`): each block of the screen (its outputs of
+//! one segment) is ranked by [`SimulatedWorker::rank_block`] from the outputs' true qualities
+//! (a degraded copy's is its original's less 30 points), so careful workers rank copies below
+//! their originals and random clickers do not.
 
 use std::collections::HashMap;
 
-use super::server::{Answer, Work, WorkError, start, submit};
+use super::server::{Answer, ScreenAnswer, Work, WorkError, start, submit, submit_screen};
 use crate::campaign::assign::{Platform, crowd_worker, next_assignment};
 use crate::db::Db;
 use crate::error::{AppError, AppResult, StorageContext};
@@ -113,6 +118,7 @@ pub async fn simulate_campaign(
         .with_context(context)?
         .ok_or_else(|| AppError::not_found(format!("there is no campaign with id {campaign_id}")))?;
     let word_order = TaskKind::parse(&task) == Some(TaskKind::WordOrder);
+    let ranking = TaskKind::parse(&task) == Some(TaskKind::Ranking);
     // System qualities: spread evenly, in the order of the systems' names.
     let systems: Vec<(i64, String)> = sqlx::query_as(
         "SELECT DISTINCT s.id, s.name FROM hits h JOIN hit_items hi ON hi.hit_id = h.id JOIN systems s ON s.id = hi.system_id \
@@ -138,7 +144,40 @@ pub async fn simulate_campaign(
         for _ in 0..mix.hits_per_worker {
             let Some(a) = next_assignment(db, campaign_id, worker_id, None).await? else { break };
             let items = item_facts(db, a.hit_id).await?;
-            let step = start(db, &work, secret, None, &a.public_id).await.map_err(work_error)?;
+            let mut step = start(db, &work, secret, None, &a.public_id).await.map_err(work_error)?;
+            if ranking {
+                // A screen at a time: the current item and the rest of its screen.
+                while let Some(item) = step.item.take() {
+                    let positions: Vec<i64> = std::iter::once(item.position).chain(step.together.iter().map(|i| i.position)).collect();
+                    let mut ranks: Vec<(i64, u32)> = Vec::with_capacity(positions.len());
+                    // Blocks: consecutive items of one segment.
+                    let mut at = 0;
+                    while at < positions.len() {
+                        let facts_of = |p: i64| items.get(&p).ok_or_else(|| AppError::internal(format!("the HIT has no item at position {p}")));
+                        let segment = facts_of(positions[at])?.segment_position;
+                        let mut end = at;
+                        while end < positions.len() && facts_of(positions[end])?.segment_position == segment {
+                            end += 1;
+                        }
+                        let qualities = positions[at..end].iter().map(|&p| facts_of(p).map(|f| true_quality(f, &quality))).collect::<AppResult<Vec<f64>>>()?;
+                        let block = simulated.rank_block(&qualities);
+                        ranks.extend(positions[at..end].iter().copied().zip(block));
+                        at = end;
+                    }
+                    let seconds: f64 = positions.iter().map(|_| simulated.seconds(8.0)).sum();
+                    let screen = ScreenAnswer {
+                        ranks,
+                        time_on_screen_ms: (seconds * 1000.0).round() as i64,
+                        active_ms: Some((seconds * 1000.0).round() as i64),
+                        idempotency_key: format!("sim-screen-{}", positions[0]),
+                    };
+                    step = submit_screen(db, &work, secret, None, &a.public_id, &screen).await.map_err(work_error)?;
+                    report.judgments += positions.len();
+                }
+                did += 1;
+                report.hits += 1;
+                continue;
+            }
             let mut position = step.item.map(|i| i.position);
             while let Some(p) = position {
                 let facts = items.get(&p).ok_or_else(|| AppError::internal(format!("the HIT has no item at position {p}")))?;

@@ -20,6 +20,27 @@ pub fn routes<S: Clone + Send + Sync + 'static>() -> Router<S> {
     Router::new()
         .route("/api/v1/campaigns/{id}/results", get(results))
         .route("/api/v1/campaigns/{id}/agreement", get(agreement))
+        .route("/api/v1/campaigns/{id}/metrics", get(metrics))
+}
+
+/// The campaign's human scores against the built-in metrics: the meta-evaluation report (as
+/// `assay metrics evaluate` writes it in `meta.json`) with the metrics' signatures.
+async fn metrics(
+    Extension(state): Extension<AppState>,
+    session: Option<Extension<CurrentSession>>,
+    headers: HeaderMap,
+    Path(id): Path<i64>,
+) -> AppResult<Json<serde_json::Value>> {
+    api_caller(&state, session, &headers, Role::Researcher).await?;
+    let (a, report, empty) = crate::results::metrics::server::evaluate(&state.db, id).await?;
+    Ok(Json(serde_json::json!({
+        "campaign": a.info.id,
+        "computed_at_ms": a.computed_at_ms,
+        "stored_judgments": a.stored_judgments,
+        "empty_reason": empty,
+        "signatures": report.as_ref().map(|r| r.1.clone()),
+        "report": report.as_ref().map(|r| r.0.clone()),
+    })))
 }
 
 async fn results(

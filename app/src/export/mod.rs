@@ -124,7 +124,7 @@ impl Prepared {
     }
 
     fn bundle_options(&self) -> BundleOptions<'_> {
-        BundleOptions { name: &self.name, segments_in_test_set_order: true }
+        BundleOptions { name: &self.name, segments_in_test_set_order: true, darr_threshold: crate::analysis::export::DARR_THRESHOLD }
     }
 
     /// One computed file by name, if the result has it.

@@ -47,7 +47,11 @@ pub fn export_file_names(a: &CampaignAnalysis) -> Vec<String> {
             Ok(())
         }
     }
-    let o = crate::analysis::bundle::BundleOptions { name: crate::analysis::bundle::DEFAULT_NAME, segments_in_test_set_order: true };
+    let o = crate::analysis::bundle::BundleOptions {
+        name: crate::analysis::bundle::DEFAULT_NAME,
+        segments_in_test_set_order: true,
+        darr_threshold: crate::analysis::export::DARR_THRESHOLD,
+    };
     a.write_files(&mut Names, &o).unwrap_or_default()
 }
 
@@ -175,6 +179,20 @@ pub fn ranking_view(a: &crate::analysis::campaign::RankingAnalysis) -> super::Ra
         }),
         rank_range_svg: plots::rank_range_plot(&ranges),
         head_to_head_svg: plots::head_to_head_plot(&names, &r.head_to_head, &r.sign_p, &order),
+        agreement: [("inter", &r.agreement.inter), ("intra", &r.agreement.intra)]
+            .into_iter()
+            .map(|(kind, k)| super::RankingKappaRow {
+                kind: kind.into(),
+                comparisons: k.comparisons,
+                agreeing: k.agreeing,
+                p_a: k.p_a,
+                p_e: r.agreement.p_e,
+                kappa: k.kappa,
+                reading: k.reading.map_or_else(String::new, |x| x.as_str().replace('-', " ")),
+                kappa_uniform: k.kappa_uniform,
+                note: k.note.clone(),
+            })
+            .collect(),
     }
 }
 

@@ -5,6 +5,7 @@
 //! draws the plots as SVG strings on the server (`assay_core::plots`, pure functions, reusable by exports).
 
 pub mod api;
+pub mod metrics;
 pub mod pages;
 #[cfg(feature = "ssr")]
 pub mod build;
@@ -117,6 +118,26 @@ pub struct RankingView {
     pub exact_note: Option<String>,
     pub rank_range_svg: String,
     pub head_to_head_svg: String,
+    /// WMT 2012's κ, inter- and intra-annotator (kept workers, repeats included).
+    #[serde(default)]
+    pub agreement: Vec<RankingKappaRow>,
+}
+
+/// One row of the ranking agreement table.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct RankingKappaRow {
+    /// `inter` or `intra`.
+    pub kind: String,
+    pub comparisons: u64,
+    pub agreeing: u64,
+    pub p_a: Option<f64>,
+    pub p_e: Option<f64>,
+    pub kappa: Option<f64>,
+    /// Landis and Koch's reading of κ.
+    pub reading: String,
+    /// κ with the uniform P(E) = 1/3 of WMT before 2012.
+    pub kappa_uniform: Option<f64>,
+    pub note: Option<String>,
 }
 
 /// One system under every method.

@@ -95,7 +95,8 @@ fn ResultsBody(r: ResultsView, campaign_id: i64) -> impl IntoView {
         <h1>"Results: " {r.campaign.clone()}</h1>
         <p class="hint">
             <a href=format!("/campaigns/{campaign_id}")>"Campaign status"</a> " · "
-            <a href=format!("/campaigns/{campaign_id}/workers")>"Workers"</a>
+            <a href=format!("/campaigns/{campaign_id}/workers")>"Workers"</a> " · "
+            <a href=format!("/campaigns/{campaign_id}/metrics")>"Metrics"</a>
         </p>
         <p class="hint" id="results-freshness">
             {format!(
@@ -272,6 +273,7 @@ fn Ranking(k: RankingView) -> impl IntoView {
         })
     } else {
         let positions: Vec<(String, Vec<Option<usize>>)> = k.rows.iter().map(|r| (r.system.clone(), r.positions.clone())).collect();
+        let agreement = k.agreement.clone();
         Either::Right(view! {
             <div class="table-scroll" role="region" aria-label="Scores per system" tabindex="0">
             <table class="data ranking-methods" id="ranking-methods">
@@ -330,6 +332,28 @@ fn Ranking(k: RankingView) -> impl IntoView {
             <div class="figure" id="rank-range-plot" inner_html=k.rank_range_svg></div>
             <h3>"Head to head"</h3>
             <div class="figure" id="head-to-head" inner_html=k.head_to_head_svg></div>
+            <h3>"Agreement (WMT 2012)"</h3>
+            <table class="data" id="ranking-agreement">
+                <caption>"Cohen's κ on pairwise outcomes (A > B, A = B, A < B) of the same two systems on the same segment: by two workers (inter) or one worker twice (intra, repeated screens); chance agreement P(E) from this language pair's tie rate."</caption>
+                <thead><tr>
+                    <th scope="col">"Agreement"</th><th scope="col">"Comparisons"</th><th scope="col">"Agreeing"</th>
+                    <th scope="col">"P(A)"</th><th scope="col">"P(E)"</th><th scope="col">"κ"</th><th scope="col">"Reading"</th><th scope="col">"κ with P(E) = 1/3"</th>
+                </tr></thead>
+                <tbody>
+                    {agreement.into_iter().map(|a| view! {
+                        <tr data-kind=a.kind.clone()>
+                            <th scope="row">{a.kind.clone()}</th>
+                            <td class="num" data-label="Comparisons">{a.comparisons}</td>
+                            <td class="num" data-label="Agreeing">{a.agreeing}</td>
+                            <td class="num" data-label="P(A)">{opt(a.p_a, 3)}</td>
+                            <td class="num" data-label="P(E)">{opt(a.p_e, 3)}</td>
+                            <td class="num kappa" data-label="κ">{opt(a.kappa, 3)}</td>
+                            <td data-label="Reading">{if a.reading.is_empty() { a.note.clone().unwrap_or_default() } else { a.reading.clone() }}</td>
+                            <td class="num" data-label="κ with P(E) = 1/3">{opt(a.kappa_uniform, 3)}</td>
+                        </tr>
+                    }).collect_view()}
+                </tbody>
+            </table>
         })
     };
     view! {

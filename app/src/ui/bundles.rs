@@ -54,7 +54,7 @@ impl BrowserBundle {
     pub fn for_path(path: &str) -> BrowserBundle {
         let segments: Vec<&str> = path.trim_matches('/').split('/').collect();
         match segments.as_slice() {
-            ["results"] | ["campaigns", _, "results" | "workers"] => BrowserBundle::Results,
+            ["results"] | ["campaigns", _, "results" | "workers" | "metrics"] => BrowserBundle::Results,
             ["studies", ..] | ["history"] => BrowserBundle::Studies,
             ["import"] | ["campaigns", ..] => BrowserBundle::Campaigns,
             ["admin", "users"] | ["account", "tokens"] => BrowserBundle::Accounts,
@@ -143,6 +143,7 @@ mod tests {
         assert_eq!(BrowserBundle::for_path("/account/tokens"), BrowserBundle::Accounts);
         assert_eq!(BrowserBundle::for_path("/campaigns/12/results"), BrowserBundle::Results);
         assert_eq!(BrowserBundle::for_path("/campaigns/12/workers"), BrowserBundle::Results);
+        assert_eq!(BrowserBundle::for_path("/campaigns/12/metrics"), BrowserBundle::Results);
         assert_eq!(BrowserBundle::for_path("/campaignsx"), BrowserBundle::Annotate);
         assert_eq!(BrowserBundle::for_path("/studies/new"), BrowserBundle::Studies);
         assert_eq!(BrowserBundle::for_path("/no/such/page"), BrowserBundle::Annotate);

@@ -12,6 +12,7 @@ use crate::{
     annotate::pages::WorkPage,
     accounts::pages::{AdminUsersPage, InvitePage, LoginPage, TokensPage},
     campaign::pages::{CampaignStatusPage, CampaignsPage, DesignerPage, ImportPage},
+    results::metrics::MetricsPage,
     results::pages::{ResultsIndex, ResultsPage, WorkersPage},
     study::pages::{HistoryPage, StudiesPage, StudyDesignerPage, StudyPage},
 };
@@ -103,6 +104,7 @@ pub fn App() -> impl IntoView {
                     <Route path=path!("/results") view=page!("bundle-results", ResultsIndex)/>
                     <Route path=path!("/campaigns/:id/results") view=page!("bundle-results", ResultsPage)/>
                     <Route path=path!("/campaigns/:id/workers") view=page!("bundle-results", WorkersPage)/>
+                    <Route path=path!("/campaigns/:id/metrics") view=page!("bundle-results", MetricsPage)/>
                     <Route path=path!("/work/:id") view=page!("bundle-annotate", WorkPage)/>
                     <Route path=path!("/studies") view=page!("bundle-studies", StudiesPage)/>
                     <Route path=path!("/studies/new") view=page!("bundle-studies", StudyDesignerPage)/>

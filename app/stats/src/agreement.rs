@@ -21,6 +21,51 @@ pub fn cohen_kappa(p_a: f64, p_e: f64) -> Result<f64> {
     Ok((p_a - p_e) / (1.0 - p_e))
 }
 
+/// Landis and Koch's (1977) reading of κ, as the WMT Findings quote it ("0 − 0.2 is slight,
+/// 0.2 − 0.4 is fair, 0.4 − 0.6 is moderate, 0.6 − 0.8 is substantial, and 0.8 − 1.0 is almost
+/// perfect"), with Landis and Koch's own "poor" below 0. A boundary value belongs to the band
+/// above it (0.2 is fair), except 1.0, which is almost perfect.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum LandisKoch {
+    Poor,
+    Slight,
+    Fair,
+    Moderate,
+    Substantial,
+    AlmostPerfect,
+}
+
+impl LandisKoch {
+    /// The band of `kappa` (`None` for a value that is not a number).
+    pub fn of(kappa: f64) -> Option<LandisKoch> {
+        if kappa.is_nan() {
+            return None;
+        }
+        Some(match kappa {
+            k if k < 0.0 => LandisKoch::Poor,
+            k if k < 0.2 => LandisKoch::Slight,
+            k if k < 0.4 => LandisKoch::Fair,
+            k if k < 0.6 => LandisKoch::Moderate,
+            k if k < 0.8 => LandisKoch::Substantial,
+            _ => LandisKoch::AlmostPerfect,
+        })
+    }
+
+    /// The words of the reading: `slight`, `fair`, `moderate`, `substantial`, `almost perfect`
+    /// (`poor` below 0).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            LandisKoch::Poor => "poor",
+            LandisKoch::Slight => "slight",
+            LandisKoch::Fair => "fair",
+            LandisKoch::Moderate => "moderate",
+            LandisKoch::Substantial => "substantial",
+            LandisKoch::AlmostPerfect => "almost perfect",
+        }
+    }
+}
+
 /// One categorical judgment: who judged which item, and the category chosen (0-based).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct LabelledJudgment {
@@ -202,6 +247,20 @@ mod tests {
         }
         // The pre-2012 uniform prior over three outcomes.
         assert!((3.0 * (1.0f64 / 3.0).powi(2) - 1.0 / 3.0).abs() < 1e-15);
+    }
+
+    #[test]
+    fn landis_koch_bands() {
+        use LandisKoch::*;
+        let cases = [(-0.1, Poor), (0.0, Slight), (0.176, Slight), (0.2, Fair), (0.284, Fair), (0.4, Moderate), (0.455, Moderate), (0.6, Substantial), (0.648, Substantial), (0.8, AlmostPerfect), (1.0, AlmostPerfect)];
+        for (k, band) in cases {
+            assert_eq!(LandisKoch::of(k), Some(band), "{k}");
+        }
+        assert_eq!(LandisKoch::of(f64::NAN), None);
+        assert_eq!(AlmostPerfect.as_str(), "almost perfect");
+        // WMT 2012's words for its Table 3: inter-annotator "fair" (0.284), intra "moderate" (0.455).
+        assert_eq!(LandisKoch::of(cohen_kappa(0.568, 0.396).unwrap()).unwrap().as_str(), "fair");
+        assert_eq!(LandisKoch::of(cohen_kappa(0.671, 0.396).unwrap()).unwrap().as_str(), "moderate");
     }
 
     #[test]

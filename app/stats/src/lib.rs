@@ -38,7 +38,7 @@ mod scipy_fixtures;
 use serde::{Deserialize, Serialize};
 
 pub use agreement::{
-    Agreement, AgreementPairs, LabelledJudgment, agreement, categories_by_percentile,
+    Agreement, AgreementPairs, LabelledJudgment, LandisKoch, agreement, categories_by_percentile,
     clopper_pearson, cohen_kappa,
 };
 pub use correlation::{KendallTest, kendall_tau_b, kendall_tau_b_test, pearson, pearson_test, spearman};

@@ -1,7 +1,8 @@
 //! Every file computed from an analysis result, written into a [`FileSink`] (a directory for
 //! `assay analyze`, a zip or one chosen file for exports): the WMT `ad-*` files, the Wilcoxon
 //! p-value and difference matrices, `clusters.csv`, the mt-metrics-eval `.score` files and the
-//! WMT metrics-task `DA-seglevel.csv`/`DA-syslevel.csv`. One list of files, one set of writers.
+//! WMT metrics-task `DA-seglevel.csv`/`DA-syslevel.csv`/`DArr-seglevel.csv`. One list of files,
+//! one set of writers.
 
 use std::io::{self, Write};
 
@@ -57,6 +58,9 @@ pub struct BundleOptions<'a> {
     /// The segment interner is in test-set order (a campaign from the database: every segment
     /// of the test set, judged or not); otherwise the order is recovered from the names.
     pub segments_in_test_set_order: bool,
+    /// Points by which two outputs' mean DA scores must differ to make a `DArr-seglevel.csv`
+    /// pair (WMT: [`export::DARR_THRESHOLD`], 25).
+    pub darr_threshold: f64,
 }
 
 /// Writes every computed file; returns their names in order. With the judgments the result
@@ -118,6 +122,11 @@ pub fn write_result_files(
     })?;
     put(sink, "DA-seglevel.csv".into(), &mut |w| export::write_da_seglevel(w, names, o.name, &result.groups))?;
     put(sink, "DA-syslevel.csv".into(), &mut |w| export::write_da_syslevel(w, names, &result.groups))?;
+    if result.groups.iter().any(|g| export::is_da_task(&names.tasks[g.task as usize])) {
+        put(sink, "DArr-seglevel.csv".into(), &mut |w| {
+            export::write_darr_seglevel(w, names, o.name, &order, &result.groups, o.darr_threshold)
+        })?;
+    }
     Ok(files)
 }
 

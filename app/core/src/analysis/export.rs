@@ -7,6 +7,9 @@
 //!   of that segment.
 //! - WMT metrics-task `DA-seglevel.csv`: space-separated `LP DATA SYSTEM SID SCORE` with that
 //!   header; `DA-syslevel.csv`: `LP SCORE SYSTEM`. Scores are mean z-scores.
+//! - WMT metrics-task `DArr-seglevel.csv` (WMT 2017–2019; `RR-seglevel.csv` in some packages):
+//!   DA turned into relative-ranking pairs, space-separated `LP DATA SID BETTER WORSE` with that
+//!   header ([`darr_pairs`], [`write_darr_seglevel`]).
 
 use std::io::{self, Write};
 
@@ -145,6 +148,100 @@ pub fn write_da_syslevel<'a>(
     Ok(())
 }
 
+/// WMT's threshold for DA relative-ranking pairs: two outputs of the same source form a pair
+/// when their DA scores differ by more than 25 points (0–100 scale).
+pub const DARR_THRESHOLD: f64 = 25.0;
+
+/// One DA relative-ranking pair: on `segment`, the output of `better` was scored more than the
+/// threshold above the output of `worse` (ids as given to [`darr_pairs`]).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct DarrPair {
+    pub segment: u32,
+    pub better: u32,
+    pub worse: u32,
+    /// The two outputs' mean raw scores.
+    pub better_score: f64,
+    pub worse_score: f64,
+}
+
+/// DA turned into relative-ranking pairs ("daRR", WMT 2017–2019 metrics tasks), for one
+/// language pair: from DA judgments `(segment, system, raw score)` of the same task, the mean
+/// raw score of each output (system, segment) — what WMT's `ad-seg-scores` files hold and its
+/// DA-to-RR script reads — and then, for every two outputs of the same segment, a pair
+/// (better, worse) when their means differ by more than `threshold` (WMT: 25; strictly more, as
+/// the papers write "greater than the 25 percentage point margin"; WMT 2020's script and
+/// mt-metrics-eval take ≥). Pairs come by segment id, then by system ids (the lower id's pairs
+/// first). Judgments with a score that is not a number are ignored.
+pub fn darr_pairs(judgments: impl IntoIterator<Item = (u32, u32, f64)>, threshold: f64) -> Vec<DarrPair> {
+    // (segment, system) → (sum, count)
+    let mut sums: std::collections::BTreeMap<(u32, u32), (f64, usize)> = std::collections::BTreeMap::new();
+    for (segment, system, score) in judgments {
+        if score.is_nan() {
+            continue;
+        }
+        let e = sums.entry((segment, system)).or_insert((0.0, 0));
+        e.0 += score;
+        e.1 += 1;
+    }
+    let outputs: Vec<(u32, u32, f64)> = sums.into_iter().map(|((seg, sys), (sum, n))| (seg, sys, sum / n as f64)).collect();
+    let mut pairs = Vec::new();
+    for same in outputs.chunk_by(|a, b| a.0 == b.0) {
+        for (i, &(segment, a, sa)) in same.iter().enumerate() {
+            for &(_, b, sb) in &same[i + 1..] {
+                if (sa - sb).abs() > threshold {
+                    let ((better, better_score), (worse, worse_score)) = if sa > sb { ((a, sa), (b, sb)) } else { ((b, sb), (a, sa)) };
+                    pairs.push(DarrPair { segment, better, worse, better_score, worse_score });
+                }
+            }
+        }
+    }
+    pairs
+}
+
+/// Whether a task's scores are DA (0–100), the scale DArr is defined on: every task but word
+/// order (`word-order`, `word-order-q1`, `word-order-q2`) and relative ranking.
+pub fn is_da_task(task: &str) -> bool {
+    !task.starts_with("word-order") && task != crate::model::TaskKind::Ranking.as_str()
+}
+
+/// WMT metrics-task `DArr-seglevel.csv`: the header `LP DATA SID BETTER WORSE`, then one line
+/// per pair of [`darr_pairs`] over each DA group's segment scores (mean raw score per output of
+/// the workers the analysis kept, as `ad-seg-scores`), segments in `segment_order` (test-set
+/// order), `DATA` the test set's name. Groups of other tasks are skipped.
+pub fn write_darr_seglevel<'a>(
+    mut w: impl Write,
+    names: &Names,
+    data: &str,
+    segment_order: &[u32],
+    groups: impl IntoIterator<Item = &'a GroupResult>,
+    threshold: f64,
+) -> io::Result<()> {
+    writeln!(w, "LP DATA SID BETTER WORSE")?;
+    // Position of each segment in the order (segments not in it go last, by id).
+    let mut position = vec![usize::MAX; names.segments.len()];
+    for (at, &s) in segment_order.iter().enumerate() {
+        if let Some(p) = position.get_mut(s as usize) {
+            *p = at;
+        }
+    }
+    for g in groups {
+        if !is_da_task(&names.tasks[g.task as usize]) {
+            continue;
+        }
+        let lp = &names.lang_pairs[g.lang_pair as usize];
+        let mut pairs = darr_pairs(g.segments.iter().map(|s| (s.segment, s.system, s.raw)), threshold);
+        pairs.sort_by_key(|p| (position.get(p.segment as usize).copied().unwrap_or(usize::MAX), p.segment));
+        for p in pairs {
+            writeln!(
+                w,
+                "{lp} {data} {} {} {}",
+                names.segments[p.segment as usize], names.systems[p.better as usize], names.systems[p.worse as usize]
+            )?;
+        }
+    }
+    Ok(())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -221,5 +318,76 @@ mod tests {
         let b: Vec<&str> = lines[3].split(' ').collect();
         assert_eq!(&b[..4], &["de-en", "test2026", "B", "1"]);
         assert!((b[4].parse::<f64>().unwrap() - (-17.5 / sd)).abs() < 1e-12);
+    }
+
+    #[test]
+    fn darr_pairs_compare_mean_raw_scores_of_outputs_of_one_source() {
+        // Segment 1: A 90 (one judgment), B mean 60 (70, 50), C 64, D 30.
+        // Segment 2: A 40, B 66 (strictly more than 25 apart only for B − A = 26).
+        // Segment 3: one output only.
+        let judgments = [
+            (1, 0, 90.0),
+            (1, 1, 70.0),
+            (1, 1, 50.0),
+            (1, 2, 64.0),
+            (1, 3, 30.0),
+            (2, 0, 40.0),
+            (2, 1, 66.0),
+            (2, 2, 65.0),
+            (3, 0, 10.0),
+            (1, 2, f64::NAN),
+        ];
+        let pairs = darr_pairs(judgments, DARR_THRESHOLD);
+        let got: Vec<(u32, u32, u32)> = pairs.iter().map(|p| (p.segment, p.better, p.worse)).collect();
+        // Seg 1: A–B 30 ✓, A–C 26 ✓, A–D 60 ✓, B–C 4, B–D 30 ✓, C–D 34 ✓. Seg 2: A–B 26 ✓ (B
+        // better), A–C exactly 25: not more than 25, B–C 1.
+        assert_eq!(got, vec![(1, 0, 1), (1, 0, 2), (1, 0, 3), (1, 1, 3), (1, 2, 3), (2, 1, 0)]);
+        assert_eq!((pairs[0].better_score, pairs[0].worse_score), (90.0, 60.0));
+        // The threshold is a parameter: at 30, only differences above 30.
+        let wide: Vec<(u32, u32, u32)> = darr_pairs(judgments, 30.0).iter().map(|p| (p.segment, p.better, p.worse)).collect();
+        assert_eq!(wide, vec![(1, 0, 3), (1, 2, 3)]);
+        // Equal means never make a pair, even at threshold 0.
+        assert!(darr_pairs([(1, 0, 50.0), (1, 1, 50.0)], 0.0).is_empty());
+        assert!(darr_pairs([], 25.0).is_empty());
+        assert!(is_da_task("da-adequacy") && is_da_task("ad") && !is_da_task("word-order-q1") && !is_da_task("ranking"));
+    }
+
+    /// The file from a real analysis: kept workers' mean raw scores per output, test-set order,
+    /// `LP DATA SID BETTER WORSE`; an excluded worker's judgments do not count.
+    #[test]
+    fn darr_seglevel_file_from_an_analysis() {
+        let mut set = JudgmentSet::new(TimeBasis::PerHit);
+        let mut push = |worker: &str, sys: &str, seg: &str, t: ItemType, score: f64| {
+            set.push(JudgmentNames { worker, hit: worker, system: sys, segment: seg, lang_pair: "de-en", task: "ad" }, t, score, 500.0);
+        };
+        // Worker g passes (bad references far below their originals); worker r fails.
+        for k in 0..8 {
+            let seg = (10 + k).to_string();
+            push("g", "X", &seg, ItemType::System, 80.0 + k as f64);
+            push("g", "X", &seg, ItemType::BadRef, 20.0 + (k * k) as f64);
+            push("r", "X", &seg, ItemType::System, 10.0 + 3.0 * k as f64);
+            push("r", "X", &seg, ItemType::BadRef, 90.0 - 2.0 * k as f64);
+        }
+        // Segment "2" and "10": outputs of A, B, C by g; r scores them the other way round.
+        for (seg, a, b, c) in [("2", 90.0, 50.0, 70.0), ("10", 20.0, 60.0, 40.0)] {
+            push("g", "A", seg, ItemType::System, a);
+            push("g", "B", seg, ItemType::System, b);
+            push("g", "C", seg, ItemType::System, c);
+            push("r", "A", seg, ItemType::System, 100.0 - a);
+            push("r", "B", seg, ItemType::System, 100.0 - b);
+        }
+        let settings = AnalysisSettings { bootstrap: None, ..AnalysisSettings::default() };
+        let r = analyse(&set, &settings);
+        assert_eq!(r.judgments_excluded, 20, "r is excluded");
+        let order = test_set_order(&r.names.segments);
+        let mut out = Vec::new();
+        write_darr_seglevel(&mut out, &r.names, "newstest2026", &order, &r.groups, DARR_THRESHOLD).unwrap();
+        let text = String::from_utf8(out).unwrap();
+        // Segment 2 before 10 (numeric order); on 10, X (80) is far above A (20) and C (40) but
+        // within 25 of B (60), and B above A; pairs by system id (X, A, B, C) within a segment.
+        assert_eq!(
+            text,
+            "LP DATA SID BETTER WORSE\nde-en newstest2026 2 A B\nde-en newstest2026 10 X A\nde-en newstest2026 10 X C\nde-en newstest2026 10 B A\n"
+        );
     }
 }

@@ -515,3 +515,32 @@ fn ranking_workers_are_judged_by_a_sign_test_on_their_degraded_copies() {
     // A DA task keeps the paired t test.
     assert_eq!(run(6, 0, 2, "da-adequacy").test, QcTest::PairedT);
 }
+
+#[test]
+fn a_ranking_copy_on_a_repeated_screen_is_compared_with_the_originals_repeat() {
+    // One HIT of a ranking worker, records in the order shown: on the first screen original A/1
+    // ranked best (score 1) and its copy worst (0); on the repeated screen the original's repeat
+    // scored 0.5 and the copy again 0.75 (ranked above the original this time).
+    let mut set = JudgmentSet::new(TimeBasis::PerItem);
+    let push = |set: &mut JudgmentSet, task: &str, t: ItemType, score: f64| {
+        set.push(JudgmentNames { worker: "W", hit: "H", system: "A", segment: "1", lang_pair: "de-en", task }, t, score, 10.0);
+    };
+    for task in ["ranking", "da-adequacy"] {
+        push(&mut set, task, ItemType::System, 1.0);
+        push(&mut set, task, ItemType::BadRef, 0.0);
+        push(&mut set, task, ItemType::Repeat, 0.5);
+        push(&mut set, task, ItemType::BadRef, 0.75);
+    }
+    let qc = quality::run(&set, &QcSettings { min_pairs: 1, ..QcSettings::default() });
+    let (ranking, da) = (&qc[0], &qc[1]);
+    assert_eq!(set.tasks.name(u32::from(ranking.task)), "ranking");
+    // Ranking: (1 vs 0) won, (0.5 vs 0.75) lost: one win, one loss; the mean difference is
+    // (1 + (−0.25)) / 2.
+    assert_eq!((ranking.reliability.n_pairs, ranking.reliability.statistic), (2, Some(1.0)));
+    assert!((ranking.reliability.mean_difference.unwrap() - 0.375).abs() < 1e-12);
+    // DA keeps pairing every bad reference with the first original: (1 vs 0), (1 vs 0.75).
+    assert!((da.reliability.mean_difference.unwrap() - 0.625).abs() < 1e-12);
+    // The repeat is still compared with its first showing for consistency.
+    assert_eq!(ranking.consistency.n_pairs, 1);
+    assert!((ranking.consistency.mean_difference.unwrap() - 0.5).abs() < 1e-12);
+}

@@ -11,7 +11,8 @@
 //!   identical scores, mean(bad) ≥ mean(original), reference items scored low.
 //!
 //! Pairing: within one HIT, a BAD_REF or REPEAT item is paired with the SYSTEM item of the same
-//! system and segment (the first one, should there be several).
+//! system and segment (the first one, should there be several). In a ranking HIT, a degraded
+//! copy shown again on a repeated screen is paired with the original's REPEAT on that screen.
 
 use serde::{Deserialize, Serialize};
 
@@ -350,9 +351,9 @@ struct WorkerBuffers {
     first: Vec<f64>,
     repeat: Vec<f64>,
     /// A HIT's originals ((system, segment) packed, score) and its check items (bad
-    /// references and repeats: (system, segment), type rank, score).
+    /// references and repeats: (system, segment), type rank, record index, score).
     hit_originals: Vec<(u64, f64)>,
-    hit_checks: Vec<(u64, u8, f64)>,
+    hit_checks: Vec<(u64, u8, u32, f64)>,
     hit_times: Vec<f64>,
 }
 
@@ -362,6 +363,7 @@ fn worker_qc(set: &JudgmentSet, settings: &QcSettings, worker_keys: &[u64], buff
     let WorkerBuffers { orig, bad, first, repeat, hit_originals, hit_checks, hit_times } = buffers;
     let first_record = &records[(worker_keys[0] as u32) as usize];
     let (worker, task) = (first_record.worker, first_record.task);
+    let ranking = set.tasks.name(u32::from(task)) == crate::model::TaskKind::Ranking.as_str();
     orig.clear();
     bad.clear();
     first.clear();
@@ -393,21 +395,27 @@ fn worker_qc(set: &JudgmentSet, settings: &QcSettings, worker_keys: &[u64], buff
                 ItemType::Ref => ref_sum.add(r.score),
                 ItemType::BadRef => {
                     bad_sum.add(r.score);
-                    hit_checks.push((shown, type_rank(r.item_type), r.score));
+                    hit_checks.push((shown, type_rank(r.item_type), *k as u32, r.score));
                 }
-                ItemType::Repeat => hit_checks.push((shown, type_rank(r.item_type), r.score)),
+                ItemType::Repeat => hit_checks.push((shown, type_rank(r.item_type), *k as u32, r.score)),
             }
         }
         hit_times.push(hit_seconds);
         // Each check item is paired with the original of its (system, segment) in the same
         // HIT, in order of (system, segment), bad references before repeats.
-        hit_checks.sort_unstable_by_key(|c| (c.0, c.1));
-        for &(shown, rank, score) in hit_checks.iter() {
+        hit_checks.sort_unstable_by_key(|c| (c.0, c.1, c.2));
+        for (i, &(shown, rank, _, score)) in hit_checks.iter().enumerate() {
             let Some(&(_, original)) = hit_originals.iter().find(|o| o.0 == shown) else {
                 continue;
             };
             if rank == 1 {
-                orig.push(original);
+                // Ranking: a degraded copy shown again on a repeated screen is ranked against the
+                // original's repeat on that screen, and compared with it; comparing it with the
+                // first showing would make two pairs hang on one rank of the original, and the
+                // sign test assumes independent pairs.
+                let again = ranking && i > 0 && hit_checks[i - 1].0 == shown && hit_checks[i - 1].1 == 1;
+                let against = if again { hit_checks[i..].iter().find(|c| c.0 == shown && c.1 == 2).map(|c| c.3) } else { None };
+                orig.push(against.unwrap_or(original));
                 bad.push(score);
             } else {
                 first.push(original);
@@ -418,7 +426,7 @@ fn worker_qc(set: &JudgmentSet, settings: &QcSettings, worker_keys: &[u64], buff
 
     // Ranks are compared by who wins, not by how far apart they are: a sign test, ties out.
     let ranked = QcSettings { reliability_test: QcTest::Sign, consistency_test: QcTest::Sign, ..*settings };
-    let settings = if set.tasks.name(u32::from(task)) == crate::model::TaskKind::Ranking.as_str() { &ranked } else { settings };
+    let settings = if ranking { &ranked } else { settings };
     let reliability = reliability(&orig, &bad, settings);
     let consistency = consistency(&first, &repeat, settings);
     let mean_original = mean_of(orig.iter().copied());

@@ -11,11 +11,15 @@
 //! - TrueSkill (WMT 2014–2016), two-player updates with draws;
 //! - winners by the sign test (no other system significantly better at p ≤ 0.10) and the
 //!   head-to-head table (the share of comparisons the column system won against the row system).
+//! - agreement as WMT 2012 measured it ([`agreement`]): Cohen's κ on the pairwise outcomes
+//!   (A > B, A = B, A < B) of a system pair on a segment, inter-annotator over outcomes of two
+//!   annotators and intra-annotator over outcomes one annotator gave more than once, with P(E)
+//!   from the language pair's tie rate, and the Landis–Koch reading.
 //!
 //! Pure: blocks in, numbers out. Checked against an independent Python implementation with the
 //! `trueskill` package and SciPy (`tests/fixtures/ranking`), and against the paper's examples.
 
-use assay_stats::{Alternative, SplitMix64, sign_test};
+use assay_stats::{Alternative, LandisKoch, SplitMix64, cohen_kappa, sign_test};
 use serde::{Deserialize, Serialize};
 
 /// The largest number of systems the exact orderings (MFAS, most probable) solve: 2ⁿ states of
@@ -619,6 +623,156 @@ pub fn read_wmt_ranking_csv(input: impl std::io::Read) -> Result<Vec<RankingData
 }
 
 // ---------------------------------------------------------------------------------------------
+// Agreement (WMT 2012 Findings §3.2, Table 3)
+
+/// One kind of agreement of a language pair: inter-annotator (two annotators' outcomes of the
+/// same system pair on the same segment) or intra-annotator (one annotator's outcomes of it,
+/// given more than once).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct KappaFigures {
+    /// Pairs of outcomes compared: every unordered pair of outcomes of the same system pair on
+    /// the same segment, by two annotators (inter) or by one annotator (intra).
+    pub comparisons: u64,
+    /// Those that agree: both A > B, both A = B or both A < B.
+    pub agreeing: u64,
+    /// (Segment, system pair) items with at least one comparison.
+    pub items: usize,
+    /// P(A) = agreeing / comparisons.
+    pub p_a: Option<f64>,
+    /// κ = (P(A) − P(E)) / (1 − P(E)) with the language pair's P(E).
+    pub kappa: Option<f64>,
+    /// Landis and Koch's reading of κ.
+    pub reading: Option<LandisKoch>,
+    /// κ with the uniform chance agreement of WMT before 2012, P(E) = 1/3, for comparison
+    /// with earlier years.
+    pub kappa_uniform: Option<f64>,
+    /// Why κ is missing (no comparison, or P(E) = 1).
+    pub note: Option<String>,
+}
+
+/// Inter- and intra-annotator agreement of one language pair, as WMT 2012 measured it.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct RankingAgreement {
+    /// Pairwise outcomes of the language pair: each pair of outputs of a block that both have
+    /// a rank.
+    pub outcomes: u64,
+    /// Outcomes that are ties.
+    pub ties: u64,
+    /// P(A = B) = ties / outcomes.
+    pub p_tie: Option<f64>,
+    /// Chance agreement P(E) = P(A>B)² + P(A=B)² + P(A<B)², "computed empirically, by observing
+    /// how often annotators actually rank two systems as being tied" (WMT 2012): P(A=B) is the
+    /// tie rate over every outcome of the language pair, and P(A>B) = P(A<B) = (1 − P(A=B))/2
+    /// (each outcome read in both directions, so that which system is called A does not
+    /// matter). One P(E) serves both figures, as in the Findings' Table 3.
+    pub p_e: Option<f64>,
+    pub inter: KappaFigures,
+    pub intra: KappaFigures,
+}
+
+/// P(E) from a tie rate: t² + 2((1 − t)/2)².
+pub fn chance_agreement(p_tie: f64) -> f64 {
+    let decisive = (1.0 - p_tie) / 2.0;
+    p_tie * p_tie + 2.0 * decisive * decisive
+}
+
+/// Agreement of one language pair's blocks (WMT 2012 Findings §3.2). Every block is expanded
+/// into its pairwise outcomes, each oriented from the lower system index to the higher one:
+/// A > B, A = B or A < B (outputs without a rank take part in none). An *item* is a system pair
+/// on a segment (`RankingBlock::segment`); within an item every unordered pair of outcomes
+/// counts once, towards `inter` when two annotators (`judge`) gave them, towards `intra` when
+/// one annotator gave both (a repeated block). A block holding a system twice is not a valid
+/// block ([`RankingError::Repeated`]).
+pub fn agreement(data: &RankingData) -> Result<RankingAgreement, RankingError> {
+    let n = data.systems.len();
+    check_blocks(n, &data.block_slices())?;
+    // item (segment id, a, b) → (judge id, outcome 0: a better, 1: tie, 2: b better)
+    let mut segments: std::collections::HashMap<&str, u32> = std::collections::HashMap::new();
+    let mut judges: std::collections::HashMap<&str, u32> = std::collections::HashMap::new();
+    let mut items: std::collections::HashMap<(u32, usize, usize), Vec<(u32, u8)>> = std::collections::HashMap::new();
+    let (mut outcomes, mut ties) = (0u64, 0u64);
+    for block in &data.blocks {
+        let next = segments.len() as u32;
+        let segment = *segments.entry(block.segment.as_str()).or_insert(next);
+        let next = judges.len() as u32;
+        let judge = *judges.entry(block.judge.as_str()).or_insert(next);
+        for (i, x) in block.outputs.iter().enumerate() {
+            let Some(rx) = x.rank else { continue };
+            for y in &block.outputs[i + 1..] {
+                let Some(ry) = y.rank else { continue };
+                // Oriented from the lower system index: a < b.
+                let ((a, ra), (b, rb)) = if x.system < y.system { ((x.system, rx), (y.system, ry)) } else { ((y.system, ry), (x.system, rx)) };
+                let outcome = match ra.cmp(&rb) {
+                    std::cmp::Ordering::Less => 0,
+                    std::cmp::Ordering::Equal => 1,
+                    std::cmp::Ordering::Greater => 2,
+                };
+                outcomes += 1;
+                ties += u64::from(outcome == 1);
+                items.entry((segment, a, b)).or_default().push((judge, outcome));
+            }
+        }
+    }
+    let p_tie = (outcomes > 0).then(|| ties as f64 / outcomes as f64);
+    let p_e = p_tie.map(chance_agreement);
+    // Pairs are counted, not listed (an item judged m times has m(m − 1)/2 pairs).
+    let choose2 = |k: u64| k * k.saturating_sub(1) / 2;
+    let (mut inter, mut intra) = ((0u64, 0u64, 0usize), (0u64, 0u64, 0usize));
+    for outcomes in items.values_mut() {
+        outcomes.sort_unstable();
+        let mut all = [0u64; 3];
+        let (mut same_pairs, mut same_agreeing) = (0u64, 0u64);
+        for run in outcomes.chunk_by(|p, q| p.0 == q.0) {
+            let mut own = [0u64; 3];
+            for &(_, o) in run {
+                own[o as usize] += 1;
+                all[o as usize] += 1;
+            }
+            same_pairs += choose2(run.len() as u64);
+            same_agreeing += own.iter().map(|&c| choose2(c)).sum::<u64>();
+        }
+        let all_pairs = choose2(outcomes.len() as u64);
+        let all_agreeing: u64 = all.iter().map(|&c| choose2(c)).sum();
+        if same_pairs > 0 {
+            intra = (intra.0 + same_pairs, intra.1 + same_agreeing, intra.2 + 1);
+        }
+        if all_pairs > same_pairs {
+            inter = (inter.0 + all_pairs - same_pairs, inter.1 + all_agreeing - same_agreeing, inter.2 + 1);
+        }
+    }
+    let figures = |(comparisons, agreeing, items): (u64, u64, usize), nobody: &str| {
+        let p_a = (comparisons > 0).then(|| agreeing as f64 / comparisons as f64);
+        let (kappa, note) = match (p_a, p_e) {
+            (None, _) if outcomes == 0 => (None, Some("no ranked pair of outputs".to_string())),
+            (None, _) => (None, Some(nobody.to_string())),
+            (Some(pa), Some(pe)) => match cohen_kappa(pa, pe) {
+                Ok(k) => (Some(k), None),
+                Err(_) => (None, Some("every comparison is a tie, so P(E) = 1 and κ is undefined".to_string())),
+            },
+            (Some(_), None) => (None, None),
+        };
+        KappaFigures {
+            comparisons,
+            agreeing,
+            items,
+            p_a,
+            kappa,
+            reading: kappa.and_then(LandisKoch::of),
+            kappa_uniform: p_a.and_then(|pa| cohen_kappa(pa, 1.0 / 3.0).ok()),
+            note,
+        }
+    };
+    Ok(RankingAgreement {
+        outcomes,
+        ties,
+        p_tie,
+        p_e,
+        inter: figures(inter, "no system pair of a segment was ranked by two or more annotators"),
+        intra: figures(intra, "no annotator ranked the same system pair of a segment more than once"),
+    })
+}
+
+// ---------------------------------------------------------------------------------------------
 // One language pair's report and its files
 
 /// Every method on one language pair.
@@ -640,6 +794,8 @@ pub struct PairReport {
     pub sign_p: Vec<Vec<Option<f64>>>,
     /// No other system significantly better at p ≤ 0.10.
     pub winners: Vec<usize>,
+    /// Inter- and intra-annotator agreement (WMT 2012 Table 3).
+    pub agreement: RankingAgreement,
 }
 
 /// Runs every method on one language pair (`samples` bootstrap samples, seeded).
@@ -659,6 +815,7 @@ pub fn report(data: &RankingData, samples: usize, seed: u64) -> PairReport {
         head_to_head: head_to_head(&p),
         sign_p: sign_tests(&p),
         winners: winners(&p, 0.10),
+        agreement: agreement(data).expect("blocks read from a file are valid"),
     }
 }
 
@@ -820,6 +977,38 @@ pub fn write_head_to_head_csv(mut w: impl std::io::Write, r: &PairReport) -> std
             })
             .collect();
         writeln!(w, "{},{}", csv_text(&r.systems[row]), cells.join(","))?;
+    }
+    Ok(())
+}
+
+/// `ranking-agreement.csv`: two rows per language pair, `inter` and `intra`, with the columns
+/// `pair, type, comparisons, agreeing, items, p_a, p_e, kappa, landis_koch, kappa_uniform,
+/// outcomes, ties, note` (WMT 2012 Table 3, plus the counts behind it; empty cells for
+/// undefined values, the note saying why).
+pub fn write_agreement_csv<'a>(mut w: impl std::io::Write, reports: impl IntoIterator<Item = &'a PairReport>) -> std::io::Result<()> {
+    use super::formats::{csv_text, r_number};
+    let num = |x: Option<f64>| x.map(|v| r_number(v, 15)).unwrap_or_default();
+    writeln!(w, "pair,type,comparisons,agreeing,items,p_a,p_e,kappa,landis_koch,kappa_uniform,outcomes,ties,note")?;
+    for r in reports {
+        let a = &r.agreement;
+        for (kind, f) in [("inter", &a.inter), ("intra", &a.intra)] {
+            writeln!(
+                w,
+                "{},{kind},{},{},{},{},{},{},{},{},{},{},{}",
+                csv_text(&r.pair),
+                f.comparisons,
+                f.agreeing,
+                f.items,
+                num(f.p_a),
+                num(a.p_e),
+                num(f.kappa),
+                f.reading.map(LandisKoch::as_str).unwrap_or_default(),
+                num(f.kappa_uniform),
+                a.outcomes,
+                a.ties,
+                csv_text(f.note.as_deref().unwrap_or_default()),
+            )?;
+        }
     }
     Ok(())
 }

@@ -408,3 +408,230 @@ fn the_wmt_ranking_csv_written_reads_back_the_same() {
     // Same figures from the file as from the data.
     assert_eq!(report(&back[0], 20, 3), report(&d, 20, 3));
 }
+
+// ---------------------------------------------------------------------------------------------
+// Agreement (WMT 2012 Findings §3.2, Table 3)
+
+/// Table 3 of the Findings: (pair, inter P(A), P(E), inter κ, intra P(A), intra κ). κ
+/// recomputed from the printed P(A) and P(E) matches the printed κ to 0.001 (the printed
+/// figures look truncated), and the readings are the paper's: fair between annotators, moderate
+/// for one annotator, over all pairs.
+const TABLE_3: [(&str, f64, f64, f64, f64, f64); 10] = [
+    ("cs-en", 0.567, 0.405, 0.272, 0.660, 0.428),
+    ("en-cs", 0.576, 0.383, 0.312, 0.566, 0.296),
+    ("de-en", 0.595, 0.401, 0.323, 0.733, 0.554),
+    ("en-de", 0.598, 0.394, 0.336, 0.732, 0.557),
+    ("es-en", 0.540, 0.408, 0.222, 0.792, 0.648),
+    ("en-es", 0.504, 0.398, 0.176, 0.566, 0.279),
+    ("fr-en", 0.568, 0.406, 0.272, 0.719, 0.526),
+    ("en-fr", 0.519, 0.388, 0.214, 0.634, 0.401),
+    ("WMT12", 0.568, 0.396, 0.284, 0.671, 0.455),
+    ("WMT11", 0.601, 0.362, 0.375, 0.722, 0.564),
+];
+
+#[test]
+fn wmt12_table_3_kappas_from_their_p_a_and_p_e() {
+    for (pair, inter_pa, pe, inter_k, intra_pa, intra_k) in TABLE_3 {
+        let inter = cohen_kappa(inter_pa, pe).unwrap();
+        let intra = cohen_kappa(intra_pa, pe).unwrap();
+        assert!((inter - inter_k).abs() <= 0.0011, "{pair}: inter {inter} against {inter_k}");
+        assert!((intra - intra_k).abs() <= 0.0011, "{pair}: intra {intra} against {intra_k}");
+        // The P(E) of every row is that of a tie rate between 0.05 and 0.25 (P(E) falls from 1/2
+        // to 1/3 as the tie rate goes from 0 to 1/3; the tie rates of the head-to-head tables are
+        // 0.13–0.25).
+        let t = (0..=333).map(|k| k as f64 / 1000.0).min_by(|a, b| (chance_agreement(*a) - pe).abs().total_cmp(&(chance_agreement(*b) - pe).abs())).unwrap();
+        println!("Table 3 {pair}: inter κ {inter:.4} (printed {inter_k}), intra κ {intra:.4} (printed {intra_k}), P(E) {pe} is a tie rate of {t:.3}");
+        assert!((0.05..=0.25).contains(&t), "{pair}: tie rate {t}");
+    }
+    let (_, inter_pa, pe, _, intra_pa, _) = TABLE_3[8];
+    assert_eq!(LandisKoch::of(cohen_kappa(inter_pa, pe).unwrap()), Some(LandisKoch::Fair));
+    assert_eq!(LandisKoch::of(cohen_kappa(intra_pa, pe).unwrap()), Some(LandisKoch::Moderate));
+    // English–Spanish between annotators: "slight".
+    assert_eq!(LandisKoch::of(cohen_kappa(TABLE_3[5].1, TABLE_3[5].2).unwrap()), Some(LandisKoch::Slight));
+    // The uniform prior of earlier years: P(E) = 1/9 + 1/9 + 1/9 = 1/3 is a tie rate of 1/3.
+    assert!((chance_agreement(1.0 / 3.0) - 1.0 / 3.0).abs() < 1e-15);
+}
+
+fn blocks_of(pair: &str, n: usize, blocks: &[(&str, &str, &[(usize, i64)])]) -> RankingData {
+    RankingData {
+        pair: pair.into(),
+        systems: (0..n).map(|i| format!("S{i}")).collect(),
+        blocks: blocks
+            .iter()
+            .map(|(segment, judge, outputs)| RankingBlock {
+                segment: segment.to_string(),
+                judge: judge.to_string(),
+                outputs: outputs.iter().map(|&(system, rank)| RankedOutput { system, rank: (rank > 0).then_some(rank as u32) }).collect(),
+            })
+            .collect(),
+    }
+}
+
+#[test]
+fn agreement_counts_every_pair_of_outcomes_of_a_system_pair_on_a_segment() {
+    // The "hand" case of tests/fixtures/ranking/agreement.py, worked out:
+    // seg 1, x: S0 > S1, S0 > S2, S1 = S2;  seg 1, y: S0 < S1, S0 < S2, S1 < S2 (S2 ranked first);
+    // seg 1, x again: S0 = S1 (S2 unranked);  seg 2, y: S0 > S1;  seg 2, x: S0 > S1.
+    let data = blocks_of(
+        "de-en",
+        3,
+        &[
+            ("1", "x", &[(0, 1), (1, 2), (2, 2)]),
+            ("1", "y", &[(2, 1), (1, 2), (0, 3)]),
+            ("1", "x", &[(1, 1), (0, 1), (2, -1)]),
+            ("2", "y", &[(0, 1), (1, 2)]),
+            ("2", "x", &[(1, 3), (0, 2)]),
+        ],
+    );
+    let a = agreement(&data).unwrap();
+    // 9 outcomes, 2 ties: P(E) = (2/9)² + 2·(7/18)² = 114/324.
+    assert_eq!((a.outcomes, a.ties), (9, 2));
+    assert!((a.p_e.unwrap() - 114.0 / 324.0).abs() < 1e-15);
+    // Inter: seg 1 S0–S1 (x>, y<), (y<, x=); S0–S2 (x>, y<); S1–S2 (x=, y<); seg 2 S0–S1 (y>, x>)
+    // agrees: 5 comparisons over 4 items, 1 agreeing. Intra: seg 1 S0–S1 (x>, x=): 1, disagreeing.
+    assert_eq!((a.inter.comparisons, a.inter.agreeing, a.inter.items), (5, 1, 4));
+    assert_eq!((a.intra.comparisons, a.intra.agreeing, a.intra.items), (1, 0, 1));
+    let pe = 114.0 / 324.0;
+    assert!((a.inter.kappa.unwrap() - (0.2 - pe) / (1.0 - pe)).abs() < 1e-15);
+    assert_eq!(a.inter.reading, Some(LandisKoch::Poor));
+    assert!((a.intra.kappa_uniform.unwrap() - (-0.5)).abs() < 1e-15);
+    assert_eq!((a.inter.note.as_deref(), a.intra.note.as_deref()), (None, None));
+    // The report carries it.
+    assert_eq!(report(&data, 10, 1).agreement, a);
+}
+
+#[test]
+fn agreement_of_degenerate_data_says_why_there_is_no_kappa() {
+    // Nothing overlaps: each segment ranked once.
+    let a = agreement(&blocks_of("cs-en", 4, &[("1", "x", &[(0, 1), (1, 2)]), ("2", "y", &[(2, 1), (3, 1)])])).unwrap();
+    assert_eq!((a.outcomes, a.ties, a.inter.comparisons, a.intra.comparisons), (2, 1, 0, 0));
+    assert_eq!((a.inter.p_a, a.inter.kappa, a.inter.reading), (None, None, None));
+    assert!(a.inter.note.as_deref().unwrap().contains("ranked by two or more annotators"));
+    assert!(a.intra.note.as_deref().unwrap().contains("more than once"));
+    // Every outcome a tie: P(E) = 1, κ undefined though P(A) = 1.
+    let a = agreement(&blocks_of("cs-en", 3, &[("1", "x", &[(0, 1), (1, 1)]), ("1", "y", &[(1, 2), (0, 2)])])).unwrap();
+    assert_eq!((a.p_e, a.inter.p_a, a.inter.kappa), (Some(1.0), Some(1.0), None));
+    assert!(a.inter.note.as_deref().unwrap().contains("P(E) = 1"), "{:?}", a.inter.note);
+    // Nothing ranked at all.
+    let a = agreement(&blocks_of("cs-en", 2, &[("1", "x", &[(0, -1), (1, -1)])])).unwrap();
+    assert_eq!((a.outcomes, a.p_tie, a.p_e), (0, None, None));
+    assert_eq!(a.inter.note.as_deref(), Some("no ranked pair of outputs"));
+    // A block with a system twice is refused.
+    assert_eq!(agreement(&blocks_of("cs-en", 2, &[("1", "x", &[(0, 1), (0, 2)])])), Err(RankingError::Repeated { block: 0, system: 0 }));
+}
+
+/// `tests/fixtures/ranking/agreement.py`.
+#[derive(serde::Deserialize)]
+struct AgreementFixture {
+    cases: Vec<AgreementCase>,
+}
+
+#[derive(serde::Deserialize)]
+struct FixtureBlock {
+    segment: String,
+    judge: String,
+    outputs: Vec<(usize, i64)>,
+}
+
+#[derive(serde::Deserialize)]
+struct AgreementCase {
+    name: String,
+    n: usize,
+    blocks: Vec<FixtureBlock>,
+    outcomes: u64,
+    ties: u64,
+    p_tie: Option<f64>,
+    p_e: Option<f64>,
+    inter: FixtureKappa,
+    intra: FixtureKappa,
+}
+
+#[derive(serde::Deserialize)]
+struct FixtureKappa {
+    comparisons: u64,
+    agreeing: u64,
+    items: usize,
+    p_a: Option<f64>,
+    kappa: Option<f64>,
+    reading: Option<String>,
+    kappa_uniform: Option<f64>,
+    why: Option<String>,
+}
+
+#[test]
+fn agreement_matches_the_independent_python_implementation() {
+    let fixture: AgreementFixture =
+        serde_json::from_str(include_str!("../../../../tests/fixtures/ranking/agreement.json")).expect("the agreement fixture");
+    assert_eq!(fixture.cases.len(), 5);
+    for case in &fixture.cases {
+        let data = RankingData {
+            pair: case.name.clone(),
+            systems: (0..case.n).map(|i| format!("S{i}")).collect(),
+            blocks: case
+                .blocks
+                .iter()
+                .map(|b| RankingBlock {
+                    segment: b.segment.clone(),
+                    judge: b.judge.clone(),
+                    outputs: b.outputs.iter().map(|&(system, rank)| RankedOutput { system, rank: (rank > 0).then_some(rank as u32) }).collect(),
+                })
+                .collect(),
+        };
+        let a = agreement(&data).unwrap();
+        let name = &case.name;
+        assert_eq!((a.outcomes, a.ties), (case.outcomes, case.ties), "{name}");
+        assert!(close(a.p_tie, case.p_tie, 1e-12) && close(a.p_e, case.p_e, 1e-12), "{name}: {:?} {:?}", a.p_e, case.p_e);
+        for (kind, got, want) in [("inter", &a.inter, &case.inter), ("intra", &a.intra, &case.intra)] {
+            assert_eq!((got.comparisons, got.agreeing, got.items), (want.comparisons, want.agreeing, want.items), "{name} {kind}");
+            assert!(close(got.p_a, want.p_a, 1e-12), "{name} {kind}: P(A) {:?} {:?}", got.p_a, want.p_a);
+            assert!(close(got.kappa, want.kappa, 1e-12), "{name} {kind}: κ {:?} {:?}", got.kappa, want.kappa);
+            assert!(close(got.kappa_uniform, want.kappa_uniform, 1e-12), "{name} {kind}: uniform κ");
+            assert_eq!(got.reading.map(|r| r.as_str().to_string()), want.reading, "{name} {kind}");
+            let why = got.note.as_deref().map(|n| {
+                if n.contains("P(E) = 1") {
+                    "all-ties"
+                } else if n == "no ranked pair of outputs" {
+                    "no-outcomes"
+                } else {
+                    "no-comparisons"
+                }
+            });
+            assert_eq!(why, want.why.as_deref(), "{name} {kind}: {:?}", got.note);
+        }
+        if name == "simulated" {
+            println!(
+                "simulated agreement: {} outcomes, P(E) {:.3}; inter {} comparisons, P(A) {:.3}, κ {:.3} ({}); intra {} comparisons, P(A) {:.3}, κ {:.3} ({})",
+                a.outcomes,
+                a.p_e.unwrap(),
+                a.inter.comparisons,
+                a.inter.p_a.unwrap(),
+                a.inter.kappa.unwrap(),
+                a.inter.reading.unwrap().as_str(),
+                a.intra.comparisons,
+                a.intra.p_a.unwrap(),
+                a.intra.kappa.unwrap(),
+                a.intra.reading.unwrap().as_str()
+            );
+            assert!(a.inter.comparisons > 1000 && a.intra.comparisons > 100, "the simulated case overlaps");
+        }
+    }
+}
+
+#[test]
+fn the_agreement_file_has_an_inter_and_an_intra_row_per_pair() {
+    let data = blocks_of("de-en", 3, &[("1", "x", &[(0, 1), (1, 2)]), ("1", "y", &[(0, 1), (1, 2)]), ("1", "y", &[(0, 2), (1, 1)])]);
+    let empty = blocks_of("cs-en", 2, &[("1", "x", &[(0, 1), (1, 2)])]);
+    let reports = [report(&data, 10, 1), report(&empty, 10, 1)];
+    let mut out = Vec::new();
+    write_agreement_csv(&mut out, &reports).unwrap();
+    let text = String::from_utf8(out).unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines[0], "pair,type,comparisons,agreeing,items,p_a,p_e,kappa,landis_koch,kappa_uniform,outcomes,ties,note");
+    // de-en: 3 outcomes, no tie: P(E) = 0.5. Inter: x> vs y>, x> vs y< → P(A) 0.5, κ 0.
+    assert_eq!(lines[1], "de-en,inter,2,1,1,0.5,0.5,0,slight,0.25,3,0,");
+    // Intra: y> vs y<, P(A) 0, κ −1.
+    assert_eq!(lines[2], "de-en,intra,1,0,1,0,0.5,-1,poor,-0.5,3,0,");
+    assert_eq!(lines[3], "cs-en,inter,0,0,0,,0.5,,,,1,0,no system pair of a segment was ranked by two or more annotators");
+    assert!(lines[4].starts_with("cs-en,intra,0,0,0,,0.5,,,,1,0,no annotator"), "{}", lines[4]);
+    assert_eq!(lines.len(), 5);
+}

@@ -13,6 +13,7 @@
 //!   resampled sufficient statistics) and their agreement with a human significance matrix.
 
 pub mod bleu;
+pub mod builtin;
 pub mod chrf;
 pub mod meta;
 pub mod read;

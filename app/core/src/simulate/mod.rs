@@ -37,6 +37,9 @@ use crate::model::{ItemType, TaskKind};
 pub const GRAHAM_HEADER: &str =
     "HITId WorkerId Input.src Input.trg Input.item hit sys_id rid type sid score time";
 
+/// Simulated rankers tie two outputs that seem this close (points on the 0–100 quality scale).
+pub const RANK_TIE_MARGIN: f64 = 2.0;
+
 /// Kinds of simulated worker.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub enum WorkerKind {
@@ -230,6 +233,36 @@ impl Worker {
             WorkerKind::Lenient => 0.5 * quality + 50.0 + self.bias + 5.0 * normal(rng),
         };
         s.clamp(0.0, 100.0)
+    }
+
+    /// The ranks (1 = best, ties share a rank, dense: 1, 1, 2, …) this worker gives a block of
+    /// outputs of true qualities `qualities` (0–100), in the block's order. Attentive kinds
+    /// perceive each output's quality with noise (careful: 3 points; harsh and lenient: 4, as
+    /// their bias moves every output alike; noisy: 20) and rank by it, tying an output with the
+    /// one above it when they seem within [`RANK_TIE_MARGIN`] points; a random clicker gives
+    /// each output a rank drawn uniformly from 1..=N on its own (ties by chance); a constant
+    /// scorer ties everything.
+    fn rank(&self, qualities: &[f64], rng: &mut ChaCha8Rng) -> Vec<u32> {
+        let n = qualities.len();
+        let noise = match self.kind {
+            WorkerKind::Careful => 3.0,
+            WorkerKind::Harsh | WorkerKind::Lenient => 4.0,
+            WorkerKind::Noisy => 20.0,
+            WorkerKind::LazyConstant => return vec![1; n],
+            WorkerKind::RandomClicker => return (0..n).map(|_| rng.random_range(1..=n as u32)).collect(),
+        };
+        let perceived: Vec<f64> = qualities.iter().map(|q| q + noise * normal(rng)).collect();
+        let mut order: Vec<usize> = (0..n).collect();
+        order.sort_by(|&a, &b| perceived[b].total_cmp(&perceived[a]));
+        let mut ranks = vec![0u32; n];
+        let mut rank = 0;
+        for (at, &i) in order.iter().enumerate() {
+            if at == 0 || perceived[order[at - 1]] - perceived[i] >= RANK_TIE_MARGIN {
+                rank += 1;
+            }
+            ranks[i] = rank;
+        }
+        ranks
     }
 
     fn seconds(&self, base: f64, rng: &mut ChaCha8Rng) -> f64 {
@@ -591,9 +624,22 @@ impl SimulatedWorker {
     pub fn seconds(&mut self, base: f64) -> f64 {
         self.worker.seconds(base, &mut self.rng)
     }
+
+    /// The ranks this worker gives one block of a relative-ranking screen: `qualities` are the
+    /// true qualities (0–100) of the block's outputs in the order shown (a degraded copy's
+    /// quality is its original's less the damage); the answer is each output's rank, 1 = best,
+    /// ties sharing a rank, every rank within 1..=N. Careful workers rank by quality with a
+    /// little noise and tie what is close; random clickers rank at random.
+    pub fn rank_block(&mut self, qualities: &[f64]) -> Vec<u32> {
+        self.worker.rank(qualities, &mut self.rng)
+    }
 }
 
 pub mod dry_run;
 
 #[cfg(test)]
 mod tests;
+
+#[cfg(test)]
+#[path = "ranking_tests.rs"]
+mod ranking_tests;
