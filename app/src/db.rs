@@ -88,6 +88,12 @@ const MIGRATIONS: &[(i64, &str, &str, &str)] = &[
         include_str!("../../migrations/sqlite/0008_decision_sessions.sql"),
         include_str!("../../migrations/postgres/0008_decision_sessions.sql"),
     ),
+    (
+        9,
+        "practice and active time",
+        include_str!("../../migrations/sqlite/0009_practice.sql"),
+        include_str!("../../migrations/postgres/0009_practice.sql"),
+    ),
 ];
 
 /// SQLite migrations that open their own transaction, because they rebuild a table with

@@ -78,12 +78,16 @@ const TABLE: &[Row] = &[
     Row { endpoint: "my_queue", how: How::Form, expect: [NO_ACCOUNT[0], NO_ACCOUNT[1], S(200), S(200), S(200), S(200)] },
     Row { endpoint: "start_campaign_hit", how: How::Form, expect: [S(401), S(401), Pass, Pass, Pass, Pass] },
     Row { endpoint: "hit_items", how: How::Form, expect: [S(401), S(401), S(403), S(403), S(200), S(200)] },
+    Row { endpoint: "campaign_active_time", how: How::Form, expect: [S(401), S(401), S(403), S(403), S(200), S(200)] },
     Row { endpoint: "set_worker_blocked", how: How::Form, expect: [S(401), S(401), S(403), S(403), Pass, Pass] },
     // annotate/api.rs. The assignment argument is the demo annotator's DA HIT, except for the
     // crowd worker, who passes the crowd HIT's id (all they have).
     Row { endpoint: "load_work", how: How::Form, expect: [S(401), S(200), S(200), S(403), S(403), S(403)] },
     Row { endpoint: "start_work", how: How::Form, expect: [S(401), S(200), S(200), S(403), S(403), S(403)] },
     Row { endpoint: "submit_judgment", how: How::Form, expect: [S(401), S(200), S(200), S(403), S(403), S(403)] },
+    // Whoever may work on the assignment; the demo's campaigns have no practice (a refusal that
+    // depends on the arguments, never the role's).
+    Row { endpoint: "practice_answer", how: How::Form, expect: [S(401), Pass, Pass, S(403), S(403), S(403)] },
     Row { endpoint: "submit_screen", how: How::Json, expect: [S(401), S(400), S(400), S(403), S(403), S(403)] },
     Row { endpoint: "my_assignments", how: How::Form, expect: [S(401), S(401), S(200), S(200), S(200), S(200)] },
     Row { endpoint: "verify_completion_code", how: How::Get, expect: [S(200); 6] },
@@ -175,7 +179,7 @@ fn form_args(endpoint: &str, who: Who, d: &Demo, n: usize) -> Vec<(String, Strin
         "invite_user" => vec![("email", format!("invitee{n}@example.org")), ("role", "annotator".into())],
         "invitation" => vec![("token", "forged-token".into())],
         "accept_invitation" => vec![("token", "forged-token".into()), ("name", "Eve".into()), ("password", "a long enough password".into())],
-        "launch_campaign" | "campaign_progress" | "start_campaign_hit" | "campaign_metrics" => vec![("campaign_id", campaign)],
+        "launch_campaign" | "campaign_progress" | "start_campaign_hit" | "campaign_active_time" | "campaign_metrics" => vec![("campaign_id", campaign)],
         "hit_items" => vec![("campaign_id", campaign), ("hit_index", "0".into())],
         "campaign_results" => vec![
             ("campaign_id", campaign),
@@ -202,6 +206,7 @@ fn form_args(endpoint: &str, who: Who, d: &Demo, n: usize) -> Vec<(String, Strin
         "campaign_draft" => vec![("campaign_id", campaign)],
         "set_worker_blocked" => vec![("platform", "link".into()), ("external_id", "nobody-at-all".into()), ("blocked", "false".into())],
         "load_work" | "start_work" | "assignment_judgments" | "assignment_items" => vec![("assignment", assignment)],
+        "practice_answer" => vec![("assignment", assignment), ("position", "0".into()), ("score", "50".into())],
         "submit_judgment" => vec![
             ("assignment", assignment),
             ("position", "0".into()),

@@ -19,6 +19,7 @@
 //!
 //! Statistics live in the `assay-stats` crate, beneath this one.
 
+pub mod instructions;
 pub mod limits;
 pub mod model;
 pub mod protocol;

@@ -16,7 +16,9 @@ use crate::model::TaskKind;
 pub struct Wording {
     /// The DA statement the annotator agrees or disagrees with (the whole sentence).
     pub statement: String,
-    /// The instructions on a HIT's start page.
+    /// The instructions page shown before a HIT starts (and in the Mechanical Turk preview):
+    /// plain text, paragraphs separated by blank lines, lines starting with "- " a list
+    /// ([`crate::instructions::blocks`]). Never HTML: it is shown as text.
     pub instructions: String,
     /// Left end of the DA slider.
     pub anchor_low: String,
@@ -32,6 +34,12 @@ pub struct Wording {
     pub woj_high2: String,
     /// The button that submits an item.
     pub next_label: String,
+    /// The label of the source text (source-based DA, ranking).
+    pub label_source: String,
+    /// The label of the human reference (the gray text of adequacy; ranking's reference).
+    pub label_reference: String,
+    /// The label of the text being judged.
+    pub label_candidate: String,
 }
 
 impl Default for Wording {
@@ -54,13 +62,7 @@ impl Wording {
             // WMT 2012's instruction (seed 001, Findings L1689–L1692).
             TaskKind::Ranking => "Rank the translations from best to worst (ties are allowed).".to_string(),
         };
-        let instructions = match task {
-            TaskKind::WordOrder => format!(
-                "The first sentence is a machine translation from {source_language}; the second is a human translation of the same {source_language} sentence. Answer both questions."
-            ),
-            TaskKind::Ranking => "You are shown a source sentence followed by several candidate translations. Your task is to rank the translations from best to worst (ties are allowed): give the best translation rank 1, and give translations of equal quality the same rank. With a keyboard: Tab to a translation, then press its rank (1 to 5).".to_string(),
-            _ => "You will see one translation at a time. Move the slider to show how much you agree with the statement above it, then press the button to go on. Use the whole length of the slider.".to_string(),
-        };
+        let instructions = default_instructions(task, target_language, source_language);
         Wording {
             statement,
             instructions,
@@ -73,7 +75,76 @@ impl Wording {
             woj_low2: "Enormously".into(),
             woj_high2: "Not at all".into(),
             next_label: "Next".into(),
+            label_source: "Source".into(),
+            label_reference: "Reference".into(),
+            label_candidate: "Candidate translation".into(),
         }
+    }
+}
+
+/// The default instructions page of a task (METHOD §1's words, with examples): paragraphs
+/// separated by blank lines and "- " lists, as [`crate::instructions::blocks`] reads them.
+fn default_instructions(task: TaskKind, target: &str, source: &str) -> String {
+    match task {
+        TaskKind::DaAdequacy => "You will read pairs of texts, one pair at a time. The gray text (the reference) is a human translation. The black text (the candidate translation) is another translation of the same sentence.
+
+Move the slider to show how much you agree that the black text adequately expresses the meaning of the gray text. Read both texts before you answer, and use the whole length of the slider:
+- towards \"strongly agree\" when the black text says everything the gray text says, even in other words;
+- towards the middle when part of the meaning is missing or changed;
+- towards \"strongly disagree\" when the black text says something else, or very little of the gray text.
+
+Examples, with the gray text \"The meeting was moved to Friday.\":
+- \"The meeting has been postponed until Friday.\" says the same in other words: far towards \"strongly agree\".
+- \"The meeting was moved.\" leaves out the day: clearly lower.
+- \"Friday is a meeting.\" loses the meaning: far towards \"strongly disagree\".
+
+The slider starts empty: click or tap on it, or use the arrow keys, then press the button to go on. You cannot go back to an earlier text.".to_string(),
+        TaskKind::DaFluency => format!("You will read one text at a time: a translation into {target}.
+
+Move the slider to show how much you agree that the text is fluent {target}: natural, grammatical {target} that a native speaker could have written. Judge the language only; you do not need to know what the original said. Use the whole length of the slider:
+- towards \"strongly agree\" when it reads like good {target};
+- towards the middle when it can be understood but has clumsy or wrong phrases;
+- towards \"strongly disagree\" when it hardly reads as {target} at all.
+
+Examples, in English:
+- \"She has lived in Paris for ten years.\" is fluent: far towards \"strongly agree\".
+- \"She lives since ten years in Paris.\" is understandable but not natural: lower.
+- \"Paris years ten she the lived in in.\" is not fluent: far towards \"strongly disagree\".
+
+The slider starts empty: click or tap on it, or use the arrow keys, then press the button to go on. You cannot go back to an earlier text."),
+        TaskKind::DaSourceBased => format!("You will read pairs of texts, one pair at a time. The first is the source text in {source}; the black text (the candidate translation) is a translation of it into {target}.
+
+Move the slider to show how much you agree that the black text adequately expresses the meaning of the source text. Read both texts before you answer, and use the whole length of the slider:
+- towards \"strongly agree\" when the translation says everything the source says;
+- towards the middle when part of the meaning is missing or changed;
+- towards \"strongly disagree\" when it says something else, or very little of the source.
+
+Examples, for a source meaning \"The meeting was moved to Friday.\":
+- a translation that says the same, even in other words: far towards \"strongly agree\";
+- a translation that leaves out the day: clearly lower;
+- a translation that loses the meaning: far towards \"strongly disagree\".
+
+The slider starts empty: click or tap on it, or use the arrow keys, then press the button to go on. You cannot go back to an earlier text."),
+        TaskKind::WordOrder => format!("Each item shows two sentences. The first sentence is a machine translation from {source}; the second is a human translation of the same {source} sentence. Read both, then answer both questions:
+- Question 1: how difficult would it be to grasp the meaning of the second sentence if you were only shown the first?
+- Question 2: how much does the ordering of the words on its own cloud the meaning of the first sentence? Judge the order only, not the choice of words.
+
+Each question has five boxes, labelled only at the ends; choose one box for each question.
+
+Examples, with the second sentence \"Yesterday I sent the letter.\":
+- \"Yesterday I sent the letter.\": the meaning is very easy to grasp and the order does not cloud it at all.
+- \"Yesterday I the letter sent.\": easy to grasp; the order clouds the meaning a little.
+- \"Letter the yesterday sent I.\": the order clouds the meaning enormously.
+
+You cannot go back to an earlier item."),
+        TaskKind::Ranking => "You are shown a source sentence followed by several candidate translations. Rank the translations from best to worst:
+- give the best translation rank 1;
+- give translations of equal quality the same rank (ties are allowed);
+- every translation needs a rank before you can go on.
+
+Example: if two translations say what the source says and a third leaves out a word, give the first two rank 1 and the third rank 3.
+
+With a keyboard: Tab to a translation, then press its rank (1 to 5); Enter goes on. You cannot go back to an earlier screen.".to_string(),
     }
 }
 
@@ -135,6 +206,9 @@ pub struct CampaignSettings {
     pub time_floor_seconds: i64,
     /// An assignment idle longer than this goes back to the pool.
     pub assignment_timeout_minutes: i64,
+    /// Active time: a gap longer than this (seconds) without input (key, pointer, touch,
+    /// scrolling) is idle and not counted; nor is time with the page hidden or unfocused.
+    pub idle_gap_seconds: i64,
     /// Expected seconds per fluency judgment (for the time estimate).
     pub seconds_per_fluency_judgment: f64,
     /// Expected seconds per adequacy (and source-based, word-order) judgment.
@@ -153,6 +227,12 @@ pub struct CampaignSettings {
     pub rank_blocks_per_screen: usize,
     /// Relative ranking: show the human reference under the source.
     pub rank_show_reference: bool,
+    /// Practice items a worker answers, with feedback, before the first real item of the
+    /// campaign (0: no practice). Built at launch from segments set apart from the HITs.
+    pub practice_items: usize,
+    /// How many practice answers must be in the expected range to go on (a round with fewer
+    /// starts again). At most `practice_items`.
+    pub practice_pass: usize,
     pub wording: Wording,
 }
 
@@ -176,6 +256,7 @@ impl Default for CampaignSettings {
             payment_currency: "USD".into(),
             time_floor_seconds: 600,
             assignment_timeout_minutes: 120,
+            idle_gap_seconds: 30,
             seconds_per_fluency_judgment: 13.0,
             seconds_per_adequacy_judgment: 18.0,
             target_language: "English".into(),
@@ -185,6 +266,8 @@ impl Default for CampaignSettings {
             rank_outputs: crate::protocol::ranking::DEFAULT_OUTPUTS,
             rank_blocks_per_screen: 3,
             rank_show_reference: false,
+            practice_items: 0,
+            practice_pass: 0,
             wording: Wording::default(),
         }
     }
@@ -394,6 +477,9 @@ impl CampaignSettings {
             (&mut w.woj_low2, generic.woj_low2, own.woj_low2),
             (&mut w.woj_high2, generic.woj_high2, own.woj_high2),
             (&mut w.next_label, generic.next_label, own.next_label),
+            (&mut w.label_source, generic.label_source, own.label_source),
+            (&mut w.label_reference, generic.label_reference, own.label_reference),
+            (&mut w.label_candidate, generic.label_candidate, own.label_candidate),
         ] {
             if *field == generic {
                 *field = own;
@@ -484,6 +570,10 @@ mod tests {
             "woj_low1", "woj_high1", "woj_low2", "woj_high2", "next_label"] {
             assert!(v["wording"][key].is_string(), "wording.{key}");
         }
+        for key in ["label_source", "label_reference", "label_candidate"] {
+            assert!(v["wording"][key].is_string(), "wording.{key}");
+        }
+        assert_eq!((v["practice_items"].as_u64(), v["practice_pass"].as_u64(), v["idle_gap_seconds"].as_i64()), (Some(0), Some(0), Some(30)));
         assert_eq!(v["woj_scale"], "boxes");
         assert_eq!(v["allow_skip"], false);
         assert!(v["target_language"].is_string() && v["source_language_name"].is_string());

@@ -14,12 +14,14 @@
 //!   items copy their partner's system id; `REF` if it has no pair.
 //! - **Segments** are interned in test-set order first (every segment of the test set), so the
 //!   interner's order is the test-set order the mt-metrics-eval `.seg.score` files need.
-//! - **Seconds** per item ([`TimeBasis::PerItem`]): the server's `submitted_at − shown_at`
-//!   (when the item was served, then answered), else the browser's `time_on_screen_ms` (a
-//!   judgment stored without the time it was shown), else 0. The browser's figure is whatever
-//!   the client sends, so the HIT-time flags and the quality gate's floor never rest on it when
-//!   the server's clock has the answer (issue 17, finding 8); it is kept as information
-//!   (`time_on_screen_ms`, in the exports).
+//! - **Seconds** per item ([`TimeBasis::PerItem`]): the item's active time (`active_ms`: the
+//!   browser's count of time in use, idle gaps left out; issue 18, item 4) when it is less than
+//!   the server's `submitted_at − shown_at` (when the item was served, then answered), else the
+//!   server's time, else the browser's `time_on_screen_ms` (a judgment stored without the time
+//!   it was shown), else 0. The browser's figures are whatever the client sends, so they can
+//!   only shorten the server's time, never lengthen it: the HIT-time flags and the quality
+//!   gate's floor never rest on a browser's word that a worker took longer than the server saw
+//!   (issue 17, finding 8); `time_on_screen_ms` is kept as information (in the exports).
 //! - Skipped judgments and judgments without a score are left out.
 //! - **Word-order** judgments answer two questions (METHOD §1): each becomes a record of its own
 //!   task, [`WORD_ORDER_Q1`] (how hard the meaning is to grasp, `score`) and [`WORD_ORDER_Q2`]
@@ -126,8 +128,9 @@ pub struct StoredJudgment {
     pub skipped: bool,
     pub submitted_at_ms: i64,
     pub time_on_screen_ms: Option<i64>,
-    /// Milliseconds on the item as the analysis counts them: submitted − shown (the server's
-    /// clock), else the browser's time on screen, else 0.
+    /// Milliseconds on the item as the analysis counts them: the active time when shorter than
+    /// submitted − shown (the server's clock), else that, else the browser's time on screen,
+    /// else 0.
     pub ms: i64,
     /// The screen of the HIT the item was shown on, for tasks that show several items together
     /// (relative ranking); `None` for one item per screen.
@@ -137,7 +140,8 @@ pub struct StoredJudgment {
 const JUDGMENT_COLUMNS: &str = "SELECT j.id, a.id, a.worker_id, a.slot, h.hit_index, hi.position, hi.item_type, \
         COALESCE(hi.system_id, p.system_id), hi.segment_id, \
         CAST(j.score AS DOUBLE PRECISION), CAST(j.score2 AS DOUBLE PRECISION), j.skipped, j.submitted_at, j.time_on_screen_ms, \
-        COALESCE(j.submitted_at - j.shown_at, j.time_on_screen_ms, 0), hi.screen \
+        CASE WHEN j.active_ms IS NOT NULL AND j.shown_at IS NOT NULL AND j.active_ms < j.submitted_at - j.shown_at THEN j.active_ms \
+             ELSE COALESCE(j.submitted_at - j.shown_at, j.time_on_screen_ms, 0) END, hi.screen \
      FROM hits h \
      JOIN assignments a ON a.hit_id = h.id \
      JOIN judgments j ON j.assignment_id = a.id \
@@ -623,10 +627,10 @@ mod tests {
         "INSERT INTO workers (id, platform, external_id, created_at) VALUES (1, 'mturk', 'A1', 0), (2, 'prolific', 'P9', 0)",
         "INSERT INTO assignments (id, public_id, hit_id, slot, worker_id, status, started_at, last_seen_at) VALUES \
             (1, 'a1', 1, 0, 1, 'completed', 0, 0), (2, 'a2', 1, 1, 2, 'active', 0, 0)",
-        "INSERT INTO judgments (id, assignment_id, hit_item_id, score, skipped, shown_at, submitted_at, time_on_screen_ms) VALUES \
-            (10, 1, 1, 80.5, 0, 1000, 5000, 3500), (11, 1, 2, 60, 0, 6000, 9000, NULL), (12, 1, 3, 70, 0, NULL, 9500, NULL), \
-            (13, 1, 4, 20, 0, NULL, 9600, 1200), (14, 1, 5, 95, 0, NULL, 9700, 800), \
-            (20, 2, 1, 55, 0, NULL, 1, 100), (21, 2, 2, NULL, 1, NULL, 2, 100), (22, 2, 3, 40, 0, NULL, 3, NULL)",
+        "INSERT INTO judgments (id, assignment_id, hit_item_id, score, skipped, shown_at, submitted_at, time_on_screen_ms, active_ms) VALUES \
+            (10, 1, 1, 80.5, 0, 1000, 5000, 3500, NULL), (11, 1, 2, 60, 0, 6000, 9000, NULL, 99000), (12, 1, 3, 70, 0, NULL, 9500, NULL, 5000), \
+            (13, 1, 4, 20, 0, NULL, 9600, 1200, NULL), (14, 1, 5, 95, 0, NULL, 9700, 800, NULL), \
+            (20, 2, 1, 55, 0, NULL, 1, 100, NULL), (21, 2, 2, NULL, 1, NULL, 2, 100, NULL), (22, 2, 3, 40, 0, NULL, 3, NULL, NULL)",
     ];
 
     async fn check(db: &Db) {
@@ -646,7 +650,8 @@ mod tests {
             assert_eq!((set.systems.name(r[0].system), set.segments.name(r[0].segment)), ("SysA", "b"));
             // The server's 5000 − 1000 ms, not the browser's 3500.
             assert_eq!((r[0].score, r[0].seconds, r[0].item_type), (80.5, 4.0, ItemType::System));
-            // No time on screen: submitted − shown; neither: 0.
+            // No time on screen: submitted − shown; neither: 0. An active time longer than the
+            // server's (11) or without the server's (12) counts for nothing.
             assert_eq!((r[1].seconds, r[2].seconds), (3.0, 0.0));
             assert_eq!(r[3].item_type, ItemType::BadRef);
             // The REF item takes the system of its pair (position 1: SysB).
@@ -682,6 +687,9 @@ mod tests {
             assert_eq!(by.systems.name(by.records[0].system), "SysA @ nt2026");
             assert_eq!(by.systems.name(by.records[4].system), "SysB @ nt2026");
         }
+        // An active time shorter than the server's time is the item's time (issue 18, item 4).
+        sqlx::query("UPDATE judgments SET active_ms = 2500 WHERE id = 10").execute(&db.pool).await.unwrap();
+        assert_eq!(load_campaign(db, 7).await.unwrap().1.records[0].seconds, 2.5);
         let e = load_campaign(db, 8).await.unwrap_err();
         assert_eq!(e.to_string(), "there is no campaign with id 8");
 

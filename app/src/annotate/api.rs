@@ -1,10 +1,10 @@
 //! Server functions of the annotation screens. Each checks who asks and calls `annotate::server`.
 //!
-//! The four a worker uses (`work_state`, `start_work`, `submit_judgment`, `submit_screen`) are open to whoever
+//! The five a worker uses (`work_state`, `start_work`, `practice_answer`, `submit_judgment`, `submit_screen`) are open to whoever
 //! may work on the assignment: its account's session, or — for crowd assignments — whoever
 //! holds its public id. The organizer's views need the Organizer role.
 
-use super::{AssignmentSummary, CodeCheck, JudgmentRecord, MyAssignment, Step, WorkState};
+use super::{AssignmentSummary, CodeCheck, JudgmentRecord, MyAssignment, PracticeFeedback, Step, WorkState};
 #[cfg(feature = "ssr")]
 use crate::auth::Role;
 use leptos::prelude::*;
@@ -54,6 +54,8 @@ pub async fn start_work(assignment: String) -> Result<Step, ServerFnError> {
 /// Stores the answer to the current item; returns the next item, or the completion code after
 /// the last one. DA: `score` 0–100. Word order: `score` and `score2`, each 0, .25, .5, .75 or 1
 /// (boxes) or 0–1 (sliders). `key` identifies the attempt: a retry sends the same key.
+/// `active_ms`: of the time on screen, the time the page was in use (optional).
+#[allow(clippy::too_many_arguments)]
 #[server(endpoint = "submit_judgment")]
 pub async fn submit_judgment(
     assignment: String,
@@ -63,11 +65,26 @@ pub async fn submit_judgment(
     #[server(default)] skipped: bool,
     time_on_screen_ms: i64,
     key: String,
+    #[server(default)] active_ms: Option<i64>,
 ) -> Result<Step, ServerFnError> {
     let state = web::app_state()?;
-    let answer = work::Answer { position, score, score2, skipped, time_on_screen_ms, idempotency_key: key };
+    let answer = work::Answer { position, score, score2, skipped, time_on_screen_ms, active_ms, idempotency_key: key };
     let cache = cache()?;
     work::submit(&state.db, &cache, &state.secret, caller(), &assignment, &answer).await.map_err(refuse)
+}
+
+/// Checks a practice answer (before Start) against what a careful reader would answer and
+/// says why; stores only the worker's progress through the practice, never a judgment. DA:
+/// `score` 0–100; word order: `score` and `score2` as for [`submit_judgment`].
+#[server(endpoint = "practice_answer")]
+pub async fn practice_answer(
+    assignment: String,
+    position: i64,
+    score: Option<f64>,
+    #[server(default)] score2: Option<f64>,
+) -> Result<PracticeFeedback, ServerFnError> {
+    let state = web::app_state()?;
+    work::practice_answer(&state.db, caller(), &assignment, position, score, score2).await.map_err(refuse)
 }
 
 /// One translation's rank on a ranking screen: its item's position and its rank (1 = best; tied
@@ -82,13 +99,19 @@ pub struct RankAnswer {
 /// nothing; returns the next screen, or the completion code after the last one. `key`
 /// identifies the attempt: a retry sends the same key.
 #[server(endpoint = "submit_screen", input = server_fn::codec::Json)]
-pub async fn submit_screen(assignment: String, ranks: Vec<RankAnswer>, time_on_screen_ms: i64, key: String) -> Result<Step, ServerFnError> {
+pub async fn submit_screen(
+    assignment: String,
+    ranks: Vec<RankAnswer>,
+    time_on_screen_ms: i64,
+    key: String,
+    #[server(default)] active_ms: Option<i64>,
+) -> Result<Step, ServerFnError> {
     let state = web::app_state()?;
     let cache = cache()?;
     if ranks.len() > 100 {
         return Err(refuse(work::WorkError::Invalid("A screen has at most 100 translations.".into())));
     }
-    let screen = work::ScreenAnswer { ranks: ranks.into_iter().map(|r| (r.position, r.rank)).collect(), time_on_screen_ms, idempotency_key: key };
+    let screen = work::ScreenAnswer { ranks: ranks.into_iter().map(|r| (r.position, r.rank)).collect(), time_on_screen_ms, active_ms, idempotency_key: key };
     work::submit_screen(&state.db, &cache, &state.secret, caller(), &assignment, &screen).await.map_err(refuse)
 }
 

@@ -30,8 +30,12 @@ use crate::model::{AssignmentStatus, TaskKind};
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct ScreenSettings {
     pub wording: Wording,
-    /// Target-language code (`en`, `ar`, …); decides the text direction.
+    /// The target language as the settings name it (a name such as "German", or a code).
     pub target_language: String,
+    /// The target language's BCP 47 tag (`en`, `ar`, `pt-BR`; `und` when unknown), from the
+    /// test set's code: the `lang` of the texts and of the campaign's wording.
+    #[serde(default)]
+    pub lang: String,
     /// The source language's name, shown on the word-order screen.
     pub source_language_name: String,
     /// Word order on two 0–100 sliders instead of two rows of 5 boxes.
@@ -44,6 +48,9 @@ pub struct ScreenSettings {
     /// Relative ranking: the human reference is shown under the source.
     #[serde(default)]
     pub rank_show_reference: bool,
+    /// Active time: seconds without input after which the time on an item is idle.
+    #[serde(default)]
+    pub idle_gap_seconds: i64,
 }
 
 /// The screen settings of a campaign, from its stored `settings` JSON read by
@@ -57,12 +64,27 @@ pub fn screen_settings(settings_json: &str, task: &str, target_lang: &str, sourc
     ScreenSettings {
         wording: s.wording,
         target_language: if s.target_language == target_name { target_lang.to_string() } else { s.target_language },
+        lang: bcp47(target_lang),
         source_language_name: s.source_language_name,
         woj_sliders: s.woj_scale == "sliders",
         allow_skip: s.allow_skip,
         rank_outputs: s.rank_outputs,
         rank_show_reference: s.rank_show_reference,
+        idle_gap_seconds: s.idle_gap_seconds,
     }
+}
+
+/// The BCP 47 tag of a test set's language code (`deu` → `de`, `pt_br` → `pt-BR`), `und`
+/// (undetermined) for a code that is not one: a valid `lang` attribute either way.
+pub fn bcp47(code: &str) -> String {
+    #[cfg(feature = "ssr")]
+    {
+        if let Ok(c) = crate::import::LangCode::parse(code) {
+            return c.to_string();
+        }
+    }
+    let _ = code;
+    "und".to_string()
 }
 
 /// The English name of a language code, or the code itself when it is unknown.
@@ -143,11 +165,54 @@ pub struct WorkState {
     pub target_dir: String,
     /// `ltr`/`rtl` for the source text (source-based DA).
     pub source_dir: String,
+    /// The source language's BCP 47 tag (`und` when unknown), the `lang` of the source text.
+    #[serde(default)]
+    pub source_lang: String,
+    /// The campaign's practice and where the worker stands in it (before Start only); `None`
+    /// when the campaign has no practice items or the HIT has started.
+    #[serde(default)]
+    pub practice: Option<PracticeView>,
     /// Number of items in the HIT.
     pub total: i64,
     /// False until the worker presses Start on the instructions page.
     pub started: bool,
     pub step: Step,
+}
+
+/// Where a worker stands in a campaign's practice items (issue 18).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct PracticeView {
+    /// Practice items in a round.
+    pub total: i64,
+    /// Answers in the expected range a round needs.
+    pub required: i64,
+    /// The practice item to answer now (0-based).
+    pub position: i64,
+    /// Answers in range so far in this round.
+    pub matched: i64,
+    /// The round (1 at first; a failed round starts again).
+    pub round: i64,
+    /// The practice is done: real items may be served.
+    pub passed: bool,
+    /// The practice item to answer now (shown like a real item); `None` once passed.
+    pub item: Option<ItemView>,
+}
+
+/// What a worker learns after a practice answer.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct PracticeFeedback {
+    /// The answer is in the expected range.
+    pub in_range: bool,
+    /// "A careful reader would score this low because …".
+    pub message: String,
+    /// The worker's own answer in words (never a number).
+    pub yours: String,
+    /// Whether the answer is where a careful reader's would be.
+    pub verdict: String,
+    /// After a round's last item: passed, or how many were missing (the round starts over).
+    pub round_result: Option<String>,
+    /// The practice after this answer.
+    pub practice: PracticeView,
 }
 
 /// One of the signed-in annotator's HITs, for the home page.
@@ -174,6 +239,9 @@ pub struct JudgmentRecord {
     pub shown_at: Option<i64>,
     pub submitted_at: i64,
     pub time_on_screen_ms: Option<i64>,
+    /// Of the time on screen, the time the page was in use (the browser's count).
+    #[serde(default)]
+    pub active_ms: Option<i64>,
 }
 
 /// An assignment as the organizer sees it.
@@ -230,6 +298,11 @@ mod tests {
         assert_eq!(direction_of("ar"), "rtl");
         assert_eq!(direction_of("he-IL"), "rtl");
         assert_eq!(direction_of("en"), "ltr");
+        // `lang` is a BCP 47 tag from the test set's code, whatever name the settings give.
+        assert_eq!(s.lang, "en");
+        assert_eq!(screen_settings(r#"{"target_language":"العربية"}"#, "da-fluency", "ara", "English").lang, "ar");
+        assert_eq!(bcp47("pt_br"), "pt-BR");
+        assert_eq!(bcp47("English"), "und");
     }
 
     #[test]

@@ -5,10 +5,11 @@
 //! Every item is drawn by the same code with the same elements and classes; only the texts
 //! differ. Moving on is one request: the answer goes up and the next item comes back.
 
-use super::api::{RankAnswer, load_work, my_assignments, start_work, submit_judgment, submit_screen};
-use super::{ItemView, WOJ_VALUES, WorkState};
+use super::api::{RankAnswer, load_work, my_assignments, practice_answer, start_work, submit_judgment, submit_screen};
+use super::{ItemView, PracticeFeedback, PracticeView, WOJ_VALUES, WorkState};
+use assay_core::instructions::{Block, blocks};
 use crate::auth::error_text;
-use leptos::either::{Either, EitherOf3};
+use leptos::either::{Either, EitherOf3, EitherOf5};
 use leptos::ev;
 use leptos::prelude::*;
 use leptos_meta::Title;
@@ -24,6 +25,89 @@ fn client_now() -> f64 {
     #[cfg(not(feature = "hydrate"))]
     {
         0.0
+    }
+}
+
+/// The active time of the item on screen (issue 18, item 4): time counts while the page is
+/// visible and focused and the last input (a key, the pointer, a touch, the wheel, scrolling)
+/// is no longer ago than the campaign's idle gap. A tick each second adds the time since the
+/// last tick when the page is in use then (a tick late by more than 2 s adds 2 s: a sleeping
+/// laptop is not working). The server keeps the smaller of this and its own time.
+#[derive(Clone, Copy)]
+struct ActiveClock {
+    active: StoredValue<f64>,
+    last_tick: StoredValue<f64>,
+    last_input: StoredValue<f64>,
+    idle_gap_ms: f64,
+}
+
+impl ActiveClock {
+    fn start(idle_gap_seconds: i64) -> ActiveClock {
+        let now = client_now();
+        let clock = ActiveClock {
+            active: StoredValue::new(0.0),
+            last_tick: StoredValue::new(now),
+            last_input: StoredValue::new(now),
+            idle_gap_ms: (idle_gap_seconds.max(1) as f64) * 1000.0,
+        };
+        #[cfg(feature = "hydrate")]
+        {
+            let input = move || clock.last_input.set_value(client_now());
+            let handles = [
+                window_event_listener(ev::keydown, move |_| input()),
+                window_event_listener(ev::pointerdown, move |_| input()),
+                window_event_listener(ev::pointermove, move |_| input()),
+                window_event_listener(ev::wheel, move |_| input()),
+                window_event_listener(ev::touchstart, move |_| input()),
+                window_event_listener(ev::scroll, move |_| input()),
+            ];
+            let interval = set_interval_with_handle(move || clock.tick(), std::time::Duration::from_millis(1000)).ok();
+            on_cleanup(move || {
+                for h in handles {
+                    h.remove();
+                }
+                if let Some(i) = interval {
+                    i.clear();
+                }
+            });
+        }
+        clock
+    }
+
+    fn in_use(&self, now: f64) -> bool {
+        #[cfg(feature = "hydrate")]
+        {
+            let doc = leptos::prelude::document();
+            !doc.hidden() && doc.has_focus().unwrap_or(true) && now - self.last_input.get_value() <= self.idle_gap_ms
+        }
+        #[cfg(not(feature = "hydrate"))]
+        {
+            let _ = (now, self.idle_gap_ms);
+            false
+        }
+    }
+
+    fn tick(&self) {
+        let now = client_now();
+        let dt = (now - self.last_tick.get_value()).clamp(0.0, 2000.0);
+        self.last_tick.set_value(now);
+        if self.in_use(now) {
+            self.active.update_value(|a| *a += dt);
+        }
+    }
+
+    /// A new item is on screen: counting starts again from 0 (as if just touched).
+    fn reset(&self) {
+        let now = client_now();
+        self.active.set_value(0.0);
+        self.last_tick.set_value(now);
+        self.last_input.set_value(now);
+    }
+
+    /// The active milliseconds so far, at most `elapsed`.
+    fn read(&self, elapsed: i64) -> i64 {
+        self.tick();
+        (self.active.get_value().round() as i64).clamp(0, elapsed.max(0))
     }
 }
 
@@ -152,8 +236,41 @@ pub fn Slider(
                 <span class="anchor low">{low}</span>
                 <span class="anchor high">{high}</span>
             </div>
+            <p class="unset-note" aria-hidden="true" lang="en" hidden=move || value.get().is_some()>"Not set yet"</p>
         </div>
     }
+}
+
+/// One text of an item with its label, tied together for screen readers (a group named by the
+/// label). `id` is the text's id; the label's is `{id}-label`.
+fn labelled_text(label: String, id: &'static str, class: &'static str, lang: Option<String>, dir: String, text: String) -> impl IntoView {
+    let label_id = format!("{id}-label");
+    let labelled_by = label_id.clone();
+    view! {
+        <div class="text-block" role="group" aria-labelledby=labelled_by>
+            <p class="text-label" id=label_id>{label}</p>
+            <p class=class id=id lang=lang dir=dir>{text}</p>
+        </div>
+    }
+}
+
+/// The keys of a screen, shortly (hidden on touch screens without a keyboard).
+#[component]
+fn KeyLegend(kind: &'static str, #[prop(optional)] ranks: usize) -> impl IntoView {
+    let body = match kind {
+        "boxes" => EitherOf3::A(view! {
+            <kbd>"1"</kbd>"–"<kbd>"5"</kbd>" choose a box (of the question with the focus, else the first unanswered) · "
+            <kbd>"Tab"</kbd>" next question · "<kbd>"Enter"</kbd>" go on"
+        }),
+        "ranking" => EitherOf3::B(view! {
+            <kbd>"Tab"</kbd>" to a translation · "<kbd>"1"</kbd>"–"<kbd>{ranks.to_string()}</kbd>" its rank (1 is best) · "<kbd>"Enter"</kbd>" go on"
+        }),
+        _ => EitherOf3::C(view! {
+            <kbd>"←"</kbd>" "<kbd>"→"</kbd>" move a little · "<kbd>"Page Up"</kbd>" "<kbd>"Page Down"</kbd>" move more · "
+            <kbd>"Home"</kbd>" "<kbd>"End"</kbd>" the ends · "<kbd>"Enter"</kbd>" go on"
+        }),
+    };
+    view! { <p class="key-legend" id="key-legend" lang="en" dir="ltr"><span class="keys-title">"Keys: "</span>{body}</p> }
 }
 
 /// `/work/:id`: an assignment's page.
@@ -188,26 +305,36 @@ fn Work(state: WorkState) -> impl IntoView {
     let info = StoredValue::new(state.clone());
     let step = RwSignal::new(state.step.clone());
     let started = RwSignal::new(state.started);
+    // The practice (before Start): where the worker stands, whether a practice item is on
+    // screen, and the feedback on the last answer (with the item it was about).
+    let practice = RwSignal::new(state.practice.clone());
+    let practising = RwSignal::new(state.practice.as_ref().is_some_and(|p| !p.passed && (p.position > 0 || p.round > 1)));
+    let feedback = RwSignal::new(None::<(ItemView, PracticeFeedback)>);
     let busy = RwSignal::new(false);
     let error = RwSignal::new(None::<String>);
     // Per item: when it appeared (browser clock) and the key of the attempt.
     let shown_at = StoredValue::new(client_now());
     let key = StoredValue::new(String::new());
+    let clock = ActiveClock::start(state.screen.idle_gap_seconds);
     let current_position = move || step.with(|s| s.item.as_ref().map(|i| i.position));
     Effect::new(move |_| {
         if let Some(p) = current_position() {
             shown_at.set_value(client_now());
             key.set_value(fresh_key(p));
+            clock.reset();
         }
     });
 
     let resync = move || {
         let id = info.with_value(|s| s.assignment.clone());
         leptos::task::spawn_local(async move {
-            if let Ok(fresh) = load_work(id).await
-                && fresh.step != step.get_untracked()
-            {
-                step.set(fresh.step);
+            if let Ok(fresh) = load_work(id).await {
+                if fresh.step != step.get_untracked() {
+                    step.set(fresh.step);
+                }
+                if fresh.practice != practice.get_untracked() {
+                    practice.set(fresh.practice);
+                }
             }
         });
     };
@@ -221,8 +348,9 @@ fn Work(state: WorkState) -> impl IntoView {
         let id = info.with_value(|s| s.assignment.clone());
         let elapsed = (client_now() - shown_at.get_value()).max(0.0).round() as i64;
         let k = key.get_value();
+        let active = clock.read(elapsed);
         leptos::task::spawn_local(async move {
-            match submit_judgment(id, position, score, score2, skipped, elapsed, k).await {
+            match submit_judgment(id, position, score, score2, skipped, elapsed, k, Some(active)).await {
                 Ok(next) => {
                     error.set(None);
                     step.set(next);
@@ -247,8 +375,9 @@ fn Work(state: WorkState) -> impl IntoView {
         let id = info.with_value(|s| s.assignment.clone());
         let elapsed = (client_now() - shown_at.get_value()).max(0.0).round() as i64;
         let k = key.get_value();
+        let active = clock.read(elapsed);
         leptos::task::spawn_local(async move {
-            match submit_screen(id, ranks, elapsed, k).await {
+            match submit_screen(id, ranks, elapsed, k, Some(active)).await {
                 Ok(next) => {
                     error.set(None);
                     step.set(next);
@@ -265,8 +394,38 @@ fn Work(state: WorkState) -> impl IntoView {
         });
     });
 
+    let submit_practice = Callback::new(move |(score, score2, _): AnswerValues| {
+        if busy.get_untracked() {
+            return;
+        }
+        let Some(item) = practice.with_untracked(|p| p.as_ref().and_then(|p| p.item.clone())) else { return };
+        busy.set(true);
+        let id = info.with_value(|s| s.assignment.clone());
+        leptos::task::spawn_local(async move {
+            match practice_answer(id, item.position, score, score2).await {
+                Ok(fb) => {
+                    error.set(None);
+                    practice.set(Some(fb.practice.clone()));
+                    feedback.set(Some((item, fb)));
+                }
+                Err(e) => {
+                    error.set(Some(format!("{} Your answer is kept on this page: press the button again to send it.", error_text(&e))));
+                    resync();
+                }
+            }
+            busy.set(false);
+        });
+    });
+
     let start = move |_| {
         if busy.get_untracked() {
+            return;
+        }
+        // With practice to do, Start opens the practice; the server starts the HIT only once it
+        // is passed.
+        if practice.with_untracked(|p| p.as_ref().is_some_and(|p| !p.passed)) {
+            feedback.set(None);
+            practising.set(true);
             return;
         }
         busy.set(true);
@@ -276,6 +435,8 @@ fn Work(state: WorkState) -> impl IntoView {
                 Ok(s) => {
                     step.set(s);
                     started.set(true);
+                    feedback.set(None);
+                    practising.set(false);
                     error.set(None);
                 }
                 Err(e) => error.set(Some(error_text(&e))),
@@ -290,29 +451,153 @@ fn Work(state: WorkState) -> impl IntoView {
             {move || {
                 let s = step.get();
                 if let Some(done) = s.completion {
-                    EitherOf3::A(view! { <Finished code=done.code return_url=done.return_url/> })
-                } else if !started.get() || s.item.is_none() {
-                    let i = info.get_value();
-                    EitherOf3::B(view! {
-                        <div class="card start-page">
-                            <h1>{i.campaign_name.clone()}</h1>
-                            <p class="instructions" id="instructions" lang=i.screen.target_language.clone() dir=i.target_dir.clone()>
-                                {i.screen.wording.instructions.clone()}
-                            </p>
-                            <p class="hit-size" id="hit-size" lang="en" dir="ltr">"This HIT has " {i.total} " items."</p>
-                            <button type="button" class="primary" id="start" on:click=start disabled=move || busy.get()>
-                                "Start"
-                            </button>
-                        </div>
-                    })
-                } else {
+                    EitherOf5::A(view! { <Finished code=done.code return_url=done.return_url/> })
+                } else if started.get() && s.item.is_some() {
                     let item = s.item.clone().unwrap_or(ItemView { position: 0, candidate: String::new(), context: None, reference: None, screen: None });
                     let together = s.together.clone();
-                    EitherOf3::C(view! { <ItemScreen info item together answered=s.answered busy submit submit_ranks/> })
+                    EitherOf5::B(view! { <ItemScreen info item together answered=s.answered busy submit submit_ranks/> })
+                } else if let Some((item, fb)) = feedback.get() {
+                    EitherOf5::C(view! { <PracticeFeedbackScreen info item feedback=fb busy start/> })
+                } else if let Some((p, item)) = practice.get().filter(|_| practising.get()).and_then(|p| p.item.clone().map(|i| (p, i))) {
+                    EitherOf5::D(view! { <PracticeScreen info practice=p item busy submit=submit_practice/> })
+                } else {
+                    EitherOf5::E(view! { <StartPage info practice=practice.get() busy start/> })
                 }
             }}
             {move || error.get().map(|e| view! { <p class="error" role="alert" id="work-error">{e}</p> })}
         </section>
+    }
+}
+
+/// An instructions text as paragraphs and lists, drawn as text (never HTML).
+pub fn instructions_view(text: &str) -> impl IntoView + use<> {
+    blocks(text)
+        .into_iter()
+        .map(|b| match b {
+            Block::Paragraph(p) => Either::Left(view! { <p>{p}</p> }),
+            Block::List(items) => Either::Right(view! { <ul>{items.into_iter().map(|i| view! { <li>{i}</li> }).collect_view()}</ul> }),
+        })
+        .collect_view()
+}
+
+/// A HIT's start page: the campaign's instructions page, the size of the HIT, what the practice
+/// asks (if the campaign has one), and Start.
+#[component]
+fn StartPage(info: StoredValue<WorkState>, practice: Option<PracticeView>, busy: RwSignal<bool>, start: impl Fn(ev::MouseEvent) + 'static) -> impl IntoView {
+    let i = info.get_value();
+    let todo = practice.filter(|p| !p.passed);
+    let practice_note = todo.as_ref().map(|p| {
+        let need = if p.required > 0 {
+            format!(" At least {} of the {} answers must be where a careful reader's would be; otherwise the practice starts over.", p.required, p.total)
+        } else {
+            String::new()
+        };
+        let resume = if p.position > 0 || p.round > 1 { format!(" You are at practice item {} of {}.", p.position + 1, p.total) } else { String::new() };
+        view! {
+            <p class="practice-note" id="practice-note" lang="en" dir="ltr">
+                {format!(
+                    "Before the HIT: {} practice items, with feedback after each answer. They are not part of the HIT and are not counted.{need}{resume}",
+                    p.total
+                )}
+            </p>
+        }
+    });
+    let label = if todo.is_some() { "Start the practice" } else { "Start" };
+    view! {
+        <div class="card start-page">
+            <h1>{i.campaign_name.clone()}</h1>
+            <h2 id="instructions-heading" lang="en" dir="ltr">"Instructions"</h2>
+            <div class="instructions" id="instructions" aria-labelledby="instructions-heading" lang=i.screen.lang.clone() dir=i.target_dir.clone()>
+                {instructions_view(&i.screen.wording.instructions)}
+            </div>
+            <p class="hit-size" id="hit-size" lang="en" dir="ltr">"This HIT has " {i.total} " items."</p>
+            {practice_note}
+            <button type="button" class="primary" id="start" on:click=start disabled=move || busy.get()>
+                {label}
+            </button>
+        </div>
+    }
+}
+
+/// The instructions again, folded, on the practice screens.
+fn instructions_again(i: &WorkState) -> impl IntoView + use<> {
+    view! {
+        <details class="instructions-again">
+            <summary lang="en" dir="ltr">"Instructions"</summary>
+            <div class="instructions" lang=i.screen.lang.clone() dir=i.target_dir.clone()>{instructions_view(&i.screen.wording.instructions)}</div>
+        </details>
+    }
+}
+
+/// A practice item: drawn exactly like a real item of the task, marked as practice.
+#[component]
+fn PracticeScreen(info: StoredValue<WorkState>, practice: PracticeView, item: ItemView, busy: RwSignal<bool>, submit: Callback<AnswerValues>) -> impl IntoView {
+    let i = info.get_value();
+    let body = if i.task == "word-order" {
+        Either::Left(view! { <WordOrderItem info item busy submit practice=true/> })
+    } else {
+        Either::Right(view! { <DaItem info item busy submit/> })
+    };
+    view! {
+        <div class="card item-screen practice" lang=i.screen.lang.clone() dir=i.target_dir.clone()>
+            <p class="practice-label" id="practice-label" lang="en" dir="ltr">
+                {format!("Practice item {} of {} · not part of the HIT", practice.position + 1, practice.total)}
+            </p>
+            {body}
+            {instructions_again(&i)}
+        </div>
+    }
+}
+
+/// After a practice answer: the texts again, what a careful reader would answer and why, the
+/// worker's answer in words, and the way on (the next practice item, the practice again, or the
+/// HIT).
+#[component]
+fn PracticeFeedbackScreen(
+    info: StoredValue<WorkState>,
+    item: ItemView,
+    feedback: PracticeFeedback,
+    busy: RwSignal<bool>,
+    start: impl Fn(ev::MouseEvent) + 'static,
+) -> impl IntoView {
+    let i = info.get_value();
+    let p = feedback.practice.clone();
+    // The round's last answer leaves the practice passed or back at item 1.
+    let answered = if p.passed || p.position == 0 { p.total } else { p.position };
+    let go = if p.passed {
+        "Start the HIT"
+    } else if p.position == 0 {
+        "Start the practice again"
+    } else {
+        "Next practice item"
+    };
+    let button = NodeRef::<leptos::html::Button>::new();
+    Effect::new(move |_| {
+        if let Some(el) = button.get() {
+            let _ = el.focus();
+        }
+    });
+    view! {
+        <div class="card item-screen practice practice-feedback" id="practice-feedback" data-in-range=feedback.in_range.to_string()
+            lang=i.screen.lang.clone() dir=i.target_dir.clone()>
+            <p class="practice-label" id="practice-label" lang="en" dir="ltr">
+                {format!("Practice item {answered} of {} · feedback", p.total)}
+            </p>
+            {item_texts(&i, &item)}
+            <div class="feedback" role="status" lang="en" dir="ltr">
+                <p class="verdict" id="feedback-verdict">{feedback.verdict.clone()}</p>
+                <p id="feedback-message">{feedback.message.clone()}</p>
+                <p id="feedback-yours">{feedback.yours.clone()}</p>
+                {feedback.round_result.clone().map(|r| view! { <p class="round-result" id="round-result">{r}</p> })}
+            </div>
+            <div class="actions">
+                <button type="button" class="primary" id="practice-continue" node_ref=button
+                    aria-describedby="feedback-verdict feedback-message"
+                    disabled=move || busy.get() on:click=start lang="en">
+                    {go}
+                </button>
+            </div>
+        </div>
     }
 }
 
@@ -332,7 +617,7 @@ fn ItemScreen(
     } else {
         format!("Translations {} to {} of {}", answered + 1, answered + 1 + together.len() as i64, i.total)
     };
-    let lang = i.screen.target_language.clone();
+    let lang = i.screen.lang.clone();
     let dir = i.target_dir.clone();
     let body = if i.task == "word-order" {
         EitherOf3::A(view! { <WordOrderItem info item busy submit/> })
@@ -360,11 +645,10 @@ fn DaItem(info: StoredValue<WorkState>, item: ItemView, busy: RwSignal<bool>, su
             submit.run((Some(v), None, false));
         }
     };
-    let context = item.context.clone().map(|text| {
-        let (class, dir) = if i.task == "da-source" { ("context source", i.source_dir.clone()) } else { ("context reference", i.target_dir.clone()) };
-        view! { <p class=class dir=dir id="context">{text}</p> }
-    });
     let w = i.screen.wording.clone();
+    let why = move || {
+        if value.get().is_none() { "Move the slider to give your rating." } else { "" }
+    };
     view! {
         <div
             class="da"
@@ -376,24 +660,52 @@ fn DaItem(info: StoredValue<WorkState>, item: ItemView, busy: RwSignal<bool>, su
             }
         >
             <p class="statement" id="statement">{w.statement.clone()}</p>
-            <div class="texts">
-                {context}
-                <p class="candidate" id="candidate">{item.candidate.clone()}</p>
-            </div>
+            {item_texts(&i, &item)}
             <Slider value low=w.anchor_low.clone() high=w.anchor_high.clone() label=w.statement.clone() id="score" autofocus=true/>
             <div class="actions">
+                <p class="next-why" id="next-why" aria-live="polite" lang="en" dir="ltr">{why}</p>
                 <button
                     type="button"
                     class="primary"
                     id="next"
+                    aria-describedby="next-why"
                     disabled=move || value.get().is_none() || busy.get()
                     on:click=move |_| send()
                 >
                     {w.next_label.clone()}
                 </button>
             </div>
+            <KeyLegend kind="slider"/>
         </div>
     }
+}
+
+/// The texts of an item, each with its label: DA (the reference or the source, then the
+/// candidate; fluency the candidate alone) and word order (the first sentence, then the second).
+fn item_texts(i: &WorkState, item: &ItemView) -> impl IntoView {
+    let w = &i.screen.wording;
+    let lang = Some(i.screen.lang.clone());
+    if i.task == "word-order" {
+        return Either::Left(view! {
+            <div class="texts">
+                {labelled_text("First sentence".into(), "candidate", "candidate", lang.clone(), i.target_dir.clone(), item.candidate.clone())}
+                {labelled_text("Second sentence".into(), "context", "context reference", lang, i.target_dir.clone(), item.context.clone().unwrap_or_default())}
+            </div>
+        });
+    }
+    let context = item.context.clone().map(|text| {
+        if i.task == "da-source" {
+            labelled_text(w.label_source.clone(), "context", "context source", Some(i.source_lang.clone()), i.source_dir.clone(), text)
+        } else {
+            labelled_text(w.label_reference.clone(), "context", "context reference", lang.clone(), i.target_dir.clone(), text)
+        }
+    });
+    Either::Right(view! {
+        <div class="texts">
+            {context}
+            {labelled_text(w.label_candidate.clone(), "candidate", "candidate", lang, i.target_dir.clone(), item.candidate.clone())}
+        </div>
+    })
 }
 
 /// A relative-ranking screen (WMT 2012): for each of its segments (a block), the source (and
@@ -438,7 +750,10 @@ fn RankingScreen(info: StoredValue<WorkState>, items: Vec<ItemView>, busy: RwSig
     };
     Effect::new(move |_| focus_row(0));
     let source_dir = i.source_dir.clone();
+    let source_lang = i.source_lang.clone();
     let target_dir = i.target_dir.clone();
+    let label_source = w.label_source.clone();
+    let label_reference = w.label_reference.clone();
     let block_count = blocks.len();
     view! {
         <div
@@ -460,10 +775,10 @@ fn RankingScreen(info: StoredValue<WorkState>, items: Vec<ItemView>, busy: RwSig
                     let region = heading.clone();
                     view! {
                         <section class="rank-block" aria-label=region>
-                            <p class="text-label" lang="en" dir="ltr">{heading} " · Source"</p>
-                            <p class="context source" dir=source_dir.clone()>{source}</p>
+                            <p class="text-label"><span lang="en" dir="ltr">{heading}</span> " · " {label_source.clone()}</p>
+                            <p class="context source" lang=source_lang.clone() dir=source_dir.clone()>{source}</p>
                             {reference.map(|r| view! {
-                                <p class="text-label" lang="en" dir="ltr">"Reference translation"</p>
+                                <p class="text-label">{label_reference.clone()}</p>
                                 <p class="context reference" dir=target_dir.clone()>{r}</p>
                             })}
                             <ol class="rank-outputs">
@@ -541,12 +856,14 @@ fn RankingScreen(info: StoredValue<WorkState>, items: Vec<ItemView>, busy: RwSig
                     type="button"
                     class="primary"
                     id="next"
+                    aria-describedby="rank-hint"
                     disabled={move || left() > 0 || busy.get()}
                     on:click=move |_| send.with_value(|f| f())
                 >
                     {w.next_label.clone()}
                 </button>
             </div>
+            <KeyLegend kind="ranking" ranks=n/>
         </div>
     }
 }
@@ -593,7 +910,15 @@ fn Boxes(
 }
 
 #[component]
-fn WordOrderItem(info: StoredValue<WorkState>, item: ItemView, busy: RwSignal<bool>, submit: Callback<AnswerValues>) -> impl IntoView {
+fn WordOrderItem(
+    info: StoredValue<WorkState>,
+    item: ItemView,
+    busy: RwSignal<bool>,
+    submit: Callback<AnswerValues>,
+    /// A practice item: no skipping.
+    #[prop(optional)]
+    practice: bool,
+) -> impl IntoView {
     let i = info.get_value();
     let w = i.screen.wording.clone();
     let sliders = i.screen.woj_sliders;
@@ -672,25 +997,34 @@ fn WordOrderItem(info: StoredValue<WorkState>, item: ItemView, busy: RwSignal<bo
             <Boxes answer=q2 id="q2" question=w.woj_question2.clone() low=w.woj_low2.clone() high=w.woj_high2.clone()/>
         })
     };
-    let allow_skip = i.screen.allow_skip;
+    let allow_skip = i.screen.allow_skip && !practice;
+    let why = move || {
+        let (a, b) = if sliders { (s1.get().is_some(), s2.get().is_some()) } else { (q1.get().is_some(), q2.get().is_some()) };
+        match (a, b, sliders) {
+            (true, true, _) => "",
+            (false, false, false) => "Choose a box for both questions to go on.",
+            (false, true, false) => "Choose a box for the first question to go on.",
+            (true, false, false) => "Choose a box for the second question to go on.",
+            (false, false, true) => "Move both sliders to give your answers.",
+            (false, true, true) => "Move the first slider to give your answer.",
+            (true, false, true) => "Move the second slider to give your answer.",
+        }
+    };
     view! {
         <div class="woj" tabindex="-1" node_ref=container on:keydown=on_key>
             <p class="woj-language" id="source-language" lang="en" dir="ltr">"Both sentences are translations from " {i.screen.source_language_name.clone()} "."</p>
-            <div class="texts">
-                <p class="woj-label" lang="en" dir="ltr">"First sentence"</p>
-                <p class="candidate" id="candidate">{item.candidate.clone()}</p>
-                <p class="woj-label" lang="en" dir="ltr">"Second sentence"</p>
-                <p class="context reference" id="context">{item.context.clone().unwrap_or_default()}</p>
-            </div>
+            {item_texts(&i, &item)}
             {questions}
             <div class="actions">
+                <p class="next-why" id="next-why" aria-live="polite" lang="en" dir="ltr">{why}</p>
                 {allow_skip.then(|| view! {
                     <button type="button" id="skip" disabled=move || busy.get() on:click=skip>"Skip this item"</button>
                 })}
-                <button type="button" class="primary" id="next" disabled=move || !ready() || busy.get() on:click=move |_| send()>
+                <button type="button" class="primary" id="next" aria-describedby="next-why" disabled=move || !ready() || busy.get() on:click=move |_| send()>
                     {w.next_label.clone()}
                 </button>
             </div>
+            <KeyLegend kind=if sliders { "slider" } else { "boxes" }/>
         </div>
     }
 }

@@ -82,6 +82,8 @@ struct Loaded {
     public_id: String,
     /// The account the assignment is for; `None` for a crowd assignment.
     owner: Option<i64>,
+    worker_id: i64,
+    campaign_id: i64,
     hit_id: i64,
     status: AssignmentStatus,
     platform_params: Option<String>,
@@ -104,6 +106,8 @@ struct Loaded {
 struct LoadedRow {
     id: i64,
     public_id: String,
+    worker_id: i64,
+    campaign_id: i64,
     hit_id: i64,
     #[sqlx(try_from = "String")]
     status: AssignmentStatus,
@@ -128,7 +132,7 @@ async fn load(db: &Db, caller: Option<i64>, public_id: &str) -> Result<Loaded, W
         return Err(WorkError::NotFound);
     }
     let row: LoadedRow = sqlx::query_as(
-        "SELECT a.id, a.public_id, a.hit_id, a.status, a.platform_params, a.next_position, a.item_shown_at, \
+        "SELECT a.id, a.public_id, a.worker_id, h.campaign_id, a.hit_id, a.status, a.platform_params, a.next_position, a.item_shown_at, \
                 a.completion_code, a.code_held, w.user_id, w.blocked, h.item_count, c.name AS campaign_name, c.task, c.settings, \
                 c.reference_name, t.source_lang, t.target_lang \
          FROM assignments a JOIN workers w ON w.id = a.worker_id JOIN hits h ON h.id = a.hit_id \
@@ -154,6 +158,8 @@ async fn load(db: &Db, caller: Option<i64>, public_id: &str) -> Result<Loaded, W
         id: row.id,
         public_id: row.public_id,
         owner,
+        worker_id: row.worker_id,
+        campaign_id: row.campaign_id,
         hit_id: row.hit_id,
         status: row.status,
         platform_params: row.platform_params,
@@ -376,6 +382,7 @@ pub async fn work_state(db: &Db, cache: &Work, secret: &[u8], caller: Option<i64
         .map(|c| c.english_name().to_string())
         .unwrap_or_else(|_| a.source_lang.clone());
     let screen = super::screen_settings(&a.settings, &a.task, &a.target_lang, &source_name);
+    let practice = if a.started() || a.status == AssignmentStatus::Completed { None } else { practice_view(db, &a).await? };
     Ok(WorkState {
         assignment: a.public_id.clone(),
         campaign_name: a.campaign_name.clone(),
@@ -383,6 +390,8 @@ pub async fn work_state(db: &Db, cache: &Work, secret: &[u8], caller: Option<i64
         // Direction comes from the test set's language code; the settings hold a display name.
         target_dir: super::direction_of(&a.target_lang).to_string(),
         source_dir: super::direction_of(&a.source_lang).to_string(),
+        source_lang: super::bcp47(&a.source_lang),
+        practice,
         screen,
         total: a.total,
         started: a.started(),
@@ -430,6 +439,10 @@ pub async fn start(db: &Db, cache: &Work, secret: &[u8], caller: Option<i64>, pu
     let mut a = load(db, caller, public_id).await?;
     a.check_live()?;
     let f = cache.fixed(db, &a).await?;
+    // The server, not the browser, decides that the practice is done.
+    if !a.started() && practice_view(db, &a).await?.is_some_and(|p| !p.passed) {
+        return Err(WorkError::Conflict("Please finish the practice items first: the HIT starts after them.".into()));
+    }
     if a.status == AssignmentStatus::Expired && !a.started() {
         if !crate::campaign::assign::reclaim_reservation(db, a.id, now_ms()).await? {
             return Err(WorkError::Gone(
@@ -450,6 +463,205 @@ pub async fn start(db: &Db, cache: &Work, secret: &[u8], caller: Option<i64>, pu
     step_of(secret, &a, &f)
 }
 
+// ---------------------------------------------------------------------------------------------
+// Practice (issue 18): items of their own table, answered before Start, scored against expected
+// ranges, never judgments. The worker's progress is kept per campaign, so a reload or the
+// worker's next HIT of the campaign does not repeat a practice already passed.
+
+/// A row of `practice_items`.
+#[derive(sqlx::FromRow)]
+struct PracticeRow {
+    position: i64,
+    context: Option<String>,
+    candidate: String,
+    expect_high: i64,
+    expect_low1: f64,
+    expect_high1: f64,
+    expect_low2: f64,
+    expect_high2: f64,
+    reason: String,
+}
+
+impl PracticeRow {
+    fn view(&self) -> ItemView {
+        ItemView { position: self.position, candidate: self.candidate.clone(), context: self.context.clone(), reference: None, screen: None }
+    }
+
+    fn matches(&self, score: f64, score2: Option<f64>) -> bool {
+        let within = |v: f64, lo: f64, hi: f64| v >= lo - 1e-9 && v <= hi + 1e-9;
+        within(score, self.expect_low1, self.expect_high1) && score2.is_none_or(|v| within(v, self.expect_low2, self.expect_high2))
+    }
+}
+
+async fn practice_items(db: &Db, campaign_id: i64) -> Result<Vec<PracticeRow>, WorkError> {
+    Ok(sqlx::query_as(
+        "SELECT position, context, candidate, expect_high, expect_low1, expect_high1, expect_low2, expect_high2, reason \
+         FROM practice_items WHERE campaign_id = $1 ORDER BY position",
+    )
+    .bind(campaign_id)
+    .fetch_all(&db.pool)
+    .await?)
+}
+
+/// (next position, answers in range this round, rounds, passed) of a worker in a campaign.
+async fn practice_progress(db: &Db, a: &Loaded) -> Result<(i64, i64, i64, bool), WorkError> {
+    let row: Option<(i64, i64, i64, Option<i64>)> = sqlx::query_as(
+        "SELECT next_position, matched, rounds, passed_at FROM practice_progress WHERE campaign_id = $1 AND worker_id = $2",
+    )
+    .bind(a.campaign_id)
+    .bind(a.worker_id)
+    .fetch_optional(&db.pool)
+    .await?;
+    Ok(row.map(|(n, m, r, p)| (n, m, r, p.is_some())).unwrap_or((0, 0, 1, false)))
+}
+
+/// How many practice answers in range the campaign asks for (at most the items there are).
+fn practice_required(a: &Loaded, items: usize) -> i64 {
+    let task = TaskKind::parse(&a.task).unwrap_or(TaskKind::DaAdequacy);
+    crate::campaign::CampaignSettings::read(&a.settings, task, "", "").practice_pass.min(items) as i64
+}
+
+/// Where the worker stands in the campaign's practice; `None` when it has none.
+async fn practice_view(db: &Db, a: &Loaded) -> Result<Option<super::PracticeView>, WorkError> {
+    let items = practice_items(db, a.campaign_id).await?;
+    if items.is_empty() {
+        return Ok(None);
+    }
+    let (next, matched, round, passed) = practice_progress(db, a).await?;
+    let item = if passed { None } else { items.get(usize::try_from(next).unwrap_or(0)).map(PracticeRow::view) };
+    Ok(Some(super::PracticeView {
+        total: items.len() as i64,
+        required: practice_required(a, items.len()),
+        position: next,
+        matched,
+        round,
+        passed,
+        item,
+    }))
+}
+
+/// Stores nothing but the worker's progress: checks a practice answer against its expected
+/// range and says what a careful reader would answer and why. The next practice item (or the
+/// round's end) is in the returned view.
+pub async fn practice_answer(
+    db: &Db,
+    caller: Option<i64>,
+    public_id: &str,
+    position: i64,
+    score: Option<f64>,
+    score2: Option<f64>,
+) -> Result<super::PracticeFeedback, WorkError> {
+    let a = load(db, caller, public_id).await?;
+    a.check_live()?;
+    if a.started() || a.status == AssignmentStatus::Completed {
+        return Err(WorkError::Conflict("The practice is over: this HIT has started.".into()));
+    }
+    let items = practice_items(db, a.campaign_id).await?;
+    if items.is_empty() {
+        return Err(WorkError::Invalid("This campaign has no practice items.".into()));
+    }
+    let (next, matched, round, passed) = practice_progress(db, &a).await?;
+    if passed {
+        return Err(WorkError::Conflict("The practice is done: press Start to begin the HIT.".into()));
+    }
+    if position != next {
+        return Err(WorkError::Conflict(format!(
+            "This is not the current practice item (practice item {} is); reload the page to see it.",
+            next + 1
+        )));
+    }
+    let item = items.get(usize::try_from(position).unwrap_or(usize::MAX)).ok_or_else(|| WorkError::Internal(format!("no practice item {position}")))?;
+    let rules = Rules::of(&a);
+    let task = rules.task.ok_or_else(|| WorkError::Internal("the campaign's task is unknown to this version of Assay".into()))?;
+    let given = protocol::Answer { score, score2, skipped: false, ..Default::default() };
+    let stored = protocol::validate(task, &given, &rules.answers).map_err(|e| WorkError::Invalid(e.problem))?;
+    let value = stored.score.ok_or_else(|| WorkError::Invalid("A practice item needs an answer.".into()))?;
+    let woj = task == TaskKind::WordOrder;
+    let in_range = item.matches(value, if woj { stored.score2 } else { None });
+
+    let total = items.len() as i64;
+    let required = practice_required(&a, items.len());
+    let now = now_ms();
+    let matched_now = matched + i64::from(in_range);
+    let last = position + 1 >= total;
+    let passes = last && matched_now >= required;
+    let (new_next, new_matched, new_round, passed_at) = match (last, passes) {
+        (false, _) => (position + 1, matched_now, round, None),
+        (true, true) => (total, matched_now, round, Some(now)),
+        (true, false) => (0, 0, round + 1, None),
+    };
+    let mut tx = db.writer.begin().await?;
+    sqlx::query(
+        "INSERT INTO practice_progress (campaign_id, worker_id, next_position, matched, rounds, updated_at) VALUES ($1, $2, 0, 0, 1, $3) \
+         ON CONFLICT (campaign_id, worker_id) DO NOTHING",
+    )
+    .bind(a.campaign_id)
+    .bind(a.worker_id)
+    .bind(now)
+    .execute(&mut *tx)
+    .await?;
+    let moved = sqlx::query(
+        "UPDATE practice_progress SET next_position = $1, matched = $2, rounds = $3, passed_at = $4, updated_at = $5 \
+         WHERE campaign_id = $6 AND worker_id = $7 AND next_position = $8 AND rounds = $9 AND passed_at IS NULL",
+    )
+    .bind(new_next)
+    .bind(new_matched)
+    .bind(new_round)
+    .bind(passed_at)
+    .bind(now)
+    .bind(a.campaign_id)
+    .bind(a.worker_id)
+    .bind(position)
+    .bind(round)
+    .execute(&mut *tx)
+    .await?
+    .rows_affected();
+    if moved != 1 {
+        tx.rollback().await?;
+        return Err(WorkError::Conflict("This practice item was answered already; reload the page to see the current one.".into()));
+    }
+    tx.commit().await?;
+
+    let screen = super::screen_settings(&a.settings, &a.task, &a.target_lang, "");
+    let w = &screen.wording;
+    let expected = match (woj, item.expect_high != 0) {
+        (false, true) => format!("score this high (towards “{}”)", w.anchor_high),
+        (false, false) => format!("score this low (towards “{}”)", w.anchor_low),
+        (true, true) => format!("answer towards “{}” and “{}”", w.woj_high1, w.woj_high2),
+        (true, false) => format!("answer the second question towards “{}”", w.woj_low2),
+    };
+    let message = format!("A careful reader would {expected} because {}.", item.reason);
+    let yours = if woj {
+        let words = |v: f64, low: &str, high: &str| match super::woj_box(v) {
+            Some(b) if !screen.woj_sliders => format!("box {b} of 5"),
+            _ => super::pages::slider_words(Some(v * 100.0), low, high),
+        };
+        format!(
+            "Your answers: {} and {}.",
+            words(value, &w.woj_low1, &w.woj_high1),
+            words(stored.score2.unwrap_or(0.0), &w.woj_low2, &w.woj_high2)
+        )
+    } else {
+        format!("Your rating: {}.", super::pages::slider_words(Some(value), &w.anchor_low, &w.anchor_high))
+    };
+    let verdict = if in_range {
+        "Your answer is where a careful reader's would be.".to_string()
+    } else {
+        "Your answer is not where a careful reader's would be.".to_string()
+    };
+    let round_result = last.then(|| {
+        if passes {
+            format!("Practice done: {matched_now} of {total} answers were where a careful reader's would be. You can start the HIT now.")
+        } else {
+            format!(
+                "{matched_now} of {total} answers were where a careful reader's would be; at least {required} are needed. Read the feedback again: the practice starts over."
+            )
+        }
+    });
+    let practice = practice_view(db, &a).await?.ok_or_else(|| WorkError::Internal("the practice items disappeared".into()))?;
+    Ok(super::PracticeFeedback { in_range, message, yours, verdict, round_result, practice })
+}
+
 /// One answer as the browser sends it.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Answer {
@@ -459,6 +671,9 @@ pub struct Answer {
     pub skipped: bool,
     /// Time the item was on screen, measured by the browser.
     pub time_on_screen_ms: i64,
+    /// Of that, the time the page was in use (visible, focused, input within the campaign's
+    /// idle gap), measured by the browser; `None` when not sent.
+    pub active_ms: Option<i64>,
     /// Chosen by the browser per item; a retry sends the same key.
     pub idempotency_key: String,
 }
@@ -484,6 +699,16 @@ impl Rules {
     }
 }
 
+/// The active time of an answer is at most its time on screen.
+fn check_active(active_ms: Option<i64>, time_on_screen_ms: i64) -> Result<(), WorkError> {
+    match active_ms {
+        Some(t) if !(0..=time_on_screen_ms).contains(&t) => Err(WorkError::Invalid(format!(
+            "The active time must be between 0 and the time on screen ({time_on_screen_ms} ms); got {t}."
+        ))),
+        _ => Ok(()),
+    }
+}
+
 /// Checks the request (key, time, position), then the answer by the task's protocol
 /// ([`protocol::validate`]); returns the (score, score2) to store.
 fn validate(a: &Rules, answer: &Answer) -> Result<(Option<f64>, Option<f64>), WorkError> {
@@ -497,6 +722,7 @@ fn validate(a: &Rules, answer: &Answer) -> Result<(Option<f64>, Option<f64>), Wo
             answer.time_on_screen_ms
         )));
     }
+    check_active(answer.active_ms, answer.time_on_screen_ms)?;
     if answer.position < 0 || answer.position >= a.total {
         // Named as the page numbers items (from 1), without wrapping at the ends of i64.
         return Err(WorkError::Invalid(format!(
@@ -532,12 +758,13 @@ fn shape(score: Option<f64>, score2: Option<f64>) -> usize {
 
 /// The INSERT of a judgment of each [`shape`], its one row selected `from` (with the time the
 /// item was shown as `shown_at`): `$1` assignment, `$2` HIT item, `$4` skipped, `$5` now, `$6`
-/// time on screen, `$7` key, `$8`/`$9` scores (`$3` is the position).
+/// time on screen, `$7` key, `$8` active time (NULL when not sent), `$9`/`$10` scores (`$3` is
+/// the position).
 fn insert_judgment_from(shape: usize, shown_at: &str, from: &str) -> String {
-    let (columns, values) = [(", score, score2", ", $8, $9"), (", score", ", $8"), ("", "")][shape];
+    let (columns, values) = [(", score, score2", ", $9, $10"), (", score", ", $9"), ("", "")][shape];
     format!(
-        "INSERT INTO judgments (assignment_id, hit_item_id, skipped, shown_at, submitted_at, time_on_screen_ms, idempotency_key{columns}) \
-         SELECT $1, $2, $4, {shown_at}, $5, $6, $7{values} FROM {from}"
+        "INSERT INTO judgments (assignment_id, hit_item_id, skipped, shown_at, submitted_at, time_on_screen_ms, idempotency_key, active_ms{columns}) \
+         SELECT $1, $2, $4, {shown_at}, $5, $6, $7, $8{values} FROM {from}"
     )
 }
 
@@ -564,7 +791,8 @@ fn with_judgment(
         .bind(i64::from(answer.skipped))
         .bind(now)
         .bind(answer.time_on_screen_ms)
-        .bind(answer.idempotency_key.trim().to_string());
+        .bind(answer.idempotency_key.trim().to_string())
+        .bind(answer.active_ms);
     match (score, score2) {
         (Some(s), Some(s2)) => query.bind(s).bind(s2),
         (Some(s), None) => query.bind(s),
@@ -907,6 +1135,8 @@ pub struct ScreenAnswer {
     pub ranks: Vec<(i64, u32)>,
     /// Time the screen was shown, measured by the browser; shared out over its items.
     pub time_on_screen_ms: i64,
+    /// Of that, the active time (see [`Answer::active_ms`]); shared out the same way.
+    pub active_ms: Option<i64>,
     /// Chosen by the browser per screen; a retry sends the same key.
     pub idempotency_key: String,
 }
@@ -944,16 +1174,20 @@ pub async fn submit_screen(db: &Db, cache: &Work, secret: &[u8], caller: Option<
             screen.time_on_screen_ms
         )));
     }
+    check_active(screen.active_ms, screen.time_on_screen_ms)?;
     let task = f.rules.task.ok_or_else(|| WorkError::Internal("the campaign's task is unknown to this version of Assay".into()))?;
     // Each item's answer, checked by the protocol, with its share of the time and its key.
     let share = screen.time_on_screen_ms / n;
+    let active_share = screen.active_ms.map(|t| t / n);
     let mut checked = Vec::with_capacity(screen.ranks.len());
     for (i, &(position, rank)) in screen.ranks.iter().enumerate() {
         let given = protocol::Answer { detail: protocol::Detail { rank: Some(rank), ..Default::default() }, ..Default::default() };
         let stored = protocol::validate(task, &given, &f.rules.answers)
             .map_err(|e| WorkError::Invalid(format!("Item {}: {}", i128::from(position) + 1, e.problem)))?;
         let time = if i as i64 == n - 1 { screen.time_on_screen_ms - share * (n - 1) } else { share };
-        let answer = Answer { position, score: None, score2: None, skipped: false, time_on_screen_ms: time, idempotency_key: format!("{key}#{i}") };
+        let active = screen.active_ms.zip(active_share).map(|(t, s)| if i as i64 == n - 1 { t - s * (n - 1) } else { s });
+        let answer =
+            Answer { position, score: None, score2: None, skipped: false, time_on_screen_ms: time, active_ms: active, idempotency_key: format!("{key}#{i}") };
         checked.push((answer, stored));
     }
     if first < a.next_position {
@@ -1177,6 +1411,7 @@ struct JudgmentRow {
     shown_at: Option<i64>,
     submitted_at: i64,
     time_on_screen_ms: Option<i64>,
+    active_ms: Option<i64>,
 }
 
 impl From<JudgmentRow> for JudgmentRecord {
@@ -1192,6 +1427,7 @@ impl From<JudgmentRow> for JudgmentRecord {
             shown_at: r.shown_at,
             submitted_at: r.submitted_at,
             time_on_screen_ms: r.time_on_screen_ms,
+            active_ms: r.active_ms,
         }
     }
 }
@@ -1200,7 +1436,7 @@ impl From<JudgmentRow> for JudgmentRecord {
 pub async fn judgments_of(db: &Db, public_id: &str) -> Result<Vec<JudgmentRecord>, WorkError> {
     let rows: Vec<JudgmentRow> = sqlx::query_as(
         "SELECT hi.position, hi.item_type, sy.name AS system, s.segment_key, j.score, j.score2, j.skipped, \
-                j.shown_at, j.submitted_at, j.time_on_screen_ms \
+                j.shown_at, j.submitted_at, j.time_on_screen_ms, j.active_ms \
          FROM judgments j JOIN assignments a ON a.id = j.assignment_id JOIN hit_items hi ON hi.id = j.hit_item_id \
          JOIN segments s ON s.id = hi.segment_id LEFT JOIN systems sy ON sy.id = hi.system_id \
          WHERE a.public_id = $1 ORDER BY hi.position, j.id",
@@ -1232,6 +1468,8 @@ mod tests {
             id: 1,
             public_id: "p".into(),
             owner: None,
+            worker_id: 1,
+            campaign_id: 1,
             hit_id: 1,
             status: AssignmentStatus::Active,
             platform_params: None,
@@ -1250,7 +1488,7 @@ mod tests {
     }
 
     fn answer(score: Option<f64>, score2: Option<f64>, skipped: bool) -> Answer {
-        Answer { position: 3, score, score2, skipped, time_on_screen_ms: 1000, idempotency_key: "k".into() }
+        Answer { position: 3, score, score2, skipped, time_on_screen_ms: 1000, active_ms: None, idempotency_key: "k".into() }
     }
 
     #[test]
@@ -1281,6 +1519,11 @@ mod tests {
         let mut slow = answer(Some(50.0), None, false);
         slow.time_on_screen_ms = MAX_TIME_ON_SCREEN_MS + 1;
         assert!(validate(&da, &slow).is_err());
+        // Active time: at most the time on screen.
+        for (active, ok) in [(Some(0), true), (Some(1000), true), (None, true), (Some(1001), false), (Some(-1), false)] {
+            let a = Answer { active_ms: active, ..answer(Some(50.0), None, false) };
+            assert_eq!(validate(&da, &a).is_ok(), ok, "{active:?}");
+        }
     }
 
     // -----------------------------------------------------------------------------------------
@@ -1297,7 +1540,7 @@ mod tests {
     }
 
     fn da(position: i64, score: f64, key: &str) -> Answer {
-        Answer { position, score: Some(score), score2: None, skipped: false, time_on_screen_ms: 900, idempotency_key: key.into() }
+        Answer { position, score: Some(score), score2: None, skipped: false, time_on_screen_ms: 900, active_ms: Some(600), idempotency_key: key.into() }
     }
 
     /// (position, score, key, shown_at) of every judgment of an assignment, in order.
@@ -1373,6 +1616,100 @@ mod tests {
             let fresh = Work::default();
             assert_eq!(super::submit(&db, &fresh, SECRET, None, a, &da(2, 70.0, "k2")).await.unwrap(), third);
             assert_eq!(super::submit(&db, &fresh, SECRET, None, a, &da(3, 5.0, "k3")).await.unwrap().answered, 4);
+        }
+    }
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn practice_comes_first_is_checked_by_the_server_and_is_never_a_judgment() {
+        use crate::campaign::tests::{count, draft, import_folder, organizer};
+        for (db, _dir) in crate::campaign::tests::databases().await {
+            let set = import_folder(&db, "wmt-p", 40, &["Alpha", "Beta"]).await.test_sets[0].id;
+            let uid = organizer(&db).await;
+            let systems: Vec<i64> = sqlx::query_scalar("SELECT id FROM systems ORDER BY id").fetch_all(&db.pool).await.unwrap();
+            let mut d = draft(set, systems.clone(), "da-adequacy", 70, 2);
+            d.settings.practice_items = 4;
+            d.settings.practice_pass = 5;
+            let e = crate::campaign::launch::create_campaign(&db, &d, uid).await.unwrap_err().to_string();
+            assert!(e.contains("cannot be more than the practice items (4)"), "{e}");
+            d.settings.practice_pass = 3;
+            let id = crate::campaign::launch::create_campaign(&db, &d, uid).await.unwrap();
+            crate::campaign::launch::launch_campaign(&db, id).await.unwrap();
+
+            // Four practice items, high and low in turn, from segments no HIT shows.
+            let rows: Vec<(i64, i64, String, String)> = sqlx::query_as(
+                "SELECT segment_id, expect_high, candidate, reason FROM practice_items WHERE campaign_id = $1 ORDER BY position",
+            )
+            .bind(id)
+            .fetch_all(&db.pool)
+            .await
+            .unwrap();
+            assert_eq!(rows.iter().map(|r| r.1).collect::<Vec<_>>(), [1, 0, 1, 0], "{:?}", db.backend);
+            let in_hits: Vec<i64> = sqlx::query_scalar("SELECT DISTINCT hi.segment_id FROM hit_items hi JOIN hits h ON h.id = hi.hit_id WHERE h.campaign_id = $1")
+                .bind(id)
+                .fetch_all(&db.pool)
+                .await
+                .unwrap();
+            assert!(!in_hits.is_empty() && rows.iter().all(|r| !in_hits.contains(&r.0)), "practice segments are set apart from the HITs");
+            assert!(rows[1].3.starts_with("part of the meaning is missing"), "{}", rows[1].3);
+
+            let worker = crate::campaign::assign::crowd_worker(&db, crate::campaign::assign::Platform::Link, "learner").await.unwrap();
+            let a = crate::campaign::assign::next_assignment(&db, id, worker, None).await.unwrap().unwrap().public_id;
+            let work = Work::default();
+            let state = work_state(&db, &work, SECRET, None, &a).await.unwrap();
+            let p = state.practice.clone().expect("the practice");
+            assert_eq!((p.total, p.required, p.position, p.round, p.passed), (4, 3, 0, 1, false));
+            assert_eq!(p.item.as_ref().map(|i| i.candidate.as_str()), Some(rows[0].2.as_str()));
+
+            // The server starts no HIT, and takes no answer, before the practice is passed.
+            assert!(matches!(start(&db, &work, SECRET, None, &a).await, Err(WorkError::Conflict(m)) if m.contains("practice")));
+            assert!(matches!(submit(&db, &work, SECRET, None, &a, &da(0, 50.0, "k")).await, Err(WorkError::Conflict(_))));
+            // Bad practice answers change nothing.
+            assert!(matches!(practice_answer(&db, None, &a, 1, Some(50.0), None).await, Err(WorkError::Conflict(_))));
+            assert!(matches!(practice_answer(&db, None, &a, 0, Some(150.0), None).await, Err(WorkError::Invalid(_))));
+            assert!(matches!(practice_answer(&db, None, &a, 0, None, None).await, Err(WorkError::Invalid(_))));
+            assert_eq!(work_state(&db, &work, SECRET, None, &a).await.unwrap().practice, Some(p));
+
+            // A round with every answer the wrong way round starts over.
+            for (k, high) in [true, false, true, false].into_iter().enumerate() {
+                let f = practice_answer(&db, None, &a, k as i64, Some(if high { 10.0 } else { 90.0 }), None).await.unwrap();
+                assert!(!f.in_range);
+                let expected = if high { "A careful reader would score this high (towards “strongly agree”) because it is a human translation" } else { "A careful reader would score this low (towards “strongly disagree”) because part of the meaning is missing" };
+                assert!(f.message.starts_with(expected), "{}", f.message);
+                assert!(!f.yours.chars().any(|c| c.is_ascii_digit()), "no number: {}", f.yours);
+                assert_eq!(f.round_result.is_some(), k == 3);
+            }
+            let p = work_state(&db, &work, SECRET, None, &a).await.unwrap().practice.unwrap();
+            assert_eq!((p.position, p.round, p.passed), (0, 2, false), "{:?}", db.backend);
+            // Three of four in range pass.
+            for (k, score) in [95.0, 10.0, 30.0, 5.0].into_iter().enumerate() {
+                let f = practice_answer(&db, None, &a, k as i64, Some(score), None).await.unwrap();
+                assert_eq!(f.in_range, k != 2);
+                if k == 3 {
+                    assert!(f.practice.passed && f.round_result.unwrap().starts_with("Practice done: 3 of 4"));
+                }
+            }
+            assert!(matches!(practice_answer(&db, None, &a, 0, Some(95.0), None).await, Err(WorkError::Conflict(_))), "passed once");
+            assert_eq!(count(&db, "judgments").await, 0, "practice answers are never judgments");
+            let first = start(&db, &work, SECRET, None, &a).await.unwrap();
+            assert_eq!(first.item.as_ref().map(|i| i.position), Some(0));
+            assert!(work_state(&db, &work, SECRET, None, &a).await.unwrap().practice.is_none(), "a started HIT shows no practice");
+            submit(&db, &work, SECRET, None, &a, &da(0, 50.0, "k0")).await.unwrap();
+            assert_eq!(count(&db, "judgments").await, 1);
+            let active: Option<i64> = sqlx::query_scalar("SELECT active_ms FROM judgments").fetch_one(&db.pool).await.unwrap();
+            assert_eq!(active, Some(600), "the active time is stored with the judgment");
+
+            // The worker's next HIT of the campaign does not repeat the practice.
+            sqlx::query("UPDATE assignments SET status = 'completed' WHERE public_id = $1").bind(&a).execute(&db.writer).await.unwrap();
+            let b = crate::campaign::assign::next_assignment(&db, id, worker, None).await.unwrap().unwrap().public_id;
+            assert_ne!(a, b);
+            assert!(work_state(&db, &work, SECRET, None, &b).await.unwrap().practice.unwrap().passed);
+            start(&db, &work, SECRET, None, &b).await.unwrap();
+
+            // Ranking has no practice yet: refused with the reason.
+            let mut r = draft(set, systems, "ranking", 100, 1);
+            r.settings.practice_items = 2;
+            let e = crate::campaign::launch::create_campaign(&db, &r, uid).await.unwrap_err().to_string();
+            assert!(e.contains("not available for relative ranking"), "{e}");
         }
     }
 

@@ -168,6 +168,7 @@ pub async fn simulate_campaign(
                     let screen = ScreenAnswer {
                         ranks,
                         time_on_screen_ms: (seconds * 1000.0).round() as i64,
+                        active_ms: Some((seconds * 1000.0).round() as i64),
                         idempotency_key: format!("sim-screen-{}", positions[0]),
                     };
                     step = submit_screen(db, &work, secret, None, &a.public_id, &screen).await.map_err(work_error)?;
@@ -195,6 +196,7 @@ pub async fn simulate_campaign(
                     score2,
                     skipped: false,
                     time_on_screen_ms: (seconds * 1000.0).round() as i64,
+                    active_ms: Some((seconds * 1000.0).round() as i64),
                     idempotency_key: format!("sim-{p}"),
                 };
                 let step = submit(db, &work, secret, None, &a.public_id, &answer).await.map_err(work_error)?;

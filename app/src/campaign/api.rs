@@ -140,3 +140,12 @@ pub async fn set_worker_blocked(platform: String, external_id: String, blocked: 
     let worker = assign::crowd_worker(&state.db, platform, &external_id).await?;
     Ok(assign::set_blocked(&state.db, worker, blocked).await?)
 }
+
+/// A campaign's active time and words per active hour, with the median worker's pay per active
+/// hour (organizers).
+#[server(endpoint = "campaign_active_time")]
+pub async fn campaign_active_time(campaign_id: i64) -> Result<crate::campaign::pace::ActiveTime, ServerFnError> {
+    web::require(Role::Organizer)?;
+    let state = web::app_state()?;
+    Ok(crate::campaign::pace::active_time(&state.db, campaign_id).await.map_err(|e| e.in_argument("campaign_id"))?)
+}

@@ -323,9 +323,17 @@ async fn crowd_link(
         }
     };
     let get = |k: &str| q.get(k).map(|s| s.trim().to_string()).filter(|s| !s.is_empty());
-    // Mechanical Turk shows a preview before the worker accepts the HIT.
+    // Mechanical Turk shows a preview before the worker accepts the HIT: the instructions and a
+    // sample item, read-only.
     if get("assignmentId").as_deref() == Some("ASSIGNMENT_ID_NOT_AVAILABLE") {
-        return page(StatusCode::OK, "Preview", "Accept the HIT to start. You will rate translations one at a time; each HIT takes about half an hour.");
+        return match crate::campaign::preview::preview_html(&state.db, campaign).await {
+            Ok(Some(html)) => (StatusCode::OK, Html(html)).into_response(),
+            Ok(None) => page(StatusCode::NOT_FOUND, "No such campaign", "This campaign does not exist any more."),
+            Err(e) => {
+                e.log();
+                page(StatusCode::INTERNAL_SERVER_ERROR, "Something went wrong", "Please try again in a minute.")
+            }
+        };
     }
     let (platform, worker, keys): (Platform, Option<String>, &[&str]) = if let Some(w) = get("workerId") {
         (Platform::MTurk, Some(w), &["assignmentId", "hitId", "turkSubmitTo"])

@@ -66,6 +66,8 @@ struct Material {
     outputs: HashMap<(i64, i64), String>,
     /// system id → name.
     system_names: HashMap<i64, String>,
+    /// segment id → source text (read only when the design has practice items).
+    sources: HashMap<i64, String>,
 }
 
 /// Which systems a campaign judges on which test set. An ordinary campaign has one group; a
@@ -110,6 +112,7 @@ async fn load_material(db: &Db, spec: &Spec<'_>) -> AppResult<(Material, Option<
         ref_item_texts: HashMap::new(),
         outputs: HashMap::new(),
         system_names: HashMap::new(),
+        sources: HashMap::new(),
     };
     let mut first_reference = None;
     for &system in &spec.systems {
@@ -143,6 +146,14 @@ async fn load_material(db: &Db, spec: &Spec<'_>) -> AppResult<(Material, Option<
             .context(READING)?;
         m.segments.extend(&segments);
         m.group_segments.push(segments);
+        if spec.settings.practice_items > 0 {
+            let rows: Vec<(i64, String)> = sqlx::query_as("SELECT id, source FROM segments WHERE test_set_id = $1")
+                .bind(group.test_set_id)
+                .fetch_all(&db.pool)
+                .await
+                .context(READING)?;
+            m.sources.extend(rows);
+        }
         let names: Vec<String> = sqlx::query_scalar(
             "SELECT DISTINCT r.name FROM segment_references r JOIN segments s ON s.id = r.segment_id WHERE s.test_set_id = $1 ORDER BY r.name",
         )
@@ -245,12 +256,18 @@ fn donors(m: &Material, segment: i64) -> Vec<&str> {
         .collect()
 }
 
-fn candidates(spec: &Spec<'_>, m: &Material) -> Vec<Candidate> {
+/// The HIT builder's candidates: every output of the chosen systems on the segments not set
+/// apart for practice (`practice`).
+fn candidates(spec: &Spec<'_>, m: &Material, practice: &[PlannedPractice]) -> Vec<Candidate> {
     let seg = |text: &str| Segmentation::choose(text, Some(&m.target_lang));
+    let set_apart: std::collections::HashSet<i64> = practice.iter().map(|p| p.segment_id).collect();
     let mut out = Vec::new();
     for (label, system, g) in &m.labels {
         let (system, g) = (*system, *g);
         for &segment in &m.group_segments[g] {
+            if set_apart.contains(&segment) {
+                continue;
+            }
             let Some(text) = m.outputs.get(&(system, segment)) else { continue };
             let reference = m.references.get(&segment);
             // Adequacy and word order show the reference beside every item.
@@ -441,7 +458,33 @@ fn materialize(spec: &Spec<'_>, m: &Material, hits: Vec<Hit>) -> AppResult<Vec<P
     Ok(out)
 }
 
-async fn plan(db: &Db, spec: &Spec<'_>) -> AppResult<(Vec<PlannedHit>, Option<String>)> {
+/// A practice item ready to store, with the segment it was built from (set apart from the HITs).
+#[derive(Clone, Debug, PartialEq)]
+pub struct PlannedPractice {
+    pub segment_id: i64,
+    pub item: crate::hit::practice::PracticeItem,
+}
+
+/// The design's practice items (none when `practice_items` is 0), from the segments with a
+/// reference, in test-set order before the seeded shuffle.
+fn practice(spec: &Spec<'_>, m: &Material) -> AppResult<Vec<PlannedPractice>> {
+    use crate::hit::practice::{PracticeText, build_practice};
+    let wanted = spec.settings.practice_items;
+    if wanted == 0 {
+        return Ok(Vec::new());
+    }
+    let ids: Vec<i64> = m.segments.iter().copied().filter(|s| m.references.contains_key(s)).collect();
+    let texts: Vec<PracticeText> = ids
+        .iter()
+        .map(|s| PracticeText { source: m.sources.get(s).map(String::as_str).unwrap_or(""), reference: m.references[s].as_str() })
+        .collect();
+    let donors: Vec<&str> = m.references.values().map(String::as_str).take(30).collect();
+    let items = build_practice(spec.task, &texts, wanted, adequacy_policy(spec.settings.degradation), Some(&m.target_lang), &donors, spec.seed)
+        .map_err(problem)?;
+    Ok(items.into_iter().map(|item| PlannedPractice { segment_id: ids[item.text], item }).collect())
+}
+
+async fn plan(db: &Db, spec: &Spec<'_>) -> AppResult<(Vec<PlannedHit>, Option<String>, Vec<PlannedPractice>)> {
     if spec.systems.is_empty() {
         return Err(problem("choose at least one system"));
     }
@@ -456,15 +499,26 @@ async fn plan(db: &Db, spec: &Spec<'_>) -> AppResult<(Vec<PlannedHit>, Option<St
             }
         }
     }
-    let cands = candidates(spec, &m);
-    let hits = build(spec, &cands)?;
-    Ok((materialize(spec, &m, hits)?, reference_name))
+    let practice = practice(spec, &m)?;
+    let cands = candidates(spec, &m, &practice);
+    let hits = build(spec, &cands).map_err(|e| {
+        if practice.is_empty() {
+            e
+        } else {
+            problem(format!("{} (the {} segments of the practice items are set apart from the HITs)", e.public_message(), practice.len()))
+        }
+    })?;
+    Ok((materialize(spec, &m, hits)?, reference_name, practice))
 }
 
 /// The most distinct workers per HIT a design may ask for.
 pub const MAX_REDUNDANCY: usize = 1_000;
 /// The most items a HIT may have.
 pub const MAX_HIT_LENGTH: usize = 10_000;
+/// The longest instructions page, in characters.
+pub const MAX_INSTRUCTIONS_CHARS: usize = 20_000;
+/// The most practice items a campaign may have.
+pub const MAX_PRACTICE_ITEMS: usize = 20;
 /// The most judgments (per system or per output) a design may want.
 pub const MAX_JUDGMENTS_WANTED: usize = 10_000_000;
 
@@ -484,6 +538,15 @@ fn check_texts(draft: &CampaignDraft) -> AppResult<()> {
         if !text.trim().is_empty() {
             check_line(text.trim(), MAX_LABEL_CHARS).map_err(|p| problem(format!("{what} {p}")))?;
         }
+    }
+    let w = &s.wording;
+    for (text, what) in [(&w.label_source, "the source's label"), (&w.label_reference, "the reference's label"), (&w.label_candidate, "the candidate's label")] {
+        if !text.trim().is_empty() {
+            check_line(text.trim(), MAX_LABEL_CHARS).map_err(|p| problem(format!("{what} {p}")))?;
+        }
+    }
+    if w.instructions.chars().count() > MAX_INSTRUCTIONS_CHARS {
+        return Err(problem(format!("the instructions are at most {MAX_INSTRUCTIONS_CHARS} characters long")));
     }
     if let Some(path) = serde_json::to_value(draft).ok().and_then(|v| nul_path(&v)) {
         return Err(problem(format!("{path} {}", assay_core::limits::TextProblem::Nul)));
@@ -536,6 +599,9 @@ fn check_draft(draft: &CampaignDraft) -> AppResult<TaskKind> {
     if s.judgments_wanted > MAX_JUDGMENTS_WANTED {
         return Err(problem(format!("at most {MAX_JUDGMENTS_WANTED} judgments can be wanted")));
     }
+    if !(5..=3600).contains(&s.idle_gap_seconds) {
+        return Err(problem(format!("the idle gap of the active time is 5 to 3600 seconds, not {}", s.idle_gap_seconds)));
+    }
     if s.assignment_timeout_minutes <= 0 {
         return Err(problem("the idle timeout must be at least one minute"));
     }
@@ -550,6 +616,18 @@ fn check_draft(draft: &CampaignDraft) -> AppResult<TaskKind> {
             "the payment currency must be a three-letter ISO 4217 code such as USD, GBP or EUR, not {:?}",
             s.payment_currency
         )));
+    }
+    if s.practice_items > MAX_PRACTICE_ITEMS {
+        return Err(problem(format!("a campaign has at most {MAX_PRACTICE_ITEMS} practice items")));
+    }
+    if s.practice_pass > s.practice_items {
+        return Err(problem(format!(
+            "practice answers needed to go on ({}) cannot be more than the practice items ({})",
+            s.practice_pass, s.practice_items
+        )));
+    }
+    if s.practice_items > 0 && task == TaskKind::Ranking {
+        return Err(problem("practice items are not available for relative ranking yet: set practice items to 0"));
     }
     if draft.gate.mode == crate::campaign::GateMode::RequirePass && (task == TaskKind::WordOrder || s.bad_refs == 0) {
         return Err(problem(
@@ -663,7 +741,7 @@ pub async fn check_design(db: &Db, draft: &CampaignDraft) -> AppResult<DesignChe
     check.implications = draft.settings.implications(task, draft.systems.len(), max_outputs);
     if check.problems.is_empty() {
         match plan(db, &spec).await {
-            Ok((hits, _)) => check.implications.hits = hits.len(),
+            Ok((hits, _, _)) => check.implications.hits = hits.len(),
             Err(e) => check.problems.push(problem_of(e)?),
         }
     }
@@ -833,7 +911,7 @@ pub async fn plan_groups(
     draft: &CampaignDraft,
 ) -> AppResult<(usize, Option<String>)> {
     let spec = Spec::new(task, groups.to_vec(), draft.reference_name.as_deref(), &draft.settings, draft.seed as u64);
-    let (hits, reference_name) = plan(db, &spec).await?;
+    let (hits, reference_name, _) = plan(db, &spec).await?;
     Ok((hits.len(), reference_name))
 }
 
@@ -995,6 +1073,7 @@ pub struct PreparedLaunch {
     campaign_id: i64,
     name: String,
     hits: Vec<PlannedHit>,
+    practice: Vec<PlannedPractice>,
 }
 
 /// Builds a draft campaign's HITs (deterministic from its seed; reads only).
@@ -1008,14 +1087,14 @@ pub async fn prepare_launch(db: &Db, campaign_id: i64) -> AppResult<PreparedLaun
         None => vec![Group { test_set_id: c.test_set_id, systems: c.systems.clone() }],
     };
     let spec = Spec::new(c.task, groups, c.reference_name.as_deref(), &c.settings, c.seed as u64);
-    let (hits, _) = plan(db, &spec).await?;
-    Ok(PreparedLaunch { campaign_id, name: c.name, hits })
+    let (hits, _, practice) = plan(db, &spec).await?;
+    Ok(PreparedLaunch { campaign_id, name: c.name, hits, practice })
 }
 
 /// Stores a prepared campaign's HITs and items and marks it launched, in the caller's
 /// transaction (a study launches all its campaigns in one).
 pub async fn write_launch(tx: &mut sqlx::Transaction<'static, sqlx::Any>, prepared: &PreparedLaunch) -> AppResult<LaunchSummary> {
-    let PreparedLaunch { campaign_id, name, hits } = prepared;
+    let PreparedLaunch { campaign_id, name, hits, practice } = prepared;
     let campaign_id = *campaign_id;
     let mut summary = LaunchSummary { hits: hits.len(), items: 0, per_type: BTreeMap::new() };
     // Write first (no read-then-upgrade on SQLite); the status guard makes launching once only.
@@ -1068,6 +1147,27 @@ pub async fn write_launch(tx: &mut sqlx::Transaction<'static, sqlx::Any>, prepar
             }
             q.execute(&mut **tx).await.context("storing the HITs of a launched campaign")?;
         }
+    }
+    for (position, p) in practice.iter().enumerate() {
+        let it = &p.item;
+        sqlx::query(
+            "INSERT INTO practice_items (campaign_id, position, segment_id, context, candidate, expect_high, \
+             expect_low1, expect_high1, expect_low2, expect_high2, reason) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)",
+        )
+        .bind(campaign_id)
+        .bind(position as i64)
+        .bind(p.segment_id)
+        .bind(it.context.clone())
+        .bind(it.candidate.clone())
+        .bind(i64::from(it.high))
+        .bind(it.range1.0)
+        .bind(it.range1.1)
+        .bind(it.range2.0)
+        .bind(it.range2.1)
+        .bind(it.reason.clone())
+        .execute(&mut **tx)
+        .await
+        .context("storing the practice items of a launched campaign")?;
     }
     Ok(summary)
 }

@@ -7,6 +7,7 @@
 //! organizer types. Server-only halves compile with the `ssr` feature.
 
 pub mod api;
+pub mod pace;
 pub mod pages;
 
 #[cfg(feature = "ssr")]
@@ -17,6 +18,8 @@ pub mod gate;
 pub mod http;
 #[cfg(feature = "ssr")]
 pub mod launch;
+#[cfg(feature = "ssr")]
+pub mod preview;
 #[cfg(feature = "ssr")]
 pub mod status;
 #[cfg(feature = "ssr")]

@@ -203,6 +203,27 @@ fn text_field(
     }
 }
 
+/// A multi-line text bound to one field of the settings, with a hint tied to it.
+fn text_area(
+    label: &'static str,
+    id: &'static str,
+    hint: &'static str,
+    settings: RwSignal<CampaignSettings>,
+    get: fn(&CampaignSettings) -> String,
+    set: fn(&mut CampaignSettings, String),
+) -> impl IntoView {
+    let hint_id = format!("{id}-hint");
+    let described = hint_id.clone();
+    view! {
+        <label>
+            {label}
+            <textarea id=id rows="12" aria-describedby=described prop:value=move || settings.with(get)
+                on:input=move |ev| settings.update(|s| set(s, event_target_value(&ev)))></textarea>
+        </label>
+        <p class="hint" id=hint_id>{hint}</p>
+    }
+}
+
 /// The campaign designer: every choice of the design, what it implies while the organizer
 /// edits, the HIT builder's objections, and degraded items to check before launch. At
 /// `/campaigns/:id/edit` it opens a draft's design and saves it back (a launched campaign
@@ -279,7 +300,10 @@ pub fn DesignerPage() -> impl IntoView {
                 payment_currency: s.payment_currency.clone(),
                 time_floor_seconds: s.time_floor_seconds,
                 assignment_timeout_minutes: s.assignment_timeout_minutes,
+                idle_gap_seconds: s.idle_gap_seconds,
                 degradation: s.degradation,
+                practice_items: s.practice_items,
+                practice_pass: s.practice_pass,
                 ..fresh
             };
         });
@@ -509,6 +533,7 @@ pub fn DesignerPage() -> impl IntoView {
                     {text_field("Currency (ISO 4217)", "currency", settings, |s| s.payment_currency.clone(), |s, v| s.payment_currency = v.trim().to_uppercase())}
                     {number_field("Flag HITs faster than (s)", "time-floor", settings, |s| s.time_floor_seconds as f64, |s, v| s.time_floor_seconds = v as i64, "1")}
                     {number_field("Idle timeout (min)", "timeout", settings, |s| s.assignment_timeout_minutes as f64, |s, v| s.assignment_timeout_minutes = v as i64, "1")}
+                    {number_field("Active time: idle after (s) without input", "idle-gap", settings, |s| s.idle_gap_seconds as f64, |s, v| s.idle_gap_seconds = v as i64, "1")}
                     {number_field("Seconds per fluency judgment", "sec-fluency", settings, |s| s.seconds_per_fluency_judgment, |s, v| s.seconds_per_fluency_judgment = v, "1")}
                     {number_field("Seconds per adequacy judgment", "sec-adequacy", settings, |s| s.seconds_per_adequacy_judgment, |s, v| s.seconds_per_adequacy_judgment = v, "1")}
                     <label>
@@ -547,7 +572,37 @@ pub fn DesignerPage() -> impl IntoView {
                         "Annotators may skip an item"
                     </label>
                 </div>
-                {text_field("Instructions", "instructions", settings, |s| s.wording.instructions.clone(), |s, v| s.wording.instructions = v)}
+                {text_area(
+                    "Instructions page",
+                    "instructions",
+                    "Shown before a HIT starts and in the Mechanical Turk preview. Plain text: a blank line starts a new paragraph; lines starting with \"- \" make a list. Give examples in the annotators' language.",
+                    settings,
+                    |s| s.wording.instructions.clone(),
+                    |s, v| s.wording.instructions = v,
+                )}
+                <div class="row">
+                    {move || (task.get() == "da-source" || task.get() == "ranking").then(|| view! {
+                        {text_field("Label of the source", "label-source", settings, |s| s.wording.label_source.clone(), |s, v| s.wording.label_source = v)}
+                    })}
+                    {move || (task.get() == "da-adequacy" || task.get() == "ranking").then(|| view! {
+                        {text_field("Label of the reference", "label-reference", settings, |s| s.wording.label_reference.clone(), |s, v| s.wording.label_reference = v)}
+                    })}
+                    {move || (task.get() != "word-order" && task.get() != "ranking").then(|| view! {
+                        {text_field("Label of the text to rate", "label-candidate", settings, |s| s.wording.label_candidate.clone(), |s, v| s.wording.label_candidate = v)}
+                    })}
+                </div>
+                {move || (task.get() != "ranking").then(|| view! {
+                    <h2 id="practice-heading">"Practice before the HIT"</h2>
+                    <div class="row" role="group" aria-labelledby="practice-heading">
+                        {number_field("Practice items (0: none)", "practice-items", settings, |s| s.practice_items as f64, |s, v| s.practice_items = v as usize, "1")}
+                        {number_field("Answers that must match to go on", "practice-pass", settings, |s| s.practice_pass as f64, |s, v| s.practice_pass = v as usize, "1")}
+                    </div>
+                    <p class="hint" id="practice-hint">
+                        "Each worker answers these once per campaign, before their first HIT, and reads after each answer what a careful reader would answer and why. "
+                        "They are built at launch from segments of the test set set apart from the HITs: a human reference shown as the text to rate (expected high) and a strongly degraded copy of one (expected low). "
+                        "They are never stored as judgments. A round with fewer matching answers than asked starts over. For example: 4 items, 3 to match."
+                    </p>
+                })}
                 {move || (task.get() != "word-order").then(|| view! {
                     {text_field("Statement", "statement", settings, |s| s.wording.statement.clone(), |s, v| s.wording.statement = v)}
                     <div class="row">
@@ -822,6 +877,7 @@ pub fn CampaignStatusPage() -> impl IntoView {
                     }
                 })}
             </Transition>
+            <crate::campaign::pace::ActiveTimeSummary campaign_id=Signal::derive(id)/>
             <HitInspector campaign_id=Signal::derive(id) launched=Signal::derive(move || launch.version().get())/>
             {move || match launch.value().get() {
                 Some(Err(e)) => Some(Either::Left(view! { <p class="error" role="alert" id="launch-error">{error_text(&e)}</p> })),

@@ -12,6 +12,7 @@
 //! `gen-100-item-sets.py` (7 SYSTEM + 3 QC copied from the set 5 away).
 
 pub mod degrade;
+pub mod practice;
 mod ranking;
 #[cfg(test)]
 mod tests;

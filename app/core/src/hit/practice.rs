@@ -1,0 +1,309 @@
+//! Practice items (issue 18): what a worker answers, with feedback, before the first real item
+//! of a campaign. Built at launch from the campaign's own test set with the degraders of
+//! METHOD §3, so an organizer gets practice without writing any:
+//!
+//! - a human reference shown as its own candidate: a careful reader scores it **high**;
+//! - a copy of a reference degraded more strongly than a bad reference (the degrader applied
+//!   until about a third of the words are affected): a careful reader scores it **low**, and the
+//!   feedback names what the degrader changed ("the words “…” were left out").
+//!
+//! The segments used are set apart from the campaign's HITs (the launch leaves them out of the
+//! HIT builder's candidates), so no practice text comes back as a real item: practice cannot
+//! teach which real items are quality control. Pure and deterministic from the seed.
+
+use rand::SeedableRng;
+use rand::seq::SliceRandom;
+use rand_chacha::ChaCha8Rng;
+use serde::{Deserialize, Serialize};
+
+use super::degrade::{
+    AdequacyPolicy, Change, Degradation, DegradeContext, Segmentation, WordOrderKind, degrade, item_seed, tokenize,
+};
+use crate::model::TaskKind;
+
+/// One test-set segment practice may be built from.
+#[derive(Clone, Copy, Debug)]
+pub struct PracticeText<'a> {
+    pub source: &'a str,
+    pub reference: &'a str,
+}
+
+/// A practice item: the texts shown (as a real item of the task shows them), what a careful
+/// reader answers, and why.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct PracticeItem {
+    /// Index of the [`PracticeText`] it was built from.
+    pub text: usize,
+    /// The gray text (adequacy, word order's second sentence) or the source (source-based DA);
+    /// `None` for fluency.
+    pub context: Option<String>,
+    /// The text to judge (word order: the first sentence).
+    pub candidate: String,
+    /// A careful reader scores it high (else low).
+    pub high: bool,
+    /// The expected range of the answer: DA 0–100; word order question 1, 0–1.
+    pub range1: (f64, f64),
+    /// Word order question 2 (0–1); `(0, 1)` for DA.
+    pub range2: (f64, f64),
+    /// Why, as the end of "A careful reader would … because …".
+    pub reason: String,
+}
+
+/// DA: a text a careful reader scores high lands at 60 or more; one scored low at 50 or less.
+pub const DA_HIGH: (f64, f64) = (60.0, 100.0);
+pub const DA_LOW: (f64, f64) = (0.0, 50.0);
+/// Word order: the two upper boxes (.75, 1) for an unchanged sentence; question 2 in the three
+/// lower boxes (0 – .5) for a strongly permuted one.
+pub const WOJ_HIGH: (f64, f64) = (0.75, 1.0);
+pub const WOJ_LOW: (f64, f64) = (0.0, 0.5);
+const ANY: (f64, f64) = (0.0, 1.0);
+
+impl PracticeItem {
+    /// Whether an answer is in the expected range (`score2` only for word order).
+    pub fn matches(&self, score: f64, score2: Option<f64>) -> bool {
+        let within = |v: f64, (lo, hi): (f64, f64)| v >= lo - 1e-9 && v <= hi + 1e-9;
+        within(score, self.range1) && score2.is_none_or(|s| within(s, self.range2))
+    }
+}
+
+/// Reference lengths (in words or characters) used for practice: short enough to read quickly,
+/// long enough to degrade visibly.
+const MIN_UNITS: usize = 4;
+const MAX_UNITS: usize = 60;
+
+/// Quotes at most 8 words of a run.
+fn quote(words: &[String]) -> String {
+    let mut s = words.iter().take(8).cloned().collect::<Vec<_>>().join(" ");
+    if words.len() > 8 {
+        s.push_str(" …");
+    }
+    format!("“{s}”")
+}
+
+/// "a", "a and b", "a, b and c".
+fn and_list(parts: &[String]) -> String {
+    match parts {
+        [] => String::new(),
+        [one] => one.clone(),
+        [init @ .., last] => format!("{} and {last}", init.join(", ")),
+    }
+}
+
+/// Applies `how` to `text` in rounds (each from the last round's text) until `enough` says the
+/// changes suffice (at most 4 rounds). Returns the text and every change.
+fn degrade_strongly(
+    text: &str,
+    how: &Degradation,
+    ctx: &DegradeContext<'_>,
+    seed: u64,
+    enough: impl Fn(&[Change]) -> bool,
+) -> Option<(String, Vec<Change>)> {
+    let mut current = text.to_string();
+    let mut changes = Vec::new();
+    for round in 0..4u64 {
+        match degrade(&current, how, ctx, item_seed(seed, round)) {
+            Ok(d) => {
+                current = d.text;
+                changes.push(d.change);
+            }
+            Err(_) => break,
+        }
+        if enough(&changes) {
+            break;
+        }
+    }
+    (!changes.is_empty() && current != text).then_some((current, changes))
+}
+
+/// Why a degraded copy is worse, from what the degrader changed.
+fn reason_of(task: TaskKind, changes: &[Change]) -> String {
+    let mut deleted = Vec::new();
+    let mut replaced = Vec::new();
+    let mut copied = Vec::new();
+    let mut moved = Vec::new();
+    for c in changes {
+        match c {
+            Change::Deleted { words, .. } => deleted.push(quote(words)),
+            Change::Replaced { removed, inserted, .. } => replaced.push(format!("{} became {}", quote(removed), quote(inserted))),
+            Change::Duplicated { copies } => copied.extend(copies.iter().map(|m| format!("“{}”", m.word))),
+            Change::Moved { moves } => moved.extend(moves.iter().map(|m| format!("“{}”", m.word))),
+            Change::Swapped { .. } | Change::Chosen { .. } => {}
+        }
+    }
+    let whose = if task == TaskKind::DaSourceBased { "the source" } else { "the gray text" };
+    if !deleted.is_empty() {
+        format!("part of the meaning is missing: {} left out, so it does not say everything {whose} says", and_list(&deleted) + if deleted.len() == 1 { " was" } else { " were" })
+    } else if !replaced.is_empty() {
+        format!("words were replaced by others that change the meaning ({}), so it does not say what {whose} says", and_list(&replaced))
+    } else if !copied.is_empty() {
+        format!("words are repeated where they do not belong ({}), so it does not read naturally", and_list(&copied))
+    } else if !moved.is_empty() {
+        format!("its words are out of order ({} are not where they belong), which clouds its meaning", and_list(&moved))
+    } else {
+        "it was changed on purpose to be worse".to_string()
+    }
+}
+
+/// The practice items of a campaign: `wanted` items from `texts` (whose references must be of
+/// 4 to 60 words), alternately one a careful reader scores high and one scored low, the texts
+/// chosen in an order shuffled by `seed`. `donors` are other references of the campaign (for
+/// the replace-phrase policy and one-word texts). An error says why the test set cannot give
+/// that many.
+pub fn build_practice(
+    task: TaskKind,
+    texts: &[PracticeText<'_>],
+    wanted: usize,
+    policy: AdequacyPolicy,
+    language: Option<&str>,
+    donors: &[&str],
+    seed: u64,
+) -> Result<Vec<PracticeItem>, String> {
+    if wanted == 0 {
+        return Ok(Vec::new());
+    }
+    if task == TaskKind::Ranking {
+        return Err("practice items are not available for relative ranking yet: set practice items to 0".into());
+    }
+    let units = |t: &str| tokenize(t, Segmentation::choose(t, language)).len();
+    let mut order: Vec<usize> = (0..texts.len()).filter(|&i| (MIN_UNITS..=MAX_UNITS).contains(&units(texts[i].reference))).collect();
+    order.shuffle(&mut ChaCha8Rng::seed_from_u64(item_seed(seed, 0x5052_4143)));
+    let mut out = Vec::with_capacity(wanted);
+    let mut next = order.into_iter();
+    while out.len() < wanted {
+        let high = out.len() % 2 == 0;
+        let Some(i) = next.next() else {
+            return Err(format!(
+                "{wanted} practice items need {wanted} segments with a reference of {MIN_UNITS} to {MAX_UNITS} words that can be degraded; this test set has only {}",
+                out.len()
+            ));
+        };
+        let t = texts[i];
+        let n = units(t.reference);
+        let context = match task {
+            TaskKind::DaFluency => None,
+            TaskKind::DaSourceBased => Some(t.source.to_string()),
+            _ => Some(t.reference.to_string()),
+        };
+        if high {
+            let (range1, range2, reason) = match task {
+                TaskKind::WordOrder => (
+                    WOJ_HIGH,
+                    WOJ_HIGH,
+                    "the first sentence is the same as the second: its meaning is very easy to grasp and its word order does not cloud it at all".to_string(),
+                ),
+                TaskKind::DaFluency => (DA_HIGH, ANY, "it is a human translation written by a fluent speaker: it reads naturally".to_string()),
+                TaskKind::DaSourceBased => (DA_HIGH, ANY, "it is a human translation of the source text: it says everything the source says".to_string()),
+                _ => (DA_HIGH, ANY, "it is a human translation of the same sentence: it says everything the gray text says".to_string()),
+            };
+            out.push(PracticeItem { text: i, context, candidate: t.reference.to_string(), high, range1, range2, reason });
+            continue;
+        }
+        let ctx = DegradeContext { language, donors, ..Default::default() };
+        let item_seed = item_seed(seed, 0x5052_0000 + i as u64);
+        let built = match task {
+            TaskKind::WordOrder => {
+                let top = (n / 2).clamp(2, 8);
+                (2..=top).rev().find_map(|degree| {
+                    degrade(t.reference, &Degradation::WordOrder { kind: WordOrderKind::Order, degree }, &ctx, item_seed)
+                        .ok()
+                        .map(|d| (d.text, vec![d.change]))
+                })
+            }
+            TaskKind::DaFluency => degrade_strongly(t.reference, &Degradation::Fluency, &ctx, item_seed, |c| {
+                c.iter().map(|c| if let Change::Duplicated { copies } = c { copies.len() } else { 0 }).sum::<usize>() >= (n / 6).max(2)
+            }),
+            _ => degrade_strongly(t.reference, &Degradation::Adequacy(policy), &ctx, item_seed, |c| {
+                let touched: usize = c
+                    .iter()
+                    .map(|c| match c {
+                        Change::Deleted { words, .. } => words.len(),
+                        Change::Replaced { removed, .. } => removed.len(),
+                        _ => 0,
+                    })
+                    .sum();
+                touched * 3 >= n
+            }),
+        };
+        let Some((candidate, changes)) = built else { continue };
+        let (range1, range2) = if task == TaskKind::WordOrder { (ANY, WOJ_LOW) } else { (DA_LOW, ANY) };
+        out.push(PracticeItem { text: i, context, candidate, high, range1, range2, reason: reason_of(task, &changes) });
+    }
+    Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn texts() -> Vec<(String, String)> {
+        (0..12)
+            .map(|i| {
+                (
+                    format!("Quelle Satz Nummer {i} mit einigen Wörtern darin."),
+                    format!("The committee met on day {i} and agreed to publish the new report before the end of the month."),
+                )
+            })
+            .collect()
+    }
+
+    #[test]
+    fn practice_alternates_high_and_low_with_reasons_and_is_deterministic() {
+        let owned = texts();
+        let t: Vec<PracticeText> = owned.iter().map(|(s, r)| PracticeText { source: s, reference: r }).collect();
+        for task in [TaskKind::DaAdequacy, TaskKind::DaFluency, TaskKind::DaSourceBased, TaskKind::WordOrder] {
+            let items = build_practice(task, &t, 4, AdequacyPolicy::Delete, Some("en"), &[], 7).unwrap();
+            assert_eq!(items.len(), 4, "{task:?}");
+            assert_eq!(items.iter().map(|i| i.high).collect::<Vec<_>>(), [true, false, true, false]);
+            let mut used: Vec<usize> = items.iter().map(|i| i.text).collect();
+            used.sort_unstable();
+            used.dedup();
+            assert_eq!(used.len(), 4, "{task:?}: each item from its own segment");
+            for it in &items {
+                let reference = &owned[it.text].1;
+                if it.high {
+                    assert_eq!(&it.candidate, reference);
+                } else {
+                    assert_ne!(&it.candidate, reference, "{task:?}");
+                }
+                match task {
+                    TaskKind::DaFluency => assert_eq!(it.context, None),
+                    TaskKind::DaSourceBased => assert_eq!(it.context.as_deref(), Some(owned[it.text].0.as_str())),
+                    _ => assert_eq!(it.context.as_deref(), Some(reference.as_str())),
+                }
+            }
+            let low = &items[1];
+            match task {
+                TaskKind::DaAdequacy | TaskKind::DaSourceBased => {
+                    assert!(low.reason.starts_with("part of the meaning is missing: “"), "{}", low.reason);
+                    // At least a third of the 18 words are gone.
+                    let left = low.candidate.split_whitespace().count();
+                    assert!(left <= 12, "{left}: {}", low.candidate);
+                    assert!(low.matches(20.0, None) && !low.matches(70.0, None));
+                    assert!(items[0].matches(95.0, None) && !items[0].matches(40.0, None));
+                }
+                TaskKind::DaFluency => {
+                    assert!(low.reason.starts_with("words are repeated where they do not belong (“"), "{}", low.reason);
+                    assert!(low.candidate.split_whitespace().count() >= 18 + 2);
+                }
+                _ => {
+                    assert!(low.reason.starts_with("its words are out of order (“"), "{}", low.reason);
+                    assert!(low.matches(1.0, Some(0.25)) && !low.matches(1.0, Some(0.75)));
+                    assert!(items[0].matches(1.0, Some(0.75)) && !items[0].matches(0.5, Some(1.0)));
+                }
+            }
+            assert_eq!(build_practice(task, &t, 4, AdequacyPolicy::Delete, Some("en"), &[], 7).unwrap(), items, "deterministic");
+        }
+    }
+
+    #[test]
+    fn too_few_texts_or_ranking_are_refused_with_the_reason() {
+        let owned = texts();
+        let t: Vec<PracticeText> = owned.iter().map(|(s, r)| PracticeText { source: s, reference: r }).collect();
+        let e = build_practice(TaskKind::DaAdequacy, &t, 13, AdequacyPolicy::Delete, Some("en"), &[], 1).unwrap_err();
+        assert!(e.contains("13 practice items need 13 segments") && e.contains("has only 12"), "{e}");
+        let short = [PracticeText { source: "a", reference: "Too short." }];
+        assert!(build_practice(TaskKind::DaFluency, &short, 1, AdequacyPolicy::Delete, None, &[], 1).is_err());
+        assert!(build_practice(TaskKind::Ranking, &t, 2, AdequacyPolicy::Delete, None, &[], 1).unwrap_err().contains("ranking"));
+        assert_eq!(build_practice(TaskKind::Ranking, &t, 0, AdequacyPolicy::Delete, None, &[], 1).unwrap(), vec![]);
+    }
+}

@@ -1,0 +1,92 @@
+//! Onboarding against the real server on both databases (issue 18, item 1): the Mechanical
+//! Turk preview shows the campaign's instructions (as text: nothing the organizer writes becomes
+//! markup) and a sample item taken from the practice, which no HIT shows, and hands out nothing;
+//! the practice is answered through its server function, and the HIT starts only once the
+//! server has seen it passed.
+
+use assay_tests::*;
+use serde_json::{Value, json};
+
+/// The path and query of an absolute crowd link.
+fn path_of(link: &str) -> String {
+    let after_scheme = link.split_once("://").map(|(_, rest)| rest).unwrap_or(link);
+    after_scheme.find('/').map(|i| after_scheme[i..].to_string()).unwrap_or_default()
+}
+
+both_backends! {
+    async fn the_preview_shows_instructions_and_a_practice_sample_and_practice_gates_the_hit(server) {
+        let org = server.browser();
+        org.login(ORGANIZER).await;
+        let sets = org.call("list_test_sets", &[]).await.json();
+        let set = sets.as_array().unwrap().iter().find(|t| t["source_lang"] == "de").expect("the demo's German→English set").clone();
+        let systems: Vec<i64> = set["systems"].as_array().unwrap().iter().map(|s| s["id"].as_i64().unwrap()).collect();
+        let draft = json!({
+            "name": "Onboarding", "task": "da-fluency", "test_set_id": set["id"], "systems": systems, "benchmark_systems": [], "seed": 3,
+            "settings": {
+                "judgments_wanted": 18, "redundancy": 1, "target_language": "English", "practice_items": 2, "practice_pass": 2,
+                "wording": { "instructions": "Rate <script>alert(1)</script> & more.\n\n- one\n- two" }
+            }
+        });
+        let created = org.call_json("create_campaign", json!({ "draft": draft })).await;
+        assert_eq!(created.status, 200, "{}", created.body);
+        let id = created.json().as_i64().unwrap().to_string();
+        assert_eq!(org.call("launch_campaign", &[("campaign_id", &id)]).await.status, 200);
+        let progress = org.call("campaign_progress", &[("campaign_id", &id)]).await.json();
+        let link = path_of(progress["crowd_link"].as_str().unwrap());
+
+        // The preview: the instructions as text, paragraphs and a list; a sample item.
+        let preview = server.browser().get(&format!("{link}&assignmentId=ASSIGNMENT_ID_NOT_AVAILABLE&hitId=H")).await;
+        assert_eq!(preview.status, 200);
+        let html = &preview.body;
+        assert!(html.contains("<p>Rate &lt;script&gt;alert(1)&lt;/script&gt; &amp; more.</p><ul><li>one</li><li>two</li></ul>"), "{html}");
+        assert!(!html.contains("<script"), "no script of any kind");
+        let sample = html.split("id=\"sample-candidate\"").nth(1).and_then(|s| s.split_once('>')).map(|(_, s)| s.split("</p>").next().unwrap().to_string());
+        let sample = sample.expect("a sample item");
+        assert!(!sample.trim().is_empty());
+        // The sample is a practice text: no HIT of the campaign shows it.
+        let mut hit = 0;
+        loop {
+            let items = org.call("hit_items", &[("campaign_id", &id), ("hit_index", &hit.to_string())]).await;
+            if items.status != 200 || items.json().as_array().is_none_or(|a| a.is_empty()) {
+                break;
+            }
+            for it in items.json().as_array().unwrap() {
+                let shown = it["shown_text"].as_str().unwrap_or_default().replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;").replace('"', "&quot;");
+                assert_ne!(shown, sample, "HIT {hit} shows the preview's sample");
+            }
+            hit += 1;
+        }
+        assert!(hit >= 1, "the campaign has HITs");
+        let after = org.call("campaign_progress", &[("campaign_id", &id)]).await.json();
+        assert_eq!(after["workers_total"], 0, "a preview hands out nothing");
+
+        // A worker: the HIT starts only after the practice is passed (by the server's count).
+        let worker = server.browser();
+        let arrival = worker.get(&format!("{link}&worker=LEARNER-1")).await;
+        assert!(arrival.status == 303 || arrival.status == 302, "{}", arrival.status);
+        let assignment = org.call("list_assignments", &[]).await.json().as_array().unwrap().iter()
+            .find(|a| a["campaign_name"] == "Onboarding").expect("the worker's assignment")["assignment"].as_str().unwrap().to_string();
+        let work = worker.call("load_work", &[("assignment", &assignment)]).await.json();
+        assert_eq!((work["practice"]["total"].clone(), work["practice"]["required"].clone()), (json!(2), json!(2)));
+        assert_eq!(worker.call("start_work", &[("assignment", &assignment)]).await.status, 409);
+        let answer = |position: &'static str, score: &'static str| {
+            let (worker, assignment) = (&worker, assignment.clone());
+            async move { worker.call("practice_answer", &[("assignment", &assignment), ("position", position), ("score", score)]).await }
+        };
+        assert_eq!(answer("1", "50").await.status, 409, "not the current practice item");
+        let bad = answer("0", "101").await;
+        assert_eq!(bad.status, 400, "{}", bad.body);
+        let first: Value = answer("0", "97").await.json();
+        assert_eq!(first["in_range"], true);
+        assert!(first["message"].as_str().unwrap().starts_with("A careful reader would score this high"), "{first}");
+        let second: Value = answer("1", "3").await.json();
+        assert_eq!((second["in_range"].clone(), second["practice"]["passed"].clone()), (json!(true), json!(true)));
+        assert!(second["message"].as_str().unwrap().contains("because words are repeated where they do not belong"), "{second}");
+        assert_eq!(org.call("assignment_judgments", &[("assignment", &assignment)]).await.json(), json!([]));
+        let started = worker.call("start_work", &[("assignment", &assignment)]).await;
+        assert_eq!(started.status, 200, "{}", started.body);
+        assert_eq!(started.json()["item"]["position"], 0);
+        // Once the HIT has started, the practice is over.
+        assert_eq!(answer("0", "97").await.status, 409);
+    }
+}
