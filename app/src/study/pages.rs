@@ -422,12 +422,12 @@ fn PairHistoryView(h: PairHistory) -> impl IntoView {
                 <tbody>
                     {h.points.into_iter().map(|p| view! {
                         <tr>
-                            <td>{format!("#{}: {}", p.campaign_id, p.campaign)}</td>
-                            <td>{p.system}</td>
-                            <td>{p.test_set}</td>
-                            <td>{fixed(p.raw, 1)}</td>
-                            <td>{p.raw_ci.map_or("–".into(), |c| interval(c, 1))}</td>
-                            <td>{p.n}</td>
+                            <td data-label="Campaign">{format!("#{}: {}", p.campaign_id, p.campaign)}</td>
+                            <td data-label="System">{p.system}</td>
+                            <td data-label="Test set">{p.test_set}</td>
+                            <td data-label="Mean raw">{fixed(p.raw, 1)}</td>
+                            <td data-label="95% interval">{p.raw_ci.map_or("–".into(), |c| interval(c, 1))}</td>
+                            <td data-label="n">{p.n}</td>
                         </tr>
                     }).collect_view()}
                 </tbody>
