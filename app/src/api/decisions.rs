@@ -32,14 +32,19 @@ async fn mturk_batch_csv(
     let mut body = Vec::new();
     write_mturk_batch_csv(&mut body, &rows)
         .map_err(|e| AppError::internal(format!("cannot write the Mechanical Turk batch file of campaign {campaign_id}: {e}")))?;
-    Ok((
+    Ok(csv_attachment(format!("campaign-{campaign_id}-mturk-batch-results.csv"), body))
+}
+
+/// A CSV file to download.
+fn csv_attachment(file_name: String, body: Vec<u8>) -> Response {
+    (
         [
             (header::CONTENT_TYPE, "text/csv; charset=utf-8".to_string()),
-            (header::CONTENT_DISPOSITION, format!("attachment; filename=\"campaign-{campaign_id}-mturk-batch-results.csv\"")),
+            (header::CONTENT_DISPOSITION, format!("attachment; filename=\"{file_name}\"")),
         ],
         body,
     )
-        .into_response())
+        .into_response()
 }
 
 async fn decisions_csv(
@@ -53,12 +58,5 @@ async fn decisions_csv(
     let records = load_decisions(&state.db, campaign_id).await?;
     let mut body = Vec::new();
     write_decisions_csv(&mut body, &records).map_err(|e| AppError::internal(format!("cannot write the decisions of campaign {campaign_id}: {e}")))?;
-    Ok((
-        [
-            (header::CONTENT_TYPE, "text/csv; charset=utf-8".to_string()),
-            (header::CONTENT_DISPOSITION, format!("attachment; filename=\"campaign-{campaign_id}-decisions.csv\"")),
-        ],
-        body,
-    )
-        .into_response())
+    Ok(csv_attachment(format!("campaign-{campaign_id}-decisions.csv"), body))
 }

@@ -102,6 +102,18 @@ impl<'a> Spec<'a> {
 /// What the server was doing when the database failed in [`load_material`].
 const READING: &str = "reading the test sets and systems of a design";
 
+/// The texts of the reference called `name` of a test set: (segment id, text).
+pub(crate) async fn reference_texts(db: &Db, test_set_id: i64, name: &str) -> AppResult<Vec<(i64, String)>> {
+    sqlx::query_as(
+        "SELECT r.segment_id, r.text FROM segment_references r JOIN segments s ON s.id = r.segment_id WHERE s.test_set_id = $1 AND r.name = $2",
+    )
+    .bind(test_set_id)
+    .bind(name)
+    .fetch_all(&db.pool)
+    .await
+    .with_context(|| format!("reading the reference {name:?} of test set {test_set_id}"))
+}
+
 async fn load_material(db: &Db, spec: &Spec<'_>) -> AppResult<(Material, Option<String>)> {
     let mut m = Material {
         target_lang: String::new(),
@@ -187,26 +199,11 @@ async fn load_material(db: &Db, spec: &Spec<'_>) -> AppResult<(Material, Option<
                     "reference items must show another reference than {second:?}, the one shown beside every item: choose a second reference, or none"
                 )));
             }
-            let rows: Vec<(i64, String)> = sqlx::query_as(
-                "SELECT r.segment_id, r.text FROM segment_references r JOIN segments s ON s.id = r.segment_id WHERE s.test_set_id = $1 AND r.name = $2",
-            )
-            .bind(group.test_set_id)
-            .bind(second)
-            .fetch_all(&db.pool)
-            .await
-            .context(READING)?;
+            let rows = reference_texts(db, group.test_set_id, second).await?;
             m.ref_item_texts.extend(rows.into_iter().filter(|(_, t)| !t.trim().is_empty()));
         }
         if let Some(name) = &reference_name {
-            let rows: Vec<(i64, String)> = sqlx::query_as(
-                "SELECT r.segment_id, r.text FROM segment_references r JOIN segments s ON s.id = r.segment_id WHERE s.test_set_id = $1 AND r.name = $2",
-            )
-            .bind(group.test_set_id)
-            .bind(name)
-            .fetch_all(&db.pool)
-            .await
-            .context(READING)?;
-            m.references.extend(rows);
+            m.references.extend(reference_texts(db, group.test_set_id, name).await?);
         }
         for &system in &group.systems {
             let label = if spec.groups.len() == 1 {

@@ -123,14 +123,7 @@ pub mod server {
         };
         let mut references = vec![None; segments.len()];
         if let Some(name) = &reference {
-            let rows: Vec<(i64, String)> = sqlx::query_as(
-                "SELECT r.segment_id, r.text FROM segment_references r JOIN segments s ON s.id = r.segment_id WHERE s.test_set_id = $1 AND r.name = $2",
-            )
-            .bind(test_set)
-            .bind(name)
-            .fetch_all(&db.pool)
-            .await
-            .with_context(context)?;
+            let rows = crate::campaign::launch::reference_texts(db, test_set, name).await?;
             for (segment, text) in rows {
                 if let Some(&i) = at.get(&segment) {
                     references[i] = Some(text);
@@ -241,13 +234,14 @@ pub mod server {
     /// campaign's analysis is unchanged.
     pub async fn evaluate(db: &Db, campaign_id: i64) -> AppResult<(Arc<CampaignAnalysis>, Option<Arc<(MetaReport, Vec<(String, String)>)>>, Option<String>)> {
         let a = crate::results::build::run(db, campaign_id, crate::results::ResultsOptions::default()).await?;
-        if crate::analysis::db::is_study_arm(&mut *db.pool.acquire().await.context("reading a study arm")?, campaign_id).await? {
-            return Ok((a, None, Some("A comparison study's arm mixes two test sets; compare metrics on each test set's own campaigns.".into())));
-        }
         let key: Key = (db.backend as u8, campaign_id, a.computed_at_ms, a.stored_judgments);
         let cache = CACHE.get_or_init(Default::default);
         if let Some(hit) = cache.lock().map_err(|_| AppError::internal("the metrics cache is poisoned"))?.get(&key).cloned() {
             return Ok((a, Some(hit), None));
+        }
+        // Read only when not cached (a study arm is never cached).
+        if crate::analysis::db::is_study_arm(&mut *db.pool.acquire().await.context("reading a study arm")?, campaign_id).await? {
+            return Ok((a, None, Some("A comparison study's arm mixes two test sets; compare metrics on each test set's own campaigns.".into())));
         }
         let json = serde_json::to_string(&a.result).map_err(|e| AppError::internal(format!("cannot write the analysis: {e}")))?;
         let humans = match read_analysis_json("analysis.json", &json, AssayScore::Z) {
