@@ -150,7 +150,11 @@ pub fn Slider(
     /// Take the keyboard focus when shown.
     #[prop(optional)]
     autofocus: bool,
+    /// Where the track has tick marks (0–100); 25, 50 and 75 when not given.
+    #[prop(optional)]
+    ticks: Option<Vec<u32>>,
 ) -> impl IntoView {
+    let ticks = ticks.unwrap_or_else(|| vec![25, 50, 75]);
     let track = NodeRef::<leptos::html::Div>::new();
     let dragging = RwSignal::new(false);
     let set_from_x = move |client_x: f64| {
@@ -224,9 +228,7 @@ pub fn Slider(
                     }
                 }
             >
-                <span class="tick" style="left: 25%"></span>
-                <span class="tick" style="left: 50%"></span>
-                <span class="tick" style="left: 75%"></span>
+                {ticks.into_iter().map(|t| view! { <span class="tick" style=format!("left: {t}%")></span> }).collect_view()}
                 <span
                     class="thumb"
                     class:unset=move || value.get().is_none()
