@@ -237,9 +237,53 @@ both_backends! {
             .await;
         assert_eq!(r.status, 200, "{}", r.body);
         let results = r.json();
-        let text = results.to_string();
-        let at = |s: &str| text.find(&format!("\"{s}\"")).unwrap_or_else(|| panic!("{s} in the results"));
-        assert!(at("Alpha") < at("Beta") && at("Beta") < at("Gamma"), "{results}");
+        let esa = &results["esa"];
+        let rows = esa["rows"].as_array().unwrap_or_else(|| panic!("an ESA section: {results}"));
+        let order: Vec<&str> = rows.iter().map(|r| r["system"].as_str().unwrap()).collect();
+        assert_eq!(order, ["Alpha", "Beta", "Gamma"], "{esa}");
+        // Every segment of every system once (copies left out); Alpha beats Gamma on every pair.
+        for r in rows {
+            assert_eq!(r["n"], 40, "{r}");
+        }
+        assert_eq!((rows[0]["wins"].as_u64(), rows[0]["rank_lo"].as_u64(), rows[2]["losses"].as_u64()), (Some(2), Some(1), Some(2)), "{esa}");
+        assert_eq!(esa["domains"], json!(["news"]), "{esa}");
+        // The careful workers' spans: a minor one on each Gamma segment, none on Beta's (the
+        // first segment of the first HIT, answered by the test itself, may add one to a system).
+        let gamma = &rows[2];
+        assert!(gamma["minor"].as_u64().unwrap() >= 39 && gamma["error_free"].as_u64().unwrap() <= 1, "{gamma}");
+        assert!(rows[1]["minor"].as_u64().unwrap() + rows[1]["major"].as_u64().unwrap() <= 1, "{}", rows[1]);
+        assert!(esa["note"].as_str().unwrap().contains("100 segments"), "a thin pair is said to be thin: {esa}");
+        assert!(esa["spans_svg"].as_str().unwrap().contains("error-spans"), "{esa}");
+        let files: Vec<&str> = results["export_files"].as_array().unwrap().iter().map(|f| f.as_str().unwrap()).collect();
+        for f in ["esa-en-de.csv", "esa-ranking-en-de.csv", "esa-pvalues-en-de.csv", "esa-spans.csv"] {
+            assert!(files.contains(&f), "{f} offered: {files:?}");
+        }
+        // The campaign's ratings as the Appraise/WMT 2024 ESA CSV: every judgment, plus a line per
+        // document score; what the worker sent, spans included.
+        let url = format!("{}/campaigns/{id}/export/esa-en-de.csv?exclude_ref=false&exclude_bad_ref=false&per_segment=false&wilcoxon=false&filter=raw", server.base);
+        let r = org.client.get(url).send().await.unwrap();
+        assert_eq!(r.status(), 200);
+        let csv = r.text().await.unwrap();
+        let lines: Vec<&str> = csv.lines().collect();
+        let documents = sent.values().filter(|(_, _, d)| d.is_some()).count();
+        assert!(lines.len() > sent.len(), "{} lines", lines.len());
+        let careful_lines: Vec<&&str> = lines.iter().filter(|l| l.starts_with("link:CAREFUL,")).collect();
+        assert_eq!(careful_lines.len(), sent.len() + documents, "one line per judgment and per document score");
+        assert!(careful_lines.iter().all(|l| l.contains(",eng,deu,")), "ISO 639-3 languages: {}", careful_lines[0]);
+        let first = careful_lines.iter().find(|l| l.contains("\"\"missing\"\"")).expect("the omission of the first answer");
+        assert!(first.contains(",33.5,") && first.contains("\"\"severity\"\":\"\"major\"\""), "{first}");
+        let ranking = org
+            .client
+            .get(format!("{}/campaigns/{id}/export/esa-ranking-en-de.csv?exclude_ref=false&exclude_bad_ref=false&per_segment=false&wilcoxon=false&filter=cleaned", server.base))
+            .send()
+            .await
+            .unwrap()
+            .text()
+            .await
+            .unwrap();
+        assert_eq!(ranking.lines().next(), Some("system,score,n,wins,losses,rank_lo,rank_hi,cluster"));
+        let best: Vec<&str> = ranking.lines().nth(1).unwrap().split(',').collect();
+        assert_eq!((best[0], best[2], best[3], best[4], best[5], best[6]), ("Alpha", "40", "2", "0", "1", "1"), "{ranking}");
     }
 }
 
