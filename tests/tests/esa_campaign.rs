@@ -16,6 +16,11 @@ const SYSTEMS: [&str; 3] = ["Alpha", "Beta", "Gamma"];
 /// campaign of 10-minute HITs with one degraded and one repeated document each, left context
 /// and a document score.
 async fn launch(server: &TestServer) -> (Browser, i64, String, Value) {
+    launch_with(server, 1).await
+}
+
+/// [`launch`] with `redundancy` workers per HIT.
+async fn launch_with(server: &TestServer, redundancy: usize) -> (Browser, i64, String, Value) {
     let org = server.browser();
     assert_eq!(org.login(ORGANIZER).await.status, 200);
     let dir = tempfile::tempdir().unwrap();
@@ -31,7 +36,7 @@ async fn launch(server: &TestServer) -> (Browser, i64, String, Value) {
         "seed": 11,
         "settings": {
             "hit_minutes": 10.0, "seconds_per_source_word": 0.8, "bad_refs": 1, "repeats": 1,
-            "judgments_wanted": 1, "wanted_per": "segment", "redundancy": 1,
+            "judgments_wanted": 1, "wanted_per": "segment", "redundancy": redundancy,
             "document_context": "left", "document_score": true, "target_language": "German"
         }
     });
@@ -310,4 +315,57 @@ async fn annotate_from(
         step = r.json();
     }
     (step, sent)
+}
+
+/// `assay simulate --campaign` on this server's database.
+fn simulate(server: &TestServer, campaign: i64, mix: &str, seed: &str, more: &[&str]) -> String {
+    let out = std::process::Command::new(assay_bin())
+        .args(["simulate", "--campaign", &campaign.to_string(), "--mix", mix, "--seed", seed])
+        .args(more)
+        .env("ASSAY_DATA_DIR", server.data_dir.path())
+        .env("DATABASE_URL", &server.database_url)
+        .env("ASSAY_LOG", "warn")
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr).to_string();
+    assert!(out.status.success(), "{stderr}");
+    stderr
+}
+
+both_backends! {
+    async fn a_simulated_esa_crowd_careful_pass_careless_are_caught_and_the_ranking_recovers_the_order(server) {
+        let (org, campaign, _, summary) = launch_with(&server, 2).await;
+        let hits = summary["hits"].as_u64().unwrap().to_string();
+        // One slot of every HIT to careful annotators, the other to random clickers.
+        let careful = simulate(&server, campaign, "careful=1", "1", &["--workers", &hits]);
+        assert!(careful.contains(&format!("did {hits} HITs")), "{careful}");
+        let random = simulate(&server, campaign, "random=1", "2", &["--workers", &hits]);
+        assert!(random.contains(&format!("did {hits} HITs")), "{random}");
+
+        let view = org.call("campaign_workers", &[("campaign_id", &campaign.to_string()), ("wilcoxon", "false")]).await.json();
+        let rows = view["workers"].as_array().unwrap();
+        let of = |prefix: &str| rows.iter().filter(|r| r["worker"].as_str().unwrap().contains(prefix)).cloned().collect::<Vec<Value>>();
+        let (careful, random) = (of("sim-1-"), of("sim-2-"));
+        assert!(!careful.is_empty() && careful.len() == random.len(), "{view}");
+        for c in &careful {
+            assert_eq!((c["task"].as_str(), c["verdict"].as_str()), (Some("esa"), Some("pass")), "{c}");
+            assert!(c["n_pairs"].as_u64().unwrap() >= 10, "{c}");
+        }
+        let caught = random.iter().filter(|r| r["verdict"] == "fail").count();
+        assert!(caught * 4 >= random.len() * 3, "most random clickers are caught: {random:?}");
+
+        // The kept (careful) annotators' ratings rank the systems in their true order: the
+        // simulator spreads the systems' qualities in the order of their names, Gamma best.
+        let id = campaign.to_string();
+        let r = org
+            .call("campaign_results", &[("campaign_id", id.as_str()), ("exclude_ref", "false"), ("exclude_bad_ref", "false"), ("per_segment", "false"), ("wilcoxon", "false")])
+            .await
+            .json();
+        let order: Vec<&str> = r["esa"]["rows"].as_array().unwrap().iter().map(|x| x["system"].as_str().unwrap()).collect();
+        assert_eq!(order, ["Gamma", "Beta", "Alpha"], "{}", r["esa"]);
+        assert!(r["esa"]["workers_excluded"].as_u64().unwrap() >= caught as u64, "{}", r["esa"]);
+        // The simulated annotators mark spans: the worst system gets the most per segment.
+        let per: Vec<f64> = r["esa"]["rows"].as_array().unwrap().iter().map(|x| x["spans_per_segment"].as_f64().unwrap()).collect();
+        assert!(per[0] < per[2], "{per:?}");
+    }
 }
