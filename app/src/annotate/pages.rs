@@ -154,7 +154,16 @@ pub fn Slider(
     #[prop(optional)]
     ticks: Option<Vec<u32>>,
 ) -> impl IntoView {
-    let ticks = ticks.unwrap_or_else(|| vec![25, 50, 75]);
+    // The default ticks as static markup: the server's and the browser's renderings of an
+    // item are then identical (a formatted style gains a `;` when the browser sets it).
+    let ticks = match ticks {
+        None => Either::Left(view! {
+            <span class="tick" style="left: 25%"></span>
+            <span class="tick" style="left: 50%"></span>
+            <span class="tick" style="left: 75%"></span>
+        }),
+        Some(at) => Either::Right(at.into_iter().map(|t| view! { <span class="tick" style=format!("left: {t}%;")></span> }).collect_view()),
+    };
     let track = NodeRef::<leptos::html::Div>::new();
     let dragging = RwSignal::new(false);
     let set_from_x = move |client_x: f64| {
@@ -228,7 +237,7 @@ pub fn Slider(
                     }
                 }
             >
-                {ticks.into_iter().map(|t| view! { <span class="tick" style=format!("left: {t}%")></span> }).collect_view()}
+                {ticks}
                 <span
                     class="thumb"
                     class:unset=move || value.get().is_none()
