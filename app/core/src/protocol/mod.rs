@@ -19,6 +19,7 @@
 //! when an answer has none (every DA and word-order answer).
 
 pub mod da;
+pub mod mqm;
 pub mod ranking;
 pub mod spans;
 pub mod word_order;
