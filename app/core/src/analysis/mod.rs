@@ -17,6 +17,7 @@ pub mod esa;
 pub mod export;
 pub mod formats;
 pub mod manifest;
+pub mod mqm;
 pub mod quality;
 pub mod ranking;
 pub mod scores;
