@@ -21,6 +21,7 @@ pub mod mqm;
 pub mod quality;
 pub mod ranking;
 pub mod scores;
+pub mod span_agreement;
 
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};

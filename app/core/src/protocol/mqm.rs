@@ -214,8 +214,10 @@ pub fn is_punctuation(category: &str) -> bool {
 }
 
 /// The weights of MQM errors (see the module documentation for the rules and their order).
+/// Read from JSON, missing fields take their defaults and an unknown field is refused (a typo
+/// must not silently leave a default in place).
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(default)]
+#[serde(default, deny_unknown_fields)]
 pub struct MqmWeights {
     pub minor: f64,
     pub major: f64,
@@ -433,6 +435,7 @@ mod tests {
         // serde: missing fields take the defaults.
         let read: MqmWeights = serde_json::from_str(r#"{"critical": 10}"#).unwrap();
         assert_eq!(read, ten);
+        assert!(serde_json::from_str::<MqmWeights>(r#"{"critcal": 10}"#).is_err(), "a typo is refused");
         assert!(w.validate().is_ok());
         assert!(MqmWeights { minor: -1.0, ..w }.validate().unwrap_err().contains("minor"));
         assert!(MqmWeights { major: f64::NAN, ..w }.validate().unwrap_err().contains("major"));
