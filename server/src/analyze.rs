@@ -706,7 +706,10 @@ fn analyze_mqm(path: &Path, args: &AnalyzeArgs, start: Instant) -> Result<(), St
     let settings = esa_settings(args)?;
     let weights: assay_core::protocol::mqm::MqmWeights = match &args.mqm_weights {
         None => Default::default(),
-        Some(json) => serde_json::from_str(json).map_err(|e| format!("--mqm-weights: not a JSON object of weights ({e})"))?,
+        Some(json) => match serde_json::from_str::<serde_json::Value>(json) {
+            Ok(v @ Value::Object(_)) => serde_json::from_value(v).map_err(|e| format!("--mqm-weights: {e} (known: minor, major, critical, neutral, minor_punctuation, non_translation, source_issue, reinterpretation)"))?,
+            _ => return Err(format!("--mqm-weights: not a JSON object of weights: {json}")),
+        },
     };
     weights.validate().map_err(|e| format!("--mqm-weights: {e}"))?;
     let pair = match &args.mqm_pair {
