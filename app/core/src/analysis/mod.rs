@@ -22,6 +22,7 @@ pub mod quality;
 pub mod ranking;
 pub mod scores;
 pub mod span_agreement;
+pub mod span_qc;
 
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
