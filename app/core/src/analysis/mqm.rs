@@ -112,6 +112,53 @@ impl MqmRow {
     }
 }
 
+/// A segment as one rater saw it, for [`rows_for_answer`].
+#[derive(Clone, Copy, Debug)]
+pub struct SegmentRef<'a> {
+    pub system: &'a str,
+    pub doc: &'a str,
+    pub doc_seg_id: &'a str,
+    pub global_seg_id: &'a str,
+    pub rater: &'a str,
+    pub source: &'a str,
+    pub target: &'a str,
+}
+
+/// An Assay answer's spans as MQM TSV rows: one row per span (spans on the target; an
+/// omission, which has no place in the text, unmarked), a `No-error` row when there is none.
+/// Refuses a span without a category (the TSV has no row for one) and a span beyond the
+/// target.
+pub fn rows_for_answer(seg: SegmentRef<'_>, spans: &[Span]) -> Result<Vec<MqmRow>, String> {
+    let row = |error: Option<RowError>| MqmRow {
+        line: 0,
+        system: seg.system.to_string(),
+        doc: seg.doc.to_string(),
+        doc_seg_id: seg.doc_seg_id.to_string(),
+        global_seg_id: seg.global_seg_id.to_string(),
+        rater: seg.rater.to_string(),
+        source: seg.source.to_string(),
+        target: seg.target.to_string(),
+        error,
+        metadata: String::new(),
+    };
+    if spans.is_empty() {
+        return Ok(vec![row(None)]);
+    }
+    let len = seg.target.chars().count();
+    spans
+        .iter()
+        .enumerate()
+        .map(|(i, s)| {
+            let category = s.category.clone().filter(|c| !c.trim().is_empty()).ok_or_else(|| format!("span {}: no error category", i + 1))?;
+            if !s.missing && (s.start >= s.end || s.end > len) {
+                return Err(format!("span {}: {}–{} does not fit the target ({len} characters)", i + 1, s.start, s.end));
+            }
+            let (side, start, end) = if s.missing { (Side::Unmarked, 0, 0) } else { (Side::Target, s.start, s.end) };
+            Ok(row(Some(RowError { category, severity: s.severity, side, start, end })))
+        })
+        .collect()
+}
+
 /// The header [`write_mqm_tsv`] writes.
 pub const MQM_TSV_HEADER: &str = "system\tdoc\tdoc_seg_id\tglobal_seg_id\trater\tsource\ttarget\tcategory\tseverity\tmetadata";
 

@@ -234,3 +234,82 @@ fn assay_spans_and_rows_agree() {
     }
 }
 
+
+#[test]
+fn answers_become_rows() {
+    let seg = SegmentRef { system: "S", doc: "d", doc_seg_id: "3", global_seg_id: "7", rater: "r", source: "src", target: "我们去北京" };
+    let none = rows_for_answer(seg, &[]).unwrap();
+    assert_eq!(none.len(), 1);
+    assert!(none[0].error.is_none());
+    let spans = [
+        Span { category: Some("Accuracy/Mistranslation".into()), ..Span::new(2, 5, Severity::Major) },
+        Span { category: Some("Accuracy/Omission".into()), ..Span::omission(Severity::Minor) },
+    ];
+    let rows = rows_for_answer(seg, &spans).unwrap();
+    assert_eq!(rows[0].target_span().unwrap(), spans[0]);
+    assert_eq!(rows[1].error.as_ref().unwrap().side, Side::Unmarked);
+    assert!(rows_for_answer(seg, &[Span::new(0, 1, Severity::Minor)]).unwrap_err().contains("no error category"));
+    let long = Span { category: Some("Other".into()), ..Span::new(3, 9, Severity::Minor) };
+    assert!(rows_for_answer(seg, &[long]).unwrap_err().contains("does not fit"));
+}
+
+mod round_trip {
+    use super::*;
+    use crate::protocol::spans::grapheme_boundaries;
+    use proptest::prelude::*;
+
+    /// Latin with combining marks, Chinese (one ideograph outside the BMP), Arabic with harakat,
+    /// Devanagari with viramas, emoji sequences.
+    const PIECES: &[&str] = &[
+        "The ", "cafe\u{301} ", "Zoe\u{308}", ", ", "我们", "去北京", "。", "𠮷野家", "مَرْحَبًا ", "كِتَابٌ ", "नमस्ते ", "क्षत्रिय ", "हिन्दी", "👍🏽", "👨\u{200d}👩\u{200d}👧", " ",
+    ];
+    const CATS: &[&str] = &["Accuracy/Mistranslation", "Fluency/Punctuation", "Style/Awkward", "Non-translation!"];
+
+    fn answer() -> impl Strategy<Value = (String, Vec<Span>)> {
+        prop::collection::vec(prop::sample::select(PIECES), 1..10).prop_map(|v| v.concat()).prop_flat_map(|t| {
+            let n = grapheme_boundaries(&t).len();
+            let span = (0..n, 0..n, prop::sample::select(&[Severity::Minor, Severity::Major, Severity::Critical, Severity::Neutral][..]), prop::sample::select(CATS), prop::bool::weighted(0.1));
+            (Just(t), prop::collection::vec(span, 0..5))
+        }).prop_map(|(t, raw)| {
+            let b = grapheme_boundaries(&t);
+            let spans = raw
+                .into_iter()
+                .filter_map(|(i, j, severity, cat, missing)| {
+                    let base = Span { category: Some(cat.to_string()), ..Span::new(0, 0, severity) };
+                    if missing {
+                        return Some(Span { missing: true, ..base });
+                    }
+                    let (i, j) = (i.min(j), i.max(j));
+                    (i < j).then(|| Span { start: b[i], end: b[j], ..base })
+                })
+                .collect();
+            (t, spans)
+        })
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig { cases: 300, ..ProptestConfig::default() })]
+
+        /// Spans survive Assay → MQM TSV → Assay exactly, in every script, and mark the same text.
+        #[test]
+        fn spans_survive_the_tsv((target, spans) in answer()) {
+            let seg = SegmentRef { system: "S", doc: "d", doc_seg_id: "1", global_seg_id: "1", rater: "r", source: "source", target: &target };
+            let rows = rows_for_answer(seg, &spans).unwrap();
+            let mut out = Vec::new();
+            write_mqm_tsv(&mut out, &rows).unwrap();
+            let back = read_mqm_tsv(&out[..]).unwrap();
+            prop_assert!(back.unclosed_markers.is_empty());
+            prop_assert_eq!(back.rows.len(), rows.len());
+            for (row, s) in back.rows.iter().zip(&spans) {
+                prop_assert_eq!(&row.target, &target);
+                if s.missing {
+                    prop_assert_eq!(row.error.as_ref().unwrap().side, Side::Unmarked);
+                } else {
+                    let got = row.target_span().unwrap();
+                    prop_assert_eq!(&got, s);
+                    prop_assert_eq!(got.marked(&row.target), s.marked(&target));
+                }
+            }
+        }
+    }
+}

@@ -78,7 +78,9 @@ pub const MAX_CATEGORY_CHARS: usize = 100;
 pub const MAX_CATEGORIES: usize = 200;
 
 /// An MQM error taxonomy: the leaf categories an annotator may choose, in the order shown.
+/// In JSON, the list of categories, checked as [`Taxonomy::parse`] checks a text.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(try_from = "Vec<String>", into = "Vec<String>")]
 pub struct Taxonomy {
     /// `Parent/Child` or a single level, as written in Google's TSV.
     pub categories: Vec<String>,
@@ -91,6 +93,23 @@ pub struct TaxonomyError {
     /// 1-based line of the text (0: the text as a whole).
     pub line: usize,
     pub message: String,
+}
+
+impl TryFrom<Vec<String>> for Taxonomy {
+    type Error = TaxonomyError;
+
+    fn try_from(list: Vec<String>) -> Result<Taxonomy, TaxonomyError> {
+        if let Some(i) = list.iter().position(|c| c.contains(['\n', '\r'])) {
+            return Err(TaxonomyError { line: i + 1, message: "a category cannot hold a line break".into() });
+        }
+        Taxonomy::parse(&list.join("\n"))
+    }
+}
+
+impl From<Taxonomy> for Vec<String> {
+    fn from(t: Taxonomy) -> Vec<String> {
+        t.categories
+    }
 }
 
 impl Default for Taxonomy {
@@ -310,6 +329,47 @@ pub fn mqm_to_100(score: f64) -> f64 {
     (score.max(-25.0) + 25.0) * 4.0
 }
 
+/// An MQM campaign's settings as far as the pure core goes: what annotators may mark and how
+/// it is weighed. Read from JSON, missing fields take their defaults.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct MqmSettings {
+    pub taxonomy: Taxonomy,
+    pub weights: MqmWeights,
+    /// Errors per segment at most; 0 = no limit. Default [`GOOGLE_MAX_ERRORS`].
+    pub max_errors: usize,
+    /// Whether annotators may mark Critical errors (default no, as Google's MQM).
+    pub critical: bool,
+}
+
+impl Default for MqmSettings {
+    fn default() -> Self {
+        MqmSettings { taxonomy: Taxonomy::default(), weights: MqmWeights::default(), max_errors: GOOGLE_MAX_ERRORS, critical: false }
+    }
+}
+
+impl MqmSettings {
+    /// The severities annotators may give: minor, major, (critical,) neutral.
+    pub fn severities(&self) -> Vec<Severity> {
+        let mut v = vec![Severity::Minor, Severity::Major];
+        if self.critical {
+            v.push(Severity::Critical);
+        }
+        v.push(Severity::Neutral);
+        v
+    }
+
+    /// [`validate_mqm`] with these settings.
+    pub fn validate_spans(&self, text: &str, spans: &[Span]) -> Result<(), MqmError> {
+        validate_mqm(text, spans, &self.taxonomy, self.max_errors, &self.severities())
+    }
+
+    /// The segment score of spans with these weights ([`mqm_score`]).
+    pub fn score(&self, spans: &[Span]) -> f64 {
+        mqm_score(spans, &self.weights)
+    }
+}
+
 /// Why an MQM answer's spans cannot be stored.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum MqmError {
@@ -439,6 +499,28 @@ mod tests {
         assert!(w.validate().is_ok());
         assert!(MqmWeights { minor: -1.0, ..w }.validate().unwrap_err().contains("minor"));
         assert!(MqmWeights { major: f64::NAN, ..w }.validate().unwrap_err().contains("major"));
+    }
+
+    #[test]
+    fn settings_and_taxonomy_serde() {
+        let s = MqmSettings::default();
+        assert_eq!(s.severities(), [Severity::Minor, Severity::Major, Severity::Neutral]);
+        let json = serde_json::to_string(&s).unwrap();
+        assert!(json.contains(r#""taxonomy":["Accuracy/Addition","#), "{json}");
+        let back: MqmSettings = serde_json::from_str(&json).unwrap();
+        assert_eq!(back, s);
+        let mine: MqmSettings = serde_json::from_str(r#"{"taxonomy": ["Meaning", "Form/Spelling"], "critical": true, "max_errors": 0}"#).unwrap();
+        assert_eq!(mine.weights, MqmWeights::default());
+        assert_eq!(mine.severities(), [Severity::Minor, Severity::Major, Severity::Critical, Severity::Neutral]);
+        let crit = [Span { category: Some("Meaning".into()), ..Span::new(0, 2, Severity::Critical) }];
+        assert_eq!(mine.validate_spans("abc", &crit), Ok(()));
+        assert!(s.validate_spans("abc", &crit).is_err());
+        assert_eq!(mine.score(&crit), -5.0);
+        // The list is checked as a text is.
+        let dup = serde_json::from_str::<MqmSettings>(r#"{"taxonomy": ["Other", "other"]}"#).unwrap_err();
+        assert!(dup.to_string().contains("already on line 1"), "{dup}");
+        assert!(serde_json::from_str::<Taxonomy>(r#"["A\nB"]"#).unwrap_err().to_string().contains("line break"));
+        assert!(serde_json::from_str::<Taxonomy>("[]").is_err());
     }
 
     #[test]
