@@ -7,6 +7,7 @@ use std::collections::BTreeMap;
 use serde::Deserialize;
 
 use super::*;
+use crate::protocol::spans::is_grapheme_boundary;
 
 fn sp(start: usize, end: usize, severity: Severity) -> Span {
     Span::new(start, end, severity)
@@ -136,6 +137,10 @@ fn agrees_with_the_python_implementation() {
     for case in &fixture.cases {
         let name = &case.name;
         for (i, (it, want)) in case.items.iter().zip(&case.expected.items).enumerate() {
+            // The generator's spans are whole grapheme clusters, as stored spans are.
+            for s in it.a.iter().chain(&it.b) {
+                assert!(s.missing || (is_grapheme_boundary(&it.text, s.start) && is_grapheme_boundary(&it.text, s.end)), "{name} item {i}: {s:?} in {:?}", it.text);
+            }
             let got = compare(&it.text, &it.a, &it.b).unwrap_or_else(|e| panic!("{name} item {i}: {e}"));
             let what = format!("{name} item {i}");
             assert_eq!((got.chars, got.marked.tp, got.marked.fp, got.marked.fn_), (want.chars, want.tp, want.fp, want.fn_), "{what}");
