@@ -313,3 +313,28 @@ mod round_trip {
         }
     }
 }
+
+/// Google's own per-segment averages on an extract of its 2021 TED release
+/// (`tests/fixtures/mqm/README.md`).
+#[test]
+fn agrees_with_googles_release() {
+    let tsv = include_str!("../../../../tests/fixtures/mqm/mqm_ted_ende.extract.tsv");
+    let avg = include_str!("../../../../tests/fixtures/mqm/mqm_ted_ende.extract.avg_seg_scores.tsv");
+    let file = read_mqm_tsv(tsv.as_bytes()).unwrap();
+    assert_eq!(file.rows.len(), 289);
+    assert_eq!(file.unclosed_markers.len(), 1, "the release's one <v> without </v> in this extract");
+    assert_eq!(file.rows.iter().filter(|r| r.error.as_ref().is_some_and(|e| e.side == Side::Source)).count(), 2);
+    let scores = score(&file.rows, &MqmWeights::default());
+    let means = segment_means(&scores.raters);
+    let ours: HashMap<(String, String), f64> = means.iter().map(|((sys, _, key), (v, _))| ((sys.clone(), key.split('|').nth(1).unwrap().to_string()), *v)).collect();
+    let mut checked = 0;
+    for line in avg.lines().skip(1) {
+        let f: Vec<&str> = line.split(['\t', ' ']).collect();
+        let want: f64 = f[1].parse().unwrap();
+        let got = ours[&(f[0].to_string(), f[2].to_string())];
+        assert!((got - want).abs() < 1e-6, "{line}: ours {got}");
+        checked += 1;
+    }
+    assert_eq!(checked, 270);
+    assert_eq!(ours.len(), 270);
+}
