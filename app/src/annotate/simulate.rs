@@ -178,8 +178,11 @@ pub async fn simulate_campaign(
                 report.hits += 1;
                 continue;
             }
-            let mut position = step.item.map(|i| i.position);
-            while let Some(p) = position {
+            let mut current = step.item;
+            while let Some(p) = current.as_ref().map(|i| i.position) {
+                // A document's last segment may ask for the document's score: the simulated
+                // annotator gives it the mean of the scores it gave the document's segments.
+                let wants_document_score = current.as_ref().and_then(|i| i.document.as_ref()).is_some_and(|d| d.document_score);
                 let facts = items.get(&p).ok_or_else(|| AppError::internal(format!("the HIT has no item at position {p}")))?;
                 let truth = true_quality(facts, &quality);
                 let score = simulated.score(truth);
@@ -198,10 +201,14 @@ pub async fn simulate_campaign(
                     time_on_screen_ms: (seconds * 1000.0).round() as i64,
                     active_ms: Some((seconds * 1000.0).round() as i64),
                     idempotency_key: format!("sim-{p}"),
+                    detail: assay_core::protocol::Detail {
+                        document_score: wants_document_score.then_some(score),
+                        ..Default::default()
+                    },
                 };
                 let step = submit(db, &work, secret, None, &a.public_id, &answer).await.map_err(work_error)?;
                 report.judgments += 1;
-                position = step.item.map(|i| i.position);
+                current = step.item;
             }
             did += 1;
             report.hits += 1;
