@@ -20,6 +20,7 @@
 
 pub mod da;
 pub mod esa;
+pub mod mqm;
 pub mod ranking;
 pub mod spans;
 pub mod word_order;
