@@ -369,3 +369,125 @@ both_backends! {
         assert!(per[0] < per[2], "{per:?}");
     }
 }
+
+/// An MQM campaign on the same documents: `max_errors` errors per segment at most.
+async fn launch_mqm(server: &TestServer) -> (Browser, i64, String, u64) {
+    let org = server.browser();
+    assert_eq!(org.login(ORGANIZER).await.status, 200);
+    let dir = tempfile::tempdir().unwrap();
+    write_wmt(dir.path(), "en-de", 40, &SYSTEMS);
+    let set = upload_test_set(&org, dir.path(), "mqm-set").await.unwrap();
+    let systems: Vec<i64> = set["systems"].as_array().unwrap().iter().filter_map(|s| s["id"].as_i64()).collect();
+    let draft = json!({
+        "name": "MQM en-de", "task": "mqm", "test_set_id": set["id"], "systems": systems, "benchmark_systems": [], "seed": 12,
+        "settings": {
+            "hit_minutes": 10.0, "bad_refs": 1, "repeats": 1, "judgments_wanted": 1, "wanted_per": "segment", "redundancy": 1,
+            "mqm": { "max_errors": 3 }, "target_language": "German"
+        }
+    });
+    let created = org.call_json("create_campaign", json!({ "draft": draft })).await;
+    assert_eq!(created.status, 200, "{}", created.body);
+    let id: i64 = created.body.trim().parse().unwrap();
+    let launched = org.call("launch_campaign", &[("campaign_id", &id.to_string())]).await;
+    assert_eq!(launched.status, 200, "{}", launched.body);
+    let hits = launched.json()["hits"].as_u64().unwrap();
+    let progress = org.call("campaign_progress", &[("campaign_id", &id.to_string())]).await.json();
+    let link = progress["crowd_link"].as_str().unwrap();
+    (org, id, format!("/{}", link.split_once("://").unwrap().1.split_once('/').unwrap().1), hits)
+}
+
+async fn send_mqm(b: &Browser, assignment: &str, position: i64, spans: Value, key: &str) -> Answer {
+    b.call_json("submit_spans", json!({ "assignment": assignment, "position": position, "score": null, "spans": spans, "time_on_screen_ms": 20000, "key": key })).await
+}
+
+both_backends! {
+    async fn an_mqm_campaign_scores_segments_by_their_weighted_errors(server) {
+        let (org, campaign, link, hits) = launch_mqm(&server).await;
+        assert!(hits >= 2, "{hits} HITs");
+        let (w, a) = arrive_as(&server, &link, "MQM-CAREFUL").await;
+        let facts_a = facts(&org, &a).await;
+        let step = w.call("start_work", &[("assignment", &a)]).await.json();
+        let text = step["item"]["candidate"].as_str().unwrap().to_string();
+        assert!(step["item"]["document"].is_object(), "documents as context: {step}");
+        let word = first_word(&text, "major")[0]["end"].as_u64().unwrap();
+        // Refused: no category, one outside the campaign's list, ESA's score, a fourth error,
+        // a minor non-translation.
+        for (spans, why) in [
+            (json!([{ "start": 0, "end": word, "severity": "major" }]), "category"),
+            (json!([{ "start": 0, "end": word, "severity": "major", "category": "Accuracy/Made up" }]), "not in this campaign's error list"),
+            (json!([{ "start": 0, "end": word, "severity": "minor", "category": "Non-translation!" }]), "non-translation"),
+            (json!([0, 1, 2, 3].iter().map(|_| json!({ "start": 0, "end": word, "severity": "minor", "category": "Fluency/Grammar" })).collect::<Vec<_>>()), "at most 3"),
+        ] {
+            let r = send_mqm(&w, &a, 0, spans, "bad").await;
+            assert_eq!(r.status, 400, "{why}: {}", r.body);
+            assert!(r.body.to_lowercase().contains(&why.to_lowercase()), "{why}: {}", r.body);
+        }
+        let with_score = w.call_json("submit_spans", json!({ "assignment": a, "position": 0, "score": 50.0, "spans": [], "time_on_screen_ms": 1, "key": "s" })).await;
+        assert_eq!(with_score.status, 400, "{}", with_score.body);
+
+        // A careful annotator: a major mistranslation on degraded segments, a minor punctuation
+        // error on Gamma's, nothing on Alpha's, a minor grammar error on Beta's.
+        let mut step = step;
+        let mut expected = BTreeMap::new();
+        while step["completion"].is_null() {
+            let p = step["item"]["position"].as_i64().unwrap();
+            let text = step["item"]["candidate"].as_str().unwrap();
+            let end = first_word(text, "minor")[0]["end"].clone();
+            let (spans, score) = match (facts_a[&p].0.as_str(), facts_a[&p].1.as_str()) {
+                ("BAD_REF", _) => (json!([{ "start": 0, "end": end, "severity": "major", "category": "Accuracy/Mistranslation" }, { "start": 0, "end": 0, "severity": "minor", "category": "Accuracy/Omission", "missing": true }]), -6.0),
+                (_, "Alpha") => (json!([]), 0.0),
+                (_, "Beta") => (json!([{ "start": 0, "end": end, "severity": "minor", "category": "Fluency/Grammar" }]), -1.0),
+                _ => (json!([{ "start": 0, "end": end, "severity": "minor", "category": "Fluency/Punctuation" }, { "start": 0, "end": 0, "severity": "major", "category": "Accuracy/Omission", "missing": true }]), -5.1),
+            };
+            let r = send_mqm(&w, &a, p, spans, &format!("m{p}")).await;
+            assert_eq!(r.status, 200, "{}", r.body);
+            expected.insert(p, score);
+            step = r.json();
+        }
+        let judgments = org.call("assignment_judgments", &[("assignment", &a)]).await.json();
+        for j in judgments.as_array().unwrap() {
+            let p = j["position"].as_i64().unwrap();
+            assert!((j["score"].as_f64().unwrap() - expected[&p]).abs() < 1e-9, "−Σ weights: {j}");
+        }
+        let view = org.call("campaign_workers", &[("campaign_id", &campaign.to_string()), ("wilcoxon", "false")]).await.json();
+        let c = view["workers"].as_array().unwrap().iter().find(|r| r["worker"].as_str().unwrap().ends_with("MQM-CAREFUL")).cloned().unwrap();
+        assert_eq!((c["task"].as_str(), c["verdict"].as_str()), (Some("mqm"), Some("pass")), "{c}");
+
+        // The other HITs by careful workers the same way, then the ranking and the categories.
+        for h in 1..hits {
+            let (b, x) = arrive_as(&server, &link, &format!("M{h}")).await;
+            let facts_x = facts(&org, &x).await;
+            let mut step = b.call("start_work", &[("assignment", &x)]).await.json();
+            while step["completion"].is_null() {
+                let p = step["item"]["position"].as_i64().unwrap();
+                let end = first_word(step["item"]["candidate"].as_str().unwrap(), "minor")[0]["end"].clone();
+                let spans = match (facts_x[&p].0.as_str(), facts_x[&p].1.as_str()) {
+                    ("BAD_REF", _) => json!([{ "start": 0, "end": end, "severity": "major", "category": "Accuracy/Mistranslation" }, { "start": 0, "end": 0, "severity": "major", "category": "Accuracy/Omission", "missing": true }]),
+                    (_, "Alpha") => json!([]),
+                    (_, "Beta") => json!([{ "start": 0, "end": end, "severity": "minor", "category": "Fluency/Grammar" }]),
+                    _ => json!([{ "start": 0, "end": end, "severity": "major", "category": "Accuracy/Mistranslation" }]),
+                };
+                let r = send_mqm(&b, &x, p, spans, &format!("m{p}")).await;
+                assert_eq!(r.status, 200, "{}", r.body);
+                step = r.json();
+            }
+        }
+        let id = campaign.to_string();
+        let r = org
+            .call("campaign_results", &[("campaign_id", id.as_str()), ("exclude_ref", "false"), ("exclude_bad_ref", "false"), ("per_segment", "false"), ("wilcoxon", "false")])
+            .await
+            .json();
+        let esa = &r["esa"];
+        assert_eq!(esa["protocol"], "MQM", "{esa}");
+        let order: Vec<&str> = esa["rows"].as_array().unwrap().iter().map(|x| x["system"].as_str().unwrap()).collect();
+        assert_eq!(order, ["Alpha", "Beta", "Gamma"], "{esa}");
+        assert_eq!(esa["rows"][0]["score"].as_f64(), Some(0.0), "{esa}");
+        assert_eq!((esa["annotators"].as_u64(), esa["workers_excluded"].as_u64()), (Some(hits), Some(0)), "every careful worker kept: {esa}");
+        let categories: Vec<&str> = esa["categories"].as_array().unwrap().iter().map(|c| c[0].as_str().unwrap()).collect();
+        assert!(categories.contains(&"Fluency/Grammar") && categories.contains(&"Accuracy/Mistranslation"), "{esa}");
+        let files: Vec<&str> = r["export_files"].as_array().unwrap().iter().map(|f| f.as_str().unwrap()).collect();
+        for f in ["mqm-en-de.csv", "mqm-ranking-en-de.csv", "mqm-spans.csv", "mqm-categories.csv"] {
+            assert!(files.contains(&f), "{f}: {files:?}");
+        }
+    }
+}

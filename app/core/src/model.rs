@@ -66,9 +66,18 @@ pub enum TaskKind {
     /// Error Span Annotation (WMT 2024/2025): error spans (minor or major, omissions on a
     /// `[MISSING]` token) in the translation of a document's segments, then a 0–100 score.
     Esa,
+    /// MQM: error spans with a category of the campaign's taxonomy and a severity in the
+    /// translation of a document's segments; the segment's score is −Σ weights.
+    Mqm,
 }
 
 impl TaskKind {
+    /// A task of documents whose answers mark error spans (ESA, MQM): HITs of whole documents,
+    /// the document as context, spans in the judgment's detail.
+    pub fn marks_spans(self) -> bool {
+        matches!(self, TaskKind::Esa | TaskKind::Mqm)
+    }
+
     pub fn as_str(self) -> &'static str {
         match self {
             TaskKind::DaAdequacy => "da-adequacy",
@@ -77,6 +86,7 @@ impl TaskKind {
             TaskKind::WordOrder => "word-order",
             TaskKind::Ranking => "ranking",
             TaskKind::Esa => "esa",
+            TaskKind::Mqm => "mqm",
         }
     }
 
@@ -88,6 +98,7 @@ impl TaskKind {
             "word-order" => Some(TaskKind::WordOrder),
             "ranking" => Some(TaskKind::Ranking),
             "esa" => Some(TaskKind::Esa),
+            "mqm" => Some(TaskKind::Mqm),
             _ => None,
         }
     }
@@ -186,6 +197,7 @@ pub fn task_label(task: &str) -> &'static str {
         "word-order" => "Word order",
         "ranking" => "Relative ranking",
         "esa" => "Error span annotation (ESA)",
+        "mqm" => "MQM (error categories)",
         WORD_ORDER_Q1 => "Word order, Q1: grasping the meaning",
         WORD_ORDER_Q2 => "Word order, Q2: the order's own effect",
         _ => "Unknown task",
@@ -223,7 +235,7 @@ mod tests {
             assert_eq!(serde_json::to_string(&s).unwrap(), format!("\"{s}\""));
         }
         assert_eq!(AssignmentStatus::parse("Active"), None);
-        for t in [TaskKind::DaAdequacy, TaskKind::DaFluency, TaskKind::DaSourceBased, TaskKind::WordOrder, TaskKind::Ranking, TaskKind::Esa] {
+        for t in [TaskKind::DaAdequacy, TaskKind::DaFluency, TaskKind::DaSourceBased, TaskKind::WordOrder, TaskKind::Ranking, TaskKind::Esa, TaskKind::Mqm] {
             assert_eq!(TaskKind::parse(t.as_str()), Some(t));
         }
     }

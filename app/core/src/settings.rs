@@ -63,6 +63,7 @@ impl Wording {
             TaskKind::Ranking => "Rank the translations from best to worst (ties are allowed).".to_string(),
             // Appraise's ESA instructions (AppraiseDev/Appraise `_instructions-esa.html`).
             TaskKind::Esa => "Mark every error in the translation (select it, then choose minor or major), then score how much of the meaning it preserves.".to_string(),
+            TaskKind::Mqm => "Mark every error in the translation: select it, choose its category, then how severe it is.".to_string(),
         };
         let instructions = default_instructions(task, target_language, source_language);
         // ESA's slider ends (Appraise's anchors at 0 and 100).
@@ -170,6 +171,20 @@ Examples, for a source meaning \"The meeting was moved to Friday.\":
 - \"The meeting was cancelled.\": a major error on \"cancelled\" and a [MISSING] Friday, the score near 20.
 
 With a keyboard: Tab into the translation, move between words with the arrow keys, hold Shift with the arrows to extend the selection, press 1 for a minor or 2 for a major error, and Enter on a marked error to change it. You cannot go back to an earlier segment."),
+        TaskKind::Mqm => format!("You will read documents in {source} with their translation into {target}, one segment at a time; the segments before it are shown above it for context.
+
+Mark every error of the translation of the segment in the box (MQM):
+- select the words that are wrong (drag over them, or tap the first word and then the last), choose the error's category from the list, then its severity;
+- Minor: a real error that does not change what the text means or stop a reader (a wrong preposition, a missing comma);
+- Major: an error that changes or loses meaning, or would mislead or stop a reader;
+- Neutral: something worth noting that is not an error;
+- if something of the source is missing from the translation, mark the [MISSING] token at the end (category Accuracy/Omission);
+- a translation that is not a translation at all (another language, garbage) is one Non-translation error, marked over the whole text;
+- at most five errors per segment: keep the most severe.
+
+A segment without errors needs nothing marked: press the button to go on.
+
+With a keyboard: Tab into the translation, move between words with the arrow keys, hold Shift with the arrows to extend the selection, then choose the category and press Minor or Major. You cannot go back to an earlier segment."),
     }
 }
 
@@ -268,6 +283,9 @@ pub struct CampaignSettings {
     pub hit_minutes: f64,
     /// Documents (ESA): expected seconds per source word and output (WMT 2025: 0.8).
     pub seconds_per_source_word: f64,
+    /// MQM: the error categories, their weights, the most errors per segment, and whether
+    /// Critical may be marked.
+    pub mqm: crate::protocol::mqm::MqmSettings,
     pub wording: Wording,
 }
 
@@ -334,6 +352,7 @@ impl Default for CampaignSettings {
             document_score: false,
             hit_minutes: 60.0,
             seconds_per_source_word: 0.8,
+            mqm: crate::protocol::mqm::MqmSettings::default(),
             wording: Wording::default(),
         }
     }
@@ -367,7 +386,7 @@ impl CampaignSettings {
             s.sets = 1;
             s.judgments_wanted = 100;
         }
-        if task == TaskKind::Esa {
+        if task.marks_spans() {
             // Whole documents per HIT, sized by expected time; bad references and repeats
             // count documents; every output judged once.
             s.bad_refs = 1;
@@ -418,7 +437,7 @@ impl CampaignSettings {
     /// designer's, any size a form can send: the products saturate instead of wrapping (a
     /// design that large is refused by the checks; its implications only have to be shown).
     pub fn implications(&self, task: TaskKind, systems: usize, outputs_per_system: usize) -> Implications {
-        if task == TaskKind::Esa {
+        if task.marks_spans() {
             return self.document_implications(systems, outputs_per_system);
         }
         let per_hit = self.system_items(task);

@@ -64,6 +64,9 @@ pub struct EsaCampaignAnalysis {
     pub workers_excluded: usize,
     /// Error spans of the kept workers' system items, per system, best-scored system first.
     pub spans: Vec<SystemSpans>,
+    /// MQM: the error categories of those spans, most frequent first: (category, spans, of
+    /// which major or critical).
+    pub categories: Vec<(String, usize, usize)>,
 }
 
 /// The error spans one system's translations received (kept workers, system items).
@@ -105,6 +108,7 @@ pub fn esa_analysis(set: &JudgmentSet, r: &AnalysisResult, ratings: Vec<assay_co
         w.len()
     };
     let mut by_system: std::collections::BTreeMap<String, SystemSpans> = std::collections::BTreeMap::new();
+    let mut categories: std::collections::BTreeMap<String, (usize, usize)> = std::collections::BTreeMap::new();
     for x in kept.iter().filter(|x| x.item_type == "TGT" && !x.complete_document) {
         let e = by_system.entry(x.system.clone()).or_insert_with(|| SystemSpans { system: x.system.clone(), ..SystemSpans::default() });
         e.segments += 1;
@@ -112,6 +116,11 @@ pub fn esa_analysis(set: &JudgmentSet, r: &AnalysisResult, ratings: Vec<assay_co
             e.error_free += 1;
         }
         for s in &x.spans {
+            if let Some(c) = &s.category {
+                let e = categories.entry(c.clone()).or_default();
+                e.0 += 1;
+                e.1 += usize::from(matches!(s.severity, Severity::Major | Severity::Critical));
+            }
             match s.severity {
                 Severity::Major | Severity::Critical => e.major += 1,
                 _ => e.minor += 1,
@@ -133,7 +142,9 @@ pub fn esa_analysis(set: &JudgmentSet, r: &AnalysisResult, ratings: Vec<assay_co
         let order: Vec<&str> = p.systems.iter().map(|s| s.system.as_str()).collect();
         spans.sort_by_key(|s| order.iter().position(|o| *o == s.system).unwrap_or(usize::MAX));
     }
-    EsaCampaignAnalysis { ratings, ranking, workers_excluded, spans }
+    let mut categories: Vec<(String, usize, usize)> = categories.into_iter().map(|(c, (n, m))| (c, n, m)).collect();
+    categories.sort_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
+    EsaCampaignAnalysis { ratings, ranking, workers_excluded, spans, categories }
 }
 
 /// A relative-ranking campaign analysed by every method of WMT 2012 (seed 001), on the blocks
@@ -213,22 +224,25 @@ impl CampaignAnalysis {
         let three = |code: &str| crate::import::LangCode::parse(code).map(|c| c.iso639_3().to_string()).unwrap_or_else(|_| code.to_string());
         let (src, tgt) = (three(&self.info.source_lang), three(&self.info.target_lang));
         let lp = file_pair(&format!("{}-{}", self.info.source_lang, self.info.target_lang));
+        // `esa-…` or `mqm-…`: the same files for both protocols (MQM's spans carry categories).
+        let task = if self.info.task == "mqm" { "mqm" } else { "esa" };
         let mut files = Vec::new();
-        let name = format!("esa-{lp}.csv");
+        let name = format!("{task}-{lp}.csv");
         sink.file(&name, &mut |w| write_esa_csv(w, &src, &tgt, &e.ratings))?;
         files.push(name);
         if let Ok(a) = &e.ranking {
             for report in &a.ranked {
                 let pair = file_pair(&report.pair);
-                let name = format!("esa-ranking-{pair}.csv");
+                let name = format!("{task}-ranking-{pair}.csv");
                 sink.file(&name, &mut |w| write_esa_ranking_csv(w, report))?;
                 files.push(name);
-                let name = format!("esa-pvalues-{pair}.csv");
+                let name = format!("{task}-pvalues-{pair}.csv");
                 sink.file(&name, &mut |w| write_esa_pvalues_csv(w, report))?;
                 files.push(name);
             }
         }
-        sink.file("esa-spans.csv", &mut |w| {
+        let spans_file = format!("{task}-spans.csv");
+        sink.file(&spans_file, &mut |w| {
             writeln!(w, "system,segments,minor,major,omissions,error_free,spans_per_segment")?;
             for s in &e.spans {
                 writeln!(
@@ -245,7 +259,18 @@ impl CampaignAnalysis {
             }
             Ok(())
         })?;
-        files.push("esa-spans.csv".into());
+        files.push(spans_file);
+        if !e.categories.is_empty() {
+            let name = format!("{task}-categories.csv");
+            sink.file(&name, &mut |w| {
+                writeln!(w, "category,spans,major")?;
+                for (c, n, m) in &e.categories {
+                    writeln!(w, "{},{n},{m}", assay_core::analysis::formats::csv_text(c))?;
+                }
+                Ok(())
+            })?;
+            files.push(name);
+        }
         Ok(files)
     }
 

@@ -665,7 +665,7 @@ pub async fn load_campaign_with_blocks(db: &Db, campaign_id: i64) -> AppResult<(
     let names = StoredNames::read(&mut conn, campaign_id, Scope::Campaign).await?;
     let named = started.elapsed();
     let rows = read_campaign_judgments(db, &mut conn, campaign_id).await?;
-    let details = if shape.task == TaskKind::Esa { campaign_details(&mut conn, campaign_id).await? } else { FxMap::default() };
+    let details = if shape.task.marks_spans() { campaign_details(&mut conn, campaign_id).await? } else { FxMap::default() };
     drop(conn);
     let read = started.elapsed();
     let n = rows.len();
@@ -673,7 +673,7 @@ pub async fn load_campaign_with_blocks(db: &Db, campaign_id: i64) -> AppResult<(
     let (set, blocks) = tokio::task::spawn_blocking(move || -> AppResult<_> {
         let set = judgment_set(&rows, &names, &shape)?;
         let ranking = if shape.task == TaskKind::Ranking { Some(ranking_blocks(&rows, &names, &shape)?) } else { None };
-        let esa = if shape.task == TaskKind::Esa { Some(esa_ratings(&rows, &details, &names, &shape)?) } else { None };
+        let esa = if shape.task.marks_spans() { Some(esa_ratings(&rows, &details, &names, &shape)?) } else { None };
         Ok((set, ProtocolRows { ranking, esa }))
     })
     .await

@@ -24,7 +24,8 @@ use leptos::prelude::*;
 /// What the ESA screen sends.
 #[derive(Clone, Debug, PartialEq)]
 pub struct EsaAnswer {
-    pub score: f64,
+    /// ESA's 0–100 score; `None` for MQM (the server scores the errors).
+    pub score: Option<f64>,
     pub spans: Vec<Span>,
     pub document_score: Option<f64>,
 }
@@ -37,8 +38,26 @@ fn span_text(text: &str, s: &Span) -> String {
 fn severity_word(s: Severity) -> &'static str {
     match s {
         Severity::Major => "major",
+        Severity::Critical => "critical",
+        Severity::Neutral => "neutral",
         _ => "minor",
     }
+}
+
+/// The MQM categories grouped by parent for the category list: (group, [(value, label)]).
+fn category_groups(categories: &[String]) -> Vec<(String, Vec<(String, String)>)> {
+    let mut out: Vec<(String, Vec<(String, String)>)> = Vec::new();
+    for c in categories {
+        let (group, label) = match c.split_once('/') {
+            Some((p, child)) => (p.to_string(), child.to_string()),
+            None => (String::new(), c.trim_end_matches('!').to_string()),
+        };
+        match out.iter_mut().find(|(g, _)| *g == group && !group.is_empty()) {
+            Some((_, items)) => items.push((c.clone(), label)),
+            None => out.push((group, vec![(c.clone(), label)])),
+        }
+    }
+    out
 }
 
 /// Moves focus to the token element `index` (the `[MISSING]` token is `count`).
@@ -78,6 +97,20 @@ pub fn EsaItem(info: StoredValue<WorkState>, item: ItemView, busy: RwSignal<bool
     let said = RwSignal::new(String::new());
     let wants_doc = item.document.as_ref().is_some_and(|d| d.document_score);
     let rtl = i.target_dir == "rtl";
+    // MQM: a category for every error, no slider; the categories and severities are the
+    // campaign's.
+    let mqm = i.task == "mqm";
+    let categories = i.screen.mqm_categories.clone();
+    let omission_category = categories.iter().find(|c| c.eq_ignore_ascii_case("Accuracy/Omission")).cloned();
+    let category = RwSignal::new(String::new());
+    let max_errors = i.screen.mqm_max_errors;
+    let mut severities = vec![Severity::Minor, Severity::Major];
+    if mqm && i.screen.mqm_critical {
+        severities.push(Severity::Critical);
+    }
+    if mqm {
+        severities.push(Severity::Neutral);
+    }
 
     let char_range = move |a: usize, b: usize| -> Option<(usize, usize)> {
         let (lo, hi) = (a.min(b), a.max(b));
@@ -95,21 +128,37 @@ pub fn EsaItem(info: StoredValue<WorkState>, item: ItemView, busy: RwSignal<bool
     let announce = move |m: String| said.set(m);
 
     // Marks the selection with `severity`: spans it overlaps are replaced by it.
+    let omission_category = StoredValue::new(omission_category);
     let mark = move |severity: Severity| {
         let Some((a, b)) = selection.get_untracked() else { return };
-        let new = if a == missing_index || b == missing_index {
+        let mut new = if a == missing_index || b == missing_index {
             Span::omission(severity)
         } else {
             let Some((start, end)) = char_range(a, b) else { return };
             Span::new(start, end, severity)
         };
+        if mqm {
+            let chosen = category.get_untracked();
+            let chosen = if chosen.is_empty() && new.missing { omission_category.get_value().unwrap_or_default() } else { chosen };
+            if chosen.is_empty() {
+                announce("Choose the error's category first.".to_string());
+                return;
+            }
+            let replaced = spans.with_untracked(|s| s.iter().filter(|o| if new.missing { o.missing } else { !o.missing && o.start < new.end && new.start < o.end }).count());
+            if max_errors > 0 && spans.with_untracked(Vec::len) - replaced >= max_errors {
+                announce(format!("At most {max_errors} errors per segment: keep the most severe."));
+                return;
+            }
+            new.category = Some(chosen);
+        }
         spans.update(|s| {
             s.retain(|o| if new.missing { !o.missing } else { o.missing || o.end <= new.start || new.end <= o.start });
             s.push(new.clone());
         });
         selection.set(None);
         confirm.set(false);
-        announce(format!("Marked “{}” as a {} error.", text.with_value(|t| span_text(t, &new)), severity_word(severity)));
+        let what = new.category.as_deref().map(|c| format!(" ({c})")).unwrap_or_default();
+        announce(format!("Marked “{}” as a {} error{what}.", text.with_value(|t| span_text(t, &new)), severity_word(severity)));
     };
     // ESA's click: minor → major → removed.
     let cycle = move |index: usize| {
@@ -301,6 +350,10 @@ pub fn EsaItem(info: StoredValue<WorkState>, item: ItemView, busy: RwSignal<bool
     };
 
     let send = move || {
+        if mqm {
+            submit.run(EsaAnswer { score: None, spans: spans.get_untracked(), document_score: None });
+            return;
+        }
         let Some(s) = score.get_untracked() else { return };
         if wants_doc && doc_score.get_untracked().is_none() {
             return;
@@ -309,10 +362,12 @@ pub fn EsaItem(info: StoredValue<WorkState>, item: ItemView, busy: RwSignal<bool
             confirm.set(true);
             return;
         }
-        submit.run(EsaAnswer { score: s, spans: spans.get_untracked(), document_score: if wants_doc { doc_score.get_untracked() } else { None } });
+        submit.run(EsaAnswer { score: Some(s), spans: spans.get_untracked(), document_score: if wants_doc { doc_score.get_untracked() } else { None } });
     };
     let why = move || {
-        if score.get().is_none() {
+        if mqm {
+            ""
+        } else if score.get().is_none() {
             "Move the slider to score the translation."
         } else if wants_doc && doc_score.get().is_none() {
             "Score the whole document too."
@@ -394,12 +449,34 @@ pub fn EsaItem(info: StoredValue<WorkState>, item: ItemView, busy: RwSignal<bool
                         None => "No words selected".to_string(),
                     }}
                 </span>
-                <button type="button" id="mark-minor" class="minor" disabled=move || selection.get().is_none() on:click=move |_| mark(Severity::Minor)>
-                    "Minor error"
-                </button>
-                <button type="button" id="mark-major" class="major" disabled=move || selection.get().is_none() on:click=move |_| mark(Severity::Major)>
-                    "Major error"
-                </button>
+                {mqm.then(|| view! {
+                    <label class="mqm-category">
+                        "Category "
+                        <select id="mqm-category" on:change=move |ev| category.set(event_target_value(&ev))>
+                            <option value="" selected=move || category.get().is_empty()>"— choose —"</option>
+                            {category_groups(&categories).into_iter().map(|(group, items)| {
+                                let options = items.into_iter().map(|(value, label)| {
+                                    let v = value.clone();
+                                    view! { <option value=value.clone() selected=move || category.get() == v>{label}</option> }
+                                }).collect_view();
+                                if group.is_empty() {
+                                    leptos::either::Either::Left(options)
+                                } else {
+                                    leptos::either::Either::Right(view! { <optgroup label=group>{options}</optgroup> })
+                                }
+                            }).collect_view()}
+                        </select>
+                    </label>
+                })}
+                {severities.iter().map(|&sev| {
+                    let word = severity_word(sev);
+                    let label = format!("{}{} error", word[..1].to_uppercase(), &word[1..]);
+                    view! {
+                        <button type="button" id=format!("mark-{word}") class=word disabled=move || selection.get().is_none() on:click=move |_| mark(sev)>
+                            {if sev == Severity::Neutral { "Neutral (not an error)".to_string() } else { label }}
+                        </button>
+                    }
+                }).collect_view()}
                 <button type="button" id="mark-cancel" disabled=move || selection.get().is_none() on:click=move |_| selection.set(None)>
                     "Cancel"
                 </button>
@@ -425,7 +502,9 @@ pub fn EsaItem(info: StoredValue<WorkState>, item: ItemView, busy: RwSignal<bool
                                 view! {
                                     <li class=format!("esa-span {sev}") data-start=s.start.to_string() data-end=s.end.to_string() data-severity=sev>
                                         <span class="esa-span-text" lang=lang.clone() dir="auto">{format!("“{t}”")}</span>
-                                        " "<span class="esa-span-severity">{sev}</span>" "
+                                        " "<span class="esa-span-severity">{sev}</span>
+                                        {s.category.clone().map(|c| view! { " "<span class="esa-span-category">{c}</span> })}
+                                        " "
                                         <button type="button" class="small" on:click=move |_| {
                                             spans.update(|v| {
                                                 if let Some(x) = v.get_mut(index) {
@@ -443,12 +522,14 @@ pub fn EsaItem(info: StoredValue<WorkState>, item: ItemView, busy: RwSignal<bool
                 </ul>
             </div>
             <p class="visually-hidden" aria-live="polite" id="esa-said" lang="en">{move || said.get()}</p>
+            {(!mqm).then(|| view! {
             <p class="text-label" id="score-label">"Score of this segment's translation"</p>
             <Slider value=score low=w.anchor_low.clone() high=w.anchor_high.clone() label="Score of this segment's translation" id="score" ticks=vec![33, 66]/>
             <div class="esa-anchors" aria-hidden="true" lang="en" dir="ltr">
                 <span style="left: 33%">"Some meaning preserved"</span>
                 <span style="left: 66%">"Most meaning preserved, few errors"</span>
             </div>
+            })}
             {wants_doc.then(|| view! {
                 <p class="text-label" id="document-score-label">"Score of the whole document's translation"</p>
                 <Slider value=doc_score low=w.anchor_low.clone() high=w.anchor_high.clone() label="Score of the whole document's translation" id="document-score" ticks=vec![33, 66]/>
@@ -465,7 +546,7 @@ pub fn EsaItem(info: StoredValue<WorkState>, item: ItemView, busy: RwSignal<bool
                     class="primary"
                     id="next"
                     aria-describedby="next-why"
-                    disabled=move || score.get().is_none() || (wants_doc && doc_score.get().is_none()) || busy.get()
+                    disabled=move || (!mqm && score.get().is_none()) || (wants_doc && doc_score.get().is_none()) || busy.get()
                     on:click=move |_| send()
                 >
                     {w.next_label.clone()}

@@ -55,6 +55,14 @@ pub struct ScreenSettings {
     /// Documents (ESA): `none`, `left` or `whole` (what the screen shows around a segment).
     #[serde(default)]
     pub document_context: String,
+    /// MQM: the error categories an annotator chooses from (`Parent/Child`), whether Critical
+    /// may be marked, and the most errors per segment (0: no limit).
+    #[serde(default)]
+    pub mqm_categories: Vec<String>,
+    #[serde(default)]
+    pub mqm_critical: bool,
+    #[serde(default)]
+    pub mqm_max_errors: usize,
 }
 
 /// The screen settings of a campaign, from its stored `settings` JSON read by
@@ -76,6 +84,9 @@ pub fn screen_settings(settings_json: &str, task: &str, target_lang: &str, sourc
         rank_show_reference: s.rank_show_reference,
         idle_gap_seconds: s.idle_gap_seconds,
         document_context: s.document_context.as_str().to_string(),
+        mqm_categories: if task == TaskKind::Mqm { s.mqm.taxonomy.categories.clone() } else { Vec::new() },
+        mqm_critical: s.mqm.critical,
+        mqm_max_errors: s.mqm.max_errors,
     }
 }
 

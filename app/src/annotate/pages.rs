@@ -417,7 +417,7 @@ fn Work(state: WorkState) -> impl IntoView {
         let k = key.get_value();
         let active = clock.read(elapsed);
         leptos::task::spawn_local(async move {
-            match submit_spans(id, position, Some(answer.score), answer.spans, answer.document_score, elapsed, k, Some(active)).await {
+            match submit_spans(id, position, answer.score, answer.spans, answer.document_score, elapsed, k, Some(active)).await {
                 Ok(next) => {
                     error.set(None);
                     step.set(next);
@@ -666,7 +666,7 @@ fn ItemScreen(
         let mut items = vec![item];
         items.extend(together);
         EitherOf4::B(view! { <RankingScreen info items busy submit=submit_ranks/> })
-    } else if i.task == "esa" {
+    } else if i.task == "esa" || i.task == "mqm" {
         EitherOf4::D(view! { <EsaItem info item busy submit=submit_esa/> })
     } else {
         EitherOf4::C(view! { <DaItem info item busy submit/> })

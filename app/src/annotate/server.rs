@@ -239,16 +239,17 @@ async fn hit_items(db: &Db, a: &Loaded) -> Result<Vec<(i64, ItemView)>, WorkErro
         .map(|row| {
             let (context, reference) = match task {
                 Some(TaskKind::DaFluency) => (None, None),
-                Some(TaskKind::DaSourceBased | TaskKind::Esa) => (Some(row.source), None),
+                Some(TaskKind::DaSourceBased | TaskKind::Esa | TaskKind::Mqm) => (Some(row.source), None),
                 Some(TaskKind::Ranking) => (Some(row.source), if show_reference { row.reference } else { None }),
                 _ => (Some(row.reference.unwrap_or_default()), None),
             };
             (row.id, ItemView { position: row.position, candidate: row.shown_text, context, reference, screen: row.screen, document: None })
         })
         .collect();
-    if task == Some(TaskKind::Esa) {
-        let settings = assay_core::settings::CampaignSettings::read(&a.settings, TaskKind::Esa, "", "");
-        add_documents(&mut items, &units, settings.document_context, settings.document_score);
+    if let Some(t) = task.filter(|t| t.marks_spans()) {
+        let settings = assay_core::settings::CampaignSettings::read(&a.settings, t, "", "");
+        // A document score is ESA's (Appraise's); MQM scores segments by their errors only.
+        add_documents(&mut items, &units, settings.document_context, settings.document_score && t == TaskKind::Esa);
     }
     Ok(items)
 }
@@ -722,6 +723,8 @@ struct Rules {
     task: Option<TaskKind>,
     total: i64,
     answers: protocol::AnswerRules,
+    /// MQM: the campaign's categories, severities, error cap and weights.
+    mqm: Option<Arc<assay_core::protocol::mqm::MqmSettings>>,
 }
 
 impl Rules {
@@ -731,6 +734,8 @@ impl Rules {
             task: TaskKind::parse(&a.task),
             total: a.total,
             answers: protocol::AnswerRules { allow_skip: screen.allow_skip, woj_sliders: screen.woj_sliders, outputs: screen.rank_outputs },
+            mqm: (TaskKind::parse(&a.task) == Some(TaskKind::Mqm))
+                .then(|| Arc::new(assay_core::settings::CampaignSettings::read(&a.settings, TaskKind::Mqm, "", "").mqm)),
         }
     }
 }
@@ -743,6 +748,12 @@ fn check_active(active_ms: Option<i64>, time_on_screen_ms: i64) -> Result<(), Wo
         ))),
         _ => Ok(()),
     }
+}
+
+/// `text` with its first letter in upper case (a message that starts a sentence).
+fn upper_first(text: &str) -> String {
+    let mut c = text.chars();
+    c.next().map(|f| f.to_uppercase().chain(c).collect()).unwrap_or_default()
 }
 
 /// [`validate_on`] for an answer without spans: the (score, score2) to store.
@@ -777,7 +788,14 @@ fn validate_on(a: &Rules, item: Option<&ItemView>, answer: &Answer) -> Result<pr
     let task = a.task.ok_or_else(|| WorkError::Internal("the campaign's task is unknown to this version of Assay".into()))?;
     let given = protocol::Answer { score: answer.score, score2: answer.score2, skipped: answer.skipped, detail: answer.detail.clone() };
     let text = item.map_or("", |v| v.candidate.as_str());
-    let stored = protocol::validate_on(task, text, &given, &a.answers).map_err(|e| WorkError::Invalid(e.problem))?;
+    let mut stored = protocol::validate_on(task, text, &given, &a.answers).map_err(|e| WorkError::Invalid(e.problem))?;
+    // MQM: the campaign's categories, severities and cap; the score is −Σ weights.
+    if let Some(m) = &a.mqm
+        && !stored.skipped
+    {
+        m.validate_spans(text, &stored.detail.spans).map_err(|e| WorkError::Invalid(format!("{}.", upper_first(&e.to_string()))))?;
+        stored.score = Some(m.score(&stored.detail.spans));
+    }
     // A document score comes with a document's last segment when the campaign asks for one,
     // and with no other segment.
     let wanted = item.and_then(|v| v.document.as_ref()).is_some_and(|d| d.document_score);

@@ -120,6 +120,7 @@ pub async fn simulate_campaign(
     let word_order = TaskKind::parse(&task) == Some(TaskKind::WordOrder);
     let ranking = TaskKind::parse(&task) == Some(TaskKind::Ranking);
     let esa = TaskKind::parse(&task) == Some(TaskKind::Esa);
+    let mqm = TaskKind::parse(&task) == Some(TaskKind::Mqm);
     // System qualities: spread evenly, in the order of the systems' names.
     let systems: Vec<(i64, String)> = sqlx::query_as(
         "SELECT DISTINCT s.id, s.name FROM hits h JOIN hit_items hi ON hi.hit_id = h.id JOIN systems s ON s.id = hi.system_id \
@@ -194,9 +195,18 @@ pub async fn simulate_campaign(
                 } else {
                     (score, None)
                 };
+                let text = current.as_ref().map_or("", |i| i.candidate.as_str());
+                let spans = if esa {
+                    simulated_spans(text, score)
+                } else if mqm {
+                    simulated_mqm_spans(text, score)
+                } else {
+                    Vec::new()
+                };
                 let answer = Answer {
                     position: p,
-                    score: Some(score),
+                    // MQM: the server scores the errors.
+                    score: (!mqm).then_some(score),
                     score2,
                     skipped: false,
                     time_on_screen_ms: (seconds * 1000.0).round() as i64,
@@ -204,7 +214,7 @@ pub async fn simulate_campaign(
                     idempotency_key: format!("sim-{p}"),
                     detail: assay_core::protocol::Detail {
                         document_score: wants_document_score.then_some(score),
-                        spans: if esa { simulated_spans(current.as_ref().map_or("", |i| i.candidate.as_str()), score) } else { Vec::new() },
+                        spans,
                         ..Default::default()
                     },
                 };
@@ -303,6 +313,28 @@ fn simulated_spans(text: &str, score: f64) -> Vec<assay_core::protocol::Span> {
     let mut spans: Vec<Span> = words.iter().take(wanted).map(|t| Span::new(t.start, t.end, severity)).collect();
     if score < 20.0 {
         spans.push(Span::omission(Severity::Major));
+    }
+    spans
+}
+
+/// The MQM errors a simulated annotator marks on a translation it would score `score` (0–100):
+/// [`simulated_spans`] with categories of the default taxonomy (major: mistranslation, minor:
+/// grammar, an omission: omission), at most five.
+fn simulated_mqm_spans(text: &str, score: f64) -> Vec<assay_core::protocol::Span> {
+    use assay_core::protocol::Severity;
+    let mut spans = simulated_spans(text, score);
+    spans.truncate(assay_core::protocol::mqm::GOOGLE_MAX_ERRORS);
+    for s in &mut spans {
+        s.category = Some(
+            if s.missing {
+                "Accuracy/Omission"
+            } else if s.severity == Severity::Major {
+                "Accuracy/Mistranslation"
+            } else {
+                "Fluency/Grammar"
+            }
+            .to_string(),
+        );
     }
     spans
 }

@@ -165,7 +165,7 @@ async fn load_material(db: &Db, spec: &Spec<'_>) -> AppResult<(Material, Option<
             .context(READING)?;
         m.segments.extend(&segments);
         m.group_segments.push(segments);
-        if spec.task == TaskKind::Esa {
+        if spec.task.marks_spans() {
             let rows: Vec<(i64, Option<String>)> = sqlx::query_as("SELECT id, document FROM segments WHERE test_set_id = $1")
                 .bind(group.test_set_id)
                 .fetch_all(&db.pool)
@@ -173,7 +173,7 @@ async fn load_material(db: &Db, spec: &Spec<'_>) -> AppResult<(Material, Option<
                 .context(READING)?;
             m.documents.extend(rows);
         }
-        if spec.settings.practice_items > 0 || spec.task == TaskKind::Esa {
+        if spec.settings.practice_items > 0 || spec.task.marks_spans() {
             let rows: Vec<(i64, String)> = sqlx::query_as("SELECT id, source FROM segments WHERE test_set_id = $1")
                 .bind(group.test_set_id)
                 .fetch_all(&db.pool)
@@ -202,7 +202,7 @@ async fn load_material(db: &Db, spec: &Spec<'_>) -> AppResult<(Material, Option<
         }
         // Word order, ranking and ESA have no REF items.
         let second = spec.settings.ref_item_reference.as_deref().filter(|n| !n.trim().is_empty());
-        if let Some(second) = second.filter(|_| !matches!(spec.task, TaskKind::WordOrder | TaskKind::Ranking | TaskKind::Esa)) {
+        if let Some(second) = second.filter(|_| !matches!(spec.task, TaskKind::WordOrder | TaskKind::Ranking | TaskKind::Esa | TaskKind::Mqm)) {
             if !names.iter().any(|x| x == second) {
                 return Err(problem(format!(
                     "the test set {set_name} has no reference named {second:?} for reference items (it has: {})",
@@ -560,7 +560,7 @@ async fn plan(db: &Db, spec: &Spec<'_>) -> AppResult<(Vec<PlannedHit>, Option<St
         }
     }
     let practice = practice(spec, &m)?;
-    if spec.task == TaskKind::Esa {
+    if spec.task.marks_spans() {
         if spec.settings.redundancy == 0 {
             return Err(problem("redundancy must be at least 1 worker per HIT"));
         }
@@ -697,10 +697,16 @@ fn check_draft(draft: &CampaignDraft) -> AppResult<TaskKind> {
     if s.practice_items > 0 && task == TaskKind::Ranking {
         return Err(problem("practice items are not available for relative ranking yet: set practice items to 0"));
     }
-    if s.practice_items > 0 && task == TaskKind::Esa {
+    if s.practice_items > 0 && task.marks_spans() {
         return Err(problem("practice items are not available for error span annotation yet: set practice items to 0"));
     }
-    if task == TaskKind::Esa {
+    if task == TaskKind::Mqm {
+        s.mqm.weights.validate().map_err(|e| problem(format!("the MQM weights: {e}")))?;
+        if s.mqm.taxonomy.to_text().trim().is_empty() {
+            return Err(problem("MQM needs at least one error category"));
+        }
+    }
+    if task.marks_spans() {
         if !(s.hit_minutes.is_finite() && (1.0..=600.0).contains(&s.hit_minutes)) {
             return Err(problem(format!("a HIT's expected time is 1 to 600 minutes, not {}", s.hit_minutes)));
         }

@@ -125,7 +125,11 @@ pub fn results_view(a: &CampaignAnalysis, options: ResultsOptions) -> ResultsVie
         agreement: a.agreement().clone(),
         export_files: export_file_names(a),
         ranking: a.ranking.as_ref().map(ranking_view),
-        esa: a.esa.as_ref().map(|e| esa_view(e, &format!("{}-{}", a.info.source_lang, a.info.target_lang))),
+        esa: a.esa.as_ref().map(|e| {
+            let mut v = esa_view(e, &format!("{}-{}", a.info.source_lang, a.info.target_lang));
+            v.protocol = if a.info.task == "mqm" { "MQM".into() } else { "ESA".into() };
+            v
+        }),
     }
 }
 
@@ -153,6 +157,8 @@ pub fn esa_view(e: &crate::analysis::campaign::EsaCampaignAnalysis, lang_pair: &
         heatmap_svg: String::new(),
         spans_svg: spans_svg.clone(),
         note: Some(note),
+        categories: e.categories.clone(),
+        protocol: String::new(),
     };
     let a = match &e.ranking {
         Err(why) => return empty(format!("The ranking could not be made: {why}")),
@@ -200,6 +206,8 @@ pub fn esa_view(e: &crate::analysis::campaign::EsaCampaignAnalysis, lang_pair: &
             "Significantly different",
         ),
         spans_svg,
+        categories: e.categories.clone(),
+        protocol: String::new(),
         note: (p.average_segments_per_system < 100.0).then(|| {
             format!(
                 "{:.0} segments per system: WMT 2024 ranks a language pair only from 100 segments per system on average; read these ranges with care.",

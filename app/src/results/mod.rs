@@ -121,6 +121,12 @@ pub struct EsaView {
     pub spans_svg: String,
     /// Why there is no ranking, if there is none.
     pub note: Option<String>,
+    /// MQM: the most frequent error categories: (category, spans, of which major or critical).
+    #[serde(default)]
+    pub categories: Vec<(String, usize, usize)>,
+    /// `ESA` or `MQM`.
+    #[serde(default)]
+    pub protocol: String,
 }
 
 /// One system of an ESA ranking with its error spans.

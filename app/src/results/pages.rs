@@ -342,7 +342,7 @@ fn Esa(e: EsaView) -> impl IntoView {
     let ranked = !e.rows.is_empty();
     view! {
         <section class="group esa-results" id="esa" data-lang-pair=e.lang_pair.clone()>
-            <h2>{format!("Error span annotation · {}: the WMT 2024 ranking", e.lang_pair)}</h2>
+            <h2>{if e.protocol == "MQM" { format!("MQM · {}: scores (−Σ error weights) ranked as WMT 2024 ranks ESA", e.lang_pair) } else { format!("Error span annotation · {}: the WMT 2024 ranking", e.lang_pair) }}</h2>
             <p class="hint" id="esa-counts">{counts}</p>
             {e.note.map(|n| view! { <p class="notice" id="esa-note">{n}</p> })}
             {ranked.then(|| view! {
@@ -379,6 +379,17 @@ fn Esa(e: EsaView) -> impl IntoView {
             })}
             <h3>"Error spans per segment"</h3>
             <div class="figure" id="esa-spans-plot" inner_html=e.spans_svg.clone()></div>
+            {(!e.categories.is_empty()).then(|| view! {
+                <table class="data" id="mqm-categories">
+                    <caption>"The most frequent error categories (workers quality control keeps, system items)."</caption>
+                    <thead><tr><th scope="col">"Category"</th><th scope="col">"Errors"</th><th scope="col">"Of which major or critical"</th></tr></thead>
+                    <tbody>
+                        {e.categories.iter().take(15).map(|(c, n, m)| view! {
+                            <tr><th scope="row">{c.clone()}</th><td class="num" data-label="Errors">{*n}</td><td class="num" data-label="Major or critical">{*m}</td></tr>
+                        }).collect_view()}
+                    </tbody>
+                </table>
+            })}
         </section>
     }
 }

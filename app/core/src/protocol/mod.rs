@@ -167,6 +167,7 @@ pub fn for_task(task: TaskKind) -> &'static dyn Protocol {
         TaskKind::WordOrder => &word_order::WordOrder,
         TaskKind::Ranking => &ranking::Ranking,
         TaskKind::Esa => &esa::ErrorSpans,
+        TaskKind::Mqm => &mqm::Mqm,
     }
 }
 

@@ -591,3 +591,54 @@ mod tests {
         assert_eq!(validate_mqm(text, &[span(0, 3, Severity::Minor, "form")], &mine, 5, &sev), Ok(()));
     }
 }
+
+/// MQM as a campaign protocol: the annotator marks spans, each with a category of the
+/// campaign's taxonomy and a severity, on one segment of a document at a time; there is no
+/// slider. The answer carries the spans only: the server checks them against the campaign's
+/// [`MqmSettings`] and stores the segment's score, −Σ weights ([`MqmSettings::score`]), so the
+/// quality control, z-scores and rankings every protocol shares read a number (a degraded
+/// copy should get a lower, more negative score than its original).
+pub struct Mqm;
+
+const QUESTIONS: &[super::Question] = &[super::Question { analysis_task: None, read: |a| a.score }];
+
+impl super::Protocol for Mqm {
+    fn name(&self) -> &'static str {
+        "MQM"
+    }
+
+    fn layout(&self) -> super::Layout {
+        super::Layout::Document
+    }
+
+    fn validate_answer(&self, answer: &super::Answer, _rules: &super::AnswerRules) -> Result<super::Answer, super::InvalidAnswer> {
+        use super::{Answer, Detail, InvalidAnswer};
+        if answer.score.is_some() || answer.score2.is_some() {
+            return Err(InvalidAnswer::new("score", "An MQM segment takes its errors only: its score comes from them."));
+        }
+        if answer.detail.rank.is_some() || answer.detail.document_score.is_some() {
+            return Err(InvalidAnswer::new("detail", "An MQM segment takes its errors only."));
+        }
+        if answer.detail.spans.len() > super::esa::MAX_SPANS {
+            return Err(InvalidAnswer::new("detail", format!("At most {} errors can be marked in one segment.", super::esa::MAX_SPANS)));
+        }
+        Ok(Answer { detail: Detail { spans: answer.detail.spans.clone(), ..Detail::default() }, ..Answer::default() })
+    }
+
+    fn questions(&self) -> &'static [super::Question] {
+        QUESTIONS
+    }
+
+    /// Degraded and repeated copies of documents, as ESA.
+    fn quality_control(&self) -> &'static [crate::model::ItemType] {
+        &[crate::model::ItemType::BadRef, crate::model::ItemType::Repeat]
+    }
+
+    fn scale(&self) -> crate::report::Scale {
+        crate::report::Scale::Continuous
+    }
+
+    fn span_scheme(&self) -> Option<Scheme> {
+        Some(Scheme::Mqm)
+    }
+}

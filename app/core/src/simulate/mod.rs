@@ -285,6 +285,7 @@ fn item_name(task: TaskKind) -> &'static str {
         TaskKind::WordOrder => "wo",
         TaskKind::Ranking => "rr",
         TaskKind::Esa => "esa",
+        TaskKind::Mqm => "mqm",
     }
 }
 
