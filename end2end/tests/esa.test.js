@@ -15,11 +15,11 @@ async function shot(page, name) {
   if (SHOTS) await page.screenshot({ path: `${SHOTS}/${name}.png`, fullPage: true });
 }
 
-async function launchEsa(organizer) {
+async function launchEsa(organizer, task = 'esa') {
   const sets = await ok(organizer, 'list_test_sets');
   const set = sets.find((s) => s.systems.length >= 2);
   const draft = {
-    name: 'ESA e2e', task: 'esa', test_set_id: set.id, systems: set.systems.map((s) => s.id), benchmark_systems: [], seed: 5,
+    name: `${task.toUpperCase()} e2e`, task, test_set_id: set.id, systems: set.systems.map((s) => s.id), benchmark_systems: [], seed: 5,
     settings: {
       hit_minutes: 2, seconds_per_source_word: 0.8, bad_refs: 1, repeats: 0, judgments_wanted: 1, wanted_per: 'segment', redundancy: 1,
       document_context: 'left', document_score: true, target_language: 'English',
@@ -194,4 +194,58 @@ test('a crowd worker marks error spans by mouse, keyboard and touch and they are
   assert.ok(judgments.some((j) => j.detail?.document_score !== undefined), 'document scores are stored');
   await desktop.close();
   await phone.close();
+});
+
+test('MQM: an error needs a category; the results show the ranking and the categories, and fit a phone', async () => {
+  const { server, browser } = env;
+  const organizer = await openHydrated(await browser.newContext(), `${server.base}/login`);
+  await signIn(organizer, DEMO.organizer);
+  await organizer.waitForSelector('section[data-role="organizer"]', { timeout: 15_000 });
+  const { id, link } = await launchEsa(organizer, 'mqm');
+  const desktop = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  const page = await desktop.newPage();
+  await page.goto(`${link}&worker=E2E-MQM`);
+  await waitHydrated(page);
+  const assignment = page.url().split('/work/')[1].split(/[?#]/)[0];
+  await page.click('#start');
+  await page.waitForSelector('.esa #candidate .tok');
+  assert.equal(await page.locator('#score').count(), 0, 'MQM has no slider');
+  assert.ok(!(await page.isDisabled('#next')), 'a segment without errors can go on');
+  // Without a category, marking is refused and said why.
+  await page.click('#tok-0');
+  await page.click('#mark-major');
+  assert.equal(await page.locator('#esa-spans li').count(), 0);
+  assert.match(await page.textContent('#esa-said'), /category first/);
+  await page.selectOption('#mqm-category', 'Accuracy/Mistranslation');
+  await page.click('#mark-major');
+  assert.equal(await page.locator('#esa-spans li').count(), 1);
+  assert.match(await page.textContent('#esa-spans li'), /Accuracy\/Mistranslation/);
+  assert.deepEqual(await axeViolations(page), [], 'axe-core on the MQM screen');
+  await shot(page, 'mqm-1280');
+  await page.click('#next');
+  await nextScreen(page, 0);
+  // The rest without errors.
+  for (;;) {
+    if (await page.locator('#completion-code, .completion').count()) break;
+    const p = await position(page);
+    await page.click('#next');
+    await nextScreen(page, p);
+  }
+  const judgments = await ok(organizer, 'assignment_judgments', { assignment });
+  const first = judgments.find((j) => j.position === 0);
+  assert.equal(first.score, -5, 'a major error weighs 5');
+  assert.equal(first.detail.spans[0].category, 'Accuracy/Mistranslation');
+  assert.ok(judgments.filter((j) => j.position > 0).every((j) => j.score === 0));
+
+  // The results page: the MQM section, its table and plot, on a phone without sideways scrolling.
+  await organizer.goto(`${server.base}/campaigns/${id}/results?exclude=none`);
+  await waitHydrated(organizer);
+  await organizer.waitForSelector('#esa');
+  assert.match(await organizer.textContent('#esa h2'), /MQM/);
+  assert.equal(await organizer.locator('#esa-spans-plot svg').count(), 1);
+  await organizer.setViewportSize({ width: 390, height: 844 });
+  const wide = await organizer.evaluate(() => document.scrollingElement.scrollWidth - window.innerWidth);
+  assert.ok(wide <= 0, `the results page fits a phone (${wide} px too wide)`);
+  await shot(organizer, 'mqm-results-390');
+  await desktop.close();
 });
