@@ -16,7 +16,8 @@ use std::path::{Path, PathBuf};
 
 use assay_core::metrics::bleu::{self, BleuConfig};
 use assay_core::metrics::chrf::{self, ChrfConfig};
-use assay_core::metrics::meta::{self, MetaReport, MetaSettings, MetricMatrix};
+use assay_core::metrics::meta::{self, MetaReport, MetaSettings};
+use assay_core::metrics::report::{self, alt_name, test_name};
 use assay_core::metrics::read::{self, ReadError, Scores, TableFormat};
 use assay_core::metrics::systems::{self, SignificanceMatrix, SystemTestSettings};
 use assay_core::metrics::tokenize::Tokenizer;
@@ -356,22 +357,6 @@ fn compare(a: &CompareArgs) -> Result<(), String> {
     emit(&o)
 }
 
-fn test_name(m: &SignificanceMatrix) -> &'static str {
-    match m.test {
-        RandomizedTest::PairedBootstrap => "paired-bootstrap",
-        RandomizedTest::Bootstrap => "bootstrap",
-        RandomizedTest::ApproximateRandomization => "approximate-randomization",
-    }
-}
-
-fn alt_name(a: Alternative) -> &'static str {
-    match a {
-        Alternative::TwoSided => "two-sided",
-        Alternative::Greater => "one-sided",
-        Alternative::Less => "one-sided (less)",
-    }
-}
-
 /// Reads one score file by its extension.
 fn read_scores(path: &Path, rel: &str, default_name: Option<&str>, pair: Option<&str>, assay: read::AssayScore) -> Result<Vec<Scores>, Vec<ReadError>> {
     let text = std::fs::read_to_string(path).map_err(|e| vec![ReadError::new(rel, None, format!("cannot read: {e}"))])?;
@@ -515,123 +500,8 @@ fn evaluate(a: &EvaluateArgs) -> Result<(), String> {
     Ok(())
 }
 
-fn opt(v: Option<f64>) -> String {
-    v.map(python_repr).unwrap_or_default()
-}
-
-/// A CSV field: quoted when it holds a comma, a quote or a line break.
-fn field(s: &str) -> String {
-    if s.contains([',', '"', '\n', '\r']) { format!("\"{}\"", s.replace('"', "\"\"")) } else { s.to_string() }
-}
-
-fn write_matrix(out: &mut String, pair: &str, test: &str, m: &MetricMatrix) {
-    for (a, row) in m.p.iter().enumerate() {
-        for (b, p) in row.iter().enumerate() {
-            if a != b {
-                out.push_str(&format!("{},{},{},{},{},{}\n", field(pair), test, field(&m.metrics[a]), field(&m.metrics[b]), opt(*p), opt(m.statistic[a][b])));
-            }
-        }
-    }
-}
-
-fn write_significance(out: &mut String, pair: &str, scorer: &str, m: &SignificanceMatrix) {
-    for (i, row) in m.p.iter().enumerate() {
-        for (j, p) in row.iter().enumerate() {
-            if let Some(p) = p {
-                out.push_str(&format!(
-                    "{},{},{},{},{},{},{},{}\n",
-                    field(pair),
-                    field(scorer),
-                    test_name(m),
-                    alt_name(m.alternative),
-                    field(&m.systems[i]),
-                    field(&m.systems[j]),
-                    python_repr(*p),
-                    opt(m.observed[i][j])
-                ));
-            }
-        }
-    }
-}
-
 fn write_report(dir: &Path, r: &MetaReport) -> Result<(), String> {
-    let mut sys = String::from("pair,metric,systems,pearson,pearson_p,pearson_lower,pearson_upper,spearman,spearman_p,spearman_lower,spearman_upper,kendall,kendall_p,kendall_lower,kendall_upper,pairwise_accuracy,pairs,soft_pairwise_accuracy,significance_agreement\n");
-    let mut seg = String::from("pair,metric,cells,kendall_b,kendall_b_p,kendall_c,kendall_c_p,pearson,pearson_p,darr_kendall,darr_concordant,darr_discordant,acc_eq,acc_eq_epsilon,acc_eq_pairs\n");
-    let mut tests = String::from("pair,test,metric_a,metric_b,p_value,statistic\n");
-    let mut clusters = String::from("pair,test,cluster,metric\n");
-    let mut sig = String::from("pair,scores,test,alternative,system_a,system_b,p_value,observed\n");
-    for p in &r.pairs {
-        if let Some(s) = &p.system_level {
-            for m in &s.metrics {
-                let c = |c: &meta::CorrelationReport| format!("{},{},{},{}", opt(c.value), opt(c.p_value), opt(c.interval.map(|i| i.lower)), opt(c.interval.map(|i| i.upper)));
-                sys.push_str(&format!(
-                    "{},{},{},{},{},{},{},{},{},{}\n",
-                    field(&p.pair),
-                    field(&m.metric),
-                    s.systems.len(),
-                    c(&m.pearson),
-                    c(&m.spearman),
-                    c(&m.kendall),
-                    opt(m.pairwise_accuracy.map(|a| a.accuracy)),
-                    m.pairwise_accuracy.map(|a| a.pairs.to_string()).unwrap_or_default(),
-                    opt(m.soft_pairwise_accuracy),
-                    opt(m.significance_agreement.as_ref().map(|a| a.share)),
-                ));
-                if let Some(m2) = &m.significance {
-                    write_significance(&mut sig, &p.pair, &m.metric, m2);
-                }
-            }
-            write_matrix(&mut tests, &p.pair, "williams", &s.williams);
-            write_matrix(&mut tests, &p.pair, "perm-both", &s.perm_both);
-            for (test, cl) in [("williams", &s.clusters_williams), ("perm-both", &s.clusters_perm_both)] {
-                for (k, c) in cl.iter().enumerate() {
-                    for m in c {
-                        clusters.push_str(&format!("{},{test},{},{}\n", field(&p.pair), k + 1, field(m)));
-                    }
-                }
-            }
-            if let Some(h) = &s.human_significance {
-                write_significance(&mut sig, &p.pair, &r.human, h);
-            }
-        }
-        if let Some(s) = &p.segment_level {
-            write_matrix(&mut tests, &p.pair, "perm-both-segment", &s.perm_both);
-            for (k, c) in s.clusters_perm_both.iter().enumerate() {
-                for m in c {
-                    clusters.push_str(&format!("{},perm-both-segment,{},{}\n", field(&p.pair), k + 1, field(m)));
-                }
-            }
-            for m in &s.metrics {
-                seg.push_str(&format!(
-                    "{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}\n",
-                    field(&p.pair),
-                    field(&m.metric),
-                    m.n,
-                    opt(m.kendall_b.value),
-                    opt(m.kendall_b.p_value),
-                    opt(m.kendall_c.value),
-                    opt(m.kendall_c.p_value),
-                    opt(m.pearson.value),
-                    opt(m.pearson.p_value),
-                    opt(m.darr_kendall.map(|d| d.tau)),
-                    m.darr_kendall.map(|d| d.concordant.to_string()).unwrap_or_default(),
-                    m.darr_kendall.map(|d| d.discordant.to_string()).unwrap_or_default(),
-                    opt(m.acc_eq.map(|a| a.accuracy)),
-                    opt(m.acc_eq.map(|a| a.epsilon)),
-                    m.acc_eq.map(|a| a.pairs.to_string()).unwrap_or_default(),
-                ));
-            }
-        }
-    }
-    let json = serde_json::to_string_pretty(r).map_err(|e| format!("cannot encode the report: {e}"))?;
-    for (name, text) in [
-        ("system-level.csv", sys),
-        ("segment-level.csv", seg),
-        ("metric-tests.csv", tests),
-        ("clusters.csv", clusters),
-        ("system-significance.csv", sig),
-        ("meta.json", json + "\n"),
-    ] {
+    for (name, text) in report::report_files(r)? {
         std::fs::write(dir.join(name), text).map_err(|e| format!("cannot write {name}: {e}"))?;
     }
     Ok(())
