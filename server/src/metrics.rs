@@ -19,7 +19,7 @@ use assay_core::metrics::chrf::{self, ChrfConfig};
 use assay_core::metrics::meta::{self, MetaReport, MetaSettings};
 use assay_core::metrics::report::{self, alt_name, test_name};
 use assay_core::metrics::read::{self, ReadError, Scores, TableFormat};
-use assay_core::metrics::systems::{self, SignificanceMatrix, SystemTestSettings};
+use assay_core::metrics::systems::{self, SystemTestSettings};
 use assay_core::metrics::tokenize::Tokenizer;
 use assay_core::metrics::python_repr;
 use app::stats::Alternative;
@@ -35,6 +35,34 @@ pub enum MetricsCommand {
     Compare(CompareArgs),
     /// Meta-evaluate metric scores against human scores; writes CSV and meta.json.
     Evaluate(EvaluateArgs),
+    /// Upload metric scores for a campaign (they join BLEU and chrF on its metrics page).
+    Add(AddArgs),
+    /// Delete a metric uploaded for a campaign, with its scores.
+    Remove(RemoveArgs),
+}
+
+#[derive(clap::Args, Debug)]
+pub struct AddArgs {
+    /// The campaign the scores are for.
+    #[arg(long)]
+    pub campaign: i64,
+    /// The metric's name for a TSV or JSONL file without a metric column.
+    #[arg(long)]
+    pub name: Option<String>,
+    /// Score files (mt-metrics-eval LP/METRIC-REF.sys.score and .seg.score, .tsv, .jsonl) or
+    /// directories holding them (an mt-metrics-eval LP directory, or its parent).
+    #[arg(required = true)]
+    pub files: Vec<PathBuf>,
+}
+
+#[derive(clap::Args, Debug)]
+pub struct RemoveArgs {
+    /// The campaign.
+    #[arg(long)]
+    pub campaign: i64,
+    /// The uploaded metric's name.
+    #[arg(long)]
+    pub metric: String,
 }
 
 #[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
@@ -206,6 +234,65 @@ pub fn run(command: MetricsCommand) -> Result<(), String> {
         MetricsCommand::Score(a) => score(&a),
         MetricsCommand::Compare(a) => compare(&a),
         MetricsCommand::Evaluate(a) => evaluate(&a),
+        MetricsCommand::Add(_) | MetricsCommand::Remove(_) => Err("this command needs the database (run through `campaign`)".into()),
+    }
+}
+
+/// The commands that read or write the database: `add` and `remove`.
+pub async fn campaign(config: &crate::config::Config, command: MetricsCommand) -> Result<(), String> {
+    use app::results::uploaded::{self, AddError};
+    let db = app::db::connect(&config.database_url()).await?;
+    match command {
+        MetricsCommand::Add(a) => {
+            let mut paths = Vec::new();
+            for p in &a.files {
+                if p.is_dir() {
+                    let mut found = Vec::new();
+                    list_files(p, &mut found)?;
+                    if found.is_empty() {
+                        return Err(format!("{}: no .score, .tsv or .jsonl file in this directory", p.display()));
+                    }
+                    // Keep the language-pair directory in the name mt-metrics-eval files are read by.
+                    for f in found {
+                        let rel = f.strip_prefix(p.parent().unwrap_or(Path::new(""))).unwrap_or(&f).display().to_string();
+                        paths.push((f, rel));
+                    }
+                } else {
+                    paths.push((p.clone(), p.display().to_string()));
+                }
+            }
+            let mut files = Vec::new();
+            for (path, rel) in paths {
+                files.push((rel, std::fs::read_to_string(&path).map_err(|e| format!("cannot read {}: {e}", path.display()))?));
+            }
+            match uploaded::add(&db, a.campaign, None, &files, a.name.as_deref()).await {
+                Ok(s) => {
+                    println!("{}", s.line());
+                    Ok(())
+                }
+                Err(AddError::Files(errors)) => Err(format!(
+                    "nothing was uploaded:\n{}",
+                    errors.iter().map(|e| format!("  {e}")).collect::<Vec<_>>().join("\n")
+                )),
+                Err(AddError::App(e)) => Err(e.into_message()),
+            }
+        }
+        MetricsCommand::Remove(a) => {
+            let list = uploaded::list(&db, a.campaign).await.map_err(app::error::AppError::into_message)?;
+            let Some(m) = list.iter().find(|m| m.name == a.metric) else {
+                let names: Vec<&str> = list.iter().map(|m| m.name.as_str()).collect();
+                return Err(format!(
+                    "campaign {} has no uploaded metric {:?} (uploaded: {})",
+                    a.campaign,
+                    a.metric,
+                    if names.is_empty() { "none".to_string() } else { names.join(", ") }
+                ));
+            };
+            uploaded::delete(&db, a.campaign, m.id).await.map_err(app::error::AppError::into_message)?;
+            println!("Deleted {} from campaign {}.", m.name, a.campaign);
+            Ok(())
+        }
+        other => run(other),
     }
 }
 

@@ -70,6 +70,8 @@ pub struct MetricsView {
     pub pairs: Vec<MetricsPairView>,
     /// Why there is nothing to compare, when there is not.
     pub empty_reason: Option<String>,
+    /// The metrics uploaded for the campaign (they join the built-in ones in every table).
+    pub uploaded: Vec<super::uploaded::UploadedInfo>,
 }
 
 /// The campaign's human scores against the built-in metrics (researchers and up).
@@ -78,6 +80,15 @@ pub async fn campaign_metrics(campaign_id: i64) -> Result<MetricsView, ServerFnE
     crate::web::require(crate::auth::Role::Researcher)?;
     let state = crate::web::app_state()?;
     server::view(&state.db, campaign_id).await.map_err(|e| e.in_argument("campaign_id").into())
+}
+
+/// Deletes a metric uploaded for the campaign, with its scores (researchers and up); returns
+/// its name.
+#[server(endpoint = "delete_campaign_metric")]
+pub async fn delete_campaign_metric(campaign_id: i64, metric_id: i64) -> Result<String, ServerFnError> {
+    crate::web::require(crate::auth::Role::Researcher)?;
+    let state = crate::web::app_state()?;
+    Ok(super::uploaded::delete(&state.db, campaign_id, metric_id).await?)
 }
 
 #[cfg(feature = "ssr")]
@@ -226,15 +237,18 @@ pub mod server {
             .collect()
     }
 
-    type Key = (u8, i64, i64, i64);
-    static CACHE: OnceLock<Mutex<HashMap<Key, Arc<(MetaReport, Vec<(String, String)>)>>>> = OnceLock::new();
+    type Key = (u8, i64, i64, i64, (i64, i64));
+    type Report = Arc<(MetaReport, Vec<(String, String)>)>;
+    static CACHE: OnceLock<Mutex<HashMap<Key, Report>>> = OnceLock::new();
 
     /// The campaign's meta-evaluation: the human scores of its analysis (default settings, as
-    /// the results page first shows them) against the built-in metrics; kept while the
-    /// campaign's analysis is unchanged.
-    pub async fn evaluate(db: &Db, campaign_id: i64) -> AppResult<(Arc<CampaignAnalysis>, Option<Arc<(MetaReport, Vec<(String, String)>)>>, Option<String>)> {
+    /// the results page first shows them) against the built-in metrics and the metrics
+    /// uploaded for it; kept while the campaign's analysis and its uploaded metrics are
+    /// unchanged.
+    pub async fn evaluate(db: &Db, campaign_id: i64) -> AppResult<(Arc<CampaignAnalysis>, Option<Report>, Option<String>)> {
         let a = crate::results::build::run(db, campaign_id, crate::results::ResultsOptions::default()).await?;
-        let key: Key = (db.backend as u8, campaign_id, a.computed_at_ms, a.stored_judgments);
+        let uploaded_version = super::super::uploaded::version(db, campaign_id).await?;
+        let key: Key = (db.backend as u8, campaign_id, a.computed_at_ms, a.stored_judgments, uploaded_version);
         let cache = CACHE.get_or_init(Default::default);
         if let Some(hit) = cache.lock().map_err(|_| AppError::internal("the metrics cache is poisoned"))?.get(&key).cloned() {
             return Ok((a, Some(hit), None));
@@ -251,14 +265,24 @@ pub mod server {
         let human = humans.into_iter().next().expect("read_analysis_json returns scores or an error");
         let systems: Vec<String> = human.pairs.values().flat_map(|p| p.system_scores().into_keys()).collect();
         let (target, ids, references, outputs) = texts(db, campaign_id, &systems).await?;
-        if references.iter().all(Option::is_none) {
-            return Ok((a, None, Some("The campaign's test set has no reference, so BLEU and chrF cannot be computed.".into())));
-        }
         let pair = human.pairs.keys().next().cloned().unwrap_or_default();
+        let uploaded = super::super::uploaded::scores(db, campaign_id, &pair, &ids).await?;
+        let has_reference = references.iter().any(Option::is_some);
+        if !has_reference && uploaded.is_empty() {
+            return Ok((
+                a,
+                None,
+                Some("The campaign's test set has no reference, so BLEU and chrF cannot be computed; upload a metric's scores to compare it with the humans.".into()),
+            ));
+        }
         let report = tokio::task::spawn_blocking(move || -> AppResult<(MetaReport, Vec<(String, String)>)> {
-            let builtin = builtin_scores(&pair, &target, &ids, &references, &outputs).map_err(|e| AppError::internal(e.to_string()))?;
-            let signatures = builtin.iter().map(|(m, s)| (m.name.clone(), s.clone())).collect();
-            let metrics: Vec<_> = builtin.into_iter().map(|(m, _)| m).collect();
+            let (mut metrics, mut signatures) = (Vec::new(), Vec::new());
+            if has_reference {
+                let builtin = builtin_scores(&pair, &target, &ids, &references, &outputs).map_err(|e| AppError::internal(e.to_string()))?;
+                signatures = builtin.iter().map(|(m, s)| (m.name.clone(), s.clone())).collect();
+                metrics = builtin.into_iter().map(|(m, _)| m).collect();
+            }
+            metrics.extend(uploaded);
             Ok((meta_evaluate(&human, &metrics, &MetaSettings::default()), signatures))
         })
         .await
@@ -275,7 +299,9 @@ pub mod server {
     /// The page's view.
     pub async fn view(db: &Db, campaign_id: i64) -> AppResult<MetricsView> {
         let (a, report, empty_reason) = evaluate(db, campaign_id).await?;
+        let uploaded = crate::results::uploaded::list(db, campaign_id).await?;
         Ok(MetricsView {
+            uploaded,
             campaign: a.info.name.clone(),
             human: report.as_ref().map_or_else(String::new, |r| r.0.human.clone()),
             computed_at_ms: a.computed_at_ms,

@@ -7,6 +7,7 @@
 pub mod api;
 pub mod metrics;
 pub mod pages;
+pub mod uploaded;
 #[cfg(feature = "ssr")]
 pub mod build;
 #[cfg(feature = "ssr")]
