@@ -32,7 +32,15 @@ pub const MAX_METRIC_UPLOAD_BYTES: usize = 64 * 1024 * 1024;
 
 /// The route (give it its own body limit, as the import's).
 pub fn routes<S: Clone + Send + Sync + 'static>() -> Router<S> {
-    Router::new().route("/api/v1/campaigns/{id}/metrics", post(upload)).layer(axum::extract::DefaultBodyLimit::disable())
+    // The path's GET is the read-only API's (`results`); the router merges both, and any other
+    // method is refused here as the read-only API refuses it.
+    Router::new().route("/api/v1/campaigns/{id}/metrics", post(upload).fallback(read_only)).layer(axum::extract::DefaultBodyLimit::disable())
+}
+
+async fn read_only() -> Response {
+    let mut r = AppError::forbidden("The API and the exports are read-only (use GET), except POST here to upload metric scores.").into_response();
+    r.headers_mut().insert(header::ALLOW, axum::http::HeaderValue::from_static("GET, HEAD, POST"));
+    r
 }
 
 fn wants_html(headers: &HeaderMap) -> bool {
