@@ -299,10 +299,14 @@ fn evaluate_metrics_against_an_analysed_crowd() {
 /// A DA campaign on an uploaded WMT folder (en-de, 40 segments, four systems) in `dir`,
 /// launched; returns its id.
 async fn da_campaign(org: &Browser, dir: &Path) -> String {
+    da_campaign_of(org, dir, &["Alpha", "Beta", "Gamma", "Delta"]).await
+}
+
+/// [`da_campaign`] with these systems.
+async fn da_campaign_of(org: &Browser, dir: &Path, systems: &[&str]) -> String {
     use assay_tests::fixtures::{tar_gz, write_wmt};
     use serde_json::json;
-    let systems = ["Alpha", "Beta", "Gamma", "Delta"];
-    write_wmt(dir, "en-de", 40, &systems);
+    write_wmt(dir, "en-de", 40, systems);
     let r = org
         .client
         .post(format!("{}/upload/import", org.base))
@@ -503,6 +507,9 @@ both_backends! {
         let r = api.post(format!("{}/api/v1/campaigns/{id}/metrics", server.base)).bearer_auth(&token)
             .header("x-assay-file-name", "scores.csv").body("a,b\n").send().await.unwrap();
         assert_eq!(r.status(), 400);
+        let (ct, forged) = multipart(&[("file", Some("en-de/X.sys.score"), sys_file.as_str())]);
+        let r = res.client.post(format!("{}/api/v1/campaigns/{id}/metrics", res.base)).header("origin", "http://evil.example").header("content-type", ct).body(forged).send().await.unwrap();
+        assert_eq!(r.status(), 403, "a form posted from another site");
         let ann = server.browser();
         ann.login(ANNOTATOR).await;
         assert_eq!(upload(&ann, vec![("file", Some("en-de/X.sys.score".into()), sys_file.clone())]).await.unwrap().status(), 403);
@@ -527,6 +534,11 @@ both_backends! {
         assert!((t - williams_t(&good, &noisy, &human)).abs() < 1e-9, "{t} vs {}", williams_t(&good, &noisy, &human));
         let seg_names: Vec<&str> = after["report"]["pairs"][0]["segment_level"]["metrics"].as_array().unwrap().iter().map(|m| m["metric"].as_str().unwrap()).collect();
         assert_eq!(seg_names, ["BLEU", "chrF", "chrF++", "Good-refA"], "Noisy has no segment scores");
+        // Its segment scores line up with the humans' by the test set's segment ids: every cell
+        // the humans scored, less the one None.
+        let seg = &after["report"]["pairs"][0]["segment_level"]["metrics"];
+        let (bleu_n, good_n) = (seg[0]["n"].as_u64().unwrap(), seg[3]["n"].as_u64().unwrap());
+        assert!(good_n > 0 && good_n + 1 >= bleu_n && good_n <= bleu_n, "{good_n} of {bleu_n}");
 
         // The page: rows, plots, the list of uploads.
         let page = res.call("campaign_metrics", &[("campaign_id", &id)]).await.json();
@@ -591,5 +603,77 @@ both_backends! {
         let last = res.get(&format!("/api/v1/campaigns/{id}/metrics")).await.json();
         let names: Vec<&str> = last["report"]["pairs"][0]["system_level"]["metrics"].as_array().unwrap().iter().map(|m| m["metric"].as_str().unwrap()).collect();
         assert_eq!(names, ["BLEU", "chrF", "chrF++", "Good-refA"]);
+    }
+}
+
+/// `x` centred and scaled to length 1.
+fn unit_centred(x: &[f64]) -> Vec<f64> {
+    let m = x.iter().sum::<f64>() / x.len() as f64;
+    let c: Vec<f64> = x.iter().map(|v| v - m).collect();
+    let n = c.iter().map(|v| v * v).sum::<f64>().sqrt();
+    c.iter().map(|v| v / n).collect()
+}
+
+/// `x` without its components along the unit vectors `basis` (and its mean), at length 1.
+fn orthonormal_to(x: &[f64], basis: &[&Vec<f64>]) -> Vec<f64> {
+    let mut c = unit_centred(x);
+    for b in basis {
+        let d: f64 = c.iter().zip(b.iter()).map(|(p, q)| p * q).sum();
+        c = c.iter().zip(b.iter()).map(|(p, q)| p - d * q).collect();
+    }
+    unit_centred(&c)
+}
+
+both_backends! {
+    /// METHOD §8's Williams example end to end through uploaded scores (issue 21, "Verified"):
+    /// a campaign of 12 systems answered by a simulated crowd; two metrics built from its human
+    /// system scores so that r(AMBER, H) = 0.880651, r(BLEU, H) = 0.760352 and
+    /// r(AMBER, BLEU) = 0.947390 exactly (the published correlations, n = 12), uploaded as a TSV;
+    /// the page's Williams test must give t ≈ 2.687, df 9, one-sided p ≈ 0.0125.
+    async fn the_method_williams_example_through_uploaded_scores(server) {
+        let org = server.browser();
+        assert_eq!(org.login(ORGANIZER).await.status, 200);
+        let dir = tempfile::tempdir().unwrap();
+        let names: Vec<String> = (1..=12).map(|i| format!("Sys{i:02}")).collect();
+        let refs: Vec<&str> = names.iter().map(String::as_str).collect();
+        let id = da_campaign_of(&org, dir.path(), &refs).await;
+        simulate(&server, &id);
+        let res = server.browser();
+        assert_eq!(res.login(RESEARCHER).await.status, 200);
+        let before = res.get(&format!("/api/v1/campaigns/{id}/metrics")).await.json();
+        let level = &before["report"]["pairs"][0]["system_level"];
+        let systems: Vec<String> = level["systems"].as_array().unwrap().iter().map(|s| s.as_str().unwrap().to_string()).collect();
+        let human: Vec<f64> = level["human"].as_array().unwrap().iter().map(|v| v.as_f64().unwrap()).collect();
+        assert_eq!(systems.len(), 12, "{before}");
+        let (r12, r13, r23) = (0.947390, 0.880651, 0.760352);
+        let h = unit_centred(&human);
+        let u = orthonormal_to(&(0..12).map(|i| i as f64).collect::<Vec<_>>(), &[&h]);
+        let v = orthonormal_to(&(0..12).map(|i| ((i * 5) % 12) as f64 + (i * i) as f64 / 7.0).collect::<Vec<_>>(), &[&h, &u]);
+        let a2 = (1.0 - r13 * r13).sqrt();
+        let (b2, b1) = ((r12 - r13 * r23) / a2, r23);
+        let b3 = (1.0 - b1 * b1 - b2 * b2).sqrt();
+        let amber: Vec<f64> = (0..12).map(|i| 0.2 + 0.01 * (r13 * h[i] + a2 * u[i])).collect();
+        let bleu: Vec<f64> = (0..12).map(|i| 30.0 + 5.0 * (b1 * h[i] + b2 * u[i] + b3 * v[i])).collect();
+        assert!((pearson(&amber, &human) - r13).abs() < 1e-12 && (pearson(&bleu, &human) - r23).abs() < 1e-12 && (pearson(&amber, &bleu) - r12).abs() < 1e-12);
+        let mut tsv = String::from("metric\tsystem\tscore\n");
+        for (i, s) in systems.iter().enumerate() {
+            tsv.push_str(&format!("WMT12-AMBER\t{s}\t{}\nWMT12-BLEU\t{s}\t{}\n", amber[i], bleu[i]));
+        }
+        let r = res.client.post(format!("{}/api/v1/campaigns/{id}/metrics", res.base)).header("x-assay-file-name", "wmt12-williams.tsv").body(tsv).send().await.unwrap();
+        assert_eq!(r.status(), 200, "{}", r.text().await.unwrap());
+        let after = res.get(&format!("/api/v1/campaigns/{id}/metrics")).await.json();
+        let w = &after["report"]["pairs"][0]["system_level"]["williams"];
+        let at = |n: &str| w["metrics"].as_array().unwrap().iter().position(|m| m == n).unwrap();
+        let (a, b) = (at("WMT12-AMBER"), at("WMT12-BLEU"));
+        let t = w["statistic"][a][b].as_f64().unwrap();
+        let p = w["p"][a][b].as_f64().unwrap();
+        assert!((t - 2.687).abs() < 5e-4, "t = {t}");
+        assert!((p - 0.0125).abs() < 5e-4, "p = {p}");
+        // The other direction: BLEU is not significantly better than AMBER.
+        assert!(w["p"][b][a].as_f64().unwrap() > 0.5);
+        // On the page: AMBER above BLEU in the Williams clusters' order.
+        let page = res.call("campaign_metrics", &[("campaign_id", &id)]).await.json();
+        let clusters = page["pairs"][0]["clusters_williams"].to_string();
+        assert!(clusters.find("WMT12-AMBER").unwrap() < clusters.find("WMT12-BLEU").unwrap(), "{clusters}");
     }
 }

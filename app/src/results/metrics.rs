@@ -380,6 +380,7 @@ pub fn MetricsPage() -> impl IntoView {
             <h2 id="metric-upload-title">"Upload a metric's scores"</h2>
             <p class="hint" id="metric-upload-help">
                 "mt-metrics-eval files ("<code>"LP/METRIC-REF.sys.score"</code>" and "<code>"LP/METRIC-REF.seg.score"</code>
+                "; a file named without its folder is the campaign's language pair's"
                 ": SYSTEM<TAB>SCORE lines, a segment file listing every segment of the test set in order for each system, "<code>"None"</code>
                 " where there is no score), or TSV/JSONL with the columns system, score and optionally segment (the test set's segment ids), metric, pair. "
                 "Systems must be the campaign's. Nothing is saved unless every file is valid; the metric then joins BLEU and chrF in every table above."

@@ -121,6 +121,15 @@ pub fn read_upload(files: &[(String, String)], default_name: Option<&str>, shape
             }
         };
         let read = match format {
+            // A browser sends a file's name without its folder: a score file named without its
+            // language pair (METRIC-REF.sys.score) is the campaign's pair's.
+            None if super::read::mme_file_name(file).is_err_and(|e| e.contains("no language pair")) => {
+                let base = file.rsplit(['/', '\\']).next().unwrap_or(file);
+                let as_pair = format!("{}/{base}", shape.pair);
+                read_mme(&[(as_pair.clone(), text.clone())]).map_err(|errors| {
+                    errors.into_iter().map(|e| ReadError { file: if e.file == as_pair { file.clone() } else { e.file }, ..e }).collect()
+                })
+            }
             None => read_mme(std::slice::from_ref(&(file.clone(), text.clone()))),
             Some(f) => read_table(file, text, f, default_name, Some(&shape.pair)),
         };
@@ -302,6 +311,14 @@ mod tests {
         has("bleu.jsonl: a metric named \"BLEU\" exists for this campaign already");
         has("x.csv: unknown format");
         assert_eq!(errs.len(), 7, "{errs:#?}");
+    }
+
+    #[test]
+    fn a_score_file_without_its_folder_is_the_campaigns_pair() {
+        let m = read_upload(&[f("COMET-refA.sys.score", "Alpha\t1\nBeta\t2\n")], None, &shape()).unwrap();
+        assert_eq!((m[0].name.as_str(), m[0].system.len()), ("COMET-refA", 2));
+        let e = read_upload(&[f("COMET-refA.sys.score", "Alpha\tx\n")], None, &shape()).unwrap_err();
+        assert_eq!(e[0].to_string(), "COMET-refA.sys.score, line 1: score \"x\" is not a number");
     }
 
     #[test]
