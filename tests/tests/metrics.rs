@@ -645,7 +645,7 @@ both_backends! {
         let systems: Vec<String> = level["systems"].as_array().unwrap().iter().map(|s| s.as_str().unwrap().to_string()).collect();
         let human: Vec<f64> = level["human"].as_array().unwrap().iter().map(|v| v.as_f64().unwrap()).collect();
         assert_eq!(systems.len(), 12, "{before}");
-        let (r12, r13, r23) = (0.947390, 0.880651, 0.760352);
+        let (r12, r13, r23): (f64, f64, f64) = (0.947390, 0.880651, 0.760352);
         let h = unit_centred(&human);
         let u = orthonormal_to(&(0..12).map(|i| i as f64).collect::<Vec<_>>(), &[&h]);
         let v = orthonormal_to(&(0..12).map(|i| ((i * 5) % 12) as f64 + (i * i) as f64 / 7.0).collect::<Vec<_>>(), &[&h, &u]);
