@@ -103,7 +103,7 @@ test('a researcher compares the human scores with BLEU, chrF and chrF++ on the m
   await waitHydrated(page);
   await page.waitForSelector('#scores tr.system-row', { timeout: 30_000 });
   // From the results page, by keyboard: the link to the metrics.
-  await page.locator('a', { hasText: 'Metrics' }).focus();
+  await page.getByRole('link', { name: 'Metrics', exact: true }).focus();
   await page.keyboard.press('Enter');
   await page.waitForSelector('#metrics-system tbody tr', { timeout: 30_000 });
   assert.match(page.url(), /\/metrics$/);

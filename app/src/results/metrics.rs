@@ -437,7 +437,7 @@ fn UploadedTable(list: Vec<super::uploaded::UploadedInfo>, campaign_id: i64, del
                             <td class="num" data-label="System scores">{m.system_scores}</td>
                             <td class="num" data-label="Segment scores">{m.segment_scores}</td>
                             <td data-label="Uploaded">{format!("{}{}", crate::results::utc_time(m.uploaded_at_ms), m.uploaded_by.map(|b| format!(" by {b}")).unwrap_or_default())}</td>
-                            <td data-label="Delete">
+                            <td>
                                 <button type="button" aria-label=format!("Delete {name}")
                                     disabled=move || delete.pending().get()
                                     on:click=move |_| { delete.dispatch(DeleteCampaignMetric { campaign_id, metric_id }); }>
