@@ -95,6 +95,12 @@ const MIGRATIONS: &[(i64, &str, &str, &str)] = &[
         include_str!("../../migrations/postgres/0009_practice.sql"),
     ),
     (
+        10,
+        "documents and error spans",
+        include_str!("../../migrations/sqlite/0010_documents.sql"),
+        include_str!("../../migrations/postgres/0010_documents.sql"),
+    ),
+    (
         11,
         "uploaded metric scores",
         include_str!("../../migrations/sqlite/0011_metric_scores.sql"),
