@@ -161,6 +161,12 @@ pub async fn scores(db: &Db, campaign_id: i64, pair: &str, segments: &[String]) 
 #[cfg(feature = "ssr")]
 pub async fn add(db: &Db, campaign_id: i64, uploaded_by: Option<i64>, files: &[(String, String)], default_name: Option<&str>) -> Result<AddSummary, AddError> {
     let shape = shape(db, campaign_id).await?;
+    if crate::analysis::db::is_study_arm(&mut *db.pool.acquire().await.context("reading a study arm")?, campaign_id).await? {
+        return Err(AddError::App(AppError::invalid(
+            "campaign_id",
+            "this campaign is an arm of a comparison study, which mixes two test sets: its metrics page compares no metrics, so upload scores to each test set's own campaign",
+        )));
+    }
     let metrics = read_upload(files, default_name, &shape).map_err(AddError::Files)?;
     const SAVING: &str = "saving uploaded metric scores";
     let mut tx = db.writer.begin().await.context(SAVING)?;
