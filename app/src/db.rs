@@ -100,6 +100,12 @@ const MIGRATIONS: &[(i64, &str, &str, &str)] = &[
         include_str!("../../migrations/sqlite/0010_documents.sql"),
         include_str!("../../migrations/postgres/0010_documents.sql"),
     ),
+    (
+        11,
+        "uploaded metric scores",
+        include_str!("../../migrations/sqlite/0011_metric_scores.sql"),
+        include_str!("../../migrations/postgres/0011_metric_scores.sql"),
+    ),
 ];
 
 /// SQLite migrations that open their own transaction, because they rebuild a table with

@@ -84,7 +84,10 @@ test('a researcher downloads every export from the results page', async () => {
   for (const want of ['judgments.csv', 'judgments.jsonl', 'appraise-wmt22.csv', 'appraise-wmt23.csv', 'appraise-wmt24.csv',
     'all.zip', 'manifest.json', 'analysis.json', 'agreement.json', 'ad-sys-scores-de-en.csv', 'ad-seg-scores-de-en.csv',
     'ad-wrkr-stats.csv', 'adwilcox-de-en.csv', 'ad-DA-diff-wilcoxon-rs-de-en.csv', 'clusters.csv', 'de-en.assay-z.sys.score',
-    'de-en.assay-raw.seg.score', 'DA-seglevel.csv', 'DA-syslevel.csv']) {
+    'de-en.assay-raw.seg.score', 'DA-seglevel.csv', 'DA-syslevel.csv',
+    // The metrics page's tables (issue 21).
+    'metrics-system-level.csv', 'metrics-segment-level.csv', 'metrics-tests.csv', 'metrics-clusters.csv',
+    'metrics-system-significance.csv', 'metrics.json']) {
     assert.ok(files.has(want), `no button for ${want}`);
   }
   const systems = await page.locator('#scores tr.system-row').count();
@@ -116,6 +119,7 @@ test('a researcher downloads every export from the results page', async () => {
       }
       if (link.file === 'agreement.json') assert.ok(v.all_workers[0].inter.pairs > 0);
       if (link.file === 'analysis.json') assert.equal(v.result.judgments, 200);
+      if (link.file === 'metrics.json') assert.deepEqual(v.pairs[0].system_level.metrics.map((m) => m.metric), ['BLEU', 'chrF', 'chrF++']);
     } else if (link.file.startsWith('ad-sys-scores')) {
       assert.equal(lines(text)[0], 'RAW.SCR Z.SCR N SYS N.ALL ');
       assert.equal(lines(text).length, systems + 1);
@@ -124,6 +128,9 @@ test('a researcher downloads every export from the results page', async () => {
     } else if (link.file === 'clusters.csv') {
       assert.equal(lines(text)[0], 'SRC TRG WINS TOTAL CLUSTER_START CLUSTER_END END_OF_CLUSTER SYSTEM');
       assert.equal(lines(text).length, systems + 1);
+    } else if (link.file === 'metrics-system-level.csv') {
+      assert.ok(lines(text)[0].startsWith('pair,metric,systems,pearson,pearson_p,'), lines(text)[0]);
+      assert.deepEqual(lines(text).slice(1).map((l) => l.split(',')[1]), ['BLEU', 'chrF', 'chrF++']);
     } else if (link.file === 'unreliable-workers.txt') {
       assert.equal(lines(text).length, 1);
     } else {

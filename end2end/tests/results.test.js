@@ -4,6 +4,9 @@
 // reliability test, and one row with its scatter per worker.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import {
   startServer, launchBrowser, openHydrated, waitHydrated, DEMO, signIn, call, ok, answerDemoAdequacyHit, axeViolations,
 } from './harness.js';
@@ -100,7 +103,7 @@ test('a researcher compares the human scores with BLEU, chrF and chrF++ on the m
   await waitHydrated(page);
   await page.waitForSelector('#scores tr.system-row', { timeout: 30_000 });
   // From the results page, by keyboard: the link to the metrics.
-  await page.locator('a', { hasText: 'Metrics' }).focus();
+  await page.getByRole('link', { name: 'Metrics', exact: true }).focus();
   await page.keyboard.press('Enter');
   await page.waitForSelector('#metrics-system tbody tr', { timeout: 30_000 });
   assert.match(page.url(), /\/metrics$/);
@@ -120,5 +123,63 @@ test('a researcher compares the human scores with BLEU, chrF and chrF++ on the m
   assert.ok(wide <= 0, `the metrics page fits a phone (${wide} px too wide: ${culprits})`);
   assert.equal(await page.locator('#metrics table td:not([data-label])').count(), 0);
   if (process.env.ASSAY_SCREENSHOTS) await page.screenshot({ path: `${process.env.ASSAY_SCREENSHOTS}/metrics-390.png`, fullPage: true });
+  assert.deepEqual(page.assayErrors, []);
+});
+
+test('a researcher uploads a metric\'s scores on the metrics page, sees it beside BLEU, and deletes it', async () => {
+  const page = await openHydrated(await browser.newContext({ viewport: { width: 1280, height: 900 } }), `${server.base}/login`);
+  await signIn(page, DEMO.researcher);
+  await page.waitForSelector('section[data-role="researcher"]', { timeout: 15_000 });
+  await page.goto(`${server.base}/campaigns/${campaignId}/metrics`);
+  await waitHydrated(page);
+  await page.waitForSelector('#metrics-system tbody tr', { timeout: 30_000 });
+  await page.waitForSelector('#metric-uploaded-none');
+  const report = await page.evaluate(async (id) => (await fetch(`/api/v1/campaigns/${id}/metrics`)).json(), campaignId);
+  const systems = report.report.pairs[0].system_level.systems;
+  const dir = mkdtempSync(join(tmpdir(), 'assay-e2e-metrics-'));
+  const good = join(dir, 'e2e.tsv');
+  writeFileSync(good, 'system\tscore\n' + systems.map((s, i) => `${s}\t${(i * 7) % 5 + i / 10}`).join('\n') + '\n');
+  const bad = join(dir, 'bad.tsv');
+  writeFileSync(bad, 'system\tscore\nNo-such-system\t1\n');
+
+  // A bad file: the errors with file and line, nothing stored, the form still there.
+  await page.fill('#metric-upload-form input[name="name"]', 'E2E-metric');
+  await page.setInputFiles('#metric-upload-form input[type="file"]', bad);
+  await page.locator('#metric-upload-form button[type="submit"]').focus();
+  await page.keyboard.press('Enter');
+  await page.waitForSelector('#metric-upload-errors', { timeout: 30_000 });
+  assert.match(await page.locator('#metric-upload-errors').innerText(), /bad\.tsv, line 2: system "No-such-system" is not one of the campaign's systems/);
+  assert.equal(await page.locator('#metric-upload-errors').getAttribute('role'), 'alert');
+  await page.waitForSelector('#metric-uploaded-none');
+
+  // A good one, by keyboard: it joins BLEU and chrF in the tables and plots.
+  await waitHydrated(page);
+  await page.fill('#metric-upload-form input[name="name"]', 'E2E-metric');
+  await page.setInputFiles('#metric-upload-form input[type="file"]', good);
+  await page.locator('#metric-upload-form button[type="submit"]').focus();
+  await page.keyboard.press('Enter');
+  await page.waitForSelector('#metric-upload-done', { timeout: 30_000 });
+  assert.match(await page.locator('#metric-upload-done').innerText(), new RegExp(`Uploaded E2E-metric \\(${systems.length} system scores, 0 segment scores\\)`));
+  await page.waitForSelector('#metrics-system tbody tr[data-metric="E2E-metric"]', { timeout: 30_000 });
+  assert.deepEqual(await page.locator('#metrics-system tbody tr').evaluateAll((rows) => rows.map((r) => r.dataset.metric)), ['BLEU', 'chrF', 'chrF++', 'E2E-metric']);
+  assert.equal(await page.locator('.scatter-metric svg').count(), 4);
+  assert.equal(await page.locator('#williams svg rect').count(), 16);
+  assert.equal(await page.locator('#metric-uploaded tbody tr').count(), 1);
+  const violations = await axeViolations(page);
+  assert.deepEqual(violations, [], JSON.stringify(violations, null, 2));
+  if (process.env.ASSAY_SCREENSHOTS) await page.screenshot({ path: `${process.env.ASSAY_SCREENSHOTS}/metrics-upload-1280.png`, fullPage: true });
+  await page.setViewportSize({ width: 390, height: 844 });
+  const wide = await page.evaluate(() => document.scrollingElement.scrollWidth - window.innerWidth);
+  assert.ok(wide <= 0, `the metrics page with an upload fits a phone (${wide} px too wide)`);
+  if (process.env.ASSAY_SCREENSHOTS) await page.screenshot({ path: `${process.env.ASSAY_SCREENSHOTS}/metrics-upload-390.png`, fullPage: true });
+
+  // Deleted: gone from the list and the tables.
+  await page.setViewportSize({ width: 1280, height: 900 });
+  await waitHydrated(page);
+  await page.locator('#metric-uploaded button[aria-label="Delete E2E-metric"]').focus();
+  await page.keyboard.press('Enter');
+  await page.waitForSelector('#metric-deleted', { timeout: 30_000 });
+  await page.waitForSelector('#metric-uploaded-none', { timeout: 30_000 });
+  assert.deepEqual(await page.locator('#metrics-system tbody tr').evaluateAll((rows) => rows.map((r) => r.dataset.metric)), ['BLEU', 'chrF', 'chrF++']);
   assert.deepEqual(page.assayErrors, []);
 });

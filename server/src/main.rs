@@ -133,6 +133,7 @@ async fn run(cli: Cli) -> Result<(), String> {
         Command::Analyze(args) => analyze::analyze(&config, args).await,
         Command::Export(args) => export::export(&config, args).await,
         Command::Simulate(args) => analyze::simulate(&config, args).await,
+        Command::Metrics { command: command @ (metrics::MetricsCommand::Add(_) | metrics::MetricsCommand::Remove(_)) } => metrics::campaign(&config, command).await,
         Command::Metrics { command } => metrics::run(command),
         Command::Admin { command: AdminCommand::Create { email, name, role, password_stdin } } => {
             let state = config.open_state().await?;

@@ -16,9 +16,10 @@ use std::path::{Path, PathBuf};
 
 use assay_core::metrics::bleu::{self, BleuConfig};
 use assay_core::metrics::chrf::{self, ChrfConfig};
-use assay_core::metrics::meta::{self, MetaReport, MetaSettings, MetricMatrix};
+use assay_core::metrics::meta::{self, MetaReport, MetaSettings};
+use assay_core::metrics::report::{self, alt_name, test_name};
 use assay_core::metrics::read::{self, ReadError, Scores, TableFormat};
-use assay_core::metrics::systems::{self, SignificanceMatrix, SystemTestSettings};
+use assay_core::metrics::systems::{self, SystemTestSettings};
 use assay_core::metrics::tokenize::Tokenizer;
 use assay_core::metrics::python_repr;
 use app::stats::Alternative;
@@ -34,6 +35,34 @@ pub enum MetricsCommand {
     Compare(CompareArgs),
     /// Meta-evaluate metric scores against human scores; writes CSV and meta.json.
     Evaluate(EvaluateArgs),
+    /// Upload metric scores for a campaign (they join BLEU and chrF on its metrics page).
+    Add(AddArgs),
+    /// Delete a metric uploaded for a campaign, with its scores.
+    Remove(RemoveArgs),
+}
+
+#[derive(clap::Args, Debug)]
+pub struct AddArgs {
+    /// The campaign the scores are for.
+    #[arg(long)]
+    pub campaign: i64,
+    /// The metric's name for a TSV or JSONL file without a metric column.
+    #[arg(long)]
+    pub name: Option<String>,
+    /// Score files (mt-metrics-eval LP/METRIC-REF.sys.score and .seg.score, .tsv, .jsonl) or
+    /// directories holding them (an mt-metrics-eval LP directory, or its parent).
+    #[arg(required = true)]
+    pub files: Vec<PathBuf>,
+}
+
+#[derive(clap::Args, Debug)]
+pub struct RemoveArgs {
+    /// The campaign.
+    #[arg(long)]
+    pub campaign: i64,
+    /// The uploaded metric's name.
+    #[arg(long)]
+    pub metric: String,
 }
 
 #[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
@@ -205,6 +234,65 @@ pub fn run(command: MetricsCommand) -> Result<(), String> {
         MetricsCommand::Score(a) => score(&a),
         MetricsCommand::Compare(a) => compare(&a),
         MetricsCommand::Evaluate(a) => evaluate(&a),
+        MetricsCommand::Add(_) | MetricsCommand::Remove(_) => Err("this command needs the database (run through `campaign`)".into()),
+    }
+}
+
+/// The commands that read or write the database: `add` and `remove`.
+pub async fn campaign(config: &crate::config::Config, command: MetricsCommand) -> Result<(), String> {
+    use app::results::uploaded::{self, AddError};
+    let db = app::db::connect(&config.database_url()).await?;
+    match command {
+        MetricsCommand::Add(a) => {
+            let mut paths = Vec::new();
+            for p in &a.files {
+                if p.is_dir() {
+                    let mut found = Vec::new();
+                    list_files(p, &mut found)?;
+                    if found.is_empty() {
+                        return Err(format!("{}: no .score, .tsv or .jsonl file in this directory", p.display()));
+                    }
+                    // Keep the language-pair directory in the name mt-metrics-eval files are read by.
+                    for f in found {
+                        let rel = f.strip_prefix(p.parent().unwrap_or(Path::new(""))).unwrap_or(&f).display().to_string();
+                        paths.push((f, rel));
+                    }
+                } else {
+                    paths.push((p.clone(), p.display().to_string()));
+                }
+            }
+            let mut files = Vec::new();
+            for (path, rel) in paths {
+                files.push((rel, std::fs::read_to_string(&path).map_err(|e| format!("cannot read {}: {e}", path.display()))?));
+            }
+            match uploaded::add(&db, a.campaign, None, &files, a.name.as_deref()).await {
+                Ok(s) => {
+                    println!("{}", s.line());
+                    Ok(())
+                }
+                Err(AddError::Files(errors)) => Err(format!(
+                    "nothing was uploaded:\n{}",
+                    errors.iter().map(|e| format!("  {e}")).collect::<Vec<_>>().join("\n")
+                )),
+                Err(AddError::App(e)) => Err(e.into_message()),
+            }
+        }
+        MetricsCommand::Remove(a) => {
+            let list = uploaded::list(&db, a.campaign).await.map_err(app::error::AppError::into_message)?;
+            let Some(m) = list.iter().find(|m| m.name == a.metric) else {
+                let names: Vec<&str> = list.iter().map(|m| m.name.as_str()).collect();
+                return Err(format!(
+                    "campaign {} has no uploaded metric {:?} (uploaded: {})",
+                    a.campaign,
+                    a.metric,
+                    if names.is_empty() { "none".to_string() } else { names.join(", ") }
+                ));
+            };
+            uploaded::delete(&db, a.campaign, m.id).await.map_err(app::error::AppError::into_message)?;
+            println!("Deleted {} from campaign {}.", m.name, a.campaign);
+            Ok(())
+        }
+        other => run(other),
     }
 }
 
@@ -356,22 +444,6 @@ fn compare(a: &CompareArgs) -> Result<(), String> {
     emit(&o)
 }
 
-fn test_name(m: &SignificanceMatrix) -> &'static str {
-    match m.test {
-        RandomizedTest::PairedBootstrap => "paired-bootstrap",
-        RandomizedTest::Bootstrap => "bootstrap",
-        RandomizedTest::ApproximateRandomization => "approximate-randomization",
-    }
-}
-
-fn alt_name(a: Alternative) -> &'static str {
-    match a {
-        Alternative::TwoSided => "two-sided",
-        Alternative::Greater => "one-sided",
-        Alternative::Less => "one-sided (less)",
-    }
-}
-
 /// Reads one score file by its extension.
 fn read_scores(path: &Path, rel: &str, default_name: Option<&str>, pair: Option<&str>, assay: read::AssayScore) -> Result<Vec<Scores>, Vec<ReadError>> {
     let text = std::fs::read_to_string(path).map_err(|e| vec![ReadError::new(rel, None, format!("cannot read: {e}"))])?;
@@ -515,123 +587,8 @@ fn evaluate(a: &EvaluateArgs) -> Result<(), String> {
     Ok(())
 }
 
-fn opt(v: Option<f64>) -> String {
-    v.map(python_repr).unwrap_or_default()
-}
-
-/// A CSV field: quoted when it holds a comma, a quote or a line break.
-fn field(s: &str) -> String {
-    if s.contains([',', '"', '\n', '\r']) { format!("\"{}\"", s.replace('"', "\"\"")) } else { s.to_string() }
-}
-
-fn write_matrix(out: &mut String, pair: &str, test: &str, m: &MetricMatrix) {
-    for (a, row) in m.p.iter().enumerate() {
-        for (b, p) in row.iter().enumerate() {
-            if a != b {
-                out.push_str(&format!("{},{},{},{},{},{}\n", field(pair), test, field(&m.metrics[a]), field(&m.metrics[b]), opt(*p), opt(m.statistic[a][b])));
-            }
-        }
-    }
-}
-
-fn write_significance(out: &mut String, pair: &str, scorer: &str, m: &SignificanceMatrix) {
-    for (i, row) in m.p.iter().enumerate() {
-        for (j, p) in row.iter().enumerate() {
-            if let Some(p) = p {
-                out.push_str(&format!(
-                    "{},{},{},{},{},{},{},{}\n",
-                    field(pair),
-                    field(scorer),
-                    test_name(m),
-                    alt_name(m.alternative),
-                    field(&m.systems[i]),
-                    field(&m.systems[j]),
-                    python_repr(*p),
-                    opt(m.observed[i][j])
-                ));
-            }
-        }
-    }
-}
-
 fn write_report(dir: &Path, r: &MetaReport) -> Result<(), String> {
-    let mut sys = String::from("pair,metric,systems,pearson,pearson_p,pearson_lower,pearson_upper,spearman,spearman_p,spearman_lower,spearman_upper,kendall,kendall_p,kendall_lower,kendall_upper,pairwise_accuracy,pairs,soft_pairwise_accuracy,significance_agreement\n");
-    let mut seg = String::from("pair,metric,cells,kendall_b,kendall_b_p,kendall_c,kendall_c_p,pearson,pearson_p,darr_kendall,darr_concordant,darr_discordant,acc_eq,acc_eq_epsilon,acc_eq_pairs\n");
-    let mut tests = String::from("pair,test,metric_a,metric_b,p_value,statistic\n");
-    let mut clusters = String::from("pair,test,cluster,metric\n");
-    let mut sig = String::from("pair,scores,test,alternative,system_a,system_b,p_value,observed\n");
-    for p in &r.pairs {
-        if let Some(s) = &p.system_level {
-            for m in &s.metrics {
-                let c = |c: &meta::CorrelationReport| format!("{},{},{},{}", opt(c.value), opt(c.p_value), opt(c.interval.map(|i| i.lower)), opt(c.interval.map(|i| i.upper)));
-                sys.push_str(&format!(
-                    "{},{},{},{},{},{},{},{},{},{}\n",
-                    field(&p.pair),
-                    field(&m.metric),
-                    s.systems.len(),
-                    c(&m.pearson),
-                    c(&m.spearman),
-                    c(&m.kendall),
-                    opt(m.pairwise_accuracy.map(|a| a.accuracy)),
-                    m.pairwise_accuracy.map(|a| a.pairs.to_string()).unwrap_or_default(),
-                    opt(m.soft_pairwise_accuracy),
-                    opt(m.significance_agreement.as_ref().map(|a| a.share)),
-                ));
-                if let Some(m2) = &m.significance {
-                    write_significance(&mut sig, &p.pair, &m.metric, m2);
-                }
-            }
-            write_matrix(&mut tests, &p.pair, "williams", &s.williams);
-            write_matrix(&mut tests, &p.pair, "perm-both", &s.perm_both);
-            for (test, cl) in [("williams", &s.clusters_williams), ("perm-both", &s.clusters_perm_both)] {
-                for (k, c) in cl.iter().enumerate() {
-                    for m in c {
-                        clusters.push_str(&format!("{},{test},{},{}\n", field(&p.pair), k + 1, field(m)));
-                    }
-                }
-            }
-            if let Some(h) = &s.human_significance {
-                write_significance(&mut sig, &p.pair, &r.human, h);
-            }
-        }
-        if let Some(s) = &p.segment_level {
-            write_matrix(&mut tests, &p.pair, "perm-both-segment", &s.perm_both);
-            for (k, c) in s.clusters_perm_both.iter().enumerate() {
-                for m in c {
-                    clusters.push_str(&format!("{},perm-both-segment,{},{}\n", field(&p.pair), k + 1, field(m)));
-                }
-            }
-            for m in &s.metrics {
-                seg.push_str(&format!(
-                    "{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}\n",
-                    field(&p.pair),
-                    field(&m.metric),
-                    m.n,
-                    opt(m.kendall_b.value),
-                    opt(m.kendall_b.p_value),
-                    opt(m.kendall_c.value),
-                    opt(m.kendall_c.p_value),
-                    opt(m.pearson.value),
-                    opt(m.pearson.p_value),
-                    opt(m.darr_kendall.map(|d| d.tau)),
-                    m.darr_kendall.map(|d| d.concordant.to_string()).unwrap_or_default(),
-                    m.darr_kendall.map(|d| d.discordant.to_string()).unwrap_or_default(),
-                    opt(m.acc_eq.map(|a| a.accuracy)),
-                    opt(m.acc_eq.map(|a| a.epsilon)),
-                    m.acc_eq.map(|a| a.pairs.to_string()).unwrap_or_default(),
-                ));
-            }
-        }
-    }
-    let json = serde_json::to_string_pretty(r).map_err(|e| format!("cannot encode the report: {e}"))?;
-    for (name, text) in [
-        ("system-level.csv", sys),
-        ("segment-level.csv", seg),
-        ("metric-tests.csv", tests),
-        ("clusters.csv", clusters),
-        ("system-significance.csv", sig),
-        ("meta.json", json + "\n"),
-    ] {
+    for (name, text) in report::report_files(r)? {
         std::fs::write(dir.join(name), text).map_err(|e| format!("cannot write {name}: {e}"))?;
     }
     Ok(())

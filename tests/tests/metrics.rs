@@ -296,6 +296,50 @@ fn evaluate_metrics_against_an_analysed_crowd() {
     assert!(!refused.exists());
 }
 
+/// A DA campaign on an uploaded WMT folder (en-de, 40 segments, four systems) in `dir`,
+/// launched; returns its id.
+async fn da_campaign(org: &Browser, dir: &Path) -> String {
+    da_campaign_of(org, dir, &["Alpha", "Beta", "Gamma", "Delta"]).await
+}
+
+/// [`da_campaign`] with these systems.
+async fn da_campaign_of(org: &Browser, dir: &Path, systems: &[&str]) -> String {
+    use assay_tests::fixtures::{tar_gz, write_wmt};
+    use serde_json::json;
+    write_wmt(dir, "en-de", 40, systems);
+    let r = org
+        .client
+        .post(format!("{}/upload/import", org.base))
+        .header("x-assay-file-name", "metrics-set.tar.gz")
+        .header("x-assay-test-set", "metrics-set")
+        .header("x-assay-pair", "en-de")
+        .header("origin", &org.base)
+        .body(tar_gz(dir))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(r.status(), 200, "{}", r.text().await.unwrap());
+    let sets = org.call("list_test_sets", &[]).await.json();
+    let set = sets.as_array().unwrap().iter().find(|t| t["name"] == "metrics-set").unwrap().clone();
+    let ids: Vec<i64> = set["systems"].as_array().unwrap().iter().map(|s| s["id"].as_i64().unwrap()).collect();
+    let draft = json!({
+        "name": "Metrics campaign", "task": "da-adequacy", "test_set_id": set["id"], "systems": ids, "benchmark_systems": [], "seed": 4,
+        "settings": { "hit_length": 40, "bad_refs": 5, "repeats": 5, "refs": 0, "sets": 2, "judgments_wanted": 40, "redundancy": 2, "target_language": "German" }
+    });
+    let created = org.call_json("create_campaign", json!({ "draft": draft })).await;
+    assert_eq!(created.status, 200, "{}", created.body);
+    let id = created.body.trim().to_string();
+    let launched = org.call("launch_campaign", &[("campaign_id", &id)]).await;
+    assert_eq!(launched.status, 200, "{}", launched.body);
+    id
+}
+
+/// A simulated careful crowd answers the campaign through the storage path.
+fn simulate(server: &TestServer, id: &str) {
+    let sim = server.assay(&["simulate", "--campaign", id, "--mix", "careful=1", "--seed", "5"]).output().unwrap();
+    assert!(sim.status.success(), "{}", String::from_utf8_lossy(&sim.stderr));
+}
+
 both_backends! {
     /// The campaign's metrics page and API (issue 21): a DA campaign on an uploaded WMT folder,
     /// answered by a simulated careful crowd through the storage path, against the built-in
@@ -303,50 +347,16 @@ both_backends! {
     /// files (itself checked against sacrebleu); the correlations come out for every metric;
     /// the roles are checked.
     async fn a_campaign_compares_its_human_scores_with_bleu_and_chrf(server) {
-        use assay_tests::fixtures::{tar_gz, write_wmt};
-        use serde_json::json;
         let org = server.browser();
         assert_eq!(org.login(ORGANIZER).await.status, 200);
         let dir = tempfile::tempdir().unwrap();
-        let systems = ["Alpha", "Beta", "Gamma", "Delta"];
-        write_wmt(dir.path(), "en-de", 40, &systems);
-        let r = org
-            .client
-            .post(format!("{}/upload/import", org.base))
-            .header("x-assay-file-name", "metrics-set.tar.gz")
-            .header("x-assay-test-set", "metrics-set")
-            .header("x-assay-pair", "en-de")
-            .header("origin", &org.base)
-            .body(tar_gz(dir.path()))
-            .send()
-            .await
-            .unwrap();
-        assert_eq!(r.status(), 200, "{}", r.text().await.unwrap());
-        let sets = org.call("list_test_sets", &[]).await.json();
-        let set = sets.as_array().unwrap().iter().find(|t| t["name"] == "metrics-set").unwrap().clone();
-        let ids: Vec<i64> = set["systems"].as_array().unwrap().iter().map(|s| s["id"].as_i64().unwrap()).collect();
-        let draft = json!({
-            "name": "Metrics campaign", "task": "da-adequacy", "test_set_id": set["id"], "systems": ids, "benchmark_systems": [], "seed": 4,
-            "settings": { "hit_length": 40, "bad_refs": 5, "repeats": 5, "refs": 0, "sets": 2, "judgments_wanted": 40, "redundancy": 2, "target_language": "German" }
-        });
-        let created = org.call_json("create_campaign", json!({ "draft": draft })).await;
-        assert_eq!(created.status, 200, "{}", created.body);
-        let id = created.body.trim().to_string();
-        let launched = org.call("launch_campaign", &[("campaign_id", &id)]).await;
-        assert_eq!(launched.status, 200, "{}", launched.body);
+        let id = da_campaign(&org, dir.path()).await;
         // Before any judgment: nothing to compare, said in words.
         let empty = org.call("campaign_metrics", &[("campaign_id", &id)]).await;
         assert_eq!(empty.status, 200, "{}", empty.body);
         assert!(empty.json()["empty_reason"].as_str().is_some_and(|r| r.contains("No human scores yet")), "{}", empty.body);
 
-        let sim = Command::new(assay_bin())
-            .args(["simulate", "--campaign", &id, "--mix", "careful=1", "--seed", "5"])
-            .env("ASSAY_LOG", "warn")
-            .env("DATABASE_URL", &server.database_url)
-            .env("ASSAY_DATA_DIR", server.data_dir.path())
-            .output()
-            .unwrap();
-        assert!(sim.status.success(), "{}", String::from_utf8_lossy(&sim.stderr));
+        simulate(&server, &id);
 
         let api = org.get(&format!("/api/v1/campaigns/{id}/metrics")).await;
         assert_eq!(api.status, 200, "{}", api.body);
@@ -387,5 +397,283 @@ both_backends! {
         assert_eq!(p["segment_rows"].as_array().unwrap().len(), 3);
         // An unknown campaign is the argument's fault.
         assert_eq!(org.call("campaign_metrics", &[("campaign_id", "999999")]).await.status, 400);
+    }
+}
+
+/// A multipart/form-data body: (field, file name, content) parts.
+fn multipart(parts: &[(&str, Option<&str>, &str)]) -> (String, Vec<u8>) {
+    let boundary = "assay-test-boundary-7c1f";
+    let mut body = String::new();
+    for (field, file, content) in parts {
+        body.push_str(&format!("--{boundary}\r\n"));
+        match file {
+            Some(f) => body.push_str(&format!("Content-Disposition: form-data; name=\"{field}\"; filename=\"{f}\"\r\nContent-Type: text/plain\r\n\r\n")),
+            None => body.push_str(&format!("Content-Disposition: form-data; name=\"{field}\"\r\n\r\n")),
+        }
+        body.push_str(content);
+        body.push_str("\r\n");
+    }
+    body.push_str(&format!("--{boundary}--\r\n"));
+    (format!("multipart/form-data; boundary={boundary}"), body.into_bytes())
+}
+
+/// Williams' t (METHOD §6), written out independently: metric 1 better than metric 2.
+fn williams_t(m1: &[f64], m2: &[f64], h: &[f64]) -> f64 {
+    let (r12, r13, r23) = (pearson(m1, m2).abs(), pearson(m1, h).abs(), pearson(m2, h).abs());
+    let n = h.len() as f64;
+    let k = 1.0 - r12 * r12 - r13 * r13 - r23 * r23 + 2.0 * r12 * r13 * r23;
+    (r13 - r23) * ((n - 1.0) * (1.0 + r12)).sqrt() / (2.0 * k * (n - 1.0) / (n - 3.0) + ((r23 + r13).powi(2) / 4.0) * (1.0 - r12).powi(3)).sqrt()
+}
+
+both_backends! {
+    /// Metric scores uploaded for a campaign (issue 21): two metrics, one in the mt-metrics-eval
+    /// layout (system and segment files, through the page's multipart form as a researcher) and
+    /// one as a TSV (a raw body with a personal API token), join BLEU and chrF in the API, the
+    /// page and the exports; their correlations and the Williams statistic between them are
+    /// recomputed here from the uploaded numbers; bad files are refused with file and line and
+    /// store nothing; `assay metrics add`/`remove`; deleting a metric takes it off the page.
+    async fn uploaded_metrics_join_the_builtin_ones_everywhere(server) {
+        let org = server.browser();
+        assert_eq!(org.login(ORGANIZER).await.status, 200);
+        let dir = tempfile::tempdir().unwrap();
+        let id = da_campaign(&org, dir.path()).await;
+        simulate(&server, &id);
+        let res = server.browser();
+        assert_eq!(res.login(RESEARCHER).await.status, 200);
+        let before = res.get(&format!("/api/v1/campaigns/{id}/metrics")).await.json();
+        let level = &before["report"]["pairs"][0]["system_level"];
+        let systems: Vec<String> = level["systems"].as_array().unwrap().iter().map(|s| s.as_str().unwrap().to_string()).collect();
+        let human: Vec<f64> = level["human"].as_array().unwrap().iter().map(|v| v.as_f64().unwrap()).collect();
+        assert_eq!(systems.len(), 4, "{before}");
+
+        // Good-refA: close to the humans; Noisy: not.
+        let good: Vec<f64> = human.iter().enumerate().map(|(i, h)| h * 10.0 + [0.3, -0.2, 0.1, -0.4][i]).collect();
+        let noisy = [3.0, 1.0, 4.0, 2.0];
+        let sys_file: String = systems.iter().zip(&good).map(|(s, v)| format!("{s}\t{v}\n")).collect();
+        let mut seg_file = String::new();
+        for (k, s) in systems.iter().enumerate() {
+            for i in 0..40 {
+                if k == 0 && i == 7 {
+                    seg_file.push_str(&format!("{s}\tNone\n"));
+                } else {
+                    seg_file.push_str(&format!("{s}\t{}\n", good[k] + ((i * 7 + k * 3) % 11) as f64 / 10.0));
+                }
+            }
+        }
+        let upload = |b: &Browser, parts: Vec<(&'static str, Option<String>, String)>| {
+            let parts: Vec<(&str, Option<&str>, &str)> = parts.iter().map(|(f, n, c)| (*f, n.as_deref(), c.as_str())).collect();
+            let (ct, body) = multipart(&parts);
+            b.client.post(format!("{}/api/v1/campaigns/{id}/metrics", b.base)).header("content-type", ct).body(body).send()
+        };
+        let r = upload(&res, vec![
+            ("file", Some("en-de/Good-refA.sys.score".into()), sys_file.clone()),
+            ("file", Some("en-de/Good-refA.seg.score".into()), seg_file.clone()),
+        ]).await.unwrap();
+        assert_eq!(r.status(), 200);
+        let body: serde_json::Value = r.json().await.unwrap();
+        assert_eq!(body["summary"], "Uploaded Good-refA (4 system scores, 159 segment scores).", "{body}");
+
+        // The TSV with a token, a raw body, the name in a header.
+        let token = res.call("create_api_token", &[("name", "metrics upload")]).await.json()["secret"].as_str().unwrap().to_string();
+        let api = reqwest::Client::new();
+        let tsv: String = std::iter::once("system\tscore\n".to_string()).chain(systems.iter().zip(noisy).map(|(s, v)| format!("{s}\t{v}\n"))).collect();
+        let r = api.post(format!("{}/api/v1/campaigns/{id}/metrics", server.base)).bearer_auth(&token)
+            .header("x-assay-file-name", "noisy.tsv").header("x-assay-metric-name", "Noisy").body(tsv.clone()).send().await.unwrap();
+        assert_eq!(r.status(), 200, "{}", r.text().await.unwrap());
+
+        // Refused, nothing stored: a system the campaign does not have and too few lines (with
+        // a valid file beside them), a name taken, a segment the test set does not have, an
+        // unknown format; and for an annotator and a stranger.
+        let bad_seg = seg_file.replace(&format!("{}\t", systems[1]), "Omega\t");
+        let short: String = systems.iter().map(|s| format!("{s}\t1\n{s}\t2\n")).collect();
+        let r = upload(&res, vec![
+            ("file", Some("en-de/Other-refA.sys.score".into()), sys_file.clone()),
+            ("file", Some("en-de/Other-refA.seg.score".into()), bad_seg),
+            ("file", Some("en-de/Short-refA.seg.score".into()), short),
+        ]).await.unwrap();
+        assert_eq!(r.status(), 400);
+        let errors: Vec<String> = r.json::<serde_json::Value>().await.unwrap()["errors"].as_array().unwrap().iter().map(|e| e.as_str().unwrap().to_string()).collect();
+        assert!(errors.iter().any(|e| e.starts_with("en-de/Other-refA.seg.score, line 41: system \"Omega\" is not one of the campaign's systems")), "{errors:?}");
+        assert!(errors.iter().any(|e| e.starts_with("en-de/Short-refA.seg.score: 2 lines per system, but the campaign's test set has 40 segments")), "{errors:?}");
+        assert_eq!(errors.len(), 2, "{errors:?}");
+        let r = api.post(format!("{}/api/v1/campaigns/{id}/metrics", server.base)).bearer_auth(&token)
+            .header("x-assay-file-name", "noisy.tsv").header("x-assay-metric-name", "noisy").body(tsv.clone()).send().await.unwrap();
+        assert_eq!(r.status(), 400);
+        assert!(r.text().await.unwrap().contains("noisy.tsv: a metric named \\\"Noisy\\\" exists for this campaign already"));
+        let r = api.post(format!("{}/api/v1/campaigns/{id}/metrics", server.base)).bearer_auth(&token)
+            .header("x-assay-file-name", "seg.tsv").body(format!("metric\tsystem\tsegment\tscore\nSeg\t{}\tno-such-segment\t1\n", systems[0])).send().await.unwrap();
+        assert_eq!(r.status(), 400);
+        assert!(r.text().await.unwrap().contains("seg.tsv, line 2: segment \\\"no-such-segment\\\" is not a segment of the campaign's test set"));
+        let r = api.post(format!("{}/api/v1/campaigns/{id}/metrics", server.base)).bearer_auth(&token)
+            .header("x-assay-file-name", "scores.csv").body("a,b\n").send().await.unwrap();
+        assert_eq!(r.status(), 400);
+        let (ct, forged) = multipart(&[("file", Some("en-de/X.sys.score"), sys_file.as_str())]);
+        let r = res.client.post(format!("{}/api/v1/campaigns/{id}/metrics", res.base)).header("origin", "http://evil.example").header("content-type", ct).body(forged).send().await.unwrap();
+        assert_eq!(r.status(), 403, "a form posted from another site");
+        let ann = server.browser();
+        ann.login(ANNOTATOR).await;
+        assert_eq!(upload(&ann, vec![("file", Some("en-de/X.sys.score".into()), sys_file.clone())]).await.unwrap().status(), 403);
+        assert_eq!(upload(&server.browser(), vec![("file", Some("en-de/X.sys.score".into()), sys_file.clone())]).await.unwrap().status(), 401);
+        assert_eq!(api.post(format!("{}/api/v1/campaigns/999999/metrics", server.base)).bearer_auth(&token).header("x-assay-file-name", "n.tsv").body(tsv.clone()).send().await.unwrap().status(), 404);
+
+        // The API: the built-in metrics, then the uploaded ones.
+        let after = res.get(&format!("/api/v1/campaigns/{id}/metrics")).await.json();
+        let level = &after["report"]["pairs"][0]["system_level"];
+        let names: Vec<&str> = level["metrics"].as_array().unwrap().iter().map(|m| m["metric"].as_str().unwrap()).collect();
+        assert_eq!(names, ["BLEU", "chrF", "chrF++", "Good-refA", "Noisy"], "only what was accepted");
+        assert_eq!(level["human"], before["report"]["pairs"][0]["system_level"]["human"]);
+        let metric = |n: &str| level["metrics"].as_array().unwrap().iter().find(|m| m["metric"] == n).unwrap().clone();
+        let r_good = metric("Good-refA")["pearson"]["value"].as_f64().unwrap();
+        assert!((r_good - pearson(&good, &human)).abs() < 1e-12, "{r_good} vs {}", pearson(&good, &human));
+        let r_noisy = metric("Noisy")["pearson"]["value"].as_f64().unwrap();
+        assert!((r_noisy - pearson(&noisy, &human)).abs() < 1e-12);
+        assert_eq!(metric("Good-refA")["scores"].as_array().unwrap().iter().map(|v| v.as_f64().unwrap()).collect::<Vec<_>>(), good, "the uploaded system scores, as given");
+        let w = &level["williams"];
+        let at = |n: &str| w["metrics"].as_array().unwrap().iter().position(|m| m == n).unwrap();
+        let t = w["statistic"][at("Good-refA")][at("Noisy")].as_f64().unwrap();
+        assert!((t - williams_t(&good, &noisy, &human)).abs() < 1e-9, "{t} vs {}", williams_t(&good, &noisy, &human));
+        let seg_names: Vec<&str> = after["report"]["pairs"][0]["segment_level"]["metrics"].as_array().unwrap().iter().map(|m| m["metric"].as_str().unwrap()).collect();
+        assert_eq!(seg_names, ["BLEU", "chrF", "chrF++", "Good-refA"], "Noisy has no segment scores");
+        // Its segment scores line up with the humans' by the test set's segment ids: every cell
+        // the humans scored, less the one None.
+        let seg = &after["report"]["pairs"][0]["segment_level"]["metrics"];
+        let (bleu_n, good_n) = (seg[0]["n"].as_u64().unwrap(), seg[3]["n"].as_u64().unwrap());
+        assert!(good_n > 0 && good_n + 1 >= bleu_n && good_n <= bleu_n, "{good_n} of {bleu_n}");
+
+        // The page: rows, plots, the list of uploads.
+        let page = res.call("campaign_metrics", &[("campaign_id", &id)]).await.json();
+        let p = &page["pairs"][0];
+        assert_eq!(p["system_rows"].as_array().unwrap().len(), 5);
+        assert_eq!(p["scatter_svgs"].as_array().unwrap().len(), 5);
+        assert!(p["williams_svg"].as_str().unwrap().contains("Good-refA"));
+        assert!(p["system_rows"][3]["significance_agreement"].is_array(), "{}", p["system_rows"][3]);
+        let uploaded = page["uploaded"].as_array().unwrap();
+        assert_eq!(uploaded.len(), 2);
+        assert_eq!(uploaded[0]["name"], "Good-refA");
+        assert_eq!(uploaded[0]["files"], serde_json::json!(["en-de/Good-refA.sys.score", "en-de/Good-refA.seg.score"]));
+        assert_eq!((uploaded[0]["system_scores"].as_i64(), uploaded[0]["segment_scores"].as_i64()), (Some(4), Some(159)));
+        assert_eq!(uploaded[1]["uploaded_by"], RESEARCHER.0);
+
+        // The exports: the page's tables as files, in the manifest and all.zip, on the results page.
+        let csv_file = res.get(&format!("/api/v1/campaigns/{id}/export/metrics-system-level.csv")).await;
+        assert_eq!(csv_file.status, 200, "{}", csv_file.body);
+        let rows = csv(&csv_file.body);
+        assert_eq!(rows.iter().map(|r| r["metric"].as_str()).collect::<Vec<_>>(), names);
+        let exported: f64 = rows.iter().find(|r| r["metric"] == "Good-refA").unwrap()["pearson"].parse().unwrap();
+        assert!((exported - pearson(&good, &human)).abs() < 1e-12);
+        let meta = res.get(&format!("/campaigns/{id}/export/metrics.json")).await;
+        assert_eq!(meta.status, 200);
+        assert_eq!(meta.json()["pairs"][0]["system_level"]["metrics"][3]["metric"], "Good-refA");
+        let manifest = res.get(&format!("/api/v1/campaigns/{id}/export/manifest.json")).await.json();
+        let files: Vec<&str> = manifest["files"].as_array().unwrap().iter().filter_map(|f| f.as_str().or_else(|| f["name"].as_str())).collect();
+        for f in ["metrics-system-level.csv", "metrics-segment-level.csv", "metrics-tests.csv", "metrics-clusters.csv", "metrics-system-significance.csv", "metrics.json"] {
+            assert!(files.contains(&f), "{f} in {files:?}");
+        }
+        assert_eq!(manifest["metrics"]["uploaded"].as_array().unwrap().len(), 2, "{}", manifest["metrics"]);
+        let zip_bytes = res.client.get(format!("{}/campaigns/{id}/export/all.zip", res.base)).send().await.unwrap().bytes().await.unwrap();
+        let archive = zip::ZipArchive::new(std::io::Cursor::new(zip_bytes.to_vec())).unwrap();
+        let inside: Vec<String> = archive.file_names().map(|n| n.unwrap().to_string()).collect();
+        assert!(inside.iter().any(|n| n == "metrics-tests.csv") && inside.iter().any(|n| n == "metrics.json"), "{inside:?}");
+        let results = res.call("campaign_results", &[("campaign_id", &id), ("exclude_ref", "false"), ("exclude_bad_ref", "false"), ("per_segment", "false"), ("wilcoxon", "false")]).await.json();
+        assert_eq!(results["metric_export_files"].as_array().unwrap().len(), 6, "{}", results["metric_export_files"]);
+
+        // The command line: add (all or nothing) and remove.
+        let f = dir.path().join("cli.tsv");
+        std::fs::write(&f, &tsv).unwrap();
+        let out = server.assay(&["metrics", "add", "--campaign", &id, "--name", "Cli", f.to_str().unwrap()]).output().unwrap();
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        assert_eq!(String::from_utf8_lossy(&out.stdout).trim(), "Uploaded Cli (4 system scores, 0 segment scores).");
+        let bad = dir.path().join("bad.tsv");
+        std::fs::write(&bad, "system\tscore\nNobody\t1\n").unwrap();
+        let out = server.assay(&["metrics", "add", "--campaign", &id, "--name", "Bad", bad.to_str().unwrap()]).output().unwrap();
+        assert!(!out.status.success());
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(err.contains("nothing was uploaded") && err.contains("bad.tsv, line 2: system \"Nobody\""), "{err}");
+        let names_now = |v: serde_json::Value| v["uploaded"].as_array().unwrap().iter().map(|m| m["name"].as_str().unwrap().to_string()).collect::<Vec<_>>();
+        assert_eq!(names_now(res.call("campaign_metrics", &[("campaign_id", &id)]).await.json()), ["Cli", "Good-refA", "Noisy"]);
+        let out = server.assay(&["metrics", "remove", "--campaign", &id, "--metric", "Cli"]).output().unwrap();
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+
+        // Deleting from the page: gone from the comparison; another campaign's id is refused.
+        let noisy_id = uploaded[1]["id"].to_string();
+        assert_eq!(res.call("delete_campaign_metric", &[("campaign_id", "999999"), ("metric_id", &noisy_id)]).await.status, 400);
+        let del = res.call("delete_campaign_metric", &[("campaign_id", &id), ("metric_id", &noisy_id)]).await;
+        assert_eq!(del.status, 200, "{}", del.body);
+        assert_eq!(del.json(), "Noisy");
+        let last = res.get(&format!("/api/v1/campaigns/{id}/metrics")).await.json();
+        let names: Vec<&str> = last["report"]["pairs"][0]["system_level"]["metrics"].as_array().unwrap().iter().map(|m| m["metric"].as_str().unwrap()).collect();
+        assert_eq!(names, ["BLEU", "chrF", "chrF++", "Good-refA"]);
+    }
+}
+
+/// `x` centred and scaled to length 1.
+fn unit_centred(x: &[f64]) -> Vec<f64> {
+    let m = x.iter().sum::<f64>() / x.len() as f64;
+    let c: Vec<f64> = x.iter().map(|v| v - m).collect();
+    let n = c.iter().map(|v| v * v).sum::<f64>().sqrt();
+    c.iter().map(|v| v / n).collect()
+}
+
+/// `x` without its components along the unit vectors `basis` (and its mean), at length 1.
+fn orthonormal_to(x: &[f64], basis: &[&Vec<f64>]) -> Vec<f64> {
+    let mut c = unit_centred(x);
+    for b in basis {
+        let d: f64 = c.iter().zip(b.iter()).map(|(p, q)| p * q).sum();
+        c = c.iter().zip(b.iter()).map(|(p, q)| p - d * q).collect();
+    }
+    unit_centred(&c)
+}
+
+both_backends! {
+    /// METHOD §8's Williams example end to end through uploaded scores (issue 21, "Verified"):
+    /// a campaign of 12 systems answered by a simulated crowd; two metrics built from its human
+    /// system scores so that r(AMBER, H) = 0.880651, r(BLEU, H) = 0.760352 and
+    /// r(AMBER, BLEU) = 0.947390 exactly (the published correlations, n = 12), uploaded as a TSV;
+    /// the page's Williams test must give t ≈ 2.687, df 9, one-sided p ≈ 0.0125.
+    async fn the_method_williams_example_through_uploaded_scores(server) {
+        let org = server.browser();
+        assert_eq!(org.login(ORGANIZER).await.status, 200);
+        let dir = tempfile::tempdir().unwrap();
+        let names: Vec<String> = (1..=12).map(|i| format!("Sys{i:02}")).collect();
+        let refs: Vec<&str> = names.iter().map(String::as_str).collect();
+        let id = da_campaign_of(&org, dir.path(), &refs).await;
+        simulate(&server, &id);
+        let res = server.browser();
+        assert_eq!(res.login(RESEARCHER).await.status, 200);
+        let before = res.get(&format!("/api/v1/campaigns/{id}/metrics")).await.json();
+        let level = &before["report"]["pairs"][0]["system_level"];
+        let systems: Vec<String> = level["systems"].as_array().unwrap().iter().map(|s| s.as_str().unwrap().to_string()).collect();
+        let human: Vec<f64> = level["human"].as_array().unwrap().iter().map(|v| v.as_f64().unwrap()).collect();
+        assert_eq!(systems.len(), 12, "{before}");
+        let (r12, r13, r23): (f64, f64, f64) = (0.947390, 0.880651, 0.760352);
+        let h = unit_centred(&human);
+        let u = orthonormal_to(&(0..12).map(|i| i as f64).collect::<Vec<_>>(), &[&h]);
+        let v = orthonormal_to(&(0..12).map(|i| ((i * 5) % 12) as f64 + (i * i) as f64 / 7.0).collect::<Vec<_>>(), &[&h, &u]);
+        let a2 = (1.0 - r13 * r13).sqrt();
+        let (b2, b1) = ((r12 - r13 * r23) / a2, r23);
+        let b3 = (1.0 - b1 * b1 - b2 * b2).sqrt();
+        let amber: Vec<f64> = (0..12).map(|i| 0.2 + 0.01 * (r13 * h[i] + a2 * u[i])).collect();
+        let bleu: Vec<f64> = (0..12).map(|i| 30.0 + 5.0 * (b1 * h[i] + b2 * u[i] + b3 * v[i])).collect();
+        assert!((pearson(&amber, &human) - r13).abs() < 1e-12 && (pearson(&bleu, &human) - r23).abs() < 1e-12 && (pearson(&amber, &bleu) - r12).abs() < 1e-12);
+        let mut tsv = String::from("metric\tsystem\tscore\n");
+        for (i, s) in systems.iter().enumerate() {
+            tsv.push_str(&format!("WMT12-AMBER\t{s}\t{}\nWMT12-BLEU\t{s}\t{}\n", amber[i], bleu[i]));
+        }
+        let r = res.client.post(format!("{}/api/v1/campaigns/{id}/metrics", res.base)).header("x-assay-file-name", "wmt12-williams.tsv").body(tsv).send().await.unwrap();
+        assert_eq!(r.status(), 200, "{}", r.text().await.unwrap());
+        let after = res.get(&format!("/api/v1/campaigns/{id}/metrics")).await.json();
+        let w = &after["report"]["pairs"][0]["system_level"]["williams"];
+        let at = |n: &str| w["metrics"].as_array().unwrap().iter().position(|m| m == n).unwrap();
+        let (a, b) = (at("WMT12-AMBER"), at("WMT12-BLEU"));
+        let t = w["statistic"][a][b].as_f64().unwrap();
+        let p = w["p"][a][b].as_f64().unwrap();
+        assert!((t - 2.687).abs() < 5e-4, "t = {t}");
+        assert!((p - 0.0125).abs() < 5e-4, "p = {p}");
+        // The other direction: BLEU is not significantly better than AMBER.
+        assert!(w["p"][b][a].as_f64().unwrap() > 0.5);
+        // On the page: AMBER above BLEU in the Williams clusters' order.
+        let page = res.call("campaign_metrics", &[("campaign_id", &id)]).await.json();
+        let clusters = page["pairs"][0]["clusters_williams"].to_string();
+        assert!(clusters.find("WMT12-AMBER").unwrap() < clusters.find("WMT12-BLEU").unwrap(), "{clusters}");
     }
 }

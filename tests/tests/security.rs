@@ -101,6 +101,8 @@ const TABLE: &[Row] = &[
     Row { endpoint: "results_campaigns", how: How::Form, expect: [S(401), S(401), S(403), S(200), S(200), S(200)] },
     Row { endpoint: "campaign_results", how: How::Form, expect: [S(401), S(401), S(403), Pass, Pass, Pass] },
     Row { endpoint: "campaign_metrics", how: How::Form, expect: [S(401), S(401), S(403), Pass, Pass, Pass] },
+    // Deleting an uploaded metric: researchers and up (an unknown metric is then a 400).
+    Row { endpoint: "delete_campaign_metric", how: How::Form, expect: [S(401), S(401), S(403), S(400), S(400), S(400)] },
     Row { endpoint: "campaign_workers", how: How::Form, expect: [S(401), S(401), S(403), S(403), Pass, Pass] },
     // study/api.rs. Designing and launching studies is for organizers; reading them for
     // researchers and up (a missing study is then a 400).
@@ -182,6 +184,7 @@ fn form_args(endpoint: &str, who: Who, d: &Demo, n: usize) -> Vec<(String, Strin
         "invitation" => vec![("token", "forged-token".into())],
         "accept_invitation" => vec![("token", "forged-token".into()), ("name", "Eve".into()), ("password", "a long enough password".into())],
         "launch_campaign" | "campaign_progress" | "start_campaign_hit" | "campaign_active_time" | "campaign_metrics" => vec![("campaign_id", campaign)],
+        "delete_campaign_metric" => vec![("campaign_id", campaign), ("metric_id", "999999".into())],
         "hit_items" => vec![("campaign_id", campaign), ("hit_index", "0".into())],
         "campaign_results" => vec![
             ("campaign_id", campaign),
@@ -444,10 +447,12 @@ both_backends! {
                 if !meets(want, a.status) {
                     failures.push(format!("GET {path} as {who:?}: expected {want:?}, got {} {}", a.status, a.body.chars().take(200).collect::<String>()));
                 }
-                // Read-only whoever asks: any other method is refused.
+                // Read-only whoever asks: any other method is refused; except the upload of
+                // metric scores, researchers and up (an upload without a file is then a 400).
                 let post = b.client.post(format!("{}{path}", server.base)).send().await.unwrap();
-                if post.status().as_u16() != 403 {
-                    failures.push(format!("POST {path} as {who:?}: expected 403, got {}", post.status()));
+                let want = if is_metric_upload(&path) { route_expectation(who, Researcher) } else { S(403) };
+                if !meets(want, post.status().as_u16()) {
+                    failures.push(format!("POST {path} as {who:?}: expected {want:?}, got {}", post.status()));
                 }
             }
             let openapi = b.get("/api/v1/openapi.json").await;
@@ -885,6 +890,11 @@ fn api_routes(campaign: i64) -> Vec<(String, Who)> {
     ]
 }
 
+/// `POST /api/v1/campaigns/{id}/metrics`: metric scores uploaded (issue 21), the API's one write.
+fn is_metric_upload(path: &str) -> bool {
+    path.starts_with("/api/v1/campaigns/") && path.ends_with("/metrics")
+}
+
 fn route_expectation(who: Who, min: Who) -> E {
     match who {
         Anonymous | Crowd => S(401),
@@ -916,8 +926,10 @@ both_backends! {
                 }
                 for method in ["POST", "PUT", "PATCH", "DELETE"] {
                     let r = api.request(method.parse().unwrap(), format!("{}{path}", server.base)).bearer_auth(&secret).send().await.unwrap();
-                    if r.status().as_u16() != 403 {
-                        failures.push(format!("{method} {path} with a {who:?} token: expected 403, got {}", r.status()));
+                    // The one write a token may make: metric scores (no file here: a 400).
+                    let want = if method == "POST" && is_metric_upload(&path) { S(400) } else { S(403) };
+                    if !meets(want, r.status().as_u16()) {
+                        failures.push(format!("{method} {path} with a {who:?} token: expected {want:?}, got {}", r.status()));
                     }
                 }
             }

@@ -277,6 +277,13 @@ both_backends! {
         let res = researcher.call("campaign_results", &[("campaign_id", &arm0), ("exclude_ref", "false"), ("exclude_bad_ref", "false"), ("per_segment", "false"), ("wilcoxon", "false")]).await.json();
         let names: Vec<&str> = res["groups"][0]["systems"].as_array().unwrap().iter().map(|s| s["name"].as_str().unwrap()).collect();
         assert!(names.contains(&"Bench @ wmt07") && names.contains(&"Bench @ wmt12"), "{names:?}");
+        // Metric scores cannot be uploaded to an arm (it mixes two test sets; issue 21): said so,
+        // and nothing is stored; the results page offers no metrics files for it.
+        let up = researcher.client.post(format!("{}/api/v1/campaigns/{arm0}/metrics", server.base))
+            .header("x-assay-file-name", "m.tsv").header("x-assay-metric-name", "M").body("system\tscore\nBench\t1\n").send().await.unwrap();
+        assert_eq!(up.status().as_u16(), 400);
+        assert!(up.text().await.unwrap().contains("arm of a comparison study"));
+        assert_eq!(res["metric_export_files"], serde_json::json!([]));
 
         // Every view of the arm is the one analysis: the results page, analysis.json from the
         // export and from `assay analyze --campaign` give the same systems with the same numbers

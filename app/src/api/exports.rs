@@ -43,7 +43,10 @@ async fn export(
         // The judgment files need the workers' verdicts only, not the scores' intervals.
         settings.bootstrap = None;
     }
-    let p = export::prepare(&state.db, id, settings, filter, &name).await?;
+    let mut p = export::prepare(&state.db, id, settings, filter, &name).await?;
+    if export::wants_metrics(&kind) {
+        p.add_metrics(&state.db).await?;
+    }
     let filter = q.filter.clone().unwrap_or_else(|| "raw".into());
     body(&state, &p, &kind, id, &filter).await
 }

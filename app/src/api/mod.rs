@@ -10,17 +10,21 @@
 //! - [`exports`]: `GET /api/v1/campaigns/{id}/export/{file}`, and the same as
 //!   `GET /campaigns/{id}/export/{file}` for the results page's export buttons.
 //! - [`decisions`]: `GET /campaigns/{id}/decisions.csv`, the organizer's decisions (organizers).
+//! - [`metric_upload`]: `POST /api/v1/campaigns/{id}/metrics`, metric scores uploaded for a
+//!   campaign (researchers and up, a token or the session): the one write, routed by the
+//!   server beside the uploads with their own body limit.
 //! - `GET /api/v1/openapi.json`: the OpenAPI 3 description (public).
 //!
 //! Settings come in the query string ([`ExportQuery`]): `exclude_ref`, `exclude_bad_ref`,
 //! `per_segment`, `wilcoxon` (true/false, the results page's choices), `filter` (`raw`, the
 //! default, or `cleaned`) and `name` (mt-metrics-eval NAME, default `assay`). The API and the
-//! exports are read-only: any other method than GET/HEAD is refused with 403 before anything
-//! runs. (Tokens are managed by the `*_api_token` server functions, see `auth::tokens`.)
+//! exports are otherwise read-only: any other method than GET/HEAD is refused with 403 before
+//! anything runs. (Tokens are managed by the `*_api_token` server functions, see `auth::tokens`.)
 
 pub mod campaigns;
 pub mod decisions;
 pub mod exports;
+pub mod metric_upload;
 pub mod results;
 pub mod workers;
 

@@ -1,8 +1,8 @@
 //! Personal API tokens: a researcher (or higher) creates named tokens for scripts that read
 //! results and exports over `GET /api/v1/…`. Only the token's SHA-256 is stored (like session
-//! ids); the token is shown once. A token is read-only by construction: it is accepted only by
-//! the GET routes of the API and the export routes, never by server functions or any other
-//! method. It carries its owner's role *at use time*: a demoted or disabled account's tokens lose
+//! ids); the token is shown once. A token reads, with one write: it is accepted by the GET
+//! routes of the API and the export routes, and by `POST /api/v1/campaigns/{id}/metrics` (metric
+//! scores uploaded for a campaign, issue 21), never by server functions or any other method. It carries its owner's role *at use time*: a demoted or disabled account's tokens lose
 //! their rights with it. Revoked tokens are refused.
 
 use crate::auth::server::{random_token, token_hash};

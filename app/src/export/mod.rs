@@ -87,13 +87,39 @@ pub struct Prepared {
     pub filter: Filter,
     /// NAME of the mt-metrics-eval files.
     pub name: String,
+    /// The metrics page's meta-evaluation as files ([`METRIC_FILES`]), once [`Prepared::add_metrics`]
+    /// has run and when there is one; with what the manifest says of it.
+    pub metric_files: Vec<(String, Vec<u8>)>,
+    pub metrics_manifest: Option<Value>,
+}
+
+/// The metrics page's tables in an export (issue 21): `assay metrics evaluate`'s files under
+/// names of their own, in [`assay_core::metrics::report::REPORT_FILES`]'s order.
+pub const METRIC_FILES: [&str; 6] =
+    ["metrics-system-level.csv", "metrics-segment-level.csv", "metrics-tests.csv", "metrics-clusters.csv", "metrics-system-significance.csv", "metrics.json"];
+
+/// Whether an export of `kind` carries the metrics page's files (and must compute them).
+pub fn wants_metrics(kind: &Kind) -> bool {
+    match kind {
+        Kind::All | Kind::ManifestJson => true,
+        Kind::Computed(name) => METRIC_FILES.contains(&name.as_str()),
+        _ => false,
+    }
 }
 
 /// Loads a campaign and runs the pipeline with `settings` (through the shared analysis and its
 /// cache). An unknown campaign is [`AppError::NotFound`].
 pub async fn prepare(db: &Db, campaign_id: i64, settings: AnalysisSettings, filter: Filter, name: &str) -> AppResult<Prepared> {
     let analysis = crate::analysis::campaign::analyse(db, campaign_id, &settings).await?;
-    Ok(Prepared { info: analysis.info.clone(), backend: format!("{:?}", db.backend).to_lowercase(), analysis, filter, name: name.to_string() })
+    Ok(Prepared {
+        info: analysis.info.clone(),
+        backend: format!("{:?}", db.backend).to_lowercase(),
+        analysis,
+        filter,
+        name: name.to_string(),
+        metric_files: Vec::new(),
+        metrics_manifest: None,
+    })
 }
 
 /// The manifest's description of a campaign read from the database.
@@ -109,7 +135,29 @@ impl Prepared {
     pub fn manifest(&self, files: &[String]) -> Value {
         let mut m = manifest::manifest(&self.analysis.result, ManifestInput { source: self.source(), filter: Some(self.filter), files, seconds: None });
         m["mt_metrics_eval_name"] = json!(self.name);
+        if let Some(metrics) = &self.metrics_manifest {
+            m["metrics"] = metrics.clone();
+        }
         m
+    }
+
+    /// Computes the metrics page's meta-evaluation (its cache, the same numbers as the page and
+    /// `GET /api/v1/campaigns/{id}/metrics`) and adds its files, when the campaign has one.
+    pub async fn add_metrics(&mut self, db: &Db) -> AppResult<()> {
+        let (_, report, _) = crate::results::metrics::server::evaluate(db, self.info.id).await?;
+        let Some(report) = report else { return Ok(()) };
+        let files = assay_core::metrics::report::report_files(&report.0).map_err(AppError::internal)?;
+        self.metric_files = METRIC_FILES.iter().zip(files).map(|(name, (_, text))| (name.to_string(), text.into_bytes())).collect();
+        let uploaded = crate::results::uploaded::list(db, self.info.id).await?;
+        self.metrics_manifest = Some(json!({
+            "files": METRIC_FILES,
+            "human": report.0.human,
+            "human_scores": "the humans' mean z per system and segment with the results page's default settings (raw filter), whatever this export's settings",
+            "settings": report.0.settings,
+            "builtin_signatures": report.1,
+            "uploaded": uploaded.iter().map(|m| json!({ "name": m.name, "files": m.files, "uploaded_at_ms": m.uploaded_at_ms })).collect::<Vec<_>>(),
+        }));
+        Ok(())
     }
 
     pub fn agreement(&self) -> AgreementReport {
@@ -120,7 +168,9 @@ impl Prepared {
     pub fn computed_files(&self) -> AppResult<Vec<(String, Vec<u8>)>> {
         let mut sink = MemorySink::default();
         self.analysis.write_files(&mut sink, &self.bundle_options()).map_err(AppError::internal)?;
-        Ok(sink.files)
+        let mut files = sink.files;
+        files.extend(self.metric_files.iter().cloned());
+        Ok(files)
     }
 
     fn bundle_options(&self) -> BundleOptions<'_> {
@@ -129,6 +179,9 @@ impl Prepared {
 
     /// One computed file by name, if the result has it.
     pub fn computed_file(&self, want: &str) -> AppResult<Option<Vec<u8>>> {
+        if let Some((_, bytes)) = self.metric_files.iter().find(|(n, _)| n == want) {
+            return Ok(Some(bytes.clone()));
+        }
         let mut sink = bundle::OneFile { want, found: None };
         self.analysis.write_files(&mut sink, &self.bundle_options()).map_err(AppError::internal)?;
         Ok(sink.found)

@@ -24,7 +24,11 @@ pub async fn campaign_results(
     let options = ResultsOptions { exclude_ref, exclude_bad_ref, per_segment, wilcoxon };
     // An unknown campaign is the argument's fault here (400), as the page has always been told.
     let a = crate::results::build::run(&state.db, campaign_id, options).await.map_err(|e| e.in_argument("campaign_id"))?;
-    Ok(crate::results::build::results_view(&a, options))
+    let mut view = crate::results::build::results_view(&a, options);
+    if !view.groups.is_empty() && crate::results::metrics::server::offered(&state.db, campaign_id).await? {
+        view.metric_export_files = crate::export::METRIC_FILES.iter().map(|f| f.to_string()).collect();
+    }
+    Ok(view)
 }
 
 /// One page of a campaign's workers with quality-control figures (organizers): `page` (from 1,

@@ -124,6 +124,7 @@ pub fn results_view(a: &CampaignAnalysis, options: ResultsOptions) -> ResultsVie
         groups,
         agreement: a.agreement().clone(),
         export_files: export_file_names(a),
+        metric_export_files: Vec::new(),
         ranking: a.ranking.as_ref().map(ranking_view),
         esa: a.esa.as_ref().map(|e| {
             let mut v = esa_view(e, &format!("{}-{}", a.info.source_lang, a.info.target_lang));

@@ -6,7 +6,7 @@
 
 use leptos::either::Either;
 use leptos::prelude::*;
-use leptos_router::hooks::use_params_map;
+use leptos_router::hooks::{use_params_map, use_query_map};
 use serde::{Deserialize, Serialize};
 
 /// A correlation with its p-value and bootstrap interval.
@@ -27,6 +27,9 @@ pub struct SystemMetricRow {
     /// Agreeing system pairs, of all pairs.
     pub pairwise_accuracy: Option<(f64, usize, usize)>,
     pub soft_pairwise_accuracy: Option<f64>,
+    /// Randomized tests between systems on this metric against the humans' (Graham & Liu
+    /// 2014): (share of system pairs with the same verdict, agreeing pairs, pairs).
+    pub significance_agreement: Option<(f64, usize, usize)>,
 }
 
 /// One metric at segment level.
@@ -70,6 +73,8 @@ pub struct MetricsView {
     pub pairs: Vec<MetricsPairView>,
     /// Why there is nothing to compare, when there is not.
     pub empty_reason: Option<String>,
+    /// The metrics uploaded for the campaign (they join the built-in ones in every table).
+    pub uploaded: Vec<super::uploaded::UploadedInfo>,
 }
 
 /// The campaign's human scores against the built-in metrics (researchers and up).
@@ -78,6 +83,15 @@ pub async fn campaign_metrics(campaign_id: i64) -> Result<MetricsView, ServerFnE
     crate::web::require(crate::auth::Role::Researcher)?;
     let state = crate::web::app_state()?;
     server::view(&state.db, campaign_id).await.map_err(|e| e.in_argument("campaign_id").into())
+}
+
+/// Deletes a metric uploaded for the campaign, with its scores (researchers and up); returns
+/// its name.
+#[server(endpoint = "delete_campaign_metric")]
+pub async fn delete_campaign_metric(campaign_id: i64, metric_id: i64) -> Result<String, ServerFnError> {
+    crate::web::require(crate::auth::Role::Researcher)?;
+    let state = crate::web::app_state()?;
+    Ok(super::uploaded::delete(&state.db, campaign_id, metric_id).await?)
 }
 
 #[cfg(feature = "ssr")]
@@ -184,6 +198,7 @@ pub mod server {
                             kendall: figure(&m.kendall),
                             pairwise_accuracy: m.pairwise_accuracy.as_ref().map(|a| (a.accuracy, a.agree, a.pairs)),
                             soft_pairwise_accuracy: m.soft_pairwise_accuracy,
+                            significance_agreement: m.significance_agreement.as_ref().map(|a| (a.share, a.agree, a.pairs)),
                         })
                         .collect();
                     let names: Vec<&str> = s.williams.metrics.iter().map(String::as_str).collect();
@@ -226,15 +241,18 @@ pub mod server {
             .collect()
     }
 
-    type Key = (u8, i64, i64, i64);
-    static CACHE: OnceLock<Mutex<HashMap<Key, Arc<(MetaReport, Vec<(String, String)>)>>>> = OnceLock::new();
+    type Key = (u8, i64, i64, i64, (i64, i64));
+    type Report = Arc<(MetaReport, Vec<(String, String)>)>;
+    static CACHE: OnceLock<Mutex<HashMap<Key, Report>>> = OnceLock::new();
 
     /// The campaign's meta-evaluation: the human scores of its analysis (default settings, as
-    /// the results page first shows them) against the built-in metrics; kept while the
-    /// campaign's analysis is unchanged.
-    pub async fn evaluate(db: &Db, campaign_id: i64) -> AppResult<(Arc<CampaignAnalysis>, Option<Arc<(MetaReport, Vec<(String, String)>)>>, Option<String>)> {
+    /// the results page first shows them) against the built-in metrics and the metrics
+    /// uploaded for it; kept while the campaign's analysis and its uploaded metrics are
+    /// unchanged.
+    pub async fn evaluate(db: &Db, campaign_id: i64) -> AppResult<(Arc<CampaignAnalysis>, Option<Report>, Option<String>)> {
         let a = crate::results::build::run(db, campaign_id, crate::results::ResultsOptions::default()).await?;
-        let key: Key = (db.backend as u8, campaign_id, a.computed_at_ms, a.stored_judgments);
+        let uploaded_version = super::super::uploaded::version(db, campaign_id).await?;
+        let key: Key = (db.backend as u8, campaign_id, a.computed_at_ms, a.stored_judgments, uploaded_version);
         let cache = CACHE.get_or_init(Default::default);
         if let Some(hit) = cache.lock().map_err(|_| AppError::internal("the metrics cache is poisoned"))?.get(&key).cloned() {
             return Ok((a, Some(hit), None));
@@ -251,14 +269,24 @@ pub mod server {
         let human = humans.into_iter().next().expect("read_analysis_json returns scores or an error");
         let systems: Vec<String> = human.pairs.values().flat_map(|p| p.system_scores().into_keys()).collect();
         let (target, ids, references, outputs) = texts(db, campaign_id, &systems).await?;
-        if references.iter().all(Option::is_none) {
-            return Ok((a, None, Some("The campaign's test set has no reference, so BLEU and chrF cannot be computed.".into())));
-        }
         let pair = human.pairs.keys().next().cloned().unwrap_or_default();
+        let uploaded = super::super::uploaded::scores(db, campaign_id, &pair, &ids).await?;
+        let has_reference = references.iter().any(Option::is_some);
+        if !has_reference && uploaded.is_empty() {
+            return Ok((
+                a,
+                None,
+                Some("The campaign's test set has no reference, so BLEU and chrF cannot be computed; upload a metric's scores to compare it with the humans.".into()),
+            ));
+        }
         let report = tokio::task::spawn_blocking(move || -> AppResult<(MetaReport, Vec<(String, String)>)> {
-            let builtin = builtin_scores(&pair, &target, &ids, &references, &outputs).map_err(|e| AppError::internal(e.to_string()))?;
-            let signatures = builtin.iter().map(|(m, s)| (m.name.clone(), s.clone())).collect();
-            let metrics: Vec<_> = builtin.into_iter().map(|(m, _)| m).collect();
+            let (mut metrics, mut signatures) = (Vec::new(), Vec::new());
+            if has_reference {
+                let builtin = builtin_scores(&pair, &target, &ids, &references, &outputs).map_err(|e| AppError::internal(e.to_string()))?;
+                signatures = builtin.iter().map(|(m, s)| (m.name.clone(), s.clone())).collect();
+                metrics = builtin.into_iter().map(|(m, _)| m).collect();
+            }
+            metrics.extend(uploaded);
             Ok((meta_evaluate(&human, &metrics, &MetaSettings::default()), signatures))
         })
         .await
@@ -272,10 +300,32 @@ pub mod server {
         Ok((a, Some(report), None))
     }
 
+    /// Whether the campaign has metrics to compare with its human scores (cheap: no
+    /// evaluation): not a study arm, and a reference for the built-in metrics or an uploaded
+    /// metric.
+    pub async fn offered(db: &Db, campaign_id: i64) -> AppResult<bool> {
+        if crate::analysis::db::is_study_arm(&mut *db.pool.acquire().await.context("reading a study arm")?, campaign_id).await? {
+            return Ok(false);
+        }
+        if super::super::uploaded::version(db, campaign_id).await?.0 > 0 {
+            return Ok(true);
+        }
+        let references: i64 = sqlx::query_scalar(
+            "SELECT COUNT(*) FROM segment_references r JOIN segments s ON s.id = r.segment_id JOIN campaigns c ON c.test_set_id = s.test_set_id WHERE c.id = $1",
+        )
+        .bind(campaign_id)
+        .fetch_one(&db.pool)
+        .await
+        .with_context(|| format!("reading the references of campaign {campaign_id}"))?;
+        Ok(references > 0)
+    }
+
     /// The page's view.
     pub async fn view(db: &Db, campaign_id: i64) -> AppResult<MetricsView> {
         let (a, report, empty_reason) = evaluate(db, campaign_id).await?;
+        let uploaded = crate::results::uploaded::list(db, campaign_id).await?;
         Ok(MetricsView {
+            uploaded,
             campaign: a.info.name.clone(),
             human: report.as_ref().map_or_else(String::new, |r| r.0.human.clone()),
             computed_at_ms: a.computed_at_ms,
@@ -313,8 +363,10 @@ fn with_interval(f: &Figure) -> String {
 #[component]
 pub fn MetricsPage() -> impl IntoView {
     let params = use_params_map();
+    let query = use_query_map();
     let id = move || params.with(|p| p.get("id").and_then(|v| v.parse::<i64>().ok()).unwrap_or(0));
-    let view = crate::resource::resource(id, campaign_metrics);
+    let delete = ServerAction::<DeleteCampaignMetric>::new();
+    let view = crate::resource::resource(move || (id(), delete.version().get()), |(id, _)| campaign_metrics(id));
     view! {
         <section class="card results" id="metrics">
             <Transition fallback=|| view! { <p aria-live="polite">"Computing the metrics and comparing them with the human scores…"</p> }>
@@ -324,23 +376,100 @@ pub fn MetricsPage() -> impl IntoView {
                 })}
             </Transition>
         </section>
+        <section class="card" id="metric-upload" aria-labelledby="metric-upload-title">
+            <h2 id="metric-upload-title">"Upload a metric's scores"</h2>
+            <p class="hint" id="metric-upload-help">
+                "mt-metrics-eval files ("<code>"LP/METRIC-REF.sys.score"</code>" and "<code>"LP/METRIC-REF.seg.score"</code>
+                "; a file named without its folder is the campaign's language pair's"
+                ": SYSTEM<TAB>SCORE lines, a segment file listing every segment of the test set in order for each system, "<code>"None"</code>
+                " where there is no score), or TSV/JSONL with the columns system, score and optionally segment (the test set's segment ids), metric, pair. "
+                "Systems must be the campaign's. Nothing is saved unless every file is valid; the metric then joins BLEU and chrF in every table above."
+            </p>
+            <form method="post" action=move || format!("/api/v1/campaigns/{}/metrics", id()) enctype="multipart/form-data" class="stack" id="metric-upload-form">
+                <label>
+                    "Metric name (only for TSV or JSONL without a metric column)"
+                    <input type="text" name="name" placeholder="COMET-22" maxlength="100"/>
+                </label>
+                <label>
+                    {move || if query.read().get("error").is_some() { "Files (choose them again: a browser never keeps a chosen file after sending it)" } else { "Files" }}
+                    <input type="file" name="file" multiple=true required=true aria-describedby="metric-upload-help"/>
+                </label>
+                <button type="submit" class="primary">"Upload"</button>
+            </form>
+            {move || query.read().get("done").map(|d| view! { <p class="notice" id="metric-upload-done" role="status">{d}</p> })}
+            {move || query.read().get("error").map(|e| view! {
+                <div class="error" role="alert" id="metric-upload-errors">
+                    <p>"Nothing was uploaded:"</p>
+                    <ul>{e.lines().map(|l| view! { <li>{l.to_string()}</li> }).collect_view()}</ul>
+                </div>
+            })}
+            <h3>"Uploaded metrics"</h3>
+            <Transition fallback=|| view! { <p>"Loading…"</p> }>
+                {move || view.get().map(|r| match r {
+                    Ok(v) if !v.uploaded.is_empty() => Either::Left(view! { <UploadedTable list=v.uploaded campaign_id=id() delete/> }),
+                    _ => Either::Right(view! { <p class="empty" id="metric-uploaded-none">"None yet."</p> }),
+                })}
+            </Transition>
+            {move || delete.value().get().map(|r| match r {
+                Ok(name) => Either::Left(view! { <p class="notice" role="status" id="metric-deleted">{format!("Deleted {name}.")}</p> }),
+                Err(e) => Either::Right(view! { <p class="error" role="alert">{crate::auth::error_text(&e)}</p> }),
+            })}
+        </section>
+    }
+}
+
+#[component]
+fn UploadedTable(list: Vec<super::uploaded::UploadedInfo>, campaign_id: i64, delete: ServerAction<DeleteCampaignMetric>) -> impl IntoView {
+    view! {
+        <div class="table-scroll" role="region" aria-label="Uploaded metrics" tabindex="0">
+        <table class="data" id="metric-uploaded">
+            <thead><tr>
+                <th scope="col">"Metric"</th><th scope="col">"Files"</th><th scope="col">"System scores"</th>
+                <th scope="col">"Segment scores"</th><th scope="col">"Uploaded"</th><th scope="col"><span class="visually-hidden">"Delete"</span></th>
+            </tr></thead>
+            <tbody>
+                {list.into_iter().map(|m| {
+                    let (metric_id, name) = (m.id, m.name.clone());
+                    view! {
+                        <tr data-metric=m.name.clone()>
+                            <th scope="row">{m.name.clone()}</th>
+                            <td data-label="Files">{m.files.join(", ")}</td>
+                            <td class="num" data-label="System scores">{m.system_scores}</td>
+                            <td class="num" data-label="Segment scores">{m.segment_scores}</td>
+                            <td data-label="Uploaded">{format!("{}{}", crate::results::utc_time(m.uploaded_at_ms), m.uploaded_by.map(|b| format!(" by {b}")).unwrap_or_default())}</td>
+                            <td>
+                                <button type="button" aria-label=format!("Delete {name}")
+                                    disabled=move || delete.pending().get()
+                                    on:click=move |_| { delete.dispatch(DeleteCampaignMetric { campaign_id, metric_id }); }>
+                                    "Delete"
+                                </button>
+                            </td>
+                        </tr>
+                    }
+                }).collect_view()}
+            </tbody>
+        </table>
+        </div>
     }
 }
 
 #[component]
 fn MetricsBody(v: MetricsView, campaign_id: i64) -> impl IntoView {
+    let uploaded: Vec<String> = v.uploaded.iter().map(|m| m.name.clone()).collect();
     view! {
         <h1>"Metrics: " {v.campaign.clone()}</h1>
         <p class="hint">
             <a href=format!("/campaigns/{campaign_id}/results")>"Results"</a> " · "
-            <a href=format!("/campaigns/{campaign_id}")>"Campaign status"</a>
+            <a href=format!("/campaigns/{campaign_id}")>"Campaign status"</a> " · "
+            <a href="#metric-upload">"Upload a metric's scores"</a>
         </p>
         <p class="hint" id="metrics-what">
             {format!(
                 "The humans' mean z per system and per segment (workers quality control keeps; computed {} from {} judgments) \
-                 against BLEU, chrF and chrF++ computed on the campaign's texts and the reference it shows.",
+                 against BLEU, chrF and chrF++ computed on the campaign's texts and the reference it shows{}.",
                 crate::results::utc_time(v.computed_at_ms),
-                v.stored_judgments
+                v.stored_judgments,
+                if uploaded.is_empty() { String::new() } else { format!(", and the uploaded {}", uploaded.join(", ")) }
             )}
         </p>
         {v.empty_reason.clone().map(|r| view! { <p class="empty" id="metrics-empty">{r}</p> })}
@@ -361,11 +490,12 @@ fn MetricsPair(p: MetricsPairView) -> impl IntoView {
             <h2>{format!("{} · system level ({systems} systems)", p.pair)}</h2>
             <div class="table-scroll" role="region" aria-label="System-level correlations" tabindex="0">
             <table class="data" id="metrics-system">
-                <caption>"Correlation of each metric's system scores with the humans', with 95% bootstrap intervals over segments."</caption>
+                <caption>"Correlation of each metric's system scores with the humans', with 95% bootstrap intervals over segments; the last column: system pairs on which a randomized test (approximate randomization, one-sided, α 0.05) on the metric reaches the humans' verdict."</caption>
                 <thead><tr>
                     <th scope="col">"Metric"</th><th scope="col">"Pearson r"</th><th scope="col">"p"</th>
                     <th scope="col">"Spearman ρ"</th><th scope="col">"Kendall τ"</th>
                     <th scope="col">"Pairwise accuracy"</th><th scope="col">"Soft pairwise accuracy"</th>
+                    <th scope="col">"Agrees with the humans' significance"</th>
                 </tr></thead>
                 <tbody>
                     {p.system_rows.into_iter().map(|r| view! {
@@ -377,6 +507,7 @@ fn MetricsPair(p: MetricsPairView) -> impl IntoView {
                             <td class="num" data-label="Kendall τ">{with_interval(&r.kendall)}</td>
                             <td class="num" data-label="Pairwise accuracy">{r.pairwise_accuracy.map_or("–".into(), |(a, k, n)| format!("{a:.3} ({k} of {n})"))}</td>
                             <td class="num" data-label="Soft pairwise accuracy">{num(r.soft_pairwise_accuracy, 3)}</td>
+                            <td class="num" data-label="Agrees with the humans' significance">{r.significance_agreement.map_or("–".into(), |(a, k, n)| format!("{a:.3} ({k} of {n})"))}</td>
                         </tr>
                     }).collect_view()}
                 </tbody>

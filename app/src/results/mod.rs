@@ -7,6 +7,7 @@
 pub mod api;
 pub mod metrics;
 pub mod pages;
+pub mod uploaded;
 #[cfg(feature = "ssr")]
 pub mod build;
 #[cfg(feature = "ssr")]
@@ -94,6 +95,10 @@ pub struct ResultsView {
     pub agreement: AgreementReport,
     /// Names of the computed files an export offers for these settings (`ad-sys-scores-de-en.csv`, …).
     pub export_files: Vec<String>,
+    /// The metrics page's tables an export offers (`metrics-system-level.csv`, …), when the
+    /// campaign has metrics to compare with the humans (issue 21).
+    #[serde(default)]
+    pub metric_export_files: Vec<String>,
     /// A relative-ranking campaign's methods side by side (WMT 2012); `None` for other tasks.
     #[serde(default)]
     pub ranking: Option<RankingView>,

@@ -168,7 +168,7 @@ fn ResultsBody(r: ResultsView, campaign_id: i64) -> impl IntoView {
         {r.esa.map(|e| view! { <Esa e/> })}
         {r.groups.into_iter().map(|g| view! { <Group g/> }).collect_view()}
         <Agreement report=r.agreement/>
-        <Exports campaign_id options=r.options files=r.export_files/>
+        <Exports campaign_id options=r.options files=r.export_files metric_files=r.metric_export_files/>
         <h2>"Excluded workers"</h2>
         {if r.excluded.is_empty() {
             Either::Left(view! { <p id="excluded-none">"No worker was excluded."</p> })
@@ -230,7 +230,7 @@ fn Agreement(report: AgreementReport) -> impl IntoView {
 
 /// Download links for every export with the page's settings, raw and cleaned.
 #[component]
-fn Exports(campaign_id: i64, options: ResultsOptions, files: Vec<String>) -> impl IntoView {
+fn Exports(campaign_id: i64, options: ResultsOptions, files: Vec<String>, metric_files: Vec<String>) -> impl IntoView {
     let settings = format!(
         "exclude_ref={}&exclude_bad_ref={}&per_segment={}&wilcoxon={}",
         options.exclude_ref, options.exclude_bad_ref, options.per_segment, options.wilcoxon
@@ -263,6 +263,17 @@ fn Exports(campaign_id: i64, options: ResultsOptions, files: Vec<String>) -> imp
                 {["analysis.json", "agreement.json", "manifest.json"].iter().map(|f| link(f, "raw")).collect_view()}
                 {files.iter().map(|f| link(f, "raw")).collect_view()}
             </ul>
+            {(!metric_files.is_empty()).then(|| view! {
+                <h3>"Metrics against the humans"</h3>
+                <p class="hint">
+                    "The tables of the " <a href=format!("/campaigns/{campaign_id}/metrics")>"metrics page"</a>
+                    " (BLEU, chrF, chrF++ and the uploaded metrics against the humans' mean z, default settings), as "
+                    <code>"assay metrics evaluate"</code> " writes them."
+                </p>
+                <ul class="export-list" id="export-metrics">
+                    {metric_files.iter().map(|f| link(f, "raw")).collect_view()}
+                </ul>
+            })}
         </section>
     }
 }

@@ -8,6 +8,8 @@
 //! - [`meta`]: the meta-evaluation, [`meta::meta_evaluate`]: system- and segment-level
 //!   correlations with intervals, pairwise accuracy, soft pairwise accuracy, acc_eq with tie
 //!   calibration, the Williams and PERM-BOTH tests between metrics and their clusters;
+//! - [`upload`]: metric scores uploaded for a campaign, fitted to its pair, systems and test
+//!   set (file, line, problem; all or nothing);
 //! - [`systems`]: randomized significance tests between systems on any metric (paired
 //!   bootstrap, bootstrap with shift-to-zero, approximate randomization; BLEU recomputed from
 //!   resampled sufficient statistics) and their agreement with a human significance matrix.
@@ -17,8 +19,10 @@ pub mod builtin;
 pub mod chrf;
 pub mod meta;
 pub mod read;
+pub mod report;
 pub mod systems;
 pub mod tokenize;
+pub mod upload;
 
 #[cfg(test)]
 mod fixtures;

@@ -1,0 +1,151 @@
+//! `POST /api/v1/campaigns/{id}/metrics` (researchers and up; a personal API token or the
+//! session, whose form the Origin check guards as every other form): metric scores uploaded for
+//! a campaign (issue 21). The one write the API takes.
+//!
+//! The body is a `multipart/form-data` form with one or more `file` fields and optionally
+//! `name` (the metric's name for a table without a `metric` column), or one raw file with its
+//! name in `X-Assay-File-Name` (and optionally the metric's name in `X-Assay-Metric-Name`).
+//! Files: mt-metrics-eval `LP/METRIC-REF.sys.score` / `.seg.score`, `.tsv`, `.jsonl`
+//! (`assay_core::metrics::upload`). Answers JSON (`{"summary", "metrics"}`, or 400 with
+//! `{"errors": ["file, line N: problem", …]}` and nothing stored), or for the metrics page's
+//! plain form a redirect back to it with the outcome. The route has its own body limit
+//! ([`MAX_METRIC_UPLOAD_BYTES`], set by the server's router).
+
+use axum::body::{Body, HttpBody};
+use axum::extract::{FromRequest, Multipart, Path, Request};
+use axum::http::{HeaderMap, StatusCode, header};
+use axum::response::{IntoResponse, Redirect, Response};
+use axum::routing::post;
+use axum::{Extension, Json, Router};
+use std::pin::Pin;
+
+use crate::auth::Role;
+use crate::auth::server::CurrentSession;
+use crate::auth::url_escape;
+use crate::error::AppError;
+use crate::results::uploaded::{self, AddError};
+use crate::state::AppState;
+use crate::web::api_caller;
+
+/// Largest upload of metric scores (all files together).
+pub const MAX_METRIC_UPLOAD_BYTES: usize = 64 * 1024 * 1024;
+
+/// The route (give it its own body limit, as the import's).
+pub fn routes<S: Clone + Send + Sync + 'static>() -> Router<S> {
+    // The path's GET is the read-only API's (`results`); the router merges both, and any other
+    // method is refused here as the read-only API refuses it.
+    Router::new().route("/api/v1/campaigns/{id}/metrics", post(upload).fallback(read_only)).layer(axum::extract::DefaultBodyLimit::disable())
+}
+
+async fn read_only() -> Response {
+    let mut r = AppError::forbidden("The API and the exports are read-only (use GET), except POST here to upload metric scores.").into_response();
+    r.headers_mut().insert(header::ALLOW, axum::http::HeaderValue::from_static("GET, HEAD, POST"));
+    r
+}
+
+fn wants_html(headers: &HeaderMap) -> bool {
+    headers.get(header::ACCEPT).and_then(|v| v.to_str().ok()).is_some_and(|v| v.contains("text/html"))
+}
+
+fn header_text(headers: &HeaderMap, name: &str) -> Option<String> {
+    headers.get(name).and_then(|v| v.to_str().ok()).map(|s| s.trim().to_string()).filter(|s| !s.is_empty())
+}
+
+fn utf8(name: &str, bytes: Vec<u8>) -> Result<(String, String), Vec<String>> {
+    String::from_utf8(bytes).map(|t| (name.to_string(), t)).map_err(|e| vec![format!("{name}: not UTF-8 text (byte {})", e.utf8_error().valid_up_to())])
+}
+
+/// (files, metric name) of a form.
+async fn read_form(mut form: Multipart) -> Result<(Vec<(String, String)>, Option<String>), Vec<String>> {
+    let malformed = |e: axum::extract::multipart::MultipartError| vec![format!("the upload is malformed or too large: {e}")];
+    let (mut files, mut name, mut errors) = (Vec::new(), None, Vec::new());
+    while let Some(field) = form.next_field().await.map_err(malformed)? {
+        match field.name().unwrap_or("") {
+            "name" => {
+                let text = field.text().await.map_err(malformed)?;
+                name = Some(text.trim().to_string()).filter(|t| !t.is_empty());
+            }
+            "file" => {
+                let file = field.file_name().unwrap_or("").to_string();
+                let bytes = field.bytes().await.map_err(malformed)?;
+                // A browser sends an empty part when no file was chosen for one input.
+                if file.is_empty() && bytes.is_empty() {
+                    continue;
+                }
+                match utf8(if file.is_empty() { "file" } else { &file }, bytes.to_vec()) {
+                    Ok(f) => files.push(f),
+                    Err(e) => errors.extend(e),
+                }
+            }
+            _ => {}
+        }
+    }
+    if !errors.is_empty() {
+        return Err(errors);
+    }
+    if files.is_empty() {
+        return Err(vec!["choose at least one file of metric scores".into()]);
+    }
+    Ok((files, name))
+}
+
+async fn read_raw(headers: &HeaderMap, mut body: Body) -> Result<(Vec<(String, String)>, Option<String>), Vec<String>> {
+    let file = header_text(headers, "x-assay-file-name")
+        .ok_or_else(|| vec!["say the file's name in the X-Assay-File-Name header (or send a multipart form with file fields)".to_string()])?;
+    let mut bytes = Vec::new();
+    while let Some(frame) = std::future::poll_fn(|cx| Pin::new(&mut body).poll_frame(cx)).await {
+        let frame = frame.map_err(|e| vec![format!("the upload was interrupted or is too large: {e}")])?;
+        if let Ok(data) = frame.into_data() {
+            bytes.extend_from_slice(&data);
+        }
+    }
+    Ok((vec![utf8(&file, bytes)?], header_text(headers, "x-assay-metric-name")))
+}
+
+fn outcome(html: bool, campaign_id: i64, result: Result<uploaded::AddSummary, (StatusCode, Vec<String>)>) -> Response {
+    let page = format!("/campaigns/{campaign_id}/metrics");
+    match (html, result) {
+        (true, Ok(s)) => Redirect::to(&format!("{page}?done={}", url_escape(&s.line()))).into_response(),
+        (true, Err((_, errors))) => Redirect::to(&format!("{page}?error={}", url_escape(&errors.join("\n")))).into_response(),
+        (false, Ok(s)) => Json(serde_json::json!({ "summary": s.line(), "metrics": s.metrics })).into_response(),
+        (false, Err((status, errors))) => (status, Json(serde_json::json!({ "error": errors.join("\n"), "errors": errors }))).into_response(),
+    }
+}
+
+fn refusal(e: AppError) -> (StatusCode, Vec<String>) {
+    e.log();
+    (e.status(), vec![e.public_message()])
+}
+
+async fn upload(
+    Extension(state): Extension<AppState>,
+    session: Option<Extension<CurrentSession>>,
+    headers: HeaderMap,
+    Path(id): Path<i64>,
+    req: Request,
+) -> Response {
+    let html = wants_html(&headers);
+    let user = match api_caller(&state, session, &headers, Role::Researcher).await {
+        Ok(u) => u,
+        Err(e) => return outcome(false, id, Err(refusal(e))),
+    };
+    let is_multipart = headers.get(header::CONTENT_TYPE).and_then(|v| v.to_str().ok()).is_some_and(|v| v.starts_with("multipart/form-data"));
+    let read = if is_multipart {
+        match Multipart::from_request(req, &()).await {
+            Ok(form) => read_form(form).await,
+            Err(e) => Err(vec![format!("the upload is not a valid form: {e}")]),
+        }
+    } else {
+        read_raw(&headers, req.into_body()).await
+    };
+    let (files, name) = match read {
+        Ok(x) => x,
+        Err(errors) => return outcome(html, id, Err((StatusCode::BAD_REQUEST, errors))),
+    };
+    let result = match uploaded::add(&state.db, id, Some(user.id), &files, name.as_deref()).await {
+        Ok(s) => Ok(s),
+        Err(AddError::Files(errors)) => Err((StatusCode::BAD_REQUEST, errors.iter().map(ToString::to_string).collect())),
+        Err(AddError::App(e)) => Err(refusal(e)),
+    };
+    outcome(html, id, result)
+}
