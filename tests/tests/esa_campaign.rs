@@ -95,11 +95,12 @@ fn first_word(text: &str, severity: &str) -> Value {
     json!([{ "start": 0, "end": end, "severity": severity }])
 }
 
-/// A careful annotator: degraded segments get a major error on their first word and a low
-/// score; the rest a high score by system (Alpha best), with a minor error for Gamma.
+/// A careful annotator: degraded segments get a major error over the whole text (so it covers
+/// the damage) and a low score; the rest a high score by system (Alpha best), with a minor error
+/// on the first word for Gamma.
 fn careful(item_type: &str, system: &str, text: &str) -> (f64, Value) {
     if item_type == "BAD_REF" {
-        return (10.0, first_word(text, "major"));
+        return (10.0, json!([{ "start": 0, "end": text.chars().count(), "severity": "major" }]));
     }
     match system {
         "Alpha" => (92.0, json!([])),
@@ -259,6 +260,16 @@ both_backends! {
         assert!(rows[1]["minor"].as_u64().unwrap() + rows[1]["major"].as_u64().unwrap() <= 1, "{}", rows[1]);
         assert!(esa["note"].as_str().unwrap().contains("100 segments"), "a thin pair is said to be thin: {esa}");
         assert!(esa["spans_svg"].as_str().unwrap().contains("error-spans"), "{esa}");
+        // Quality control by spans: every degraded segment of the careful workers has a span on
+        // its damage.
+        let regions = esa["region_hits"].as_array().unwrap();
+        assert_eq!(regions.len() as u64, hits, "{esa}");
+        for r in regions {
+            let degraded = r["degraded"].as_u64().unwrap();
+            assert!(degraded >= 5, "{r}");
+            assert_eq!((r["on_region"].as_u64(), r["rate"].as_f64()), (Some(degraded), Some(1.0)), "{r}");
+        }
+        assert!(esa["agreement"].is_null(), "one worker per output: nothing to agree on");
         let files: Vec<&str> = results["export_files"].as_array().unwrap().iter().map(|f| f.as_str().unwrap()).collect();
         for f in ["esa-en-de.csv", "esa-ranking-en-de.csv", "esa-pvalues-en-de.csv", "esa-spans.csv"] {
             assert!(files.contains(&f), "{f} offered: {files:?}");
@@ -489,5 +500,30 @@ both_backends! {
         for f in ["mqm-en-de.csv", "mqm-ranking-en-de.csv", "mqm-spans.csv", "mqm-categories.csv"] {
             assert!(files.contains(&f), "{f}: {files:?}");
         }
+    }
+}
+
+both_backends! {
+    async fn two_simulated_annotators_per_output_agree_on_spans_and_scores(server) {
+        let (org, campaign, _, summary) = launch_with(&server, 2).await;
+        let workers = (2 * summary["hits"].as_u64().unwrap()).to_string();
+        let out = simulate(&server, campaign, "careful=1", "3", &["--workers", &workers]);
+        assert!(out.contains(&format!("did {workers} HITs")), "{out}");
+        let id = campaign.to_string();
+        let r = org
+            .call("campaign_results", &[("campaign_id", id.as_str()), ("exclude_ref", "false"), ("exclude_bad_ref", "false"), ("per_segment", "false"), ("wilcoxon", "false")])
+            .await
+            .json();
+        let g = &r["esa"]["agreement"];
+        // Every system output (3 systems × 40 segments) rated by two careful annotators, whose
+        // spans follow their (correlated) scores.
+        assert_eq!(g["items"], 120, "{g}");
+        assert!(g["pearson_r"].as_f64().unwrap() > 0.5, "{g}");
+        let f1 = g["micro_f1"].as_f64().unwrap();
+        assert!(f1 > 0.3 && f1 <= 1.0, "{g}");
+        assert!(g["kappa"].as_f64().unwrap() > 0.2, "{g}");
+        // The simulated annotators mark the first words, not the damage: the span check says so.
+        let regions = r["esa"]["region_hits"].as_array().unwrap();
+        assert!(!regions.is_empty() && regions.iter().all(|x| x["rate"].as_f64().unwrap() < 1.0), "{regions:?}");
     }
 }

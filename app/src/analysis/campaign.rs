@@ -67,6 +67,12 @@ pub struct EsaCampaignAnalysis {
     /// MQM: the error categories of those spans, most frequent first: (category, spans, of
     /// which major or critical).
     pub categories: Vec<(String, usize, usize)>,
+    /// Quality control by spans: per worker, how often their degraded segments got a span on
+    /// the damage (every worker, in name order).
+    pub region_hits: Vec<(String, assay_core::analysis::span_qc::RegionHits)>,
+    /// Agreement between two kept workers on the same system output (the first two who rated
+    /// it): character-level F1, severity κ, Pearson r of the scores; `None` without such pairs.
+    pub agreement: Option<assay_core::analysis::span_agreement::AgreementSummary>,
 }
 
 /// The error spans one system's translations received (kept workers, system items).
@@ -142,9 +148,41 @@ pub fn esa_analysis(set: &JudgmentSet, r: &AnalysisResult, ratings: Vec<assay_co
         let order: Vec<&str> = p.systems.iter().map(|s| s.system.as_str()).collect();
         spans.sort_by_key(|s| order.iter().position(|o| *o == s.system).unwrap_or(usize::MAX));
     }
+    // Spans on the damage of degraded copies, per worker.
+    let mut by_worker: std::collections::BTreeMap<&str, Vec<(&[assay_core::protocol::Span], Option<(usize, usize)>)>> = std::collections::BTreeMap::new();
+    for x in ratings.iter().filter(|x| x.item_type == "BAD" && !x.complete_document) {
+        if let (Some(original), Some(target)) = (&x.original, &x.target) {
+            let region = assay_core::analysis::span_qc::degraded_region(original, target);
+            by_worker.entry(x.user.as_str()).or_default().push((x.spans.as_slice(), region));
+        }
+    }
+    let region_hits = by_worker.into_iter().map(|(w, v)| (w.to_string(), assay_core::analysis::span_qc::region_hits(v))).collect();
+    // Agreement: the first two kept workers on each system output.
+    let agreement = {
+        use assay_core::analysis::span_agreement::{AgreementItem, summarize};
+        let mut first: std::collections::BTreeMap<(&str, &str, &str), Vec<&assay_core::analysis::esa::EsaRating>> = std::collections::BTreeMap::new();
+        for x in ratings.iter().filter(|x| x.item_type == "TGT" && !x.complete_document && !excluded.contains(x.user.as_str()) && x.target.is_some()) {
+            let v = first.entry((x.system.as_str(), x.document.as_str(), x.item.as_str())).or_default();
+            if v.len() < 2 && v.iter().all(|y| y.user != x.user) {
+                v.push(x);
+            }
+        }
+        let items: Vec<AgreementItem> = first
+            .values()
+            .filter(|v| v.len() == 2)
+            .map(|v| AgreementItem {
+                text: v[0].target.as_deref().unwrap_or(""),
+                a: &v[0].spans,
+                b: &v[1].spans,
+                score_a: Some(v[0].score),
+                score_b: Some(v[1].score),
+            })
+            .collect();
+        if items.is_empty() { None } else { summarize(&items).ok() }
+    };
     let mut categories: Vec<(String, usize, usize)> = categories.into_iter().map(|(c, (n, m))| (c, n, m)).collect();
     categories.sort_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
-    EsaCampaignAnalysis { ratings, ranking, workers_excluded, spans, categories }
+    EsaCampaignAnalysis { ratings, ranking, workers_excluded, spans, categories, region_hits, agreement }
 }
 
 /// A relative-ranking campaign analysed by every method of WMT 2012 (seed 001), on the blocks

@@ -552,7 +552,7 @@ pub fn ranking_blocks(rows: &[StoredJudgment], names: &StoredNames, shape: &SetS
 /// rating with `isCompleteDocument` for each document score. The item is the segment's key,
 /// the document its document (the key itself when it has none), the domain the document's
 /// (`general` when the test set names none); times in seconds (shown, submitted).
-pub fn esa_ratings(rows: &[StoredJudgment], details: &FxMap<i64, protocol::Detail>, names: &StoredNames, shape: &SetShape) -> AppResult<Vec<assay_core::analysis::esa::EsaRating>> {
+pub fn esa_ratings(rows: &[StoredJudgment], details: &FxMap<i64, ItemDetail>, names: &StoredNames, shape: &SetShape) -> AppResult<Vec<assay_core::analysis::esa::EsaRating>> {
     use assay_core::analysis::esa::EsaRating;
     let mut out = Vec::new();
     let mut systems: FxMap<Option<i64>, String> = FxMap::default();
@@ -577,7 +577,8 @@ pub fn esa_ratings(rows: &[StoredJudgment], details: &FxMap<i64, protocol::Detai
         let segment = names.segment(j.segment)?;
         let key = if shape.by_test_set { format!("{}:{}", segment.test_set, segment.key) } else { segment.key.clone() };
         let document = segment.document.clone().filter(|d| !d.trim().is_empty()).unwrap_or_else(|| key.clone());
-        let detail = details.get(&j.id);
+        let item = details.get(&j.id);
+        let detail = item.map(|i| &i.detail);
         let end = j.submitted_at_ms as f64 / 1000.0;
         let start = (j.submitted_at_ms - j.ms) as f64 / 1000.0;
         let rating = EsaRating {
@@ -594,6 +595,8 @@ pub fn esa_ratings(rows: &[StoredJudgment], details: &FxMap<i64, protocol::Detai
             spans: detail.map(|d| d.spans.clone()).unwrap_or_default(),
             start_time: Some(start),
             end_time: Some(end),
+            target: item.map(|i| i.shown_text.clone()),
+            original: item.and_then(|i| i.original.clone()),
         };
         let document_score = detail.and_then(|d| d.document_score);
         out.push(rating.clone());
@@ -604,22 +607,32 @@ pub fn esa_ratings(rows: &[StoredJudgment], details: &FxMap<i64, protocol::Detai
     Ok(out)
 }
 
-/// The structured part (`judgments.detail`) of every judgment of a campaign that has one, by
-/// judgment id.
-pub async fn campaign_details(conn: &mut AnyConnection, campaign_id: i64) -> AppResult<FxMap<i64, protocol::Detail>> {
+/// What a span task's analysis reads of one judgment besides its record: its detail, the
+/// text shown, and for a degraded copy the output it was made from.
+#[derive(Clone, Debug)]
+pub struct ItemDetail {
+    pub detail: protocol::Detail,
+    pub shown_text: String,
+    pub original: Option<String>,
+}
+
+/// [`ItemDetail`] of every judgment of a campaign of a span task, by judgment id.
+pub async fn campaign_details(conn: &mut AnyConnection, campaign_id: i64) -> AppResult<FxMap<i64, ItemDetail>> {
     let context = || format!("reading the error spans of campaign {campaign_id}");
-    let rows: Vec<(i64, String)> = sqlx::query_as(
-        "SELECT j.id, j.detail FROM judgments j JOIN hit_items hi ON hi.id = j.hit_item_id JOIN hits h ON h.id = hi.hit_id \
-         WHERE h.campaign_id = $1 AND j.detail IS NOT NULL",
+    let rows: Vec<(i64, Option<String>, String, Option<String>)> = sqlx::query_as(
+        "SELECT j.id, j.detail, hi.shown_text, CASE WHEN hi.item_type = 'BAD_REF' THEN o.text END \
+         FROM judgments j JOIN hit_items hi ON hi.id = j.hit_item_id JOIN hits h ON h.id = hi.hit_id \
+         LEFT JOIN system_outputs o ON o.system_id = hi.system_id AND o.segment_id = hi.segment_id \
+         WHERE h.campaign_id = $1",
     )
     .bind(campaign_id)
     .fetch_all(&mut *conn)
     .await
     .with_context(context)?;
     let mut out = FxMap::default();
-    for (id, json) in rows {
-        let d = protocol::Detail::from_column(Some(&json)).map_err(|e| AppError::internal(format!("judgment {id}: its detail does not read: {e}")))?;
-        out.insert(id, d);
+    for (id, json, shown_text, original) in rows {
+        let detail = protocol::Detail::from_column(json.as_deref()).map_err(|e| AppError::internal(format!("judgment {id}: its detail does not read: {e}")))?;
+        out.insert(id, ItemDetail { detail, shown_text, original });
     }
     Ok(out)
 }

@@ -129,6 +129,18 @@ pub fn results_view(a: &CampaignAnalysis, options: ResultsOptions) -> ResultsVie
         esa: a.esa.as_ref().map(|e| {
             let mut v = esa_view(e, &format!("{}-{}", a.info.source_lang, a.info.target_lang));
             v.protocol = if a.info.task == "mqm" { "MQM".into() } else { "ESA".into() };
+            v.region_hits = e
+                .region_hits
+                .iter()
+                .map(|(w, h)| super::RegionRow { worker: w.clone(), degraded: h.answers, with_spans: h.with_spans, on_region: h.on_region, rate: h.rate })
+                .collect();
+            v.agreement = e.agreement.as_ref().map(|s| super::SpanAgreementView {
+                items: s.items,
+                micro_f1: s.micro_f1,
+                kappa: s.kappa,
+                severity_accuracy: s.severity_accuracy,
+                pearson_r: s.pearson_r,
+            });
             v
         }),
     }
@@ -160,6 +172,8 @@ pub fn esa_view(e: &crate::analysis::campaign::EsaCampaignAnalysis, lang_pair: &
         note: Some(note),
         categories: e.categories.clone(),
         protocol: String::new(),
+        region_hits: Vec::new(),
+        agreement: None,
     };
     let a = match &e.ranking {
         Err(why) => return empty(format!("The ranking could not be made: {why}")),
@@ -209,6 +223,8 @@ pub fn esa_view(e: &crate::analysis::campaign::EsaCampaignAnalysis, lang_pair: &
         spans_svg,
         categories: e.categories.clone(),
         protocol: String::new(),
+        region_hits: Vec::new(),
+        agreement: None,
         note: (p.average_segments_per_system < 100.0).then(|| {
             format!(
                 "{:.0} segments per system: WMT 2024 ranks a language pair only from 100 segments per system on average; read these ranges with care.",

@@ -132,6 +132,35 @@ pub struct EsaView {
     /// `ESA` or `MQM`.
     #[serde(default)]
     pub protocol: String,
+    /// Per worker: degraded segments rated, those with a span on the damage, the share.
+    #[serde(default)]
+    pub region_hits: Vec<RegionRow>,
+    /// Span agreement between two kept workers on the same outputs, if any rated the same.
+    #[serde(default)]
+    pub agreement: Option<SpanAgreementView>,
+}
+
+/// One worker's spans on the damage of degraded copies.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct RegionRow {
+    pub worker: String,
+    pub degraded: usize,
+    pub with_spans: usize,
+    pub on_region: usize,
+    pub rate: Option<f64>,
+}
+
+/// Span agreement over the outputs two kept workers rated.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct SpanAgreementView {
+    pub items: usize,
+    /// Character-level F1 of the marked characters (micro over items).
+    pub micro_f1: Option<f64>,
+    /// Cohen's κ on per-character severity labels.
+    pub kappa: Option<f64>,
+    pub severity_accuracy: Option<f64>,
+    /// Pearson's r of the two workers' scores.
+    pub pearson_r: Option<f64>,
 }
 
 /// One system of an ESA ranking with its error spans.

@@ -390,6 +390,32 @@ fn Esa(e: EsaView) -> impl IntoView {
             })}
             <h3>"Error spans per segment"</h3>
             <div class="figure" id="esa-spans-plot" inner_html=e.spans_svg.clone()></div>
+            {e.agreement.clone().map(|g| view! {
+                <h3>"Agreement on spans"</h3>
+                <p id="esa-agreement">{format!(
+                    "On {} outputs rated by two kept workers: character-level F1 {}, severity κ {} (same severity on {} of the characters), Pearson r of the scores {}.",
+                    g.items, opt(g.micro_f1, 3), opt(g.kappa, 3), g.severity_accuracy.map_or("–".to_string(), |a| format!("{:.1}%", a * 100.0)), opt(g.pearson_r, 3)
+                )}</p>
+            })}
+            {(!e.region_hits.is_empty()).then(|| view! {
+                <div class="table-scroll" role="region" aria-label="Spans on degraded segments" tabindex="0">
+                <table class="data" id="esa-region-hits">
+                    <caption>"Quality control by spans: how often each worker marked an error on the damaged words of a degraded copy (a careful worker does; the paired test on the scores decides)."</caption>
+                    <thead><tr><th scope="col">"Worker"</th><th scope="col">"Degraded segments"</th><th scope="col">"With a span"</th><th scope="col">"On the damage"</th><th scope="col">"Share"</th></tr></thead>
+                    <tbody>
+                        {e.region_hits.iter().map(|r| view! {
+                            <tr data-worker=r.worker.clone()>
+                                <th scope="row">{r.worker.clone()}</th>
+                                <td class="num" data-label="Degraded segments">{r.degraded}</td>
+                                <td class="num" data-label="With a span">{r.with_spans}</td>
+                                <td class="num" data-label="On the damage">{r.on_region}</td>
+                                <td class="num" data-label="Share">{r.rate.map_or("–".to_string(), |x| format!("{:.0}%", x * 100.0))}</td>
+                            </tr>
+                        }).collect_view()}
+                    </tbody>
+                </table>
+                </div>
+            })}
             {(!e.categories.is_empty()).then(|| view! {
                 <table class="data" id="mqm-categories">
                     <caption>"The most frequent error categories (workers quality control keeps, system items)."</caption>

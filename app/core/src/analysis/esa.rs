@@ -91,6 +91,12 @@ pub struct EsaRating {
     pub spans: Vec<Span>,
     pub start_time: Option<f64>,
     pub end_time: Option<f64>,
+    /// The translation the spans mark, where known (the JSONL's `tgt`; a campaign's shown text).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub target: Option<String>,
+    /// For a degraded copy (`BAD`) in a campaign: the output it was made from.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub original: Option<String>,
 }
 
 /// The spans of the ratings read: how many, and those that do not fit their text.
@@ -252,6 +258,8 @@ pub fn read_esa_csv(input: impl Read) -> Result<EsaFile, FormatError> {
             spans,
             start_time: Some(start_time),
             end_time: Some(end_time),
+            target: None,
+            original: None,
         });
     }
     Ok(out)
@@ -319,6 +327,8 @@ pub fn read_esa_jsonl(input: impl Read) -> Result<EsaFile, FormatError> {
             spans,
             start_time,
             end_time,
+            target: Some(tgt),
+            original: None,
         });
     }
     Ok(out)

@@ -334,6 +334,8 @@ fn the_csv_writer_is_read_back_exactly() {
         spans: vec![Span::new(3, 9, Severity::Major), Span::omission(Severity::Minor)],
         start_time: Some(1.5),
         end_time: Some(20.25),
+        target: None,
+        original: None,
     };
     let mut out = Vec::new();
     write_esa_csv(&mut out, "eng", "ara", std::slice::from_ref(&r)).unwrap();
