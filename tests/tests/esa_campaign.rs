@@ -497,8 +497,42 @@ both_backends! {
         let categories: Vec<&str> = esa["categories"].as_array().unwrap().iter().map(|c| c[0].as_str().unwrap()).collect();
         assert!(categories.contains(&"Fluency/Grammar") && categories.contains(&"Accuracy/Mistranslation"), "{esa}");
         let files: Vec<&str> = r["export_files"].as_array().unwrap().iter().map(|f| f.as_str().unwrap()).collect();
-        for f in ["mqm-en-de.csv", "mqm-ranking-en-de.csv", "mqm-spans.csv", "mqm-categories.csv"] {
+        for f in ["mqm-en-de.csv", "mqm-ranking-en-de.csv", "mqm-spans.csv", "mqm-categories.csv", "mqm-en-de.tsv"] {
             assert!(files.contains(&f), "{f}: {files:?}");
+        }
+        // Google's MQM TSV of the campaign, read back by `assay analyze --input`: the same scores
+        // and the same order.
+        let tsv = org
+            .client
+            .get(format!("{}/campaigns/{id}/export/mqm-en-de.tsv?exclude_ref=false&exclude_bad_ref=false&per_segment=false&wilcoxon=false&filter=raw", server.base))
+            .send()
+            .await
+            .unwrap()
+            .text()
+            .await
+            .unwrap();
+        assert!(tsv.starts_with("system\tdoc\tdoc_seg_id"), "{}", &tsv[..200.min(tsv.len())]);
+        assert!(tsv.contains("\tNo-error\t"), "Alpha's segments have no error");
+        let dir = tempfile::tempdir().unwrap();
+        let input = dir.path().join("campaign.tsv");
+        std::fs::write(&input, &tsv).unwrap();
+        let out = dir.path().join("out");
+        let run = std::process::Command::new(assay_bin())
+            .args(["analyze", "--input", input.to_str().unwrap(), "--mqm-pair", "en-de", "--esa-min-segments", "0", "--out", out.to_str().unwrap()])
+            .env("ASSAY_LOG", "warn")
+            .output()
+            .unwrap();
+        assert!(run.status.success(), "{}", String::from_utf8_lossy(&run.stderr));
+        let scores = std::fs::read_to_string(out.join("mqm-ranking-en-de.csv")).unwrap();
+        let from_file: Vec<(String, f64)> = scores.lines().skip(1).map(|l| {
+            let f: Vec<&str> = l.split(',').collect();
+            (f[0].to_string(), f[1].parse().unwrap())
+        }).collect();
+        let from_page: Vec<(String, f64)> = esa["rows"].as_array().unwrap().iter().map(|x| (x["system"].as_str().unwrap().to_string(), x["score"].as_f64().unwrap())).collect();
+        assert_eq!(from_file.len(), 3, "{scores}");
+        for ((a, x), (b, y)) in from_file.iter().zip(&from_page) {
+            assert_eq!(a, b, "{scores}");
+            assert!((x - y).abs() < 1e-9, "{scores} vs {from_page:?}");
         }
     }
 }

@@ -298,6 +298,27 @@ impl CampaignAnalysis {
             Ok(())
         })?;
         files.push(spans_file);
+        if task == "mqm" {
+            // Google's MQM TSV: every worker's errors on system items, a No-error row for a
+            // segment without any.
+            use assay_core::analysis::mqm::{SegmentRef, rows_for_answer, write_mqm_tsv};
+            let mut rows = Vec::new();
+            for x in e.ratings.iter().filter(|x| x.item_type == "TGT" && !x.complete_document) {
+                let seg = SegmentRef {
+                    system: &x.system,
+                    doc: &x.document,
+                    doc_seg_id: &x.item,
+                    global_seg_id: &x.item,
+                    rater: &x.user,
+                    source: x.source.as_deref().unwrap_or(""),
+                    target: x.target.as_deref().unwrap_or(""),
+                };
+                rows.extend(rows_for_answer(seg, &x.spans).map_err(|m| format!("the MQM TSV of {} on {}: {m}", x.user, x.item))?);
+            }
+            let name = format!("mqm-{lp}.tsv");
+            sink.file(&name, &mut |w| write_mqm_tsv(w, &rows))?;
+            files.push(name);
+        }
         if !e.categories.is_empty() {
             let name = format!("{task}-categories.csv");
             sink.file(&name, &mut |w| {

@@ -597,6 +597,7 @@ pub fn esa_ratings(rows: &[StoredJudgment], details: &FxMap<i64, ItemDetail>, na
             end_time: Some(end),
             target: item.map(|i| i.shown_text.clone()),
             original: item.and_then(|i| i.original.clone()),
+            source: item.map(|i| i.source.clone()),
         };
         let document_score = detail.and_then(|d| d.document_score);
         out.push(rating.clone());
@@ -614,14 +615,16 @@ pub struct ItemDetail {
     pub detail: protocol::Detail,
     pub shown_text: String,
     pub original: Option<String>,
+    pub source: String,
 }
 
 /// [`ItemDetail`] of every judgment of a campaign of a span task, by judgment id.
 pub async fn campaign_details(conn: &mut AnyConnection, campaign_id: i64) -> AppResult<FxMap<i64, ItemDetail>> {
     let context = || format!("reading the error spans of campaign {campaign_id}");
-    let rows: Vec<(i64, Option<String>, String, Option<String>)> = sqlx::query_as(
-        "SELECT j.id, j.detail, hi.shown_text, CASE WHEN hi.item_type = 'BAD_REF' THEN o.text END \
+    let rows: Vec<(i64, Option<String>, String, Option<String>, String)> = sqlx::query_as(
+        "SELECT j.id, j.detail, hi.shown_text, CASE WHEN hi.item_type = 'BAD_REF' THEN o.text END, s.source \
          FROM judgments j JOIN hit_items hi ON hi.id = j.hit_item_id JOIN hits h ON h.id = hi.hit_id \
+         JOIN segments s ON s.id = hi.segment_id \
          LEFT JOIN system_outputs o ON o.system_id = hi.system_id AND o.segment_id = hi.segment_id \
          WHERE h.campaign_id = $1",
     )
@@ -630,9 +633,9 @@ pub async fn campaign_details(conn: &mut AnyConnection, campaign_id: i64) -> App
     .await
     .with_context(context)?;
     let mut out = FxMap::default();
-    for (id, json, shown_text, original) in rows {
+    for (id, json, shown_text, original, source) in rows {
         let detail = protocol::Detail::from_column(json.as_deref()).map_err(|e| AppError::internal(format!("judgment {id}: its detail does not read: {e}")))?;
-        out.insert(id, ItemDetail { detail, shown_text, original });
+        out.insert(id, ItemDetail { detail, shown_text, original, source });
     }
     Ok(out)
 }

@@ -97,6 +97,9 @@ pub struct EsaRating {
     /// For a degraded copy (`BAD`) in a campaign: the output it was made from.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub original: Option<String>,
+    /// The source segment, where known (the JSONL's `src`; a campaign's).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub source: Option<String>,
 }
 
 /// The spans of the ratings read: how many, and those that do not fit their text.
@@ -260,6 +263,7 @@ pub fn read_esa_csv(input: impl Read) -> Result<EsaFile, FormatError> {
             end_time: Some(end_time),
             target: None,
             original: None,
+            source: None,
         });
     }
     Ok(out)
@@ -295,7 +299,7 @@ pub fn read_esa_jsonl(input: impl Read) -> Result<EsaFile, FormatError> {
         };
         let score = esa_score(&score, |m| err(n, format!("key \"esa_score\": {m}")))?;
         let tgt = text("tgt")?;
-        text("src")?;
+        let src = text("src")?;
         let spans = spans::spans_from_appraise_value(key("esa_spans")?).map_err(|e| err(n, format!("key \"esa_spans\": {e}")))?;
         let (start_time, end_time) = match obj.get("times") {
             None | Some(Value::Null) => (None, None),
@@ -329,6 +333,7 @@ pub fn read_esa_jsonl(input: impl Read) -> Result<EsaFile, FormatError> {
             end_time,
             target: Some(tgt),
             original: None,
+            source: Some(src),
         });
     }
     Ok(out)

@@ -336,6 +336,7 @@ fn the_csv_writer_is_read_back_exactly() {
         end_time: Some(20.25),
         target: None,
         original: None,
+        source: None,
     };
     let mut out = Vec::new();
     write_esa_csv(&mut out, "eng", "ara", std::slice::from_ref(&r)).unwrap();
