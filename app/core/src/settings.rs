@@ -233,6 +233,10 @@ pub struct CampaignSettings {
     /// How many practice answers must be in the expected range to go on (a round with fewer
     /// starts again). At most `practice_items`.
     pub practice_pass: usize,
+    /// The annotator's interface language: a code of the catalog (`de`, `ar`, …, see
+    /// [`crate::i18n::Lang`]), or empty for automatic (the target language if the catalog has
+    /// it, else the browser's).
+    pub interface_language: String,
     pub wording: Wording,
 }
 
@@ -268,6 +272,7 @@ impl Default for CampaignSettings {
             rank_show_reference: false,
             practice_items: 0,
             practice_pass: 0,
+            interface_language: String::new(),
             wording: Wording::default(),
         }
     }

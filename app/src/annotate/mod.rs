@@ -25,6 +25,7 @@ use serde::{Deserialize, Serialize};
 pub use crate::campaign::Wording;
 use crate::campaign::CampaignSettings;
 use crate::model::{AssignmentStatus, TaskKind};
+pub use assay_core::i18n::{Lang, Msg};
 
 /// How the campaign's settings shape the screens. Read by [`screen_settings`].
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -51,6 +52,17 @@ pub struct ScreenSettings {
     /// Active time: seconds without input after which the time on an item is idle.
     #[serde(default)]
     pub idle_gap_seconds: i64,
+    /// The interface language (issue 18 item 3): the words of the screens around the texts.
+    #[serde(default)]
+    pub ui: Lang,
+    /// The language of the wording (statement, labels, anchors, questions, Next, the
+    /// instructions): the interface language's tag when the wording is the task's default (so
+    /// translated), else the target language's (an organizer writes it in the target
+    /// language); with its direction.
+    #[serde(default)]
+    pub wording_lang: String,
+    #[serde(default)]
+    pub wording_dir: String,
 }
 
 /// The screen settings of a campaign, from its stored `settings` JSON read by
@@ -71,7 +83,60 @@ pub fn screen_settings(settings_json: &str, task: &str, target_lang: &str, sourc
         rank_outputs: s.rank_outputs,
         rank_show_reference: s.rank_show_reference,
         idle_gap_seconds: s.idle_gap_seconds,
+        ui: Lang::En,
+        wording_lang: bcp47(target_lang),
+        #[cfg(feature = "ssr")]
+        wording_dir: direction_of(target_lang).to_string(),
+        #[cfg(not(feature = "ssr"))]
+        wording_dir: "ltr".to_string(),
     }
+}
+
+/// The screen settings as an annotator reads them (issue 18 item 3): in the interface language
+/// [`Lang::choose`] gives (the campaign's setting, its target language, the browser's
+/// `Accept-Language`), with the task's default wording and the source language's name in that
+/// language; what the organizer wrote stays as written.
+#[cfg(feature = "ssr")]
+pub fn localized_screen_settings(settings_json: &str, task: &str, target_lang: &str, source_lang: &str, accept_language: Option<&str>) -> ScreenSettings {
+    let kind = TaskKind::parse(task).unwrap_or(TaskKind::DaAdequacy);
+    let source_name = language_name(source_lang);
+    let mut screen = screen_settings(settings_json, task, target_lang, &source_name);
+    let ui = interface_language(settings_json, kind, target_lang, accept_language);
+    let s = CampaignSettings::read(settings_json, kind, &language_name(target_lang), &source_name);
+    // The stored defaults name the languages as the settings do, or (wording not stored) by
+    // the codes' English names.
+    let localize = |w, target: &str, source: &str| assay_core::i18n::wording::localize(w, kind, ui, (target_lang, target), (source_lang, source));
+    let stored_next = screen.wording.next_label.clone();
+    screen.wording = localize(screen.wording, &s.target_language, &s.source_language_name);
+    screen.wording = localize(screen.wording, &language_name(target_lang), &source_name);
+    if ui != Lang::En && screen.source_language_name == source_name {
+        screen.source_language_name = assay_core::i18n::wording::language_name(ui, source_lang, &source_name);
+    }
+    // The default Next says the wording is the task's default (an organizer who writes the
+    // wording in the target language changes it too).
+    let english = CampaignSettings::read("{}", kind, "", "").wording.next_label;
+    if stored_next == english {
+        screen.wording_lang = ui.tag().to_string();
+        screen.wording_dir = ui.dir().to_string();
+    }
+    screen.ui = ui;
+    screen
+}
+
+/// A campaign's interface language: the organizer's choice, else the test set's target
+/// language if the catalog has it, else the browser's first language the catalog has, else
+/// English.
+#[cfg(feature = "ssr")]
+pub fn interface_language(settings_json: &str, task: TaskKind, target_lang: &str, accept_language: Option<&str>) -> Lang {
+    let chosen = CampaignSettings::read(settings_json, task, "", "").interface_language;
+    Lang::choose(&chosen, target_lang, accept_language)
+}
+
+/// The request's `Accept-Language` header, if any (server functions and routes).
+#[cfg(feature = "ssr")]
+pub fn accept_language() -> Option<String> {
+    leptos::prelude::use_context::<http::request::Parts>()
+        .and_then(|p| p.headers.get(http::header::ACCEPT_LANGUAGE).and_then(|v| v.to_str().ok()).map(str::to_string))
 }
 
 /// The BCP 47 tag of a test set's language code (`deu` → `de`, `pt_br` → `pt-BR`), `und`

@@ -55,6 +55,7 @@ pub(super) fn msg(m: Msg) -> &'static str {
         Msg::BoxEnd => "políčko {n} z 5: {end}",
         Msg::BoxN => "políčko {n} z 5",
         Msg::AllRanked => "Všechny překlady mají pořadí.",
+        Msg::RanksLeftOne => "Pro pokračování přidělte pořadí ještě jednomu překladu (1 je nejlepší; stejně dobré překlady mohou mít stejné pořadí).",
         Msg::RanksLeft => "Překlady, kterým zbývá přidělit pořadí: {k}. 1 je nejlepší; stejně dobré překlady mohou mít stejné pořadí.",
         Msg::SentenceNofM => "Věta {n} z {total}",
         Msg::Sentence => "Věta",

@@ -54,6 +54,7 @@ pub(super) fn msg(m: Msg) -> &'static str {
         Msg::BoxEnd => "5 個中 {n} 番目のボックス：{end}",
         Msg::BoxN => "5 個中 {n} 番目のボックス",
         Msg::AllRanked => "すべての訳文に順位が付きました。",
+        Msg::RanksLeftOne => "次へ進むには、あと 1 件の訳文に順位を付けてください（1 が最良。同じ品質の訳文には同じ順位を付けられます）。",
         Msg::RanksLeft => "順位が未設定の訳文：{k}。1 が最良です。同じ品質の訳文には同じ順位を付けられます。",
         Msg::SentenceNofM => "文 {n}／{total}",
         Msg::Sentence => "文",

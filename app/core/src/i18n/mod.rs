@@ -35,6 +35,7 @@ mod en;
 mod hi;
 mod ja;
 mod zh;
+pub mod wording;
 
 /// A language of the annotator's interface.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -276,6 +277,8 @@ messages! {
         BoxN,
         /// Ranking.
         AllRanked,
+        /// One translation left to rank; `RanksLeft`: `{k}` left (a count, never a score).
+        RanksLeftOne,
         RanksLeft,
         SentenceNofM,
         Sentence,

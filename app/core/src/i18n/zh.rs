@@ -53,6 +53,7 @@ pub(super) fn msg(m: Msg) -> &'static str {
         Msg::BoxEnd => "第 {n} 个方框，共 5 个：{end}",
         Msg::BoxN => "第 {n} 个方框，共 5 个",
         Msg::AllRanked => "所有译文都已排名。",
+        Msg::RanksLeftOne => "还有 1 条译文需要排名才能继续（1 为最好；质量相同的译文可以并列）。",
         Msg::RanksLeft => "尚待排名的译文：{k}。1 为最好；质量相同的译文可以并列。",
         Msg::SentenceNofM => "第 {n} 句，共 {total} 句",
         Msg::Sentence => "句子",
