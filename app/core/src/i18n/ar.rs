@@ -197,6 +197,6 @@ pub(super) fn text(t: Text) -> &'static str {
         Text::CrowdError => "يُرجى المحاولة مرة أخرى بعد دقيقة.",
         Text::PreviewTitle => "معاينة",
         Text::PreviewSample => "عنصر نموذجي (للقراءة فقط)",
-        Text::PreviewAccept => "اقبل المهمة (HIT) لتبدأ.",
+        Text::PreviewAccept => "اقبل المهمة (HIT) لتبدأ. سترى عنصرًا واحدًا في كل مرة.",
     }
 }

@@ -197,6 +197,6 @@ Na klávesnici: tabulátorem přejděte na překlad a stiskněte jeho pořadí (
         Text::CrowdError => "Zkuste to prosím znovu za minutu.",
         Text::PreviewTitle => "Náhled",
         Text::PreviewSample => "Ukázková položka (jen ke čtení)",
-        Text::PreviewAccept => "Pro zahájení přijměte HIT.",
+        Text::PreviewAccept => "Pro zahájení přijměte HIT. Uvidíte vždy jednu položku.",
     }
 }

@@ -196,6 +196,6 @@ Mit der Tastatur: Mit Tab zu einer Übersetzung, dann ihren Rang drücken (1 bis
         Text::CrowdError => "Bitte versuchen Sie es in einer Minute erneut.",
         Text::PreviewTitle => "Vorschau",
         Text::PreviewSample => "Ein Beispielelement (nur zum Lesen)",
-        Text::PreviewAccept => "Nehmen Sie den HIT an, um zu beginnen.",
+        Text::PreviewAccept => "Nehmen Sie den HIT an, um zu beginnen. Sie sehen jeweils ein Element.",
     }
 }

@@ -196,6 +196,6 @@ pub(super) fn text(t: Text) -> &'static str {
         Text::CrowdError => "कृपया एक मिनट बाद फिर से कोशिश करें।",
         Text::PreviewTitle => "पूर्वावलोकन",
         Text::PreviewSample => "एक नमूना आइटम (केवल पढ़ने के लिए)",
-        Text::PreviewAccept => "शुरू करने के लिए HIT स्वीकार करें।",
+        Text::PreviewAccept => "शुरू करने के लिए HIT स्वीकार करें। आपको एक बार में एक आइटम दिखेगा।",
     }
 }

@@ -196,6 +196,6 @@ pub(super) fn text(t: Text) -> &'static str {
         Text::CrowdError => "1 分後にもう一度お試しください。",
         Text::PreviewTitle => "プレビュー",
         Text::PreviewSample => "サンプル項目（閲覧のみ）",
-        Text::PreviewAccept => "HIT を受諾すると開始できます。",
+        Text::PreviewAccept => "HIT を受諾すると開始できます。項目は 1 件ずつ表示されます。",
     }
 }

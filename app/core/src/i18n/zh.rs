@@ -195,6 +195,6 @@ pub(super) fn text(t: Text) -> &'static str {
         Text::CrowdError => "请一分钟后再试。",
         Text::PreviewTitle => "预览",
         Text::PreviewSample => "示例项（只读）",
-        Text::PreviewAccept => "接受 HIT 后即可开始。",
+        Text::PreviewAccept => "接受 HIT 后即可开始。每次显示一项。",
     }
 }
