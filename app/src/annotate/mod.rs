@@ -63,6 +63,10 @@ pub struct ScreenSettings {
     pub wording_lang: String,
     #[serde(default)]
     pub wording_dir: String,
+    /// The interface messages in `ui`, indexed by [`Msg`] (`Msg::X as usize`): the server sends
+    /// the one language the page needs, so the browser bundle carries no catalog.
+    #[serde(default)]
+    pub texts: Vec<String>,
 }
 
 /// The screen settings of a campaign, from its stored `settings` JSON read by
@@ -84,6 +88,7 @@ pub fn screen_settings(settings_json: &str, task: &str, target_lang: &str, sourc
         rank_show_reference: s.rank_show_reference,
         idle_gap_seconds: s.idle_gap_seconds,
         ui: Lang::En,
+        texts: Vec::new(),
         wording_lang: bcp47(target_lang),
         #[cfg(feature = "ssr")]
         wording_dir: direction_of(target_lang).to_string(),
@@ -120,6 +125,7 @@ pub fn localized_screen_settings(settings_json: &str, task: &str, target_lang: &
         screen.wording_dir = ui.dir().to_string();
     }
     screen.ui = ui;
+    screen.texts = Msg::ALL.iter().map(|&m| ui.msg(m).to_string()).collect();
     screen
 }
 
@@ -368,6 +374,33 @@ mod tests {
         assert_eq!(screen_settings(r#"{"target_language":"العربية"}"#, "da-fluency", "ara", "English").lang, "ar");
         assert_eq!(bcp47("pt_br"), "pt-BR");
         assert_eq!(bcp47("English"), "und");
+    }
+
+    #[test]
+    fn the_interface_language_is_the_setting_then_the_target_then_the_browser() {
+        // German target: German interface, defaults translated, texts keep the target's lang.
+        let s = localized_screen_settings("{}", "da-adequacy", "deu", "en", Some("ja"));
+        assert_eq!((s.ui, s.wording_lang.as_str(), s.wording_dir.as_str(), s.lang.as_str()), (Lang::De, "de", "ltr", "de"));
+        assert_eq!(s.wording.next_label, "Weiter");
+        assert_eq!(s.wording.label_candidate, "Zu bewertende Übersetzung");
+        assert_eq!(s.texts.len(), Msg::ALL.len());
+        assert_eq!(s.texts[Msg::Start as usize], "Beginnen");
+        // Arabic target: right to left.
+        let s = localized_screen_settings("{}", "word-order", "ar", "en", None);
+        assert_eq!((s.ui.tag(), s.ui.dir(), s.wording_dir.as_str()), ("ar", "rtl", "rtl"));
+        assert_eq!(s.source_language_name, "الإنجليزية");
+        // A target the catalog lacks: the browser's first language the catalog has.
+        let s = localized_screen_settings("{}", "da-fluency", "fr", "en", Some("fr-FR, cs;q=0.8, en;q=0.5"));
+        assert_eq!(s.ui, Lang::Cs);
+        assert!(s.wording.statement.ends_with("text je plynulá francouzština."), "{}", s.wording.statement);
+        assert_eq!(localized_screen_settings("{}", "da-fluency", "fr", "en", None).ui, Lang::En);
+        // The organizer's choice wins; wording the organizer wrote stays, in the target's lang.
+        let s = localized_screen_settings(r#"{"interface_language":"hi","wording":{"next_label":"Suivant"}}"#, "da-adequacy", "fr", "en", Some("de"));
+        assert_eq!((s.ui, s.wording.next_label.as_str(), s.wording_lang.as_str()), (Lang::Hi, "Suivant", "fr"));
+        assert_eq!(s.wording.anchor_high, "पूरी तरह सहमत");
+        // English stays English, with the English messages.
+        let s = localized_screen_settings("{}", "da-adequacy", "en", "de", Some("de"));
+        assert_eq!((s.ui, s.wording.next_label.as_str(), s.texts[Msg::Progress as usize].as_str()), (Lang::En, "Next", "{n} of {total}"));
     }
 
     #[test]

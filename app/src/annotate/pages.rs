@@ -17,6 +17,33 @@ use leptos_meta::Title;
 use leptos_router::components::A;
 use leptos_router::hooks::use_params_map;
 
+/// The interface language of the page and its messages (issue 18 item 3), read from the
+/// work state the server sent: the browser bundle holds no catalog.
+#[derive(Clone, Copy)]
+pub struct Ui {
+    lang: Lang,
+    info: StoredValue<WorkState>,
+}
+
+impl Ui {
+    fn of(info: StoredValue<WorkState>) -> Ui {
+        Ui { lang: info.with_value(|s| s.screen.ui), info }
+    }
+
+    /// A message in the interface language (empty if the server sent none).
+    pub fn msg(self, m: Msg) -> String {
+        self.info.with_value(|s| s.screen.texts.get(m as usize).cloned().unwrap_or_default())
+    }
+
+    pub fn tag(self) -> &'static str {
+        self.lang.tag()
+    }
+
+    pub fn dir(self) -> &'static str {
+        self.lang.dir()
+    }
+}
+
 /// Milliseconds from the browser's clock (0 on the server, where nothing is timed).
 fn client_now() -> f64 {
     #[cfg(feature = "hydrate")]
@@ -123,14 +150,14 @@ fn fresh_key(position: i64) -> String {
 
 /// The words a screen reader says for a slider position: no number, only where it stands
 /// between the two anchors.
-pub fn slider_words(l: Lang, value: Option<f64>, low: &str, high: &str) -> String {
-    let at = |m: Msg, end: &str| fill(l.msg(m), &[("end", end)]);
+pub fn slider_words(words: impl Fn(Msg) -> String, value: Option<f64>, low: &str, high: &str) -> String {
+    let at = |m: Msg, end: &str| fill(&words(m), &[("end", end)]);
     match value {
-        None => fill(l.msg(Msg::SliderNotSet), &[("low", low), ("high", high)]),
+        None => fill(&words(Msg::SliderNotSet), &[("low", low), ("high", high)]),
         Some(v) if v <= 3.0 => at(Msg::SliderAt, low),
         Some(v) if v < 25.0 => at(Msg::SliderCloseTo, low),
         Some(v) if v < 45.0 => at(Msg::SliderLeaning, low),
-        Some(v) if v <= 55.0 => l.msg(Msg::SliderMiddle).to_string(),
+        Some(v) if v <= 55.0 => words(Msg::SliderMiddle),
         Some(v) if v <= 75.0 => at(Msg::SliderLeaning, high),
         Some(v) if v < 97.0 => at(Msg::SliderCloseTo, high),
         Some(_) => at(Msg::SliderAt, high),
@@ -149,7 +176,7 @@ pub fn Slider(
     #[prop(into)] label: String,
     #[prop(into)] id: String,
     /// The interface language (the position in words, "Not set yet").
-    ui: Lang,
+    ui: Ui,
     /// Take the keyboard focus when shown.
     #[prop(optional)]
     autofocus: bool,
@@ -188,7 +215,7 @@ pub fn Slider(
                 aria-valuemin="0"
                 aria-valuemax="100"
                 aria-orientation="horizontal"
-                aria-valuetext=move || slider_words(ui, value.get(), &words_low, &words_high)
+                aria-valuetext=move || slider_words(move |m| ui.msg(m), value.get(), &words_low, &words_high)
                 data-set=move || if value.get().is_some() { "true" } else { "false" }
                 on:pointerdown=move |e: ev::PointerEvent| {
                     if e.button() != 0 {
@@ -260,7 +287,7 @@ fn labelled_text(label: String, id: &'static str, class: &'static str, lang: Opt
 
 /// The keys of a screen, shortly (hidden on touch screens without a keyboard).
 #[component]
-fn KeyLegend(kind: &'static str, ui: Lang, #[prop(optional)] ranks: usize) -> impl IntoView {
+fn KeyLegend(kind: &'static str, ui: Ui, #[prop(optional)] ranks: usize) -> impl IntoView {
     let m = move |x: Msg| format!(" {} · ", ui.msg(x));
     let last = move |x: Msg| format!(" {}", ui.msg(x));
     let body = match kind {
@@ -289,9 +316,10 @@ fn browser_lang() -> Lang {
     }
     #[cfg(all(feature = "hydrate", not(feature = "ssr")))]
     {
+        // In the browser's order (no weights to read: parsing them would bring float parsing
+        // into the bundle).
         let languages = leptos::prelude::window().navigator().languages();
-        let tags: Vec<String> = languages.iter().filter_map(|v| v.as_string()).collect();
-        Lang::from_accept_language(&tags.join(",")).unwrap_or_default()
+        languages.iter().filter_map(|v| v.as_string()).find_map(|t| Lang::from_tag(&t)).unwrap_or_default()
     }
     #[cfg(not(any(feature = "ssr", feature = "hydrate")))]
     {
@@ -308,12 +336,12 @@ pub fn WorkPage() -> impl IntoView {
     let ui = browser_lang();
     view! {
         <Title text="Assay · HIT"/>
-        <Suspense fallback=move || view! { <p class="annotate-loading" lang=ui.tag() dir=ui.dir()>{ui.msg(Msg::Loading)}</p> }>
+        <Suspense fallback=move || view! { <p class="annotate-loading" lang=ui.tag() dir=ui.dir()>{assay_core::i18n::page_words(ui).0}</p> }>
             {move || Suspend::new(async move {
                 match state.await {
                     Err(e) => Either::Left(view! {
                         <section class="card narrow" lang=ui.tag() dir=ui.dir()>
-                            <h1>{ui.msg(Msg::CannotOpen)}</h1>
+                            <h1>{assay_core::i18n::page_words(ui).1}</h1>
                             <p class="error" role="alert" id="work-error">{error_text(&e)}</p>
                         </section>
                     }),
@@ -383,8 +411,7 @@ fn Work(state: WorkState) -> impl IntoView {
                     step.set(next);
                 }
                 Err(e) => {
-                    let ui = info.with_value(|s| s.screen.ui);
-                    error.set(Some(format!("{} {}", error_text(&e), ui.msg(Msg::KeptAnswer))));
+                    error.set(Some(format!("{} {}", error_text(&e), Ui::of(info).msg(Msg::KeptAnswer))));
                     resync();
                 }
             }
@@ -408,8 +435,7 @@ fn Work(state: WorkState) -> impl IntoView {
                     step.set(next);
                 }
                 Err(e) => {
-                    let ui = info.with_value(|s| s.screen.ui);
-                    error.set(Some(format!("{} {}", error_text(&e), ui.msg(Msg::KeptRanks))));
+                    error.set(Some(format!("{} {}", error_text(&e), Ui::of(info).msg(Msg::KeptRanks))));
                     resync();
                 }
             }
@@ -432,8 +458,7 @@ fn Work(state: WorkState) -> impl IntoView {
                     feedback.set(Some((item, fb)));
                 }
                 Err(e) => {
-                    let ui = info.with_value(|s| s.screen.ui);
-                    error.set(Some(format!("{} {}", error_text(&e), ui.msg(Msg::KeptAnswer))));
+                    error.set(Some(format!("{} {}", error_text(&e), Ui::of(info).msg(Msg::KeptAnswer))));
                     resync();
                 }
             }
@@ -470,7 +495,7 @@ fn Work(state: WorkState) -> impl IntoView {
     };
 
     let task = state.task.clone();
-    let ui = state.screen.ui;
+    let ui = Ui::of(info);
     // The document's language follows the interface's (the server sends the frame in English).
     #[cfg(feature = "hydrate")]
     if let Some(root) = leptos::prelude::document().document_element() {
@@ -516,18 +541,18 @@ pub fn instructions_view(text: &str) -> impl IntoView + use<> {
 #[component]
 fn StartPage(info: StoredValue<WorkState>, practice: Option<PracticeView>, busy: RwSignal<bool>, start: impl Fn(ev::MouseEvent) + 'static) -> impl IntoView {
     let i = info.get_value();
-    let ui = i.screen.ui;
+    let ui = Ui::of(info);
     let todo = practice.filter(|p| !p.passed);
     let practice_note = todo.as_ref().map(|p| {
         let total = p.total.to_string();
-        let mut note = fill(ui.msg(Msg::PracticeBefore), &[("n", &total)]);
+        let mut note = fill(&ui.msg(Msg::PracticeBefore), &[("n", &total)]);
         if p.required > 0 {
             note.push(' ');
-            note.push_str(&fill(ui.msg(Msg::PracticeRequired), &[("required", &p.required.to_string()), ("total", &total)]));
+            note.push_str(&fill(&ui.msg(Msg::PracticeRequired), &[("required", &p.required.to_string()), ("total", &total)]));
         }
         if p.position > 0 || p.round > 1 {
             note.push(' ');
-            note.push_str(&fill(ui.msg(Msg::PracticeResume), &[("n", &(p.position + 1).to_string()), ("total", &total)]));
+            note.push_str(&fill(&ui.msg(Msg::PracticeResume), &[("n", &(p.position + 1).to_string()), ("total", &total)]));
         }
         view! { <p class="practice-note" id="practice-note">{note}</p> }
     });
@@ -539,7 +564,7 @@ fn StartPage(info: StoredValue<WorkState>, practice: Option<PracticeView>, busy:
             <div class="instructions" id="instructions" aria-labelledby="instructions-heading" lang=i.screen.wording_lang.clone() dir=i.screen.wording_dir.clone()>
                 {instructions_view(&i.screen.wording.instructions)}
             </div>
-            <p class="hit-size" id="hit-size">{fill(ui.msg(Msg::HitSize), &[("n", &i.total.to_string())])}</p>
+            <p class="hit-size" id="hit-size">{fill(&ui.msg(Msg::HitSize), &[("n", &i.total.to_string())])}</p>
             {practice_note}
             <button type="button" class="primary" id="start" on:click=start disabled=move || busy.get()>
                 {label}
@@ -549,10 +574,10 @@ fn StartPage(info: StoredValue<WorkState>, practice: Option<PracticeView>, busy:
 }
 
 /// The instructions again, folded, on the practice screens.
-fn instructions_again(i: &WorkState) -> impl IntoView + use<> {
+fn instructions_again(i: &WorkState, ui: Ui) -> impl IntoView + use<> {
     view! {
         <details class="instructions-again">
-            <summary lang=i.screen.ui.tag() dir=i.screen.ui.dir()>{i.screen.ui.msg(Msg::Instructions)}</summary>
+            <summary lang=ui.tag() dir=ui.dir()>{ui.msg(Msg::Instructions)}</summary>
             <div class="instructions" lang=i.screen.wording_lang.clone() dir=i.screen.wording_dir.clone()>{instructions_view(&i.screen.wording.instructions)}</div>
         </details>
     }
@@ -567,13 +592,13 @@ fn PracticeScreen(info: StoredValue<WorkState>, practice: PracticeView, item: It
     } else {
         Either::Right(view! { <DaItem info item busy submit/> })
     };
-    let ui = i.screen.ui;
-    let label = fill(ui.msg(Msg::PracticeLabel), &[("n", &(practice.position + 1).to_string()), ("total", &practice.total.to_string())]);
+    let ui = Ui::of(info);
+    let label = fill(&ui.msg(Msg::PracticeLabel), &[("n", &(practice.position + 1).to_string()), ("total", &practice.total.to_string())]);
     view! {
         <div class="card item-screen practice" lang=i.screen.wording_lang.clone() dir=i.screen.wording_dir.clone()>
             <p class="practice-label" id="practice-label" lang=ui.tag() dir=ui.dir()>{label}</p>
             {body}
-            {instructions_again(&i)}
+            {instructions_again(&i, ui)}
         </div>
     }
 }
@@ -593,7 +618,7 @@ fn PracticeFeedbackScreen(
     let p = feedback.practice.clone();
     // The round's last answer leaves the practice passed or back at item 1.
     let answered = if p.passed || p.position == 0 { p.total } else { p.position };
-    let ui = i.screen.ui;
+    let ui = Ui::of(info);
     let go = ui.msg(if p.passed {
         Msg::StartHit
     } else if p.position == 0 {
@@ -601,7 +626,7 @@ fn PracticeFeedbackScreen(
     } else {
         Msg::NextPractice
     });
-    let label = fill(ui.msg(Msg::PracticeFeedbackLabel), &[("n", &answered.to_string()), ("total", &p.total.to_string())]);
+    let label = fill(&ui.msg(Msg::PracticeFeedbackLabel), &[("n", &answered.to_string()), ("total", &p.total.to_string())]);
     let button = NodeRef::<leptos::html::Button>::new();
     Effect::new(move |_| {
         if let Some(el) = button.get() {
@@ -612,7 +637,7 @@ fn PracticeFeedbackScreen(
         <div class="card item-screen practice practice-feedback" id="practice-feedback" data-in-range=feedback.in_range.to_string()
             lang=i.screen.wording_lang.clone() dir=i.screen.wording_dir.clone()>
             <p class="practice-label" id="practice-label" lang=ui.tag() dir=ui.dir()>{label}</p>
-            {item_texts(&i, &item)}
+            {item_texts(&i, &item, ui)}
             <div class="feedback" role="status" lang=ui.tag() dir=ui.dir()>
                 <p class="verdict" id="feedback-verdict">{feedback.verdict.clone()}</p>
                 <p id="feedback-message">{feedback.message.clone()}</p>
@@ -641,13 +666,13 @@ fn ItemScreen(
     submit_ranks: Callback<Vec<RankAnswer>>,
 ) -> impl IntoView {
     let i = info.get_value();
-    let ui = i.screen.ui;
+    let ui = Ui::of(info);
     let total = i.total.to_string();
     let progress = if together.is_empty() {
-        fill(ui.msg(Msg::Progress), &[("n", &(answered + 1).to_string()), ("total", &total)])
+        fill(&ui.msg(Msg::Progress), &[("n", &(answered + 1).to_string()), ("total", &total)])
     } else {
         let (from, to) = ((answered + 1).to_string(), (answered + 1 + together.len() as i64).to_string());
-        fill(ui.msg(Msg::ProgressRange), &[("from", &from), ("to", &to), ("total", &total)])
+        fill(&ui.msg(Msg::ProgressRange), &[("from", &from), ("to", &to), ("total", &total)])
     };
     let lang = i.screen.wording_lang.clone();
     let dir = i.screen.wording_dir.clone();
@@ -678,9 +703,9 @@ fn DaItem(info: StoredValue<WorkState>, item: ItemView, busy: RwSignal<bool>, su
         }
     };
     let w = i.screen.wording.clone();
-    let ui = i.screen.ui;
+    let ui = Ui::of(info);
     let why = move || {
-        if value.get().is_none() { ui.msg(Msg::WhySlider) } else { "" }
+        if value.get().is_none() { ui.msg(Msg::WhySlider) } else { String::new() }
     };
     view! {
         <div
@@ -693,7 +718,7 @@ fn DaItem(info: StoredValue<WorkState>, item: ItemView, busy: RwSignal<bool>, su
             }
         >
             <p class="statement" id="statement">{w.statement.clone()}</p>
-            {item_texts(&i, &item)}
+            {item_texts(&i, &item, ui)}
             <Slider value low=w.anchor_low.clone() high=w.anchor_high.clone() label=w.statement.clone() id="score" ui autofocus=true/>
             <div class="actions">
                 <p class="next-why" id="next-why" aria-live="polite" lang=ui.tag() dir=ui.dir()>{why}</p>
@@ -715,10 +740,9 @@ fn DaItem(info: StoredValue<WorkState>, item: ItemView, busy: RwSignal<bool>, su
 
 /// The texts of an item, each with its label: DA (the reference or the source, then the
 /// candidate; fluency the candidate alone) and word order (the first sentence, then the second).
-fn item_texts(i: &WorkState, item: &ItemView) -> impl IntoView {
+fn item_texts(i: &WorkState, item: &ItemView, ui: Ui) -> impl IntoView {
     let w = &i.screen.wording;
     let lang = Some(i.screen.lang.clone());
-    let ui = i.screen.ui;
     if i.task == "word-order" {
         return Either::Left(view! {
             <div class="texts" lang=ui.tag() dir=ui.dir()>
@@ -750,7 +774,7 @@ fn item_texts(i: &WorkState, item: &ItemView) -> impl IntoView {
 fn RankingScreen(info: StoredValue<WorkState>, items: Vec<ItemView>, busy: RwSignal<bool>, submit: Callback<Vec<RankAnswer>>) -> impl IntoView {
     let i = info.get_value();
     let w = i.screen.wording.clone();
-    let ui = i.screen.ui;
+    let ui = Ui::of(info);
     let n = i.screen.rank_outputs.max(2);
     let ranks = RwSignal::new(vec![None::<u32>; items.len()]);
     let left = move || ranks.with(|r| r.iter().filter(|x| x.is_none()).count());
@@ -808,7 +832,7 @@ fn RankingScreen(info: StoredValue<WorkState>, items: Vec<ItemView>, busy: RwSig
                 .enumerate()
                 .map(|(b, (source, reference, outs))| {
                     let heading = if block_count > 1 {
-                        fill(ui.msg(Msg::SentenceNofM), &[("n", &(b + 1).to_string()), ("total", &block_count.to_string())])
+                        fill(&ui.msg(Msg::SentenceNofM), &[("n", &(b + 1).to_string()), ("total", &block_count.to_string())])
                     } else {
                         ui.msg(Msg::Sentence).to_string()
                     };
@@ -826,7 +850,7 @@ fn RankingScreen(info: StoredValue<WorkState>, items: Vec<ItemView>, busy: RwSig
                                     .into_iter()
                                     .enumerate()
                                     .map(|(o, (k, it))| {
-                                        let label = fill(ui.msg(Msg::TranslationN), &[("n", &(o + 1).to_string())]);
+                                        let label = fill(&ui.msg(Msg::TranslationN), &[("n", &(o + 1).to_string())]);
                                         let group = format!("rank-label-{k}");
                                         let (row_label, label_id) = (group.clone(), group.clone());
                                         view! {
@@ -854,9 +878,9 @@ fn RankingScreen(info: StoredValue<WorkState>, items: Vec<ItemView>, busy: RwSig
                                                             let name = if r == 1 {
                                                                 ui.msg(Msg::RankBest).to_string()
                                                             } else if r == n as u32 {
-                                                                fill(ui.msg(Msg::RankWorst), &[("r", &r.to_string())])
+                                                                fill(&ui.msg(Msg::RankWorst), &[("r", &r.to_string())])
                                                             } else {
-                                                                fill(ui.msg(Msg::RankN), &[("r", &r.to_string())])
+                                                                fill(&ui.msg(Msg::RankN), &[("r", &r.to_string())])
                                                             };
                                                             view! {
                                                                 <button
@@ -889,7 +913,7 @@ fn RankingScreen(info: StoredValue<WorkState>, items: Vec<ItemView>, busy: RwSig
                     {move || match left() {
                         0 => ui.msg(Msg::AllRanked).to_string(),
                         1 => ui.msg(Msg::RanksLeftOne).to_string(),
-                        k => fill(ui.msg(Msg::RanksLeft), &[("k", &k.to_string())]),
+                        k => fill(&ui.msg(Msg::RanksLeft), &[("k", &k.to_string())]),
                     }}
                 </p>
                 <button
@@ -916,7 +940,7 @@ fn Boxes(
     #[prop(into)] question: String,
     #[prop(into)] low: String,
     #[prop(into)] high: String,
-    ui: Lang,
+    ui: Ui,
 ) -> impl IntoView {
     let qid = format!("{id}-question");
     view! {
@@ -928,9 +952,9 @@ fn Boxes(
                     .map(|b| {
                         let n = (b + 1).to_string();
                         let name = match b {
-                            0 => fill(ui.msg(Msg::BoxEnd), &[("n", &n), ("end", &low)]),
-                            4 => fill(ui.msg(Msg::BoxEnd), &[("n", &n), ("end", &high)]),
-                            _ => fill(ui.msg(Msg::BoxN), &[("n", &n)]),
+                            0 => fill(&ui.msg(Msg::BoxEnd), &[("n", &n), ("end", &low)]),
+                            4 => fill(&ui.msg(Msg::BoxEnd), &[("n", &n), ("end", &high)]),
+                            _ => fill(&ui.msg(Msg::BoxN), &[("n", &n)]),
                         };
                         view! {
                             <button
@@ -963,7 +987,7 @@ fn WordOrderItem(
 ) -> impl IntoView {
     let i = info.get_value();
     let w = i.screen.wording.clone();
-    let ui = i.screen.ui;
+    let ui = Ui::of(info);
     let sliders = i.screen.woj_sliders;
     let q1 = RwSignal::new(None::<usize>);
     let q2 = RwSignal::new(None::<usize>);
@@ -1044,7 +1068,7 @@ fn WordOrderItem(
     let why = move || {
         let (a, b) = if sliders { (s1.get().is_some(), s2.get().is_some()) } else { (q1.get().is_some(), q2.get().is_some()) };
         match (a, b, sliders) {
-            (true, true, _) => "",
+            (true, true, _) => String::new(),
             (false, false, false) => ui.msg(Msg::WhyBoxesBoth),
             (false, true, false) => ui.msg(Msg::WhyBoxesFirst),
             (true, false, false) => ui.msg(Msg::WhyBoxesSecond),
@@ -1056,9 +1080,9 @@ fn WordOrderItem(
     view! {
         <div class="woj" tabindex="-1" node_ref=container on:keydown=on_key>
             <p class="woj-language" id="source-language" lang=ui.tag() dir=ui.dir()>
-                {fill(ui.msg(Msg::TranslationsFrom), &[("source", &i.screen.source_language_name)])}
+                {fill(&ui.msg(Msg::TranslationsFrom), &[("source", &i.screen.source_language_name)])}
             </p>
-            {item_texts(&i, &item)}
+            {item_texts(&i, &item, ui)}
             {questions}
             <div class="actions">
                 <p class="next-why" id="next-why" aria-live="polite" lang=ui.tag() dir=ui.dir()>{why}</p>
@@ -1075,7 +1099,7 @@ fn WordOrderItem(
 }
 
 #[component]
-fn Finished(code: Option<String>, return_url: Option<String>, ui: Lang) -> impl IntoView {
+fn Finished(code: Option<String>, return_url: Option<String>, ui: Ui) -> impl IntoView {
     let Some(code) = code else {
         // Held by the campaign's quality gate: a neutral page, the same whatever the reason.
         return Either::Left(view! {

@@ -696,7 +696,7 @@ pub async fn practice_answer_in(
     let yours = if woj {
         let words = |v: f64, low: &str, high: &str| match super::woj_box(v) {
             Some(b) if !screen.woj_sliders => fill(l.msg(super::Msg::BoxN), &[("n", &b.to_string())]),
-            _ => super::pages::slider_words(l, Some(v * 100.0), low, high),
+            _ => super::pages::slider_words(|m| l.msg(m).to_string(), Some(v * 100.0), low, high),
         };
         fill(
             l.text(Text::YourAnswers),
@@ -706,7 +706,7 @@ pub async fn practice_answer_in(
             ],
         )
     } else {
-        fill(l.text(Text::YourRating), &[("words", &super::pages::slider_words(l, Some(value), &w.anchor_low, &w.anchor_high))])
+        fill(l.text(Text::YourRating), &[("words", &super::pages::slider_words(|m| l.msg(m).to_string(), Some(value), &w.anchor_low, &w.anchor_high))])
     };
     let verdict = l.text(if in_range { Text::VerdictIn } else { Text::VerdictOut }).to_string();
     let (matched_s, total_s, required_s) = (matched_now.to_string(), total.to_string(), required.to_string());

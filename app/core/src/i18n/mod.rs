@@ -198,6 +198,21 @@ impl Lang {
     }
 }
 
+/// What the work page says before it knows the campaign: (loading, "cannot be opened"). A
+/// small table of its own, so that the browser bundle, which takes every other message from the
+/// server ([`Msg`] in the work state), holds no catalog.
+pub fn page_words(lang: Lang) -> (&'static str, &'static str) {
+    match lang {
+        Lang::En => ("Loading…", "This HIT cannot be opened"),
+        Lang::De => ("Wird geladen …", "Dieser HIT kann nicht geöffnet werden"),
+        Lang::Cs => ("Načítá se…", "Tento HIT nelze otevřít"),
+        Lang::Zh => ("正在加载…", "无法打开此 HIT"),
+        Lang::Ja => ("読み込み中…", "この HIT を開けません"),
+        Lang::Ar => ("جارٍ التحميل…", "تعذّر فتح هذه المهمة (HIT)"),
+        Lang::Hi => ("लोड हो रहा है…", "यह HIT खोला नहीं जा सकता"),
+    }
+}
+
 /// Declares a message enum with the list of all its messages (for the completeness tests).
 macro_rules! messages {
     ($(#[$meta:meta])* $name:ident { $($(#[$m_meta:meta])* $m:ident,)* }) => {
@@ -578,6 +593,17 @@ mod tests {
             assert!(same <= 3, "{lang:?}: {same} interface messages are the English ones");
             let same = Text::ALL.iter().filter(|&&m| lang.text(m) == Lang::En.text(m)).count();
             assert_eq!(same, 0, "{lang:?}: server texts equal to the English");
+        }
+    }
+
+    #[test]
+    fn messages_are_indexed_in_order_and_the_page_words_are_the_catalogs() {
+        // The browser reads the server's list of messages by `Msg as usize`.
+        for (i, &m) in Msg::ALL.iter().enumerate() {
+            assert_eq!(m as usize, i);
+        }
+        for lang in Lang::ALL {
+            assert_eq!(page_words(lang), (lang.msg(Msg::Loading), lang.msg(Msg::CannotOpen)), "{lang:?}");
         }
     }
 
