@@ -1690,6 +1690,8 @@ mod tests {
             let e = crate::campaign::launch::create_campaign(&db, &d, uid).await.unwrap_err().to_string();
             assert!(e.contains("cannot be more than the practice items (4)"), "{e}");
             d.settings.practice_pass = 3;
+            // An en-de test set: the interface would be German; this test reads the English.
+            d.settings.interface_language = "en".into();
             let id = crate::campaign::launch::create_campaign(&db, &d, uid).await.unwrap();
             crate::campaign::launch::launch_campaign(&db, id).await.unwrap();
 
