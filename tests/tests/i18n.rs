@@ -128,6 +128,16 @@ both_backends! {
         let html = page(&worker, &format!("/work/{a}"), "pt-BR").await;
         assert!(tag_of(&html, "work").contains("lang=\"en\"") && html.contains(">Start<"), "no catalog language: English");
 
+        // A language the catalog lacks is refused by name, and nothing is created.
+        let before = org.call("list_campaigns", &[]).await.json().as_array().unwrap().len();
+        let systems: Vec<i64> = de["systems"].as_array().unwrap().iter().map(|s| s["id"].as_i64().unwrap()).collect();
+        let draft = json!({ "name": "Klingon", "task": "da-adequacy", "test_set_id": de["id"], "systems": systems, "benchmark_systems": [], "seed": 4,
+            "settings": { "judgments_wanted": 14, "interface_language": "tlh" } });
+        let refused = org.call_json("create_campaign", json!({ "draft": draft })).await;
+        assert_eq!(refused.status, 400, "{}", refused.body);
+        assert!(refused.body.contains("the interface language must be empty (automatic) or one of en, de, cs, zh-Hans, ja, ar, hi, not") && refused.body.contains("tlh"), "{}", refused.body);
+        assert_eq!(org.call("list_campaigns", &[]).await.json().as_array().unwrap().len(), before);
+
         // The organizer's choice wins over the target; the crowd page follows it.
         let link = launch(&org, &de, "German in Hindi", json!({ "interface_language": "hi", "hit_length": 12, "bad_refs": 2, "repeats": 1, "refs": 1, "sets": 2, "judgments_wanted": 1 })).await;
         let (worker, a) = arrive(&server, &link, "HI-1", "de").await;
