@@ -79,6 +79,11 @@ both_backends! {
         // German target: the start page and the item screen in German, whatever the browser.
         let de = upload(&org, "en-de", "i18n-de").await;
         let link = launch(&org, &de, "German", json!({ "target_language": "German" })).await;
+        // The Mechanical Turk preview (before accepting) in German too.
+        let preview = page(&org, &format!("{link}&assignmentId=ASSIGNMENT_ID_NOT_AVAILABLE&hitId=H"), "en-US").await;
+        assert!(preview.starts_with("<!DOCTYPE html><html lang=\"de\" dir=\"ltr\">"), "{preview}");
+        assert!(preview.contains("<h1>Vorschau</h1>") && preview.contains("Nehmen Sie den HIT an, um zu beginnen."), "{preview}");
+        assert!(preview.contains(">Ein Beispielelement (nur zum Lesen)<") && preview.contains(">Zu bewertende Übersetzung<"), "{preview}");
         let (worker, a) = arrive(&server, &link, "DE-1", "en-US,en;q=0.9").await;
         let html = page(&worker, &format!("/work/{a}"), "en-US").await;
         assert!(tag_of(&html, "work").contains("lang=\"de\"") && tag_of(&html, "work").contains("dir=\"ltr\""), "{}", tag_of(&html, "work"));
