@@ -384,11 +384,7 @@ async fn crowd_link(
         Ok(Arrival::Work(a)) => Redirect::to(&format!("/work/{}", a.public_id)).into_response(),
         Ok(Arrival::NoWork) => crowd_page(lang().await, StatusCode::OK, Text::CrowdNoWorkTitle, Text::CrowdNoWork),
         Ok(Arrival::TooMany) => {
-            let mut r = page(
-                StatusCode::TOO_MANY_REQUESTS,
-                "Too many new workers",
-                "Many new workers have started from your network address in the last hour. Please try again later.",
-            );
+            let mut r = crowd_page(lang().await, StatusCode::TOO_MANY_REQUESTS, Text::CrowdTooManyTitle, Text::CrowdTooMany);
             r.headers_mut().insert(header::RETRY_AFTER, header::HeaderValue::from_static("600"));
             r
         }

@@ -191,6 +191,8 @@ pub(super) fn text(t: Text) -> &'static str {
         Text::TheGrayText => "النص الرمادي",
         Text::CrowdNoWorkTitle => "لا يوجد عمل الآن",
         Text::CrowdNoWork => "لا توجد مهمة لك في هذه الحملة في الوقت الحالي. شكرًا لاهتمامك.",
+        Text::CrowdTooManyTitle => "عدد كبير جدًا من العاملين الجدد",
+        Text::CrowdTooMany => "بدأ كثير من العاملين الجدد من عنوان شبكتك خلال الساعة الماضية. يُرجى المحاولة مرة أخرى لاحقًا.",
         Text::CrowdBusyTitle => "ضغط كبير",
         Text::CrowdBusy => "يبدأ كثيرون في الوقت نفسه؛ يُرجى إعادة تحميل هذه الصفحة بعد بضع ثوانٍ.",
         Text::CrowdErrorTitle => "حدث خطأ ما",

@@ -191,6 +191,8 @@ Na klávesnici: tabulátorem přejděte na překlad a stiskněte jeho pořadí (
         Text::TheGrayText => "šedý text",
         Text::CrowdNoWorkTitle => "Momentálně žádná práce",
         Text::CrowdNoWork => "V této kampani pro vás momentálně není žádný HIT. Děkujeme za váš zájem.",
+        Text::CrowdTooManyTitle => "Příliš mnoho nových pracovníků",
+        Text::CrowdTooMany => "Z vaší síťové adresy za poslední hodinu začalo mnoho nových pracovníků. Zkuste to prosím později.",
         Text::CrowdBusyTitle => "Přetíženo",
         Text::CrowdBusy => "Mnoho lidí začíná najednou; načtěte prosím tuto stránku za několik sekund znovu.",
         Text::CrowdErrorTitle => "Něco se pokazilo",

@@ -190,6 +190,8 @@ Mit der Tastatur: Mit Tab zu einer Übersetzung, dann ihren Rang drücken (1 bis
         Text::TheGrayText => "der graue Text",
         Text::CrowdNoWorkTitle => "Im Moment keine Arbeit",
         Text::CrowdNoWork => "In dieser Kampagne gibt es im Moment keinen HIT für Sie. Vielen Dank für Ihr Interesse.",
+        Text::CrowdTooManyTitle => "Zu viele neue Teilnehmende",
+        Text::CrowdTooMany => "In der letzten Stunde haben viele neue Personen von Ihrer Netzwerkadresse aus begonnen. Bitte versuchen Sie es später erneut.",
         Text::CrowdBusyTitle => "Ausgelastet",
         Text::CrowdBusy => "Viele Personen beginnen gleichzeitig; bitte laden Sie diese Seite in einigen Sekunden neu.",
         Text::CrowdErrorTitle => "Etwas ist schiefgegangen",

@@ -191,6 +191,8 @@ With a keyboard: Tab to a translation, then press its rank (1 to 5); Enter goes 
         Text::TheGrayText => "the gray text",
         Text::CrowdNoWorkTitle => "No work right now",
         Text::CrowdNoWork => "There is no HIT for you in this campaign at the moment. Thank you for your interest.",
+        Text::CrowdTooManyTitle => "Too many new workers",
+        Text::CrowdTooMany => "Many new workers have started from your network address in the last hour. Please try again later.",
         Text::CrowdBusyTitle => "Busy",
         Text::CrowdBusy => "Many people are starting at once; please reload this page in a few seconds.",
         Text::CrowdErrorTitle => "Something went wrong",

@@ -190,6 +190,8 @@ pub(super) fn text(t: Text) -> &'static str {
         Text::TheGrayText => "स्लेटी पाठ",
         Text::CrowdNoWorkTitle => "अभी कोई काम नहीं",
         Text::CrowdNoWork => "इस अभियान में अभी आपके लिए कोई HIT नहीं है। आपकी रुचि के लिए धन्यवाद।",
+        Text::CrowdTooManyTitle => "बहुत अधिक नए कार्यकर्ता",
+        Text::CrowdTooMany => "पिछले एक घंटे में आपके नेटवर्क पते से बहुत से नए कार्यकर्ताओं ने शुरू किया है। कृपया बाद में फिर से कोशिश करें।",
         Text::CrowdBusyTitle => "व्यस्त",
         Text::CrowdBusy => "बहुत से लोग एक साथ शुरू कर रहे हैं; कृपया कुछ सेकंड बाद यह पेज फिर से लोड करें।",
         Text::CrowdErrorTitle => "कुछ गड़बड़ हो गई",

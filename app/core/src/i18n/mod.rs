@@ -383,6 +383,8 @@ messages! {
         /// The crowd link's pages.
         CrowdNoWorkTitle,
         CrowdNoWork,
+        CrowdTooManyTitle,
+        CrowdTooMany,
         CrowdBusyTitle,
         CrowdBusy,
         CrowdErrorTitle,

@@ -189,6 +189,8 @@ pub(super) fn text(t: Text) -> &'static str {
         Text::TheGrayText => "灰色文本",
         Text::CrowdNoWorkTitle => "目前没有任务",
         Text::CrowdNoWork => "此项目目前没有可分配给您的 HIT。感谢您的关注。",
+        Text::CrowdTooManyTitle => "新工作者过多",
+        Text::CrowdTooMany => "过去一小时内有许多新工作者从您的网络地址开始。请稍后再试。",
         Text::CrowdBusyTitle => "繁忙",
         Text::CrowdBusy => "很多人同时开始；请在几秒钟后刷新此页面。",
         Text::CrowdErrorTitle => "出了点问题",
