@@ -94,6 +94,12 @@ const MIGRATIONS: &[(i64, &str, &str, &str)] = &[
         include_str!("../../migrations/sqlite/0009_practice.sql"),
         include_str!("../../migrations/postgres/0009_practice.sql"),
     ),
+    (
+        10,
+        "documents and error spans",
+        include_str!("../../migrations/sqlite/0010_documents.sql"),
+        include_str!("../../migrations/postgres/0010_documents.sql"),
+    ),
 ];
 
 /// SQLite migrations that open their own transaction, because they rebuild a table with

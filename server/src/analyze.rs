@@ -39,6 +39,8 @@ pub enum InputFormat {
     EsaCsv,
     /// WMT 2024 ESA JSONL (`langs, line_id, src, tgt, doc_id, domain, esa_spans, esa_score, system, annotator`).
     EsaJsonl,
+    /// Google's MQM TSV (`system doc doc_seg_id global_seg_id rater source target category severity [metadata]`, spans as `<v>…</v>`).
+    MqmTsv,
 }
 
 #[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
@@ -104,9 +106,18 @@ pub struct AnalyzeArgs {
     /// each document's domain; may be repeated. Without one: the JSONL's domain, or the document id.
     #[arg(long)]
     pub esa_docs: Vec<PathBuf>,
-    /// ESA input: language pairs averaging fewer segments per system are reported as too thin, not ranked.
+    /// ESA and MQM input: language pairs averaging fewer segments per system are reported as too thin, not ranked.
     #[arg(long, default_value_t = 100.0)]
     pub esa_min_segments: f64,
+    /// MQM input: the language pair (`en-de`) of the file; default: from a Google release's
+    /// name (`mqm_newstest2020_ende.tsv`), else `all`.
+    #[arg(long)]
+    pub mqm_pair: Option<String>,
+    /// MQM input: weights as JSON, the rest at their defaults (Major 5, Minor 1, Critical 5,
+    /// Neutral 0, Minor Fluency/Punctuation 0.1, Non-translation 25, Source issue 0),
+    /// e.g. '{"critical": 10}'.
+    #[arg(long)]
+    pub mqm_weights: Option<String>,
 }
 
 /// The pipeline's settings (METHOD §4–§6), shared by `analyze` and `export`.
@@ -253,6 +264,7 @@ impl InputFormat {
             InputFormat::WmtRanking => "wmt-ranking",
             InputFormat::EsaCsv => "esa-csv",
             InputFormat::EsaJsonl => "esa-jsonl",
+            InputFormat::MqmTsv => "mqm-tsv",
         }
     }
 }
@@ -302,6 +314,9 @@ fn detect_format(path: &Path) -> Result<InputFormat, String> {
     if line.starts_with("judgment_id,") {
         return Ok(InputFormat::AssayCsv);
     }
+    if app::analysis::mqm::looks_like_mqm_tsv(line) {
+        return Ok(InputFormat::MqmTsv);
+    }
     if app::analysis::esa::looks_like_esa_jsonl(line) {
         return Ok(InputFormat::EsaJsonl);
     }
@@ -317,6 +332,7 @@ fn detect_format(path: &Path) -> Result<InputFormat, String> {
     Err(format!(
         "{}: line 1: neither a Graham/MTurk header (HITId WorkerId Input.src Input.trg Input.item hit sys_id \
          rid type sid score time) nor an Appraise CSV row (9 comma-separated fields) nor an ESA CSV row (12 fields) or WMT 2024 ESA JSONL \
+         nor an MQM TSV (system<TAB>doc… header, or 9–10 tab-separated fields ending in a severity) \
          nor an Assay judgments.csv/.jsonl; name the format with --format",
         path.display()
     ))
@@ -487,6 +503,9 @@ pub async fn analyze(config: &Config, args: AnalyzeArgs) -> Result<(), String> {
         if matches!(format, InputFormat::EsaCsv | InputFormat::EsaJsonl) {
             return analyze_esa(path, &args, format, start);
         }
+        if format == InputFormat::MqmTsv {
+            return analyze_mqm(path, &args, start);
+        }
     }
     let (analysed, source, from_db) = match (&args.input, args.campaign) {
         (Some(path), _) => {
@@ -572,9 +591,7 @@ fn analyze_ranking(path: &Path, args: &AnalyzeArgs, start: Instant) -> Result<()
 /// written whole or not at all.
 fn analyze_esa(path: &Path, args: &AnalyzeArgs, format: InputFormat, start: Instant) -> Result<(), String> {
     use app::analysis::esa;
-    if !(args.esa_min_segments.is_finite() && args.esa_min_segments >= 0.0) {
-        return Err(format!("--esa-min-segments must be a number ≥ 0 (got {})", args.esa_min_segments));
-    }
+    let settings = esa_settings(args)?;
     eprintln!("assay: reading {} ({})", path.display(), format.as_str());
     let file = File::open(path).map_err(|e| format!("cannot open {}: {e}", path.display()))?;
     let bytes = file.metadata().map(|m| m.len()).unwrap_or(0);
@@ -587,24 +604,7 @@ fn analyze_esa(path: &Path, args: &AnalyzeArgs, format: InputFormat, start: Inst
     if data.ratings.is_empty() {
         return Err(format!("{}: no ratings", path.display()));
     }
-    let documents = if args.esa_docs.is_empty() {
-        None
-    } else {
-        let mut map = std::collections::HashMap::new();
-        for docs in &args.esa_docs {
-            let f = File::open(docs).map_err(|e| format!("cannot open {}: {e}", docs.display()))?;
-            esa::read_documents(std::io::BufReader::new(f), &mut map).map_err(|e| format!("{}: {e}", docs.display()))?;
-        }
-        Some(map)
-    };
-    let settings = esa::EsaSettings {
-        rule: match args.esa_rule {
-            EsaRuleArg::Wmt24 => esa::EsaRule::Wmt24,
-            EsaRuleArg::Wmt25 => esa::EsaRule::Wmt25,
-        },
-        alpha: args.settings.comparison_alpha,
-        min_segments: args.esa_min_segments,
-    };
+    let documents = documents_map(args)?;
     let analysis = esa::analyse(&data, documents.as_ref(), &settings).map_err(|e| format!("{}: {e}", path.display()))?;
     for r in &analysis.ranked {
         eprintln!(
@@ -665,6 +665,121 @@ fn analyze_esa(path: &Path, args: &AnalyzeArgs, format: InputFormat, start: Inst
         start.elapsed().as_secs_f64(),
         args.out.display()
     );
+    Ok(())
+}
+
+/// The settings of the ESA ranking from the command line (shared by ESA and MQM input).
+fn esa_settings(args: &AnalyzeArgs) -> Result<app::analysis::esa::EsaSettings, String> {
+    use app::analysis::esa;
+    if !(args.esa_min_segments.is_finite() && args.esa_min_segments >= 0.0) {
+        return Err(format!("--esa-min-segments must be a number ≥ 0 (got {})", args.esa_min_segments));
+    }
+    Ok(esa::EsaSettings {
+        rule: match args.esa_rule {
+            EsaRuleArg::Wmt24 => esa::EsaRule::Wmt24,
+            EsaRuleArg::Wmt25 => esa::EsaRule::Wmt25,
+        },
+        alpha: args.settings.comparison_alpha,
+        min_segments: args.esa_min_segments,
+    })
+}
+
+/// Reads every `--esa-docs` file into one document → domain map (`None` without any).
+fn documents_map(args: &AnalyzeArgs) -> Result<Option<std::collections::HashMap<String, String>>, String> {
+    if args.esa_docs.is_empty() {
+        return Ok(None);
+    }
+    let mut map = std::collections::HashMap::new();
+    for docs in &args.esa_docs {
+        let f = File::open(docs).map_err(|e| format!("cannot open {}: {e}", docs.display()))?;
+        app::analysis::esa::read_documents(std::io::BufReader::new(f), &mut map).map_err(|e| format!("{}: {e}", docs.display()))?;
+    }
+    Ok(Some(map))
+}
+
+/// `assay analyze --input` on Google's MQM TSV: MQM scores per rater, segment and system, the
+/// ranking with the ESA tests on the per-segment scores, `mqm-scores-<lp>.csv`,
+/// `mqm-ranking-<lp>.csv` (the ESA header), `mqm-pvalues-<lp>.csv` and `mqm.json`, written whole
+/// or not at all.
+fn analyze_mqm(path: &Path, args: &AnalyzeArgs, start: Instant) -> Result<(), String> {
+    use app::analysis::{esa, mqm};
+    let settings = esa_settings(args)?;
+    let weights: assay_core::protocol::mqm::MqmWeights = match &args.mqm_weights {
+        None => Default::default(),
+        Some(json) => match serde_json::from_str::<serde_json::Value>(json) {
+            Ok(v @ Value::Object(_)) => serde_json::from_value(v).map_err(|e| format!("--mqm-weights: {e} (known: minor, major, critical, neutral, minor_punctuation, non_translation, source_issue, reinterpretation)"))?,
+            _ => return Err(format!("--mqm-weights: not a JSON object of weights: {json}")),
+        },
+    };
+    weights.validate().map_err(|e| format!("--mqm-weights: {e}"))?;
+    let pair = match &args.mqm_pair {
+        Some(p) => app::import::LanguagePair::parse(p).map_err(|e| format!("--mqm-pair: {e}"))?.to_string(),
+        None => path.file_name().and_then(|n| mqm::pair_from_file_name(&n.to_string_lossy())).unwrap_or_else(|| "all".into()),
+    };
+    eprintln!("assay: reading {} (MQM TSV, language pair {pair})", path.display());
+    let file = File::open(path).map_err(|e| format!("cannot open {}: {e}", path.display()))?;
+    let bytes = file.metadata().map(|m| m.len()).unwrap_or(0);
+    let data = mqm::read_mqm_tsv(std::io::BufReader::new(file)).map_err(|e| format!("{}: {e}", path.display()))?;
+    if data.rows.is_empty() {
+        return Err(format!("{}: no rows (only a header?)", path.display()));
+    }
+    if !data.unclosed_markers.is_empty() {
+        eprintln!("assay: {} row(s) open <v> without </v> (read to the end of the text), first on line {}", data.unclosed_markers.len(), data.unclosed_markers[0]);
+    }
+    let documents = documents_map(args)?;
+    let analysis = mqm::analyse(&pair, &data.rows, &weights, documents.as_ref(), &settings).map_err(|e| format!("{}: {e}", path.display()))?;
+    match (&analysis.ranking, &analysis.too_thin) {
+        (Some(r), _) => eprintln!(
+            "assay: {}: {} systems, {} segments ({:.1} per system), {} raters, {} domains, {} cluster(s)",
+            r.pair,
+            r.systems.len(),
+            r.segments,
+            r.average_segments_per_system,
+            r.annotators,
+            r.domains.len(),
+            r.systems.last().map_or(0, |s| s.cluster)
+        ),
+        (None, Some(t)) => eprintln!(
+            "assay: {}: too thin to rank ({:.1} segments per system on average, fewer than {}); scores written",
+            t.pair, t.average_segments_per_system, t.min_segments
+        ),
+        (None, None) => {}
+    }
+    write_whole(&args.out, |dir| {
+        let mut sink = DirSink { dir };
+        let lp = esa::file_pair(&pair);
+        let mut files = Vec::new();
+        let name = format!("mqm-scores-{lp}.csv");
+        sink.file(&name, &mut |w| mqm::write_mqm_scores_csv(w, &analysis.systems))?;
+        files.push(name);
+        if let Some(r) = &analysis.ranking {
+            let name = format!("mqm-ranking-{lp}.csv");
+            sink.file(&name, &mut |w| esa::write_esa_ranking_csv(w, r))?;
+            files.push(name);
+            let name = format!("mqm-pvalues-{lp}.csv");
+            sink.file(&name, &mut |w| esa::write_esa_pvalues_csv(w, r))?;
+            files.push(name);
+        }
+        files.push("mqm.json".into());
+        let json = json!({
+            "source": {"kind": "file", "path": path.display().to_string(), "format": InputFormat::MqmTsv.as_str(), "bytes": bytes},
+            "documents_files": args.esa_docs.iter().map(|p| p.display().to_string()).collect::<Vec<_>>(),
+            "conventions": {
+                "span_offsets": "Unicode scalar values of the text carrying the <v> markers (target, or source when flagged), markers removed, start inclusive, end exclusive",
+                "score": "MQM score = -(sum of error weights): 0 is perfect, lower is worse (Google's sign)",
+                "segment": "system, doc, doc_seg_id, global_seg_id; value = mean over raters of each rater's score",
+                "system_score": "mqm-scores: mean over the system's segments; mqm-ranking: mean of per-domain means (the same with one domain)",
+                "p_values": if settings.rule == esa::EsaRule::Wmt24 { "two-sided per-domain Wilcoxon (SciPy defaults), Stouffer; symmetric" } else { "one-sided (row better than column) per-domain Wilcoxon (SciPy defaults), Stouffer" },
+            },
+            "settings": settings,
+            "unclosed_markers": data.unclosed_markers,
+            "analysis": analysis,
+            "files": files,
+            "seconds": start.elapsed().as_secs_f64(),
+        });
+        sink.file("mqm.json", &mut |w| serde_json::to_writer_pretty(w, &json).map_err(std::io::Error::other))
+    })?;
+    eprintln!("assay: MQM scores of {} systems in {:.2} s; results in {}", analysis.systems.len(), start.elapsed().as_secs_f64(), args.out.display());
     Ok(())
 }
 

@@ -39,6 +39,9 @@ pub async fn seed(state: &AppState, public_url: &str) -> AppResult<()> {
 /// Name of the demo campaign (its presence makes seeding a no-op).
 pub const DEMO_CAMPAIGN: &str = "Demo: DA adequacy (de-en)";
 
+/// Name of the demo's error span annotation campaign (documents of four segments).
+pub const DEMO_ESA_CAMPAIGN: &str = "Demo: ESA on documents (de-en)";
+
 /// Source sentences of the demo test set, with a reference and three made-up system outputs
 /// (a good one, a literal one, a sloppy one).
 const DEMO_SEGMENTS: [(&str, &str); 12] = [
@@ -103,8 +106,9 @@ fn demo_bundle() -> AppResult<ImportBundle> {
     })
 }
 
-/// The demo test set (12 de-en segments, 3 systems) and a launched DA adequacy campaign of
-/// 20-item HITs (14 system outputs + 2 bad references + 2 repeats + 2 references).
+/// The demo test set (12 de-en segments in 3 documents, 3 systems), a launched DA adequacy
+/// campaign of 20-item HITs (14 system outputs + 2 bad references + 2 repeats + 2 references)
+/// and a launched ESA campaign of whole documents.
 async fn seed_campaign(state: &AppState) -> AppResult<()> {
     let db = &state.db;
     if app::campaign::status::list_campaigns(db).await?.iter().any(|c| c.name == DEMO_CAMPAIGN) {
@@ -142,6 +146,26 @@ async fn seed_campaign(state: &AppState) -> AppResult<()> {
         gate: Default::default(),
     };
     let id = app::campaign::launch::create_campaign(db, &draft, organizer.id).await?;
+    app::campaign::launch::launch_campaign(db, id).await?;
+    // Error span annotation on the same documents: 5-minute HITs of whole documents, the
+    // document so far as context, a document score, one degraded document per HIT.
+    let esa = CampaignDraft {
+        name: DEMO_ESA_CAMPAIGN.into(),
+        task: TaskKind::Esa.as_str().into(),
+        benchmark_systems: Vec::new(),
+        seed: 2027,
+        settings: CampaignSettings {
+            hit_minutes: 5.0,
+            bad_refs: 1,
+            repeats: 0,
+            document_score: true,
+            redundancy: 2,
+            payment_per_hit: 1.0,
+            ..CampaignSettings::for_task(TaskKind::Esa, "English", "German")
+        },
+        ..draft
+    };
+    let id = app::campaign::launch::create_campaign(db, &esa, organizer.id).await?;
     app::campaign::launch::launch_campaign(db, id).await?;
     Ok(())
 }

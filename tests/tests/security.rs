@@ -89,6 +89,8 @@ const TABLE: &[Row] = &[
     // depends on the arguments, never the role's).
     Row { endpoint: "practice_answer", how: How::Form, expect: [S(401), Pass, Pass, S(403), S(403), S(403)] },
     Row { endpoint: "submit_screen", how: How::Json, expect: [S(401), S(400), S(400), S(403), S(403), S(403)] },
+    // A DA item takes no error spans: its owner's request is refused as invalid (400).
+    Row { endpoint: "submit_spans", how: How::Json, expect: [S(401), S(400), S(400), S(403), S(403), S(403)] },
     Row { endpoint: "my_assignments", how: How::Form, expect: [S(401), S(401), S(200), S(200), S(200), S(200)] },
     Row { endpoint: "verify_completion_code", how: How::Get, expect: [S(200); 6] },
     Row { endpoint: "list_assignments", how: How::Form, expect: [S(401), S(401), S(403), S(403), S(200), S(200)] },
@@ -241,6 +243,10 @@ fn json_args(endpoint: &str, who: Who, d: &Demo) -> Value {
         "check_study" | "create_study" => json!({ "draft": study }),
         // A DA HIT shows one item per screen: its owner's request is refused as invalid (400).
         "submit_screen" => json!({ "assignment": assignment, "ranks": [{ "position": 0, "rank": 1 }], "time_on_screen_ms": 1500, "key": "table" }),
+        "submit_spans" => json!({
+            "assignment": assignment, "position": 0, "score": 50.0, "spans": [{ "start": 0, "end": 1, "severity": "minor" }],
+            "time_on_screen_ms": 1500, "key": "table"
+        }),
         other => panic!("no JSON arguments for {other}"),
     }
 }

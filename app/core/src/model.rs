@@ -63,6 +63,9 @@ pub enum TaskKind {
     /// Relative ranking (WMT 2012): several outputs of one source ranked best to worst, ties
     /// allowed.
     Ranking,
+    /// Error Span Annotation (WMT 2024/2025): error spans (minor or major, omissions on a
+    /// `[MISSING]` token) in the translation of a document's segments, then a 0–100 score.
+    Esa,
 }
 
 impl TaskKind {
@@ -73,6 +76,7 @@ impl TaskKind {
             TaskKind::DaSourceBased => "da-source",
             TaskKind::WordOrder => "word-order",
             TaskKind::Ranking => "ranking",
+            TaskKind::Esa => "esa",
         }
     }
 
@@ -83,6 +87,7 @@ impl TaskKind {
             "da-source" => Some(TaskKind::DaSourceBased),
             "word-order" => Some(TaskKind::WordOrder),
             "ranking" => Some(TaskKind::Ranking),
+            "esa" => Some(TaskKind::Esa),
             _ => None,
         }
     }
@@ -180,6 +185,7 @@ pub fn task_label(task: &str) -> &'static str {
         "da-source" => "DA source-based",
         "word-order" => "Word order",
         "ranking" => "Relative ranking",
+        "esa" => "Error span annotation (ESA)",
         WORD_ORDER_Q1 => "Word order, Q1: grasping the meaning",
         WORD_ORDER_Q2 => "Word order, Q2: the order's own effect",
         _ => "Unknown task",
@@ -217,7 +223,7 @@ mod tests {
             assert_eq!(serde_json::to_string(&s).unwrap(), format!("\"{s}\""));
         }
         assert_eq!(AssignmentStatus::parse("Active"), None);
-        for t in [TaskKind::DaAdequacy, TaskKind::DaFluency, TaskKind::DaSourceBased, TaskKind::WordOrder, TaskKind::Ranking] {
+        for t in [TaskKind::DaAdequacy, TaskKind::DaFluency, TaskKind::DaSourceBased, TaskKind::WordOrder, TaskKind::Ranking, TaskKind::Esa] {
             assert_eq!(TaskKind::parse(t.as_str()), Some(t));
         }
     }

@@ -766,3 +766,64 @@ mod tests {
         assert!(well_formed(&timeline(&[], &[], "z", None)));
     }
 }
+
+/// One system's error spans per segment, for [`error_span_plot`].
+#[derive(Clone, Debug, PartialEq)]
+pub struct ErrorBar<'a> {
+    pub name: &'a str,
+    /// Minor and major spans per rated segment.
+    pub minor: f64,
+    pub major: f64,
+}
+
+/// Error spans per segment (ESA): one horizontal bar per system, major (dark red, hatched by a
+/// border) then minor (amber), in the order given; the figures are written after each bar so
+/// the plot reads without colour.
+pub fn error_span_plot(rows: &[ErrorBar]) -> String {
+    let row = 26.0;
+    let label_w = 160.0;
+    let plot_w = 320.0;
+    let top = 30.0;
+    let bottom = 46.0;
+    let n = rows.len().max(1);
+    let width = label_w + plot_w + 150.0;
+    let height = top + bottom + row * n as f64;
+    let max = rows.iter().map(|r| r.minor + r.major).fold(0.0f64, f64::max).max(0.5);
+    let scale = plot_w / max;
+    let mut s = String::new();
+    let _ = write!(
+        s,
+        r#"<svg xmlns="http://www.w3.org/2000/svg" class="plot error-spans" role="img" width="{width}" height="{height}" viewBox="0 0 {width} {height}" font-family="sans-serif" font-size="12">"#
+    );
+    s.push_str("<title>Error spans per segment of each system: major, then minor</title>");
+    let axis_y = top + row * n as f64;
+    let x0 = label_w + 10.0;
+    let _ = write!(s, r##"<line class="axis" x1="{x0}" y1="{axis_y}" x2="{:.1}" y2="{axis_y}" stroke="#000"/>"##, x0 + plot_w);
+    for k in 0..=4 {
+        let v = max * k as f64 / 4.0;
+        let tx = x0 + v * scale;
+        let _ = write!(s, r#"<text class="tick" x="{tx:.1}" y="{:.1}" text-anchor="middle">{v:.2}</text>"#, axis_y + 15.0);
+    }
+    let _ = write!(s, r#"<text class="axis-label" x="{:.1}" y="{:.1}" text-anchor="middle">error spans per segment</text>"#, x0 + plot_w / 2.0, axis_y + 34.0);
+    for (i, r) in rows.iter().enumerate() {
+        let y = top + row * i as f64 + 5.0;
+        let (wm, wn) = (r.major * scale, r.minor * scale);
+        let _ = write!(s, r#"<text class="system-label" x="{:.1}" y="{:.1}" text-anchor="end">{}</text>"#, label_w - 8.0, y + 12.0, escape(r.name));
+        let _ = write!(
+            s,
+            r##"<rect class="major" x="{x0}" y="{y:.1}" width="{wm:.1}" height="16" fill="#b3261e" stroke="#000" stroke-width="0.5"><title>{}: {:.2} major per segment</title></rect>"##,
+            escape(r.name),
+            r.major
+        );
+        let _ = write!(
+            s,
+            r##"<rect class="minor" x="{:.1}" y="{y:.1}" width="{wn:.1}" height="16" fill="#f2c14e" stroke="#000" stroke-width="0.5"><title>{}: {:.2} minor per segment</title></rect>"##,
+            x0 + wm,
+            escape(r.name),
+            r.minor
+        );
+        let _ = write!(s, r#"<text class="figures" x="{:.1}" y="{:.1}">{:.2} major, {:.2} minor</text>"#, x0 + wm + wn + 6.0, y + 12.0, r.major, r.minor);
+    }
+    s.push_str("</svg>");
+    s
+}

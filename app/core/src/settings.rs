@@ -61,13 +61,20 @@ impl Wording {
             TaskKind::WordOrder => String::new(),
             // WMT 2012's instruction (seed 001, Findings L1689–L1692).
             TaskKind::Ranking => "Rank the translations from best to worst (ties are allowed).".to_string(),
+            // Appraise's ESA instructions (AppraiseDev/Appraise `_instructions-esa.html`).
+            TaskKind::Esa => "Mark every error in the translation (select it, then choose minor or major), then score how much of the meaning it preserves.".to_string(),
         };
         let instructions = default_instructions(task, target_language, source_language);
+        // ESA's slider ends (Appraise's anchors at 0 and 100).
+        let (anchor_low, anchor_high) = match task {
+            TaskKind::Esa => ("No meaning preserved", "Perfect translation"),
+            _ => ("strongly disagree", "strongly agree"),
+        };
         Wording {
             statement,
             instructions,
-            anchor_low: "strongly disagree".into(),
-            anchor_high: "strongly agree".into(),
+            anchor_low: anchor_low.into(),
+            anchor_high: anchor_high.into(),
             woj_question1: "How difficult would it be to grasp the meaning of the second sentence if you were only shown the first?".into(),
             woj_question2: "How much does the ordering of the words on its own cloud the meaning of the first sentence?".into(),
             woj_low1: "Very difficult".into(),
@@ -145,6 +152,24 @@ You cannot go back to an earlier item."),
 Example: if two translations say what the source says and a third leaves out a word, give the first two rank 1 and the third rank 3.
 
 With a keyboard: Tab to a translation, then press its rank (1 to 5); Enter goes on. You cannot go back to an earlier screen.".to_string(),
+        TaskKind::Esa => format!("You will read documents in {source} with their translation into {target}, one segment at a time; the segments before it are shown above it for context.
+
+First mark the errors of the translation of the segment in the box:
+- select the words that are wrong (drag over them, or tap the first word and then the last), then choose Minor or Major;
+- a minor error is a wrong word or phrase that does not change what the text means, or a clumsy but understandable phrase;
+- a major error changes or loses meaning, or makes the text hard to understand;
+- if something of the source is missing from the translation, mark the [MISSING] token at the end;
+- click a marked error to change it: minor becomes major, and major is removed.
+
+Then set the slider for the whole segment:
+- 0: no meaning preserved; 33: some meaning preserved; 66: most meaning preserved, few errors; 100: perfect translation.
+
+Examples, for a source meaning \"The meeting was moved to Friday.\":
+- \"The meeting was moved to Friday.\": no error, the score near 100;
+- \"The meeting was move to Friday.\": a minor error on \"move\", the score near 80;
+- \"The meeting was cancelled.\": a major error on \"cancelled\" and a [MISSING] Friday, the score near 20.
+
+With a keyboard: Tab into the translation, move between words with the arrow keys, hold Shift with the arrows to extend the selection, press 1 for a minor or 2 for a major error, and Enter on a marked error to change it. You cannot go back to an earlier segment."),
     }
 }
 
@@ -237,7 +262,44 @@ pub struct CampaignSettings {
     /// [`crate::i18n::Lang`]), or empty for automatic (the target language if the catalog has
     /// it, else the browser's).
     pub interface_language: String,
+    /// Documents (ESA): what the screen shows of a segment's document besides the segment.
+    pub document_context: DocumentContext,
+    /// Documents (ESA): a 0–100 score for the whole document with its last segment
+    /// (Appraise's `isCompleteDocument` item).
+    pub document_score: bool,
+    /// Documents (ESA): the expected time of a HIT in minutes; HITs are filled with whole
+    /// documents up to it (WMT 2025: about an hour).
+    pub hit_minutes: f64,
+    /// Documents (ESA): expected seconds per source word and output (WMT 2025: 0.8).
+    pub seconds_per_source_word: f64,
     pub wording: Wording,
+}
+
+/// What a document-level screen shows besides the segment being judged.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, Default)]
+#[serde(rename_all = "kebab-case")]
+pub enum DocumentContext {
+    /// The segment alone.
+    None,
+    /// The document's earlier segments above it, read-only (Appraise's static context).
+    #[default]
+    Left,
+    /// The whole document, the segment being judged highlighted in it.
+    Whole,
+}
+
+impl DocumentContext {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            DocumentContext::None => "none",
+            DocumentContext::Left => "left",
+            DocumentContext::Whole => "whole",
+        }
+    }
+
+    pub fn parse(s: &str) -> Option<DocumentContext> {
+        [DocumentContext::None, DocumentContext::Left, DocumentContext::Whole].into_iter().find(|c| c.as_str() == s)
+    }
 }
 
 impl Default for CampaignSettings {
@@ -273,6 +335,10 @@ impl Default for CampaignSettings {
             practice_items: 0,
             practice_pass: 0,
             interface_language: String::new(),
+            document_context: DocumentContext::Left,
+            document_score: false,
+            hit_minutes: 60.0,
+            seconds_per_source_word: 0.8,
             wording: Wording::default(),
         }
     }
@@ -305,6 +371,18 @@ impl CampaignSettings {
             s.refs = 0;
             s.sets = 1;
             s.judgments_wanted = 100;
+        }
+        if task == TaskKind::Esa {
+            // Whole documents per HIT, sized by expected time; bad references and repeats
+            // count documents; every output judged once.
+            s.bad_refs = 1;
+            s.repeats = 1;
+            s.refs = 0;
+            s.sets = 1;
+            s.judgments_wanted = 1;
+            s.wanted_per = WantedPer::Segment;
+            s.seconds_per_adequacy_judgment = 40.0;
+            s.time_floor_seconds = 300;
         }
         s
     }
@@ -345,6 +423,9 @@ impl CampaignSettings {
     /// designer's, any size a form can send: the products saturate instead of wrapping (a
     /// design that large is refused by the checks; its implications only have to be shown).
     pub fn implications(&self, task: TaskKind, systems: usize, outputs_per_system: usize) -> Implications {
+        if task == TaskKind::Esa {
+            return self.document_implications(systems, outputs_per_system);
+        }
         let per_hit = self.system_items(task);
         let per_system = match self.wanted_per {
             WantedPer::System => self.judgments_wanted,
@@ -368,6 +449,37 @@ impl CampaignSettings {
         }
     }
 }
+
+impl CampaignSettings {
+    /// [`CampaignSettings::implications`] of a task of documents, before its documents are read:
+    /// segments of [`ASSUMED_SOURCE_WORDS`] source words, HITs filled to `hit_minutes` with
+    /// the quality-control copies inside. The designer's check replaces the HIT count with the
+    /// builder's.
+    fn document_implications(&self, systems: usize, outputs_per_system: usize) -> Implications {
+        let per_segment = ASSUMED_SOURCE_WORDS * self.seconds_per_source_word.max(0.0);
+        let slots = if per_segment > 0.0 { (self.hit_minutes.max(0.0) * 60.0 / per_segment).floor() as usize } else { 0 };
+        // The copies of `bad_refs + repeats` documents of about 5 segments take their share.
+        let per_hit = slots.saturating_sub(5 * (self.bad_refs + self.repeats)).max(usize::from(slots > 0));
+        let outputs = systems.saturating_mul(outputs_per_system).saturating_mul(self.judgments_wanted);
+        let hits = if per_hit == 0 { 0 } else { outputs.div_ceil(per_hit) };
+        let k = self.redundancy.max(1);
+        let assignments = hits.saturating_mul(k);
+        Implications {
+            hits,
+            system_items_per_hit: per_hit,
+            judgments_per_system: (outputs_per_system.saturating_mul(self.judgments_wanted).saturating_mul(k)) as f64,
+            assignments,
+            workers_needed: if hits == 0 { 0 } else { k },
+            cost: assignments as f64 * self.payment_per_hit,
+            minutes_per_hit: self.hit_minutes,
+            total_hours: assignments as f64 * self.hit_minutes / 60.0,
+        }
+    }
+}
+
+/// Source words per segment the designer assumes for a task of documents before the HITs are
+/// built (news sentences average about 20 words).
+pub const ASSUMED_SOURCE_WORDS: f64 = 20.0;
 
 /// What a design implies, shown live on the designer page.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, Default)]

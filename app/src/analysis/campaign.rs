@@ -19,7 +19,7 @@ use std::sync::{Arc, Mutex, OnceLock};
 
 use sqlx::Row;
 
-use super::db::{CampaignBlocks, CampaignInfo, load_campaign_with_blocks};
+use super::db::{CampaignBlocks, CampaignInfo, ProtocolRows, load_campaign_with_blocks};
 use super::bundle::{BundleOptions, FileSink};
 use super::ranking::{PairReport, RankingData};
 use super::{AnalysisResult, AnalysisSettings, JudgmentSet, analyse as run_pipeline};
@@ -47,6 +47,93 @@ pub struct CampaignAnalysis {
     agreement: OnceLock<AgreementReport>,
     /// A ranking campaign's methods side by side; `None` for other tasks.
     pub ranking: Option<RankingAnalysis>,
+    /// An ESA campaign's WMT ranking and error spans; `None` for other tasks.
+    pub esa: Option<EsaCampaignAnalysis>,
+}
+
+/// An ESA campaign analysed as WMT 2024 analyses its ESA data (`analysis::esa`), on the
+/// ratings of the workers quality control keeps, and its error spans per system.
+#[derive(Clone, Debug)]
+pub struct EsaCampaignAnalysis {
+    /// Every worker's ratings, quality-control copies and document scores included (the
+    /// campaign's ESA CSV).
+    pub ratings: Vec<assay_core::analysis::esa::EsaRating>,
+    /// The WMT 2024 ranking of the kept workers' ratings (`Err`: why it could not be made).
+    pub ranking: Result<assay_core::analysis::esa::EsaAnalysis, String>,
+    /// Workers left out by quality control.
+    pub workers_excluded: usize,
+    /// Error spans of the kept workers' system items, per system, best-scored system first.
+    pub spans: Vec<SystemSpans>,
+}
+
+/// The error spans one system's translations received (kept workers, system items).
+#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct SystemSpans {
+    pub system: String,
+    /// Segments rated (ratings).
+    pub segments: usize,
+    pub minor: usize,
+    pub major: usize,
+    /// Of the spans, omissions (the `[MISSING]` token).
+    pub omissions: usize,
+    /// Ratings with no span at all.
+    pub error_free: usize,
+}
+
+impl SystemSpans {
+    /// Spans per rated segment.
+    pub fn per_segment(&self) -> f64 {
+        if self.segments == 0 { 0.0 } else { (self.minor + self.major) as f64 / self.segments as f64 }
+    }
+}
+
+/// The ESA analysis of a campaign's ratings, keeping the workers `r`'s exclusion policy keeps.
+pub fn esa_analysis(set: &JudgmentSet, r: &AnalysisResult, ratings: Vec<assay_core::analysis::esa::EsaRating>) -> EsaCampaignAnalysis {
+    use assay_core::analysis::esa::{EsaSettings, analyse as rank, EsaFile};
+    use assay_core::protocol::Severity;
+    let excluded: std::collections::HashSet<&str> = r
+        .workers
+        .iter()
+        .filter(|w| r.settings.exclusion.excludes(w))
+        .map(|w| set.workers.name(w.worker))
+        .collect();
+    let kept: Vec<_> = ratings.iter().filter(|x| !excluded.contains(x.user.as_str())).cloned().collect();
+    let workers_excluded = {
+        let mut w: Vec<&str> = ratings.iter().map(|x| x.user.as_str()).filter(|u| excluded.contains(u)).collect();
+        w.sort_unstable();
+        w.dedup();
+        w.len()
+    };
+    let mut by_system: std::collections::BTreeMap<String, SystemSpans> = std::collections::BTreeMap::new();
+    for x in kept.iter().filter(|x| x.item_type == "TGT" && !x.complete_document) {
+        let e = by_system.entry(x.system.clone()).or_insert_with(|| SystemSpans { system: x.system.clone(), ..SystemSpans::default() });
+        e.segments += 1;
+        if x.spans.is_empty() {
+            e.error_free += 1;
+        }
+        for s in &x.spans {
+            match s.severity {
+                Severity::Major | Severity::Critical => e.major += 1,
+                _ => e.minor += 1,
+            }
+            if s.missing {
+                e.omissions += 1;
+            }
+        }
+    }
+    // Campaigns are ranked whatever their size; the page says when a pair is thinner than
+    // WMT's 100 segments per system.
+    let settings = EsaSettings { min_segments: 0.0, ..EsaSettings::default() };
+    let file = EsaFile { ratings: kept, spans: Default::default() };
+    let ranking = rank(&file, None, &settings).map_err(|e| e.to_string());
+    let mut spans: Vec<SystemSpans> = by_system.into_values().collect();
+    if let Ok(a) = &ranking
+        && let Some(p) = a.ranked.first()
+    {
+        let order: Vec<&str> = p.systems.iter().map(|s| s.system.as_str()).collect();
+        spans.sort_by_key(|s| order.iter().position(|o| *o == s.system).unwrap_or(usize::MAX));
+    }
+    EsaCampaignAnalysis { ratings, ranking, workers_excluded, spans }
 }
 
 /// A relative-ranking campaign analysed by every method of WMT 2012 (seed 001), on the blocks
@@ -112,6 +199,53 @@ impl CampaignAnalysis {
             sink.file("ranking-agreement.csv", &mut |w| super::ranking::write_agreement_csv(w, std::slice::from_ref(&k.report)))?;
             files.push("ranking-agreement.csv".into());
         }
+        if let Some(e) = &self.esa {
+            files.extend(self.write_esa_files(sink, e)?);
+        }
+        Ok(files)
+    }
+
+    /// An ESA campaign's files: every rating in the Appraise/WMT 2024 ESA CSV
+    /// (`esa-<lp>.csv`, languages as ISO 639-3), the WMT ranking and its p-values per language
+    /// pair, and the error spans per system (`esa-spans.csv`).
+    fn write_esa_files(&self, sink: &mut dyn FileSink, e: &EsaCampaignAnalysis) -> Result<Vec<String>, String> {
+        use assay_core::analysis::esa::{file_pair, write_esa_csv, write_esa_pvalues_csv, write_esa_ranking_csv};
+        let three = |code: &str| crate::import::LangCode::parse(code).map(|c| c.iso639_3().to_string()).unwrap_or_else(|_| code.to_string());
+        let (src, tgt) = (three(&self.info.source_lang), three(&self.info.target_lang));
+        let lp = file_pair(&format!("{}-{}", self.info.source_lang, self.info.target_lang));
+        let mut files = Vec::new();
+        let name = format!("esa-{lp}.csv");
+        sink.file(&name, &mut |w| write_esa_csv(w, &src, &tgt, &e.ratings))?;
+        files.push(name);
+        if let Ok(a) = &e.ranking {
+            for report in &a.ranked {
+                let pair = file_pair(&report.pair);
+                let name = format!("esa-ranking-{pair}.csv");
+                sink.file(&name, &mut |w| write_esa_ranking_csv(w, report))?;
+                files.push(name);
+                let name = format!("esa-pvalues-{pair}.csv");
+                sink.file(&name, &mut |w| write_esa_pvalues_csv(w, report))?;
+                files.push(name);
+            }
+        }
+        sink.file("esa-spans.csv", &mut |w| {
+            writeln!(w, "system,segments,minor,major,omissions,error_free,spans_per_segment")?;
+            for s in &e.spans {
+                writeln!(
+                    w,
+                    "{},{},{},{},{},{},{}",
+                    assay_core::analysis::formats::csv_text(&s.system),
+                    s.segments,
+                    s.minor,
+                    s.major,
+                    s.omissions,
+                    s.error_free,
+                    s.per_segment()
+                )?;
+            }
+            Ok(())
+        })?;
+        files.push("esa-spans.csv".into());
         Ok(files)
     }
 
@@ -209,12 +343,13 @@ pub async fn analyse(db: &Db, campaign_id: i64, settings: &AnalysisSettings) -> 
             None => version(db, Some(campaign_id)).await?,
         };
         let started = std::time::Instant::now();
-        let (info, set, blocks) = load_campaign_with_blocks(db, campaign_id).await?;
+        let (info, set, ProtocolRows { ranking: blocks, esa: ratings }) = load_campaign_with_blocks(db, campaign_id).await?;
         let settings = settings.clone();
-        let (set, result, ranking) = tokio::task::spawn_blocking(move || {
+        let (set, result, ranking, esa) = tokio::task::spawn_blocking(move || {
             let result = run_pipeline(&set, &settings);
             let ranking = blocks.map(|b| ranking_analysis(&set, &result, b));
-            (set, result, ranking)
+            let esa = ratings.map(|x| esa_analysis(&set, &result, x));
+            (set, result, ranking, esa)
         })
         .await
         .map_err(|e| AppError::internal(format!("the analysis failed: {e}")))?;
@@ -228,6 +363,7 @@ pub async fn analyse(db: &Db, campaign_id: i64, settings: &AnalysisSettings) -> 
             compute_ms: started.elapsed().as_millis() as i64,
             agreement: OnceLock::new(),
             ranking,
+            esa,
         };
         *entry = Some(Entry { analysis: Arc::new(analysis), campaign, table, used: 0 });
     }

@@ -288,6 +288,8 @@ pub struct SegmentName {
     pub document: Option<String>,
     pub test_set: String,
     pub test_set_id: i64,
+    /// The domain of the segment's document (WMT `.docs` files), if known.
+    pub domain: Option<String>,
 }
 
 /// The names behind the ids of [`StoredJudgment`]s: workers (`platform`, external id), systems
@@ -328,7 +330,7 @@ impl StoredNames {
             names.systems.insert(r.try_get(0).with_context(context)?, r.try_get(1).with_context(context)?);
         }
         let segments = sqlx::query(
-            "SELECT s.id, s.segment_key, s.document, t.name, t.id, CASE WHEN t.id = c.test_set_id THEN 0 ELSE 1 END \
+            "SELECT s.id, s.segment_key, s.document, t.name, t.id, CASE WHEN t.id = c.test_set_id THEN 0 ELSE 1 END, s.domain \
              FROM campaigns c JOIN segments s ON s.test_set_id = c.test_set_id \
                   OR s.test_set_id IN (SELECT old_test_set_id FROM study_arms WHERE campaign_id = c.id) \
                   OR s.test_set_id IN (SELECT new_test_set_id FROM study_arms WHERE campaign_id = c.id) \
@@ -350,6 +352,7 @@ impl StoredNames {
                     document: r.try_get(2).with_context(context)?,
                     test_set: r.try_get(3).with_context(context)?,
                     test_set_id: r.try_get(4).with_context(context)?,
+                    domain: r.try_get(6).with_context(context)?,
                 },
             );
         }
@@ -544,6 +547,83 @@ pub fn ranking_blocks(rows: &[StoredJudgment], names: &StoredNames, shape: &SetS
     Ok(out)
 }
 
+/// An ESA campaign's judgments as the ratings of the Appraise/WMT 2024 ESA CSV: items of type
+/// `TGT` (system), `BAD` (degraded copy) and `CHK` (repeat), each with its spans, and one more
+/// rating with `isCompleteDocument` for each document score. The item is the segment's key,
+/// the document its document (the key itself when it has none), the domain the document's
+/// (`general` when the test set names none); times in seconds (shown, submitted).
+pub fn esa_ratings(rows: &[StoredJudgment], details: &FxMap<i64, protocol::Detail>, names: &StoredNames, shape: &SetShape) -> AppResult<Vec<assay_core::analysis::esa::EsaRating>> {
+    use assay_core::analysis::esa::EsaRating;
+    let mut out = Vec::new();
+    let mut systems: FxMap<Option<i64>, String> = FxMap::default();
+    let mut workers: FxMap<i64, String> = FxMap::default();
+    for j in rows {
+        if j.skipped {
+            continue;
+        }
+        let Some(score) = j.score else { continue };
+        let item_type = match j.item_type {
+            ItemType::System => "TGT",
+            ItemType::BadRef => "BAD",
+            ItemType::Repeat => "CHK",
+            ItemType::Ref => "REF",
+        };
+        if !systems.contains_key(&j.system) {
+            systems.insert(j.system, names.system(j.system)?.to_string());
+        }
+        if !workers.contains_key(&j.worker) {
+            workers.insert(j.worker, names.worker(j.worker)?);
+        }
+        let segment = names.segment(j.segment)?;
+        let key = if shape.by_test_set { format!("{}:{}", segment.test_set, segment.key) } else { segment.key.clone() };
+        let document = segment.document.clone().filter(|d| !d.trim().is_empty()).unwrap_or_else(|| key.clone());
+        let detail = details.get(&j.id);
+        let end = j.submitted_at_ms as f64 / 1000.0;
+        let start = (j.submitted_at_ms - j.ms) as f64 / 1000.0;
+        let rating = EsaRating {
+            line: out.len() + 1,
+            user: workers[&j.worker].clone(),
+            system: systems[&j.system].clone(),
+            item: key,
+            item_type: item_type.to_string(),
+            pair: shape.lang_pair.clone(),
+            score,
+            document,
+            complete_document: false,
+            domain: Some(segment.domain.clone().filter(|d| !d.trim().is_empty()).unwrap_or_else(|| "general".into())),
+            spans: detail.map(|d| d.spans.clone()).unwrap_or_default(),
+            start_time: Some(start),
+            end_time: Some(end),
+        };
+        let document_score = detail.and_then(|d| d.document_score);
+        out.push(rating.clone());
+        if let Some(d) = document_score {
+            out.push(EsaRating { line: out.len() + 1, score: d, complete_document: true, spans: Vec::new(), ..rating });
+        }
+    }
+    Ok(out)
+}
+
+/// The structured part (`judgments.detail`) of every judgment of a campaign that has one, by
+/// judgment id.
+pub async fn campaign_details(conn: &mut AnyConnection, campaign_id: i64) -> AppResult<FxMap<i64, protocol::Detail>> {
+    let context = || format!("reading the error spans of campaign {campaign_id}");
+    let rows: Vec<(i64, String)> = sqlx::query_as(
+        "SELECT j.id, j.detail FROM judgments j JOIN hit_items hi ON hi.id = j.hit_item_id JOIN hits h ON h.id = hi.hit_id \
+         WHERE h.campaign_id = $1 AND j.detail IS NOT NULL",
+    )
+    .bind(campaign_id)
+    .fetch_all(&mut *conn)
+    .await
+    .with_context(context)?;
+    let mut out = FxMap::default();
+    for (id, json) in rows {
+        let d = protocol::Detail::from_column(Some(&json)).map_err(|e| AppError::internal(format!("judgment {id}: its detail does not read: {e}")))?;
+        out.insert(id, d);
+    }
+    Ok(out)
+}
+
 /// Whether a campaign is a comparison study's arm (its judgments are named by test set).
 pub async fn is_study_arm(conn: &mut AnyConnection, campaign_id: i64) -> AppResult<bool> {
     Ok(sqlx::query("SELECT 1 FROM study_arms WHERE campaign_id = $1")
@@ -567,9 +647,17 @@ pub async fn load_campaign(db: &Db, campaign_id: i64) -> AppResult<(CampaignInfo
     load_campaign_with_blocks(db, campaign_id).await.map(|(info, set, _)| (info, set))
 }
 
-/// [`load_campaign`], and for a ranking campaign its blocks ([`ranking_blocks`]) read from the
-/// same rows.
-pub async fn load_campaign_with_blocks(db: &Db, campaign_id: i64) -> AppResult<(CampaignInfo, JudgmentSet, Option<CampaignBlocks>)> {
+/// What a protocol's own analysis reads besides the pipeline's records, from the same rows.
+#[derive(Clone, Debug, Default)]
+pub struct ProtocolRows {
+    /// Relative ranking: the blocks ([`ranking_blocks`]).
+    pub ranking: Option<CampaignBlocks>,
+    /// ESA: the ratings with their spans ([`esa_ratings`]).
+    pub esa: Option<Vec<assay_core::analysis::esa::EsaRating>>,
+}
+
+/// [`load_campaign`], and what the campaign's protocol reads besides ([`ProtocolRows`]).
+pub async fn load_campaign_with_blocks(db: &Db, campaign_id: i64) -> AppResult<(CampaignInfo, JudgmentSet, ProtocolRows)> {
     let started = std::time::Instant::now();
     let mut conn = db.pool.acquire().await.with_context(|| format!("reading campaign {campaign_id}"))?;
     let info = campaign_info_on(&mut conn, campaign_id).await?;
@@ -577,14 +665,16 @@ pub async fn load_campaign_with_blocks(db: &Db, campaign_id: i64) -> AppResult<(
     let names = StoredNames::read(&mut conn, campaign_id, Scope::Campaign).await?;
     let named = started.elapsed();
     let rows = read_campaign_judgments(db, &mut conn, campaign_id).await?;
+    let details = if shape.task == TaskKind::Esa { campaign_details(&mut conn, campaign_id).await? } else { FxMap::default() };
     drop(conn);
     let read = started.elapsed();
     let n = rows.len();
     // Interning a million records is CPU work: off the async workers.
     let (set, blocks) = tokio::task::spawn_blocking(move || -> AppResult<_> {
         let set = judgment_set(&rows, &names, &shape)?;
-        let blocks = if shape.task == TaskKind::Ranking { Some(ranking_blocks(&rows, &names, &shape)?) } else { None };
-        Ok((set, blocks))
+        let ranking = if shape.task == TaskKind::Ranking { Some(ranking_blocks(&rows, &names, &shape)?) } else { None };
+        let esa = if shape.task == TaskKind::Esa { Some(esa_ratings(&rows, &details, &names, &shape)?) } else { None };
+        Ok((set, ProtocolRows { ranking, esa }))
     })
     .await
     .map_err(|e| AppError::internal(format!("reading the judgments failed: {e}")))??;

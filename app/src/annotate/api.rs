@@ -82,7 +82,7 @@ pub async fn submit_judgment(
     #[server(default)] active_ms: Option<i64>,
 ) -> Result<Step, ServerFnError> {
     let state = web::app_state()?;
-    let answer = work::Answer { position, score, score2, skipped, time_on_screen_ms, active_ms, idempotency_key: key };
+    let answer = work::Answer { position, score, score2, skipped, time_on_screen_ms, active_ms, idempotency_key: key, detail: Default::default() };
     let cache = cache()?;
     match work::submit(&state.db, &cache, &state.secret, caller(), &assignment, &answer).await {
         Ok(s) => Ok(s),
@@ -105,6 +105,29 @@ pub async fn practice_answer(
         Ok(f) => Ok(f),
         Err(e) => Err(refuse_annotator(&state, &assignment, e).await),
     }
+}
+
+/// Stores the answer to the current segment of an error-span task (ESA): its error spans
+/// (offsets in characters of the translation shown, end exclusive; omissions with `missing`),
+/// its 0–100 score and, with a document's last segment when the campaign asks for it, the
+/// document's score. Returns the next step, as [`submit_judgment`] does.
+#[allow(clippy::too_many_arguments)]
+#[server(endpoint = "submit_spans", input = server_fn::codec::Json)]
+pub async fn submit_spans(
+    assignment: String,
+    position: i64,
+    score: Option<f64>,
+    spans: Vec<assay_core::protocol::Span>,
+    #[server(default)] document_score: Option<f64>,
+    time_on_screen_ms: i64,
+    key: String,
+    #[server(default)] active_ms: Option<i64>,
+) -> Result<Step, ServerFnError> {
+    let state = web::app_state()?;
+    let detail = assay_core::protocol::Detail { rank: None, spans, document_score };
+    let answer = work::Answer { position, score, score2: None, skipped: false, time_on_screen_ms, active_ms, idempotency_key: key, detail };
+    let cache = cache()?;
+    work::submit(&state.db, &cache, &state.secret, caller(), &assignment, &answer).await.map_err(refuse)
 }
 
 /// One translation's rank on a ranking screen: its item's position and its rank (1 = best; tied

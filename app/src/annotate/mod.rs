@@ -11,6 +11,7 @@
 //! `fixture` (SSR only) seeds a test campaign for the demo and the tests.
 
 pub mod api;
+pub mod esa;
 pub mod pages;
 #[cfg(feature = "ssr")]
 pub mod fixture;
@@ -67,6 +68,9 @@ pub struct ScreenSettings {
     /// the one language the page needs, so the browser bundle carries no catalog.
     #[serde(default)]
     pub texts: Vec<String>,
+    /// Documents (ESA): `none`, `left` or `whole` (what the screen shows around a segment).
+    #[serde(default)]
+    pub document_context: String,
 }
 
 /// The screen settings of a campaign, from its stored `settings` JSON read by
@@ -94,6 +98,7 @@ pub fn screen_settings(settings_json: &str, task: &str, target_lang: &str, sourc
         wording_dir: direction_of(target_lang).to_string(),
         #[cfg(not(feature = "ssr"))]
         wording_dir: "ltr".to_string(),
+        document_context: s.document_context.as_str().to_string(),
     }
 }
 
@@ -121,8 +126,10 @@ pub fn localized_screen_settings(settings_json: &str, task: &str, target_lang: &
     // wording in the target language changes it too).
     let english = CampaignSettings::read("{}", kind, "", "").wording.next_label;
     if stored_next == english {
-        screen.wording_lang = ui.tag().to_string();
-        screen.wording_dir = ui.dir().to_string();
+        // ESA's wording is not translated yet: its defaults are English.
+        let wording = if kind == TaskKind::Esa { Lang::En } else { ui };
+        screen.wording_lang = wording.tag().to_string();
+        screen.wording_dir = wording.dir().to_string();
     }
     screen.ui = ui;
     screen.texts = Msg::ALL.iter().map(|&m| ui.msg(m).to_string()).collect();
@@ -196,6 +203,33 @@ pub struct ItemView {
     /// Relative ranking: the screen the item is shown on, with the other items of that screen.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub screen: Option<i64>,
+    /// Documents (ESA): the segment's place in its document and the document's other segments
+    /// as the screen shows them.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub document: Option<DocumentView>,
+}
+
+/// The document around a segment (ESA), as the HIT shows it: the same for an original and its
+/// copies, so nothing tells a quality-control document from a real one.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct DocumentView {
+    /// 0-based place of the segment in the document as shown.
+    pub index: usize,
+    /// Segments of the document as shown.
+    pub total: usize,
+    /// The document's segments before this one (empty when the campaign shows no context).
+    pub before: Vec<ContextSegment>,
+    /// The document's segments after this one (only when the campaign shows whole documents).
+    pub after: Vec<ContextSegment>,
+    /// The campaign asks for a score of the whole document with this, its last segment.
+    pub document_score: bool,
+}
+
+/// A segment shown as context: its source and its translation as the HIT shows them.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct ContextSegment {
+    pub source: String,
+    pub candidate: String,
 }
 
 /// The completion code of a finished HIT and where a crowd worker goes back to.
@@ -313,6 +347,9 @@ pub struct JudgmentRecord {
     /// Of the time on screen, the time the page was in use (the browser's count).
     #[serde(default)]
     pub active_ms: Option<i64>,
+    /// Rank, error spans, document score: the structured part of the answer, if any.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub detail: Option<assay_core::protocol::Detail>,
 }
 
 /// An assignment as the organizer sees it.

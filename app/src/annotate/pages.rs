@@ -5,12 +5,13 @@
 //! Every item is drawn by the same code with the same elements and classes; only the texts
 //! differ. Moving on is one request: the answer goes up and the next item comes back.
 
-use super::api::{RankAnswer, load_work, my_assignments, practice_answer, start_work, submit_judgment, submit_screen};
+use super::api::{RankAnswer, load_work, my_assignments, practice_answer, start_work, submit_judgment, submit_screen, submit_spans};
+use super::esa::{EsaAnswer, EsaItem};
 use super::{ItemView, Lang, Msg, PracticeFeedback, PracticeView, WOJ_VALUES, WorkState};
 use assay_core::i18n::fill;
 use assay_core::instructions::{Block, blocks};
 use crate::auth::error_text;
-use leptos::either::{Either, EitherOf3, EitherOf5};
+use leptos::either::{Either, EitherOf3, EitherOf4, EitherOf5};
 use leptos::ev;
 use leptos::prelude::*;
 use leptos_meta::Title;
@@ -26,7 +27,7 @@ pub struct Ui {
 }
 
 impl Ui {
-    fn of(info: StoredValue<WorkState>) -> Ui {
+    pub fn of(info: StoredValue<WorkState>) -> Ui {
         Ui { lang: info.with_value(|s| s.screen.ui), info }
     }
 
@@ -180,7 +181,20 @@ pub fn Slider(
     /// Take the keyboard focus when shown.
     #[prop(optional)]
     autofocus: bool,
+    /// Where the track has tick marks (0–100); 25, 50 and 75 when not given.
+    #[prop(optional)]
+    ticks: Option<Vec<u32>>,
 ) -> impl IntoView {
+    // The default ticks as static markup: the server's and the browser's renderings of an
+    // item are then identical (a formatted style gains a `;` when the browser sets it).
+    let ticks = match ticks {
+        None => Either::Left(view! {
+            <span class="tick" style="left: 25%"></span>
+            <span class="tick" style="left: 50%"></span>
+            <span class="tick" style="left: 75%"></span>
+        }),
+        Some(at) => Either::Right(at.into_iter().map(|t| view! { <span class="tick" style=format!("left: {t}%;")></span> }).collect_view()),
+    };
     let track = NodeRef::<leptos::html::Div>::new();
     let dragging = RwSignal::new(false);
     let set_from_x = move |client_x: f64| {
@@ -254,9 +268,7 @@ pub fn Slider(
                     }
                 }
             >
-                <span class="tick" style="left: 25%"></span>
-                <span class="tick" style="left: 50%"></span>
-                <span class="tick" style="left: 75%"></span>
+                {ticks}
                 <span
                     class="thumb"
                     class:unset=move || value.get().is_none()
@@ -443,6 +455,34 @@ fn Work(state: WorkState) -> impl IntoView {
         });
     });
 
+    let submit_esa = Callback::new(move |answer: EsaAnswer| {
+        if busy.get_untracked() {
+            return;
+        }
+        let Some(position) = current_position() else { return };
+        busy.set(true);
+        let id = info.with_value(|s| s.assignment.clone());
+        let elapsed = (client_now() - shown_at.get_value()).max(0.0).round() as i64;
+        let k = key.get_value();
+        let active = clock.read(elapsed);
+        leptos::task::spawn_local(async move {
+            match submit_spans(id, position, Some(answer.score), answer.spans, answer.document_score, elapsed, k, Some(active)).await {
+                Ok(next) => {
+                    error.set(None);
+                    step.set(next);
+                }
+                Err(e) => {
+                    error.set(Some(format!(
+                        "{} Your errors and score are kept on this page: press the button again to send them.",
+                        error_text(&e)
+                    )));
+                    resync();
+                }
+            }
+            busy.set(false);
+        });
+    });
+
     let submit_practice = Callback::new(move |(score, score2, _): AnswerValues| {
         if busy.get_untracked() {
             return;
@@ -509,9 +549,9 @@ fn Work(state: WorkState) -> impl IntoView {
                 if let Some(done) = s.completion {
                     EitherOf5::A(view! { <Finished code=done.code return_url=done.return_url ui/> })
                 } else if started.get() && s.item.is_some() {
-                    let item = s.item.clone().unwrap_or(ItemView { position: 0, candidate: String::new(), context: None, reference: None, screen: None });
+                    let item = s.item.clone().unwrap_or(ItemView { position: 0, candidate: String::new(), context: None, reference: None, screen: None, document: None });
                     let together = s.together.clone();
-                    EitherOf5::B(view! { <ItemScreen info item together answered=s.answered busy submit submit_ranks/> })
+                    EitherOf5::B(view! { <ItemScreen info item together answered=s.answered busy submit submit_ranks submit_esa/> })
                 } else if let Some((item, fb)) = feedback.get() {
                     EitherOf5::C(view! { <PracticeFeedbackScreen info item feedback=fb busy start/> })
                 } else if let Some((p, item)) = practice.get().filter(|_| practising.get()).and_then(|p| p.item.clone().map(|i| (p, i))) {
@@ -664,6 +704,7 @@ fn ItemScreen(
     busy: RwSignal<bool>,
     submit: Callback<AnswerValues>,
     submit_ranks: Callback<Vec<RankAnswer>>,
+    submit_esa: Callback<EsaAnswer>,
 ) -> impl IntoView {
     let i = info.get_value();
     let ui = Ui::of(info);
@@ -677,13 +718,15 @@ fn ItemScreen(
     let lang = i.screen.wording_lang.clone();
     let dir = i.screen.wording_dir.clone();
     let body = if i.task == "word-order" {
-        EitherOf3::A(view! { <WordOrderItem info item busy submit/> })
+        EitherOf4::A(view! { <WordOrderItem info item busy submit/> })
     } else if i.task == "ranking" {
         let mut items = vec![item];
         items.extend(together);
-        EitherOf3::B(view! { <RankingScreen info items busy submit=submit_ranks/> })
+        EitherOf4::B(view! { <RankingScreen info items busy submit=submit_ranks/> })
+    } else if i.task == "esa" {
+        EitherOf4::D(view! { <EsaItem info item busy submit=submit_esa/> })
     } else {
-        EitherOf3::C(view! { <DaItem info item busy submit/> })
+        EitherOf4::C(view! { <DaItem info item busy submit/> })
     };
     view! {
         <div class="card item-screen" lang=lang dir=dir>

@@ -251,6 +251,7 @@ struct ItemRow {
     id: i64,
     position: i64,
     screen: Option<i64>,
+    unit: Option<i64>,
     shown_text: String,
     source: String,
     reference: Option<String>,
@@ -260,7 +261,7 @@ struct ItemRow {
 /// ids. One query for every item type.
 async fn hit_items(db: &Db, a: &Loaded) -> Result<Vec<(i64, ItemView)>, WorkError> {
     let rows: Vec<ItemRow> = sqlx::query_as(
-        "SELECT hi.id, hi.position, hi.screen, hi.shown_text, s.source, r.text AS reference \
+        "SELECT hi.id, hi.position, hi.screen, hi.unit, hi.shown_text, s.source, r.text AS reference \
          FROM hit_items hi JOIN segments s ON s.id = hi.segment_id \
          LEFT JOIN segment_references r ON r.segment_id = hi.segment_id AND r.name = COALESCE(CAST($2 AS TEXT), \
               (SELECT MIN(r2.name) FROM segment_references r2 WHERE r2.segment_id = hi.segment_id)) \
@@ -272,18 +273,51 @@ async fn hit_items(db: &Db, a: &Loaded) -> Result<Vec<(i64, ItemView)>, WorkErro
     .await?;
     let task = TaskKind::parse(&a.task);
     let show_reference = task == Some(TaskKind::Ranking) && super::screen_settings(&a.settings, &a.task, &a.target_lang, "").rank_show_reference;
-    Ok(rows
+    let units: Vec<Option<i64>> = rows.iter().map(|r| r.unit).collect();
+    let mut items: Vec<(i64, ItemView)> = rows
         .into_iter()
         .map(|row| {
             let (context, reference) = match task {
                 Some(TaskKind::DaFluency) => (None, None),
-                Some(TaskKind::DaSourceBased) => (Some(row.source), None),
+                Some(TaskKind::DaSourceBased | TaskKind::Esa) => (Some(row.source), None),
                 Some(TaskKind::Ranking) => (Some(row.source), if show_reference { row.reference } else { None }),
                 _ => (Some(row.reference.unwrap_or_default()), None),
             };
-            (row.id, ItemView { position: row.position, candidate: row.shown_text, context, reference, screen: row.screen })
+            (row.id, ItemView { position: row.position, candidate: row.shown_text, context, reference, screen: row.screen, document: None })
         })
-        .collect())
+        .collect();
+    if task == Some(TaskKind::Esa) {
+        let settings = assay_core::settings::CampaignSettings::read(&a.settings, TaskKind::Esa, "", "");
+        add_documents(&mut items, &units, settings.document_context, settings.document_score);
+    }
+    Ok(items)
+}
+
+/// Gives each item of a document unit its [`super::DocumentView`]: its place, and the unit's
+/// other segments as `context` shows them. Items of a unit are consecutive (`hit::documents`).
+fn add_documents(items: &mut [(i64, ItemView)], units: &[Option<i64>], context: assay_core::settings::DocumentContext, document_score: bool) {
+    use assay_core::settings::DocumentContext;
+    let mut start = 0;
+    while start < items.len() {
+        let mut end = start + 1;
+        while end < items.len() && units[end].is_some() && units[end] == units[start] {
+            end += 1;
+        }
+        let shown: Vec<super::ContextSegment> = items[start..end]
+            .iter()
+            .map(|(_, v)| super::ContextSegment { source: v.context.clone().unwrap_or_default(), candidate: v.candidate.clone() })
+            .collect();
+        for (k, (_, v)) in items[start..end].iter_mut().enumerate() {
+            v.document = Some(super::DocumentView {
+                index: k,
+                total: end - start,
+                before: if context == DocumentContext::None { Vec::new() } else { shown[..k].to_vec() },
+                after: if context == DocumentContext::Whole { shown[k + 1..].to_vec() } else { Vec::new() },
+                document_score: document_score && k + 1 == end - start,
+            });
+        }
+        start = end;
+    }
 }
 
 /// What cannot change about an assignment once its HIT is launched: its worker's account,
@@ -535,7 +569,7 @@ struct PracticeRow {
 
 impl PracticeRow {
     fn view(&self) -> ItemView {
-        ItemView { position: self.position, candidate: self.candidate.clone(), context: self.context.clone(), reference: None, screen: None }
+        ItemView { position: self.position, candidate: self.candidate.clone(), context: self.context.clone(), reference: None, screen: None, document: None }
     }
 
     fn matches(&self, score: f64, score2: Option<f64>) -> bool {
@@ -732,6 +766,8 @@ pub struct Answer {
     pub active_ms: Option<i64>,
     /// Chosen by the browser per item; a retry sends the same key.
     pub idempotency_key: String,
+    /// Error spans and a document score (ESA); empty for every other task.
+    pub detail: protocol::Detail,
 }
 
 /// What an answer is checked against: the campaign's task and its answer rules, and the HIT's
@@ -765,9 +801,16 @@ fn check_active(active_ms: Option<i64>, time_on_screen_ms: i64) -> Result<(), Wo
     }
 }
 
-/// Checks the request (key, time, position), then the answer by the task's protocol
-/// ([`protocol::validate`]); returns the (score, score2) to store.
+/// [`validate_on`] for an answer without spans: the (score, score2) to store.
+#[cfg(test)]
 fn validate(a: &Rules, answer: &Answer) -> Result<(Option<f64>, Option<f64>), WorkError> {
+    validate_on(a, None, answer).map(|s| (s.score, s.score2))
+}
+
+/// Checks the request (key, time, position), then the answer by the task's protocol against
+/// the item shown (`item`: its text for error spans, its document for a document score;
+/// [`protocol::validate_on`]); returns the answer to store.
+fn validate_on(a: &Rules, item: Option<&ItemView>, answer: &Answer) -> Result<protocol::Answer, WorkError> {
     let key = answer.idempotency_key.trim();
     if key.is_empty() || key.len() > 100 || key.chars().any(char::is_control) {
         return Err(WorkError::Invalid("The request needs an idempotency key of 1 to 100 printable characters.".into()));
@@ -788,9 +831,20 @@ fn validate(a: &Rules, answer: &Answer) -> Result<(Option<f64>, Option<f64>), Wo
         )));
     }
     let task = a.task.ok_or_else(|| WorkError::Internal("the campaign's task is unknown to this version of Assay".into()))?;
-    let given = protocol::Answer { score: answer.score, score2: answer.score2, skipped: answer.skipped, ..Default::default() };
-    let stored = protocol::validate(task, &given, &a.answers).map_err(|e| WorkError::Invalid(e.problem))?;
-    Ok((stored.score, stored.score2))
+    let given = protocol::Answer { score: answer.score, score2: answer.score2, skipped: answer.skipped, detail: answer.detail.clone() };
+    let text = item.map_or("", |v| v.candidate.as_str());
+    let stored = protocol::validate_on(task, text, &given, &a.answers).map_err(|e| WorkError::Invalid(e.problem))?;
+    // A document score comes with a document's last segment when the campaign asks for one,
+    // and with no other segment.
+    let wanted = item.and_then(|v| v.document.as_ref()).is_some_and(|d| d.document_score);
+    match (wanted, stored.detail.document_score.is_some()) {
+        (true, false) if !stored.skipped => {
+            return Err(WorkError::Invalid("Please also score the whole document before going on.".into()));
+        }
+        (false, true) => return Err(WorkError::Invalid("Only the last segment of a document takes a document score.".into())),
+        _ => {}
+    }
+    Ok(stored)
 }
 
 fn same(a: Option<f64>, b: Option<f64>) -> bool {
@@ -1079,8 +1133,12 @@ pub async fn submit(db: &Db, cache: &Work, secret: &[u8], caller: Option<i64>, p
         let mine = f.owner.is_none() || f.owner == caller;
         // The position is the client's: no arithmetic on it before it is known to be an item.
         let items = f.item(answer.position).zip(answer.position.checked_add(1).and_then(|next| f.item(next)));
-        if let (true, Ok((score, score2)), Some(((hit_item_id, _), (_, next)))) = (mine, validate(&f.rules, answer), items) {
-            if store_next_answer(db, cache, f.id, *hit_item_id, answer, score, score2).await? {
+        let checked = items.map(|((_, item), _)| validate_on(&f.rules, Some(item), answer));
+        // An answer with spans or a document score takes the checked path (it stores them).
+        if let (true, Some(Ok(stored)), Some(((hit_item_id, _), (_, next)))) = (mine, checked, items)
+            && stored.detail.is_empty()
+        {
+            if store_next_answer(db, cache, f.id, *hit_item_id, answer, stored.score, stored.score2).await? {
                 return Ok(Step { answered: answer.position + 1, item: Some(next.clone()), together: Vec::new(), completion: None });
             }
         }
@@ -1105,6 +1163,7 @@ struct StoredAnswer {
     score2: Option<f64>,
     skipped: i64,
     idempotency_key: Option<String>,
+    detail: Option<String>,
 }
 
 /// [`submit`] after reading the assignment: every refusal explained, retries answered, the
@@ -1116,12 +1175,14 @@ async fn submit_checked(db: &Db, cache: &Work, secret: &[u8], caller: Option<i64
         let a = load(db, caller, public_id).await?;
         a.check_live()?;
         let f = cache.fixed(db, &a).await?;
-        let (score, score2) = validate(&f.rules, answer)?;
+        let checked = validate_on(&f.rules, f.item(answer.position).map(|(_, v)| v), answer)?;
+        let (score, score2) = (checked.score, checked.score2);
+        let detail = checked.detail.to_column();
         // Storing a judgment and advancing the position are one transaction, so only an item
         // before the current one can have an answer already (a retry, or a second answer).
         let existing: Option<StoredAnswer> = if answer.position < a.next_position {
             sqlx::query_as(
-                "SELECT j.score, j.score2, j.skipped, j.idempotency_key FROM judgments j \
+                "SELECT j.score, j.score2, j.skipped, j.idempotency_key, j.detail FROM judgments j \
                  JOIN hit_items hi ON hi.id = j.hit_item_id WHERE j.assignment_id = $1 AND hi.position = $2",
             )
             .bind(a.id)
@@ -1132,7 +1193,10 @@ async fn submit_checked(db: &Db, cache: &Work, secret: &[u8], caller: Option<i64
             None
         };
         if let Some(stored) = existing {
-            let same_answer = same(stored.score, score) && same(stored.score2, score2) && (stored.skipped != 0) == answer.skipped;
+            let same_answer = same(stored.score, score)
+                && same(stored.score2, score2)
+                && (stored.skipped != 0) == answer.skipped
+                && stored.detail == detail;
             if same_answer && stored.idempotency_key.as_deref() == Some(answer.idempotency_key.trim()) {
                 return step_of(secret, &a, &f);
             }
@@ -1153,6 +1217,14 @@ async fn submit_checked(db: &Db, cache: &Work, secret: &[u8], caller: Option<i64
         if !store_answer(&mut tx, a.id, *hit_item_id, answer, score, score2, last, now).await? {
             tx.rollback().await?;
             continue;
+        }
+        if detail.is_some() {
+            sqlx::query("UPDATE judgments SET detail = $1 WHERE assignment_id = $2 AND hit_item_id = $3")
+                .bind(detail.clone())
+                .bind(a.id)
+                .bind(*hit_item_id)
+                .execute(&mut *tx)
+                .await?;
         }
         // The HIT is finished: the worker's reliability, pooled over their HITs in this
         // campaign, decides (with the campaign's gate) whether the code is given, in this
@@ -1239,7 +1311,7 @@ pub async fn submit_screen(db: &Db, cache: &Work, secret: &[u8], caller: Option<
         let time = if i as i64 == n - 1 { screen.time_on_screen_ms - share * (n - 1) } else { share };
         let active = screen.active_ms.zip(active_share).map(|(t, s)| if i as i64 == n - 1 { t - s * (n - 1) } else { s });
         let answer =
-            Answer { position, score: None, score2: None, skipped: false, time_on_screen_ms: time, active_ms: active, idempotency_key: format!("{key}#{i}") };
+            Answer { position, score: None, score2: None, skipped: false, time_on_screen_ms: time, active_ms: active, idempotency_key: format!("{key}#{i}"), detail: protocol::Detail::default() };
         checked.push((answer, stored));
     }
     if first < a.next_position {
@@ -1470,6 +1542,7 @@ struct JudgmentRow {
     submitted_at: i64,
     time_on_screen_ms: Option<i64>,
     active_ms: Option<i64>,
+    detail: Option<String>,
 }
 
 impl From<JudgmentRow> for JudgmentRecord {
@@ -1486,6 +1559,8 @@ impl From<JudgmentRow> for JudgmentRecord {
             submitted_at: r.submitted_at,
             time_on_screen_ms: r.time_on_screen_ms,
             active_ms: r.active_ms,
+            // A detail that does not read is shown as none (the analysis reports it).
+            detail: protocol::Detail::from_column(r.detail.as_deref()).ok().filter(|d| !d.is_empty()),
         }
     }
 }
@@ -1494,7 +1569,7 @@ impl From<JudgmentRow> for JudgmentRecord {
 pub async fn judgments_of(db: &Db, public_id: &str) -> Result<Vec<JudgmentRecord>, WorkError> {
     let rows: Vec<JudgmentRow> = sqlx::query_as(
         "SELECT hi.position, hi.item_type, sy.name AS system, s.segment_key, j.score, j.score2, j.skipped, \
-                j.shown_at, j.submitted_at, j.time_on_screen_ms, j.active_ms \
+                j.shown_at, j.submitted_at, j.time_on_screen_ms, j.active_ms, j.detail \
          FROM judgments j JOIN assignments a ON a.id = j.assignment_id JOIN hit_items hi ON hi.id = j.hit_item_id \
          JOIN segments s ON s.id = hi.segment_id LEFT JOIN systems sy ON sy.id = hi.system_id \
          WHERE a.public_id = $1 ORDER BY hi.position, j.id",
@@ -1546,7 +1621,7 @@ mod tests {
     }
 
     fn answer(score: Option<f64>, score2: Option<f64>, skipped: bool) -> Answer {
-        Answer { position: 3, score, score2, skipped, time_on_screen_ms: 1000, active_ms: None, idempotency_key: "k".into() }
+        Answer { position: 3, score, score2, skipped, time_on_screen_ms: 1000, active_ms: None, idempotency_key: "k".into(), detail: protocol::Detail::default() }
     }
 
     #[test]
@@ -1598,7 +1673,7 @@ mod tests {
     }
 
     fn da(position: i64, score: f64, key: &str) -> Answer {
-        Answer { position, score: Some(score), score2: None, skipped: false, time_on_screen_ms: 900, active_ms: Some(600), idempotency_key: key.into() }
+        Answer { position, score: Some(score), score2: None, skipped: false, time_on_screen_ms: 900, active_ms: Some(600), idempotency_key: key.into(), detail: protocol::Detail::default() }
     }
 
     /// (position, score, key, shown_at) of every judgment of an assignment, in order.

@@ -119,6 +119,7 @@ pub async fn simulate_campaign(
         .ok_or_else(|| AppError::not_found(format!("there is no campaign with id {campaign_id}")))?;
     let word_order = TaskKind::parse(&task) == Some(TaskKind::WordOrder);
     let ranking = TaskKind::parse(&task) == Some(TaskKind::Ranking);
+    let esa = TaskKind::parse(&task) == Some(TaskKind::Esa);
     // System qualities: spread evenly, in the order of the systems' names.
     let systems: Vec<(i64, String)> = sqlx::query_as(
         "SELECT DISTINCT s.id, s.name FROM hits h JOIN hit_items hi ON hi.hit_id = h.id JOIN systems s ON s.id = hi.system_id \
@@ -178,8 +179,11 @@ pub async fn simulate_campaign(
                 report.hits += 1;
                 continue;
             }
-            let mut position = step.item.map(|i| i.position);
-            while let Some(p) = position {
+            let mut current = step.item;
+            while let Some(p) = current.as_ref().map(|i| i.position) {
+                // A document's last segment may ask for the document's score: the simulated
+                // annotator gives it the mean of the scores it gave the document's segments.
+                let wants_document_score = current.as_ref().and_then(|i| i.document.as_ref()).is_some_and(|d| d.document_score);
                 let facts = items.get(&p).ok_or_else(|| AppError::internal(format!("the HIT has no item at position {p}")))?;
                 let truth = true_quality(facts, &quality);
                 let score = simulated.score(truth);
@@ -198,10 +202,15 @@ pub async fn simulate_campaign(
                     time_on_screen_ms: (seconds * 1000.0).round() as i64,
                     active_ms: Some((seconds * 1000.0).round() as i64),
                     idempotency_key: format!("sim-{p}"),
+                    detail: assay_core::protocol::Detail {
+                        document_score: wants_document_score.then_some(score),
+                        spans: if esa { simulated_spans(current.as_ref().map_or("", |i| i.candidate.as_str()), score) } else { Vec::new() },
+                        ..Default::default()
+                    },
                 };
                 let step = submit(db, &work, secret, None, &a.public_id, &answer).await.map_err(work_error)?;
                 report.judgments += 1;
-                position = step.item.map(|i| i.position);
+                current = step.item;
             }
             did += 1;
             report.hits += 1;
@@ -281,6 +290,21 @@ fn true_quality(item: &ItemFacts, quality: &HashMap<i64, f64>) -> f64 {
         ItemType::Ref => 88.0,
     }
     .clamp(0.0, 100.0)
+}
+
+/// The error spans a simulated ESA annotator marks on a translation it scores `score`: one span
+/// per 25 points below 100 (none at 90 or more), on consecutive words from the start, major when
+/// the score is below 40; an omission below 20.
+fn simulated_spans(text: &str, score: f64) -> Vec<assay_core::protocol::Span> {
+    use assay_core::protocol::{Severity, Span};
+    let words: Vec<_> = assay_core::protocol::esa::tokens(text).into_iter().filter(|t| !t.space).collect();
+    let wanted = if score >= 90.0 { 0 } else { ((100.0 - score) / 25.0).ceil() as usize };
+    let severity = if score < 40.0 { Severity::Major } else { Severity::Minor };
+    let mut spans: Vec<Span> = words.iter().take(wanted).map(|t| Span::new(t.start, t.end, severity)).collect();
+    if score < 20.0 {
+        spans.push(Span::omission(Severity::Major));
+    }
+    spans
 }
 
 /// A row of [`item_facts`]' query.

@@ -37,6 +37,8 @@ pub struct PlannedItem {
     pub degradation: Option<String>,
     /// Relative ranking: the screen the item is shown on with others.
     pub screen: Option<usize>,
+    /// Documents (ESA): the document of the HIT the item belongs to.
+    pub unit: Option<usize>,
 }
 
 /// A HIT ready to store.
@@ -66,8 +68,12 @@ struct Material {
     outputs: HashMap<(i64, i64), String>,
     /// system id → name.
     system_names: HashMap<i64, String>,
-    /// segment id → source text (read only when the design has practice items).
+    /// segment id → source text (read only when the design has practice items, or is of
+    /// documents).
     sources: HashMap<i64, String>,
+    /// segment id → its document (read only for a task of documents; `None`: the segment has
+    /// no document and stands alone).
+    documents: HashMap<i64, Option<String>>,
 }
 
 /// Which systems a campaign judges on which test set. An ordinary campaign has one group; a
@@ -125,6 +131,7 @@ async fn load_material(db: &Db, spec: &Spec<'_>) -> AppResult<(Material, Option<
         outputs: HashMap::new(),
         system_names: HashMap::new(),
         sources: HashMap::new(),
+        documents: HashMap::new(),
     };
     let mut first_reference = None;
     for &system in &spec.systems {
@@ -158,7 +165,15 @@ async fn load_material(db: &Db, spec: &Spec<'_>) -> AppResult<(Material, Option<
             .context(READING)?;
         m.segments.extend(&segments);
         m.group_segments.push(segments);
-        if spec.settings.practice_items > 0 {
+        if spec.task == TaskKind::Esa {
+            let rows: Vec<(i64, Option<String>)> = sqlx::query_as("SELECT id, document FROM segments WHERE test_set_id = $1")
+                .bind(group.test_set_id)
+                .fetch_all(&db.pool)
+                .await
+                .context(READING)?;
+            m.documents.extend(rows);
+        }
+        if spec.settings.practice_items > 0 || spec.task == TaskKind::Esa {
             let rows: Vec<(i64, String)> = sqlx::query_as("SELECT id, source FROM segments WHERE test_set_id = $1")
                 .bind(group.test_set_id)
                 .fetch_all(&db.pool)
@@ -185,9 +200,9 @@ async fn load_material(db: &Db, spec: &Spec<'_>) -> AppResult<(Material, Option<
         if k == 0 {
             first_reference = reference_name.clone();
         }
-        // Word order and ranking have no REF items.
+        // Word order, ranking and ESA have no REF items.
         let second = spec.settings.ref_item_reference.as_deref().filter(|n| !n.trim().is_empty());
-        if let Some(second) = second.filter(|_| !matches!(spec.task, TaskKind::WordOrder | TaskKind::Ranking)) {
+        if let Some(second) = second.filter(|_| !matches!(spec.task, TaskKind::WordOrder | TaskKind::Ranking | TaskKind::Esa)) {
             if !names.iter().any(|x| x == second) {
                 return Err(problem(format!(
                     "the test set {set_name} has no reference named {second:?} for reference items (it has: {})",
@@ -310,6 +325,53 @@ fn ranking_design(s: &CampaignSettings) -> hit::RankingDesign {
         degraded_blocks: s.bad_refs,
         repeated_screens: s.repeats,
     }
+}
+
+/// An ESA campaign's HIT design, from its settings.
+fn document_design(s: &CampaignSettings) -> hit::DocumentDesign {
+    hit::DocumentDesign {
+        seconds_per_hit: s.hit_minutes * 60.0,
+        seconds_per_source_word: s.seconds_per_source_word,
+        bad_ref_documents: s.bad_refs,
+        repeat_documents: s.repeats,
+        copies: s.judgments_wanted,
+    }
+}
+
+/// A task of documents: every system's translation of every document (a unit), its segments
+/// in test-set order; a segment without a document is a document of its own. Outputs missing
+/// for some segments of a document leave them out of that system's unit.
+fn document_units(m: &Material, practice: &[PlannedPractice]) -> Vec<hit::DocumentUnit> {
+    let seg = |text: &str| Segmentation::choose(text, None);
+    let set_apart: std::collections::HashSet<i64> = practice.iter().map(|p| p.segment_id).collect();
+    let mut units = Vec::new();
+    for (label, system, g) in &m.labels {
+        let mut by_doc: Vec<(String, Vec<hit::DocumentSegment>)> = Vec::new();
+        let mut index: HashMap<String, usize> = HashMap::new();
+        for &segment in &m.group_segments[*g] {
+            if set_apart.contains(&segment) {
+                continue;
+            }
+            let Some(text) = m.outputs.get(&(*system, segment)) else { continue };
+            let doc = match m.documents.get(&segment).cloned().flatten() {
+                Some(d) if !d.trim().is_empty() => d,
+                _ => format!("#segment-{segment}"),
+            };
+            let source = m.sources.get(&segment).map(String::as_str).unwrap_or("");
+            let words = tokenize(text, seg(text)).len();
+            let at = *index.entry(doc.clone()).or_insert_with(|| {
+                by_doc.push((doc.clone(), Vec::new()));
+                by_doc.len() - 1
+            });
+            by_doc[at].1.push(hit::DocumentSegment {
+                segment: segment.to_string(),
+                source_words: tokenize(source, seg(source)).len(),
+                degradable: words >= 2,
+            });
+        }
+        units.extend(by_doc.into_iter().map(|(document, segments)| hit::DocumentUnit { system: label.clone(), document, segments }));
+    }
+    units
 }
 
 fn build(spec: &Spec<'_>, cands: &[Candidate]) -> AppResult<Vec<Hit>> {
@@ -448,6 +510,7 @@ fn materialize(spec: &Spec<'_>, m: &Material, hits: Vec<Hit>) -> AppResult<Vec<P
                 shown_text,
                 degradation,
                 screen: item.screen,
+                unit: item.unit,
             });
         }
         out.push(PlannedHit { index: h.index, items });
@@ -497,6 +560,14 @@ async fn plan(db: &Db, spec: &Spec<'_>) -> AppResult<(Vec<PlannedHit>, Option<St
         }
     }
     let practice = practice(spec, &m)?;
+    if spec.task == TaskKind::Esa {
+        if spec.settings.redundancy == 0 {
+            return Err(problem("redundancy must be at least 1 worker per HIT"));
+        }
+        let units = document_units(&m, &practice);
+        let hits = hit::build_document_hits(&units, &document_design(spec.settings), spec.seed).map_err(|e| problem(e.to_string()))?;
+        return Ok((materialize(spec, &m, hits)?, reference_name, practice));
+    }
     let cands = candidates(spec, &m, &practice);
     let hits = build(spec, &cands).map_err(|e| {
         if practice.is_empty() {
@@ -631,6 +702,20 @@ fn check_draft(draft: &CampaignDraft) -> AppResult<TaskKind> {
     }
     if s.practice_items > 0 && task == TaskKind::Ranking {
         return Err(problem("practice items are not available for relative ranking yet: set practice items to 0"));
+    }
+    if s.practice_items > 0 && task == TaskKind::Esa {
+        return Err(problem("practice items are not available for error span annotation yet: set practice items to 0"));
+    }
+    if task == TaskKind::Esa {
+        if !(s.hit_minutes.is_finite() && (1.0..=600.0).contains(&s.hit_minutes)) {
+            return Err(problem(format!("a HIT's expected time is 1 to 600 minutes, not {}", s.hit_minutes)));
+        }
+        if !(s.seconds_per_source_word.is_finite() && s.seconds_per_source_word > 0.0 && s.seconds_per_source_word <= 60.0) {
+            return Err(problem(format!("the seconds per source word are more than 0 and at most 60, not {}", s.seconds_per_source_word)));
+        }
+        if s.judgments_wanted == 0 || s.judgments_wanted > 100 {
+            return Err(problem("every document is judged 1 to 100 times"));
+        }
     }
     if draft.gate.mode == crate::campaign::GateMode::RequirePass && (task == TaskKind::WordOrder || s.bad_refs == 0) {
         return Err(problem(
@@ -1120,17 +1205,17 @@ pub async fn write_launch(tx: &mut sqlx::Transaction<'static, sqlx::Any>, prepar
             .fetch_one(&mut **tx)
             .await
             .context("storing the HITs of a launched campaign")?;
-        // Items in batches of 50 rows per statement (9 values each).
+        // Items in batches of 50 rows per statement (10 values each).
         for chunk in h.items.chunks(50) {
             let mut sql = String::from(
-                "INSERT INTO hit_items (hit_id, position, item_type, system_id, segment_id, paired_position, shown_text, degradation, screen) VALUES ",
+                "INSERT INTO hit_items (hit_id, position, item_type, system_id, segment_id, paired_position, shown_text, degradation, screen, unit) VALUES ",
             );
             for i in 0..chunk.len() {
-                let b = i * 9;
+                let b = i * 10;
                 if i > 0 {
                     sql.push_str(", ");
                 }
-                let values: Vec<String> = (1..=9).map(|k| format!("${}", b + k)).collect();
+                let values: Vec<String> = (1..=10).map(|k| format!("${}", b + k)).collect();
                 sql.push_str(&format!("({})", values.join(", ")));
             }
             let mut q = sqlx::query(sqlx::AssertSqlSafe(sql));
@@ -1144,7 +1229,8 @@ pub async fn write_launch(tx: &mut sqlx::Transaction<'static, sqlx::Any>, prepar
                     .bind(it.paired_position.map(|p| p as i64))
                     .bind(it.shown_text.clone())
                     .bind(it.degradation.clone())
-                    .bind(it.screen.map(|s| s as i64));
+                    .bind(it.screen.map(|s| s as i64))
+                    .bind(it.unit.map(|u| u as i64));
                 *summary.per_type.entry(it.item_type.wmt_name().to_string()).or_default() += 1;
                 summary.items += 1;
             }

@@ -367,7 +367,7 @@ pub fn DesignerPage() -> impl IntoView {
                     <label>
                         "Task"
                         <select id="task" on:change=move |ev| { task.set(event_target_value(&ev)); reset_wording(); }>
-                            {["da-adequacy", "da-fluency", "da-source", "word-order", "ranking"].into_iter().map(|t| view! {
+                            {["da-adequacy", "da-fluency", "da-source", "word-order", "ranking", "esa"].into_iter().map(|t| view! {
                                 <option value=t selected=move || task.get() == t>{task_label(t)}</option>
                             }).collect_view()}
                         </select>
@@ -446,7 +446,35 @@ pub fn DesignerPage() -> impl IntoView {
                 </fieldset>
                 <h2>"HITs"</h2>
                 <div class="row">
-                    {move || (task.get() != "ranking").then(|| view! {
+                    {move || (task.get() == "esa").then(|| view! {
+                        {number_field("Expected minutes per HIT", "hit-minutes", settings, |s| s.hit_minutes, |s, v| s.hit_minutes = v, "1")}
+                        {number_field("Seconds per source word", "seconds-per-word", settings, |s| s.seconds_per_source_word, |s, v| s.seconds_per_source_word = v, "0.1")}
+                        {number_field("Documents shown again degraded", "bad-refs", settings, |s| s.bad_refs as f64, |s, v| s.bad_refs = v as usize, "1")}
+                        {number_field("Documents shown again unchanged", "repeats", settings, |s| s.repeats as f64, |s, v| s.repeats = v as usize, "1")}
+                        <label>
+                            "Document context"
+                            <select id="document-context" aria-describedby="esa-design-hint" on:change=move |ev| {
+                                let v = event_target_value(&ev);
+                                settings.update(|s| s.document_context = assay_core::settings::DocumentContext::parse(&v).unwrap_or_default());
+                            }>
+                                <option value="left" selected=move || settings.with(|s| s.document_context.as_str() == "left")>"the document so far above each segment"</option>
+                                <option value="whole" selected=move || settings.with(|s| s.document_context.as_str() == "whole")>"the whole document, the segment highlighted"</option>
+                                <option value="none" selected=move || settings.with(|s| s.document_context.as_str() == "none")>"the segment alone"</option>
+                            </select>
+                        </label>
+                        <label class="check">
+                            <input type="checkbox" id="document-score" prop:checked=move || settings.with(|s| s.document_score)
+                                on:change=move |ev| settings.update(|s| s.document_score = event_target_checked(&ev))/>
+                            "Ask for a score of the whole document after its last segment"
+                        </label>
+                        <p class="hint" id="esa-design-hint">
+                            "A HIT holds whole documents, each one system's translation, one segment per screen, filled up to the expected time "
+                            "(source words × seconds per word; WMT 2025 planned an hour at 0.8 s per word). "
+                            "Quality control by documents: a document shown again later in the HIT with every segment degraded (a careful annotator marks the damage and scores it lower; the paired test per worker reads these pairs), "
+                            "and a document shown again unchanged (consistency). Judgments wanted count how often every document is judged per system."
+                        </p>
+                    })}
+                    {move || (task.get() != "ranking" && task.get() != "esa").then(|| view! {
                         {number_field("Items per HIT", "hit-length", settings, |s| s.hit_length as f64, |s, v| s.hit_length = v as usize, "1")}
                     })}
                     {move || (task.get() == "ranking").then(|| view! {
@@ -464,7 +492,7 @@ pub fn DesignerPage() -> impl IntoView {
                             "WMT 2012 ranked 5 outputs of each of 3 consecutive segments per screen. A degraded copy of one output sits in its original's block; a careful annotator ranks it lower (a sign test per worker). A repeated screen comes back later with its outputs in another order."
                         </p>
                     })}
-                    {move || (task.get() != "word-order" && task.get() != "ranking").then(|| view! {
+                    {move || (task.get() != "word-order" && task.get() != "ranking" && task.get() != "esa").then(|| view! {
                         {number_field("Bad references", "bad-refs", settings, |s| s.bad_refs as f64, |s, v| s.bad_refs = v as usize, "1")}
                         {number_field("Repeats", "repeats", settings, |s| s.repeats as f64, |s, v| s.repeats = v as usize, "1")}
                         {number_field("References", "refs", settings, |s| s.refs as f64, |s, v| s.refs = v as usize, "1")}
@@ -600,7 +628,7 @@ pub fn DesignerPage() -> impl IntoView {
                     |s, v| s.wording.instructions = v,
                 )}
                 <div class="row">
-                    {move || (task.get() == "da-source" || task.get() == "ranking").then(|| view! {
+                    {move || (task.get() == "da-source" || task.get() == "ranking" || task.get() == "esa").then(|| view! {
                         {text_field("Label of the source", "label-source", settings, |s| s.wording.label_source.clone(), |s, v| s.wording.label_source = v)}
                     })}
                     {move || (task.get() == "da-adequacy" || task.get() == "ranking").then(|| view! {
@@ -610,7 +638,7 @@ pub fn DesignerPage() -> impl IntoView {
                         {text_field("Label of the text to rate", "label-candidate", settings, |s| s.wording.label_candidate.clone(), |s, v| s.wording.label_candidate = v)}
                     })}
                 </div>
-                {move || (task.get() != "ranking").then(|| view! {
+                {move || (task.get() != "ranking" && task.get() != "esa").then(|| view! {
                     <h2 id="practice-heading">"Practice before the HIT"</h2>
                     <div class="row" role="group" aria-labelledby="practice-heading">
                         {number_field("Practice items (0: none)", "practice-items", settings, |s| s.practice_items as f64, |s, v| s.practice_items = v as usize, "1")}

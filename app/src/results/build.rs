@@ -125,6 +125,87 @@ pub fn results_view(a: &CampaignAnalysis, options: ResultsOptions) -> ResultsVie
         agreement: a.agreement().clone(),
         export_files: export_file_names(a),
         ranking: a.ranking.as_ref().map(ranking_view),
+        esa: a.esa.as_ref().map(|e| esa_view(e, &format!("{}-{}", a.info.source_lang, a.info.target_lang))),
+    }
+}
+
+/// The ESA section: the WMT ranking with each system's error spans, the p-value heatmap and the
+/// error-span plot.
+pub fn esa_view(e: &crate::analysis::campaign::EsaCampaignAnalysis, lang_pair: &str) -> super::EsaView {
+    let spans_of = |system: &str| e.spans.iter().find(|s| s.system == system).cloned().unwrap_or_default();
+    let bars: Vec<plots::ErrorBar> = e
+        .spans
+        .iter()
+        .map(|s| {
+            let n = s.segments.max(1) as f64;
+            plots::ErrorBar { name: s.system.as_str(), minor: s.minor as f64 / n, major: s.major as f64 / n }
+        })
+        .collect();
+    let spans_svg = plots::error_span_plot(&bars);
+    let empty = |note: String| super::EsaView {
+        lang_pair: lang_pair.to_string(),
+        rows: Vec::new(),
+        domains: Vec::new(),
+        segments_per_system: 0.0,
+        annotators: 0,
+        workers_excluded: e.workers_excluded,
+        ratings_left_out: 0,
+        heatmap_svg: String::new(),
+        spans_svg: spans_svg.clone(),
+        note: Some(note),
+    };
+    let a = match &e.ranking {
+        Err(why) => return empty(format!("The ranking could not be made: {why}")),
+        Ok(a) => a,
+    };
+    let Some(p) = a.ranked.first() else {
+        return empty("No worker that quality control keeps has rated a translation yet.".into());
+    };
+    let rows = p
+        .systems
+        .iter()
+        .map(|s| {
+            let sp = spans_of(&s.system);
+            super::EsaRow {
+                system: s.system.clone(),
+                score: s.score,
+                n: s.n,
+                wins: s.wins,
+                losses: s.losses,
+                rank_lo: s.rank_lo,
+                rank_hi: s.rank_hi,
+                cluster: s.cluster,
+                minor: sp.minor,
+                major: sp.major,
+                omissions: sp.omissions,
+                error_free: sp.error_free,
+                spans_per_segment: sp.per_segment(),
+            }
+        })
+        .collect();
+    let names: Vec<&str> = p.systems.iter().map(|s| s.system.as_str()).collect();
+    let d = &a.dropped;
+    super::EsaView {
+        lang_pair: p.pair.clone(),
+        rows,
+        domains: p.domains.clone(),
+        segments_per_system: p.average_segments_per_system,
+        annotators: p.annotators,
+        workers_excluded: e.workers_excluded,
+        ratings_left_out: d.not_tgt + d.document_level + d.superseded,
+        heatmap_svg: plots::heatmap_titled(
+            &names,
+            &p.p_values,
+            "Row and column systems significantly different (two-sided Wilcoxon signed-rank per domain, Stouffer)",
+            "Significantly different",
+        ),
+        spans_svg,
+        note: (p.average_segments_per_system < 100.0).then(|| {
+            format!(
+                "{:.0} segments per system: WMT 2024 ranks a language pair only from 100 segments per system on average; read these ranges with care.",
+                p.average_segments_per_system
+            )
+        }),
     }
 }
 

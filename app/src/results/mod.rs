@@ -97,6 +97,48 @@ pub struct ResultsView {
     /// A relative-ranking campaign's methods side by side (WMT 2012); `None` for other tasks.
     #[serde(default)]
     pub ranking: Option<RankingView>,
+    /// An ESA campaign's WMT ranking and error spans; `None` for other tasks.
+    #[serde(default)]
+    pub esa: Option<EsaView>,
+}
+
+/// An ESA campaign's results: the WMT 2024 ranking (mean of per-domain means, per-domain
+/// Wilcoxon signed-rank tests combined by Stouffer, rank ranges, clusters) of the kept workers'
+/// ratings, and the error spans each system received.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct EsaView {
+    pub lang_pair: String,
+    /// Best first.
+    pub rows: Vec<EsaRow>,
+    pub domains: Vec<String>,
+    pub segments_per_system: f64,
+    pub annotators: usize,
+    pub workers_excluded: usize,
+    /// Segment-level ratings left out before ranking (quality-control copies, document scores,
+    /// superseded ratings).
+    pub ratings_left_out: usize,
+    pub heatmap_svg: String,
+    pub spans_svg: String,
+    /// Why there is no ranking, if there is none.
+    pub note: Option<String>,
+}
+
+/// One system of an ESA ranking with its error spans.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct EsaRow {
+    pub system: String,
+    pub score: f64,
+    pub n: usize,
+    pub wins: usize,
+    pub losses: usize,
+    pub rank_lo: usize,
+    pub rank_hi: usize,
+    pub cluster: usize,
+    pub minor: usize,
+    pub major: usize,
+    pub omissions: usize,
+    pub error_free: usize,
+    pub spans_per_segment: f64,
 }
 
 /// A relative-ranking campaign's results: every method of WMT 2012 on the blocks of the workers

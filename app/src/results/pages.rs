@@ -3,7 +3,7 @@
 use crate::auth::error_text;
 use crate::results::api::{BulkDecideWorkers, DecideWorker, campaign_results, campaign_workers, results_campaigns};
 use crate::results::{
-    AgreementReport, BulkAction, BulkCounts, FlagFilter, GroupAgreement, GroupView, PairFigures, RankingView, ResultsOptions, ResultsView,
+    AgreementReport, BulkAction, BulkCounts, FlagFilter, GroupAgreement, GroupView, PairFigures, RankingView, EsaView, ResultsOptions, ResultsView,
     VerdictFilter, WorkerRow, WorkerSort, WorkersQuery, WorkersView,
 };
 use leptos::either::Either;
@@ -165,6 +165,7 @@ fn ResultsBody(r: ResultsView, campaign_id: i64) -> impl IntoView {
             <p class="empty" id="results-empty">"No scores yet: results appear once workers who pass quality control have finished HITs."</p>
         })}
         {r.ranking.map(|k| view! { <Ranking k/> })}
+        {r.esa.map(|e| view! { <Esa e/> })}
         {r.groups.into_iter().map(|g| view! { <Group g/> }).collect_view()}
         <Agreement report=r.agreement/>
         <Exports campaign_id options=r.options files=r.export_files/>
@@ -325,6 +326,63 @@ mod scale_tests {
 
 /// A relative-ranking campaign: every WMT 2012 method side by side, where they disagree, the
 /// rank ranges and the head-to-head table.
+/// The ESA section: the WMT 2024 ranking with each system's error spans, the p-value heatmap
+/// and the error-span plot.
+#[component]
+fn Esa(e: EsaView) -> impl IntoView {
+    let counts = format!(
+        "{} annotator(s) that quality control keeps ({} left out); {:.1} segments per system; domains: {}. \
+         Degraded and repeated copies, document scores and earlier ratings of the same item ({} ratings) are not in the ranking.",
+        e.annotators,
+        e.workers_excluded,
+        e.segments_per_system,
+        if e.domains.is_empty() { "–".to_string() } else { e.domains.join(", ") },
+        e.ratings_left_out
+    );
+    let ranked = !e.rows.is_empty();
+    view! {
+        <section class="group esa-results" id="esa" data-lang-pair=e.lang_pair.clone()>
+            <h2>{format!("Error span annotation · {}: the WMT 2024 ranking", e.lang_pair)}</h2>
+            <p class="hint" id="esa-counts">{counts}</p>
+            {e.note.map(|n| view! { <p class="notice" id="esa-note">{n}</p> })}
+            {ranked.then(|| view! {
+                <div class="table-scroll" role="region" aria-label="ESA ranking" tabindex="0">
+                <table class="data" id="esa-ranking">
+                    <caption>"Systems by the mean of their per-domain mean scores, best first. Wins and losses: two-sided Wilcoxon signed-rank tests on paired segments per domain, combined by Stouffer, p < 0.05; rank range (losses + 1, systems − wins); clusters by WMT 2024's walk."</caption>
+                    <thead><tr>
+                        <th scope="col">"System"</th><th scope="col">"Score"</th><th scope="col">"Segments"</th>
+                        <th scope="col">"Rank range"</th><th scope="col">"Cluster"</th><th scope="col">"Wins"</th><th scope="col">"Losses"</th>
+                        <th scope="col">"Minor"</th><th scope="col">"Major"</th><th scope="col">"Omissions"</th><th scope="col">"Error-free"</th><th scope="col">"Spans per segment"</th>
+                    </tr></thead>
+                    <tbody>
+                        {e.rows.clone().into_iter().map(|r| view! {
+                            <tr data-system=r.system.clone()>
+                                <th scope="row">{r.system.clone()}</th>
+                                <td class="num esa-score" data-label="Score">{fixed(r.score, 2)}</td>
+                                <td class="num" data-label="Segments">{r.n}</td>
+                                <td class="num" data-label="Rank range">{if r.rank_lo == r.rank_hi { r.rank_lo.to_string() } else { format!("{}–{}", r.rank_lo, r.rank_hi) }}</td>
+                                <td class="num" data-label="Cluster">{r.cluster}</td>
+                                <td class="num" data-label="Wins">{r.wins}</td>
+                                <td class="num" data-label="Losses">{r.losses}</td>
+                                <td class="num esa-minor" data-label="Minor">{r.minor}</td>
+                                <td class="num esa-major" data-label="Major">{r.major}</td>
+                                <td class="num" data-label="Omissions">{r.omissions}</td>
+                                <td class="num" data-label="Error-free">{r.error_free}</td>
+                                <td class="num" data-label="Spans per segment">{fixed(r.spans_per_segment, 2)}</td>
+                            </tr>
+                        }).collect_view()}
+                    </tbody>
+                </table>
+                </div>
+                <h3>"Significance"</h3>
+                <div class="figure" id="esa-heatmap" inner_html=e.heatmap_svg.clone()></div>
+            })}
+            <h3>"Error spans per segment"</h3>
+            <div class="figure" id="esa-spans-plot" inner_html=e.spans_svg.clone()></div>
+        </section>
+    }
+}
+
 #[component]
 fn Ranking(k: RankingView) -> impl IntoView {
     let position = |p: Option<usize>| p.map_or("–".to_string(), |p| p.to_string());

@@ -897,6 +897,33 @@ pub fn analyse(file: &EsaFile, documents: Option<&HashMap<String, String>>, sett
 // ---------------------------------------------------------------------------------------------
 // Files
 
+/// The Appraise/WMT 2024 ESA CSV (no header, the 12 fields of [`ESA_CSV_FIELDS`]): one line
+/// per rating, `src_lang` and `tgt_lang` as given (WMT 2024: ISO 639-3), `True`/`False` for
+/// `isCompleteDocument`, the spans as [`spans::spans_to_appraise_json`] writes them, times in
+/// seconds. [`read_esa_csv`] reads it back.
+pub fn write_esa_csv(mut w: impl Write, src_lang: &str, tgt_lang: &str, ratings: &[EsaRating]) -> io::Result<()> {
+    let time = |t: Option<f64>| t.map(|t| format!("{t}")).unwrap_or_else(|| "0".into());
+    for r in ratings {
+        writeln!(
+            w,
+            "{},{},{},{},{},{},{},{},{},{},{},{}",
+            csv_text(&r.user),
+            csv_text(&r.system),
+            csv_text(&r.item),
+            csv_text(&r.item_type),
+            src_lang,
+            tgt_lang,
+            r.score,
+            csv_text(&r.document),
+            if r.complete_document { "True" } else { "False" },
+            csv_text(&spans::spans_to_appraise_json(&r.spans)),
+            time(r.start_time),
+            time(r.end_time),
+        )?;
+    }
+    Ok(())
+}
+
 /// `esa-ranking-<lp>.csv`: `system,score,n,wins,losses,rank_lo,rank_hi,cluster`, best first;
 /// the score as the shortest decimal that reads back to the same `f64`.
 pub fn write_esa_ranking_csv(mut w: impl Write, report: &EsaPairReport) -> io::Result<()> {

@@ -306,3 +306,38 @@ fn the_normal_quantile_agrees_with_scipy() {
     assert_eq!(normal_quantile(&normal, 0.0), f64::NEG_INFINITY);
     assert_eq!(normal_quantile(&normal, 1.0), f64::INFINITY);
 }
+
+#[test]
+fn the_csv_writer_is_read_back_exactly() {
+    let file = read_esa_csv(RELEASED.as_bytes()).unwrap();
+    let mut out = Vec::new();
+    write_esa_csv(&mut out, "eng", "jpn", &file.ratings[..4]).unwrap();
+    let again = read_esa_csv(out.as_slice()).unwrap();
+    assert_eq!(again.ratings.len(), 4);
+    for (a, b) in file.ratings.iter().zip(&again.ratings) {
+        assert_eq!((&a.user, &a.system, &a.item, &a.item_type, a.score, &a.document, a.complete_document), (&b.user, &b.system, &b.item, &b.item_type, b.score, &b.document, b.complete_document));
+        assert_eq!(a.spans, b.spans);
+        assert_eq!((a.start_time, a.end_time), (b.start_time, b.end_time));
+    }
+    // Commas and quotes in names, a document score, spans in Arabic text offsets.
+    let r = EsaRating {
+        line: 1,
+        user: "link:W,1".into(),
+        system: "Sys \"A\"".into(),
+        item: "7".into(),
+        item_type: "TGT".into(),
+        pair: "en-ar".into(),
+        score: 33.5,
+        document: "doc-1".into(),
+        complete_document: true,
+        domain: None,
+        spans: vec![Span::new(3, 9, Severity::Major), Span::omission(Severity::Minor)],
+        start_time: Some(1.5),
+        end_time: Some(20.25),
+    };
+    let mut out = Vec::new();
+    write_esa_csv(&mut out, "eng", "ara", std::slice::from_ref(&r)).unwrap();
+    let back = read_esa_csv(out.as_slice()).unwrap().ratings.remove(0);
+    assert_eq!((back.user.as_str(), back.system.as_str(), back.pair.as_str(), back.score, back.complete_document), ("link:W,1", "Sys \"A\"", "en-ar", 33.5, true));
+    assert_eq!(back.spans, r.spans);
+}

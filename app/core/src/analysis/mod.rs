@@ -17,9 +17,12 @@ pub mod esa;
 pub mod export;
 pub mod formats;
 pub mod manifest;
+pub mod mqm;
 pub mod quality;
 pub mod ranking;
 pub mod scores;
+pub mod span_agreement;
+pub mod span_qc;
 
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};

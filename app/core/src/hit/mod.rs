@@ -12,6 +12,7 @@
 //! `gen-100-item-sets.py` (7 SYSTEM + 3 QC copied from the set 5 away).
 
 pub mod degrade;
+mod documents;
 pub mod practice;
 mod ranking;
 #[cfg(test)]
@@ -26,6 +27,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::model::ItemType;
 use degrade::WordOrderKind;
+pub use documents::{DocumentDesign, DocumentSegment, DocumentUnit, build_document_hits};
 pub use ranking::{RankingDesign, build_ranking_hits};
 
 /// One system output that may be put into a HIT (METHOD §2).
@@ -124,6 +126,11 @@ pub struct HitItem {
     /// item per screen.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub screen: Option<usize>,
+    /// Documents (ESA): the 0-based document of the HIT the item belongs to (one system's
+    /// translation of one document, or a quality-control copy of one); its items are
+    /// consecutive, in document order, and are shown with the unit's other items as context.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub unit: Option<usize>,
 }
 
 /// One HIT: its index in the campaign and its items in presentation order.
@@ -209,6 +216,9 @@ pub enum HitError {
     /// A relative-ranking design or test set that cannot be placed, and why.
     #[error("{0}")]
     Ranking(String),
+    /// A document design that cannot be built, and why.
+    #[error("{0}")]
+    Documents(String),
     #[error("a word-order HIT of {length} items cannot hold {permutations} permutations")]
     TooManyPermutations { permutations: usize, length: usize },
     #[error(
@@ -588,6 +598,7 @@ fn place_hit(
             set: 0,
             permutation: None,
             screen: None,
+            unit: None,
         };
         let sys_item = HitItem {
             item_type: ItemType::System,
@@ -617,6 +628,7 @@ fn place_hit(
                     set: 0,
                     permutation: None,
                     screen: None,
+                    unit: None,
                 },
                 None,
             ));
@@ -819,6 +831,7 @@ pub fn build_word_order_hits(
                         set: 0,
                         permutation: Some(Permutation { kind, degree }),
                         screen: None,
+                        unit: None,
                     },
                     b,
                 ));
@@ -859,6 +872,7 @@ pub fn build_word_order_hits(
                         set: 0,
                         permutation: None,
                         screen: None,
+                        unit: None,
                     }
                 }
             })

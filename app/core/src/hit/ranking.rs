@@ -255,6 +255,7 @@ pub fn build_ranking_hits(
                         set: 0,
                         permutation: None,
                         screen: Some(screen_at),
+                        unit: None,
                     });
                 }
             }

@@ -14,6 +14,12 @@ pub fn default_wording(task: TaskKind, lang: Lang, target: &str, source: &str) -
         TaskKind::DaSourceBased => (t(Text::StatementSource), t(Text::InstructionsSource)),
         TaskKind::WordOrder => (String::new(), t(Text::InstructionsWordOrder)),
         TaskKind::Ranking => (t(Text::StatementRanking), t(Text::InstructionsRanking)),
+        // Error span annotation has no translated defaults yet: its English ones ([`localize`]
+        // leaves an ESA campaign's wording as stored).
+        TaskKind::Esa => {
+            let en = Wording::for_task(task, target, source);
+            (en.statement, en.instructions)
+        }
     };
     Wording {
         statement,
@@ -39,8 +45,8 @@ pub fn language_name(lang: Lang, code: &str, fallback: &str) -> String {
     lang.language_name(code).map_or_else(|| fallback.to_string(), str::to_string)
 }
 
-/// A campaign's stored wording as the annotator reads it in `lang`: every text still at the
-/// task's English default (with the settings' language names `target_name`/`source_name`)
+/// A campaign's stored wording as the annotator reads it in `lang` (ESA's: as stored, see
+/// above): every text still at the task's English default (with the settings' language names `target_name`/`source_name`)
 /// becomes the default in `lang` (with the language names of `lang` for the test set's codes
 /// `target_code`/`source_code`); what the organizer wrote stays.
 pub fn localize(
@@ -50,7 +56,9 @@ pub fn localize(
     (target_code, target_name): (&str, &str),
     (source_code, source_name): (&str, &str),
 ) -> Wording {
-    if lang == Lang::En {
+    // ESA's default wording (statement, instructions, its own anchors) is not in the catalog
+    // yet: an ESA campaign's wording stays as stored.
+    if lang == Lang::En || task == TaskKind::Esa {
         return stored;
     }
     let english = Wording::for_task(task, target_name, source_name);

@@ -19,6 +19,8 @@
 //! when an answer has none (every DA and word-order answer).
 
 pub mod da;
+pub mod esa;
+pub mod mqm;
 pub mod ranking;
 pub mod spans;
 pub mod word_order;
@@ -152,6 +154,10 @@ pub trait Protocol: Sync {
     fn quality_control(&self) -> &'static [ItemType];
     /// How agreement between two answers is measured.
     fn scale(&self) -> Scale;
+    /// The rules error spans follow, for a protocol whose answers mark them (ESA, MQM).
+    fn span_scheme(&self) -> Option<Scheme> {
+        None
+    }
 }
 
 /// The protocol of a campaign task: the one registry.
@@ -160,6 +166,7 @@ pub fn for_task(task: TaskKind) -> &'static dyn Protocol {
         TaskKind::DaAdequacy | TaskKind::DaFluency | TaskKind::DaSourceBased => &da::DirectAssessment,
         TaskKind::WordOrder => &word_order::WordOrder,
         TaskKind::Ranking => &ranking::Ranking,
+        TaskKind::Esa => &esa::ErrorSpans,
     }
 }
 
@@ -176,6 +183,18 @@ pub fn validate(task: TaskKind, answer: &Answer, rules: &AnswerRules) -> Result<
         return Ok(Answer { skipped: true, ..Answer::default() });
     }
     for_task(task).validate_answer(answer, rules)
+}
+
+/// [`validate`], then the answer's error spans against `text`, the text the annotator was
+/// shown (for a protocol that marks spans; every span of any other protocol's answer is
+/// refused by its own validation).
+pub fn validate_on(task: TaskKind, text: &str, answer: &Answer, rules: &AnswerRules) -> Result<Answer, InvalidAnswer> {
+    let stored = validate(task, answer, rules)?;
+    if let Some(scheme) = for_task(task).span_scheme() {
+        spans::validate_spans(text, &stored.detail.spans, scheme)
+            .map_err(|(i, e)| InvalidAnswer::new("detail", format!("Error span {}: {e}.", i + 1)))?;
+    }
+    Ok(stored)
 }
 
 #[cfg(test)]

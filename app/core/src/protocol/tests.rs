@@ -121,3 +121,31 @@ fn a_stored_ranking_score_gives_back_its_rank() {
     assert_eq!(rank_of_score(f64::NAN, 5), None);
     assert_eq!((rank_of_score(1.0, 1), rank_of_score(0.0, 1)), (Some(1), None));
 }
+
+#[test]
+fn esa_takes_a_score_spans_on_the_shown_text_and_an_optional_document_score() {
+    let rules = AnswerRules::default();
+    let text = "Das Treffen wurde verschoben.";
+    let spans = vec![Span::new(4, 11, Severity::Major), Span::omission(Severity::Minor)];
+    let a = Answer { detail: Detail { spans: spans.clone(), document_score: Some(70.0), ..Detail::default() }, ..score(42.0) };
+    assert_eq!(validate_on(TaskKind::Esa, text, &a, &rules).unwrap(), a);
+    // A score is needed, in range; no rank, no second score.
+    let e = validate_on(TaskKind::Esa, text, &Answer { score: None, ..a.clone() }, &rules).unwrap_err();
+    assert_eq!(e.field, "score");
+    assert_eq!(validate_on(TaskKind::Esa, text, &Answer { score2: Some(1.0), ..a.clone() }, &rules).unwrap_err().field, "score2");
+    let bad_doc = Answer { detail: Detail { document_score: Some(101.0), ..a.detail.clone() }, ..a.clone() };
+    assert_eq!(validate_on(TaskKind::Esa, text, &bad_doc, &rules).unwrap_err().field, "document_score");
+    // Spans must fit the text shown, with ESA's severities and no category.
+    let outside = Answer { detail: Detail { spans: vec![Span::new(20, 40, Severity::Minor)], ..Detail::default() }, ..score(50.0) };
+    let e = validate_on(TaskKind::Esa, text, &outside, &rules).unwrap_err();
+    assert!(e.problem.starts_with("Error span 1:") && e.problem.contains("outside the text"), "{}", e.problem);
+    let critical = Answer { detail: Detail { spans: vec![Span::new(0, 3, Severity::Critical)], ..Detail::default() }, ..score(50.0) };
+    assert!(validate_on(TaskKind::Esa, text, &critical, &rules).unwrap_err().problem.contains("critical"));
+    let too_many = Answer { detail: Detail { spans: vec![Span::new(0, 3, Severity::Minor); esa::MAX_SPANS + 1], ..Detail::default() }, ..score(50.0) };
+    assert_eq!(validate_on(TaskKind::Esa, text, &too_many, &rules).unwrap_err().field, "detail");
+    // DA refuses spans; a skipped ESA item needs the campaign's permission.
+    assert_eq!(validate_on(TaskKind::DaAdequacy, text, &Answer { detail: a.detail.clone(), ..score(5.0) }, &rules).unwrap_err().field, "detail");
+    assert_eq!(validate_on(TaskKind::Esa, text, &Answer { skipped: true, ..Answer::default() }, &rules).unwrap_err().field, "skipped");
+    assert_eq!(for_task(TaskKind::Esa).span_scheme(), Some(Scheme::Esa));
+    assert_eq!(for_task(TaskKind::Esa).layout(), Layout::Document);
+}

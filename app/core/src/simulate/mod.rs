@@ -284,6 +284,7 @@ fn item_name(task: TaskKind) -> &'static str {
         TaskKind::DaSourceBased => "sb",
         TaskKind::WordOrder => "wo",
         TaskKind::Ranking => "rr",
+        TaskKind::Esa => "esa",
     }
 }
 

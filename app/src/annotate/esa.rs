@@ -1,0 +1,482 @@
+//! The ESA screen (error span annotation on documents): the segment's document as context, the
+//! translation offered word by word for marking error spans (minor or major; omissions on a
+//! `[MISSING]` token), the list of marked errors, and the 0–100 score with ESA's anchors.
+//!
+//! Marking, the same in every script (`assay_core::protocol::esa::tokens`: words, or grapheme
+//! clusters in scripts without spaces, so every span is valid by construction):
+//! - mouse: drag over the words (or click one), then choose Minor or Major;
+//! - touch: tap the first word, then the last, then choose;
+//! - keyboard: the words are one tab stop; arrows move between them (in reading order, also in
+//!   right-to-left text), Shift+arrows extend the selection, `1` marks it minor, `2` major,
+//!   Enter or Space on a marked word changes it (minor → major → removed), Delete removes it;
+//! - clicking a marked word changes it the same way (ESA: minor → major → removed).
+//!
+//! Spans are kept as character offsets of the text shown, end exclusive, and sent as they are.
+//! A score below 66 with no error marked asks for confirmation (Appraise's rule).
+
+use super::{ItemView, WorkState};
+use super::pages::Slider;
+use assay_core::protocol::esa::{CONFIRM_BELOW, Token, tokens};
+use assay_core::protocol::{Severity, Span};
+use leptos::ev;
+use leptos::prelude::*;
+
+/// What the ESA screen sends.
+#[derive(Clone, Debug, PartialEq)]
+pub struct EsaAnswer {
+    pub score: f64,
+    pub spans: Vec<Span>,
+    pub document_score: Option<f64>,
+}
+
+/// The text of a span as the annotator reads it (the `[MISSING]` token for an omission).
+fn span_text(text: &str, s: &Span) -> String {
+    if s.missing { "[MISSING]".to_string() } else { s.marked(text).unwrap_or_default().to_string() }
+}
+
+fn severity_word(s: Severity) -> &'static str {
+    match s {
+        Severity::Major => "major",
+        _ => "minor",
+    }
+}
+
+/// Moves focus to the token element `index` (the `[MISSING]` token is `count`).
+fn focus_token(index: usize) {
+    #[cfg(feature = "hydrate")]
+    {
+        use wasm_bindgen::JsCast;
+        if let Some(el) = document().get_element_by_id(&format!("tok-{index}")).and_then(|e| e.dyn_into::<web_sys::HtmlElement>().ok()) {
+            let _ = el.focus();
+        }
+    }
+    #[cfg(not(feature = "hydrate"))]
+    let _ = index;
+}
+
+#[component]
+pub fn EsaItem(info: StoredValue<WorkState>, item: ItemView, busy: RwSignal<bool>, submit: Callback<EsaAnswer>) -> impl IntoView {
+    let i = info.get_value();
+    let w = i.screen.wording.clone();
+    let text = StoredValue::new(item.candidate.clone());
+    let toks: Vec<Token> = tokens(&item.candidate);
+    let words: Vec<usize> = (0..toks.len()).filter(|&k| !toks[k].space).collect();
+    let toks = StoredValue::new(toks);
+    let words = StoredValue::new(words);
+    // The [MISSING] token's index among the words.
+    let missing_index = words.with_value(Vec::len);
+
+    let spans = RwSignal::new(Vec::<Span>::new());
+    // The selection: (anchor, focus) as indices into `words` (the missing token is
+    // `missing_index`); `None` when nothing is selected.
+    let selection = RwSignal::new(None::<(usize, usize)>);
+    let cursor = RwSignal::new(0usize);
+    let dragging = RwSignal::new(false);
+    let score = RwSignal::new(None::<f64>);
+    let doc_score = RwSignal::new(None::<f64>);
+    let confirm = RwSignal::new(false);
+    let said = RwSignal::new(String::new());
+    let wants_doc = item.document.as_ref().is_some_and(|d| d.document_score);
+    let rtl = i.target_dir == "rtl";
+
+    let char_range = move |a: usize, b: usize| -> Option<(usize, usize)> {
+        let (lo, hi) = (a.min(b), a.max(b));
+        words.with_value(|ws| toks.with_value(|t| (hi < ws.len()).then(|| (t[ws[lo]].start, t[ws[hi]].end))))
+    };
+    // The span (its index) that covers word `k`, if any.
+    let span_at = move |k: usize| -> Option<usize> {
+        if k == missing_index {
+            return spans.with(|s| s.iter().position(|s| s.missing));
+        }
+        let (start, end) = words.with_value(|ws| toks.with_value(|t| (t[ws[k]].start, t[ws[k]].end)));
+        spans.with(|s| s.iter().position(|s| !s.missing && s.start < end && start < s.end))
+    };
+    let selected = move |k: usize| selection.get().is_some_and(|(a, b)| a.min(b) <= k && k <= a.max(b));
+    let announce = move |m: String| said.set(m);
+
+    // Marks the selection with `severity`: spans it overlaps are replaced by it.
+    let mark = move |severity: Severity| {
+        let Some((a, b)) = selection.get_untracked() else { return };
+        let new = if a == missing_index || b == missing_index {
+            Span::omission(severity)
+        } else {
+            let Some((start, end)) = char_range(a, b) else { return };
+            Span::new(start, end, severity)
+        };
+        spans.update(|s| {
+            s.retain(|o| if new.missing { !o.missing } else { o.missing || o.end <= new.start || new.end <= o.start });
+            s.push(new.clone());
+        });
+        selection.set(None);
+        confirm.set(false);
+        announce(format!("Marked “{}” as a {} error.", text.with_value(|t| span_text(t, &new)), severity_word(severity)));
+    };
+    // ESA's click: minor → major → removed.
+    let cycle = move |index: usize| {
+        let Some(s) = spans.with_untracked(|s| s.get(index).cloned()) else { return };
+        let t = text.with_value(|t| span_text(t, &s));
+        if s.severity == Severity::Minor {
+            spans.update(|v| v[index].severity = Severity::Major);
+            announce(format!("“{t}” is now a major error."));
+        } else {
+            spans.update(|v| {
+                v.remove(index);
+            });
+            announce(format!("Removed the error “{t}”."));
+        }
+    };
+    let remove = move |index: usize| {
+        let Some(s) = spans.with_untracked(|s| s.get(index).cloned()) else { return };
+        spans.update(|v| {
+            v.remove(index);
+        });
+        announce(format!("Removed the error “{}”.", text.with_value(|t| span_text(t, &s))));
+    };
+
+    // Pointer: a press on a word starts a selection (a touch or pen press extends one already
+    // started); dragging with a mouse extends it; a click on a marked word alone cycles it.
+    let press = move |k: usize, e: ev::PointerEvent| {
+        if e.button() != 0 {
+            return;
+        }
+        e.prevent_default();
+        cursor.set(k);
+        let touch = e.pointer_type() != "mouse";
+        match selection.get_untracked() {
+            Some((a, b)) if touch && a == b && a != k && k != missing_index && a != missing_index => selection.set(Some((a, k))),
+            _ => selection.set(Some((k, k))),
+        }
+        dragging.set(!touch);
+    };
+    let enter = move |k: usize| {
+        if dragging.get_untracked() && k != missing_index {
+            selection.update(|s| {
+                if let Some((a, _)) = s
+                    && *a != missing_index
+                {
+                    *s = Some((*a, k));
+                }
+            });
+        }
+    };
+    let release = move |k: usize| {
+        dragging.set(false);
+        // A click (no drag) on a marked word changes that error instead of selecting.
+        if selection.get_untracked() == Some((k, k))
+            && let Some(index) = span_at(k)
+        {
+            selection.set(None);
+            cycle(index);
+        }
+    };
+    let key = move |k: usize, e: ev::KeyboardEvent| {
+        let last = missing_index;
+        let (next, prev) = if rtl { ("ArrowLeft", "ArrowRight") } else { ("ArrowRight", "ArrowLeft") };
+        let to = match e.key().as_str() {
+            x if x == next => Some((k + 1).min(last)),
+            x if x == prev => Some(k.saturating_sub(1)),
+            "Home" => Some(0),
+            "End" => Some(last),
+            _ => None,
+        };
+        if let Some(to) = to {
+            e.prevent_default();
+            e.stop_propagation();
+            if e.shift_key() && to != last && k != last {
+                let anchor = selection.get_untracked().map_or(k, |(a, _)| a);
+                selection.set(Some((anchor, to)));
+            } else if e.shift_key() {
+                // The [MISSING] token is marked alone.
+            } else {
+                selection.set(None);
+            }
+            cursor.set(to);
+            focus_token(to);
+            return;
+        }
+        match e.key().as_str() {
+            "1" | "2" => {
+                e.prevent_default();
+                e.stop_propagation();
+                if selection.get_untracked().is_none() {
+                    selection.set(Some((k, k)));
+                }
+                mark(if e.key() == "1" { Severity::Minor } else { Severity::Major });
+            }
+            "Enter" | " " => {
+                e.prevent_default();
+                e.stop_propagation();
+                match span_at(k) {
+                    Some(index) if selection.get_untracked().is_none_or(|(a, b)| a == b) => {
+                        selection.set(None);
+                        cycle(index);
+                    }
+                    _ => selection.set(Some((k, k))),
+                }
+            }
+            "Delete" | "Backspace" => {
+                if let Some(index) = span_at(k) {
+                    e.prevent_default();
+                    e.stop_propagation();
+                    remove(index);
+                }
+            }
+            "Escape" => selection.set(None),
+            _ => {}
+        }
+    };
+
+    let severity_of = move |k: usize| span_at(k).and_then(|i| spans.with(|s| s.get(i).map(|s| s.severity)));
+    let token_view = move |k: usize| {
+        let (word_text, label) = if k == missing_index {
+            ("[MISSING]".to_string(), "[MISSING]: mark it if something of the source is missing".to_string())
+        } else {
+            let t = words.with_value(|ws| toks.with_value(|t| t[ws[k]]));
+            let s: String = text.with_value(|x| x.chars().skip(t.start).take(t.end - t.start).collect());
+            (s.clone(), s)
+        };
+        view! {
+            <span
+                class="tok"
+                class:missing-token={k == missing_index}
+                class:selected=move || selected(k)
+                class:minor=move || severity_of(k) == Some(Severity::Minor)
+                class:major=move || severity_of(k) == Some(Severity::Major)
+                id=format!("tok-{k}")
+                data-k=k.to_string()
+                role="option"
+                aria-label=move || match severity_of(k) {
+                    Some(s) => format!("{label}, marked {} error", severity_word(s)),
+                    None => label.clone(),
+                }
+                aria-selected=move || if selected(k) { "true" } else { "false" }
+                tabindex=move || if cursor.get() == k { "0" } else { "-1" }
+                on:pointerdown=move |e| press(k, e)
+                on:pointerenter=move |_| enter(k)
+                on:pointerup=move |_| release(k)
+                on:keydown=move |e| key(k, e)
+                on:focus=move |_| cursor.set(k)
+            >
+                {word_text}
+            </span>
+        }
+    };
+    // The translation as tokens: words markable, spaces as text (inside a marked run they are
+    // highlighted with it).
+    let rendered = {
+        let mut out = Vec::new();
+        let mut k = 0;
+        let spaces_marked = move |start: usize, end: usize| {
+            spans.with(|s| s.iter().find(|s| !s.missing && s.start <= start && end <= s.end).map(|s| s.severity))
+        };
+        for t in toks.get_value() {
+            if t.space {
+                let s: String = text.with_value(|x| x.chars().skip(t.start).take(t.end - t.start).collect());
+                out.push(view! {
+                    <span
+                        class="gap"
+                        class:minor=move || spaces_marked(t.start, t.end) == Some(Severity::Minor)
+                        class:major=move || spaces_marked(t.start, t.end) == Some(Severity::Major)
+                        aria-hidden="true"
+                    >{s}</span>
+                }.into_any());
+            } else {
+                out.push(token_view(k).into_any());
+                k += 1;
+            }
+        }
+        out.push(view! { <span class="gap" aria-hidden="true">" "</span> }.into_any());
+        out.push(token_view(missing_index).into_any());
+        out
+    };
+
+    let selection_text = move || {
+        selection.get().map(|(a, b)| {
+            if a == missing_index || b == missing_index {
+                "[MISSING]".to_string()
+            } else {
+                char_range(a, b).map(|(s, e)| text.with_value(|t| t.chars().skip(s).take(e - s).collect::<String>())).unwrap_or_default()
+            }
+        })
+    };
+
+    let send = move || {
+        let Some(s) = score.get_untracked() else { return };
+        if wants_doc && doc_score.get_untracked().is_none() {
+            return;
+        }
+        if s < CONFIRM_BELOW && spans.with_untracked(Vec::is_empty) && !confirm.get_untracked() {
+            confirm.set(true);
+            return;
+        }
+        submit.run(EsaAnswer { score: s, spans: spans.get_untracked(), document_score: if wants_doc { doc_score.get_untracked() } else { None } });
+    };
+    let why = move || {
+        if score.get().is_none() {
+            "Move the slider to score the translation."
+        } else if wants_doc && doc_score.get().is_none() {
+            "Score the whole document too."
+        } else {
+            ""
+        }
+    };
+
+    let lang = Some(i.screen.lang.clone());
+    let source_lang = i.source_lang.clone();
+    let (source_dir, target_dir) = (i.source_dir.clone(), i.target_dir.clone());
+    let doc = item.document.clone().unwrap_or_default();
+    let place = (doc.total > 1).then(|| format!("Segment {} of {} of this document", doc.index + 1, doc.total));
+    let context_rows = |rows: Vec<super::ContextSegment>, class: &'static str| {
+        let (sl, sd, tl, td) = (source_lang.clone(), source_dir.clone(), lang.clone(), target_dir.clone());
+        (!rows.is_empty()).then(|| {
+            view! {
+                <ol class=format!("doc-context {class}") aria-label=if class == "before" { "The document so far" } else { "The rest of the document" }>
+                    {rows
+                        .into_iter()
+                        .map(|r| view! {
+                            <li>
+                                <p class="ctx-source" lang=sl.clone() dir=sd.clone()>{r.source}</p>
+                                <p class="ctx-target" lang=tl.clone() dir=td.clone()>{r.candidate}</p>
+                            </li>
+                        })
+                        .collect_view()}
+                </ol>
+            }
+        })
+    };
+    let before = context_rows(doc.before.clone(), "before");
+    let after = context_rows(doc.after.clone(), "after");
+    let source = item.context.clone().unwrap_or_default();
+
+    view! {
+        <div
+            class="esa"
+            on:keydown=move |e: ev::KeyboardEvent| {
+                if e.key() == "Enter" && !e.default_prevented() {
+                    e.prevent_default();
+                    send();
+                }
+            }
+            on:pointerup=move |_| dragging.set(false)
+        >
+            <p class="statement" id="statement">{w.statement.clone()}</p>
+            {place.map(|p| view! { <p class="doc-place" id="doc-place" lang="en" dir="ltr">{p}</p> })}
+            {before}
+            <div class="esa-current">
+                <div class="text-block" role="group" aria-labelledby="context-label">
+                    <p class="text-label" id="context-label">{w.label_source.clone()}</p>
+                    <p class="context source" id="context" lang=i.source_lang.clone() dir=i.source_dir.clone()>{source}</p>
+                </div>
+                <div class="text-block">
+                    <p class="text-label" id="candidate-label">{w.label_candidate.clone()}</p>
+                    <p
+                        class="candidate esa-text"
+                        id="candidate"
+                        role="listbox"
+                        aria-multiselectable="true"
+                        aria-labelledby="candidate-label"
+                        aria-describedby="esa-help"
+                        lang=lang.clone()
+                        dir=i.target_dir.clone()
+                    >
+                        {rendered}
+                    </p>
+                    <p class="esa-help" id="esa-help" lang="en" dir="ltr">
+                        "Select the words of an error (drag, or tap the first and the last word), then choose how bad it is. Click a marked error to change it."
+                    </p>
+                </div>
+            </div>
+            {after}
+            <div class="esa-toolbar" role="toolbar" aria-label="Mark the selected words" lang="en" dir="ltr">
+                <span class="esa-selection" id="esa-selection">
+                    {move || match selection_text() {
+                        Some(t) => format!("Selected: “{t}”"),
+                        None => "No words selected".to_string(),
+                    }}
+                </span>
+                <button type="button" id="mark-minor" class="minor" disabled=move || selection.get().is_none() on:click=move |_| mark(Severity::Minor)>
+                    "Minor error"
+                </button>
+                <button type="button" id="mark-major" class="major" disabled=move || selection.get().is_none() on:click=move |_| mark(Severity::Major)>
+                    "Major error"
+                </button>
+                <button type="button" id="mark-cancel" disabled=move || selection.get().is_none() on:click=move |_| selection.set(None)>
+                    "Cancel"
+                </button>
+            </div>
+            <div class="esa-marked" lang="en" dir="ltr">
+                <h2 class="esa-marked-title" id="esa-marked-title">
+                    {move || match spans.with(Vec::len) {
+                        0 => "No errors marked".to_string(),
+                        1 => "1 error marked".to_string(),
+                        n => format!("{n} errors marked"),
+                    }}
+                </h2>
+                <ul id="esa-spans" aria-labelledby="esa-marked-title">
+                    {move || {
+                        spans
+                            .get()
+                            .into_iter()
+                            .enumerate()
+                            .map(|(index, s)| {
+                                let t = text.with_value(|t| span_text(t, &s));
+                                let sev = severity_word(s.severity);
+                                let other = if s.severity == Severity::Minor { "Make major" } else { "Make minor" };
+                                view! {
+                                    <li class=format!("esa-span {sev}") data-start=s.start.to_string() data-end=s.end.to_string() data-severity=sev>
+                                        <span class="esa-span-text" lang=lang.clone() dir="auto">{format!("“{t}”")}</span>
+                                        " "<span class="esa-span-severity">{sev}</span>" "
+                                        <button type="button" class="small" on:click=move |_| {
+                                            spans.update(|v| {
+                                                if let Some(x) = v.get_mut(index) {
+                                                    x.severity = if x.severity == Severity::Minor { Severity::Major } else { Severity::Minor };
+                                                }
+                                            });
+                                        }>{other}</button>
+                                        " "
+                                        <button type="button" class="small" on:click=move |_| remove(index)>"Remove"</button>
+                                    </li>
+                                }
+                            })
+                            .collect_view()
+                    }}
+                </ul>
+            </div>
+            <p class="visually-hidden" aria-live="polite" id="esa-said" lang="en">{move || said.get()}</p>
+            <p class="text-label" id="score-label">"Score of this segment's translation"</p>
+            <Slider value=score low=w.anchor_low.clone() high=w.anchor_high.clone() label="Score of this segment's translation" id="score" ui=super::pages::Ui::of(info) ticks=vec![33, 66]/>
+            <div class="esa-anchors" aria-hidden="true" lang="en" dir="ltr">
+                <span style="left: 33%">"Some meaning preserved"</span>
+                <span style="left: 66%">"Most meaning preserved, few errors"</span>
+            </div>
+            {wants_doc.then(|| view! {
+                <p class="text-label" id="document-score-label">"Score of the whole document's translation"</p>
+                <Slider value=doc_score low=w.anchor_low.clone() high=w.anchor_high.clone() label="Score of the whole document's translation" id="document-score" ui=super::pages::Ui::of(info) ticks=vec![33, 66]/>
+            })}
+            {move || confirm.get().then(|| view! {
+                <p class="notice" id="esa-confirm" role="alert" lang="en" dir="ltr">
+                    "You gave a low score but marked no error. Mark the errors, or press the button again to send the score as it is."
+                </p>
+            })}
+            <div class="actions">
+                <p class="next-why" id="next-why" aria-live="polite" lang="en" dir="ltr">{why}</p>
+                <button
+                    type="button"
+                    class="primary"
+                    id="next"
+                    aria-describedby="next-why"
+                    disabled=move || score.get().is_none() || (wants_doc && doc_score.get().is_none()) || busy.get()
+                    on:click=move |_| send()
+                >
+                    {w.next_label.clone()}
+                </button>
+            </div>
+            <p class="key-legend" id="key-legend" lang="en" dir="ltr">
+                <span class="keys-title">"Keys: "</span>
+                <kbd>"Tab"</kbd>" to the translation · "<kbd>"←"</kbd>" "<kbd>"→"</kbd>" words · "<kbd>"Shift"</kbd>"+"<kbd>"←"</kbd>" "<kbd>"→"</kbd>" select · "
+                <kbd>"1"</kbd>" minor · "<kbd>"2"</kbd>" major · "<kbd>"Enter"</kbd>" on an error: change it · "<kbd>"Delete"</kbd>" remove · "
+                <kbd>"Enter"</kbd>" elsewhere: go on"
+            </p>
+        </div>
+    }
+}
