@@ -185,16 +185,11 @@ pub fn Slider(
     #[prop(optional)]
     ticks: Option<Vec<u32>>,
 ) -> impl IntoView {
-    // The default ticks as static markup: the server's and the browser's renderings of an
-    // item are then identical (a formatted style gains a `;` when the browser sets it).
-    let ticks = match ticks {
-        None => Either::Left(view! {
-            <span class="tick" style="left: 25%"></span>
-            <span class="tick" style="left: 50%"></span>
-            <span class="tick" style="left: 75%"></span>
-        }),
-        Some(at) => Either::Right(at.into_iter().map(|t| view! { <span class="tick" style=format!("left: {t}%;")></span> }).collect_view()),
-    };
+    // The ticks' positions by attribute (`data-at`, placed by the style sheet at 25, 33, 50, 66
+    // and 75): an inline style is serialised differently by the server and by the browser, so
+    // an item drawn by the server (after a reload) and one drawn in the browser would differ.
+    let ticks = ticks.unwrap_or_else(|| vec![25, 50, 75]);
+    let ticks = ticks.into_iter().map(|t| view! { <span class="tick" data-at=t></span> }).collect_view();
     let track = NodeRef::<leptos::html::Div>::new();
     let dragging = RwSignal::new(false);
     let set_from_x = move |client_x: f64| {
