@@ -310,16 +310,17 @@ test('an annotator does a whole word-order HIT by keyboard and mouse', async () 
   await context.close();
 });
 
-test('right-to-left text runs right to left, with the campaign wording, and wraps on a phone', async () => {
+test('right-to-left text runs right to left, with the campaign wording and an Arabic interface, and wraps on a phone', async () => {
   const list = JSON.parse((await call(organizer, 'list_assignments')).body);
   const id = list.find((a) => a.task === 'da-fluency').assignment;
   const context = await browser.newContext({ viewport: { width: 360, height: 760 }, isMobile: true, hasTouch: true });
   const page = await openHydrated(context, `${server.base}/work/${id}`);
   assert.equal(await page.getAttribute('#instructions', 'dir'), 'rtl');
-  assert.match(await page.textContent('#hit-size'), /This HIT has 12 items/);
+  // An Arabic campaign: the interface is Arabic too (issue 18 item 3).
+  assert.equal((await page.textContent('#hit-size')).trim(), 'عدد العناصر في هذه المهمة: 12.');
   await page.tap('#start');
   for (let i = 0; i < 12; i++) {
-    await waitProgress(page, i + 1, 12);
+    await page.waitForFunction((want) => document.querySelector('#progress')?.textContent.trim() === want, `${i + 1} من 12`, { timeout: 15_000 });
     const look = await page.evaluate(() => {
       const c = document.querySelector('#candidate');
       return {

@@ -124,6 +124,8 @@ pub async fn launch_crowd_campaign_with(
         "seed": 7,
         "settings": {
             "judgments_wanted": per_system, "redundancy": redundancy, "target_language": "German",
+            // The tests read the English interface (an en-de set would be German).
+            "interface_language": "en",
             "assignment_timeout_minutes": 600
         }
     });

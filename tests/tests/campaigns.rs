@@ -81,9 +81,10 @@ fn draft(test_set: i64, systems: &[i64], task: &str, wanted: usize, k: usize) ->
         "seed": 7,
         "settings": if task == "word-order" {
             json!({ "hit_length": 50, "woj_permutations": 25, "bad_refs": 0, "repeats": 0, "refs": 0, "sets": 1,
-                    "judgments_wanted": wanted, "redundancy": k, "target_language": "German" })
+                    "judgments_wanted": wanted, "redundancy": k, "target_language": "German", "interface_language": "en" })
         } else {
-            json!({ "judgments_wanted": wanted, "redundancy": k, "target_language": "German", "payment_per_hit": 3.0 })
+            // The tests read the English interface (an en-de set would be German).
+            json!({ "judgments_wanted": wanted, "redundancy": k, "target_language": "German", "payment_per_hit": 3.0, "interface_language": "en" })
         }
     })
 }

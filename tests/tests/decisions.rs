@@ -35,7 +35,11 @@ async fn import_set(org: &Browser, name: &str, segments: usize, systems: &[&str]
     (set["id"].as_i64().unwrap(), ids)
 }
 
-fn draft(test_set: i64, systems: &[i64], settings: Value, gate: Value) -> Value {
+fn draft(test_set: i64, systems: &[i64], mut settings: Value, gate: Value) -> Value {
+    // The tests read the English interface (an en-de set would be German).
+    if let Some(s) = settings.as_object_mut() {
+        s.insert("interface_language".into(), json!("en"));
+    }
     json!({
         "name": "gated campaign", "task": "da-adequacy", "test_set_id": test_set, "systems": systems,
         "benchmark_systems": [], "seed": 11, "settings": settings, "gate": gate,

@@ -1,6 +1,7 @@
 //! Assay's pure core: no web framework, no database, no async runtime.
 //!
 //! Always compiled (server and browser alike):
+//! - [`i18n`]: the annotator's interface in seven languages (the message catalogs);
 //! - [`limits`]: how long stored texts may be, and that none holds NUL;
 //! - [`model`]: the field's vocabulary (item types, task kinds, statuses);
 //! - [`protocol`]: the judgment model: what each protocol shows, what an answer holds, how it is
@@ -19,6 +20,7 @@
 //!
 //! Statistics live in the `assay-stats` crate, beneath this one.
 
+pub mod i18n;
 pub mod instructions;
 pub mod limits;
 pub mod model;

@@ -273,6 +273,10 @@ pub struct CampaignSettings {
     /// How many practice answers must be in the expected range to go on (a round with fewer
     /// starts again). At most `practice_items`.
     pub practice_pass: usize,
+    /// The annotator's interface language: a code of the catalog (`de`, `ar`, …, see
+    /// [`crate::i18n::Lang`]), or empty for automatic (the target language if the catalog has
+    /// it, else the browser's).
+    pub interface_language: String,
     /// Documents (ESA): what the screen shows of a segment's document besides the segment.
     pub document_context: DocumentContext,
     /// Documents (ESA): a 0–100 score for the whole document with its last segment
@@ -348,6 +352,7 @@ impl Default for CampaignSettings {
             rank_show_reference: false,
             practice_items: 0,
             practice_pass: 0,
+            interface_language: String::new(),
             document_context: DocumentContext::Left,
             document_score: false,
             hit_minutes: 60.0,

@@ -22,6 +22,14 @@ fn refuse(e: work::WorkError) -> ServerFnError {
     crate::error::AppError::from(e).into()
 }
 
+/// A refusal to the annotator of `assignment`, in the interface language of its pages (issue 18
+/// item 3).
+#[cfg(feature = "ssr")]
+async fn refuse_annotator(state: &crate::state::AppState, assignment: &str, e: work::WorkError) -> ServerFnError {
+    let lang = work::interface_lang_of(&state.db, assignment, super::accept_language().as_deref()).await;
+    e.in_language(lang).into()
+}
+
 /// The annotation cache of this server process (a request extension, see `server::Work`).
 #[cfg(feature = "ssr")]
 fn cache() -> Result<std::sync::Arc<work::Work>, ServerFnError> {
@@ -40,7 +48,10 @@ fn caller() -> Option<i64> {
 pub async fn load_work(assignment: String) -> Result<WorkState, ServerFnError> {
     let state = web::app_state()?;
     let cache = cache()?;
-    work::work_state(&state.db, &cache, &state.secret, caller(), &assignment).await.map_err(refuse)
+    match work::work_state_in(&state.db, &cache, &state.secret, caller(), &assignment, super::accept_language().as_deref()).await {
+        Ok(s) => Ok(s),
+        Err(e) => Err(refuse_annotator(&state, &assignment, e).await),
+    }
 }
 
 /// Leaves the instructions page and returns the first item (or the current one).
@@ -48,7 +59,10 @@ pub async fn load_work(assignment: String) -> Result<WorkState, ServerFnError> {
 pub async fn start_work(assignment: String) -> Result<Step, ServerFnError> {
     let state = web::app_state()?;
     let cache = cache()?;
-    work::start(&state.db, &cache, &state.secret, caller(), &assignment).await.map_err(refuse)
+    match work::start(&state.db, &cache, &state.secret, caller(), &assignment).await {
+        Ok(s) => Ok(s),
+        Err(e) => Err(refuse_annotator(&state, &assignment, e).await),
+    }
 }
 
 /// Stores the answer to the current item; returns the next item, or the completion code after
@@ -70,7 +84,10 @@ pub async fn submit_judgment(
     let state = web::app_state()?;
     let answer = work::Answer { position, score, score2, skipped, time_on_screen_ms, active_ms, idempotency_key: key, detail: Default::default() };
     let cache = cache()?;
-    work::submit(&state.db, &cache, &state.secret, caller(), &assignment, &answer).await.map_err(refuse)
+    match work::submit(&state.db, &cache, &state.secret, caller(), &assignment, &answer).await {
+        Ok(s) => Ok(s),
+        Err(e) => Err(refuse_annotator(&state, &assignment, e).await),
+    }
 }
 
 /// Checks a practice answer (before Start) against what a careful reader would answer and
@@ -84,7 +101,10 @@ pub async fn practice_answer(
     #[server(default)] score2: Option<f64>,
 ) -> Result<PracticeFeedback, ServerFnError> {
     let state = web::app_state()?;
-    work::practice_answer(&state.db, caller(), &assignment, position, score, score2).await.map_err(refuse)
+    match work::practice_answer_in(&state.db, caller(), &assignment, position, score, score2, super::accept_language().as_deref()).await {
+        Ok(f) => Ok(f),
+        Err(e) => Err(refuse_annotator(&state, &assignment, e).await),
+    }
 }
 
 /// Stores the answer to the current segment of an error-span task (ESA): its error spans
@@ -135,7 +155,10 @@ pub async fn submit_screen(
         return Err(refuse(work::WorkError::Invalid("A screen has at most 100 translations.".into())));
     }
     let screen = work::ScreenAnswer { ranks: ranks.into_iter().map(|r| (r.position, r.rank)).collect(), time_on_screen_ms, active_ms, idempotency_key: key };
-    work::submit_screen(&state.db, &cache, &state.secret, caller(), &assignment, &screen).await.map_err(refuse)
+    match work::submit_screen(&state.db, &cache, &state.secret, caller(), &assignment, &screen).await {
+        Ok(s) => Ok(s),
+        Err(e) => Err(refuse_annotator(&state, &assignment, e).await),
+    }
 }
 
 /// The signed-in account's HITs (home page).

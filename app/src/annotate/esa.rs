@@ -524,7 +524,7 @@ pub fn EsaItem(info: StoredValue<WorkState>, item: ItemView, busy: RwSignal<bool
             <p class="visually-hidden" aria-live="polite" id="esa-said" lang="en">{move || said.get()}</p>
             {(!mqm).then(|| view! {
             <p class="text-label" id="score-label">"Score of this segment's translation"</p>
-            <Slider value=score low=w.anchor_low.clone() high=w.anchor_high.clone() label="Score of this segment's translation" id="score" ticks=vec![33, 66]/>
+            <Slider value=score low=w.anchor_low.clone() high=w.anchor_high.clone() label="Score of this segment's translation" id="score" ui=super::pages::Ui::of(info) ticks=vec![33, 66]/>
             <div class="esa-anchors" aria-hidden="true" lang="en" dir="ltr">
                 <span style="left: 33%">"Some meaning preserved"</span>
                 <span style="left: 66%">"Most meaning preserved, few errors"</span>
@@ -532,7 +532,7 @@ pub fn EsaItem(info: StoredValue<WorkState>, item: ItemView, busy: RwSignal<bool
             })}
             {wants_doc.then(|| view! {
                 <p class="text-label" id="document-score-label">"Score of the whole document's translation"</p>
-                <Slider value=doc_score low=w.anchor_low.clone() high=w.anchor_high.clone() label="Score of the whole document's translation" id="document-score" ticks=vec![33, 66]/>
+                <Slider value=doc_score low=w.anchor_low.clone() high=w.anchor_high.clone() label="Score of the whole document's translation" id="document-score" ui=super::pages::Ui::of(info) ticks=vec![33, 66]/>
             })}
             {move || confirm.get().then(|| view! {
                 <p class="notice" id="esa-confirm" role="alert" lang="en" dir="ltr">

@@ -26,6 +26,7 @@ use serde::{Deserialize, Serialize};
 pub use crate::campaign::Wording;
 use crate::campaign::CampaignSettings;
 use crate::model::{AssignmentStatus, TaskKind};
+pub use assay_core::i18n::{Lang, Msg};
 
 /// How the campaign's settings shape the screens. Read by [`screen_settings`].
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -52,6 +53,21 @@ pub struct ScreenSettings {
     /// Active time: seconds without input after which the time on an item is idle.
     #[serde(default)]
     pub idle_gap_seconds: i64,
+    /// The interface language (issue 18 item 3): the words of the screens around the texts.
+    #[serde(default)]
+    pub ui: Lang,
+    /// The language of the wording (statement, labels, anchors, questions, Next, the
+    /// instructions): the interface language's tag when the wording is the task's default (so
+    /// translated), else the target language's (an organizer writes it in the target
+    /// language); with its direction.
+    #[serde(default)]
+    pub wording_lang: String,
+    #[serde(default)]
+    pub wording_dir: String,
+    /// The interface messages in `ui`, indexed by [`Msg`] (`Msg::X as usize`): the server sends
+    /// the one language the page needs, so the browser bundle carries no catalog.
+    #[serde(default)]
+    pub texts: Vec<String>,
     /// Documents (ESA): `none`, `left` or `whole` (what the screen shows around a segment).
     #[serde(default)]
     pub document_context: String,
@@ -83,11 +99,68 @@ pub fn screen_settings(settings_json: &str, task: &str, target_lang: &str, sourc
         rank_outputs: s.rank_outputs,
         rank_show_reference: s.rank_show_reference,
         idle_gap_seconds: s.idle_gap_seconds,
+        ui: Lang::En,
+        texts: Vec::new(),
+        wording_lang: bcp47(target_lang),
+        #[cfg(feature = "ssr")]
+        wording_dir: direction_of(target_lang).to_string(),
+        #[cfg(not(feature = "ssr"))]
+        wording_dir: "ltr".to_string(),
         document_context: s.document_context.as_str().to_string(),
         mqm_categories: if task == TaskKind::Mqm { s.mqm.taxonomy.categories.clone() } else { Vec::new() },
         mqm_critical: s.mqm.critical,
         mqm_max_errors: s.mqm.max_errors,
     }
+}
+
+/// The screen settings as an annotator reads them (issue 18 item 3): in the interface language
+/// [`Lang::choose`] gives (the campaign's setting, its target language, the browser's
+/// `Accept-Language`), with the task's default wording and the source language's name in that
+/// language; what the organizer wrote stays as written.
+#[cfg(feature = "ssr")]
+pub fn localized_screen_settings(settings_json: &str, task: &str, target_lang: &str, source_lang: &str, accept_language: Option<&str>) -> ScreenSettings {
+    let kind = TaskKind::parse(task).unwrap_or(TaskKind::DaAdequacy);
+    let source_name = language_name(source_lang);
+    let mut screen = screen_settings(settings_json, task, target_lang, &source_name);
+    let ui = interface_language(settings_json, kind, target_lang, accept_language);
+    let s = CampaignSettings::read(settings_json, kind, &language_name(target_lang), &source_name);
+    // The stored defaults name the languages as the settings do, or (wording not stored) by
+    // the codes' English names.
+    let localize = |w, target: &str, source: &str| assay_core::i18n::wording::localize(w, kind, ui, (target_lang, target), (source_lang, source));
+    let stored_next = screen.wording.next_label.clone();
+    screen.wording = localize(screen.wording, &s.target_language, &s.source_language_name);
+    screen.wording = localize(screen.wording, &language_name(target_lang), &source_name);
+    if ui != Lang::En && screen.source_language_name == source_name {
+        screen.source_language_name = assay_core::i18n::wording::language_name(ui, source_lang, &source_name);
+    }
+    // The default Next says the wording is the task's default (an organizer who writes the
+    // wording in the target language changes it too).
+    let english = CampaignSettings::read("{}", kind, "", "").wording.next_label;
+    if stored_next == english {
+        // ESA's wording is not translated yet: its defaults are English.
+        let wording = if kind == TaskKind::Esa { Lang::En } else { ui };
+        screen.wording_lang = wording.tag().to_string();
+        screen.wording_dir = wording.dir().to_string();
+    }
+    screen.ui = ui;
+    screen.texts = Msg::ALL.iter().map(|&m| ui.msg(m).to_string()).collect();
+    screen
+}
+
+/// A campaign's interface language: the organizer's choice, else the test set's target
+/// language if the catalog has it, else the browser's first language the catalog has, else
+/// English.
+#[cfg(feature = "ssr")]
+pub fn interface_language(settings_json: &str, task: TaskKind, target_lang: &str, accept_language: Option<&str>) -> Lang {
+    let chosen = CampaignSettings::read(settings_json, task, "", "").interface_language;
+    Lang::choose(&chosen, target_lang, accept_language)
+}
+
+/// The request's `Accept-Language` header, if any (server functions and routes).
+#[cfg(feature = "ssr")]
+pub fn accept_language() -> Option<String> {
+    leptos::prelude::use_context::<http::request::Parts>()
+        .and_then(|p| p.headers.get(http::header::ACCEPT_LANGUAGE).and_then(|v| v.to_str().ok()).map(str::to_string))
 }
 
 /// The BCP 47 tag of a test set's language code (`deu` → `de`, `pt_br` → `pt-BR`), `und`
@@ -349,6 +422,33 @@ mod tests {
         assert_eq!(screen_settings(r#"{"target_language":"العربية"}"#, "da-fluency", "ara", "English").lang, "ar");
         assert_eq!(bcp47("pt_br"), "pt-BR");
         assert_eq!(bcp47("English"), "und");
+    }
+
+    #[test]
+    fn the_interface_language_is_the_setting_then_the_target_then_the_browser() {
+        // German target: German interface, defaults translated, texts keep the target's lang.
+        let s = localized_screen_settings("{}", "da-adequacy", "deu", "en", Some("ja"));
+        assert_eq!((s.ui, s.wording_lang.as_str(), s.wording_dir.as_str(), s.lang.as_str()), (Lang::De, "de", "ltr", "de"));
+        assert_eq!(s.wording.next_label, "Weiter");
+        assert_eq!(s.wording.label_candidate, "Zu bewertende Übersetzung");
+        assert_eq!(s.texts.len(), Msg::ALL.len());
+        assert_eq!(s.texts[Msg::Start as usize], "Beginnen");
+        // Arabic target: right to left.
+        let s = localized_screen_settings("{}", "word-order", "ar", "en", None);
+        assert_eq!((s.ui.tag(), s.ui.dir(), s.wording_dir.as_str()), ("ar", "rtl", "rtl"));
+        assert_eq!(s.source_language_name, "الإنجليزية");
+        // A target the catalog lacks: the browser's first language the catalog has.
+        let s = localized_screen_settings("{}", "da-fluency", "fr", "en", Some("fr-FR, cs;q=0.8, en;q=0.5"));
+        assert_eq!(s.ui, Lang::Cs);
+        assert!(s.wording.statement.ends_with("text je plynulá francouzština."), "{}", s.wording.statement);
+        assert_eq!(localized_screen_settings("{}", "da-fluency", "fr", "en", None).ui, Lang::En);
+        // The organizer's choice wins; wording the organizer wrote stays, in the target's lang.
+        let s = localized_screen_settings(r#"{"interface_language":"hi","wording":{"next_label":"Suivant"}}"#, "da-adequacy", "fr", "en", Some("de"));
+        assert_eq!((s.ui, s.wording.next_label.as_str(), s.wording_lang.as_str()), (Lang::Hi, "Suivant", "fr"));
+        assert_eq!(s.wording.anchor_high, "पूरी तरह सहमत");
+        // English stays English, with the English messages.
+        let s = localized_screen_settings("{}", "da-adequacy", "en", "de", Some("de"));
+        assert_eq!((s.ui, s.wording.next_label.as_str(), s.texts[Msg::Progress as usize].as_str()), (Lang::En, "Next", "{n} of {total}"));
     }
 
     #[test]

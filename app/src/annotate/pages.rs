@@ -7,7 +7,8 @@
 
 use super::api::{RankAnswer, load_work, my_assignments, practice_answer, start_work, submit_judgment, submit_screen, submit_spans};
 use super::esa::{EsaAnswer, EsaItem};
-use super::{ItemView, PracticeFeedback, PracticeView, WOJ_VALUES, WorkState};
+use super::{ItemView, Lang, Msg, PracticeFeedback, PracticeView, WOJ_VALUES, WorkState};
+use assay_core::i18n::fill;
 use assay_core::instructions::{Block, blocks};
 use crate::auth::error_text;
 use leptos::either::{Either, EitherOf3, EitherOf4, EitherOf5};
@@ -16,6 +17,33 @@ use leptos::prelude::*;
 use leptos_meta::Title;
 use leptos_router::components::A;
 use leptos_router::hooks::use_params_map;
+
+/// The interface language of the page and its messages (issue 18 item 3), read from the
+/// work state the server sent: the browser bundle holds no catalog.
+#[derive(Clone, Copy)]
+pub struct Ui {
+    lang: Lang,
+    info: StoredValue<WorkState>,
+}
+
+impl Ui {
+    pub fn of(info: StoredValue<WorkState>) -> Ui {
+        Ui { lang: info.with_value(|s| s.screen.ui), info }
+    }
+
+    /// A message in the interface language (empty if the server sent none).
+    pub fn msg(self, m: Msg) -> String {
+        self.info.with_value(|s| s.screen.texts.get(m as usize).cloned().unwrap_or_default())
+    }
+
+    pub fn tag(self) -> &'static str {
+        self.lang.tag()
+    }
+
+    pub fn dir(self) -> &'static str {
+        self.lang.dir()
+    }
+}
 
 /// Milliseconds from the browser's clock (0 on the server, where nothing is timed).
 fn client_now() -> f64 {
@@ -123,16 +151,17 @@ fn fresh_key(position: i64) -> String {
 
 /// The words a screen reader says for a slider position: no number, only where it stands
 /// between the two anchors.
-pub fn slider_words(value: Option<f64>, low: &str, high: &str) -> String {
+pub fn slider_words(words: impl Fn(Msg) -> String, value: Option<f64>, low: &str, high: &str) -> String {
+    let at = |m: Msg, end: &str| fill(&words(m), &[("end", end)]);
     match value {
-        None => format!("not set; between “{low}” and “{high}”"),
-        Some(v) if v <= 3.0 => format!("“{low}”"),
-        Some(v) if v < 25.0 => format!("close to “{low}”"),
-        Some(v) if v < 45.0 => format!("leaning towards “{low}”"),
-        Some(v) if v <= 55.0 => "in the middle".to_string(),
-        Some(v) if v <= 75.0 => format!("leaning towards “{high}”"),
-        Some(v) if v < 97.0 => format!("close to “{high}”"),
-        Some(_) => format!("“{high}”"),
+        None => fill(&words(Msg::SliderNotSet), &[("low", low), ("high", high)]),
+        Some(v) if v <= 3.0 => at(Msg::SliderAt, low),
+        Some(v) if v < 25.0 => at(Msg::SliderCloseTo, low),
+        Some(v) if v < 45.0 => at(Msg::SliderLeaning, low),
+        Some(v) if v <= 55.0 => words(Msg::SliderMiddle),
+        Some(v) if v <= 75.0 => at(Msg::SliderLeaning, high),
+        Some(v) if v < 97.0 => at(Msg::SliderCloseTo, high),
+        Some(_) => at(Msg::SliderAt, high),
     }
 }
 
@@ -147,6 +176,8 @@ pub fn Slider(
     #[prop(into)] high: String,
     #[prop(into)] label: String,
     #[prop(into)] id: String,
+    /// The interface language (the position in words, "Not set yet").
+    ui: Ui,
     /// Take the keyboard focus when shown.
     #[prop(optional)]
     autofocus: bool,
@@ -154,16 +185,11 @@ pub fn Slider(
     #[prop(optional)]
     ticks: Option<Vec<u32>>,
 ) -> impl IntoView {
-    // The default ticks as static markup: the server's and the browser's renderings of an
-    // item are then identical (a formatted style gains a `;` when the browser sets it).
-    let ticks = match ticks {
-        None => Either::Left(view! {
-            <span class="tick" style="left: 25%"></span>
-            <span class="tick" style="left: 50%"></span>
-            <span class="tick" style="left: 75%"></span>
-        }),
-        Some(at) => Either::Right(at.into_iter().map(|t| view! { <span class="tick" style=format!("left: {t}%;")></span> }).collect_view()),
-    };
+    // The ticks' positions by attribute (`data-at`, placed by the style sheet at 25, 33, 50, 66
+    // and 75): an inline style is serialised differently by the server and by the browser, so
+    // an item drawn by the server (after a reload) and one drawn in the browser would differ.
+    let ticks = ticks.unwrap_or_else(|| vec![25, 50, 75]);
+    let ticks = ticks.into_iter().map(|t| view! { <span class="tick" data-at=t></span> }).collect_view();
     let track = NodeRef::<leptos::html::Div>::new();
     let dragging = RwSignal::new(false);
     let set_from_x = move |client_x: f64| {
@@ -198,7 +224,7 @@ pub fn Slider(
                 aria-valuemin="0"
                 aria-valuemax="100"
                 aria-orientation="horizontal"
-                aria-valuetext=move || slider_words(value.get(), &words_low, &words_high)
+                aria-valuetext=move || slider_words(move |m| ui.msg(m), value.get(), &words_low, &words_high)
                 data-set=move || if value.get().is_some() { "true" } else { "false" }
                 on:pointerdown=move |e: ev::PointerEvent| {
                     if e.button() != 0 {
@@ -248,7 +274,7 @@ pub fn Slider(
                 <span class="anchor low">{low}</span>
                 <span class="anchor high">{high}</span>
             </div>
-            <p class="unset-note" aria-hidden="true" lang="en" hidden=move || value.get().is_some()>"Not set yet"</p>
+            <p class="unset-note" aria-hidden="true" lang=ui.tag() dir=ui.dir() hidden=move || value.get().is_some()>{ui.msg(Msg::NotSetYet)}</p>
         </div>
     }
 }
@@ -268,21 +294,44 @@ fn labelled_text(label: String, id: &'static str, class: &'static str, lang: Opt
 
 /// The keys of a screen, shortly (hidden on touch screens without a keyboard).
 #[component]
-fn KeyLegend(kind: &'static str, #[prop(optional)] ranks: usize) -> impl IntoView {
+fn KeyLegend(kind: &'static str, ui: Ui, #[prop(optional)] ranks: usize) -> impl IntoView {
+    let m = move |x: Msg| format!(" {} · ", ui.msg(x));
+    let last = move |x: Msg| format!(" {}", ui.msg(x));
     let body = match kind {
         "boxes" => EitherOf3::A(view! {
-            <kbd>"1"</kbd>"–"<kbd>"5"</kbd>" choose a box (of the question with the focus, else the first unanswered) · "
-            <kbd>"Tab"</kbd>" next question · "<kbd>"Enter"</kbd>" go on"
+            <kbd>"1"</kbd>"–"<kbd>"5"</kbd>{m(Msg::KeysChooseBox)}
+            <kbd>"Tab"</kbd>{m(Msg::KeysNextQuestion)}<kbd>"Enter"</kbd>{last(Msg::KeysGoOn)}
         }),
         "ranking" => EitherOf3::B(view! {
-            <kbd>"Tab"</kbd>" to a translation · "<kbd>"1"</kbd>"–"<kbd>{ranks.to_string()}</kbd>" its rank (1 is best) · "<kbd>"Enter"</kbd>" go on"
+            <kbd>"Tab"</kbd>{m(Msg::KeysToTranslation)}<kbd>"1"</kbd>"–"<kbd>{ranks.to_string()}</kbd>{m(Msg::KeysItsRank)}<kbd>"Enter"</kbd>{last(Msg::KeysGoOn)}
         }),
         _ => EitherOf3::C(view! {
-            <kbd>"←"</kbd>" "<kbd>"→"</kbd>" move a little · "<kbd>"Page Up"</kbd>" "<kbd>"Page Down"</kbd>" move more · "
-            <kbd>"Home"</kbd>" "<kbd>"End"</kbd>" the ends · "<kbd>"Enter"</kbd>" go on"
+            <kbd>"←"</kbd>" "<kbd>"→"</kbd>{m(Msg::KeysMoveLittle)}<kbd>"Page Up"</kbd>" "<kbd>"Page Down"</kbd>{m(Msg::KeysMoveMore)}
+            <kbd>"Home"</kbd>" "<kbd>"End"</kbd>{m(Msg::KeysEnds)}<kbd>"Enter"</kbd>{last(Msg::KeysGoOn)}
         }),
     };
-    view! { <p class="key-legend" id="key-legend" lang="en" dir="ltr"><span class="keys-title">"Keys: "</span>{body}</p> }
+    view! { <p class="key-legend" id="key-legend" lang=ui.tag() dir=ui.dir()><span class="keys-title">{ui.msg(Msg::KeysTitle)}" "</span>{body}</p> }
+}
+
+/// The browser's language among the catalog's (its `Accept-Language` on the server,
+/// `navigator.languages` in the browser), English if none: for what the page says before it
+/// knows the campaign (loading, a HIT that cannot be opened).
+fn browser_lang() -> Lang {
+    #[cfg(feature = "ssr")]
+    {
+        super::accept_language().as_deref().and_then(Lang::from_accept_language).unwrap_or_default()
+    }
+    #[cfg(all(feature = "hydrate", not(feature = "ssr")))]
+    {
+        // In the browser's order (no weights to read: parsing them would bring float parsing
+        // into the bundle).
+        let languages = leptos::prelude::window().navigator().languages();
+        languages.iter().filter_map(|v| v.as_string()).find_map(|t| Lang::from_tag(&t)).unwrap_or_default()
+    }
+    #[cfg(not(any(feature = "ssr", feature = "hydrate")))]
+    {
+        Lang::En
+    }
 }
 
 /// `/work/:id`: an assignment's page.
@@ -291,14 +340,15 @@ pub fn WorkPage() -> impl IntoView {
     let params = use_params_map();
     let id = move || params.read().get("id").unwrap_or_default();
     let state = crate::resource::resource(id, load_work);
+    let ui = browser_lang();
     view! {
         <Title text="Assay · HIT"/>
-        <Suspense fallback=|| view! { <p class="annotate-loading">"Loading…"</p> }>
+        <Suspense fallback=move || view! { <p class="annotate-loading" lang=ui.tag() dir=ui.dir()>{assay_core::i18n::page_words(ui).0}</p> }>
             {move || Suspend::new(async move {
                 match state.await {
                     Err(e) => Either::Left(view! {
-                        <section class="card narrow">
-                            <h1>"This HIT cannot be opened"</h1>
+                        <section class="card narrow" lang=ui.tag() dir=ui.dir()>
+                            <h1>{assay_core::i18n::page_words(ui).1}</h1>
                             <p class="error" role="alert" id="work-error">{error_text(&e)}</p>
                         </section>
                     }),
@@ -368,10 +418,7 @@ fn Work(state: WorkState) -> impl IntoView {
                     step.set(next);
                 }
                 Err(e) => {
-                    error.set(Some(format!(
-                        "{} Your answer to this item is kept on this page: press the button again to send it.",
-                        error_text(&e)
-                    )));
+                    error.set(Some(format!("{} {}", error_text(&e), Ui::of(info).msg(Msg::KeptAnswer))));
                     resync();
                 }
             }
@@ -395,10 +442,7 @@ fn Work(state: WorkState) -> impl IntoView {
                     step.set(next);
                 }
                 Err(e) => {
-                    error.set(Some(format!(
-                        "{} Your ranks on this screen are kept on this page: press the button again to send them.",
-                        error_text(&e)
-                    )));
+                    error.set(Some(format!("{} {}", error_text(&e), Ui::of(info).msg(Msg::KeptRanks))));
                     resync();
                 }
             }
@@ -449,7 +493,7 @@ fn Work(state: WorkState) -> impl IntoView {
                     feedback.set(Some((item, fb)));
                 }
                 Err(e) => {
-                    error.set(Some(format!("{} Your answer is kept on this page: press the button again to send it.", error_text(&e))));
+                    error.set(Some(format!("{} {}", error_text(&e), Ui::of(info).msg(Msg::KeptAnswer))));
                     resync();
                 }
             }
@@ -486,12 +530,19 @@ fn Work(state: WorkState) -> impl IntoView {
     };
 
     let task = state.task.clone();
+    let ui = Ui::of(info);
+    // The document's language follows the interface's (the server sends the frame in English).
+    #[cfg(feature = "hydrate")]
+    if let Some(root) = leptos::prelude::document().document_element() {
+        let _ = root.set_attribute("lang", ui.tag());
+        let _ = root.set_attribute("dir", ui.dir());
+    }
     view! {
-        <section class="annotate" data-task=task id="work">
+        <section class="annotate" data-task=task id="work" lang=ui.tag() dir=ui.dir()>
             {move || {
                 let s = step.get();
                 if let Some(done) = s.completion {
-                    EitherOf5::A(view! { <Finished code=done.code return_url=done.return_url/> })
+                    EitherOf5::A(view! { <Finished code=done.code return_url=done.return_url ui/> })
                 } else if started.get() && s.item.is_some() {
                     let item = s.item.clone().unwrap_or(ItemView { position: 0, candidate: String::new(), context: None, reference: None, screen: None, document: None });
                     let together = s.together.clone();
@@ -525,32 +576,30 @@ pub fn instructions_view(text: &str) -> impl IntoView + use<> {
 #[component]
 fn StartPage(info: StoredValue<WorkState>, practice: Option<PracticeView>, busy: RwSignal<bool>, start: impl Fn(ev::MouseEvent) + 'static) -> impl IntoView {
     let i = info.get_value();
+    let ui = Ui::of(info);
     let todo = practice.filter(|p| !p.passed);
     let practice_note = todo.as_ref().map(|p| {
-        let need = if p.required > 0 {
-            format!(" At least {} of the {} answers must be where a careful reader's would be; otherwise the practice starts over.", p.required, p.total)
-        } else {
-            String::new()
-        };
-        let resume = if p.position > 0 || p.round > 1 { format!(" You are at practice item {} of {}.", p.position + 1, p.total) } else { String::new() };
-        view! {
-            <p class="practice-note" id="practice-note" lang="en" dir="ltr">
-                {format!(
-                    "Before the HIT: {} practice items, with feedback after each answer. They are not part of the HIT and are not counted.{need}{resume}",
-                    p.total
-                )}
-            </p>
+        let total = p.total.to_string();
+        let mut note = fill(&ui.msg(Msg::PracticeBefore), &[("n", &total)]);
+        if p.required > 0 {
+            note.push(' ');
+            note.push_str(&fill(&ui.msg(Msg::PracticeRequired), &[("required", &p.required.to_string()), ("total", &total)]));
         }
+        if p.position > 0 || p.round > 1 {
+            note.push(' ');
+            note.push_str(&fill(&ui.msg(Msg::PracticeResume), &[("n", &(p.position + 1).to_string()), ("total", &total)]));
+        }
+        view! { <p class="practice-note" id="practice-note">{note}</p> }
     });
-    let label = if todo.is_some() { "Start the practice" } else { "Start" };
+    let label = ui.msg(if todo.is_some() { Msg::StartPractice } else { Msg::Start });
     view! {
         <div class="card start-page">
             <h1>{i.campaign_name.clone()}</h1>
-            <h2 id="instructions-heading" lang="en" dir="ltr">"Instructions"</h2>
-            <div class="instructions" id="instructions" aria-labelledby="instructions-heading" lang=i.screen.lang.clone() dir=i.target_dir.clone()>
+            <h2 id="instructions-heading">{ui.msg(Msg::Instructions)}</h2>
+            <div class="instructions" id="instructions" aria-labelledby="instructions-heading" lang=i.screen.wording_lang.clone() dir=i.screen.wording_dir.clone()>
                 {instructions_view(&i.screen.wording.instructions)}
             </div>
-            <p class="hit-size" id="hit-size" lang="en" dir="ltr">"This HIT has " {i.total} " items."</p>
+            <p class="hit-size" id="hit-size">{fill(&ui.msg(Msg::HitSize), &[("n", &i.total.to_string())])}</p>
             {practice_note}
             <button type="button" class="primary" id="start" on:click=start disabled=move || busy.get()>
                 {label}
@@ -560,11 +609,11 @@ fn StartPage(info: StoredValue<WorkState>, practice: Option<PracticeView>, busy:
 }
 
 /// The instructions again, folded, on the practice screens.
-fn instructions_again(i: &WorkState) -> impl IntoView + use<> {
+fn instructions_again(i: &WorkState, ui: Ui) -> impl IntoView + use<> {
     view! {
         <details class="instructions-again">
-            <summary lang="en" dir="ltr">"Instructions"</summary>
-            <div class="instructions" lang=i.screen.lang.clone() dir=i.target_dir.clone()>{instructions_view(&i.screen.wording.instructions)}</div>
+            <summary lang=ui.tag() dir=ui.dir()>{ui.msg(Msg::Instructions)}</summary>
+            <div class="instructions" lang=i.screen.wording_lang.clone() dir=i.screen.wording_dir.clone()>{instructions_view(&i.screen.wording.instructions)}</div>
         </details>
     }
 }
@@ -578,13 +627,13 @@ fn PracticeScreen(info: StoredValue<WorkState>, practice: PracticeView, item: It
     } else {
         Either::Right(view! { <DaItem info item busy submit/> })
     };
+    let ui = Ui::of(info);
+    let label = fill(&ui.msg(Msg::PracticeLabel), &[("n", &(practice.position + 1).to_string()), ("total", &practice.total.to_string())]);
     view! {
-        <div class="card item-screen practice" lang=i.screen.lang.clone() dir=i.target_dir.clone()>
-            <p class="practice-label" id="practice-label" lang="en" dir="ltr">
-                {format!("Practice item {} of {} · not part of the HIT", practice.position + 1, practice.total)}
-            </p>
+        <div class="card item-screen practice" lang=i.screen.wording_lang.clone() dir=i.screen.wording_dir.clone()>
+            <p class="practice-label" id="practice-label" lang=ui.tag() dir=ui.dir()>{label}</p>
             {body}
-            {instructions_again(&i)}
+            {instructions_again(&i, ui)}
         </div>
     }
 }
@@ -604,13 +653,15 @@ fn PracticeFeedbackScreen(
     let p = feedback.practice.clone();
     // The round's last answer leaves the practice passed or back at item 1.
     let answered = if p.passed || p.position == 0 { p.total } else { p.position };
-    let go = if p.passed {
-        "Start the HIT"
+    let ui = Ui::of(info);
+    let go = ui.msg(if p.passed {
+        Msg::StartHit
     } else if p.position == 0 {
-        "Start the practice again"
+        Msg::PracticeAgain
     } else {
-        "Next practice item"
-    };
+        Msg::NextPractice
+    });
+    let label = fill(&ui.msg(Msg::PracticeFeedbackLabel), &[("n", &answered.to_string()), ("total", &p.total.to_string())]);
     let button = NodeRef::<leptos::html::Button>::new();
     Effect::new(move |_| {
         if let Some(el) = button.get() {
@@ -619,12 +670,10 @@ fn PracticeFeedbackScreen(
     });
     view! {
         <div class="card item-screen practice practice-feedback" id="practice-feedback" data-in-range=feedback.in_range.to_string()
-            lang=i.screen.lang.clone() dir=i.target_dir.clone()>
-            <p class="practice-label" id="practice-label" lang="en" dir="ltr">
-                {format!("Practice item {answered} of {} · feedback", p.total)}
-            </p>
-            {item_texts(&i, &item)}
-            <div class="feedback" role="status" lang="en" dir="ltr">
+            lang=i.screen.wording_lang.clone() dir=i.screen.wording_dir.clone()>
+            <p class="practice-label" id="practice-label" lang=ui.tag() dir=ui.dir()>{label}</p>
+            {item_texts(&i, &item, ui)}
+            <div class="feedback" role="status" lang=ui.tag() dir=ui.dir()>
                 <p class="verdict" id="feedback-verdict">{feedback.verdict.clone()}</p>
                 <p id="feedback-message">{feedback.message.clone()}</p>
                 <p id="feedback-yours">{feedback.yours.clone()}</p>
@@ -633,7 +682,7 @@ fn PracticeFeedbackScreen(
             <div class="actions">
                 <button type="button" class="primary" id="practice-continue" node_ref=button
                     aria-describedby="feedback-verdict feedback-message"
-                    disabled=move || busy.get() on:click=start lang="en">
+                    disabled=move || busy.get() on:click=start lang=ui.tag() dir=ui.dir()>
                     {go}
                 </button>
             </div>
@@ -653,13 +702,16 @@ fn ItemScreen(
     submit_esa: Callback<EsaAnswer>,
 ) -> impl IntoView {
     let i = info.get_value();
+    let ui = Ui::of(info);
+    let total = i.total.to_string();
     let progress = if together.is_empty() {
-        format!("{} of {}", answered + 1, i.total)
+        fill(&ui.msg(Msg::Progress), &[("n", &(answered + 1).to_string()), ("total", &total)])
     } else {
-        format!("Translations {} to {} of {}", answered + 1, answered + 1 + together.len() as i64, i.total)
+        let (from, to) = ((answered + 1).to_string(), (answered + 1 + together.len() as i64).to_string());
+        fill(&ui.msg(Msg::ProgressRange), &[("from", &from), ("to", &to), ("total", &total)])
     };
-    let lang = i.screen.lang.clone();
-    let dir = i.target_dir.clone();
+    let lang = i.screen.wording_lang.clone();
+    let dir = i.screen.wording_dir.clone();
     let body = if i.task == "word-order" {
         EitherOf4::A(view! { <WordOrderItem info item busy submit/> })
     } else if i.task == "ranking" {
@@ -673,7 +725,7 @@ fn ItemScreen(
     };
     view! {
         <div class="card item-screen" lang=lang dir=dir>
-            <p class="progress" id="progress" aria-live="polite" lang="en" dir="ltr">{progress}</p>
+            <p class="progress" id="progress" aria-live="polite" lang=ui.tag() dir=ui.dir()>{progress}</p>
             {body}
         </div>
     }
@@ -689,8 +741,9 @@ fn DaItem(info: StoredValue<WorkState>, item: ItemView, busy: RwSignal<bool>, su
         }
     };
     let w = i.screen.wording.clone();
+    let ui = Ui::of(info);
     let why = move || {
-        if value.get().is_none() { "Move the slider to give your rating." } else { "" }
+        if value.get().is_none() { ui.msg(Msg::WhySlider) } else { String::new() }
     };
     view! {
         <div
@@ -703,10 +756,10 @@ fn DaItem(info: StoredValue<WorkState>, item: ItemView, busy: RwSignal<bool>, su
             }
         >
             <p class="statement" id="statement">{w.statement.clone()}</p>
-            {item_texts(&i, &item)}
-            <Slider value low=w.anchor_low.clone() high=w.anchor_high.clone() label=w.statement.clone() id="score" autofocus=true/>
+            {item_texts(&i, &item, ui)}
+            <Slider value low=w.anchor_low.clone() high=w.anchor_high.clone() label=w.statement.clone() id="score" ui autofocus=true/>
             <div class="actions">
-                <p class="next-why" id="next-why" aria-live="polite" lang="en" dir="ltr">{why}</p>
+                <p class="next-why" id="next-why" aria-live="polite" lang=ui.tag() dir=ui.dir()>{why}</p>
                 <button
                     type="button"
                     class="primary"
@@ -718,21 +771,21 @@ fn DaItem(info: StoredValue<WorkState>, item: ItemView, busy: RwSignal<bool>, su
                     {w.next_label.clone()}
                 </button>
             </div>
-            <KeyLegend kind="slider"/>
+            <KeyLegend kind="slider" ui/>
         </div>
     }
 }
 
 /// The texts of an item, each with its label: DA (the reference or the source, then the
 /// candidate; fluency the candidate alone) and word order (the first sentence, then the second).
-fn item_texts(i: &WorkState, item: &ItemView) -> impl IntoView {
+fn item_texts(i: &WorkState, item: &ItemView, ui: Ui) -> impl IntoView {
     let w = &i.screen.wording;
     let lang = Some(i.screen.lang.clone());
     if i.task == "word-order" {
         return Either::Left(view! {
-            <div class="texts">
-                {labelled_text("First sentence".into(), "candidate", "candidate", lang.clone(), i.target_dir.clone(), item.candidate.clone())}
-                {labelled_text("Second sentence".into(), "context", "context reference", lang, i.target_dir.clone(), item.context.clone().unwrap_or_default())}
+            <div class="texts" lang=ui.tag() dir=ui.dir()>
+                {labelled_text(ui.msg(Msg::FirstSentence).into(), "candidate", "candidate", lang.clone(), i.target_dir.clone(), item.candidate.clone())}
+                {labelled_text(ui.msg(Msg::SecondSentence).into(), "context", "context reference", lang, i.target_dir.clone(), item.context.clone().unwrap_or_default())}
             </div>
         });
     }
@@ -759,6 +812,7 @@ fn item_texts(i: &WorkState, item: &ItemView) -> impl IntoView {
 fn RankingScreen(info: StoredValue<WorkState>, items: Vec<ItemView>, busy: RwSignal<bool>, submit: Callback<Vec<RankAnswer>>) -> impl IntoView {
     let i = info.get_value();
     let w = i.screen.wording.clone();
+    let ui = Ui::of(info);
     let n = i.screen.rank_outputs.max(2);
     let ranks = RwSignal::new(vec![None::<u32>; items.len()]);
     let left = move || ranks.with(|r| r.iter().filter(|x| x.is_none()).count());
@@ -795,6 +849,7 @@ fn RankingScreen(info: StoredValue<WorkState>, items: Vec<ItemView>, busy: RwSig
     let source_dir = i.source_dir.clone();
     let source_lang = i.source_lang.clone();
     let target_dir = i.target_dir.clone();
+    let target_lang = i.screen.lang.clone();
     let label_source = w.label_source.clone();
     let label_reference = w.label_reference.clone();
     let block_count = blocks.len();
@@ -814,22 +869,26 @@ fn RankingScreen(info: StoredValue<WorkState>, items: Vec<ItemView>, busy: RwSig
                 .into_iter()
                 .enumerate()
                 .map(|(b, (source, reference, outs))| {
-                    let heading = if block_count > 1 { format!("Sentence {} of {block_count}", b + 1) } else { "Sentence".to_string() };
+                    let heading = if block_count > 1 {
+                        fill(&ui.msg(Msg::SentenceNofM), &[("n", &(b + 1).to_string()), ("total", &block_count.to_string())])
+                    } else {
+                        ui.msg(Msg::Sentence).to_string()
+                    };
                     let region = heading.clone();
                     view! {
                         <section class="rank-block" aria-label=region>
-                            <p class="text-label"><span lang="en" dir="ltr">{heading}</span> " · " {label_source.clone()}</p>
+                            <p class="text-label"><span lang=ui.tag() dir=ui.dir()>{heading}</span> " · " {label_source.clone()}</p>
                             <p class="context source" lang=source_lang.clone() dir=source_dir.clone()>{source}</p>
                             {reference.map(|r| view! {
                                 <p class="text-label">{label_reference.clone()}</p>
-                                <p class="context reference" dir=target_dir.clone()>{r}</p>
+                                <p class="context reference" lang=target_lang.clone() dir=target_dir.clone()>{r}</p>
                             })}
                             <ol class="rank-outputs">
                                 {outs
                                     .into_iter()
                                     .enumerate()
                                     .map(|(o, (k, it))| {
-                                        let label = format!("Translation {}", o + 1);
+                                        let label = fill(&ui.msg(Msg::TranslationN), &[("n", &(o + 1).to_string())]);
                                         let group = format!("rank-label-{k}");
                                         let (row_label, label_id) = (group.clone(), group.clone());
                                         view! {
@@ -849,17 +908,17 @@ fn RankingScreen(info: StoredValue<WorkState>, items: Vec<ItemView>, busy: RwSig
                                                     }
                                                 }
                                             >
-                                                <p class="text-label" lang="en" dir="ltr" id=label_id>{label}</p>
+                                                <p class="text-label" lang=ui.tag() dir=ui.dir() id=label_id>{label}</p>
                                                 <p class="candidate">{it.candidate.clone()}</p>
                                                 <div class="ranks" role="radiogroup" aria-labelledby=group dir="ltr">
                                                     {(1..=n as u32)
                                                         .map(|r| {
                                                             let name = if r == 1 {
-                                                                "rank 1, best".to_string()
+                                                                ui.msg(Msg::RankBest).to_string()
                                                             } else if r == n as u32 {
-                                                                format!("rank {r}, worst")
+                                                                fill(&ui.msg(Msg::RankWorst), &[("r", &r.to_string())])
                                                             } else {
-                                                                format!("rank {r}")
+                                                                fill(&ui.msg(Msg::RankN), &[("r", &r.to_string())])
                                                             };
                                                             view! {
                                                                 <button
@@ -888,11 +947,11 @@ fn RankingScreen(info: StoredValue<WorkState>, items: Vec<ItemView>, busy: RwSig
                 })
                 .collect_view()}
             <div class="actions">
-                <p class="hint" id="rank-hint" aria-live="polite" lang="en" dir="ltr">
+                <p class="hint" id="rank-hint" aria-live="polite" lang=ui.tag() dir=ui.dir()>
                     {move || match left() {
-                        0 => "Every translation is ranked.".to_string(),
-                        1 => "Rank 1 more translation to go on (1 is best; equal translations may share a rank).".to_string(),
-                        k => format!("Rank {k} more translations to go on (1 is best; equal translations may share a rank)."),
+                        0 => ui.msg(Msg::AllRanked).to_string(),
+                        1 => ui.msg(Msg::RanksLeftOne).to_string(),
+                        k => fill(&ui.msg(Msg::RanksLeft), &[("k", &k.to_string())]),
                     }}
                 </p>
                 <button
@@ -906,7 +965,7 @@ fn RankingScreen(info: StoredValue<WorkState>, items: Vec<ItemView>, busy: RwSig
                     {w.next_label.clone()}
                 </button>
             </div>
-            <KeyLegend kind="ranking" ranks=n/>
+            <KeyLegend kind="ranking" ui ranks=n/>
         </div>
     }
 }
@@ -919,6 +978,7 @@ fn Boxes(
     #[prop(into)] question: String,
     #[prop(into)] low: String,
     #[prop(into)] high: String,
+    ui: Ui,
 ) -> impl IntoView {
     let qid = format!("{id}-question");
     view! {
@@ -928,10 +988,11 @@ fn Boxes(
                 <span class="end low">{low.clone()}</span>
                 {(0..5usize)
                     .map(|b| {
+                        let n = (b + 1).to_string();
                         let name = match b {
-                            0 => format!("box 1 of 5: {low}"),
-                            4 => format!("box 5 of 5: {high}"),
-                            _ => format!("box {} of 5", b + 1),
+                            0 => fill(&ui.msg(Msg::BoxEnd), &[("n", &n), ("end", &low)]),
+                            4 => fill(&ui.msg(Msg::BoxEnd), &[("n", &n), ("end", &high)]),
+                            _ => fill(&ui.msg(Msg::BoxN), &[("n", &n)]),
                         };
                         view! {
                             <button
@@ -964,6 +1025,7 @@ fn WordOrderItem(
 ) -> impl IntoView {
     let i = info.get_value();
     let w = i.screen.wording.clone();
+    let ui = Ui::of(info);
     let sliders = i.screen.woj_sliders;
     let q1 = RwSignal::new(None::<usize>);
     let q2 = RwSignal::new(None::<usize>);
@@ -1027,73 +1089,75 @@ fn WordOrderItem(
         Either::Left(view! {
             <fieldset class="woj-question" id="q1">
                 <legend>{w.woj_question1.clone()}</legend>
-                <Slider value=s1 low=w.woj_low1.clone() high=w.woj_high1.clone() label=w.woj_question1.clone() id="q1-slider" autofocus=true/>
+                <Slider value=s1 low=w.woj_low1.clone() high=w.woj_high1.clone() label=w.woj_question1.clone() id="q1-slider" ui autofocus=true/>
             </fieldset>
             <fieldset class="woj-question" id="q2">
                 <legend>{w.woj_question2.clone()}</legend>
-                <Slider value=s2 low=w.woj_low2.clone() high=w.woj_high2.clone() label=w.woj_question2.clone() id="q2-slider"/>
+                <Slider value=s2 low=w.woj_low2.clone() high=w.woj_high2.clone() label=w.woj_question2.clone() id="q2-slider" ui/>
             </fieldset>
         })
     } else {
         Either::Right(view! {
-            <Boxes answer=q1 id="q1" question=w.woj_question1.clone() low=w.woj_low1.clone() high=w.woj_high1.clone()/>
-            <Boxes answer=q2 id="q2" question=w.woj_question2.clone() low=w.woj_low2.clone() high=w.woj_high2.clone()/>
+            <Boxes answer=q1 id="q1" question=w.woj_question1.clone() low=w.woj_low1.clone() high=w.woj_high1.clone() ui/>
+            <Boxes answer=q2 id="q2" question=w.woj_question2.clone() low=w.woj_low2.clone() high=w.woj_high2.clone() ui/>
         })
     };
     let allow_skip = i.screen.allow_skip && !practice;
     let why = move || {
         let (a, b) = if sliders { (s1.get().is_some(), s2.get().is_some()) } else { (q1.get().is_some(), q2.get().is_some()) };
         match (a, b, sliders) {
-            (true, true, _) => "",
-            (false, false, false) => "Choose a box for both questions to go on.",
-            (false, true, false) => "Choose a box for the first question to go on.",
-            (true, false, false) => "Choose a box for the second question to go on.",
-            (false, false, true) => "Move both sliders to give your answers.",
-            (false, true, true) => "Move the first slider to give your answer.",
-            (true, false, true) => "Move the second slider to give your answer.",
+            (true, true, _) => String::new(),
+            (false, false, false) => ui.msg(Msg::WhyBoxesBoth),
+            (false, true, false) => ui.msg(Msg::WhyBoxesFirst),
+            (true, false, false) => ui.msg(Msg::WhyBoxesSecond),
+            (false, false, true) => ui.msg(Msg::WhySlidersBoth),
+            (false, true, true) => ui.msg(Msg::WhySliderFirst),
+            (true, false, true) => ui.msg(Msg::WhySliderSecond),
         }
     };
     view! {
         <div class="woj" tabindex="-1" node_ref=container on:keydown=on_key>
-            <p class="woj-language" id="source-language" lang="en" dir="ltr">"Both sentences are translations from " {i.screen.source_language_name.clone()} "."</p>
-            {item_texts(&i, &item)}
+            <p class="woj-language" id="source-language" lang=ui.tag() dir=ui.dir()>
+                {fill(&ui.msg(Msg::TranslationsFrom), &[("source", &i.screen.source_language_name)])}
+            </p>
+            {item_texts(&i, &item, ui)}
             {questions}
             <div class="actions">
-                <p class="next-why" id="next-why" aria-live="polite" lang="en" dir="ltr">{why}</p>
+                <p class="next-why" id="next-why" aria-live="polite" lang=ui.tag() dir=ui.dir()>{why}</p>
                 {allow_skip.then(|| view! {
-                    <button type="button" id="skip" disabled=move || busy.get() on:click=skip>"Skip this item"</button>
+                    <button type="button" id="skip" lang=ui.tag() dir=ui.dir() disabled=move || busy.get() on:click=skip>{ui.msg(Msg::Skip)}</button>
                 })}
                 <button type="button" class="primary" id="next" aria-describedby="next-why" disabled=move || !ready() || busy.get() on:click=move |_| send()>
                     {w.next_label.clone()}
                 </button>
             </div>
-            <KeyLegend kind=if sliders { "slider" } else { "boxes" }/>
+            <KeyLegend kind=if sliders { "slider" } else { "boxes" } ui/>
         </div>
     }
 }
 
 #[component]
-fn Finished(code: Option<String>, return_url: Option<String>) -> impl IntoView {
+fn Finished(code: Option<String>, return_url: Option<String>, ui: Ui) -> impl IntoView {
     let Some(code) = code else {
         // Held by the campaign's quality gate: a neutral page, the same whatever the reason.
         return Either::Left(view! {
             <div class="card finished" id="finished-held">
-                <h1>"Thank you: this HIT is complete"</h1>
-                <p>"Your answers have been saved."</p>
-                <p id="held-message">"The organizer reviews finished HITs before giving out completion codes. Once the review is done, your code will be shown on this page. You do not need to do anything else now."</p>
+                <h1>{ui.msg(Msg::Complete)}</h1>
+                <p>{ui.msg(Msg::Saved)}</p>
+                <p id="held-message">{ui.msg(Msg::HeldMessage)}</p>
             </div>
         });
     };
     Either::Right(view! {
         <div class="card finished">
-            <h1>"Thank you: this HIT is complete"</h1>
-            <p>"Your completion code:"</p>
-            <p class="completion-code"><code id="completion-code">{code}</code></p>
+            <h1>{ui.msg(Msg::Complete)}</h1>
+            <p>{ui.msg(Msg::YourCode)}</p>
+            <p class="completion-code"><code id="completion-code" dir="ltr">{code}</code></p>
             {match return_url {
                 Some(url) => Either::Left(view! {
-                    <p><a class="button primary" id="return-link" href=url rel="noreferrer">"Return to the study platform"</a></p>
+                    <p><a class="button primary" id="return-link" href=url rel="noreferrer">{ui.msg(Msg::ReturnToPlatform)}</a></p>
                 }),
-                None => Either::Right(view! { <p class="hint">"Keep this code: the organizer may ask for it."</p> }),
+                None => Either::Right(view! { <p class="hint">{ui.msg(Msg::KeepCode)}</p> }),
             }}
         </div>
     })

@@ -15,6 +15,7 @@
 use super::{Completion, CodeCheck, ItemView, JudgmentRecord, MyAssignment, AssignmentSummary, Step, WorkState};
 use crate::model::{AssignmentStatus, TaskKind};
 use assay_core::protocol;
+use assay_core::i18n::{Lang, Text, fill};
 use crate::campaign::assign::return_url;
 use crate::db::{Db, now_ms};
 use crate::signing::{completion_code, normalise_code};
@@ -58,9 +59,23 @@ impl From<crate::error::AppError> for WorkError {
 /// kind, with the same message (the one mapping to HTTP is there).
 impl From<WorkError> for crate::error::AppError {
     fn from(e: WorkError) -> Self {
-        use crate::error::AppError;
         let message = e.to_string();
-        match e {
+        e.with_message(message)
+    }
+}
+
+impl WorkError {
+    /// The refusal as the annotator reads it in `lang` (issue 18 item 3): the catalog's
+    /// translation of its English text, with the same kind (and so the same HTTP status). A
+    /// text the catalog does not have (a fault of the server) stays as it is.
+    pub fn in_language(self, lang: Lang) -> crate::error::AppError {
+        let message = assay_core::i18n::translate(lang, &self.to_string(), assay_core::i18n::REFUSALS);
+        self.with_message(message)
+    }
+
+    fn with_message(self, message: String) -> crate::error::AppError {
+        use crate::error::AppError;
+        match self {
             WorkError::NotSignedIn => AppError::Unauthorized(message),
             WorkError::NotYours => AppError::Forbidden(message),
             WorkError::NotFound => AppError::NotFound(message),
@@ -69,6 +84,31 @@ impl From<WorkError> for crate::error::AppError {
             WorkError::Invalid(_) => AppError::invalid("answer", message),
             WorkError::Internal(_) => AppError::Internal(message),
         }
+    }
+}
+
+/// The interface language of an assignment's pages (issue 18 item 3), for its refusals: the
+/// campaign's ([`super::interface_language`]) when the address is an assignment's, else the
+/// browser's (`accept_language`), else English. Says nothing else about the assignment.
+pub async fn interface_lang_of(db: &Db, public_id: &str, accept_language: Option<&str>) -> Lang {
+    let row: Option<(String, String, String)> = if public_id.is_empty() || public_id.len() > 200 {
+        None
+    } else {
+        sqlx::query_as(
+            "SELECT c.settings, c.task, t.target_lang FROM assignments a JOIN hits h ON h.id = a.hit_id \
+             JOIN campaigns c ON c.id = h.campaign_id JOIN test_sets t ON t.id = c.test_set_id WHERE a.public_id = $1",
+        )
+        .bind(public_id)
+        .fetch_optional(&db.pool)
+        .await
+        .ok()
+        .flatten()
+    };
+    match row {
+        Some((settings, task, target)) => {
+            super::interface_language(&settings, TaskKind::parse(&task).unwrap_or(TaskKind::DaAdequacy), &target, accept_language)
+        }
+        None => Lang::choose("", "", accept_language),
     }
 }
 
@@ -152,7 +192,7 @@ async fn load(db: &Db, caller: Option<i64>, public_id: &str) -> Result<Loaded, W
         }
     }
     if row.blocked != 0 {
-        return Err(WorkError::Gone("This worker may no longer take part in this campaign.".into()));
+        return Err(WorkError::Gone(Lang::En.text(Text::ErrBlocked).into()));
     }
     Ok(Loaded {
         id: row.id,
@@ -184,8 +224,8 @@ impl Loaded {
             // A reservation that lapsed before Start: the instructions still open, and Start
             // takes the slot back if nobody else has it (`start`).
             AssignmentStatus::Expired if !self.started() => Ok(()),
-            AssignmentStatus::Expired => Err(WorkError::Gone("This HIT has expired: its time ran out and it went to another worker.".into())),
-            AssignmentStatus::Returned => Err(WorkError::Gone("This HIT was returned and is no longer assigned to you.".into())),
+            AssignmentStatus::Expired => Err(WorkError::Gone(Lang::En.text(Text::ErrExpired).into())),
+            AssignmentStatus::Returned => Err(WorkError::Gone(Lang::En.text(Text::ErrReturned).into())),
         }
     }
 
@@ -196,10 +236,10 @@ impl Loaded {
     /// Refuses an answer to a finished HIT, or to one whose worker has not pressed Start.
     fn check_open(&self) -> Result<(), WorkError> {
         if self.status == AssignmentStatus::Completed {
-            return Err(WorkError::Conflict("This HIT is finished; no more answers are taken.".into()));
+            return Err(WorkError::Conflict(Lang::En.text(Text::ErrFinished).into()));
         }
         if !self.started() {
-            return Err(WorkError::Conflict("Please read the instructions and press Start first.".into()));
+            return Err(WorkError::Conflict(Lang::En.text(Text::ErrNotStarted).into()));
         }
         Ok(())
     }
@@ -408,15 +448,26 @@ fn completion_view(secret: &[u8], a: &Loaded) -> Completion {
 
 /// The work page's state: the campaign's screen and the current step.
 pub async fn work_state(db: &Db, cache: &Work, secret: &[u8], caller: Option<i64>, public_id: &str) -> Result<WorkState, WorkError> {
+    work_state_in(db, cache, secret, caller, public_id, None).await
+}
+
+/// [`work_state`] for a browser that reads the languages of `accept_language` (its
+/// `Accept-Language` header): the screens' words in the interface language
+/// ([`super::localized_screen_settings`]).
+pub async fn work_state_in(
+    db: &Db,
+    cache: &Work,
+    secret: &[u8],
+    caller: Option<i64>,
+    public_id: &str,
+    accept_language: Option<&str>,
+) -> Result<WorkState, WorkError> {
     let a = load(db, caller, public_id).await?;
     a.check_live()?;
     let f = cache.fixed(db, &a).await?;
     let a = finish_if_due(db, secret, a).await?;
     let step = step_of(secret, &a, &f)?;
-    let source_name = crate::import::LangCode::parse(&a.source_lang)
-        .map(|c| c.english_name().to_string())
-        .unwrap_or_else(|_| a.source_lang.clone());
-    let screen = super::screen_settings(&a.settings, &a.task, &a.target_lang, &source_name);
+    let screen = super::localized_screen_settings(&a.settings, &a.task, &a.target_lang, &a.source_lang, accept_language);
     let practice = if a.started() || a.status == AssignmentStatus::Completed { None } else { practice_view(db, &a).await? };
     Ok(WorkState {
         assignment: a.public_id.clone(),
@@ -476,12 +527,12 @@ pub async fn start(db: &Db, cache: &Work, secret: &[u8], caller: Option<i64>, pu
     let f = cache.fixed(db, &a).await?;
     // The server, not the browser, decides that the practice is done.
     if !a.started() && practice_view(db, &a).await?.is_some_and(|p| !p.passed) {
-        return Err(WorkError::Conflict("Please finish the practice items first: the HIT starts after them.".into()));
+        return Err(WorkError::Conflict(Lang::En.text(Text::ErrPracticeFirst).into()));
     }
     if a.status == AssignmentStatus::Expired && !a.started() {
         if !crate::campaign::assign::reclaim_reservation(db, a.id, now_ms()).await? {
             return Err(WorkError::Gone(
-                "This HIT was held for you for a few minutes only and has gone to another worker. Open your link again for another HIT.".into(),
+                Lang::En.text(Text::ErrReservationGone).into(),
             ));
         }
         a = load(db, caller, public_id).await?;
@@ -586,10 +637,24 @@ pub async fn practice_answer(
     score: Option<f64>,
     score2: Option<f64>,
 ) -> Result<super::PracticeFeedback, WorkError> {
+    practice_answer_in(db, caller, public_id, position, score, score2, None).await
+}
+
+/// [`practice_answer`] with its feedback in the interface language of a browser that reads the
+/// languages of `accept_language`.
+pub async fn practice_answer_in(
+    db: &Db,
+    caller: Option<i64>,
+    public_id: &str,
+    position: i64,
+    score: Option<f64>,
+    score2: Option<f64>,
+    accept_language: Option<&str>,
+) -> Result<super::PracticeFeedback, WorkError> {
     let a = load(db, caller, public_id).await?;
     a.check_live()?;
     if a.started() || a.status == AssignmentStatus::Completed {
-        return Err(WorkError::Conflict("The practice is over: this HIT has started.".into()));
+        return Err(WorkError::Conflict(Lang::En.text(Text::ErrPracticeOver).into()));
     }
     let items = practice_items(db, a.campaign_id).await?;
     if items.is_empty() {
@@ -597,13 +662,10 @@ pub async fn practice_answer(
     }
     let (next, matched, round, passed) = practice_progress(db, &a).await?;
     if passed {
-        return Err(WorkError::Conflict("The practice is done: press Start to begin the HIT.".into()));
+        return Err(WorkError::Conflict(Lang::En.text(Text::ErrPracticeDone).into()));
     }
     if position != next {
-        return Err(WorkError::Conflict(format!(
-            "This is not the current practice item (practice item {} is); reload the page to see it.",
-            next + 1
-        )));
+        return Err(WorkError::Conflict(fill(Lang::En.text(Text::ErrPracticeNotCurrent), &[("n", &(next + 1).to_string())])));
     }
     let item = items.get(usize::try_from(position).unwrap_or(usize::MAX)).ok_or_else(|| WorkError::Internal(format!("no practice item {position}")))?;
     let rules = Rules::of(&a);
@@ -653,45 +715,39 @@ pub async fn practice_answer(
     .rows_affected();
     if moved != 1 {
         tx.rollback().await?;
-        return Err(WorkError::Conflict("This practice item was answered already; reload the page to see the current one.".into()));
+        return Err(WorkError::Conflict(Lang::En.text(Text::ErrPracticeAnswered).into()));
     }
     tx.commit().await?;
 
-    let screen = super::screen_settings(&a.settings, &a.task, &a.target_lang, "");
-    let w = &screen.wording;
-    let expected = match (woj, item.expect_high != 0) {
-        (false, true) => format!("score this high (towards “{}”)", w.anchor_high),
-        (false, false) => format!("score this low (towards “{}”)", w.anchor_low),
-        (true, true) => format!("answer towards “{}” and “{}”", w.woj_high1, w.woj_high2),
-        (true, false) => format!("answer the second question towards “{}”", w.woj_low2),
+    let screen = super::localized_screen_settings(&a.settings, &a.task, &a.target_lang, &a.source_lang, accept_language);
+    let (l, w) = (screen.ui, &screen.wording);
+    let reason = assay_core::i18n::practice_reason(l, &item.reason);
+    let message = match (woj, item.expect_high != 0) {
+        (false, true) => fill(l.text(Text::FeedbackHigh), &[("high", &w.anchor_high), ("reason", &reason)]),
+        (false, false) => fill(l.text(Text::FeedbackLow), &[("low", &w.anchor_low), ("reason", &reason)]),
+        (true, true) => fill(l.text(Text::FeedbackWojHigh), &[("high1", &w.woj_high1), ("high2", &w.woj_high2), ("reason", &reason)]),
+        (true, false) => fill(l.text(Text::FeedbackWojLow), &[("low2", &w.woj_low2), ("reason", &reason)]),
     };
-    let message = format!("A careful reader would {expected} because {}.", item.reason);
     let yours = if woj {
         let words = |v: f64, low: &str, high: &str| match super::woj_box(v) {
-            Some(b) if !screen.woj_sliders => format!("box {b} of 5"),
-            _ => super::pages::slider_words(Some(v * 100.0), low, high),
+            Some(b) if !screen.woj_sliders => fill(l.msg(super::Msg::BoxN), &[("n", &b.to_string())]),
+            _ => super::pages::slider_words(|m| l.msg(m).to_string(), Some(v * 100.0), low, high),
         };
-        format!(
-            "Your answers: {} and {}.",
-            words(value, &w.woj_low1, &w.woj_high1),
-            words(stored.score2.unwrap_or(0.0), &w.woj_low2, &w.woj_high2)
+        fill(
+            l.text(Text::YourAnswers),
+            &[
+                ("first", &words(value, &w.woj_low1, &w.woj_high1)),
+                ("second", &words(stored.score2.unwrap_or(0.0), &w.woj_low2, &w.woj_high2)),
+            ],
         )
     } else {
-        format!("Your rating: {}.", super::pages::slider_words(Some(value), &w.anchor_low, &w.anchor_high))
+        fill(l.text(Text::YourRating), &[("words", &super::pages::slider_words(|m| l.msg(m).to_string(), Some(value), &w.anchor_low, &w.anchor_high))])
     };
-    let verdict = if in_range {
-        "Your answer is where a careful reader's would be.".to_string()
-    } else {
-        "Your answer is not where a careful reader's would be.".to_string()
-    };
+    let verdict = l.text(if in_range { Text::VerdictIn } else { Text::VerdictOut }).to_string();
+    let (matched_s, total_s, required_s) = (matched_now.to_string(), total.to_string(), required.to_string());
     let round_result = last.then(|| {
-        if passes {
-            format!("Practice done: {matched_now} of {total} answers were where a careful reader's would be. You can start the HIT now.")
-        } else {
-            format!(
-                "{matched_now} of {total} answers were where a careful reader's would be; at least {required} are needed. Read the feedback again: the practice starts over."
-            )
-        }
+        let counts = [("matched", matched_s.as_str()), ("total", total_s.as_str()), ("required", required_s.as_str())];
+        fill(l.text(if passes { Text::RoundPassed } else { Text::RoundFailed }), &counts)
     });
     let practice = practice_view(db, &a).await?.ok_or_else(|| WorkError::Internal("the practice items disappeared".into()))?;
     Ok(super::PracticeFeedback { in_range, message, yours, verdict, round_result, practice })
@@ -1162,17 +1218,13 @@ async fn submit_checked(db: &Db, cache: &Work, secret: &[u8], caller: Option<i64
             if same_answer && stored.idempotency_key.as_deref() == Some(answer.idempotency_key.trim()) {
                 return step_of(secret, &a, &f);
             }
-            return Err(WorkError::Conflict(format!(
-                "Item {} has already been answered; an answer cannot be changed.",
-                answer.position + 1
-            )));
+            return Err(WorkError::Conflict(fill(Lang::En.text(Text::ErrAnsweredAlready), &[("n", &(answer.position + 1).to_string())])));
         }
         a.check_open()?;
         if answer.position != a.next_position {
-            return Err(WorkError::Conflict(format!(
-                "Item {} is not the current item: answer item {} next.",
-                answer.position + 1,
-                a.next_position + 1
+            return Err(WorkError::Conflict(fill(
+                Lang::En.text(Text::ErrNotCurrent),
+                &[("n", &(answer.position + 1).to_string()), ("next", &(a.next_position + 1).to_string())],
             )));
         }
         let (hit_item_id, _) = f.item(answer.position)
@@ -1212,7 +1264,7 @@ async fn submit_checked(db: &Db, cache: &Work, secret: &[u8], caller: Option<i64
             .ok_or_else(|| WorkError::Internal(format!("HIT {} has no item at position {}", a.hit_id, answer.position + 1)))?;
         return Ok(Step { answered: answer.position + 1, item: Some(next.clone()), together: Vec::new(), completion: None });
     }
-    Err(WorkError::Conflict("Another answer for this HIT arrived at the same time; please reload the page.".into()))
+    Err(WorkError::Conflict(Lang::En.text(Text::ErrSameTime).into()))
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -1299,11 +1351,17 @@ pub async fn submit_screen(db: &Db, cache: &Work, secret: &[u8], caller: Option<
         if same {
             return step_of(secret, &a, &f);
         }
-        return Err(WorkError::Conflict(format!("Items {} to {} have already been answered; answers cannot be changed.", range.start + 1, range.end)));
+        return Err(WorkError::Conflict(fill(
+            Lang::En.text(Text::ErrScreenAnswered),
+            &[("from", &(range.start + 1).to_string()), ("to", &range.end.to_string())],
+        )));
     }
     a.check_open()?;
     if first != a.next_position {
-        return Err(WorkError::Conflict(format!("Item {} is not on the current screen: answer item {} next.", first + 1, a.next_position + 1)));
+        return Err(WorkError::Conflict(fill(
+            Lang::En.text(Text::ErrNotOnScreen),
+            &[("n", &(first + 1).to_string()), ("next", &(a.next_position + 1).to_string())],
+        )));
     }
     let now = now_ms();
     let completing = range.end >= a.total;
@@ -1313,7 +1371,7 @@ pub async fn submit_screen(db: &Db, cache: &Work, secret: &[u8], caller: Option<
         let last = i + 1 == checked.len();
         if !store_answer(&mut tx, a.id, *hit_item_id, answer, stored.score, None, last && completing, now).await? {
             tx.rollback().await?;
-            return Err(WorkError::Conflict("Another answer for this HIT arrived at the same time; please reload the page.".into()));
+            return Err(WorkError::Conflict(Lang::En.text(Text::ErrSameTime).into()));
         }
         sqlx::query("UPDATE judgments SET detail = $1 WHERE assignment_id = $2 AND hit_item_id = $3")
             .bind(stored.detail.to_column())
@@ -1725,6 +1783,8 @@ mod tests {
             let e = crate::campaign::launch::create_campaign(&db, &d, uid).await.unwrap_err().to_string();
             assert!(e.contains("cannot be more than the practice items (4)"), "{e}");
             d.settings.practice_pass = 3;
+            // An en-de test set: the interface would be German; this test reads the English.
+            d.settings.interface_language = "en".into();
             let id = crate::campaign::launch::create_campaign(&db, &d, uid).await.unwrap();
             crate::campaign::launch::launch_campaign(&db, id).await.unwrap();
 

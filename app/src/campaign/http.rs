@@ -13,6 +13,7 @@
 //!   `/work/{assignment public id}`. Arrivals that claim new work are limited per client
 //!   address ([`crate::state::ServerSettings::crowd_claims_per_hour`]).
 
+use assay_core::i18n::{Lang, Text};
 use crate::auth::Role;
 use crate::auth::url_escape;
 use crate::auth::server::CurrentSession;
@@ -269,13 +270,24 @@ async fn upload_import(
 }
 
 fn page(status: StatusCode, title: &str, text: &str) -> Response {
+    page_in(Lang::En, status, title, text)
+}
+
+/// One of the crowd link's pages in the campaign's interface language (issue 18 item 3).
+fn crowd_page(lang: Lang, status: StatusCode, title: Text, text: Text) -> Response {
+    page_in(lang, status, lang.text(title), lang.text(text))
+}
+
+fn page_in(lang: Lang, status: StatusCode, title: &str, text: &str) -> Response {
     let esc = |s: &str| s.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;");
     (
         status,
         Html(format!(
-            "<!DOCTYPE html><html lang=\"en\"><head><meta charset=\"utf-8\"><meta name=\"viewport\" content=\"width=device-width, initial-scale=1\"><title>{t}</title><link rel=\"stylesheet\" href=\"/assay.css\"></head><body><main><section class=\"card narrow\"><h1>{t}</h1><p id=\"crowd-message\">{x}</p></section></main></body></html>",
+            "<!DOCTYPE html><html lang=\"{l}\" dir=\"{d}\"><head><meta charset=\"utf-8\"><meta name=\"viewport\" content=\"width=device-width, initial-scale=1\"><title>{t}</title><link rel=\"stylesheet\" href=\"/assay.css\"></head><body><main><section class=\"card narrow\"><h1>{t}</h1><p id=\"crowd-message\">{x}</p></section></main></body></html>",
             t = esc(title),
-            x = esc(text)
+            x = esc(text),
+            l = lang.tag(),
+            d = lang.dir(),
         )),
     )
         .into_response()
@@ -309,7 +321,9 @@ async fn crowd_link(
     connection: Option<Extension<axum::extract::ConnectInfo<std::net::SocketAddr>>>,
     Path(public_id): Path<String>,
     Query(q): Query<HashMap<String, String>>,
+    headers: HeaderMap,
 ) -> Response {
+    let accept_language = header_text(&headers, "accept-language");
     let sig = q.get("sig").map(String::as_str).unwrap_or("");
     if !verify_link(&state.secret, &public_id, sig) {
         return page(StatusCode::FORBIDDEN, "Link not valid", "This campaign link is not valid. Please use the link exactly as you received it.");
@@ -323,15 +337,17 @@ async fn crowd_link(
         }
     };
     let get = |k: &str| q.get(k).map(|s| s.trim().to_string()).filter(|s| !s.is_empty());
+    // The interface language, read only for a page that needs it (not for a redirect to work).
+    let lang = || crate::campaign::preview::interface_lang(&state.db, campaign, accept_language.as_deref());
     // Mechanical Turk shows a preview before the worker accepts the HIT: the instructions and a
     // sample item, read-only.
     if get("assignmentId").as_deref() == Some("ASSIGNMENT_ID_NOT_AVAILABLE") {
-        return match crate::campaign::preview::preview_html(&state.db, campaign).await {
+        return match crate::campaign::preview::preview_html(&state.db, campaign, accept_language.as_deref()).await {
             Ok(Some(html)) => (StatusCode::OK, Html(html)).into_response(),
             Ok(None) => page(StatusCode::NOT_FOUND, "No such campaign", "This campaign does not exist any more."),
             Err(e) => {
                 e.log();
-                page(StatusCode::INTERNAL_SERVER_ERROR, "Something went wrong", "Please try again in a minute.")
+                crowd_page(lang().await, StatusCode::INTERNAL_SERVER_ERROR, Text::CrowdErrorTitle, Text::CrowdError)
             }
         };
     }
@@ -366,13 +382,9 @@ async fn crowd_link(
         // Prolific's SESSION_ID): knowing a worker's id is not enough to take over their HIT
         // and its completion code, and another session of the id gets work of its own.
         Ok(Arrival::Work(a)) => Redirect::to(&format!("/work/{}", a.public_id)).into_response(),
-        Ok(Arrival::NoWork) => page(StatusCode::OK, "No work right now", "There is no HIT for you in this campaign at the moment. Thank you for your interest."),
+        Ok(Arrival::NoWork) => crowd_page(lang().await, StatusCode::OK, Text::CrowdNoWorkTitle, Text::CrowdNoWork),
         Ok(Arrival::TooMany) => {
-            let mut r = page(
-                StatusCode::TOO_MANY_REQUESTS,
-                "Too many new workers",
-                "Many new workers have started from your network address in the last hour. Please try again later.",
-            );
+            let mut r = crowd_page(lang().await, StatusCode::TOO_MANY_REQUESTS, Text::CrowdTooManyTitle, Text::CrowdTooMany);
             r.headers_mut().insert(header::RETRY_AFTER, header::HeaderValue::from_static("600"));
             r
         }
@@ -381,11 +393,11 @@ async fn crowd_link(
             page(e.status(), "Who are you?", &e.public_message())
         }
         Err(AppError::Conflict(_)) => {
-            page(StatusCode::SERVICE_UNAVAILABLE, "Busy", "Many people are starting at once; please reload this page in a few seconds.")
+            crowd_page(lang().await, StatusCode::SERVICE_UNAVAILABLE, Text::CrowdBusyTitle, Text::CrowdBusy)
         }
         Err(e) => {
             e.log();
-            page(e.status(), "Something went wrong", "Please try again in a minute.")
+            crowd_page(lang().await, e.status(), Text::CrowdErrorTitle, Text::CrowdError)
         }
     }
 }

@@ -685,6 +685,12 @@ fn check_draft(draft: &CampaignDraft) -> AppResult<TaskKind> {
             s.payment_currency
         )));
     }
+    let interface = s.interface_language.trim();
+    if !interface.is_empty() && !assay_core::i18n::Lang::ALL.iter().any(|l| l.tag() == interface || (interface == "zh" && *l == assay_core::i18n::Lang::Zh)) {
+        return Err(problem(format!(
+            "the interface language must be empty (automatic) or one of en, de, cs, zh-Hans, ja, ar, hi, not {interface:?}"
+        )));
+    }
     if s.practice_items > MAX_PRACTICE_ITEMS {
         return Err(problem(format!("a campaign has at most {MAX_PRACTICE_ITEMS} practice items")));
     }

@@ -628,6 +628,25 @@ pub fn DesignerPage() -> impl IntoView {
                 <p class="hint">"The worker's reliability (bad references against their originals, pooled over the worker's HITs in this campaign) is computed when each HIT is finished; a held worker sees a neutral thank-you page, never which items were checks."</p>
                 <h2>"Wording (in the target language)"</h2>
                 <div class="row">
+                    <label>
+                        "Interface language"
+                        <select id="interface-language" aria-describedby="interface-language-hint"
+                            on:change=move |ev| settings.update(|s| s.interface_language = event_target_value(&ev))>
+                            <option value="" selected=move || settings.with(|s| s.interface_language.is_empty())>"automatic"</option>
+                            {assay_core::i18n::Lang::ALL
+                                .into_iter()
+                                .map(|l| view! {
+                                    <option value=l.tag() selected=move || settings.with(|s| s.interface_language == l.tag())>{l.own_name()}</option>
+                                })
+                                .collect_view()}
+                        </select>
+                    </label>
+                </div>
+                <p class="hint" id="interface-language-hint">
+                    "The annotators' buttons, progress and messages: automatic is the target language when Assay has it (English, German, Czech, Chinese, Japanese, Arabic, Hindi), else the annotator's browser language, else English. "
+                    "Wording left at its default below is shown translated into that language; wording you write is shown as written."
+                </p>
+                <div class="row">
                     {text_field("Target language", "target-language", settings, |s| s.target_language.clone(), |s, v| s.target_language = v)}
                     {text_field("Source language", "source-language", settings, |s| s.source_language_name.clone(), |s, v| s.source_language_name = v)}
                     {text_field("Next button", "next-label", settings, |s| s.wording.next_label.clone(), |s, v| s.wording.next_label = v)}

@@ -13,6 +13,7 @@ use crate::campaign::CampaignSettings;
 use crate::db::Db;
 use crate::error::{AppResult, StorageContext};
 use crate::model::TaskKind;
+use assay_core::i18n::{Lang, Msg, Text};
 use assay_core::instructions::{Block, blocks};
 
 fn esc(s: &str) -> String {
@@ -73,8 +74,30 @@ async fn sample(db: &Db, campaign: i64, task: TaskKind, reference: Option<&str>)
     }))
 }
 
-/// The preview page's HTML (a whole document), or `None` for an unknown campaign.
-pub async fn preview_html(db: &Db, campaign: i64) -> AppResult<Option<String>> {
+/// A campaign's interface language (issue 18 item 3): the organizer's choice, else its target
+/// language if the catalog has it, else the browser's (`accept_language`), else English. An
+/// unknown campaign or a failed read gives the browser's.
+pub async fn interface_lang(db: &Db, campaign: i64, accept_language: Option<&str>) -> Lang {
+    let row: Option<(String, String, String)> = sqlx::query_as(
+        "SELECT c.settings, c.task, t.target_lang FROM campaigns c JOIN test_sets t ON t.id = c.test_set_id WHERE c.id = $1",
+    )
+    .bind(campaign)
+    .fetch_optional(&db.pool)
+    .await
+    .ok()
+    .flatten();
+    match row {
+        Some((settings, task, target)) => {
+            let task = TaskKind::parse(&task).unwrap_or(TaskKind::DaAdequacy);
+            Lang::choose(&CampaignSettings::read(&settings, task, "", "").interface_language, &target, accept_language)
+        }
+        None => Lang::choose("", "", accept_language),
+    }
+}
+
+/// The preview page's HTML (a whole document), or `None` for an unknown campaign: in the
+/// campaign's interface language for a browser that reads `accept_language`.
+pub async fn preview_html(db: &Db, campaign: i64, accept_language: Option<&str>) -> AppResult<Option<String>> {
     let row: Option<(String, String, Option<String>, String, String)> = sqlx::query_as(
         "SELECT c.task, c.settings, c.reference_name, t.source_lang, t.target_lang FROM campaigns c \
          JOIN test_sets t ON t.id = c.test_set_id WHERE c.id = $1",
@@ -88,8 +111,17 @@ pub async fn preview_html(db: &Db, campaign: i64) -> AppResult<Option<String>> {
     let target_name = crate::import::LangCode::parse(&target_lang).map(|c| c.english_name().to_string()).unwrap_or_else(|_| target_lang.clone());
     let source_name = crate::import::LangCode::parse(&source_lang).map(|c| c.english_name().to_string()).unwrap_or_else(|_| source_lang.clone());
     let s = CampaignSettings::read(&settings, task, &target_name, &source_name);
-    let w = &s.wording;
+    let ui = Lang::choose(&s.interface_language, &target_lang, accept_language);
+    let english_next = s.wording.next_label == CampaignSettings::read("{}", task, "", "").wording.next_label;
+    // The task's default wording in the interface language; the organizer's stays.
+    let localize = |w, target: &str, source: &str| {
+        assay_core::i18n::wording::localize(w, task, ui, (&target_lang, target), (&source_lang, source))
+    };
+    let w = localize(s.wording.clone(), &s.target_language, &s.source_language_name);
+    let w = &localize(w, &target_name, &source_name);
     let (lang, dir) = lang_dir(&target_lang);
+    // The wording's language: the interface's when it is the default, else the target's.
+    let (w_lang, w_dir) = if english_next { (ui.tag().to_string(), ui.dir()) } else { (lang.clone(), dir) };
     let (src_lang, src_dir) = lang_dir(&source_lang);
     let text = |label: &str, class: &str, lang: &str, dir: &str, body: &str, id: &str| {
         format!(
@@ -105,8 +137,8 @@ pub async fn preview_html(db: &Db, campaign: i64) -> AppResult<Option<String>> {
             let texts = match task {
                 TaskKind::WordOrder => format!(
                     "{}{}",
-                    text("First sentence", "candidate", &lang, dir, &candidate, "sample-candidate"),
-                    text("Second sentence", "context reference", &lang, dir, &context.unwrap_or_default(), "sample-context")
+                    text(ui.msg(Msg::FirstSentence), "candidate", &lang, dir, &candidate, "sample-candidate"),
+                    text(ui.msg(Msg::SecondSentence), "context reference", &lang, dir, &context.unwrap_or_default(), "sample-context")
                 ),
                 _ => {
                     let context = context.map(|c| match task {
@@ -140,18 +172,26 @@ pub async fn preview_html(db: &Db, campaign: i64) -> AppResult<Option<String>> {
             };
             let statement = if task == TaskKind::WordOrder { String::new() } else { format!("<p class=\"statement\">{}</p>", esc(&w.statement)) };
             format!(
-                "<section class=\"card item-screen sample\" id=\"sample-item\" aria-labelledby=\"sample-heading\" lang=\"{lang}\" dir=\"{dir}\">\
-                 <h2 id=\"sample-heading\" lang=\"en\" dir=\"ltr\">A sample item (read-only)</h2>{statement}<div class=\"texts\">{texts}</div>{answer}</section>"
+                "<section class=\"card item-screen sample\" id=\"sample-item\" aria-labelledby=\"sample-heading\" lang=\"{w_lang}\" dir=\"{w_dir}\">\
+                 <h2 id=\"sample-heading\" lang=\"{ui_lang}\" dir=\"{ui_dir}\">{heading}</h2>{statement}<div class=\"texts\">{texts}</div>{answer}</section>",
+                ui_lang = ui.tag(),
+                ui_dir = ui.dir(),
+                heading = esc(ui.text(Text::PreviewSample)),
             )
         }
     };
     Ok(Some(format!(
-        "<!DOCTYPE html><html lang=\"en\"><head><meta charset=\"utf-8\"><meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\
-         <title>Preview</title><link rel=\"stylesheet\" href=\"/assay.css\"></head><body><main><div class=\"annotate\" id=\"preview\">\
-         <section class=\"card start-page\"><h1>Preview</h1><p class=\"notice\" id=\"crowd-message\">Accept the HIT to start. You will see one item at a time.</p>\
-         <h2 id=\"instructions-heading\">Instructions</h2><div class=\"instructions\" id=\"instructions\" aria-labelledby=\"instructions-heading\" lang=\"{lang}\" dir=\"{dir}\">{}</div></section>\
+        "<!DOCTYPE html><html lang=\"{ui_lang}\" dir=\"{ui_dir}\"><head><meta charset=\"utf-8\"><meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\
+         <title>{title}</title><link rel=\"stylesheet\" href=\"/assay.css\"></head><body><main><div class=\"annotate\" id=\"preview\">\
+         <section class=\"card start-page\"><h1>{title}</h1><p class=\"notice\" id=\"crowd-message\">{accept}</p>\
+         <h2 id=\"instructions-heading\">{heading}</h2><div class=\"instructions\" id=\"instructions\" aria-labelledby=\"instructions-heading\" lang=\"{w_lang}\" dir=\"{w_dir}\">{}</div></section>\
          {sample_html}</div></main></body></html>",
-        instructions_html(&w.instructions)
+        instructions_html(&w.instructions),
+        ui_lang = ui.tag(),
+        ui_dir = ui.dir(),
+        title = esc(ui.text(Text::PreviewTitle)),
+        accept = esc(ui.text(Text::PreviewAccept)),
+        heading = esc(ui.msg(Msg::Instructions)),
     )))
 }
 

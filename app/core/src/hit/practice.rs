@@ -11,6 +11,7 @@
 //! HIT builder's candidates), so no practice text comes back as a real item: practice cannot
 //! teach which real items are quality control. Pure and deterministic from the seed.
 
+use crate::i18n::{Lang::En, Text};
 use rand::SeedableRng;
 use rand::seq::SliceRandom;
 use rand_chacha::ChaCha8Rng;
@@ -140,7 +141,7 @@ fn reason_of(task: TaskKind, changes: &[Change]) -> String {
     } else if !moved.is_empty() {
         format!("its words are out of order ({} are not where they belong), which clouds its meaning", and_list(&moved))
     } else {
-        "it was changed on purpose to be worse".to_string()
+        En.text(Text::ReasonChanged).to_string()
     }
 }
 
@@ -189,11 +190,11 @@ pub fn build_practice(
                 TaskKind::WordOrder => (
                     WOJ_HIGH,
                     WOJ_HIGH,
-                    "the first sentence is the same as the second: its meaning is very easy to grasp and its word order does not cloud it at all".to_string(),
+                    En.text(Text::ReasonSame).to_string(),
                 ),
-                TaskKind::DaFluency => (DA_HIGH, ANY, "it is a human translation written by a fluent speaker: it reads naturally".to_string()),
-                TaskKind::DaSourceBased => (DA_HIGH, ANY, "it is a human translation of the source text: it says everything the source says".to_string()),
-                _ => (DA_HIGH, ANY, "it is a human translation of the same sentence: it says everything the gray text says".to_string()),
+                TaskKind::DaFluency => (DA_HIGH, ANY, En.text(Text::ReasonFluent).to_string()),
+                TaskKind::DaSourceBased => (DA_HIGH, ANY, En.text(Text::ReasonSourceHuman).to_string()),
+                _ => (DA_HIGH, ANY, En.text(Text::ReasonHuman).to_string()),
             };
             out.push(PracticeItem { text: i, context, candidate: t.reference.to_string(), high, range1, range2, reason });
             continue;

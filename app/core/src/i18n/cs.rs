@@ -1,0 +1,204 @@
+//! Czech (vykání). Language names are nouns in the nominative (čeština), so sentences name a
+//! language only where the nominative fits ("jazyk: {target}", "je plynulá {target}").
+
+use super::{Msg, Text};
+
+pub(super) const NAMES: [&str; 11] =
+    ["angličtina", "němčina", "čeština", "čínština", "japonština", "arabština", "hindština", "francouzština", "španělština", "ruština", "ukrajinština"];
+
+pub(super) fn msg(m: Msg) -> &'static str {
+    match m {
+        Msg::Loading => "Načítá se…",
+        Msg::CannotOpen => "Tento HIT nelze otevřít",
+        Msg::KeptAnswer => "Vaše odpověď na tuto položku zůstává na této stránce: odešlete ji dalším stisknutím tlačítka.",
+        Msg::KeptRanks => "Vaše pořadí na této obrazovce zůstává na této stránce: odešlete je dalším stisknutím tlačítka.",
+        Msg::SliderNotSet => "nenastaveno; mezi „{low}“ a „{high}“",
+        Msg::SliderAt => "„{end}“",
+        Msg::SliderCloseTo => "blízko „{end}“",
+        Msg::SliderLeaning => "spíše k „{end}“",
+        Msg::SliderMiddle => "uprostřed",
+        Msg::NotSetYet => "Zatím nenastaveno",
+        Msg::KeysTitle => "Klávesy:",
+        Msg::KeysChooseBox => "vybrat políčko (u otázky, na které je fokus, jinak u první nezodpovězené)",
+        Msg::KeysNextQuestion => "další otázka",
+        Msg::KeysGoOn => "pokračovat",
+        Msg::KeysToTranslation => "na překlad",
+        Msg::KeysItsRank => "jeho pořadí (1 je nejlepší)",
+        Msg::KeysMoveLittle => "posunout o kousek",
+        Msg::KeysMoveMore => "posunout víc",
+        Msg::KeysEnds => "na konce",
+        Msg::Progress => "{n} z {total}",
+        Msg::ProgressRange => "Překlady {from} až {to} z {total}",
+        Msg::Instructions => "Pokyny",
+        Msg::HitSize => "Počet položek v tomto HITu: {n}.",
+        Msg::PracticeBefore => "Před HITem: cvičné položky ({n}) se zpětnou vazbou po každé odpovědi. Nejsou součástí HITu a nezapočítávají se.",
+        Msg::PracticeRequired => "Alespoň {required} z {total} odpovědí musí být tam, kde by byla odpověď pozorného čtenáře; jinak cvičení začne znovu.",
+        Msg::PracticeResume => "Jste u cvičné položky {n} z {total}.",
+        Msg::StartPractice => "Zahájit cvičení",
+        Msg::Start => "Začít",
+        Msg::PracticeLabel => "Cvičná položka {n} z {total} · není součástí HITu",
+        Msg::PracticeFeedbackLabel => "Cvičná položka {n} z {total} · zpětná vazba",
+        Msg::StartHit => "Zahájit HIT",
+        Msg::PracticeAgain => "Zahájit cvičení znovu",
+        Msg::NextPractice => "Další cvičná položka",
+        Msg::WhySlider => "Posuňte posuvník a zadejte své hodnocení.",
+        Msg::FirstSentence => "První věta",
+        Msg::SecondSentence => "Druhá věta",
+        Msg::TranslationsFrom => "Obě věty jsou překlady. Výchozí jazyk: {source}.",
+        Msg::Skip => "Přeskočit tuto položku",
+        Msg::WhyBoxesBoth => "Pro pokračování vyberte políčko u obou otázek.",
+        Msg::WhyBoxesFirst => "Pro pokračování vyberte políčko u první otázky.",
+        Msg::WhyBoxesSecond => "Pro pokračování vyberte políčko u druhé otázky.",
+        Msg::WhySlidersBoth => "Posuňte oba posuvníky a zadejte své odpovědi.",
+        Msg::WhySliderFirst => "Posuňte první posuvník a zadejte svou odpověď.",
+        Msg::WhySliderSecond => "Posuňte druhý posuvník a zadejte svou odpověď.",
+        Msg::BoxEnd => "políčko {n} z 5: {end}",
+        Msg::BoxN => "políčko {n} z 5",
+        Msg::AllRanked => "Všechny překlady mají pořadí.",
+        Msg::RanksLeftOne => "Pro pokračování přidělte pořadí ještě jednomu překladu (1 je nejlepší; stejně dobré překlady mohou mít stejné pořadí).",
+        Msg::RanksLeft => "Překlady, kterým zbývá přidělit pořadí: {k}. 1 je nejlepší; stejně dobré překlady mohou mít stejné pořadí.",
+        Msg::SentenceNofM => "Věta {n} z {total}",
+        Msg::Sentence => "Věta",
+        Msg::TranslationN => "Překlad {n}",
+        Msg::RankBest => "pořadí 1, nejlepší",
+        Msg::RankWorst => "pořadí {r}, nejhorší",
+        Msg::RankN => "pořadí {r}",
+        Msg::Complete => "Děkujeme: tento HIT je dokončen",
+        Msg::Saved => "Vaše odpovědi byly uloženy.",
+        Msg::HeldMessage => "Organizátor před vydáním kódů dokončení kontroluje hotové HITy. Po dokončení kontroly se váš kód zobrazí na této stránce. Nyní už nemusíte nic dělat.",
+        Msg::YourCode => "Váš kód dokončení:",
+        Msg::ReturnToPlatform => "Zpět na platformu studie",
+        Msg::KeepCode => "Uschovejte si tento kód: organizátor si ho může vyžádat.",
+    }
+}
+
+pub(super) fn text(t: Text) -> &'static str {
+    match t {
+        Text::StatementAdequacy => "Přečtěte si níže uvedený text a ohodnoťte, nakolik souhlasíte s tvrzením: černý text přiměřeně vyjadřuje význam šedého textu.",
+        Text::StatementFluency => "Přečtěte si níže uvedený text a ohodnoťte, nakolik souhlasíte s tvrzením: text je plynulá {target}.",
+        Text::StatementSource => "Přečtěte si níže uvedený text a ohodnoťte, nakolik souhlasíte s tvrzením: černý text přiměřeně vyjadřuje význam výchozího textu.",
+        Text::StatementRanking => "Seřaďte překlady od nejlepšího po nejhorší (shodné pořadí je povoleno).",
+        Text::AnchorLow => "rozhodně nesouhlasím",
+        Text::AnchorHigh => "rozhodně souhlasím",
+        Text::WojQuestion1 => "Jak obtížné by bylo pochopit význam druhé věty, kdybyste viděli jen tu první?",
+        Text::WojQuestion2 => "Nakolik samotné pořadí slov zatemňuje význam první věty?",
+        Text::WojLow1 => "Velmi obtížné",
+        Text::WojHigh1 => "Velmi snadné",
+        Text::WojLow2 => "Nesmírně",
+        Text::WojHigh2 => "Vůbec ne",
+        Text::Next => "Další",
+        Text::LabelSource => "Výchozí text",
+        Text::LabelReference => "Referenční překlad",
+        Text::LabelCandidate => "Hodnocený překlad",
+        Text::InstructionsAdequacy => "Budete číst dvojice textů, vždy jednu dvojici. Šedý text (referenční překlad) je lidský překlad. Černý text (hodnocený překlad) je jiný překlad téže věty.
+
+Posuvníkem ukažte, nakolik souhlasíte, že černý text přiměřeně vyjadřuje význam šedého textu. Než odpovíte, přečtěte si oba texty, a využívejte celou délku posuvníku:
+- směrem k „rozhodně souhlasím“, když černý text říká vše, co říká šedý text, třeba i jinými slovy;
+- ke středu, když část významu chybí nebo je změněna;
+- směrem k „rozhodně nesouhlasím“, když černý text říká něco jiného nebo jen velmi málo z šedého textu.
+
+Příklady se šedým textem „Schůzka byla přesunuta na pátek.“:
+- „Schůzka byla odložena na pátek.“ říká totéž jinými slovy: daleko k „rozhodně souhlasím“.
+- „Schůzka byla přesunuta.“ vynechává den: zřetelně níž.
+- „Pátek je schůzka.“ ztrácí význam: daleko k „rozhodně nesouhlasím“.
+
+Posuvník je na začátku prázdný: klikněte nebo klepněte na něj, případně použijte šipky, a pak pokračujte stisknutím tlačítka. K dřívějšímu textu se nelze vrátit.",
+        Text::InstructionsFluency => "Budete číst vždy jeden text: překlad (cílový jazyk: {target}).
+
+Posuvníkem ukažte, nakolik souhlasíte, že text je plynulá {target}: přirozený a gramaticky správný text, jaký by mohl napsat rodilý mluvčí. Hodnoťte pouze jazyk; nemusíte vědět, co stálo v originále. Využívejte celou délku posuvníku:
+- směrem k „rozhodně souhlasím“, když se text čte jako dobrá {target};
+- ke středu, když je srozumitelný, ale má neobratné nebo chybné obraty;
+- směrem k „rozhodně nesouhlasím“, když se jako {target} téměř nedá číst.
+
+Příklady v češtině:
+- „V Paříži žije už deset let.“ je plynulé: daleko k „rozhodně souhlasím“.
+- „Ona žije od deset let v Paříž.“ je srozumitelné, ale ne přirozené: níž.
+- „Paříž let deset žije v už.“ není plynulé: daleko k „rozhodně nesouhlasím“.
+
+Posuvník je na začátku prázdný: klikněte nebo klepněte na něj, případně použijte šipky, a pak pokračujte stisknutím tlačítka. K dřívějšímu textu se nelze vrátit.",
+        Text::InstructionsSource => "Budete číst dvojice textů, vždy jednu dvojici. První je výchozí text (jazyk: {source}); černý text (hodnocený překlad) je jeho překlad (jazyk: {target}).
+
+Posuvníkem ukažte, nakolik souhlasíte, že černý text přiměřeně vyjadřuje význam výchozího textu. Než odpovíte, přečtěte si oba texty, a využívejte celou délku posuvníku:
+- směrem k „rozhodně souhlasím“, když překlad říká vše, co říká výchozí text;
+- ke středu, když část významu chybí nebo je změněna;
+- směrem k „rozhodně nesouhlasím“, když říká něco jiného nebo jen velmi málo z výchozího textu.
+
+Příklady pro výchozí text s významem „Schůzka byla přesunuta na pátek.“:
+- překlad, který říká totéž, třeba i jinými slovy: daleko k „rozhodně souhlasím“;
+- překlad, který vynechává den: zřetelně níž;
+- překlad, který ztrácí význam: daleko k „rozhodně nesouhlasím“.
+
+Posuvník je na začátku prázdný: klikněte nebo klepněte na něj, případně použijte šipky, a pak pokračujte stisknutím tlačítka. K dřívějšímu textu se nelze vrátit.",
+        Text::InstructionsWordOrder => "Každá položka ukazuje dvě věty. První věta je strojový překlad, druhá je lidský překlad téže věty (výchozí jazyk: {source}). Přečtěte si obě a pak odpovězte na obě otázky:
+- Otázka 1: Jak obtížné by bylo pochopit význam druhé věty, kdybyste viděli jen tu první?
+- Otázka 2: Nakolik samotné pořadí slov zatemňuje význam první věty? Hodnoťte jen pořadí, ne volbu slov.
+
+Každá otázka má pět políček, popsaných jen na koncích; u každé otázky vyberte jedno políčko.
+
+Příklady s druhou větou „Včera jsem odeslal dopis.“:
+- „Včera jsem odeslal dopis.“: význam je velmi snadné pochopit a pořadí ho vůbec nezatemňuje.
+- „Včera dopis odeslal jsem.“: snadno pochopitelné; pořadí význam trochu zatemňuje.
+- „Dopis včera jsem odeslal já ten.“: pořadí význam nesmírně zatemňuje.
+
+K dřívější položce se nelze vrátit.",
+        Text::InstructionsRanking => "Uvidíte výchozí větu a za ní několik překladů. Seřaďte překlady od nejlepšího po nejhorší:
+- nejlepšímu překladu dejte pořadí 1;
+- stejně dobrým překladům dejte stejné pořadí (shodné pořadí je povoleno);
+- než budete moci pokračovat, musí mít pořadí každý překlad.
+
+Příklad: když dva překlady říkají, co říká výchozí věta, a třetí vynechává slovo, dejte prvním dvěma pořadí 1 a třetímu pořadí 3.
+
+Na klávesnici: tabulátorem přejděte na překlad a stiskněte jeho pořadí (1 až 5); Enter pokračuje. K dřívější obrazovce se nelze vrátit.",
+        Text::ErrNotSignedIn => "Pro práci na tomto HITu se prosím přihlaste.",
+        Text::ErrNotYours => "Tento HIT je přidělen někomu jinému.",
+        Text::ErrNotFound => "Na této adrese žádný HIT není.",
+        Text::ErrBlocked => "Tento pracovník se již této kampaně nemůže účastnit.",
+        Text::ErrExpired => "Platnost tohoto HITu vypršela: čas uplynul a HIT dostal jiný pracovník.",
+        Text::ErrReturned => "Tento HIT byl vrácen a už vám není přidělen.",
+        Text::ErrFinished => "Tento HIT je dokončen; další odpovědi se nepřijímají.",
+        Text::ErrNotStarted => "Nejprve si prosím přečtěte pokyny a stiskněte „Začít“.",
+        Text::ErrPracticeFirst => "Nejprve prosím dokončete cvičné položky: HIT začíná po nich.",
+        Text::ErrReservationGone => "Tento HIT pro vás byl rezervován jen na několik minut a dostal ho jiný pracovník. Otevřete svůj odkaz znovu a získáte jiný HIT.",
+        Text::ErrPracticeOver => "Cvičení skončilo: tento HIT už začal.",
+        Text::ErrPracticeDone => "Cvičení je hotové: HIT zahájíte stisknutím „Začít“.",
+        Text::ErrPracticeNotCurrent => "Toto není aktuální cvičná položka (aktuální je cvičná položka {n}); zobrazíte ji znovunačtením stránky.",
+        Text::ErrPracticeAnswered => "Na tuto cvičnou položku už bylo odpovězeno; aktuální zobrazíte znovunačtením stránky.",
+        Text::ErrAnsweredAlready => "Na položku {n} už bylo odpovězeno; odpověď nelze změnit.",
+        Text::ErrNotCurrent => "Položka {n} není aktuální položka: jako další odpovězte na položku {next}.",
+        Text::ErrScreenAnswered => "Na položky {from} až {to} už bylo odpovězeno; odpovědi nelze změnit.",
+        Text::ErrNotOnScreen => "Položka {n} není na aktuální obrazovce: jako další odpovězte na položku {next}.",
+        Text::ErrSameTime => "Současně přišla jiná odpověď pro tento HIT; načtěte prosím stránku znovu.",
+        Text::FeedbackHigh => "Pozorný čtenář by toto hodnotil vysoko (směrem k „{high}“), protože {reason}.",
+        Text::FeedbackLow => "Pozorný čtenář by toto hodnotil nízko (směrem k „{low}“), protože {reason}.",
+        Text::FeedbackWojHigh => "Pozorný čtenář by odpověděl směrem k „{high1}“ a „{high2}“, protože {reason}.",
+        Text::FeedbackWojLow => "Pozorný čtenář by na druhou otázku odpověděl směrem k „{low2}“, protože {reason}.",
+        Text::YourRating => "Vaše hodnocení: {words}.",
+        Text::YourAnswers => "Vaše odpovědi: {first} a {second}.",
+        Text::VerdictIn => "Vaše odpověď je tam, kde by byla odpověď pozorného čtenáře.",
+        Text::VerdictOut => "Vaše odpověď není tam, kde by byla odpověď pozorného čtenáře.",
+        Text::RoundPassed => "Cvičení hotovo: {matched} z {total} odpovědí bylo tam, kde by byla odpověď pozorného čtenáře. Nyní můžete zahájit HIT.",
+        Text::RoundFailed => "{matched} z {total} odpovědí bylo tam, kde by byla odpověď pozorného čtenáře; je jich potřeba alespoň {required}. Přečtěte si znovu zpětnou vazbu: cvičení začíná znovu.",
+        Text::ReasonSame => "první věta je stejná jako druhá: její význam je velmi snadné pochopit a pořadí slov ho vůbec nezatemňuje",
+        Text::ReasonFluent => "jde o lidský překlad od člověka, který jazyk plynně ovládá: čte se přirozeně",
+        Text::ReasonSourceHuman => "jde o lidský překlad výchozího textu: říká vše, co říká výchozí text",
+        Text::ReasonHuman => "jde o lidský překlad téže věty: říká vše, co říká šedý text",
+        Text::ReasonMissing => "chybí část významu (vynecháno: {words}), takže neříká vše, co říká {whose}",
+        Text::ReasonReplaced => "slova byla nahrazena jinými, která mění význam ({words}), takže neříká to, co říká {whose}",
+        Text::ReasonRepeated => "slova se opakují tam, kam nepatří ({words}), takže se text nečte přirozeně",
+        Text::ReasonOrder => "slova jsou ve špatném pořadí ({words} nejsou na svém místě), což zatemňuje význam",
+        Text::ReasonChanged => "byl úmyslně zhoršen",
+        Text::TheSource => "výchozí text",
+        Text::TheGrayText => "šedý text",
+        Text::CrowdNoWorkTitle => "Momentálně žádná práce",
+        Text::CrowdNoWork => "V této kampani pro vás momentálně není žádný HIT. Děkujeme za váš zájem.",
+        Text::CrowdTooManyTitle => "Příliš mnoho nových pracovníků",
+        Text::CrowdTooMany => "Z vaší síťové adresy za poslední hodinu začalo mnoho nových pracovníků. Zkuste to prosím později.",
+        Text::CrowdBusyTitle => "Přetíženo",
+        Text::CrowdBusy => "Mnoho lidí začíná najednou; načtěte prosím tuto stránku za několik sekund znovu.",
+        Text::CrowdErrorTitle => "Něco se pokazilo",
+        Text::CrowdError => "Zkuste to prosím znovu za minutu.",
+        Text::PreviewTitle => "Náhled",
+        Text::PreviewSample => "Ukázková položka (jen ke čtení)",
+        Text::PreviewAccept => "Pro zahájení přijměte HIT. Uvidíte vždy jednu položku.",
+    }
+}

@@ -1,0 +1,203 @@
+//! German (Sie-Form, as crowd platforms address workers).
+
+use super::{Msg, Text};
+
+pub(super) const NAMES: [&str; 11] =
+    ["Englisch", "Deutsch", "Tschechisch", "Chinesisch", "Japanisch", "Arabisch", "Hindi", "Französisch", "Spanisch", "Russisch", "Ukrainisch"];
+
+pub(super) fn msg(m: Msg) -> &'static str {
+    match m {
+        Msg::Loading => "Wird geladen …",
+        Msg::CannotOpen => "Dieser HIT kann nicht geöffnet werden",
+        Msg::KeptAnswer => "Ihre Antwort auf dieses Element bleibt auf dieser Seite erhalten: Drücken Sie die Schaltfläche erneut, um sie zu senden.",
+        Msg::KeptRanks => "Ihre Ränge auf dieser Seite bleiben erhalten: Drücken Sie die Schaltfläche erneut, um sie zu senden.",
+        Msg::SliderNotSet => "nicht gesetzt; zwischen „{low}“ und „{high}“",
+        Msg::SliderAt => "„{end}“",
+        Msg::SliderCloseTo => "nahe bei „{end}“",
+        Msg::SliderLeaning => "eher in Richtung „{end}“",
+        Msg::SliderMiddle => "in der Mitte",
+        Msg::NotSetYet => "Noch nicht gesetzt",
+        Msg::KeysTitle => "Tasten:",
+        Msg::KeysChooseBox => "ein Kästchen wählen (bei der Frage mit dem Fokus, sonst bei der ersten unbeantworteten)",
+        Msg::KeysNextQuestion => "nächste Frage",
+        Msg::KeysGoOn => "weiter",
+        Msg::KeysToTranslation => "zu einer Übersetzung",
+        Msg::KeysItsRank => "ihr Rang (1 ist der beste)",
+        Msg::KeysMoveLittle => "ein wenig verschieben",
+        Msg::KeysMoveMore => "weiter verschieben",
+        Msg::KeysEnds => "an die Enden",
+        Msg::Progress => "{n} von {total}",
+        Msg::ProgressRange => "Übersetzungen {from} bis {to} von {total}",
+        Msg::Instructions => "Anleitung",
+        Msg::HitSize => "Dieser HIT umfasst {n} Elemente.",
+        Msg::PracticeBefore => "Vor dem HIT: {n} Übungselemente mit einer Rückmeldung nach jeder Antwort. Sie gehören nicht zum HIT und werden nicht gewertet.",
+        Msg::PracticeRequired => "Mindestens {required} der {total} Antworten müssen dort liegen, wo die einer sorgfältigen Leserin oder eines sorgfältigen Lesers läge; sonst beginnt die Übung von vorn.",
+        Msg::PracticeResume => "Sie sind bei Übungselement {n} von {total}.",
+        Msg::StartPractice => "Übung beginnen",
+        Msg::Start => "Beginnen",
+        Msg::PracticeLabel => "Übungselement {n} von {total} · nicht Teil des HITs",
+        Msg::PracticeFeedbackLabel => "Übungselement {n} von {total} · Rückmeldung",
+        Msg::StartHit => "HIT beginnen",
+        Msg::PracticeAgain => "Übung erneut beginnen",
+        Msg::NextPractice => "Nächstes Übungselement",
+        Msg::WhySlider => "Bewegen Sie den Schieberegler, um Ihre Bewertung abzugeben.",
+        Msg::FirstSentence => "Erster Satz",
+        Msg::SecondSentence => "Zweiter Satz",
+        Msg::TranslationsFrom => "Beide Sätze sind Übersetzungen. Ausgangssprache: {source}.",
+        Msg::Skip => "Dieses Element überspringen",
+        Msg::WhyBoxesBoth => "Wählen Sie bei beiden Fragen ein Kästchen, um fortzufahren.",
+        Msg::WhyBoxesFirst => "Wählen Sie bei der ersten Frage ein Kästchen, um fortzufahren.",
+        Msg::WhyBoxesSecond => "Wählen Sie bei der zweiten Frage ein Kästchen, um fortzufahren.",
+        Msg::WhySlidersBoth => "Bewegen Sie beide Schieberegler, um Ihre Antworten abzugeben.",
+        Msg::WhySliderFirst => "Bewegen Sie den ersten Schieberegler, um Ihre Antwort abzugeben.",
+        Msg::WhySliderSecond => "Bewegen Sie den zweiten Schieberegler, um Ihre Antwort abzugeben.",
+        Msg::BoxEnd => "Kästchen {n} von 5: {end}",
+        Msg::BoxN => "Kästchen {n} von 5",
+        Msg::AllRanked => "Jede Übersetzung hat einen Rang.",
+        Msg::RanksLeftOne => "Vergeben Sie noch einer Übersetzung einen Rang, um fortzufahren (1 ist der beste Rang; gleich gute Übersetzungen dürfen denselben Rang haben).",
+        Msg::RanksLeft => "Übersetzungen ohne Rang: {k}. 1 ist der beste Rang; gleich gute Übersetzungen dürfen denselben Rang haben.",
+        Msg::SentenceNofM => "Satz {n} von {total}",
+        Msg::Sentence => "Satz",
+        Msg::TranslationN => "Übersetzung {n}",
+        Msg::RankBest => "Rang 1, der beste",
+        Msg::RankWorst => "Rang {r}, der schlechteste",
+        Msg::RankN => "Rang {r}",
+        Msg::Complete => "Vielen Dank: Dieser HIT ist abgeschlossen",
+        Msg::Saved => "Ihre Antworten wurden gespeichert.",
+        Msg::HeldMessage => "Die Organisatoren prüfen abgeschlossene HITs, bevor sie Abschlusscodes vergeben. Sobald die Prüfung abgeschlossen ist, wird Ihr Code auf dieser Seite angezeigt. Sie müssen jetzt nichts weiter tun.",
+        Msg::YourCode => "Ihr Abschlusscode:",
+        Msg::ReturnToPlatform => "Zurück zur Studienplattform",
+        Msg::KeepCode => "Bewahren Sie diesen Code auf: Die Organisatoren fragen möglicherweise danach.",
+    }
+}
+
+pub(super) fn text(t: Text) -> &'static str {
+    match t {
+        Text::StatementAdequacy => "Lesen Sie den folgenden Text und geben Sie an, wie sehr Sie dieser Aussage zustimmen: Der schwarze Text gibt die Bedeutung des grauen Textes angemessen wieder.",
+        Text::StatementFluency => "Lesen Sie den folgenden Text und geben Sie an, wie sehr Sie dieser Aussage zustimmen: Der Text ist flüssiges {target}.",
+        Text::StatementSource => "Lesen Sie den folgenden Text und geben Sie an, wie sehr Sie dieser Aussage zustimmen: Der schwarze Text gibt die Bedeutung des Ausgangstextes angemessen wieder.",
+        Text::StatementRanking => "Ordnen Sie die Übersetzungen von der besten bis zur schlechtesten (gleiche Ränge sind erlaubt).",
+        Text::AnchorLow => "stimme überhaupt nicht zu",
+        Text::AnchorHigh => "stimme voll und ganz zu",
+        Text::WojQuestion1 => "Wie schwer wäre es, die Bedeutung des zweiten Satzes zu erfassen, wenn Ihnen nur der erste gezeigt würde?",
+        Text::WojQuestion2 => "Wie stark verdunkelt allein die Reihenfolge der Wörter die Bedeutung des ersten Satzes?",
+        Text::WojLow1 => "Sehr schwer",
+        Text::WojHigh1 => "Sehr leicht",
+        Text::WojLow2 => "Sehr stark",
+        Text::WojHigh2 => "Überhaupt nicht",
+        Text::Next => "Weiter",
+        Text::LabelSource => "Ausgangstext",
+        Text::LabelReference => "Referenz",
+        Text::LabelCandidate => "Zu bewertende Übersetzung",
+        Text::InstructionsAdequacy => "Sie lesen Textpaare, jeweils ein Paar auf einmal. Der graue Text (die Referenz) ist eine menschliche Übersetzung. Der schwarze Text (die zu bewertende Übersetzung) ist eine andere Übersetzung desselben Satzes.
+
+Zeigen Sie mit dem Schieberegler, wie sehr Sie zustimmen, dass der schwarze Text die Bedeutung des grauen Textes angemessen wiedergibt. Lesen Sie beide Texte, bevor Sie antworten, und nutzen Sie die ganze Länge des Schiebereglers:
+- in Richtung „stimme voll und ganz zu“, wenn der schwarze Text alles sagt, was der graue Text sagt, auch mit anderen Worten;
+- in Richtung Mitte, wenn ein Teil der Bedeutung fehlt oder verändert ist;
+- in Richtung „stimme überhaupt nicht zu“, wenn der schwarze Text etwas anderes oder nur sehr wenig vom grauen Text sagt.
+
+Beispiele mit dem grauen Text „Die Besprechung wurde auf Freitag verlegt.“:
+- „Die Besprechung wurde auf Freitag verschoben.“ sagt dasselbe mit anderen Worten: weit in Richtung „stimme voll und ganz zu“.
+- „Die Besprechung wurde verlegt.“ lässt den Tag weg: deutlich niedriger.
+- „Freitag ist eine Besprechung.“ verliert die Bedeutung: weit in Richtung „stimme überhaupt nicht zu“.
+
+Der Schieberegler ist zu Beginn leer: Klicken oder tippen Sie darauf oder verwenden Sie die Pfeiltasten und drücken Sie dann die Schaltfläche, um fortzufahren. Sie können nicht zu einem früheren Text zurückkehren.",
+        Text::InstructionsFluency => "Sie lesen jeweils einen Text: eine Übersetzung (Zielsprache: {target}).
+
+Zeigen Sie mit dem Schieberegler, wie sehr Sie zustimmen, dass der Text flüssiges {target} ist: natürlich und grammatisch korrekt, so wie es eine Muttersprachlerin oder ein Muttersprachler geschrieben haben könnte. Beurteilen Sie nur die Sprache; Sie müssen nicht wissen, was im Original stand. Nutzen Sie die ganze Länge des Schiebereglers:
+- in Richtung „stimme voll und ganz zu“, wenn er sich wie gutes {target} liest;
+- in Richtung Mitte, wenn er verständlich ist, aber holprige oder falsche Wendungen enthält;
+- in Richtung „stimme überhaupt nicht zu“, wenn er sich kaum als {target} lesen lässt.
+
+Beispiele auf Deutsch:
+- „Sie lebt seit zehn Jahren in Paris.“ ist flüssig: weit in Richtung „stimme voll und ganz zu“.
+- „Sie lebt in Paris seit zehn Jahre.“ ist verständlich, aber nicht natürlich: niedriger.
+- „Paris Jahren zehn sie seit lebt in.“ ist nicht flüssig: weit in Richtung „stimme überhaupt nicht zu“.
+
+Der Schieberegler ist zu Beginn leer: Klicken oder tippen Sie darauf oder verwenden Sie die Pfeiltasten und drücken Sie dann die Schaltfläche, um fortzufahren. Sie können nicht zu einem früheren Text zurückkehren.",
+        Text::InstructionsSource => "Sie lesen Textpaare, jeweils ein Paar auf einmal. Der erste ist der Ausgangstext (Sprache: {source}); der schwarze Text (die zu bewertende Übersetzung) ist eine Übersetzung davon (Sprache: {target}).
+
+Zeigen Sie mit dem Schieberegler, wie sehr Sie zustimmen, dass der schwarze Text die Bedeutung des Ausgangstextes angemessen wiedergibt. Lesen Sie beide Texte, bevor Sie antworten, und nutzen Sie die ganze Länge des Schiebereglers:
+- in Richtung „stimme voll und ganz zu“, wenn die Übersetzung alles sagt, was der Ausgangstext sagt;
+- in Richtung Mitte, wenn ein Teil der Bedeutung fehlt oder verändert ist;
+- in Richtung „stimme überhaupt nicht zu“, wenn sie etwas anderes oder nur sehr wenig vom Ausgangstext sagt.
+
+Beispiele für einen Ausgangstext mit der Bedeutung „Die Besprechung wurde auf Freitag verlegt.“:
+- eine Übersetzung, die dasselbe sagt, auch mit anderen Worten: weit in Richtung „stimme voll und ganz zu“;
+- eine Übersetzung, die den Tag weglässt: deutlich niedriger;
+- eine Übersetzung, die die Bedeutung verliert: weit in Richtung „stimme überhaupt nicht zu“.
+
+Der Schieberegler ist zu Beginn leer: Klicken oder tippen Sie darauf oder verwenden Sie die Pfeiltasten und drücken Sie dann die Schaltfläche, um fortzufahren. Sie können nicht zu einem früheren Text zurückkehren.",
+        Text::InstructionsWordOrder => "Jedes Element zeigt zwei Sätze. Der erste Satz ist eine maschinelle Übersetzung, der zweite eine menschliche Übersetzung desselben Satzes (Ausgangssprache: {source}). Lesen Sie beide und beantworten Sie dann beide Fragen:
+- Frage 1: Wie schwer wäre es, die Bedeutung des zweiten Satzes zu erfassen, wenn Ihnen nur der erste gezeigt würde?
+- Frage 2: Wie stark verdunkelt allein die Reihenfolge der Wörter die Bedeutung des ersten Satzes? Beurteilen Sie nur die Reihenfolge, nicht die Wortwahl.
+
+Jede Frage hat fünf Kästchen, die nur an den Enden beschriftet sind; wählen Sie für jede Frage ein Kästchen.
+
+Beispiele mit dem zweiten Satz „Gestern habe ich den Brief abgeschickt.“:
+- „Gestern habe ich den Brief abgeschickt.“: Die Bedeutung ist sehr leicht zu erfassen, und die Reihenfolge verdunkelt sie überhaupt nicht.
+- „Gestern ich habe abgeschickt den Brief.“: leicht zu erfassen; die Reihenfolge verdunkelt die Bedeutung ein wenig.
+- „Brief den gestern abgeschickt ich habe.“: Die Reihenfolge verdunkelt die Bedeutung sehr stark.
+
+Sie können nicht zu einem früheren Element zurückkehren.",
+        Text::InstructionsRanking => "Ihnen wird ein Ausgangssatz gezeigt, gefolgt von mehreren Übersetzungen. Ordnen Sie die Übersetzungen von der besten bis zur schlechtesten:
+- Geben Sie der besten Übersetzung Rang 1;
+- geben Sie gleich guten Übersetzungen denselben Rang (gleiche Ränge sind erlaubt);
+- jede Übersetzung braucht einen Rang, bevor Sie fortfahren können.
+
+Beispiel: Wenn zwei Übersetzungen sagen, was der Ausgangssatz sagt, und eine dritte ein Wort auslässt, geben Sie den ersten beiden Rang 1 und der dritten Rang 3.
+
+Mit der Tastatur: Mit Tab zu einer Übersetzung, dann ihren Rang drücken (1 bis 5); Enter geht weiter. Sie können nicht zu einer früheren Seite zurückkehren.",
+        Text::ErrNotSignedIn => "Bitte melden Sie sich an, um an diesem HIT zu arbeiten.",
+        Text::ErrNotYours => "Dieser HIT ist jemand anderem zugewiesen.",
+        Text::ErrNotFound => "Unter dieser Adresse gibt es keinen HIT.",
+        Text::ErrBlocked => "Diese Person darf an dieser Kampagne nicht mehr teilnehmen.",
+        Text::ErrExpired => "Dieser HIT ist abgelaufen: Die Zeit war um, und er ging an eine andere Person.",
+        Text::ErrReturned => "Dieser HIT wurde zurückgegeben und ist Ihnen nicht mehr zugewiesen.",
+        Text::ErrFinished => "Dieser HIT ist abgeschlossen; es werden keine Antworten mehr angenommen.",
+        Text::ErrNotStarted => "Bitte lesen Sie zuerst die Anleitung und drücken Sie auf „Beginnen“.",
+        Text::ErrPracticeFirst => "Bitte schließen Sie zuerst die Übungselemente ab: Der HIT beginnt danach.",
+        Text::ErrReservationGone => "Dieser HIT war nur für einige Minuten für Sie reserviert und ist an eine andere Person gegangen. Öffnen Sie Ihren Link erneut, um einen anderen HIT zu erhalten.",
+        Text::ErrPracticeOver => "Die Übung ist vorbei: Dieser HIT hat begonnen.",
+        Text::ErrPracticeDone => "Die Übung ist abgeschlossen: Drücken Sie auf „Beginnen“, um den HIT zu starten.",
+        Text::ErrPracticeNotCurrent => "Dies ist nicht das aktuelle Übungselement (das ist Übungselement {n}); laden Sie die Seite neu, um es zu sehen.",
+        Text::ErrPracticeAnswered => "Dieses Übungselement wurde bereits beantwortet; laden Sie die Seite neu, um das aktuelle zu sehen.",
+        Text::ErrAnsweredAlready => "Element {n} wurde bereits beantwortet; eine Antwort kann nicht geändert werden.",
+        Text::ErrNotCurrent => "Element {n} ist nicht das aktuelle Element: Beantworten Sie als Nächstes Element {next}.",
+        Text::ErrScreenAnswered => "Die Elemente {from} bis {to} wurden bereits beantwortet; Antworten können nicht geändert werden.",
+        Text::ErrNotOnScreen => "Element {n} ist nicht auf der aktuellen Seite: Beantworten Sie als Nächstes Element {next}.",
+        Text::ErrSameTime => "Gleichzeitig ist eine andere Antwort für diesen HIT eingegangen; bitte laden Sie die Seite neu.",
+        Text::FeedbackHigh => "Eine sorgfältige Leserin oder ein sorgfältiger Leser würde dies hoch bewerten (in Richtung „{high}“), denn {reason}.",
+        Text::FeedbackLow => "Eine sorgfältige Leserin oder ein sorgfältiger Leser würde dies niedrig bewerten (in Richtung „{low}“), denn {reason}.",
+        Text::FeedbackWojHigh => "Eine sorgfältige Leserin oder ein sorgfältiger Leser würde in Richtung „{high1}“ und „{high2}“ antworten, denn {reason}.",
+        Text::FeedbackWojLow => "Eine sorgfältige Leserin oder ein sorgfältiger Leser würde die zweite Frage in Richtung „{low2}“ beantworten, denn {reason}.",
+        Text::YourRating => "Ihre Bewertung: {words}.",
+        Text::YourAnswers => "Ihre Antworten: {first} und {second}.",
+        Text::VerdictIn => "Ihre Antwort liegt dort, wo die einer sorgfältigen Leserin oder eines sorgfältigen Lesers läge.",
+        Text::VerdictOut => "Ihre Antwort liegt nicht dort, wo die einer sorgfältigen Leserin oder eines sorgfältigen Lesers läge.",
+        Text::RoundPassed => "Übung abgeschlossen: {matched} von {total} Antworten lagen dort, wo die einer sorgfältigen Leserin oder eines sorgfältigen Lesers läge. Sie können den HIT jetzt beginnen.",
+        Text::RoundFailed => "{matched} von {total} Antworten lagen dort, wo die einer sorgfältigen Leserin oder eines sorgfältigen Lesers läge; mindestens {required} sind nötig. Lesen Sie die Rückmeldungen noch einmal: Die Übung beginnt von vorn.",
+        Text::ReasonSame => "der erste Satz ist derselbe wie der zweite: Seine Bedeutung ist sehr leicht zu erfassen, und seine Wortstellung verdunkelt sie überhaupt nicht",
+        Text::ReasonFluent => "es ist eine menschliche Übersetzung von jemandem, der die Sprache fließend beherrscht: Sie liest sich natürlich",
+        Text::ReasonSourceHuman => "es ist eine menschliche Übersetzung des Ausgangstextes: Sie sagt alles, was der Ausgangstext sagt",
+        Text::ReasonHuman => "es ist eine menschliche Übersetzung desselben Satzes: Sie sagt alles, was der graue Text sagt",
+        Text::ReasonMissing => "ein Teil der Bedeutung fehlt (weggelassen: {words}), daher sagt er nicht alles, was {whose} sagt",
+        Text::ReasonReplaced => "Wörter wurden durch andere ersetzt, die die Bedeutung ändern ({words}), daher sagt er nicht, was {whose} sagt",
+        Text::ReasonRepeated => "Wörter werden wiederholt, wo sie nicht hingehören ({words}), daher liest er sich nicht natürlich",
+        Text::ReasonOrder => "seine Wörter stehen in falscher Reihenfolge ({words} nicht an ihrem Platz), was seine Bedeutung verdunkelt",
+        Text::ReasonChanged => "er wurde absichtlich verschlechtert",
+        Text::TheSource => "der Ausgangstext",
+        Text::TheGrayText => "der graue Text",
+        Text::CrowdNoWorkTitle => "Im Moment keine Arbeit",
+        Text::CrowdNoWork => "In dieser Kampagne gibt es im Moment keinen HIT für Sie. Vielen Dank für Ihr Interesse.",
+        Text::CrowdTooManyTitle => "Zu viele neue Teilnehmende",
+        Text::CrowdTooMany => "In der letzten Stunde haben viele neue Personen von Ihrer Netzwerkadresse aus begonnen. Bitte versuchen Sie es später erneut.",
+        Text::CrowdBusyTitle => "Ausgelastet",
+        Text::CrowdBusy => "Viele Personen beginnen gleichzeitig; bitte laden Sie diese Seite in einigen Sekunden neu.",
+        Text::CrowdErrorTitle => "Etwas ist schiefgegangen",
+        Text::CrowdError => "Bitte versuchen Sie es in einer Minute erneut.",
+        Text::PreviewTitle => "Vorschau",
+        Text::PreviewSample => "Ein Beispielelement (nur zum Lesen)",
+        Text::PreviewAccept => "Nehmen Sie den HIT an, um zu beginnen. Sie sehen jeweils ein Element.",
+    }
+}

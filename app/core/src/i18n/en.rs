@@ -1,0 +1,204 @@
+//! English: the source of every translation.
+
+use super::{Msg, Text};
+
+/// Language names as a sentence uses them (en de cs zh ja ar hi fr es ru uk).
+pub(super) const NAMES: [&str; 11] =
+    ["English", "German", "Czech", "Chinese", "Japanese", "Arabic", "Hindi", "French", "Spanish", "Russian", "Ukrainian"];
+
+pub(super) fn msg(m: Msg) -> &'static str {
+    match m {
+        Msg::Loading => "Loading…",
+        Msg::CannotOpen => "This HIT cannot be opened",
+        Msg::KeptAnswer => "Your answer to this item is kept on this page: press the button again to send it.",
+        Msg::KeptRanks => "Your ranks on this screen are kept on this page: press the button again to send them.",
+        Msg::SliderNotSet => "not set; between “{low}” and “{high}”",
+        Msg::SliderAt => "“{end}”",
+        Msg::SliderCloseTo => "close to “{end}”",
+        Msg::SliderLeaning => "leaning towards “{end}”",
+        Msg::SliderMiddle => "in the middle",
+        Msg::NotSetYet => "Not set yet",
+        Msg::KeysTitle => "Keys:",
+        Msg::KeysChooseBox => "choose a box (of the question with the focus, else the first unanswered)",
+        Msg::KeysNextQuestion => "next question",
+        Msg::KeysGoOn => "go on",
+        Msg::KeysToTranslation => "to a translation",
+        Msg::KeysItsRank => "its rank (1 is best)",
+        Msg::KeysMoveLittle => "move a little",
+        Msg::KeysMoveMore => "move more",
+        Msg::KeysEnds => "the ends",
+        Msg::Progress => "{n} of {total}",
+        Msg::ProgressRange => "Translations {from} to {to} of {total}",
+        Msg::Instructions => "Instructions",
+        Msg::HitSize => "This HIT has {n} items.",
+        Msg::PracticeBefore => "Before the HIT: {n} practice items, with feedback after each answer. They are not part of the HIT and are not counted.",
+        Msg::PracticeRequired => "At least {required} of the {total} answers must be where a careful reader's would be; otherwise the practice starts over.",
+        Msg::PracticeResume => "You are at practice item {n} of {total}.",
+        Msg::StartPractice => "Start the practice",
+        Msg::Start => "Start",
+        Msg::PracticeLabel => "Practice item {n} of {total} · not part of the HIT",
+        Msg::PracticeFeedbackLabel => "Practice item {n} of {total} · feedback",
+        Msg::StartHit => "Start the HIT",
+        Msg::PracticeAgain => "Start the practice again",
+        Msg::NextPractice => "Next practice item",
+        Msg::WhySlider => "Move the slider to give your rating.",
+        Msg::FirstSentence => "First sentence",
+        Msg::SecondSentence => "Second sentence",
+        Msg::TranslationsFrom => "Both sentences are translations from {source}.",
+        Msg::Skip => "Skip this item",
+        Msg::WhyBoxesBoth => "Choose a box for both questions to go on.",
+        Msg::WhyBoxesFirst => "Choose a box for the first question to go on.",
+        Msg::WhyBoxesSecond => "Choose a box for the second question to go on.",
+        Msg::WhySlidersBoth => "Move both sliders to give your answers.",
+        Msg::WhySliderFirst => "Move the first slider to give your answer.",
+        Msg::WhySliderSecond => "Move the second slider to give your answer.",
+        Msg::BoxEnd => "box {n} of 5: {end}",
+        Msg::BoxN => "box {n} of 5",
+        Msg::AllRanked => "Every translation is ranked.",
+        Msg::RanksLeftOne => "Rank 1 more translation to go on (1 is best; equal translations may share a rank).",
+        Msg::RanksLeft => "Rank {k} more translations to go on (1 is best; equal translations may share a rank).",
+        Msg::SentenceNofM => "Sentence {n} of {total}",
+        Msg::Sentence => "Sentence",
+        Msg::TranslationN => "Translation {n}",
+        Msg::RankBest => "rank 1, best",
+        Msg::RankWorst => "rank {r}, worst",
+        Msg::RankN => "rank {r}",
+        Msg::Complete => "Thank you: this HIT is complete",
+        Msg::Saved => "Your answers have been saved.",
+        Msg::HeldMessage => "The organizer reviews finished HITs before giving out completion codes. Once the review is done, your code will be shown on this page. You do not need to do anything else now.",
+        Msg::YourCode => "Your completion code:",
+        Msg::ReturnToPlatform => "Return to the study platform",
+        Msg::KeepCode => "Keep this code: the organizer may ask for it.",
+    }
+}
+
+pub(super) fn text(t: Text) -> &'static str {
+    match t {
+        Text::StatementAdequacy => "Read the text below and rate it by how much you agree that: the black text adequately expresses the meaning of the gray text.",
+        Text::StatementFluency => "Read the text below and rate it by how much you agree that: the text is fluent {target}.",
+        Text::StatementSource => "Read the text below and rate it by how much you agree that: the black text adequately expresses the meaning of the source text.",
+        Text::StatementRanking => "Rank the translations from best to worst (ties are allowed).",
+        Text::AnchorLow => "strongly disagree",
+        Text::AnchorHigh => "strongly agree",
+        Text::WojQuestion1 => "How difficult would it be to grasp the meaning of the second sentence if you were only shown the first?",
+        Text::WojQuestion2 => "How much does the ordering of the words on its own cloud the meaning of the first sentence?",
+        Text::WojLow1 => "Very difficult",
+        Text::WojHigh1 => "Very easy",
+        Text::WojLow2 => "Enormously",
+        Text::WojHigh2 => "Not at all",
+        Text::Next => "Next",
+        Text::LabelSource => "Source",
+        Text::LabelReference => "Reference",
+        Text::LabelCandidate => "Candidate translation",
+        Text::InstructionsAdequacy => "You will read pairs of texts, one pair at a time. The gray text (the reference) is a human translation. The black text (the candidate translation) is another translation of the same sentence.
+
+Move the slider to show how much you agree that the black text adequately expresses the meaning of the gray text. Read both texts before you answer, and use the whole length of the slider:
+- towards \"strongly agree\" when the black text says everything the gray text says, even in other words;
+- towards the middle when part of the meaning is missing or changed;
+- towards \"strongly disagree\" when the black text says something else, or very little of the gray text.
+
+Examples, with the gray text \"The meeting was moved to Friday.\":
+- \"The meeting has been postponed until Friday.\" says the same in other words: far towards \"strongly agree\".
+- \"The meeting was moved.\" leaves out the day: clearly lower.
+- \"Friday is a meeting.\" loses the meaning: far towards \"strongly disagree\".
+
+The slider starts empty: click or tap on it, or use the arrow keys, then press the button to go on. You cannot go back to an earlier text.",
+        Text::InstructionsFluency => "You will read one text at a time: a translation into {target}.
+
+Move the slider to show how much you agree that the text is fluent {target}: natural, grammatical {target} that a native speaker could have written. Judge the language only; you do not need to know what the original said. Use the whole length of the slider:
+- towards \"strongly agree\" when it reads like good {target};
+- towards the middle when it can be understood but has clumsy or wrong phrases;
+- towards \"strongly disagree\" when it hardly reads as {target} at all.
+
+Examples, in English:
+- \"She has lived in Paris for ten years.\" is fluent: far towards \"strongly agree\".
+- \"She lives since ten years in Paris.\" is understandable but not natural: lower.
+- \"Paris years ten she the lived in in.\" is not fluent: far towards \"strongly disagree\".
+
+The slider starts empty: click or tap on it, or use the arrow keys, then press the button to go on. You cannot go back to an earlier text.",
+        Text::InstructionsSource => "You will read pairs of texts, one pair at a time. The first is the source text in {source}; the black text (the candidate translation) is a translation of it into {target}.
+
+Move the slider to show how much you agree that the black text adequately expresses the meaning of the source text. Read both texts before you answer, and use the whole length of the slider:
+- towards \"strongly agree\" when the translation says everything the source says;
+- towards the middle when part of the meaning is missing or changed;
+- towards \"strongly disagree\" when it says something else, or very little of the source.
+
+Examples, for a source meaning \"The meeting was moved to Friday.\":
+- a translation that says the same, even in other words: far towards \"strongly agree\";
+- a translation that leaves out the day: clearly lower;
+- a translation that loses the meaning: far towards \"strongly disagree\".
+
+The slider starts empty: click or tap on it, or use the arrow keys, then press the button to go on. You cannot go back to an earlier text.",
+        Text::InstructionsWordOrder => "Each item shows two sentences. The first sentence is a machine translation from {source}; the second is a human translation of the same {source} sentence. Read both, then answer both questions:
+- Question 1: how difficult would it be to grasp the meaning of the second sentence if you were only shown the first?
+- Question 2: how much does the ordering of the words on its own cloud the meaning of the first sentence? Judge the order only, not the choice of words.
+
+Each question has five boxes, labelled only at the ends; choose one box for each question.
+
+Examples, with the second sentence \"Yesterday I sent the letter.\":
+- \"Yesterday I sent the letter.\": the meaning is very easy to grasp and the order does not cloud it at all.
+- \"Yesterday I the letter sent.\": easy to grasp; the order clouds the meaning a little.
+- \"Letter the yesterday sent I.\": the order clouds the meaning enormously.
+
+You cannot go back to an earlier item.",
+        Text::InstructionsRanking => "You are shown a source sentence followed by several candidate translations. Rank the translations from best to worst:
+- give the best translation rank 1;
+- give translations of equal quality the same rank (ties are allowed);
+- every translation needs a rank before you can go on.
+
+Example: if two translations say what the source says and a third leaves out a word, give the first two rank 1 and the third rank 3.
+
+With a keyboard: Tab to a translation, then press its rank (1 to 5); Enter goes on. You cannot go back to an earlier screen.",
+        Text::ErrNotSignedIn => "Please sign in to work on this HIT.",
+        Text::ErrNotYours => "This HIT is assigned to someone else.",
+        Text::ErrNotFound => "There is no HIT at this address.",
+        Text::ErrBlocked => "This worker may no longer take part in this campaign.",
+        Text::ErrExpired => "This HIT has expired: its time ran out and it went to another worker.",
+        Text::ErrReturned => "This HIT was returned and is no longer assigned to you.",
+        Text::ErrFinished => "This HIT is finished; no more answers are taken.",
+        Text::ErrNotStarted => "Please read the instructions and press Start first.",
+        Text::ErrPracticeFirst => "Please finish the practice items first: the HIT starts after them.",
+        Text::ErrReservationGone => "This HIT was held for you for a few minutes only and has gone to another worker. Open your link again for another HIT.",
+        Text::ErrPracticeOver => "The practice is over: this HIT has started.",
+        Text::ErrPracticeDone => "The practice is done: press Start to begin the HIT.",
+        Text::ErrPracticeNotCurrent => "This is not the current practice item (practice item {n} is); reload the page to see it.",
+        Text::ErrPracticeAnswered => "This practice item was answered already; reload the page to see the current one.",
+        Text::ErrAnsweredAlready => "Item {n} has already been answered; an answer cannot be changed.",
+        Text::ErrNotCurrent => "Item {n} is not the current item: answer item {next} next.",
+        Text::ErrScreenAnswered => "Items {from} to {to} have already been answered; answers cannot be changed.",
+        Text::ErrNotOnScreen => "Item {n} is not on the current screen: answer item {next} next.",
+        Text::ErrSameTime => "Another answer for this HIT arrived at the same time; please reload the page.",
+        Text::FeedbackHigh => "A careful reader would score this high (towards “{high}”) because {reason}.",
+        Text::FeedbackLow => "A careful reader would score this low (towards “{low}”) because {reason}.",
+        Text::FeedbackWojHigh => "A careful reader would answer towards “{high1}” and “{high2}” because {reason}.",
+        Text::FeedbackWojLow => "A careful reader would answer the second question towards “{low2}” because {reason}.",
+        Text::YourRating => "Your rating: {words}.",
+        Text::YourAnswers => "Your answers: {first} and {second}.",
+        Text::VerdictIn => "Your answer is where a careful reader's would be.",
+        Text::VerdictOut => "Your answer is not where a careful reader's would be.",
+        Text::RoundPassed => "Practice done: {matched} of {total} answers were where a careful reader's would be. You can start the HIT now.",
+        Text::RoundFailed => "{matched} of {total} answers were where a careful reader's would be; at least {required} are needed. Read the feedback again: the practice starts over.",
+        Text::ReasonSame => "the first sentence is the same as the second: its meaning is very easy to grasp and its word order does not cloud it at all",
+        Text::ReasonFluent => "it is a human translation written by a fluent speaker: it reads naturally",
+        Text::ReasonSourceHuman => "it is a human translation of the source text: it says everything the source says",
+        Text::ReasonHuman => "it is a human translation of the same sentence: it says everything the gray text says",
+        Text::ReasonMissing => "part of the meaning is missing ({words} left out), so it does not say everything {whose} says",
+        Text::ReasonReplaced => "words were replaced by others that change the meaning ({words}), so it does not say what {whose} says",
+        Text::ReasonRepeated => "words are repeated where they do not belong ({words}), so it does not read naturally",
+        Text::ReasonOrder => "its words are out of order ({words} not where they belong), which clouds its meaning",
+        Text::ReasonChanged => "it was changed on purpose to be worse",
+        Text::TheSource => "the source",
+        Text::TheGrayText => "the gray text",
+        Text::CrowdNoWorkTitle => "No work right now",
+        Text::CrowdNoWork => "There is no HIT for you in this campaign at the moment. Thank you for your interest.",
+        Text::CrowdTooManyTitle => "Too many new workers",
+        Text::CrowdTooMany => "Many new workers have started from your network address in the last hour. Please try again later.",
+        Text::CrowdBusyTitle => "Busy",
+        Text::CrowdBusy => "Many people are starting at once; please reload this page in a few seconds.",
+        Text::CrowdErrorTitle => "Something went wrong",
+        Text::CrowdError => "Please try again in a minute.",
+        Text::PreviewTitle => "Preview",
+        Text::PreviewSample => "A sample item (read-only)",
+        Text::PreviewAccept => "Accept the HIT to start. You will see one item at a time.",
+    }
+}
