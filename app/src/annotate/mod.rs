@@ -138,7 +138,7 @@ pub fn localized_screen_settings(settings_json: &str, task: &str, target_lang: &
     let english = CampaignSettings::read("{}", kind, "", "").wording.next_label;
     if stored_next == english {
         // ESA's wording is not translated yet: its defaults are English.
-        let wording = if kind == TaskKind::Esa { Lang::En } else { ui };
+        let wording = if kind.marks_spans() { Lang::En } else { ui };
         screen.wording_lang = wording.tag().to_string();
         screen.wording_dir = wording.dir().to_string();
     }

@@ -16,7 +16,7 @@ pub fn default_wording(task: TaskKind, lang: Lang, target: &str, source: &str) -
         TaskKind::Ranking => (t(Text::StatementRanking), t(Text::InstructionsRanking)),
         // Error span annotation has no translated defaults yet: its English ones ([`localize`]
         // leaves an ESA campaign's wording as stored).
-        TaskKind::Esa => {
+        TaskKind::Esa | TaskKind::Mqm => {
             let en = Wording::for_task(task, target, source);
             (en.statement, en.instructions)
         }
@@ -58,7 +58,7 @@ pub fn localize(
 ) -> Wording {
     // ESA's default wording (statement, instructions, its own anchors) is not in the catalog
     // yet: an ESA campaign's wording stays as stored.
-    if lang == Lang::En || task == TaskKind::Esa {
+    if lang == Lang::En || task.marks_spans() {
         return stored;
     }
     let english = Wording::for_task(task, target_name, source_name);
