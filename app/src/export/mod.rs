@@ -93,10 +93,7 @@ pub struct Prepared {
     pub metrics_manifest: Option<Value>,
 }
 
-/// The metrics page's tables in an export (issue 21): `assay metrics evaluate`'s files under
-/// names of their own, in [`assay_core::metrics::report::REPORT_FILES`]'s order.
-pub const METRIC_FILES: [&str; 6] =
-    ["metrics-system-level.csv", "metrics-segment-level.csv", "metrics-tests.csv", "metrics-clusters.csv", "metrics-system-significance.csv", "metrics.json"];
+pub use assay_core::metrics::report::EXPORT_FILES as METRIC_FILES;
 
 /// Whether an export of `kind` carries the metrics page's files (and must compute them).
 pub fn wants_metrics(kind: &Kind) -> bool {

@@ -26,7 +26,7 @@ pub async fn campaign_results(
     let a = crate::results::build::run(&state.db, campaign_id, options).await.map_err(|e| e.in_argument("campaign_id"))?;
     let mut view = crate::results::build::results_view(&a, options);
     if !view.groups.is_empty() && crate::results::metrics::server::offered(&state.db, campaign_id).await? {
-        view.metric_export_files = crate::export::METRIC_FILES.iter().map(|f| f.to_string()).collect();
+        view.metric_export_files = assay_core::metrics::report::EXPORT_FILES.iter().map(|f| f.to_string()).collect();
     }
     Ok(view)
 }

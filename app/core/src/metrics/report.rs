@@ -11,6 +11,11 @@ use assay_stats::resample::RandomizedTest;
 /// The files' names, in the order [`report_files`] gives them.
 pub const REPORT_FILES: [&str; 6] = ["system-level.csv", "segment-level.csv", "metric-tests.csv", "clusters.csv", "system-significance.csv", "meta.json"];
 
+/// The metrics page's tables in a campaign's export (issue 21): the files of [`REPORT_FILES`]
+/// under names of their own, in the same order.
+pub const EXPORT_FILES: [&str; 6] =
+    ["metrics-system-level.csv", "metrics-segment-level.csv", "metrics-tests.csv", "metrics-clusters.csv", "metrics-system-significance.csv", "metrics.json"];
+
 pub fn test_name(m: &SignificanceMatrix) -> &'static str {
     match m.test {
         RandomizedTest::PairedBootstrap => "paired-bootstrap",
