@@ -287,6 +287,8 @@ pub struct CampaignSettings {
     pub hit_minutes: f64,
     /// Documents (ESA): expected seconds per source word and output (WMT 2025: 0.8).
     pub seconds_per_source_word: f64,
+    /// Documents (ESA): source words per HIT instead of an expected time (0: by time).
+    pub hit_words: usize,
     /// MQM: the error categories, their weights, the most errors per segment, and whether
     /// Critical may be marked.
     pub mqm: crate::protocol::mqm::MqmSettings,
@@ -357,6 +359,7 @@ impl Default for CampaignSettings {
             document_score: false,
             hit_minutes: 60.0,
             seconds_per_source_word: 0.8,
+            hit_words: 0,
             mqm: crate::protocol::mqm::MqmSettings::default(),
             wording: Wording::default(),
         }
@@ -470,13 +473,20 @@ impl CampaignSettings {
 }
 
 impl CampaignSettings {
+    /// Documents: the expected seconds a HIT is filled to: `hit_words` source words at
+    /// `seconds_per_source_word` when set, else `hit_minutes`.
+    pub fn document_seconds_per_hit(&self) -> f64 {
+        if self.hit_words > 0 { self.hit_words as f64 * self.seconds_per_source_word } else { self.hit_minutes * 60.0 }
+    }
+
     /// [`CampaignSettings::implications`] of a task of documents, before its documents are read:
     /// segments of [`ASSUMED_SOURCE_WORDS`] source words, HITs filled to `hit_minutes` with
     /// the quality-control copies inside. The designer's check replaces the HIT count with the
     /// builder's.
     fn document_implications(&self, systems: usize, outputs_per_system: usize) -> Implications {
         let per_segment = ASSUMED_SOURCE_WORDS * self.seconds_per_source_word.max(0.0);
-        let slots = if per_segment > 0.0 { (self.hit_minutes.max(0.0) * 60.0 / per_segment).floor() as usize } else { 0 };
+        let minutes = self.document_seconds_per_hit().max(0.0) / 60.0;
+        let slots = if per_segment > 0.0 { (minutes * 60.0 / per_segment).floor() as usize } else { 0 };
         // The copies of `bad_refs + repeats` documents of about 5 segments take their share.
         let per_hit = slots.saturating_sub(5 * (self.bad_refs + self.repeats)).max(usize::from(slots > 0));
         let outputs = systems.saturating_mul(outputs_per_system).saturating_mul(self.judgments_wanted);
@@ -490,8 +500,8 @@ impl CampaignSettings {
             assignments,
             workers_needed: if hits == 0 { 0 } else { k },
             cost: assignments as f64 * self.payment_per_hit,
-            minutes_per_hit: self.hit_minutes,
-            total_hours: assignments as f64 * self.hit_minutes / 60.0,
+            minutes_per_hit: minutes,
+            total_hours: assignments as f64 * minutes / 60.0,
         }
     }
 }
@@ -737,6 +747,22 @@ mod tests {
         // 1 judgment per output, 35 outputs per system, 4 systems → 140 / 70 = 2 HITs.
         assert_eq!(s.implications(TaskKind::DaAdequacy, 4, 35).hits, 2);
         assert_eq!(s.implications(TaskKind::DaAdequacy, 0, 35).hits, 0);
+    }
+
+    #[test]
+    fn document_hits_are_sized_by_time_or_by_source_words() {
+        let mut s = CampaignSettings::for_task(TaskKind::Esa, "German", "English");
+        assert_eq!((s.hit_minutes, s.seconds_per_source_word, s.hit_words), (60.0, 0.8, 0));
+        assert_eq!(s.document_seconds_per_hit(), 3600.0);
+        assert_eq!(s.implications(TaskKind::Esa, 2, 100).minutes_per_hit, 60.0);
+        // 1,500 source words at 0.8 s: 20 minutes, whatever the minutes say.
+        s.hit_words = 1500;
+        assert!((s.document_seconds_per_hit() - 1200.0).abs() < 1e-9);
+        let i = s.implications(TaskKind::Esa, 2, 100);
+        assert!((i.minutes_per_hit - 20.0).abs() < 1e-9, "{i:?}");
+        // Segments of 20 words at 0.8 s: 75 per HIT, less 10 for the two copied documents.
+        assert_eq!(i.system_items_per_hit, 65);
+        assert_eq!(i.hits, 200usize.div_ceil(65));
     }
 }
 

@@ -330,7 +330,7 @@ fn ranking_design(s: &CampaignSettings) -> hit::RankingDesign {
 /// An ESA campaign's HIT design, from its settings.
 fn document_design(s: &CampaignSettings) -> hit::DocumentDesign {
     hit::DocumentDesign {
-        seconds_per_hit: s.hit_minutes * 60.0,
+        seconds_per_hit: s.document_seconds_per_hit(),
         seconds_per_source_word: s.seconds_per_source_word,
         bad_ref_documents: s.bad_refs,
         repeat_documents: s.repeats,
@@ -715,6 +715,9 @@ fn check_draft(draft: &CampaignDraft) -> AppResult<TaskKind> {
     if task.marks_spans() {
         if !(s.hit_minutes.is_finite() && (1.0..=600.0).contains(&s.hit_minutes)) {
             return Err(problem(format!("a HIT's expected time is 1 to 600 minutes, not {}", s.hit_minutes)));
+        }
+        if s.hit_words > 100_000 {
+            return Err(problem(format!("a HIT holds at most 100000 source words, not {}", s.hit_words)));
         }
         if !(s.seconds_per_source_word.is_finite() && s.seconds_per_source_word > 0.0 && s.seconds_per_source_word <= 60.0) {
             return Err(problem(format!("the seconds per source word are more than 0 and at most 60, not {}", s.seconds_per_source_word)));

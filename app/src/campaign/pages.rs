@@ -448,6 +448,7 @@ pub fn DesignerPage() -> impl IntoView {
                 <div class="row">
                     {move || (task.get() == "esa" || task.get() == "mqm").then(|| view! {
                         {number_field("Expected minutes per HIT", "hit-minutes", settings, |s| s.hit_minutes, |s, v| s.hit_minutes = v, "1")}
+                        {number_field("Or source words per HIT (0: by time)", "hit-words", settings, |s| s.hit_words as f64, |s, v| s.hit_words = v.max(0.0) as usize, "1")}
                         {number_field("Seconds per source word", "seconds-per-word", settings, |s| s.seconds_per_source_word, |s, v| s.seconds_per_source_word = v, "0.1")}
                         {number_field("Documents shown again degraded", "bad-refs", settings, |s| s.bad_refs as f64, |s, v| s.bad_refs = v as usize, "1")}
                         {number_field("Documents shown again unchanged", "repeats", settings, |s| s.repeats as f64, |s, v| s.repeats = v as usize, "1")}
