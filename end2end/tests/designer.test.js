@@ -278,3 +278,57 @@ test('the campaign page: edit a draft, no crowd link before launch, copy it afte
   await phone.close();
   await context.close();
 });
+
+// Issue 20: ESA and MQM designed in the browser on the demo's documents: the fields of each,
+// the builder's HIT count, the whole document as context on the worker's screen; MQM's error
+// categories edited as text, a bad line refused by its number.
+test('an organizer designs an ESA and an MQM campaign on documents in the browser', async () => {
+  const context = await env.browser.newContext({ viewport: { width: 1280, height: 900 } });
+  const page = await openHydrated(context, `${env.server.base}/login`);
+  await signIn(page, DEMO.organizer);
+  const esa = await openHydrated(context, `${env.server.base}/campaigns/new`);
+  await esa.fill('#campaign-name', 'E2E ESA');
+  await esa.selectOption('#task', 'esa');
+  await chooseTestSet(esa, 'demo de-en');
+  await esa.waitForSelector('#hit-minutes');
+  assert.equal(await esa.inputValue('#hit-minutes'), '60');
+  assert.equal(await esa.inputValue('#seconds-per-word'), '0.8');
+  assert.equal(await esa.locator('#hit-length').count(), 0, 'no item count: HITs are filled with whole documents');
+  assert.equal(await esa.locator('#mqm-taxonomy').count(), 0);
+  await esa.fill('#hit-minutes', '2');
+  await esa.selectOption('#document-context', 'whole');
+  await esa.check('#document-score');
+  await esa.waitForFunction(() => /The design builds: \d+ HITs/.test(document.querySelector('#design-ok')?.textContent ?? ''), null, { timeout: 15_000 });
+  const hits = Number((await text(esa, '#design-ok')).match(/(\d+) HITs/)[1]);
+  assert.ok(hits >= 2, `${hits} HITs of about two minutes`);
+  assert.match(await createAndLaunch(esa), new RegExp(`Launched: ${hits} HITs`));
+  await esa.waitForSelector('#crowd-link');
+  const link = await esa.textContent('#crowd-link');
+  const worker = await openHydrated(await env.browser.newContext(), `${link.trim()}&worker=E2E-DOC`);
+  await worker.click('#start');
+  await worker.waitForSelector('.esa #candidate .tok');
+  assert.equal(await worker.locator('.doc-context.before').count(), 0, 'the first segment has nothing before it');
+  assert.ok((await worker.locator('.doc-context.after li').count()) >= 1, 'the whole document: the rest shown after');
+
+  // MQM: its own fields; a category list edited as text.
+  const mqm = await openHydrated(context, `${env.server.base}/campaigns/new`);
+  await mqm.fill('#campaign-name', 'E2E MQM');
+  await mqm.selectOption('#task', 'mqm');
+  await chooseTestSet(mqm, 'demo de-en');
+  await mqm.waitForSelector('#mqm-taxonomy');
+  assert.match(await mqm.inputValue('#mqm-taxonomy'), /Accuracy\/Mistranslation/);
+  assert.equal(await mqm.inputValue('#mqm-max-errors'), '5');
+  assert.equal(await mqm.locator('#document-score').count(), 0, 'MQM scores segments by their errors');
+  await mqm.fill('#mqm-taxonomy', 'Accuracy/Mistranslation\nFluency//Grammar\n');
+  await mqm.locator('#mqm-taxonomy').blur();
+  await mqm.waitForSelector('#mqm-taxonomy-error');
+  assert.match(await text(mqm, '#mqm-taxonomy-error'), /line 2/);
+  await mqm.fill('#mqm-taxonomy', 'Accuracy/Mistranslation\nAccuracy/Omission\nFluency/Grammar\nStyle/Awkward\n');
+  await mqm.locator('#mqm-taxonomy').blur();
+  await mqm.waitForFunction(() => !document.querySelector('#mqm-taxonomy-error'));
+  await mqm.fill('#hit-minutes', '2');
+  await mqm.waitForFunction(() => /The design builds/.test(document.querySelector('#design-ok')?.textContent ?? ''), null, { timeout: 15_000 });
+  assert.match(await createAndLaunch(mqm), /Launched: \d+ HITs/);
+  assert.deepEqual(await axeViolations(mqm), []);
+  await context.close();
+});
