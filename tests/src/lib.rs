@@ -378,3 +378,57 @@ pub fn server_function_endpoints() -> Vec<(String, PathBuf)> {
 }
 
 pub mod fixtures;
+
+// ---------------------------------------------------------------------------------------------
+// The command line, crowd workers and hidden item facts, as several test files use them.
+
+/// Runs `assay ARGS` (warnings only in its log).
+pub fn assay_cli(args: &[&str]) -> std::process::Output {
+    std::process::Command::new(assay_bin()).args(args).env("ASSAY_LOG", "warn").output().expect("run assay")
+}
+
+/// The standard error of a run that must have succeeded.
+pub fn succeeded(out: &std::process::Output) -> String {
+    let err = String::from_utf8_lossy(&out.stderr).into_owned();
+    assert!(out.status.success(), "assay failed: {err}");
+    err
+}
+
+/// `assay simulate --campaign CAMPAIGN --mix MIX --seed SEED MORE…` on `server`'s database; its
+/// standard error.
+pub fn simulate_on(server: &TestServer, campaign: i64, mix: &str, seed: &str, more: &[&str]) -> String {
+    let out = std::process::Command::new(assay_bin())
+        .args(["simulate", "--campaign", &campaign.to_string(), "--mix", mix, "--seed", seed])
+        .args(more)
+        .env("ASSAY_DATA_DIR", server.data_dir.path())
+        .env("DATABASE_URL", &server.database_url)
+        .env("ASSAY_LOG", "warn")
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr).to_string();
+    assert!(out.status.success(), "{stderr}");
+    stderr
+}
+
+/// A crowd worker arriving through a campaign's link (`link_path`, the path and query of the
+/// crowd link): their browser and their assignment's public id.
+pub async fn arrive_as(server: &TestServer, link_path: &str, worker: &str) -> (Browser, String) {
+    let b = server.browser();
+    let r = b.client.get(format!("{}{link_path}&worker={worker}", server.base)).send().await.unwrap();
+    assert_eq!(r.status(), 303, "{worker} arrives");
+    let location = r.headers()["location"].to_str().unwrap().to_string();
+    (b, location.strip_prefix("/work/").unwrap().to_string())
+}
+
+/// The items of an assignment's HIT as the organizer sees them: position → (type, system).
+pub async fn item_facts(org: &Browser, assignment: &str) -> std::collections::BTreeMap<i64, (String, String)> {
+    let items = org.call("assignment_items", &[("assignment", assignment)]).await;
+    assert_eq!(items.status, 200, "{}", items.body);
+    items
+        .json()
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|i| (i["position"].as_i64().unwrap(), (i["item_type"].as_str().unwrap().to_string(), i["system"].as_str().unwrap_or("").to_string())))
+        .collect()
+}

@@ -5,19 +5,9 @@
 
 use std::collections::{BTreeMap, HashMap, HashSet};
 use std::path::Path;
-use std::process::{Command, Output};
+use std::process::Command;
 
 use assay_tests::*;
-
-fn assay(args: &[&str]) -> Output {
-    Command::new(assay_bin()).args(args).env("ASSAY_LOG", "warn").output().expect("run assay")
-}
-
-fn ok(out: &Output) -> String {
-    let err = String::from_utf8_lossy(&out.stderr).into_owned();
-    assert!(out.status.success(), "assay failed: {err}");
-    err
-}
 
 fn read(path: &Path) -> String {
     std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
@@ -60,7 +50,7 @@ fn simulate(dir: &Path, judgments: usize, seed: u64) -> (std::path::PathBuf, ser
     let truth = dir.join("truth.json");
     let j = judgments.to_string();
     let s = seed.to_string();
-    ok(&assay(&["simulate", "--judgments", &j, "--seed", &s, "--out", tsv.to_str().unwrap(), "--truth", truth.to_str().unwrap()]));
+    succeeded(&assay_cli(&["simulate", "--judgments", &j, "--seed", &s, "--out", tsv.to_str().unwrap(), "--truth", truth.to_str().unwrap()]));
     let truth: serde_json::Value = serde_json::from_str(&read(&truth)).unwrap();
     (tsv, truth)
 }
@@ -70,7 +60,7 @@ fn analyze_a_simulated_crowd_file_and_check_every_output() {
     let dir = tempfile::tempdir().unwrap();
     let (tsv, truth) = simulate(dir.path(), 30_000, 5);
     let out = dir.path().join("results");
-    let stderr = ok(&assay(&["analyze", "--input", tsv.to_str().unwrap(), "--out", out.to_str().unwrap(), "--bootstrap", "200", "--seed", "9"]));
+    let stderr = succeeded(&assay_cli(&["analyze", "--input", tsv.to_str().unwrap(), "--out", out.to_str().unwrap(), "--bootstrap", "200", "--seed", "9"]));
     assert!(stderr.contains("assay: reading"), "progress on stderr: {stderr}");
     let file = |name: &str| read(&out.join(name));
 
@@ -425,7 +415,7 @@ fn settings_flags_reach_the_pipeline_and_the_manifest() {
     let dir = tempfile::tempdir().unwrap();
     let (tsv, _) = simulate(dir.path(), 8_000, 2);
     let out = dir.path().join("o");
-    ok(&assay(&[
+    succeeded(&assay_cli(&[
         "analyze", "--input", tsv.to_str().unwrap(), "--out", out.to_str().unwrap(), "--reliability-test", "wilcoxon",
         "--alpha", "0.01", "--min-pairs", "7", "--exclude", "none", "--z-exclude-ref", "--z-exclude-bad-ref",
         "--per-segment", "--bootstrap", "0", "--comparison-alpha", "0.1",
@@ -470,7 +460,7 @@ fn settings_flags_reach_the_pipeline_and_the_manifest() {
         .collect();
     let pairs = |dir: &Path| read(&dir.join("DArr-seglevel.csv")).lines().skip(1).map(str::to_string).collect::<Vec<_>>();
     let wide = dir.path().join("wide");
-    ok(&assay(&["analyze", "--input", tsv.to_str().unwrap(), "--out", wide.to_str().unwrap(), "--exclude", "none", "--per-segment", "--bootstrap", "0", "--darr-threshold", "50"]));
+    succeeded(&assay_cli(&["analyze", "--input", tsv.to_str().unwrap(), "--out", wide.to_str().unwrap(), "--exclude", "none", "--per-segment", "--bootstrap", "0", "--darr-threshold", "50"]));
     let (narrow, wide) = (pairs(&out), pairs(&wide));
     assert!(!wide.is_empty() && wide.len() < narrow.len(), "{} against {}", wide.len(), narrow.len());
     for l in &wide {
@@ -480,7 +470,7 @@ fn settings_flags_reach_the_pipeline_and_the_manifest() {
     }
     let refused = dir.path().join("refused");
     for bad in ["--darr-threshold=-1", "--darr-threshold=NaN"] {
-        let failed = assay(&["analyze", "--input", tsv.to_str().unwrap(), "--out", refused.to_str().unwrap(), bad]);
+        let failed = assay_cli(&["analyze", "--input", tsv.to_str().unwrap(), "--out", refused.to_str().unwrap(), bad]);
         assert!(!failed.status.success());
         assert!(String::from_utf8_lossy(&failed.stderr).contains("--darr-threshold must be a number of points"), "{}", String::from_utf8_lossy(&failed.stderr));
         assert!(!refused.exists());
@@ -500,7 +490,7 @@ fn an_appraise_csv_is_detected_and_analysed() {
     let path = dir.path().join("scores.csv");
     std::fs::write(&path, csv).unwrap();
     let out = dir.path().join("o");
-    ok(&assay(&["analyze", "--input", path.to_str().unwrap(), "--out", out.to_str().unwrap(), "--bootstrap", "0"]));
+    succeeded(&assay_cli(&["analyze", "--input", path.to_str().unwrap(), "--out", out.to_str().unwrap(), "--bootstrap", "0"]));
     let json: serde_json::Value = serde_json::from_str(&read(&out.join("analysis.json"))).unwrap();
     assert_eq!(json["manifest"]["input"]["format"], "appraise");
     let order: Vec<String> = read(&out.join("ad-sys-scores-deu-eng.csv")).lines().skip(1).map(|l| l.split_whitespace().nth(3).unwrap().to_string()).collect();
@@ -520,7 +510,7 @@ fn bad_input_fails_naming_file_and_line_and_writes_nothing() {
     let bad = dir.path().join("bad.tsv");
     std::fs::write(&bad, lines.join("\n")).unwrap();
     let out = dir.path().join("never");
-    let r = assay(&["analyze", "--input", bad.to_str().unwrap(), "--out", out.to_str().unwrap()]);
+    let r = assay_cli(&["analyze", "--input", bad.to_str().unwrap(), "--out", out.to_str().unwrap()]);
     assert!(!r.status.success());
     let err = String::from_utf8_lossy(&r.stderr);
     assert!(err.contains(&format!("{}: line 5: score is not a number: \"abc\"", bad.display())), "{err}");
@@ -529,14 +519,14 @@ fn bad_input_fails_naming_file_and_line_and_writes_nothing() {
     // Neither a Graham header nor an Appraise row.
     let odd = dir.path().join("odd.txt");
     std::fs::write(&odd, "hello world\n").unwrap();
-    let r = assay(&["analyze", "--input", odd.to_str().unwrap(), "--out", out.to_str().unwrap()]);
+    let r = assay_cli(&["analyze", "--input", odd.to_str().unwrap(), "--out", out.to_str().unwrap()]);
     assert!(!r.status.success());
     assert!(String::from_utf8_lossy(&r.stderr).contains("odd.txt: line 1: neither a Graham/MTurk header"));
 
     // A header only: no judgments.
     let empty = dir.path().join("empty.tsv");
     std::fs::write(&empty, format!("{}\n", text.lines().next().unwrap())).unwrap();
-    let r = assay(&["analyze", "--input", empty.to_str().unwrap(), "--out", out.to_str().unwrap()]);
+    let r = assay_cli(&["analyze", "--input", empty.to_str().unwrap(), "--out", out.to_str().unwrap()]);
     assert!(!r.status.success());
     assert!(String::from_utf8_lossy(&r.stderr).contains("no judgments"));
     assert!(!out.exists());
@@ -546,15 +536,15 @@ fn bad_input_fails_naming_file_and_line_and_writes_nothing() {
     // An existing, non-empty --out is kept unless --force.
     std::fs::create_dir(&out).unwrap();
     std::fs::write(out.join("keep.txt"), "mine").unwrap();
-    let r = assay(&["analyze", "--input", tsv.to_str().unwrap(), "--out", out.to_str().unwrap()]);
+    let r = assay_cli(&["analyze", "--input", tsv.to_str().unwrap(), "--out", out.to_str().unwrap()]);
     assert!(!r.status.success());
     assert!(String::from_utf8_lossy(&r.stderr).contains("exists and is not empty"));
     assert!(out.join("keep.txt").exists());
     // A failing run with --force leaves the old results alone.
-    let r = assay(&["analyze", "--input", bad.to_str().unwrap(), "--out", out.to_str().unwrap(), "--force"]);
+    let r = assay_cli(&["analyze", "--input", bad.to_str().unwrap(), "--out", out.to_str().unwrap(), "--force"]);
     assert!(!r.status.success());
     assert!(out.join("keep.txt").exists());
-    ok(&assay(&["analyze", "--input", tsv.to_str().unwrap(), "--out", out.to_str().unwrap(), "--force", "--bootstrap", "0"]));
+    succeeded(&assay_cli(&["analyze", "--input", tsv.to_str().unwrap(), "--out", out.to_str().unwrap(), "--force", "--bootstrap", "0"]));
     assert!(!out.join("keep.txt").exists());
     assert!(out.join("analysis.json").exists());
 }
@@ -630,7 +620,7 @@ fn analyze_a_campaign_from_the_database() {
                 continue;
             }
         }
-        ok(&run(&["analyze", "--campaign", "7", "--out", out.to_str().unwrap(), "--exclude", "none", "--bootstrap", "0", "--name", "wmt"]));
+        succeeded(&run(&["analyze", "--campaign", "7", "--out", out.to_str().unwrap(), "--exclude", "none", "--bootstrap", "0", "--name", "wmt"]));
         let json: serde_json::Value = serde_json::from_str(&read(&out.join("analysis.json"))).unwrap();
         assert_eq!(json["manifest"]["input"]["kind"], "campaign", "{backend:?}");
         assert_eq!(json["manifest"]["input"]["campaign"]["test_set"], "nt2026");
@@ -666,9 +656,9 @@ fn analyze_a_campaign_from_the_database() {
             )],
         };
         assert!(Command::new(client).args(&sql).output().unwrap().status.success());
-        let stderr = ok(&run(&["simulate", "--campaign", "7", "--mix", "careful=1", "--seed", "4"]));
+        let stderr = succeeded(&run(&["simulate", "--campaign", "7", "--mix", "careful=1", "--seed", "4"]));
         assert!(stderr.contains("for the 1 free slots") && stderr.contains("2 workers did 2 HITs (10 judgments)"), "{stderr}");
-        ok(&run(&["analyze", "--campaign", "7", "--out", out.to_str().unwrap(), "--force", "--exclude", "none", "--bootstrap", "0"]));
+        succeeded(&run(&["analyze", "--campaign", "7", "--out", out.to_str().unwrap(), "--force", "--exclude", "none", "--bootstrap", "0"]));
         let json: serde_json::Value = serde_json::from_str(&read(&out.join("analysis.json"))).unwrap();
         assert_eq!(json["manifest"]["judgments"], 17, "{backend:?}: 7 + the simulated workers' 10");
     }
@@ -709,7 +699,7 @@ fn a_wmt_ranking_csv_is_ranked_by_every_method() {
     let input = dir.path().join("ranking.csv");
     std::fs::write(&input, &csv).unwrap();
     let out = dir.path().join("out");
-    let log = ok(&assay(&["analyze", "--input", input.to_str().unwrap(), "--out", out.to_str().unwrap()]));
+    let log = succeeded(&assay_cli(&["analyze", "--input", input.to_str().unwrap(), "--out", out.to_str().unwrap()]));
     assert!(log.contains("cs-en: 380 blocks, 6 systems"), "{log}");
     let ranking = read(&out.join("ranking-cs-en.csv"));
     let mut lines = ranking.lines();
@@ -759,7 +749,7 @@ fn a_wmt_ranking_csv_is_ranked_by_every_method() {
     let bad = dir.path().join("bad.csv");
     std::fs::write(&bad, csv.replacen(",1,2,3,4,5\n", ",1,2,x,4,5\n", 1)).unwrap();
     let bad_out = dir.path().join("bad-out");
-    let failed = assay(&["analyze", "--input", bad.to_str().unwrap(), "--out", bad_out.to_str().unwrap()]);
+    let failed = assay_cli(&["analyze", "--input", bad.to_str().unwrap(), "--out", bad_out.to_str().unwrap()]);
     assert!(!failed.status.success());
     let err = String::from_utf8_lossy(&failed.stderr);
     assert!(err.contains("bad.csv: line ") && err.contains("\"x\" is not a rank"), "{err}");

@@ -7,19 +7,8 @@
 
 use std::collections::{BTreeMap, HashMap};
 use std::path::Path;
-use std::process::{Command, Output};
 
 use assay_tests::*;
-
-fn assay(args: &[&str]) -> Output {
-    Command::new(assay_bin()).args(args).env("ASSAY_LOG", "warn").output().expect("run assay")
-}
-
-fn ok(out: &Output) -> String {
-    let err = String::from_utf8_lossy(&out.stderr).into_owned();
-    assert!(out.status.success(), "assay failed: {err}");
-    err
-}
 
 fn read(path: &Path) -> String {
     std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
@@ -182,7 +171,7 @@ fn an_esa_csv_and_its_jsonl_are_detected_ranked_and_checked() {
     std::fs::write(&jsonl, &g.jsonl).unwrap();
 
     let out = dir.path().join("out-csv");
-    let err = ok(&assay(&["analyze", "--input", csv.to_str().unwrap(), "--out", out.to_str().unwrap()]));
+    let err = succeeded(&assay_cli(&["analyze", "--input", csv.to_str().unwrap(), "--out", out.to_str().unwrap()]));
     assert!(err.contains("en-ja: too thin to rank (20.0 segments per system"), "{err}");
     let mut files: Vec<String> = std::fs::read_dir(&out).unwrap().map(|e| e.unwrap().file_name().into_string().unwrap()).collect();
     files.sort();
@@ -248,7 +237,7 @@ fn an_esa_csv_and_its_jsonl_are_detected_ranked_and_checked() {
 
     // The JSONL of the same ratings: detected, the same ranking and p-values.
     let out_j = dir.path().join("out-jsonl");
-    ok(&assay(&["analyze", "--input", jsonl.to_str().unwrap(), "--out", out_j.to_str().unwrap()]));
+    succeeded(&assay_cli(&["analyze", "--input", jsonl.to_str().unwrap(), "--out", out_j.to_str().unwrap()]));
     assert_eq!(read(&out_j.join("esa-ranking-en-de.csv")), read(&out.join("esa-ranking-en-de.csv")));
     assert_eq!(read(&out_j.join("esa-pvalues-en-de.csv")), pv);
     let json_j: serde_json::Value = serde_json::from_str(&read(&out_j.join("esa.json"))).unwrap();
@@ -261,7 +250,7 @@ fn an_esa_csv_and_its_jsonl_are_detected_ranked_and_checked() {
     // WMT 2025's rule: one-sided p-values (not symmetric), the same order; a lower minimum
     // ranks en-ja too.
     let out25 = dir.path().join("out-25");
-    ok(&assay(&["analyze", "--input", csv.to_str().unwrap(), "--out", out25.to_str().unwrap(), "--esa-rule", "wmt25", "--esa-min-segments", "10"]));
+    succeeded(&assay_cli(&["analyze", "--input", csv.to_str().unwrap(), "--out", out25.to_str().unwrap(), "--esa-rule", "wmt25", "--esa-min-segments", "10"]));
     let pv25 = read(&out25.join("esa-pvalues-en-de.csv"));
     let m25: Vec<Vec<&str>> = pv25.lines().map(|l| l.split(',').collect()).collect();
     let (better, worse): (f64, f64) = (m25[1][2].parse().unwrap(), m25[2][1].parse().unwrap());
@@ -287,7 +276,7 @@ fn bad_esa_input_names_its_line_and_field_and_writes_nothing() {
         let input = dir.path().join("bad.csv");
         std::fs::write(&input, format!("{good}{bad}")).unwrap();
         let out = dir.path().join("out");
-        let o = assay(&["analyze", "--input", input.to_str().unwrap(), "--format", "esa-csv", "--out", out.to_str().unwrap()]);
+        let o = assay_cli(&["analyze", "--input", input.to_str().unwrap(), "--format", "esa-csv", "--out", out.to_str().unwrap()]);
         let err = String::from_utf8_lossy(&o.stderr);
         assert!(!o.status.success());
         assert!(err.contains(&format!("{}: {says}", input.display())), "{err}");
@@ -301,13 +290,13 @@ fn bad_esa_input_names_its_line_and_field_and_writes_nothing() {
     let docs = dir.path().join("en-de.docs");
     std::fs::write(&docs, "news\tother_doc\n").unwrap();
     let out = dir.path().join("out");
-    let o = assay(&["analyze", "--input", input.to_str().unwrap(), "--esa-docs", docs.to_str().unwrap(), "--out", out.to_str().unwrap()]);
+    let o = assay_cli(&["analyze", "--input", input.to_str().unwrap(), "--esa-docs", docs.to_str().unwrap(), "--out", out.to_str().unwrap()]);
     assert!(!o.status.success());
     assert!(String::from_utf8_lossy(&o.stderr).contains("line 1: document \"test-en-news_a\" is not in the documents file"));
     assert!(!out.exists());
     // With the document in it, the lone rating is too thin, and that is said and written.
     std::fs::write(&docs, "social\ttest-en-news_a\n").unwrap();
-    let err = ok(&assay(&["analyze", "--input", input.to_str().unwrap(), "--esa-docs", docs.to_str().unwrap(), "--out", out.to_str().unwrap()]));
+    let err = succeeded(&assay_cli(&["analyze", "--input", input.to_str().unwrap(), "--esa-docs", docs.to_str().unwrap(), "--out", out.to_str().unwrap()]));
     assert!(err.contains("en-de: too thin to rank"), "{err}");
     let json: serde_json::Value = serde_json::from_str(&read(&out.join("esa.json"))).unwrap();
     assert_eq!(json["domain_source"], "documents-file");

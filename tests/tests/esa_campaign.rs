@@ -19,14 +19,34 @@ async fn launch(server: &TestServer) -> (Browser, i64, String, Value) {
     launch_with(server, 1).await
 }
 
-/// [`launch`] with `redundancy` workers per HIT.
-async fn launch_with(server: &TestServer, redundancy: usize) -> (Browser, i64, String, Value) {
+/// An organizer signed in, and the test set `name` (4 documents of 10 segments, [`SYSTEMS`])
+/// uploaded: the test set and its systems' ids.
+async fn organizer_with_set(server: &TestServer, name: &str) -> (Browser, Value, Vec<i64>) {
     let org = server.browser();
     assert_eq!(org.login(ORGANIZER).await.status, 200);
     let dir = tempfile::tempdir().unwrap();
     write_wmt(dir.path(), "en-de", 40, &SYSTEMS);
-    let set = upload_test_set(&org, dir.path(), "esa-set").await.unwrap();
+    let set = upload_test_set(&org, dir.path(), name).await.unwrap();
     let systems: Vec<i64> = set["systems"].as_array().unwrap().iter().filter_map(|s| s["id"].as_i64()).collect();
+    (org, set, systems)
+}
+
+/// Creates and launches `draft`: the campaign's id, the path of its crowd link, the launch
+/// summary.
+async fn create_and_launch(org: &Browser, draft: &Value) -> (i64, String, Value) {
+    let created = org.call_json("create_campaign", json!({ "draft": draft })).await;
+    assert_eq!(created.status, 200, "{}", created.body);
+    let id: i64 = created.body.trim().parse().unwrap();
+    let launched = org.call("launch_campaign", &[("campaign_id", &id.to_string())]).await;
+    assert_eq!(launched.status, 200, "{}", launched.body);
+    let progress = org.call("campaign_progress", &[("campaign_id", &id.to_string())]).await.json();
+    let link = progress["crowd_link"].as_str().unwrap();
+    (id, format!("/{}", link.split_once("://").unwrap().1.split_once('/').unwrap().1), launched.json())
+}
+
+/// [`launch`] with `redundancy` workers per HIT.
+async fn launch_with(server: &TestServer, redundancy: usize) -> (Browser, i64, String, Value) {
+    let (org, set, systems) = organizer_with_set(server, "esa-set").await;
     let draft = json!({
         "name": "ESA en-de",
         "task": "esa",
@@ -44,38 +64,9 @@ async fn launch_with(server: &TestServer, redundancy: usize) -> (Browser, i64, S
     assert_eq!(check.status, 200, "{}", check.body);
     let check = check.json();
     assert_eq!(check["problems"], json!([]), "{check}");
-    let created = org.call_json("create_campaign", json!({ "draft": draft })).await;
-    assert_eq!(created.status, 200, "{}", created.body);
-    let id: i64 = created.body.trim().parse().unwrap();
-    let launched = org.call("launch_campaign", &[("campaign_id", &id.to_string())]).await;
-    assert_eq!(launched.status, 200, "{}", launched.body);
-    let summary = launched.json();
+    let (id, link_path, summary) = create_and_launch(&org, &draft).await;
     assert_eq!(check["implications"]["hits"], summary["hits"], "the designer's HIT count is the builder's: {check}");
-    let progress = org.call("campaign_progress", &[("campaign_id", &id.to_string())]).await.json();
-    let link = progress["crowd_link"].as_str().unwrap();
-    let link_path = format!("/{}", link.split_once("://").unwrap().1.split_once('/').unwrap().1);
     (org, id, link_path, summary)
-}
-
-async fn arrive_as(server: &TestServer, link_path: &str, worker: &str) -> (Browser, String) {
-    let b = server.browser();
-    let r = b.client.get(format!("{}{link_path}&worker={worker}", server.base)).send().await.unwrap();
-    assert_eq!(r.status(), 303, "{worker} arrives");
-    let location = r.headers()["location"].to_str().unwrap().to_string();
-    (b, location.strip_prefix("/work/").unwrap().to_string())
-}
-
-/// position → (item type, system).
-async fn facts(org: &Browser, assignment: &str) -> BTreeMap<i64, (String, String)> {
-    let items = org.call("assignment_items", &[("assignment", assignment)]).await;
-    assert_eq!(items.status, 200, "{}", items.body);
-    items
-        .json()
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|i| (i["position"].as_i64().unwrap(), (i["item_type"].as_str().unwrap().to_string(), i["system"].as_str().unwrap_or("").to_string())))
-        .collect()
 }
 
 async fn send(b: &Browser, assignment: &str, position: i64, score: f64, spans: Value, document_score: Option<f64>, key: &str) -> Answer {
@@ -111,7 +102,7 @@ fn careful(item_type: &str, system: &str, text: &str) -> (f64, Value) {
 
 /// Works through a HIT; returns the final step and what was sent per position.
 async fn annotate(b: &Browser, org: &Browser, assignment: &str, answer: impl Fn(&str, &str, &str) -> (f64, Value)) -> (Value, BTreeMap<i64, (f64, Value, Option<f64>)>) {
-    let facts = facts(org, assignment).await;
+    let facts = item_facts(org, assignment).await;
     let mut step = b.call("start_work", &[("assignment", assignment)]).await.json();
     let mut shown: Vec<String> = Vec::new();
     let mut sent = BTreeMap::new();
@@ -190,7 +181,7 @@ both_backends! {
         let changed = send(&w, &a, 0, 33.5, json!([]), None, "first").await;
         assert_eq!(changed.status, 409, "{}", changed.body);
         // The rest of the HIT.
-        let facts_a = facts(&org, &a).await;
+        let facts_a = item_facts(&org, &a).await;
         let mut sent = BTreeMap::new();
         sent.insert(0, (33.5, spans.clone(), None));
         let (done, rest) = annotate_from(&w, &a, next, &facts_a, careful).await;
@@ -328,29 +319,14 @@ async fn annotate_from(
     (step, sent)
 }
 
-/// `assay simulate --campaign` on this server's database.
-fn simulate(server: &TestServer, campaign: i64, mix: &str, seed: &str, more: &[&str]) -> String {
-    let out = std::process::Command::new(assay_bin())
-        .args(["simulate", "--campaign", &campaign.to_string(), "--mix", mix, "--seed", seed])
-        .args(more)
-        .env("ASSAY_DATA_DIR", server.data_dir.path())
-        .env("DATABASE_URL", &server.database_url)
-        .env("ASSAY_LOG", "warn")
-        .output()
-        .unwrap();
-    let stderr = String::from_utf8_lossy(&out.stderr).to_string();
-    assert!(out.status.success(), "{stderr}");
-    stderr
-}
-
 both_backends! {
     async fn a_simulated_esa_crowd_careful_pass_careless_are_caught_and_the_ranking_recovers_the_order(server) {
         let (org, campaign, _, summary) = launch_with(&server, 2).await;
         let hits = summary["hits"].as_u64().unwrap().to_string();
         // One slot of every HIT to careful annotators, the other to random clickers.
-        let careful = simulate(&server, campaign, "careful=1", "1", &["--workers", &hits]);
+        let careful = simulate_on(&server, campaign, "careful=1", "1", &["--workers", &hits]);
         assert!(careful.contains(&format!("did {hits} HITs")), "{careful}");
-        let random = simulate(&server, campaign, "random=1", "2", &["--workers", &hits]);
+        let random = simulate_on(&server, campaign, "random=1", "2", &["--workers", &hits]);
         assert!(random.contains(&format!("did {hits} HITs")), "{random}");
 
         let view = org.call("campaign_workers", &[("campaign_id", &campaign.to_string()), ("wilcoxon", "false")]).await.json();
@@ -383,12 +359,7 @@ both_backends! {
 
 /// An MQM campaign on the same documents: `max_errors` errors per segment at most.
 async fn launch_mqm(server: &TestServer) -> (Browser, i64, String, u64) {
-    let org = server.browser();
-    assert_eq!(org.login(ORGANIZER).await.status, 200);
-    let dir = tempfile::tempdir().unwrap();
-    write_wmt(dir.path(), "en-de", 40, &SYSTEMS);
-    let set = upload_test_set(&org, dir.path(), "mqm-set").await.unwrap();
-    let systems: Vec<i64> = set["systems"].as_array().unwrap().iter().filter_map(|s| s["id"].as_i64()).collect();
+    let (org, set, systems) = organizer_with_set(server, "mqm-set").await;
     let draft = json!({
         "name": "MQM en-de", "task": "mqm", "test_set_id": set["id"], "systems": systems, "benchmark_systems": [], "seed": 12,
         "settings": {
@@ -396,15 +367,8 @@ async fn launch_mqm(server: &TestServer) -> (Browser, i64, String, u64) {
             "mqm": { "max_errors": 3 }, "target_language": "German"
         }
     });
-    let created = org.call_json("create_campaign", json!({ "draft": draft })).await;
-    assert_eq!(created.status, 200, "{}", created.body);
-    let id: i64 = created.body.trim().parse().unwrap();
-    let launched = org.call("launch_campaign", &[("campaign_id", &id.to_string())]).await;
-    assert_eq!(launched.status, 200, "{}", launched.body);
-    let hits = launched.json()["hits"].as_u64().unwrap();
-    let progress = org.call("campaign_progress", &[("campaign_id", &id.to_string())]).await.json();
-    let link = progress["crowd_link"].as_str().unwrap();
-    (org, id, format!("/{}", link.split_once("://").unwrap().1.split_once('/').unwrap().1), hits)
+    let (id, link_path, summary) = create_and_launch(&org, &draft).await;
+    (org, id, link_path, summary["hits"].as_u64().unwrap())
 }
 
 async fn send_mqm(b: &Browser, assignment: &str, position: i64, spans: Value, key: &str) -> Answer {
@@ -416,7 +380,7 @@ both_backends! {
         let (org, campaign, link, hits) = launch_mqm(&server).await;
         assert!(hits >= 2, "{hits} HITs");
         let (w, a) = arrive_as(&server, &link, "MQM-CAREFUL").await;
-        let facts_a = facts(&org, &a).await;
+        let facts_a = item_facts(&org, &a).await;
         let step = w.call("start_work", &[("assignment", &a)]).await.json();
         let text = step["item"]["candidate"].as_str().unwrap().to_string();
         assert!(step["item"]["document"].is_object(), "documents as context: {step}");
@@ -467,7 +431,7 @@ both_backends! {
         // The other HITs by careful workers the same way, then the ranking and the categories.
         for h in 1..hits {
             let (b, x) = arrive_as(&server, &link, &format!("M{h}")).await;
-            let facts_x = facts(&org, &x).await;
+            let facts_x = item_facts(&org, &x).await;
             let mut step = b.call("start_work", &[("assignment", &x)]).await.json();
             while step["completion"].is_null() {
                 let p = step["item"]["position"].as_i64().unwrap();
@@ -541,7 +505,7 @@ both_backends! {
     async fn two_simulated_annotators_per_output_agree_on_spans_and_scores(server) {
         let (org, campaign, _, summary) = launch_with(&server, 2).await;
         let workers = (2 * summary["hits"].as_u64().unwrap()).to_string();
-        let out = simulate(&server, campaign, "careful=1", "3", &["--workers", &workers]);
+        let out = simulate_on(&server, campaign, "careful=1", "3", &["--workers", &workers]);
         assert!(out.contains(&format!("did {workers} HITs")), "{out}");
         let id = campaign.to_string();
         let r = org

@@ -7,19 +7,8 @@
 
 use std::collections::BTreeMap;
 use std::path::Path;
-use std::process::{Command, Output};
 
 use assay_tests::*;
-
-fn assay(args: &[&str]) -> Output {
-    Command::new(assay_bin()).args(args).env("ASSAY_LOG", "warn").output().expect("run assay")
-}
-
-fn ok(out: &Output) -> String {
-    let err = String::from_utf8_lossy(&out.stderr).into_owned();
-    assert!(out.status.success(), "assay failed: {err}");
-    err
-}
 
 fn read(path: &Path) -> String {
     std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
@@ -140,7 +129,7 @@ fn an_mqm_tsv_is_detected_scored_and_ranked() {
     let input = dir.path().join("mqm_generalMT2099_ende.tsv");
     std::fs::write(&input, &g.tsv).unwrap();
     let out = dir.path().join("out");
-    let err = ok(&assay(&["analyze", "--input", input.to_str().unwrap(), "--out", out.to_str().unwrap()]));
+    let err = succeeded(&assay_cli(&["analyze", "--input", input.to_str().unwrap(), "--out", out.to_str().unwrap()]));
     assert!(err.contains("MQM TSV, language pair en-de"), "{err}");
     let names: Vec<String> = std::fs::read_dir(&out).unwrap().map(|e| e.unwrap().file_name().to_string_lossy().into_owned()).collect();
     for f in ["mqm-scores-en-de.csv", "mqm-ranking-en-de.csv", "mqm-pvalues-en-de.csv", "mqm.json"] {
@@ -174,7 +163,7 @@ fn an_mqm_tsv_is_detected_scored_and_ranked() {
     let docs = dir.path().join("en-de.docs");
     std::fs::write(&docs, "news\tdoc-news\nsocial\tdoc-social\n").unwrap();
     let out2 = dir.path().join("out2");
-    ok(&assay(&[
+    succeeded(&assay_cli(&[
         "analyze", "--input", input.to_str().unwrap(), "--esa-docs", docs.to_str().unwrap(), "--mqm-weights", r#"{"critical": 10}"#, "--mqm-pair", "en-de", "--out", out2.to_str().unwrap(),
     ]));
     let json: serde_json::Value = serde_json::from_str(&read(&out2.join("mqm.json"))).unwrap();
@@ -193,7 +182,7 @@ fn an_mqm_tsv_is_detected_scored_and_ranked() {
     let small = dir.path().join("small.tsv");
     std::fs::write(&small, few).unwrap();
     let out3 = dir.path().join("out3");
-    let err = ok(&assay(&["analyze", "--input", small.to_str().unwrap(), "--out", out3.to_str().unwrap()]));
+    let err = succeeded(&assay_cli(&["analyze", "--input", small.to_str().unwrap(), "--out", out3.to_str().unwrap()]));
     assert!(err.contains("all: too thin to rank"), "{err}");
     assert!(out3.join("mqm-scores-all.csv").exists());
     assert!(!out3.join("mqm-ranking-all.csv").exists());
@@ -212,7 +201,7 @@ fn bad_mqm_input_names_its_line_and_writes_nothing() {
         let input = dir.path().join("bad.tsv");
         std::fs::write(&input, format!("{head}{good}{bad}")).unwrap();
         let out = dir.path().join("out");
-        let o = assay(&["analyze", "--input", input.to_str().unwrap(), "--out", out.to_str().unwrap()]);
+        let o = assay_cli(&["analyze", "--input", input.to_str().unwrap(), "--out", out.to_str().unwrap()]);
         let err = String::from_utf8_lossy(&o.stderr);
         assert!(!o.status.success());
         assert!(err.contains(&format!("{}: {says}", input.display())), "{err}");
@@ -224,7 +213,7 @@ fn bad_mqm_input_names_its_line_and_writes_nothing() {
     std::fs::write(&input, format!("{head}{good}")).unwrap();
     let out = dir.path().join("out");
     for (flag, value, says) in [("--mqm-weights", "{\"minor\": -1}", "--mqm-weights: the MQM weight minor must be a number ≥ 0"), ("--mqm-weights", "[1]", "--mqm-weights: not a JSON object"), ("--mqm-weights", "{\"critcal\": 10}", "unknown field `critcal`"), ("--mqm-pair", "xx-yy", "--mqm-pair")] {
-        let o = assay(&["analyze", "--input", input.to_str().unwrap(), flag, value, "--out", out.to_str().unwrap()]);
+        let o = assay_cli(&["analyze", "--input", input.to_str().unwrap(), flag, value, "--out", out.to_str().unwrap()]);
         assert!(!o.status.success());
         assert!(String::from_utf8_lossy(&o.stderr).contains(says), "{}", String::from_utf8_lossy(&o.stderr));
         assert!(!out.exists());

@@ -6,7 +6,6 @@
 use assay_tests::fixtures::*;
 use assay_tests::*;
 use serde_json::{Value, json};
-use std::collections::BTreeMap;
 
 const SYSTEMS: [&str; 6] = ["Alpha", "Beta", "Gamma", "Delta", "Epsilon", "Zeta"];
 
@@ -47,28 +46,6 @@ async fn launch(server: &TestServer) -> (Browser, i64, String) {
     (org, id, link_path)
 }
 
-/// A crowd worker arriving through the campaign's link: their assignment's public id.
-async fn arrive_as(server: &TestServer, link_path: &str, worker: &str) -> (Browser, String) {
-    let b = server.browser();
-    let r = b.client.get(format!("{}{link_path}&worker={worker}", server.base)).send().await.unwrap();
-    assert_eq!(r.status(), 303, "{worker} arrives");
-    let location = r.headers()["location"].to_str().unwrap().to_string();
-    (b, location.strip_prefix("/work/").unwrap().to_string())
-}
-
-/// The items of an assignment's HIT as the organizer sees them: position → (type, system).
-async fn facts(org: &Browser, assignment: &str) -> BTreeMap<i64, (String, String)> {
-    let items = org.call("assignment_items", &[("assignment", assignment)]).await;
-    assert_eq!(items.status, 200, "{}", items.body);
-    items
-        .json()
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|i| (i["position"].as_i64().unwrap(), (i["item_type"].as_str().unwrap().to_string(), i["system"].as_str().unwrap_or("").to_string())))
-        .collect()
-}
-
 /// The positions of a step's screen, checking that the browser learns nothing it should not.
 fn screen_positions(step: &Value) -> Vec<i64> {
     let mut items = vec![step["item"].clone()];
@@ -89,7 +66,7 @@ async fn submit_screen(b: &Browser, assignment: &str, ranks: &[(i64, u32)], key:
 /// Works through the rest of a HIT, `screens` screens: `rank(type, system)` gives each
 /// output's rank.
 async fn rank_all(b: &Browser, org: &Browser, assignment: &str, screens_left: usize, rank: impl Fn(&str, &str) -> u32) -> Value {
-    let facts = facts(org, assignment).await;
+    let facts = item_facts(org, assignment).await;
     let mut step = b.call("start_work", &[("assignment", assignment)]).await.json();
     let mut screens = 0;
     while step["completion"].is_null() {
@@ -109,7 +86,7 @@ both_backends! {
     async fn workers_rank_whole_screens_and_are_judged_by_their_degraded_copies(server) {
         let (org, campaign, link) = launch(&server).await;
         let (careful, a) = arrive_as(&server, &link, "CAREFUL").await;
-        let facts_a = facts(&org, &a).await;
+        let facts_a = item_facts(&org, &a).await;
 
         // The first screen: two blocks of five, each with its source and (as set) reference.
         let step = careful.call("start_work", &[("assignment", &a)]).await;
@@ -275,30 +252,13 @@ async fn results_rank_systems_by_every_method(server: &TestServer, org: &Browser
     assert_eq!(std::fs::read_to_string(out2.join("wmt-ranking-en-de.csv")).unwrap(), wmt);
 }
 
-/// `assay simulate --campaign` answers a ranking campaign through the real path, a screen at a
-/// time (`submit_screen`): careful rankers put each degraded copy below its original and pass
-/// the sign test; random rankers do not.
-fn simulate(server: &TestServer, campaign: i64, mix: &str, seed: &str, more: &[&str]) -> String {
-    let out = std::process::Command::new(assay_bin())
-        .args(["simulate", "--campaign", &campaign.to_string(), "--mix", mix, "--seed", seed])
-        .args(more)
-        .env("ASSAY_DATA_DIR", server.data_dir.path())
-        .env("DATABASE_URL", &server.database_url)
-        .env("ASSAY_LOG", "warn")
-        .output()
-        .unwrap();
-    let stderr = String::from_utf8_lossy(&out.stderr).to_string();
-    assert!(out.status.success(), "{stderr}");
-    stderr
-}
-
 both_backends! {
     async fn a_simulated_crowd_ranks_a_campaign_through_submit_screen(server) {
         let (org, campaign, _) = launch(&server).await;
         // 5 HITs × 2 slots: careful rankers take 5, random rankers the other 5.
-        let careful = simulate(&server, campaign, "careful=1", "1", &["--workers", "5"]);
+        let careful = simulate_on(&server, campaign, "careful=1", "1", &["--workers", "5"]);
         assert!(careful.contains("5 simulated workers for the 10 free slots") && careful.contains("did 5 HITs (200 judgments)"), "{careful}");
-        let random = simulate(&server, campaign, "random=1", "2", &[]);
+        let random = simulate_on(&server, campaign, "random=1", "2", &[]);
         assert!(random.contains("for the 5 free slots") && random.contains("did 5 HITs (200 judgments)"), "{random}");
         let progress = org.call("campaign_progress", &[("campaign_id", &campaign.to_string())]).await.json();
         assert_eq!(progress["judgments"], 400, "{progress}");

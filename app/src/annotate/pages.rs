@@ -401,28 +401,37 @@ fn Work(state: WorkState) -> impl IntoView {
         });
     };
 
+    // What every answer carries besides itself: the assignment, the time on screen, the
+    // attempt's key and the active time.
+    let stamp = move || {
+        let elapsed = (client_now() - shown_at.get_value()).max(0.0).round() as i64;
+        (info.with_value(|s| s.assignment.clone()), elapsed, key.get_value(), clock.read(elapsed))
+    };
+    // The server's reply to an answer: the next step, or the error with what is kept (`kept`).
+    let settle = move |reply: Result<super::Step, ServerFnError>, kept: String| {
+        match reply {
+            Ok(next) => {
+                error.set(None);
+                step.set(next);
+            }
+            Err(e) => {
+                error.set(Some(format!("{} {kept}", error_text(&e))));
+                resync();
+            }
+        }
+        busy.set(false);
+    };
+
     let submit = Callback::new(move |(score, score2, skipped): AnswerValues| {
         if busy.get_untracked() {
             return;
         }
         let Some(position) = current_position() else { return };
         busy.set(true);
-        let id = info.with_value(|s| s.assignment.clone());
-        let elapsed = (client_now() - shown_at.get_value()).max(0.0).round() as i64;
-        let k = key.get_value();
-        let active = clock.read(elapsed);
+        let (id, elapsed, k, active) = stamp();
         leptos::task::spawn_local(async move {
-            match submit_judgment(id, position, score, score2, skipped, elapsed, k, Some(active)).await {
-                Ok(next) => {
-                    error.set(None);
-                    step.set(next);
-                }
-                Err(e) => {
-                    error.set(Some(format!("{} {}", error_text(&e), Ui::of(info).msg(Msg::KeptAnswer))));
-                    resync();
-                }
-            }
-            busy.set(false);
+            let reply = submit_judgment(id, position, score, score2, skipped, elapsed, k, Some(active)).await;
+            settle(reply, Ui::of(info).msg(Msg::KeptAnswer).to_string());
         });
     });
 
@@ -431,22 +440,10 @@ fn Work(state: WorkState) -> impl IntoView {
             return;
         }
         busy.set(true);
-        let id = info.with_value(|s| s.assignment.clone());
-        let elapsed = (client_now() - shown_at.get_value()).max(0.0).round() as i64;
-        let k = key.get_value();
-        let active = clock.read(elapsed);
+        let (id, elapsed, k, active) = stamp();
         leptos::task::spawn_local(async move {
-            match submit_screen(id, ranks, elapsed, k, Some(active)).await {
-                Ok(next) => {
-                    error.set(None);
-                    step.set(next);
-                }
-                Err(e) => {
-                    error.set(Some(format!("{} {}", error_text(&e), Ui::of(info).msg(Msg::KeptRanks))));
-                    resync();
-                }
-            }
-            busy.set(false);
+            let reply = submit_screen(id, ranks, elapsed, k, Some(active)).await;
+            settle(reply, Ui::of(info).msg(Msg::KeptRanks).to_string());
         });
     });
 
@@ -456,25 +453,10 @@ fn Work(state: WorkState) -> impl IntoView {
         }
         let Some(position) = current_position() else { return };
         busy.set(true);
-        let id = info.with_value(|s| s.assignment.clone());
-        let elapsed = (client_now() - shown_at.get_value()).max(0.0).round() as i64;
-        let k = key.get_value();
-        let active = clock.read(elapsed);
+        let (id, elapsed, k, active) = stamp();
         leptos::task::spawn_local(async move {
-            match submit_spans(id, position, answer.score, answer.spans, answer.document_score, elapsed, k, Some(active)).await {
-                Ok(next) => {
-                    error.set(None);
-                    step.set(next);
-                }
-                Err(e) => {
-                    error.set(Some(format!(
-                        "{} Your errors and score are kept on this page: press the button again to send them.",
-                        error_text(&e)
-                    )));
-                    resync();
-                }
-            }
-            busy.set(false);
+            let reply = submit_spans(id, position, answer.score, answer.spans, answer.document_score, elapsed, k, Some(active)).await;
+            settle(reply, "Your errors and score are kept on this page: press the button again to send them.".to_string());
         });
     });
 
