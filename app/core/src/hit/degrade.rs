@@ -321,18 +321,31 @@ impl fmt::Display for Change {
                 inserted.join(" ")
             ),
             Change::Moved { moves } => {
+                // In the organizer's words: how far each word went, and never a word that
+                // ended where it began (the others moved around it).
                 let parts: Vec<String> = moves
                     .iter()
+                    .filter(|m| m.from != m.to)
                     .map(|m| {
+                        let (n, way) = if m.to > m.from {
+                            (m.to - m.from, "later")
+                        } else {
+                            (m.from - m.to, "earlier")
+                        };
                         format!(
-                            "moved “{}” from word {} to word {}",
+                            "moved “{}” {} word{} {}",
                             m.word,
-                            m.from + 1,
-                            m.to + 1
+                            n,
+                            if n == 1 { "" } else { "s" },
+                            way
                         )
                     })
                     .collect();
-                write!(f, "{}", parts.join("; "))
+                if parts.is_empty() {
+                    write!(f, "changed the order of the words")
+                } else {
+                    write!(f, "{}", parts.join("; "))
+                }
             }
             Change::Swapped { pairs } => {
                 let parts: Vec<String> = pairs
@@ -918,6 +931,30 @@ pub fn preview(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Issue 18 item 8: the designer's preview read "moved “a” from word 5 to word 5".
+    #[test]
+    fn moved_words_are_described_plainly() {
+        let m = |word: &str, from, to| WordMove {
+            word: word.into(),
+            from,
+            to,
+        };
+        let change = Change::Moved {
+            moves: vec![m("a", 4, 4), m("house", 1, 4), m("red", 6, 5)],
+        };
+        assert_eq!(
+            change.to_string(),
+            "moved “house” 3 words later; moved “red” 1 word earlier"
+        );
+        assert_eq!(
+            Change::Moved {
+                moves: vec![m("a", 4, 4)]
+            }
+            .to_string(),
+            "changed the order of the words"
+        );
+    }
     use proptest::prelude::*;
 
     fn words(v: &[&str]) -> Vec<String> {

@@ -410,6 +410,7 @@ fn allocate<'a>(
     pool: &Pool<'a>,
     per_hit: usize,
     wanted: JudgmentsWanted,
+    spread: Spread,
     rng: &mut ChaCha8Rng,
 ) -> Result<Vec<Vec<&'a Candidate>>, HitError> {
     let k = pool.systems.len();
@@ -476,8 +477,22 @@ fn allocate<'a>(
                     used.extend(fresh.into_iter().rev());
                     queues[s] = used;
                 }
-                if let Some(c) = queues[s].pop() {
-                    taken.push(c);
+                let next = match spread {
+                    Spread::Any => queues[s].len().checked_sub(1),
+                    // The next output in the queue whose segment the HIT does not have yet,
+                    // else the next one: every pass still hands out each output once.
+                    Spread::DistinctSegments => queues[s]
+                        .iter()
+                        .rposition(|c| {
+                            !items
+                                .iter()
+                                .chain(&taken)
+                                .any(|t: &&Candidate| t.segment == c.segment)
+                        })
+                        .or(queues[s].len().checked_sub(1)),
+                };
+                if let Some(i) = next {
+                    taken.push(queues[s].remove(i));
                 }
             }
             items.extend(taken);
@@ -485,6 +500,17 @@ fn allocate<'a>(
         result.push(items);
     }
     Ok(result)
+}
+
+/// How [`allocate`] chooses among a system's queued outputs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Spread {
+    /// In queue order (DA: the HITs of a seed stay as they were).
+    Any,
+    /// Preferring segments the HIT does not have yet (word order: each permuted reference
+    /// needs an output of a segment of its own in the HIT, so a 30-segment set with 4
+    /// systems has enough of them).
+    DistinctSegments,
 }
 
 /// Builds DA HITs (METHOD §2) from the campaign's system outputs, deterministically from
@@ -498,7 +524,7 @@ pub fn build_hits(
     let layout = design.layout()?;
     let pool = pool(candidates)?;
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
-    let allocation = allocate(&pool, design.system_items(), wanted, &mut rng)?;
+    let allocation = allocate(&pool, design.system_items(), wanted, Spread::Any, &mut rng)?;
     allocation
         .into_iter()
         .enumerate()
@@ -770,7 +796,13 @@ pub fn build_word_order_hits(
     design.validate()?;
     let pool = pool(candidates)?;
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
-    let allocation = allocate(&pool, design.system_items(), wanted, &mut rng)?;
+    let allocation = allocate(
+        &pool,
+        design.system_items(),
+        wanted,
+        Spread::DistinctSegments,
+        &mut rng,
+    )?;
     let kinds = WordOrderKind::ALL;
     let pairs = design.same_reference_pairs_per_kind;
     let singles = design.permutations - 8 * pairs;
