@@ -106,6 +106,12 @@ const MIGRATIONS: &[(i64, &str, &str, &str)] = &[
         include_str!("../../migrations/sqlite/0011_metric_scores.sql"),
         include_str!("../../migrations/postgres/0011_metric_scores.sql"),
     ),
+    (
+        16,
+        "study references",
+        include_str!("../../migrations/sqlite/0016_study_references.sql"),
+        include_str!("../../migrations/postgres/0016_study_references.sql"),
+    ),
 ];
 
 /// SQLite migrations that open their own transaction, because they rebuild a table with

@@ -260,13 +260,13 @@ struct ItemRow {
 /// The items of the assignment's HIT, in order, as the browser sees them, with their internal
 /// ids. One query for every item type.
 async fn hit_items(db: &Db, a: &Loaded) -> Result<Vec<(i64, ItemView)>, WorkError> {
-    let rows: Vec<ItemRow> = sqlx::query_as(
+    let rows: Vec<ItemRow> = sqlx::query_as(sqlx::AssertSqlSafe(format!(
         "SELECT hi.id, hi.position, hi.screen, hi.unit, hi.shown_text, s.source, r.text AS reference \
-         FROM hit_items hi JOIN segments s ON s.id = hi.segment_id \
-         LEFT JOIN segment_references r ON r.segment_id = hi.segment_id AND r.name = COALESCE(CAST($2 AS TEXT), \
-              (SELECT MIN(r2.name) FROM segment_references r2 WHERE r2.segment_id = hi.segment_id)) \
+         FROM hit_items hi JOIN hits h ON h.id = hi.hit_id JOIN segments s ON s.id = hi.segment_id \
+         LEFT JOIN segment_references r ON r.segment_id = hi.segment_id AND r.name = {} \
          WHERE hi.hit_id = $1 ORDER BY hi.position",
-    )
+        crate::campaign::launch::item_reference_sql("h.campaign_id", "hi.segment_id", "CAST($2 AS TEXT)")
+    )))
     .bind(a.hit_id)
     .bind(a.reference_name.clone())
     .fetch_all(&db.pool)

@@ -83,6 +83,23 @@ struct Material {
 pub struct Group {
     pub test_set_id: i64,
     pub systems: Vec<i64>,
+    /// The reference of this test set the campaign shows and degrades (a study's organizer
+    /// chooses one per test set); `None`: the campaign's, else the test set's first by name.
+    pub reference: Option<String>,
+}
+
+/// SQL for the name of the reference an item of a campaign shows: its study arm's choice for
+/// the item's test set, else the campaign's (`campaign_reference`, an expression), else the
+/// segment's first reference by name. `campaign` and `segment` are SQL expressions of the
+/// campaign's and the segment's ids. Every reader of an item's reference uses it (the work
+/// page, the organizer's HIT view, the crowd preview).
+pub(crate) fn item_reference_sql(campaign: &str, segment: &str, campaign_reference: &str) -> String {
+    format!(
+        "COALESCE((SELECT CASE WHEN sg.test_set_id = sa.old_test_set_id THEN sa.old_reference ELSE sa.new_reference END \
+                   FROM study_arms sa JOIN segments sg ON sg.id = {segment} WHERE sa.campaign_id = {campaign}), \
+                  {campaign_reference}, \
+                  (SELECT MIN(r2.name) FROM segment_references r2 WHERE r2.segment_id = {segment}))"
+    )
 }
 
 /// Everything that decides the HITs of a campaign.
@@ -120,7 +137,9 @@ pub(crate) async fn reference_texts(db: &Db, test_set_id: i64, name: &str) -> Ap
     .with_context(|| format!("reading the reference {name:?} of test set {test_set_id}"))
 }
 
-async fn load_material(db: &Db, spec: &Spec<'_>) -> AppResult<(Material, Option<String>)> {
+/// The material of a design and the reference each group shows (resolved: its own, the
+/// campaign's, or its test set's first by name).
+async fn load_material(db: &Db, spec: &Spec<'_>) -> AppResult<(Material, Vec<Option<String>>)> {
     let mut m = Material {
         target_lang: String::new(),
         segments: Vec::new(),
@@ -133,7 +152,7 @@ async fn load_material(db: &Db, spec: &Spec<'_>) -> AppResult<(Material, Option<
         sources: HashMap::new(),
         documents: HashMap::new(),
     };
-    let mut first_reference = None;
+    let mut group_references = Vec::with_capacity(spec.groups.len());
     for &system in &spec.systems {
         let name: String = sqlx::query_scalar("SELECT name FROM systems WHERE id = $1")
             .bind(system)
@@ -188,18 +207,18 @@ async fn load_material(db: &Db, spec: &Spec<'_>) -> AppResult<(Material, Option<
         .fetch_all(&db.pool)
         .await
         .context(READING)?;
-        let reference_name = match spec.reference_name {
+        let wanted = group.reference.as_deref().filter(|n| !n.is_empty()).or(spec.reference_name);
+        let reference_name = match wanted {
             Some(n) if !n.is_empty() => {
                 if !names.iter().any(|x| x == n) {
-                    return Err(problem(format!("the test set has no reference named {n:?} (it has: {})", names.join(", "))));
+                    let which = if spec.groups.len() == 1 { "the test set".to_string() } else { format!("the test set {set_name}") };
+                    return Err(problem(format!("{which} has no reference named {n:?} (it has: {})", names.join(", "))));
                 }
                 Some(n.to_string())
             }
             _ => names.first().cloned(),
         };
-        if k == 0 {
-            first_reference = reference_name.clone();
-        }
+        group_references.push(reference_name.clone());
         // Word order, ranking and ESA have no REF items.
         let second = spec.settings.ref_item_reference.as_deref().filter(|n| !n.trim().is_empty());
         if let Some(second) = second.filter(|_| !matches!(spec.task, TaskKind::WordOrder | TaskKind::Ranking | TaskKind::Esa | TaskKind::Mqm)) {
@@ -238,7 +257,7 @@ async fn load_material(db: &Db, spec: &Spec<'_>) -> AppResult<(Material, Option<
             m.outputs.extend(rows.into_iter().filter(|(_, text)| !text.trim().is_empty()).map(|(segment, text)| ((system, segment), text)));
         }
     }
-    Ok((m, first_reference))
+    Ok((m, group_references))
 }
 
 fn adequacy_policy(p: DegradationPolicy) -> AdequacyPolicy {
@@ -544,7 +563,7 @@ fn practice(spec: &Spec<'_>, m: &Material) -> AppResult<Vec<PlannedPractice>> {
     Ok(items.into_iter().map(|item| PlannedPractice { segment_id: ids[item.text], item }).collect())
 }
 
-async fn plan(db: &Db, spec: &Spec<'_>) -> AppResult<(Vec<PlannedHit>, Option<String>, Vec<PlannedPractice>)> {
+async fn plan(db: &Db, spec: &Spec<'_>) -> AppResult<(Vec<PlannedHit>, Vec<Option<String>>, Vec<PlannedPractice>)> {
     if spec.systems.is_empty() {
         return Err(problem("choose at least one system"));
     }
@@ -816,7 +835,7 @@ pub async fn check_design(db: &Db, draft: &CampaignDraft) -> AppResult<DesignChe
     };
     let spec = Spec::new(
         task,
-        vec![Group { test_set_id: draft.test_set_id, systems: draft.systems.clone() }],
+        vec![Group { test_set_id: draft.test_set_id, systems: draft.systems.clone(), reference: None }],
         draft.reference_name.as_deref(),
         &draft.settings,
         draft.seed as u64,
@@ -894,9 +913,10 @@ pub async fn create_campaign(db: &Db, draft: &CampaignDraft, created_by: i64) ->
     let mut systems = draft.systems.clone();
     systems.sort_unstable();
     systems.dedup();
-    let groups = vec![Group { test_set_id: draft.test_set_id, systems }];
+    let groups = vec![Group { test_set_id: draft.test_set_id, systems, reference: None }];
     // Refuse designs that cannot be built, with the builder's reason.
-    let (_, reference_name) = plan_groups(db, task, &groups, draft).await?;
+    let (_, references) = plan_groups(db, task, &groups, draft).await?;
+    let reference_name = references.into_iter().next().flatten();
     let mut tx = db.writer.begin().await.context("storing a new campaign")?;
     let id = insert_campaign(&mut tx, draft, task, &groups, reference_name, created_by).await?;
     tx.commit().await.context("storing a new campaign")?;
@@ -958,8 +978,9 @@ pub async fn update_campaign(db: &Db, campaign_id: i64, draft: &CampaignDraft) -
     let mut systems = draft.systems.clone();
     systems.sort_unstable();
     systems.dedup();
-    let groups = vec![Group { test_set_id: draft.test_set_id, systems: systems.clone() }];
-    let (_, reference_name) = plan_groups(db, task, &groups, draft).await?;
+    let groups = vec![Group { test_set_id: draft.test_set_id, systems: systems.clone(), reference: None }];
+    let (_, references) = plan_groups(db, task, &groups, draft).await?;
+    let reference_name = references.into_iter().next().flatten();
     let settings = draft.settings.clone().with_task_wording(task);
     let settings = serde_json::to_string(&settings).map_err(|e| AppError::internal(format!("cannot store the settings of a campaign: {e}")))?;
     let what = || format!("changing draft campaign {campaign_id}");
@@ -1000,16 +1021,16 @@ pub async fn update_campaign(db: &Db, campaign_id: i64, draft: &CampaignDraft) -
 }
 
 /// Plans the HITs of a draft whose systems come in groups (one group per test set); stores
-/// nothing. Returns the number of HITs and the reference name chosen for the first group.
+/// nothing. Returns the number of HITs and the reference each group shows.
 pub async fn plan_groups(
     db: &Db,
     task: TaskKind,
     groups: &[Group],
     draft: &CampaignDraft,
-) -> AppResult<(usize, Option<String>)> {
+) -> AppResult<(usize, Vec<Option<String>>)> {
     let spec = Spec::new(task, groups.to_vec(), draft.reference_name.as_deref(), &draft.settings, draft.seed as u64);
-    let (hits, reference_name, _) = plan(db, &spec).await?;
-    Ok((hits.len(), reference_name))
+    let (hits, references, _) = plan(db, &spec).await?;
+    Ok((hits.len(), references))
 }
 
 /// Checks a draft's fields (name, task, settings); see [`create_campaign`].
@@ -1146,7 +1167,7 @@ pub async fn launch_campaign(db: &Db, campaign_id: i64) -> AppResult<LaunchSumma
 /// BEST_old, benchmark) and (new test set: BEST_new, benchmark). `None` for other campaigns.
 pub async fn study_groups(db: &Db, campaign_id: i64) -> AppResult<Option<Vec<Group>>> {
     let row = sqlx::query(
-        "SELECT old_test_set_id, new_test_set_id, best_old, best_new, benchmark FROM study_arms WHERE campaign_id = $1",
+        "SELECT old_test_set_id, new_test_set_id, best_old, best_new, benchmark, old_reference, new_reference FROM study_arms WHERE campaign_id = $1",
     )
     .bind(campaign_id)
     .fetch_optional(&db.pool)
@@ -1154,9 +1175,10 @@ pub async fn study_groups(db: &Db, campaign_id: i64) -> AppResult<Option<Vec<Gro
     .with_context(|| format!("reading the study arm of campaign {campaign_id}"))?;
     let Some(r) = row else { return Ok(None) };
     let get = |c: &str| r.try_get::<i64, _>(c).with_context(|| format!("reading the study arm of campaign {campaign_id}"));
+    let reference = |c: &str| r.try_get::<Option<String>, _>(c).with_context(|| format!("reading the study arm of campaign {campaign_id}"));
     Ok(Some(vec![
-        Group { test_set_id: get("old_test_set_id")?, systems: vec![get("best_old")?, get("benchmark")?] },
-        Group { test_set_id: get("new_test_set_id")?, systems: vec![get("best_new")?, get("benchmark")?] },
+        Group { test_set_id: get("old_test_set_id")?, systems: vec![get("best_old")?, get("benchmark")?], reference: reference("old_reference")? },
+        Group { test_set_id: get("new_test_set_id")?, systems: vec![get("best_new")?, get("benchmark")?], reference: reference("new_reference")? },
     ]))
 }
 
@@ -1179,11 +1201,13 @@ pub async fn prepare_launch(db: &Db, campaign_id: i64) -> AppResult<PreparedLaun
     if c.status != CampaignStatus::Draft {
         return Err(problem(format!("campaign {} is {} already", c.name, c.status)));
     }
-    let groups = match study_groups(db, campaign_id).await? {
-        Some(groups) => groups,
-        None => vec![Group { test_set_id: c.test_set_id, systems: c.systems.clone() }],
+    // A study arm's test sets each show their own reference (the campaign's name is the new
+    // test set's, which the old one need not have).
+    let (groups, reference) = match study_groups(db, campaign_id).await? {
+        Some(groups) => (groups, None),
+        None => (vec![Group { test_set_id: c.test_set_id, systems: c.systems.clone(), reference: None }], c.reference_name.as_deref()),
     };
-    let spec = Spec::new(c.task, groups, c.reference_name.as_deref(), &c.settings, c.seed as u64);
+    let spec = Spec::new(c.task, groups, reference, &c.settings, c.seed as u64);
     let (hits, _, practice) = plan(db, &spec).await?;
     Ok(PreparedLaunch { campaign_id, name: c.name, hits, practice })
 }

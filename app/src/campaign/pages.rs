@@ -7,7 +7,7 @@ use crate::campaign::api::{
     my_queue,
 };
 use crate::campaign::{
-    AnnotatorProgress, CampaignDraft, CampaignInfo, CampaignSettings, DegradationPolicy, DesignCheck, GateMode, GateUnsure, QualityGate, TestSetInfo,
+    AnnotatorProgress, CampaignDraft, CampaignInfo, CampaignSettings, DegradationPolicy, DegradedSample, DesignCheck, GateMode, GateUnsure, QualityGate, TestSetInfo,
     WantedPer,
 };
 use crate::model::{TaskKind, task_label};
@@ -151,7 +151,60 @@ fn CampaignTable(campaigns: Vec<CampaignInfo>) -> impl IntoView {
     })
 }
 
-/// A number input bound to one field of the settings.
+/// What a field of the designers means, in the organizer's words (issue 18 item 8): shown under
+/// the field and read with it by a screen reader (`aria-describedby`). Keyed by the field's
+/// label, which names one meaning (a HIT's "Items per HIT" and a ranking HIT's "Screens per
+/// HIT" differ); a test checks that every label the designers use has its help.
+pub(crate) fn field_help(label: &str) -> &'static str {
+    match label {
+        "Expected minutes per HIT" => "How long one HIT should take a careful annotator. Whole documents are added until this time is reached.",
+        "Or source words per HIT (0: by time)" => "Size HITs by source words instead of time. 0 sizes them by the expected minutes.",
+        "Seconds per source word" => "Reading and judging time per source word of each translation (WMT 2025: 0.8). Sets how many documents fit a HIT.",
+        "Documents shown again degraded" => "Per HIT: documents shown a second time with every segment damaged. A careful annotator marks the damage and scores it lower.",
+        "Documents shown again unchanged" => "Per HIT: documents shown a second time as they were. A careful annotator judges them alike.",
+        "Errors per segment at most (0: no limit)" => "The most errors an annotator may mark in one segment (Google's MQM guidelines stop at 5).",
+        "Items per HIT" => "Texts one annotator judges in one HIT, checks included. The field's usual size is 100 (about 30 minutes).",
+        "Screens per HIT" => "Screens in one HIT; each screen ranks the outputs of its segments.",
+        "Segments per screen" => "Source segments each screen shows, one block of outputs each (WMT 2012: 3).",
+        "Outputs ranked together" => "System outputs of one segment ranked against each other (WMT 2012: 5).",
+        "Blocks with a degraded copy" => "Per HIT: blocks in which one output also appears damaged. A careful annotator ranks the damaged copy lower.",
+        "Repeated screens" => "Per HIT: screens shown again later, outputs in another order, to measure consistency.",
+        "Bad references" => "Per HIT: outputs shown a second time with words damaged. A careful annotator scores the copy lower; the reliability test reads these pairs.",
+        "Repeats" => "Per HIT: outputs shown a second time unchanged. A careful annotator scores them alike.",
+        "References" => "Per HIT: human translations shown as if they were system outputs. A careful annotator scores them high.",
+        "Sets" => "The HIT is cut into this many parts; a check always sits in another part than its original, so the two are far apart.",
+        "Permuted references" => "Per HIT: human translations shown with their words out of order (this task's checks). A careful annotator rates them worse than the originals.",
+        "Same-reference pairs per kind" => "Per HIT and kind of reordering: pairs of one reference reordered at two strengths. A careful annotator rates the stronger one worse.",
+        "Highest degree" => "The most words one reordering may move. Short references are reordered less.",
+        "Judgments wanted" => "How many judgments each system (or each system output, below) should get from one worker.",
+        "Judgments wanted per system and test set" => "How many judgments each system should get on each test set, from one worker.",
+        "Workers per HIT (k)" => "How many different annotators do each HIT. Two or more measure agreement; it multiplies the cost.",
+        "Payment per HIT" => "What one worker earns for one HIT; gives the cost and the pay per hour.",
+        "Currency (ISO 4217)" => "Three letters: USD, EUR, GBP…",
+        "Flag HITs faster than (s)" => "A HIT done in less time is flagged on the review page as too fast to have been read.",
+        "Idle timeout (min)" => "A HIT left untouched this long is given back, so another worker can take it.",
+        "Active time: idle after (s) without input" => "Time without a key, touch or pointer input is not counted as work (words per hour, time flags).",
+        "Seconds per fluency judgment" | "Seconds per judgment" => "Expected time of one judgment: it gives the expected time per HIT and the total work.",
+        "Target language" => "Its name as annotators read it in the wording (the test set sets it).",
+        "Source language" => "Its name as annotators read it in the wording (the test set sets it).",
+        "Next button" => "The button that saves an answer and moves on.",
+        "Label of the source" => "The heading over the source text.",
+        "Label of the reference" => "The heading over the human reference.",
+        "Label of the text to rate" => "The heading over the translation being judged.",
+        "Practice items (0: none)" => "Answered once before the first HIT, with feedback; never stored as judgments.",
+        "Answers that must match to go on" => "Practice answers that must land in the expected range; with fewer, the round starts over.",
+        "Statement" => "What annotators rate how much they agree with, on the slider.",
+        "Left anchor" => "The words at the slider's low end.",
+        "Right anchor" => "The words at the slider's high end.",
+        "Question 1" => "The first question about each pair of sentences.",
+        "Q1 left" | "Q2 left" => "The words at the low end of its scale.",
+        "Q1 right" | "Q2 right" => "The words at the high end of its scale.",
+        "Question 2" => "The second question about each pair of sentences.",
+        _ => "",
+    }
+}
+
+/// A number input bound to one field of the settings, with its help under it.
 pub(crate) fn number_field(
     label: &'static str,
     id: &'static str,
@@ -160,29 +213,34 @@ pub(crate) fn number_field(
     set: fn(&mut CampaignSettings, f64),
     step: &'static str,
 ) -> impl IntoView {
+    let help_id = format!("{id}-help");
     view! {
-        <label>
-            {label}
-            <input
-                type="number"
-                id=id
-                min="0"
-                step=step
-                prop:value=move || settings.with(get).to_string()
-                on:input=move |ev| {
-                    // Only a changed number is stored, so typing "0." is not rewritten to "0".
-                    if let Ok(v) = event_target_value(&ev).trim().parse::<f64>()
-                        && settings.with_untracked(get) != v.max(0.0)
-                    {
-                        settings.update(|s| set(s, v.max(0.0)));
+        <div class="field">
+            <label>
+                {label}
+                <input
+                    type="number"
+                    id=id
+                    min="0"
+                    step=step
+                    aria-describedby=help_id.clone()
+                    prop:value=move || settings.with(get).to_string()
+                    on:input=move |ev| {
+                        // Only a changed number is stored, so typing "0." is not rewritten to "0".
+                        if let Ok(v) = event_target_value(&ev).trim().parse::<f64>()
+                            && settings.with_untracked(get) != v.max(0.0)
+                        {
+                            settings.update(|s| set(s, v.max(0.0)));
+                        }
                     }
-                }
-            />
-        </label>
+                />
+            </label>
+            <p class="field-help" id=help_id>{field_help(label)}</p>
+        </div>
     }
 }
 
-/// A text input bound to one field of the settings.
+/// A text input bound to one field of the settings, with its help under it.
 fn text_field(
     label: &'static str,
     id: &'static str,
@@ -190,16 +248,21 @@ fn text_field(
     get: fn(&CampaignSettings) -> String,
     set: fn(&mut CampaignSettings, String),
 ) -> impl IntoView {
+    let help_id = format!("{id}-help");
     view! {
-        <label>
-            {label}
-            <input
-                type="text"
-                id=id
-                prop:value=move || settings.with(get)
-                on:input=move |ev| settings.update(|s| set(s, event_target_value(&ev)))
-            />
-        </label>
+        <div class="field">
+            <label>
+                {label}
+                <input
+                    type="text"
+                    id=id
+                    aria-describedby=help_id.clone()
+                    prop:value=move || settings.with(get)
+                    on:input=move |ev| settings.update(|s| set(s, event_target_value(&ev)))
+                />
+            </label>
+            <p class="field-help" id=help_id>{field_help(label)}</p>
+        </div>
     }
 }
 
@@ -361,7 +424,8 @@ pub fn DesignerPage() -> impl IntoView {
                     }
                 })}
             </Transition>
-            <div class="stack">
+            <div class="designer-layout">
+            <div class="stack designer-form">
                 <label>"Campaign name" <input type="text" id="campaign-name" prop:value=move || name.get() on:input=move |ev| name.set(event_target_value(&ev))/></label>
                 <div class="row">
                     <label>
@@ -400,9 +464,10 @@ pub fn DesignerPage() -> impl IntoView {
                             }
                         })}
                     </Transition>
+                    <div class="field">
                     <label>
                         "Reference shown and degraded"
-                        <select id="reference" on:change=move |ev| reference.set(event_target_value(&ev))>
+                        <select id="reference" aria-describedby="reference-help" on:change=move |ev| reference.set(event_target_value(&ev))>
                             <option value="" selected=move || reference.get().is_empty()>"first by name"</option>
                             {move || chosen().map(|t| t.references.into_iter().map(|r| {
                                 let this = r.clone();
@@ -410,6 +475,12 @@ pub fn DesignerPage() -> impl IntoView {
                             }).collect_view())}
                         </select>
                     </label>
+                    <p class="field-help" id="reference-help">{move || match task.get().as_str() {
+                        "word-order" => "The human translation whose words are reordered for this task's checks.",
+                        "da-fluency" | "esa" | "mqm" => "The human translation the damaged copies and checks are made from (annotators do not see it).",
+                        _ => "The human translation annotators see beside each output, and the one damaged copies are made from.",
+                    }}</p>
+                    </div>
                 </div>
                 <fieldset id="systems">
                     <legend>"Systems (tick benchmark for a fixed system that appears in every year's campaign)"</legend>
@@ -578,21 +649,30 @@ pub fn DesignerPage() -> impl IntoView {
                 </div>
                 <div class="row">
                     {number_field("Judgments wanted", "judgments-wanted", settings, |s| s.judgments_wanted as f64, |s, v| s.judgments_wanted = v as usize, "1")}
+                    <div class="field">
                     <label>
                         "counted"
-                        <select id="wanted-per" on:change=move |ev| settings.update(|s| s.wanted_per = if event_target_value(&ev) == "segment" { WantedPer::Segment } else { WantedPer::System })>
+                        <select id="wanted-per" aria-describedby="wanted-per-help" on:change=move |ev| settings.update(|s| s.wanted_per = if event_target_value(&ev) == "segment" { WantedPer::Segment } else { WantedPer::System })>
                             <option value="system" selected=move || settings.with(|s| s.wanted_per == WantedPer::System)>"per system"</option>
                             <option value="segment" selected=move || settings.with(|s| s.wanted_per == WantedPer::Segment)>"per system output"</option>
                         </select>
                     </label>
+                    <p class="field-help" id="wanted-per-help">"Per system: spread over its outputs. Per system output: every output of every system gets that many."</p>
+                    </div>
                     {number_field("Workers per HIT (k)", "redundancy", settings, |s| s.redundancy as f64, |s, v| s.redundancy = v as usize, "1")}
+                    // Fluency damages text its own way, word order reorders references.
+                    {move || (task.get() != "da-fluency" && task.get() != "word-order").then(|| view! {
+                    <div class="field">
                     <label>
-                        "Bad references (adequacy)"
-                        <select id="degradation" on:change=move |ev| settings.update(|s| s.degradation = if event_target_value(&ev) == "replace-phrase" { DegradationPolicy::ReplacePhrase } else { DegradationPolicy::Delete })>
+                        "How damaged copies are made"
+                        <select id="degradation" aria-describedby="degradation-help" on:change=move |ev| settings.update(|s| s.degradation = if event_target_value(&ev) == "replace-phrase" { DegradationPolicy::ReplacePhrase } else { DegradationPolicy::Delete })>
                             <option value="delete" selected=move || settings.with(|s| s.degradation == DegradationPolicy::Delete)>"delete a run of words"</option>
                             <option value="replace-phrase" selected=move || settings.with(|s| s.degradation == DegradationPolicy::ReplacePhrase)>"replace it with a phrase of another reference"</option>
                         </select>
                     </label>
+                        <p class="field-help" id="degradation-help">"Deleting a run of words damages meaning and fluency; a phrase of another reference damages meaning while the text still reads well."</p>
+                    </div>
+                    })}
                 </div>
                 <div class="row">
                     {number_field("Payment per HIT", "payment", settings, |s| s.payment_per_hit, |s, v| s.payment_per_hit = v, "0.01")}
@@ -600,13 +680,21 @@ pub fn DesignerPage() -> impl IntoView {
                     {number_field("Flag HITs faster than (s)", "time-floor", settings, |s| s.time_floor_seconds as f64, |s, v| s.time_floor_seconds = v as i64, "1")}
                     {number_field("Idle timeout (min)", "timeout", settings, |s| s.assignment_timeout_minutes as f64, |s, v| s.assignment_timeout_minutes = v as i64, "1")}
                     {number_field("Active time: idle after (s) without input", "idle-gap", settings, |s| s.idle_gap_seconds as f64, |s, v| s.idle_gap_seconds = v as i64, "1")}
-                    {number_field("Seconds per fluency judgment", "sec-fluency", settings, |s| s.seconds_per_fluency_judgment, |s, v| s.seconds_per_fluency_judgment = v, "1")}
-                    {number_field("Seconds per adequacy judgment", "sec-adequacy", settings, |s| s.seconds_per_adequacy_judgment, |s, v| s.seconds_per_adequacy_judgment = v, "1")}
+                    // The expected time per judgment: fluency has its own; documents go by words.
+                    {move || (task.get() == "da-fluency").then(|| view! {
+                        {number_field("Seconds per fluency judgment", "sec-fluency", settings, |s| s.seconds_per_fluency_judgment, |s, v| s.seconds_per_fluency_judgment = v, "1")}
+                    })}
+                    {move || (task.get() != "da-fluency" && task.get() != "esa" && task.get() != "mqm").then(|| view! {
+                        {number_field("Seconds per judgment", "sec-adequacy", settings, |s| s.seconds_per_adequacy_judgment, |s, v| s.seconds_per_adequacy_judgment = v, "1")}
+                    })}
+                    <div class="field">
                     <label>
                         "Random seed"
-                        <input type="number" id="seed" prop:value=move || seed.get().to_string()
+                        <input type="number" id="seed" aria-describedby="seed-help" prop:value=move || seed.get().to_string()
                             on:input=move |ev| if let Ok(v) = event_target_value(&ev).trim().parse() { seed.set(v) }/>
                     </label>
+                    <p class="field-help" id="seed-help">"The same seed builds the same HITs from the same design, so a campaign can be rebuilt exactly."</p>
+                    </div>
                 </div>
                 <h2>"Quality gate at submission (METHOD §4)"</h2>
                 <div class="row">
@@ -715,57 +803,68 @@ pub fn DesignerPage() -> impl IntoView {
                     </div>
                 })}
             </div>
-
-            <h2>"What this design implies"</h2>
-            <dl class="implications" id="implications">
-                {move || {
-                    let i = implications();
-                    view! {
-                        <dt>"HITs"</dt><dd id="imp-hits">{i.hits}</dd>
-                        <dt>"System items per HIT"</dt><dd>{i.system_items_per_hit}</dd>
-                        <dt>"Judgments per system (all copies)"</dt><dd id="imp-per-system">{format!("{:.0}", i.judgments_per_system)}</dd>
-                        <dt>"Assignments (HITs × k)"</dt><dd id="imp-assignments">{i.assignments}</dd>
-                        <dt>"Distinct workers needed at least"</dt><dd id="imp-workers">{i.workers_needed}</dd>
-                        <dt>"Cost"</dt><dd id="imp-cost">{format!("{:.2}", i.cost)}</dd>
-                        <dt>"Expected time per HIT"</dt><dd id="imp-minutes">{format!("{:.0} min", i.minutes_per_hit)}</dd>
-                        <dt>"Total work"</dt><dd id="imp-hours">{format!("{:.1} person-hours", i.total_hours)}</dd>
-                    }
+            // Beside the form on a wide window, sticky while the organizer scrolls; under it
+            // on a phone.
+            <aside class="design-summary" aria-labelledby="implications-heading">
+                <h2 id="implications-heading">"What this design implies"</h2>
+                <dl class="implications" id="implications">
+                    {move || {
+                        let i = implications();
+                        view! {
+                            <dt>"HITs"</dt><dd id="imp-hits">{i.hits}</dd>
+                            <dt>"System items per HIT"</dt><dd>{i.system_items_per_hit}</dd>
+                            <dt>"Judgments per system (all copies)"</dt><dd id="imp-per-system">{format!("{:.0}", i.judgments_per_system)}</dd>
+                            <dt>"Assignments (HITs × k)"</dt><dd id="imp-assignments">{i.assignments}</dd>
+                            <dt>"Distinct workers needed at least"</dt><dd id="imp-workers">{i.workers_needed}</dd>
+                            <dt>"Cost"</dt><dd id="imp-cost">{format!("{:.2}", i.cost)}</dd>
+                            <dt>"Expected time per HIT"</dt><dd id="imp-minutes">{format!("{:.0} min", i.minutes_per_hit)}</dd>
+                            <dt>"Total work"</dt><dd id="imp-hours">{format!("{:.1} person-hours", i.total_hours)}</dd>
+                        }
+                    }}
+                </dl>
+                <div aria-live="polite">
+                    <Transition fallback=|| view! { <p>"Checking the design…"</p> }>
+                        {move || Suspend::new(async move {
+                            match check.await {
+                                Err(e) => Either::Left(view! { <p class="error" role="alert">{error_text(&e)}</p> }),
+                                Ok(c) => Either::Right(view! { <CheckView check=c/> }),
+                            }
+                        })}
+                    </Transition>
+                </div>
+                <p class="row">
+                    {move || match editing() {
+                        None => Either::Left(view! {
+                            <button class="primary" id="create-campaign" on:click=move |_| { create.dispatch(CreateCampaign { draft: draft.get_untracked() }); }
+                                disabled=move || create.pending().get()>
+                                "Create campaign"
+                            </button>
+                        }),
+                        Some(id) => Either::Right(view! {
+                            <button class="primary" id="save-draft" on:click=move |_| { save.dispatch(UpdateCampaign { campaign_id: id, draft: draft.get_untracked() }); }
+                                disabled=move || save.pending().get() || !loaded.get()>
+                                "Save the draft"
+                            </button>
+                            <A href=format!("/campaigns/{id}") attr:class="button">"Back without saving"</A>
+                        }),
+                    }}
+                </p>
+                {move || match create.value().get() {
+                    Some(Err(e)) => Some(view! { <p class="error" role="alert" id="create-error">{error_text(&e)}</p> }),
+                    _ => None,
                 }}
-            </dl>
-            <DryRun draft/>
-            <Transition fallback=|| view! { <p>"Checking the design…"</p> }>
+                {move || match save.value().get() {
+                    Some(Err(e)) => Some(view! { <p class="error" role="alert" id="save-error">{error_text(&e)}</p> }),
+                    _ => None,
+                }}
+            </aside>
+            </div>
+            <Transition fallback=|| ()>
                 {move || Suspend::new(async move {
-                    match check.await {
-                        Err(e) => Either::Left(view! { <p class="error" role="alert">{error_text(&e)}</p> }),
-                        Ok(c) => Either::Right(view! { <CheckView check=c/> }),
-                    }
+                    check.await.ok().map(|c| view! { <DegradedPreview samples=c.samples/> })
                 })}
             </Transition>
-            <p class="row">
-                {move || match editing() {
-                    None => Either::Left(view! {
-                        <button class="primary" id="create-campaign" on:click=move |_| { create.dispatch(CreateCampaign { draft: draft.get_untracked() }); }
-                            disabled=move || create.pending().get()>
-                            "Create campaign"
-                        </button>
-                    }),
-                    Some(id) => Either::Right(view! {
-                        <button class="primary" id="save-draft" on:click=move |_| { save.dispatch(UpdateCampaign { campaign_id: id, draft: draft.get_untracked() }); }
-                            disabled=move || save.pending().get() || !loaded.get()>
-                            "Save the draft"
-                        </button>
-                        <A href=format!("/campaigns/{id}") attr:class="button">"Back without saving"</A>
-                    }),
-                }}
-            </p>
-            {move || match create.value().get() {
-                Some(Err(e)) => Some(view! { <p class="error" role="alert" id="create-error">{error_text(&e)}</p> }),
-                _ => None,
-            }}
-            {move || match save.value().get() {
-                Some(Err(e)) => Some(view! { <p class="error" role="alert" id="save-error">{error_text(&e)}</p> }),
-                _ => None,
-            }}
+            <DryRun draft/>
         </section>
     }
 }
@@ -846,6 +945,24 @@ fn DryRun(draft: Memo<CampaignDraft>) -> impl IntoView {
 
 #[cfg(test)]
 mod tests {
+    /// Every number and text field of the campaign and study designers has plain-language help
+    /// (issue 18 item 8), found by reading the designers' source for the fields they use.
+    #[test]
+    fn every_designer_field_has_help() {
+        let mut labels = Vec::new();
+        for source in [include_str!("pages.rs"), include_str!("../study/pages.rs")] {
+            for call in ["number_field(\"", "text_field(\""] {
+                for (at, _) in source.match_indices(call) {
+                    let rest = &source[at + call.len()..];
+                    labels.push(rest[..rest.find('"').unwrap()].to_string());
+                }
+            }
+        }
+        assert!(labels.len() > 45, "found only {} fields", labels.len());
+        let missing: Vec<&String> = labels.iter().filter(|l| super::field_help(l).is_empty()).collect();
+        assert!(missing.is_empty(), "fields without help: {missing:?}");
+    }
+
     #[test]
     fn durations_and_times_read_plainly() {
         assert_eq!(super::duration(45.4), "45 s");
@@ -858,38 +975,41 @@ mod tests {
 #[component]
 fn CheckView(check: DesignCheck) -> impl IntoView {
     let problems = check.problems;
-    let samples = check.samples;
-    view! {
-        {if problems.is_empty() {
-            Either::Left(view! { <p class="notice" id="design-ok">{format!("The design builds: {} HITs.", check.implications.hits)}</p> })
-        } else {
-            Either::Right(view! {
-                <div class="error" role="alert" id="design-problems">
-                    <p>"This design cannot be built:"</p>
-                    <ul>{problems.into_iter().map(|p| view! { <li>{p}</li> }).collect_view()}</ul>
-                </div>
-            })
-        }}
-        {(!samples.is_empty()).then(|| view! {
-            <h2>"Degraded items (preview)"</h2>
-            <table class="data" id="degraded-preview">
-                <thead><tr><th>"System"</th><th>"Original"</th><th>"Bad reference"</th><th>"What changed"</th></tr></thead>
-                <tbody>
-                    {samples.into_iter().map(|s| view! {
-                        <tr>
-                            <td>{s.system}</td>
-                            <td>{s.original}</td>
-                            {match s.degraded {
-                                Ok(t) => Either::Left(view! { <td class="degraded">{t}</td> }),
-                                Err(e) => Either::Right(view! { <td class="error">{e}</td> }),
-                            }}
-                            <td class="hint">{s.change}</td>
-                        </tr>
-                    }).collect_view()}
-                </tbody>
-            </table>
-        })}
+    if problems.is_empty() {
+        Either::Left(view! { <p class="notice" id="design-ok">{format!("The design builds: {} HITs.", check.implications.hits)}</p> })
+    } else {
+        Either::Right(view! {
+            <div class="error" role="alert" id="design-problems">
+                <p>"This design cannot be built:"</p>
+                <ul>{problems.into_iter().map(|p| view! { <li>{p}</li> }).collect_view()}</ul>
+            </div>
+        })
     }
+}
+
+/// Degraded items to look at before launch: each original beside its damaged copy, and what
+/// changed in the organizer's words.
+#[component]
+fn DegradedPreview(samples: Vec<DegradedSample>) -> impl IntoView {
+    (!samples.is_empty()).then(|| view! {
+        <h2>"Degraded items (preview)"</h2>
+        <table class="data" id="degraded-preview">
+            <thead><tr><th>"System"</th><th>"Original"</th><th>"Damaged copy"</th><th>"What changed"</th></tr></thead>
+            <tbody>
+                {samples.into_iter().map(|s| view! {
+                    <tr>
+                        <td data-label="System">{s.system}</td>
+                        <td data-label="Original">{s.original}</td>
+                        {match s.degraded {
+                            Ok(t) => Either::Left(view! { <td class="degraded" data-label="Damaged copy">{t}</td> }),
+                            Err(e) => Either::Right(view! { <td class="error" data-label="Damaged copy">{e}</td> }),
+                        }}
+                        <td class="hint" data-label="What changed">{s.change}</td>
+                    </tr>
+                }).collect_view()}
+            </tbody>
+        </table>
+    })
 }
 
 /// A campaign's status: launch it, its crowd link, and numbers that update every few seconds.

@@ -53,12 +53,13 @@ async fn sample(db: &Db, campaign: i64, task: TaskKind, reference: Option<&str>)
     if practice.is_some() {
         return Ok(practice);
     }
-    let first: Option<(String, String, Option<String>)> = sqlx::query_as(
+    let first: Option<(String, String, Option<String>)> = sqlx::query_as(sqlx::AssertSqlSafe(format!(
         "SELECT hi.shown_text, s.source, (SELECT r.text FROM segment_references r WHERE r.segment_id = hi.segment_id \
-              AND r.name = COALESCE(CAST($2 AS TEXT), (SELECT MIN(r2.name) FROM segment_references r2 WHERE r2.segment_id = hi.segment_id))) AS reference \
+              AND r.name = {}) AS reference \
          FROM hit_items hi JOIN hits h ON h.id = hi.hit_id JOIN segments s ON s.id = hi.segment_id \
          WHERE h.campaign_id = $1 AND h.hit_index = 0 AND hi.item_type = 'SYSTEM' ORDER BY hi.position LIMIT 1",
-    )
+        crate::campaign::launch::item_reference_sql("h.campaign_id", "hi.segment_id", "CAST($2 AS TEXT)")
+    )))
     .bind(campaign)
     .bind(reference.map(str::to_string))
     .fetch_optional(&db.pool)

@@ -294,16 +294,17 @@ pub async fn queue(db: &Db, user_id: i64) -> AppResult<Vec<QueueEntry>> {
 /// The items of one HIT, in order, with the texts they were made from.
 pub async fn hit_items(db: &Db, campaign_id: i64, hit_index: i64) -> AppResult<Vec<HitItemView>> {
     let c = load_campaign(db, campaign_id).await.map_err(|e| e.in_argument("campaign_id"))?;
-    let rows: Vec<HitItemView> = sqlx::query_as(
+    let rows: Vec<HitItemView> = sqlx::query_as(sqlx::AssertSqlSafe(format!(
         "SELECT i.position, i.item_type, y.name AS system, i.segment_id, s.segment_key, i.paired_position, i.shown_text, i.degradation, \
            (SELECT o.text FROM system_outputs o WHERE o.system_id = i.system_id AND o.segment_id = i.segment_id) AS output, \
-           (SELECT r.text FROM segment_references r WHERE r.segment_id = i.segment_id AND r.name = $3) AS reference \
+           (SELECT r.text FROM segment_references r WHERE r.segment_id = i.segment_id AND r.name = {}) AS reference \
          FROM hit_items i JOIN hits h ON h.id = i.hit_id JOIN segments s ON s.id = i.segment_id LEFT JOIN systems y ON y.id = i.system_id \
          WHERE h.campaign_id = $1 AND h.hit_index = $2 ORDER BY i.position",
-    )
+        crate::campaign::launch::item_reference_sql("h.campaign_id", "i.segment_id", "CAST($3 AS TEXT)")
+    )))
     .bind(campaign_id)
     .bind(hit_index)
-    .bind(c.reference_name.unwrap_or_default())
+    .bind(c.reference_name)
     .fetch_all(&db.pool)
     .await
     .with_context(|| format!("reading HIT {hit_index} of campaign {campaign_id}"))?;

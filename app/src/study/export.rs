@@ -65,6 +65,8 @@ pub async fn archive(db: &Db, study_id: i64) -> AppResult<Vec<u8>> {
     let mut settings = Vec::new();
     for a in &view.study.arms {
         let c = load_campaign(db, a.campaign_id).await?;
+        let groups = crate::campaign::launch::study_groups(db, a.campaign_id).await?.unwrap_or_default();
+        let reference_of = |i: usize| groups.get(i).and_then(|g| g.reference.clone());
         settings.push(serde_json::json!({
             "campaign_id": c.id,
             "name": c.name,
@@ -72,6 +74,8 @@ pub async fn archive(db: &Db, study_id: i64) -> AppResult<Vec<u8>> {
             "status": c.status,
             "seed": c.seed,
             "reference": c.reference_name,
+            "old_reference": reference_of(0),
+            "new_reference": reference_of(1),
             "settings": c.settings,
             "old_test_set": a.old_test_set,
             "new_test_set": a.new_test_set,

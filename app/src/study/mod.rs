@@ -44,6 +44,11 @@ pub struct StudyPairDraft {
     pub best_new: i64,
     /// The benchmark system: it must have outputs for both test sets.
     pub benchmark: i64,
+    /// The reference of each test set shown and degraded (`None` or empty: its first by name).
+    #[serde(default)]
+    pub old_reference: Option<String>,
+    #[serde(default)]
+    pub new_reference: Option<String>,
 }
 
 /// What an organizer submits to create a study: one campaign per (pair, task).

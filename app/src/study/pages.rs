@@ -55,6 +55,52 @@ fn system_options(sets: &[TestSetInfo], ids: &[i64], chosen: i64) -> impl IntoVi
     }
 }
 
+/// The reference of one test set of a pair that annotators see and bad references are made
+/// from: test sets of different years name their references as they were imported, so each
+/// has its own choice (default: its first by name).
+fn reference_select(
+    i: usize,
+    which: &'static str,
+    pairs: RwSignal<Vec<StudyPairDraft>>,
+    all_sets: impl Fn() -> Vec<TestSetInfo> + Copy + Send + Sync + 'static,
+    test_set: fn(&StudyPairDraft) -> i64,
+    get: fn(&StudyPairDraft) -> Option<String>,
+    set: fn(&mut StudyPairDraft, Option<String>),
+) -> impl IntoView {
+    let current = move || pairs.with(|p| p.get(i).cloned().unwrap_or_default());
+    let help = format!("{which}-reference-{i}-help");
+    view! {
+        <div class="field">
+            <label>
+                "Its reference"
+                <select id=format!("{which}-reference-{i}") aria-describedby=help.clone()
+                    on:change=move |ev| {
+                        let v = event_target_value(&ev);
+                        pairs.update(|p| if let Some(p) = p.get_mut(i) { set(p, Some(v).filter(|v| !v.is_empty())) });
+                    }>
+                    <option value="" selected=move || get(&current()).is_none()>"first by name"</option>
+                    {move || {
+                        let p = current();
+                        let chosen = get(&p);
+                        all_sets()
+                            .into_iter()
+                            .find(|t| t.id == test_set(&p))
+                            .map(|t| t.references)
+                            .unwrap_or_default()
+                            .into_iter()
+                            .map(|r| {
+                                let selected = chosen.as_deref() == Some(r.as_str());
+                                view! { <option value=r.clone() selected=selected>{r.clone()}</option> }
+                            })
+                            .collect_view()
+                    }}
+                </select>
+            </label>
+            <p class="field-help" id=help>"The human translation shown beside each output of this test set and degraded for its checks."</p>
+        </div>
+    }
+}
+
 /// One language pair of the designer: the two test sets with their best systems and the
 /// benchmark (only systems with outputs for both test sets are offered).
 fn pair_row(
@@ -88,7 +134,7 @@ fn pair_row(
             <div class="row">
                 <label>
                     "Old test set"
-                    <select id=format!("old-set-{i}") on:change=set_field(|p, v| { p.old_test_set_id = v; p.best_old = 0; p.benchmark = 0; })>
+                    <select id=format!("old-set-{i}") on:change=set_field(|p, v| { p.old_test_set_id = v; p.best_old = 0; p.benchmark = 0; p.old_reference = None; })>
                         <option value="0">"— choose —"</option>
                         {move || set_options(get().old_test_set_id)}
                     </select>
@@ -99,11 +145,12 @@ fn pair_row(
                         {move || { let p = get(); system_options(&all_sets(), &[p.old_test_set_id], p.best_old) }}
                     </select>
                 </label>
+                {reference_select(i, "old", pairs, all_sets, |p| p.old_test_set_id, |p| p.old_reference.clone(), |p, r| p.old_reference = r)}
             </div>
             <div class="row">
                 <label>
                     "New test set"
-                    <select id=format!("new-set-{i}") on:change=set_field(|p, v| { p.new_test_set_id = v; p.best_new = 0; p.benchmark = 0; })>
+                    <select id=format!("new-set-{i}") on:change=set_field(|p, v| { p.new_test_set_id = v; p.best_new = 0; p.benchmark = 0; p.new_reference = None; })>
                         <option value="0">"— choose —"</option>
                         {move || set_options(get().new_test_set_id)}
                     </select>
@@ -114,6 +161,7 @@ fn pair_row(
                         {move || { let p = get(); system_options(&all_sets(), &[p.new_test_set_id], p.best_new) }}
                     </select>
                 </label>
+                {reference_select(i, "new", pairs, all_sets, |p| p.new_test_set_id, |p| p.new_reference.clone(), |p, r| p.new_reference = r)}
                 <label>
                     "Benchmark (outputs for both test sets)"
                     <select id=format!("benchmark-{i}") on:change=set_field(|p, v| p.benchmark = v)>

@@ -155,8 +155,8 @@ async fn plan_study(db: &Db, draft: &StudyDraft) -> Result<Vec<PlannedArm>, Vec<
                 label,
                 task,
                 groups: vec![
-                    Group { test_set_id: p.old_test_set_id, systems: vec![p.best_old, p.benchmark] },
-                    Group { test_set_id: p.new_test_set_id, systems: vec![p.best_new, p.benchmark] },
+                    Group { test_set_id: p.old_test_set_id, systems: vec![p.best_old, p.benchmark], reference: p.old_reference.clone() },
+                    Group { test_set_id: p.new_test_set_id, systems: vec![p.best_new, p.benchmark], reference: p.new_reference.clone() },
                 ],
                 draft: campaign,
                 pair: p.clone(),
@@ -191,8 +191,8 @@ pub async fn create_study(db: &Db, draft: &StudyDraft, created_by: i64) -> AppRe
     let arms = plan_study(db, draft).await.map_err(|p| AppError::invalid("draft", p.join("; ")))?;
     let mut references = Vec::with_capacity(arms.len());
     for a in &arms {
-        let (_, reference) = launch::plan_groups(db, a.task, &a.groups, &a.draft).await.map_err(|e| e.prefixed(&a.label))?;
-        references.push(reference);
+        let (_, chosen) = launch::plan_groups(db, a.task, &a.groups, &a.draft).await.map_err(|e| e.prefixed(&a.label))?;
+        references.push(chosen);
     }
     let mut tx = db.writer.begin().await.context("storing a study")?;
     let study: i64 = sqlx::query_scalar("INSERT INTO studies (name, seed, created_by, created_at) VALUES ($1, $2, $3, $4) RETURNING id")
@@ -203,10 +203,14 @@ pub async fn create_study(db: &Db, draft: &StudyDraft, created_by: i64) -> AppRe
         .fetch_one(&mut *tx)
         .await
         .context("storing a study")?;
-    for (a, reference) in arms.iter().zip(references) {
-        let campaign = launch::insert_campaign(&mut tx, &a.draft, a.task, &a.groups, reference, created_by).await?;
+    for (a, chosen) in arms.iter().zip(references) {
+        // Each test set's reference as resolved now (a later import cannot change what the arm
+        // shows); the campaign's is the new test set's (its own test set).
+        let (old_reference, new_reference) = (chosen.first().cloned().flatten(), chosen.get(1).cloned().flatten());
+        let campaign = launch::insert_campaign(&mut tx, &a.draft, a.task, &a.groups, new_reference.clone(), created_by).await?;
         sqlx::query(
-            "INSERT INTO study_arms (study_id, campaign_id, old_test_set_id, new_test_set_id, best_old, best_new, benchmark) VALUES ($1, $2, $3, $4, $5, $6, $7)",
+            "INSERT INTO study_arms (study_id, campaign_id, old_test_set_id, new_test_set_id, best_old, best_new, benchmark, old_reference, new_reference) \
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)",
         )
         .bind(study)
         .bind(campaign)
@@ -215,6 +219,8 @@ pub async fn create_study(db: &Db, draft: &StudyDraft, created_by: i64) -> AppRe
         .bind(a.pair.best_old)
         .bind(a.pair.best_new)
         .bind(a.pair.benchmark)
+        .bind(old_reference)
+        .bind(new_reference)
         .execute(&mut *tx)
         .await
         .context("storing a study")?;

@@ -48,3 +48,68 @@ async fn a_study_launches_all_its_campaigns_or_none() {
         assert!(crate::study::store::launch_study(&db, study).await.unwrap_err().to_string().contains("launched already"));
     }
 }
+
+/// Issue 18 item 8: test sets of two years name their references as they were imported. A
+/// study whose old test set calls its reference "ref-2007" and the new one "ref-2012" failed at
+/// launch with 'no reference named "ref-2007"' (one name for the campaign). Each test set now has
+/// its own reference, chosen in the designer and checked when the study is made; every item of
+/// both test sets shows its own test set's reference.
+#[tokio::test]
+async fn each_test_set_of_a_study_shows_its_own_reference() {
+    for (db, _dir) in databases().await {
+        let old = import_folder(&db, "wmt07", 60, &["Best07", "Bench"]).await.test_sets[0].id;
+        let new = import_folder(&db, "wmt12", 60, &["Best12", "Bench"]).await.test_sets[0].id;
+        for (set, name) in [(old, "ref-2007"), (new, "ref-2012")] {
+            sqlx::query("UPDATE segment_references SET name = $1 WHERE segment_id IN (SELECT id FROM segments WHERE test_set_id = $2)")
+                .bind(name)
+                .bind(set)
+                .execute(&db.pool)
+                .await
+                .unwrap();
+        }
+        let mut ids = HashMap::new();
+        for r in sqlx::query("SELECT id, name FROM systems").fetch_all(&db.pool).await.unwrap() {
+            ids.insert(r.try_get::<String, _>("name").unwrap(), r.try_get::<i64, _>("id").unwrap());
+        }
+        let draft = |new_reference: Option<&str>| -> crate::study::StudyDraft {
+            serde_json::from_value(serde_json::json!({
+                "name": "07 vs 12", "tasks": ["da-adequacy"], "seed": 11,
+                "pairs": [{ "old_test_set_id": old, "best_old": ids["Best07"], "new_test_set_id": new, "best_new": ids["Best12"],
+                            "benchmark": ids["Bench"], "new_reference": new_reference }],
+                "settings": { "hit_length": 30, "bad_refs": 5, "repeats": 2, "refs": 3, "sets": 2, "judgments_wanted": 20, "redundancy": 1 },
+            }))
+            .unwrap()
+        };
+        let organizer = crate::auth::server::create_user(&db, "refs@example.org", "R", "a long enough password", crate::auth::Role::Organizer).await.unwrap();
+
+        // A reference the test set does not have is refused when the study is made, naming it.
+        let problems = crate::study::store::check_study(&db, &draft(Some("ref-2007"))).await.problems.join("; ");
+        assert!(problems.contains("no reference named \"ref-2007\"") && problems.contains("ref-2012"), "{problems}");
+        let e = crate::study::store::create_study(&db, &draft(Some("ref-2007")), organizer.id).await.unwrap_err().to_string();
+        assert!(e.contains("no reference named \"ref-2007\""), "{e}");
+        assert_eq!(count(&db, "studies").await, 0);
+
+        // Chosen or by default, each test set shows its own.
+        let study = crate::study::store::create_study(&db, &draft(Some("ref-2012")), organizer.id).await.unwrap();
+        let arm: (i64, Option<String>, Option<String>) =
+            sqlx::query_as("SELECT campaign_id, old_reference, new_reference FROM study_arms WHERE study_id = $1").bind(study).fetch_one(&db.pool).await.unwrap();
+        assert_eq!((arm.1.as_deref(), arm.2.as_deref()), (Some("ref-2007"), Some("ref-2012")));
+        let out = crate::study::store::launch_study(&db, study).await.unwrap();
+        assert!(out[0].1 > 0, "{out:?}");
+        let mut seen = std::collections::HashSet::new();
+        for hit in 0..out[0].1 as i64 {
+            for item in crate::campaign::status::hit_items(&db, arm.0, hit).await.unwrap() {
+                let (set, want): (i64, String) = sqlx::query_as(
+                    "SELECT s.test_set_id, r.text FROM segments s JOIN segment_references r ON r.segment_id = s.id WHERE s.id = $1",
+                )
+                .bind(item.segment_id)
+                .fetch_one(&db.pool)
+                .await
+                .unwrap();
+                assert_eq!(item.reference.as_deref(), Some(want.as_str()), "item {} of HIT {hit}", item.position);
+                seen.insert(set);
+            }
+        }
+        assert_eq!(seen.len(), 2, "items of both test sets");
+    }
+}
