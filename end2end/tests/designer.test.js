@@ -332,3 +332,75 @@ test('an organizer designs an ESA and an MQM campaign on documents in the browse
   assert.deepEqual(await axeViolations(mqm), []);
   await context.close();
 });
+
+// Issue 18 item 8: the designer explains itself. A 30-segment, 4-system set (the size the issue
+// tried): word order's default design builds; every field says what it means (read with it by a
+// screen reader); only the chosen task's fields are shown; the preview speaks plainly; what the
+// design implies stays beside the form at 1,280 px and a summary line stays in sight on a phone.
+test('the designer explains: help for every field, the task\'s fields only, the summary beside the form', async () => {
+  const context = await env.browser.newContext({ viewport: { width: 1280, height: 900 } });
+  const page = await openHydrated(context, `${env.server.base}/login`);
+  await signIn(page, DEMO.organizer);
+  const rows = ['segment_id\tsource\treference\tsystem\toutput'];
+  for (let i = 1; i <= 30; i++) {
+    for (const [k, sys] of ['Alder', 'Birch', 'Cedar', 'Damson'].entries()) {
+      rows.push(`${i}\t${sentence(i, 0)}\t${sentence(i, 1)}\t${sys}\t${sentence(i, 2 + k)}`);
+    }
+  }
+  await page.goto(`${env.server.base}/import`);
+  await page.fill('input[name="test_set_name"]', 'small-set');
+  await page.fill('input[name="pair"]', 'en-de');
+  await page.setInputFiles('input[name="file"]', { name: 'small.tsv', mimeType: 'text/tab-separated-values', buffer: Buffer.from(rows.join('\n') + '\n') });
+  await page.click('#import-form button[type="submit"]');
+  await page.waitForSelector('#import-done', { timeout: 15_000 });
+
+  const d = await openHydrated(context, `${env.server.base}/campaigns/new`);
+  await d.fill('#campaign-name', 'Small word order');
+  await d.selectOption('#task', 'word-order');
+  await chooseTestSet(d, 'small-set');
+  await d.waitForFunction(() => /The design builds: 4 HITs/.test(document.querySelector('#design-ok')?.textContent ?? ''), null, { timeout: 15_000 });
+  // Every number, text and select field of the form has help it is described by.
+  const undescribed = await d.$$eval('.designer-form input:not([type=checkbox]), .designer-form select', (els) =>
+    els.filter((el) => el.id !== 'campaign-name' && el.id !== 'task' && el.id !== 'test-set' && el.id !== 'interface-language')
+      .filter((el) => {
+        const ids = (el.getAttribute('aria-describedby') ?? '').split(/\s+/).filter(Boolean);
+        return !ids.some((id) => (document.getElementById(id)?.textContent ?? '').trim().length > 10);
+      })
+      .map((el) => el.id));
+  assert.deepEqual(undescribed, []);
+  assert.match(await d.textContent('#woj-permutations-help'), /words out of order/);
+  // The preview describes reorderings plainly, never a word that stayed where it was.
+  await d.waitForSelector('#degraded-preview tbody tr');
+  const changes = await d.$$eval('#degraded-preview td[data-label="What changed"]', (tds) => tds.map((t) => t.textContent));
+  for (const c of changes) {
+    assert.doesNotMatch(c, /from word (\d+) to word \1\b/);
+    assert.match(c, /moved “.+” \d+ words? (later|earlier)|changed the order|swapped|copied|replaced|deleted/);
+  }
+  // Only the task's fields: fluency has its own time per judgment and no choice of damage.
+  assert.equal(await d.$('#degradation'), null, 'word order reorders references; no damage policy');
+  await d.selectOption('#task', 'da-fluency');
+  await d.waitForSelector('#sec-fluency');
+  assert.equal(await d.$('#sec-adequacy'), null);
+  assert.equal(await d.$('#degradation'), null);
+  await d.selectOption('#task', 'da-adequacy');
+  await d.waitForSelector('#degradation');
+  assert.equal(await d.$('#sec-fluency'), null);
+  // Beside the form, and still in sight far down the form.
+  await d.locator('#seed').scrollIntoViewIfNeeded();
+  const form = await d.locator('.designer-form').boundingBox();
+  const summary = await d.locator('.design-summary').boundingBox();
+  assert.ok(summary.x >= form.x + form.width, `summary at x=${summary.x}, form ends at ${form.x + form.width}`);
+  assert.ok(summary.y >= 0 && summary.y < 900, `summary in view at y=${summary.y}`);
+  assert.ok(await d.isVisible('#create-campaign'));
+  assert.equal(await d.isVisible('.design-bar'), false);
+  // On a phone: one column, no sideways scrolling, the summary line in sight.
+  await d.setViewportSize({ width: 390, height: 800 });
+  await d.locator('#seed').scrollIntoViewIfNeeded();
+  assert.ok(await d.isVisible('.design-bar'));
+  const bar = await d.locator('.design-bar').boundingBox();
+  assert.ok(bar.y + bar.height <= 801 && bar.y > 600, `summary line at the bottom (y=${bar.y})`);
+  assert.match(await d.textContent('.design-bar'), /HITs · \d+ assignments/);
+  assert.equal(await d.evaluate(() => document.documentElement.scrollWidth > window.innerWidth), false);
+  assert.deepEqual(page.assayErrors.concat(d.assayErrors), []);
+  await context.close();
+});

@@ -85,6 +85,14 @@ test('an organizer sets up a calibrated comparison, a crowd completes it, the st
   const offered = await designer.$$eval('#benchmark-0 option', (os) => os.map((o) => o.textContent).filter((t) => !t.startsWith('—')));
   assert.deepEqual(offered.map((t) => t.split(' ')[0]), ['Bench']);
   await choose(designer, '#benchmark-0', 'Bench');
+  // Each test set's reference is chosen on its own (issue 18 item 8): first by name, or one it has.
+  for (const which of ['old', 'new']) {
+    const refs = await designer.$$eval(`#${which}-reference-0 option`, (os) => os.map((o) => o.value));
+    assert.equal(refs[0], '', 'first by name is the default');
+    assert.ok(refs.length >= 2, `the ${which} test set's references are offered: ${refs}`);
+    assert.match(await designer.textContent(`#${which}-reference-0-help`), /shown beside each output/);
+  }
+  await designer.selectOption('#new-reference-0', (await designer.$$eval('#new-reference-0 option', (os) => os.map((o) => o.value)))[1]);
   for (const [id, v] of [['#hit-length', '30'], ['#bad-refs', '5'], ['#repeats', '2'], ['#refs', '3'], ['#sets', '2'], ['#judgments-wanted', '20'], ['#redundancy', '1']]) {
     await designer.fill(id, v);
   }

@@ -700,21 +700,21 @@ pub fn DesignerPage() -> impl IntoView {
                 <div class="row">
                     <label>
                         "Completion code"
-                        <select id="gate" on:change=move |ev| gate.update(|g| g.mode = if event_target_value(&ev) == "require-pass" { GateMode::RequirePass } else { GateMode::Off })>
+                        <select id="gate" aria-describedby="gate-help" on:change=move |ev| gate.update(|g| g.mode = if event_target_value(&ev) == "require-pass" { GateMode::RequirePass } else { GateMode::Off })>
                             <option value="off" selected=move || gate.with(|g| g.mode == GateMode::Off)>"always given (review afterwards)"</option>
                             <option value="require-pass" selected=move || gate.with(|g| g.mode == GateMode::RequirePass)>"only if the worker passes the reliability test"</option>
                         </select>
                     </label>
                     <label>
                         "With too few pairs to test (not enough evidence)"
-                        <select id="gate-unsure" disabled=move || gate.with(|g| g.mode == GateMode::Off)
+                        <select id="gate-unsure" aria-describedby="gate-help" disabled=move || gate.with(|g| g.mode == GateMode::Off)
                             on:change=move |ev| gate.update(|g| g.unsure = if event_target_value(&ev) == "hold" { GateUnsure::Hold } else { GateUnsure::Give })>
                             <option value="give" selected=move || gate.with(|g| g.unsure == GateUnsure::Give)>"give the code"</option>
                             <option value="hold" selected=move || gate.with(|g| g.unsure == GateUnsure::Hold)>"hold it until I approve the worker"</option>
                         </select>
                     </label>
                 </div>
-                <p class="hint">"The worker's reliability (bad references against their originals, pooled over the worker's HITs in this campaign) is computed when each HIT is finished; a held worker sees a neutral thank-you page, never which items were checks."</p>
+                <p class="hint" id="gate-help">"The worker's reliability (bad references against their originals, pooled over the worker's HITs in this campaign) is computed when each HIT is finished; a held worker sees a neutral thank-you page, never which items were checks."</p>
                 <h2>"Wording (in the target language)"</h2>
                 <div class="row">
                     <label>
@@ -793,15 +793,27 @@ pub fn DesignerPage() -> impl IntoView {
                     <div class="row">
                         {text_field("Q2 left", "woj-low2", settings, |s| s.wording.woj_low2.clone(), |s, v| s.wording.woj_low2 = v)}
                         {text_field("Q2 right", "woj-high2", settings, |s| s.wording.woj_high2.clone(), |s, v| s.wording.woj_high2 = v)}
+                        <div class="field">
                         <label>
                             "Scales"
-                            <select id="woj-scale" on:change=move |ev| settings.update(|s| s.woj_scale = event_target_value(&ev))>
+                            <select id="woj-scale" aria-describedby="woj-scale-help" on:change=move |ev| settings.update(|s| s.woj_scale = event_target_value(&ev))>
                                 <option value="boxes" selected=move || settings.with(|s| s.woj_scale != "sliders")>"two 5-point scales"</option>
                                 <option value="sliders" selected=move || settings.with(|s| s.woj_scale == "sliders")>"two 0–100 sliders"</option>
                             </select>
                         </label>
+                        <p class="field-help" id="woj-scale-help">"How annotators answer both questions: five labelled boxes, or a slider with no number."</p>
+                        </div>
                     </div>
                 })}
+                // On a phone the summary comes after the form: this line stays in sight at the
+                // bottom of the screen meanwhile (hidden from screen readers, which have the
+                // summary itself).
+                <p class="design-bar" aria-hidden="true">
+                    {move || {
+                        let i = implications();
+                        format!("{} HITs · {} assignments · {:.2} · {:.0} min per HIT", i.hits, i.assignments, i.cost, i.minutes_per_hit)
+                    }}
+                </p>
             </div>
             // Beside the form on a wide window, sticky while the organizer scrolls; under it
             // on a phone.
