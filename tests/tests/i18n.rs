@@ -72,6 +72,29 @@ fn tag_of<'a>(html: &'a str, id: &str) -> &'a str {
 }
 
 both_backends! {
+    /// Issue 18: crowd pages showed the campaign's internal name (which may say what the
+    /// campaign tests). Annotators see the organizer's title for them, else a neutral one in
+    /// their language; the name is in nothing the worker's browser receives.
+    async fn annotators_see_a_title_never_the_campaigns_name(server) {
+        let org = server.browser();
+        org.login(ORGANIZER).await;
+        let de = upload(&org, "en-de", "title-de").await;
+        let secret = "Batch 7 (10% bad refs, spammer trap)";
+        let link = launch(&org, &de, secret, json!({})).await;
+        let (worker, a) = arrive(&server, &link, "T-1", "en-US").await;
+        let html = page(&worker, &format!("/work/{a}"), "en-US").await;
+        assert!(html.contains("id=\"hit-title\">Übersetzungen bewerten<"), "a neutral title in German: {html}");
+        let state = call(&worker, "load_work", &[("assignment", &a)], "en-US").await.1;
+        assert_eq!(serde_json::from_str::<Value>(&state).unwrap()["title"], "Übersetzungen bewerten");
+        for what in [&html, &state] {
+            assert!(!what.contains("Batch 7") && !what.contains("spammer"), "the campaign's name reached the worker: {what}");
+        }
+        let link = launch(&org, &de, "Batch 8", json!({ "public_title": "Bewerten Sie Nachrichtentexte" })).await;
+        let (worker, a) = arrive(&server, &link, "T-2", "en-US").await;
+        let html = page(&worker, &format!("/work/{a}"), "en-US").await;
+        assert!(html.contains("id=\"hit-title\">Bewerten Sie Nachrichtentexte<") && !html.contains("Batch 8"), "{html}");
+    }
+
     async fn the_interface_speaks_the_target_language_or_the_browsers(server) {
         let org = server.browser();
         org.login(ORGANIZER).await;

@@ -277,6 +277,9 @@ pub struct CampaignSettings {
     /// [`crate::i18n::Lang`]), or empty for automatic (the target language if the catalog has
     /// it, else the browser's).
     pub interface_language: String,
+    /// The title annotators see on a HIT's start page; empty: a neutral title in their
+    /// language. The campaign's name is the organizers' and never reaches an annotator.
+    pub public_title: String,
     /// Documents (ESA): what the screen shows of a segment's document besides the segment.
     pub document_context: DocumentContext,
     /// Documents (ESA): a 0–100 score for the whole document with its last segment
@@ -355,6 +358,7 @@ impl Default for CampaignSettings {
             practice_items: 0,
             practice_pass: 0,
             interface_language: String::new(),
+            public_title: String::new(),
             document_context: DocumentContext::Left,
             document_score: false,
             hit_minutes: 60.0,

@@ -147,6 +147,14 @@ pub fn localized_screen_settings(settings_json: &str, task: &str, target_lang: &
     screen
 }
 
+/// The title of a campaign's HITs for annotators: the organizer's title for them, else a
+/// neutral one in the interface language.
+pub fn public_title(settings_json: &str, task: &str, ui: Lang) -> String {
+    let kind = TaskKind::parse(task).unwrap_or(TaskKind::DaAdequacy);
+    let title = CampaignSettings::read(settings_json, kind, "", "").public_title;
+    if title.trim().is_empty() { ui.text(assay_core::i18n::Text::WorkTitle).to_string() } else { title.trim().to_string() }
+}
+
 /// A campaign's interface language: the organizer's choice, else the test set's target
 /// language if the catalog has it, else the browser's first language the catalog has, else
 /// English.
@@ -273,7 +281,9 @@ pub struct Step {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct WorkState {
     pub assignment: String,
-    pub campaign_name: String,
+    /// The title annotators see ([`public_title`]); never the campaign's name, which is the
+    /// organizers' (it may say what the campaign tests).
+    pub title: String,
     /// `da-adequacy`, `da-fluency`, `da-source` or `word-order`.
     pub task: String,
     pub screen: ScreenSettings,

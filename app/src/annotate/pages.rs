@@ -576,7 +576,7 @@ fn StartPage(info: StoredValue<WorkState>, practice: Option<PracticeView>, busy:
     let label = ui.msg(if todo.is_some() { Msg::StartPractice } else { Msg::Start });
     view! {
         <div class="card start-page">
-            <h1>{i.campaign_name.clone()}</h1>
+            <h1 id="hit-title">{i.title.clone()}</h1>
             <h2 id="instructions-heading">{ui.msg(Msg::Instructions)}</h2>
             <div class="instructions" id="instructions" aria-labelledby="instructions-heading" lang=i.screen.wording_lang.clone() dir=i.screen.wording_dir.clone()>
                 {instructions_view(&i.screen.wording.instructions)}

@@ -133,7 +133,6 @@ struct Loaded {
     /// The quality gate held this finished HIT's completion code.
     code_held: bool,
     total: i64,
-    campaign_name: String,
     task: String,
     settings: String,
     reference_name: Option<String>,
@@ -159,7 +158,6 @@ struct LoadedRow {
     user_id: Option<i64>,
     blocked: i64,
     item_count: i64,
-    campaign_name: String,
     task: String,
     settings: String,
     reference_name: Option<String>,
@@ -173,7 +171,7 @@ async fn load(db: &Db, caller: Option<i64>, public_id: &str) -> Result<Loaded, W
     }
     let row: LoadedRow = sqlx::query_as(
         "SELECT a.id, a.public_id, a.worker_id, h.campaign_id, a.hit_id, a.status, a.platform_params, a.next_position, a.item_shown_at, \
-                a.completion_code, a.code_held, w.user_id, w.blocked, h.item_count, c.name AS campaign_name, c.task, c.settings, \
+                a.completion_code, a.code_held, w.user_id, w.blocked, h.item_count, c.task, c.settings, \
                 c.reference_name, t.source_lang, t.target_lang \
          FROM assignments a JOIN workers w ON w.id = a.worker_id JOIN hits h ON h.id = a.hit_id \
          JOIN campaigns c ON c.id = h.campaign_id JOIN test_sets t ON t.id = c.test_set_id \
@@ -208,7 +206,6 @@ async fn load(db: &Db, caller: Option<i64>, public_id: &str) -> Result<Loaded, W
         completion_code: row.completion_code,
         code_held: row.code_held != 0,
         total: row.item_count,
-        campaign_name: row.campaign_name,
         task: row.task,
         settings: row.settings,
         reference_name: row.reference_name,
@@ -471,7 +468,7 @@ pub async fn work_state_in(
     let practice = if a.started() || a.status == AssignmentStatus::Completed { None } else { practice_view(db, &a).await? };
     Ok(WorkState {
         assignment: a.public_id.clone(),
-        campaign_name: a.campaign_name.clone(),
+        title: super::public_title(&a.settings, &a.task, screen.ui),
         task: a.task.clone(),
         // Direction comes from the test set's language code; the settings hold a display name.
         target_dir: super::direction_of(&a.target_lang).to_string(),

@@ -185,6 +185,7 @@ pub(crate) fn field_help(label: &str) -> &'static str {
         "Idle timeout (min)" => "A HIT left untouched this long is given back, so another worker can take it.",
         "Active time: idle after (s) without input" => "Time without a key, touch or pointer input is not counted as work (words per hour, time flags).",
         "Seconds per fluency judgment" | "Seconds per judgment" => "Expected time of one judgment: it gives the expected time per HIT and the total work.",
+        "Title annotators see" => "The heading of a HIT's start page. Empty: a neutral title in their language. The campaign's name above stays among organizers.",
         "Target language" => "Its name as annotators read it in the wording (the test set sets it).",
         "Source language" => "Its name as annotators read it in the wording (the test set sets it).",
         "Next button" => "The button that saves an answer and moves on.",
@@ -736,6 +737,7 @@ pub fn DesignerPage() -> impl IntoView {
                     "Wording left at its default below is shown translated into that language; wording you write is shown as written."
                 </p>
                 <div class="row">
+                    {text_field("Title annotators see", "public-title", settings, |s| s.public_title.clone(), |s, v| s.public_title = v)}
                     {text_field("Target language", "target-language", settings, |s| s.target_language.clone(), |s, v| s.target_language = v)}
                     {text_field("Source language", "source-language", settings, |s| s.source_language_name.clone(), |s, v| s.source_language_name = v)}
                     {text_field("Next button", "next-label", settings, |s| s.wording.next_label.clone(), |s, v| s.wording.next_label = v)}

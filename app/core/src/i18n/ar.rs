@@ -200,5 +200,6 @@ pub(super) fn text(t: Text) -> &'static str {
         Text::PreviewTitle => "معاينة",
         Text::PreviewSample => "عنصر نموذجي (للقراءة فقط)",
         Text::PreviewAccept => "اقبل المهمة (HIT) لتبدأ. سترى عنصرًا واحدًا في كل مرة.",
+        Text::WorkTitle => "تقييم الترجمات",
     }
 }

@@ -200,5 +200,6 @@ Na klávesnici: tabulátorem přejděte na překlad a stiskněte jeho pořadí (
         Text::PreviewTitle => "Náhled",
         Text::PreviewSample => "Ukázková položka (jen ke čtení)",
         Text::PreviewAccept => "Pro zahájení přijměte HIT. Uvidíte vždy jednu položku.",
+        Text::WorkTitle => "Hodnocení překladů",
     }
 }

@@ -199,5 +199,6 @@ Mit der Tastatur: Mit Tab zu einer Übersetzung, dann ihren Rang drücken (1 bis
         Text::PreviewTitle => "Vorschau",
         Text::PreviewSample => "Ein Beispielelement (nur zum Lesen)",
         Text::PreviewAccept => "Nehmen Sie den HIT an, um zu beginnen. Sie sehen jeweils ein Element.",
+        Text::WorkTitle => "Übersetzungen bewerten",
     }
 }

@@ -200,5 +200,6 @@ With a keyboard: Tab to a translation, then press its rank (1 to 5); Enter goes 
         Text::PreviewTitle => "Preview",
         Text::PreviewSample => "A sample item (read-only)",
         Text::PreviewAccept => "Accept the HIT to start. You will see one item at a time.",
+        Text::WorkTitle => "Judging translations",
     }
 }

@@ -199,5 +199,6 @@ pub(super) fn text(t: Text) -> &'static str {
         Text::PreviewTitle => "पूर्वावलोकन",
         Text::PreviewSample => "एक नमूना आइटम (केवल पढ़ने के लिए)",
         Text::PreviewAccept => "शुरू करने के लिए HIT स्वीकार करें। आपको एक बार में एक आइटम दिखेगा।",
+        Text::WorkTitle => "अनुवाद का मूल्यांकन",
     }
 }

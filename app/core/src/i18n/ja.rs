@@ -199,5 +199,6 @@ pub(super) fn text(t: Text) -> &'static str {
         Text::PreviewTitle => "プレビュー",
         Text::PreviewSample => "サンプル項目（閲覧のみ）",
         Text::PreviewAccept => "HIT を受諾すると開始できます。項目は 1 件ずつ表示されます。",
+        Text::WorkTitle => "翻訳の評価",
     }
 }

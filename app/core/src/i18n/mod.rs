@@ -393,6 +393,9 @@ messages! {
         PreviewTitle,
         PreviewSample,
         PreviewAccept,
+        /// The heading of a HIT's start page when the organizer gave no title for annotators
+        /// (the campaign's own name is the organizers').
+        WorkTitle,
     }
 }
 

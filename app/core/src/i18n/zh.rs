@@ -198,5 +198,6 @@ pub(super) fn text(t: Text) -> &'static str {
         Text::PreviewTitle => "预览",
         Text::PreviewSample => "示例项（只读）",
         Text::PreviewAccept => "接受 HIT 后即可开始。每次显示一项。",
+        Text::WorkTitle => "翻译评估",
     }
 }
