@@ -64,6 +64,12 @@ async fn call(b: &Browser, name: &str, form: &[(&str, &str)], accept_language: &
     (r.status().as_u16(), r.text().await.unwrap())
 }
 
+/// A crowd link to a campaign that does not exist (its id changed, its signature kept).
+fn forged_unknown(link: &str) -> String {
+    let (path, query) = link.split_once('?').unwrap();
+    format!("{path}x?{query}")
+}
+
 /// The opening tag of the element with `id` in `html`.
 fn tag_of<'a>(html: &'a str, id: &str) -> &'a str {
     let at = html.find(&format!("id=\"{id}\"")).unwrap_or_else(|| panic!("no #{id} in {html}"));
@@ -93,6 +99,35 @@ both_backends! {
         let (worker, a) = arrive(&server, &link, "T-2", "en-US").await;
         let html = page(&worker, &format!("/work/{a}"), "en-US").await;
         assert!(html.contains("id=\"hit-title\">Bewerten Sie Nachrichtentexte<") && !html.contains("Batch 8"), "{html}");
+    }
+
+    /// Issue 18: a crowd link refused before its campaign is known spoke English; it now
+    /// speaks the browser's language, and once the campaign is known, the campaign's.
+    async fn refused_crowd_links_speak_the_workers_language(server) {
+        let org = server.browser();
+        org.login(ORGANIZER).await;
+        let de = upload(&org, "en-de", "refusal-de").await;
+        let link = launch(&org, &de, "Refusals", json!({})).await;
+        let b = server.browser();
+        let get = |path: String, lang: &'static str| {
+            let b = &b;
+            async move {
+                let r = b.client.get(format!("{}{path}", b.base)).header("accept-language", lang).send().await.unwrap();
+                (r.status().as_u16(), r.text().await.unwrap())
+            }
+        };
+        let (at, sig) = link.split_once("sig=").unwrap();
+        let forged = format!("{at}sig={}{}", if sig.starts_with('0') { "1" } else { "0" }, &sig[1..]);
+        let (status, html) = get(forged, "cs-CZ,cs;q=0.9").await;
+        assert_eq!(status, 403);
+        assert!(html.contains("<html lang=\"cs\"") && html.contains("Neplatný odkaz") && html.contains("Použijte prosím odkaz"), "{html}");
+        let (status, html) = get(forged_unknown(&link), "ar").await;
+        assert!(status == 403 || status == 404, "{status}");
+        assert!(html.contains("dir=\"rtl\""), "{html}");
+        // The campaign is known (German): its language, whatever the browser's.
+        let (status, html) = get(link.clone(), "en-US").await;
+        assert_eq!(status, 400);
+        assert!(html.contains("Wer sind Sie?") && html.contains("PROLIFIC_PID"), "{html}");
     }
 
     async fn the_interface_speaks_the_target_language_or_the_browsers(server) {

@@ -269,10 +269,6 @@ async fn upload_import(
     outcome(html, save_import(&state.db, &bundle).await.map_err(Refusal::from), typed)
 }
 
-fn page(status: StatusCode, title: &str, text: &str) -> Response {
-    page_in(Lang::En, status, title, text)
-}
-
 /// One of the crowd link's pages in the campaign's interface language (issue 18 item 3).
 fn crowd_page(lang: Lang, status: StatusCode, title: Text, text: Text) -> Response {
     page_in(lang, status, lang.text(title), lang.text(text))
@@ -325,15 +321,17 @@ async fn crowd_link(
 ) -> Response {
     let accept_language = header_text(&headers, "accept-language");
     let sig = q.get("sig").map(String::as_str).unwrap_or("");
+    // Before the campaign is known, the browser's language (else English).
+    let browser = accept_language.as_deref().and_then(Lang::from_accept_language).unwrap_or_default();
     if !verify_link(&state.secret, &public_id, sig) {
-        return page(StatusCode::FORBIDDEN, "Link not valid", "This campaign link is not valid. Please use the link exactly as you received it.");
+        return crowd_page(browser, StatusCode::FORBIDDEN, Text::LinkInvalidTitle, Text::LinkInvalid);
     }
     let campaign = match campaign_by_public_id(&state.db, &public_id).await {
         Ok(Some(id)) => id,
-        Ok(None) => return page(StatusCode::NOT_FOUND, "No such campaign", "This campaign does not exist any more."),
+        Ok(None) => return crowd_page(browser, StatusCode::NOT_FOUND, Text::CampaignGoneTitle, Text::CampaignGone),
         Err(e) => {
             tracing::error!("crowd link: {e}");
-            return page(StatusCode::INTERNAL_SERVER_ERROR, "Something went wrong", "Please try again in a minute.");
+            return crowd_page(browser, StatusCode::INTERNAL_SERVER_ERROR, Text::CrowdErrorTitle, Text::CrowdError);
         }
     };
     let get = |k: &str| q.get(k).map(|s| s.trim().to_string()).filter(|s| !s.is_empty());
@@ -344,7 +342,7 @@ async fn crowd_link(
     if get("assignmentId").as_deref() == Some("ASSIGNMENT_ID_NOT_AVAILABLE") {
         return match crate::campaign::preview::preview_html(&state.db, campaign, accept_language.as_deref()).await {
             Ok(Some(html)) => (StatusCode::OK, Html(html)).into_response(),
-            Ok(None) => page(StatusCode::NOT_FOUND, "No such campaign", "This campaign does not exist any more."),
+            Ok(None) => crowd_page(lang().await, StatusCode::NOT_FOUND, Text::CampaignGoneTitle, Text::CampaignGone),
             Err(e) => {
                 e.log();
                 crowd_page(lang().await, StatusCode::INTERNAL_SERVER_ERROR, Text::CrowdErrorTitle, Text::CrowdError)
@@ -359,11 +357,7 @@ async fn crowd_link(
         (Platform::Link, get("worker"), &[])
     };
     let Some(worker) = worker else {
-        return page(
-            StatusCode::BAD_REQUEST,
-            "Who are you?",
-            "This link needs the crowd platform's worker id (workerId for Mechanical Turk, PROLIFIC_PID for Prolific, or worker).",
-        );
+        return crowd_page(lang().await, StatusCode::BAD_REQUEST, Text::NoWorkerIdTitle, Text::NoWorkerId);
     };
     // The parameters kept with the assignment: one line each, of bounded length.
     for key in keys {
@@ -371,7 +365,9 @@ async fn crowd_link(
         if let Some(value) = get(key)
             && let Err(problem) = assay_core::limits::check_line(&value, max)
         {
-            return page(StatusCode::BAD_REQUEST, "Link not valid", &format!("The link's {key} {problem}."));
+            // The problem itself is technical (for the platform's operator), in English.
+            let ui = lang().await;
+            return page_in(ui, StatusCode::BAD_REQUEST, ui.text(Text::LinkInvalidTitle), &format!("{} ({key} {problem})", ui.text(Text::LinkInvalid)));
         }
     }
     let params = crowd_params(platform, keys.iter().filter_map(|k| get(k).map(|v| (k.to_string(), v))));
@@ -390,7 +386,8 @@ async fn crowd_link(
         }
         Err(e @ AppError::Invalid { .. }) => {
             e.log();
-            page(e.status(), "Who are you?", &e.public_message())
+            let ui = lang().await;
+            page_in(ui, e.status(), ui.text(Text::NoWorkerIdTitle), &e.public_message())
         }
         Err(AppError::Conflict(_)) => {
             crowd_page(lang().await, StatusCode::SERVICE_UNAVAILABLE, Text::CrowdBusyTitle, Text::CrowdBusy)

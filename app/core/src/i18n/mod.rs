@@ -389,6 +389,13 @@ messages! {
         CrowdBusy,
         CrowdErrorTitle,
         CrowdError,
+        /// A crowd link refused before its campaign is known (in the browser's language).
+        LinkInvalidTitle,
+        LinkInvalid,
+        CampaignGoneTitle,
+        CampaignGone,
+        NoWorkerIdTitle,
+        NoWorkerId,
         /// The Mechanical Turk preview.
         PreviewTitle,
         PreviewSample,
