@@ -72,6 +72,10 @@ async function openAccountsPage(context) {
   await page.waitForSelector('section[data-role="admin"]');
   await page.click('a[href="/admin/users"]');
   await page.waitForSelector('#users');
+  // The accounts page is another family's bundle: a full page load whose table is in the
+  // server's HTML before its buttons work. A click before hydration did nothing, and the test
+  // waited 30 s for its result (seen once under load, with the whole suite on 2 busy cores).
+  await waitHydrated(page);
   return page;
 }
 
