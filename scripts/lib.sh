@@ -47,6 +47,24 @@ ensure_wasm_bindgen() {
 # pkg/assay-<name>_bg.wasm.
 BROWSER_BUNDLES="$(sed -n 's/^bundle-\([a-z]*\) = .*/\1/p' "$ROOT/app/Cargo.toml" | tr '\n' ' ')"
 
+# Compressed copies of the site's files beside them (FILE.gz, and in release FILE.br), which the
+# server sends to browsers that accept them (tower-http's precompressed files): the annotation
+# bundle is about a third of its size gzipped, the time a phone on a slow network waits for it
+# (issue 18 item 5). $1 = debug | release, then the files.
+precompress() {
+  local mode="$1" f
+  shift
+  if [ "$mode" = release ]; then apt_install brotli gzip; fi
+  for f in "$@"; do
+    if [ "$mode" = release ]; then
+      gzip -9 -n -k -f "$f"
+      brotli -q 11 -k -f "$f"
+    else
+      gzip -6 -n -k -f "$f"
+    fi
+  done
+}
+
 # Builds the browser bundles and the stylesheet into target/site.
 # $1 = debug | release
 build_site() {
@@ -60,7 +78,7 @@ build_site() {
   # Cargo rebuilds the app crate whenever the feature changes, so the bundles are kept under
   # site-cache/, keyed by everything they are built from, and rebuilt only when that changes.
   key="$( {
-    rustc -V; wasm-bindgen --version; echo "$mode"
+    rustc -V; wasm-bindgen --version; echo "$mode"; echo "with .gz (and .br in release)"
     if [ "$mode" = release ] && command -v wasm-opt >/dev/null; then wasm-opt --version; fi
     cd "$ROOT" && find app/src app/core app/stats app/Cargo.toml Cargo.toml Cargo.lock .cargo -type f -not -path "*/target/*" -print0 | sort -z | xargs -0 sha256sum
   } | sha256sum | cut -c1-16)"
@@ -80,6 +98,7 @@ build_site() {
         wasm-opt -Oz --enable-bulk-memory --enable-nontrapping-float-to-int \
           -o "$cache/assay-${name}_bg.wasm" "$cache/assay-${name}_bg.wasm"
       fi
+      precompress "$mode" "$cache/assay-${name}_bg.wasm" "$cache/assay-${name}.js"
     done
     touch "$cache/complete"
   fi
@@ -87,6 +106,7 @@ build_site() {
   mkdir -p "$site/pkg"
   cp "$cache"/assay-* "$site/pkg/"
   cp "$ROOT/style/assay.css" "$site/assay.css"
+  precompress "$mode" "$site/assay.css"
   if [ -d "$ROOT/public" ]; then cp -R "$ROOT/public/." "$site/"; fi
 }
 

@@ -1,0 +1,57 @@
+// Time to the first usable item on a slow phone (issue 18 item 5), printed, never asserted:
+// `scripts/phone-time` builds the release bundles and runs this; `node end2end/phone-time.js`
+// with ASSAY_BIN and LEPTOS_SITE_ROOT set runs it alone. A demo server with a fresh database; for
+// each run a new crowd worker of the demo's DA adequacy campaign on a 390 px touch phone, cache
+// off, Slow 4G (562.5 ms latency, 1.26 Mbit/s down, 0.675 Mbit/s up) and 4x CPU slowdown, the
+// issue's profile. From the navigation to the HIT's start page (the crowd link's redirect
+// resolved beforehand) it times: the page hydrated (Start works), and, pressing Start at once,
+// the first item's slider on the screen and live. Also prints the bytes the page transferred
+// (compressed as sent) and the bundle's Content-Encoding. RUNS (default 3) runs.
+import { startServer, launchBrowser, openHydrated, signIn, ok, DEMO } from './tests/harness.js';
+
+const runs = Number(process.env.RUNS ?? 3);
+const server = await startServer();
+const browser = await launchBrowser();
+try {
+  const organizer = await openHydrated(await browser.newContext(), `${server.base}/login`);
+  await signIn(organizer, DEMO.organizer);
+  await organizer.waitForSelector('section[data-role="organizer"]', { timeout: 15_000 });
+  const campaign = (await ok(organizer, 'list_campaigns')).find((c) => c.task === 'da-adequacy' && c.status === 'launched');
+  const link = (await ok(organizer, 'campaign_progress', { campaign_id: campaign.id })).crowd_link;
+  const rows = [];
+  for (let run = 1; run <= runs; run++) {
+    // The crowd link answers with a redirect to the worker's /work/… page.
+    const arrival = await fetch(`${link}&worker=PHONE-${run}-${Date.now()}`, { redirect: 'manual' });
+    const work = new URL(arrival.headers.get('location'), server.base).href;
+    const context = await browser.newContext({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true, deviceScaleFactor: 3 });
+    const page = await context.newPage();
+    const cdp = await context.newCDPSession(page);
+    await cdp.send('Network.enable');
+    await cdp.send('Network.setCacheDisabled', { cacheDisabled: true });
+    await cdp.send('Network.emulateNetworkConditions', {
+      offline: false, latency: 562.5, downloadThroughput: (1.26e6 / 8), uploadThroughput: (0.675e6 / 8),
+    });
+    await cdp.send('Emulation.setCPUThrottlingRate', { rate: 4 });
+    let bytes = 0;
+    let encoding = '(none)';
+    cdp.on('Network.loadingFinished', (e) => { bytes += e.encodedDataLength; });
+    cdp.on('Network.responseReceived', (e) => {
+      if (e.response.url.endsWith('_bg.wasm')) encoding = e.response.headers['content-encoding'] ?? e.response.headers['Content-Encoding'] ?? '(none)';
+    });
+    const t0 = Date.now();
+    await page.goto(work, { waitUntil: 'commit', timeout: 120_000 });
+    await page.waitForSelector('body[data-hydrated="true"]', { timeout: 120_000 });
+    const hydrated = Date.now() - t0;
+    await page.tap('#start');
+    await page.waitForSelector('#score[role="slider"]', { state: 'visible', timeout: 120_000 });
+    const usable = Date.now() - t0;
+    rows.push({ run, hydrated, usable, bytes, encoding });
+    console.log(`run ${run}: start page hydrated ${(hydrated / 1000).toFixed(2)} s, first item usable ${(usable / 1000).toFixed(2)} s, ${(bytes / 1024).toFixed(0)} KiB transferred, wasm Content-Encoding ${encoding}`);
+    await context.close();
+  }
+  const median = (xs) => xs.sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+  console.log(`median of ${runs}: hydrated ${(median(rows.map((r) => r.hydrated)) / 1000).toFixed(2)} s, first item usable ${(median(rows.map((r) => r.usable)) / 1000).toFixed(2)} s`);
+} finally {
+  await browser.close();
+  await server.stop?.();
+}
