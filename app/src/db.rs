@@ -107,10 +107,10 @@ const MIGRATIONS: &[(i64, &str, &str, &str)] = &[
         include_str!("../../migrations/postgres/0011_metric_scores.sql"),
     ),
     (
-        16,
+        15,
         "study references",
-        include_str!("../../migrations/sqlite/0016_study_references.sql"),
-        include_str!("../../migrations/postgres/0016_study_references.sql"),
+        include_str!("../../migrations/sqlite/0015_study_references.sql"),
+        include_str!("../../migrations/postgres/0015_study_references.sql"),
     ),
 ];
 

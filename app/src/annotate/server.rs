@@ -1626,7 +1626,6 @@ mod tests {
             completion_code: None,
             code_held: false,
             total: 50,
-            campaign_name: "c".into(),
             task: task.into(),
             settings: settings.into(),
             reference_name: None,
