@@ -1,7 +1,7 @@
 // Time to the first usable item on a slow phone (issue 18 item 5), printed, never asserted:
 // `scripts/phone-time` builds the release bundles and runs this; `node end2end/phone-time.js`
 // with ASSAY_BIN and LEPTOS_SITE_ROOT set runs it alone. A demo server with a fresh database; for
-// each run a new crowd worker of the demo's DA adequacy campaign on a 390 px touch phone, cache
+// each run a new crowd worker of a DA adequacy campaign on the demo's test set, on a 390 px touch phone, cache
 // off, Slow 4G (562.5 ms latency, 1.26 Mbit/s down, 0.675 Mbit/s up) and 4x CPU slowdown, the
 // issue's profile. From the navigation to the HIT's start page (the crowd link's redirect
 // resolved beforehand) it times: the page hydrated (Start works), and, pressing Start at once,
@@ -16,12 +16,26 @@ try {
   const organizer = await openHydrated(await browser.newContext(), `${server.base}/login`);
   await signIn(organizer, DEMO.organizer);
   await organizer.waitForSelector('section[data-role="organizer"]', { timeout: 15_000 });
-  const campaign = (await ok(organizer, 'list_campaigns')).find((c) => c.task === 'da-adequacy' && c.status === 'launched');
-  const link = (await ok(organizer, 'campaign_progress', { campaign_id: campaign.id })).crowd_link;
+  // A DA adequacy campaign of 100-item HITs on the demo's German→English test set, a HIT per
+  // run (the demo's own campaigns are handed out already).
+  const set = (await ok(organizer, 'list_test_sets')).find((t) => t.source_lang === 'de' && t.systems.length >= 3);
+  const draft = {
+    name: 'Phone timing', task: 'da-adequacy', test_set_id: set.id, systems: set.systems.map((s) => s.id), benchmark_systems: [], seed: 7,
+    settings: { judgments_wanted: 70 * Math.max(runs, 1), redundancy: 1, interface_language: 'en' },
+  };
+  const created = await organizer.evaluate(async (draft) => {
+    const r = await fetch('/api/create_campaign', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ draft }) });
+    return { status: r.status, body: await r.text() };
+  }, draft);
+  if (created.status !== 200) throw new Error(`creating the campaign: ${created.body}`);
+  const id = created.body.trim();
+  await ok(organizer, 'launch_campaign', { campaign_id: id });
+  const link = (await ok(organizer, 'campaign_progress', { campaign_id: id })).crowd_link;
   const rows = [];
   for (let run = 1; run <= runs; run++) {
     // The crowd link answers with a redirect to the worker's /work/… page.
     const arrival = await fetch(`${link}&worker=PHONE-${run}-${Date.now()}`, { redirect: 'manual' });
+    if (!arrival.headers.get('location')) throw new Error(`the crowd link answered ${arrival.status}: ${(await arrival.text()).slice(0, 300)}`);
     const work = new URL(arrival.headers.get('location'), server.base).href;
     const context = await browser.newContext({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true, deviceScaleFactor: 3 });
     const page = await context.newPage();
