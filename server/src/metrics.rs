@@ -197,8 +197,29 @@ pub struct EvaluateArgs {
     /// as `assay analyze` writes them, or `LP/NAME.LEVEL.score`), a TSV (`system segment score`
     /// with or without that header, or named columns) or a JSONL file. Repeat for a sys and a
     /// seg file.
-    #[arg(long = "human", required = true)]
+    #[arg(long = "human", required_unless_present = "judgments", conflicts_with = "judgments")]
     pub human: Vec<PathBuf>,
+    /// Instead of --human: a judgment file, as `assay analyze --input` reads it (Graham/MTurk
+    /// TSV, Appraise CSV, Assay's judgments.csv / .jsonl, e.g. from a campaign's or a study's
+    /// export), analysed with the results page's default settings; its human scores are the
+    /// kept workers' mean z per system and per segment, as on a campaign's metrics page. The
+    /// metric files are then fitted to it as uploads to a campaign are (its language pair, its
+    /// judged systems, its segment ids; every problem with its file and line; all or nothing),
+    /// and the files written are named as in a campaign's export (`metrics-system-level.csv`,
+    /// …, `metrics.json`).
+    #[arg(long)]
+    pub judgments: Option<PathBuf>,
+    /// Format of --judgments.
+    #[arg(long, value_enum, default_value = "auto", requires = "judgments")]
+    pub format: crate::analyze::InputFormat,
+    /// Task of an Appraise CSV given as --judgments.
+    #[arg(long, default_value = "da", requires = "judgments")]
+    pub task: String,
+    /// With --judgments: the test set has this many segments, with ids 1..N in order (as WMT's
+    /// segment ids are), so an mt-metrics-eval segment file lists N lines per system; without
+    /// it the test set is the judged segments' ids, in order.
+    #[arg(long, requires = "judgments")]
+    pub test_set_segments: Option<usize>,
     /// Metric scores: directories (searched for `*.score`, `*.tsv`, `*.jsonl`) or files.
     #[arg(long = "metrics", required = true, num_args = 1..)]
     pub metrics: Vec<PathBuf>,
@@ -549,13 +570,22 @@ fn evaluate(a: &EvaluateArgs) -> Result<(), String> {
         AssayScoreName::Z => read::AssayScore::Z,
         AssayScoreName::Raw => read::AssayScore::Raw,
     };
-    let human = read_all(&a.human, Some("human"), a.pair.as_deref(), assay).map_err(listed)?;
-    let mut human_iter = human.into_iter();
-    let (Some(human), None) = (human_iter.next(), human_iter.next()) else {
-        return Err("--human must hold the scores of one set of human judgments (found several names)".into());
+    let (human, metrics, names) = match &a.judgments {
+        Some(path) => {
+            let (human, metrics) = from_judgments(path, a)?;
+            (human, metrics, report::EXPORT_FILES)
+        }
+        None => {
+            let human = read_all(&a.human, Some("human"), a.pair.as_deref(), assay).map_err(listed)?;
+            let mut human_iter = human.into_iter();
+            let (Some(human), None) = (human_iter.next(), human_iter.next()) else {
+                return Err("--human must hold the scores of one set of human judgments (found several names)".into());
+            };
+            let metrics = read_all(&a.metrics, None, a.pair.as_deref(), assay).map_err(listed)?;
+            let metrics: Vec<Scores> = metrics.into_iter().filter(|m| m.name != human.name).collect();
+            (human, metrics, report::REPORT_FILES)
+        }
     };
-    let metrics = read_all(&a.metrics, None, a.pair.as_deref(), assay).map_err(listed)?;
-    let metrics: Vec<Scores> = metrics.into_iter().filter(|m| m.name != human.name).collect();
     if metrics.is_empty() {
         return Err("no metric scores were found".into());
     }
@@ -576,7 +606,7 @@ fn evaluate(a: &EvaluateArgs) -> Result<(), String> {
         }
     }
     let staging = staging_dir(&a.output)?;
-    match write_report(&staging, &report) {
+    match write_report(&staging, &report, &names) {
         Ok(()) => move_into_place(&staging, &a.output)?,
         Err(e) => {
             let _ = std::fs::remove_dir_all(&staging);
@@ -587,9 +617,99 @@ fn evaluate(a: &EvaluateArgs) -> Result<(), String> {
     Ok(())
 }
 
-fn write_report(dir: &Path, r: &MetaReport) -> Result<(), String> {
-    for (name, text) in report::report_files(r)? {
+/// Writes the report's files under `names` (in [`report::REPORT_FILES`]' order).
+fn write_report(dir: &Path, r: &MetaReport, names: &[&str; 6]) -> Result<(), String> {
+    for (name, (_, text)) in names.iter().zip(report::report_files(r)?) {
         std::fs::write(dir.join(name), text).map_err(|e| format!("cannot write {name}: {e}"))?;
     }
     Ok(())
+}
+
+/// `evaluate --judgments`: the judgment file analysed as a campaign's metrics page analyses its
+/// judgments (default settings; the kept workers' mean z), and the metric files fitted to it as
+/// uploads are fitted to a campaign.
+fn from_judgments(path: &Path, a: &EvaluateArgs) -> Result<(Scores, Vec<Scores>), String> {
+    use crate::analyze::InputFormat;
+    use app::analysis::{AnalysisSettings, analyse};
+    use assay_core::metrics::upload::{CampaignShape, read_upload};
+    let format = match a.format {
+        InputFormat::Auto => crate::analyze::detect_format(path)?,
+        f => f,
+    };
+    if matches!(format, InputFormat::WmtRanking | InputFormat::EsaCsv | InputFormat::EsaJsonl | InputFormat::MqmTsv) {
+        return Err(format!(
+            "{}: a {} file has no DA scores to standardise; run `assay analyze --input` on it and give its system and segment scores as --human",
+            path.display(),
+            format.as_str()
+        ));
+    }
+    eprintln!("assay: reading {}", path.display());
+    let (set, _, _) = crate::analyze::read_file(path, format, &a.task)?;
+    if set.records.is_empty() {
+        return Err(format!("{}: no judgments (only a header?)", path.display()));
+    }
+    let result = analyse(&set, &AnalysisSettings::default());
+    let json = serde_json::to_string(&result).map_err(|e| format!("cannot write the analysis: {e}"))?;
+    let file = path.display().to_string();
+    let mut humans = read::read_analysis_json(&file, &json, read::AssayScore::Z)
+        .map_err(|_| format!("{file}: no human scores: no worker passed quality control, or no system output was judged"))?;
+    let mut human = humans.remove(0);
+    let pairs: Vec<String> = human.pairs.keys().cloned().collect();
+    let pair = match (&a.pair, pairs.as_slice()) {
+        (Some(p), _) if pairs.contains(p) => p.clone(),
+        (Some(p), _) => return Err(format!("{file}: no judgments of the pair {p} (it has {})", pairs.join(", "))),
+        (None, [only]) => only.clone(),
+        (None, _) => return Err(format!("{file}: judgments of several language pairs ({}): choose one with --pair", pairs.join(", "))),
+    };
+    human.pairs.retain(|p, _| *p == pair);
+    let scores = &human.pairs[&pair];
+    let segments: Vec<String> = match a.test_set_segments {
+        Some(0) => return Err("--test-set-segments must be 1 or more".into()),
+        Some(n) => {
+            let ids: Vec<String> = (1..=n).map(|i| i.to_string()).collect();
+            let outside: Vec<&String> = scores.segment_ids.iter().filter(|s| !ids.contains(s)).collect();
+            if let Some(s) = outside.first() {
+                return Err(format!("{file}: segment {s:?} was judged but is not among the test set's ids 1..{n} (--test-set-segments)"));
+            }
+            ids
+        }
+        None => scores.segment_ids.clone(),
+    };
+    let shape = CampaignShape { pair: pair.clone(), systems: scores.system_scores().into_keys().collect(), segments: segments.clone(), taken: vec![human.name.clone()] };
+    let mut files = Vec::new();
+    let mut errors = Vec::new();
+    for p in &a.metrics {
+        let found = if p.is_dir() {
+            let mut found = Vec::new();
+            list_files(p, &mut found)?;
+            if found.is_empty() {
+                errors.push(ReadError::new(&p.display().to_string(), None, "no .score, .tsv or .jsonl file in this directory"));
+            }
+            // Keep the language-pair directory in the name mt-metrics-eval files are read by.
+            found.into_iter().map(|f| (f.strip_prefix(p.parent().unwrap_or(Path::new(""))).unwrap_or(&f).display().to_string(), f)).collect()
+        } else {
+            vec![(p.display().to_string(), p.clone())]
+        };
+        for (rel, f) in found {
+            match std::fs::read_to_string(&f) {
+                Ok(t) => files.push((rel, t)),
+                Err(e) => errors.push(ReadError::new(&rel, None, format!("cannot read: {e}"))),
+            }
+        }
+    }
+    if !errors.is_empty() {
+        return Err(listed(errors));
+    }
+    // The upload's checks, worded for a judgment file rather than a campaign.
+    let reworded = |errors: Vec<ReadError>| {
+        listed(
+            errors
+                .into_iter()
+                .map(|e| ReadError { problem: e.problem.replace("the campaign's", "the judgment file's").replace("for this campaign already", "already (the human scores')"), ..e })
+                .collect(),
+        )
+    };
+    let uploaded = read_upload(&files, None, &shape).map_err(reworded)?;
+    eprintln!("assay: {} judged systems of {pair}, {} test-set segments", shape.systems.len(), segments.len());
+    Ok((human, uploaded.iter().map(|m| m.scores(&pair, &segments)).collect()))
 }

@@ -865,3 +865,113 @@ both_backends! {
         assert!(!with_terrorcat.as_array().unwrap().iter().any(|x| x == "AMBER"), "{with_terrorcat}");
     }
 }
+
+/// `assay metrics evaluate --judgments` (issue 21): a judgment file, as `assay analyze --input`
+/// reads it, and metric files → the meta-evaluation under the campaign export's file names.
+/// The human scores are the file's analysis (the same figures as `--human analysis.json` of
+/// `assay analyze`); the metric files are fitted as uploads to a campaign are: an mt-metrics-eval
+/// segment file of the whole test set (`--test-set-segments 500`), a TSV of system scores; a
+/// system that was never judged, another language pair or a short segment file is refused with
+/// its file and line, and nothing is written.
+#[test]
+fn evaluate_on_a_judgment_file_writes_the_exports_metrics_files() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let sim = d.join("sim.tsv");
+    ok(&assay(&["simulate", "--judgments", "6000", "--seed", "3", "--out", sim.to_str().unwrap()]));
+    let results = d.join("results");
+    ok(&assay(&["analyze", "--input", sim.to_str().unwrap(), "--out", results.to_str().unwrap(), "--bootstrap", "0"]));
+    let human: BTreeMap<String, f64> = read(&results.join("de-en.assay-z.sys.score"))
+        .lines()
+        .map(|l| {
+            let (s, v) = l.split_once('\t').unwrap();
+            (s.to_string(), v.parse().unwrap())
+        })
+        .collect();
+    assert_eq!(human.len(), 8);
+    // A TSV of two metrics' system scores, and one metric's segment scores for all 500 segments.
+    let m = d.join("metrics");
+    std::fs::create_dir_all(m.join("de-en")).unwrap();
+    let mut tsv = String::from("metric\tsystem\tscore\n");
+    for (i, (s, h)) in human.iter().enumerate() {
+        tsv.push_str(&format!("close\t{s}\t{}\nfar\t{s}\t{}\n", 3.0 * h + 0.02 * (i % 3) as f64, ((i * 7) % 5) as f64));
+    }
+    std::fs::write(m.join("sys.tsv"), &tsv).unwrap();
+    let mut seg = String::new();
+    for (k, s) in human.keys().enumerate() {
+        for i in 0..500 {
+            seg.push_str(&format!("{s}\t{}\n", ((i * 31 + k * 17) % 101) as f64 / 100.0));
+        }
+    }
+    std::fs::write(m.join("de-en/segm-refA.seg.score"), &seg).unwrap();
+
+    let out = d.join("out");
+    let run = |extra: &[&str], out: &Path| {
+        let mut args = vec!["metrics", "evaluate", "--judgments", sim.to_str().unwrap(), "--metrics", m.to_str().unwrap(), "--output", out.to_str().unwrap()];
+        args.extend(["--bootstrap", "50", "--permutations", "50", "--test-samples", "50", "--seed", "2"]);
+        args.extend(extra);
+        assay(&args)
+    };
+    ok(&run(&["--test-set-segments", "500"], &out));
+    let mut files: Vec<String> = std::fs::read_dir(&out).unwrap().map(|e| e.unwrap().file_name().into_string().unwrap()).collect();
+    files.sort();
+    assert_eq!(files, ["metrics-clusters.csv", "metrics-segment-level.csv", "metrics-system-level.csv", "metrics-system-significance.csv", "metrics-tests.csv", "metrics.json"]);
+    let sys = csv(&read(&out.join("metrics-system-level.csv")));
+    let r = |name: &str| -> f64 { sys.iter().find(|r| r["metric"] == name).unwrap_or_else(|| panic!("{name}: {sys:?}"))["pearson"].parse().unwrap() };
+    let names: Vec<&String> = human.keys().collect();
+    let h: Vec<f64> = names.iter().map(|s| human[*s]).collect();
+    let close: Vec<f64> = names.iter().enumerate().map(|(i, s)| 3.0 * human[*s] + 0.02 * (i % 3) as f64).collect();
+    assert!((r("close") - pearson(&close, &h)).abs() < 1e-9, "{} vs {}", r("close"), pearson(&close, &h));
+    assert!(r("close") > 0.99 && r("far").abs() < r("close"));
+    let segl = csv(&read(&out.join("metrics-segment-level.csv")));
+    assert_eq!(segl.len(), 1, "{segl:?}");
+    assert_eq!(segl[0]["metric"], "segm-refA");
+    assert!(segl[0]["cells"].parse::<usize>().unwrap() > 100, "{segl:?}");
+
+    // The same human scores as --human on the file's analysis.json: the same files.
+    let via_json = d.join("via-json");
+    let (analysis_json, sys_tsv) = (results.join("analysis.json"), m.join("sys.tsv"));
+    let args = [
+        "metrics", "evaluate", "--human", analysis_json.to_str().unwrap(), "--metrics", sys_tsv.to_str().unwrap(),
+        "--pair", "de-en", "--output", via_json.to_str().unwrap(), "--bootstrap", "50", "--permutations", "50", "--test-samples", "50", "--seed", "2",
+    ];
+    ok(&assay(&args));
+    let from_json = csv(&read(&via_json.join("system-level.csv")));
+    for row in &from_json {
+        let mine = sys.iter().find(|r| r["metric"] == row["metric"]).unwrap();
+        for c in ["pearson", "spearman", "kendall", "pairwise_accuracy"] {
+            let (a, b): (f64, f64) = (mine[c].parse().unwrap(), row[c].parse().unwrap());
+            assert!((a - b).abs() < 1e-9, "{} {c}: {a} vs {b}", row["metric"]);
+        }
+    }
+
+    // Fitted like uploads: every problem with file and line, nothing written.
+    std::fs::write(m.join("sys.tsv"), tsv.clone() + "close\tsys99\t0.5\n").unwrap();
+    std::fs::write(m.join("other.tsv"), "metric\tpair\tsystem\tscore\nx\ten-de\tsys01\t0.1\n").unwrap();
+    let refused = d.join("refused");
+    let bad = run(&["--test-set-segments", "500"], &refused);
+    assert!(!bad.status.success());
+    let err = String::from_utf8_lossy(&bad.stderr);
+    assert!(err.contains("sys.tsv") && err.contains("sys99"), "{err}");
+    assert!(err.contains("other.tsv") && err.contains("en-de"), "{err}");
+    assert!(!refused.exists());
+    std::fs::write(m.join("sys.tsv"), &tsv).unwrap();
+    std::fs::remove_file(m.join("other.tsv")).unwrap();
+    // A segment file shorter than the test set, and a test set that misses judged segments.
+    let few: String = human.keys().flat_map(|s| (0..10).map(move |i| format!("{s}\t{i}\n"))).collect();
+    std::fs::write(m.join("de-en/short-refA.seg.score"), few).unwrap();
+    let short = run(&["--test-set-segments", "500"], &refused);
+    assert!(!short.status.success());
+    let err = String::from_utf8_lossy(&short.stderr);
+    assert!(err.contains("short-refA.seg.score"), "{err}");
+    assert!(!refused.exists());
+    std::fs::remove_file(m.join("de-en/short-refA.seg.score")).unwrap();
+    let small = run(&["--test-set-segments", "400"], &refused);
+    assert!(String::from_utf8_lossy(&small.stderr).contains("is not among the test set's ids 1..400"), "{}", String::from_utf8_lossy(&small.stderr));
+    assert!(!refused.exists());
+    // Not a DA judgment file.
+    let rank = d.join("rank.csv");
+    std::fs::write(&rank, "srclang,trglang,srcIndex,documentId,segmentId,judgeId,system1Number,system1Id\n").unwrap();
+    let wrong = assay(&["metrics", "evaluate", "--judgments", rank.to_str().unwrap(), "--metrics", m.to_str().unwrap(), "--output", refused.to_str().unwrap()]);
+    assert!(String::from_utf8_lossy(&wrong.stderr).contains("no DA scores"), "{}", String::from_utf8_lossy(&wrong.stderr));
+}
