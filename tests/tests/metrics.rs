@@ -102,6 +102,34 @@ fn score_refuses_mismatched_files() {
     assert!(err.contains("r.txt has 1 lines, the hypothesis has 2"), "{err}");
 }
 
+/// sacrebleu's ko-mecab and SentencePiece tokenizers are refused with the reason (issue 21), on
+/// `score` and `compare` alike, nothing printed on stdout.
+#[test]
+fn score_refuses_the_tokenizers_assay_cannot_reproduce() {
+    let dir = tempfile::tempdir().unwrap();
+    let h = dir.path().join("h.txt");
+    std::fs::write(&h, "今日は良い天気です。\n").unwrap();
+    for (tok, why) in [
+        ("ko-mecab", "mecab-ko-dic"),
+        ("flores200", "SentencePiece"),
+        ("spm", "SentencePiece"),
+    ] {
+        for verb in ["score", "compare"] {
+            let mut args = vec!["metrics", verb, "--tokenize", tok, "--reference", h.to_str().unwrap(), "--hypothesis", h.to_str().unwrap()];
+            if verb == "compare" {
+                args.extend(["--hypothesis", h.to_str().unwrap()]);
+            }
+            let out = assay(&args);
+            assert!(!out.status.success(), "{tok} {verb}");
+            let err = String::from_utf8_lossy(&out.stderr);
+            assert!(err.contains(&format!("--tokenize {}", if tok == "flores200" { "spm" } else { tok })) && err.contains(why), "{tok} {verb}: {err}");
+            assert!(out.stdout.is_empty());
+        }
+    }
+    // chrF does not tokenize: the option is ignored, as sacrebleu ignores it.
+    ok(&assay(&["metrics", "score", "--metric", "chrf", "--tokenize", "ko-mecab", "--reference", h.to_str().unwrap(), "--hypothesis", h.to_str().unwrap()]));
+}
+
 #[test]
 fn compare_two_outputs_on_corpus_bleu() {
     let data = fixture();
@@ -974,4 +1002,57 @@ fn evaluate_on_a_judgment_file_writes_the_exports_metrics_files() {
     std::fs::write(&rank, "srclang,trglang,srcIndex,documentId,segmentId,judgeId,system1Number,system1Id\n").unwrap();
     let wrong = assay(&["metrics", "evaluate", "--judgments", rank.to_str().unwrap(), "--metrics", m.to_str().unwrap(), "--output", refused.to_str().unwrap()]);
     assert!(String::from_utf8_lossy(&wrong.stderr).contains("no DA scores"), "{}", String::from_utf8_lossy(&wrong.stderr));
+}
+
+/// `--tokenize ja-mecab` (issue 21) against sacrebleu's own (mecab-python3, PyPI's ipadic):
+/// every case of `tests/fixtures/metrics/ja-mecab.json` (two systems, one and two references,
+/// lowercased or not; kanji, kana, half-width katakana, full-width digits and letters, ASCII and
+/// U+3000 spaces, an empty line): sacrebleu's printed line, the corpus score and every sentence
+/// score to the last digit. The dictionary is Debian's mecab-ipadic (scripts/test installs it).
+#[test]
+fn score_with_ja_mecab_matches_sacrebleu() {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/metrics/ja-mecab.json");
+    let data: serde_json::Value = serde_json::from_str(&read(&path)).unwrap();
+    assert_eq!(data["tokenizer"], "ja-mecab-0.996-IPA");
+    let dir = tempfile::tempdir().unwrap();
+    let mut segments = 0;
+    let cases = data["cases"].as_array().unwrap();
+    for (k, c) in cases.iter().enumerate() {
+        let id = c["id"].as_str().unwrap();
+        let hyp = dir.path().join(format!("{k}.hyp"));
+        write_lines(&hyp, &c["hyps"]);
+        let mut args: Vec<String> = vec!["metrics".into(), "score".into(), "--tokenize".into(), "ja-mecab".into(), "--hypothesis".into(), hyp.display().to_string()];
+        for (r, refs) in c["refs"].as_array().unwrap().iter().enumerate() {
+            let p = dir.path().join(format!("{k}.ref{r}"));
+            write_lines(&p, refs);
+            args.extend(["--reference".into(), p.display().to_string()]);
+        }
+        if c["lowercase"].as_bool().unwrap() {
+            args.push("--lowercase".into());
+        }
+        let argv: Vec<&str> = args.iter().map(String::as_str).collect();
+        let out = ok(&assay(&argv));
+        let lines: Vec<&str> = out.lines().collect();
+        assert_eq!(lines, [c["line"].as_str().unwrap(), &format!("BLEU {}", c["corpus"]["repr"].as_str().unwrap())], "{id}");
+        let mut argv = argv.clone();
+        argv.push("--segments");
+        let out = ok(&assay(&argv));
+        let mut lines = out.lines();
+        assert_eq!(lines.next().unwrap(), c["sentence_signature"].as_str().unwrap(), "{id}");
+        let got: Vec<&str> = lines.collect();
+        let want: Vec<&str> = c["segments"].as_array().unwrap().iter().map(|s| s["repr"].as_str().unwrap()).collect();
+        assert_eq!(got, want, "{id}: segment scores");
+        segments += want.len();
+    }
+    assert_eq!((cases.len(), segments), (8, 160));
+    // compare: the same segmentation under the randomized tests.
+    let (a, b, r) = (dir.path().join("0.hyp"), dir.path().join("4.hyp"), dir.path().join("0.ref0"));
+    let out = ok(&assay(&["metrics", "compare", "--tokenize", "ja-mecab", "--reference", r.to_str().unwrap(), "--hypothesis", a.to_str().unwrap(), "--hypothesis", b.to_str().unwrap(), "--test-samples", "200"]));
+    assert!(out.lines().next().unwrap().contains("|tok:ja-mecab-0.996-IPA|"), "{out}");
+    assert!(out.contains(&cases[0]["corpus"]["repr"].as_str().unwrap()[..5]), "{out}");
+    // A directory without the dictionary: refused with what to install.
+    let none = assay(&["metrics", "score", "--tokenize", "ja-mecab", "--mecab-dic", dir.path().to_str().unwrap(), "--reference", r.to_str().unwrap(), "--hypothesis", a.to_str().unwrap()]);
+    assert!(!none.status.success());
+    let err = String::from_utf8_lossy(&none.stderr);
+    assert!(err.contains("apt-get install mecab-ipadic") && err.contains("392127"), "{err}");
 }
