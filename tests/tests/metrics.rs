@@ -6,7 +6,12 @@
 //! - `compare` on two outputs;
 //! - `evaluate` on the human scores `assay analyze` writes for a simulated crowd and on metric
 //!   scores in the mt-metrics-eval layout and TSV: every file, figures recomputed here from the
-//!   inputs, and a broken input refused with its file and line, nothing written.
+//!   inputs, and a broken input refused with its file and line, nothing written; `evaluate
+//!   --judgments` on a judgment file;
+//! - `score --tokenize ja-mecab` against sacrebleu's (`tests/fixtures/metrics/ja-mecab.json`);
+//! - the papers (issue 21, "Verified"): the EMNLP 2014 examples and WMT 2012's correlations
+//!   through `evaluate` on the authors' published scores and through scores uploaded to a
+//!   campaign (`tests/fixtures/metrics/wmt12/`).
 
 use std::collections::BTreeMap;
 use std::path::Path;
