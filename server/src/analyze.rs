@@ -254,7 +254,7 @@ fn simulate_file(args: SimulateArgs) -> Result<(), String> {
 }
 
 impl InputFormat {
-    fn as_str(self) -> &'static str {
+    pub fn as_str(self) -> &'static str {
         match self {
             InputFormat::Auto => "auto",
             InputFormat::Graham => "graham",
@@ -289,7 +289,7 @@ impl<R: Read> Read for Progress<R> {
     }
 }
 
-fn detect_format(path: &Path) -> Result<InputFormat, String> {
+pub fn detect_format(path: &Path) -> Result<InputFormat, String> {
     let file = File::open(path).map_err(|e| format!("cannot open {}: {e}", path.display()))?;
     let mut first = String::new();
     let mut reader = std::io::BufReader::new(file);
@@ -338,7 +338,7 @@ fn detect_format(path: &Path) -> Result<InputFormat, String> {
     ))
 }
 
-fn read_file(path: &Path, format: InputFormat, task: &str) -> Result<(JudgmentSet, InputFormat, u64), String> {
+pub fn read_file(path: &Path, format: InputFormat, task: &str) -> Result<(JudgmentSet, InputFormat, u64), String> {
     let format = match format {
         InputFormat::Auto => detect_format(path)?,
         f => f,

@@ -81,17 +81,98 @@ pub enum TokenizeName {
     Intl,
     Char,
     None,
+    /// MeCab with the IPA dictionary (see [`ja_mecab`]).
+    #[value(name = "ja-mecab")]
+    JaMecab,
+    /// Refused: MeCab-ko with mecab-ko-dic, on no registry this project uses.
+    #[value(name = "ko-mecab")]
+    KoMecab,
+    /// Refused: a SentencePiece model.
+    #[value(name = "spm", alias = "flores101", alias = "flores200")]
+    Spm,
+}
+
+/// sacrebleu's signature of its ja-mecab tokenizer (mecab-python3's MeCab 0.996, IPA dictionary).
+pub const JA_MECAB_SIGNATURE: &str = "ja-mecab-0.996-IPA";
+
+/// Where the IPA dictionary's source files are by default: Debian's `mecab-ipadic` package.
+pub const IPADIC_DEFAULT: &str = "/usr/share/mecab/dic/ipadic";
+
+/// MeCab's segmentation (`-Owakati`) with the IPA dictionary 2.7.0, as sacrebleu's ja-mecab
+/// tokenizer does it: no crate on crates.io carries the dictionary (its source is larger than
+/// a crate may be), so its source files are read from `dir` (Debian's `mecab-ipadic`, EUC-JP or
+/// UTF-8) and built with the `vibrato` crate, a reimplementation of MeCab's Viterbi search
+/// (checked against sacrebleu with mecab-python3 and PyPI's `ipadic` in
+/// `tests/fixtures/metrics/ja-mecab.json`).
+pub fn ja_mecab(dir: &Path) -> Result<vibrato::Tokenizer, String> {
+    let why = "--tokenize ja-mecab needs the source files of MeCab's IPA dictionary 2.7.0 (Debian: apt-get install mecab-ipadic), given with --mecab-dic DIR";
+    let read = |name: &str| -> Result<String, String> {
+        let path = dir.join(name);
+        let bytes = std::fs::read(&path).map_err(|e| format!("{why}: cannot read {}: {e}", path.display()))?;
+        Ok(match String::from_utf8(bytes) {
+            Ok(t) => t,
+            Err(e) => encoding_rs::EUC_JP.decode(e.as_bytes()).0.into_owned(),
+        })
+    };
+    let mut csv: Vec<PathBuf> = std::fs::read_dir(dir)
+        .map_err(|e| format!("{why}: cannot read {}: {e}", dir.display()))?
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.extension().is_some_and(|x| x == "csv"))
+        .collect();
+    csv.sort();
+    let mut lex = String::new();
+    for p in &csv {
+        let name = p.file_name().unwrap().to_string_lossy().into_owned();
+        let text = read(&name)?;
+        lex.push_str(&text);
+        if !text.ends_with('\n') {
+            lex.push('\n');
+        }
+    }
+    // The IPA dictionary 2.7.0-20070801: 392127 lines of source (MeCab calls the compiled
+    // dictionary 392126 entries, which sacrebleu checks); another dictionary is refused.
+    let entries = lex.lines().filter(|l| !l.trim().is_empty()).count();
+    if entries != 392_127 {
+        return Err(format!("{why}: {} holds {entries} entries, not the IPA dictionary 2.7.0's 392127", dir.display()));
+    }
+    let dict = vibrato::SystemDictionaryBuilder::from_readers(lex.as_bytes(), read("matrix.def")?.as_bytes(), read("char.def")?.as_bytes(), read("unk.def")?.as_bytes())
+        .map_err(|e| format!("{why}: {}: {e}", dir.display()))?;
+    // MeCab skips spaces between words and groups unknown words of a category up to 24 characters.
+    Ok(vibrato::Tokenizer::new(dict).ignore_space(true).map_err(|e| format!("{why}: {e}"))?.max_grouping_len(24))
+}
+
+/// Lines segmented as sacrebleu's ja-mecab does (stripped, MeCab's words joined by one space),
+/// lowercased first when BLEU lowercases (sacrebleu lowercases before it tokenizes).
+fn segment_lines(t: &vibrato::Tokenizer, lines: &[String], lowercase: bool) -> Vec<String> {
+    let mut w = t.new_worker();
+    lines
+        .iter()
+        .map(|l| {
+            let l = if lowercase { l.to_lowercase() } else { l.clone() };
+            w.reset_sentence(l.trim());
+            w.tokenize();
+            (0..w.num_tokens()).map(|i| w.token(i).surface().to_string()).collect::<Vec<_>>().join(" ")
+        })
+        .collect()
 }
 
 impl TokenizeName {
-    fn tokenizer(self) -> Tokenizer {
-        match self {
+    fn tokenizer(self) -> Result<Tokenizer, String> {
+        Ok(match self {
             TokenizeName::Thirteen => Tokenizer::Thirteen,
             TokenizeName::Zh => Tokenizer::Zh,
             TokenizeName::Intl => Tokenizer::Intl,
             TokenizeName::Char => Tokenizer::Char,
             TokenizeName::None => Tokenizer::None,
-        }
+            // BLEU on the lines ja-mecab segmented (see `MetricArgs::segmented`).
+            TokenizeName::JaMecab => Tokenizer::None,
+            TokenizeName::KoMecab => {
+                return Err("--tokenize ko-mecab is not available: sacrebleu's ko-mecab needs MeCab-ko and its dictionary (mecab-ko-dic), which no crate on crates.io carries; use --tokenize char for Korean".into());
+            }
+            TokenizeName::Spm => {
+                return Err("--tokenize spm/flores101/flores200 is not available: sacrebleu's SentencePiece tokenizers load a model it downloads at run time, which Assay does not do".into());
+            }
+        })
     }
 }
 
@@ -108,9 +189,36 @@ pub struct MetricArgs {
     /// Lowercase hypothesis and references first.
     #[arg(long)]
     pub lowercase: bool,
+    /// `--tokenize ja-mecab`: the source files of MeCab's IPA dictionary 2.7.0 (Debian's
+    /// mecab-ipadic puts them here).
+    #[arg(long, env = "ASSAY_MECAB_IPADIC", default_value = IPADIC_DEFAULT)]
+    pub mecab_dic: PathBuf,
     /// chrF: sacrebleu's `--chrf-eps-smoothing` (eff:no).
     #[arg(long)]
     pub eps_smoothing: bool,
+}
+
+impl MetricArgs {
+    /// With BLEU and `--tokenize ja-mecab`: the texts segmented by MeCab (BLEU then splits on
+    /// spaces, as sacrebleu does after its tokenizer), and the signature's tokenizer name.
+    fn segmented(&self, texts: &mut [&mut Vec<String>]) -> Result<Option<&'static str>, String> {
+        if self.metric != MetricName::Bleu || self.tokenize != TokenizeName::JaMecab {
+            return Ok(None);
+        }
+        let t = ja_mecab(&self.mecab_dic)?;
+        for lines in texts.iter_mut() {
+            **lines = segment_lines(&t, lines, self.lowercase);
+        }
+        Ok(Some(JA_MECAB_SIGNATURE))
+    }
+}
+
+/// The output with the signature naming the tokenizer that segmented the text.
+fn named(o: String, tok: Option<&str>) -> String {
+    match tok {
+        Some(t) => o.replace("|tok:none|", &format!("|tok:{t}|")),
+        None => o,
+    }
 }
 
 #[derive(clap::Args, Debug)]
@@ -197,8 +305,29 @@ pub struct EvaluateArgs {
     /// as `assay analyze` writes them, or `LP/NAME.LEVEL.score`), a TSV (`system segment score`
     /// with or without that header, or named columns) or a JSONL file. Repeat for a sys and a
     /// seg file.
-    #[arg(long = "human", required = true)]
+    #[arg(long = "human", required_unless_present = "judgments", conflicts_with = "judgments")]
     pub human: Vec<PathBuf>,
+    /// Instead of --human: a judgment file, as `assay analyze --input` reads it (Graham/MTurk
+    /// TSV, Appraise CSV, Assay's judgments.csv / .jsonl, e.g. from a campaign's or a study's
+    /// export), analysed with the results page's default settings; its human scores are the
+    /// kept workers' mean z per system and per segment, as on a campaign's metrics page. The
+    /// metric files are then fitted to it as uploads to a campaign are (its language pair, its
+    /// judged systems, its segment ids; every problem with its file and line; all or nothing),
+    /// and the files written are named as in a campaign's export (`metrics-system-level.csv`,
+    /// …, `metrics.json`).
+    #[arg(long)]
+    pub judgments: Option<PathBuf>,
+    /// Format of --judgments.
+    #[arg(long, value_enum, default_value = "auto", requires = "judgments")]
+    pub format: crate::analyze::InputFormat,
+    /// Task of an Appraise CSV given as --judgments.
+    #[arg(long, default_value = "da", requires = "judgments")]
+    pub task: String,
+    /// With --judgments: the test set has this many segments, with ids 1..N in order (as WMT's
+    /// segment ids are), so an mt-metrics-eval segment file lists N lines per system; without
+    /// it the test set is the judged segments' ids, in order.
+    #[arg(long, requires = "judgments")]
+    pub test_set_segments: Option<usize>,
     /// Metric scores: directories (searched for `*.score`, `*.tsv`, `*.jsonl`) or files.
     #[arg(long = "metrics", required = true, num_args = 1..)]
     pub metrics: Vec<PathBuf>,
@@ -322,25 +451,28 @@ enum Config {
     Chrf(ChrfConfig),
 }
 
-fn config(a: &MetricArgs) -> Config {
-    match a.metric {
-        MetricName::Bleu => Config::Bleu(BleuConfig { tokenize: a.tokenize.tokenizer(), lowercase: a.lowercase, ..BleuConfig::default() }),
+fn config(a: &MetricArgs) -> Result<Config, String> {
+    Ok(match a.metric {
+        MetricName::Bleu => Config::Bleu(BleuConfig { tokenize: a.tokenize.tokenizer()?, lowercase: a.lowercase, ..BleuConfig::default() }),
         MetricName::Chrf | MetricName::ChrfPlusPlus => {
             let mut c = if a.metric == MetricName::Chrf { ChrfConfig::chrf() } else { ChrfConfig::chrf_plus_plus() };
             c.lowercase = a.lowercase;
             c.eps_smoothing = a.eps_smoothing;
             Config::Chrf(c)
         }
-    }
+    })
 }
 
 fn score(a: &ScoreArgs) -> Result<(), String> {
     let mut o = String::new();
-    let hyps = read_lines(&a.hypothesis)?;
-    let refs = read_refs(&a.metric.references, hyps.len())?;
+    let mut hyps = read_lines(&a.hypothesis)?;
+    let mut refs = read_refs(&a.metric.references, hyps.len())?;
+    let mut texts: Vec<&mut Vec<String>> = vec![&mut hyps];
+    texts.extend(refs.iter_mut());
+    let tok = a.metric.segmented(&mut texts)?;
     let nrefs = refs.len();
     let e = |e: assay_core::metrics::MetricError| e.to_string();
-    match config(&a.metric) {
+    match config(&a.metric)? {
         Config::Bleu(c) if a.segments => {
             let c = c.sentence();
             let _ = writeln!(o, "{}", c.signature(nrefs));
@@ -375,7 +507,7 @@ fn score(a: &ScoreArgs) -> Result<(), String> {
             let _ = writeln!(o, "{} {}", c.name(), python_repr(s));
         }
     }
-    emit(&o)
+    emit(&named(o, tok))
 }
 
 /// Writes the command's output at once; a closed pipe (`| head`) is not an error.
@@ -397,14 +529,17 @@ fn compare(a: &CompareArgs) -> Result<(), String> {
         return Err("give at least two --hypothesis files".into());
     }
     let settings = a.test.settings()?;
-    let outputs: Vec<(String, Vec<String>)> = a.hypotheses.iter().map(|p| Ok((system_name(p), read_lines(p)?))).collect::<Result<_, String>>()?;
+    let mut outputs: Vec<(String, Vec<String>)> = a.hypotheses.iter().map(|p| Ok((system_name(p), read_lines(p)?))).collect::<Result<_, String>>()?;
     let n = outputs[0].1.len();
     if let Some((name, o)) = outputs.iter().find(|(_, o)| o.len() != n) {
         return Err(format!("{name} has {} lines, {} has {n}", o.len(), outputs[0].0));
     }
-    let refs = read_refs(&a.metric.references, n)?;
+    let mut refs = read_refs(&a.metric.references, n)?;
+    let mut texts: Vec<&mut Vec<String>> = outputs.iter_mut().map(|(_, o)| o).collect();
+    texts.extend(refs.iter_mut());
+    let tok = a.metric.segmented(&mut texts)?;
     let e = |e: assay_core::metrics::MetricError| e.to_string();
-    let (signature, matrix, scores) = match config(&a.metric) {
+    let (signature, matrix, scores) = match config(&a.metric)? {
         Config::Bleu(c) => {
             let mut stats = Vec::new();
             for (name, o) in &outputs {
@@ -441,7 +576,7 @@ fn compare(a: &CompareArgs) -> Result<(), String> {
         }
         o.push('\n');
     }
-    emit(&o)
+    emit(&named(o, tok))
 }
 
 /// Reads one score file by its extension.
@@ -549,13 +684,22 @@ fn evaluate(a: &EvaluateArgs) -> Result<(), String> {
         AssayScoreName::Z => read::AssayScore::Z,
         AssayScoreName::Raw => read::AssayScore::Raw,
     };
-    let human = read_all(&a.human, Some("human"), a.pair.as_deref(), assay).map_err(listed)?;
-    let mut human_iter = human.into_iter();
-    let (Some(human), None) = (human_iter.next(), human_iter.next()) else {
-        return Err("--human must hold the scores of one set of human judgments (found several names)".into());
+    let (human, metrics, names) = match &a.judgments {
+        Some(path) => {
+            let (human, metrics) = from_judgments(path, a)?;
+            (human, metrics, report::EXPORT_FILES)
+        }
+        None => {
+            let human = read_all(&a.human, Some("human"), a.pair.as_deref(), assay).map_err(listed)?;
+            let mut human_iter = human.into_iter();
+            let (Some(human), None) = (human_iter.next(), human_iter.next()) else {
+                return Err("--human must hold the scores of one set of human judgments (found several names)".into());
+            };
+            let metrics = read_all(&a.metrics, None, a.pair.as_deref(), assay).map_err(listed)?;
+            let metrics: Vec<Scores> = metrics.into_iter().filter(|m| m.name != human.name).collect();
+            (human, metrics, report::REPORT_FILES)
+        }
     };
-    let metrics = read_all(&a.metrics, None, a.pair.as_deref(), assay).map_err(listed)?;
-    let metrics: Vec<Scores> = metrics.into_iter().filter(|m| m.name != human.name).collect();
     if metrics.is_empty() {
         return Err("no metric scores were found".into());
     }
@@ -576,7 +720,7 @@ fn evaluate(a: &EvaluateArgs) -> Result<(), String> {
         }
     }
     let staging = staging_dir(&a.output)?;
-    match write_report(&staging, &report) {
+    match write_report(&staging, &report, &names) {
         Ok(()) => move_into_place(&staging, &a.output)?,
         Err(e) => {
             let _ = std::fs::remove_dir_all(&staging);
@@ -587,9 +731,99 @@ fn evaluate(a: &EvaluateArgs) -> Result<(), String> {
     Ok(())
 }
 
-fn write_report(dir: &Path, r: &MetaReport) -> Result<(), String> {
-    for (name, text) in report::report_files(r)? {
+/// Writes the report's files under `names` (in [`report::REPORT_FILES`]' order).
+fn write_report(dir: &Path, r: &MetaReport, names: &[&str; 6]) -> Result<(), String> {
+    for (name, (_, text)) in names.iter().zip(report::report_files(r)?) {
         std::fs::write(dir.join(name), text).map_err(|e| format!("cannot write {name}: {e}"))?;
     }
     Ok(())
+}
+
+/// `evaluate --judgments`: the judgment file analysed as a campaign's metrics page analyses its
+/// judgments (default settings; the kept workers' mean z), and the metric files fitted to it as
+/// uploads are fitted to a campaign.
+fn from_judgments(path: &Path, a: &EvaluateArgs) -> Result<(Scores, Vec<Scores>), String> {
+    use crate::analyze::InputFormat;
+    use app::analysis::{AnalysisSettings, analyse};
+    use assay_core::metrics::upload::{CampaignShape, read_upload};
+    let format = match a.format {
+        InputFormat::Auto => crate::analyze::detect_format(path)?,
+        f => f,
+    };
+    if matches!(format, InputFormat::WmtRanking | InputFormat::EsaCsv | InputFormat::EsaJsonl | InputFormat::MqmTsv) {
+        return Err(format!(
+            "{}: a {} file has no DA scores to standardise; run `assay analyze --input` on it and give its system and segment scores as --human",
+            path.display(),
+            format.as_str()
+        ));
+    }
+    eprintln!("assay: reading {}", path.display());
+    let (set, _, _) = crate::analyze::read_file(path, format, &a.task)?;
+    if set.records.is_empty() {
+        return Err(format!("{}: no judgments (only a header?)", path.display()));
+    }
+    let result = analyse(&set, &AnalysisSettings::default());
+    let json = serde_json::to_string(&result).map_err(|e| format!("cannot write the analysis: {e}"))?;
+    let file = path.display().to_string();
+    let mut humans = read::read_analysis_json(&file, &json, read::AssayScore::Z)
+        .map_err(|_| format!("{file}: no human scores: no worker passed quality control, or no system output was judged"))?;
+    let mut human = humans.remove(0);
+    let pairs: Vec<String> = human.pairs.keys().cloned().collect();
+    let pair = match (&a.pair, pairs.as_slice()) {
+        (Some(p), _) if pairs.contains(p) => p.clone(),
+        (Some(p), _) => return Err(format!("{file}: no judgments of the pair {p} (it has {})", pairs.join(", "))),
+        (None, [only]) => only.clone(),
+        (None, _) => return Err(format!("{file}: judgments of several language pairs ({}): choose one with --pair", pairs.join(", "))),
+    };
+    human.pairs.retain(|p, _| *p == pair);
+    let scores = &human.pairs[&pair];
+    let segments: Vec<String> = match a.test_set_segments {
+        Some(0) => return Err("--test-set-segments must be 1 or more".into()),
+        Some(n) => {
+            let ids: Vec<String> = (1..=n).map(|i| i.to_string()).collect();
+            let outside: Vec<&String> = scores.segment_ids.iter().filter(|s| !ids.contains(s)).collect();
+            if let Some(s) = outside.first() {
+                return Err(format!("{file}: segment {s:?} was judged but is not among the test set's ids 1..{n} (--test-set-segments)"));
+            }
+            ids
+        }
+        None => scores.segment_ids.clone(),
+    };
+    let shape = CampaignShape { pair: pair.clone(), systems: scores.system_scores().into_keys().collect(), segments: segments.clone(), taken: vec![human.name.clone()] };
+    let mut files = Vec::new();
+    let mut errors = Vec::new();
+    for p in &a.metrics {
+        let found = if p.is_dir() {
+            let mut found = Vec::new();
+            list_files(p, &mut found)?;
+            if found.is_empty() {
+                errors.push(ReadError::new(&p.display().to_string(), None, "no .score, .tsv or .jsonl file in this directory"));
+            }
+            // Keep the language-pair directory in the name mt-metrics-eval files are read by.
+            found.into_iter().map(|f| (f.strip_prefix(p.parent().unwrap_or(Path::new(""))).unwrap_or(&f).display().to_string(), f)).collect()
+        } else {
+            vec![(p.display().to_string(), p.clone())]
+        };
+        for (rel, f) in found {
+            match std::fs::read_to_string(&f) {
+                Ok(t) => files.push((rel, t)),
+                Err(e) => errors.push(ReadError::new(&rel, None, format!("cannot read: {e}"))),
+            }
+        }
+    }
+    if !errors.is_empty() {
+        return Err(listed(errors));
+    }
+    // The upload's checks, worded for a judgment file rather than a campaign.
+    let reworded = |errors: Vec<ReadError>| {
+        listed(
+            errors
+                .into_iter()
+                .map(|e| ReadError { problem: e.problem.replace("the campaign's", "the judgment file's").replace("for this campaign already", "already (the human scores')"), ..e })
+                .collect(),
+        )
+    };
+    let uploaded = read_upload(&files, None, &shape).map_err(reworded)?;
+    eprintln!("assay: {} judged systems of {pair}, {} test-set segments", shape.systems.len(), segments.len());
+    Ok((human, uploaded.iter().map(|m| m.scores(&pair, &segments)).collect()))
 }

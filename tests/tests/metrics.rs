@@ -6,7 +6,12 @@
 //! - `compare` on two outputs;
 //! - `evaluate` on the human scores `assay analyze` writes for a simulated crowd and on metric
 //!   scores in the mt-metrics-eval layout and TSV: every file, figures recomputed here from the
-//!   inputs, and a broken input refused with its file and line, nothing written.
+//!   inputs, and a broken input refused with its file and line, nothing written; `evaluate
+//!   --judgments` on a judgment file;
+//! - `score --tokenize ja-mecab` against sacrebleu's (`tests/fixtures/metrics/ja-mecab.json`);
+//! - the papers (issue 21, "Verified"): the EMNLP 2014 examples and WMT 2012's correlations
+//!   through `evaluate` on the authors' published scores and through scores uploaded to a
+//!   campaign (`tests/fixtures/metrics/wmt12/`).
 
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -100,6 +105,34 @@ fn score_refuses_mismatched_files() {
     assert!(!out.status.success());
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("r.txt has 1 lines, the hypothesis has 2"), "{err}");
+}
+
+/// sacrebleu's ko-mecab and SentencePiece tokenizers are refused with the reason (issue 21), on
+/// `score` and `compare` alike, nothing printed on stdout.
+#[test]
+fn score_refuses_the_tokenizers_assay_cannot_reproduce() {
+    let dir = tempfile::tempdir().unwrap();
+    let h = dir.path().join("h.txt");
+    std::fs::write(&h, "今日は良い天気です。\n").unwrap();
+    for (tok, why) in [
+        ("ko-mecab", "mecab-ko-dic"),
+        ("flores200", "SentencePiece"),
+        ("spm", "SentencePiece"),
+    ] {
+        for verb in ["score", "compare"] {
+            let mut args = vec!["metrics", verb, "--tokenize", tok, "--reference", h.to_str().unwrap(), "--hypothesis", h.to_str().unwrap()];
+            if verb == "compare" {
+                args.extend(["--hypothesis", h.to_str().unwrap()]);
+            }
+            let out = assay(&args);
+            assert!(!out.status.success(), "{tok} {verb}");
+            let err = String::from_utf8_lossy(&out.stderr);
+            assert!(err.contains(&format!("--tokenize {}", if tok == "flores200" { "spm" } else { tok })) && err.contains(why), "{tok} {verb}: {err}");
+            assert!(out.stdout.is_empty());
+        }
+    }
+    // chrF does not tokenize: the option is ignored, as sacrebleu ignores it.
+    ok(&assay(&["metrics", "score", "--metric", "chrf", "--tokenize", "ko-mecab", "--reference", h.to_str().unwrap(), "--hypothesis", h.to_str().unwrap()]));
 }
 
 #[test]
@@ -676,4 +709,355 @@ both_backends! {
         let clusters = page["pairs"][0]["clusters_williams"].to_string();
         assert!(clusters.find("WMT12-AMBER").unwrap() < clusters.find("WMT12-BLEU").unwrap(), "{clusters}");
     }
+}
+
+/// The WMT 2012 full-precision system scores published with the EMNLP 2014 implementation
+/// (`tests/fixtures/metrics/wmt12/`, see its README): (metric, pair) → system → score.
+fn wmt12_scores(file: &str) -> BTreeMap<(String, String), BTreeMap<String, f64>> {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/metrics/wmt12").join(file);
+    let mut t: BTreeMap<(String, String), BTreeMap<String, f64>> = BTreeMap::new();
+    for line in read(&path).lines().skip(1) {
+        let f: Vec<&str> = line.split('\t').collect();
+        t.entry((f[0].to_string(), f[1].to_string())).or_default().insert(f[3].to_string(), f[4].parse().unwrap());
+    }
+    t
+}
+
+/// The published Spearman ρ of the full-precision data's metrics (seed 001, Table 7's es-en
+/// column, L2603–L2618, and Table 8's en-fr column, L2634 and L2639).
+const WMT12_RHO: [(&str, &str, f64); 14] = [
+    ("es-en", "SEMPOS", 0.94), ("es-en", "AMBER", 0.97), ("es-en", "Meteor", 0.95), ("es-en", "TerrorCat", 0.97),
+    ("es-en", "SIMPBLEU", 0.89), ("es-en", "TER", -0.92), ("es-en", "BLEU_4_closest_cased", 0.87), ("es-en", "posF", 0.87),
+    ("es-en", "BlockErrCats", -0.88), ("es-en", "WordBlockErrCats", -0.85), ("es-en", "XEnErrCats", -0.87), ("es-en", "SAGAN_STS", 0.91),
+    ("en-fr", "AMBER", 0.75), ("en-fr", "BLEU_4_closest_cased", 0.71),
+];
+
+/// The EMNLP 2014 §4 figures on Spanish–English, from a Williams p-value matrix (`p(a, b)`: a
+/// correlates better than b) and the metrics in order of absolute Pearson.
+fn assert_emnlp2014_es_en(order: &[String], p: &dyn Fn(&str, &str) -> f64) {
+    // Figure 2's axis labels, highest correlation first.
+    assert_eq!(order, ["TerrorCat", "Meteor", "SAGAN_STS", "SEMPOS", "posF", "XEnErrCats", "WordBlockErrCats", "AMBER", "BlockErrCats", "SIMPBLEU", "BLEU_4_closest_cased", "TER"]);
+    // "TERRORCAT ... is not significantly better (p ≥ 0.05) than the four next-best metrics".
+    for (next, want) in [("Meteor", 0.2866), ("SAGAN_STS", 0.2057), ("SEMPOS", 0.1096), ("posF", 0.1025)] {
+        let got = p("TerrorCat", next);
+        assert!(got >= 0.05 && (got - want).abs() < 5e-5, "TerrorCat > {next}: {got}");
+    }
+    // The fifth at the threshold (0.0506 with the printed formula's n − 3 df), the rest below.
+    assert!((p("TerrorCat", "XEnErrCats") - 0.0506).abs() < 5e-5);
+    for rest in &order[6..] {
+        assert!(p("TerrorCat", rest) < 0.05, "{rest}");
+    }
+    // METHOD §8: AMBER over BLEU, p = 0.0125 (0.012459).
+    assert!((p("AMBER", "BLEU_4_closest_cased") - 0.012459).abs() < 5e-7);
+    // "approximately 60% of WMT-12 metric pairs show a significant difference": 36 of 66.
+    let mut significant = 0;
+    for (i, a) in order.iter().enumerate() {
+        for b in &order[i + 1..] {
+            significant += usize::from(p(a, b) < 0.05);
+        }
+    }
+    assert_eq!(significant, 36);
+}
+
+/// EMNLP 2014 (seed 000) and WMT 2012 (seed 001) through `assay metrics evaluate`, on the
+/// authors' own files as published (human and metric scores in one TSV each, both pairs):
+/// Figure 1 (Spearman 0.965 for AMBER and TERRORCAT, Pearson 0.881 and 0.971), every published
+/// ρ of the data's pairs, the §4 Williams results and the clusters they make.
+#[test]
+fn evaluate_reproduces_the_emnlp_2014_and_wmt_2012_figures_from_published_scores() {
+    let fixtures = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/metrics/wmt12");
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("meta");
+    let (human, metrics) = (fixtures.join("significance-williams-human.tsv"), fixtures.join("significance-williams-metrics.tsv"));
+    ok(&assay(&[
+        "metrics", "evaluate", "--human", human.to_str().unwrap(), "--metrics", metrics.to_str().unwrap(),
+        "--output", out.to_str().unwrap(), "--bootstrap", "20", "--permutations", "20", "--seed", "1",
+    ]));
+    let sys = csv(&read(&out.join("system-level.csv")));
+    assert_eq!(sys.len(), 14, "12 metrics for es-en, 2 for en-fr: {sys:?}");
+    let cell = |pair: &str, m: &str, c: &str| -> f64 {
+        let row = sys.iter().find(|r| r["pair"] == pair && r["metric"] == m).unwrap_or_else(|| panic!("{pair} {m}"));
+        row[c].parse().unwrap()
+    };
+    let round = |x: f64, d: i32| (x * 10f64.powi(d)).round() / 10f64.powi(d);
+    // Figure 1.
+    for (m, r) in [("AMBER", 0.881), ("TerrorCat", 0.971)] {
+        assert_eq!(round(cell("es-en", m, "spearman"), 3), 0.965, "{m}");
+        assert_eq!(round(cell("es-en", m, "pearson"), 3), r, "{m}");
+    }
+    // The repository's own stored correlations (example-output/orig.pearson-corr.es-en).
+    assert!((cell("es-en", "AMBER", "pearson") - 0.880651168828011).abs() < 1e-12);
+    assert!((cell("es-en", "BLEU_4_closest_cased", "pearson") - 0.760352368043568).abs() < 1e-12);
+    // Tables 7 and 8.
+    for (pair, m, rho) in WMT12_RHO {
+        assert_eq!(round(cell(pair, m, "spearman"), 2), rho, "{pair} {m}");
+    }
+    // §4: the Williams matrix of metric-tests.csv.
+    let tests = csv(&read(&out.join("metric-tests.csv")));
+    let p = |a: &str, b: &str| -> f64 {
+        let row = tests.iter().find(|r| r["pair"] == "es-en" && r["test"] == "williams" && r["metric_a"] == a && r["metric_b"] == b);
+        row.unwrap_or_else(|| panic!("{a} {b}"))["p_value"].parse().unwrap()
+    };
+    let mut order: Vec<String> = sys.iter().filter(|r| r["pair"] == "es-en").map(|r| r["metric"].clone()).collect();
+    order.sort_by(|a, b| cell("es-en", b, "pearson").abs().total_cmp(&cell("es-en", a, "pearson").abs()));
+    assert_emnlp2014_es_en(&order, &p);
+    // The clusters: TERRORCAT cannot be told from the next five at α 0.05.
+    let clusters = csv(&read(&out.join("clusters.csv")));
+    let first: Vec<&str> = clusters.iter().filter(|r| r["pair"] == "es-en" && r["test"] == "williams" && r["cluster"] == "1").map(|r| r["metric"].as_str()).collect();
+    assert_eq!(first, ["TerrorCat", "Meteor", "SAGAN_STS", "SEMPOS", "posF", "XEnErrCats"]);
+    // en-fr, 15 systems: AMBER over BLEU is not significant.
+    let enfr = tests.iter().find(|r| r["pair"] == "en-fr" && r["test"] == "williams" && r["metric_a"] == "AMBER").unwrap();
+    assert!((enfr["p_value"].parse::<f64>().unwrap() - 0.1530).abs() < 5e-5, "{enfr:?}");
+}
+
+both_backends! {
+    /// The EMNLP 2014 examples end to end through scores uploaded for a campaign (issue 21,
+    /// "Verified"): a campaign of 12 systems answered by a simulated crowd; the 12 WMT 2012
+    /// Spanish–English metrics carried onto its human scores by one reflection of the centred
+    /// space (a Householder reflection taking the published human scores' direction onto the
+    /// campaign's; it keeps every Pearson correlation among the 13 vectors), uploaded as one
+    /// TSV. The API's correlations are the published ones and its Williams matrix gives the
+    /// paper's §4 results and METHOD §8's example.
+    async fn the_emnlp_2014_examples_through_scores_uploaded_for_a_campaign(server) {
+        let org = server.browser();
+        assert_eq!(org.login(ORGANIZER).await.status, 200);
+        let dir = tempfile::tempdir().unwrap();
+        let names: Vec<String> = (1..=12).map(|i| format!("Sys{i:02}")).collect();
+        let refs: Vec<&str> = names.iter().map(String::as_str).collect();
+        let id = da_campaign_of(&org, dir.path(), &refs).await;
+        simulate(&server, &id);
+        let res = server.browser();
+        assert_eq!(res.login(RESEARCHER).await.status, 200);
+        let before = res.get(&format!("/api/v1/campaigns/{id}/metrics")).await.json();
+        let level = &before["report"]["pairs"][0]["system_level"];
+        let systems: Vec<String> = level["systems"].as_array().unwrap().iter().map(|s| s.as_str().unwrap().to_string()).collect();
+        let campaign_human: Vec<f64> = level["human"].as_array().unwrap().iter().map(|v| v.as_f64().unwrap()).collect();
+        assert_eq!(systems.len(), 12, "{before}");
+
+        let wmt_human = &wmt12_scores("significance-williams-human.tsv")[&("HUMAN".to_string(), "es-en".to_string())];
+        let wmt_systems: Vec<&String> = wmt_human.keys().collect();
+        let published: Vec<f64> = wmt_systems.iter().map(|s| wmt_human[*s]).collect();
+        let (a, b) = (unit_centred(&published), unit_centred(&campaign_human));
+        let w: Vec<f64> = a.iter().zip(&b).map(|(x, y)| x - y).collect();
+        let ww: f64 = w.iter().map(|x| x * x).sum();
+        let reflect = |m: &[f64]| -> Vec<f64> {
+            let mean = m.iter().sum::<f64>() / m.len() as f64;
+            let c: Vec<f64> = m.iter().map(|v| v - mean).collect();
+            let k = if ww > 0.0 { 2.0 * c.iter().zip(&w).map(|(x, y)| x * y).sum::<f64>() / ww } else { 0.0 };
+            c.iter().zip(&w).map(|(x, y)| x - k * y + mean).collect()
+        };
+        let mut tsv = String::from("metric\tsystem\tscore\n");
+        let mut carried: BTreeMap<String, Vec<f64>> = BTreeMap::new();
+        for ((metric, pair), scores) in wmt12_scores("significance-williams-metrics.tsv") {
+            if pair != "es-en" {
+                continue;
+            }
+            let original: Vec<f64> = wmt_systems.iter().map(|s| scores[*s]).collect();
+            let moved = reflect(&original);
+            // The reflection keeps the correlations: with the humans, and with every other metric.
+            assert!((pearson(&moved, &campaign_human) - pearson(&original, &published)).abs() < 1e-12, "{metric}");
+            for (i, s) in systems.iter().enumerate() {
+                tsv.push_str(&format!("{metric}\t{s}\t{}\n", moved[i]));
+            }
+            carried.insert(metric, moved);
+        }
+        assert_eq!(carried.len(), 12);
+        let (am, bl) = (&carried["AMBER"], &carried["BLEU_4_closest_cased"]);
+        assert!((pearson(am, bl) - 0.947390).abs() < 5e-7);
+
+        let r = res.client.post(format!("{}/api/v1/campaigns/{id}/metrics", res.base)).header("x-assay-file-name", "wmt12-es-en.tsv").body(tsv).send().await.unwrap();
+        assert_eq!(r.status(), 200, "{}", r.text().await.unwrap());
+        let after = res.get(&format!("/api/v1/campaigns/{id}/metrics")).await.json();
+        let level = &after["report"]["pairs"][0]["system_level"];
+        let row = |m: &str| level["metrics"].as_array().unwrap().iter().find(|r| r["metric"] == m).unwrap_or_else(|| panic!("{m}: {level}")).clone();
+        // Figure 1's Pearson correlations, read from the API.
+        assert_eq!((row("AMBER")["pearson"]["value"].as_f64().unwrap() * 1000.0).round() / 1000.0, 0.881);
+        assert_eq!((row("TerrorCat")["pearson"]["value"].as_f64().unwrap() * 1000.0).round() / 1000.0, 0.971);
+        assert!((row("BLEU_4_closest_cased")["pearson"]["value"].as_f64().unwrap() - 0.760352368043568).abs() < 1e-9);
+        let wm = &level["williams"];
+        let at = |n: &str| wm["metrics"].as_array().unwrap().iter().position(|m| m == n).unwrap_or_else(|| panic!("{n}"));
+        let p = |a: &str, b: &str| wm["p"][at(a)][at(b)].as_f64().unwrap();
+        // The statistic of METHOD §8, and this test's own t for every pair.
+        assert!((wm["statistic"][at("AMBER")][at("BLEU_4_closest_cased")].as_f64().unwrap() - 2.687).abs() < 5e-4);
+        let mut order: Vec<String> = carried.keys().cloned().collect();
+        order.sort_by(|a, b| pearson(&carried[b], &campaign_human).abs().total_cmp(&pearson(&carried[a], &campaign_human).abs()));
+        for (i, a) in order.iter().enumerate() {
+            for b in &order[i + 1..] {
+                let t = wm["statistic"][at(a)][at(b)].as_f64().unwrap();
+                assert!((t - williams_t(&carried[a], &carried[b], &campaign_human)).abs() < 1e-9, "{a} {b}");
+            }
+        }
+        assert_emnlp2014_es_en(&order, &p);
+        // The page: TERRORCAT's cluster holds the five metrics it cannot be told from.
+        let page = res.call("campaign_metrics", &[("campaign_id", &id)]).await.json();
+        let clusters = page["pairs"][0]["clusters_williams"].as_array().unwrap();
+        let with_terrorcat = clusters.iter().find(|c| c.as_array().unwrap().iter().any(|m| m == "TerrorCat")).unwrap();
+        for m in ["Meteor", "SAGAN_STS", "SEMPOS", "posF", "XEnErrCats"] {
+            assert!(with_terrorcat.as_array().unwrap().iter().any(|x| x == m), "{m}: {with_terrorcat}");
+        }
+        assert!(!with_terrorcat.as_array().unwrap().iter().any(|x| x == "AMBER"), "{with_terrorcat}");
+    }
+}
+
+/// `assay metrics evaluate --judgments` (issue 21): a judgment file, as `assay analyze --input`
+/// reads it, and metric files → the meta-evaluation under the campaign export's file names.
+/// The human scores are the file's analysis (the same figures as `--human analysis.json` of
+/// `assay analyze`); the metric files are fitted as uploads to a campaign are: an mt-metrics-eval
+/// segment file of the whole test set (`--test-set-segments 500`), a TSV of system scores; a
+/// system that was never judged, another language pair or a short segment file is refused with
+/// its file and line, and nothing is written.
+#[test]
+fn evaluate_on_a_judgment_file_writes_the_exports_metrics_files() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let sim = d.join("sim.tsv");
+    ok(&assay(&["simulate", "--judgments", "6000", "--seed", "3", "--out", sim.to_str().unwrap()]));
+    let results = d.join("results");
+    ok(&assay(&["analyze", "--input", sim.to_str().unwrap(), "--out", results.to_str().unwrap(), "--bootstrap", "0"]));
+    let human: BTreeMap<String, f64> = read(&results.join("de-en.assay-z.sys.score"))
+        .lines()
+        .map(|l| {
+            let (s, v) = l.split_once('\t').unwrap();
+            (s.to_string(), v.parse().unwrap())
+        })
+        .collect();
+    assert_eq!(human.len(), 8);
+    // A TSV of two metrics' system scores, and one metric's segment scores for all 500 segments.
+    let m = d.join("metrics");
+    std::fs::create_dir_all(m.join("de-en")).unwrap();
+    let mut tsv = String::from("metric\tsystem\tscore\n");
+    for (i, (s, h)) in human.iter().enumerate() {
+        tsv.push_str(&format!("close\t{s}\t{}\nfar\t{s}\t{}\n", 3.0 * h + 0.02 * (i % 3) as f64, ((i * 7) % 5) as f64));
+    }
+    std::fs::write(m.join("sys.tsv"), &tsv).unwrap();
+    let mut seg = String::new();
+    for (k, s) in human.keys().enumerate() {
+        for i in 0..500 {
+            seg.push_str(&format!("{s}\t{}\n", ((i * 31 + k * 17) % 101) as f64 / 100.0));
+        }
+    }
+    std::fs::write(m.join("de-en/segm-refA.seg.score"), &seg).unwrap();
+
+    let out = d.join("out");
+    let run = |extra: &[&str], out: &Path| {
+        let mut args = vec!["metrics", "evaluate", "--judgments", sim.to_str().unwrap(), "--metrics", m.to_str().unwrap(), "--output", out.to_str().unwrap()];
+        args.extend(["--bootstrap", "50", "--permutations", "50", "--test-samples", "50", "--seed", "2"]);
+        args.extend(extra);
+        assay(&args)
+    };
+    ok(&run(&["--test-set-segments", "500"], &out));
+    let mut files: Vec<String> = std::fs::read_dir(&out).unwrap().map(|e| e.unwrap().file_name().into_string().unwrap()).collect();
+    files.sort();
+    assert_eq!(files, ["metrics-clusters.csv", "metrics-segment-level.csv", "metrics-system-level.csv", "metrics-system-significance.csv", "metrics-tests.csv", "metrics.json"]);
+    let sys = csv(&read(&out.join("metrics-system-level.csv")));
+    let r = |name: &str| -> f64 { sys.iter().find(|r| r["metric"] == name).unwrap_or_else(|| panic!("{name}: {sys:?}"))["pearson"].parse().unwrap() };
+    let names: Vec<&String> = human.keys().collect();
+    let h: Vec<f64> = names.iter().map(|s| human[*s]).collect();
+    let close: Vec<f64> = names.iter().enumerate().map(|(i, s)| 3.0 * human[*s] + 0.02 * (i % 3) as f64).collect();
+    assert!((r("close") - pearson(&close, &h)).abs() < 1e-9, "{} vs {}", r("close"), pearson(&close, &h));
+    assert!(r("close") > 0.99 && r("far").abs() < r("close"));
+    let segl = csv(&read(&out.join("metrics-segment-level.csv")));
+    assert_eq!(segl.len(), 1, "{segl:?}");
+    assert_eq!(segl[0]["metric"], "segm-refA");
+    assert!(segl[0]["cells"].parse::<usize>().unwrap() > 100, "{segl:?}");
+
+    // The same human scores as --human on the file's analysis.json: the same files.
+    let via_json = d.join("via-json");
+    let (analysis_json, sys_tsv) = (results.join("analysis.json"), m.join("sys.tsv"));
+    let args = [
+        "metrics", "evaluate", "--human", analysis_json.to_str().unwrap(), "--metrics", sys_tsv.to_str().unwrap(),
+        "--pair", "de-en", "--output", via_json.to_str().unwrap(), "--bootstrap", "50", "--permutations", "50", "--test-samples", "50", "--seed", "2",
+    ];
+    ok(&assay(&args));
+    let from_json = csv(&read(&via_json.join("system-level.csv")));
+    for row in &from_json {
+        let mine = sys.iter().find(|r| r["metric"] == row["metric"]).unwrap();
+        for c in ["pearson", "spearman", "kendall", "pairwise_accuracy"] {
+            let (a, b): (f64, f64) = (mine[c].parse().unwrap(), row[c].parse().unwrap());
+            assert!((a - b).abs() < 1e-9, "{} {c}: {a} vs {b}", row["metric"]);
+        }
+    }
+
+    // Fitted like uploads: every problem with file and line, nothing written.
+    std::fs::write(m.join("sys.tsv"), tsv.clone() + "close\tsys99\t0.5\n").unwrap();
+    std::fs::write(m.join("other.tsv"), "metric\tpair\tsystem\tscore\nx\ten-de\tsys01\t0.1\n").unwrap();
+    let refused = d.join("refused");
+    let bad = run(&["--test-set-segments", "500"], &refused);
+    assert!(!bad.status.success());
+    let err = String::from_utf8_lossy(&bad.stderr);
+    assert!(err.contains("sys.tsv") && err.contains("sys99"), "{err}");
+    assert!(err.contains("other.tsv") && err.contains("en-de"), "{err}");
+    assert!(!refused.exists());
+    std::fs::write(m.join("sys.tsv"), &tsv).unwrap();
+    std::fs::remove_file(m.join("other.tsv")).unwrap();
+    // A segment file shorter than the test set, and a test set that misses judged segments.
+    let few: String = human.keys().flat_map(|s| (0..10).map(move |i| format!("{s}\t{i}\n"))).collect();
+    std::fs::write(m.join("de-en/short-refA.seg.score"), few).unwrap();
+    let short = run(&["--test-set-segments", "500"], &refused);
+    assert!(!short.status.success());
+    let err = String::from_utf8_lossy(&short.stderr);
+    assert!(err.contains("short-refA.seg.score"), "{err}");
+    assert!(!refused.exists());
+    std::fs::remove_file(m.join("de-en/short-refA.seg.score")).unwrap();
+    let small = run(&["--test-set-segments", "400"], &refused);
+    assert!(String::from_utf8_lossy(&small.stderr).contains("is not among the test set's ids 1..400"), "{}", String::from_utf8_lossy(&small.stderr));
+    assert!(!refused.exists());
+    // Not a DA judgment file.
+    let rank = d.join("rank.csv");
+    std::fs::write(&rank, "srclang,trglang,srcIndex,documentId,segmentId,judgeId,system1Number,system1Id\n").unwrap();
+    let wrong = assay(&["metrics", "evaluate", "--judgments", rank.to_str().unwrap(), "--metrics", m.to_str().unwrap(), "--output", refused.to_str().unwrap()]);
+    assert!(String::from_utf8_lossy(&wrong.stderr).contains("no DA scores"), "{}", String::from_utf8_lossy(&wrong.stderr));
+}
+
+/// `--tokenize ja-mecab` (issue 21) against sacrebleu's own (mecab-python3, PyPI's ipadic):
+/// every case of `tests/fixtures/metrics/ja-mecab.json` (two systems, one and two references,
+/// lowercased or not; kanji, kana, half-width katakana, full-width digits and letters, ASCII and
+/// U+3000 spaces, an empty line): sacrebleu's printed line, the corpus score and every sentence
+/// score to the last digit. The dictionary is Debian's mecab-ipadic (scripts/test installs it).
+#[test]
+fn score_with_ja_mecab_matches_sacrebleu() {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/metrics/ja-mecab.json");
+    let data: serde_json::Value = serde_json::from_str(&read(&path)).unwrap();
+    assert_eq!(data["tokenizer"], "ja-mecab-0.996-IPA");
+    let dir = tempfile::tempdir().unwrap();
+    let mut segments = 0;
+    let cases = data["cases"].as_array().unwrap();
+    for (k, c) in cases.iter().enumerate() {
+        let id = c["id"].as_str().unwrap();
+        let hyp = dir.path().join(format!("{k}.hyp"));
+        write_lines(&hyp, &c["hyps"]);
+        let mut args: Vec<String> = vec!["metrics".into(), "score".into(), "--tokenize".into(), "ja-mecab".into(), "--hypothesis".into(), hyp.display().to_string()];
+        for (r, refs) in c["refs"].as_array().unwrap().iter().enumerate() {
+            let p = dir.path().join(format!("{k}.ref{r}"));
+            write_lines(&p, refs);
+            args.extend(["--reference".into(), p.display().to_string()]);
+        }
+        if c["lowercase"].as_bool().unwrap() {
+            args.push("--lowercase".into());
+        }
+        let argv: Vec<&str> = args.iter().map(String::as_str).collect();
+        let out = ok(&assay(&argv));
+        let lines: Vec<&str> = out.lines().collect();
+        assert_eq!(lines, [c["line"].as_str().unwrap(), &format!("BLEU {}", c["corpus"]["repr"].as_str().unwrap())], "{id}");
+        let mut argv = argv.clone();
+        argv.push("--segments");
+        let out = ok(&assay(&argv));
+        let mut lines = out.lines();
+        assert_eq!(lines.next().unwrap(), c["sentence_signature"].as_str().unwrap(), "{id}");
+        let got: Vec<&str> = lines.collect();
+        let want: Vec<&str> = c["segments"].as_array().unwrap().iter().map(|s| s["repr"].as_str().unwrap()).collect();
+        assert_eq!(got, want, "{id}: segment scores");
+        segments += want.len();
+    }
+    assert_eq!((cases.len(), segments), (8, 160));
+    // compare: the same segmentation under the randomized tests.
+    let (a, b, r) = (dir.path().join("0.hyp"), dir.path().join("4.hyp"), dir.path().join("0.ref0"));
+    let out = ok(&assay(&["metrics", "compare", "--tokenize", "ja-mecab", "--reference", r.to_str().unwrap(), "--hypothesis", a.to_str().unwrap(), "--hypothesis", b.to_str().unwrap(), "--test-samples", "200"]));
+    assert!(out.lines().next().unwrap().contains("|tok:ja-mecab-0.996-IPA|"), "{out}");
+    assert!(out.contains(&cases[0]["corpus"]["repr"].as_str().unwrap()[..5]), "{out}");
+    // A directory without the dictionary: refused with what to install.
+    let none = assay(&["metrics", "score", "--tokenize", "ja-mecab", "--mecab-dic", dir.path().to_str().unwrap(), "--reference", r.to_str().unwrap(), "--hypothesis", a.to_str().unwrap()]);
+    assert!(!none.status.success());
+    let err = String::from_utf8_lossy(&none.stderr);
+    assert!(err.contains("apt-get install mecab-ipadic") && err.contains("392127"), "{err}");
 }

@@ -102,4 +102,21 @@ mod tests {
         assert!((s.p_value + w.p_value - 1.0).abs() < 1e-12);
         assert!(williams(0.5, 0.5, 0.5, 3).is_err());
     }
+
+    /// The p-value stored with the EMNLP 2014 paper's implementation
+    /// (github.com/ygraham/significance-williams, `example-output/orig.williams-results.es-en`,
+    /// AMBER over BLEU on the same data: 0.0114079074943561) is not the printed formula's: it is
+    /// the same t read against Student's t with n − 2 = 10 degrees of freedom instead of n − 3 = 9
+    /// (that output predates a 2015 change of the script's call to R's `psych::r.test`). Assay
+    /// keeps the paper's printed df n − 3 (0.012459); this pins both numbers, so the difference
+    /// stays explained.
+    #[test]
+    fn the_repositorys_stored_example_is_the_same_t_on_ten_degrees_of_freedom() {
+        // The correlations at the precision the repository prints (pearson-corr.es-en) and
+        // r(AMBER, BLEU) from its data (wmt12_fixtures.rs recomputes all three from the scores).
+        let w = williams(0.9473896615018261, 0.880651168828011, 0.760352368043568, 12).unwrap();
+        assert!((w.p_value - 0.012459).abs() < 5e-7, "df 9: {}", w.p_value);
+        let p10 = super::super::ttest::t_pvalue(w.t, 10.0, Alternative::Greater);
+        assert!((p10 - 0.0114079074943561).abs() < 5e-7, "df 10: {p10}");
+    }
 }

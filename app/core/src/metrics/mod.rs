@@ -28,6 +28,8 @@ pub mod upload;
 mod fixtures;
 #[cfg(test)]
 mod meta_fixtures;
+#[cfg(test)]
+mod wmt12_fixtures;
 
 /// The sacrebleu release whose behaviour the built-in metrics reproduce; printed in their
 /// signatures (`version:2.4.3`) as sacrebleu prints its own version, so a signature says which
