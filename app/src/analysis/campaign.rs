@@ -251,6 +251,13 @@ impl CampaignAnalysis {
         if let Some(e) = &self.esa {
             files.extend(self.write_esa_files(sink, e)?);
         }
+        if self.result.workers.iter().any(|w| w.reliability.gold.is_some()) {
+            let r = &self.result;
+            sink.file("gold-agreement.csv", &mut |w| {
+                assay_core::analysis::gold::write_agreement_csv(w, &r.names.workers, &r.names.tasks, &r.workers, |q| r.settings.exclusion.excludes(q))
+            })?;
+            files.push("gold-agreement.csv".into());
+        }
         Ok(files)
     }
 

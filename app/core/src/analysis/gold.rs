@@ -323,6 +323,43 @@ pub fn combine(copies: Verdict, gold: Verdict) -> Verdict {
     }
 }
 
+/// `gold-agreement.csv`: each worker's gold check beside the degraded-copy test and the
+/// combined verdict: `worker,task,gold_blocks,gold_pairs,agreed,tied_by_worker,agreement,
+/// threshold,min_pairs,gold_verdict,copies_verdict,verdict,excluded`.
+pub fn write_agreement_csv(
+    w: &mut dyn std::io::Write,
+    workers: &[String],
+    tasks: &[String],
+    qc: &[super::quality::WorkerQc],
+    excluded: impl Fn(&super::quality::WorkerQc) -> bool,
+) -> std::io::Result<()> {
+    use super::formats::csv_text;
+    use super::manifest::verdict_name;
+    writeln!(w, "worker,task,gold_blocks,gold_pairs,agreed,tied_by_worker,agreement,threshold,min_pairs,gold_verdict,copies_verdict,verdict,excluded")?;
+    for q in qc {
+        let Some(g) = &q.reliability.gold else { continue };
+        let name = |names: &[String], i: usize| names.get(i).cloned().unwrap_or_else(|| format!("#{i}"));
+        writeln!(
+            w,
+            "{},{},{},{},{},{},{},{},{},{},{},{},{}",
+            csv_text(&name(workers, q.worker as usize)),
+            csv_text(&name(tasks, q.task as usize)),
+            g.blocks,
+            g.pairs,
+            g.agreed,
+            g.tied,
+            g.agreement.map_or(String::new(), |a| format!("{a:.4}")),
+            g.threshold,
+            g.min_pairs,
+            verdict_name(g.verdict),
+            verdict_name(g.copies),
+            verdict_name(q.reliability.verdict),
+            excluded(q)
+        )?;
+    }
+    Ok(())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
