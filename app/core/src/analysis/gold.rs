@@ -455,4 +455,48 @@ mod tests {
         assert_eq!(combine(Pass, NotEnoughEvidence), Pass);
         assert_eq!(combine(NotEnoughEvidence, NotEnoughEvidence), NotEnoughEvidence);
     }
+
+    /// Through quality control: a ranking worker's gold check joins the degraded-copy test in
+    /// the reliability verdict (and so in the exclusion); other tasks ignore gold.
+    #[test]
+    fn quality_control_folds_the_gold_check_into_the_verdict() {
+        use crate::analysis::quality::{self, ExclusionPolicy, QcSettings};
+        use crate::analysis::{JudgmentNames, JudgmentSet, TimeBasis};
+        use crate::model::ItemType;
+        for task in ["ranking", "da-adequacy"] {
+            let mut set = JudgmentSet::new(TimeBasis::PerItem);
+            for worker in ["good", "bad"] {
+                for seg in 0..4 {
+                    let segment = seg.to_string();
+                    let names = JudgmentNames { worker, hit: "h", system: "A", segment: &segment, lang_pair: "de-en", task };
+                    set.push(names, ItemType::System, 0.5, 1.0);
+                }
+            }
+            set.gold.rule = GoldRule { threshold: 0.7, min_pairs: 10 };
+            // Two gold blocks of five outputs each (10 strict pairs per block): "good" ranks them
+            // as the gold does, "bad" in reverse.
+            for (w, reversed) in [(0u32, false), (1, true)] {
+                for block in 0..2 {
+                    for e in 1..=5u32 {
+                        let given = if reversed { 6 - e } else { e };
+                        set.gold.answers.push(GoldAnswer { worker: w, block: w * 2 + block, expected: e, given });
+                    }
+                }
+            }
+            let qc = quality::run(&set, &QcSettings::default());
+            assert_eq!(qc.len(), 2);
+            if task == "ranking" {
+                let (good, bad) = (&qc[0].reliability, &qc[1].reliability);
+                assert_eq!((good.verdict, good.gold.as_ref().unwrap().pairs), (Verdict::Pass, 20));
+                assert_eq!(good.gold.as_ref().unwrap().copies, Verdict::NotEnoughEvidence, "no degraded copies");
+                assert_eq!((bad.verdict, bad.gold.as_ref().unwrap().agreement), (Verdict::Fail, Some(0.0)));
+                assert!(!ExclusionPolicy::NotPassed.excludes(&qc[0]) && ExclusionPolicy::FailedOnly.excludes(&qc[1]));
+                // The stored form reads back (the gate keeps it as JSON).
+                let json = serde_json::to_string(bad).unwrap();
+                assert_eq!(&serde_json::from_str::<crate::analysis::quality::PairCheck>(&json).unwrap(), bad);
+            } else {
+                assert!(qc.iter().all(|w| w.reliability.gold.is_none() && w.reliability.verdict == Verdict::NotEnoughEvidence));
+            }
+        }
+    }
 }
