@@ -229,5 +229,21 @@ both_backends! {
         assert!(agreement.starts_with("worker,task,gold_blocks,gold_pairs,agreed,tied_by_worker,agreement,threshold,min_pairs,gold_verdict,copies_verdict,verdict,excluded"), "{agreement}");
         assert_eq!(agreement.lines().count(), 1 + 16, "{agreement}");
         assert!(agreement.lines().any(|l| l.contains("sim-2-") && l.contains(",fail,") && l.ends_with(",true")), "{agreement}");
+        // Gold made from where the kept workers agreed: a gold file the import takes back.
+        assert!(files.contains(&"gold-from-agreement.tsv"), "{files:?}");
+        let made = get("gold-from-agreement.tsv").await;
+        assert!(made.starts_with("segment\torder\n"), "{made}");
+        let again = post_gold(&org, id, "gold-from-agreement.tsv", &made).await;
+        if made.lines().count() > 1 {
+            assert_eq!(again.status, 200, "{}", again.body);
+        } else {
+            assert!(again.body.contains("no gold order in the file"), "{}", again.body);
+        }
+        eprintln!(
+            "gold agreement: careful {:?}, random {:?}; {} gold orders made from agreement",
+            careful.iter().map(|c| c["gold"]["agreement"].as_f64().unwrap()).collect::<Vec<_>>(),
+            random.iter().map(|c| c["gold"]["agreement"].as_f64().unwrap()).collect::<Vec<_>>(),
+            made.lines().count() - 1
+        );
     }
 }

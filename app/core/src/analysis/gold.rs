@@ -360,6 +360,123 @@ pub fn write_agreement_csv(
     Ok(())
 }
 
+/// Gold orders made from a finished campaign's blocks (WMT 2012: controls "selected such that
+/// there was high agreement" among trusted annotators): for each segment, the systems that at
+/// least `min_judges` distinct judges ranked, every pair of them compared by at least
+/// `min_judges` judges, and each pair's comparisons at least `min_agreement` one way (a win
+/// either way, or a tie; the other outcomes count against). A segment becomes an order when every
+/// pair of its chosen systems agrees so, the pairs form one order with ties, and one pair is
+/// strict. Give it the kept workers' first showings (`RankingAnalysis::kept`); the result is a
+/// gold file for [`read_gold`] ([`write_gold_tsv`]).
+pub fn gold_from_blocks(data: &super::ranking::RankingData, min_judges: usize, min_agreement: f64) -> Vec<GoldOrder> {
+    use std::collections::{BTreeMap, BTreeSet};
+    let min_judges = min_judges.max(2);
+    // segment → (system a < b) → (a better, b better, tied, judges).
+    let mut pairs: BTreeMap<&str, BTreeMap<(usize, usize), (usize, usize, usize, BTreeSet<&str>)>> = BTreeMap::new();
+    let mut judges_of: BTreeMap<&str, BTreeMap<usize, BTreeSet<&str>>> = BTreeMap::new();
+    for b in &data.blocks {
+        let ranked: Vec<(usize, u32)> = b.outputs.iter().filter_map(|o| o.rank.map(|r| (o.system, r))).collect();
+        for &(s, _) in &ranked {
+            judges_of.entry(&b.segment).or_default().entry(s).or_default().insert(&b.judge);
+        }
+        for (i, &(s1, r1)) in ranked.iter().enumerate() {
+            for &(s2, r2) in &ranked[i + 1..] {
+                if s1 == s2 {
+                    continue;
+                }
+                let (a, ra, c, rc) = if s1 < s2 { (s1, r1, s2, r2) } else { (s2, r2, s1, r1) };
+                let e = pairs.entry(&b.segment).or_default().entry((a, c)).or_default();
+                match ra.cmp(&rc) {
+                    std::cmp::Ordering::Less => e.0 += 1,
+                    std::cmp::Ordering::Greater => e.1 += 1,
+                    std::cmp::Ordering::Equal => e.2 += 1,
+                }
+                e.3.insert(&b.judge);
+            }
+        }
+    }
+    let mut out = Vec::new();
+    for (segment, systems) in &judges_of {
+        let chosen: Vec<usize> = systems.iter().filter(|(_, j)| j.len() >= min_judges).map(|(s, _)| *s).collect();
+        if chosen.len() < 2 {
+            continue;
+        }
+        // Each pair's agreed outcome: -1 (first better), 1 (second better), 0 (tied).
+        let mut outcome: BTreeMap<(usize, usize), i8> = BTreeMap::new();
+        let mut ok = true;
+        for (i, &a) in chosen.iter().enumerate() {
+            for &c in &chosen[i + 1..] {
+                let Some((wa, wc, t, judges)) = pairs.get(segment).and_then(|p| p.get(&(a, c))) else {
+                    ok = false;
+                    break;
+                };
+                let n = (wa + wc + t) as f64;
+                let share = |k: usize| k as f64 / n;
+                let agreed = if judges.len() < min_judges {
+                    None
+                } else if share(*wa) + 1e-9 >= min_agreement {
+                    Some(-1)
+                } else if share(*wc) + 1e-9 >= min_agreement {
+                    Some(1)
+                } else if share(*t) + 1e-9 >= min_agreement {
+                    Some(0)
+                } else {
+                    None
+                };
+                match agreed {
+                    Some(o) => {
+                        outcome.insert((a, c), o);
+                    }
+                    None => {
+                        ok = false;
+                        break;
+                    }
+                }
+            }
+            if !ok {
+                break;
+            }
+        }
+        if !ok || outcome.values().all(|&o| o == 0) {
+            continue;
+        }
+        // Rank by the number of systems each beats; then check every pair against the ranks.
+        let beats = |s: usize| {
+            outcome.iter().filter(|&(&(a, c), &o)| (a == s && o == -1) || (c == s && o == 1)).count()
+        };
+        let mut order: Vec<(usize, usize)> = chosen.iter().map(|&s| (s, beats(s))).collect();
+        order.sort_by(|x, y| y.1.cmp(&x.1).then(data.systems[x.0].cmp(&data.systems[y.0])));
+        let mut ranks: Vec<(usize, u32)> = Vec::new();
+        for (i, &(s, b)) in order.iter().enumerate() {
+            let rank = if i > 0 && order[i - 1].1 == b { ranks[i - 1].1 } else { i as u32 + 1 };
+            ranks.push((s, rank));
+        }
+        let rank_of = |s: usize| ranks.iter().find(|r| r.0 == s).map(|r| r.1).unwrap_or(0);
+        let consistent = outcome.iter().all(|(&(a, c), &o)| match o {
+            -1 => rank_of(a) < rank_of(c),
+            1 => rank_of(a) > rank_of(c),
+            _ => rank_of(a) == rank_of(c),
+        });
+        if consistent {
+            out.push(GoldOrder {
+                line: out.len() + 1,
+                segment: segment.to_string(),
+                ranks: ranks.iter().map(|&(s, r)| (data.systems[s].clone(), r)).collect(),
+            });
+        }
+    }
+    out
+}
+
+/// Gold orders as a TSV gold file (`segment<TAB>order`), with a header.
+pub fn write_gold_tsv(w: &mut dyn std::io::Write, orders: &[GoldOrder]) -> std::io::Result<()> {
+    writeln!(w, "segment\torder")?;
+    for o in orders {
+        writeln!(w, "{}\t{}", o.segment, o.order_text())?;
+    }
+    Ok(())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -498,5 +615,44 @@ mod tests {
                 assert!(qc.iter().all(|w| w.reliability.gold.is_none() && w.reliability.verdict == Verdict::NotEnoughEvidence));
             }
         }
+    }
+
+    #[test]
+    fn gold_is_made_where_judges_agreed_strongly() {
+        use crate::analysis::ranking::{RankedOutput, RankingBlock, RankingData};
+        let block = |segment: &str, judge: &str, ranks: &[(usize, u32)]| RankingBlock {
+            segment: segment.into(),
+            judge: judge.into(),
+            outputs: ranks.iter().map(|&(system, r)| RankedOutput { system, rank: Some(r) }).collect(),
+        };
+        let data = RankingData {
+            pair: "de-en".into(),
+            systems: vec!["A".into(), "B".into(), "C".into()],
+            blocks: vec![
+                // Segment 1: three judges agree A > B = C.
+                block("1", "j1", &[(0, 1), (1, 2), (2, 2)]),
+                block("1", "j2", &[(0, 1), (1, 3), (2, 3)]),
+                block("1", "j3", &[(2, 2), (0, 1), (1, 2)]),
+                // Segment 2: two judges disagree on B against C.
+                block("2", "j1", &[(0, 1), (1, 2), (2, 3)]),
+                block("2", "j2", &[(0, 1), (1, 3), (2, 2)]),
+                // Segment 3: one judge only.
+                block("3", "j1", &[(0, 1), (1, 2), (2, 3)]),
+                // Segment 4: all tied by both: no strict pair.
+                block("4", "j1", &[(0, 1), (1, 1)]),
+                block("4", "j2", &[(0, 1), (1, 1)]),
+            ],
+        };
+        let gold = gold_from_blocks(&data, 2, 0.9);
+        assert_eq!(gold.len(), 1, "{gold:?}");
+        assert_eq!((gold[0].segment.as_str(), gold[0].order_text()), ("1", "A > B = C".to_string()));
+        // At 0.5 one judge of two is enough: segment 2 (A > B > C by j1) too.
+        assert_eq!(gold_from_blocks(&data, 2, 0.5).len(), 2);
+        let mut file = Vec::new();
+        write_gold_tsv(&mut file, &gold).unwrap();
+        let text = String::from_utf8(file).unwrap();
+        assert_eq!(text, "segment\torder\n1\tA > B = C\n");
+        // The file reads back as a gold file.
+        assert_eq!(read_gold("gold.tsv", &text).unwrap()[0].ranks, gold[0].ranks);
     }
 }
