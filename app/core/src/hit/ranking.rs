@@ -250,14 +250,22 @@ pub fn build_ranking_hits(
                 need -= gold_here.len().min(need);
                 plan.push((r, mask));
             }
+            // Ordinary screens: runs not on the HIT's screens yet when there are enough (a run passed
+            // over goes back to the queue).
+            let mut passed_over: Vec<usize> = Vec::new();
             while plan.len() < design.first_screens() {
                 if run_queue.is_empty() {
                     run_queue = (0..runs.len()).collect();
                     run_queue.shuffle(&mut rng);
                 }
                 let r = run_queue.pop().expect("refilled above");
+                if plan.iter().any(|(p, _)| *p == r) && passed_over.len() < runs.len() {
+                    passed_over.push(r);
+                    continue;
+                }
                 plan.push((r, vec![false; design.blocks_per_screen]));
             }
+            run_queue.extend(passed_over);
             plan.shuffle(&mut rng);
             Some(plan)
         } else {
@@ -550,7 +558,17 @@ mod tests {
                 let segs: Vec<usize> = segs.into_iter().collect();
                 assert!(segs.windows(2).all(|w| w[1] == w[0] + 1), "{segs:?}");
             }
-            assert_eq!(h.items.iter().filter(|it| it.item_type == ItemType::BadRef && it.screen.is_some()).filter(|it| it.gold.is_none()).count() >= 3, true);
+            assert!(h.items.iter().filter(|it| it.item_type == ItemType::BadRef).count() >= 3);
+            // No segment on two first showings of a HIT (13 runs are plenty for 4 screens).
+            let mut first: BTreeMap<String, BTreeSet<usize>> = BTreeMap::new();
+            for it in h.items.iter().filter(|it| it.item_type != ItemType::Repeat) {
+                first.entry(it.segment.clone()).or_default().insert(it.screen.unwrap());
+            }
+            let repeated: BTreeSet<usize> = h.items.iter().filter(|it| it.item_type == ItemType::Repeat).map(|it| it.screen.unwrap()).collect();
+            for (segment, screens) in &first {
+                let shown: Vec<&usize> = screens.iter().filter(|s| !repeated.contains(s)).collect();
+                assert_eq!(shown.len(), 1, "segment {segment} on screens {screens:?}");
+            }
         }
         // Too few gold segments for the blocks asked: refused with the reason.
         let e = build_ranking_hits(&cands, &RankingDesign { gold_blocks: 4, ..DESIGN }, &gold[..1], JudgmentsWanted::PerSystem(60), 3).unwrap_err().to_string();
