@@ -107,6 +107,12 @@ const MIGRATIONS: &[(i64, &str, &str, &str)] = &[
         include_str!("../../migrations/postgres/0011_metric_scores.sql"),
     ),
     (
+        13,
+        "ranking gold blocks",
+        include_str!("../../migrations/sqlite/0013_ranking_gold.sql"),
+        include_str!("../../migrations/postgres/0013_ranking_gold.sql"),
+    ),
+    (
         15,
         "study references",
         include_str!("../../migrations/sqlite/0015_study_references.sql"),

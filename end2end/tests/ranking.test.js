@@ -170,3 +170,55 @@ test('a crowd worker ranks a whole HIT by keyboard, by mouse and on a phone, tie
   await desktop.close();
   await phone.close();
 });
+
+// Gold blocks (WMT 2012's controls): the organizer imports gold orders for the demo's test set,
+// a worker ranks a HIT with gold blocks hidden among its screens, and the review page shows the
+// worker's gold agreement beside the verdict, at 1280 px and on a phone.
+test('gold blocks: imported, ranked unawares, and the gold agreement on the review page', async () => {
+  const { server, browser } = env;
+  const organizer = await openHydrated(await browser.newContext({ viewport: { width: 1280, height: 900 } }), `${server.base}/login`);
+  await signIn(organizer, DEMO.organizer);
+  await organizer.waitForSelector('section[data-role="organizer"]', { timeout: 15_000 });
+  const sets = await ok(organizer, 'list_test_sets');
+  const set = sets.find((s) => s.systems.length >= 3);
+  const gold = Array.from({ length: 30 }, (_, i) => `${i + 1}\tLumen-MT > Ostrich-7 > Riverbank`).join('\n');
+  const post = (body) => organizer.evaluate(async ({ id, body }) => {
+    const r = await fetch(`/api/v1/test-sets/${id}/gold`, { method: 'POST', headers: { 'x-assay-file-name': 'gold.tsv' }, body });
+    return { status: r.status, body: await r.json() };
+  }, { id: set.id, body });
+  const refused = await post('1\tLumen-MT > Nobody\n');
+  assert.equal(refused.status, 400);
+  assert.deepEqual(refused.body.errors, ['gold.tsv, line 1: the test set has no output of system "Nobody" for segment "1"']);
+  const stored = await post(gold);
+  assert.equal(stored.status, 200, JSON.stringify(stored.body));
+  assert.equal(stored.body.orders, 30);
+  const draft = {
+    name: 'Ranking with gold e2e', task: 'ranking', test_set_id: set.id, systems: set.systems.map((s) => s.id), benchmark_systems: [], seed: 4,
+    settings: {
+      hit_length: 3, rank_blocks_per_screen: 2, rank_outputs: 3, bad_refs: 1, repeats: 1, judgments_wanted: 10, redundancy: 1,
+      target_language: 'English', rank_gold_blocks: 2, rank_gold_threshold: 0.6, rank_gold_min_pairs: 4,
+    },
+  };
+  const created = await organizer.evaluate(async (draft) => {
+    const r = await fetch('/api/create_campaign', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ draft }) });
+    return { status: r.status, body: await r.text() };
+  }, draft);
+  assert.equal(created.status, 200, created.body);
+  const id = created.body.trim();
+  await ok(organizer, 'launch_campaign', { campaign_id: id });
+  const link = (await ok(organizer, 'campaign_progress', { campaign_id: id })).crowd_link;
+  // Lumen-MT first, the two others tied: of each gold block's 3 strict pairs, 2 agree.
+  await rankHitsByApi(browser, organizer, link, 'E2E-GOLD', 1);
+
+  await organizer.goto(`${server.base}/campaigns/${id}/workers`);
+  await waitHydrated(organizer);
+  const line = organizer.locator('.gold-agreement').first();
+  await line.waitFor({ timeout: 15_000 });
+  assert.match(await line.textContent(), /^gold agreement 0\.67 \((\d+) of \d+ gold pairs\) \(pass; threshold 0\.6\); degraded copies: /);
+  await shot(organizer, 'ranking-gold-review-1280');
+  await organizer.setViewportSize({ width: 390, height: 844 });
+  const wide = await organizer.evaluate(() => document.scrollingElement.scrollWidth - window.innerWidth);
+  assert.ok(wide <= 0, `the review page fits a phone (${wide} px too wide)`);
+  assert.ok(await line.isVisible());
+  await shot(organizer, 'ranking-gold-review-390');
+});

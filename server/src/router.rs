@@ -59,6 +59,7 @@ pub fn build(state: AppState, options: LeptosOptions) -> Router {
         // Uploads stream to a temp file under their own, larger limit.
         .merge(app::campaign::http::upload_routes().layer(RequestBodyLimitLayer::new(app::campaign::http::MAX_UPLOAD_BYTES)))
         .merge(app::api::metric_upload::routes().layer(RequestBodyLimitLayer::new(app::api::metric_upload::MAX_METRIC_UPLOAD_BYTES)))
+        .merge(app::api::gold_upload::routes().layer(RequestBodyLimitLayer::new(app::api::gold_upload::MAX_GOLD_UPLOAD_BYTES)))
         .layer(middleware::from_fn(malformed_requests_are_client_errors))
         .layer(middleware::from_fn(nul_characters_are_refused))
         .layer(middleware::from_fn(resolve_session))

@@ -1168,3 +1168,35 @@ both_backends! {
         assert!(stored.as_array().unwrap().iter().all(|j| j["time_on_screen_ms"] == 100000), "{stored}");
     }
 }
+
+both_backends! {
+    /// `POST /api/v1/test-sets/{id}/gold` (gold orders of relative ranking, an import): as every
+    /// import, organizers and up; everyone else is refused before the file is read, and a
+    /// refused request stores nothing. A token answers as its owner; other methods are not routed.
+    async fn the_gold_import_is_for_organizers_and_up(server) {
+        let org = browser_for(&server, Organizer).await;
+        let sets = org.call("list_test_sets", &[]).await.json();
+        let set = sets.as_array().unwrap().iter().find(|s| s["systems"].as_array().unwrap().len() >= 2).expect("a demo test set").clone();
+        let (id, first, second) = (set["id"].as_i64().unwrap(), set["systems"][0]["name"].as_str().unwrap().to_string(), set["systems"][1]["name"].as_str().unwrap().to_string());
+        let body = format!("1\t{first} > {second}\n");
+        let mut failures = Vec::new();
+        for who in EVERYONE {
+            let b = browser_for(&server, who).await;
+            let r = b.client.post(format!("{}/api/v1/test-sets/{id}/gold", b.base)).header("origin", &b.base).body(body.clone()).send().await.unwrap();
+            let want = route_expectation(who, Organizer);
+            if !meets(want, r.status().as_u16()) {
+                failures.push(format!("POST gold as {who:?}: expected {want:?}, got {}", r.status()));
+            }
+        }
+        // Another site's page may not post it with the organizer's session.
+        let r = org.client.post(format!("{}/api/v1/test-sets/{id}/gold", org.base)).header("origin", "http://evil.example").body(body.clone()).send().await.unwrap();
+        if r.status().as_u16() != 403 {
+            failures.push(format!("POST gold from another origin: expected 403, got {}", r.status()));
+        }
+        let r = org.client.get(format!("{}/api/v1/test-sets/{id}/gold", org.base)).send().await.unwrap();
+        if r.status().is_success() {
+            failures.push(format!("GET gold: expected a refusal, got {}", r.status()));
+        }
+        assert!(failures.is_empty(), "{} answers differ:\n{}", failures.len(), failures.join("\n"));
+    }
+}

@@ -267,6 +267,13 @@ pub struct CampaignSettings {
     pub rank_blocks_per_screen: usize,
     /// Relative ranking: show the human reference under the source.
     pub rank_show_reference: bool,
+    /// Relative ranking: gold blocks per HIT (0: off), from the gold orders imported for the
+    /// test set ([`crate::analysis::gold`]).
+    pub rank_gold_blocks: usize,
+    /// Relative ranking: least agreement with the gold orders to pass, on [0, 1].
+    pub rank_gold_threshold: f64,
+    /// Relative ranking: fewer gold pairs than this is "not enough evidence".
+    pub rank_gold_min_pairs: usize,
     /// Practice items a worker answers, with feedback, before the first real item of the
     /// campaign (0: no practice). Built at launch from segments set apart from the HITs.
     pub practice_items: usize,
@@ -355,6 +362,9 @@ impl Default for CampaignSettings {
             rank_outputs: crate::protocol::ranking::DEFAULT_OUTPUTS,
             rank_blocks_per_screen: 3,
             rank_show_reference: false,
+            rank_gold_blocks: 0,
+            rank_gold_threshold: 0.7,
+            rank_gold_min_pairs: 10,
             practice_items: 0,
             practice_pass: 0,
             interface_language: String::new(),
@@ -431,7 +441,8 @@ impl CampaignSettings {
                 .saturating_sub(self.repeats)
                 .saturating_mul(self.rank_blocks_per_screen)
                 .saturating_mul(self.rank_outputs)
-                .saturating_sub(self.bad_refs),
+                .saturating_sub(self.bad_refs)
+                .saturating_sub(self.rank_gold_blocks.saturating_mul(self.rank_outputs)),
             _ => self.hit_length.saturating_sub(self.bad_refs.saturating_add(self.repeats).saturating_add(self.refs)),
         }
     }

@@ -204,6 +204,11 @@ pub struct RankingAnalysis {
     pub blocks: CampaignBlocks,
 }
 
+/// `gold-from-agreement.tsv`: pairs compared by at least this many kept workers ...
+pub const GOLD_MIN_JUDGES: usize = 2;
+/// ... and at least this share of their comparisons one way (WMT 2012: "high agreement").
+pub const GOLD_MIN_AGREEMENT: f64 = 0.9;
+
 /// The ranking methods on a campaign's blocks, keeping the workers `r`'s exclusion policy keeps:
 /// the methods on their first showings, agreement (WMT 2012's κ) on all their blocks, repeats
 /// included (they give the intra-annotator figure).
@@ -247,9 +252,21 @@ impl CampaignAnalysis {
             files.extend(super::bundle::write_ranking_files(sink, &k.report, Some(&k.kept))?);
             sink.file("ranking-agreement.csv", &mut |w| super::ranking::write_agreement_csv(w, std::slice::from_ref(&k.report)))?;
             files.push("ranking-agreement.csv".into());
+            // Gold orders where the kept workers agreed strongly, ready to import for a later
+            // campaign on the test set (POST /api/v1/test-sets/{id}/gold).
+            let gold = assay_core::analysis::gold::gold_from_blocks(&k.kept, GOLD_MIN_JUDGES, GOLD_MIN_AGREEMENT);
+            sink.file("gold-from-agreement.tsv", &mut |w| assay_core::analysis::gold::write_gold_tsv(w, &gold))?;
+            files.push("gold-from-agreement.tsv".into());
         }
         if let Some(e) = &self.esa {
             files.extend(self.write_esa_files(sink, e)?);
+        }
+        if self.result.workers.iter().any(|w| w.reliability.gold.is_some()) {
+            let r = &self.result;
+            sink.file("gold-agreement.csv", &mut |w| {
+                assay_core::analysis::gold::write_agreement_csv(w, &r.names.workers, &r.names.tasks, &r.workers, |q| r.settings.exclusion.excludes(q))
+            })?;
+            files.push("gold-agreement.csv".into());
         }
         Ok(files)
     }

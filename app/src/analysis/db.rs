@@ -135,13 +135,17 @@ pub struct StoredJudgment {
     /// The screen of the HIT the item was shown on, for tasks that show several items together
     /// (relative ranking); `None` for one item per screen.
     pub screen: Option<i64>,
+    /// Relative ranking: the expected rank of an output of a gold block (`None`: not gold).
+    /// Gold answers are quality control only: [`judgment_set`] keeps them out of the records
+    /// (in [`JudgmentSet::gold`]) and [`ranking_blocks`] out of the blocks.
+    pub gold_rank: Option<i64>,
 }
 
 const JUDGMENT_COLUMNS: &str = "SELECT j.id, a.id, a.worker_id, a.slot, h.hit_index, hi.position, hi.item_type, \
         COALESCE(hi.system_id, p.system_id), hi.segment_id, \
         CAST(j.score AS DOUBLE PRECISION), CAST(j.score2 AS DOUBLE PRECISION), j.skipped, j.submitted_at, j.time_on_screen_ms, \
         CASE WHEN j.active_ms IS NOT NULL AND j.shown_at IS NOT NULL AND j.active_ms < j.submitted_at - j.shown_at THEN j.active_ms \
-             ELSE COALESCE(j.submitted_at - j.shown_at, j.time_on_screen_ms, 0) END, hi.screen \
+             ELSE COALESCE(j.submitted_at - j.shown_at, j.time_on_screen_ms, 0) END, hi.screen, hi.gold_rank \
      FROM hits h \
      JOIN assignments a ON a.hit_id = h.id \
      JOIN judgments j ON j.assignment_id = a.id \
@@ -184,6 +188,7 @@ fn stored(row: &sqlx::any::AnyRow) -> AppResult<StoredJudgment> {
         time_on_screen_ms: row.try_get(13).with_context(|| ctx("time on screen"))?,
         ms: row.try_get(14).with_context(|| ctx("time"))?,
         screen: row.try_get(15).with_context(|| ctx("screen"))?,
+        gold_rank: row.try_get(16).with_context(|| ctx("gold rank"))?,
     })
 }
 
@@ -273,6 +278,7 @@ pub fn each_sqlite_judgment(
             time_on_screen_ms: row.get(13).map_err(failed)?,
             ms: row.get(14).map_err(failed)?,
             screen: row.get(15).map_err(failed)?,
+            gold_rank: row.get(16).map_err(failed)?,
         };
         if !each(j) {
             break;
@@ -407,6 +413,12 @@ pub fn judgment_set(rows: &[StoredJudgment], names: &StoredNames, shape: &SetSha
     let mut hits: FxMap<i64, u32> = FxMap::default();
     let mut systems: FxMap<(Option<i64>, i64), u32> = FxMap::default();
     set.records.reserve(rows.len() * questions.len());
+    // Gold blocks (assignment, screen, segment) → (number, outputs answered).
+    let mut gold_blocks: FxMap<(i64, i64, i64), (u32, usize)> = FxMap::default();
+    for j in rows.iter().filter(|j| j.gold_rank.is_some() && j.score.is_some() && !j.skipped) {
+        let next = gold_blocks.len() as u32;
+        gold_blocks.entry((j.assignment, j.screen.unwrap_or(j.position), j.segment)).or_insert((next, 0)).1 += 1;
+    }
     for j in rows {
         let Some(score) = j.score.filter(|_| !j.skipped) else { continue };
         let worker = match workers.get(&j.worker) {
@@ -417,6 +429,13 @@ pub fn judgment_set(rows: &[StoredJudgment], names: &StoredNames, shape: &SetSha
                 w
             }
         };
+        if let Some(expected) = j.gold_rank {
+            let (block, outputs) = gold_blocks[&(j.assignment, j.screen.unwrap_or(j.position), j.segment)];
+            let given = protocol::ranking::rank_of_score(score, outputs)
+                .ok_or_else(|| AppError::internal(format!("judgment {}: the score {score} is no rank among the {outputs} outputs of its gold block", j.id)))?;
+            set.gold.answers.push(assay_core::analysis::gold::GoldAnswer { worker, block, expected: expected.max(1) as u32, given });
+            continue;
+        }
         let hit = *hits.entry(j.hit_index).or_insert_with(|| set.hits.intern(&j.hit_index.to_string()));
         let segment = match segments.get(&j.segment) {
             Some(&s) => s,
@@ -503,7 +522,7 @@ pub fn ranking_blocks(rows: &[StoredJudgment], names: &StoredNames, shape: &SetS
     let mut index: FxMap<(i64, i64, i64), usize> = FxMap::default();
     let mut blocks: Vec<Vec<&StoredJudgment>> = Vec::new();
     for j in rows {
-        if j.skipped || j.score.is_none() {
+        if j.skipped || j.score.is_none() || j.gold_rank.is_some() {
             continue;
         }
         let key = (j.assignment, j.screen.unwrap_or(j.position), j.segment);
@@ -650,6 +669,18 @@ pub async fn is_study_arm(conn: &mut AnyConnection, campaign_id: i64) -> AppResu
         .is_some())
 }
 
+/// The campaign's rule for gold blocks (relative ranking), from its settings.
+async fn gold_rule(conn: &mut AnyConnection, info: &CampaignInfo) -> AppResult<assay_core::analysis::gold::GoldRule> {
+    let json: String = sqlx::query_scalar("SELECT settings FROM campaigns WHERE id = $1")
+        .bind(info.id)
+        .fetch_one(&mut *conn)
+        .await
+        .with_context(|| format!("reading the settings of campaign {}", info.id))?;
+    let task = TaskKind::parse(&info.task).unwrap_or(TaskKind::DaAdequacy);
+    let s = assay_core::settings::CampaignSettings::read(&json, task, "", "");
+    Ok(assay_core::analysis::gold::GoldRule { threshold: s.rank_gold_threshold, min_pairs: s.rank_gold_min_pairs })
+}
+
 fn shape(info: &CampaignInfo, by_test_set: bool) -> AppResult<SetShape> {
     let task = TaskKind::parse(&info.task)
         .ok_or_else(|| AppError::internal(format!("campaign {} has a task this version of Assay does not know: {:?}", info.id, info.task)))?;
@@ -679,6 +710,7 @@ pub async fn load_campaign_with_blocks(db: &Db, campaign_id: i64) -> AppResult<(
     let info = campaign_info_on(&mut conn, campaign_id).await?;
     let shape = shape(&info, is_study_arm(&mut conn, campaign_id).await?)?;
     let names = StoredNames::read(&mut conn, campaign_id, Scope::Campaign).await?;
+    let rule = if shape.task == TaskKind::Ranking { Some(gold_rule(&mut conn, &info).await?) } else { None };
     let named = started.elapsed();
     let rows = read_campaign_judgments(db, &mut conn, campaign_id).await?;
     let details = if shape.task.marks_spans() { campaign_details(&mut conn, campaign_id).await? } else { FxMap::default() };
@@ -687,7 +719,10 @@ pub async fn load_campaign_with_blocks(db: &Db, campaign_id: i64) -> AppResult<(
     let n = rows.len();
     // Interning a million records is CPU work: off the async workers.
     let (set, blocks) = tokio::task::spawn_blocking(move || -> AppResult<_> {
-        let set = judgment_set(&rows, &names, &shape)?;
+        let mut set = judgment_set(&rows, &names, &shape)?;
+        if let Some(rule) = rule {
+            set.gold.rule = rule;
+        }
         let ranking = if shape.task == TaskKind::Ranking { Some(ranking_blocks(&rows, &names, &shape)?) } else { None };
         let esa = if shape.task.marks_spans() { Some(esa_ratings(&rows, &details, &names, &shape)?) } else { None };
         Ok((set, ProtocolRows { ranking, esa }))
@@ -711,7 +746,11 @@ pub async fn load_worker(conn: &mut AnyConnection, campaign_id: i64, worker_id: 
     let shape = shape(&info, is_study_arm(conn, campaign_id).await?)?;
     let names = StoredNames::read(conn, campaign_id, Scope::Worker(worker_id)).await?;
     let rows = read_judgments(conn, campaign_id, Scope::Worker(worker_id)).await?;
-    judgment_set(&rows, &names, &shape)
+    let mut set = judgment_set(&rows, &names, &shape)?;
+    if shape.task == TaskKind::Ranking {
+        set.gold.rule = gold_rule(conn, &info).await?;
+    }
+    Ok(set)
 }
 
 #[cfg(test)]

@@ -225,6 +225,9 @@ pub struct ItemFacts {
     pub position: i64,
     pub item_type: String,
     pub system: Option<String>,
+    /// Relative ranking: an output of a gold block, with its expected rank.
+    #[serde(default)]
+    pub gold_rank: Option<i64>,
 }
 
 /// The items of an assignment's HIT with their types and systems (organizers).
@@ -233,5 +236,5 @@ pub async fn assignment_items(assignment: String) -> Result<Vec<ItemFacts>, Serv
     web::require(Role::Organizer)?;
     let state = web::app_state()?;
     let items = work::items_of(&state.db, &assignment).await.map_err(refuse)?;
-    Ok(items.into_iter().map(|(position, item_type, system)| ItemFacts { position, item_type, system }).collect())
+    Ok(items.into_iter().map(|(position, item_type, system, gold_rank)| ItemFacts { position, item_type, system, gold_rank }).collect())
 }

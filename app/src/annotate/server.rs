@@ -1597,9 +1597,9 @@ pub async fn judgments_of(db: &Db, public_id: &str) -> Result<Vec<JudgmentRecord
 
 /// The items of an assignment's HIT with their hidden facts, answered or not (organizers):
 /// (position, item type, system name).
-pub async fn items_of(db: &Db, public_id: &str) -> Result<Vec<(i64, String, Option<String>)>, WorkError> {
+pub async fn items_of(db: &Db, public_id: &str) -> Result<Vec<(i64, String, Option<String>, Option<i64>)>, WorkError> {
     Ok(sqlx::query_as(
-        "SELECT hi.position, hi.item_type, sy.name AS system FROM assignments a JOIN hit_items hi ON hi.hit_id = a.hit_id \
+        "SELECT hi.position, hi.item_type, sy.name AS system, hi.gold_rank FROM assignments a JOIN hit_items hi ON hi.hit_id = a.hit_id \
          LEFT JOIN systems sy ON sy.id = hi.system_id WHERE a.public_id = $1 ORDER BY hi.position",
     )
     .bind(public_id)

@@ -13,6 +13,8 @@
 //! - [`metric_upload`]: `POST /api/v1/campaigns/{id}/metrics`, metric scores uploaded for a
 //!   campaign (researchers and up, a token or the session): the one write, routed by the
 //!   server beside the uploads with their own body limit.
+//! - [`gold_upload`]: `POST /api/v1/test-sets/{id}/gold`, gold orders of relative ranking for
+//!   a test set (organizers and up, a token or the session), routed as `metric_upload`.
 //! - `GET /api/v1/openapi.json`: the OpenAPI 3 description (public).
 //!
 //! Settings come in the query string ([`ExportQuery`]): `exclude_ref`, `exclude_bad_ref`,
@@ -24,6 +26,7 @@
 pub mod campaigns;
 pub mod decisions;
 pub mod exports;
+pub mod gold_upload;
 pub mod metric_upload;
 pub mod results;
 pub mod workers;

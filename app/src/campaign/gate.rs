@@ -68,6 +68,7 @@ pub fn reliability_of(set: &JudgmentSet, qc: &QcSettings) -> (PairCheck, usize) 
                 p_value: None,
                 verdict: Verdict::NotEnoughEvidence,
                 note: Some(format!("0 pairs, fewer than the minimum of {}", qc.min_pairs)),
+                gold: None,
             },
             0,
         ),

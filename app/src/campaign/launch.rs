@@ -39,6 +39,9 @@ pub struct PlannedItem {
     pub screen: Option<usize>,
     /// Documents (ESA): the document of the HIT the item belongs to.
     pub unit: Option<usize>,
+    /// Relative ranking: an output of a gold block, with its expected rank (never sent to a
+    /// browser).
+    pub gold: Option<u32>,
 }
 
 /// A HIT ready to store.
@@ -343,6 +346,7 @@ fn ranking_design(s: &CampaignSettings) -> hit::RankingDesign {
         outputs: s.rank_outputs,
         degraded_blocks: s.bad_refs,
         repeated_screens: s.repeats,
+        gold_blocks: s.rank_gold_blocks,
     }
 }
 
@@ -393,7 +397,40 @@ fn document_units(m: &Material, practice: &[PlannedPractice]) -> Vec<hit::Docume
     units
 }
 
-fn build(spec: &Spec<'_>, cands: &[Candidate]) -> AppResult<Vec<Hit>> {
+/// A ranking campaign's gold orders (when it asks for gold blocks): the gold imported for its
+/// test set, with the campaign's systems only, named as the candidates are.
+async fn gold_orders(db: &Db, spec: &Spec<'_>, m: &Material) -> AppResult<Vec<hit::GoldBlock>> {
+    if spec.task != TaskKind::Ranking || spec.settings.rank_gold_blocks == 0 {
+        return Ok(Vec::new());
+    }
+    let test_set = spec.groups[0].test_set_id;
+    let rows: Vec<(i64, i64, i64)> = sqlx::query_as(
+        "SELECT g.segment_id, g.system_id, g.expected_rank FROM ranking_gold g JOIN segments s ON s.id = g.segment_id \
+         WHERE s.test_set_id = $1 ORDER BY s.position, g.expected_rank, g.system_id",
+    )
+    .bind(test_set)
+    .fetch_all(&db.pool)
+    .await
+    .context(READING)?;
+    if rows.is_empty() {
+        return Err(problem(format!(
+            "the design asks for {} gold blocks per HIT, but no gold order was imported for the test set (POST /api/v1/test-sets/{test_set}/gold)",
+            spec.settings.rank_gold_blocks
+        )));
+    }
+    let mut out: Vec<hit::GoldBlock> = Vec::new();
+    for (segment, system, rank) in rows {
+        let Some((label, _, _)) = m.labels.iter().find(|(_, id, g)| *id == system && *g == 0) else { continue };
+        let segment = segment.to_string();
+        if out.last().is_none_or(|b| b.segment != segment) {
+            out.push(hit::GoldBlock { segment: segment.clone(), ranks: Vec::new() });
+        }
+        out.last_mut().expect("pushed above").ranks.push((label.clone(), rank as u32));
+    }
+    Ok(out)
+}
+
+fn build(spec: &Spec<'_>, cands: &[Candidate], gold: &[hit::GoldBlock]) -> AppResult<Vec<Hit>> {
     let s = spec.settings;
     if s.redundancy == 0 {
         return Err(problem("redundancy must be at least 1 worker per HIT"));
@@ -413,6 +450,7 @@ fn build(spec: &Spec<'_>, cands: &[Candidate]) -> AppResult<Vec<Hit>> {
         TaskKind::Ranking => hit::build_ranking_hits(
             cands,
             &ranking_design(s),
+            gold,
             wanted(s),
             spec.seed,
         ),
@@ -530,6 +568,7 @@ fn materialize(spec: &Spec<'_>, m: &Material, hits: Vec<Hit>) -> AppResult<Vec<P
                 degradation,
                 screen: item.screen,
                 unit: item.unit,
+                gold: item.gold,
             });
         }
         out.push(PlannedHit { index: h.index, items });
@@ -588,7 +627,8 @@ async fn plan(db: &Db, spec: &Spec<'_>) -> AppResult<(Vec<PlannedHit>, Vec<Optio
         return Ok((materialize(spec, &m, hits)?, reference_name, practice));
     }
     let cands = candidates(spec, &m, &practice);
-    let hits = build(spec, &cands).map_err(|e| {
+    let gold = gold_orders(db, spec, &m).await?;
+    let hits = build(spec, &cands, &gold).map_err(|e| {
         if practice.is_empty() {
             e
         } else {
@@ -672,6 +712,8 @@ fn check_draft(draft: &CampaignDraft) -> AppResult<TaskKind> {
         (s.woj_max_degree, "the highest permutation degree"),
         (s.rank_blocks_per_screen, "segments per screen"),
         (s.rank_outputs, "outputs ranked together"),
+        (s.rank_gold_blocks, "gold blocks"),
+        (s.rank_gold_min_pairs, "gold pairs for a verdict"),
     ] {
         if count > MAX_HIT_LENGTH {
             return Err(problem(format!("{what} per HIT are at most {MAX_HIT_LENGTH}")));
@@ -682,6 +724,12 @@ fn check_draft(draft: &CampaignDraft) -> AppResult<TaskKind> {
             "a ranking HIT of {} screens × {} segments × {} outputs has more than {MAX_HIT_LENGTH} items",
             s.hit_length, s.rank_blocks_per_screen, s.rank_outputs
         )));
+    }
+    if !(0.0..=1.0).contains(&s.rank_gold_threshold) {
+        return Err(problem(format!("the gold agreement to pass is between 0 and 1, not {}", s.rank_gold_threshold)));
+    }
+    if task != TaskKind::Ranking && s.rank_gold_blocks > 0 {
+        return Err(problem("gold blocks are for relative ranking campaigns"));
     }
     if s.judgments_wanted > MAX_JUDGMENTS_WANTED {
         return Err(problem(format!("at most {MAX_JUDGMENTS_WANTED} judgments can be wanted")));
@@ -1238,17 +1286,17 @@ pub async fn write_launch(tx: &mut sqlx::Transaction<'static, sqlx::Any>, prepar
             .fetch_one(&mut **tx)
             .await
             .context("storing the HITs of a launched campaign")?;
-        // Items in batches of 50 rows per statement (10 values each).
+        // Items in batches of 50 rows per statement (11 values each).
         for chunk in h.items.chunks(50) {
             let mut sql = String::from(
-                "INSERT INTO hit_items (hit_id, position, item_type, system_id, segment_id, paired_position, shown_text, degradation, screen, unit) VALUES ",
+                "INSERT INTO hit_items (hit_id, position, item_type, system_id, segment_id, paired_position, shown_text, degradation, screen, unit, gold_rank) VALUES ",
             );
             for i in 0..chunk.len() {
-                let b = i * 10;
+                let b = i * 11;
                 if i > 0 {
                     sql.push_str(", ");
                 }
-                let values: Vec<String> = (1..=10).map(|k| format!("${}", b + k)).collect();
+                let values: Vec<String> = (1..=11).map(|k| format!("${}", b + k)).collect();
                 sql.push_str(&format!("({})", values.join(", ")));
             }
             let mut q = sqlx::query(sqlx::AssertSqlSafe(sql));
@@ -1263,8 +1311,9 @@ pub async fn write_launch(tx: &mut sqlx::Transaction<'static, sqlx::Any>, prepar
                     .bind(it.shown_text.clone())
                     .bind(it.degradation.clone())
                     .bind(it.screen.map(|s| s as i64))
-                    .bind(it.unit.map(|u| u as i64));
-                *summary.per_type.entry(it.item_type.wmt_name().to_string()).or_default() += 1;
+                    .bind(it.unit.map(|u| u as i64))
+                    .bind(it.gold.map(i64::from));
+                *summary.per_type.entry(if it.gold.is_some() { "GOLD".to_string() } else { it.item_type.wmt_name().to_string() }).or_default() += 1;
                 summary.items += 1;
             }
             q.execute(&mut **tx).await.context("storing the HITs of a launched campaign")?;

@@ -593,13 +593,16 @@ pub fn DesignerPage() -> impl IntoView {
                         {number_field("Outputs ranked together", "rank-outputs", settings, |s| s.rank_outputs as f64, |s, v| s.rank_outputs = v as usize, "1")}
                         {number_field("Blocks with a degraded copy", "bad-refs", settings, |s| s.bad_refs as f64, |s, v| s.bad_refs = v as usize, "1")}
                         {number_field("Repeated screens", "repeats", settings, |s| s.repeats as f64, |s, v| s.repeats = v as usize, "1")}
+                        {number_field("Gold blocks per HIT (0: off)", "rank-gold-blocks", settings, |s| s.rank_gold_blocks as f64, |s, v| s.rank_gold_blocks = v as usize, "1")}
+                        {number_field("Gold agreement to pass (0 to 1)", "rank-gold-threshold", settings, |s| s.rank_gold_threshold, |s, v| s.rank_gold_threshold = v, "0.05")}
+                        {number_field("Least gold pairs for a verdict", "rank-gold-min-pairs", settings, |s| s.rank_gold_min_pairs as f64, |s, v| s.rank_gold_min_pairs = v as usize, "1")}
                         <label class="check">
                             <input type="checkbox" id="rank-show-reference" prop:checked=move || settings.with(|s| s.rank_show_reference)
                                 on:change=move |ev| settings.update(|s| s.rank_show_reference = event_target_checked(&ev))/>
                             "Show the reference under the source"
                         </label>
                         <p class="hint" id="ranking-design-hint">
-                            "WMT 2012 ranked 5 outputs of each of 3 consecutive segments per screen. A degraded copy of one output sits in its original's block; a careful annotator ranks it lower (a sign test per worker). A repeated screen comes back later with its outputs in another order."
+                            "WMT 2012 ranked 5 outputs of each of 3 consecutive segments per screen. A degraded copy of one output sits in its original's block; a careful annotator ranks it lower (a sign test per worker). A repeated screen comes back later with its outputs in another order. Gold blocks (WMT 2012's controls) show outputs of a segment in an order imported for the test set (POST /api/v1/test-sets/{id}/gold); a worker whose agreement with it on the pairs it orders strictly is below the threshold fails, as one failing the sign test does."
                         </p>
                     })}
                     {move || (task.get() != "word-order" && task.get() != "ranking" && task.get() != "esa" && task.get() != "mqm").then(|| view! {

@@ -177,6 +177,16 @@ pub struct JudgmentRow {
     pub time_on_screen_ms: Option<i64>,
     /// Seconds on the item as the analysis counts them: time on screen, else submitted − shown, else 0.
     pub ms: i64,
+    /// Relative ranking: an output of a gold block (quality control, in no score or ranking).
+    /// Its type is written `GOLD`; the Appraise formats, which have no such type, leave it out.
+    pub gold: bool,
+}
+
+impl JudgmentRow {
+    /// The item type as the files write it (`GOLD` for an output of a gold block).
+    pub fn type_name(&self) -> &'static str {
+        if self.gold { "GOLD" } else { self.item_type.wmt_name() }
+    }
 }
 
 /// A CSV text field: RFC 4180 quoting and the spreadsheet-formula guard
@@ -229,7 +239,7 @@ pub fn write_row(out: &mut String, format: RowFormat, ctx: &RowContext, r: &Judg
             text(out, &r.worker);
             out.push(',');
             text(out, &r.platform);
-            let _ = write!(out, ",{},{},", r.position, r.item_type.wmt_name());
+            let _ = write!(out, ",{},{},", r.position, r.type_name());
             text(out, &r.system);
             out.push(',');
             text(out, &r.segment);
@@ -273,7 +283,7 @@ pub fn write_row(out: &mut String, format: RowFormat, ctx: &RowContext, r: &Judg
                 r.worker.clone().into(),
                 r.platform.clone().into(),
                 r.position.into(),
-                r.item_type.wmt_name().into(),
+                r.type_name().into(),
                 r.system.clone().into(),
                 r.segment.clone().into(),
                 r.document.clone().into(),
@@ -297,7 +307,7 @@ pub fn write_row(out: &mut String, format: RowFormat, ctx: &RowContext, r: &Judg
             out.push('\n');
         }
         RowFormat::AppraiseWmt22 | RowFormat::AppraiseWmt23 | RowFormat::AppraiseWmt24 => {
-            let Some(score) = r.score.filter(|_| !r.skipped) else { return false };
+            let Some(score) = r.score.filter(|_| !r.skipped && !r.gold) else { return false };
             let end = r.submitted_at_ms;
             let start = end - r.ms.max(0);
             let user = csv_field(&r.worker);
@@ -365,6 +375,7 @@ pub fn named_row(j: &StoredJudgment, names: &StoredNames) -> AppResult<JudgmentR
         submitted_at_ms: j.submitted_at_ms,
         time_on_screen_ms: j.time_on_screen_ms,
         ms: j.ms,
+        gold: j.gold_rank.is_some(),
     })
 }
 
@@ -504,6 +515,7 @@ mod tests {
             submitted_at_ms: 1_700_000_010_500,
             time_on_screen_ms: Some(3500),
             ms: 3500,
+            gold: false,
         }
     }
 

@@ -372,6 +372,17 @@ pub fn worker_rows(set: &JudgmentSet, workers: &[WorkerQc], exclusion: Exclusion
                 bonus_total: None,
                 held_hits: 0,
                 sessions: Vec::new(),
+                gold: w.reliability.gold.as_ref().map(|g| super::GoldView {
+                    agreement: g.agreement,
+                    pairs: g.pairs,
+                    agreed: g.agreed,
+                    tied: g.tied,
+                    blocks: g.blocks,
+                    threshold: g.threshold,
+                    verdict: verdict_name(g.verdict).into(),
+                    copies_verdict: verdict_name(g.copies).into(),
+                    summary: g.summary(),
+                }),
             };
             (row, p)
         })

@@ -1190,6 +1190,7 @@ mod tests {
             bonus_total: None,
             held_hits: 0,
             sessions: Vec::new(),
+            gold: None,
         };
         CachedRow::new(row, Vec::new(), worker_id)
     }

@@ -283,6 +283,28 @@ pub struct WorkerRow {
     /// with in the campaign, in order; several are flagged: they need not all be the worker's.
     #[serde(default)]
     pub sessions: Vec<String>,
+    /// Relative ranking with gold blocks: the worker's agreement with the gold orders (the
+    /// verdict above combines it with the degraded-copy test).
+    #[serde(default)]
+    pub gold: Option<GoldView>,
+}
+
+/// A worker's gold check on the review page and in the API.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct GoldView {
+    /// agreeing pairs / gold pairs.
+    pub agreement: Option<f64>,
+    pub pairs: usize,
+    pub agreed: usize,
+    pub tied: usize,
+    pub blocks: usize,
+    pub threshold: f64,
+    /// The gold check's own verdict.
+    pub verdict: String,
+    /// The degraded-copy test's own verdict.
+    pub copies_verdict: String,
+    /// "0.85 (17 of 20 gold pairs)".
+    pub summary: String,
 }
 
 /// The gate's verdict at a HIT's submission.

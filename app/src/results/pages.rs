@@ -1115,6 +1115,9 @@ fn Worker(r: WorkerRow, editor: Editor) -> impl IntoView {
             <td class="verdict" data-label="Verdict">
                 <strong>{r.verdict.clone()}</strong>{r.excluded.then_some(" (excluded)")}
                 <span class="hint sub">{format!("{}, {} pairs", r.test, r.n_pairs)}</span>
+                {r.gold.as_ref().map(|g| view! {
+                    <span class="hint sub gold-agreement">{format!("gold agreement {} ({}; threshold {}); degraded copies: {}", g.summary, g.verdict, g.threshold, g.copies_verdict)}</span>
+                })}
                 {at_submission.map(|t| view! { <span class="hint sub at-submission">{t}</span> })}
             </td>
             <td class="num" data-label="p">{p_text(r.p_value)}</td>

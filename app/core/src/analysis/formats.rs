@@ -751,7 +751,12 @@ fn assay_record(
     let score = get(8).map(|s| s.trim().to_string()).filter(|s| !s.is_empty() && s != "null");
     let Some(score) = score.filter(|_| !skipped) else { return Ok(()) };
     let score = parse_number(n, "score", &score)?;
-    let item_type = parse_item_type(n, get(5).as_deref().unwrap_or("").trim())?;
+    let type_text = get(5).unwrap_or_default();
+    if type_text.trim().eq_ignore_ascii_case("GOLD") {
+        // An output of a gold block (relative ranking): quality control in no score or ranking.
+        return Ok(());
+    }
+    let item_type = parse_item_type(n, type_text.trim())?;
     let seconds = match seconds.as_deref().map(str::trim) {
         None | Some("") | Some("null") => 0.0,
         Some(t) => parse_number(n, "seconds", t)?,
@@ -773,7 +778,7 @@ fn assay_record(
 
 /// Reads Assay's own judgment CSV (`judgments.csv`, raw or cleaned): a header naming the
 /// columns, then one judgment per row; skipped judgments are left out, as when the analysis
-/// reads the database. Seconds per item ([`TimeBasis::PerItem`]) from `seconds`.
+/// reads the database; outputs of gold blocks (`GOLD`) too. Seconds per item ([`TimeBasis::PerItem`]) from `seconds`.
 pub fn read_assay_csv(input: impl Read) -> Result<JudgmentSet, FormatError> {
     let mut set = JudgmentSet::new(TimeBasis::PerItem);
     let mut f: Vec<String> = Vec::new();
@@ -1539,6 +1544,9 @@ mod tests {
         assert_eq!(read_assay_csv(bad.as_bytes()).unwrap_err().to_string(), "line 4: score is not a number: \"x\"");
         let bad = csv.replace("segment,", "seg,");
         assert!(read_assay_csv(bad.as_bytes()).unwrap_err().to_string().starts_with("line 1: the header lacks column \"segment\""));
+        // An output of a gold block is quality control: left out like a skipped judgment.
+        let with_gold = format!("{csv}4,4,ranking,de,en,0,mturk:W,GOLD,SysA,s3,0.5,0,2,fail\n");
+        assert_eq!(read_assay_csv(with_gold.as_bytes()).unwrap().records.len(), 2);
 
         let jsonl = r#"{"task":"da","src_lang":"de","trg_lang":"en","hit":3,"worker":"w","item_type":"REPEAT","system":"S","segment":"7","score":55.0,"skipped":false,"seconds":1.5}
 {"task":"da","src_lang":"de","trg_lang":"en","hit":3,"worker":"w","item_type":"SYSTEM","system":"S","segment":"7","score":null,"skipped":true,"seconds":0}

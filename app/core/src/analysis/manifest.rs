@@ -47,7 +47,20 @@ pub fn excluded_workers(r: &AnalysisResult) -> Vec<Exclusion> {
         }
         let rel = &w.reliability;
         let p = rel.p_value.map_or("not computed".to_string(), |p| format!("{p:.4}"));
-        let reason = match rel.verdict {
+        let reason = match (rel.verdict, &rel.gold) {
+            (Verdict::Fail, Some(g)) if g.verdict == Verdict::Fail => format!(
+                "failed the gold check: agreement {} with the gold orders, below the threshold {}",
+                g.summary(),
+                g.threshold
+            ),
+            (v, Some(g)) if v != Verdict::Pass && g.verdict != Verdict::Pass && g.copies != Verdict::Fail => format!(
+                "not enough evidence: gold agreement {} (at least {} gold pairs needed), and the reliability test ({}): {}",
+                g.summary(),
+                g.min_pairs,
+                test_name(rel.test),
+                rel.note.as_deref().unwrap_or("too few pairs")
+            ),
+            (v, _) => match v {
             Verdict::Fail => format!(
                 "failed the reliability test ({}): p = {p} over {} (original, bad reference) pairs{}",
                 test_name(rel.test),
@@ -60,6 +73,7 @@ pub fn excluded_workers(r: &AnalysisResult) -> Vec<Exclusion> {
                 rel.note.as_deref().unwrap_or("too few pairs")
             ),
             Verdict::Pass => "passed, but the exclusion policy excludes everyone".into(),
+            },
         };
         out.push(Exclusion { worker: name(&r.names.workers, w.worker as usize), task: name(&r.names.tasks, w.task as usize), reason });
     }

@@ -16,6 +16,7 @@ pub mod clusters;
 pub mod esa;
 pub mod export;
 pub mod formats;
+pub mod gold;
 pub mod manifest;
 pub mod mqm;
 pub mod quality;
@@ -157,6 +158,9 @@ pub struct JudgmentSet {
     /// Campaign tasks (e.g. adequacy, fluency): QC and z-scores are computed per task.
     pub tasks: Interner,
     pub time_basis: TimeBasis,
+    /// Relative ranking: answers to gold blocks (never among `records`: they count in no
+    /// score, ranking or agreement) and the campaign's rule for them.
+    pub gold: gold::GoldSet,
 }
 
 /// The names of one judgment, for [`JudgmentSet::push`].
@@ -181,6 +185,7 @@ impl JudgmentSet {
             lang_pairs: Interner::default(),
             tasks: Interner::default(),
             time_basis,
+            gold: gold::GoldSet::default(),
         }
     }
 

@@ -110,6 +110,11 @@ pub struct PairCheck {
     pub verdict: Verdict,
     /// Why the test could not run, or how a degenerate case was decided.
     pub note: Option<String>,
+    /// Relative ranking with gold blocks: the worker's agreement with the gold orders. When
+    /// present, `verdict` is the combination of the two checks ([`super::gold::combine`]) and
+    /// the copies' own verdict is `gold.copies`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub gold: Option<super::gold::GoldCheck>,
 }
 
 /// Flags for the organiser's review.
@@ -219,6 +224,7 @@ fn reliability(orig: &[f64], bad: &[f64], s: &QcSettings) -> PairCheck {
         p_value: None,
         verdict: Verdict::NotEnoughEvidence,
         note: None,
+        gold: None,
     };
     let enough = orig.len() >= s.min_pairs;
     match run_test(s.reliability_test, orig, bad, Alternative::Greater, s) {
@@ -260,6 +266,7 @@ fn consistency(first: &[f64], repeat: &[f64], s: &QcSettings) -> PairCheck {
         p_value: None,
         verdict: Verdict::NotEnoughEvidence,
         note: None,
+        gold: None,
     };
     let enough = first.len() >= s.min_pairs;
     match run_test(s.consistency_test, first, repeat, Alternative::TwoSided, s) {
@@ -301,13 +308,34 @@ pub fn run(set: &JudgmentSet, settings: &QcSettings) -> Vec<WorkerQc> {
     let threads = std::thread::available_parallelism().map_or(1, |n| n.get()).min(8);
     let per = workers.len().div_ceil(threads).max(1);
     let batches: Vec<&[&[u64]]> = workers.chunks(per).collect();
-    super::par_map(&batches, |batch| {
+    let mut out: Vec<WorkerQc> = super::par_map(&batches, |batch| {
         let mut buffers = WorkerBuffers::default();
         batch.iter().map(|worker_keys| worker_qc(set, settings, worker_keys, &mut buffers)).collect::<Vec<_>>()
     })
     .into_iter()
     .flatten()
-    .collect()
+    .collect();
+    add_gold(set, &mut out);
+    out
+}
+
+/// Relative ranking with gold blocks: each ranking worker's gold check, folded into their
+/// reliability verdict ([`super::gold`]).
+fn add_gold(set: &JudgmentSet, workers: &mut [WorkerQc]) {
+    if set.gold.answers.is_empty() {
+        return;
+    }
+    let mut by_worker: std::collections::HashMap<u32, Vec<super::gold::GoldAnswer>> = std::collections::HashMap::new();
+    for a in &set.gold.answers {
+        by_worker.entry(a.worker).or_default().push(*a);
+    }
+    let ranking = crate::model::TaskKind::Ranking.as_str();
+    for w in workers.iter_mut().filter(|w| set.tasks.name(u32::from(w.task)) == ranking) {
+        let answers = by_worker.get(&w.worker).map(Vec::as_slice).unwrap_or(&[]);
+        let check = super::gold::gold_check(answers, set.gold.rule, w.reliability.verdict);
+        w.reliability.verdict = super::gold::combine(check.copies, check.verdict);
+        w.reliability.gold = Some(check);
+    }
 }
 
 /// The records grouped by (task, worker), in that order, as keys `(HIT, record index)` packed

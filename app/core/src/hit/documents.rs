@@ -218,6 +218,7 @@ pub fn build_document_hits(units: &[DocumentUnit], design: &DocumentDesign, seed
                     permutation: None,
                     screen: None,
                     unit: Some(u_index),
+                    gold: None,
                 });
             }
             if let Some((of, kind)) = p.copy {

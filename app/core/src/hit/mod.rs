@@ -28,7 +28,7 @@ use serde::{Deserialize, Serialize};
 use crate::model::ItemType;
 use degrade::WordOrderKind;
 pub use documents::{DocumentDesign, DocumentSegment, DocumentUnit, build_document_hits};
-pub use ranking::{RankingDesign, build_ranking_hits};
+pub use ranking::{GoldBlock, RankingDesign, build_ranking_hits};
 
 /// One system output that may be put into a HIT (METHOD §2).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -131,6 +131,11 @@ pub struct HitItem {
     /// consecutive, in document order, and are shown with the unit's other items as context.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub unit: Option<usize>,
+    /// Relative ranking: an output of a gold block (quality control), with its expected rank
+    /// in the block (1 = best, ties share a rank); the item is otherwise an ordinary SYSTEM
+    /// item, shown and answered as every other.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub gold: Option<u32>,
 }
 
 /// One HIT: its index in the campaign and its items in presentation order.
@@ -625,6 +630,7 @@ fn place_hit(
             permutation: None,
             screen: None,
             unit: None,
+            gold: None,
         };
         let sys_item = HitItem {
             item_type: ItemType::System,
@@ -655,6 +661,7 @@ fn place_hit(
                     permutation: None,
                     screen: None,
                     unit: None,
+                    gold: None,
                 },
                 None,
             ));
@@ -864,6 +871,7 @@ pub fn build_word_order_hits(
                         permutation: Some(Permutation { kind, degree }),
                         screen: None,
                         unit: None,
+                        gold: None,
                     },
                     b,
                 ));
@@ -905,6 +913,7 @@ pub fn build_word_order_hits(
                         permutation: None,
                         screen: None,
                         unit: None,
+                        gold: None,
                     }
                 }
             })

@@ -12,7 +12,14 @@
 //!   copy below its original;
 //! - **repeated screens**: a screen shown again later in the HIT with its outputs in another
 //!   order (`REPEAT` items paired with the first showing; a degraded copy is shown again as a
-//!   `BAD_REF` paired with the original's repeat), for consistency.
+//!   `BAD_REF` paired with the original's repeat), for consistency;
+//! - **gold blocks** (`gold_blocks` per HIT, 0: none; [`crate::analysis::gold`]): a block of a
+//!   segment with an expected order, its outputs ordinary `SYSTEM` items that carry the
+//!   expected rank ([`HitItem::gold`]) and count towards no system's exposure. A gold block
+//!   takes the place of a block of its segment in a screen of consecutive segments, so a screen
+//!   holding one looks like every other; it always shows a best and a worst output of the gold
+//!   order (so it has a pair the gold orders strictly), the others drawn at random. A repeated
+//!   screen repeats its gold blocks as gold blocks.
 //!
 //! Segments are taken in the order of the candidates (the test set's order); runs of
 //! `blocks_per_screen` consecutive segments that each have at least `outputs` systems are cut
@@ -42,6 +49,16 @@ pub struct RankingDesign {
     pub degraded_blocks: usize,
     /// Screens per HIT shown a second time.
     pub repeated_screens: usize,
+    /// Gold blocks per HIT (0: none).
+    #[serde(default)]
+    pub gold_blocks: usize,
+}
+
+/// A segment's expected order for gold blocks: (system, expected rank), 1 = best.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GoldBlock {
+    pub segment: String,
+    pub ranks: Vec<(String, u32)>,
 }
 
 impl RankingDesign {
@@ -52,7 +69,9 @@ impl RankingDesign {
 
     /// System outputs judged for real per HIT (what counts towards the judgments wanted).
     pub fn system_items(&self) -> usize {
-        (self.first_screens() * self.blocks_per_screen * self.outputs).saturating_sub(self.degraded_blocks)
+        (self.first_screens() * self.blocks_per_screen * self.outputs)
+            .saturating_sub(self.degraded_blocks)
+            .saturating_sub(self.gold_blocks * self.outputs)
     }
 
     /// Checks that the design can be placed, and says why not.
@@ -91,6 +110,12 @@ impl RankingDesign {
                 self.degraded_blocks
             ));
         }
+        if self.degraded_blocks + self.gold_blocks > blocks {
+            return problem(format!(
+                "{} blocks with a degraded copy and {} gold blocks do not fit in the {blocks} blocks shown first in a HIT",
+                self.degraded_blocks, self.gold_blocks
+            ));
+        }
         Ok(())
     }
 }
@@ -100,12 +125,15 @@ struct Block {
     segment: String,
     /// (item type, system, index in this block of the item it is paired with).
     items: Vec<(ItemType, String, Option<usize>)>,
+    /// A gold block: each item's expected rank.
+    gold: Option<Vec<u32>>,
 }
 
 /// Builds ranking HITs from the campaign's system outputs, deterministically from `seed`.
 pub fn build_ranking_hits(
     candidates: &[Candidate],
     design: &RankingDesign,
+    gold: &[GoldBlock],
     wanted: JudgmentsWanted,
     seed: u64,
 ) -> Result<Vec<Hit>, HitError> {
@@ -148,6 +176,38 @@ pub fn build_ranking_hits(
             eligible.len()
         )));
     }
+    // Gold: the usable orders (at least `outputs` systems with an output of the segment, a best
+    // and a worst among them), and the runs that hold such segments.
+    let mut gold_of: HashMap<&str, Vec<(&Candidate, u32)>> = HashMap::new();
+    for g in gold {
+        let Some(outs) = by_segment.get(g.segment.as_str()) else { continue };
+        let ranked: Vec<(&Candidate, u32)> =
+            g.ranks.iter().filter_map(|(sys, r)| outs.iter().find(|c| &c.system == sys).map(|c| (*c, *r))).collect();
+        let strict = ranked.iter().any(|(_, r)| *r != ranked[0].1);
+        if ranked.len() >= design.outputs && strict {
+            gold_of.insert(g.segment.as_str(), ranked);
+        }
+    }
+    let gold_runs: Vec<(usize, usize)> = runs
+        .iter()
+        .enumerate()
+        .map(|(i, run)| (i, run.iter().filter(|s| gold_of.contains_key(**s)).count()))
+        .filter(|&(_, n)| n > 0)
+        .collect();
+    if design.gold_blocks > 0 {
+        let mut counts: Vec<usize> = gold_runs.iter().map(|&(_, n)| n).collect();
+        counts.sort_unstable_by(|a, b| b.cmp(a));
+        let fit: usize = counts.iter().take(design.first_screens()).sum();
+        if fit < design.gold_blocks {
+            return Err(HitError::Ranking(format!(
+                "a HIT needs {} gold blocks, but the gold orders give {fit} in its {} screens ({} gold orders of segments with outputs of at least {} of their systems in a screen's run; import gold orders for more segments, or ask for fewer gold blocks)",
+                design.gold_blocks,
+                design.first_screens(),
+                gold_of.len(),
+                design.outputs
+            )));
+        }
+    }
     let per_system = match wanted {
         JudgmentsWanted::PerSystem(0) | JudgmentsWanted::PerSegment(0) => return Err(HitError::NothingWanted),
         JudgmentsWanted::PerSystem(n) => n,
@@ -161,23 +221,98 @@ pub fn build_ranking_hits(
     let system_index: HashMap<&str, usize> = systems.iter().enumerate().map(|(i, s)| (*s, i)).collect();
     let mut exposure = vec![0usize; systems.len()];
     let mut run_queue: Vec<usize> = Vec::new();
+    let mut gold_queue: Vec<usize> = Vec::new();
     let blocks_first = design.first_screens() * design.blocks_per_screen;
     let mut out = Vec::with_capacity(hits);
     for index in 0..hits {
-        // Which of the blocks shown first carry a degraded copy.
+        // With gold: the HIT's runs chosen first (runs with gold segments until the HIT has its
+        // gold blocks, then ordinary ones), in random order, and which blocks are gold.
+        let planned: Option<Vec<(usize, Vec<bool>)>> = if design.gold_blocks > 0 {
+            let mut plan: Vec<(usize, Vec<bool>)> = Vec::with_capacity(design.first_screens());
+            let mut need = design.gold_blocks;
+            let mut attempts = 0;
+            while need > 0 {
+                if gold_queue.is_empty() {
+                    gold_queue = gold_runs.iter().map(|&(i, _)| i).collect();
+                    gold_queue.shuffle(&mut rng);
+                }
+                let r = gold_queue.pop().expect("refilled above");
+                attempts += 1;
+                if plan.iter().any(|(p, _)| *p == r) && attempts <= 4 * gold_runs.len() {
+                    continue;
+                }
+                let mut mask: Vec<bool> = runs[r].iter().map(|s| gold_of.contains_key(*s)).collect();
+                let mut gold_here: Vec<usize> = (0..mask.len()).filter(|&b| mask[b]).collect();
+                gold_here.shuffle(&mut rng);
+                for &b in gold_here.iter().skip(need) {
+                    mask[b] = false;
+                }
+                need -= gold_here.len().min(need);
+                plan.push((r, mask));
+            }
+            // Ordinary screens: runs not on the HIT's screens yet when there are enough (a run passed
+            // over goes back to the queue).
+            let mut passed_over: Vec<usize> = Vec::new();
+            while plan.len() < design.first_screens() {
+                if run_queue.is_empty() {
+                    run_queue = (0..runs.len()).collect();
+                    run_queue.shuffle(&mut rng);
+                }
+                let r = run_queue.pop().expect("refilled above");
+                if plan.iter().any(|(p, _)| *p == r) && passed_over.len() < runs.len() {
+                    passed_over.push(r);
+                    continue;
+                }
+                plan.push((r, vec![false; design.blocks_per_screen]));
+            }
+            run_queue.extend(passed_over);
+            plan.shuffle(&mut rng);
+            Some(plan)
+        } else {
+            None
+        };
+        let is_gold: Vec<bool> = match &planned {
+            Some(p) => p.iter().flat_map(|(_, mask)| mask.iter().copied()).collect(),
+            None => vec![false; blocks_first],
+        };
+        // Which of the blocks shown first carry a degraded copy (never a gold block).
         let mut degraded = vec![false; blocks_first];
-        for i in rand::seq::index::sample(&mut rng, blocks_first, design.degraded_blocks) {
-            degraded[i] = true;
+        let free: Vec<usize> = (0..blocks_first).filter(|&i| !is_gold[i]).collect();
+        for i in rand::seq::index::sample(&mut rng, free.len(), design.degraded_blocks) {
+            degraded[free[i]] = true;
         }
         let mut screens: Vec<Vec<Block>> = Vec::with_capacity(design.screens);
         for sc in 0..design.first_screens() {
-            if run_queue.is_empty() {
-                run_queue = (0..runs.len()).collect();
-                run_queue.shuffle(&mut rng);
-            }
-            let run = runs[run_queue.pop().expect("refilled above")];
+            let run = match &planned {
+                Some(plan) => runs[plan[sc].0],
+                None => {
+                    if run_queue.is_empty() {
+                        run_queue = (0..runs.len()).collect();
+                        run_queue.shuffle(&mut rng);
+                    }
+                    runs[run_queue.pop().expect("refilled above")]
+                }
+            };
             let mut blocks = Vec::with_capacity(run.len());
             for (b, &segment) in run.iter().enumerate() {
+                if is_gold[sc * design.blocks_per_screen + b] {
+                    // A best and a worst output of the gold order, the others at random.
+                    let ranked = &gold_of[segment];
+                    let best = ranked.iter().map(|(_, r)| *r).min().expect("a usable order");
+                    let worst = ranked.iter().map(|(_, r)| *r).max().expect("a usable order");
+                    let mut order: Vec<usize> = (0..ranked.len()).collect();
+                    order.shuffle(&mut rng);
+                    let first = *order.iter().find(|&&i| ranked[i].1 == best).expect("the best is there");
+                    let last = *order.iter().find(|&&i| ranked[i].1 == worst).expect("the worst is there");
+                    let mut chosen = vec![first, last];
+                    chosen.extend(order.iter().copied().filter(|i| *i != first && *i != last).take(design.outputs - 2));
+                    blocks.push(Block {
+                        segment: segment.to_string(),
+                        items: chosen.iter().map(|&i| (ItemType::System, ranked[i].0.system.clone(), None)).collect(),
+                        gold: Some(chosen.iter().map(|&i| ranked[i].1).collect()),
+                    });
+                    continue;
+                }
                 let with_copy = degraded[sc * design.blocks_per_screen + b];
                 let outs = &by_segment[segment];
                 // Least exposed systems first, ties at random.
@@ -208,7 +343,7 @@ pub fn build_ranking_hits(
                 for c in &chosen {
                     exposure[system_index[c.system.as_str()]] += 1;
                 }
-                blocks.push(Block { segment: segment.to_string(), items });
+                blocks.push(Block { segment: segment.to_string(), items, gold: None });
             }
             screens.push(blocks);
         }
@@ -256,13 +391,14 @@ pub fn build_ranking_hits(
                         permutation: None,
                         screen: Some(screen_at),
                         unit: None,
+                        gold: block.gold.as_ref().map(|g| g[i]),
                     });
                 }
             }
         }
         // Originals point at their first quality-control partner, as in DA HITs.
         let partners: Vec<(usize, usize)> =
-            items.iter().filter(|it| it.item_type != ItemType::System).filter_map(|it| it.paired_with.map(|p| (p, it.position))).collect();
+            items.iter().filter(|it| it.item_type != ItemType::System && it.gold.is_none()).filter_map(|it| it.paired_with.map(|p| (p, it.position))).collect();
         items.sort_by_key(|it| it.position);
         for (original, partner) in partners {
             if items[original].item_type == ItemType::System && items[original].paired_with.is_none() {
@@ -289,12 +425,12 @@ mod tests {
         out
     }
 
-    const DESIGN: RankingDesign = RankingDesign { screens: 5, blocks_per_screen: 3, outputs: 5, degraded_blocks: 3, repeated_screens: 1 };
+    const DESIGN: RankingDesign = RankingDesign { screens: 5, blocks_per_screen: 3, outputs: 5, degraded_blocks: 3, repeated_screens: 1, gold_blocks: 0 };
 
     #[test]
     fn screens_hold_blocks_of_consecutive_segments_with_hidden_controls() {
         let cands = candidates(7, 40);
-        let hits = build_ranking_hits(&cands, &DESIGN, JudgmentsWanted::PerSystem(120), 11).unwrap();
+        let hits = build_ranking_hits(&cands, &DESIGN, &[], JudgmentsWanted::PerSystem(120), 11).unwrap();
         // 7 systems × 120 = 840 outputs; 4 first screens × 3 blocks × 5 − 3 copies = 57 per HIT.
         assert_eq!(hits.len(), 840usize.div_ceil(57));
         let mut per_system: BTreeMap<String, usize> = BTreeMap::new();
@@ -359,30 +495,90 @@ mod tests {
         let (lo, hi) = (*counts.iter().min().unwrap(), *counts.iter().max().unwrap());
         assert!(lo >= 115 && hi - lo <= 6, "{per_system:?}");
         // Deterministic from the seed.
-        assert_eq!(hits, build_ranking_hits(&cands, &DESIGN, JudgmentsWanted::PerSystem(120), 11).unwrap());
-        assert_ne!(hits, build_ranking_hits(&cands, &DESIGN, JudgmentsWanted::PerSystem(120), 12).unwrap());
+        assert_eq!(hits, build_ranking_hits(&cands, &DESIGN, &[], JudgmentsWanted::PerSystem(120), 11).unwrap());
+        assert_ne!(hits, build_ranking_hits(&cands, &DESIGN, &[], JudgmentsWanted::PerSystem(120), 12).unwrap());
     }
 
     #[test]
     fn designs_and_test_sets_that_cannot_be_placed_are_refused_with_the_reason() {
         let cands = candidates(7, 40);
-        let build = |d: RankingDesign| build_ranking_hits(&cands, &d, JudgmentsWanted::PerSystem(10), 1).unwrap_err().to_string();
+        let build = |d: RankingDesign| build_ranking_hits(&cands, &d, &[], JudgmentsWanted::PerSystem(10), 1).unwrap_err().to_string();
         assert!(build(RankingDesign { outputs: 1, ..DESIGN }).contains("at least 2 outputs"));
         assert!(build(RankingDesign { repeated_screens: 5, ..DESIGN }).contains("no screen of 5"));
         assert!(build(RankingDesign { repeated_screens: 3, ..DESIGN }).contains("need as many screens shown first"));
         assert!(build(RankingDesign { degraded_blocks: 13, ..DESIGN }).contains("do not fit in the 12 blocks"));
         let few = candidates(4, 40);
-        let e = build_ranking_hits(&few, &DESIGN, JudgmentsWanted::PerSystem(10), 1).unwrap_err().to_string();
+        let e = build_ranking_hits(&few, &DESIGN, &[], JudgmentsWanted::PerSystem(10), 1).unwrap_err().to_string();
         assert!(e.contains("campaign has 4 systems"), "{e}");
         let short = candidates(7, 2);
-        let e = build_ranking_hits(&short, &DESIGN, JudgmentsWanted::PerSystem(10), 1).unwrap_err().to_string();
+        let e = build_ranking_hits(&short, &DESIGN, &[], JudgmentsWanted::PerSystem(10), 1).unwrap_err().to_string();
         assert!(e.contains("3 consecutive segments") && e.contains("has 2 such segments"), "{e}");
         // Nothing degradable: the copies cannot be made.
         let mut flat = candidates(7, 40);
         flat.iter_mut().for_each(|c| c.degradable = false);
         assert!(matches!(
-            build_ranking_hits(&flat, &DESIGN, JudgmentsWanted::PerSystem(10), 1),
+            build_ranking_hits(&flat, &DESIGN, &[], JudgmentsWanted::PerSystem(10), 1),
             Err(HitError::NotEnoughDegradable { .. })
         ));
+    }
+
+    #[test]
+    fn gold_blocks_take_the_place_of_ordinary_blocks_and_count_in_no_exposure() {
+        let cands = candidates(7, 40);
+        // Gold orders for segments 4, 5 and 20 (S0 best … S6 worst, S2 and S3 tied).
+        let order: Vec<(String, u32)> = (0..7).map(|s| (format!("S{s}"), if s == 3 { 3 } else { s + 1 })).collect();
+        let gold: Vec<GoldBlock> = ["4", "5", "20"].iter().map(|s| GoldBlock { segment: s.to_string(), ranks: order.clone() }).collect();
+        let design = RankingDesign { gold_blocks: 2, ..DESIGN };
+        // 4 first screens × 3 blocks × 5 − 3 copies − 2 gold blocks × 5 = 47 real outputs per HIT.
+        assert_eq!(design.system_items(), 47);
+        let hits = build_ranking_hits(&cands, &design, &gold, JudgmentsWanted::PerSystem(60), 3).unwrap();
+        assert_eq!(hits.len(), (7 * 60usize).div_ceil(47));
+        for h in &hits {
+            assert_eq!(h.items.len(), 75, "the same number of outputs as without gold");
+            let first_showing: Vec<&HitItem> = h.items.iter().filter(|it| it.gold.is_some() && it.item_type == ItemType::System).collect();
+            assert_eq!(first_showing.len(), 2 * 5, "two gold blocks of five outputs");
+            let mut blocks: BTreeMap<(usize, String), Vec<&HitItem>> = BTreeMap::new();
+            for it in h.items.iter().filter(|it| it.gold.is_some()) {
+                blocks.entry((it.screen.unwrap(), it.segment.clone())).or_default().push(it);
+            }
+            for ((screen, segment), items) in &blocks {
+                assert!(["4", "5", "20"].contains(&segment.as_str()));
+                // The whole block is gold, never a degraded copy, with a best and a worst output.
+                let all: Vec<&HitItem> = h.items.iter().filter(|it| it.screen == Some(*screen) && &it.segment == segment).collect();
+                assert_eq!(all.len(), 5);
+                assert!(all.iter().all(|it| it.gold.is_some() && it.item_type != ItemType::BadRef));
+                let ranks: BTreeSet<u32> = items.iter().map(|it| it.gold.unwrap()).collect();
+                assert!(ranks.contains(&1) && ranks.contains(&7), "{ranks:?}");
+                for it in items {
+                    let s: u32 = it.system.as_ref().unwrap()[1..].parse().unwrap();
+                    assert_eq!(it.gold.unwrap(), if s == 3 { 3 } else { s + 1 });
+                }
+                // The screen's segments are consecutive, as on every screen.
+                let segs: BTreeSet<usize> = h.items.iter().filter(|it| it.screen == Some(*screen)).map(|it| it.segment.parse().unwrap()).collect();
+                let segs: Vec<usize> = segs.into_iter().collect();
+                assert!(segs.windows(2).all(|w| w[1] == w[0] + 1), "{segs:?}");
+            }
+            assert!(h.items.iter().filter(|it| it.item_type == ItemType::BadRef).count() >= 3);
+            // No segment on two first showings of a HIT (13 runs are plenty for 4 screens).
+            let mut first: BTreeMap<String, BTreeSet<usize>> = BTreeMap::new();
+            for it in h.items.iter().filter(|it| it.item_type != ItemType::Repeat) {
+                first.entry(it.segment.clone()).or_default().insert(it.screen.unwrap());
+            }
+            let repeated: BTreeSet<usize> = h.items.iter().filter(|it| it.item_type == ItemType::Repeat).map(|it| it.screen.unwrap()).collect();
+            for (segment, screens) in &first {
+                let shown: Vec<&usize> = screens.iter().filter(|s| !repeated.contains(s)).collect();
+                assert_eq!(shown.len(), 1, "segment {segment} on screens {screens:?}");
+            }
+        }
+        // Too few gold segments for the blocks asked: refused with the reason.
+        let e = build_ranking_hits(&cands, &RankingDesign { gold_blocks: 4, ..DESIGN }, &gold[..1], JudgmentsWanted::PerSystem(60), 3).unwrap_err().to_string();
+        assert!(e.contains("needs 4 gold blocks") && e.contains("give 1"), "{e}");
+        let e = build_ranking_hits(&cands, &RankingDesign { gold_blocks: 10, ..DESIGN }, &gold, JudgmentsWanted::PerSystem(60), 3).unwrap_err().to_string();
+        assert!(e.contains("3 blocks with a degraded copy and 10 gold blocks do not fit in the 12 blocks"), "{e}");
+        // Without gold, nothing changes.
+        assert_eq!(
+            build_ranking_hits(&cands, &DESIGN, &gold, JudgmentsWanted::PerSystem(60), 3).unwrap(),
+            build_ranking_hits(&cands, &DESIGN, &[], JudgmentsWanted::PerSystem(60), 3).unwrap()
+        );
     }
 }

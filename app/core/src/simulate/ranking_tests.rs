@@ -19,7 +19,7 @@ use rand_chacha::ChaCha8Rng;
 
 /// WMT 2012's screen (three blocks of five) with Assay's controls: 4 blocks with a degraded copy
 /// among the 12 shown first, and one screen shown again.
-const DESIGN: RankingDesign = RankingDesign { screens: 5, blocks_per_screen: 3, outputs: 5, degraded_blocks: 4, repeated_screens: 1 };
+const DESIGN: RankingDesign = RankingDesign { screens: 5, blocks_per_screen: 3, outputs: 5, degraded_blocks: 4, repeated_screens: 1, gold_blocks: 0 };
 /// True mean quality of each system (0–100), `S0` worst … `S5` best, 8 points apart.
 const QUALITY: [f64; 6] = [40.0, 48.0, 56.0, 64.0, 72.0, 80.0];
 const SEGMENTS: usize = 60;
@@ -41,7 +41,7 @@ fn campaign(seed: u64) -> Campaign {
     let quality = QUALITY.iter().map(|q| difficulty.iter().map(|d| (q + d + 8.0 * super::normal(&mut rng)).clamp(0.0, 100.0)).collect()).collect();
     let candidates: Vec<Candidate> =
         (0..SEGMENTS).flat_map(|g| (0..QUALITY.len()).map(move |s| Candidate::new(format!("S{s}"), g.to_string()))).collect();
-    let hits = build_ranking_hits(&candidates, &DESIGN, JudgmentsWanted::PerSystem(1500), seed ^ 0x52414e4b).unwrap();
+    let hits = build_ranking_hits(&candidates, &DESIGN, &[], JudgmentsWanted::PerSystem(1500), seed ^ 0x52414e4b).unwrap();
     Campaign { hits, quality }
 }
 

@@ -1,0 +1,85 @@
+//! `POST /api/v1/test-sets/{id}/gold` (organizers and up, as every import; a personal API token
+//! or the session, whose requests the Origin check guards as every other form): the gold orders
+//! of relative ranking for a test set (issue 19, [`crate::campaign::gold`]).
+//!
+//! The body is the file itself (TSV `segment<TAB>order` or JSONL, see
+//! [`assay_core::analysis::gold`]), its name in `X-Assay-File-Name` (default `gold.tsv`).
+//! Answers JSON `{"summary", "orders", "strict_pairs", "replaced"}`, or 400 with
+//! `{"error", "errors": ["file, line N: problem", …]}` and nothing stored.
+
+use axum::body::{Body, HttpBody};
+use axum::extract::{Path, Request};
+use axum::http::{HeaderMap, StatusCode, header};
+use axum::response::{IntoResponse, Response};
+use axum::routing::post;
+use axum::{Extension, Json, Router};
+use std::pin::Pin;
+
+use crate::auth::Role;
+use crate::auth::server::CurrentSession;
+use crate::campaign::gold::{self, GoldImportError};
+use crate::error::AppError;
+use crate::state::AppState;
+use crate::web::api_caller;
+
+/// Largest gold file.
+pub const MAX_GOLD_UPLOAD_BYTES: usize = 16 * 1024 * 1024;
+
+/// The route (give it its own body limit, as the import's).
+pub fn routes<S: Clone + Send + Sync + 'static>() -> Router<S> {
+    Router::new().route("/api/v1/test-sets/{id}/gold", post(upload)).layer(axum::extract::DefaultBodyLimit::disable())
+}
+
+fn refused(status: StatusCode, errors: Vec<String>) -> Response {
+    (status, Json(serde_json::json!({ "error": errors.join("\n"), "errors": errors }))).into_response()
+}
+
+fn app_refusal(e: AppError) -> Response {
+    e.log();
+    refused(e.status(), vec![e.public_message()])
+}
+
+async fn read_body(mut body: Body) -> Result<Vec<u8>, String> {
+    let mut bytes = Vec::new();
+    while let Some(frame) = std::future::poll_fn(|cx| Pin::new(&mut body).poll_frame(cx)).await {
+        let frame = frame.map_err(|e| format!("the upload was interrupted or is too large: {e}"))?;
+        if let Ok(data) = frame.into_data() {
+            bytes.extend_from_slice(&data);
+        }
+    }
+    Ok(bytes)
+}
+
+async fn upload(
+    Extension(state): Extension<AppState>,
+    session: Option<Extension<CurrentSession>>,
+    headers: HeaderMap,
+    Path(id): Path<i64>,
+    req: Request,
+) -> Response {
+    if let Err(e) = api_caller(&state, session, &headers, Role::Organizer).await {
+        return app_refusal(e);
+    }
+    let file = headers
+        .get("x-assay-file-name")
+        .and_then(|v| v.to_str().ok())
+        .map(|s| s.trim().to_string())
+        .filter(|s| !s.is_empty())
+        .unwrap_or_else(|| "gold.tsv".into());
+    if headers.get(header::CONTENT_TYPE).and_then(|v| v.to_str().ok()).is_some_and(|v| v.starts_with("multipart/")) {
+        return refused(StatusCode::BAD_REQUEST, vec!["send the gold file itself as the body, its name in X-Assay-File-Name".into()]);
+    }
+    let bytes = match read_body(req.into_body()).await {
+        Ok(b) => b,
+        Err(e) => return refused(StatusCode::BAD_REQUEST, vec![e]),
+    };
+    let text = match String::from_utf8(bytes) {
+        Ok(t) => t,
+        Err(e) => return refused(StatusCode::BAD_REQUEST, vec![format!("{file}: not UTF-8 text (byte {})", e.utf8_error().valid_up_to())]),
+    };
+    match gold::import(&state.db, id, &file, &text).await {
+        Ok(s) => Json(serde_json::json!({ "summary": s.line(), "orders": s.orders, "strict_pairs": s.strict_pairs, "replaced": s.replaced })).into_response(),
+        Err(GoldImportError::File(errors)) => refused(StatusCode::BAD_REQUEST, errors.iter().map(ToString::to_string).collect()),
+        Err(GoldImportError::App(e)) => app_refusal(e),
+    }
+}
