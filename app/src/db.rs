@@ -106,6 +106,12 @@ const MIGRATIONS: &[(i64, &str, &str, &str)] = &[
         include_str!("../../migrations/sqlite/0011_metric_scores.sql"),
         include_str!("../../migrations/postgres/0011_metric_scores.sql"),
     ),
+    (
+        14,
+        "pre-filled error spans",
+        include_str!("../../migrations/sqlite/0014_prefilled_spans.sql"),
+        include_str!("../../migrations/postgres/0014_prefilled_spans.sql"),
+    ),
 ];
 
 /// SQLite migrations that open their own transaction, because they rebuild a table with
