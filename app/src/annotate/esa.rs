@@ -85,7 +85,9 @@ pub fn EsaItem(info: StoredValue<WorkState>, item: ItemView, busy: RwSignal<bool
     // The [MISSING] token's index among the words.
     let missing_index = words.with_value(Vec::len);
 
-    let spans = RwSignal::new(Vec::<Span>::new());
+    // Pre-filled spans (ESA-AI) are where the screen starts; the answer holds the spans as sent.
+    let prefilled = !item.prefilled.is_empty();
+    let spans = RwSignal::new(item.prefilled.clone());
     // The selection: (anchor, focus) as indices into `words` (the missing token is
     // `missing_index`); `None` when nothing is selected.
     let selection = RwSignal::new(None::<(usize, usize)>);
@@ -439,6 +441,11 @@ pub fn EsaItem(info: StoredValue<WorkState>, item: ItemView, busy: RwSignal<bool
                     <p class="esa-help" id="esa-help" lang="en" dir="ltr">
                         "Select the words of an error (drag, or tap the first and the last word), then choose how bad it is. Click a marked error to change it."
                     </p>
+                    {prefilled.then(|| view! {
+                        <p class="notice esa-prefilled" id="esa-prefilled" lang="en" dir="ltr">
+                            "Some errors are marked already, as suggestions: check each one (keep it, change how bad it is, or remove it) and mark any errors they missed."
+                        </p>
+                    })}
                 </div>
             </div>
             {after}

@@ -100,6 +100,10 @@ pub struct EsaRating {
     /// The source segment, where known (the JSONL's `src`; a campaign's).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub source: Option<String>,
+    /// In a campaign: the pre-filled spans the screen started with (ESA-AI), when it showed
+    /// some; `spans` are the final ones.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub prefilled: Option<Vec<Span>>,
 }
 
 /// The spans of the ratings read: how many, and those that do not fit their text.
@@ -264,6 +268,7 @@ pub fn read_esa_csv(input: impl Read) -> Result<EsaFile, FormatError> {
             target: None,
             original: None,
             source: None,
+            prefilled: None,
         });
     }
     Ok(out)
@@ -334,6 +339,7 @@ pub fn read_esa_jsonl(input: impl Read) -> Result<EsaFile, FormatError> {
             target: Some(tgt),
             original: None,
             source: Some(src),
+            prefilled: None,
         });
     }
     Ok(out)
