@@ -413,12 +413,15 @@ impl CampaignAnalysis {
             // Google's MQM TSV: every worker's errors on system items, a No-error row for a
             // segment without any.
             use assay_core::analysis::mqm::{SegmentRef, rows_for_answer, write_mqm_tsv};
+            // doc_seg_id: the segment's 1-based place in its document (as Google's releases);
+            // global_seg_id: the segment's key, which keeps segments apart when read back.
             let mut rows = Vec::new();
             for x in e.ratings.iter().filter(|x| x.item_type == "TGT" && !x.complete_document) {
+                let doc_seg = x.doc_seg.map(|n| n.to_string()).unwrap_or_else(|| x.item.clone());
                 let seg = SegmentRef {
                     system: &x.system,
                     doc: &x.document,
-                    doc_seg_id: &x.item,
+                    doc_seg_id: &doc_seg,
                     global_seg_id: &x.item,
                     rater: &x.user,
                     source: x.source.as_deref().unwrap_or(""),

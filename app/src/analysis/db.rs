@@ -290,6 +290,9 @@ pub struct SegmentName {
     pub test_set_id: i64,
     /// The domain of the segment's document (WMT `.docs` files), if known.
     pub domain: Option<String>,
+    /// 1-based place of the segment in its document, in test-set order (1 without a
+    /// document): Google's MQM `doc_seg_id`.
+    pub doc_index: usize,
 }
 
 /// The names behind the ids of [`StoredJudgment`]s: workers (`platform`, external id), systems
@@ -340,8 +343,19 @@ impl StoredNames {
         .fetch_all(&mut *conn)
         .await
         .with_context(context)?;
+        let mut in_document: HashMap<(i64, String), usize> = HashMap::new();
         for r in &segments {
             let id: i64 = r.try_get(0).with_context(context)?;
+            let document: Option<String> = r.try_get(2).with_context(context)?;
+            let test_set_id: i64 = r.try_get(4).with_context(context)?;
+            let doc_index = match document.as_deref().filter(|d| !d.trim().is_empty()) {
+                Some(d) => {
+                    let n = in_document.entry((test_set_id, d.to_string())).or_default();
+                    *n += 1;
+                    *n
+                }
+                None => 1,
+            };
             if r.try_get::<i64, _>(5).with_context(context)? == 0 {
                 names.test_set_order.push(id);
             }
@@ -349,10 +363,11 @@ impl StoredNames {
                 id,
                 SegmentName {
                     key: r.try_get(1).with_context(context)?,
-                    document: r.try_get(2).with_context(context)?,
+                    document,
                     test_set: r.try_get(3).with_context(context)?,
-                    test_set_id: r.try_get(4).with_context(context)?,
+                    test_set_id,
                     domain: r.try_get(6).with_context(context)?,
+                    doc_index,
                 },
             );
         }
@@ -599,6 +614,7 @@ pub fn esa_ratings(rows: &[StoredJudgment], details: &FxMap<i64, ItemDetail>, na
             original: item.and_then(|i| i.original.clone()),
             source: item.map(|i| i.source.clone()),
             prefilled: item.and_then(|i| i.prefilled.clone()),
+            doc_seg: Some(segment.doc_index),
         };
         let document_score = detail.and_then(|d| d.document_score);
         out.push(rating.clone());

@@ -104,6 +104,9 @@ pub struct EsaRating {
     /// some; `spans` are the final ones.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub prefilled: Option<Vec<Span>>,
+    /// In a campaign: the 1-based place of the segment in its document (in test-set order).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub doc_seg: Option<usize>,
 }
 
 /// The spans of the ratings read: how many, and those that do not fit their text.
@@ -269,6 +272,7 @@ pub fn read_esa_csv(input: impl Read) -> Result<EsaFile, FormatError> {
             original: None,
             source: None,
             prefilled: None,
+            doc_seg: None,
         });
     }
     Ok(out)
@@ -340,6 +344,7 @@ pub fn read_esa_jsonl(input: impl Read) -> Result<EsaFile, FormatError> {
             original: None,
             source: Some(src),
             prefilled: None,
+            doc_seg: None,
         });
     }
     Ok(out)
