@@ -239,3 +239,80 @@ both_backends! {
         assert!(step["item"]["prefilled"].is_null(), "{step}");
     }
 }
+
+/// Appraise's document batch JSON as WMT 2024's ESA batches write it: `sourceID` the language
+/// pair, `itemID` the segment, `documentID` the document, `mqm` pre-filled spans, left context
+/// fields, a `#bad` copy and a document-level item (both skipped).
+fn appraise_batches() -> String {
+    let mut items = Vec::new();
+    for d in 0..2 {
+        for s in 0..3 {
+            for system in ["Alpha", "Beta"] {
+                let item = 100 + d * 10 + s;
+                items.push(json!({
+                    "itemID": item, "itemType": "TGT", "sourceID": "en-de", "targetID": system, "documentID": format!("test-en-news_d{d}"),
+                    "sourceText": format!("The source sentence {s} of document {d} reads well enough."),
+                    "targetText": output(system, d, s), "isCompleteDocument": false,
+                    "sourceContextLeft": if s > 0 { "earlier" } else { "" }, "targetContextLeft": "",
+                    "mqm": spans_of(system, s), "_item": "", "_block": -1
+                }));
+            }
+        }
+        items.push(json!({
+            "itemID": 100 + d * 10, "itemType": "BAD", "sourceID": "en-de", "targetID": "Alpha", "documentID": format!("test-en-news_d{d}#bad"),
+            "sourceText": format!("The source sentence 0 of document {d} reads well enough."), "targetText": "kaputt", "mqm": [], "isCompleteDocument": false
+        }));
+        items.push(json!({
+            "itemID": 100 + d * 10 + 9, "itemType": "TGT", "sourceID": "en-de", "targetID": "Alpha", "documentID": format!("test-en-news_d{d}"),
+            "sourceText": "whole", "targetText": "ganz", "mqm": [], "isCompleteDocument": true
+        }));
+    }
+    json!([{ "items": items, "task": { "batchNo": 1, "randomSeed": 1, "requiredAnnotations": 1, "sourceLanguage": "eng", "targetLanguage": "deu" } }]).to_string()
+}
+
+both_backends! {
+    async fn appraise_document_batches_import_with_documents_and_prefilled_spans(server) {
+        let org = server.browser();
+        assert_eq!(org.login(ORGANIZER).await.status, 200);
+        let r = org
+            .client
+            .post(format!("{}/upload/import", org.base))
+            .header("x-assay-file-name", "batches_esa.json")
+            .header("x-assay-test-set", "appraise-esa")
+            .body(appraise_batches())
+            .send()
+            .await
+            .unwrap();
+        let status = r.status().as_u16();
+        let body = r.text().await.unwrap();
+        assert_eq!(status, 200, "{body}");
+        assert!(body.contains("keyed by documentID and itemID"), "{body}");
+        assert!(body.contains("sourceContextLeft"), "{body}");
+        let sets = org.call("list_test_sets", &[]).await.json();
+        let set = sets.as_array().unwrap().iter().find(|t| t["name"] == "appraise-esa").unwrap().clone();
+        assert_eq!(set["segments"], 6, "6 segments, keyed by itemID: {set}");
+        let systems: Vec<i64> = set["systems"].as_array().unwrap().iter().filter_map(|s| s["id"].as_i64()).collect();
+        assert_eq!(systems.len(), 2);
+
+        // A campaign on it: documents of three segments, each screen with its pre-filled spans.
+        let draft = json!({
+            "name": "Appraise ESA", "task": "esa", "test_set_id": set["id"], "systems": systems, "benchmark_systems": [], "seed": 2,
+            "settings": { "hit_minutes": 60.0, "seconds_per_source_word": 0.8, "bad_refs": 0, "repeats": 0, "judgments_wanted": 1,
+                          "wanted_per": "segment", "redundancy": 1, "document_context": "left", "target_language": "German" }
+        });
+        let created = org.call_json("create_campaign", json!({ "draft": draft })).await;
+        assert_eq!(created.status, 200, "{}", created.body);
+        let id = created.body.trim().to_string();
+        assert_eq!(org.call("launch_campaign", &[("campaign_id", &id)]).await.status, 200);
+        let progress = org.call("campaign_progress", &[("campaign_id", &id)]).await.json();
+        let link = progress["crowd_link"].as_str().unwrap();
+        let link = format!("/{}", link.split_once("://").unwrap().1.split_once('/').unwrap().1);
+        let (w, a) = arrive_as(&server, &link, "APPRAISE").await;
+        let step = w.call("start_work", &[("assignment", &a)]).await.json();
+        let item = &step["item"];
+        assert_eq!(item["document"]["total"], 3, "{item}");
+        assert_eq!(item["document"]["index"], 0, "{item}");
+        let system = item["candidate"].as_str().unwrap().split(' ').next().unwrap();
+        assert_eq!(item["prefilled"], assay_spans(system, 0), "{item}");
+    }
+}
