@@ -304,6 +304,15 @@ test('pre-filled spans (ESA-AI): the screen starts with them; one removed, one a
   assert.match(await page.textContent('#key-legend'), /Tastatur|Tasten/);
   await shot(page, 'esa-prefilled-1280');
   assert.deepEqual(await axeViolations(page), [], 'axe-core on the pre-filled screen');
+  // The same screen on a phone: the spans marked, nothing scrolls sideways.
+  const phone = await browser.newContext({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
+  const small = await openHydrated(phone, page.url());
+  await small.waitForSelector('.esa #candidate .tok');
+  assert.equal(await small.locator('#esa-spans li').count(), 1);
+  const overflow = await small.evaluate(() => document.scrollingElement.scrollWidth - window.innerWidth);
+  assert.ok(overflow <= 0, `no sideways scrolling on a phone (${overflow} px too wide)`);
+  await shot(small, 'esa-prefilled-390');
+  await phone.close();
   await page.click('#esa-spans li button:has-text("Entfernen")');
   assert.equal(await page.locator('#esa-spans li').count(), 0);
   const text = await shownText(page);
