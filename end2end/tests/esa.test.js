@@ -272,7 +272,7 @@ test('pre-filled spans (ESA-AI): the screen starts with them; one removed, one a
   const draft = {
     name: 'ESA-AI e2e', task: 'esa', test_set_id: set.id, systems: set.systems.map((s) => s.id), benchmark_systems: [], seed: 3,
     settings: {
-      hit_minutes: 30, seconds_per_source_word: 0.8, bad_refs: 0, repeats: 0, judgments_wanted: 1, wanted_per: 'segment', redundancy: 1,
+      hit_minutes: 30, seconds_per_source_word: 0.8, bad_refs: 2, repeats: 0, judgments_wanted: 1, wanted_per: 'segment', redundancy: 1,
       document_context: 'left', document_score: false, target_language: 'German', interface_language: 'de',
     },
   };
@@ -290,6 +290,11 @@ test('pre-filled spans (ESA-AI): the screen starts with them; one removed, one a
   await page.goto(`${link}&worker=E2E-ESAAI`);
   await waitHydrated(page);
   const assignment = page.url().split('/work/')[1].split(/[?#]/)[0];
+  // Both documents are shown again degraded later in the HIT (quality control): which screen
+  // is which, as only the organizer knows.
+  const kinds = new Map((await ok(organizer, 'assignment_items', { assignment })).map((i) => [i.position, i.item_type]));
+  assert.equal(kinds.get(0), 'SYSTEM');
+  assert.equal([...kinds.values()].filter((k) => k === 'BAD_REF').length, 6);
   await page.click('#start');
   await page.waitForSelector('.esa #candidate .tok');
 
@@ -323,30 +328,50 @@ test('pre-filled spans (ESA-AI): the screen starts with them; one removed, one a
   await setSlider(page, 'score', 0.7);
   await page.click('#next');
   await nextScreen(page, 0);
-  // The rest: the pre-filled span kept as it is.
+  // The rest: the spans kept as they are; the degraded copies scored low.
   for (;;) {
     if (await page.locator('#completion-code, .completion').count()) break;
     const p = await position(page);
-    assert.equal(await page.locator('#esa-spans li').count(), 1, `screen ${p + 1} starts with its pre-filled span`);
-    await setSlider(page, 'score', 0.8);
+    if (kinds.get(p) === 'SYSTEM') assert.equal(await page.locator('#esa-spans li').count(), 1, `screen ${p + 1} starts with its pre-filled span`);
+    await setSlider(page, 'score', kinds.get(p) === 'BAD_REF' ? 0.1 : 0.8);
+    // A low score with no error marked (a copy whose damage took its span) is confirmed.
+    const unmarked = (await page.locator('#esa-spans li').count()) === 0;
     await page.click('#next');
+    if (kinds.get(p) === 'BAD_REF' && unmarked) {
+      await page.waitForSelector('#esa-confirm');
+      await page.click('#next');
+    }
     await nextScreen(page, p);
   }
   await page.waitForSelector('#completion-code');
 
   // Stored: the final spans.
   const judgments = await ok(organizer, 'assignment_judgments', { assignment });
-  assert.equal(judgments.length, 6);
+  assert.equal(judgments.length, 12);
   const first = judgments.find((j) => j.position === 0);
   assert.deepEqual(first.detail.spans, [{ start, end: start + chars(w2), severity: 'minor' }]);
-  for (const j of judgments.filter((j) => j.position > 0)) assert.deepEqual(j.detail.spans, [{ start: 0, end: 4, severity: 'major' }]);
+  for (const j of judgments.filter((j) => j.position > 0 && kinds.get(j.position) === 'SYSTEM')) assert.deepEqual(j.detail.spans, [{ start: 0, end: 4, severity: 'major' }]);
 
   // The export: one removed and one added on the first screen, five accepted.
   const csv = await organizer.evaluate(async (id) => {
     const r = await fetch(`/campaigns/${id}/export/esa-prefilled-spans.csv?exclude_ref=false&exclude_bad_ref=false&per_segment=false&wilcoxon=false&filter=raw`);
     return r.text();
   }, id);
-  const fates = csv.trim().split('\n').slice(1).map((l) => l.split(',')[5]);
-  assert.deepEqual(fates.sort(), ['accepted', 'accepted', 'accepted', 'accepted', 'accepted', 'added', 'removed'], csv);
+  const rowsOf = (type) => csv.trim().split('\n').slice(1).map((l) => l.split(',')).filter((f) => f[3] === type);
+  assert.deepEqual(rowsOf('TGT').map((f) => f[5]).sort(), ['accepted', 'accepted', 'accepted', 'accepted', 'accepted', 'added', 'removed'], csv);
+  assert.ok(rowsOf('BAD').every((f) => f[5] === 'accepted'), 'the degraded copies kept as shown');
+
+  // The results page's table of fates per system, at 1280 px and on a phone.
+  await organizer.setViewportSize({ width: 1280, height: 900 });
+  await organizer.goto(`${server.base}/campaigns/${id}/results?exclude=none`);
+  await waitHydrated(organizer);
+  await organizer.waitForSelector('#esa-prefilled');
+  const rows = await organizer.evaluate(() => [...document.querySelectorAll('#esa-prefilled tbody tr')].map((tr) => [tr.dataset.system, ...[...tr.querySelectorAll('td')].map((td) => td.textContent.trim())]));
+  const total = (k) => rows.reduce((n, r) => n + Number(r[k]), 0);
+  assert.deepEqual([total(2), total(3), total(4), total(5), total(6)], [6, 5, 0, 1, 1], JSON.stringify(rows));
+  await shot(organizer, 'esa-prefilled-results-1280');
+  await organizer.setViewportSize({ width: 390, height: 844 });
+  const wide = await organizer.evaluate(() => document.scrollingElement.scrollWidth - window.innerWidth);
+  assert.ok(wide <= 0, `the results page fits a phone (${wide} px too wide)`);
   await context.close();
 });
