@@ -113,6 +113,12 @@ const MIGRATIONS: &[(i64, &str, &str, &str)] = &[
         include_str!("../../migrations/postgres/0013_ranking_gold.sql"),
     ),
     (
+        14,
+        "pre-filled error spans",
+        include_str!("../../migrations/sqlite/0014_prefilled_spans.sql"),
+        include_str!("../../migrations/postgres/0014_prefilled_spans.sql"),
+    ),
+    (
         15,
         "study references",
         include_str!("../../migrations/sqlite/0015_study_references.sql"),

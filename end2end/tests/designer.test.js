@@ -298,6 +298,8 @@ test('an organizer designs an ESA and an MQM campaign on documents in the browse
   await esa.fill('#hit-minutes', '2');
   await esa.selectOption('#document-context', 'whole');
   await esa.check('#document-score');
+  assert.ok(await esa.isChecked('#show-prefilled'), 'pre-filled spans (ESA-AI) are shown by default');
+  assert.match(await esa.textContent('label:has(#show-prefilled)'), /pre-filled error spans/);
   await esa.waitForFunction(() => /The design builds: \d+ HITs/.test(document.querySelector('#design-ok')?.textContent ?? ''), null, { timeout: 15_000 });
   const hits = Number((await text(esa, '#design-ok')).match(/(\d+) HITs/)[1]);
   assert.ok(hits >= 2, `${hits} HITs of about two minutes`);

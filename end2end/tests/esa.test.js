@@ -22,7 +22,7 @@ async function launchEsa(organizer, task = 'esa') {
     name: `${task.toUpperCase()} e2e`, task, test_set_id: set.id, systems: set.systems.map((s) => s.id), benchmark_systems: [], seed: 5,
     settings: {
       hit_minutes: 2, seconds_per_source_word: 0.8, bad_refs: 1, repeats: 0, judgments_wanted: 1, wanted_per: 'segment', redundancy: 1,
-      document_context: 'left', document_score: true, target_language: 'English',
+      document_context: 'left', document_score: true, target_language: 'English', interface_language: 'en',
     },
   };
   const created = await organizer.evaluate(async (draft) => {
@@ -248,4 +248,130 @@ test('MQM: an error needs a category; the results show the ranking and the categ
   assert.ok(wide <= 0, `the results page fits a phone (${wide} px too wide)`);
   await shot(organizer, 'mqm-results-390');
   await desktop.close();
+});
+
+test('pre-filled spans (ESA-AI): the screen starts with them; one removed, one added, the rest kept; the export gives each fate', async () => {
+  const { server, browser } = env;
+  const organizer = await openHydrated(await browser.newContext(), `${server.base}/login`);
+  await signIn(organizer, DEMO.organizer);
+  await organizer.waitForSelector('section[data-role="organizer"]', { timeout: 15_000 });
+  // One document of three segments, two systems; each output's first word pre-filled as major.
+  const lines = ['segment_id\tdocument\tsource\tsystem\toutput\tspans'];
+  for (let s = 1; s <= 3; s++) {
+    for (const sys of ['Aimt', 'Bimt']) {
+      lines.push(`${s}\tdoc1\tThe source sentence number ${s} is here.\t${sys}\t${sys} translated sentence number ${s} well.\t[{"start_i": 0, "end_i": 4, "severity": "major"}]`);
+    }
+  }
+  const uploaded = await organizer.evaluate(async (body) => {
+    const r = await fetch('/upload/import', { method: 'POST', headers: { 'x-assay-file-name': 'esa-ai.tsv', 'x-assay-test-set': 'esa-ai', 'x-assay-pair': 'en-de' }, body });
+    return { status: r.status, body: await r.text() };
+  }, lines.join('\n') + '\n');
+  assert.equal(uploaded.status, 200, uploaded.body);
+  const sets = await ok(organizer, 'list_test_sets');
+  const set = sets.find((s) => s.name === 'esa-ai');
+  const draft = {
+    name: 'ESA-AI e2e', task: 'esa', test_set_id: set.id, systems: set.systems.map((s) => s.id), benchmark_systems: [], seed: 3,
+    settings: {
+      hit_minutes: 30, seconds_per_source_word: 0.8, bad_refs: 2, repeats: 0, judgments_wanted: 1, wanted_per: 'segment', redundancy: 1,
+      document_context: 'left', document_score: false, target_language: 'German', interface_language: 'de',
+    },
+  };
+  const created = await organizer.evaluate(async (draft) => {
+    const r = await fetch('/api/create_campaign', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ draft }) });
+    return { status: r.status, body: await r.text() };
+  }, draft);
+  assert.equal(created.status, 200, created.body);
+  const id = created.body.trim();
+  await ok(organizer, 'launch_campaign', { campaign_id: id });
+  const link = (await ok(organizer, 'campaign_progress', { campaign_id: id })).crowd_link;
+
+  const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  const page = await context.newPage();
+  await page.goto(`${link}&worker=E2E-ESAAI`);
+  await waitHydrated(page);
+  const assignment = page.url().split('/work/')[1].split(/[?#]/)[0];
+  // Both documents are shown again degraded later in the HIT (quality control): which screen
+  // is which, as only the organizer knows.
+  const kinds = new Map((await ok(organizer, 'assignment_items', { assignment })).map((i) => [i.position, i.item_type]));
+  assert.equal(kinds.get(0), 'SYSTEM');
+  assert.equal([...kinds.values()].filter((k) => k === 'BAD_REF').length, 6);
+  await page.click('#start');
+  await page.waitForSelector('.esa #candidate .tok');
+
+  // Screen 1: the pre-filled error is marked and listed, with the note; remove it, add another.
+  assert.equal(await page.locator('#esa-spans li').count(), 1, 'the pre-filled span is listed');
+  assert.equal(await page.getAttribute('#esa-spans li', 'data-severity'), 'major');
+  assert.match(await page.getAttribute('#tok-0', 'class'), /major/, 'its word is marked');
+  // The screen in German, the interface language chosen for this campaign.
+  assert.match(await page.textContent('#esa-prefilled'), /bereits als Vorschläge markiert/);
+  assert.equal(await page.getAttribute('#esa-prefilled', 'lang'), 'de');
+  assert.match(await page.textContent('#esa-marked-title'), /Ein Fehler markiert/);
+  assert.match(await page.textContent('#key-legend'), /Tastatur|Tasten/);
+  await shot(page, 'esa-prefilled-1280');
+  assert.deepEqual(await axeViolations(page), [], 'axe-core on the pre-filled screen');
+  // The same screen on a phone: the spans marked, nothing scrolls sideways.
+  const phone = await browser.newContext({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
+  const small = await openHydrated(phone, page.url());
+  await small.waitForSelector('.esa #candidate .tok');
+  assert.equal(await small.locator('#esa-spans li').count(), 1);
+  const overflow = await small.evaluate(() => document.scrollingElement.scrollWidth - window.innerWidth);
+  assert.ok(overflow <= 0, `no sideways scrolling on a phone (${overflow} px too wide)`);
+  await shot(small, 'esa-prefilled-390');
+  await phone.close();
+  await page.click('#esa-spans li button:has-text("Entfernen")');
+  assert.equal(await page.locator('#esa-spans li').count(), 0);
+  const text = await shownText(page);
+  const w2 = await page.textContent('#tok-2');
+  await page.click('#tok-2');
+  await page.click('#mark-minor');
+  const start = chars(text.slice(0, text.indexOf(w2)));
+  await setSlider(page, 'score', 0.7);
+  await page.click('#next');
+  await nextScreen(page, 0);
+  // The rest: the spans kept as they are; the degraded copies scored low.
+  for (;;) {
+    if (await page.locator('#completion-code, .completion').count()) break;
+    const p = await position(page);
+    if (kinds.get(p) === 'SYSTEM') assert.equal(await page.locator('#esa-spans li').count(), 1, `screen ${p + 1} starts with its pre-filled span`);
+    await setSlider(page, 'score', kinds.get(p) === 'BAD_REF' ? 0.1 : 0.8);
+    // A low score with no error marked (a copy whose damage took its span) is confirmed.
+    const unmarked = (await page.locator('#esa-spans li').count()) === 0;
+    await page.click('#next');
+    if (kinds.get(p) === 'BAD_REF' && unmarked) {
+      await page.waitForSelector('#esa-confirm');
+      await page.click('#next');
+    }
+    await nextScreen(page, p);
+  }
+  await page.waitForSelector('#completion-code');
+
+  // Stored: the final spans.
+  const judgments = await ok(organizer, 'assignment_judgments', { assignment });
+  assert.equal(judgments.length, 12);
+  const first = judgments.find((j) => j.position === 0);
+  assert.deepEqual(first.detail.spans, [{ start, end: start + chars(w2), severity: 'minor' }]);
+  for (const j of judgments.filter((j) => j.position > 0 && kinds.get(j.position) === 'SYSTEM')) assert.deepEqual(j.detail.spans, [{ start: 0, end: 4, severity: 'major' }]);
+
+  // The export: one removed and one added on the first screen, five accepted.
+  const csv = await organizer.evaluate(async (id) => {
+    const r = await fetch(`/campaigns/${id}/export/esa-prefilled-spans.csv?exclude_ref=false&exclude_bad_ref=false&per_segment=false&wilcoxon=false&filter=raw`);
+    return r.text();
+  }, id);
+  const rowsOf = (type) => csv.trim().split('\n').slice(1).map((l) => l.split(',')).filter((f) => f[3] === type);
+  assert.deepEqual(rowsOf('TGT').map((f) => f[5]).sort(), ['accepted', 'accepted', 'accepted', 'accepted', 'accepted', 'added', 'removed'], csv);
+  assert.ok(rowsOf('BAD').every((f) => f[5] === 'accepted'), 'the degraded copies kept as shown');
+
+  // The results page's table of fates per system, at 1280 px and on a phone.
+  await organizer.setViewportSize({ width: 1280, height: 900 });
+  await organizer.goto(`${server.base}/campaigns/${id}/results?exclude=none`);
+  await waitHydrated(organizer);
+  await organizer.waitForSelector('#esa-prefilled');
+  const rows = await organizer.evaluate(() => [...document.querySelectorAll('#esa-prefilled tbody tr')].map((tr) => [tr.dataset.system, ...[...tr.querySelectorAll('td')].map((td) => td.textContent.trim())]));
+  const total = (k) => rows.reduce((n, r) => n + Number(r[k]), 0);
+  assert.deepEqual([total(2), total(3), total(4), total(5), total(6)], [6, 5, 0, 1, 1], JSON.stringify(rows));
+  await shot(organizer, 'esa-prefilled-results-1280');
+  await organizer.setViewportSize({ width: 390, height: 844 });
+  const wide = await organizer.evaluate(() => document.scrollingElement.scrollWidth - window.innerWidth);
+  assert.ok(wide <= 0, `the results page fits a phone (${wide} px too wide)`);
+  await context.close();
 });

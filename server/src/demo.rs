@@ -94,9 +94,9 @@ fn demo_bundle() -> AppResult<ImportBundle> {
         })
         .collect();
     let outputs = vec![
-        SystemOutput { system: "demo-literal".into(), texts: DEMO_SEGMENTS.iter().map(|s| Some(literal(s.1))).collect() },
-        SystemOutput { system: "demo-neural".into(), texts: DEMO_SEGMENTS.iter().map(|s| Some(s.1.replace("Unfortunately ", "Sadly "))).collect() },
-        SystemOutput { system: "demo-sloppy".into(), texts: DEMO_SEGMENTS.iter().map(|s| Some(sloppy(s.1))).collect() },
+        SystemOutput { system: "demo-literal".into(), texts: DEMO_SEGMENTS.iter().map(|s| Some(literal(s.1))).collect(), spans: Vec::new() },
+        SystemOutput { system: "demo-neural".into(), texts: DEMO_SEGMENTS.iter().map(|s| Some(s.1.replace("Unfortunately ", "Sadly "))).collect(), spans: Vec::new() },
+        SystemOutput { system: "demo-sloppy".into(), texts: DEMO_SEGMENTS.iter().map(|s| Some(sloppy(s.1))).collect(), spans: Vec::new() },
     ];
     let systems = outputs.iter().map(|o| System { name: o.system.clone(), description: Some("Demo system".into()), year: Some(2026) }).collect();
     Ok(ImportBundle {

@@ -477,6 +477,17 @@ both_backends! {
             .unwrap();
         assert!(tsv.starts_with("system\tdoc\tdoc_seg_id"), "{}", &tsv[..200.min(tsv.len())]);
         assert!(tsv.contains("\tNo-error\t"), "Alpha's segments have no error");
+        // doc_seg_id is the segment's 1-based place in its document (as Google's releases), the
+        // global id its key: documents of 10 segments, keys 1–40.
+        let mut places = std::collections::BTreeSet::new();
+        for row in tsv.lines().skip(1) {
+            let f: Vec<&str> = row.split('\t').collect();
+            let (doc_seg, global): (usize, usize) = (f[2].parse().unwrap(), f[3].parse().unwrap());
+            assert_eq!(doc_seg, (global - 1) % 10 + 1, "{row}");
+            assert_eq!(f[1], format!("doc{}", (global - 1) / 10), "{row}");
+            places.insert(doc_seg);
+        }
+        assert!(places.len() > 1 && places.iter().all(|&p| (1..=10).contains(&p)), "{places:?}");
         let dir = tempfile::tempdir().unwrap();
         let input = dir.path().join("campaign.tsv");
         std::fs::write(&input, &tsv).unwrap();

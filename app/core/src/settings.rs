@@ -299,6 +299,9 @@ pub struct CampaignSettings {
     pub seconds_per_source_word: f64,
     /// Documents (ESA): source words per HIT instead of an expected time (0: by time).
     pub hit_words: usize,
+    /// ESA and MQM: start each screen with the output's pre-filled spans, where the test set
+    /// has them (ESA-AI; default on). Off: the screens start empty, as without them.
+    pub show_prefilled: bool,
     /// MQM: the error categories, their weights, the most errors per segment, and whether
     /// Critical may be marked.
     pub mqm: crate::protocol::mqm::MqmSettings,
@@ -374,6 +377,7 @@ impl Default for CampaignSettings {
             hit_minutes: 60.0,
             seconds_per_source_word: 0.8,
             hit_words: 0,
+            show_prefilled: true,
             mqm: crate::protocol::mqm::MqmSettings::default(),
             wording: Wording::default(),
         }

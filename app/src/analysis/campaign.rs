@@ -73,6 +73,25 @@ pub struct EsaCampaignAnalysis {
     /// Agreement between two kept workers on the same system output (the first two who rated
     /// it): character-level F1, severity κ, Pearson r of the scores; `None` without such pairs.
     pub agreement: Option<assay_core::analysis::span_agreement::AgreementSummary>,
+    /// Pre-filled spans (ESA-AI): per system, what the kept workers made of them, in the
+    /// order of `spans`; empty when no screen showed any.
+    pub prefilled: Vec<SystemFates>,
+}
+
+/// What the kept workers made of one system's pre-filled spans (system items whose screen
+/// showed pre-filled spans; `span_qc::classify_prefilled`).
+#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct SystemFates {
+    pub system: String,
+    /// Ratings of items that came with pre-filled spans (an empty pre-filled list counts).
+    pub ratings: usize,
+    /// Pre-filled spans shown in those ratings.
+    pub shown: usize,
+    /// Pre-filled spans accepted, changed, removed; final spans added.
+    pub fates: assay_core::analysis::span_qc::FateCounts,
+    /// Character-level agreement of the final spans with the pre-filled ones (pooled over
+    /// the ratings: marked or not, F1 = 2tp / (2tp + fp + fn)); `None` when neither marked any.
+    pub f1: Option<f64>,
 }
 
 /// The error spans one system's translations received (kept workers, system items).
@@ -182,7 +201,38 @@ pub fn esa_analysis(set: &JudgmentSet, r: &AnalysisResult, ratings: Vec<assay_co
     };
     let mut categories: Vec<(String, usize, usize)> = categories.into_iter().map(|(c, (n, m))| (c, n, m)).collect();
     categories.sort_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
-    EsaCampaignAnalysis { ratings, ranking, workers_excluded, spans, categories, region_hits, agreement }
+    let prefilled = prefilled_fates(ratings.iter().filter(|x| !excluded.contains(x.user.as_str())), &spans);
+    EsaCampaignAnalysis { ratings, ranking, workers_excluded, spans, categories, region_hits, agreement, prefilled }
+}
+
+/// Per system, the fates of the pre-filled spans of `ratings`' system items (in the order of
+/// `order`'s systems, then by name).
+fn prefilled_fates<'a>(ratings: impl Iterator<Item = &'a assay_core::analysis::esa::EsaRating>, order: &[SystemSpans]) -> Vec<SystemFates> {
+    use assay_core::analysis::span_agreement::{Counts, compare};
+    use assay_core::analysis::span_qc::{classify_prefilled, count_fates};
+    let mut by_system: std::collections::BTreeMap<String, (SystemFates, Counts)> = std::collections::BTreeMap::new();
+    for x in ratings.filter(|x| x.item_type == "TGT" && !x.complete_document) {
+        let (Some(pre), Some(text)) = (&x.prefilled, &x.target) else { continue };
+        // Stored answers were checked against the text, so both lists fit it.
+        let (Ok(fates), Ok(agree)) = (classify_prefilled(text, pre, &x.spans), compare(text, pre, &x.spans)) else { continue };
+        let e = by_system.entry(x.system.clone()).or_insert_with(|| (SystemFates { system: x.system.clone(), ..SystemFates::default() }, Counts::default()));
+        e.0.ratings += 1;
+        e.0.shown += pre.len();
+        let c = count_fates(&fates);
+        e.0.fates.accepted += c.accepted;
+        e.0.fates.changed += c.changed;
+        e.0.fates.removed += c.removed;
+        e.0.fates.added += c.added;
+        e.1.tp += agree.marked.tp;
+        e.1.fp += agree.marked.fp;
+        e.1.fn_ += agree.marked.fn_;
+    }
+    let mut out: Vec<SystemFates> = by_system.into_values().map(|(mut f, c)| {
+        f.f1 = c.f1();
+        f
+    }).collect();
+    out.sort_by_key(|f| order.iter().position(|o| o.system == f.system).unwrap_or(usize::MAX));
+    out
 }
 
 /// A relative-ranking campaign analysed by every method of WMT 2012 (seed 001), on the blocks
@@ -240,6 +290,64 @@ pub fn ranking_analysis(set: &JudgmentSet, r: &AnalysisResult, blocks: CampaignB
         kept,
         blocks,
     }
+}
+
+/// The files of pre-filled spans (ESA-AI): `<task>-prefilled.csv`, per system (kept workers,
+/// system items): ratings, spans shown, accepted, changed, removed, added, character F1 of
+/// the final spans with the pre-filled ones; and `<task>-prefilled-spans.csv`, every span's
+/// fate in every rating whose screen showed pre-filled spans (every worker, every item type):
+/// `user, system, item, item_type, document, fate`, then the pre-filled span and the final
+/// span (`start, end, severity, category`; offsets `missing` for an omission, empty where the
+/// fate has no such span: `removed` has no final span, `added` no pre-filled one). The ESA CSV
+/// keeps Appraise's 12 fields (it is read back by `assay analyze --input`), so the fates live here.
+fn write_prefilled_files(sink: &mut dyn FileSink, task: &str, e: &EsaCampaignAnalysis) -> Result<Vec<String>, String> {
+    use assay_core::analysis::formats::csv_text;
+    use assay_core::analysis::span_qc::{Fate, classify_prefilled};
+    let summary = format!("{task}-prefilled.csv");
+    sink.file(&summary, &mut |w| {
+        writeln!(w, "system,ratings,prefilled,accepted,changed,removed,added,char_f1")?;
+        for f in &e.prefilled {
+            let f1 = f.f1.map(|v| format!("{v:.4}")).unwrap_or_default();
+            writeln!(w, "{},{},{},{},{},{},{},{f1}", csv_text(&f.system), f.ratings, f.shown, f.fates.accepted, f.fates.changed, f.fates.removed, f.fates.added)?;
+        }
+        Ok(())
+    })?;
+    let per_span = format!("{task}-prefilled-spans.csv");
+    sink.file(&per_span, &mut |w| {
+        writeln!(w, "user,system,item,item_type,document,fate,prefilled_start,prefilled_end,prefilled_severity,prefilled_category,final_start,final_end,final_severity,final_category")?;
+        let cells = |s: Option<&assay_core::protocol::Span>| match s {
+            None => ",,,".to_string(),
+            Some(s) => {
+                let (a, b) = if s.missing { ("missing".to_string(), "missing".to_string()) } else { (s.start.to_string(), s.end.to_string()) };
+                format!("{a},{b},{},{}", s.severity.as_str(), s.category.as_deref().map(csv_text).unwrap_or_default())
+            }
+        };
+        for x in e.ratings.iter().filter(|x| !x.complete_document) {
+            let (Some(pre), Some(text)) = (&x.prefilled, &x.target) else { continue };
+            let fates = classify_prefilled(text, pre, &x.spans).map_err(|m| std::io::Error::other(format!("the pre-filled spans of {} on {}: {m}", x.user, x.item)))?;
+            for f in fates {
+                let name = match f.fate {
+                    Fate::Accepted => "accepted",
+                    Fate::Changed => "changed",
+                    Fate::Removed => "removed",
+                    Fate::Added => "added",
+                };
+                writeln!(
+                    w,
+                    "{},{},{},{},{},{name},{},{}",
+                    csv_text(&x.user),
+                    csv_text(&x.system),
+                    csv_text(&x.item),
+                    x.item_type,
+                    csv_text(&x.document),
+                    cells(f.prefilled.and_then(|i| pre.get(i))),
+                    cells(f.final_.and_then(|i| x.spans.get(i))),
+                )?;
+            }
+        }
+        Ok(())
+    })?;
+    Ok(vec![summary, per_span])
 }
 
 impl CampaignAnalysis {
@@ -315,16 +423,22 @@ impl CampaignAnalysis {
             Ok(())
         })?;
         files.push(spans_file);
+        if e.ratings.iter().any(|x| x.prefilled.is_some()) {
+            files.extend(write_prefilled_files(sink, task, e)?);
+        }
         if task == "mqm" {
             // Google's MQM TSV: every worker's errors on system items, a No-error row for a
             // segment without any.
             use assay_core::analysis::mqm::{SegmentRef, rows_for_answer, write_mqm_tsv};
+            // doc_seg_id: the segment's 1-based place in its document (as Google's releases);
+            // global_seg_id: the segment's key, which keeps segments apart when read back.
             let mut rows = Vec::new();
             for x in e.ratings.iter().filter(|x| x.item_type == "TGT" && !x.complete_document) {
+                let doc_seg = x.doc_seg.map(|n| n.to_string()).unwrap_or_else(|| x.item.clone());
                 let seg = SegmentRef {
                     system: &x.system,
                     doc: &x.document,
-                    doc_seg_id: &x.item,
+                    doc_seg_id: &doc_seg,
                     global_seg_id: &x.item,
                     rater: &x.user,
                     source: x.source.as_deref().unwrap_or(""),

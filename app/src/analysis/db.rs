@@ -296,6 +296,9 @@ pub struct SegmentName {
     pub test_set_id: i64,
     /// The domain of the segment's document (WMT `.docs` files), if known.
     pub domain: Option<String>,
+    /// 1-based place of the segment in its document, in test-set order (1 without a
+    /// document): Google's MQM `doc_seg_id`.
+    pub doc_index: usize,
 }
 
 /// The names behind the ids of [`StoredJudgment`]s: workers (`platform`, external id), systems
@@ -346,8 +349,19 @@ impl StoredNames {
         .fetch_all(&mut *conn)
         .await
         .with_context(context)?;
+        let mut in_document: HashMap<(i64, String), usize> = HashMap::new();
         for r in &segments {
             let id: i64 = r.try_get(0).with_context(context)?;
+            let document: Option<String> = r.try_get(2).with_context(context)?;
+            let test_set_id: i64 = r.try_get(4).with_context(context)?;
+            let doc_index = match document.as_deref().filter(|d| !d.trim().is_empty()) {
+                Some(d) => {
+                    let n = in_document.entry((test_set_id, d.to_string())).or_default();
+                    *n += 1;
+                    *n
+                }
+                None => 1,
+            };
             if r.try_get::<i64, _>(5).with_context(context)? == 0 {
                 names.test_set_order.push(id);
             }
@@ -355,10 +369,11 @@ impl StoredNames {
                 id,
                 SegmentName {
                     key: r.try_get(1).with_context(context)?,
-                    document: r.try_get(2).with_context(context)?,
+                    document,
                     test_set: r.try_get(3).with_context(context)?,
-                    test_set_id: r.try_get(4).with_context(context)?,
+                    test_set_id,
                     domain: r.try_get(6).with_context(context)?,
+                    doc_index,
                 },
             );
         }
@@ -617,11 +632,13 @@ pub fn esa_ratings(rows: &[StoredJudgment], details: &FxMap<i64, ItemDetail>, na
             target: item.map(|i| i.shown_text.clone()),
             original: item.and_then(|i| i.original.clone()),
             source: item.map(|i| i.source.clone()),
+            prefilled: item.and_then(|i| i.prefilled.clone()),
+            doc_seg: Some(segment.doc_index),
         };
         let document_score = detail.and_then(|d| d.document_score);
         out.push(rating.clone());
         if let Some(d) = document_score {
-            out.push(EsaRating { line: out.len() + 1, score: d, complete_document: true, spans: Vec::new(), ..rating });
+            out.push(EsaRating { line: out.len() + 1, score: d, complete_document: true, spans: Vec::new(), prefilled: None, ..rating });
         }
     }
     Ok(out)
@@ -635,13 +652,16 @@ pub struct ItemDetail {
     pub shown_text: String,
     pub original: Option<String>,
     pub source: String,
+    /// The pre-filled spans the screen started with (`hit_items.prefilled`), when it showed some.
+    pub prefilled: Option<Vec<protocol::Span>>,
 }
 
 /// [`ItemDetail`] of every judgment of a campaign of a span task, by judgment id.
 pub async fn campaign_details(conn: &mut AnyConnection, campaign_id: i64) -> AppResult<FxMap<i64, ItemDetail>> {
     let context = || format!("reading the error spans of campaign {campaign_id}");
-    let rows: Vec<(i64, Option<String>, String, Option<String>, String)> = sqlx::query_as(
-        "SELECT j.id, j.detail, hi.shown_text, CASE WHEN hi.item_type = 'BAD_REF' THEN o.text END, s.source \
+    #[allow(clippy::type_complexity)]
+    let rows: Vec<(i64, Option<String>, String, Option<String>, String, Option<String>)> = sqlx::query_as(
+        "SELECT j.id, j.detail, hi.shown_text, CASE WHEN hi.item_type = 'BAD_REF' THEN o.text END, s.source, hi.prefilled \
          FROM judgments j JOIN hit_items hi ON hi.id = j.hit_item_id JOIN hits h ON h.id = hi.hit_id \
          JOIN segments s ON s.id = hi.segment_id \
          LEFT JOIN system_outputs o ON o.system_id = hi.system_id AND o.segment_id = hi.segment_id \
@@ -652,9 +672,13 @@ pub async fn campaign_details(conn: &mut AnyConnection, campaign_id: i64) -> App
     .await
     .with_context(context)?;
     let mut out = FxMap::default();
-    for (id, json, shown_text, original, source) in rows {
+    for (id, json, shown_text, original, source, prefilled) in rows {
         let detail = protocol::Detail::from_column(json.as_deref()).map_err(|e| AppError::internal(format!("judgment {id}: its detail does not read: {e}")))?;
-        out.insert(id, ItemDetail { detail, shown_text, original, source });
+        let prefilled = match prefilled {
+            Some(p) => Some(serde_json::from_str(&p).map_err(|e| AppError::internal(format!("judgment {id}: the pre-filled spans of its item do not read: {e}")))?),
+            None => None,
+        };
+        out.insert(id, ItemDetail { detail, shown_text, original, source, prefilled });
     }
     Ok(out)
 }

@@ -15,7 +15,8 @@
 //! A score below 66 with no error marked asks for confirmation (Appraise's rule).
 
 use super::{ItemView, WorkState};
-use super::pages::Slider;
+use super::pages::{Slider, Ui};
+use assay_core::i18n::{Msg, fill};
 use assay_core::protocol::esa::{CONFIRM_BELOW, Token, tokens};
 use assay_core::protocol::{Severity, Span};
 use leptos::ev;
@@ -35,6 +36,7 @@ fn span_text(text: &str, s: &Span) -> String {
     if s.missing { "[MISSING]".to_string() } else { s.marked(text).unwrap_or_default().to_string() }
 }
 
+/// A severity's name in the page's markup (classes, ids, `data-severity`): never shown.
 fn severity_word(s: Severity) -> &'static str {
     match s {
         Severity::Major => "major",
@@ -42,6 +44,26 @@ fn severity_word(s: Severity) -> &'static str {
         Severity::Neutral => "neutral",
         _ => "minor",
     }
+}
+
+/// A severity in a sentence, in the interface language.
+fn severity_text(ui: Ui, s: Severity) -> String {
+    ui.msg(match s {
+        Severity::Major => Msg::SevMajor,
+        Severity::Critical => Msg::SevCritical,
+        Severity::Neutral => Msg::SevNeutral,
+        _ => Msg::SevMinor,
+    })
+}
+
+/// A button marking the selection with a severity.
+fn mark_label(ui: Ui, s: Severity) -> String {
+    ui.msg(match s {
+        Severity::Major => Msg::MarkMajor,
+        Severity::Critical => Msg::MarkCritical,
+        Severity::Neutral => Msg::MarkNeutral,
+        _ => Msg::MarkMinor,
+    })
 }
 
 /// The MQM categories grouped by parent for the category list: (group, [(value, label)]).
@@ -76,6 +98,7 @@ fn focus_token(index: usize) {
 #[component]
 pub fn EsaItem(info: StoredValue<WorkState>, item: ItemView, busy: RwSignal<bool>, submit: Callback<EsaAnswer>) -> impl IntoView {
     let i = info.get_value();
+    let ui = Ui::of(info);
     let w = i.screen.wording.clone();
     let text = StoredValue::new(item.candidate.clone());
     let toks: Vec<Token> = tokens(&item.candidate);
@@ -85,7 +108,9 @@ pub fn EsaItem(info: StoredValue<WorkState>, item: ItemView, busy: RwSignal<bool
     // The [MISSING] token's index among the words.
     let missing_index = words.with_value(Vec::len);
 
-    let spans = RwSignal::new(Vec::<Span>::new());
+    // Pre-filled spans (ESA-AI) are where the screen starts; the answer holds the spans as sent.
+    let prefilled = !item.prefilled.is_empty();
+    let spans = RwSignal::new(item.prefilled.clone());
     // The selection: (anchor, focus) as indices into `words` (the missing token is
     // `missing_index`); `None` when nothing is selected.
     let selection = RwSignal::new(None::<(usize, usize)>);
@@ -141,12 +166,12 @@ pub fn EsaItem(info: StoredValue<WorkState>, item: ItemView, busy: RwSignal<bool
             let chosen = category.get_untracked();
             let chosen = if chosen.is_empty() && new.missing { omission_category.get_value().unwrap_or_default() } else { chosen };
             if chosen.is_empty() {
-                announce("Choose the error's category first.".to_string());
+                announce(ui.msg(Msg::EsaChooseCategory));
                 return;
             }
             let replaced = spans.with_untracked(|s| s.iter().filter(|o| if new.missing { o.missing } else { !o.missing && o.start < new.end && new.start < o.end }).count());
             if max_errors > 0 && spans.with_untracked(Vec::len) - replaced >= max_errors {
-                announce(format!("At most {max_errors} errors per segment: keep the most severe."));
+                announce(fill(&ui.msg(Msg::EsaMaxErrors), &[("n", &max_errors.to_string())]));
                 return;
             }
             new.category = Some(chosen);
@@ -158,7 +183,8 @@ pub fn EsaItem(info: StoredValue<WorkState>, item: ItemView, busy: RwSignal<bool
         selection.set(None);
         confirm.set(false);
         let what = new.category.as_deref().map(|c| format!(" ({c})")).unwrap_or_default();
-        announce(format!("Marked “{}” as a {} error{what}.", text.with_value(|t| span_text(t, &new)), severity_word(severity)));
+        let marked = text.with_value(|t| span_text(t, &new));
+        announce(fill(&ui.msg(Msg::EsaMarked), &[("text", &marked), ("severity", &format!("{}{what}", severity_text(ui, severity)))]));
     };
     // ESA's click: minor → major → removed.
     let cycle = move |index: usize| {
@@ -166,12 +192,12 @@ pub fn EsaItem(info: StoredValue<WorkState>, item: ItemView, busy: RwSignal<bool
         let t = text.with_value(|t| span_text(t, &s));
         if s.severity == Severity::Minor {
             spans.update(|v| v[index].severity = Severity::Major);
-            announce(format!("“{t}” is now a major error."));
+            announce(fill(&ui.msg(Msg::EsaNowMajor), &[("text", &t)]));
         } else {
             spans.update(|v| {
                 v.remove(index);
             });
-            announce(format!("Removed the error “{t}”."));
+            announce(fill(&ui.msg(Msg::EsaRemoved), &[("text", &t)]));
         }
     };
     let remove = move |index: usize| {
@@ -179,7 +205,7 @@ pub fn EsaItem(info: StoredValue<WorkState>, item: ItemView, busy: RwSignal<bool
         spans.update(|v| {
             v.remove(index);
         });
-        announce(format!("Removed the error “{}”.", text.with_value(|t| span_text(t, &s))));
+        announce(fill(&ui.msg(Msg::EsaRemoved), &[("text", &text.with_value(|t| span_text(t, &s)))]));
     };
 
     // Pointer: a press on a word starts a selection (a touch or pen press extends one already
@@ -278,7 +304,7 @@ pub fn EsaItem(info: StoredValue<WorkState>, item: ItemView, busy: RwSignal<bool
     let severity_of = move |k: usize| span_at(k).and_then(|i| spans.with(|s| s.get(i).map(|s| s.severity)));
     let token_view = move |k: usize| {
         let (word_text, label) = if k == missing_index {
-            ("[MISSING]".to_string(), "[MISSING]: mark it if something of the source is missing".to_string())
+            ("[MISSING]".to_string(), ui.msg(Msg::EsaMissingLabel))
         } else {
             let t = words.with_value(|ws| toks.with_value(|t| t[ws[k]]));
             let s: String = text.with_value(|x| x.chars().skip(t.start).take(t.end - t.start).collect());
@@ -295,7 +321,7 @@ pub fn EsaItem(info: StoredValue<WorkState>, item: ItemView, busy: RwSignal<bool
                 data-k=k.to_string()
                 role="option"
                 aria-label=move || match severity_of(k) {
-                    Some(s) => format!("{label}, marked {} error", severity_word(s)),
+                    Some(s) => fill(&ui.msg(Msg::EsaWordMarked), &[("word", &label), ("severity", &severity_text(ui, s))]),
                     None => label.clone(),
                 }
                 aria-selected=move || if selected(k) { "true" } else { "false" }
@@ -366,13 +392,13 @@ pub fn EsaItem(info: StoredValue<WorkState>, item: ItemView, busy: RwSignal<bool
     };
     let why = move || {
         if mqm {
-            ""
+            String::new()
         } else if score.get().is_none() {
-            "Move the slider to score the translation."
+            ui.msg(Msg::WhyEsaScore)
         } else if wants_doc && doc_score.get().is_none() {
-            "Score the whole document too."
+            ui.msg(Msg::WhyEsaDocument)
         } else {
-            ""
+            String::new()
         }
     };
 
@@ -380,12 +406,12 @@ pub fn EsaItem(info: StoredValue<WorkState>, item: ItemView, busy: RwSignal<bool
     let source_lang = i.source_lang.clone();
     let (source_dir, target_dir) = (i.source_dir.clone(), i.target_dir.clone());
     let doc = item.document.clone().unwrap_or_default();
-    let place = (doc.total > 1).then(|| format!("Segment {} of {} of this document", doc.index + 1, doc.total));
+    let place = (doc.total > 1).then(|| fill(&ui.msg(Msg::EsaSegmentOf), &[("k", &(doc.index + 1).to_string()), ("n", &doc.total.to_string())]));
     let context_rows = |rows: Vec<super::ContextSegment>, class: &'static str| {
         let (sl, sd, tl, td) = (source_lang.clone(), source_dir.clone(), lang.clone(), target_dir.clone());
         (!rows.is_empty()).then(|| {
             view! {
-                <ol class=format!("doc-context {class}") aria-label=if class == "before" { "The document so far" } else { "The rest of the document" }>
+                <ol class=format!("doc-context {class}") aria-label=if class == "before" { ui.msg(Msg::EsaSoFar) } else { ui.msg(Msg::EsaRest) }>
                     {rows
                         .into_iter()
                         .map(|r| view! {
@@ -415,7 +441,7 @@ pub fn EsaItem(info: StoredValue<WorkState>, item: ItemView, busy: RwSignal<bool
             on:pointerup=move |_| dragging.set(false)
         >
             <p class="statement" id="statement">{w.statement.clone()}</p>
-            {place.map(|p| view! { <p class="doc-place" id="doc-place" lang="en" dir="ltr">{p}</p> })}
+            {place.map(|p| view! { <p class="doc-place" id="doc-place" lang=ui.tag() dir=ui.dir()>{p}</p> })}
             {before}
             <div class="esa-current">
                 <div class="text-block" role="group" aria-labelledby="context-label">
@@ -436,24 +462,25 @@ pub fn EsaItem(info: StoredValue<WorkState>, item: ItemView, busy: RwSignal<bool
                     >
                         {rendered}
                     </p>
-                    <p class="esa-help" id="esa-help" lang="en" dir="ltr">
-                        "Select the words of an error (drag, or tap the first and the last word), then choose how bad it is. Click a marked error to change it."
-                    </p>
+                    <p class="esa-help" id="esa-help" lang=ui.tag() dir=ui.dir()>{ui.msg(Msg::EsaHelp)}</p>
+                    {prefilled.then(|| view! {
+                        <p class="notice esa-prefilled" id="esa-prefilled" lang=ui.tag() dir=ui.dir()>{ui.msg(Msg::EsaPrefilled)}</p>
+                    })}
                 </div>
             </div>
             {after}
-            <div class="esa-toolbar" role="toolbar" aria-label="Mark the selected words" lang="en" dir="ltr">
+            <div class="esa-toolbar" role="toolbar" aria-label=ui.msg(Msg::EsaToolbar) lang=ui.tag() dir=ui.dir()>
                 <span class="esa-selection" id="esa-selection">
                     {move || match selection_text() {
-                        Some(t) => format!("Selected: “{t}”"),
-                        None => "No words selected".to_string(),
+                        Some(t) => fill(&ui.msg(Msg::EsaSelected), &[("text", &t)]),
+                        None => ui.msg(Msg::EsaNothingSelected),
                     }}
                 </span>
                 {mqm.then(|| view! {
                     <label class="mqm-category">
-                        "Category "
+                        {ui.msg(Msg::EsaCategory)}" "
                         <select id="mqm-category" on:change=move |ev| category.set(event_target_value(&ev))>
-                            <option value="" selected=move || category.get().is_empty()>"— choose —"</option>
+                            <option value="" selected=move || category.get().is_empty()>{ui.msg(Msg::EsaChoose)}</option>
                             {category_groups(&categories).into_iter().map(|(group, items)| {
                                 let options = items.into_iter().map(|(value, label)| {
                                     let v = value.clone();
@@ -470,23 +497,22 @@ pub fn EsaItem(info: StoredValue<WorkState>, item: ItemView, busy: RwSignal<bool
                 })}
                 {severities.iter().map(|&sev| {
                     let word = severity_word(sev);
-                    let label = format!("{}{} error", word[..1].to_uppercase(), &word[1..]);
                     view! {
                         <button type="button" id=format!("mark-{word}") class=word disabled=move || selection.get().is_none() on:click=move |_| mark(sev)>
-                            {if sev == Severity::Neutral { "Neutral (not an error)".to_string() } else { label }}
+                            {mark_label(ui, sev)}
                         </button>
                     }
                 }).collect_view()}
                 <button type="button" id="mark-cancel" disabled=move || selection.get().is_none() on:click=move |_| selection.set(None)>
-                    "Cancel"
+                    {ui.msg(Msg::Cancel)}
                 </button>
             </div>
-            <div class="esa-marked" lang="en" dir="ltr">
+            <div class="esa-marked" lang=ui.tag() dir=ui.dir()>
                 <h2 class="esa-marked-title" id="esa-marked-title">
                     {move || match spans.with(Vec::len) {
-                        0 => "No errors marked".to_string(),
-                        1 => "1 error marked".to_string(),
-                        n => format!("{n} errors marked"),
+                        0 => ui.msg(Msg::EsaNoErrors),
+                        1 => ui.msg(Msg::EsaOneError),
+                        n => fill(&ui.msg(Msg::EsaErrorsMarked), &[("n", &n.to_string())]),
                     }}
                 </h2>
                 <ul id="esa-spans" aria-labelledby="esa-marked-title">
@@ -498,11 +524,12 @@ pub fn EsaItem(info: StoredValue<WorkState>, item: ItemView, busy: RwSignal<bool
                             .map(|(index, s)| {
                                 let t = text.with_value(|t| span_text(t, &s));
                                 let sev = severity_word(s.severity);
-                                let other = if s.severity == Severity::Minor { "Make major" } else { "Make minor" };
+                                let sev_text = severity_text(ui, s.severity);
+                                let other = ui.msg(if s.severity == Severity::Minor { Msg::MakeMajor } else { Msg::MakeMinor });
                                 view! {
                                     <li class=format!("esa-span {sev}") data-start=s.start.to_string() data-end=s.end.to_string() data-severity=sev>
                                         <span class="esa-span-text" lang=lang.clone() dir="auto">{format!("“{t}”")}</span>
-                                        " "<span class="esa-span-severity">{sev}</span>
+                                        " "<span class="esa-span-severity">{sev_text}</span>
                                         {s.category.clone().map(|c| view! { " "<span class="esa-span-category">{c}</span> })}
                                         " "
                                         <button type="button" class="small" on:click=move |_| {
@@ -513,7 +540,7 @@ pub fn EsaItem(info: StoredValue<WorkState>, item: ItemView, busy: RwSignal<bool
                                             });
                                         }>{other}</button>
                                         " "
-                                        <button type="button" class="small" on:click=move |_| remove(index)>"Remove"</button>
+                                        <button type="button" class="small" on:click=move |_| remove(index)>{ui.msg(Msg::Remove)}</button>
                                     </li>
                                 }
                             })
@@ -521,26 +548,24 @@ pub fn EsaItem(info: StoredValue<WorkState>, item: ItemView, busy: RwSignal<bool
                     }}
                 </ul>
             </div>
-            <p class="visually-hidden" aria-live="polite" id="esa-said" lang="en">{move || said.get()}</p>
+            <p class="visually-hidden" aria-live="polite" id="esa-said" lang=ui.tag() dir=ui.dir()>{move || said.get()}</p>
             {(!mqm).then(|| view! {
-            <p class="text-label" id="score-label">"Score of this segment's translation"</p>
-            <Slider value=score low=w.anchor_low.clone() high=w.anchor_high.clone() label="Score of this segment's translation" id="score" ui=super::pages::Ui::of(info) ticks=vec![33, 66]/>
-            <div class="esa-anchors" aria-hidden="true" lang="en" dir="ltr">
-                <span style="left: 33%">"Some meaning preserved"</span>
-                <span style="left: 66%">"Most meaning preserved, few errors"</span>
+            <p class="text-label" id="score-label" lang=ui.tag() dir=ui.dir()>{ui.msg(Msg::EsaScoreSegment)}</p>
+            <Slider value=score low=w.anchor_low.clone() high=w.anchor_high.clone() label=ui.msg(Msg::EsaScoreSegment) id="score" ui=ui ticks=vec![33, 66]/>
+            <div class="esa-anchors" aria-hidden="true" lang=ui.tag() dir="ltr">
+                <span style="left: 33%">{ui.msg(Msg::EsaAnchorSome)}</span>
+                <span style="left: 66%">{ui.msg(Msg::EsaAnchorMost)}</span>
             </div>
             })}
             {wants_doc.then(|| view! {
-                <p class="text-label" id="document-score-label">"Score of the whole document's translation"</p>
-                <Slider value=doc_score low=w.anchor_low.clone() high=w.anchor_high.clone() label="Score of the whole document's translation" id="document-score" ui=super::pages::Ui::of(info) ticks=vec![33, 66]/>
+                <p class="text-label" id="document-score-label" lang=ui.tag() dir=ui.dir()>{ui.msg(Msg::EsaScoreDocument)}</p>
+                <Slider value=doc_score low=w.anchor_low.clone() high=w.anchor_high.clone() label=ui.msg(Msg::EsaScoreDocument) id="document-score" ui=ui ticks=vec![33, 66]/>
             })}
             {move || confirm.get().then(|| view! {
-                <p class="notice" id="esa-confirm" role="alert" lang="en" dir="ltr">
-                    "You gave a low score but marked no error. Mark the errors, or press the button again to send the score as it is."
-                </p>
+                <p class="notice" id="esa-confirm" role="alert" lang=ui.tag() dir=ui.dir()>{ui.msg(Msg::EsaConfirm)}</p>
             })}
             <div class="actions">
-                <p class="next-why" id="next-why" aria-live="polite" lang="en" dir="ltr">{why}</p>
+                <p class="next-why" id="next-why" aria-live="polite" lang=ui.tag() dir=ui.dir()>{why}</p>
                 <button
                     type="button"
                     class="primary"
@@ -552,11 +577,11 @@ pub fn EsaItem(info: StoredValue<WorkState>, item: ItemView, busy: RwSignal<bool
                     {w.next_label.clone()}
                 </button>
             </div>
-            <p class="key-legend" id="key-legend" lang="en" dir="ltr">
-                <span class="keys-title">"Keys: "</span>
-                <kbd>"Tab"</kbd>" to the translation · "<kbd>"←"</kbd>" "<kbd>"→"</kbd>" words · "<kbd>"Shift"</kbd>"+"<kbd>"←"</kbd>" "<kbd>"→"</kbd>" select · "
-                <kbd>"1"</kbd>" minor · "<kbd>"2"</kbd>" major · "<kbd>"Enter"</kbd>" on an error: change it · "<kbd>"Delete"</kbd>" remove · "
-                <kbd>"Enter"</kbd>" elsewhere: go on"
+            <p class="key-legend" id="key-legend" lang=ui.tag() dir=ui.dir()>
+                <span class="keys-title">{ui.msg(Msg::KeysTitle)}" "</span>
+                <kbd>"Tab"</kbd>" "{ui.msg(Msg::KeysToTheTranslation)}" · "<kbd>"←"</kbd>" "<kbd>"→"</kbd>" "{ui.msg(Msg::KeysWords)}" · "<kbd>"Shift"</kbd>"+"<kbd>"←"</kbd>" "<kbd>"→"</kbd>" "{ui.msg(Msg::KeysSelect)}" · "
+                <kbd>"1"</kbd>" "{ui.msg(Msg::KeysMinor)}" · "<kbd>"2"</kbd>" "{ui.msg(Msg::KeysMajor)}" · "<kbd>"Enter"</kbd>" "{ui.msg(Msg::KeysChangeError)}" · "<kbd>"Delete"</kbd>" "{ui.msg(Msg::KeysRemove)}" · "
+                <kbd>"Enter"</kbd>" "{ui.msg(Msg::KeysElsewhere)}
             </p>
         </div>
     }

@@ -246,7 +246,7 @@ fn bundle(name: &str, pair: &str, rows: &[(&str, &str)], systems: &[(&str, Vec<S
         .collect();
     let outputs = systems
         .iter()
-        .map(|(system, texts)| SystemOutput { system: system.to_string(), texts: texts.iter().cloned().map(Some).collect() })
+        .map(|(system, texts)| SystemOutput { system: system.to_string(), texts: texts.iter().cloned().map(Some).collect(), spans: Vec::new() })
         .collect();
     Ok(ImportBundle {
         test_sets: vec![TestSet { name: name.to_string(), pair, segments, outputs }],

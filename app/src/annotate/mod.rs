@@ -226,6 +226,10 @@ pub struct ItemView {
     /// as the screen shows them.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub document: Option<DocumentView>,
+    /// ESA/MQM: the spans the screen starts with (pre-filled, ESA-AI); the annotator keeps,
+    /// changes or removes them, and the answer holds the spans as sent.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub prefilled: Vec<assay_core::protocol::Span>,
 }
 
 /// The document around a segment (ESA), as the HIT shows it: the same for an original and its

@@ -526,7 +526,7 @@ fn Work(state: WorkState) -> impl IntoView {
                 if let Some(done) = s.completion {
                     EitherOf5::A(view! { <Finished code=done.code return_url=done.return_url ui/> })
                 } else if started.get() && s.item.is_some() {
-                    let item = s.item.clone().unwrap_or(ItemView { position: 0, candidate: String::new(), context: None, reference: None, screen: None, document: None });
+                    let item = s.item.clone().unwrap_or(ItemView { position: 0, candidate: String::new(), context: None, reference: None, screen: None, document: None, prefilled: Vec::new() });
                     let together = s.together.clone();
                     EitherOf5::B(view! { <ItemScreen info item together answered=s.answered busy submit submit_ranks submit_esa/> })
                 } else if let Some((item, fb)) = feedback.get() {

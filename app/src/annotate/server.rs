@@ -252,13 +252,14 @@ struct ItemRow {
     shown_text: String,
     source: String,
     reference: Option<String>,
+    prefilled: Option<String>,
 }
 
 /// The items of the assignment's HIT, in order, as the browser sees them, with their internal
 /// ids. One query for every item type.
 async fn hit_items(db: &Db, a: &Loaded) -> Result<Vec<(i64, ItemView)>, WorkError> {
     let rows: Vec<ItemRow> = sqlx::query_as(sqlx::AssertSqlSafe(format!(
-        "SELECT hi.id, hi.position, hi.screen, hi.unit, hi.shown_text, s.source, r.text AS reference \
+        "SELECT hi.id, hi.position, hi.screen, hi.unit, hi.shown_text, s.source, r.text AS reference, hi.prefilled \
          FROM hit_items hi JOIN hits h ON h.id = hi.hit_id JOIN segments s ON s.id = hi.segment_id \
          LEFT JOIN segment_references r ON r.segment_id = hi.segment_id AND r.name = {} \
          WHERE hi.hit_id = $1 ORDER BY hi.position",
@@ -273,16 +274,21 @@ async fn hit_items(db: &Db, a: &Loaded) -> Result<Vec<(i64, ItemView)>, WorkErro
     let units: Vec<Option<i64>> = rows.iter().map(|r| r.unit).collect();
     let mut items: Vec<(i64, ItemView)> = rows
         .into_iter()
-        .map(|row| {
+        .map(|row| -> Result<(i64, ItemView), WorkError> {
             let (context, reference) = match task {
                 Some(TaskKind::DaFluency) => (None, None),
                 Some(TaskKind::DaSourceBased | TaskKind::Esa | TaskKind::Mqm) => (Some(row.source), None),
                 Some(TaskKind::Ranking) => (Some(row.source), if show_reference { row.reference } else { None }),
                 _ => (Some(row.reference.unwrap_or_default()), None),
             };
-            (row.id, ItemView { position: row.position, candidate: row.shown_text, context, reference, screen: row.screen, document: None })
+            // Stored by the launch as JSON of spans.
+            let prefilled = match row.prefilled.as_deref() {
+                Some(j) => serde_json::from_str(j).map_err(|e| WorkError::Internal(format!("the pre-filled spans of item {} do not read: {e}", row.id)))?,
+                None => Vec::new(),
+            };
+            Ok((row.id, ItemView { position: row.position, candidate: row.shown_text, context, reference, screen: row.screen, document: None, prefilled }))
         })
-        .collect();
+        .collect::<Result<_, _>>()?;
     if let Some(t) = task.filter(|t| t.marks_spans()) {
         let settings = assay_core::settings::CampaignSettings::read(&a.settings, t, "", "");
         // A document score is ESA's (Appraise's); MQM scores segments by their errors only.
@@ -567,7 +573,7 @@ struct PracticeRow {
 
 impl PracticeRow {
     fn view(&self) -> ItemView {
-        ItemView { position: self.position, candidate: self.candidate.clone(), context: self.context.clone(), reference: None, screen: None, document: None }
+        ItemView { position: self.position, candidate: self.candidate.clone(), context: self.context.clone(), reference: None, screen: None, document: None, prefilled: Vec::new() }
     }
 
     fn matches(&self, score: f64, score2: Option<f64>) -> bool {

@@ -42,6 +42,8 @@ pub struct PlannedItem {
     /// Relative ranking: an output of a gold block, with its expected rank (never sent to a
     /// browser).
     pub gold: Option<u32>,
+    /// ESA/MQM: the pre-filled spans the screen starts with (JSON of `Span`s), when shown.
+    pub prefilled: Option<String>,
 }
 
 /// A HIT ready to store.
@@ -69,6 +71,9 @@ struct Material {
     ref_item_texts: HashMap<i64, String>,
     /// (system id, segment id) → output.
     outputs: HashMap<(i64, i64), String>,
+    /// (system id, segment id) → the output's pre-filled spans, fitted to the campaign's
+    /// scheme (read only for ESA and MQM with `show_prefilled`).
+    prefilled: HashMap<(i64, i64), Vec<assay_core::protocol::Span>>,
     /// system id → name.
     system_names: HashMap<i64, String>,
     /// segment id → source text (read only when the design has practice items, or is of
@@ -151,6 +156,7 @@ async fn load_material(db: &Db, spec: &Spec<'_>) -> AppResult<(Material, Vec<Opt
         references: HashMap::new(),
         ref_item_texts: HashMap::new(),
         outputs: HashMap::new(),
+        prefilled: HashMap::new(),
         system_names: HashMap::new(),
         sources: HashMap::new(),
         documents: HashMap::new(),
@@ -258,6 +264,24 @@ async fn load_material(db: &Db, spec: &Spec<'_>) -> AppResult<(Material, Vec<Opt
             .await
             .context(READING)?;
             m.outputs.extend(rows.into_iter().filter(|(_, text)| !text.trim().is_empty()).map(|(segment, text)| ((system, segment), text)));
+            if spec.task.marks_spans() && spec.settings.show_prefilled {
+                let rows: Vec<(i64, String)> = sqlx::query_as(
+                    "SELECT o.segment_id, o.spans FROM system_outputs o JOIN segments s ON s.id = o.segment_id \
+                     WHERE s.test_set_id = $1 AND o.system_id = $2 AND o.spans IS NOT NULL",
+                )
+                .bind(group.test_set_id)
+                .bind(system)
+                .fetch_all(&db.pool)
+                .await
+                .context(READING)?;
+                let mqm = &spec.settings.mqm;
+                let scheme = (spec.task == TaskKind::Mqm).then_some((&mqm.taxonomy, mqm.critical, mqm.max_errors));
+                for (segment, json) in rows {
+                    let spans: Vec<assay_core::protocol::Span> = serde_json::from_str(&json)
+                        .map_err(|e| AppError::internal(format!("the pre-filled spans of system {system} on segment {segment} do not read: {e}")))?;
+                    m.prefilled.insert((system, segment), assay_core::analysis::span_qc::fit_to_scheme(&spans, scheme));
+                }
+            }
         }
     }
     Ok((m, group_references))
@@ -558,6 +582,17 @@ fn materialize(spec: &Spec<'_>, m: &Material, hits: Vec<Hit>) -> AppResult<Vec<P
                     }
                 },
             };
+            // Pre-filled spans: the output's, as a copy shows them (span_qc::carry_to_copy).
+            let prefilled = match system.and_then(|sys| m.prefilled.get(&(sys, segment)).map(|p| (sys, p))) {
+                Some((sys, spans)) => {
+                    let shown = match item.item_type {
+                        ItemType::BadRef => assay_core::analysis::span_qc::carry_to_copy(&output(sys)?, &shown_text, spans),
+                        _ => spans.clone(),
+                    };
+                    Some(serde_json::to_string(&shown).map_err(|e| AppError::internal(e.to_string()))?)
+                }
+                None => None,
+            };
             items.push(PlannedItem {
                 position: item.position,
                 item_type: item.item_type,
@@ -569,6 +604,7 @@ fn materialize(spec: &Spec<'_>, m: &Material, hits: Vec<Hit>) -> AppResult<Vec<P
                 screen: item.screen,
                 unit: item.unit,
                 gold: item.gold,
+                prefilled,
             });
         }
         out.push(PlannedHit { index: h.index, items });
@@ -1286,17 +1322,17 @@ pub async fn write_launch(tx: &mut sqlx::Transaction<'static, sqlx::Any>, prepar
             .fetch_one(&mut **tx)
             .await
             .context("storing the HITs of a launched campaign")?;
-        // Items in batches of 50 rows per statement (11 values each).
+        // Items in batches of 50 rows per statement (12 values each).
         for chunk in h.items.chunks(50) {
             let mut sql = String::from(
-                "INSERT INTO hit_items (hit_id, position, item_type, system_id, segment_id, paired_position, shown_text, degradation, screen, unit, gold_rank) VALUES ",
+                "INSERT INTO hit_items (hit_id, position, item_type, system_id, segment_id, paired_position, shown_text, degradation, screen, unit, gold_rank, prefilled) VALUES ",
             );
             for i in 0..chunk.len() {
-                let b = i * 11;
+                let b = i * 12;
                 if i > 0 {
                     sql.push_str(", ");
                 }
-                let values: Vec<String> = (1..=11).map(|k| format!("${}", b + k)).collect();
+                let values: Vec<String> = (1..=12).map(|k| format!("${}", b + k)).collect();
                 sql.push_str(&format!("({})", values.join(", ")));
             }
             let mut q = sqlx::query(sqlx::AssertSqlSafe(sql));
@@ -1312,7 +1348,8 @@ pub async fn write_launch(tx: &mut sqlx::Transaction<'static, sqlx::Any>, prepar
                     .bind(it.degradation.clone())
                     .bind(it.screen.map(|s| s as i64))
                     .bind(it.unit.map(|u| u as i64))
-                    .bind(it.gold.map(i64::from));
+                    .bind(it.gold.map(i64::from))
+                    .bind(it.prefilled.clone());
                 *summary.per_type.entry(if it.gold.is_some() { "GOLD".to_string() } else { it.item_type.wmt_name().to_string() }).or_default() += 1;
                 summary.items += 1;
             }

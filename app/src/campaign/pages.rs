@@ -542,6 +542,11 @@ pub fn DesignerPage() -> impl IntoView {
                             "Ask for a score of the whole document after its last segment"
                         </label>
                         })}
+                        <label class="check">
+                            <input type="checkbox" id="show-prefilled" prop:checked=move || settings.with(|s| s.show_prefilled)
+                                on:change=move |ev| settings.update(|s| s.show_prefilled = event_target_checked(&ev))/>
+                            "Start each screen with the output's pre-filled error spans, where the test set has them (ESA-AI: the annotator keeps, changes or removes them)"
+                        </label>
                         <p class="hint" id="esa-design-hint">
                             "A HIT holds whole documents, each one system's translation, one segment per screen, filled up to the expected time "
                             "(source words × seconds per word; WMT 2025 planned an hour at 0.8 s per word). "

@@ -224,17 +224,17 @@ pub async fn save_import(db: &Db, bundle: &ImportBundle) -> AppResult<ImportSumm
                     return Err(AppError::internal(format!("{label}: system {} is not listed among the import's systems", out.system)));
                 }
             };
-            let mut stored: BTreeMap<i64, String> = BTreeMap::new();
+            let mut stored: BTreeMap<i64, (String, Option<String>)> = BTreeMap::new();
             if !created {
-                let rows: Vec<(i64, String)> = sqlx::query_as(
-                    "SELECT o.segment_id, o.text FROM system_outputs o JOIN segments s ON s.id = o.segment_id WHERE s.test_set_id = $1 AND o.system_id = $2",
+                let rows: Vec<(i64, String, Option<String>)> = sqlx::query_as(
+                    "SELECT o.segment_id, o.text, o.spans FROM system_outputs o JOIN segments s ON s.id = o.segment_id WHERE s.test_set_id = $1 AND o.system_id = $2",
                 )
                 .bind(set_id)
                 .bind(system_id)
                 .fetch_all(&mut *tx)
                 .await
                 .context(SAVING)?;
-                stored.extend(rows);
+                stored.extend(rows.into_iter().map(|(id, t, sp)| (id, (t, sp))));
             }
             if out.texts.len() != segment_ids.len() {
                 return Err(collision(format!(
@@ -246,8 +246,33 @@ pub async fn save_import(db: &Db, bundle: &ImportBundle) -> AppResult<ImportSumm
             }
             for (i, text) in out.texts.iter().enumerate() {
                 let Some(text) = text else { continue };
+                // Pre-filled spans, as JSON of `Span`s (checked against the text by the importer).
+                let spans = match out.spans.get(i).and_then(Option::as_ref) {
+                    Some(s) => Some(serde_json::to_string(s).map_err(|e| AppError::internal(format!("pre-filled spans: {e}")))?),
+                    None => None,
+                };
                 match stored.get(&segment_ids[i]) {
-                    Some(t) if t == text => {}
+                    Some((t, old)) if t == text => match (old, &spans) {
+                        (_, None) => {}
+                        (Some(o), Some(n)) if o == n => {}
+                        (Some(_), Some(_)) => {
+                            return Err(collision(format!(
+                                "{label}: system {} already has different pre-filled spans for segment {}; they cannot be changed",
+                                out.system, keys[i]
+                            )));
+                        }
+                        (None, Some(n)) => {
+                            // Spans for an output imported without them: added (campaigns launched
+                            // before keep what they showed).
+                            sqlx::query("UPDATE system_outputs SET spans = $1 WHERE system_id = $2 AND segment_id = $3")
+                                .bind(n)
+                                .bind(system_id)
+                                .bind(segment_ids[i])
+                                .execute(&mut *tx)
+                                .await
+                                .context(SAVING)?;
+                        }
+                    },
                     Some(_) => {
                         return Err(collision(format!(
                             "{label}: system {} already has a different output for segment {}; outputs cannot be changed",
@@ -255,10 +280,11 @@ pub async fn save_import(db: &Db, bundle: &ImportBundle) -> AppResult<ImportSumm
                         )));
                     }
                     None => {
-                        sqlx::query("INSERT INTO system_outputs (system_id, segment_id, text) VALUES ($1, $2, $3)")
+                        sqlx::query("INSERT INTO system_outputs (system_id, segment_id, text, spans) VALUES ($1, $2, $3, $4)")
                             .bind(system_id)
                             .bind(segment_ids[i])
                             .bind(text)
+                            .bind(spans)
                             .execute(&mut *tx)
                             .await
                             .context(SAVING)?;

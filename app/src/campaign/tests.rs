@@ -372,7 +372,7 @@ async fn word_order_falls_back_to_order_when_choice_cannot_apply() {
                     id: (i + 1).to_string(), document: None, domain: None, source: format!("source {i}"),
                     references: vec![Reference { name: "refA".into(), text: r.clone() }],
                 }).collect(),
-                outputs: ["Same-A", "Same-B"].iter().map(|s| SystemOutput { system: s.to_string(), texts: refs.iter().map(|r| Some(reordered(r))).collect() }).collect(),
+                outputs: ["Same-A", "Same-B"].iter().map(|s| SystemOutput { system: s.to_string(), texts: refs.iter().map(|r| Some(reordered(r))).collect(), spans: Vec::new() }).collect(),
             }],
             systems: ["Same-A", "Same-B"].iter().map(|s| System { name: s.to_string(), description: None, year: None }).collect(),
             notes: vec![],

@@ -141,6 +141,20 @@ pub fn results_view(a: &CampaignAnalysis, options: ResultsOptions) -> ResultsVie
                 severity_accuracy: s.severity_accuracy,
                 pearson_r: s.pearson_r,
             });
+            v.prefilled = e
+                .prefilled
+                .iter()
+                .map(|f| super::PrefilledRow {
+                    system: f.system.clone(),
+                    ratings: f.ratings,
+                    shown: f.shown,
+                    accepted: f.fates.accepted,
+                    changed: f.fates.changed,
+                    removed: f.fates.removed,
+                    added: f.fates.added,
+                    f1: f.f1,
+                })
+                .collect();
             v
         }),
     }
@@ -174,6 +188,7 @@ pub fn esa_view(e: &crate::analysis::campaign::EsaCampaignAnalysis, lang_pair: &
         protocol: String::new(),
         region_hits: Vec::new(),
         agreement: None,
+        prefilled: Vec::new(),
     };
     let a = match &e.ranking {
         Err(why) => return empty(format!("The ranking could not be made: {why}")),
@@ -225,6 +240,7 @@ pub fn esa_view(e: &crate::analysis::campaign::EsaCampaignAnalysis, lang_pair: &
         protocol: String::new(),
         region_hits: Vec::new(),
         agreement: None,
+        prefilled: Vec::new(),
         note: (p.average_segments_per_system < 100.0).then(|| {
             format!(
                 "{:.0} segments per system: WMT 2024 ranks a language pair only from 100 segments per system on average; read these ranges with care.",

@@ -138,6 +138,25 @@ pub struct EsaView {
     /// Span agreement between two kept workers on the same outputs, if any rated the same.
     #[serde(default)]
     pub agreement: Option<SpanAgreementView>,
+    /// Pre-filled spans (ESA-AI): what the kept workers made of each system's, if any were shown.
+    #[serde(default)]
+    pub prefilled: Vec<PrefilledRow>,
+}
+
+/// One system's pre-filled spans and their fates (kept workers, system items).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct PrefilledRow {
+    pub system: String,
+    /// Ratings of items shown with pre-filled spans.
+    pub ratings: usize,
+    /// Pre-filled spans shown.
+    pub shown: usize,
+    pub accepted: usize,
+    pub changed: usize,
+    pub removed: usize,
+    pub added: usize,
+    /// Character-level F1 of the final spans with the pre-filled ones.
+    pub f1: Option<f64>,
 }
 
 /// One worker's spans on the damage of degraded copies.

@@ -397,6 +397,32 @@ fn Esa(e: EsaView) -> impl IntoView {
                     g.items, opt(g.micro_f1, 3), opt(g.kappa, 3), g.severity_accuracy.map_or("–".to_string(), |a| format!("{:.1}%", a * 100.0)), opt(g.pearson_r, 3)
                 )}</p>
             })}
+            {(!e.prefilled.is_empty()).then(|| view! {
+                <h3>"Pre-filled spans"</h3>
+                <div class="table-scroll" role="region" aria-label="Pre-filled spans" tabindex="0">
+                <table class="data" id="esa-prefilled">
+                    <caption>"What the kept workers made of the pre-filled spans their screens started with (system items): kept as they were (accepted), changed in extent or severity, removed; and spans they added. Agreement: character-level F1 of the final spans with the pre-filled ones."</caption>
+                    <thead><tr>
+                        <th scope="col">"System"</th><th scope="col">"Ratings"</th><th scope="col">"Pre-filled"</th><th scope="col">"Accepted"</th>
+                        <th scope="col">"Changed"</th><th scope="col">"Removed"</th><th scope="col">"Added"</th><th scope="col">"F1 with pre-filled"</th>
+                    </tr></thead>
+                    <tbody>
+                        {e.prefilled.clone().into_iter().map(|r| view! {
+                            <tr data-system=r.system.clone()>
+                                <th scope="row">{r.system.clone()}</th>
+                                <td class="num" data-label="Ratings">{r.ratings}</td>
+                                <td class="num" data-label="Pre-filled">{r.shown}</td>
+                                <td class="num fate-accepted" data-label="Accepted">{r.accepted}</td>
+                                <td class="num fate-changed" data-label="Changed">{r.changed}</td>
+                                <td class="num fate-removed" data-label="Removed">{r.removed}</td>
+                                <td class="num fate-added" data-label="Added">{r.added}</td>
+                                <td class="num" data-label="F1 with pre-filled">{opt(r.f1, 3)}</td>
+                            </tr>
+                        }).collect_view()}
+                    </tbody>
+                </table>
+                </div>
+            })}
             {(!e.region_hits.is_empty()).then(|| view! {
                 <div class="table-scroll" role="region" aria-label="Spans on degraded segments" tabindex="0">
                 <table class="data" id="esa-region-hits">

@@ -100,6 +100,13 @@ pub struct EsaRating {
     /// The source segment, where known (the JSONL's `src`; a campaign's).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub source: Option<String>,
+    /// In a campaign: the pre-filled spans the screen started with (ESA-AI), when it showed
+    /// some; `spans` are the final ones.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub prefilled: Option<Vec<Span>>,
+    /// In a campaign: the 1-based place of the segment in its document (in test-set order).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub doc_seg: Option<usize>,
 }
 
 /// The spans of the ratings read: how many, and those that do not fit their text.
@@ -264,6 +271,8 @@ pub fn read_esa_csv(input: impl Read) -> Result<EsaFile, FormatError> {
             target: None,
             original: None,
             source: None,
+            prefilled: None,
+            doc_seg: None,
         });
     }
     Ok(out)
@@ -334,6 +343,8 @@ pub fn read_esa_jsonl(input: impl Read) -> Result<EsaFile, FormatError> {
             target: Some(tgt),
             original: None,
             source: Some(src),
+            prefilled: None,
+            doc_seg: None,
         });
     }
     Ok(out)

@@ -337,6 +337,8 @@ fn the_csv_writer_is_read_back_exactly() {
         target: None,
         original: None,
         source: None,
+        prefilled: None,
+        doc_seg: None,
     };
     let mut out = Vec::new();
     write_esa_csv(&mut out, "eng", "ara", std::slice::from_ref(&r)).unwrap();

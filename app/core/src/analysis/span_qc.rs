@@ -22,6 +22,23 @@
 //! Every pre-filled span and every final span appears in at least one fate; [`FateCounts`]
 //! counts pre-filled spans accepted, changed and removed, and final spans added.
 //!
+//! # Pre-filled spans on a campaign's screens ([`fit_to_scheme`], [`carry_to_copy`])
+//!
+//! Imported spans are fitted to the campaign's scheme at launch ([`fit_to_scheme`]): ESA
+//! drops categories, reads critical as major and leaves out neutral spans; MQM spells a
+//! category as its taxonomy does, gives a category the taxonomy lacks (or none) `Other` when
+//! the taxonomy has it (else leaves the span out), reads critical as major when critical is
+//! not allowed, and keeps at most the campaign's errors per segment (the first ones).
+//!
+//! A quality-control copy must look like an original, pre-filled spans included. A repeated
+//! copy shows its original's spans. A degraded copy ([`carry_to_copy`]) keeps each of its
+//! original's spans that still fits: one wholly inside the common prefix of the original and
+//! the degraded text keeps its offsets, one wholly inside the common suffix moves with it; a
+//! span touching the changed part is left out (its words are not there any more), as is one
+//! that would split a grapheme cluster; an omission stays. Showing no spans on degraded
+//! segments would tell them apart; showing the original's spans on changed words would mark
+//! the damage for the annotator.
+//!
 //! # Degraded regions ([`degraded_region`], [`spans_on_region`])
 //!
 //! A bad reference (METHOD §3; `crate::hit::degrade`) changes a contiguous run of its original
@@ -138,6 +155,75 @@ pub fn classify_prefilled(text: &str, prefilled: &[Span], final_: &[Span]) -> Re
     Ok(out)
 }
 
+/// Pre-filled spans fitted to a campaign's scheme (see the module documentation). `mqm` is
+/// `None` for ESA, else (taxonomy, critical allowed, most errors per segment, 0: no limit).
+pub fn fit_to_scheme(spans: &[Span], mqm: Option<(&crate::protocol::mqm::Taxonomy, bool, usize)>) -> Vec<Span> {
+    use crate::protocol::Severity;
+    let mut out = Vec::new();
+    for s in spans {
+        let mut s = s.clone();
+        match mqm {
+            None => {
+                if s.severity == Severity::Neutral || s.severity == Severity::Undecided {
+                    continue;
+                }
+                if s.severity == Severity::Critical {
+                    s.severity = Severity::Major;
+                }
+                s.category = None;
+            }
+            Some((taxonomy, critical, max)) => {
+                if s.severity == Severity::Undecided {
+                    continue;
+                }
+                if s.severity == Severity::Critical && !critical {
+                    s.severity = Severity::Major;
+                }
+                let found = s.category.as_deref().and_then(|c| taxonomy.find(c)).or_else(|| taxonomy.find("Other"));
+                let Some(c) = found else { continue };
+                s.category = Some(c.to_string());
+                if max > 0 && out.len() >= max {
+                    break;
+                }
+            }
+        }
+        out.push(s);
+    }
+    out
+}
+
+/// An original's pre-filled spans as a degraded copy shows them (see the module
+/// documentation): the spans that still fit `degraded`, moved with the text after the change.
+pub fn carry_to_copy(original: &str, degraded: &str, spans: &[Span]) -> Vec<Span> {
+    if original == degraded {
+        return spans.to_vec();
+    }
+    let o: Vec<char> = original.chars().collect();
+    let d: Vec<char> = degraded.chars().collect();
+    let prefix = o.iter().zip(&d).take_while(|(a, b)| a == b).count();
+    let room = o.len().min(d.len()) - prefix;
+    let suffix = o.iter().rev().zip(d.iter().rev()).take(room).take_while(|(a, b)| a == b).count();
+    let tail = o.len() - suffix;
+    let boundaries = crate::protocol::spans::grapheme_boundaries(degraded);
+    spans
+        .iter()
+        .filter_map(|s| {
+            if s.missing {
+                return Some(s.clone());
+            }
+            let moved = if s.end <= prefix {
+                (s.start, s.end)
+            } else if s.start >= tail {
+                (s.start - tail + (d.len() - suffix), s.end - tail + (d.len() - suffix))
+            } else {
+                return None;
+            };
+            let fits = moved.0 < moved.1 && boundaries.binary_search(&moved.0).is_ok() && boundaries.binary_search(&moved.1).is_ok();
+            fits.then(|| Span { start: moved.0, end: moved.1, ..s.clone() })
+        })
+        .collect()
+}
+
 /// Counts fates: distinct pre-filled spans accepted, changed, removed; final spans added.
 pub fn count_fates(fates: &[SpanFate]) -> FateCounts {
     let mut changed: Vec<usize> = fates.iter().filter(|f| f.fate == Fate::Changed).filter_map(|f| f.prefilled).collect();
@@ -227,6 +313,59 @@ mod tests {
     }
 
     const TEXT: &str = "The quick brown fox jumps over the lazy dog.";
+
+    #[test]
+    fn a_degraded_copy_keeps_the_spans_that_still_fit() {
+        let original = "The quick brown fox jumps over the lazy dog.";
+        // "brown fox" (10..19) replaced by "red cat" (10..17): 2 characters shorter.
+        let degraded = "The quick red cat jumps over the lazy dog.";
+        let spans = [
+            sp(4, 9, Severity::Minor),   // "quick": in the common prefix, kept
+            sp(10, 15, Severity::Major), // "brown": changed, left out
+            sp(16, 25, Severity::Minor), // "fox jumps": touches the change, left out
+            sp(35, 39, Severity::Major), // "lazy": in the suffix, moved by −2
+            Span::omission(Severity::Minor),
+        ];
+        let got = carry_to_copy(original, degraded, &spans);
+        assert_eq!(got, [sp(4, 9, Severity::Minor), sp(33, 37, Severity::Major), Span::omission(Severity::Minor)]);
+        assert_eq!(got[1].marked(degraded), Some("lazy"));
+        // An unchanged copy keeps every span.
+        assert_eq!(carry_to_copy(original, original, &spans), spans);
+        // A deletion: the suffix moves back, a span over the cut goes.
+        let cut = "The quick fox jumps over the lazy dog.";
+        let got = carry_to_copy(original, cut, &[sp(4, 9, Severity::Minor), sp(10, 19, Severity::Major), sp(35, 39, Severity::Major)]);
+        assert_eq!(got.iter().map(|s| s.marked(cut).unwrap()).collect::<Vec<_>>(), ["quick", "lazy"]);
+        // Every carried span fits the copy's text.
+        for s in &got {
+            s.validate(cut, crate::protocol::spans::Scheme::Esa).unwrap();
+        }
+    }
+
+    #[test]
+    fn prefilled_spans_are_fitted_to_the_scheme() {
+        use crate::protocol::mqm::{DEFAULT_TAXONOMY, Taxonomy};
+        let cat = |s: Span, c: &str| Span { category: Some(c.into()), ..s };
+        let given = [
+            cat(sp(0, 3, Severity::Critical), "accuracy/mistranslation"),
+            sp(4, 9, Severity::Neutral),
+            cat(sp(10, 15, Severity::Minor), "no such category"),
+        ];
+        // ESA: no categories, critical read as major, neutral left out.
+        assert_eq!(fit_to_scheme(&given, None), [sp(0, 3, Severity::Major), sp(10, 15, Severity::Minor)]);
+        // MQM: the taxonomy's spelling; an unknown category becomes Other; critical kept when allowed.
+        let t = Taxonomy::parse(DEFAULT_TAXONOMY).unwrap();
+        let got = fit_to_scheme(&given, Some((&t, true, 0)));
+        assert_eq!(got[0].category.as_deref(), Some("Accuracy/Mistranslation"));
+        assert_eq!(got[0].severity, Severity::Critical);
+        assert_eq!(got[1].category.as_deref(), Some("Other"));
+        assert_eq!(got[2].category.as_deref(), Some("Other"));
+        for s in &got {
+            s.validate(TEXT, crate::protocol::spans::Scheme::Mqm).unwrap();
+        }
+        let got = fit_to_scheme(&given, Some((&t, false, 2)));
+        assert_eq!(got.len(), 2, "at most 2 errors");
+        assert_eq!(got[0].severity, Severity::Major, "critical not allowed");
+    }
 
     #[test]
     fn accepted_changed_removed_added() {

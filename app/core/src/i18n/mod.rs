@@ -308,6 +308,77 @@ messages! {
         YourCode,
         ReturnToPlatform,
         KeepCode,
+        /// The ESA/MQM screen: a severity in a sentence (announcements, a marked word's label).
+        SevMinor,
+        SevMajor,
+        SevCritical,
+        SevNeutral,
+        /// The ESA/MQM screen's buttons that mark the selection.
+        MarkMinor,
+        MarkMajor,
+        MarkCritical,
+        MarkNeutral,
+        /// MQM: marking before a category is chosen.
+        EsaChooseCategory,
+        /// MQM: the most errors per segment, `{n}`.
+        EsaMaxErrors,
+        /// Announced after marking: the words `{text}` and a severity word (`SevMinor`, …) `{severity}`.
+        EsaMarked,
+        /// Announced when a click makes an error major.
+        EsaNowMajor,
+        /// Announced when an error is removed.
+        EsaRemoved,
+        /// The [MISSING] token's label for screen readers.
+        EsaMissingLabel,
+        /// A marked word's label for screen readers: the word, a severity word.
+        EsaWordMarked,
+        /// Under the translation.
+        EsaHelp,
+        /// When the screen starts with pre-filled spans (ESA-AI).
+        EsaPrefilled,
+        /// The marking toolbar's label.
+        EsaToolbar,
+        /// The selection, `{text}`.
+        EsaSelected,
+        EsaNothingSelected,
+        /// MQM: the category list's label and its empty choice.
+        EsaCategory,
+        EsaChoose,
+        /// Cancels the selection.
+        Cancel,
+        /// The list of marked errors: its heading by count (`{n}` from two on).
+        EsaNoErrors,
+        EsaOneError,
+        EsaErrorsMarked,
+        /// A marked error's buttons.
+        MakeMajor,
+        MakeMinor,
+        Remove,
+        /// ESA's sliders.
+        EsaScoreSegment,
+        EsaScoreDocument,
+        /// ESA's anchors between the ends of the slider.
+        EsaAnchorSome,
+        EsaAnchorMost,
+        /// A low score with no error marked.
+        EsaConfirm,
+        /// Why Next is disabled (ESA).
+        WhyEsaScore,
+        WhyEsaDocument,
+        /// The segment's place in its document: `{k}` of `{n}`.
+        EsaSegmentOf,
+        /// The document's context lists.
+        EsaSoFar,
+        EsaRest,
+        /// The ESA screen's key legend.
+        KeysToTheTranslation,
+        KeysWords,
+        KeysSelect,
+        KeysMinor,
+        KeysMajor,
+        KeysChangeError,
+        KeysRemove,
+        KeysElsewhere,
     }
 }
 

@@ -13,7 +13,23 @@
 //! Appraise's reference-based campaigns may put the reference into `sourceText`; the importer
 //! cannot tell and stores `sourceText` as the source. Errors name the batch and item (1-based
 //! positions in the file) because JSON values carry no line numbers; syntax errors give line and
-//! column. Other keys (`_item`, `_block`, `mqm`, context fields, …) are ignored.
+//! column. Other keys (`_item`, `_block`, …) are ignored.
+//!
+//! **Documents** (Appraise's document and ESA/MQM batches): `documentID` is kept with each
+//! segment (consecutive segments of one document form it, as in Assay's `.docs` files).
+//! WMT 2024's ESA batches put the language pair into every `sourceID` (`"en-de"`) and the
+//! segment's number into `itemID`; so when `sourceID` does not identify segments (two items
+//! with the same `documentID` and `sourceID` but different `sourceText`), the whole file is
+//! keyed by (`documentID`, `itemID`) instead, and a note says so. `sourceContextLeft` and
+//! `targetContextLeft` are not stored: a screen shows a segment's document from the
+//! document's own segments (a note counts the items that had them).
+//!
+//! **Pre-filled spans** (ESA-AI): `mqm` holds a TGT item's spans, a list of
+//! `{"start_i", "end_i", "severity"}` (offsets in characters of `targetText`, end exclusive,
+//! `"missing"` for an omission) or Appraise's tutorial form `{"payload": [...]}`. Every batch
+//! item carries `mqm`, mostly `[]`; so only when some TGT item of the file has a span are the
+//! file's `mqm` lists read as pre-filled (then `[]` is "no error"), else none are. Spans must
+//! fit their target text, or the import fails naming batch, item and span.
 
 use std::io::Read;
 
@@ -58,6 +74,7 @@ pub fn import_appraise(
     let mut errs = Errors::new(opts.limits.max_errors);
     let mut b = Builder::default();
     let (mut bad, mut chk, mut docs) = (0usize, 0usize, 0usize);
+    let scan = scan_items(&batches);
     if batches.is_empty() {
         errs.push(file, None, "the file holds no batches");
     }
@@ -139,9 +156,18 @@ pub fn import_appraise(
                 docs += 1;
                 continue;
             }
-            let Some(sid) = id_field(item, "sourceID") else {
-                loc.err(&mut errs, "missing `sourceID` (a number or a string)");
-                continue;
+            let sid = if scan.by_item_id {
+                let Some(sid) = id_field(item, "itemID") else {
+                    loc.err(&mut errs, "missing `itemID` (a number or a string): this file's `sourceID`s do not tell its segments apart, so segments are keyed by `itemID`");
+                    continue;
+                };
+                sid
+            } else {
+                let Some(sid) = id_field(item, "sourceID") else {
+                    loc.err(&mut errs, "missing `sourceID` (a number or a string)");
+                    continue;
+                };
+                sid
             };
             let document = match item.get("documentID") {
                 None | Some(Value::Null) => None,
@@ -211,10 +237,24 @@ pub fn import_appraise(
             } else {
                 Some(target.to_string())
             };
+            let spans = if scan.prefilled {
+                match super::parse_prefilled(item.get("mqm").unwrap_or(&Value::Null)) {
+                    Ok(s) => Some(s.unwrap_or_default()),
+                    Err(problem) => {
+                        loc.err(&mut errs, format!("`mqm`: {problem}"));
+                        continue;
+                    }
+                }
+            } else {
+                None
+            };
             let at = format!("batch {}, item {}: ", bi + 1, ii + 1);
             for part in target_id.split('+') {
                 if let Some(system) = b.systems.register(part, &mut errs, file, None, &at) {
                     b.output(&mut errs, &pair, seg, &system, text.clone(), &loc);
+                    if let Some(spans) = spans.clone().filter(|_| text.is_some()) {
+                        b.spans(&mut errs, &pair, seg, &system, spans, &loc);
+                    }
                 }
             }
         }
@@ -241,11 +281,67 @@ pub fn import_appraise(
             "ignored {docs} document-level items (isCompleteDocument)"
         ));
     }
+    if scan.by_item_id {
+        notes.push("segments keyed by documentID and itemID: this file's sourceIDs do not tell its segments apart".into());
+    }
+    if scan.with_context > 0 {
+        notes.push(format!(
+            "{} items carry sourceContextLeft/targetContextLeft, not stored: a screen shows a segment's document from the document's own segments",
+            scan.with_context
+        ));
+    }
+    if scan.prefilled {
+        notes.push("read the TGT items' `mqm` spans as pre-filled spans (ESA-AI)".into());
+    }
     Ok(ImportBundle {
         test_sets,
         systems,
         notes,
     })
+}
+
+/// What a first look over every item decides for the whole file.
+struct Scan {
+    /// `sourceID` does not tell segments apart: key them by `itemID`.
+    by_item_id: bool,
+    /// Some TGT item has a pre-filled span: read every TGT item's `mqm`.
+    prefilled: bool,
+    /// Items with a left context.
+    with_context: usize,
+}
+
+fn scan_items(batches: &[&Value]) -> Scan {
+    use std::collections::HashMap;
+    let mut seen: HashMap<(String, String), &str> = HashMap::new();
+    let mut scan = Scan { by_item_id: false, prefilled: false, with_context: 0 };
+    let items = batches.iter().filter_map(|b| b.get("items")).filter_map(Value::as_array).flatten().filter_map(Value::as_object);
+    for item in items {
+        let kind = str_field(item, "itemType").unwrap_or("");
+        if item.get("isCompleteDocument").and_then(Value::as_bool) == Some(true) || !(kind == "TGT" || kind == "REF") {
+            continue;
+        }
+        if ["sourceContextLeft", "targetContextLeft"].iter().any(|k| str_field(item, k).is_some_and(|t| !t.trim().is_empty())) {
+            scan.with_context += 1;
+        }
+        if kind == "TGT" {
+            let spans = match item.get("mqm") {
+                Some(Value::Object(o)) => o.get("payload"),
+                other => other,
+            };
+            scan.prefilled |= spans.and_then(Value::as_array).is_some_and(|l| !l.is_empty());
+        }
+        let document = id_field(item, "documentID").unwrap_or_default();
+        if let (Some(sid), Some(text)) = (id_field(item, "sourceID"), str_field(item, "sourceText")) {
+            match seen.get(&(document.clone(), sid.clone())) {
+                Some(first) if *first != text => scan.by_item_id = true,
+                Some(_) => {}
+                None => {
+                    seen.insert((document, sid), text);
+                }
+            }
+        }
+    }
+    scan
 }
 
 /// serde_json's message ends with " at line L column C"; the line is in the error, drop the tail.

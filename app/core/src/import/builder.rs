@@ -101,6 +101,8 @@ struct SetAcc {
     index: HashMap<(Option<String>, String), usize>,
     /// system → segment index → (text, where first seen)
     outputs: BTreeMap<String, HashMap<usize, (Option<String>, Loc)>>,
+    /// system → segment index → pre-filled spans (checked against the output's text)
+    spans: BTreeMap<String, HashMap<usize, Vec<crate::protocol::Span>>>,
 }
 
 /// Accumulates records of one import into test sets.
@@ -224,6 +226,43 @@ impl Builder {
         }
     }
 
+    /// Attaches pre-filled spans to a system's output of a segment (after [`Builder::output`]):
+    /// they must fit the output's text (file and line in the error), and a second record of the
+    /// same output must repeat them.
+    pub(crate) fn spans(
+        &mut self,
+        errs: &mut Errors,
+        pair: &LanguagePair,
+        seg: usize,
+        system: &str,
+        spans: Vec<crate::protocol::Span>,
+        loc: &Loc,
+    ) {
+        let Some(set) = self.sets.get_mut(pair) else {
+            return;
+        };
+        let seg_id = set.segments.get(seg).map(|s| s.seg.id.clone()).unwrap_or_default();
+        let Some(Some(text)) = set.outputs.get(system).and_then(|o| o.get(&seg)).map(|(t, _)| t.clone()) else {
+            loc.err(errs, format!("pre-filled spans for segment `{seg_id}` of system `{system}`, which has no output to mark"));
+            return;
+        };
+        if let Err(problem) = super::check_prefilled(&text, &spans) {
+            loc.err(errs, format!("system `{system}`, segment `{seg_id}`: {problem}"));
+            return;
+        }
+        let per = set.spans.entry(system.to_string()).or_default();
+        match per.get(&seg) {
+            Some(old) if *old != spans => loc.err(
+                errs,
+                format!("system `{system}` has different pre-filled spans for segment `{seg_id}` than before"),
+            ),
+            Some(_) => {}
+            None => {
+                per.insert(seg, spans);
+            }
+        }
+    }
+
     /// Checks that every segment has a reference named `name` (when the format promised one).
     pub(crate) fn require_reference(&self, errs: &mut Errors, name: &str) {
         for set in self.sets.values() {
@@ -246,6 +285,7 @@ impl Builder {
         let mut sets = Vec::new();
         for (pair, acc) in self.sets {
             let n = acc.segments.len();
+            let mut all_spans = acc.spans;
             let outputs = acc
                 .outputs
                 .into_iter()
@@ -256,7 +296,16 @@ impl Builder {
                             *slot = t;
                         }
                     }
-                    SystemOutput { system, texts }
+                    let mut spans = Vec::new();
+                    if let Some(given) = all_spans.remove(&system).filter(|g| !g.is_empty()) {
+                        spans = vec![None; n];
+                        for (i, s) in given {
+                            if let Some(slot) = spans.get_mut(i) {
+                                *slot = Some(s);
+                            }
+                        }
+                    }
+                    SystemOutput { system, texts, spans }
                 })
                 .collect();
             let segments = acc

@@ -267,6 +267,52 @@ pub struct Reference {
 pub struct SystemOutput {
     pub system: String,
     pub texts: Vec<Option<String>>,
+    /// Pre-filled error spans (ESA-AI), aligned with `texts` when any were given (empty when
+    /// the import gave none): per segment `None` (none given) or the spans, checked against
+    /// the output's text (see [`check_prefilled`]). `Some(vec![])` is "given: no error".
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub spans: Vec<Option<Vec<crate::protocol::Span>>>,
+}
+
+/// Checks pre-filled spans against the output they mark (the offset convention of
+/// [`crate::protocol::spans`]): each span non-empty, within the text and on grapheme
+/// boundaries, or an omission; its severity minor, major, critical or neutral (never
+/// `undecided`: a pre-filled span says how bad it is). Categories are kept as given; a
+/// campaign fits them to its scheme at launch. The first problem comes with the span's
+/// 1-based number.
+pub fn check_prefilled(text: &str, spans: &[crate::protocol::Span]) -> Result<(), String> {
+    use crate::protocol::spans::{Scheme, Severity};
+    for (i, s) in spans.iter().enumerate() {
+        if s.severity == Severity::Undecided {
+            return Err(format!("pre-filled span {}: severity \"undecided\" cannot be pre-filled (give minor, major, critical or neutral)", i + 1));
+        }
+        // MQM's rules admit every other severity; the category is not checked here.
+        let probe = crate::protocol::Span { category: Some("-".into()), ..s.clone() };
+        probe.validate(text, Scheme::Mqm).map_err(|e| format!("pre-filled span {}: {e}", i + 1))?;
+    }
+    Ok(())
+}
+
+/// Reads a pre-filled spans field (TSV, JSONL, Appraise's `mqm`): Appraise's span JSON (a list
+/// of `{"start_i", "end_i", "severity", "error_type"}`, `"missing"` offsets for an omission),
+/// or Appraise's tutorial form `{"payload": [...]}`; blank or `null` is no spans given.
+pub(crate) fn parse_prefilled(value: &serde_json::Value) -> Result<Option<Vec<crate::protocol::Span>>, String> {
+    use serde_json::Value;
+    let list = match value {
+        Value::Null => return Ok(None),
+        Value::String(s) if s.trim().is_empty() => return Ok(None),
+        Value::String(s) => serde_json::from_str::<Value>(s.trim()).map_err(|e| format!("the pre-filled spans are not JSON: {}", appraise::strip_position(&e.to_string())))?,
+        Value::Object(o) if o.contains_key("payload") => o["payload"].clone(),
+        other => other.clone(),
+    };
+    let list = match list {
+        Value::Object(o) if o.contains_key("payload") => o["payload"].clone(),
+        l => l,
+    };
+    if !list.is_array() {
+        return Err("the pre-filled spans must be a JSON list of {\"start_i\", \"end_i\", \"severity\"} objects".into());
+    }
+    crate::protocol::spans::spans_from_appraise_value(&list).map(Some).map_err(|e| format!("pre-filled {e}"))
 }
 
 /// A system (lasting entity); the import formats only give names.

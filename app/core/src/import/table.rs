@@ -13,6 +13,13 @@
 //! | `output` | `target`, `hyp` | with `system` | the system's output |
 //! | `src_lang` | `source_lang` | no | source language code |
 //! | `tgt_lang` | `target_lang` | no | target language code |
+//! | `spans` | `prefilled_spans`, `esa_spans`, `mqm` | no | pre-filled error spans of the output (ESA-AI) |
+//!
+//! `spans` holds Appraise's span JSON (`[{"start_i": 4, "end_i": 9, "severity": "major"}]`,
+//! offsets in characters of `output`, end exclusive, `"missing"` for an omission; in JSONL the
+//! list itself or a string holding it). Blank: no spans given; `[]`: given, no error. Each span
+//! must fit the output (within it, non-empty, on grapheme boundaries), or the import fails
+//! naming the line and the span.
 //!
 //! Rows are "long": one row per (segment, system). Rows of the same segment must repeat the same
 //! source (and reference, if given); a row with empty `system` and `output` only declares the
@@ -50,6 +57,7 @@ enum Col {
     Output,
     SrcLang,
     TgtLang,
+    Spans,
 }
 
 const COLUMNS: &[(Col, &[&str])] = &[
@@ -62,9 +70,10 @@ const COLUMNS: &[(Col, &[&str])] = &[
     (Col::Output, &["output", "target", "hyp"]),
     (Col::SrcLang, &["src_lang", "source_lang"]),
     (Col::TgtLang, &["tgt_lang", "target_lang"]),
+    (Col::Spans, &["spans", "prefilled_spans", "esa_spans", "mqm"]),
 ];
 
-const NCOLS: usize = 9;
+const NCOLS: usize = 10;
 
 fn column(name: &str) -> Option<Col> {
     let n = name.trim().to_ascii_lowercase();
@@ -213,6 +222,17 @@ impl Rows<'_> {
             .map(|s| s.trim().to_string())
             .filter(|s| !s.is_empty());
         let output = get(Col::Output).filter(|s| !is_blank(s));
+        let spans = match get(Col::Spans).map(serde_json::Value::String).map(|v| super::parse_prefilled(&v)).transpose() {
+            Ok(s) => s.flatten(),
+            Err(problem) => {
+                loc.err(errs, problem);
+                return;
+            }
+        };
+        if spans.is_some() && (system.is_none() || output.is_none()) {
+            loc.err(errs, "pre-filled `spans` need a `system` and its `output` to mark");
+            return;
+        }
         match (system, output) {
             (None, None) => {}
             (None, Some(_)) => loc.err(errs, "an `output` without a `system`"),
@@ -226,6 +246,9 @@ impl Rows<'_> {
                 }
                 if let Some(name) = self.b.systems.register(&sys, errs, self.file, loc.line, "") {
                     self.b.output(errs, &pair, seg, &name, out, loc);
+                    if let Some(spans) = spans {
+                        self.b.spans(errs, &pair, seg, &name, spans, loc);
+                    }
                 }
             }
         }
@@ -427,6 +450,7 @@ pub fn import_jsonl(
             }
             row[c as usize] = match v {
                 Value::Null => None,
+                Value::Array(_) | Value::Object(_) if c == Col::Spans => Some(v.to_string()),
                 Value::String(s) => Some(s.clone()),
                 Value::Number(n) => Some(n.to_string()),
                 _ => {

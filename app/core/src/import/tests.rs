@@ -1217,3 +1217,105 @@ proptest! {
         }
     }
 }
+
+// ---------------------------------------------------------------------------------------------
+// Pre-filled spans (ESA-AI) and Appraise document batches
+
+fn en_de() -> ImportOptions {
+    let mut o = opts();
+    o.pair = Some(pair("en-de"));
+    o
+}
+
+#[test]
+fn tsv_and_jsonl_read_prefilled_spans_per_output() {
+    use crate::protocol::{Severity, Span};
+    // "Der Hund lief." : "Hund" is 4..8; an omission; a segment given no error; one not given.
+    let tsv = "segment_id\tsource\tsystem\toutput\tspans\n\
+               1\tThe dog ran.\tA\tDer Hund lief.\t[{\"start_i\": 4, \"end_i\": 8, \"severity\": \"major\"}, {\"start_i\": \"missing\", \"end_i\": \"missing\", \"severity\": \"minor\"}]\n\
+               2\tHi.\tA\tHallo.\t[]\n\
+               3\tYes.\tA\tJa.\t\n\
+               1\tThe dog ran.\tB\tDer Hund rannte.\t\n";
+    let b = import_tsv("in.tsv", &mut tsv.as_bytes(), &en_de()).expect("import");
+    let set = &b.test_sets[0];
+    let a = set.outputs.iter().find(|o| o.system == "A").unwrap();
+    assert_eq!(a.spans.len(), 3, "aligned with the segments");
+    assert_eq!(a.spans[0], Some(vec![Span::new(4, 8, Severity::Major), Span::omission(Severity::Minor)]));
+    assert_eq!(a.spans[1], Some(vec![]), "[] is given: no error");
+    assert_eq!(a.spans[2], None, "blank is none given");
+    let bsys = set.outputs.iter().find(|o| o.system == "B").unwrap();
+    assert!(bsys.spans.is_empty(), "a system without spans has none");
+
+    let jsonl = "{\"segment_id\": \"1\", \"source\": \"The dog ran.\", \"system\": \"A\", \"output\": \"Der Hund lief.\", \"spans\": [{\"start_i\": 4, \"end_i\": 8, \"severity\": \"major\"}, {\"start_i\": \"missing\", \"end_i\": \"missing\", \"severity\": \"minor\"}]}\n\
+                 {\"segment_id\": \"2\", \"source\": \"Hi.\", \"system\": \"A\", \"output\": \"Hallo.\", \"spans\": \"[]\"}\n\
+                 {\"segment_id\": \"3\", \"source\": \"Yes.\", \"system\": \"A\", \"output\": \"Ja.\", \"spans\": null}\n\
+                 {\"segment_id\": \"1\", \"source\": \"The dog ran.\", \"system\": \"B\", \"output\": \"Der Hund rannte.\"}\n";
+    let j = import_jsonl("in.jsonl", &mut jsonl.as_bytes(), &en_de()).expect("import");
+    assert_eq!(j.test_sets, b.test_sets, "TSV and JSONL give the same spans");
+}
+
+#[test]
+fn prefilled_spans_that_do_not_fit_are_refused_with_file_line_and_span() {
+    let cases = [
+        // beyond the text (14 characters)
+        ("[{\"start_i\": 9, \"end_i\": 20, \"severity\": \"minor\"}]", "in.tsv, line 2: system `A`, segment `1`: pre-filled span 1: the span 9–20 lies outside the text, which has 14 characters"),
+        // empty
+        ("[{\"start_i\": 4, \"end_i\": 8, \"severity\": \"minor\"}, {\"start_i\": 4, \"end_i\": 4, \"severity\": \"minor\"}]", "in.tsv, line 2: system `A`, segment `1`: pre-filled span 2: the span 4–4 is empty or reversed"),
+        ("[{\"start_i\": 4, \"end_i\": 8, \"severity\": \"undecided\"}]", "pre-filled span 1: severity \"undecided\" cannot be pre-filled"),
+        ("[{\"start_i\": 4, \"end_i\": 8, \"severity\": \"awful\"}]", "in.tsv, line 2: pre-filled span 1: unknown severity \"awful\""),
+        ("not json", "in.tsv, line 2: the pre-filled spans are not JSON"),
+        ("{\"a\": 1}", "in.tsv, line 2: the pre-filled spans must be a JSON list"),
+    ];
+    for (spans, want) in cases {
+        let tsv = format!("segment_id\tsource\tsystem\toutput\tspans\n1\tThe dog ran.\tA\tDer Hund lief.\t{spans}\n");
+        let e = tsv_errors(&tsv, &en_de());
+        assert!(e.iter().any(|m| m.starts_with(want) || m.contains(want)), "{spans}: {e:?}");
+    }
+    // A span splitting a letter from its combining mark (e + U+0301 at 1..3).
+    let tsv = "segment_id\tsource\tsystem\toutput\tspans\n1\tcafe\tA\tcafe\u{301} noir\t[{\"start_i\": 3, \"end_i\": 4, \"severity\": \"minor\"}]\n";
+    let e = tsv_errors(tsv, &en_de());
+    assert!(e.iter().any(|m| m.contains("offset 4 splits a character from its combining marks")), "{e:?}");
+    // Spans without an output to mark.
+    let tsv = "segment_id\tsource\tsystem\toutput\tspans\n1\tThe dog ran.\t\t\t[]\n";
+    let e = tsv_errors(tsv, &en_de());
+    assert!(e.iter().any(|m| m.contains("need a `system` and its `output`")), "{e:?}");
+}
+
+#[test]
+fn appraise_document_batches_with_prefilled_spans() {
+    use crate::protocol::{Severity, Span};
+    // WMT 2024's ESA batches: sourceID is the pair, itemID the segment; `mqm` pre-filled.
+    let json = r#"[{"items": [
+        {"itemType": "TGT", "sourceID": "en-de", "itemID": 119, "documentID": "doc-a", "sourceText": "One.", "targetText": "Eins.", "targetID": "sysA",
+         "mqm": [{"start_i": 0, "end_i": 4, "severity": "minor"}], "isCompleteDocument": false, "sourceContextLeft": "", "targetContextLeft": ""},
+        {"itemType": "TGT", "sourceID": "en-de", "itemID": 120, "documentID": "doc-a", "sourceText": "Two.", "targetText": "Zwei.", "targetID": "sysA",
+         "mqm": [], "isCompleteDocument": false, "sourceContextLeft": "One.", "targetContextLeft": "Eins."},
+        {"itemType": "TGT", "sourceID": "en-de", "itemID": 120, "documentID": "doc-a", "sourceText": "Two.", "targetText": "Zwo.", "targetID": "sysB",
+         "mqm": {"payload": [{"start_i": "missing", "end_i": "missing", "severity": "major"}]}, "isCompleteDocument": false},
+        {"itemType": "BAD", "sourceID": "en-de", "itemID": 119, "documentID": "doc-a#bad", "sourceText": "One.", "targetText": "Eins eins.", "targetID": "sysA", "mqm": []},
+        {"itemType": "TGT", "sourceID": "en-de", "itemID": 121, "documentID": "doc-a", "sourceText": "Whole.", "targetText": "Ganz.", "targetID": "sysA", "mqm": [], "isCompleteDocument": true}
+      ], "task": {"sourceLanguage": "eng", "targetLanguage": "deu", "batchNo": 1}}]"#;
+    let b = import_appraise("esa.json", &mut json.as_bytes(), &opts()).expect("import");
+    let set = &b.test_sets[0];
+    let ids: Vec<(&str, Option<&str>)> = set.segments.iter().map(|s| (s.id.as_str(), s.document.as_deref())).collect();
+    assert_eq!(ids, [("119", Some("doc-a")), ("120", Some("doc-a"))], "keyed by itemID within the document");
+    let a = set.outputs.iter().find(|o| o.system == "sysA").unwrap();
+    assert_eq!(a.spans, vec![Some(vec![Span::new(0, 4, Severity::Minor)]), Some(vec![])]);
+    let bs = set.outputs.iter().find(|o| o.system == "sysB").unwrap();
+    assert_eq!(bs.spans, vec![None, Some(vec![Span::omission(Severity::Major)])]);
+    assert!(b.notes.iter().any(|n| n.contains("keyed by documentID and itemID")), "{:?}", b.notes);
+    assert!(b.notes.iter().any(|n| n.contains("1 items carry sourceContextLeft")), "{:?}", b.notes);
+    assert!(b.notes.iter().any(|n| n.contains("pre-filled")), "{:?}", b.notes);
+
+    // A span beyond its target: refused with batch and item.
+    let bad = json.replace(r#""end_i": 4, "severity": "minor""#, r#""end_i": 9, "severity": "minor""#);
+    let e = appraise_errors(&bad);
+    assert!(e.iter().any(|m| m.starts_with("batches.json: batch 1, item 1: system `sysA`, segment `119`: pre-filled span 1: the span 0–9 lies outside")), "{e:?}");
+
+    // Without any span in the file, the `mqm` lists are not pre-filled spans.
+    let plain = json
+        .replace(r#"[{"start_i": 0, "end_i": 4, "severity": "minor"}]"#, "[]")
+        .replace(r#"{"payload": [{"start_i": "missing", "end_i": "missing", "severity": "major"}]}"#, "[]");
+    let p = import_appraise("esa.json", &mut plain.as_bytes(), &opts()).expect("import");
+    assert!(p.test_sets[0].outputs.iter().all(|o| o.spans.is_empty()));
+}

@@ -365,7 +365,7 @@ fn read_pair(
             texts.push(Some(l));
         }
         if let Some(system) = name {
-            outputs.push(SystemOutput { system, texts });
+            outputs.push(SystemOutput { system, texts, spans: Vec::new() });
         }
     }
     if !errs.is_empty() {

@@ -111,7 +111,7 @@ impl Scheme {
 
 /// An error span in the text the annotator was shown (see the module documentation for the
 /// offset convention).
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Span {
     /// First marked character (Unicode scalar values, inclusive).
     pub start: usize,
