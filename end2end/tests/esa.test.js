@@ -62,7 +62,16 @@ async function nextScreen(page, before) {
   await page.waitForFunction((b) => {
     const p = document.querySelector('#progress')?.textContent || '';
     return document.querySelector('#completion-code, .completion') || (p && Number(p.split(' ')[0]) - 1 > b);
-  }, before);
+  }, before).catch(async (e) => {
+    // What the screen says when it did not move on (a refusal, a confirmation, a disabled Next).
+    const state = await page.evaluate(() => ({
+      progress: document.querySelector('#progress')?.textContent,
+      next: document.querySelector('#next')?.outerHTML?.slice(0, 200),
+      alerts: [...document.querySelectorAll('[role=alert], .error, [aria-live]')].map((n) => n.textContent).filter(Boolean),
+      score: document.querySelector('#score')?.outerHTML?.slice(0, 300),
+    }));
+    throw new Error(`the screen after ${before} did not come: ${JSON.stringify(state)}\n${page.assayLog?.slice(-15).join('\n')}`, { cause: e });
+  });
 }
 
 test('a crowd worker marks error spans by mouse, keyboard and touch and they are stored exactly', async () => {
