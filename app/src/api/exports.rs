@@ -35,7 +35,8 @@ async fn export(
     Path((id, file)): Path<(i64, String)>,
     Query(q): Query<ExportQuery>,
 ) -> AppResult<Response> {
-    api_caller(&state, session, &headers, Role::Researcher).await?;
+    let user = api_caller(&state, session, &headers, Role::Researcher).await?;
+    crate::web::require_in_team(&state.db, &user, crate::web::Owned::Campaign(id)).await?;
     let kind = Kind::parse(&file)?;
     let (filter, name) = (q.filter()?, q.name()?);
     let mut settings = crate::results::build::settings(q.options());

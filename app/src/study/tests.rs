@@ -22,7 +22,7 @@ async fn a_study_launches_all_its_campaigns_or_none() {
         }))
         .unwrap();
         let organizer = crate::auth::server::create_user(&db, "study@example.org", "S", "a long enough password", crate::auth::Role::Organizer).await.unwrap();
-        let study = crate::study::store::create_study(&db, &draft, organizer.id).await.unwrap();
+        let study = crate::study::store::create_study(&db, &draft, organizer.id, &|_| true).await.unwrap();
         let arms: Vec<i64> = sqlx::query("SELECT campaign_id FROM study_arms WHERE study_id = $1 ORDER BY campaign_id")
             .bind(study)
             .fetch_all(&db.pool)
