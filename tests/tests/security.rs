@@ -1456,6 +1456,30 @@ both_backends! {
         let mut want = vec![r.researcher.1, r.organizer.1];
         want.sort();
         assert_eq!(members, want);
+        // An import goes to one of the importer's teams: not to another (refused, nothing
+        // stored), and an admin may put one in any team.
+        let upload = |b: &Browser, name: &str, team: &str| {
+            let dir = tempfile::tempdir().unwrap();
+            fixtures::write_wmt(dir.path(), "en-de", 20, &["Alpha", "Beta"]);
+            b.client
+                .post(format!("{}/upload/import", server.base))
+                .header("x-assay-file-name", format!("{name}.tar.gz"))
+                .header("x-assay-test-set", name)
+                .header("x-assay-pair", "en-de")
+                .header("x-assay-team", team)
+                .body(fixtures::tar_gz(dir.path()))
+                .send()
+        };
+        let refused = upload(org, "into everyone", "1").await.unwrap();
+        assert_eq!(refused.status().as_u16(), 400);
+        assert!(refused.text().await.unwrap().contains("You are not in team 1"));
+        assert!(!names(admin.call("list_test_sets", &[]).await.json()).contains(&"into everyone".to_string()));
+        let placed = upload(&admin, "placed by the admin", &r.team.to_string()).await.unwrap();
+        assert_eq!(placed.status().as_u16(), 200, "{}", placed.text().await.unwrap());
+        let mut theirs = names(org.call("list_test_sets", &[]).await.json());
+        theirs.sort();
+        assert_eq!(theirs, vec!["placed by the admin".to_string(), "rival set".to_string()]);
+        assert!(!names(own.call("list_test_sets", &[]).await.json()).contains(&"placed by the admin".to_string()));
         // Taking the rival organizer into Everyone too: they now see both teams' work.
         let add = admin.call("set_team_member", &[("team_id", "1"), ("user_id", &r.organizer.1.to_string()), ("member", "true")]).await;
         assert_eq!(add.status, 200);
