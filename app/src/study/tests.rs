@@ -83,14 +83,14 @@ async fn each_test_set_of_a_study_shows_its_own_reference() {
         let organizer = crate::auth::server::create_user(&db, "refs@example.org", "R", "a long enough password", crate::auth::Role::Organizer).await.unwrap();
 
         // A reference the test set does not have is refused when the study is made, naming it.
-        let problems = crate::study::store::check_study(&db, &draft(Some("ref-2007"))).await.problems.join("; ");
+        let problems = crate::study::store::check_study(&db, &draft(Some("ref-2007")), &|_| true).await.problems.join("; ");
         assert!(problems.contains("no reference named \"ref-2007\"") && problems.contains("ref-2012"), "{problems}");
-        let e = crate::study::store::create_study(&db, &draft(Some("ref-2007")), organizer.id).await.unwrap_err().to_string();
+        let e = crate::study::store::create_study(&db, &draft(Some("ref-2007")), organizer.id, &|_| true).await.unwrap_err().to_string();
         assert!(e.contains("no reference named \"ref-2007\""), "{e}");
         assert_eq!(count(&db, "studies").await, 0);
 
         // Chosen or by default, each test set shows its own.
-        let study = crate::study::store::create_study(&db, &draft(Some("ref-2012")), organizer.id).await.unwrap();
+        let study = crate::study::store::create_study(&db, &draft(Some("ref-2012")), organizer.id, &|_| true).await.unwrap();
         let arm: (i64, Option<String>, Option<String>) =
             sqlx::query_as("SELECT campaign_id, old_reference, new_reference FROM study_arms WHERE study_id = $1").bind(study).fetch_one(&db.pool).await.unwrap();
         assert_eq!((arm.1.as_deref(), arm.2.as_deref()), (Some("ref-2007"), Some("ref-2012")));
