@@ -1388,6 +1388,28 @@ both_backends! {
             .await
             .unwrap();
         assert_eq!(up.status().as_u16(), 404);
+        // A completion code of the demo's campaign: valid for anyone who asks, but only the
+        // campaign's team learns whose it is.
+        let worker = server.browser();
+        assert_eq!(worker.call("start_work", &[("assignment", &d.crowd)]).await.status, 200);
+        let mut code = None;
+        for p in 0..100 {
+            let a = worker.call("submit_judgment", &[("assignment", &d.crowd), ("position", &p.to_string()), ("score", "50"), ("time_on_screen_ms", "1500"), ("key", &format!("t{p}"))]).await;
+            assert_eq!(a.status, 200, "{}", a.body);
+            if let Some(c) = a.json()["completion"]["code"].as_str() {
+                code = Some(c.to_string());
+                break;
+            }
+        }
+        let code = code.expect("a completion code");
+        let verify = |b: &Browser| {
+            let req = b.client.get(format!("{}/api/verify_completion_code", server.base)).query(&[("code", code.as_str())]);
+            async move { req.send().await.unwrap().json::<Value>().await.unwrap() }
+        };
+        let theirs = verify(org).await;
+        assert_eq!((theirs["valid"].clone(), theirs["assignment"].clone(), theirs["campaign_name"].clone()), (json!(true), Value::Null, Value::Null), "{theirs}");
+        let ours = verify(&own).await;
+        assert_eq!(ours["assignment"], d.crowd.as_str(), "{ours}");
         // Nothing of theirs changed: the demo organizer still reads the key.
         assert_eq!(own.call("hit_items", &[("campaign_id", &campaign), ("hit_index", "0")]).await.body, key.body);
     }
