@@ -1388,6 +1388,10 @@ both_backends! {
             .await
             .unwrap();
         assert_eq!(up.status().as_u16(), 404);
+        // Nor gold orders imported for another team's test set.
+        let gold = org.client.post(format!("{}/api/v1/test-sets/{}/gold", server.base, d.test_set_id)).body("1\tA > B\n").send().await.unwrap();
+        assert_eq!(gold.status().as_u16(), 404);
+        assert!(gold.text().await.unwrap().contains(&format!("there is no test set with id {}", d.test_set_id)));
         // A completion code of the demo's campaign: valid for anyone who asks, but only the
         // campaign's team learns whose it is.
         let worker = server.browser();
