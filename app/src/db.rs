@@ -107,6 +107,12 @@ const MIGRATIONS: &[(i64, &str, &str, &str)] = &[
         include_str!("../../migrations/postgres/0011_metric_scores.sql"),
     ),
     (
+        12,
+        "teams",
+        include_str!("../../migrations/sqlite/0012_teams.sql"),
+        include_str!("../../migrations/postgres/0012_teams.sql"),
+    ),
+    (
         13,
         "ranking gold blocks",
         include_str!("../../migrations/sqlite/0013_ranking_gold.sql"),
@@ -128,7 +134,7 @@ const MIGRATIONS: &[(i64, &str, &str, &str)] = &[
 
 /// SQLite migrations that open their own transaction, because they rebuild a table with
 /// foreign keys off (`PRAGMA foreign_keys` does nothing inside a transaction).
-const SQLITE_OWN_TRANSACTION: &[i64] = &[7];
+const SQLITE_OWN_TRANSACTION: &[i64] = &[7, 12];
 
 fn migrator(backend: Backend) -> Migrator {
     Migrator::with_migrations(

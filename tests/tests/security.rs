@@ -42,11 +42,16 @@ enum How {
     Get,
 }
 
-/// One row: an endpoint and the answers of [Anonymous, Crowd, Annotator, Researcher, Organizer, Admin].
+/// One row: an endpoint and the answers of [Anonymous, Crowd, Annotator, Researcher, Organizer, Admin];
+/// `teams`: the answers of [Researcher, Organizer] of ANOTHER team than the demo's work the
+/// arguments name (issue 17, finding 12). Another team's campaign, test set, study or HIT is
+/// refused exactly as a missing one (the same status and message), so its existence is not
+/// revealed; listings answer 200 with the caller's teams' work only (`listings_show_only_the_teams_work`).
 struct Row {
     endpoint: &'static str,
     how: How,
     expect: [E; 6],
+    teams: [E; 2],
 }
 
 const NO_ACCOUNT: [E; 2] = [S(401), S(401)];
@@ -55,80 +60,88 @@ const NO_ACCOUNT: [E; 2] = [S(401), S(401)];
 #[rustfmt::skip]
 const TABLE: &[Row] = &[
     // accounts/api.rs
-    Row { endpoint: "current_user", how: How::Form, expect: [S(200); 6] },
+    Row { endpoint: "current_user", how: How::Form, expect: [S(200); 6], teams: [S(200), S(200)] },
     // A wrong password for an unknown account: the same refusal for everyone.
-    Row { endpoint: "login", how: How::Form, expect: [S(401); 6] },
-    Row { endpoint: "list_users", how: How::Form, expect: [S(401), S(401), S(403), S(403), S(403), S(200)] },
-    Row { endpoint: "set_user_role", how: How::Form, expect: [S(401), S(401), S(403), S(403), S(403), Pass] },
+    Row { endpoint: "login", how: How::Form, expect: [S(401); 6], teams: [S(401), S(401)] },
+    Row { endpoint: "list_users", how: How::Form, expect: [S(401), S(401), S(403), S(403), S(403), S(200)], teams: [S(403), S(403)] },
+    Row { endpoint: "set_user_role", how: How::Form, expect: [S(401), S(401), S(403), S(403), S(403), Pass], teams: [S(403), S(403)] },
     // Removing access (an unknown account is then a 400).
-    Row { endpoint: "set_user_disabled", how: How::Form, expect: [S(401), S(401), S(403), S(403), S(403), S(400)] },
-    Row { endpoint: "sign_out_everywhere", how: How::Form, expect: [S(401), S(401), S(403), S(403), S(403), S(400)] },
-    Row { endpoint: "invite_user", how: How::Form, expect: [S(401), S(401), S(403), S(403), S(403), S(200)] },
+    Row { endpoint: "set_user_disabled", how: How::Form, expect: [S(401), S(401), S(403), S(403), S(403), S(400)], teams: [S(403), S(403)] },
+    Row { endpoint: "sign_out_everywhere", how: How::Form, expect: [S(401), S(401), S(403), S(403), S(403), S(400)], teams: [S(403), S(403)] },
+    Row { endpoint: "invite_user", how: How::Form, expect: [S(401), S(401), S(403), S(403), S(403), S(200)], teams: [S(403), S(403)] },
     // Public: whoever holds an invitation token (here a forged one) learns its email.
-    Row { endpoint: "invitation", how: How::Form, expect: [S(400); 6] },
-    Row { endpoint: "accept_invitation", how: How::Form, expect: [S(400); 6] },
+    Row { endpoint: "invitation", how: How::Form, expect: [S(400); 6], teams: [S(400), S(400)] },
+    Row { endpoint: "accept_invitation", how: How::Form, expect: [S(400); 6], teams: [S(400), S(400)] },
     // campaign/api.rs
-    Row { endpoint: "list_test_sets", how: How::Form, expect: [S(401), S(401), S(403), S(403), S(200), S(200)] },
-    Row { endpoint: "check_design", how: How::Json, expect: [S(401), S(401), S(403), S(403), Pass, Pass] },
-    Row { endpoint: "create_campaign", how: How::Json, expect: [S(401), S(401), S(403), S(403), Pass, Pass] },
-    Row { endpoint: "dry_run_design", how: How::Json, expect: [S(401), S(401), S(403), S(403), Pass, Pass] },
-    Row { endpoint: "launch_campaign", how: How::Form, expect: [S(401), S(401), S(403), S(403), Pass, Pass] },
-    Row { endpoint: "list_campaigns", how: How::Form, expect: [S(401), S(401), S(403), S(403), S(200), S(200)] },
-    Row { endpoint: "campaign_progress", how: How::Form, expect: [S(401), S(401), S(403), S(403), S(200), S(200)] },
-    Row { endpoint: "my_queue", how: How::Form, expect: [NO_ACCOUNT[0], NO_ACCOUNT[1], S(200), S(200), S(200), S(200)] },
-    Row { endpoint: "start_campaign_hit", how: How::Form, expect: [S(401), S(401), Pass, Pass, Pass, Pass] },
-    Row { endpoint: "hit_items", how: How::Form, expect: [S(401), S(401), S(403), S(403), S(200), S(200)] },
-    Row { endpoint: "campaign_active_time", how: How::Form, expect: [S(401), S(401), S(403), S(403), S(200), S(200)] },
-    Row { endpoint: "set_worker_blocked", how: How::Form, expect: [S(401), S(401), S(403), S(403), Pass, Pass] },
+    Row { endpoint: "list_test_sets", how: How::Form, expect: [S(401), S(401), S(403), S(403), S(200), S(200)], teams: [S(403), S(200)] },
+    Row { endpoint: "check_design", how: How::Json, expect: [S(401), S(401), S(403), S(403), Pass, Pass], teams: [S(403), Pass] },
+    Row { endpoint: "create_campaign", how: How::Json, expect: [S(401), S(401), S(403), S(403), Pass, Pass], teams: [S(403), S(400)] },
+    Row { endpoint: "dry_run_design", how: How::Json, expect: [S(401), S(401), S(403), S(403), Pass, Pass], teams: [S(403), S(400)] },
+    Row { endpoint: "launch_campaign", how: How::Form, expect: [S(401), S(401), S(403), S(403), Pass, Pass], teams: [S(403), S(400)] },
+    Row { endpoint: "list_campaigns", how: How::Form, expect: [S(401), S(401), S(403), S(403), S(200), S(200)], teams: [S(403), S(200)] },
+    Row { endpoint: "campaign_progress", how: How::Form, expect: [S(401), S(401), S(403), S(403), S(200), S(200)], teams: [S(403), S(400)] },
+    Row { endpoint: "my_queue", how: How::Form, expect: [NO_ACCOUNT[0], NO_ACCOUNT[1], S(200), S(200), S(200), S(200)], teams: [S(200), S(200)] },
+    Row { endpoint: "start_campaign_hit", how: How::Form, expect: [S(401), S(401), Pass, Pass, Pass, Pass], teams: [Pass, Pass] },
+    Row { endpoint: "hit_items", how: How::Form, expect: [S(401), S(401), S(403), S(403), S(200), S(200)], teams: [S(403), S(404)] },
+    Row { endpoint: "campaign_active_time", how: How::Form, expect: [S(401), S(401), S(403), S(403), S(200), S(200)], teams: [S(403), S(400)] },
+    Row { endpoint: "set_worker_blocked", how: How::Form, expect: [S(401), S(401), S(403), S(403), Pass, Pass], teams: [S(403), Pass] },
     // annotate/api.rs. The assignment argument is the demo annotator's DA HIT, except for the
     // crowd worker, who passes the crowd HIT's id (all they have).
-    Row { endpoint: "load_work", how: How::Form, expect: [S(401), S(200), S(200), S(403), S(403), S(403)] },
-    Row { endpoint: "start_work", how: How::Form, expect: [S(401), S(200), S(200), S(403), S(403), S(403)] },
-    Row { endpoint: "submit_judgment", how: How::Form, expect: [S(401), S(200), S(200), S(403), S(403), S(403)] },
+    Row { endpoint: "load_work", how: How::Form, expect: [S(401), S(200), S(200), S(403), S(403), S(403)], teams: [S(403), S(403)] },
+    Row { endpoint: "start_work", how: How::Form, expect: [S(401), S(200), S(200), S(403), S(403), S(403)], teams: [S(403), S(403)] },
+    Row { endpoint: "submit_judgment", how: How::Form, expect: [S(401), S(200), S(200), S(403), S(403), S(403)], teams: [S(403), S(403)] },
     // Whoever may work on the assignment; the demo's campaigns have no practice (a refusal that
     // depends on the arguments, never the role's).
-    Row { endpoint: "practice_answer", how: How::Form, expect: [S(401), Pass, Pass, S(403), S(403), S(403)] },
-    Row { endpoint: "submit_screen", how: How::Json, expect: [S(401), S(400), S(400), S(403), S(403), S(403)] },
+    Row { endpoint: "practice_answer", how: How::Form, expect: [S(401), Pass, Pass, S(403), S(403), S(403)], teams: [S(403), S(403)] },
+    Row { endpoint: "submit_screen", how: How::Json, expect: [S(401), S(400), S(400), S(403), S(403), S(403)], teams: [S(403), S(403)] },
     // A DA item takes no error spans: its owner's request is refused as invalid (400).
-    Row { endpoint: "submit_spans", how: How::Json, expect: [S(401), S(400), S(400), S(403), S(403), S(403)] },
-    Row { endpoint: "my_assignments", how: How::Form, expect: [S(401), S(401), S(200), S(200), S(200), S(200)] },
-    Row { endpoint: "verify_completion_code", how: How::Get, expect: [S(200); 6] },
-    Row { endpoint: "list_assignments", how: How::Form, expect: [S(401), S(401), S(403), S(403), S(200), S(200)] },
-    Row { endpoint: "assignment_judgments", how: How::Form, expect: [S(401), S(401), S(403), S(403), S(200), S(200)] },
-    Row { endpoint: "assignment_items", how: How::Form, expect: [S(401), S(401), S(403), S(403), S(200), S(200)] },
+    Row { endpoint: "submit_spans", how: How::Json, expect: [S(401), S(400), S(400), S(403), S(403), S(403)], teams: [S(403), S(403)] },
+    Row { endpoint: "my_assignments", how: How::Form, expect: [S(401), S(401), S(200), S(200), S(200), S(200)], teams: [S(200), S(200)] },
+    Row { endpoint: "verify_completion_code", how: How::Get, expect: [S(200); 6], teams: [S(200), S(200)] },
+    Row { endpoint: "list_assignments", how: How::Form, expect: [S(401), S(401), S(403), S(403), S(200), S(200)], teams: [S(403), S(200)] },
+    Row { endpoint: "assignment_judgments", how: How::Form, expect: [S(401), S(401), S(403), S(403), S(200), S(200)], teams: [S(403), S(404)] },
+    Row { endpoint: "assignment_items", how: How::Form, expect: [S(401), S(401), S(403), S(403), S(200), S(200)], teams: [S(403), S(404)] },
     // results/api.rs. Results are for researchers and up (the outcome depends on whether the
     // campaign has judgments yet); the worker review is for organizers.
-    Row { endpoint: "results_campaigns", how: How::Form, expect: [S(401), S(401), S(403), S(200), S(200), S(200)] },
-    Row { endpoint: "campaign_results", how: How::Form, expect: [S(401), S(401), S(403), Pass, Pass, Pass] },
-    Row { endpoint: "campaign_metrics", how: How::Form, expect: [S(401), S(401), S(403), Pass, Pass, Pass] },
+    Row { endpoint: "results_campaigns", how: How::Form, expect: [S(401), S(401), S(403), S(200), S(200), S(200)], teams: [S(200), S(200)] },
+    Row { endpoint: "campaign_results", how: How::Form, expect: [S(401), S(401), S(403), Pass, Pass, Pass], teams: [S(400), S(400)] },
+    Row { endpoint: "campaign_metrics", how: How::Form, expect: [S(401), S(401), S(403), Pass, Pass, Pass], teams: [S(400), S(400)] },
     // Deleting an uploaded metric: researchers and up (an unknown metric is then a 400).
-    Row { endpoint: "delete_campaign_metric", how: How::Form, expect: [S(401), S(401), S(403), S(400), S(400), S(400)] },
-    Row { endpoint: "campaign_workers", how: How::Form, expect: [S(401), S(401), S(403), S(403), Pass, Pass] },
+    Row { endpoint: "delete_campaign_metric", how: How::Form, expect: [S(401), S(401), S(403), S(400), S(400), S(400)], teams: [S(400), S(400)] },
+    Row { endpoint: "campaign_workers", how: How::Form, expect: [S(401), S(401), S(403), S(403), Pass, Pass], teams: [S(403), S(400)] },
     // study/api.rs. Designing and launching studies is for organizers; reading them for
     // researchers and up (a missing study is then a 400).
-    Row { endpoint: "check_study", how: How::Json, expect: [S(401), S(401), S(403), S(403), S(200), S(200)] },
-    Row { endpoint: "create_study", how: How::Json, expect: [S(401), S(401), S(403), S(403), Pass, Pass] },
-    Row { endpoint: "launch_study", how: How::Form, expect: [S(401), S(401), S(403), S(403), Pass, Pass] },
-    Row { endpoint: "list_studies", how: How::Form, expect: [S(401), S(401), S(403), S(200), S(200), S(200)] },
-    Row { endpoint: "study_results", how: How::Form, expect: [S(401), S(401), S(403), Pass, Pass, Pass] },
-    Row { endpoint: "study_history", how: How::Form, expect: [S(401), S(401), S(403), S(200), S(200), S(200)] },
+    Row { endpoint: "check_study", how: How::Json, expect: [S(401), S(401), S(403), S(403), S(200), S(200)], teams: [S(403), S(200)] },
+    Row { endpoint: "create_study", how: How::Json, expect: [S(401), S(401), S(403), S(403), Pass, Pass], teams: [S(403), S(400)] },
+    Row { endpoint: "launch_study", how: How::Form, expect: [S(401), S(401), S(403), S(403), Pass, Pass], teams: [S(403), S(400)] },
+    Row { endpoint: "list_studies", how: How::Form, expect: [S(401), S(401), S(403), S(200), S(200), S(200)], teams: [S(200), S(200)] },
+    Row { endpoint: "study_results", how: How::Form, expect: [S(401), S(401), S(403), Pass, Pass, Pass], teams: [S(400), S(400)] },
+    Row { endpoint: "study_history", how: How::Form, expect: [S(401), S(401), S(403), S(200), S(200), S(200)], teams: [S(200), S(200)] },
     // Decisions about workers (approve, reject, block, bonus): organizers.
-    Row { endpoint: "decide_worker", how: How::Form, expect: [S(401), S(401), S(403), S(403), Pass, Pass] },
+    Row { endpoint: "decide_worker", how: How::Form, expect: [S(401), S(401), S(403), S(403), Pass, Pass], teams: [S(403), S(400)] },
     // Bulk decisions (the confirmed number is never the one to decide: nothing changes).
-    Row { endpoint: "bulk_decide_workers", how: How::Form, expect: [S(401), S(401), S(403), S(403), Pass, Pass] },
+    Row { endpoint: "bulk_decide_workers", how: How::Form, expect: [S(401), S(401), S(403), S(403), Pass, Pass], teams: [S(403), S(400)] },
     // Editing a draft (the demo campaign is launched: refused as such, 400).
-    Row { endpoint: "campaign_draft", how: How::Form, expect: [S(401), S(401), S(403), S(403), S(400), S(400)] },
-    Row { endpoint: "update_campaign", how: How::Json, expect: [S(401), S(401), S(403), S(403), S(400), S(400)] },
+    Row { endpoint: "campaign_draft", how: How::Form, expect: [S(401), S(401), S(403), S(403), S(400), S(400)], teams: [S(403), S(400)] },
+    Row { endpoint: "update_campaign", how: How::Json, expect: [S(401), S(401), S(403), S(403), S(400), S(400)], teams: [S(403), S(400)] },
     // accounts/api.rs: personal API tokens (researchers and up; revoking a token that is not yours is a 400).
-    Row { endpoint: "list_api_tokens", how: How::Form, expect: [S(401), S(401), S(403), S(200), S(200), S(200)] },
-    Row { endpoint: "create_api_token", how: How::Form, expect: [S(401), S(401), S(403), S(200), S(200), S(200)] },
-    Row { endpoint: "revoke_api_token", how: How::Form, expect: [S(401), S(401), S(403), Pass, Pass, Pass] },
-    Row { endpoint: "logout", how: How::Form, expect: [S(200); 6] },
+    Row { endpoint: "list_api_tokens", how: How::Form, expect: [S(401), S(401), S(403), S(200), S(200), S(200)], teams: [S(200), S(200)] },
+    Row { endpoint: "create_api_token", how: How::Form, expect: [S(401), S(401), S(403), S(200), S(200), S(200)], teams: [S(200), S(200)] },
+    Row { endpoint: "revoke_api_token", how: How::Form, expect: [S(401), S(401), S(403), Pass, Pass, Pass], teams: [Pass, Pass] },
+    // Teams (accounts/api.rs): admins manage them; `my_teams` (campaign/api.rs) lists where
+    // the caller may put new work. An unknown team or account is a 400.
+    Row { endpoint: "list_teams", how: How::Form, expect: [S(401), S(401), S(403), S(403), S(403), S(200)], teams: [S(403), S(403)] },
+    Row { endpoint: "create_team", how: How::Form, expect: [S(401), S(401), S(403), S(403), S(403), S(200)], teams: [S(403), S(403)] },
+    Row { endpoint: "rename_team", how: How::Form, expect: [S(401), S(401), S(403), S(403), S(403), S(400)], teams: [S(403), S(403)] },
+    Row { endpoint: "set_team_member", how: How::Form, expect: [S(401), S(401), S(403), S(403), S(403), S(400)], teams: [S(403), S(403)] },
+    Row { endpoint: "my_teams", how: How::Form, expect: [S(401), S(401), S(403), S(200), S(200), S(200)], teams: [S(200), S(200)] },
+    Row { endpoint: "logout", how: How::Form, expect: [S(200); 6], teams: [S(200), S(200)] },
 ];
 
 /// What the demo gives the table's calls to work on.
 struct Demo {
     campaign_id: i64,
+    test_set_id: i64,
     crowd_link: String,
     annotator_da: String,
     crowd: String,
@@ -155,7 +168,9 @@ async fn demo(server: &TestServer) -> Demo {
         .as_str()
         .unwrap()
         .to_string();
-    Demo { campaign_id, crowd_link, annotator_da, crowd }
+    let sets = org.call("list_test_sets", &[]).await.json();
+    let test_set_id = sets[0]["id"].as_i64().expect("a demo test set");
+    Demo { campaign_id, test_set_id, crowd_link, annotator_da, crowd }
 }
 
 /// A browser for the role, signed in when it has an account.
@@ -222,6 +237,9 @@ fn form_args(endpoint: &str, who: Who, d: &Demo, n: usize) -> Vec<(String, Strin
         "verify_completion_code" => vec![("code", "ABCDE-FGHJK-LMNPQ-RSTUV".into())],
         "launch_study" | "study_results" => vec![("study_id", "999999".into())],
         "create_api_token" => vec![("name", format!("table token {n}"))],
+        "create_team" => vec![("name", format!("table team {n}"))],
+        "rename_team" => vec![("team_id", "999999".into()), ("name", format!("renamed {n}"))],
+        "set_team_member" => vec![("team_id", "999999".into()), ("user_id", "999999".into()), ("member", "true".into())],
         "revoke_api_token" => vec![("token_id", "999999".into())],
         _ => vec![],
     };
@@ -230,14 +248,19 @@ fn form_args(endpoint: &str, who: Who, d: &Demo, n: usize) -> Vec<(String, Strin
 
 /// A design the server will judge (refuse: there is no such test set) only after the role check.
 fn json_args(endpoint: &str, who: Who, d: &Demo) -> Value {
+    json_args_on(endpoint, who, d, 999999)
+}
+
+/// [`json_args`] naming the test set `test_set` (the demo's, for the callers of another team).
+fn json_args_on(endpoint: &str, who: Who, d: &Demo, test_set: i64) -> Value {
     let assignment = if who == Crowd { d.crowd.clone() } else { d.annotator_da.clone() };
     let draft = json!({
-        "name": "table campaign", "task": "da-adequacy", "test_set_id": 999999, "systems": [1], "benchmark_systems": [1],
+        "name": "table campaign", "task": "da-adequacy", "test_set_id": test_set, "systems": [1, 2], "benchmark_systems": [1],
         "seed": 7, "settings": { "judgments_wanted": 70, "redundancy": 1, "target_language": "German", "payment_per_hit": 3.0 }
     });
     let study = json!({
         "name": "table study", "tasks": ["da-adequacy"], "seed": 7,
-        "pairs": [{ "old_test_set_id": 999998, "best_old": 1, "new_test_set_id": 999999, "best_new": 2, "benchmark": 3 }],
+        "pairs": [{ "old_test_set_id": test_set, "best_old": 1, "new_test_set_id": 999997, "best_new": 2, "benchmark": 3 }],
     });
     match endpoint {
         "check_design" | "create_campaign" => json!({ "draft": draft }),
@@ -255,11 +278,16 @@ fn json_args(endpoint: &str, who: Who, d: &Demo) -> Value {
 }
 
 async fn call(b: &Browser, row: &Row, who: Who, d: &Demo, n: usize) -> Answer {
+    call_on(b, row, who, d, n, 999999).await
+}
+
+/// [`call`] with JSON designs naming the test set `test_set`.
+async fn call_on(b: &Browser, row: &Row, who: Who, d: &Demo, n: usize, test_set: i64) -> Answer {
     let url = format!("{}/api/{}", b.base, row.endpoint);
     let req = match row.how {
         How::Form => b.client.post(&url).form(&form_args(row.endpoint, who, d, n)),
         How::Get => b.client.get(&url).query(&form_args(row.endpoint, who, d, n)),
-        How::Json => b.client.post(&url).header("content-type", "application/json").body(json_args(row.endpoint, who, d).to_string()),
+        How::Json => b.client.post(&url).header("content-type", "application/json").body(json_args_on(row.endpoint, who, d, test_set).to_string()),
     };
     let r = req.send().await.expect("request");
     let status = r.status().as_u16();
@@ -1198,5 +1226,291 @@ both_backends! {
             failures.push(format!("GET gold: expected a refusal, got {}", r.status()));
         }
         assert!(failures.is_empty(), "{} answers differ:\n{}", failures.len(), failures.join("\n"));
+    }
+}
+
+/// Issue 17, finding 12: a team of its own ("Rivals") with an organizer and a researcher who
+/// are in no other team; none of the demo's work is theirs (the demo's is the team Everyone's).
+struct Rivals {
+    team: i64,
+    /// (browser, account id) of the researcher and of the organizer, signed in.
+    researcher: (Browser, i64),
+    organizer: (Browser, i64),
+}
+
+const RIVAL_PASSWORD: &str = "a long enough rival password";
+
+async fn rivals(server: &TestServer) -> Rivals {
+    let admin = browser_for(server, Admin).await;
+    let made = admin.call("create_team", &[("name", "Rivals")]).await;
+    assert_eq!(made.status, 200, "{}", made.body);
+    let team = made.json().as_i64().expect("the new team's id");
+    let mut accounts = Vec::new();
+    for (email, role) in [("rival-researcher@example.org", "researcher"), ("rival-organizer@example.org", "organizer")] {
+        let invite = admin.call("invite_user", &[("email", email), ("role", role)]).await.json();
+        let token = invite["url"].as_str().expect("an invitation").rsplit('/').next().unwrap().to_string();
+        let accepted = server.browser().call("accept_invitation", &[("token", &token), ("name", role), ("password", RIVAL_PASSWORD)]).await;
+        assert_eq!(accepted.status, 200, "{}", accepted.body);
+        let users = admin.call("list_users", &[]).await.json();
+        let id = users.as_array().unwrap().iter().find(|u| u["email"] == email).expect("the new account")["id"].as_i64().unwrap();
+        // Into Rivals, out of Everyone (which every new account joins).
+        for (t, member) in [(team, "true"), (1, "false")] {
+            let r = admin.call("set_team_member", &[("team_id", &t.to_string()), ("user_id", &id.to_string()), ("member", member)]).await;
+            assert_eq!(r.status, 200, "{}", r.body);
+        }
+        let b = server.browser();
+        assert_eq!(b.login((email, RIVAL_PASSWORD)).await.status, 200);
+        accounts.push((b, id));
+    }
+    let organizer = accounts.pop().unwrap();
+    let researcher = accounts.pop().unwrap();
+    Rivals { team, researcher, organizer }
+}
+
+/// A refusal that reads as a missing campaign, test set, study, HIT or metric.
+fn reads_as_missing(body: &str) -> bool {
+    ["there is no campaign with id", "there is no test set with id", "there is no study with id", "There is no HIT at this address", "has no uploaded metric"]
+        .iter()
+        .any(|m| body.contains(m))
+}
+
+both_backends! {
+    /// Every row of the table against an organizer and a researcher of another team, with the
+    /// arguments naming the demo's campaign, test set and HITs (the team Everyone's): each gets
+    /// the table's `teams` answer, a refusal reads as a missing resource, and no answer names the
+    /// demo's work. The same calls by the demo's organizer and researcher (same team) get the
+    /// table's answers and are never refused as missing. (Before teams: the other team's
+    /// organizer read the demo campaign's progress, HIT items with their types (the answer key),
+    /// judgments, workers, and could launch, edit and decide.)
+    async fn another_teams_members_are_refused_every_row_as_if_it_did_not_exist(server) {
+        let d = demo(&server).await;
+        let r = rivals(&server).await;
+        let mut failures = Vec::new();
+        let mut n = 30_000;
+        for (i, who, b) in [(0, Researcher, &r.researcher.0), (1, Organizer, &r.organizer.0)] {
+            for row in TABLE.iter().filter(|row| row.endpoint != "logout") {
+                n += 1;
+                let a = call_on(b, row, who, &d, n, d.test_set_id).await;
+                let want = row.teams[i];
+                if !meets(want, a.status) {
+                    failures.push(format!("{} as another team's {who:?}: expected {want:?}, got {} {}", row.endpoint, a.status, a.body.chars().take(300).collect::<String>()));
+                }
+                let refused_for_team = want != row.expect[who as usize] && matches!(want, S(400) | S(404));
+                if refused_for_team && !reads_as_missing(&a.body) {
+                    failures.push(format!("{} as another team's {who:?}: the refusal does not read as a missing resource: {}", row.endpoint, a.body.chars().take(300).collect::<String>()));
+                }
+                // The annotation queue offers every launched campaign's work to every account
+                // (annotation is reached by assignment, whatever the team): by design.
+                if a.body.contains("Demo: ") && !matches!(row.endpoint, "my_queue" | "start_campaign_hit" | "my_assignments") {
+                    failures.push(format!("{} as another team's {who:?} names the demo's work: {}", row.endpoint, a.body.chars().take(300).collect::<String>()));
+                }
+            }
+        }
+        // The check_design of another team's test set: as a missing one, no samples of its texts.
+        let check = r.organizer.0.call_json("check_design", json!({ "draft": json_args_on("check_design", Organizer, &d, d.test_set_id)["draft"] })).await;
+        assert_eq!(check.status, 200, "{}", check.body);
+        let check = check.json();
+        assert_eq!(check["samples"], json!([]), "{check}");
+        assert!(check["problems"].as_array().unwrap().iter().any(|p| p.as_str().unwrap().contains(&format!("there is no test set with id {}", d.test_set_id))), "{check}");
+        // The same calls by the demo's own organizer and researcher pass.
+        for who in [Researcher, Organizer] {
+            let b = browser_for(&server, who).await;
+            for row in TABLE.iter().filter(|row| row.endpoint != "logout") {
+                n += 1;
+                let a = call_on(&b, row, who, &d, n, d.test_set_id).await;
+                let want = row.expect[who as usize];
+                if !meets(want, a.status) {
+                    failures.push(format!("{} as the team's {who:?}: expected {want:?}, got {} {}", row.endpoint, a.status, a.body.chars().take(300).collect::<String>()));
+                }
+                if a.body.contains(&format!("there is no campaign with id {}", d.campaign_id)) || a.body.contains(&format!("there is no test set with id {}", d.test_set_id)) {
+                    failures.push(format!("{} as the team's {who:?} is refused as missing: {}", row.endpoint, a.body.chars().take(300).collect::<String>()));
+                }
+            }
+        }
+        assert!(failures.is_empty(), "{} answers differ from the table:\n{}", failures.len(), failures.join("\n"));
+    }
+
+    /// The answer key (issue 17, finding 12's example): another team's organizer cannot read
+    /// which items of the demo's HIT are quality control (HIT items with their types, an
+    /// assignment's items and judgments), neither by server function nor by export or API.
+    /// (Before: 200 with every item's type.)
+    async fn another_teams_organizer_cannot_read_the_answer_key(server) {
+        let d = demo(&server).await;
+        let r = rivals(&server).await;
+        let own = browser_for(&server, Organizer).await;
+        let campaign = d.campaign_id.to_string();
+        let key = own.call("hit_items", &[("campaign_id", &campaign), ("hit_index", "0")]).await;
+        assert_eq!(key.status, 200, "{}", key.body);
+        assert!(key.body.contains("BAD_REF"), "{}", key.body.chars().take(300).collect::<String>());
+        let org = &r.organizer.0;
+        let refused = org.call("hit_items", &[("campaign_id", &campaign), ("hit_index", "0")]).await;
+        assert_eq!(refused.status, 404, "{}", refused.body);
+        assert!(!refused.body.contains("item_type"), "{}", refused.body);
+        // Exactly as a campaign that does not exist.
+        let missing = org.call("hit_items", &[("campaign_id", "999999"), ("hit_index", "0")]).await;
+        assert_eq!((missing.status, missing.body.replace("999999", &campaign)), (refused.status, refused.body.clone()));
+        for endpoint in ["assignment_items", "assignment_judgments"] {
+            let a = org.call(endpoint, &[("assignment", &d.annotator_da)]).await;
+            assert_eq!(a.status, 404, "{endpoint}: {}", a.body);
+        }
+        for path in [
+            format!("/campaigns/{campaign}/export/judgments.csv"),
+            format!("/campaigns/{campaign}/export/all.zip"),
+            format!("/api/v1/campaigns/{campaign}/export/manifest.json"),
+            format!("/api/v1/campaigns/{campaign}/results"),
+            format!("/api/v1/campaigns/{campaign}/agreement"),
+            format!("/api/v1/campaigns/{campaign}/metrics"),
+            format!("/api/v1/campaigns/{campaign}/workers"),
+            format!("/campaigns/{campaign}/decisions.csv"),
+            format!("/campaigns/{campaign}/mturk-batch.csv"),
+        ] {
+            for (who, b) in [("organizer", org), ("researcher", &r.researcher.0)] {
+                let a = b.get(&path).await;
+                let want = if who == "researcher" && (path.ends_with("/workers") || path.ends_with(".csv") && !path.contains("/export/")) { 403 } else { 404 };
+                assert_eq!(a.status, want, "GET {path} as another team's {who}: {}", a.body.chars().take(200).collect::<String>());
+            }
+        }
+        // A token acts with its owner's teams.
+        let secret = org.call("create_api_token", &[("name", "rival token")]).await.json()["secret"].as_str().unwrap().to_string();
+        let api = reqwest::Client::new();
+        let list = api.get(format!("{}/api/v1/campaigns", server.base)).bearer_auth(&secret).send().await.unwrap();
+        assert_eq!(list.status().as_u16(), 200);
+        assert_eq!(list.json::<Value>().await.unwrap(), json!([]), "another team's token lists none of the demo's campaigns");
+        let results = api.get(format!("{}/api/v1/campaigns/{campaign}/results", server.base)).bearer_auth(&secret).send().await.unwrap();
+        assert_eq!(results.status().as_u16(), 404);
+        // Metric scores cannot be uploaded to another team's campaign.
+        let up = org
+            .client
+            .post(format!("{}/api/v1/campaigns/{campaign}/metrics", server.base))
+            .header("x-assay-file-name", "m.seg.score")
+            .body("Alpha\t1\t0.5\n")
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(up.status().as_u16(), 404);
+        // Nor gold orders imported for another team's test set.
+        let gold = org.client.post(format!("{}/api/v1/test-sets/{}/gold", server.base, d.test_set_id)).body("1\tA > B\n").send().await.unwrap();
+        assert_eq!(gold.status().as_u16(), 404);
+        assert!(gold.text().await.unwrap().contains(&format!("there is no test set with id {}", d.test_set_id)));
+        // A completion code of the demo's campaign: valid for anyone who asks, but only the
+        // campaign's team learns whose it is.
+        let worker = server.browser();
+        assert_eq!(worker.call("start_work", &[("assignment", &d.crowd)]).await.status, 200);
+        let mut code = None;
+        for p in 0..100 {
+            let a = worker.call("submit_judgment", &[("assignment", &d.crowd), ("position", &p.to_string()), ("score", "50"), ("time_on_screen_ms", "1500"), ("key", &format!("t{p}"))]).await;
+            assert_eq!(a.status, 200, "{}", a.body);
+            if let Some(c) = a.json()["completion"]["code"].as_str() {
+                code = Some(c.to_string());
+                break;
+            }
+        }
+        let code = code.expect("a completion code");
+        let verify = |b: &Browser| {
+            let req = b.client.get(format!("{}/api/verify_completion_code", server.base)).query(&[("code", code.as_str())]);
+            async move { req.send().await.unwrap().json::<Value>().await.unwrap() }
+        };
+        let theirs = verify(org).await;
+        assert_eq!((theirs["valid"].clone(), theirs["assignment"].clone(), theirs["campaign_name"].clone()), (json!(true), Value::Null, Value::Null), "{theirs}");
+        let ours = verify(&own).await;
+        assert_eq!(ours["assignment"], d.crowd.as_str(), "{ours}");
+        // Nothing of theirs changed: the demo organizer still reads the key.
+        assert_eq!(own.call("hit_items", &[("campaign_id", &campaign), ("hit_index", "0")]).await.body, key.body);
+    }
+
+    /// Listings show the caller's teams' work only: another team's organizer who imports a test
+    /// set and makes a campaign on it sees those and none of the demo's on the campaigns page,
+    /// in list_campaigns, list_test_sets, results_campaigns, list_assignments and the API's
+    /// campaign list (by session and by token); the demo's organizer does not see theirs; the
+    /// admin sees both. A campaign may use only its team's test sets.
+    async fn listings_show_only_the_teams_work(server) {
+        let d = demo(&server).await;
+        let r = rivals(&server).await;
+        let org = &r.organizer.0;
+        let dir = tempfile::tempdir().unwrap();
+        fixtures::write_wmt(dir.path(), "en-de", 20, &["Alpha", "Beta", "Gamma", "Delta"]);
+        let set = fixtures::upload_test_set(org, dir.path(), "rival set").await.expect("the rival's import");
+        let systems: Vec<i64> = set["systems"].as_array().unwrap().iter().filter_map(|s| s["id"].as_i64()).collect();
+        let draft = |test_set: i64| json!({ "draft": {
+            "name": "Rival campaign", "task": "da-adequacy", "test_set_id": test_set, "systems": systems, "benchmark_systems": [systems[0]], "seed": 7,
+            "settings": { "judgments_wanted": 18, "redundancy": 1, "target_language": "German" }
+        }});
+        let made = org.call_json("create_campaign", draft(set["id"].as_i64().unwrap())).await;
+        assert_eq!(made.status, 200, "{}", made.body);
+        let rival_campaign: i64 = made.body.trim().parse().unwrap();
+        assert_eq!(org.call("launch_campaign", &[("campaign_id", &rival_campaign.to_string())]).await.status, 200);
+        // Their campaign cannot use the demo's test set (refused as missing), nor can the demo's
+        // organizer use theirs.
+        let other = org.call_json("create_campaign", draft(d.test_set_id)).await;
+        assert_eq!(other.status, 400, "{}", other.body);
+        assert!(other.body.contains(&format!("there is no test set with id {}", d.test_set_id)), "{}", other.body);
+        let own = browser_for(&server, Organizer).await;
+        let theirs = own.call_json("create_campaign", draft(set["id"].as_i64().unwrap())).await;
+        assert_eq!(theirs.status, 400, "{}", theirs.body);
+        let admin = browser_for(&server, Admin).await;
+        let names = |v: Value| v.as_array().unwrap().iter().map(|c| c["name"].as_str().unwrap().to_string()).collect::<Vec<_>>();
+        for endpoint in ["list_campaigns", "results_campaigns", "list_test_sets"] {
+            let rival = names(org.call(endpoint, &[]).await.json());
+            let demo = names(own.call(endpoint, &[]).await.json());
+            let all = names(admin.call(endpoint, &[]).await.json());
+            let (rival_name, demo_name) = if endpoint == "list_test_sets" { ("rival set", "demo") } else { ("Rival campaign", "Demo: DA adequacy (de-en)") };
+            assert_eq!(rival, vec![rival_name.to_string()], "{endpoint} for another team");
+            assert!(demo.iter().any(|n| n == demo_name) && !demo.iter().any(|n| n == rival_name), "{endpoint} for the demo's organizer: {demo:?}");
+            assert!(all.iter().any(|n| n == demo_name) && all.iter().any(|n| n == rival_name), "{endpoint} for the admin: {all:?}");
+        }
+        let researcher = names(r.researcher.0.call("results_campaigns", &[]).await.json());
+        assert_eq!(researcher, vec!["Rival campaign".to_string()]);
+        assert_eq!(org.call("list_assignments", &[]).await.json(), json!([]), "no HIT of the rival campaign was handed out yet");
+        assert!(!own.call("list_assignments", &[]).await.json().as_array().unwrap().is_empty());
+        // Pages: the campaigns page lists the team's campaigns only.
+        let page = org.get("/campaigns").await;
+        assert_eq!(page.status, 200);
+        assert!(page.body.contains("Rival campaign") && !page.body.contains("Demo: DA adequacy"), "the rival's campaigns page");
+        let page = own.get("/campaigns").await;
+        assert!(page.body.contains("Demo: DA adequacy") && !page.body.contains("Rival campaign"), "the demo organizer's campaigns page");
+        // The API's list, by session and by token.
+        let api = r.researcher.0.get("/api/v1/campaigns").await;
+        assert_eq!(names(serde_json::from_str(&api.body).unwrap()), vec!["Rival campaign".to_string()]);
+        let secret = own.call("create_api_token", &[("name", "own token")]).await.json()["secret"].as_str().unwrap().to_string();
+        let listed: Value = reqwest::Client::new().get(format!("{}/api/v1/campaigns", server.base)).bearer_auth(&secret).send().await.unwrap().json().await.unwrap();
+        assert!(!names(listed.clone()).contains(&"Rival campaign".to_string()) && names(listed).iter().any(|n| n.starts_with("Demo: ")));
+        // The admin's teams: Everyone (the demo accounts) and Rivals (its two members).
+        let teams = admin.call("list_teams", &[]).await.json();
+        let rivals_team = teams.as_array().unwrap().iter().find(|t| t["id"] == r.team).unwrap();
+        let mut members: Vec<i64> = rivals_team["members"].as_array().unwrap().iter().map(|m| m["user_id"].as_i64().unwrap()).collect();
+        members.sort();
+        let mut want = vec![r.researcher.1, r.organizer.1];
+        want.sort();
+        assert_eq!(members, want);
+        // An import goes to one of the importer's teams: not to another (refused, nothing
+        // stored), and an admin may put one in any team.
+        let upload = |b: &Browser, name: &str, team: &str| {
+            let dir = tempfile::tempdir().unwrap();
+            fixtures::write_wmt(dir.path(), "en-de", 20, &["Alpha", "Beta"]);
+            b.client
+                .post(format!("{}/upload/import", server.base))
+                .header("x-assay-file-name", format!("{name}.tar.gz"))
+                .header("x-assay-test-set", name)
+                .header("x-assay-pair", "en-de")
+                .header("x-assay-team", team)
+                .body(fixtures::tar_gz(dir.path()))
+                .send()
+        };
+        let refused = upload(org, "into everyone", "1").await.unwrap();
+        assert_eq!(refused.status().as_u16(), 400);
+        assert!(refused.text().await.unwrap().contains("You are not in team 1"));
+        assert!(!names(admin.call("list_test_sets", &[]).await.json()).contains(&"into everyone".to_string()));
+        let placed = upload(&admin, "placed by the admin", &r.team.to_string()).await.unwrap();
+        assert_eq!(placed.status().as_u16(), 200, "{}", placed.text().await.unwrap());
+        let mut theirs = names(org.call("list_test_sets", &[]).await.json());
+        theirs.sort();
+        assert_eq!(theirs, vec!["placed by the admin".to_string(), "rival set".to_string()]);
+        assert!(!names(own.call("list_test_sets", &[]).await.json()).contains(&"placed by the admin".to_string()));
+        // Taking the rival organizer into Everyone too: they now see both teams' work.
+        let add = admin.call("set_team_member", &[("team_id", "1"), ("user_id", &r.organizer.1.to_string()), ("member", "true")]).await;
+        assert_eq!(add.status, 200);
+        let both = names(org.call("list_campaigns", &[]).await.json());
+        assert!(both.contains(&"Rival campaign".to_string()) && both.iter().any(|n| n.starts_with("Demo: ")), "{both:?}");
+        assert_eq!(org.call("my_teams", &[]).await.json().as_array().unwrap().len(), 2);
     }
 }

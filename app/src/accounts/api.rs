@@ -174,3 +174,35 @@ pub async fn revoke_api_token(token_id: i64) -> Result<(), ServerFnError> {
     let state = web::app_state()?;
     Ok(crate::auth::tokens::revoke(&state.db, user.id, token_id).await?)
 }
+
+/// Every team with its members (admin only).
+#[server(endpoint = "list_teams")]
+pub async fn list_teams() -> Result<Vec<crate::auth::Team>, ServerFnError> {
+    web::require(Role::Admin)?;
+    let state = web::app_state()?;
+    Ok(crate::auth::teams::list_teams(&state.db).await?)
+}
+
+/// Makes a team; returns its id (admin only).
+#[server(endpoint = "create_team")]
+pub async fn create_team(name: String) -> Result<i64, ServerFnError> {
+    web::require(Role::Admin)?;
+    let state = web::app_state()?;
+    Ok(crate::auth::teams::create_team(&state.db, &name).await?)
+}
+
+/// Renames a team (admin only).
+#[server(endpoint = "rename_team")]
+pub async fn rename_team(team_id: i64, name: String) -> Result<(), ServerFnError> {
+    web::require(Role::Admin)?;
+    let state = web::app_state()?;
+    Ok(crate::auth::teams::rename_team(&state.db, team_id, &name).await?)
+}
+
+/// Adds an account to a team (`member` true) or takes it out (admin only).
+#[server(endpoint = "set_team_member")]
+pub async fn set_team_member(team_id: i64, user_id: i64, member: bool) -> Result<(), ServerFnError> {
+    web::require(Role::Admin)?;
+    let state = web::app_state()?;
+    Ok(crate::auth::teams::set_member(&state.db, team_id, user_id, member).await?)
+}

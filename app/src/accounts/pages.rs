@@ -1,7 +1,10 @@
 //! Sign-in, invitation and account-administration screens.
 
-use super::api::{CreateApiToken, InviteUser, RevokeApiToken, SetUserDisabled, SetUserRole, SignOutEverywhere, invitation, list_api_tokens, list_users};
-use crate::auth::{Account, Role, error_text};
+use super::api::{
+    CreateApiToken, CreateTeam, InviteUser, RenameTeam, RevokeApiToken, SetTeamMember, SetUserDisabled, SetUserRole, SignOutEverywhere, invitation,
+    list_api_tokens, list_teams, list_users,
+};
+use crate::auth::{Account, Role, Team, error_text};
 use super::Session;
 use leptos::either::Either;
 use leptos::prelude::*;
@@ -139,6 +142,110 @@ pub fn AdminUsersPage() -> impl IntoView {
                     }
                 })}
             </Suspense>
+        </section>
+        <TeamsPanel/>
+    }
+}
+
+/// Teams (admins): make and rename teams, add and remove members. Organizers and researchers see
+/// and act on their teams' test sets, campaigns and studies only; every account is in the team
+/// "Everyone" until an admin takes it out.
+#[component]
+fn TeamsPanel() -> impl IntoView {
+    let create = ServerAction::<CreateTeam>::new();
+    let rename = ServerAction::<RenameTeam>::new();
+    let member = ServerAction::<SetTeamMember>::new();
+    let data = crate::resource::resource(
+        move || (create.version().get(), rename.version().get(), member.version().get()),
+        |_| async move { Ok::<_, ServerFnError>((list_teams().await?, list_users().await?)) },
+    );
+    view! {
+        <section class="card" id="teams" aria-labelledby="teams-title">
+            <h2 id="teams-title">"Teams"</h2>
+            <p class="hint">
+                "Organizers and researchers see and change only their teams' test sets, campaigns and studies; administrators see everything. "
+                "A new account joins the team Everyone."
+            </p>
+            <ActionForm action=create attr:class="row" attr:id="team-form">
+                <label>"New team's name" <input type="text" name="name" id="new-team-name" required=true maxlength="200"/></label>
+                <button type="submit" class="primary">"Create team"</button>
+            </ActionForm>
+            <div role="status" aria-live="polite" id="team-status">
+                {move || {
+                    let err = [create.value().get().map(|r| r.map(drop)), rename.value().get(), member.value().get()]
+                        .into_iter()
+                        .flatten()
+                        .find_map(Result::err);
+                    err.map(|e| view! { <p class="error" role="alert">{error_text(&e)}</p> })
+                }}
+            </div>
+            <Suspense fallback=|| view! { <p>"Loading teams…"</p> }>
+                {move || Suspend::new(async move {
+                    match data.await {
+                        Err(e) => Either::Left(view! { <p class="error" role="alert">{error_text(&e)}</p> }),
+                        Ok((teams, users)) => Either::Right(
+                            teams.into_iter().map(|t| view! { <TeamCard team=t users=users.clone() rename member/> }).collect_view(),
+                        ),
+                    }
+                })}
+            </Suspense>
+        </section>
+    }
+}
+
+#[component]
+fn TeamCard(team: Team, users: Vec<Account>, rename: ServerAction<RenameTeam>, member: ServerAction<SetTeamMember>) -> impl IntoView {
+    let others: Vec<Account> = users.into_iter().filter(|a| !team.members.iter().any(|m| m.user_id == a.user.id)).collect();
+    let title = format!("team-{}-title", team.id);
+    let labelled_by = title.clone();
+    let name_id = format!("team-{}-name", team.id);
+    let name_for = name_id.clone();
+    let add_id = format!("team-{}-add", team.id);
+    let add_for = add_id.clone();
+    let team_id = team.id;
+    let team_name = team.name.clone();
+    view! {
+        <section class="team" data-team=team.id aria-labelledby=labelled_by>
+            <h3 id=title>{team.name.clone()}</h3>
+            <ActionForm action=rename attr:class="row">
+                <input type="hidden" name="team_id" value=team_id/>
+                <label for=name_for>"Name"</label>
+                <input type="text" name="name" id=name_id value=team.name.clone() required=true maxlength="200"/>
+                <button type="submit">"Rename"</button>
+            </ActionForm>
+            {if team.members.is_empty() {
+                Either::Left(view! { <p class="empty">"No members yet."</p> })
+            } else {
+                Either::Right(view! {
+                    <ul class="members">
+                        {team.members.into_iter().map(|m| {
+                            let label = format!("Remove {} from {}", m.email, team_name);
+                            view! {
+                                <li data-member=m.user_id>
+                                    {m.name} " (" {m.email} ", " {m.role.label()} ") "
+                                    <ActionForm action=member attr:class="inline">
+                                        <input type="hidden" name="team_id" value=team_id/>
+                                        <input type="hidden" name="user_id" value=m.user_id/>
+                                        <input type="hidden" name="member" value="false"/>
+                                        <button type="submit" class="remove-member" aria-label=label>"Remove"</button>
+                                    </ActionForm>
+                                </li>
+                            }
+                        }).collect_view()}
+                    </ul>
+                })
+            }}
+            {(!others.is_empty()).then(|| view! {
+                <ActionForm action=member attr:class="row">
+                    <input type="hidden" name="team_id" value=team_id/>
+                    <input type="hidden" name="member" value="true"/>
+                    <label for=add_for>"Add an account"</label>
+                    <select name="user_id" id=add_id class="add-member">
+                        {others.into_iter().map(|a| view! { <option value=a.user.id>{format!("{} ({})", a.user.name, a.user.email)}</option> }).collect_view()}
+                    </select>
+                    <button type="submit">"Add to team"</button>
+                </ActionForm>
+            })}
         </section>
     }
 }

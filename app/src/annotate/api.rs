@@ -194,7 +194,11 @@ pub async fn verify_completion_code(
     let state = web::app_state()?;
     let claim = work::CodeClaim { mturk_worker, mturk_assignment, prolific_worker, prolific_session };
     let mut check = work::verify_code(&state.db, &state.secret, &code, &claim).await.map_err(refuse)?;
-    let organizer = web::current_session().is_some_and(|s| s.user.role >= Role::Organizer);
+    // Organizers of the code's campaign's team (and admins) learn whose it is.
+    let organizer = match (web::current_session(), check.assignment.as_deref()) {
+        (Some(s), Some(a)) if s.user.role >= Role::Organizer => web::teams::reaches(&state.db, &s.user, web::Owned::Assignment(a)).await?,
+        _ => false,
+    };
     if !organizer {
         check.assignment = None;
         check.campaign_name = None;
@@ -206,16 +210,20 @@ pub async fn verify_completion_code(
 /// Every assignment with its progress (organizers).
 #[server(endpoint = "list_assignments")]
 pub async fn list_assignments() -> Result<Vec<AssignmentSummary>, ServerFnError> {
-    web::require(Role::Organizer)?;
+    let user = web::require(Role::Organizer)?;
     let state = web::app_state()?;
-    work::all_assignments(&state.db).await.map_err(refuse)
+    let visible = web::Visible::of(&state.db, &user).await?;
+    let mut all = work::all_assignments(&state.db).await.map_err(refuse)?;
+    all.retain(|a| visible.campaign(a.campaign_id));
+    Ok(all)
 }
 
 /// The judgments stored for an assignment, with each item's type and system (organizers).
 #[server(endpoint = "assignment_judgments")]
 pub async fn assignment_judgments(assignment: String) -> Result<Vec<JudgmentRecord>, ServerFnError> {
-    web::require(Role::Organizer)?;
+    let user = web::require(Role::Organizer)?;
     let state = web::app_state()?;
+    web::require_in_team(&state.db, &user, web::Owned::Assignment(&assignment)).await?;
     work::judgments_of(&state.db, &assignment).await.map_err(refuse)
 }
 
@@ -233,8 +241,9 @@ pub struct ItemFacts {
 /// The items of an assignment's HIT with their types and systems (organizers).
 #[server(endpoint = "assignment_items")]
 pub async fn assignment_items(assignment: String) -> Result<Vec<ItemFacts>, ServerFnError> {
-    web::require(Role::Organizer)?;
+    let user = web::require(Role::Organizer)?;
     let state = web::app_state()?;
+    web::require_in_team(&state.db, &user, web::Owned::Assignment(&assignment)).await?;
     let items = work::items_of(&state.db, &assignment).await.map_err(refuse)?;
     Ok(items.into_iter().map(|(position, item_type, system, gold_rank)| ItemFacts { position, item_type, system, gold_rank }).collect())
 }

@@ -381,6 +381,8 @@ pub struct JudgmentRecord {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct AssignmentSummary {
     pub assignment: String,
+    #[serde(default)]
+    pub campaign_id: i64,
     pub campaign_name: String,
     pub task: String,
     pub platform: String,

@@ -1524,12 +1524,13 @@ struct AssignmentRow {
     name: String,
     task: String,
     platform: String,
+    campaign_id: i64,
 }
 
 /// Every assignment, newest first (organizers).
 pub async fn all_assignments(db: &Db) -> Result<Vec<AssignmentSummary>, WorkError> {
     let rows: Vec<AssignmentRow> = sqlx::query_as(
-        "SELECT a.public_id, a.status, a.next_position, h.item_count, c.name, c.task, w.platform \
+        "SELECT a.public_id, a.status, a.next_position, h.item_count, c.name, c.task, w.platform, c.id AS campaign_id \
          FROM assignments a JOIN workers w ON w.id = a.worker_id JOIN hits h ON h.id = a.hit_id \
          JOIN campaigns c ON c.id = h.campaign_id ORDER BY a.id DESC",
     )
@@ -1539,6 +1540,7 @@ pub async fn all_assignments(db: &Db) -> Result<Vec<AssignmentSummary>, WorkErro
         .into_iter()
         .map(|r| AssignmentSummary {
             assignment: r.public_id,
+            campaign_id: r.campaign_id,
             campaign_name: r.name,
             task: r.task,
             platform: r.platform,

@@ -21,6 +21,9 @@ async fn list(
     session: Option<Extension<CurrentSession>>,
     headers: HeaderMap,
 ) -> AppResult<Json<Vec<ResultsEntry>>> {
-    api_caller(&state, session, &headers, Role::Researcher).await?;
-    Ok(Json(crate::results::build::list(&state.db).await?))
+    let user = api_caller(&state, session, &headers, Role::Researcher).await?;
+    let visible = crate::web::Visible::of(&state.db, &user).await?;
+    let mut list = crate::results::build::list(&state.db).await?;
+    list.retain(|c| visible.campaign(c.id));
+    Ok(Json(list))
 }

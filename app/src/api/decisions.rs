@@ -26,8 +26,9 @@ async fn mturk_batch_csv(
     headers: HeaderMap,
     Path(id): Path<String>,
 ) -> AppResult<Response> {
-    api_caller(&state, session, &headers, Role::Organizer).await?;
+    let user = api_caller(&state, session, &headers, Role::Organizer).await?;
     let campaign_id = id.parse::<i64>().map_err(|_| AppError::not_found(format!("there is no campaign with id {id:?}")))?;
+    crate::web::require_in_team(&state.db, &user, crate::web::Owned::Campaign(campaign_id)).await?;
     let rows = load_mturk_batch(&state.db, campaign_id).await?;
     let mut body = Vec::new();
     write_mturk_batch_csv(&mut body, &rows)
@@ -53,8 +54,9 @@ async fn decisions_csv(
     headers: HeaderMap,
     Path(id): Path<String>,
 ) -> AppResult<Response> {
-    api_caller(&state, session, &headers, Role::Organizer).await?;
+    let user = api_caller(&state, session, &headers, Role::Organizer).await?;
     let campaign_id = id.parse::<i64>().map_err(|_| AppError::not_found(format!("there is no campaign with id {id:?}")))?;
+    crate::web::require_in_team(&state.db, &user, crate::web::Owned::Campaign(campaign_id)).await?;
     let records = load_decisions(&state.db, campaign_id).await?;
     let mut body = Vec::new();
     write_decisions_csv(&mut body, &records).map_err(|e| AppError::internal(format!("cannot write the decisions of campaign {campaign_id}: {e}")))?;

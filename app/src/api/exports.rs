@@ -35,9 +35,11 @@ async fn export(
     Path((id, file)): Path<(i64, String)>,
     Query(q): Query<ExportQuery>,
 ) -> AppResult<Response> {
-    api_caller(&state, session, &headers, Role::Researcher).await?;
+    let user = api_caller(&state, session, &headers, Role::Researcher).await?;
     let kind = Kind::parse(&file)?;
     let (filter, name) = (q.filter()?, q.name()?);
+    // (The file and the settings are checked first: their refusals say nothing of the campaign.)
+    crate::web::require_in_team(&state.db, &user, crate::web::Owned::Campaign(id)).await?;
     let mut settings = crate::results::build::settings(q.options());
     if matches!(kind, Kind::Judgments(_)) {
         // The judgment files need the workers' verdicts only, not the scores' intervals.

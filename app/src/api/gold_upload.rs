@@ -57,7 +57,12 @@ async fn upload(
     Path(id): Path<i64>,
     req: Request,
 ) -> Response {
-    if let Err(e) = api_caller(&state, session, &headers, Role::Organizer).await {
+    let user = match api_caller(&state, session, &headers, Role::Organizer).await {
+        Ok(u) => u,
+        Err(e) => return app_refusal(e),
+    };
+    // Another team's test set is refused as a missing one, before the file is read.
+    if let Err(e) = crate::web::require_in_team(&state.db, &user, crate::web::Owned::TestSet(id)).await {
         return app_refusal(e);
     }
     let file = headers

@@ -142,6 +142,10 @@ async fn upload(
         Ok(x) => x,
         Err(errors) => return outcome(html, id, Err((StatusCode::BAD_REQUEST, errors))),
     };
+    // Another team's campaign is refused as a missing one (404).
+    if let Err(e) = crate::web::require_in_team(&state.db, &user, crate::web::Owned::Campaign(id)).await {
+        return outcome(html, id, Err(refusal(e)));
+    }
     let result = match uploaded::add(&state.db, id, Some(user.id), &files, name.as_deref()).await {
         Ok(s) => Ok(s),
         Err(AddError::Files(errors)) => Err((StatusCode::BAD_REQUEST, errors.iter().map(ToString::to_string).collect())),

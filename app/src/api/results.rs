@@ -31,7 +31,8 @@ async fn metrics(
     headers: HeaderMap,
     Path(id): Path<i64>,
 ) -> AppResult<Json<serde_json::Value>> {
-    api_caller(&state, session, &headers, Role::Researcher).await?;
+    let user = api_caller(&state, session, &headers, Role::Researcher).await?;
+    crate::web::require_in_team(&state.db, &user, crate::web::Owned::Campaign(id)).await?;
     let (a, report, empty) = crate::results::metrics::server::evaluate(&state.db, id).await?;
     Ok(Json(serde_json::json!({
         "campaign": a.info.id,
@@ -50,7 +51,8 @@ async fn results(
     Path(id): Path<i64>,
     Query(q): Query<ExportQuery>,
 ) -> AppResult<Json<ResultsView>> {
-    api_caller(&state, session, &headers, Role::Researcher).await?;
+    let user = api_caller(&state, session, &headers, Role::Researcher).await?;
+    crate::web::require_in_team(&state.db, &user, crate::web::Owned::Campaign(id)).await?;
     let options = q.options();
     let a = build::run(&state.db, id, options).await?;
     Ok(Json(build::results_view(&a, options)))
@@ -63,7 +65,8 @@ async fn agreement(
     Path(id): Path<i64>,
     Query(q): Query<ExportQuery>,
 ) -> AppResult<Json<AgreementReport>> {
-    api_caller(&state, session, &headers, Role::Researcher).await?;
+    let user = api_caller(&state, session, &headers, Role::Researcher).await?;
+    crate::web::require_in_team(&state.db, &user, crate::web::Owned::Campaign(id)).await?;
     let a = build::run(&state.db, id, q.options()).await?;
     Ok(Json(a.agreement().clone()))
 }

@@ -30,7 +30,8 @@ async fn workers(
     Query(q): Query<ExportQuery>,
     Query(p): Query<PageQuery>,
 ) -> AppResult<Json<WorkersView>> {
-    api_caller(&state, session, &headers, Role::Organizer).await?;
+    let user = api_caller(&state, session, &headers, Role::Organizer).await?;
+    crate::web::require_in_team(&state.db, &user, crate::web::Owned::Campaign(id)).await?;
     let query = WorkersQuery::from_params(p.page, p.per_page, p.sort.as_deref(), p.order.as_deref(), p.search.as_deref(), p.verdict.as_deref(), p.flag.as_deref())
         .map_err(|(field, problem)| AppError::invalid(field, problem))?;
     Ok(Json(crate::results::decisions::workers_page(&state.db, id, q.options(), &query).await?))

@@ -7,6 +7,8 @@
 #[cfg(feature = "ssr")]
 pub mod server;
 #[cfg(feature = "ssr")]
+pub mod teams;
+#[cfg(feature = "ssr")]
 pub mod tokens;
 
 use serde::{Deserialize, Serialize};
@@ -62,6 +64,23 @@ pub struct Account {
     #[serde(flatten)]
     pub user: UserInfo,
     pub disabled: bool,
+}
+
+/// A team with its members, as the admin's teams page lists it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Team {
+    pub id: i64,
+    pub name: String,
+    pub members: Vec<TeamMember>,
+}
+
+/// A member of a team.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct TeamMember {
+    pub user_id: i64,
+    pub email: String,
+    pub name: String,
+    pub role: Role,
 }
 
 /// A personal API token as its owner's token page lists it (never the token itself).

@@ -215,6 +215,7 @@ pub async fn create_user(db: &Db, email: &str, name: &str, password: &str, role:
         return Err(AppError::invalid("name", format!("The name {p}.")));
     }
     let hash = hash_blocking(password.to_string()).await?;
+    let mut tx = db.writer.begin().await.with_context(|| format!("creating the account of {email}"))?;
     let row = sqlx::query(
         "INSERT INTO users (email, display_name, password_hash, role, created_at) VALUES ($1, $2, $3, $4, $5) RETURNING id",
     )
@@ -223,7 +224,7 @@ pub async fn create_user(db: &Db, email: &str, name: &str, password: &str, role:
     .bind(&hash)
     .bind(role.as_str())
     .bind(now_ms())
-    .fetch_one(&db.writer)
+    .fetch_one(&mut *tx)
     .await
     .map_err(|e| {
         if e.as_database_error().is_some_and(|d| d.is_unique_violation()) {
@@ -232,7 +233,11 @@ pub async fn create_user(db: &Db, email: &str, name: &str, password: &str, role:
             AppError::storage(format!("creating the account of {email}"), e)
         }
     })?;
-    Ok(UserInfo { id: row.try_get("id").context("reading a new account's id")?, email, name, role })
+    let id: i64 = row.try_get("id").context("reading a new account's id")?;
+    // Every new account joins the default team (an admin may move it).
+    super::teams::join_default_team(&mut tx, id).await.with_context(|| format!("creating the account of {email}"))?;
+    tx.commit().await.with_context(|| format!("creating the account of {email}"))?;
+    Ok(UserInfo { id, email, name, role })
 }
 
 /// Creates the account unless one with that email exists; returns whether it was created.

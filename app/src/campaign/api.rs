@@ -18,17 +18,21 @@ use crate::campaign::{assign, launch, status, store};
 /// Test sets with their references and systems (organizers).
 #[server(endpoint = "list_test_sets")]
 pub async fn list_test_sets() -> Result<Vec<TestSetInfo>, ServerFnError> {
-    web::require(Role::Organizer)?;
+    let user = web::require(Role::Organizer)?;
     let state = web::app_state()?;
-    Ok(store::list_test_sets(&state.db).await?)
+    let visible = web::Visible::of(&state.db, &user).await?;
+    let mut sets = store::list_test_sets(&state.db).await?;
+    sets.retain(|t| visible.test_set(t.id));
+    Ok(sets)
 }
 
 /// What a draft implies, what stops it and degraded samples; stores nothing (organizers).
 #[server(endpoint = "check_design", input = Json)]
 pub async fn check_design(draft: CampaignDraft) -> Result<DesignCheck, ServerFnError> {
-    web::require(Role::Organizer)?;
+    let user = web::require(Role::Organizer)?;
     let state = web::app_state()?;
-    Ok(launch::check_design(&state.db, &draft).await?)
+    let reachable = web::teams::reaches(&state.db, &user, web::Owned::TestSet(draft.test_set_id)).await?;
+    Ok(launch::check_design_as(&state.db, &draft, reachable).await?)
 }
 
 /// The dry run of a draft: the design simulated with a crowd of the given mix and systems of
@@ -38,9 +42,10 @@ pub async fn dry_run_design(
     draft: CampaignDraft,
     crowd: assay_core::report::DryRunCrowd,
 ) -> Result<assay_core::report::DryRunReport, ServerFnError> {
-    web::require(Role::Organizer)?;
+    let user = web::require(Role::Organizer)?;
     let state = web::app_state()?;
-    Ok(launch::dry_run(&state.db, &draft, &crowd).await?)
+    let reachable = web::teams::reaches(&state.db, &user, web::Owned::TestSet(draft.test_set_id)).await?;
+    Ok(launch::dry_run_as(&state.db, &draft, &crowd, reachable).await?)
 }
 
 /// Stores a draft campaign (refused, with the reason, if its design cannot be built).
@@ -48,6 +53,10 @@ pub async fn dry_run_design(
 pub async fn create_campaign(draft: CampaignDraft) -> Result<i64, ServerFnError> {
     let user = web::require(Role::Organizer)?;
     let state = web::app_state()?;
+    // The campaign belongs to its test set's team, which must be the caller's.
+    if !web::teams::reaches(&state.db, &user, web::Owned::TestSet(draft.test_set_id)).await? {
+        return Err(launch::unreachable_test_set(&state.db, &draft).await.into());
+    }
     Ok(launch::create_campaign(&state.db, &draft, user.id).await?)
 }
 
@@ -55,8 +64,9 @@ pub async fn create_campaign(draft: CampaignDraft) -> Result<i64, ServerFnError>
 /// campaign or a study's).
 #[server(endpoint = "campaign_draft")]
 pub async fn load_campaign_draft(campaign_id: i64) -> Result<CampaignDraft, ServerFnError> {
-    web::require(Role::Organizer)?;
+    let user = web::require(Role::Organizer)?;
     let state = web::app_state()?;
+    web::require_in_team(&state.db, &user, web::Owned::Campaign(campaign_id)).await.map_err(|e| e.in_argument("campaign_id"))?;
     Ok(launch::load_draft(&state.db, campaign_id).await.map_err(|e| e.in_argument("campaign_id"))?)
 }
 
@@ -64,32 +74,42 @@ pub async fn load_campaign_draft(campaign_id: i64) -> Result<CampaignDraft, Serv
 /// campaign) (organizers).
 #[server(endpoint = "update_campaign", input = Json)]
 pub async fn update_campaign(campaign_id: i64, draft: CampaignDraft) -> Result<(), ServerFnError> {
-    web::require(Role::Organizer)?;
+    let user = web::require(Role::Organizer)?;
     let state = web::app_state()?;
+    web::require_in_team(&state.db, &user, web::Owned::Campaign(campaign_id)).await.map_err(|e| e.in_argument("campaign_id"))?;
+    if !web::teams::reaches(&state.db, &user, web::Owned::TestSet(draft.test_set_id)).await? {
+        launch::load_draft(&state.db, campaign_id).await.map_err(|e| e.in_argument("campaign_id"))?;
+        return Err(launch::unreachable_test_set(&state.db, &draft).await.into());
+    }
     Ok(launch::update_campaign(&state.db, campaign_id, &draft).await.map_err(|e| e.in_argument("campaign_id"))?)
 }
 
 /// Builds and stores the HITs of a draft campaign; work can be handed out afterwards.
 #[server(endpoint = "launch_campaign")]
 pub async fn launch_campaign(campaign_id: i64) -> Result<LaunchSummary, ServerFnError> {
-    web::require(Role::Organizer)?;
+    let user = web::require(Role::Organizer)?;
     let state = web::app_state()?;
+    web::require_in_team(&state.db, &user, web::Owned::Campaign(campaign_id)).await.map_err(|e| e.in_argument("campaign_id"))?;
     Ok(launch::launch_campaign(&state.db, campaign_id).await.map_err(|e| e.in_argument("campaign_id"))?)
 }
 
 /// Every campaign (organizers).
 #[server(endpoint = "list_campaigns")]
 pub async fn list_campaigns() -> Result<Vec<CampaignInfo>, ServerFnError> {
-    web::require(Role::Organizer)?;
+    let user = web::require(Role::Organizer)?;
     let state = web::app_state()?;
-    Ok(status::list_campaigns(&state.db).await?)
+    let visible = web::Visible::of(&state.db, &user).await?;
+    let mut campaigns = status::list_campaigns(&state.db).await?;
+    campaigns.retain(|c| visible.campaign(c.id));
+    Ok(campaigns)
 }
 
 /// Progress of a campaign and its signed crowd link (organizers; the status page polls it).
 #[server(endpoint = "campaign_progress")]
 pub async fn fetch_progress(campaign_id: i64) -> Result<CampaignProgress, ServerFnError> {
-    web::require(Role::Organizer)?;
+    let user = web::require(Role::Organizer)?;
     let state = web::app_state()?;
+    web::require_in_team(&state.db, &user, web::Owned::Campaign(campaign_id)).await.map_err(|e| e.in_argument("campaign_id"))?;
     Ok(status::progress(&state.db, campaign_id, &state.settings.public_url, &state.secret)
         .await
         .map_err(|e| e.in_argument("campaign_id"))?)
@@ -120,8 +140,9 @@ pub async fn start_campaign_hit(campaign_id: i64) -> Result<String, ServerFnErro
 /// an annotator must never see an item's type).
 #[server(endpoint = "hit_items")]
 pub async fn hit_items(campaign_id: i64, hit_index: i64) -> Result<Vec<HitItemView>, ServerFnError> {
-    web::require(Role::Organizer)?;
+    let user = web::require(Role::Organizer)?;
     let state = web::app_state()?;
+    web::require_in_team(&state.db, &user, web::Owned::Campaign(campaign_id)).await?;
     Ok(status::hit_items(&state.db, campaign_id, hit_index).await?)
 }
 
@@ -145,7 +166,22 @@ pub async fn set_worker_blocked(platform: String, external_id: String, blocked: 
 /// hour (organizers).
 #[server(endpoint = "campaign_active_time")]
 pub async fn campaign_active_time(campaign_id: i64) -> Result<crate::campaign::pace::ActiveTime, ServerFnError> {
-    web::require(Role::Organizer)?;
+    let user = web::require(Role::Organizer)?;
     let state = web::app_state()?;
+    web::require_in_team(&state.db, &user, web::Owned::Campaign(campaign_id)).await.map_err(|e| e.in_argument("campaign_id"))?;
     Ok(crate::campaign::pace::active_time(&state.db, campaign_id).await.map_err(|e| e.in_argument("campaign_id"))?)
+}
+
+/// The teams the signed-in account may put new work in (id, name), first the default one it
+/// gets: its own teams, or every team for an admin (researchers and up).
+#[server(endpoint = "my_teams")]
+pub async fn my_teams() -> Result<Vec<(i64, String)>, ServerFnError> {
+    let user = web::require(Role::Researcher)?;
+    let state = web::app_state()?;
+    let all = crate::auth::teams::team_names(&state.db).await?;
+    if user.role >= Role::Admin {
+        return Ok(all);
+    }
+    let mine = crate::auth::teams::team_ids_of(&state.db, user.id).await?;
+    Ok(all.into_iter().filter(|(id, _)| mine.contains(id)).collect())
 }

@@ -19,7 +19,7 @@ use crate::auth::url_escape;
 use crate::auth::server::CurrentSession;
 use crate::campaign::assign::{Arrival, Platform, campaign_by_public_id, crowd_arrival};
 use crate::signing::verify_link;
-use crate::campaign::store::{ImportSummary, save_import};
+use crate::campaign::store::{ImportSummary, save_import_to};
 use crate::error::{AppError, AppResult};
 use crate::import::{ImportError, ImportOptions, LanguagePair, import_path};
 use crate::state::AppState;
@@ -139,6 +139,8 @@ struct Upload {
     file_name: String,
     test_set_name: String,
     pair: Option<String>,
+    /// The team the new test sets go to (a team id; empty: the caller's first).
+    team: Option<String>,
 }
 
 /// The server could not store an upload it was receiving.
@@ -163,7 +165,7 @@ async fn read_raw(headers: &HeaderMap, mut body: Body) -> AppResult<Upload> {
         }
     }
     file.flush().await.map_err(write_failed)?;
-    Ok(Upload { path, file_name, test_set_name, pair: header_text(headers, "x-assay-pair") })
+    Ok(Upload { path, file_name, test_set_name, pair: header_text(headers, "x-assay-pair"), team: header_text(headers, "x-assay-team") })
 }
 
 /// A short text field of a form, read no further than `max_chars` characters could take.
@@ -182,10 +184,12 @@ async fn read_multipart(mut form: Multipart) -> AppResult<Upload> {
     let malformed = |e: axum::extract::multipart::MultipartError| AppError::invalid("file", format!("the upload is malformed or too large: {e}"));
     let mut test_set_name = String::new();
     let mut pair = None;
+    let mut team = None;
     let mut stored: Option<(tempfile::TempPath, String)> = None;
     while let Some(mut field) = form.next_field().await.map_err(malformed)? {
         match field.name().unwrap_or("") {
             "test_set_name" => test_set_name = short_text(&mut field, "the test set's name", assay_core::limits::MAX_NAME_CHARS).await?.trim().to_string(),
+            "team" => team = Some(short_text(&mut field, "the team", assay_core::limits::MAX_LABEL_CHARS).await?),
             "pair" => pair = Some(short_text(&mut field, "the language pair", assay_core::limits::MAX_LABEL_CHARS).await?.trim().to_string()).filter(|p| !p.is_empty()),
             "file" => {
                 let name = field.file_name().unwrap_or("").to_string();
@@ -203,7 +207,7 @@ async fn read_multipart(mut form: Multipart) -> AppResult<Upload> {
         }
     }
     let (path, file_name) = stored.ok_or_else(|| AppError::invalid("file", "choose a file to import"))?;
-    Ok(Upload { path, file_name, test_set_name, pair })
+    Ok(Upload { path, file_name, test_set_name, pair, team })
 }
 
 async fn upload_import(
@@ -214,13 +218,13 @@ async fn upload_import(
 ) -> Response {
     let html = wants_html(&headers);
     let user = session.and_then(|Extension(s)| s.0).map(|s| s.user);
-    match user {
+    let user = match user {
         None => return (StatusCode::UNAUTHORIZED, "Please sign in.").into_response(),
         Some(u) if u.role < Role::Organizer => {
             return (StatusCode::FORBIDDEN, format!("This needs the {} role.", Role::Organizer.label())).into_response();
         }
-        Some(_) => {}
-    }
+        Some(u) => u,
+    };
     let is_multipart = headers
         .get(header::CONTENT_TYPE)
         .and_then(|v| v.to_str().ok())
@@ -235,6 +239,18 @@ async fn upload_import(
     };
     let upload = match upload {
         Ok(u) => u,
+        Err(e) => return outcome(html, Err(e.into()), None),
+    };
+    // The new test sets' team: the one chosen on the form (one of the caller's), else their first.
+    let wanted = match upload.team.as_deref().map(str::trim).filter(|t| !t.is_empty()) {
+        None => None,
+        Some(t) => match t.parse::<i64>() {
+            Ok(t) => Some(t),
+            Err(_) => return outcome(html, Err(AppError::invalid("team", format!("{t:?} is not a team id")).into()), None),
+        },
+    };
+    let team = match crate::web::team_for_new(&state.db, &user, wanted).await {
+        Ok(t) => t,
         Err(e) => return outcome(html, Err(e.into()), None),
     };
     let typed = Some((upload.test_set_name.as_str(), upload.pair.as_deref()));
@@ -266,7 +282,7 @@ async fn upload_import(
         Ok(Err(errors)) => return outcome(html, Err(Refusal::input(error_lines(&errors))), typed),
         Err(e) => return outcome(html, Err(AppError::internal(format!("the import task failed: {e}")).into()), typed),
     };
-    outcome(html, save_import(&state.db, &bundle).await.map_err(Refusal::from), typed)
+    outcome(html, save_import_to(&state.db, &bundle, team).await.map_err(Refusal::from), typed)
 }
 
 /// One of the crowd link's pages in the campaign's interface language (issue 18 item 3).

@@ -844,6 +844,17 @@ fn check_draft(draft: &CampaignDraft) -> AppResult<TaskKind> {
 /// for bigger designs), each run analysed. Refused, naming the field, for a crowd that cannot
 /// be simulated or a task the simulator does not model.
 pub async fn dry_run(db: &Db, draft: &CampaignDraft, crowd: &assay_core::report::DryRunCrowd) -> AppResult<assay_core::report::DryRunReport> {
+    dry_run_as(db, draft, crowd, true).await
+}
+
+/// [`dry_run`] for a caller who may use the draft's test set (`reachable`) or not (see
+/// [`check_design_as`]).
+pub async fn dry_run_as(
+    db: &Db,
+    draft: &CampaignDraft,
+    crowd: &assay_core::report::DryRunCrowd,
+    reachable: bool,
+) -> AppResult<assay_core::report::DryRunReport> {
     use assay_core::simulate::dry_run::{DryRunDesign, dry_run as simulate_runs};
     let task = draft.task_kind().map_err(|e| AppError::invalid("task", e))?;
     if task == TaskKind::WordOrder {
@@ -866,7 +877,7 @@ pub async fn dry_run(db: &Db, draft: &CampaignDraft, crowd: &assay_core::report:
     // simulator's own systems are named sys01, sys02, …).
     // (A name is not needed to try a design.)
     let named = CampaignDraft { name: if draft.name.trim().is_empty() { "dry run".into() } else { draft.name.clone() }, ..draft.clone() };
-    let check = check_design(db, &named).await?;
+    let check = check_design_as(db, &named, reachable).await?;
     if let Some(problem) = check.problems.first() {
         return Err(AppError::invalid("settings", format!("this design cannot be built, so it cannot be simulated: {problem}")));
     }
@@ -905,6 +916,12 @@ pub async fn dry_run(db: &Db, draft: &CampaignDraft, crowd: &assay_core::report:
 /// The design's problems are listed (the designer shows them all); a failure of the server is
 /// an error.
 pub async fn check_design(db: &Db, draft: &CampaignDraft) -> AppResult<DesignCheck> {
+    check_design_as(db, draft, true).await
+}
+
+/// [`check_design`] for a caller who may use the draft's test set (`reachable`) or not: a test
+/// set of another team is then answered exactly as a missing one (see `web::teams`).
+pub async fn check_design_as(db: &Db, draft: &CampaignDraft, reachable: bool) -> AppResult<DesignCheck> {
     let mut check = DesignCheck::default();
     let problem_of = |e: AppError| if e.is_server_fault() { Err(e) } else { Ok(e.to_string()) };
     let task = match check_draft(draft) {
@@ -924,7 +941,12 @@ pub async fn check_design(db: &Db, draft: &CampaignDraft) -> AppResult<DesignChe
         &draft.settings,
         draft.seed as u64,
     );
-    let max_outputs = match load_material(db, &spec).await {
+    // Systems are read before the test set: a missing system is named first either way.
+    let loaded = match load_material(db, &spec).await {
+        Ok(_) if !reachable => Err(problem(format!("there is no test set with id {}", draft.test_set_id))),
+        other => other,
+    };
+    let max_outputs = match loaded {
         Ok((m, _)) => {
             check.samples = samples(&spec, &m);
             spec.systems
@@ -989,6 +1011,23 @@ fn samples(spec: &Spec<'_>, m: &Material) -> Vec<DegradedSample> {
             DegradedSample { system: m.system_names.get(&sys).cloned().unwrap_or_default(), original: p.original, degraded, change }
         })
         .collect()
+}
+
+/// The refusal of a draft whose test set the caller may not use (another team's, see
+/// `web::teams`): the one a missing test set gets, after the checks that come before it (the
+/// draft's fields, then its systems).
+pub async fn unreachable_test_set(db: &Db, draft: &CampaignDraft) -> AppError {
+    if let Err(e) = check_draft(draft) {
+        return e;
+    }
+    for &system in &draft.systems {
+        match sqlx::query_scalar::<_, i64>("SELECT id FROM systems WHERE id = $1").bind(system).fetch_optional(&db.pool).await {
+            Ok(Some(_)) => {}
+            Ok(None) => return problem(format!("there is no system with id {system}")),
+            Err(e) => return AppError::storage(READING, e),
+        }
+    }
+    problem(format!("there is no test set with id {}", draft.test_set_id))
 }
 
 /// Stores a draft campaign after checking that its design builds. Returns the campaign id.
@@ -1070,7 +1109,8 @@ pub async fn update_campaign(db: &Db, campaign_id: i64, draft: &CampaignDraft) -
     let what = || format!("changing draft campaign {campaign_id}");
     let mut tx = db.writer.begin().await.with_context(what)?;
     let changed = sqlx::query(
-        "UPDATE campaigns SET name = $2, task = $3, test_set_id = $4, reference_name = $5, settings = $6, seed = $7, gate = $8, gate_unsure = $9 \
+        "UPDATE campaigns SET name = $2, task = $3, test_set_id = $4, reference_name = $5, settings = $6, seed = $7, gate = $8, gate_unsure = $9, \
+         team_id = (SELECT team_id FROM test_sets WHERE id = $4) \
          WHERE id = $1 AND status = $10",
     )
     .bind(campaign_id)
@@ -1138,8 +1178,8 @@ pub async fn insert_campaign(
     let settings = draft.settings.clone().with_task_wording(task);
     let settings = serde_json::to_string(&settings).map_err(|e| AppError::internal(format!("cannot store the settings of a campaign: {e}")))?;
     let id: i64 = sqlx::query_scalar(
-        "INSERT INTO campaigns (public_id, name, task, test_set_id, reference_name, settings, seed, status, created_by, created_at, gate, gate_unsure) \
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $12, $8, $9, $10, $11) RETURNING id",
+        "INSERT INTO campaigns (public_id, name, task, test_set_id, reference_name, settings, seed, status, created_by, created_at, gate, gate_unsure, team_id) \
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $12, $8, $9, $10, $11, (SELECT team_id FROM test_sets WHERE id = $4)) RETURNING id",
     )
     .bind(random_token())
     .bind(draft.name.trim())

@@ -23,6 +23,7 @@ use leptos_router::hooks::{use_navigate, use_params_map, use_query_map};
 pub fn ImportPage() -> impl IntoView {
     let query = use_query_map();
     let sets = crate::resource::resource(|| (), |_| list_test_sets());
+    let teams = crate::resource::resource(|| (), |_| crate::campaign::api::my_teams());
     // After an error the server sends back what was typed: only the file must be chosen again.
     let typed = move |k: &str| query.read().get(k).unwrap_or_default();
     let refused = move || query.read().get("error").is_some();
@@ -53,6 +54,19 @@ pub fn ImportPage() -> impl IntoView {
                     "Language pair (only for TSV or JSONL without language columns)"
                     <input type="text" name="pair" placeholder="en-de" value=move || typed("pair")/>
                 </label>
+                // The team the new test sets belong to: asked only of someone in several teams.
+                <Suspense fallback=|| ()>
+                    {move || Suspend::new(async move {
+                        teams.await.ok().filter(|t| t.len() > 1).map(|list| view! {
+                            <label>
+                                "Team (the campaigns of these test sets belong to it too)"
+                                <select name="team" id="import-team">
+                                    {list.into_iter().map(|(id, name)| view! { <option value=id>{name}</option> }).collect_view()}
+                                </select>
+                            </label>
+                        })
+                    })}
+                </Suspense>
                 <label>
                     {move || if refused() { "File (choose it again: a browser never keeps a chosen file after sending it)" } else { "File" }}
                     <input type="file" name="file" required=true/>

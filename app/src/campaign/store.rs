@@ -62,6 +62,12 @@ fn segment_keys(segments: &[crate::import::Segment]) -> Vec<String> {
 /// outputs for several test sets belong to one row. Any conflict (a different source text, a
 /// different output for a stored one) is an error and nothing is saved.
 pub async fn save_import(db: &Db, bundle: &ImportBundle) -> AppResult<ImportSummary> {
+    save_import_to(db, bundle, crate::auth::teams::DEFAULT_TEAM).await
+}
+
+/// [`save_import`] into a team: its new test sets belong to `team`; a test set of the same name
+/// and pair that another team has is refused (names are unique across teams).
+pub async fn save_import_to(db: &Db, bundle: &ImportBundle, team: i64) -> AppResult<ImportSummary> {
     if bundle.test_sets.is_empty() {
         return Err(AppError::invalid("file", "the import holds no test set"));
     }
@@ -111,14 +117,17 @@ pub async fn save_import(db: &Db, bundle: &ImportBundle) -> AppResult<ImportSumm
         let tgt = set.pair.target.to_string();
         let label = format!("test set {} ({}-{})", set.name, src, tgt);
         let keys = segment_keys(&set.segments);
-        let existing: Option<i64> = sqlx::query_scalar("SELECT id FROM test_sets WHERE name = $1 AND source_lang = $2 AND target_lang = $3")
+        let existing: Option<(i64, i64)> = sqlx::query_as("SELECT id, team_id FROM test_sets WHERE name = $1 AND source_lang = $2 AND target_lang = $3")
             .bind(&set.name)
             .bind(&src)
             .bind(&tgt)
             .fetch_optional(&mut *tx)
             .await
             .context(SAVING)?;
-        let (set_id, created, segment_ids) = match existing {
+        if existing.is_some_and(|(_, owner)| owner != team) {
+            return Err(collision(format!("{label}: the name is taken (by another team's test set); give the new test set another name")));
+        }
+        let (set_id, created, segment_ids) = match existing.map(|(id, _)| id) {
             Some(id) => {
                 let rows: Vec<(i64, String, String)> = sqlx::query_as("SELECT id, segment_key, source FROM segments WHERE test_set_id = $1 ORDER BY position")
                     .bind(id)
@@ -147,12 +156,13 @@ pub async fn save_import(db: &Db, bundle: &ImportBundle) -> AppResult<ImportSumm
             }
             None => {
                 let id: i64 = sqlx::query_scalar(
-                    "INSERT INTO test_sets (name, source_lang, target_lang, created_at) VALUES ($1, $2, $3, $4) RETURNING id",
+                    "INSERT INTO test_sets (name, source_lang, target_lang, created_at, team_id) VALUES ($1, $2, $3, $4, $5) RETURNING id",
                 )
                 .bind(&set.name)
                 .bind(&src)
                 .bind(&tgt)
                 .bind(now)
+                .bind(team)
                 .fetch_one(&mut *tx)
                 .await
                 .context(SAVING)?;

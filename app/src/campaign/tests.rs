@@ -387,3 +387,66 @@ async fn word_order_falls_back_to_order_when_choice_cannot_apply() {
         assert!(notes.iter().all(|n| !n.starts_with("choice")), "no `choice` item can exist here: {notes:?}");
     }
 }
+
+/// Teams in storage (issue 17, finding 12): what an install had belongs to the default team, as
+/// every new account does; a second team's organizer reaches none of it (refused as missing),
+/// lists none of it, and cannot reuse its test set's name; a campaign belongs to its test set's
+/// team.
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn another_teams_work_is_out_of_reach_and_out_of_sight() {
+    use crate::auth::{Role, UserInfo, teams};
+    use crate::web::{Owned, Visible, require_in_team, team_for_new};
+    for (db, _dir) in databases().await {
+        let summary = import_folder(&db, "shared", 30, &["A", "B", "C"]).await;
+        let set = summary.test_sets[0].id;
+        let systems: Vec<i64> = sqlx::query_scalar("SELECT id FROM systems ORDER BY id").fetch_all(&db.pool).await.unwrap();
+        let org = organizer(&db).await;
+        let campaign = super::launch::create_campaign(&db, &draft(set, systems.clone(), "da-adequacy", 70, 1), org).await.unwrap();
+        let team_of = |sql: &'static str| {
+            let db = db.clone();
+            async move { sqlx::query_scalar::<_, i64>(sql).fetch_one(&db.pool).await.unwrap() }
+        };
+        assert_eq!(team_of("SELECT team_id FROM test_sets").await, teams::DEFAULT_TEAM);
+        assert_eq!(team_of("SELECT team_id FROM campaigns").await, teams::DEFAULT_TEAM);
+
+        let lab = teams::create_team(&db, "Lab").await.unwrap();
+        assert_ne!(lab, teams::DEFAULT_TEAM);
+        assert!(teams::create_team(&db, " Lab ").await.unwrap_err().to_string().contains("exists already"));
+        let stranger = crate::auth::server::create_user(&db, "s@x.org", "S", "a long enough password", Role::Organizer).await.unwrap();
+        assert_eq!(teams::team_ids_of(&db, stranger.id).await.unwrap(), vec![teams::DEFAULT_TEAM], "a new account joins the default team");
+        teams::set_member(&db, lab, stranger.id, true).await.unwrap();
+        teams::set_member(&db, teams::DEFAULT_TEAM, stranger.id, false).await.unwrap();
+        assert_eq!(teams::team_ids_of(&db, stranger.id).await.unwrap(), vec![lab]);
+
+        // Refused exactly as missing; the default team's organizer and an admin reach it.
+        let e = require_in_team(&db, &stranger, Owned::Campaign(campaign)).await.unwrap_err();
+        assert_eq!((e.status().as_u16(), e.to_string()), (404, format!("there is no campaign with id {campaign}")));
+        let missing = require_in_team(&db, &stranger, Owned::Campaign(campaign + 1000)).await.unwrap_err();
+        assert_eq!(missing.to_string(), format!("there is no campaign with id {}", campaign + 1000));
+        assert!(require_in_team(&db, &stranger, Owned::TestSet(set)).await.is_err());
+        let own = UserInfo { id: org, email: "o@x.org".into(), name: "O".into(), role: Role::Organizer };
+        teams::set_member(&db, teams::DEFAULT_TEAM, org, true).await.unwrap();
+        require_in_team(&db, &own, Owned::Campaign(campaign)).await.unwrap();
+        let admin = UserInfo { id: -1, email: "a@x.org".into(), name: "A".into(), role: Role::Admin };
+        require_in_team(&db, &admin, Owned::Campaign(campaign)).await.unwrap();
+        let visible = Visible::of(&db, &stranger).await.unwrap();
+        assert!(!visible.campaign(campaign) && !visible.test_set(set));
+        assert!(Visible::of(&db, &own).await.unwrap().campaign(campaign));
+
+        // New work goes to the stranger's team; a team not theirs is refused.
+        assert_eq!(team_for_new(&db, &stranger, None).await.unwrap(), lab);
+        assert!(team_for_new(&db, &stranger, Some(teams::DEFAULT_TEAM)).await.is_err());
+        let dir = tempfile::tempdir().unwrap();
+        write_wmt(dir.path(), "en-de", 30, &["A", "B", "C"]);
+        let bundle = import_path(dir.path(), "upload", &ImportOptions::new("shared")).unwrap();
+        let taken = super::store::save_import_to(&db, &bundle, lab).await.unwrap_err().to_string();
+        assert!(taken.contains("the name is taken"), "{taken}");
+        let bundle = import_path(dir.path(), "upload", &ImportOptions::new("lab set")).unwrap();
+        let theirs = super::store::save_import_to(&db, &bundle, lab).await.unwrap().test_sets[0].id;
+        let theirs_campaign = super::launch::create_campaign(&db, &draft(theirs, systems.clone(), "da-adequacy", 70, 1), stranger.id).await.unwrap();
+        let team: i64 = sqlx::query_scalar("SELECT team_id FROM campaigns WHERE id = $1").bind(theirs_campaign).fetch_one(&db.pool).await.unwrap();
+        assert_eq!(team, lab, "a campaign belongs to its test set's team");
+        let visible = Visible::of(&db, &stranger).await.unwrap();
+        assert!(visible.campaign(theirs_campaign) && visible.test_set(theirs));
+    }
+}

@@ -19,8 +19,9 @@ pub async fn campaign_results(
     per_segment: bool,
     wilcoxon: bool,
 ) -> Result<ResultsView, ServerFnError> {
-    web::require(Role::Researcher)?;
+    let user = web::require(Role::Researcher)?;
     let state = web::app_state()?;
+    web::require_in_team(&state.db, &user, web::Owned::Campaign(campaign_id)).await.map_err(|e| e.in_argument("campaign_id"))?;
     let options = ResultsOptions { exclude_ref, exclude_bad_ref, per_segment, wilcoxon };
     // An unknown campaign is the argument's fault here (400), as the page has always been told.
     let a = crate::results::build::run(&state.db, campaign_id, options).await.map_err(|e| e.in_argument("campaign_id"))?;
@@ -51,8 +52,9 @@ pub async fn campaign_workers(
     #[server(default)] verdict: Option<String>,
     #[server(default)] flag: Option<String>,
 ) -> Result<WorkersView, ServerFnError> {
-    web::require(Role::Organizer)?;
+    let user = web::require(Role::Organizer)?;
     let state = web::app_state()?;
+    web::require_in_team(&state.db, &user, web::Owned::Campaign(campaign_id)).await.map_err(|e| e.in_argument("campaign_id"))?;
     let options = ResultsOptions { wilcoxon, ..ResultsOptions::default() };
     let query = crate::results::WorkersQuery::from_params(page, per_page, sort.as_deref(), order.as_deref(), search.as_deref(), verdict.as_deref(), flag.as_deref())
         .map_err(|(field, problem)| crate::error::AppError::invalid(field, problem))?;
@@ -75,6 +77,7 @@ pub async fn decide_worker(
 ) -> Result<String, ServerFnError> {
     let user = web::require(Role::Organizer)?;
     let state = web::app_state()?;
+    web::require_in_team(&state.db, &user, web::Owned::Campaign(campaign_id)).await.map_err(|e| e.in_argument("campaign_id"))?;
     Ok(crate::results::decisions::decide(&state.db, &state.secret, campaign_id, &worker, &session, &decision, &reason, &amount, user.id)
         .await
         .map_err(|e| e.in_argument("campaign_id"))?)
@@ -96,6 +99,7 @@ pub async fn bulk_decide_workers(
 ) -> Result<String, ServerFnError> {
     let user = web::require(Role::Organizer)?;
     let state = web::app_state()?;
+    web::require_in_team(&state.db, &user, web::Owned::Campaign(campaign_id)).await.map_err(|e| e.in_argument("campaign_id"))?;
     let options = ResultsOptions { wilcoxon, ..ResultsOptions::default() };
     Ok(crate::results::decisions::bulk_decide(&state.db, &state.secret, campaign_id, options, &action, &reason, expected, user.id)
         .await
@@ -105,7 +109,10 @@ pub async fn bulk_decide_workers(
 /// Launched campaigns with their judgment counts, to pick one to read (researchers and up).
 #[server(endpoint = "results_campaigns")]
 pub async fn results_campaigns() -> Result<Vec<crate::results::ResultsEntry>, ServerFnError> {
-    web::require(Role::Researcher)?;
+    let user = web::require(Role::Researcher)?;
     let state = web::app_state()?;
-    Ok(crate::results::build::list(&state.db).await?)
+    let visible = web::Visible::of(&state.db, &user).await?;
+    let mut list = crate::results::build::list(&state.db).await?;
+    list.retain(|c| visible.campaign(c.id));
+    Ok(list)
 }

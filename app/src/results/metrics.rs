@@ -80,8 +80,9 @@ pub struct MetricsView {
 /// The campaign's human scores against the built-in metrics (researchers and up).
 #[server(endpoint = "campaign_metrics")]
 pub async fn campaign_metrics(campaign_id: i64) -> Result<MetricsView, ServerFnError> {
-    crate::web::require(crate::auth::Role::Researcher)?;
+    let user = crate::web::require(crate::auth::Role::Researcher)?;
     let state = crate::web::app_state()?;
+    crate::web::require_in_team(&state.db, &user, crate::web::Owned::Campaign(campaign_id)).await.map_err(|e| e.in_argument("campaign_id"))?;
     server::view(&state.db, campaign_id).await.map_err(|e| e.in_argument("campaign_id").into())
 }
 
@@ -89,8 +90,12 @@ pub async fn campaign_metrics(campaign_id: i64) -> Result<MetricsView, ServerFnE
 /// its name.
 #[server(endpoint = "delete_campaign_metric")]
 pub async fn delete_campaign_metric(campaign_id: i64, metric_id: i64) -> Result<String, ServerFnError> {
-    crate::web::require(crate::auth::Role::Researcher)?;
+    let user = crate::web::require(crate::auth::Role::Researcher)?;
     let state = crate::web::app_state()?;
+    // Another team's campaign is answered as one without that metric (as a missing campaign is).
+    if !crate::web::teams::reaches(&state.db, &user, crate::web::Owned::Campaign(campaign_id)).await? {
+        return Err(crate::error::AppError::invalid("metric_id", format!("campaign {campaign_id} has no uploaded metric with id {metric_id}")).into());
+    }
     Ok(super::uploaded::delete(&state.db, campaign_id, metric_id).await?)
 }
 

@@ -138,6 +138,11 @@ pub fn study_timeline(arms: &[(&ArmInfo, Option<&ArmData>)]) -> String {
 /// Every launched campaign with judgments: each system's raw score per test set, on one time
 /// line per (language pair, task), with which comparisons are calibrated and why.
 pub async fn history(db: &Db) -> AppResult<Vec<PairHistory>> {
+    history_of(db, &|_| true).await
+}
+
+/// [`history`] of the campaigns `keep` lets through (a caller's teams', see `web::teams`).
+pub async fn history_of(db: &Db, keep: &(dyn Fn(i64) -> bool + Sync)) -> AppResult<Vec<PairHistory>> {
     // (id, name, task, source language, target language, judgments)
     let rows: Vec<(i64, String, String, String, String, i64)> = sqlx::query_as(
         "SELECT c.id, c.name, c.task, t.source_lang, t.target_lang, \
@@ -153,7 +158,7 @@ pub async fn history(db: &Db) -> AppResult<Vec<PairHistory>> {
     // (pair, task) → campaigns in launch order with their points and study facts.
     let mut groups: BTreeMap<(String, String), Vec<(i64, String, Vec<HistoryPoint>, Option<String>)>> = BTreeMap::new();
     for (id, name, task, source_lang, target_lang, n) in rows {
-        if n == 0 {
+        if n == 0 || !keep(id) {
             continue;
         }
         let pair = format!("{source_lang}-{target_lang}");

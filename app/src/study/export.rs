@@ -39,12 +39,17 @@ async fn export(
     headers: axum::http::HeaderMap,
     Path(id): Path<String>,
 ) -> Response {
-    if let Err(refused) = crate::web::api_caller(&state, session, &headers, Role::Researcher).await {
-        return refused.into_response();
-    }
+    let user = match crate::web::api_caller(&state, session, &headers, Role::Researcher).await {
+        Ok(u) => u,
+        Err(refused) => return refused.into_response(),
+    };
     let Ok(id) = id.parse::<i64>() else {
         return AppError::invalid("id", format!("{id:?} is not a study id")).into_response();
     };
+    // Another team's study is refused as a missing one.
+    if let Err(e) = crate::web::require_in_team(&state.db, &user, crate::web::Owned::Study(id)).await {
+        return e.in_argument("id").into_response();
+    }
     // An unknown study has always been a 400 here; failures are 500 and logged.
     match archive(&state.db, id).await.map_err(|e| e.in_argument("id")) {
         Ok(bytes) => (

@@ -14,14 +14,20 @@ struct SetFacts {
     name: String,
     source_lang: String,
     target_lang: String,
+    team_id: i64,
 }
 
-async fn test_set(db: &Db, id: i64) -> AppResult<SetFacts> {
-    sqlx::query_as("SELECT name, source_lang, target_lang FROM test_sets WHERE id = $1")
+/// Which test sets a caller may use (their teams', see `web::teams`); another team's is
+/// answered as a missing one.
+pub type Reach<'a> = &'a (dyn Fn(i64) -> bool + Sync);
+
+async fn test_set(db: &Db, id: i64, reach: Reach<'_>) -> AppResult<SetFacts> {
+    sqlx::query_as("SELECT name, source_lang, target_lang, team_id FROM test_sets WHERE id = $1")
         .bind(id)
         .fetch_optional(&db.pool)
         .await
         .with_context(|| format!("reading test set {id}"))?
+        .filter(|_| reach(id))
         .ok_or_else(|| AppError::invalid("test_set_id", format!("there is no test set with id {id}")))
 }
 
@@ -71,7 +77,7 @@ fn arm_settings(s: &CampaignSettings, task: TaskKind, target: &str, source: &str
 }
 
 /// Checks a study design and plans every arm; the first problem of each kind stops it.
-async fn plan_study(db: &Db, draft: &StudyDraft) -> Result<Vec<PlannedArm>, Vec<String>> {
+async fn plan_study(db: &Db, draft: &StudyDraft, reach: Reach<'_>) -> Result<Vec<PlannedArm>, Vec<String>> {
     let mut problems = Vec::new();
     if draft.name.trim().is_empty() {
         problems.push("give the study a name".to_string());
@@ -98,9 +104,10 @@ async fn plan_study(db: &Db, draft: &StudyDraft) -> Result<Vec<PlannedArm>, Vec<
         problems.push("add at least one language pair".to_string());
     }
     let mut arms = Vec::new();
+    let mut team = None;
     for (i, p) in draft.pairs.iter().enumerate() {
         let n = i + 1;
-        let (old, new) = match (test_set(db, p.old_test_set_id).await, test_set(db, p.new_test_set_id).await) {
+        let (old, new) = match (test_set(db, p.old_test_set_id, reach).await, test_set(db, p.new_test_set_id, reach).await) {
             (Ok(o), Ok(n)) => (o, n),
             (Err(e), _) | (_, Err(e)) => {
                 problems.push(format!("pair {n}: {e}"));
@@ -109,6 +116,12 @@ async fn plan_study(db: &Db, draft: &StudyDraft) -> Result<Vec<PlannedArm>, Vec<
         };
         if p.old_test_set_id == p.new_test_set_id {
             problems.push(format!("pair {n}: the old and the new test set must differ (both are {})", old.name));
+            continue;
+        }
+        // A study belongs to one team: its test sets' (the first pair's).
+        let first = *team.get_or_insert(old.team_id);
+        if old.team_id != first || new.team_id != first {
+            problems.push(format!("pair {n}: the test sets {} and {} belong to another team than the first pair's: a study's test sets belong to one team", old.name, new.name));
             continue;
         }
         if (old.source_lang.as_str(), old.target_lang.as_str()) != (new.source_lang.as_str(), new.target_lang.as_str()) {
@@ -167,8 +180,8 @@ async fn plan_study(db: &Db, draft: &StudyDraft) -> Result<Vec<PlannedArm>, Vec<
 }
 
 /// What a study design gives (HITs per arm) or what stops it; stores nothing.
-pub async fn check_study(db: &Db, draft: &StudyDraft) -> StudyCheck {
-    let arms = match plan_study(db, draft).await {
+pub async fn check_study(db: &Db, draft: &StudyDraft, reach: Reach<'_>) -> StudyCheck {
+    let arms = match plan_study(db, draft, reach).await {
         Ok(a) => a,
         Err(problems) => return StudyCheck { arms: Vec::new(), problems },
     };
@@ -187,19 +200,29 @@ pub async fn check_study(db: &Db, draft: &StudyDraft) -> StudyCheck {
 
 /// Stores a study and its campaigns (drafts) in one transaction, after checking that every
 /// arm's HITs can be built. Returns the study id.
-pub async fn create_study(db: &Db, draft: &StudyDraft, created_by: i64) -> AppResult<i64> {
-    let arms = plan_study(db, draft).await.map_err(|p| AppError::invalid("draft", p.join("; ")))?;
+pub async fn create_study(db: &Db, draft: &StudyDraft, created_by: i64, reach: Reach<'_>) -> AppResult<i64> {
+    let arms = plan_study(db, draft, reach).await.map_err(|p| AppError::invalid("draft", p.join("; ")))?;
     let mut references = Vec::with_capacity(arms.len());
     for a in &arms {
         let (_, chosen) = launch::plan_groups(db, a.task, &a.groups, &a.draft).await.map_err(|e| e.prefixed(&a.label))?;
         references.push(chosen);
     }
     let mut tx = db.writer.begin().await.context("storing a study")?;
-    let study: i64 = sqlx::query_scalar("INSERT INTO studies (name, seed, created_by, created_at) VALUES ($1, $2, $3, $4) RETURNING id")
+    // The study belongs to its test sets' team (one, checked by plan_study).
+    let team: i64 = match arms.first() {
+        Some(a) => sqlx::query_scalar("SELECT team_id FROM test_sets WHERE id = $1")
+            .bind(a.pair.old_test_set_id)
+            .fetch_one(&db.pool)
+            .await
+            .context("reading a study's team")?,
+        None => crate::auth::teams::DEFAULT_TEAM,
+    };
+    let study: i64 = sqlx::query_scalar("INSERT INTO studies (name, seed, created_by, created_at, team_id) VALUES ($1, $2, $3, $4, $5) RETURNING id")
         .bind(draft.name.trim())
         .bind(draft.seed)
         .bind(created_by)
         .bind(now_ms())
+        .bind(team)
         .fetch_one(&mut *tx)
         .await
         .context("storing a study")?;

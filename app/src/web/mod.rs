@@ -7,8 +7,10 @@
 //! request they find nothing and do nothing.
 
 pub mod caller;
+pub mod teams;
 
 pub use caller::{api_caller, require};
+pub use teams::{Owned, Visible, require_in_team, team_for_new};
 
 use crate::auth::server::{CurrentSession, Session};
 use crate::error::{AppError, AppResult};
