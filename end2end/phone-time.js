@@ -7,7 +7,7 @@
 // resolved beforehand) it times: the page hydrated (Start works), and, pressing Start at once,
 // the first item's slider on the screen and live. Also prints the bytes the page transferred
 // (compressed as sent) and the bundle's Content-Encoding. RUNS (default 3) runs.
-import { startServer, launchBrowser, openHydrated, signIn, ok, DEMO } from './tests/harness.js';
+import { startServer, launchBrowser, openHydrated, signIn, ok, launchDraft, DEMO } from './tests/harness.js';
 
 const runs = Number(process.env.RUNS ?? 3);
 const server = await startServer();
@@ -23,14 +23,7 @@ try {
     name: 'Phone timing', task: 'da-adequacy', test_set_id: set.id, systems: set.systems.map((s) => s.id), benchmark_systems: [], seed: 7,
     settings: { judgments_wanted: 70 * Math.max(runs, 1), redundancy: 1, interface_language: 'en' },
   };
-  const created = await organizer.evaluate(async (draft) => {
-    const r = await fetch('/api/create_campaign', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ draft }) });
-    return { status: r.status, body: await r.text() };
-  }, draft);
-  if (created.status !== 200) throw new Error(`creating the campaign: ${created.body}`);
-  const id = created.body.trim();
-  await ok(organizer, 'launch_campaign', { campaign_id: id });
-  const link = (await ok(organizer, 'campaign_progress', { campaign_id: id })).crowd_link;
+  const { link } = await launchDraft(organizer, draft);
   const rows = [];
   for (let run = 1; run <= runs; run++) {
     // The crowd link answers with a redirect to the worker's /work/… page.

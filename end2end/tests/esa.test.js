@@ -6,7 +6,7 @@
 // character offsets of the text shown. axe-core finds no serious violation on the screen.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { serverAndBrowser, openHydrated, waitHydrated, signIn, ok, DEMO, axeViolations } from './harness.js';
+import { serverAndBrowser, openHydrated, waitHydrated, signIn, ok, launchDraft, DEMO, axeViolations } from './harness.js';
 
 const env = serverAndBrowser();
 const SHOTS = process.env.ASSAY_SCREENSHOTS;
@@ -25,14 +25,7 @@ async function launchEsa(organizer, task = 'esa') {
       document_context: 'left', document_score: true, target_language: 'English', interface_language: 'en',
     },
   };
-  const created = await organizer.evaluate(async (draft) => {
-    const r = await fetch('/api/create_campaign', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ draft }) });
-    return { status: r.status, body: await r.text() };
-  }, draft);
-  assert.equal(created.status, 200, created.body);
-  const id = created.body.trim();
-  await ok(organizer, 'launch_campaign', { campaign_id: id });
-  return { id, link: (await ok(organizer, 'campaign_progress', { campaign_id: id })).crowd_link };
+  return launchDraft(organizer, draft);
 }
 
 // The translation shown (without the [MISSING] token) and its words, from the page.
@@ -285,14 +278,7 @@ test('pre-filled spans (ESA-AI): the screen starts with them; one removed, one a
       document_context: 'left', document_score: false, target_language: 'German', interface_language: 'de',
     },
   };
-  const created = await organizer.evaluate(async (draft) => {
-    const r = await fetch('/api/create_campaign', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ draft }) });
-    return { status: r.status, body: await r.text() };
-  }, draft);
-  assert.equal(created.status, 200, created.body);
-  const id = created.body.trim();
-  await ok(organizer, 'launch_campaign', { campaign_id: id });
-  const link = (await ok(organizer, 'campaign_progress', { campaign_id: id })).crowd_link;
+  const { id, link } = await launchDraft(organizer, draft);
 
   const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
   const page = await context.newPage();

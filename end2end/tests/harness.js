@@ -199,6 +199,19 @@ export async function ok(page, name, fields = {}) {
   return JSON.parse(r.body);
 }
 
+// Creates a campaign from `draft` (the designer's JSON) as the signed-in `organizer` and
+// launches it: { id, link } with its crowd link. A refusal throws with the server's answer.
+export async function launchDraft(organizer, draft) {
+  const created = await organizer.evaluate(async (draft) => {
+    const r = await fetch('/api/create_campaign', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ draft }) });
+    return { status: r.status, body: await r.text() };
+  }, draft);
+  if (created.status !== 200) throw new Error(`create_campaign: ${created.status} ${created.body}`);
+  const id = created.body.trim();
+  await ok(organizer, 'launch_campaign', { campaign_id: id });
+  return { id, link: (await ok(organizer, 'campaign_progress', { campaign_id: id })).crowd_link };
+}
+
 // Answers every item of `assignment` as `worker` with `score(item)`.
 export async function answerAll(organizer, worker, assignment, score) {
   const items = await ok(organizer, 'assignment_items', { assignment });

@@ -4,7 +4,7 @@
 // 390 px phone, interface and text alike.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { serverAndBrowser, openHydrated, signIn, ok, DEMO } from './harness.js';
+import { serverAndBrowser, openHydrated, signIn, ok, launchDraft, DEMO } from './harness.js';
 
 const env = serverAndBrowser();
 const SHOTS = process.env.ASSAY_SCREENSHOTS; // a folder: screenshots of the screens, for review
@@ -41,14 +41,7 @@ async function launchGerman(org) {
     name: 'Deutsch e2e', task: 'da-adequacy', test_set_id: set.id, systems: set.systems.map((s) => s.id), benchmark_systems: [], seed: 8,
     settings: { hit_length: 12, bad_refs: 2, repeats: 1, refs: 1, sets: 2, judgments_wanted: 1, redundancy: 1, target_language: 'German' },
   };
-  const created = await org.evaluate(async (draft) => {
-    const r = await fetch('/api/create_campaign', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ draft }) });
-    return { status: r.status, body: await r.text() };
-  }, draft);
-  assert.equal(created.status, 200, created.body);
-  await ok(org, 'launch_campaign', { campaign_id: created.body.trim() });
-  const progress = await ok(org, 'campaign_progress', { campaign_id: created.body.trim() });
-  const link = new URL(progress.crowd_link);
+  const link = new URL((await launchDraft(org, draft)).link);
   return `${link.pathname}${link.search}`;
 }
 

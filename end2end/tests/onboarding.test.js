@@ -7,7 +7,7 @@
 // keys; every `lang` is a BCP 47 tag. ASSAY_SCREENSHOTS=DIR saves the screens at 1280 and 390 px.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { serverAndBrowser, openHydrated, waitHydrated, signIn, call, ok, DEMO } from './harness.js';
+import { serverAndBrowser, openHydrated, waitHydrated, signIn, call, ok, launchDraft, DEMO } from './harness.js';
 
 const env = serverAndBrowser();
 const SHOTS = process.env.ASSAY_SCREENSHOTS;
@@ -25,14 +25,7 @@ async function launchWithPractice(organizer) {
     name: 'Onboarding e2e', task: 'da-adequacy', test_set_id: set.id, systems: set.systems.map((s) => s.id), benchmark_systems: [], seed: 5,
     settings: { judgments_wanted: 18, redundancy: 2, target_language: 'English', practice_items: 4, practice_pass: 3 },
   };
-  const created = await organizer.evaluate(async (draft) => {
-    const r = await fetch('/api/create_campaign', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ draft }) });
-    return { status: r.status, body: await r.text() };
-  }, draft);
-  assert.equal(created.status, 200, created.body);
-  const id = created.body.trim();
-  await ok(organizer, 'launch_campaign', { campaign_id: id });
-  return { id, link: (await ok(organizer, 'campaign_progress', { campaign_id: id })).crowd_link };
+  return launchDraft(organizer, draft);
 }
 
 // Every lang attribute of the page is a BCP 47 tag (language[-Script][-REGION], or und).
@@ -211,13 +204,7 @@ test('word-order practice: boxes by keyboard, feedback in the questions\' words,
       target_language: 'English', source_language_name: 'German', practice_items: 2, practice_pass: 2,
     },
   };
-  const created = await organizer.evaluate(async (draft) => {
-    const r = await fetch('/api/create_campaign', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ draft }) });
-    return { status: r.status, body: await r.text() };
-  }, draft);
-  assert.equal(created.status, 200, created.body);
-  await ok(organizer, 'launch_campaign', { campaign_id: created.body.trim() });
-  const link = (await ok(organizer, 'campaign_progress', { campaign_id: created.body.trim() })).crowd_link;
+  const { link } = await launchDraft(organizer, draft);
 
   const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
   const page = await context.newPage();
@@ -295,14 +282,7 @@ test('active time: idle time past the gap is not counted, and organizers see wor
     name: 'Active time e2e', task: 'da-fluency', test_set_id: set.id, systems: set.systems.map((s) => s.id), benchmark_systems: [], seed: 11,
     settings: { judgments_wanted: 18, redundancy: 1, target_language: 'English', idle_gap_seconds: 5, payment_per_hit: 3, payment_currency: 'EUR' },
   };
-  const created = await organizer.evaluate(async (draft) => {
-    const r = await fetch('/api/create_campaign', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ draft }) });
-    return { status: r.status, body: await r.text() };
-  }, draft);
-  assert.equal(created.status, 200, created.body);
-  const id = created.body.trim();
-  await ok(organizer, 'launch_campaign', { campaign_id: id });
-  const link = (await ok(organizer, 'campaign_progress', { campaign_id: id })).crowd_link;
+  const { id, link } = await launchDraft(organizer, draft);
 
   const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
   const page = await context.newPage();

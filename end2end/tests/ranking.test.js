@@ -4,7 +4,7 @@
 // scrolling), and gets a completion code.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { serverAndBrowser, openHydrated, waitHydrated, signIn, ok, DEMO } from './harness.js';
+import { serverAndBrowser, openHydrated, waitHydrated, signIn, ok, launchDraft, DEMO } from './harness.js';
 
 const env = serverAndBrowser();
 const SHOTS = process.env.ASSAY_SCREENSHOTS; // a folder: screenshots of each screen, for review
@@ -21,14 +21,7 @@ async function launchRanking(organizer) {
       target_language: 'English', rank_show_reference: true,
     },
   };
-  const created = await organizer.evaluate(async (draft) => {
-    const r = await fetch('/api/create_campaign', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ draft }) });
-    return { status: r.status, body: await r.text() };
-  }, draft);
-  assert.equal(created.status, 200, created.body);
-  const id = created.body.trim();
-  await ok(organizer, 'launch_campaign', { campaign_id: id });
-  return { id, link: (await ok(organizer, 'campaign_progress', { campaign_id: id })).crowd_link };
+  return launchDraft(organizer, draft);
 }
 
 // A second crowd worker ranks `hits` whole HITs through the annotators' endpoints: the systems
@@ -199,14 +192,7 @@ test('gold blocks: imported, ranked unawares, and the gold agreement on the revi
       target_language: 'English', rank_gold_blocks: 2, rank_gold_threshold: 0.6, rank_gold_min_pairs: 4,
     },
   };
-  const created = await organizer.evaluate(async (draft) => {
-    const r = await fetch('/api/create_campaign', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ draft }) });
-    return { status: r.status, body: await r.text() };
-  }, draft);
-  assert.equal(created.status, 200, created.body);
-  const id = created.body.trim();
-  await ok(organizer, 'launch_campaign', { campaign_id: id });
-  const link = (await ok(organizer, 'campaign_progress', { campaign_id: id })).crowd_link;
+  const { id, link } = await launchDraft(organizer, draft);
   // Lumen-MT first, the two others tied: of each gold block's 3 strict pairs, 2 agree.
   await rankHitsByApi(browser, organizer, link, 'E2E-GOLD', 1);
 

@@ -406,6 +406,19 @@ impl FileSink for DirSink<'_> {
     }
 }
 
+/// A language pair's WMT 2024 ranking and p-value matrix, `<task>-ranking-<lp>.csv` and
+/// `<task>-pvalues-<lp>.csv` (ESA and MQM alike), added to `files`.
+fn write_ranking_files(sink: &mut DirSink, files: &mut Vec<String>, task: &str, lp: &str, r: &app::analysis::esa::EsaPairReport) -> Result<(), String> {
+    use app::analysis::esa;
+    let name = format!("{task}-ranking-{lp}.csv");
+    sink.file(&name, &mut |w| esa::write_esa_ranking_csv(w, r))?;
+    files.push(name);
+    let name = format!("{task}-pvalues-{lp}.csv");
+    sink.file(&name, &mut |w| esa::write_esa_pvalues_csv(w, r))?;
+    files.push(name);
+    Ok(())
+}
+
 /// A fresh staging directory beside `out`.
 pub fn staging_dir(out: &Path) -> Result<PathBuf, String> {
     let parent = match out.parent() {
@@ -629,12 +642,7 @@ fn analyze_esa(path: &Path, args: &AnalyzeArgs, format: InputFormat, start: Inst
         let mut files = Vec::new();
         for r in &analysis.ranked {
             let lp = esa::file_pair(&r.pair);
-            let name = format!("esa-ranking-{lp}.csv");
-            sink.file(&name, &mut |w| esa::write_esa_ranking_csv(w, r))?;
-            files.push(name);
-            let name = format!("esa-pvalues-{lp}.csv");
-            sink.file(&name, &mut |w| esa::write_esa_pvalues_csv(w, r))?;
-            files.push(name);
+            write_ranking_files(&mut sink, &mut files, "esa", &lp, r)?;
         }
         files.push("esa.json".into());
         let json = json!({
@@ -753,12 +761,7 @@ fn analyze_mqm(path: &Path, args: &AnalyzeArgs, start: Instant) -> Result<(), St
         sink.file(&name, &mut |w| mqm::write_mqm_scores_csv(w, &analysis.systems))?;
         files.push(name);
         if let Some(r) = &analysis.ranking {
-            let name = format!("mqm-ranking-{lp}.csv");
-            sink.file(&name, &mut |w| esa::write_esa_ranking_csv(w, r))?;
-            files.push(name);
-            let name = format!("mqm-pvalues-{lp}.csv");
-            sink.file(&name, &mut |w| esa::write_esa_pvalues_csv(w, r))?;
-            files.push(name);
+            write_ranking_files(&mut sink, &mut files, "mqm", &lp, r)?;
         }
         files.push("mqm.json".into());
         let json = json!({

@@ -432,3 +432,47 @@ pub async fn item_facts(org: &Browser, assignment: &str) -> std::collections::BT
         .map(|i| (i["position"].as_i64().unwrap(), (i["item_type"].as_str().unwrap().to_string(), i["system"].as_str().unwrap_or("").to_string())))
         .collect()
 }
+
+/// A file's text, or a panic naming the file.
+pub fn read_text(path: &std::path::Path) -> String {
+    std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+}
+
+/// A small deterministic generator for test data (SplitMix64), the same numbers on every
+/// machine.
+pub struct SplitMix(pub u64);
+
+impl SplitMix {
+    pub fn next(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
+    /// Uniform in [0, 1), 53 bits.
+    pub fn uniform(&mut self) -> f64 {
+        (self.next() >> 11) as f64 / (1u64 << 53) as f64
+    }
+    pub fn below(&mut self, n: u64) -> u64 {
+        self.next() % n
+    }
+    /// Standard normal (Box–Muller, from two uniforms).
+    pub fn normal(&mut self) -> f64 {
+        let (u, v) = (self.uniform(), self.uniform());
+        (-2.0 * (u.max(1e-300)).ln()).sqrt() * (2.0 * std::f64::consts::PI * v).cos()
+    }
+}
+
+/// Creates and launches `draft` (the designer's JSON) as `org`: the campaign's id, the path of
+/// its crowd link, the launch summary.
+pub async fn create_and_launch(org: &Browser, draft: &serde_json::Value) -> (i64, String, serde_json::Value) {
+    let created = org.call_json("create_campaign", serde_json::json!({ "draft": draft })).await;
+    assert_eq!(created.status, 200, "{}", created.body);
+    let id: i64 = created.body.trim().parse().unwrap();
+    let launched = org.call("launch_campaign", &[("campaign_id", &id.to_string())]).await;
+    assert_eq!(launched.status, 200, "{}", launched.body);
+    let progress = org.call("campaign_progress", &[("campaign_id", &id.to_string())]).await.json();
+    let link = progress["crowd_link"].as_str().unwrap();
+    (id, format!("/{}", link.split_once("://").unwrap().1.split_once('/').unwrap().1), launched.json())
+}

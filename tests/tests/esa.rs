@@ -9,30 +9,7 @@ use std::collections::{BTreeMap, HashMap};
 use std::path::Path;
 
 use assay_tests::*;
-
-fn read(path: &Path) -> String {
-    std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
-}
-
-/// A small deterministic generator (SplitMix64).
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-    fn below(&mut self, n: u64) -> u64 {
-        self.next() % n
-    }
-    fn normal(&mut self) -> f64 {
-        let (u, v) = ((self.next() >> 11) as f64 / (1u64 << 53) as f64, (self.next() >> 11) as f64 / (1u64 << 53) as f64);
-        (-2.0 * (u.max(1e-300)).ln()).sqrt() * (2.0 * std::f64::consts::PI * v).cos()
-    }
-}
+use assay_tests::{SplitMix as Rng, read_text as read};
 
 /// One kept rating: (pair, system, document, item, annotator, score).
 type Kept = (String, String, String, String, String, f64);

@@ -31,19 +31,6 @@ async fn organizer_with_set(server: &TestServer, name: &str) -> (Browser, Value,
     (org, set, systems)
 }
 
-/// Creates and launches `draft`: the campaign's id, the path of its crowd link, the launch
-/// summary.
-async fn create_and_launch(org: &Browser, draft: &Value) -> (i64, String, Value) {
-    let created = org.call_json("create_campaign", json!({ "draft": draft })).await;
-    assert_eq!(created.status, 200, "{}", created.body);
-    let id: i64 = created.body.trim().parse().unwrap();
-    let launched = org.call("launch_campaign", &[("campaign_id", &id.to_string())]).await;
-    assert_eq!(launched.status, 200, "{}", launched.body);
-    let progress = org.call("campaign_progress", &[("campaign_id", &id.to_string())]).await.json();
-    let link = progress["crowd_link"].as_str().unwrap();
-    (id, format!("/{}", link.split_once("://").unwrap().1.split_once('/').unwrap().1), launched.json())
-}
-
 /// [`launch`] with `redundancy` workers per HIT.
 async fn launch_with(server: &TestServer, redundancy: usize) -> (Browser, i64, String, Value) {
     let (org, set, systems) = organizer_with_set(server, "esa-set").await;

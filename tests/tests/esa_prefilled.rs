@@ -86,14 +86,8 @@ async fn launch(org: &Browser, set: i64, systems: &[i64], show_prefilled: bool) 
             "show_prefilled": show_prefilled
         }
     });
-    let created = org.call_json("create_campaign", json!({ "draft": draft })).await;
-    assert_eq!(created.status, 200, "{}", created.body);
-    let id: i64 = created.body.trim().parse().unwrap();
-    let launched = org.call("launch_campaign", &[("campaign_id", &id.to_string())]).await;
-    assert_eq!(launched.status, 200, "{}", launched.body);
-    let progress = org.call("campaign_progress", &[("campaign_id", &id.to_string())]).await.json();
-    let link = progress["crowd_link"].as_str().unwrap();
-    (id, format!("/{}", link.split_once("://").unwrap().1.split_once('/').unwrap().1))
+    let (id, link, _) = create_and_launch(org, &draft).await;
+    (id, link)
 }
 
 /// The text a span marks (`None` for an omission).

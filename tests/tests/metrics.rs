@@ -647,6 +647,34 @@ fn unit_centred(x: &[f64]) -> Vec<f64> {
     c.iter().map(|v| v / n).collect()
 }
 
+/// A DA campaign of 12 systems answered by a simulated crowd, for uploads of metric scores: a
+/// researcher's browser, the campaign's id, and its systems with their human scores as the
+/// metrics API lists them.
+async fn twelve_system_campaign(server: &TestServer) -> (Browser, String, Vec<String>, Vec<f64>) {
+    let org = server.browser();
+    assert_eq!(org.login(ORGANIZER).await.status, 200);
+    let dir = tempfile::tempdir().unwrap();
+    let names: Vec<String> = (1..=12).map(|i| format!("Sys{i:02}")).collect();
+    let refs: Vec<&str> = names.iter().map(String::as_str).collect();
+    let id = da_campaign_of(&org, dir.path(), &refs).await;
+    simulate(server, &id);
+    let res = server.browser();
+    assert_eq!(res.login(RESEARCHER).await.status, 200);
+    let before = res.get(&format!("/api/v1/campaigns/{id}/metrics")).await.json();
+    let level = &before["report"]["pairs"][0]["system_level"];
+    let systems: Vec<String> = level["systems"].as_array().unwrap().iter().map(|s| s.as_str().unwrap().to_string()).collect();
+    let human: Vec<f64> = level["human"].as_array().unwrap().iter().map(|v| v.as_f64().unwrap()).collect();
+    assert_eq!(systems.len(), 12, "{before}");
+    (res, id, systems, human)
+}
+
+/// Uploads `tsv` as the metric file `name` of campaign `id`; the metrics API's answer after it.
+async fn upload_metrics(res: &Browser, id: &str, name: &str, tsv: String) -> serde_json::Value {
+    let r = res.client.post(format!("{}/api/v1/campaigns/{id}/metrics", res.base)).header("x-assay-file-name", name).body(tsv).send().await.unwrap();
+    assert_eq!(r.status(), 200, "{}", r.text().await.unwrap());
+    res.get(&format!("/api/v1/campaigns/{id}/metrics")).await.json()
+}
+
 /// `x` without its components along the unit vectors `basis` (and its mean), at length 1.
 fn orthonormal_to(x: &[f64], basis: &[&Vec<f64>]) -> Vec<f64> {
     let mut c = unit_centred(x);
@@ -664,20 +692,7 @@ both_backends! {
     /// r(AMBER, BLEU) = 0.947390 exactly (the published correlations, n = 12), uploaded as a TSV;
     /// the page's Williams test must give t ≈ 2.687, df 9, one-sided p ≈ 0.0125.
     async fn the_method_williams_example_through_uploaded_scores(server) {
-        let org = server.browser();
-        assert_eq!(org.login(ORGANIZER).await.status, 200);
-        let dir = tempfile::tempdir().unwrap();
-        let names: Vec<String> = (1..=12).map(|i| format!("Sys{i:02}")).collect();
-        let refs: Vec<&str> = names.iter().map(String::as_str).collect();
-        let id = da_campaign_of(&org, dir.path(), &refs).await;
-        simulate(&server, &id);
-        let res = server.browser();
-        assert_eq!(res.login(RESEARCHER).await.status, 200);
-        let before = res.get(&format!("/api/v1/campaigns/{id}/metrics")).await.json();
-        let level = &before["report"]["pairs"][0]["system_level"];
-        let systems: Vec<String> = level["systems"].as_array().unwrap().iter().map(|s| s.as_str().unwrap().to_string()).collect();
-        let human: Vec<f64> = level["human"].as_array().unwrap().iter().map(|v| v.as_f64().unwrap()).collect();
-        assert_eq!(systems.len(), 12, "{before}");
+        let (res, id, systems, human) = twelve_system_campaign(&server).await;
         let (r12, r13, r23): (f64, f64, f64) = (0.947390, 0.880651, 0.760352);
         let h = unit_centred(&human);
         let u = orthonormal_to(&(0..12).map(|i| i as f64).collect::<Vec<_>>(), &[&h]);
@@ -692,9 +707,7 @@ both_backends! {
         for (i, s) in systems.iter().enumerate() {
             tsv.push_str(&format!("WMT12-AMBER\t{s}\t{}\nWMT12-BLEU\t{s}\t{}\n", amber[i], bleu[i]));
         }
-        let r = res.client.post(format!("{}/api/v1/campaigns/{id}/metrics", res.base)).header("x-assay-file-name", "wmt12-williams.tsv").body(tsv).send().await.unwrap();
-        assert_eq!(r.status(), 200, "{}", r.text().await.unwrap());
-        let after = res.get(&format!("/api/v1/campaigns/{id}/metrics")).await.json();
+        let after = upload_metrics(&res, &id, "wmt12-williams.tsv", tsv).await;
         let w = &after["report"]["pairs"][0]["system_level"]["williams"];
         let at = |n: &str| w["metrics"].as_array().unwrap().iter().position(|m| m == n).unwrap();
         let (a, b) = (at("WMT12-AMBER"), at("WMT12-BLEU"));
@@ -819,20 +832,7 @@ both_backends! {
     /// TSV. The API's correlations are the published ones and its Williams matrix gives the
     /// paper's §4 results and METHOD §8's example.
     async fn the_emnlp_2014_examples_through_scores_uploaded_for_a_campaign(server) {
-        let org = server.browser();
-        assert_eq!(org.login(ORGANIZER).await.status, 200);
-        let dir = tempfile::tempdir().unwrap();
-        let names: Vec<String> = (1..=12).map(|i| format!("Sys{i:02}")).collect();
-        let refs: Vec<&str> = names.iter().map(String::as_str).collect();
-        let id = da_campaign_of(&org, dir.path(), &refs).await;
-        simulate(&server, &id);
-        let res = server.browser();
-        assert_eq!(res.login(RESEARCHER).await.status, 200);
-        let before = res.get(&format!("/api/v1/campaigns/{id}/metrics")).await.json();
-        let level = &before["report"]["pairs"][0]["system_level"];
-        let systems: Vec<String> = level["systems"].as_array().unwrap().iter().map(|s| s.as_str().unwrap().to_string()).collect();
-        let campaign_human: Vec<f64> = level["human"].as_array().unwrap().iter().map(|v| v.as_f64().unwrap()).collect();
-        assert_eq!(systems.len(), 12, "{before}");
+        let (res, id, systems, campaign_human) = twelve_system_campaign(&server).await;
 
         let wmt_human = &wmt12_scores("significance-williams-human.tsv")[&("HUMAN".to_string(), "es-en".to_string())];
         let wmt_systems: Vec<&String> = wmt_human.keys().collect();
@@ -865,9 +865,7 @@ both_backends! {
         let (am, bl) = (&carried["AMBER"], &carried["BLEU_4_closest_cased"]);
         assert!((pearson(am, bl) - 0.947390).abs() < 5e-7);
 
-        let r = res.client.post(format!("{}/api/v1/campaigns/{id}/metrics", res.base)).header("x-assay-file-name", "wmt12-es-en.tsv").body(tsv).send().await.unwrap();
-        assert_eq!(r.status(), 200, "{}", r.text().await.unwrap());
-        let after = res.get(&format!("/api/v1/campaigns/{id}/metrics")).await.json();
+        let after = upload_metrics(&res, &id, "wmt12-es-en.tsv", tsv).await;
         let level = &after["report"]["pairs"][0]["system_level"];
         let row = |m: &str| level["metrics"].as_array().unwrap().iter().find(|r| r["metric"] == m).unwrap_or_else(|| panic!("{m}: {level}")).clone();
         // Figure 1's Pearson correlations, read from the API.

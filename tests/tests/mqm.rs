@@ -6,29 +6,9 @@
 //! behind. (No database: the same on SQLite and PostgreSQL.)
 
 use std::collections::BTreeMap;
-use std::path::Path;
 
 use assay_tests::*;
-
-fn read(path: &Path) -> String {
-    std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
-}
-
-/// SplitMix64.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-    fn uniform(&mut self) -> f64 {
-        (self.next() >> 11) as f64 / (1u64 << 53) as f64
-    }
-}
+use assay_tests::{SplitMix as Rng, read_text as read};
 
 /// The weight table of Google's MQM as this test reads it (independent of Assay's code).
 fn weight(category: &str, severity: &str, critical: f64) -> f64 {

@@ -7,13 +7,12 @@
 //! Answers JSON `{"summary", "orders", "strict_pairs", "replaced"}`, or 400 with
 //! `{"error", "errors": ["file, line N: problem", …]}` and nothing stored.
 
-use axum::body::{Body, HttpBody};
+use axum::body::Body;
 use axum::extract::{Path, Request};
 use axum::http::{HeaderMap, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use axum::routing::post;
 use axum::{Extension, Json, Router};
-use std::pin::Pin;
 
 use crate::auth::Role;
 use crate::auth::server::CurrentSession;
@@ -39,15 +38,9 @@ fn app_refusal(e: AppError) -> Response {
     refused(e.status(), vec![e.public_message()])
 }
 
-async fn read_body(mut body: Body) -> Result<Vec<u8>, String> {
-    let mut bytes = Vec::new();
-    while let Some(frame) = std::future::poll_fn(|cx| Pin::new(&mut body).poll_frame(cx)).await {
-        let frame = frame.map_err(|e| format!("the upload was interrupted or is too large: {e}"))?;
-        if let Ok(data) = frame.into_data() {
-            bytes.extend_from_slice(&data);
-        }
-    }
-    Ok(bytes)
+async fn read_body(body: Body) -> Result<Vec<u8>, String> {
+    // The router's body limit applies: past it the body fails, and so does the read.
+    axum::body::to_bytes(body, usize::MAX).await.map(|b| b.to_vec()).map_err(|e| format!("the upload was interrupted or is too large: {e}"))
 }
 
 async fn upload(

@@ -11,13 +11,12 @@
 //! plain form a redirect back to it with the outcome. The route has its own body limit
 //! ([`MAX_METRIC_UPLOAD_BYTES`], set by the server's router).
 
-use axum::body::{Body, HttpBody};
+use axum::body::Body;
 use axum::extract::{FromRequest, Multipart, Path, Request};
 use axum::http::{HeaderMap, StatusCode, header};
 use axum::response::{IntoResponse, Redirect, Response};
 use axum::routing::post;
 use axum::{Extension, Json, Router};
-use std::pin::Pin;
 
 use crate::auth::Role;
 use crate::auth::server::CurrentSession;
@@ -89,17 +88,12 @@ async fn read_form(mut form: Multipart) -> Result<(Vec<(String, String)>, Option
     Ok((files, name))
 }
 
-async fn read_raw(headers: &HeaderMap, mut body: Body) -> Result<(Vec<(String, String)>, Option<String>), Vec<String>> {
+async fn read_raw(headers: &HeaderMap, body: Body) -> Result<(Vec<(String, String)>, Option<String>), Vec<String>> {
     let file = header_text(headers, "x-assay-file-name")
         .ok_or_else(|| vec!["say the file's name in the X-Assay-File-Name header (or send a multipart form with file fields)".to_string()])?;
-    let mut bytes = Vec::new();
-    while let Some(frame) = std::future::poll_fn(|cx| Pin::new(&mut body).poll_frame(cx)).await {
-        let frame = frame.map_err(|e| vec![format!("the upload was interrupted or is too large: {e}")])?;
-        if let Ok(data) = frame.into_data() {
-            bytes.extend_from_slice(&data);
-        }
-    }
-    Ok((vec![utf8(&file, bytes)?], header_text(headers, "x-assay-metric-name")))
+    // The route's body limit applies: past it the body fails, and so does the read.
+    let bytes = axum::body::to_bytes(body, usize::MAX).await.map_err(|e| vec![format!("the upload was interrupted or is too large: {e}")])?;
+    Ok((vec![utf8(&file, bytes.to_vec())?], header_text(headers, "x-assay-metric-name")))
 }
 
 fn outcome(html: bool, campaign_id: i64, result: Result<uploaded::AddSummary, (StatusCode, Vec<String>)>) -> Response {

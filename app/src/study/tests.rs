@@ -4,17 +4,24 @@ use crate::campaign::tests::{count, databases, import_folder};
 use sqlx::Row;
 use std::collections::HashMap;
 
+/// Two years' test sets (60 segments each: Best07 and Bench, Best12 and Bench): their ids and
+/// every system's id by name.
+async fn two_years(db: &crate::db::Db) -> (i64, i64, HashMap<String, i64>) {
+    let old = import_folder(db, "wmt07", 60, &["Best07", "Bench"]).await.test_sets[0].id;
+    let new = import_folder(db, "wmt12", 60, &["Best12", "Bench"]).await.test_sets[0].id;
+    let mut ids = HashMap::new();
+    for r in sqlx::query("SELECT id, name FROM systems").fetch_all(&db.pool).await.unwrap() {
+        ids.insert(r.try_get::<String, _>("name").unwrap(), r.try_get::<i64, _>("id").unwrap());
+    }
+    (old, new, ids)
+}
+
 /// A study launches all its campaigns in one transaction: when one of them cannot be built,
 /// none is launched and no HIT is stored; once it can, both are.
 #[tokio::test]
 async fn a_study_launches_all_its_campaigns_or_none() {
     for (db, _dir) in databases().await {
-        let old = import_folder(&db, "wmt07", 60, &["Best07", "Bench"]).await.test_sets[0].id;
-        let new = import_folder(&db, "wmt12", 60, &["Best12", "Bench"]).await.test_sets[0].id;
-        let mut ids = HashMap::new();
-        for r in sqlx::query("SELECT id, name FROM systems").fetch_all(&db.pool).await.unwrap() {
-            ids.insert(r.try_get::<String, _>("name").unwrap(), r.try_get::<i64, _>("id").unwrap());
-        }
+        let (old, new, ids) = two_years(&db).await;
         let draft: crate::study::StudyDraft = serde_json::from_value(serde_json::json!({
             "name": "07 vs 12", "tasks": ["da-adequacy", "da-fluency"], "seed": 11,
             "pairs": [{ "old_test_set_id": old, "best_old": ids["Best07"], "new_test_set_id": new, "best_new": ids["Best12"], "benchmark": ids["Bench"] }],
@@ -57,8 +64,7 @@ async fn a_study_launches_all_its_campaigns_or_none() {
 #[tokio::test]
 async fn each_test_set_of_a_study_shows_its_own_reference() {
     for (db, _dir) in databases().await {
-        let old = import_folder(&db, "wmt07", 60, &["Best07", "Bench"]).await.test_sets[0].id;
-        let new = import_folder(&db, "wmt12", 60, &["Best12", "Bench"]).await.test_sets[0].id;
+        let (old, new, ids) = two_years(&db).await;
         for (set, name) in [(old, "ref-2007"), (new, "ref-2012")] {
             sqlx::query("UPDATE segment_references SET name = $1 WHERE segment_id IN (SELECT id FROM segments WHERE test_set_id = $2)")
                 .bind(name)
@@ -66,10 +72,6 @@ async fn each_test_set_of_a_study_shows_its_own_reference() {
                 .execute(&db.pool)
                 .await
                 .unwrap();
-        }
-        let mut ids = HashMap::new();
-        for r in sqlx::query("SELECT id, name FROM systems").fetch_all(&db.pool).await.unwrap() {
-            ids.insert(r.try_get::<String, _>("name").unwrap(), r.try_get::<i64, _>("id").unwrap());
         }
         let draft = |new_reference: Option<&str>| -> crate::study::StudyDraft {
             serde_json::from_value(serde_json::json!({
@@ -122,12 +124,7 @@ async fn a_study_belongs_to_its_test_sets_team() {
     use crate::auth::{Role, teams};
     use crate::web::{Owned, Visible, require_in_team};
     for (db, _dir) in databases().await {
-        let old = import_folder(&db, "wmt07", 60, &["Best07", "Bench"]).await.test_sets[0].id;
-        let new = import_folder(&db, "wmt12", 60, &["Best12", "Bench"]).await.test_sets[0].id;
-        let mut ids = HashMap::new();
-        for r in sqlx::query("SELECT id, name FROM systems").fetch_all(&db.pool).await.unwrap() {
-            ids.insert(r.try_get::<String, _>("name").unwrap(), r.try_get::<i64, _>("id").unwrap());
-        }
+        let (old, new, ids) = two_years(&db).await;
         let draft: crate::study::StudyDraft = serde_json::from_value(serde_json::json!({
             "name": "07 vs 12", "tasks": ["da-adequacy"], "seed": 11,
             "pairs": [{ "old_test_set_id": old, "best_old": ids["Best07"], "new_test_set_id": new, "best_new": ids["Best12"], "benchmark": ids["Bench"] }],
