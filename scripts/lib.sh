@@ -42,10 +42,10 @@ ensure_wasm_bindgen() {
   fi
 }
 
-# The browser bundles, one per family of pages (app::ui::BrowserBundle): each is the app built
-# with its feature bundle-<name> (listed in app/Cargo.toml) into pkg/assay-<name>.js and
+# The browser bundles, one per family of pages (app::ui::BrowserBundle): each is the crate
+# app/bundles/<name> (assay-bundle-<name>), built into pkg/assay-<name>.js and
 # pkg/assay-<name>_bg.wasm.
-BROWSER_BUNDLES="$(sed -n 's/^bundle-\([a-z]*\) = .*/\1/p' "$ROOT/app/Cargo.toml" | tr '\n' ' ')"
+BROWSER_BUNDLES="$(cd "$ROOT/app/bundles" && ls -d */ | tr -d / | tr '\n' ' ')"
 
 # Compressed copies of the site's files beside them (FILE.gz, and in release FILE.br), which the
 # server sends to browsers that accept them (tower-http's precompressed files): the annotation
@@ -65,22 +65,33 @@ precompress() {
   done
 }
 
+# One bundle's last steps: $1 = debug | release, $2 = name, $3 = the wasm cargo built, $4 = where.
+finish_bundle() {
+  local mode="$1" name="$2" wasm="$3" out="$4"
+  wasm-bindgen --target web --no-typescript --out-dir "$out" --out-name "assay-$name" "$wasm"
+  if [ "$mode" = release ] && command -v wasm-opt >/dev/null; then
+    wasm-opt -Oz --enable-bulk-memory --enable-nontrapping-float-to-int \
+      -o "$out/assay-${name}_bg.wasm" "$out/assay-${name}_bg.wasm"
+  fi
+  precompress "$mode" "$out/assay-${name}_bg.wasm" "$out/assay-$name.js"
+}
+
 # Builds the browser bundles and the stylesheet into target/site.
 # $1 = debug | release
 build_site() {
   local mode="${1:-debug}" site="$CARGO_TARGET_DIR/site" profile=dev profile_dir=debug name key cache
-  if [ "$mode" = release ]; then profile=wasm-release; profile_dir=wasm-release; fi
+  if [ "$mode" = release ]; then profile=wasm-release; profile_dir=wasm-release; apt_install brotli gzip; fi
   # wasm-opt from npm's binaryen (end2end/package.json), not Debian's older one, which breaks
   # hydration. Used when `npm ci` in end2end/ has installed it.
   if [ "$mode" = release ] && [ -x "$ROOT/end2end/node_modules/.bin/wasm-opt" ]; then
     PATH="$ROOT/end2end/node_modules/.bin:$PATH"
   fi
-  # Cargo rebuilds the app crate whenever the feature changes, so the bundles are kept under
-  # site-cache/, keyed by everything they are built from, and rebuilt only when that changes.
+  # The bundles are kept under site-cache/, keyed by everything they are built from, and rebuilt
+  # only when that changes.
   key="$( {
     rustc -V; wasm-bindgen --version; echo "$mode"; echo "with .gz (and .br in release)"
     if [ "$mode" = release ] && command -v wasm-opt >/dev/null; then wasm-opt --version; fi
-    cd "$ROOT" && find app/src app/core app/stats app/Cargo.toml Cargo.toml Cargo.lock .cargo -type f -not -path "*/target/*" -print0 | sort -z | xargs -0 sha256sum
+    cd "$ROOT" && find app/src app/core app/stats app/bundles app/Cargo.toml Cargo.toml Cargo.lock .cargo -type f -not -path "*/target/*" -print0 | sort -z | xargs -0 sha256sum
   } | sha256sum | cut -c1-16)"
   cache="$CARGO_TARGET_DIR/site-cache/$mode-$key"
   if [ -f "$cache/complete" ]; then
@@ -88,18 +99,22 @@ build_site() {
   else
     rm -rf "$CARGO_TARGET_DIR/site-cache/$mode-"*
     mkdir -p "$cache"
+    # One cargo command for the five: the app crate is compiled once, and the bundles are linked
+    # (in release: each optimised as a whole, on one core) side by side.
+    step "building the browser bundles ($mode): $BROWSER_BUNDLES"
+    local packages=()
+    for name in $BROWSER_BUNDLES; do packages+=(-p "assay-bundle-$name"); done
+    cargo build --target wasm32-unknown-unknown --profile "$profile" "${packages[@]}"
+    # Then each bundle's JavaScript glue, its shrinking (wasm-opt: one core each) and its
+    # compressed copies, two bundles at a time.
+    local jobs=() failed=0
     for name in $BROWSER_BUNDLES; do
-      step "building the browser bundle '$name' ($mode)"
-      cargo build -p app --lib --target wasm32-unknown-unknown --no-default-features \
-        --features "bundle-$name" --profile "$profile"
-      wasm-bindgen --target web --no-typescript --out-dir "$cache" --out-name "assay-$name" \
-        "$CARGO_TARGET_DIR/wasm32-unknown-unknown/$profile_dir/app.wasm"
-      if [ "$mode" = release ] && command -v wasm-opt >/dev/null; then
-        wasm-opt -Oz --enable-bulk-memory --enable-nontrapping-float-to-int \
-          -o "$cache/assay-${name}_bg.wasm" "$cache/assay-${name}_bg.wasm"
-      fi
-      precompress "$mode" "$cache/assay-${name}_bg.wasm" "$cache/assay-${name}.js"
+      finish_bundle "$mode" "$name" "$CARGO_TARGET_DIR/wasm32-unknown-unknown/$profile_dir/assay_bundle_$name.wasm" "$cache" &
+      jobs+=($!)
+      if [ "${#jobs[@]}" -ge 2 ]; then wait "${jobs[0]}" || failed=1; jobs=("${jobs[@]:1}"); fi
     done
+    for job in "${jobs[@]}"; do wait "$job" || failed=1; done
+    [ "$failed" = 0 ] || { echo "a browser bundle could not be finished (above)" >&2; return 1; }
     touch "$cache/complete"
   fi
   rm -rf "$site/pkg"

@@ -3,7 +3,7 @@
 //! The code follows the data: `import` → `campaign` → `hit` → judgment → `analysis` → export.
 //! `model` holds the shared vocabulary, `stats` the pure statistics, `auth` accounts and
 //! roles, `ui` the page frame. Server-only modules (`db`, `state`, and the server halves of each
-//! stage) compile with the `ssr` feature; the browser bundle gets pages only.
+//! stage) compile with the `ssr` feature; the browser bundles (`app/bundles/`) get pages only.
 
 pub mod accounts;
 pub mod annotate;
@@ -44,12 +44,12 @@ pub mod web;
 
 pub use ui::{App, shell};
 
-/// Entry point of the browser bundle: hydrates the server-rendered page.
+/// What a browser bundle runs (its crate under `app/bundles/` exports it as `hydrate`): hydrates
+/// the server-rendered page with the pages of the family `F`.
 #[cfg(feature = "hydrate")]
-#[wasm_bindgen::prelude::wasm_bindgen]
-pub fn hydrate() {
+pub fn hydrate<F: ui::Family>() {
     console_error_panic_hook::set_once();
-    leptos::mount::hydrate_body(App);
+    leptos::mount::hydrate_body(ui::app_for::<F>);
     // Marks the page as live: `ui::bundles::Elsewhere` reads it, and end-to-end tests wait for it.
     if let Some(body) = leptos::prelude::document().body() {
         let _ = body.set_attribute("data-hydrated", "true");

@@ -5,10 +5,11 @@ use leptos::prelude::*;
 
 /// The browser bundles. Each page is hydrated by the bundle of its family of pages: a crowd
 /// worker's browser never downloads the designer, the results or the account pages. Each bundle
-/// is the app built with one `bundle-…` feature, in which the other families' pages are
-/// [`Elsewhere`] (see `page!` in `ui`). The server renders every page and names its bundle in the
-/// document (`ui::shell`); `BrowserBundle::for_path` and the routes of `ui::App` must agree,
-/// which a test checks.
+/// is a crate of its own under `app/bundles/<name>/` that hydrates `ui::app_for::<family::…>`, in
+/// which the other families' pages are [`Elsewhere`] (see `page!` in `ui`). One cargo command
+/// builds the five: the app is compiled once, and each bundle links only the code its pages
+/// reach. The server renders every page and names its bundle in the document (`ui::shell`);
+/// `BrowserBundle::for_path` and the routes of `ui::app_for` must agree, which a test checks.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum BrowserBundle {
     /// Start page, sign-in, invitations and the annotation page.
@@ -32,8 +33,8 @@ impl BrowserBundle {
         BrowserBundle::Studies,
     ];
 
-    /// Its name: the cargo feature `bundle-<name>` builds it into `pkg/assay-<name>.js` and
-    /// `pkg/assay-<name>_bg.wasm`.
+    /// Its name: the crate `app/bundles/<name>` (`assay-bundle-<name>`) is built into
+    /// `pkg/assay-<name>.js` and `pkg/assay-<name>_bg.wasm`.
     pub fn name(self) -> &'static str {
         match self {
             BrowserBundle::Annotate => "annotate",
@@ -63,11 +64,54 @@ impl BrowserBundle {
     }
 }
 
+/// Which pages a build renders: every page (the server), or one family's (a browser bundle).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Pages {
+    Every,
+    Only(BrowserBundle),
+}
+
+impl Pages {
+    pub const fn shows(self, bundle: BrowserBundle) -> bool {
+        match self {
+            Pages::Every => true,
+            Pages::Only(own) => own as u8 == bundle as u8,
+        }
+    }
+}
+
+/// A build's pages as a type, so that the choice is made when the code is compiled.
+pub trait Family: 'static {
+    const PAGES: Pages;
+}
+
+/// Every page: the server.
+pub struct Every;
+
+impl Family for Every {
+    const PAGES: Pages = Pages::Every;
+}
+
+/// One family of pages per browser bundle (named as [`BrowserBundle`]'s variants).
+pub mod family {
+    use super::{BrowserBundle, Family, Pages};
+
+    macro_rules! families {
+        ($($name:ident),*) => {$(
+            pub struct $name;
+            impl Family for $name {
+                const PAGES: Pages = Pages::Only(BrowserBundle::$name);
+            }
+        )*};
+    }
+
+    families!(Annotate, Campaigns, Accounts, Results, Studies);
+}
+
 /// A page of another bundle, reached by a link or a redirect inside this one: the browser loads
 /// it from the server, which sends it with its own bundle. Never rendered while hydrating (the
 /// server names the page's own bundle); if it were, it says so in the console instead of reloading.
 #[component]
-#[cfg_attr(not(feature = "hydrate"), allow(dead_code))]
 pub(super) fn Elsewhere() -> impl IntoView {
     #[cfg(feature = "hydrate")]
     {
@@ -110,28 +154,54 @@ pub(super) fn Elsewhere() -> impl IntoView {
 mod tests {
     use super::BrowserBundle;
 
-    /// Every route of `App` names a bundle, and the server sends that bundle with the page.
+    /// Every route of `app_for` names a family, and the server sends that family's bundle with
+    /// the page.
     #[test]
     fn the_server_sends_each_page_with_the_bundle_that_has_it() {
         let source = include_str!("mod.rs");
         let mut checked = 0;
         for line in source.lines().map(str::trim).filter(|l| l.starts_with("<Route ")) {
             let path = line.split("path!(\"").nth(1).and_then(|r| r.split('"').next()).expect(line);
-            let feature = line
-                .split("page!(\"")
+            let family = line
+                .split("page!(")
                 .nth(1)
-                .and_then(|r| r.split('"').next())
-                .unwrap_or_else(|| panic!("route {path} does not name its bundle with page!(…)"));
+                .and_then(|r| r.split(',').next())
+                .unwrap_or_else(|| panic!("route {path} does not name its family with page!(…)"));
             let concrete: String = path
                 .split('/')
                 .map(|s| if s.starts_with(':') { "7" } else { s })
                 .collect::<Vec<_>>()
                 .join("/");
             let bundle = BrowserBundle::for_path(&concrete);
-            assert_eq!(format!("bundle-{}", bundle.name()), feature, "{path}: the server would send {bundle:?}");
+            assert_eq!(format!("{bundle:?}"), family, "{path}: the server would send {bundle:?}");
             checked += 1;
         }
         assert!(checked >= 17, "only {checked} routes found");
+    }
+
+    /// Each bundle's crate hydrates its own family, and there is no crate for a bundle the
+    /// server does not know (`scripts/lib.sh` builds every folder of `app/bundles/`).
+    #[test]
+    fn each_bundle_crate_hydrates_its_own_family() {
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("bundles");
+        let mut folders: Vec<String> = std::fs::read_dir(&root)
+            .unwrap()
+            .map(|entry| entry.unwrap().file_name().into_string().unwrap())
+            .collect();
+        folders.sort();
+        let mut names: Vec<String> = BrowserBundle::ALL.iter().map(|b| b.name().to_string()).collect();
+        names.sort();
+        assert_eq!(folders, names);
+        for bundle in BrowserBundle::ALL {
+            let source = std::fs::read_to_string(root.join(bundle.name()).join("src/lib.rs")).unwrap();
+            assert!(
+                source.contains(&format!("app::hydrate::<app::ui::family::{bundle:?}>()")),
+                "app/bundles/{}/src/lib.rs does not hydrate family::{bundle:?}",
+                bundle.name()
+            );
+            let manifest = std::fs::read_to_string(root.join(bundle.name()).join("Cargo.toml")).unwrap();
+            assert!(manifest.contains(&format!("name = \"assay-bundle-{}\"", bundle.name())));
+        }
     }
 
     #[test]

@@ -6,8 +6,7 @@ use crate::annotate::pages::MyHits;
 use crate::accounts::api::{AcceptInvitation, Login, Logout, current_user};
 use crate::auth::{Role, UserInfo};
 use crate::campaign::pages::{AnnotatorQueue, OrganizerHome};
-// The pages: a browser bundle uses only its family's (see `page!`).
-#[cfg_attr(feature = "hydrate", allow(unused_imports))]
+// The pages: a browser bundle holds only its family's (see `page!`).
 use crate::{
     annotate::pages::WorkPage,
     accounts::pages::{AdminUsersPage, InvitePage, LoginPage, TokensPage},
@@ -25,9 +24,8 @@ use leptos_router::path;
 
 mod bundles;
 
-#[cfg_attr(not(feature = "hydrate"), allow(unused_imports))]
 use bundles::Elsewhere;
-pub use bundles::BrowserBundle;
+pub use bundles::{BrowserBundle, Every, Family, Pages, family};
 use crate::resource::resource;
 pub use crate::accounts::Session;
 
@@ -62,20 +60,30 @@ pub fn shell(options: LeptosOptions) -> impl IntoView {
     }
 }
 
-/// `page!("bundle-…", Page)`: the page's view on the server and in its own bundle, [`Elsewhere`]
-/// in the others.
+/// `page!(Family, Page)` inside [`app_for`]: the page's view on the server and in its family's
+/// bundle, [`Elsewhere`] in the others. The choice is a constant of the build, so a bundle's
+/// code holds only its family's pages (the compiler never generates the other branch).
 macro_rules! page {
-    ($bundle:literal, $page:ident) => {{
-        #[cfg(any(not(feature = "hydrate"), feature = $bundle))]
-        let view = $page;
-        #[cfg(all(feature = "hydrate", not(feature = $bundle)))]
-        let view = Elsewhere;
-        view
-    }};
+    ($family:ident, $page:ident) => {
+        move || {
+            if const { F::PAGES.shows(BrowserBundle::$family) } {
+                Either::Left($page())
+            } else {
+                Either::Right(Elsewhere())
+            }
+        }
+    };
 }
 
+/// Every page, as the server renders it.
 #[component]
 pub fn App() -> impl IntoView {
+    app_for::<Every>()
+}
+
+/// The router with the pages of the family `F`: every page on the server ([`Every`]), one
+/// family's in its browser bundle (`app/bundles/`).
+pub fn app_for<F: Family>() -> impl IntoView {
     provide_meta_context();
     let login = ServerAction::<Login>::new();
     let logout = ServerAction::<Logout>::new();
@@ -92,25 +100,25 @@ pub fn App() -> impl IntoView {
             <Header/>
             <main>
                 <Routes fallback=|| view! { <NotFound/> }>
-                    <Route path=path!("/") view=page!("bundle-annotate", HomePage)/>
-                    <Route path=path!("/login") view=page!("bundle-annotate", LoginPage)/>
-                    <Route path=path!("/invite/:token") view=page!("bundle-annotate", InvitePage)/>
-                    <Route path=path!("/admin/users") view=page!("bundle-accounts", AdminUsersPage)/>
-                    <Route path=path!("/account/tokens") view=page!("bundle-accounts", TokensPage)/>
-                    <Route path=path!("/import") view=page!("bundle-campaigns", ImportPage)/>
-                    <Route path=path!("/campaigns") view=page!("bundle-campaigns", CampaignsPage)/>
-                    <Route path=path!("/campaigns/new") view=page!("bundle-campaigns", DesignerPage)/>
-                    <Route path=path!("/campaigns/:id") view=page!("bundle-campaigns", CampaignStatusPage)/>
-                    <Route path=path!("/campaigns/:id/edit") view=page!("bundle-campaigns", DesignerPage)/>
-                    <Route path=path!("/results") view=page!("bundle-results", ResultsIndex)/>
-                    <Route path=path!("/campaigns/:id/results") view=page!("bundle-results", ResultsPage)/>
-                    <Route path=path!("/campaigns/:id/workers") view=page!("bundle-results", WorkersPage)/>
-                    <Route path=path!("/campaigns/:id/metrics") view=page!("bundle-results", MetricsPage)/>
-                    <Route path=path!("/work/:id") view=page!("bundle-annotate", WorkPage)/>
-                    <Route path=path!("/studies") view=page!("bundle-studies", StudiesPage)/>
-                    <Route path=path!("/studies/new") view=page!("bundle-studies", StudyDesignerPage)/>
-                    <Route path=path!("/studies/:id") view=page!("bundle-studies", StudyPage)/>
-                    <Route path=path!("/history") view=page!("bundle-studies", HistoryPage)/>
+                    <Route path=path!("/") view=page!(Annotate, HomePage)/>
+                    <Route path=path!("/login") view=page!(Annotate, LoginPage)/>
+                    <Route path=path!("/invite/:token") view=page!(Annotate, InvitePage)/>
+                    <Route path=path!("/admin/users") view=page!(Accounts, AdminUsersPage)/>
+                    <Route path=path!("/account/tokens") view=page!(Accounts, TokensPage)/>
+                    <Route path=path!("/import") view=page!(Campaigns, ImportPage)/>
+                    <Route path=path!("/campaigns") view=page!(Campaigns, CampaignsPage)/>
+                    <Route path=path!("/campaigns/new") view=page!(Campaigns, DesignerPage)/>
+                    <Route path=path!("/campaigns/:id") view=page!(Campaigns, CampaignStatusPage)/>
+                    <Route path=path!("/campaigns/:id/edit") view=page!(Campaigns, DesignerPage)/>
+                    <Route path=path!("/results") view=page!(Results, ResultsIndex)/>
+                    <Route path=path!("/campaigns/:id/results") view=page!(Results, ResultsPage)/>
+                    <Route path=path!("/campaigns/:id/workers") view=page!(Results, WorkersPage)/>
+                    <Route path=path!("/campaigns/:id/metrics") view=page!(Results, MetricsPage)/>
+                    <Route path=path!("/work/:id") view=page!(Annotate, WorkPage)/>
+                    <Route path=path!("/studies") view=page!(Studies, StudiesPage)/>
+                    <Route path=path!("/studies/new") view=page!(Studies, StudyDesignerPage)/>
+                    <Route path=path!("/studies/:id") view=page!(Studies, StudyPage)/>
+                    <Route path=path!("/history") view=page!(Studies, HistoryPage)/>
                 </Routes>
             </main>
         </Router>
