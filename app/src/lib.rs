@@ -13,6 +13,9 @@ pub mod results;
 pub mod study;
 pub mod ui;
 
+/// `row!`: structs read from the database's rows.
+mod rows;
+
 /// The codec of the pages' resources (shared by every page family).
 pub mod resource;
 

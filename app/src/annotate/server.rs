@@ -140,29 +140,29 @@ struct Loaded {
     target_lang: String,
 }
 
-/// A row of [`load`]'s query.
-#[derive(sqlx::FromRow)]
-struct LoadedRow {
-    id: i64,
-    public_id: String,
-    worker_id: i64,
-    campaign_id: i64,
-    hit_id: i64,
-    #[sqlx(try_from = "String")]
-    status: AssignmentStatus,
-    platform_params: Option<String>,
-    next_position: i64,
-    item_shown_at: Option<i64>,
-    completion_code: Option<String>,
-    code_held: i64,
-    user_id: Option<i64>,
-    blocked: i64,
-    item_count: i64,
-    task: String,
-    settings: String,
-    reference_name: Option<String>,
-    source_lang: String,
-    target_lang: String,
+crate::rows::row! {
+    /// A row of [`load`]'s query.
+    struct LoadedRow {
+        id: i64,
+        public_id: String,
+        worker_id: i64,
+        campaign_id: i64,
+        hit_id: i64,
+        status: AssignmentStatus as String,
+        platform_params: Option<String>,
+        next_position: i64,
+        item_shown_at: Option<i64>,
+        completion_code: Option<String>,
+        code_held: i64,
+        user_id: Option<i64>,
+        blocked: i64,
+        item_count: i64,
+        task: String,
+        settings: String,
+        reference_name: Option<String>,
+        source_lang: String,
+        target_lang: String,
+    }
 }
 
 async fn load(db: &Db, caller: Option<i64>, public_id: &str) -> Result<Loaded, WorkError> {
@@ -242,17 +242,18 @@ impl Loaded {
     }
 }
 
-/// A row of [`hit_items`]' query.
-#[derive(sqlx::FromRow)]
-struct ItemRow {
-    id: i64,
-    position: i64,
-    screen: Option<i64>,
-    unit: Option<i64>,
-    shown_text: String,
-    source: String,
-    reference: Option<String>,
-    prefilled: Option<String>,
+crate::rows::row! {
+    /// A row of [`hit_items`]' query.
+    struct ItemRow {
+        id: i64,
+        position: i64,
+        screen: Option<i64>,
+        unit: Option<i64>,
+        shown_text: String,
+        source: String,
+        reference: Option<String>,
+        prefilled: Option<String>,
+    }
 }
 
 /// The items of the assignment's HIT, in order, as the browser sees them, with their internal
@@ -557,18 +558,19 @@ pub async fn start(db: &Db, cache: &Work, secret: &[u8], caller: Option<i64>, pu
 // ranges, never judgments. The worker's progress is kept per campaign, so a reload or the
 // worker's next HIT of the campaign does not repeat a practice already passed.
 
-/// A row of `practice_items`.
-#[derive(sqlx::FromRow)]
-struct PracticeRow {
-    position: i64,
-    context: Option<String>,
-    candidate: String,
-    expect_high: i64,
-    expect_low1: f64,
-    expect_high1: f64,
-    expect_low2: f64,
-    expect_high2: f64,
-    reason: String,
+crate::rows::row! {
+    /// A row of `practice_items`.
+    struct PracticeRow {
+        position: i64,
+        context: Option<String>,
+        candidate: String,
+        expect_high: i64,
+        expect_low1: f64,
+        expect_high1: f64,
+        expect_low2: f64,
+        expect_high2: f64,
+        reason: String,
+    }
 }
 
 impl PracticeRow {
@@ -1177,14 +1179,15 @@ async fn gate_code(tx: &mut sqlx::Transaction<'static, sqlx::Any>, secret: &[u8]
         .map_err(|e| WorkError::Internal(format!("the quality gate failed: {e}")))
 }
 
-/// The judgment already stored for an item, as [`submit_checked`] compares a retry with it.
-#[derive(sqlx::FromRow)]
-struct StoredAnswer {
-    score: Option<f64>,
-    score2: Option<f64>,
-    skipped: i64,
-    idempotency_key: Option<String>,
-    detail: Option<String>,
+crate::rows::row! {
+    /// The judgment already stored for an item, as [`submit_checked`] compares a retry with it.
+    struct StoredAnswer {
+        score: Option<f64>,
+        score2: Option<f64>,
+        skipped: i64,
+        idempotency_key: Option<String>,
+        detail: Option<String>,
+    }
 }
 
 /// [`submit`] after reading the assignment: every refusal explained, retries answered, the
@@ -1439,14 +1442,15 @@ impl CodeClaim {
 pub async fn verify_code(db: &Db, secret: &[u8], code: &str, claim: &CodeClaim) -> Result<CodeCheck, WorkError> {
     let invalid = CodeCheck { valid: false, assignment: None, campaign_name: None, completed_at: None };
     let Some(code) = normalise_code(code) else { return Ok(invalid) };
-    #[derive(sqlx::FromRow)]
-    struct Issued {
-        public_id: String,
-        completed_at: Option<i64>,
-        platform_params: Option<String>,
-        platform: String,
-        external_id: String,
-        name: String,
+    crate::rows::row! {
+        struct Issued {
+            public_id: String,
+            completed_at: Option<i64>,
+            platform_params: Option<String>,
+            platform: String,
+            external_id: String,
+            name: String,
+        }
     }
     let row: Option<Issued> = sqlx::query_as(
         "SELECT a.public_id, a.completed_at, a.platform_params, w.platform, w.external_id, c.name FROM assignments a \
@@ -1475,16 +1479,16 @@ pub async fn verify_code(db: &Db, secret: &[u8], code: &str, claim: &CodeClaim) 
 // ---------------------------------------------------------------------------------------------
 // Lists
 
-/// A row of [`my_assignments`]' query.
-#[derive(sqlx::FromRow)]
-struct MyAssignmentRow {
-    public_id: String,
-    #[sqlx(try_from = "String")]
-    status: AssignmentStatus,
-    next_position: i64,
-    item_count: i64,
-    name: String,
-    task: String,
+crate::rows::row! {
+    /// A row of [`my_assignments`]' query.
+    struct MyAssignmentRow {
+        public_id: String,
+        status: AssignmentStatus as String,
+        next_position: i64,
+        item_count: i64,
+        name: String,
+        task: String,
+    }
 }
 
 /// The account's live assignments (active first), for the home page.
@@ -1513,18 +1517,18 @@ pub async fn my_assignments(db: &Db, user_id: i64) -> Result<Vec<MyAssignment>, 
         .collect())
 }
 
-/// A row of [`all_assignments`]' query.
-#[derive(sqlx::FromRow)]
-struct AssignmentRow {
-    public_id: String,
-    #[sqlx(try_from = "String")]
-    status: AssignmentStatus,
-    next_position: i64,
-    item_count: i64,
-    name: String,
-    task: String,
-    platform: String,
-    campaign_id: i64,
+crate::rows::row! {
+    /// A row of [`all_assignments`]' query.
+    struct AssignmentRow {
+        public_id: String,
+        status: AssignmentStatus as String,
+        next_position: i64,
+        item_count: i64,
+        name: String,
+        task: String,
+        platform: String,
+        campaign_id: i64,
+    }
 }
 
 /// Every assignment, newest first (organizers).
@@ -1551,21 +1555,22 @@ pub async fn all_assignments(db: &Db) -> Result<Vec<AssignmentSummary>, WorkErro
         .collect())
 }
 
-/// A row of [`judgments_of`]' query.
-#[derive(sqlx::FromRow)]
-struct JudgmentRow {
-    position: i64,
-    item_type: String,
-    system: Option<String>,
-    segment_key: String,
-    score: Option<f64>,
-    score2: Option<f64>,
-    skipped: i64,
-    shown_at: Option<i64>,
-    submitted_at: i64,
-    time_on_screen_ms: Option<i64>,
-    active_ms: Option<i64>,
-    detail: Option<String>,
+crate::rows::row! {
+    /// A row of [`judgments_of`]' query.
+    struct JudgmentRow {
+        position: i64,
+        item_type: String,
+        system: Option<String>,
+        segment_key: String,
+        score: Option<f64>,
+        score2: Option<f64>,
+        skipped: i64,
+        shown_at: Option<i64>,
+        submitted_at: i64,
+        time_on_screen_ms: Option<i64>,
+        active_ms: Option<i64>,
+        detail: Option<String>,
+    }
 }
 
 impl From<JudgmentRow> for JudgmentRecord {

@@ -243,13 +243,13 @@ pub async fn simulate_campaign(
     Ok(report)
 }
 
-/// What [`free_slots`] reads of a campaign.
-#[derive(sqlx::FromRow)]
-struct CampaignRow {
-    #[sqlx(try_from = "String")]
-    status: CampaignStatus,
-    settings: String,
-    task: String,
+crate::rows::row! {
+    /// What [`free_slots`] reads of a campaign.
+    struct CampaignRow {
+        status: CampaignStatus as String,
+        settings: String,
+        task: String,
+    }
 }
 
 /// The free slots of a launched campaign: every HIT's redundancy less its live assignments.
@@ -339,14 +339,14 @@ fn simulated_mqm_spans(text: &str, score: f64) -> Vec<assay_core::protocol::Span
     spans
 }
 
-/// A row of [`item_facts`]' query.
-#[derive(sqlx::FromRow)]
-struct ItemRow {
-    position: i64,
-    #[sqlx(try_from = "String")]
-    item_type: ItemType,
-    system_id: Option<i64>,
-    segment_position: i64,
+crate::rows::row! {
+    /// A row of [`item_facts`]' query.
+    struct ItemRow {
+        position: i64,
+        item_type: ItemType as String,
+        system_id: Option<i64>,
+        segment_position: i64,
+    }
 }
 
 async fn item_facts(db: &Db, hit_id: i64) -> AppResult<HashMap<i64, ItemFacts>> {

@@ -83,15 +83,16 @@ pub struct TeamMember {
     pub role: Role,
 }
 
-/// A personal API token as its owner's token page lists it (never the token itself).
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[cfg_attr(feature = "ssr", derive(sqlx::FromRow))]
-pub struct ApiToken {
-    pub id: i64,
-    pub name: String,
-    pub created_at: i64,
-    pub last_used_at: Option<i64>,
-    pub revoked_at: Option<i64>,
+crate::rows::row! {
+    /// A personal API token as its owner's token page lists it (never the token itself).
+    #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+    pub struct ApiToken {
+        pub id: i64,
+        pub name: String,
+        pub created_at: i64,
+        pub last_used_at: Option<i64>,
+        pub revoked_at: Option<i64>,
+    }
 }
 
 /// A token just created: the secret is shown this once.

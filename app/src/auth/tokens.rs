@@ -78,15 +78,16 @@ pub async fn revoke(db: &Db, user_id: i64, token_id: i64) -> AppResult<()> {
     if done.rows_affected() == 1 { Ok(()) } else { Err(AppError::invalid("token_id", format!("You have no live token with id {token_id}."))) }
 }
 
-/// A live token's account, as [`authenticate`] reads it.
-#[derive(sqlx::FromRow)]
-struct TokenOwner {
-    id: i64,
-    email: String,
-    display_name: String,
-    role: String,
-    token_id: i64,
-    last_used_at: Option<i64>,
+crate::rows::row! {
+    /// A live token's account, as [`authenticate`] reads it.
+    struct TokenOwner {
+        id: i64,
+        email: String,
+        display_name: String,
+        role: String,
+        token_id: i64,
+        last_used_at: Option<i64>,
+    }
 }
 
 /// The account a live token belongs to, with the account's current role; None for an unknown,

@@ -334,15 +334,16 @@ pub async fn next_assignment(
     Err(AppError::conflict("too many concurrent requests for this campaign; please try again"))
 }
 
-/// The worker's own assignment, to be taken up again.
-#[derive(sqlx::FromRow)]
-struct OwnAssignment {
-    id: i64,
-    public_id: String,
-    hit_id: i64,
-    slot: i64,
-    hit_index: i64,
-    platform_params: Option<String>,
+crate::rows::row! {
+    /// The worker's own assignment, to be taken up again.
+    struct OwnAssignment {
+        id: i64,
+        public_id: String,
+        hit_id: i64,
+        slot: i64,
+        hit_index: i64,
+        platform_params: Option<String>,
+    }
 }
 
 impl OwnAssignment {

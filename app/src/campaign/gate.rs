@@ -126,16 +126,17 @@ pub async fn release_held_of(conn: &mut AnyConnection, secret: &[u8], assignment
     Ok(released)
 }
 
-/// The assignment whose HIT is finished, and its campaign's task, settings and gate.
-#[derive(sqlx::FromRow)]
-struct FinishedHit {
-    public_id: String,
-    worker_id: i64,
-    campaign_id: i64,
-    task: String,
-    settings: String,
-    gate: String,
-    gate_unsure: String,
+crate::rows::row! {
+    /// The assignment whose HIT is finished, and its campaign's task, settings and gate.
+    struct FinishedHit {
+        public_id: String,
+        worker_id: i64,
+        campaign_id: i64,
+        task: String,
+        settings: String,
+        gate: String,
+        gate_unsure: String,
+    }
 }
 
 /// Runs the gate for an assignment whose last item was just stored (inside that transaction):

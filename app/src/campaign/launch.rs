@@ -1222,20 +1222,19 @@ pub struct StoredCampaign {
     pub systems: Vec<i64>,
 }
 
-/// A row of `campaigns` as [`load_campaign`] reads it.
-#[derive(sqlx::FromRow)]
-struct CampaignRow {
-    id: i64,
-    public_id: String,
-    name: String,
-    #[sqlx(try_from = "String")]
-    task: TaskKind,
-    test_set_id: i64,
-    reference_name: Option<String>,
-    settings: String,
-    seed: i64,
-    #[sqlx(try_from = "String")]
-    status: CampaignStatus,
+crate::rows::row! {
+    /// A row of `campaigns` as [`load_campaign`] reads it.
+    struct CampaignRow {
+        id: i64,
+        public_id: String,
+        name: String,
+        task: TaskKind as String,
+        test_set_id: i64,
+        reference_name: Option<String>,
+        settings: String,
+        seed: i64,
+        status: CampaignStatus as String,
+    }
 }
 
 /// Reads a campaign's design; `NotFound` for an unknown id.

@@ -181,23 +181,24 @@ pub struct AnnotatorProgress {
     pub last_seen: i64,
 }
 
-/// One stored HIT item as the organizer inspects it.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[cfg_attr(feature = "ssr", derive(sqlx::FromRow))]
-pub struct HitItemView {
-    pub position: i64,
-    /// SYSTEM, BAD_REF, REPEAT or REF.
-    pub item_type: String,
-    pub system: Option<String>,
-    pub segment_id: i64,
-    pub segment_key: String,
-    pub paired_position: Option<i64>,
-    pub shown_text: String,
-    pub degradation: Option<String>,
-    /// The system's output for the segment (what a BAD_REF degraded), if the item has a system.
-    pub output: Option<String>,
-    /// The campaign's reference for the segment.
-    pub reference: Option<String>,
+crate::rows::row! {
+    /// One stored HIT item as the organizer inspects it.
+    #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+    pub struct HitItemView {
+        pub position: i64,
+        /// SYSTEM, BAD_REF, REPEAT or REF.
+        pub item_type: String,
+        pub system: Option<String>,
+        pub segment_id: i64,
+        pub segment_key: String,
+        pub paired_position: Option<i64>,
+        pub shown_text: String,
+        pub degradation: Option<String>,
+        /// The system's output for the segment (what a BAD_REF degraded), if the item has a system.
+        pub output: Option<String>,
+        /// The campaign's reference for the segment.
+        pub reference: Option<String>,
+    }
 }
 
 /// A campaign with work for the signed-in annotator.

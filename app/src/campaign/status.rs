@@ -11,19 +11,20 @@ use crate::model::{AssignmentStatus, CampaignStatus};
 const CAMPAIGN_COLUMNS: &str = "SELECT c.id, c.public_id, c.name, c.task, c.status, t.name AS test_set, t.source_lang, t.target_lang, \
      (SELECT COUNT(*) FROM hits h WHERE h.campaign_id = c.id) AS hits FROM campaigns c JOIN test_sets t ON t.id = c.test_set_id";
 
-/// A row of [`CAMPAIGN_COLUMNS`]. The status stays the stored name: [`CampaignInfo`] carries it
-/// to the pages as text.
-#[derive(sqlx::FromRow)]
-struct CampaignInfoRow {
-    id: i64,
-    public_id: String,
-    name: String,
-    task: String,
-    status: String,
-    test_set: String,
-    source_lang: String,
-    target_lang: String,
-    hits: i64,
+crate::rows::row! {
+    /// A row of [`CAMPAIGN_COLUMNS`]. The status stays the stored name: [`CampaignInfo`] carries it
+    /// to the pages as text.
+    struct CampaignInfoRow {
+        id: i64,
+        public_id: String,
+        name: String,
+        task: String,
+        status: String,
+        test_set: String,
+        source_lang: String,
+        target_lang: String,
+        hits: i64,
+    }
 }
 
 impl From<CampaignInfoRow> for CampaignInfo {
@@ -66,12 +67,12 @@ pub fn crowd_link(public_url: &str, secret: &[u8], campaign_public_id: &str) -> 
     format!("{}/c/{campaign_public_id}?sig={}", public_url.trim_end_matches('/'), link_signature(secret, campaign_public_id))
 }
 
-/// How many assignments of a campaign have a status.
-#[derive(sqlx::FromRow)]
-struct StatusCount {
-    #[sqlx(try_from = "String")]
-    status: AssignmentStatus,
-    n: i64,
+crate::rows::row! {
+    /// How many assignments of a campaign have a status.
+    struct StatusCount {
+        status: AssignmentStatus as String,
+        n: i64,
+    }
 }
 
 /// What an organizer watches while people work.
@@ -138,17 +139,18 @@ pub async fn progress(db: &Db, campaign_id: i64, public_url: &str, secret: &[u8]
     Ok(p)
 }
 
-/// A row of the per-annotator query.
-#[derive(sqlx::FromRow)]
-struct AnnotatorRow {
-    id: i64,
-    platform: String,
-    external_id: String,
-    email: Option<String>,
-    done: i64,
-    in_progress: i64,
-    left_over: i64,
-    last_seen: i64,
+crate::rows::row! {
+    /// A row of the per-annotator query.
+    struct AnnotatorRow {
+        id: i64,
+        platform: String,
+        external_id: String,
+        email: Option<String>,
+        done: i64,
+        in_progress: i64,
+        left_over: i64,
+        last_seen: i64,
+    }
 }
 
 /// Each annotator's HITs (finished, in progress, given back or expired), judgments and time on
@@ -210,14 +212,15 @@ async fn annotators(db: &Db, campaign_id: i64) -> AppResult<(Vec<AnnotatorProgre
     Ok((out, total))
 }
 
-/// A launched campaign as [`queue`] reads it.
-#[derive(sqlx::FromRow)]
-struct QueueCampaignRow {
-    id: i64,
-    name: String,
-    task: String,
-    source_lang: String,
-    target_lang: String,
+crate::rows::row! {
+    /// A launched campaign as [`queue`] reads it.
+    struct QueueCampaignRow {
+        id: i64,
+        name: String,
+        task: String,
+        source_lang: String,
+        target_lang: String,
+    }
 }
 
 /// Launched campaigns with work for an account: an assignment in progress, or a free slot of a

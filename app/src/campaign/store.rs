@@ -315,14 +315,15 @@ pub async fn save_import_to(db: &Db, bundle: &ImportBundle, team: i64) -> AppRes
     Ok(summary)
 }
 
-/// A test set as the designer lists it.
-#[derive(sqlx::FromRow)]
-struct TestSetRow {
-    id: i64,
-    name: String,
-    source_lang: String,
-    target_lang: String,
-    n: i64,
+crate::rows::row! {
+    /// A test set as the designer lists it.
+    struct TestSetRow {
+        id: i64,
+        name: String,
+        source_lang: String,
+        target_lang: String,
+        n: i64,
+    }
 }
 
 /// Every test set with its references and the systems that have outputs for it.
@@ -359,14 +360,15 @@ pub async fn list_test_sets(db: &Db) -> AppResult<Vec<TestSetInfo>> {
     Ok(out)
 }
 
-/// A system with its outputs for one test set.
-#[derive(sqlx::FromRow)]
-struct SystemRow {
-    id: i64,
-    name: String,
-    description: Option<String>,
-    year: Option<i64>,
-    n: i64,
+crate::rows::row! {
+    /// A system with its outputs for one test set.
+    struct SystemRow {
+        id: i64,
+        name: String,
+        description: Option<String>,
+        year: Option<i64>,
+        n: i64,
+    }
 }
 
 /// The systems with outputs for a test set, by name.

@@ -504,23 +504,24 @@ fn worker_name(platform: &str, external_id: &str) -> String {
     format!("{platform}:{external_id}")
 }
 
-/// One stored decision with the worker's identity.
-#[derive(Clone, Debug, PartialEq, sqlx::FromRow)]
-struct StoredDecision {
-    /// The worker's name ([`worker_name`]), made from the platform and external id once read.
-    #[sqlx(skip)]
-    worker: String,
-    worker_id: i64,
-    platform: String,
-    external_id: String,
-    decision: String,
-    reason: String,
-    bonus_cents: Option<i64>,
-    currency: Option<String>,
-    decided_by: String,
-    decided_at: i64,
-    /// The platform session the decision is for; `None`: every session of the worker.
-    platform_session: Option<String>,
+crate::rows::row! {
+    /// One stored decision with the worker's identity.
+    #[derive(Clone, Debug, PartialEq)]
+    struct StoredDecision {
+        /// The worker's name ([`worker_name`]), made from the platform and external id once read.
+        worker: String = Default::default(),
+        worker_id: i64,
+        platform: String,
+        external_id: String,
+        decision: String,
+        reason: String,
+        bonus_cents: Option<i64>,
+        currency: Option<String>,
+        decided_by: String,
+        decided_at: i64,
+        /// The platform session the decision is for; `None`: every session of the worker.
+        platform_session: Option<String>,
+    }
 }
 
 /// The decisions of a campaign, in the order made; of the given workers (database ids) only when
@@ -546,18 +547,19 @@ async fn stored_decisions(db: &Db, campaign_id: i64, workers: Option<&[i64]>) ->
     Ok(rows)
 }
 
-/// A row of `worker_verdicts` as the review page reads it.
-#[derive(sqlx::FromRow)]
-struct VerdictRow {
-    worker_id: i64,
-    verdict: String,
-    n_pairs: i64,
-    hits: i64,
-    /// The [`PairCheck`] as JSON.
-    reliability: String,
-    code_given: i64,
-    compute_us: i64,
-    computed_at: i64,
+crate::rows::row! {
+    /// A row of `worker_verdicts` as the review page reads it.
+    struct VerdictRow {
+        worker_id: i64,
+        verdict: String,
+        n_pairs: i64,
+        hits: i64,
+        /// The [`PairCheck`] as JSON.
+        reliability: String,
+        code_given: i64,
+        compute_us: i64,
+        computed_at: i64,
+    }
 }
 
 /// One page of the review table: quality control of the campaign's workers (kept current

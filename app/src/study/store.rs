@@ -9,12 +9,13 @@ use crate::error::{AppError, AppResult, StorageContext};
 use crate::import::lang::LangCode;
 use crate::model::{CampaignStatus, TaskKind};
 
-#[derive(sqlx::FromRow)]
-struct SetFacts {
-    name: String,
-    source_lang: String,
-    target_lang: String,
-    team_id: i64,
+crate::rows::row! {
+    struct SetFacts {
+        name: String,
+        source_lang: String,
+        target_lang: String,
+        team_id: i64,
+    }
 }
 
 /// Which test sets a caller may use (their teams', see `web::teams`); another team's is
@@ -280,24 +281,24 @@ pub async fn launch_study(db: &Db, study_id: i64) -> AppResult<Vec<(String, usiz
     Ok(out)
 }
 
-/// A row of [`load_study`]'s arms query.
-#[derive(sqlx::FromRow)]
-struct ArmRow {
-    id: i64,
-    name: String,
-    #[sqlx(try_from = "String")]
-    status: CampaignStatus,
-    task: String,
-    old_set: String,
-    old_year: Option<i64>,
-    new_set: String,
-    new_year: Option<i64>,
-    source_lang: String,
-    target_lang: String,
-    best_old: String,
-    best_new: String,
-    benchmark: String,
-    n: i64,
+crate::rows::row! {
+    /// A row of [`load_study`]'s arms query.
+    struct ArmRow {
+        id: i64,
+        name: String,
+        status: CampaignStatus as String,
+        task: String,
+        old_set: String,
+        old_year: Option<i64>,
+        new_set: String,
+        new_year: Option<i64>,
+        source_lang: String,
+        target_lang: String,
+        best_old: String,
+        best_new: String,
+        benchmark: String,
+        n: i64,
+    }
 }
 
 /// A study with its arms.
