@@ -44,8 +44,9 @@ ensure_wasm_bindgen() {
 
 # The browser bundles, one per family of pages (app::ui::BrowserBundle): each is the crate
 # app/bundles/<name> (assay-bundle-<name>), built into pkg/assay-<name>.js and
-# pkg/assay-<name>_bg.wasm.
-BROWSER_BUNDLES="$(cd "$ROOT/app/bundles" && ls -d */ | tr -d / | tr '\n' ' ')"
+# pkg/assay-<name>_bg.wasm. (app/bundles/all, every page in one bundle, is scripts/run's
+# stand-in on a fresh clone while these are built.)
+BROWSER_BUNDLES="$(cd "$ROOT/app/bundles" && ls -d */ | tr -d / | grep -vx all | tr '\n' ' ')"
 
 # Compressed copies of the site's files beside them (FILE.gz, and in release FILE.br), which the
 # server sends to browsers that accept them (tower-http's precompressed files): the annotation
@@ -70,56 +71,98 @@ finish_bundle() {
   local mode="$1" name="$2" wasm="$3" out="$4"
   wasm-bindgen --target web --no-typescript --out-dir "$out" --out-name "assay-$name" "$wasm"
   if [ "$mode" = release ] && command -v wasm-opt >/dev/null; then
-    wasm-opt -Oz --enable-bulk-memory --enable-nontrapping-float-to-int \
+    wasm-opt -O2 --enable-bulk-memory --enable-nontrapping-float-to-int \
       -o "$out/assay-${name}_bg.wasm" "$out/assay-${name}_bg.wasm"
   fi
   precompress "$mode" "$out/assay-${name}_bg.wasm" "$out/assay-$name.js"
+  touch "$out/$name.done"
 }
 
-# Builds the browser bundles and the stylesheet into target/site.
-# $1 = debug | release
-build_site() {
-  local mode="${1:-debug}" site="$CARGO_TARGET_DIR/site" profile=dev profile_dir=debug name key cache
-  if [ "$mode" = release ]; then profile=wasm-release; profile_dir=wasm-release; apt_install brotli gzip; fi
-  # wasm-opt from npm's binaryen (end2end/package.json), not Debian's older one, which breaks
-  # hydration. Used when `npm ci` in end2end/ has installed it.
-  if [ "$mode" = release ] && [ -x "$ROOT/end2end/node_modules/.bin/wasm-opt" ]; then
-    PATH="$ROOT/end2end/node_modules/.bin:$PATH"
+# The bundles are kept under target/site-cache/<mode>-<key>, keyed by everything they are
+# built from, and rebuilt only when that changes. Sets SITE_CACHE. $1 = debug | release
+site_cache() {
+  local mode="$1" key dir
+  if [ "$mode" = release ]; then
+    apt_install brotli gzip
+    # wasm-opt from npm's binaryen (end2end/package.json), not Debian's older one, which breaks
+    # hydration. Used when `npm ci` in end2end/ has installed it.
+    if [ -x "$ROOT/end2end/node_modules/.bin/wasm-opt" ]; then PATH="$ROOT/end2end/node_modules/.bin:$PATH"; fi
   fi
-  # The bundles are kept under site-cache/, keyed by everything they are built from, and rebuilt
-  # only when that changes.
   key="$( {
     rustc -V; wasm-bindgen --version; echo "$mode"; echo "with .gz (and .br in release)"
-    if [ "$mode" = release ] && command -v wasm-opt >/dev/null; then wasm-opt --version; fi
+    if [ "$mode" = release ] && command -v wasm-opt >/dev/null; then wasm-opt --version; echo "-O2"; fi
     cd "$ROOT" && find app/src app/core app/stats app/bundles app/Cargo.toml Cargo.toml Cargo.lock .cargo -type f -not -path "*/target/*" -print0 | sort -z | xargs -0 sha256sum
   } | sha256sum | cut -c1-16)"
-  cache="$CARGO_TARGET_DIR/site-cache/$mode-$key"
-  if [ -f "$cache/complete" ]; then
-    step "browser bundles ($mode) are up to date"
-  else
-    rm -rf "$CARGO_TARGET_DIR/site-cache/$mode-"*
-    mkdir -p "$cache"
-    # One cargo command for the five: the app crate is compiled once, and the bundles are linked
-    # (in release: each optimised as a whole, on one core) side by side.
-    step "building the browser bundles ($mode): $BROWSER_BUNDLES"
-    local packages=()
-    for name in $BROWSER_BUNDLES; do packages+=(-p "assay-bundle-$name"); done
-    cargo build --target wasm32-unknown-unknown --profile "$profile" "${packages[@]}"
-    # Then each bundle's JavaScript glue, its shrinking (wasm-opt: one core each) and its
-    # compressed copies, two bundles at a time.
-    local jobs=() failed=0
-    for name in $BROWSER_BUNDLES; do
-      finish_bundle "$mode" "$name" "$CARGO_TARGET_DIR/wasm32-unknown-unknown/$profile_dir/assay_bundle_$name.wasm" "$cache" &
-      jobs+=($!)
-      if [ "${#jobs[@]}" -ge 2 ]; then wait "${jobs[0]}" || failed=1; jobs=("${jobs[@]:1}"); fi
-    done
-    for job in "${jobs[@]}"; do wait "$job" || failed=1; done
-    [ "$failed" = 0 ] || { echo "a browser bundle could not be finished (above)" >&2; return 1; }
-    touch "$cache/complete"
+  SITE_CACHE="$CARGO_TARGET_DIR/site-cache/$mode-$key"
+  for dir in "$CARGO_TARGET_DIR/site-cache/$mode-"*; do
+    if [ -d "$dir" ] && [ "$dir" != "$SITE_CACHE" ]; then rm -rf "$dir"; fi
+  done
+  mkdir -p "$SITE_CACHE"
+}
+
+# Whether the named bundles are built in SITE_CACHE.
+bundles_built() {
+  local name
+  for name in "$@"; do [ -f "$SITE_CACHE/$name.done" ] || return 1; done
+}
+
+# Builds the named bundles into SITE_CACHE (those not built yet). $1 = debug | release, then names.
+build_bundles() {
+  local mode="$1" profile=dev profile_dir=debug name todo=() packages=()
+  shift
+  if [ "$mode" = release ]; then profile=wasm-release; profile_dir=wasm-release; fi
+  for name in "$@"; do [ -f "$SITE_CACHE/$name.done" ] || todo+=("$name"); done
+  if [ "${#todo[@]}" = 0 ]; then
+    step "browser bundles ($mode) are up to date: $*"
+    return 0
   fi
+  # One cargo command for all: the app crate is compiled once, and the bundles are linked (in
+  # release: each optimised as a whole, on one core) side by side.
+  step "building the browser bundles ($mode): ${todo[*]}"
+  for name in "${todo[@]}"; do packages+=(-p "assay-bundle-$name"); done
+  cargo build --target wasm32-unknown-unknown --profile "$profile" "${packages[@]}"
+  # Then each bundle's JavaScript glue, its shrinking (wasm-opt: one core each) and its
+  # compressed copies, two bundles at a time.
+  local jobs=() failed=0 job
+  for name in "${todo[@]}"; do
+    finish_bundle "$mode" "$name" "$CARGO_TARGET_DIR/wasm32-unknown-unknown/$profile_dir/assay_bundle_$name.wasm" "$SITE_CACHE" &
+    jobs+=($!)
+    if [ "${#jobs[@]}" -ge 2 ]; then wait "${jobs[0]}" || failed=1; jobs=("${jobs[@]:1}"); fi
+  done
+  for job in "${jobs[@]}"; do wait "$job" || failed=1; done
+  [ "$failed" = 0 ] || { echo "a browser bundle could not be finished (above)" >&2; return 1; }
+}
+
+# Copies the named bundles from SITE_CACHE into target/site/pkg, each bundle's wasm last and by
+# renaming: a running server names a family's own bundle in its pages only once its wasm is
+# there (app::ui::served_stem), and by then its other files are too.
+install_bundles() {
+  local pkg="$CARGO_TARGET_DIR/site/pkg" name f
+  mkdir -p "$pkg"
+  for name in "$@"; do
+    for f in "$SITE_CACHE/assay-$name".* "$SITE_CACHE/assay-${name}_bg.wasm".*; do
+      [ -e "$f" ] && cp "$f" "$pkg/"
+    done
+    cp "$SITE_CACHE/assay-${name}_bg.wasm" "$pkg/.assay-${name}_bg.wasm.new"
+    mv -f "$pkg/.assay-${name}_bg.wasm.new" "$pkg/assay-${name}_bg.wasm"
+  done
+}
+
+# Builds the browser bundles (the five family bundles, or those named) and the stylesheet into
+# target/site, replacing what was there (bundles already built are installed too).
+# $1 = debug | release, then bundle names.
+build_site() {
+  local mode="${1:-debug}" site="$CARGO_TARGET_DIR/site" name
+  shift || true
+  local wanted=("$@")
+  [ "${#wanted[@]}" -gt 0 ] || read -ra wanted <<<"$BROWSER_BUNDLES"
+  site_cache "$mode"
+  build_bundles "$mode" "${wanted[@]}"
+  for name in $BROWSER_BUNDLES; do
+    if [[ " ${wanted[*]} " != *" $name "* ]] && bundles_built "$name"; then wanted+=("$name"); fi
+  done
   rm -rf "$site/pkg"
-  mkdir -p "$site/pkg"
-  cp "$cache"/assay-* "$site/pkg/"
+  install_bundles "${wanted[@]}"
   cp "$ROOT/style/assay.css" "$site/assay.css"
   precompress "$mode" "$site/assay.css"
   if [ -d "$ROOT/public" ]; then cp -R "$ROOT/public/." "$site/"; fi

@@ -3,7 +3,10 @@
 // the back button returns to the first page, live again.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { serverAndBrowser, openHydrated, waitHydrated, signIn, DEMO } from './harness.js';
+import { cpSync, mkdirSync, mkdtempSync, readdirSync, renameSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { serverAndBrowser, startServer, openHydrated, waitHydrated, signIn, DEMO } from './harness.js';
 
 const env = serverAndBrowser();
 
@@ -138,5 +141,57 @@ test('the bundles and the stylesheet are sent compressed to browsers that accept
     assert.equal(sent.headers['content-type'], plain.headers.get('content-type'), path);
     assert.ok(sent.body.length < body.length / 2, `${path}: ${sent.body.length} bytes sent for ${body.length}`);
     assert.ok(gunzipSync(sent.body).equals(body), `${path}: the same file once decoded`);
+  }
+});
+
+// Issue 15, the first start: scripts/run builds the bundle with every page first and starts
+// Assay; the five page-family bundles follow while it runs. Until a family's bundle is there,
+// its pages hydrate with the one with every page; once its wasm is there, with their own.
+test('the bundle with every page serves each family until its own bundle is built', async () => {
+  const built = join(process.env.LEPTOS_SITE_ROOT ?? join(import.meta.dirname, '..', '..', 'target', 'site'));
+  const site = mkdtempSync(join(tmpdir(), 'assay-e2e-site-'));
+  cpSync(join(built, 'assay.css'), join(site, 'assay.css'));
+  mkdirSync(join(site, 'pkg'));
+  const copy = (prefix) => {
+    const files = readdirSync(join(built, 'pkg')).filter((f) => f.startsWith(prefix));
+    assert.ok(files.some((f) => f.endsWith('_bg.wasm')), `${prefix}: built (scripts/test builds it)`);
+    // As scripts/lib.sh installs a bundle: everything else first, the wasm last by renaming.
+    for (const f of files.filter((f) => !f.endsWith('_bg.wasm'))) cpSync(join(built, 'pkg', f), join(site, 'pkg', f));
+    const wasm = files.find((f) => f.endsWith('_bg.wasm'));
+    cpSync(join(built, 'pkg', wasm), join(site, 'pkg', `.${wasm}.new`));
+    renameSync(join(site, 'pkg', `.${wasm}.new`), join(site, 'pkg', wasm));
+  };
+  copy('assay-all');
+  const server = await startServer({ siteRoot: site });
+  const context = await env.browser.newContext();
+  try {
+    const page = await context.newPage();
+    const wasm = recordWasm(page);
+    await page.goto(`${server.base}/login`);
+    await waitHydrated(page);
+    await signIn(page, DEMO.organizer);
+    await page.waitForSelector('section[data-role="organizer"]', { timeout: 15_000 });
+    // Every page is in this bundle: the campaigns page opens in the same document.
+    await page.evaluate(() => { window.sameDocument = true; });
+    await page.click('header nav a[href="/campaigns"]');
+    await page.waitForSelector('#campaigns', { timeout: 15_000 });
+    assert.match(await page.textContent('#campaigns'), /Demo: DA adequacy/);
+    assert.equal(await page.evaluate(() => window.sameDocument), true);
+    assert.deepEqual(wasm, ['assay-all_bg.wasm']);
+
+    // The campaigns bundle arrives while the server runs: its pages now load it; the others
+    // still load the bundle with every page.
+    copy('assay-campaigns');
+    await page.goto(`${server.base}/campaigns`);
+    await waitHydrated(page);
+    await page.waitForSelector('#campaigns', { timeout: 15_000 });
+    await page.goto(`${server.base}/results`);
+    await waitHydrated(page);
+    assert.deepEqual(wasm, ['assay-all_bg.wasm', 'assay-campaigns_bg.wasm', 'assay-all_bg.wasm']);
+    assert.deepEqual(page.assayErrors ?? [], []);
+  } finally {
+    await context.close();
+    await server.stop();
+    rmSync(site, { recursive: true, force: true });
   }
 });

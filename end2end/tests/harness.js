@@ -32,9 +32,9 @@ function freePort() {
   });
 }
 
-export async function startServer() {
+// `siteRoot`: another site than the built one (default: LEPTOS_SITE_ROOT or target/site).
+export async function startServer({ siteRoot = process.env.LEPTOS_SITE_ROOT ?? join(root, 'target', 'site') } = {}) {
   const bin = process.env.ASSAY_BIN ?? join(root, 'target', 'debug', 'assay');
-  const siteRoot = process.env.LEPTOS_SITE_ROOT ?? join(root, 'target', 'site');
   const dataDir = mkdtempSync(join(tmpdir(), 'assay-e2e-'));
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;

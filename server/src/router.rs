@@ -212,7 +212,14 @@ pub async fn serve(config: Config, demo: bool) -> Result<(), String> {
         .map(|b| b.file_stem())
         .filter(|stem| !site.join("pkg").join(format!("{stem}.js")).exists())
         .collect();
-    if !missing.is_empty() {
+    let all_pages = site.join("pkg").join(format!("{}_bg.wasm", app::ui::ALL_PAGES_STEM)).exists();
+    if !missing.is_empty() && all_pages {
+        tracing::info!(
+            "the bundle with every page serves the pages of {} until they are built into {}/pkg",
+            missing.join(", "),
+            site.display()
+        );
+    } else if !missing.is_empty() {
         tracing::warn!(
             "browser bundles missing in {}/pkg ({}): their pages work but are not interactive. Build them with scripts/run.",
             site.display(),

@@ -64,6 +64,36 @@ impl BrowserBundle {
     }
 }
 
+/// The stem of the bundle with every page (`app/bundles/all`): `scripts/run` builds it first
+/// on a fresh clone, so that the product answers while the five family bundles are built (one
+/// whole-program optimisation instead of five before the first page).
+pub const ALL_PAGES_STEM: &str = "assay-all";
+
+/// The stem of the files that hydrate a page of `bundle`, given which `pkg/…_bg.wasm` files the
+/// site has (`has(stem)`): the family's own bundle, else, while only the all-pages bundle is
+/// built, that one.
+pub fn served_stem(bundle: BrowserBundle, has: impl Fn(&str) -> bool) -> String {
+    let own = bundle.file_stem();
+    if !has(&own) && has(ALL_PAGES_STEM) { ALL_PAGES_STEM.to_string() } else { own }
+}
+
+/// [`served_stem`] for the site at `site_root`. A family bundle once found is not looked for
+/// again (the bundles are only ever added while the server runs).
+#[cfg(feature = "ssr")]
+pub fn served_stem_in(bundle: BrowserBundle, site_root: &str) -> String {
+    use std::sync::atomic::{AtomicBool, Ordering};
+    static FOUND: [AtomicBool; 5] = [const { AtomicBool::new(false) }; 5];
+    let found = &FOUND[bundle as usize];
+    if found.load(Ordering::Relaxed) {
+        return bundle.file_stem();
+    }
+    let stem = served_stem(bundle, |stem| std::path::Path::new(site_root).join("pkg").join(format!("{stem}_bg.wasm")).exists());
+    if stem == bundle.file_stem() {
+        found.store(true, Ordering::Relaxed);
+    }
+    stem
+}
+
 /// Which pages a build renders: every page (the server), or one family's (a browser bundle).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Pages {
@@ -179,8 +209,8 @@ mod tests {
         assert!(checked >= 17, "only {checked} routes found");
     }
 
-    /// Each bundle's crate hydrates its own family, and there is no crate for a bundle the
-    /// server does not know (`scripts/lib.sh` builds every folder of `app/bundles/`).
+    /// Each bundle's crate hydrates its own family, the all-pages crate every page, and there is
+    /// no crate for a bundle the server does not know.
     #[test]
     fn each_bundle_crate_hydrates_its_own_family() {
         let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("bundles");
@@ -190,8 +220,11 @@ mod tests {
             .collect();
         folders.sort();
         let mut names: Vec<String> = BrowserBundle::ALL.iter().map(|b| b.name().to_string()).collect();
+        names.push(super::ALL_PAGES_STEM.trim_start_matches("assay-").to_string());
         names.sort();
         assert_eq!(folders, names);
+        let all = std::fs::read_to_string(root.join("all/src/lib.rs")).unwrap();
+        assert!(all.contains("app::hydrate::<app::ui::Every>()"));
         for bundle in BrowserBundle::ALL {
             let source = std::fs::read_to_string(root.join(bundle.name()).join("src/lib.rs")).unwrap();
             assert!(
@@ -202,6 +235,18 @@ mod tests {
             let manifest = std::fs::read_to_string(root.join(bundle.name()).join("Cargo.toml")).unwrap();
             assert!(manifest.contains(&format!("name = \"assay-bundle-{}\"", bundle.name())));
         }
+    }
+
+    /// Each page gets its family's bundle when it is built, the all-pages bundle while only that
+    /// one is, and its family's name when neither is (the server warns at start).
+    #[test]
+    fn the_all_pages_bundle_stands_in_only_for_missing_families() {
+        use super::{ALL_PAGES_STEM, served_stem};
+        let site = |files: &'static [&'static str]| move |stem: &str| files.contains(&stem);
+        assert_eq!(served_stem(BrowserBundle::Results, site(&["assay-results", "assay-all"])), "assay-results");
+        assert_eq!(served_stem(BrowserBundle::Results, site(&["assay-annotate", "assay-all"])), ALL_PAGES_STEM);
+        assert_eq!(served_stem(BrowserBundle::Annotate, site(&["assay-annotate", "assay-all"])), "assay-annotate");
+        assert_eq!(served_stem(BrowserBundle::Studies, site(&[])), "assay-studies");
     }
 
     #[test]

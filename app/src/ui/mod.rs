@@ -25,7 +25,7 @@ use leptos_router::path;
 mod bundles;
 
 use bundles::Elsewhere;
-pub use bundles::{BrowserBundle, Every, Family, Pages, family};
+pub use bundles::{ALL_PAGES_STEM, BrowserBundle, Every, Family, Pages, family};
 use crate::resource::resource;
 pub use crate::accounts::Session;
 
@@ -36,7 +36,7 @@ pub fn shell(options: LeptosOptions) -> impl IntoView {
     let options = {
         let mut options = options;
         if let Some(parts) = use_context::<http::request::Parts>() {
-            options.output_name = BrowserBundle::for_path(parts.uri.path()).file_stem().into();
+            options.output_name = bundles::served_stem_in(BrowserBundle::for_path(parts.uri.path()), &options.site_root).into();
         }
         // Before any script is written: the scripts below carry the nonce it names.
         crate::web::set_page_security_policy();
