@@ -36,7 +36,8 @@ macro_rules! row {
     };
 }
 
-/// One field of [`row!`].
+/// One field of [`row!`] (the server's side of it).
+#[cfg_attr(not(feature = "ssr"), allow(unused_macros))]
 macro_rules! column {
     ($row:ident, $field:ident, $ty:ty) => {
         sqlx::Row::try_get::<$ty, _>($row, stringify!($field))?
@@ -50,7 +51,9 @@ macro_rules! column {
     };
 }
 
-pub(crate) use {column, row};
+#[cfg(feature = "ssr")]
+pub(crate) use column;
+pub(crate) use row;
 
 #[cfg(all(test, feature = "ssr"))]
 mod tests {

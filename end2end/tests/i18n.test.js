@@ -136,3 +136,34 @@ test('the Arabic HIT is right to left on a 390 px phone: interface, wording and 
   assert.deepEqual(page.assayErrors, []);
   await context.close();
 });
+
+// The signed-in annotator's home page speaks the browser's language (issue 18 item 3): German
+// for a German browser, right to left for an Arabic one, English otherwise; the same when the
+// server renders it (a reload) as after signing in.
+test("a signed-in annotator's home page is in the browser's language", async () => {
+  const cases = [
+    { locale: 'de-DE', lang: 'de', dir: 'ltr', welcome: /^Willkommen, /, work: 'Ihre Arbeit', hits: 'Ihre HITs', state: /Elemente|abgeschlossen/ },
+    { locale: 'ar-EG', lang: 'ar', dir: 'rtl', welcome: /^مرحبًا، /, work: 'عملك', hits: 'مهامك', state: /عنصر|منتهية/ },
+    { locale: 'en-US', lang: 'en', dir: 'ltr', welcome: /^Welcome, /, work: 'Your work', hits: 'Your HITs', state: /items|finished/ },
+  ];
+  for (const c of cases) {
+    const context = await env.browser.newContext({ locale: c.locale });
+    const page = await openHydrated(context, `${env.server.base}/login`);
+    await signIn(page, DEMO.annotator);
+    for (const how of ['after signing in', 'rendered by the server']) {
+      const p = how === 'after signing in' ? page : await openHydrated(context, `${env.server.base}/`);
+      const home = await p.waitForSelector('section[data-role="annotator"]', { timeout: 15_000 });
+      assert.equal(await home.getAttribute('lang'), c.lang, `${c.locale}, ${how}`);
+      assert.equal(await home.getAttribute('dir'), c.dir, `${c.locale}, ${how}`);
+      assert.match(await p.textContent('section[data-role="annotator"] h1'), c.welcome, `${c.locale}, ${how}`);
+      const headings = await p.$$eval('section[data-role="annotator"] h2', (hs) => hs.map((h) => h.textContent));
+      assert.deepEqual(headings, [c.work, c.hits], `${c.locale}, ${how}`);
+      await p.waitForSelector('#my-hits .hit-state', { timeout: 15_000 });
+      for (const state of await p.$$eval('#my-hits .hit-state', (s) => s.map((x) => x.textContent))) {
+        assert.match(state, c.state, `${c.locale}, ${how}`);
+      }
+      assert.deepEqual(p.assayErrors ?? [], [], `${c.locale}, ${how}`);
+    }
+    await context.close();
+  }
+});

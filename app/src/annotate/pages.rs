@@ -1147,46 +1147,69 @@ fn Finished(code: Option<String>, return_url: Option<String>, ui: Ui) -> impl In
 
 /// The signed-in annotator's HITs on the home page, or what to do when there are none.
 #[component]
-pub fn MyHits() -> impl IntoView {
-    let list = crate::resource::resource(|| (), |_| my_assignments());
+pub fn MyHits(words: super::HomeWords, list: HitsResource) -> impl IntoView {
+    use assay_core::i18n::fill;
+    let loading = words.loading_hits.clone();
     view! {
-        <Suspense fallback=|| view! { <p>"Loading your HITs…"</p> }>
-            {move || Suspend::new(async move {
+        <Suspense fallback=move || view! { <p>{loading.clone()}</p> }>
+            {move || { let w = words.clone(); Suspend::new(async move {
                 match list.await {
                     Ok(items) if !items.is_empty() => Either::Left(view! {
                         <ul class="my-hits" id="my-hits">
                             {items.into_iter().map(|a| {
                                 let href = format!("/work/{}", a.assignment);
+                                let (answered, total) = (a.answered.to_string(), a.total.to_string());
                                 let state = if a.completed {
-                                    "finished".to_string()
+                                    w.finished.clone()
                                 } else if a.answered == 0 {
-                                    format!("{} items, not started", a.total)
+                                    fill(&w.not_started, &[("total", &total)])
                                 } else {
-                                    format!("{} of {} items done", a.answered, a.total)
-                                };
-                                let task = match a.task.as_str() {
-                                    "word-order" => "word order",
-                                    "da-fluency" => "fluency",
-                                    "da-source" => "adequacy (source)",
-                                    "ranking" => "ranking",
-                                    _ => "adequacy",
+                                    fill(&w.items_done, &[("answered", &answered), ("total", &total)])
                                 };
                                 view! {
                                     <li data-task=a.task.clone()>
                                         <A href=href>{a.campaign_name}</A>
-                                        " · " {task} " · " <span class="hit-state">{state}</span>
+                                        " · " {w.task(&a.task)} " · " <span class="hit-state">{state}</span>
                                     </li>
                                 }
                             }).collect_view()}
                         </ul>
                     }),
                     _ => Either::Right(view! {
-                        <p class="empty" id="my-hits-empty">
-                            "You have no HIT in progress. Start one from a campaign above."
-                        </p>
+                        <p class="empty" id="my-hits-empty">{w.no_hits.clone()}</p>
                     }),
                 }
-            })}
+            }) }}
+        </Suspense>
+    }
+}
+
+/// The signed-in annotator's HITs ([`my_assignments`]), a resource of the home page.
+pub type HitsResource = Resource<Result<Vec<super::MyAssignment>, ServerFnError>, crate::resource::JsonCodec>;
+
+/// A signed-in annotator's home page, in the browser's language ([`super::HomeWords`]). Its
+/// three resources are made here, side by side: one made inside another's resolved suspense
+/// would not hydrate.
+#[component]
+pub fn AnnotatorHome(name: String) -> impl IntoView {
+    use assay_core::i18n::fill;
+    let words = crate::resource::resource(|| (), |_| super::api::annotator_home_words());
+    let queue = crate::campaign::pages::queue_resource();
+    let hits: HitsResource = crate::resource::resource(|| (), |_| my_assignments());
+    view! {
+        <Suspense fallback=|| view! { <p>"…"</p> }>
+            {move || { let name = name.clone(); Suspend::new(async move {
+                let w = words.await.unwrap_or_default();
+                view! {
+                    <section class="card" data-role="annotator" lang=w.tag.clone() dir=w.dir.clone()>
+                        <h1>{fill(&w.welcome, &[("name", &name)])}</h1>
+                        <p class="role-badge">{w.role.clone()}</p>
+                        <crate::campaign::pages::AnnotatorQueue words=w.clone() queue/>
+                        <h2>{w.your_hits.clone()}</h2>
+                        <MyHits words=w.clone() list=hits/>
+                    </section>
+                }
+            }) }}
         </Suspense>
     }
 }

@@ -1286,10 +1286,22 @@ fn duration(seconds: f64) -> String {
     }
 }
 
-/// The annotator's queue on the home page: campaigns with work, and a button to start or continue.
+/// The signed-in annotator's queue ([`my_queue`]), as a resource of the home page (created
+/// beside the page's words, not inside them: resources made inside a resolved suspense do not
+/// hydrate).
+pub type QueueResource = Resource<Result<Vec<crate::campaign::QueueEntry>, ServerFnError>, crate::resource::JsonCodec>;
+
+/// The queue of the signed-in annotator's home page.
+pub fn queue_resource() -> QueueResource {
+    crate::resource::resource(|| (), |_| my_queue())
+}
+
+/// The annotator's queue on the home page: campaigns with work, and a button to start or
+/// continue, in `words`' language.
 #[component]
-pub fn AnnotatorQueue() -> impl IntoView {
-    let queue = crate::resource::resource(|| (), |_| my_queue());
+pub fn AnnotatorQueue(words: crate::annotate::HomeWords, queue: QueueResource) -> impl IntoView {
+    use assay_core::i18n::fill;
+    let w = words.clone();
     let start = ServerAction::<StartCampaignHit>::new();
     Effect::new(move |_| {
         if let Some(Ok(public_id)) = start.value().get() {
@@ -1298,30 +1310,31 @@ pub fn AnnotatorQueue() -> impl IntoView {
         }
     });
     view! {
-        <h2>"Your work"</h2>
-        <Suspense fallback=|| view! { <p>"Loading…"</p> }>
-            {move || Suspend::new(async move {
+        <h2>{words.your_work.clone()}</h2>
+        <Suspense fallback=|| view! { <p>"…"</p> }>
+            {move || { let w = w.clone(); Suspend::new(async move {
                 match queue.await {
                     Err(e) => Either::Left(view! { <p class="error" role="alert">{error_text(&e)}</p> }),
                     Ok(list) if list.is_empty() => Either::Right(Either::Left(view! {
-                        <p class="empty" id="empty-state">
-                            "No HIT is waiting for you. When an organizer assigns you to a campaign, its HITs appear here; each takes about half an hour."
-                        </p>
+                        <p class="empty" id="empty-state">{w.no_work.clone()}</p>
                     })),
                     Ok(list) => Either::Right(Either::Right(view! {
                         <ul class="queue" id="queue">
                             {list.into_iter().map(|q| {
                                 let cid = q.campaign_id;
+                                let minutes = fill(&w.minutes_per_hit, &[("minutes", &format!("{:.0}", q.minutes_per_hit))]);
+                                let done = (q.completed_hits > 0).then(|| format!(" · {}", fill(&w.done, &[("n", &q.completed_hits.to_string())])));
+                                let (resume, start_label) = (w.resume.clone(), w.start.clone());
                                 view! {
                                     <li>
-                                        <strong>{q.name}</strong> " · " {task_label(&q.task)} " · " {q.pair}
-                                        " · " {format!("about {:.0} minutes per HIT", q.minutes_per_hit)}
-                                        {(q.completed_hits > 0).then(|| format!(" · {} done", q.completed_hits))}
+                                        <strong>{q.name}</strong> " · " {w.task(&q.task)} " · " {q.pair}
+                                        " · " {minutes}
+                                        {done}
                                         " "
                                         {match q.active {
-                                            Some(p) => Either::Left(view! { <a class="button primary" rel="external" href=format!("/work/{p}")>"Continue"</a> }),
+                                            Some(p) => Either::Left(view! { <a class="button primary" rel="external" href=format!("/work/{p}")>{resume}</a> }),
                                             None => Either::Right(view! {
-                                                <button class="primary start-work" on:click=move |_| { start.dispatch(StartCampaignHit { campaign_id: cid }); }>"Start a HIT"</button>
+                                                <button class="primary start-work" on:click=move |_| { start.dispatch(StartCampaignHit { campaign_id: cid }); }>{start_label}</button>
                                             }),
                                         }}
                                     </li>
@@ -1330,7 +1343,7 @@ pub fn AnnotatorQueue() -> impl IntoView {
                         </ul>
                     })),
                 }
-            })}
+            }) }}
         </Suspense>
         {move || match start.value().get() {
             Some(Err(e)) => Some(view! { <p class="error" role="alert">{error_text(&e)}</p> }),

@@ -72,6 +72,7 @@ pub const ALL_PAGES_STEM: &str = "assay-all";
 /// The stem of the files that hydrate a page of `bundle`, given which `pkg/…_bg.wasm` files the
 /// site has (`has(stem)`): the family's own bundle, else, while only the all-pages bundle is
 /// built, that one.
+#[cfg_attr(not(feature = "ssr"), allow(dead_code))]
 pub fn served_stem(bundle: BrowserBundle, has: impl Fn(&str) -> bool) -> String {
     let own = bundle.file_stem();
     if !has(&own) && has(ALL_PAGES_STEM) { ALL_PAGES_STEM.to_string() } else { own }

@@ -2,10 +2,10 @@
 //! the browser bundles that hydrate them (`bundles`). The top of the page modules: every page
 //! family's pages are routed here; nothing below imports it.
 
-use crate::annotate::pages::MyHits;
+use crate::annotate::pages::AnnotatorHome;
 use crate::accounts::api::{AcceptInvitation, Login, Logout, current_user};
 use crate::auth::{Role, UserInfo};
-use crate::campaign::pages::{AnnotatorQueue, OrganizerHome};
+use crate::campaign::pages::OrganizerHome;
 // The pages: a browser bundle holds only its family's (see `page!`).
 use crate::{
     annotate::pages::WorkPage,
@@ -196,27 +196,24 @@ fn HomePage() -> impl IntoView {
 fn RoleHome(user: UserInfo) -> impl IntoView {
     let title = format!("Welcome, {}", user.name);
     let body = match user.role {
-        Role::Annotator => Either::Left(view! {
-            <AnnotatorQueue/>
-            <h2>"Your HITs"</h2>
-            <MyHits/>
-        }),
-        Role::Researcher => Either::Right(Either::Left(view! { <crate::results::pages::ResearcherHome/> })),
-        Role::Organizer => Either::Right(Either::Right(Either::Left(view! { <OrganizerHome/> }))),
-        Role::Admin => Either::Right(Either::Right(Either::Right(view! {
+        // In the annotator's language, with its own heading.
+        Role::Annotator => return Either::Left(view! { <AnnotatorHome name=user.name/> }),
+        Role::Researcher => Either::Left(view! { <crate::results::pages::ResearcherHome/> }),
+        Role::Organizer => Either::Right(Either::Left(view! { <OrganizerHome/> })),
+        Role::Admin => Either::Right(Either::Right(view! {
             <h2>"Administration"</h2>
             <p class="empty" id="empty-state">
                 "Invite organizers, researchers and annotators from the " <A href="/admin/users">"accounts page"</A> "."
             </p>
-        }))),
+        })),
     };
-    view! {
+    Either::Right(view! {
         <section class="card" data-role=user.role.as_str()>
             <h1>{title}</h1>
             <p class="role-badge">{user.role.label()}</p>
             {body}
         </section>
-    }
+    })
 }
 
 #[component]

@@ -474,6 +474,30 @@ messages! {
         /// The heading of a HIT's start page when the organizer gave no title for annotators
         /// (the campaign's own name is the organizers').
         WorkTitle,
+        /// A signed-in annotator's home page (in the browser's language): its heading.
+        HomeWelcome,
+        HomeRole,
+        HomeYourWork,
+        HomeNoWork,
+        HomeMinutesPerHit,
+        HomeDone,
+        HomeContinue,
+        HomeStart,
+        HomeYourHits,
+        HomeLoadingHits,
+        /// A HIT's state in the annotator's list.
+        HomeFinished,
+        HomeNotStarted,
+        HomeItemsDone,
+        HomeNoHits,
+        /// Each task as the annotator's lists name it.
+        HomeTaskAdequacy,
+        HomeTaskFluency,
+        HomeTaskSource,
+        HomeTaskWordOrder,
+        HomeTaskRanking,
+        HomeTaskEsa,
+        HomeTaskMqm,
     }
 }
 
