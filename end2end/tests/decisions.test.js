@@ -102,6 +102,10 @@ test('bulk decisions: approve everyone who passed after a confirmation that name
     await page.waitForSelector('#bulk-error', { timeout: 10_000 });
     assert.match(await page.locator('#bulk-error').innerText(), /Give a reason for the rejections/);
     assert.equal(await page.locator('#bulk-confirm').count(), 0);
+    // The focus goes to the reason (on the next frame): wait for it, or it could move there
+    // after the focus below and take the Enter meant for the approve button (seen once in a
+    // full run on a loaded machine).
+    await page.waitForFunction(() => document.activeElement?.id === 'bulk-reason', null, { timeout: 5_000 });
   }
   // Asked and confirmed by keyboard.
   await page.focus('#bulk-approve');

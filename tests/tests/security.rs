@@ -97,6 +97,7 @@ const TABLE: &[Row] = &[
     // A DA item takes no error spans: its owner's request is refused as invalid (400).
     Row { endpoint: "submit_spans", how: How::Json, expect: [S(401), S(400), S(400), S(403), S(403), S(403)], teams: [S(403), S(403)] },
     Row { endpoint: "my_assignments", how: How::Form, expect: [S(401), S(401), S(200), S(200), S(200), S(200)], teams: [S(200), S(200)] },
+    Row { endpoint: "annotator_home_words", how: How::Form, expect: [S(401), S(401), S(200), S(200), S(200), S(200)], teams: [S(200), S(200)] },
     Row { endpoint: "verify_completion_code", how: How::Get, expect: [S(200); 6], teams: [S(200), S(200)] },
     Row { endpoint: "list_assignments", how: How::Form, expect: [S(401), S(401), S(403), S(403), S(200), S(200)], teams: [S(403), S(200)] },
     Row { endpoint: "assignment_judgments", how: How::Form, expect: [S(401), S(401), S(403), S(403), S(200), S(200)], teams: [S(403), S(404)] },

@@ -161,15 +161,6 @@ pub async fn submit_screen(
     }
 }
 
-/// The words of the signed-in annotator's home page, in the browser's language (its
-/// `Accept-Language`; English if the catalog has none of its languages).
-#[server(endpoint = "annotator_home_words")]
-pub async fn annotator_home_words() -> Result<super::HomeWords, ServerFnError> {
-    web::require(Role::Annotator)?;
-    let lang = super::accept_language().as_deref().and_then(assay_core::i18n::Lang::from_accept_language).unwrap_or_default();
-    Ok(super::home_words(lang))
-}
-
 /// The signed-in account's HITs (home page).
 #[server(endpoint = "my_assignments")]
 pub async fn my_assignments() -> Result<Vec<MyAssignment>, ServerFnError> {

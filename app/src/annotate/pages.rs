@@ -1147,7 +1147,7 @@ fn Finished(code: Option<String>, return_url: Option<String>, ui: Ui) -> impl In
 
 /// The signed-in annotator's HITs on the home page, or what to do when there are none.
 #[component]
-pub fn MyHits(words: super::HomeWords, list: HitsResource) -> impl IntoView {
+pub fn MyHits(words: crate::campaign::HomeWords, list: HitsResource) -> impl IntoView {
     use assay_core::i18n::fill;
     let loading = words.loading_hits.clone();
     view! {
@@ -1187,13 +1187,13 @@ pub fn MyHits(words: super::HomeWords, list: HitsResource) -> impl IntoView {
 /// The signed-in annotator's HITs ([`my_assignments`]), a resource of the home page.
 pub type HitsResource = Resource<Result<Vec<super::MyAssignment>, ServerFnError>, crate::resource::JsonCodec>;
 
-/// A signed-in annotator's home page, in the browser's language ([`super::HomeWords`]). Its
+/// A signed-in annotator's home page, in the browser's language ([`crate::campaign::HomeWords`]). Its
 /// three resources are made here, side by side: one made inside another's resolved suspense
 /// would not hydrate.
 #[component]
 pub fn AnnotatorHome(name: String) -> impl IntoView {
     use assay_core::i18n::fill;
-    let words = crate::resource::resource(|| (), |_| super::api::annotator_home_words());
+    let words = crate::resource::resource(|| (), |_| crate::campaign::api::annotator_home_words());
     let queue = crate::campaign::pages::queue_resource();
     let hits: HitsResource = crate::resource::resource(|| (), |_| my_assignments());
     view! {

@@ -115,6 +115,15 @@ pub async fn fetch_progress(campaign_id: i64) -> Result<CampaignProgress, Server
         .map_err(|e| e.in_argument("campaign_id"))?)
 }
 
+/// The words of the signed-in annotator's home page, in the browser's language (its
+/// `Accept-Language`; English if the catalog has none of its languages).
+#[server(endpoint = "annotator_home_words")]
+pub async fn annotator_home_words() -> Result<super::HomeWords, ServerFnError> {
+    web::require(Role::Annotator)?;
+    let lang = web::accept_language().as_deref().and_then(assay_core::i18n::Lang::from_accept_language).unwrap_or_default();
+    Ok(super::home_words(lang))
+}
+
 /// Campaigns with work for the signed-in annotator.
 #[server(endpoint = "my_queue")]
 pub async fn my_queue() -> Result<Vec<QueueEntry>, ServerFnError> {

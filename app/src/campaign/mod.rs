@@ -216,3 +216,76 @@ pub struct QueueEntry {
 
 #[cfg(all(test, feature = "ssr"))]
 pub(crate) mod tests;
+
+/// A signed-in annotator's home page in words of the browser's language (resolved by the
+/// server, as every annotator-facing text: no catalog in the bundle). Templates keep their
+/// `{placeholders}` for [`assay_core::i18n::fill`].
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct HomeWords {
+    /// BCP 47 tag and direction of the words.
+    pub tag: String,
+    pub dir: String,
+    /// `{name}`.
+    pub welcome: String,
+    pub role: String,
+    pub your_work: String,
+    pub no_work: String,
+    /// `{minutes}`.
+    pub minutes_per_hit: String,
+    /// `{n}`.
+    pub done: String,
+    pub resume: String,
+    pub start: String,
+    pub your_hits: String,
+    pub loading_hits: String,
+    pub finished: String,
+    /// `{total}`.
+    pub not_started: String,
+    /// `{answered}`, `{total}`.
+    pub items_done: String,
+    pub no_hits: String,
+    /// (task name, what annotators call it).
+    pub tasks: Vec<(String, String)>,
+}
+
+impl HomeWords {
+    /// What the annotator's lists call a task (its name if unknown).
+    pub fn task(&self, task: &str) -> String {
+        self.tasks.iter().find(|(t, _)| t == task).map_or_else(|| task.to_string(), |(_, label)| label.clone())
+    }
+}
+
+/// [`HomeWords`] in `lang`.
+#[cfg(feature = "ssr")]
+pub fn home_words(lang: assay_core::i18n::Lang) -> HomeWords {
+    use assay_core::i18n::Text;
+    let t = |x: Text| lang.text(x).to_string();
+    let tasks = [
+        (TaskKind::DaAdequacy, Text::HomeTaskAdequacy),
+        (TaskKind::DaFluency, Text::HomeTaskFluency),
+        (TaskKind::DaSourceBased, Text::HomeTaskSource),
+        (TaskKind::WordOrder, Text::HomeTaskWordOrder),
+        (TaskKind::Ranking, Text::HomeTaskRanking),
+        (TaskKind::Esa, Text::HomeTaskEsa),
+        (TaskKind::Mqm, Text::HomeTaskMqm),
+    ];
+    HomeWords {
+        tag: lang.tag().to_string(),
+        dir: lang.dir().to_string(),
+        welcome: t(Text::HomeWelcome),
+        role: t(Text::HomeRole),
+        your_work: t(Text::HomeYourWork),
+        no_work: t(Text::HomeNoWork),
+        minutes_per_hit: t(Text::HomeMinutesPerHit),
+        done: t(Text::HomeDone),
+        resume: t(Text::HomeContinue),
+        start: t(Text::HomeStart),
+        your_hits: t(Text::HomeYourHits),
+        loading_hits: t(Text::HomeLoadingHits),
+        finished: t(Text::HomeFinished),
+        not_started: t(Text::HomeNotStarted),
+        items_done: t(Text::HomeItemsDone),
+        no_hits: t(Text::HomeNoHits),
+        tasks: tasks.iter().map(|&(k, x)| (k.as_str().to_string(), t(x))).collect(),
+    }
+}

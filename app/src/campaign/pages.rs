@@ -1299,7 +1299,7 @@ pub fn queue_resource() -> QueueResource {
 /// The annotator's queue on the home page: campaigns with work, and a button to start or
 /// continue, in `words`' language.
 #[component]
-pub fn AnnotatorQueue(words: crate::annotate::HomeWords, queue: QueueResource) -> impl IntoView {
+pub fn AnnotatorQueue(words: super::HomeWords, queue: QueueResource) -> impl IntoView {
     use assay_core::i18n::fill;
     let w = words.clone();
     let start = ServerAction::<StartCampaignHit>::new();

@@ -25,6 +25,12 @@ fn request_parts() -> AppResult<http::request::Parts> {
 }
 
 /// The shared state, from the request.
+/// The request's `Accept-Language` header, if any (server functions and routes).
+pub fn accept_language() -> Option<String> {
+    leptos::prelude::use_context::<http::request::Parts>()
+        .and_then(|p| p.headers.get(http::header::ACCEPT_LANGUAGE).and_then(|v| v.to_str().ok()).map(str::to_string))
+}
+
 pub fn app_state() -> AppResult<AppState> {
     request_parts()?.extensions.get::<AppState>().cloned().ok_or_else(|| AppError::internal("no application state"))
 }
