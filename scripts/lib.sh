@@ -79,9 +79,11 @@ finish_bundle() {
 }
 
 # The bundles are kept under target/site-cache/<mode>-<key>, keyed by everything they are
-# built from, and rebuilt only when that changes. Sets SITE_CACHE. $1 = debug | release
+# built from, and rebuilt only when that changes. Sets SITE_CACHE (once per mode: the key
+# hashes every source file). $1 = debug | release
 site_cache() {
   local mode="$1" key dir
+  if [ -n "${SITE_CACHE:-}" ] && [ "${SITE_CACHE_MODE:-}" = "$mode" ]; then return 0; fi
   if [ "$mode" = release ]; then
     apt_install brotli gzip
     # wasm-opt from npm's binaryen (end2end/package.json), not Debian's older one, which breaks
@@ -94,6 +96,7 @@ site_cache() {
     cd "$ROOT" && find app/src app/core app/stats app/bundles app/Cargo.toml Cargo.toml Cargo.lock .cargo -type f -not -path "*/target/*" -print0 | sort -z | xargs -0 sha256sum
   } | sha256sum | cut -c1-16)"
   SITE_CACHE="$CARGO_TARGET_DIR/site-cache/$mode-$key"
+  SITE_CACHE_MODE="$mode"
   for dir in "$CARGO_TARGET_DIR/site-cache/$mode-"*; do
     if [ -d "$dir" ] && [ "$dir" != "$SITE_CACHE" ]; then rm -rf "$dir"; fi
   done

@@ -194,7 +194,6 @@ fn HomePage() -> impl IntoView {
 
 #[component]
 fn RoleHome(user: UserInfo) -> impl IntoView {
-    let title = format!("Welcome, {}", user.name);
     let body = match user.role {
         // In the annotator's language, with its own heading.
         Role::Annotator => return Either::Left(view! { <AnnotatorHome name=user.name/> }),
@@ -209,7 +208,7 @@ fn RoleHome(user: UserInfo) -> impl IntoView {
     };
     Either::Right(view! {
         <section class="card" data-role=user.role.as_str()>
-            <h1>{title}</h1>
+            <h1>{format!("Welcome, {}", user.name)}</h1>
             <p class="role-badge">{user.role.label()}</p>
             {body}
         </section>
