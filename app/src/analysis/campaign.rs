@@ -43,8 +43,8 @@ pub struct CampaignAnalysis {
     pub stored_judgments: i64,
     /// Milliseconds the reading and the pipeline took.
     pub compute_ms: i64,
-    /// The agreement report, computed on first use (it pairs every judgment of a segment).
-    agreement: OnceLock<AgreementReport>,
+    /// The agreement report (intra- and inter-annotator, over all and the retained workers).
+    agreement: AgreementReport,
     /// A ranking campaign's methods side by side; `None` for other tasks.
     pub ranking: Option<RankingAnalysis>,
     /// An ESA campaign's WMT ranking and error spans; `None` for other tasks.
@@ -464,9 +464,9 @@ impl CampaignAnalysis {
         Ok(files)
     }
 
-    /// The agreement report of this analysis (computed once, then kept with it).
+    /// The agreement report of this analysis.
     pub fn agreement(&self) -> &AgreementReport {
-        self.agreement.get_or_init(|| agreement(&self.set, &self.result))
+        &self.agreement
     }
 }
 
@@ -484,10 +484,13 @@ pub fn retained_mask(set: &JudgmentSet, r: &AnalysisResult) -> Vec<bool> {
 pub fn agreement(set: &JudgmentSet, r: &AnalysisResult) -> AgreementReport {
     use super::agreement::{Scale, agreement_report};
     let keep = retained_mask(set, r);
-    AgreementReport {
-        all_workers: agreement_report(set, None, Scale::of_task),
-        retained_workers: agreement_report(set, Some(&keep), Scale::of_task),
-    }
+    // The two reports are independent: one on each core.
+    let (all_workers, retained_workers) = std::thread::scope(|s| {
+        let all = s.spawn(|| agreement_report(set, None, Scale::of_task));
+        let retained = agreement_report(set, Some(&keep), Scale::of_task);
+        (all.join().expect("the agreement report panicked"), retained)
+    });
+    AgreementReport { all_workers, retained_workers }
 }
 
 /// (count, largest id) of a set of judgments.
@@ -514,7 +517,9 @@ fn cache() -> AppResult<std::sync::MutexGuard<'static, Cache>> {
     CACHE.get_or_init(Default::default).lock().map_err(|_| AppError::internal("the analysis cache is poisoned"))
 }
 
-async fn version(db: &Db, campaign: Option<i64>) -> AppResult<Version> {
+/// (number, largest id) of the stored judgments of a campaign, or of every campaign (`None`):
+/// what the analysis and review caches compare to know whether their figures are current.
+pub(crate) async fn version(db: &Db, campaign: Option<i64>) -> AppResult<Version> {
     let row = match campaign {
         None => sqlx::query("SELECT COUNT(*), COALESCE(MAX(id), 0) FROM judgments").fetch_one(&db.pool).await,
         Some(id) => {
@@ -543,28 +548,23 @@ pub async fn analyse(db: &Db, campaign_id: i64, settings: &AnalysisSettings) -> 
     let mut entry = slot.lock().await;
     let table = version(db, None).await?;
     // The campaign's own version, read only when the table's changed.
-    let mut campaign = None;
     if let Some(e) = entry.as_mut().filter(|e| e.table != table) {
-        let now = version(db, Some(campaign_id)).await?;
-        if e.campaign == now {
+        if e.campaign == version(db, Some(campaign_id)).await? {
             e.table = table;
         }
-        campaign = Some(now);
     }
     let reuse = entry.as_ref().is_some_and(|e| e.table == table);
     if !reuse {
-        let campaign = match campaign {
-            Some(v) => v,
-            None => version(db, Some(campaign_id)).await?,
-        };
         let started = std::time::Instant::now();
-        let (info, set, ProtocolRows { ranking: blocks, esa: ratings }) = load_campaign_with_blocks(db, campaign_id).await?;
+        // The campaign's version is that of the judgments read: no count of its own.
+        let (info, set, ProtocolRows { ranking: blocks, esa: ratings }, campaign) = load_campaign_with_blocks(db, campaign_id).await?;
         let settings = settings.clone();
-        let (set, result, ranking, esa) = tokio::task::spawn_blocking(move || {
+        let (set, result, ranking, esa, agreement) = tokio::task::spawn_blocking(move || {
             let result = run_pipeline(&set, &settings);
             let ranking = blocks.map(|b| ranking_analysis(&set, &result, b));
             let esa = ratings.map(|x| esa_analysis(&set, &result, x));
-            (set, result, ranking, esa)
+            let agreement = agreement(&set, &result);
+            (set, result, ranking, esa, agreement)
         })
         .await
         .map_err(|e| AppError::internal(format!("the analysis failed: {e}")))?;
@@ -576,7 +576,7 @@ pub async fn analyse(db: &Db, campaign_id: i64, settings: &AnalysisSettings) -> 
             computed_at_ms: now_ms(),
             stored_judgments: campaign.0,
             compute_ms: started.elapsed().as_millis() as i64,
-            agreement: OnceLock::new(),
+            agreement,
             ranking,
             esa,
         };

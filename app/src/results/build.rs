@@ -321,16 +321,22 @@ pub fn ranking_view(a: &crate::analysis::campaign::RankingAnalysis) -> super::Ra
 
 /// (original, bad reference) score pairs of every worker, matched inside a HIT by system and segment.
 pub fn bad_ref_pairs(set: &JudgmentSet) -> HashMap<(u32, u16), Vec<(f64, f64)>> {
-    let mut originals: HashMap<(u32, u32, u32, u32), f64> = HashMap::new();
+    // (worker, HIT, system, segment) of each bad reference → the first original's score: only
+    // the bad references' keys are kept (a tenth of the records), not every original's.
+    let key = |j: &analysis::Judgment| (j.worker, j.hit, j.system, j.segment);
+    let mut originals: analysis::FxMap<(u32, u32, u32, u32), Option<f64>> =
+        set.records.iter().filter(|j| j.item_type == ItemType::BadRef).map(|j| (key(j), None)).collect();
     for j in &set.records {
         if j.item_type == ItemType::System {
-            originals.entry((j.worker, j.hit, j.system, j.segment)).or_insert(j.score);
+            if let Some(first @ None) = originals.get_mut(&key(j)) {
+                *first = Some(j.score);
+            }
         }
     }
     let mut out: HashMap<(u32, u16), Vec<(f64, f64)>> = HashMap::new();
     for j in &set.records {
         if j.item_type == ItemType::BadRef {
-            if let Some(&o) = originals.get(&(j.worker, j.hit, j.system, j.segment)) {
+            if let Some(&Some(o)) = originals.get(&key(j)) {
                 out.entry((j.worker, j.task)).or_default().push((o, j.score));
             }
         }
@@ -406,9 +412,10 @@ pub fn worker_rows(set: &JudgmentSet, workers: &[WorkerQc], exclusion: Exclusion
 }
 
 /// Loads the campaign and runs quality control only (the review page polls this while a
-/// campaign is live: no z-scores, no bootstrap).
-pub async fn run_qc(db: &Db, campaign_id: i64, options: ResultsOptions) -> AppResult<(String, JudgmentSet, Vec<WorkerQc>, AnalysisSettings)> {
-    let (info, set) = analysis::db::load_campaign(db, campaign_id).await?;
+/// campaign is live: no z-scores, no bootstrap). Also gives the number and the largest id of the
+/// stored judgments read: the version of the campaign the figures are of.
+pub async fn run_qc(db: &Db, campaign_id: i64, options: ResultsOptions) -> AppResult<(JudgmentSet, Vec<WorkerQc>, AnalysisSettings, (i64, i64))> {
+    let (_, set, _, stored) = analysis::db::load_campaign_with_blocks(db, campaign_id).await?;
     let settings = settings(options);
     let qc = settings.qc;
     let (set, workers) = tokio::task::spawn_blocking(move || {
@@ -417,7 +424,7 @@ pub async fn run_qc(db: &Db, campaign_id: i64, options: ResultsOptions) -> AppRe
     })
     .await
     .map_err(|e| AppError::internal(format!("quality control failed: {e}")))?;
-    Ok((info.name, set, workers, settings))
+    Ok((set, workers, settings, stored))
 }
 
 /// The campaign analysed with the page's choices (the shared analysis and its cache).

@@ -35,7 +35,8 @@ struct Acc {
     sxx: f64,
     syy: f64,
     sxy: f64,
-    workers: Vec<u32>,
+    /// Which workers (by index) have a pair here.
+    workers: Vec<bool>,
     items: usize,
 }
 
@@ -83,7 +84,10 @@ pub fn agreement_report(set: &JudgmentSet, keep: Option<&[bool]>, scale_of: impl
             let mut item_keys: Vec<&(u32, u32)> = items.keys().collect();
             item_keys.sort_unstable();
             let shift = item_keys.first().map_or(0.0, |k| items[*k][0].score);
-            let (mut intra, mut inter) = (Acc::default(), Acc::default());
+            let n_workers = set.workers.len();
+            let (mut intra, mut inter) = (Acc { workers: vec![false; n_workers], ..Acc::default() }, Acc { workers: vec![false; n_workers], ..Acc::default() });
+            // Cohen's κ's categories, only for a categorical scale.
+            let categorical = matches!(scale, Scale::Categorical { .. });
             let mut labelled = Vec::new();
             let mut judgments = 0;
             let mut scores = Vec::new();
@@ -93,8 +97,10 @@ pub fn agreement_report(set: &JudgmentSet, keep: Option<&[bool]>, scale_of: impl
                 // The item's judgments by worker, each worker's in record order.
                 let mut by_worker: Vec<(u32, usize, f64)> = js.iter().enumerate().map(|(i, j)| (j.worker, i, j.score - shift)).collect();
                 by_worker.sort_unstable_by_key(|&(w, i, _)| (w, i));
-                for j in js.iter() {
-                    labelled.push(LabelledJudgment { annotator: j.worker, item: n as u32, category: scale.category(j.score) });
+                if categorical {
+                    for j in js.iter() {
+                        labelled.push(LabelledJudgment { annotator: j.worker, item: n as u32, category: scale.category(j.score) });
+                    }
                 }
                 // Sums over every unordered pair of the item, then the same-worker pairs
                 // (intra, each as (earlier, later)); inter pairs are the rest.
@@ -118,7 +124,7 @@ pub fn agreement_report(set: &JudgmentSet, keep: Option<&[bool]>, scale_of: impl
                             intra.sxx += a * a;
                             intra.syy += b * b;
                             intra.sxy += a * b;
-                            intra.workers.push(w);
+                            intra.workers[w as usize] = true;
                             same_pairs += 1;
                             same_abs += (a - b).abs();
                             same_s += a + b;
@@ -142,7 +148,9 @@ pub fn agreement_report(set: &JudgmentSet, keep: Option<&[bool]>, scale_of: impl
                     inter.syy += squares;
                     inter.sxy += 2.0 * products;
                     if distinct_workers > 1 {
-                        inter.workers.extend(js.iter().map(|j| j.worker));
+                        for j in js.iter() {
+                            inter.workers[j.worker as usize] = true;
+                        }
                     }
                 }
             }
@@ -150,12 +158,10 @@ pub fn agreement_report(set: &JudgmentSet, keep: Option<&[bool]>, scale_of: impl
                 Scale::Categorical { categories } if !labelled.is_empty() => kappa_agreement(&labelled, categories).ok(),
                 _ => None,
             };
-            let finish = |mut acc: Acc, k: Option<&assay_stats::agreement::AgreementPairs>| {
-                acc.workers.sort_unstable();
-                acc.workers.dedup();
+            let finish = |acc: Acc, k: Option<&assay_stats::agreement::AgreementPairs>| {
                 PairFigures {
                     pairs: acc.pairs as usize,
-                    workers: acc.workers.len(),
+                    workers: acc.workers.iter().filter(|&&w| w).count(),
                     items: acc.items,
                     mean_abs_difference: (acc.pairs > 0).then(|| acc.abs / acc.pairs as f64),
                     pearson_r: match scale {
