@@ -145,17 +145,42 @@ pub struct StoredJudgment {
     pub gold_rank: Option<i64>,
 }
 
-const JUDGMENT_COLUMNS: &str = "SELECT j.id, a.id, a.worker_id, a.slot, h.hit_index, hi.position, hi.item_type, \
-        COALESCE(hi.system_id, p.system_id), hi.segment_id, \
-        CAST(j.score AS DOUBLE PRECISION), CAST(j.score2 AS DOUBLE PRECISION), j.skipped, j.submitted_at, j.time_on_screen_ms, \
-        CASE WHEN j.active_ms IS NOT NULL AND j.shown_at IS NOT NULL AND j.active_ms < j.submitted_at - j.shown_at THEN j.active_ms \
-             ELSE COALESCE(j.submitted_at - j.shown_at, j.time_on_screen_ms, 0) END, hi.screen, hi.gold_rank \
-     FROM hits h \
-     JOIN assignments a ON a.hit_id = h.id \
-     JOIN judgments j ON j.assignment_id = a.id \
-     JOIN hit_items hi ON hi.id = j.hit_item_id \
-     LEFT JOIN hit_items p ON p.hit_id = hi.hit_id AND p.position = hi.paired_position \
-     WHERE h.campaign_id = $1";
+/// The judgment query's columns (a macro: the two orders of its tables below share them).
+macro_rules! judgment_columns {
+    () => {
+        "SELECT j.id, a.id, a.worker_id, a.slot, h.hit_index, hi.position, hi.item_type, \
+            COALESCE(hi.system_id, p.system_id), hi.segment_id, \
+            CAST(j.score AS DOUBLE PRECISION), CAST(j.score2 AS DOUBLE PRECISION), j.skipped, j.submitted_at, j.time_on_screen_ms, \
+            CASE WHEN j.active_ms IS NOT NULL AND j.shown_at IS NOT NULL AND j.active_ms < j.submitted_at - j.shown_at THEN j.active_ms \
+                 ELSE COALESCE(j.submitted_at - j.shown_at, j.time_on_screen_ms, 0) END, hi.screen, hi.gold_rank "
+    };
+}
+
+/// The judged item and, for a REF item's system, its pair.
+macro_rules! judgment_items {
+    () => {
+        " JOIN hit_items hi ON hi.id = j.hit_item_id \
+          LEFT JOIN hit_items p ON p.hit_id = hi.hit_id AND p.position = hi.paired_position "
+    };
+}
+
+const JUDGMENT_COLUMNS: &str = concat!(
+    judgment_columns!(),
+    "FROM hits h JOIN assignments a ON a.hit_id = h.id JOIN judgments j ON j.assignment_id = a.id",
+    judgment_items!(),
+    "WHERE h.campaign_id = $1"
+);
+
+/// SQLite only (its `CROSS JOIN` keeps the tables in the order written): the same query driven by
+/// the judgments table in id order, over the ids `$2..=$3`, so that `ORDER BY j.id` needs no sort.
+/// A million judgments of a campaign that fills its id range read in 0.47 s, against 0.74 s
+/// sorted after the join.
+const JUDGMENTS_BY_ID: &str = concat!(
+    judgment_columns!(),
+    "FROM judgments j CROSS JOIN assignments a ON a.id = j.assignment_id CROSS JOIN hits h ON h.id = a.hit_id",
+    judgment_items!(),
+    "WHERE h.campaign_id = $1 AND j.id BETWEEN $2 AND $3 ORDER BY j.id"
+);
 
 /// The one judgment query: `ordered` sorts by judgment id in the database (the exports'
 /// order; the analysis sorts in memory, which is cheaper).
@@ -370,45 +395,67 @@ fn each_sqlite_judgment_in(
 ) -> AppResult<()> {
     let failed = |e: rusqlite::Error| sqlite_failed(campaign_id, e);
     let conn = open_sqlite(path, campaign_id)?;
-    let scope = match hits {
-        Some((first, last)) => Scope::Hits(first, last),
-        None => Scope::Campaign,
+    let (sql, params) = match hits {
+        Some((first, last)) => (judgment_sql(Scope::Hits(first, last), ordered), vec![campaign_id, first, last]),
+        None if ordered => match by_id_range(&conn, campaign_id).map_err(failed)? {
+            Some((first, last)) => (JUDGMENTS_BY_ID.to_string(), vec![campaign_id, first, last]),
+            None => (judgment_sql(Scope::Campaign, true), vec![campaign_id]),
+        },
+        None => (judgment_sql(Scope::Campaign, false), vec![campaign_id]),
     };
-    let mut stmt = conn.prepare(&judgment_sql(scope, ordered)).map_err(failed)?;
-    let mut rows = match hits {
-        Some((first, last)) => stmt.query(rusqlite::params![campaign_id, first, last]),
-        None => stmt.query([campaign_id]),
-    }
-    .map_err(failed)?;
+    let mut stmt = conn.prepare(&sql).map_err(failed)?;
+    let mut rows = stmt.query(rusqlite::params_from_iter(params)).map_err(failed)?;
     while let Some(row) = rows.next().map_err(failed)? {
-        let id: i64 = row.get(0).map_err(failed)?;
-        let item_type = row.get_ref(6).map_err(failed)?;
-        let item_type = item_type.as_str().map_err(|e| failed(e.into()))?;
-        let j = StoredJudgment {
-            id,
-            assignment: row.get(1).map_err(failed)?,
-            worker: row.get(2).map_err(failed)?,
-            slot: row.get(3).map_err(failed)?,
-            hit_index: row.get(4).map_err(failed)?,
-            position: row.get(5).map_err(failed)?,
-            item_type: ItemType::parse(item_type)
-                .ok_or_else(|| AppError::internal(format!("judgment {id}: unknown item type {item_type:?}")))?,
-            system: row.get(7).map_err(failed)?,
-            segment: row.get(8).map_err(failed)?,
-            score: row.get(9).map_err(failed)?,
-            score2: row.get(10).map_err(failed)?,
-            skipped: row.get::<_, i64>(11).map_err(failed)? != 0,
-            submitted_at_ms: row.get(12).map_err(failed)?,
-            time_on_screen_ms: row.get(13).map_err(failed)?,
-            ms: row.get(14).map_err(failed)?,
-            screen: row.get(15).map_err(failed)?,
-            gold_rank: row.get(16).map_err(failed)?,
-        };
-        if !each(j) {
+        if !each(sqlite_judgment(row, campaign_id)?) {
             break;
         }
     }
     Ok(())
+}
+
+/// A row of the judgment query read through rusqlite as a [`StoredJudgment`].
+fn sqlite_judgment(row: &rusqlite::Row<'_>, campaign_id: i64) -> AppResult<StoredJudgment> {
+    let failed = |e: rusqlite::Error| sqlite_failed(campaign_id, e);
+    let id: i64 = row.get(0).map_err(failed)?;
+    let item_type = row.get_ref(6).map_err(failed)?;
+    let item_type = item_type.as_str().map_err(|e| failed(e.into()))?;
+    Ok(StoredJudgment {
+        id,
+        assignment: row.get(1).map_err(failed)?,
+        worker: row.get(2).map_err(failed)?,
+        slot: row.get(3).map_err(failed)?,
+        hit_index: row.get(4).map_err(failed)?,
+        position: row.get(5).map_err(failed)?,
+        item_type: ItemType::parse(item_type)
+            .ok_or_else(|| AppError::internal(format!("judgment {id}: unknown item type {item_type:?}")))?,
+        system: row.get(7).map_err(failed)?,
+        segment: row.get(8).map_err(failed)?,
+        score: row.get(9).map_err(failed)?,
+        score2: row.get(10).map_err(failed)?,
+        skipped: row.get::<_, i64>(11).map_err(failed)? != 0,
+        submitted_at_ms: row.get(12).map_err(failed)?,
+        time_on_screen_ms: row.get(13).map_err(failed)?,
+        ms: row.get(14).map_err(failed)?,
+        screen: row.get(15).map_err(failed)?,
+        gold_rank: row.get(16).map_err(failed)?,
+    })
+}
+
+/// The range of the campaign's judgment ids when its judgments are at least half of the
+/// judgments in it: then reading the judgments table in id order over that range (and leaving
+/// out other campaigns' judgments) beats sorting the campaign's after the join. `None` for a
+/// campaign without judgments or one whose judgments are spread thinly among others'.
+fn by_id_range(conn: &rusqlite::Connection, campaign_id: i64) -> rusqlite::Result<Option<(i64, i64)>> {
+    let (n, first, last): (i64, Option<i64>, Option<i64>) = conn.query_row(
+        "SELECT COUNT(*), MIN(j.id), MAX(j.id) FROM hits h JOIN assignments a ON a.hit_id = h.id \
+         JOIN judgments j ON j.assignment_id = a.id WHERE h.campaign_id = ?1",
+        [campaign_id],
+        |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)),
+    )?;
+    Ok(match (first, last) {
+        (Some(first), Some(last)) if n.saturating_mul(2) >= last - first + 1 => Some((first, last)),
+        _ => None,
+    })
 }
 
 /// A segment's names.
@@ -1057,10 +1104,48 @@ mod tests {
             assert_eq!(read.by_id().into_iter().cloned().collect::<Vec<_>>(), one, "{parts} parts");
             assert_eq!((read.len(), read.max_id()), (13, 31));
         }
+        // The exports' read in id order: sorted after the join while the campaign's 13
+        // judgments are under half of their id range (2..=31); the judgments table read in id
+        // order once they are half of it. Both give the one query's rows.
+        let streamed = || {
+            let mut out = Vec::new();
+            each_sqlite_judgment(&path, 7, true, |j| {
+                out.push(j);
+                true
+            })
+            .unwrap();
+            out
+        };
+        let conn = open_sqlite(&path, 7).unwrap();
+        assert_eq!(by_id_range(&conn, 7).unwrap(), None);
+        assert_eq!(streamed(), one);
+        let mut stmt = conn.prepare(JUDGMENTS_BY_ID).unwrap();
+        let by_id: Vec<StoredJudgment> = stmt
+            .query_map(rusqlite::params![7, 2, 31], |r| Ok(sqlite_judgment(r, 7).unwrap()))
+            .unwrap()
+            .collect::<rusqlite::Result<_>>()
+            .unwrap();
+        assert_eq!(by_id, one);
+        // Judgments of another campaign inside the range are left out.
+        for sql in [
+            "INSERT INTO campaigns (id, public_id, name, task, test_set_id, settings, seed, created_at) VALUES (8, 'pub8', 'other', 'da-adequacy', 1, '{}', 1, 0)",
+            "INSERT INTO hits (id, campaign_id, hit_index, item_count) VALUES (9, 8, 0, 1)",
+            "INSERT INTO hit_items (id, hit_id, position, item_type, system_id, segment_id, paired_position, shown_text) VALUES (90, 9, 0, 'SYSTEM', 1, 1, NULL, 't')",
+            "INSERT INTO assignments (id, public_id, hit_id, slot, worker_id, status, started_at, last_seen_at) VALUES (9, 'a9', 9, 0, 1, 'completed', 0, 0)",
+            "INSERT INTO judgments (id, assignment_id, hit_item_id, score, skipped, shown_at, submitted_at, time_on_screen_ms) VALUES (17, 9, 90, 50, 0, NULL, 1, 1)",
+            "DELETE FROM judgments WHERE id IN (2, 30, 31)",
+        ] {
+            sqlx::query(sqlx::AssertSqlSafe(sql)).execute(&db.pool).await.expect(sql);
+        }
+        let one = read_judgments(&mut db.pool.acquire().await.unwrap(), 7, Scope::Campaign).await.unwrap();
+        assert_eq!(one.len(), 10);
+        assert_eq!(by_id_range(&conn, 7).unwrap(), Some((10, 22)), "10 judgments of the 13 ids 10..=22");
+        assert_eq!(streamed(), one);
+
         // The version of the set read is that of the stored judgments.
         let (_, set, _, stored) = load_campaign_with_blocks(&db, 7).await.unwrap();
-        assert_eq!(stored, (13, 31));
-        assert_eq!(set.records.len(), 11, "scored and not skipped");
+        assert_eq!(stored, (10, 22));
+        assert_eq!(set.records.len(), 9, "scored and not skipped");
     }
 
     #[tokio::test]
