@@ -4,7 +4,7 @@
 // reliability test, and one row with its scatter per worker.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
@@ -126,7 +126,7 @@ test('a researcher compares the human scores with BLEU, chrF and chrF++ on the m
   assert.deepEqual(page.assayErrors, []);
 });
 
-test('a researcher uploads a metric\'s scores on the metrics page, sees it beside BLEU, and deletes it', async () => {
+test('a researcher uploads a metric\'s scores on the metrics page, sees it beside BLEU, and deletes it', async (t) => {
   const page = await openHydrated(await browser.newContext({ viewport: { width: 1280, height: 900 } }), `${server.base}/login`);
   await signIn(page, DEMO.researcher);
   await page.waitForSelector('section[data-role="researcher"]', { timeout: 15_000 });
@@ -137,6 +137,7 @@ test('a researcher uploads a metric\'s scores on the metrics page, sees it besid
   const report = await page.evaluate(async (id) => (await fetch(`/api/v1/campaigns/${id}/metrics`)).json(), campaignId);
   const systems = report.report.pairs[0].system_level.systems;
   const dir = mkdtempSync(join(tmpdir(), 'assay-e2e-metrics-'));
+  t.after(() => rmSync(dir, { recursive: true, force: true }));
   const good = join(dir, 'e2e.tsv');
   writeFileSync(good, 'system\tscore\n' + systems.map((s, i) => `${s}\t${(i * 7) % 5 + i / 10}`).join('\n') + '\n');
   const bad = join(dir, 'bad.tsv');
