@@ -498,8 +498,7 @@ type Version = (i64, i64);
 
 struct Entry {
     analysis: Arc<CampaignAnalysis>,
-    campaign: Version,
-    table: Version,
+    stamp: Stamp,
     used: u64,
 }
 
@@ -536,6 +535,40 @@ pub(crate) async fn version(db: &Db, campaign: Option<i64>) -> AppResult<Version
     Ok((row.try_get(0).context("reading how many judgments there are")?, row.try_get(1).context("reading how many judgments there are")?))
 }
 
+/// What a cache of a campaign's figures keeps to know whether they are current: the version of
+/// the campaign's judgments they are of, and the whole judgments table's when last checked.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) struct Stamp {
+    pub campaign: Version,
+    pub table: Version,
+}
+
+/// What [`Stamp::current`] found.
+pub(crate) enum Current {
+    /// The campaign's judgments are those the figures are of.
+    Yes,
+    /// They changed: the versions now.
+    No { table: Version, campaign: Version },
+}
+
+impl Stamp {
+    /// Whether the campaign's judgments are unchanged: the table's count and largest id first
+    /// (one count), the campaign's (a join) only when the table's moved; when only other
+    /// campaigns' judgments arrived, the stamp takes the table's new version.
+    pub(crate) async fn current(&mut self, db: &Db, campaign_id: i64) -> AppResult<Current> {
+        let table = version(db, None).await?;
+        if self.table == table {
+            return Ok(Current::Yes);
+        }
+        let campaign = version(db, Some(campaign_id)).await?;
+        if self.campaign == campaign {
+            self.table = table;
+            return Ok(Current::Yes);
+        }
+        Ok(Current::No { table, campaign })
+    }
+}
+
 /// Campaign `campaign_id` analysed with `settings`: from the cache when its judgments are
 /// unchanged, else computed (once, however many ask at the same time). An unknown campaign is
 /// [`AppError::NotFound`].
@@ -546,15 +579,15 @@ pub async fn analyse(db: &Db, campaign_id: i64, settings: &AnalysisSettings) -> 
         c.slots.entry(key.clone()).or_default().clone()
     };
     let mut entry = slot.lock().await;
-    let table = version(db, None).await?;
-    // The campaign's own version, read only when the table's changed.
-    if let Some(e) = entry.as_mut().filter(|e| e.table != table) {
-        if e.campaign == version(db, Some(campaign_id)).await? {
-            e.table = table;
-        }
-    }
-    let reuse = entry.as_ref().is_some_and(|e| e.table == table);
-    if !reuse {
+    // The table's version when the analysis must be computed (read before the judgments).
+    let table = match entry.as_mut() {
+        Some(e) => match e.stamp.current(db, campaign_id).await? {
+            Current::Yes => None,
+            Current::No { table, .. } => Some(table),
+        },
+        None => Some(version(db, None).await?),
+    };
+    if let Some(table) = table {
         let started = std::time::Instant::now();
         // The campaign's version is that of the judgments read: no count of its own.
         let (info, set, ProtocolRows { ranking: blocks, esa: ratings }, campaign) = load_campaign_with_blocks(db, campaign_id).await?;
@@ -580,7 +613,7 @@ pub async fn analyse(db: &Db, campaign_id: i64, settings: &AnalysisSettings) -> 
             ranking,
             esa,
         };
-        *entry = Some(Entry { analysis: Arc::new(analysis), campaign, table, used: 0 });
+        *entry = Some(Entry { analysis: Arc::new(analysis), stamp: Stamp { campaign, table }, used: 0 });
     }
     let analysis = {
         let mut c = cache()?;

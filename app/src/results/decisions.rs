@@ -25,6 +25,7 @@ use super::{
     BulkAction, BulkCounts, DecisionView, FlagCounts, GateVerdictView, ResultsOptions, VerdictCounts, WorkerRow, WorkerSort, WorkersQuery,
     WorkersView, utc_time,
 };
+use crate::analysis::campaign::{Current, Stamp};
 use crate::analysis::quality::PairCheck;
 use crate::campaign::CampaignSettings;
 use crate::model::{AssignmentStatus, TaskKind};
@@ -783,11 +784,8 @@ fn select(rows: &[CachedRow], q: &WorkersQuery, sessions: &HashMap<i64, Vec<Stri
 /// The quality-control rows of a campaign last computed, per (campaign, reliability test).
 #[derive(Clone)]
 struct QcCache {
-    /// (number of judgments, largest judgment id) of the campaign when computed.
-    version: (i64, i64),
-    /// The same of the whole judgments table when last checked: while it is unchanged, so is
-    /// the campaign (one count of the table, not a join over the campaign's judgments).
-    table: (i64, i64),
+    /// The versions of the campaign's judgments the rows are of and of the table.
+    stamp: Stamp,
     /// When the judgments were read (Unix ms).
     read_at: i64,
     campaign: String,
@@ -815,20 +813,19 @@ async fn qc_rows(db: &Db, campaign_id: i64, options: ResultsOptions) -> AppResul
     let cached = cache.lock().map_err(|_| AppError::internal("the review cache is poisoned"))?.get(&key).cloned();
     let read_at = now_ms();
     let settings = super::build::settings(options);
-    let (rows, version, table) = match cached {
+    let (rows, stamp) = match cached {
         Some(c) => {
-            let table = crate::analysis::campaign::version(db, None).await?;
-            if c.table == table {
-                return Ok((c.campaign, c.rows));
-            }
-            let version = crate::analysis::campaign::version(db, Some(campaign_id)).await?;
-            if c.version == version {
-                let mut cache = cache.lock().map_err(|_| AppError::internal("the review cache is poisoned"))?;
-                if let Some(kept) = cache.get_mut(&key).filter(|k| k.version == version) {
-                    kept.table = table;
+            let mut stamp = c.stamp;
+            let Current::No { table, campaign } = stamp.current(db, campaign_id).await? else {
+                // Only other campaigns' judgments arrived: the kept rows take the table's version.
+                if stamp != c.stamp {
+                    let mut cache = cache.lock().map_err(|_| AppError::internal("the review cache is poisoned"))?;
+                    if let Some(kept) = cache.get_mut(&key).filter(|k| k.stamp.campaign == stamp.campaign) {
+                        kept.stamp = stamp;
+                    }
                 }
                 return Ok((c.campaign, c.rows));
-            }
+            };
             let changed: Vec<i64> = sqlx::query_scalar(
                 "SELECT DISTINCT a.worker_id FROM judgments j JOIN assignments a ON a.id = j.assignment_id \
                  JOIN hits h ON h.id = a.hit_id WHERE h.campaign_id = $1 AND j.submitted_at >= $2",
@@ -850,26 +847,26 @@ async fn qc_rows(db: &Db, campaign_id: i64, options: ResultsOptions) -> AppResul
             // Only the changed workers' rows are replaced; the others are moved over as they are.
             let mut rows: Vec<CachedRow> = c.rows.iter().filter(|r| !changed_ids.contains(&r.worker_id)).cloned().collect();
             rows.extend(fresh);
-            (rows, version, table)
+            (rows, Stamp { campaign, table })
         }
         None => {
             // The version is that of the judgments read: no count of its own. The table's is
             // read first, so that a judgment stored meanwhile makes the next call look again.
             let table = crate::analysis::campaign::version(db, None).await?;
-            let (set, workers, settings, version) = super::build::run_qc(db, campaign_id, options).await?;
+            let (set, workers, settings, campaign) = super::build::run_qc(db, campaign_id, options).await?;
             let ids = campaign_worker_ids(db, campaign_id).await?;
             let mut rows = Vec::new();
             for (row, pairs) in super::build::worker_rows(&set, &workers, settings.exclusion) {
                 let id = *ids.get(&row.worker).ok_or_else(|| AppError::internal(format!("worker {} of campaign {campaign_id} has no id", row.worker)))?;
                 rows.push(CachedRow::new(row, pairs, id));
             }
-            (rows, version, table)
+            (rows, Stamp { campaign, table })
         }
     };
     let mut rows = rows;
     rows.sort_by(|a, b| (&a.row.worker, &a.row.task).cmp(&(&b.row.worker, &b.row.task)));
     let rows = Arc::new(rows);
-    let fresh = QcCache { version, table, read_at, campaign: info.name.clone(), rows: rows.clone() };
+    let fresh = QcCache { stamp, read_at, campaign: info.name.clone(), rows: rows.clone() };
     cache.lock().map_err(|_| AppError::internal("the review cache is poisoned"))?.insert(key, fresh);
     Ok((info.name, rows))
 }
