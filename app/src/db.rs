@@ -35,6 +35,10 @@ pub struct Db {
     /// SQLite only: the database file, which `analysis::db` opens read-only for the reads of a
     /// million rows (sqlx copies every value of every row; see `read_campaign_judgments`).
     pub sqlite_file: Option<std::path::PathBuf>,
+    /// This process's number for the database connected to (one per [`connect`]): the caches of
+    /// a campaign's figures are kept per database, so that two databases in one process (the
+    /// tests) never share them.
+    pub id: u64,
 }
 
 /// The migrations, embedded: (version, description, SQLite DDL, PostgreSQL DDL).
@@ -228,7 +232,9 @@ pub async fn connect(url: &str) -> Result<Db, String> {
         ),
         Backend::Postgres => None,
     };
-    Ok(Db { pool, writer, backend, sqlite_file })
+    static CONNECTED: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+    let id = CONNECTED.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    Ok(Db { pool, writer, backend, sqlite_file, id })
 }
 
 /// A write that lost a race and may be tried again (or answered from what the winner stored):

@@ -181,6 +181,14 @@ impl TestServer {
         self.child = spawn_server(self.data_dir.path(), &self.database_url, port, &self.env, self.log).await;
     }
 
+    /// [`TestServer::restart`] with extra environment variables, writing the log to
+    /// [`TestServer::log_path`] from now on.
+    pub async fn restart_logged(&mut self, env: &[(&str, &str)]) {
+        self.env.extend(env.iter().map(|(k, v)| (k.to_string(), v.to_string())));
+        self.log = true;
+        self.restart().await;
+    }
+
     /// A browser-like client: keeps cookies and sends this server's Origin.
     pub fn browser(&self) -> Browser {
         Browser::new(&self.base)

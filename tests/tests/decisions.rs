@@ -624,6 +624,33 @@ both_backends! {
         assert_eq!(all["counts"], counts);
         assert!(rows.iter().all(|r| r["scatter_svg"].as_str().unwrap().contains("<svg")), "a scatter per returned row");
 
+        // The review page's rows from a current cached analysis (the results page's) are those
+        // read anew: after a restart (no cache), the results first, then the review with the
+        // analysis's reliability test (its quality control is taken) and with the other (run
+        // again on its judgments).
+        let id = campaign.to_string();
+        let wilcoxon = [("campaign_id", id.as_str()), ("wilcoxon", "true"), ("per_page", "200")];
+        let fresh_wilcoxon = org.call("campaign_workers", &wilcoxon).await;
+        assert_eq!(fresh_wilcoxon.status, 200, "{}", fresh_wilcoxon.body);
+        let fresh_wilcoxon = fresh_wilcoxon.json();
+        let mut server = server;
+        server.restart_logged(&[("ASSAY_LOG", "warn,app::results::build=debug")]).await;
+        let results = org
+            .call("campaign_results", &[("campaign_id", &id), ("exclude_ref", "false"), ("exclude_bad_ref", "false"), ("per_segment", "false"), ("wilcoxon", "false")])
+            .await;
+        assert_eq!(results.status, 200, "{}", results.body);
+        let reused = review_page(&org, campaign, &[("per_page", "200")]).await;
+        assert_eq!(reused.status, 200, "{}", reused.body);
+        assert_eq!(reused.json()["workers"], all["workers"], "paired t: the analysis's quality control");
+        let reused_wilcoxon = org.call("campaign_workers", &wilcoxon).await;
+        assert_eq!(reused_wilcoxon.status, 200, "{}", reused_wilcoxon.body);
+        assert_eq!(reused_wilcoxon.json()["workers"], fresh_wilcoxon["workers"], "Wilcoxon: run on the analysis's judgments");
+        let log = read_text(&server.log_path());
+        for same in [true, false] {
+            let line = format!("review of campaign {campaign}: from the cached analysis (its quality control: {same})");
+            assert!(log.contains(&line), "{line:?} not in the log:\n{log}");
+        }
+
         // Pages of three: 3 + 3 + 2 rows, the same rows in the same order; past the end, the last page.
         let mut paged = Vec::new();
         for page in ["1", "2", "3"] {

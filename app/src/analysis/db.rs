@@ -149,18 +149,19 @@ pub struct StoredJudgment {
 macro_rules! judgment_columns {
     () => {
         "SELECT j.id, a.id, a.worker_id, a.slot, h.hit_index, hi.position, hi.item_type, \
-            COALESCE(hi.system_id, p.system_id), hi.segment_id, \
+            COALESCE(hi.system_id, (SELECT p.system_id FROM hit_items p WHERE p.hit_id = hi.hit_id AND p.position = hi.paired_position)), hi.segment_id, \
             CAST(j.score AS DOUBLE PRECISION), CAST(j.score2 AS DOUBLE PRECISION), j.skipped, j.submitted_at, j.time_on_screen_ms, \
             CASE WHEN j.active_ms IS NOT NULL AND j.shown_at IS NOT NULL AND j.active_ms < j.submitted_at - j.shown_at THEN j.active_ms \
                  ELSE COALESCE(j.submitted_at - j.shown_at, j.time_on_screen_ms, 0) END, hi.screen, hi.gold_rank "
     };
 }
 
-/// The judged item and, for a REF item's system, its pair.
+/// The judged item. (A REF item without a system of its own takes its pair's, read in the
+/// columns by a subquery that runs only for such items: a join to the pair for every row cost a
+/// tenth of the query.)
 macro_rules! judgment_items {
     () => {
-        " JOIN hit_items hi ON hi.id = j.hit_item_id \
-          LEFT JOIN hit_items p ON p.hit_id = hi.hit_id AND p.position = hi.paired_position "
+        " JOIN hit_items hi ON hi.id = j.hit_item_id "
     };
 }
 
@@ -605,13 +606,24 @@ pub fn judgment_set<R: Borrow<StoredJudgment>>(rows: &[R], names: &StoredNames, 
         let next = gold_blocks.len() as u32;
         gold_blocks.entry((j.assignment, j.screen.unwrap_or(j.position), j.segment)).or_insert((next, 0)).1 += 1;
     }
+    // The last row's worker and HIT: rows in id order mostly follow one another within a HIT,
+    // which spares two lookups per row.
+    let mut last_worker: Option<(i64, u32)> = None;
+    let mut last_hit: Option<(i64, u32)> = None;
     for j in rows.iter().map(R::borrow) {
         let Some(score) = j.score.filter(|_| !j.skipped) else { continue };
-        let worker = match workers.get(&j.worker) {
-            Some(&w) => w,
-            None => {
-                let w = set.workers.intern(&names.worker(j.worker)?);
-                workers.insert(j.worker, w);
+        let worker = match last_worker {
+            Some((id, w)) if id == j.worker => w,
+            _ => {
+                let w = match workers.get(&j.worker) {
+                    Some(&w) => w,
+                    None => {
+                        let w = set.workers.intern(&names.worker(j.worker)?);
+                        workers.insert(j.worker, w);
+                        w
+                    }
+                };
+                last_worker = Some((j.worker, w));
                 w
             }
         };
@@ -622,7 +634,14 @@ pub fn judgment_set<R: Borrow<StoredJudgment>>(rows: &[R], names: &StoredNames, 
             set.gold.answers.push(assay_core::analysis::gold::GoldAnswer { worker, block, expected: expected.max(1) as u32, given });
             continue;
         }
-        let hit = *hits.entry(j.hit_index).or_insert_with(|| set.hits.intern(&j.hit_index.to_string()));
+        let hit = match last_hit {
+            Some((index, h)) if index == j.hit_index => h,
+            _ => {
+                let h = *hits.entry(j.hit_index).or_insert_with(|| set.hits.intern(&j.hit_index.to_string()));
+                last_hit = Some((j.hit_index, h));
+                h
+            }
+        };
         let segment = match segments.get(&j.segment) {
             Some(&s) => s,
             None => {
@@ -891,7 +910,7 @@ fn shape(info: &CampaignInfo, by_test_set: bool) -> AppResult<SetShape> {
 /// set when the campaign is a study arm. An unknown campaign is [`AppError::NotFound`]; a
 /// campaign without judgments gives an empty set.
 pub async fn load_campaign(db: &Db, campaign_id: i64) -> AppResult<(CampaignInfo, JudgmentSet)> {
-    load_campaign_with_blocks(db, campaign_id).await.map(|(info, set, ..)| (info, set))
+    load_campaign_with_blocks(db, campaign_id, false).await.map(|c| (c.info, c.set))
 }
 
 /// What a protocol's own analysis reads besides the pipeline's records, from the same rows.
@@ -903,43 +922,62 @@ pub struct ProtocolRows {
     pub esa: Option<Vec<assay_core::analysis::esa::EsaRating>>,
 }
 
-/// [`load_campaign`], what the campaign's protocol reads besides ([`ProtocolRows`]), and the
-/// number and the largest id of the stored judgments read (skipped and unscored ones too): the
-/// version of the campaign the set is.
-pub async fn load_campaign_with_blocks(db: &Db, campaign_id: i64) -> AppResult<(CampaignInfo, JudgmentSet, ProtocolRows, (i64, i64))> {
+/// A campaign as [`load_campaign_with_blocks`] reads it.
+#[derive(Debug)]
+pub struct LoadedCampaign {
+    pub info: CampaignInfo,
+    pub set: JudgmentSet,
+    /// What the protocol reads besides (empty when not asked for).
+    pub protocol: ProtocolRows,
+    /// The number and the largest id of the stored judgments read (skipped and unscored ones
+    /// too): the version of the campaign the set is.
+    pub version: (i64, i64),
+    /// `workers.id` of every worker with a HIT in the campaign, by name (`platform:external id`).
+    pub worker_ids: HashMap<String, i64>,
+}
+
+/// [`load_campaign`], what the campaign's protocol reads besides ([`ProtocolRows`], when
+/// `protocol`: the review page's quality control does not need them), the version of the set
+/// and the workers' database ids.
+pub async fn load_campaign_with_blocks(db: &Db, campaign_id: i64, protocol: bool) -> AppResult<LoadedCampaign> {
     let started = std::time::Instant::now();
     let mut conn = db.pool.acquire().await.with_context(|| format!("reading campaign {campaign_id}"))?;
     let info = campaign_info_on(&mut conn, campaign_id).await?;
     let shape = shape(&info, is_study_arm(&mut conn, campaign_id).await?)?;
-    let names = StoredNames::read(&mut conn, campaign_id, Scope::Campaign).await?;
     let rule = if shape.task == TaskKind::Ranking { Some(gold_rule(&mut conn, &info).await?) } else { None };
-    let named = started.elapsed();
+    let began = started.elapsed();
     let rows = read_campaign_judgments(db, &mut conn, campaign_id).await?;
-    let details = if shape.task.marks_spans() { campaign_details(&mut conn, campaign_id).await? } else { FxMap::default() };
-    drop(conn);
     let read = started.elapsed();
+    // The names after the judgments: every worker of a judgment read is then among them (one
+    // who arrived between the two reads would otherwise be unknown).
+    let names = StoredNames::read(&mut conn, campaign_id, Scope::Campaign).await?;
+    let spans = protocol && shape.task.marks_spans();
+    let details = if spans { campaign_details(&mut conn, campaign_id).await? } else { FxMap::default() };
+    drop(conn);
+    let named = started.elapsed();
     let n = rows.len();
-    let stored = (n as i64, rows.max_id());
+    let version = (n as i64, rows.max_id());
     // Interning a million records is CPU work: off the async workers.
-    let (set, blocks) = tokio::task::spawn_blocking(move || -> AppResult<_> {
+    let (set, protocol, worker_ids) = tokio::task::spawn_blocking(move || -> AppResult<_> {
         let rows = rows.by_id();
         let mut set = judgment_set(&rows, &names, &shape)?;
         if let Some(rule) = rule {
             set.gold.rule = rule;
         }
-        let ranking = if shape.task == TaskKind::Ranking { Some(ranking_blocks(&rows, &names, &shape)?) } else { None };
-        let esa = if shape.task.marks_spans() { Some(esa_ratings(&rows, &details, &names, &shape)?) } else { None };
-        Ok((set, ProtocolRows { ranking, esa }))
+        let ranking = if protocol && shape.task == TaskKind::Ranking { Some(ranking_blocks(&rows, &names, &shape)?) } else { None };
+        let esa = if spans { Some(esa_ratings(&rows, &details, &names, &shape)?) } else { None };
+        let worker_ids = names.workers.iter().map(|(&id, (platform, external))| (format!("{platform}:{external}"), id)).collect();
+        Ok((set, ProtocolRows { ranking, esa }, worker_ids))
     })
     .await
     .map_err(|e| AppError::internal(format!("reading the judgments failed: {e}")))??;
     tracing::debug!(
-        "campaign {campaign_id}: names in {} ms, {n} judgments read in {} ms, records built in {} ms",
-        named.as_millis(),
-        (read - named).as_millis(),
-        (started.elapsed() - read).as_millis()
+        "campaign {campaign_id}: {n} judgments read in {} ms, names in {} ms, records built in {} ms",
+        (read - began).as_millis(),
+        (named - read).as_millis(),
+        (started.elapsed() - named).as_millis()
     );
-    Ok((info, set, blocks, stored))
+    Ok(LoadedCampaign { info, set, protocol, version, worker_ids })
 }
 
 /// One worker's scored judgments in one campaign, read and named as [`load_campaign`] reads
@@ -948,8 +986,8 @@ pub async fn load_campaign_with_blocks(db: &Db, campaign_id: i64) -> AppResult<(
 pub async fn load_worker(conn: &mut AnyConnection, campaign_id: i64, worker_id: i64) -> AppResult<JudgmentSet> {
     let info = campaign_info_on(conn, campaign_id).await?;
     let shape = shape(&info, is_study_arm(conn, campaign_id).await?)?;
-    let names = StoredNames::read(conn, campaign_id, Scope::Worker(worker_id)).await?;
     let rows = read_judgments(conn, campaign_id, Scope::Worker(worker_id)).await?;
+    let names = StoredNames::read(conn, campaign_id, Scope::Worker(worker_id)).await?;
     let mut set = judgment_set(&rows, &names, &shape)?;
     if shape.task == TaskKind::Ranking {
         set.gold.rule = gold_rule(conn, &info).await?;
@@ -1143,9 +1181,9 @@ mod tests {
         assert_eq!(streamed(), one);
 
         // The version of the set read is that of the stored judgments.
-        let (_, set, _, stored) = load_campaign_with_blocks(&db, 7).await.unwrap();
-        assert_eq!(stored, (10, 22));
-        assert_eq!(set.records.len(), 9, "scored and not skipped");
+        let loaded = load_campaign_with_blocks(&db, 7, true).await.unwrap();
+        assert_eq!(loaded.version, (10, 22));
+        assert_eq!(loaded.set.records.len(), 9, "scored and not skipped");
     }
 
     #[tokio::test]

@@ -2,7 +2,7 @@
 
 use assay_core::plots::{self, ZPoint};
 use super::{AgreementReport, ClusterRow, ExcludedWorker, GroupView, ResultsOptions, ResultsView, SystemRow, WorkerRow};
-use crate::analysis::campaign::CampaignAnalysis;
+use crate::analysis::campaign::{CampaignAnalysis, Stamp};
 use crate::analysis::{self, AnalysisResult, AnalysisSettings, ExclusionPolicy, JudgmentSet, QcTest, WorkerQc};
 use crate::db::Db;
 use crate::error::{AppError, AppResult, StorageContext};
@@ -411,20 +411,59 @@ pub fn worker_rows(set: &JudgmentSet, workers: &[WorkerQc], exclusion: Exclusion
         .collect()
 }
 
-/// Loads the campaign and runs quality control only (the review page polls this while a
-/// campaign is live: no z-scores, no bootstrap). Also gives the number and the largest id of the
-/// stored judgments read: the version of the campaign the figures are of.
-pub async fn run_qc(db: &Db, campaign_id: i64, options: ResultsOptions) -> AppResult<(JudgmentSet, Vec<WorkerQc>, AnalysisSettings, (i64, i64))> {
-    let (_, set, _, stored) = analysis::db::load_campaign_with_blocks(db, campaign_id).await?;
+/// A campaign's review rows as [`run_qc`] gives them.
+pub(crate) struct QcRows {
+    /// Per (worker, task): the row, its (original, bad reference) score pairs, `workers.id`.
+    pub rows: Vec<(WorkerRow, Vec<(f64, f64)>, i64)>,
+    /// The versions of the judgments the rows are of.
+    pub stamp: Stamp,
+}
+
+/// Quality control of every worker of a campaign, as the review page shows it (no z-scores,
+/// no bootstrap, no protocol rows). From a current cached analysis of the campaign when there is
+/// one (its quality control too, when its test is the page's), else from the campaign read anew.
+pub(crate) async fn run_qc(db: &Db, campaign_id: i64, options: ResultsOptions) -> AppResult<QcRows> {
     let settings = settings(options);
-    let qc = settings.qc;
-    let (set, workers) = tokio::task::spawn_blocking(move || {
-        let workers = analysis::quality::run(&set, &qc);
-        (set, workers)
+    let (qc, exclusion) = (settings.qc, settings.exclusion);
+    if let Some((analysis, stamp)) = analysis::campaign::current_analysis(db, campaign_id).await? {
+        let same = analysis.result.settings.qc == qc;
+        tracing::debug!("review of campaign {campaign_id}: from the cached analysis (its quality control: {same})");
+        let rows = tokio::task::spawn_blocking(move || {
+            let own;
+            let workers = if same {
+                &analysis.result.workers
+            } else {
+                own = analysis::quality::run(&analysis.set, &qc);
+                &own
+            };
+            with_ids(campaign_id, worker_rows(&analysis.set, workers, exclusion), &analysis.worker_ids)
+        })
+        .await
+        .map_err(|e| AppError::internal(format!("quality control failed: {e}")))??;
+        return Ok(QcRows { rows, stamp });
+    }
+    // The table's version is read before the judgments, so that a judgment stored meanwhile
+    // makes the next check look again.
+    let table = analysis::campaign::version(db, None).await?;
+    let loaded = analysis::db::load_campaign_with_blocks(db, campaign_id, false).await?;
+    let stamp = Stamp { campaign: loaded.version, table };
+    let rows = tokio::task::spawn_blocking(move || {
+        let workers = analysis::quality::run(&loaded.set, &qc);
+        with_ids(campaign_id, worker_rows(&loaded.set, &workers, exclusion), &loaded.worker_ids)
     })
     .await
-    .map_err(|e| AppError::internal(format!("quality control failed: {e}")))?;
-    Ok((set, workers, settings, stored))
+    .map_err(|e| AppError::internal(format!("quality control failed: {e}")))??;
+    Ok(QcRows { rows, stamp })
+}
+
+/// Each review row with its worker's database id.
+fn with_ids(campaign_id: i64, rows: Vec<(WorkerRow, Vec<(f64, f64)>)>, ids: &HashMap<String, i64>) -> AppResult<Vec<(WorkerRow, Vec<(f64, f64)>, i64)>> {
+    rows.into_iter()
+        .map(|(row, pairs)| {
+            let id = *ids.get(&row.worker).ok_or_else(|| AppError::internal(format!("worker {} of campaign {campaign_id} has no id", row.worker)))?;
+            Ok((row, pairs, id))
+        })
+        .collect()
 }
 
 /// The campaign analysed with the page's choices (the shared analysis and its cache).

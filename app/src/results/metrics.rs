@@ -246,7 +246,7 @@ pub mod server {
             .collect()
     }
 
-    type Key = (u8, i64, i64, i64, (i64, i64));
+    type Key = (u64, i64, i64, i64, (i64, i64));
     type Report = Arc<(MetaReport, Vec<(String, String)>)>;
     static CACHE: OnceLock<Mutex<HashMap<Key, Report>>> = OnceLock::new();
 
@@ -257,7 +257,7 @@ pub mod server {
     pub async fn evaluate(db: &Db, campaign_id: i64) -> AppResult<(Arc<CampaignAnalysis>, Option<Report>, Option<String>)> {
         let a = crate::results::build::run(db, campaign_id, crate::results::ResultsOptions::default()).await?;
         let uploaded_version = super::super::uploaded::version(db, campaign_id).await?;
-        let key: Key = (db.backend as u8, campaign_id, a.computed_at_ms, a.stored_judgments, uploaded_version);
+        let key: Key = (db.id, campaign_id, a.computed_at_ms, a.stored_judgments, uploaded_version);
         let cache = CACHE.get_or_init(Default::default);
         if let Some(hit) = cache.lock().map_err(|_| AppError::internal("the metrics cache is poisoned"))?.get(&key).cloned() {
             return Ok((a, Some(hit), None));
