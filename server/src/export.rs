@@ -51,7 +51,7 @@ pub async fn export(config: &Config, args: ExportArgs) -> Result<(), String> {
     let filter = if args.cleaned { Filter::Cleaned } else { Filter::Raw };
     let db = app::db::connect(&config.database_url()).await?;
     eprintln!("assay: reading campaign {} from the database", args.campaign);
-    let mut p = export::prepare(&db, args.campaign, settings, filter, &args.name).await.map_err(AppError::into_message)?;
+    let mut p = export::prepare(&db, args.campaign, settings, &kind, filter, &args.name).await.map_err(AppError::into_message)?;
     if export::wants_metrics(&kind) {
         p.add_metrics(&db).await.map_err(AppError::into_message)?;
     }

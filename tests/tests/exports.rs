@@ -380,6 +380,13 @@ both_backends! {
         run(&["export", "--campaign", &id, "--format", "all", "--cleaned", "--out", out.to_str().unwrap()]);
         let cli_cleaned = std::fs::read_to_string(out.join("judgments.csv")).unwrap();
         assert_eq!(cli_cleaned, cleaned);
+        // A judgment file alone is computed without the systems' intervals (no bootstrap); the
+        // route's came from the results page's analysis, with them: the same rows, z included.
+        for (filter, route) in [("--raw", &raw), ("--cleaned", &cleaned)] {
+            let only = dir.join(format!("export-judgments{filter}"));
+            run(&["export", "--campaign", &id, "--format", "judgments.csv", filter, "--out", only.to_str().unwrap()]);
+            assert_eq!(&std::fs::read_to_string(only.join("judgments.csv")).unwrap(), route, "{filter}");
+        }
         let m: Value = serde_json::from_str(&std::fs::read_to_string(out.join("manifest.json")).unwrap()).unwrap();
         assert_eq!(m["filter"]["kind"], "cleaned");
         for f in &files {

@@ -641,6 +641,19 @@ pub async fn analyse(db: &Db, campaign_id: i64, settings: &AnalysisSettings) -> 
     Ok(analysis)
 }
 
+/// The cached analysis of campaign `campaign_id` with `settings` when its judgments are current
+/// (none is computed, nor one being computed waited for).
+pub(crate) async fn cached(db: &Db, campaign_id: i64, settings: &AnalysisSettings) -> AppResult<Option<Arc<CampaignAnalysis>>> {
+    let key: Key = (db.id, campaign_id, serde_json::to_string(settings).map_err(|e| AppError::internal(e.to_string()))?);
+    let Some(slot) = cache()?.slots.get(&key).cloned() else { return Ok(None) };
+    let Ok(mut entry) = slot.try_lock() else { return Ok(None) };
+    let Some(e) = entry.as_mut() else { return Ok(None) };
+    Ok(match e.stamp.current(db, campaign_id).await? {
+        Current::Yes => Some(e.analysis.clone()),
+        Current::No { .. } => None,
+    })
+}
+
 /// A cached analysis of campaign `campaign_id` (with any settings) whose judgments are current,
 /// with the versions it is of: the review page's quality control starts from its judgments (and
 /// takes its quality control when the test is the same) instead of reading the campaign again.

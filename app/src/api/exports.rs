@@ -40,12 +40,8 @@ async fn export(
     let (filter, name) = (q.filter()?, q.name()?);
     // (The file and the settings are checked first: their refusals say nothing of the campaign.)
     crate::web::require_in_team(&state.db, &user, crate::web::Owned::Campaign(id)).await?;
-    let mut settings = crate::results::build::settings(q.options());
-    if matches!(kind, Kind::Judgments(_)) {
-        // The judgment files need the workers' verdicts only, not the scores' intervals.
-        settings.bootstrap = None;
-    }
-    let mut p = export::prepare(&state.db, id, settings, filter, &name).await?;
+    let settings = crate::results::build::settings(q.options());
+    let mut p = export::prepare(&state.db, id, settings, &kind, filter, &name).await?;
     if export::wants_metrics(&kind) {
         p.add_metrics(&state.db).await?;
     }

@@ -105,9 +105,25 @@ pub fn wants_metrics(kind: &Kind) -> bool {
 }
 
 /// Loads a campaign and runs the pipeline with `settings` (through the shared analysis and its
-/// cache). An unknown campaign is [`AppError::NotFound`].
-pub async fn prepare(db: &Db, campaign_id: i64, settings: AnalysisSettings, filter: Filter, name: &str) -> AppResult<Prepared> {
-    let analysis = crate::analysis::campaign::analyse(db, campaign_id, &settings).await?;
+/// cache) for the export of `kind`. A judgment file needs the judgments' z-scores and the
+/// workers' verdicts, not the systems' intervals: it takes the cached analysis with `settings`
+/// when that is current (the results page's), else one without the bootstrap. An unknown
+/// campaign is [`AppError::NotFound`].
+pub async fn prepare(db: &Db, campaign_id: i64, mut settings: AnalysisSettings, kind: &Kind, filter: Filter, name: &str) -> AppResult<Prepared> {
+    use crate::analysis::campaign;
+    let cached = match kind {
+        Kind::Judgments(_) => campaign::cached(db, campaign_id, &settings).await?,
+        _ => None,
+    };
+    let analysis = match cached {
+        Some(a) => a,
+        None => {
+            if matches!(kind, Kind::Judgments(_)) {
+                settings.bootstrap = None;
+            }
+            campaign::analyse(db, campaign_id, &settings).await?
+        }
+    };
     Ok(Prepared {
         info: analysis.info.clone(),
         backend: format!("{:?}", db.backend).to_lowercase(),
