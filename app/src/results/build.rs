@@ -349,7 +349,16 @@ pub fn bad_ref_pairs(set: &JudgmentSet) -> HashMap<(u32, u16), Vec<(f64, f64)>> 
 /// (drawn from the pairs for the rows of the page shown only), the gate's verdicts and the
 /// organizer's decisions are added by [`super::decisions::workers_page`].
 pub fn worker_rows(set: &JudgmentSet, workers: &[WorkerQc], exclusion: ExclusionPolicy) -> Vec<(WorkerRow, Vec<(f64, f64)>)> {
-    let mut pairs = bad_ref_pairs(set);
+    worker_rows_with(set, workers, exclusion, bad_ref_pairs(set))
+}
+
+/// [`worker_rows`] with the pairs of [`bad_ref_pairs`] given.
+fn worker_rows_with(
+    set: &JudgmentSet,
+    workers: &[WorkerQc],
+    exclusion: ExclusionPolicy,
+    mut pairs: HashMap<(u32, u16), Vec<(f64, f64)>>,
+) -> Vec<(WorkerRow, Vec<(f64, f64)>)> {
     workers
         .iter()
         .map(|w| {
@@ -448,8 +457,14 @@ pub(crate) async fn run_qc(db: &Db, campaign_id: i64, options: ResultsOptions) -
     let loaded = analysis::db::load_campaign_with_blocks(db, campaign_id, false).await?;
     let stamp = Stamp { campaign: loaded.version, table };
     let rows = tokio::task::spawn_blocking(move || {
-        let workers = analysis::quality::run(&loaded.set, &qc);
-        with_ids(campaign_id, worker_rows(&loaded.set, &workers, exclusion), &loaded.worker_ids)
+        // Quality control and the scatters' pairs on two cores.
+        let set = &loaded.set;
+        let (workers, pairs) = std::thread::scope(|s| {
+            let pairs = s.spawn(|| bad_ref_pairs(set));
+            (analysis::quality::run(set, &qc), pairs.join())
+        });
+        let pairs = pairs.map_err(|_| AppError::internal("pairing the bad references failed"))?;
+        with_ids(campaign_id, worker_rows_with(set, &workers, exclusion, pairs), &loaded.worker_ids)
     })
     .await
     .map_err(|e| AppError::internal(format!("quality control failed: {e}")))??;
