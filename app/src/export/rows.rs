@@ -450,7 +450,11 @@ pub fn spawn_rows(db: Db, format: RowFormat, ctx: Arc<RowContext>) -> mpsc::Rece
             }
         };
         let mut buf = header(format).unwrap_or_default();
-        let mut rows = std::pin::pin!(judgments(&mut conn, ctx.campaign_id, Scope::Campaign, true));
+        // PostgreSQL: through its own driver, not sqlx's `Any` (which copies every value).
+        let mut rows: std::pin::Pin<Box<dyn tokio_stream::Stream<Item = AppResult<StoredJudgment>> + Send + '_>> = match &db.postgres {
+            Some(pg) => Box::pin(crate::analysis::db::pg_judgments(pg, ctx.campaign_id)),
+            None => Box::pin(judgments(&mut conn, ctx.campaign_id, Scope::Campaign, true)),
+        };
         while let Some(row) = rows.next().await {
             let parsed = row.and_then(|j| named_row(&j, &names));
             match parsed {
