@@ -142,9 +142,9 @@ test('the Arabic HIT is right to left on a 390 px phone: interface, wording and 
 // server renders it (a reload) as after signing in.
 test("a signed-in annotator's home page is in the browser's language", async () => {
   const cases = [
-    { locale: 'de-DE', lang: 'de', dir: 'ltr', welcome: /^Willkommen, /, work: 'Ihre Arbeit', hits: 'Ihre HITs', state: /Elemente|abgeschlossen/ },
-    { locale: 'ar-EG', lang: 'ar', dir: 'rtl', welcome: /^مرحبًا، /, work: 'عملك', hits: 'مهامك', state: /عنصر|منتهية/ },
-    { locale: 'en-US', lang: 'en', dir: 'ltr', welcome: /^Welcome, /, work: 'Your work', hits: 'Your HITs', state: /items|finished/ },
+    { locale: 'de-DE', lang: 'de', dir: 'ltr', welcome: /^Willkommen, /, work: 'Ihre Arbeit', hits: 'Ihre HITs', state: /Elemente|abgeschlossen/, role: 'Annotator·in', signOut: 'Abmelden' },
+    { locale: 'ar-EG', lang: 'ar', dir: 'rtl', welcome: /^مرحبًا، /, work: 'عملك', hits: 'مهامك', state: /عنصر|منتهية/, role: 'مقيِّم الترجمات', signOut: 'تسجيل الخروج' },
+    { locale: 'en-US', lang: 'en', dir: 'ltr', welcome: /^Welcome, /, work: 'Your work', hits: 'Your HITs', state: /items|finished/, role: 'Annotator', signOut: 'Sign out' },
   ];
   for (const c of cases) {
     const context = await env.browser.newContext({ locale: c.locale });
@@ -156,6 +156,11 @@ test("a signed-in annotator's home page is in the browser's language", async () 
       assert.equal(await home.getAttribute('lang'), c.lang, `${c.locale}, ${how}`);
       assert.equal(await home.getAttribute('dir'), c.dir, `${c.locale}, ${how}`);
       assert.match(await p.textContent('section[data-role="annotator"] h1'), c.welcome, `${c.locale}, ${how}`);
+      // The header too: the role and the sign-out button, in a nav marked with their language.
+      const nav = await p.$('header.top nav');
+      assert.deepEqual([await nav.getAttribute('lang'), await nav.getAttribute('dir')], [c.lang, c.dir], `${c.locale}, ${how}`);
+      assert.ok((await p.textContent('#who')).endsWith(` · ${c.role}`), `${c.locale}, ${how}: ${await p.textContent('#who')}`);
+      assert.equal((await p.textContent('header.top nav button[type="submit"]')).trim(), c.signOut, `${c.locale}, ${how}`);
       const headings = await p.$$eval('section[data-role="annotator"] h2', (hs) => hs.map((h) => h.textContent));
       assert.deepEqual(headings, [c.work, c.hits], `${c.locale}, ${how}`);
       await p.waitForSelector('#my-hits .hit-state', { timeout: 15_000 });

@@ -1,6 +1,6 @@
 //! Server functions for accounts. Each one checks who is asking, calls `auth::server`, returns.
 
-use crate::auth::{Role, UserInfo};
+use crate::auth::Role;
 use leptos::prelude::*;
 use serde::{Deserialize, Serialize};
 
@@ -11,10 +11,14 @@ use crate::error::AppError;
 #[cfg(feature = "ssr")]
 use crate::web;
 
-/// The signed-in account, or None.
+/// The signed-in account with the header's words, or None.
 #[server(endpoint = "current_user")]
-pub async fn current_user() -> Result<Option<UserInfo>, ServerFnError> {
-    Ok(web::current_session().map(|s| s.user))
+pub async fn current_user() -> Result<Option<crate::auth::SignedIn>, ServerFnError> {
+    Ok(web::current_session().map(|s| {
+        let lang = web::accept_language().as_deref().and_then(assay_core::i18n::Lang::from_accept_language).unwrap_or_default();
+        let words = crate::auth::HeaderWords::of(s.user.role, lang);
+        crate::auth::SignedIn { user: s.user, words }
+    }))
 }
 
 /// Signs in. Works as a plain HTML form too: on failure without JavaScript the browser is sent

@@ -12,5 +12,5 @@ pub struct Session {
     pub logout: leptos::prelude::ServerAction<api::Logout>,
     /// Accepting an invitation also signs in.
     pub accept_invitation: leptos::prelude::ServerAction<api::AcceptInvitation>,
-    pub user: leptos::prelude::Resource<Result<Option<crate::auth::UserInfo>, leptos::prelude::ServerFnError>, crate::resource::JsonCodec>,
+    pub user: leptos::prelude::Resource<Result<Option<crate::auth::SignedIn>, leptos::prelude::ServerFnError>, crate::resource::JsonCodec>,
 }

@@ -58,6 +58,37 @@ pub struct UserInfo {
     pub role: Role,
 }
 
+/// The signed-in account with the header's words: in the browser's language for an annotator
+/// (as the annotator's pages are), in English for the other roles (their pages are English).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SignedIn {
+    #[serde(flatten)]
+    pub user: UserInfo,
+    pub words: HeaderWords,
+}
+
+/// The header's words and the BCP 47 tag and direction of their language.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct HeaderWords {
+    pub tag: String,
+    pub dir: String,
+    pub role: String,
+    pub sign_out: String,
+}
+
+impl HeaderWords {
+    pub fn of(role: Role, lang: assay_core::i18n::Lang) -> HeaderWords {
+        use assay_core::i18n::{Lang, Text};
+        let lang = if role == Role::Annotator { lang } else { Lang::default() };
+        HeaderWords {
+            tag: lang.tag().to_string(),
+            dir: lang.dir().to_string(),
+            role: if role == Role::Annotator { lang.text(Text::HomeRole).to_string() } else { role.label().to_string() },
+            sign_out: lang.text(Text::SignOut).to_string(),
+        }
+    }
+}
+
 /// An account as the admin's accounts page lists it: who, and whether it is disabled.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Account {

@@ -141,15 +141,15 @@ fn Header() -> impl IntoView {
             <Transition fallback=|| ()>
                 {move || Suspend::new(async move {
                     match session.user.await {
-                        Ok(Some(user)) => Either::Left(view! {
-                            <nav>
+                        Ok(Some(crate::auth::SignedIn { user, words })) => Either::Left(view! {
+                            <nav lang=words.tag dir=words.dir>
                                 {(user.role >= Role::Organizer).then(|| view! {
                                     <A href="/campaigns">"Campaigns"</A>
                                     <a href="/import" rel="external">"Import"</a>
                                 })}
                                 {(user.role >= Role::Researcher).then(|| view! { <A href="/results">"Results"</A> <A href="/studies">"Studies"</A> <A href="/account/tokens">"API tokens"</A> })}
                                 {(user.role >= Role::Admin).then(|| view! { <A href="/admin/users">"Accounts"</A> })}
-                                <span class="who" id="who">{user.name.clone()} " · " {user.role.label()}</span>
+                                <span class="who" id="who">{user.name.clone()} " · " {words.role}</span>
                                 // A plain form (it works before the page is live) that the
                                 // browser submits through the action: no form decoding in
                                 // the bundle for an action without fields.
@@ -158,7 +158,7 @@ fn Header() -> impl IntoView {
                                         ev.prevent_default();
                                         session.logout.dispatch(Logout {});
                                     }>
-                                    <button type="submit" class="link">"Sign out"</button>
+                                    <button type="submit" class="link">{words.sign_out}</button>
                                 </form>
                             </nav>
                         }),
@@ -178,7 +178,7 @@ fn HomePage() -> impl IntoView {
         <Transition fallback=|| view! { <p>"Loading…"</p> }>
             {move || Suspend::new(async move {
                 match session.user.await {
-                    Ok(Some(user)) => Either::Left(view! { <RoleHome user/> }),
+                    Ok(Some(signed_in)) => Either::Left(view! { <RoleHome user=signed_in.user/> }),
                     _ => Either::Right(view! {
                         <section class="card narrow">
                             <h1>"Assay"</h1>

@@ -275,5 +275,6 @@ pub(super) fn text(t: Text) -> &'static str {
         Text::HomeTaskRanking => "الترتيب",
         Text::HomeTaskEsa => "مواضع الأخطاء",
         Text::HomeTaskMqm => "أخطاء مصنفة",
+        Text::SignOut => "تسجيل الخروج",
     }
 }

@@ -275,5 +275,6 @@ Na klávesnici: tabulátorem přejděte na překlad a stiskněte jeho pořadí (
         Text::HomeTaskRanking => "pořadí",
         Text::HomeTaskEsa => "chybné úseky",
         Text::HomeTaskMqm => "chyby s kategoriemi",
+        Text::SignOut => "Odhlásit se",
     }
 }

@@ -274,5 +274,6 @@ Mit der Tastatur: Mit Tab zu einer Übersetzung, dann ihren Rang drücken (1 bis
         Text::HomeTaskRanking => "Rangfolge",
         Text::HomeTaskEsa => "Fehlerstellen",
         Text::HomeTaskMqm => "Fehler mit Kategorien",
+        Text::SignOut => "Abmelden",
     }
 }

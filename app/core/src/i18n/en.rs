@@ -275,5 +275,6 @@ With a keyboard: Tab to a translation, then press its rank (1 to 5); Enter goes 
         Text::HomeTaskRanking => "ranking",
         Text::HomeTaskEsa => "error spans",
         Text::HomeTaskMqm => "errors with categories",
+        Text::SignOut => "Sign out",
     }
 }

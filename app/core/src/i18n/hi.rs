@@ -274,5 +274,6 @@ pub(super) fn text(t: Text) -> &'static str {
         Text::HomeTaskRanking => "क्रम निर्धारण",
         Text::HomeTaskEsa => "त्रुटि वाले अंश",
         Text::HomeTaskMqm => "श्रेणियों सहित त्रुटियाँ",
+        Text::SignOut => "साइन आउट करें",
     }
 }

@@ -274,5 +274,6 @@ pub(super) fn text(t: Text) -> &'static str {
         Text::HomeTaskRanking => "順位付け",
         Text::HomeTaskEsa => "誤りの箇所",
         Text::HomeTaskMqm => "カテゴリ付きの誤り",
+        Text::SignOut => "ログアウト",
     }
 }

@@ -498,6 +498,8 @@ messages! {
         HomeTaskRanking,
         HomeTaskEsa,
         HomeTaskMqm,
+        /// The header's button of a signed-in annotator.
+        SignOut,
     }
 }
 

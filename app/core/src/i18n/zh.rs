@@ -273,5 +273,6 @@ pub(super) fn text(t: Text) -> &'static str {
         Text::HomeTaskRanking => "排序",
         Text::HomeTaskEsa => "错误片段",
         Text::HomeTaskMqm => "带类别的错误",
+        Text::SignOut => "退出登录",
     }
 }
