@@ -198,8 +198,15 @@ fn judgment_sql(scope: Scope, ordered: bool) -> String {
     sql
 }
 
-/// A row of the judgment query as a [`StoredJudgment`].
-fn stored(row: &sqlx::any::AnyRow) -> AppResult<StoredJudgment> {
+/// A row of the judgment query as a [`StoredJudgment`], from sqlx's `Any` driver or from
+/// PostgreSQL's own (every integer column there is a `BIGINT`).
+fn stored<R: sqlx::Row>(row: &R) -> AppResult<StoredJudgment>
+where
+    usize: sqlx::ColumnIndex<R>,
+    for<'r> i64: sqlx::Decode<'r, R::Database> + sqlx::Type<R::Database>,
+    for<'r> f64: sqlx::Decode<'r, R::Database> + sqlx::Type<R::Database>,
+    for<'r> &'r str: sqlx::Decode<'r, R::Database> + sqlx::Type<R::Database>,
+{
     let id: i64 = row.try_get(0).context("reading a judgment id")?;
     let ctx = |col: &str| format!("reading the {col} of judgment {id}");
     let item_type: &str = row.try_get(6).with_context(|| ctx("item type"))?;
@@ -326,7 +333,7 @@ async fn read_postgres(pool: &sqlx::PgPool, campaign_id: i64) -> AppResult<Campa
             let mut rows = sqlx::query(sqlx::AssertSqlSafe(sql)).bind(campaign_id).bind(range.first).bind(range.last).fetch(&pool);
             let mut out = Vec::with_capacity(range.most);
             while let Some(row) = rows.next().await {
-                out.push(pg_judgment(&row.with_context(what)?)?);
+                out.push(stored(&row.with_context(what)?)?);
             }
             AppResult::Ok(out)
         }
@@ -346,34 +353,7 @@ pub fn pg_judgments(pool: &sqlx::PgPool, campaign_id: i64) -> impl Stream<Item =
     sqlx::query(sqlx::AssertSqlSafe(judgment_sql(Scope::Campaign, true)))
         .bind(campaign_id)
         .fetch(pool)
-        .map(move |row| pg_judgment(&row.with_context(|| format!("reading the judgments of campaign {campaign_id}"))?))
-}
-
-/// A row of the judgment query from PostgreSQL's own driver as a [`StoredJudgment`] (every
-/// integer column is a `BIGINT`).
-fn pg_judgment(row: &sqlx::postgres::PgRow) -> AppResult<StoredJudgment> {
-    let id: i64 = row.try_get(0).context("reading a judgment id")?;
-    let ctx = |col: &str| format!("reading the {col} of judgment {id}");
-    let item_type: &str = row.try_get(6).with_context(|| ctx("item type"))?;
-    Ok(StoredJudgment {
-        id,
-        assignment: row.try_get(1).with_context(|| ctx("assignment"))?,
-        worker: row.try_get(2).with_context(|| ctx("worker"))?,
-        slot: row.try_get(3).with_context(|| ctx("slot"))?,
-        hit_index: row.try_get(4).with_context(|| ctx("HIT"))?,
-        position: row.try_get(5).with_context(|| ctx("position"))?,
-        item_type: ItemType::parse(item_type).ok_or_else(|| AppError::internal(format!("judgment {id}: unknown item type {item_type:?}")))?,
-        system: row.try_get(7).with_context(|| ctx("system"))?,
-        segment: row.try_get(8).with_context(|| ctx("segment"))?,
-        score: row.try_get(9).with_context(|| ctx("score"))?,
-        score2: row.try_get(10).with_context(|| ctx("second score"))?,
-        skipped: row.try_get::<i64, _>(11).with_context(|| ctx("skipped flag"))? != 0,
-        submitted_at_ms: row.try_get(12).with_context(|| ctx("submission time"))?,
-        time_on_screen_ms: row.try_get(13).with_context(|| ctx("time on screen"))?,
-        ms: row.try_get(14).with_context(|| ctx("time"))?,
-        screen: row.try_get(15).with_context(|| ctx("screen"))?,
-        gold_rank: row.try_get(16).with_context(|| ctx("gold rank"))?,
-    })
+        .map(move |row| stored(&row.with_context(|| format!("reading the judgments of campaign {campaign_id}"))?))
 }
 
 /// A part of a campaign read on its own: the HITs with ids `first..=last`, which hold at most
