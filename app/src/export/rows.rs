@@ -359,12 +359,12 @@ pub fn named_row(j: &StoredJudgment, names: &StoredNames) -> AppResult<JudgmentR
     let segment = names.segment(j.segment)?;
     Ok(JudgmentRow {
         id: j.id,
-        hit: j.hit_index,
+        hit: j.hit_index.into(),
         assignment: j.assignment,
-        slot: j.slot,
+        slot: j.slot.into(),
         worker: format!("{platform}:{external}"),
         platform: platform.clone(),
-        position: j.position,
+        position: j.position.into(),
         item_type: j.item_type,
         system: names.system(j.system)?.to_string(),
         segment: segment.key.clone(),
