@@ -286,6 +286,12 @@ both_backends! {
         }
         for f in &files {
             assert!(names.contains(f), "{f} not in the archive");
+            // Written into the archive as made: the bytes of the file downloaded alone.
+            let mut inner = Vec::new();
+            zip.by_name(f).unwrap().read_to_end(&mut inner).unwrap();
+            let (status, alone, _) = download(&researcher, &id, f, "raw").await;
+            assert_eq!(status, 200, "{f}");
+            assert_eq!(inner, alone, "{f}: the archive's copy differs");
         }
         let mut inner = String::new();
         zip.by_name("judgments.csv").unwrap().read_to_string(&mut inner).unwrap();

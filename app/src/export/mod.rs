@@ -310,7 +310,9 @@ async fn documents(db: &Db, campaign_id: i64) -> AppResult<HashMap<String, (Stri
 pub async fn write_zip(db: &Db, p: &Prepared, out: std::fs::File) -> AppResult<Vec<String>> {
     let ctx = Arc::new(p.row_context(db).await?);
     let names = p.all_file_names()?;
-    let computed = p.computed_files()?;
+    // The computed files are written into the archive as they are made (none held in memory:
+    // the standardized judgments alone are a line per judgment).
+    let (result, bundle_name, metric_files) = (p.analysis.clone(), p.name.clone(), p.metric_files.clone());
     let analysis = p.analysis_json(&names)?;
     let agreement = p.agreement_json();
     let mut manifest = serde_json::to_vec_pretty(&p.manifest(&names)).map_err(|e| AppError::internal(format!("cannot write manifest.json: {e}")))?;
@@ -329,7 +331,9 @@ pub async fn write_zip(db: &Db, p: &Prepared, out: std::fs::File) -> AppResult<V
                 zip.write_all(&chunk.map_err(AppError::internal)?).map_err(ioerr)?;
             }
         }
-        let small = computed.into_iter().chain([
+        let bundle = BundleOptions { name: &bundle_name, segments_in_test_set_order: true, darr_threshold: crate::analysis::export::DARR_THRESHOLD };
+        result.write_files(&mut ZipSink { zip: &mut zip, options }, &bundle).map_err(AppError::internal)?;
+        let small = metric_files.into_iter().chain([
             ("analysis.json".to_string(), analysis),
             ("agreement.json".to_string(), agreement),
             ("manifest.json".to_string(), manifest),
@@ -344,6 +348,21 @@ pub async fn write_zip(db: &Db, p: &Prepared, out: std::fs::File) -> AppResult<V
     .await
     .map_err(|e| AppError::internal(format!("writing the archive failed: {e}")))??;
     Ok(names)
+}
+
+/// Writes each computed file straight into an entry of the archive.
+struct ZipSink<'z, W: std::io::Write + std::io::Seek> {
+    zip: &'z mut zip::ZipWriter<W>,
+    options: zip::write::SimpleFileOptions,
+}
+
+impl<W: std::io::Write + std::io::Seek> bundle::FileSink for ZipSink<'_, W> {
+    fn file(&mut self, name: &str, write: &mut dyn FnMut(&mut dyn std::io::Write) -> std::io::Result<()>) -> Result<(), String> {
+        self.zip.start_file(name, self.options).map_err(|e| format!("cannot write the archive: {e}"))?;
+        // Buffered: the formats write a line at a time, which the compressor takes slowly.
+        let mut buffered = std::io::BufWriter::with_capacity(64 * 1024, &mut *self.zip);
+        write(&mut buffered).and_then(|()| buffered.flush()).map_err(|e| format!("cannot write {name}: {e}"))
+    }
 }
 
 /// Writes the export of `kind` into the directory `dir` (for `assay export`), always with
