@@ -317,7 +317,7 @@ pub async fn write_zip(db: &Db, p: &Prepared, out: std::fs::File) -> AppResult<V
     let agreement = p.agreement_json();
     let mut manifest = serde_json::to_vec_pretty(&p.manifest(&names)).map_err(|e| AppError::internal(format!("cannot write manifest.json: {e}")))?;
     manifest.push(b'\n');
-    let receivers: Vec<_> = RowFormat::ALL.iter().map(|&f| (f, rows::spawn_rows(db.clone(), f, ctx.clone()))).collect();
+    let db = db.clone();
     tokio::task::spawn_blocking(move || -> AppResult<()> {
         let mut zip = zip::ZipWriter::new(out);
         let options = zip::write::SimpleFileOptions::default()
@@ -325,7 +325,11 @@ pub async fn write_zip(db: &Db, p: &Prepared, out: std::fs::File) -> AppResult<V
             .large_file(true);
         let zerr = |e: zip::result::ZipError| AppError::internal(format!("cannot write the archive: {e}"));
         let ioerr = |e: std::io::Error| AppError::internal(format!("cannot write the archive: {e}"));
-        for (format, mut rx) in receivers {
+        // One judgment file read at a time, when the archive comes to it: read all at once, each
+        // held a connection while waiting for the ones before it (on PostgreSQL, more than its
+        // pool of big reads has, so that one could wait for a connection another held).
+        for format in RowFormat::ALL {
+            let mut rx = rows::spawn_rows(db.clone(), format, ctx.clone());
             zip.start_file(format.file_name(), options).map_err(zerr)?;
             while let Some(chunk) = rx.blocking_recv() {
                 zip.write_all(&chunk.map_err(AppError::internal)?).map_err(ioerr)?;
