@@ -54,8 +54,10 @@ async function stored(assignment) {
   return JSON.parse(r.body);
 }
 
-// The DOM of the work area without its text: tags, attributes (inline style of the thumb
-// aside) and children. Two items of the same campaign must give the same string.
+// The DOM of the item on the screen without its text: tags, attributes (inline style of the
+// thumb aside) and children. Two items of the same campaign must give the same string. (The
+// first item of a DA HIT comes with the instructions, which stay behind it, hidden, until it is
+// answered: the item's card is compared, not the page around it.)
 async function shape(page) {
   return page.evaluate(() => {
     const walk = (el) => {
@@ -66,7 +68,7 @@ async function shape(page) {
         .join(' ');
       return `<${el.tagName.toLowerCase()} ${attrs}>${[...el.children].map(walk).join('')}</>`;
     };
-    return walk(document.querySelector('#work'));
+    return walk(document.querySelector('#work .item-screen'));
   });
 }
 

@@ -90,7 +90,7 @@ export async function launchBrowser() {
 // failed requests, HTTP errors and the documents it loads, each with the time since it opened.
 // `page.assayErrors` gets the uncaught errors and the Content-Security-Policy violations (a
 // script or wasm the page's policy blocked), which tests expect to be none.
-function record(page) {
+export function record(page) {
   if (page.assayLog) return;
   const opened = Date.now();
   const log = [];

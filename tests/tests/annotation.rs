@@ -82,6 +82,15 @@ async fn verify(b: &Browser, code: &str) -> Value {
     r.json().await.unwrap()
 }
 
+/// A page fetched without a session: (its Content-Security-Policy, its HTML).
+async fn anonymous_get(server: &TestServer, path: &str) -> (String, String) {
+    let b = server.browser();
+    let r = b.client.get(format!("{}{path}", b.base)).send().await.expect("request");
+    assert_eq!(r.status(), 200, "{path}");
+    let csp = r.headers().get("content-security-policy").and_then(|v| v.to_str().ok()).unwrap_or_default().to_string();
+    (csp, r.text().await.unwrap())
+}
+
 /// Every key path of a JSON value (`item.candidate`, …), to compare shapes.
 fn key_paths(v: &Value, prefix: &str, out: &mut BTreeSet<String>) {
     if let Value::Object(map) = v {
@@ -150,6 +159,45 @@ both_backends! {
         let crowd = crowd_hit(&server).await;
         let c = anonymous.call("load_work", &[("assignment", &crowd)]).await;
         assert_eq!(c.status, 200, "{}", c.body);
+    }
+
+    async fn a_da_hit_sends_its_first_item_with_the_instructions(server) {
+        let annotator = server.browser();
+        annotator.login(ANNOTATOR).await;
+        let (da, woj) = my_hits(&annotator).await;
+        let before = annotator.call("load_work", &[("assignment", &da)]).await.json();
+        assert_eq!(before["started"], false);
+        // The step is still "not started"; the first item comes beside it.
+        assert_eq!(before["step"]["item"], Value::Null, "{before}");
+        let ahead = before["ahead"].clone();
+        assert_eq!(ahead["item"]["position"], 0, "{before}");
+        assert_eq!(ahead["answered"], 0);
+        // Sent ahead is not started: an answer before Start is refused and nothing is stored.
+        let early = submit(&annotator, &da, 0, "50", "ahead-0").await;
+        assert_ne!(early.status, 200, "{}", early.body);
+        assert!(judgments(&server, &da).await.is_empty());
+        // Start leads to exactly that step; once started, nothing is sent ahead.
+        assert_eq!(start(&annotator, &da).await, ahead);
+        let after = annotator.call("load_work", &[("assignment", &da)]).await.json();
+        assert_eq!(after["started"], true);
+        assert_eq!(after["step"], ahead);
+        assert_eq!(after.get("ahead"), None, "{after}");
+        // Word order (two questions, not the early script's slider): nothing ahead.
+        let w = annotator.call("load_work", &[("assignment", &woj)]).await.json();
+        assert_eq!(w["started"], false);
+        assert_eq!(w.get("ahead"), None, "{w}");
+
+        // The work page carries the early script first in its head, with the nonce its
+        // Content-Security-Policy names; other pages do not carry it.
+        let crowd = crowd_hit(&server).await;
+        let (csp, html) = anonymous_get(&server, &format!("/work/{crowd}")).await;
+        let nonce = csp.split("'nonce-").nth(1).and_then(|n| n.split('\'').next()).expect("a nonce in the policy").to_string();
+        let head = html.split("</head>").next().unwrap();
+        let script = head.find(&format!("<script nonce=\"{nonce}\">(() => {{\n  const E = window.__assayEarly")).expect("the early script with the page's nonce");
+        assert!(script < head.find("assay.css").unwrap(), "before the style sheet");
+        assert!(html.contains("id=\"ahead-item\""), "the first item is in the page");
+        let (_, login) = anonymous_get(&server, "/login").await;
+        assert!(!login.contains("__assayEarly"));
     }
 
     async fn an_item_is_answered_once_and_a_retry_is_idempotent(server) {

@@ -11,6 +11,7 @@
 //! `fixture` (SSR only) seeds a test campaign for the demo and the tests.
 
 pub mod api;
+pub mod early;
 pub mod esa;
 pub mod pages;
 #[cfg(feature = "ssr")]
@@ -304,6 +305,12 @@ pub struct WorkState {
     /// False until the worker presses Start on the instructions page.
     pub started: bool,
     pub step: Step,
+    /// The step Start leads to, sent with the instructions page: DA HITs before Start, once any
+    /// practice is passed (`None` otherwise). Start then shows the first item without waiting
+    /// for the server, and the page's early script (`annotate::early`) lets a slow phone
+    /// answer it before the bundle has arrived.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ahead: Option<Step>,
 }
 
 /// Where a worker stands in a campaign's practice items (issue 18).

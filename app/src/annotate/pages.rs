@@ -11,7 +11,7 @@ use super::{ItemView, Lang, Msg, PracticeFeedback, PracticeView, WOJ_VALUES, Wor
 use assay_core::i18n::fill;
 use assay_core::instructions::{Block, blocks};
 use crate::auth::error_text;
-use leptos::either::{Either, EitherOf3, EitherOf4, EitherOf5};
+use leptos::either::{Either, EitherOf3, EitherOf4, EitherOf6};
 use leptos::ev;
 use leptos::prelude::*;
 use leptos_meta::Title;
@@ -125,6 +125,17 @@ impl ActiveClock {
         }
     }
 
+    /// The first item has been on the screen since `at`, before the bundle took over (the
+    /// early script's Start), with the last input at `last`: that time counts as active up to
+    /// the idle gap after the last input.
+    fn seed(&self, at: f64, last: f64) {
+        let now = client_now();
+        let until = (last.max(at) + self.idle_gap_ms).min(now);
+        self.active.set_value((until - at).max(0.0));
+        self.last_tick.set_value(now);
+        self.last_input.set_value(last.max(at));
+    }
+
     /// A new item is on screen: counting starts again from 0 (as if just touched).
     fn reset(&self) {
         let now = client_now();
@@ -140,6 +151,23 @@ impl ActiveClock {
     }
 }
 
+/// The slider of the item on the screen takes the keyboard focus (once the view has been
+/// drawn: it may have just been shown).
+fn focus_slider() {
+    #[cfg(feature = "hydrate")]
+    request_animation_frame(|| {
+        use wasm_bindgen::JsCast;
+        if let Some(el) = document().get_element_by_id("score").and_then(|el| el.dyn_into::<web_sys::HtmlElement>().ok()) {
+            let _ = el.focus();
+        }
+    });
+}
+
+/// What the worker did before the bundle took over ([`super::early`]), for the first item's
+/// slider to show the value set there.
+#[derive(Clone, Copy)]
+struct EarlyValue(StoredValue<Option<super::early::Early>>);
+
 /// A fresh idempotency key for one attempt at one item.
 fn fresh_key(position: i64) -> String {
     #[cfg(feature = "hydrate")]
@@ -150,19 +178,30 @@ fn fresh_key(position: i64) -> String {
 }
 
 /// The words a screen reader says for a slider position: no number, only where it stands
-/// between the two anchors.
+/// between the two anchors (the bands of [`super::early::SLIDER_BANDS`]).
 pub fn slider_words(words: impl Fn(Msg) -> String, value: Option<f64>, low: &str, high: &str) -> String {
     let at = |m: Msg, end: &str| fill(&words(m), &[("end", end)]);
-    match value {
-        None => fill(&words(Msg::SliderNotSet), &[("low", low), ("high", high)]),
-        Some(v) if v <= 3.0 => at(Msg::SliderAt, low),
-        Some(v) if v < 25.0 => at(Msg::SliderCloseTo, low),
-        Some(v) if v < 45.0 => at(Msg::SliderLeaning, low),
-        Some(v) if v <= 55.0 => words(Msg::SliderMiddle),
-        Some(v) if v <= 75.0 => at(Msg::SliderLeaning, high),
-        Some(v) if v < 97.0 => at(Msg::SliderCloseTo, high),
-        Some(_) => at(Msg::SliderAt, high),
+    let Some(v) = value else { return fill(&words(Msg::SliderNotSet), &[("low", low), ("high", high)]) };
+    match super::early::slider_band(v) {
+        0 => at(Msg::SliderAt, low),
+        1 => at(Msg::SliderCloseTo, low),
+        2 => at(Msg::SliderLeaning, low),
+        3 => words(Msg::SliderMiddle),
+        4 => at(Msg::SliderLeaning, high),
+        5 => at(Msg::SliderCloseTo, high),
+        _ => at(Msg::SliderAt, high),
     }
+}
+
+/// Every text [`slider_words`] can give, as JSON: not set, then one per band (the slider's
+/// `data-words`, for the early script of [`super::early`]).
+fn slider_word_list(words: impl Fn(Msg) -> String, low: &str, high: &str) -> String {
+    // A value inside each band: halfway between its bounds.
+    let bounds: Vec<f64> = std::iter::once(0.0).chain(super::early::SLIDER_BANDS.iter().map(|b| b.0)).chain(std::iter::once(100.0)).collect();
+    let all: Vec<String> = std::iter::once(slider_words(&words, None, low, high))
+        .chain(bounds.windows(2).map(|w| slider_words(&words, Some((w[0] + w[1]) / 2.0), low, high)))
+        .collect();
+    serde_json::to_string(&all).unwrap_or_default()
 }
 
 /// A 0–100 visual analog scale: a track with anchors at the ends and ticks at 25, 50 and 75,
@@ -212,6 +251,7 @@ pub fn Slider(
     }
     let words_low = low.clone();
     let words_high = high.clone();
+    let word_list = slider_word_list(move |m| ui.msg(m), &low, &high);
     view! {
         <div class="slider" dir="ltr">
             <div
@@ -226,6 +266,7 @@ pub fn Slider(
                 aria-orientation="horizontal"
                 aria-valuetext=move || slider_words(move |m| ui.msg(m), value.get(), &words_low, &words_high)
                 data-set=move || if value.get().is_some() { "true" } else { "false" }
+                data-words=word_list
                 on:pointerdown=move |e: ev::PointerEvent| {
                     if e.button() != 0 {
                         return;
@@ -365,7 +406,9 @@ type AnswerValues = (Option<f64>, Option<f64>, bool);
 #[component]
 fn Work(state: WorkState) -> impl IntoView {
     let info = StoredValue::new(state.clone());
-    let step = RwSignal::new(state.step.clone());
+    // Before Start, a DA HIT's first item is sent ahead (`ahead`): the step is then that item,
+    // drawn behind the instructions until Start.
+    let step = RwSignal::new(if state.started { state.step.clone() } else { state.ahead.clone().unwrap_or_else(|| state.step.clone()) });
     let started = RwSignal::new(state.started);
     // The practice (before Start): where the worker stands, whether a practice item is on
     // screen, and the feedback on the last answer (with the item it was about).
@@ -379,11 +422,27 @@ fn Work(state: WorkState) -> impl IntoView {
     let key = StoredValue::new(String::new());
     let clock = ActiveClock::start(state.screen.idle_gap_seconds);
     let current_position = move || step.with(|s| s.item.as_ref().map(|i| i.position));
+    // What the worker did with the first item before the bundle took over (`super::early`).
+    #[cfg(feature = "hydrate")]
+    let early = super::early::take().filter(|e| e.started && !state.started && state.ahead.is_some());
+    #[cfg(not(feature = "hydrate"))]
+    let early: Option<super::early::Early> = None;
+    let early = StoredValue::new(early);
+    provide_context(EarlyValue(early));
     Effect::new(move |_| {
         if let Some(p) = current_position() {
-            shown_at.set_value(client_now());
             key.set_value(fresh_key(p));
-            clock.reset();
+            match early.get_value() {
+                // The item has been on the screen since Start was pressed.
+                Some(e) if p == 0 => {
+                    shown_at.set_value(e.at);
+                    clock.seed(e.at, e.last);
+                }
+                _ => {
+                    shown_at.set_value(client_now());
+                    clock.reset();
+                }
+            }
         }
     });
 
@@ -391,8 +450,12 @@ fn Work(state: WorkState) -> impl IntoView {
         let id = info.with_value(|s| s.assignment.clone());
         leptos::task::spawn_local(async move {
             if let Ok(fresh) = load_work(id).await {
-                if fresh.step != step.get_untracked() {
-                    step.set(fresh.step);
+                let fresh_step = if fresh.started { fresh.step } else { fresh.ahead.unwrap_or(fresh.step) };
+                if !fresh.started {
+                    started.set(false);
+                }
+                if fresh_step != step.get_untracked() {
+                    step.set(fresh_step);
                 }
                 if fresh.practice != practice.get_untracked() {
                     practice.set(fresh.practice);
@@ -483,6 +546,48 @@ fn Work(state: WorkState) -> impl IntoView {
         });
     });
 
+    // Tells the server that the HIT has started and shows what it answers. `ahead`: the first
+    // item is already on the screen (it goes back behind the instructions if the server
+    // refuses). `send`: a value to send at once (Next pressed before the bundle took over).
+    let begin = move |ahead: bool, send: Option<f64>| {
+        busy.set(true);
+        let id = info.with_value(|s| s.assignment.clone());
+        leptos::task::spawn_local(async move {
+            match start_work(id).await {
+                Ok(s) => {
+                    // `started` before the step: the view reads it when the step changes.
+                    started.set(true);
+                    if s != step.get_untracked() {
+                        step.set(s);
+                    }
+                    feedback.set(None);
+                    practising.set(false);
+                    error.set(None);
+                    busy.set(false);
+                    if let Some(v) = send {
+                        submit.run((Some(v), None, false));
+                    }
+                }
+                Err(e) => {
+                    if ahead {
+                        started.set(false);
+                    }
+                    error.set(Some(error_text(&e)));
+                    busy.set(false);
+                }
+            }
+        });
+    };
+    // The bundle takes over from the early script: Start was pressed there (the server told),
+    // so the item stays on the screen; the server's answer is awaited (a second Start changes
+    // nothing) before an answer given there is sent.
+    if let Some(e) = early.get_value() {
+        Effect::new(move |_| {
+            started.set(true);
+            begin(true, e.value.filter(|_| e.next));
+        });
+    }
+
     let start = move |_| {
         if busy.get_untracked() {
             return;
@@ -494,21 +599,16 @@ fn Work(state: WorkState) -> impl IntoView {
             practising.set(true);
             return;
         }
-        busy.set(true);
-        let id = info.with_value(|s| s.assignment.clone());
-        leptos::task::spawn_local(async move {
-            match start_work(id).await {
-                Ok(s) => {
-                    step.set(s);
-                    started.set(true);
-                    feedback.set(None);
-                    practising.set(false);
-                    error.set(None);
-                }
-                Err(e) => error.set(Some(error_text(&e))),
-            }
-            busy.set(false);
-        });
+        // The first item came with the instructions: on the screen at once, its time from now;
+        // the server is told behind it (Next waits for its answer).
+        let ahead = !started.get_untracked() && step.with_untracked(|s| s.item.is_some());
+        if ahead {
+            started.set(true);
+            shown_at.set_value(client_now());
+            clock.reset();
+            focus_slider();
+        }
+        begin(ahead, None);
     };
 
     let task = state.task.clone();
@@ -523,18 +623,32 @@ fn Work(state: WorkState) -> impl IntoView {
         <section class="annotate" data-task=task id="work" lang=ui.tag() dir=ui.dir()>
             {move || {
                 let s = step.get();
+                // Not tracked: Start on an item sent ahead only shows it (below); the view is
+                // drawn again when the step changes.
+                let now_started = started.get_untracked();
                 if let Some(done) = s.completion {
-                    EitherOf5::A(view! { <Finished code=done.code return_url=done.return_url ui/> })
-                } else if started.get() && s.item.is_some() {
-                    let item = s.item.clone().unwrap_or(ItemView { position: 0, candidate: String::new(), context: None, reference: None, screen: None, document: None, prefilled: Vec::new() });
+                    EitherOf6::A(view! { <Finished code=done.code return_url=done.return_url ui/> })
+                } else if let Some(item) = s.item.clone().filter(|_| now_started) {
                     let together = s.together.clone();
-                    EitherOf5::B(view! { <ItemScreen info item together answered=s.answered busy submit submit_ranks submit_esa/> })
+                    EitherOf6::B(view! { <ItemScreen info item together answered=s.answered busy submit submit_ranks submit_esa/> })
+                } else if let Some(item) = s.item.clone() {
+                    // The first item, sent ahead: behind the instructions until Start.
+                    let together = s.together.clone();
+                    let assignment = info.with_value(|i| i.assignment.clone());
+                    EitherOf6::F(view! {
+                        <div id="ahead-start" hidden=move || started.get()>
+                            <StartPage info practice=practice.get_untracked() busy start/>
+                        </div>
+                        <div id="ahead-item" data-assignment=assignment hidden=move || !started.get()>
+                            <ItemScreen info item together answered=s.answered busy submit submit_ranks submit_esa/>
+                        </div>
+                    })
                 } else if let Some((item, fb)) = feedback.get() {
-                    EitherOf5::C(view! { <PracticeFeedbackScreen info item feedback=fb busy start/> })
+                    EitherOf6::C(view! { <PracticeFeedbackScreen info item feedback=fb busy start/> })
                 } else if let Some((p, item)) = practice.get().filter(|_| practising.get()).and_then(|p| p.item.clone().map(|i| (p, i))) {
-                    EitherOf5::D(view! { <PracticeScreen info practice=p item busy submit=submit_practice/> })
+                    EitherOf6::D(view! { <PracticeScreen info practice=p item busy submit=submit_practice/> })
                 } else {
-                    EitherOf5::E(view! { <StartPage info practice=practice.get() busy start/> })
+                    EitherOf6::E(view! { <StartPage info practice=practice.get() busy start/> })
                 }
             }}
             {move || error.get().map(|e| view! { <p class="error" role="alert" id="work-error">{e}</p> })}
@@ -722,6 +836,13 @@ fn DaItem(info: StoredValue<WorkState>, item: ItemView, busy: RwSignal<bool>, su
             submit.run((Some(v), None, false));
         }
     };
+    // The first item, answered before the bundle took over: its slider shows the value set.
+    if let Some(EarlyValue(early)) = use_context::<EarlyValue>()
+        && item.position == 0
+        && let Some(v) = early.get_value().and_then(|e| e.value)
+    {
+        Effect::new(move |_| value.set(Some(v)));
+    }
     let w = i.screen.wording.clone();
     let ui = Ui::of(info);
     let why = move || {

@@ -473,6 +473,15 @@ pub async fn work_state_in(
     let step = step_of(secret, &a, &f)?;
     let screen = super::localized_screen_settings(&a.settings, &a.task, &a.target_lang, &a.source_lang, accept_language);
     let practice = if a.started() || a.status == AssignmentStatus::Completed { None } else { practice_view(db, &a).await? };
+    // A DA HIT not started, with no practice left to do: the first item comes with the
+    // instructions, so that Start shows it at once (and works before the page's bundle has
+    // arrived on a slow phone). Its time still starts when Start reaches the server.
+    let one_slider = matches!(TaskKind::parse(&a.task), Some(TaskKind::DaAdequacy | TaskKind::DaFluency | TaskKind::DaSourceBased));
+    let ahead = if one_slider && !a.started() && a.status == AssignmentStatus::Active && practice.as_ref().is_none_or(|p| p.passed) {
+        f.step_at(a.next_position)
+    } else {
+        None
+    };
     Ok(WorkState {
         assignment: a.public_id.clone(),
         title: super::public_title(&a.settings, &a.task, screen.ui),
@@ -486,6 +495,7 @@ pub async fn work_state_in(
         total: a.total,
         started: a.started(),
         step,
+        ahead,
     })
 }
 

@@ -42,12 +42,21 @@ pub fn shell(options: LeptosOptions) -> impl IntoView {
         crate::web::set_page_security_policy();
         options
     };
+    // A work page: the script that answers the first DA item before the bundle has arrived,
+    // first in the head, so that nothing waits for it (`annotate::early`).
+    #[cfg(feature = "ssr")]
+    let early = use_context::<http::request::Parts>()
+        .is_some_and(|p| p.uri.path().starts_with("/work/"))
+        .then(|| view! { <script nonce=leptos::nonce::use_nonce() inner_html=crate::annotate::early::script()></script> });
+    #[cfg(not(feature = "ssr"))]
+    let early: Option<()> = None;
     view! {
         <!DOCTYPE html>
         <html lang="en">
             <head>
                 <meta charset="utf-8"/>
                 <meta name="viewport" content="width=device-width, initial-scale=1"/>
+                {early}
                 <link rel="stylesheet" href="/assay.css"/>
                 <AutoReload options=options.clone()/>
                 <HydrationScripts options/>
