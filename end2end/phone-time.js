@@ -42,6 +42,21 @@ try {
       offline: false, latency: 562.5, downloadThroughput: (1.26e6 / 8), uploadThroughput: (0.675e6 / 8),
     });
     await cdp.send('Emulation.setCPUThrottlingRate', { rate: 4 });
+    // In the page's own clock (ms since the navigation started), so that the test driver's
+    // polling of a 4x-slowed page is not counted: every tap, and the frame after the first item
+    // is drawn and after its slider first moves.
+    await context.addInitScript(() => {
+      const p = (window.__phone = { taps: [] });
+      const after = (what) => requestAnimationFrame(() => setTimeout(() => { p[what] ??= performance.now(); }, 0));
+      document.addEventListener('pointerdown', (e) => p.taps.push(e.timeStamp), true);
+      new MutationObserver(() => {
+        if (p.hydrated === undefined && document.body?.dataset.hydrated === 'true') p.hydrated = performance.now();
+        const score = document.getElementById('score');
+        if (!score) return;
+        if (p.itemSeen === undefined && score.offsetParent !== null) { p.itemSeen = true; after('itemDrawn'); }
+        if (p.setSeen === undefined && score.dataset.set === 'true') { p.setSeen = true; after('sliderMoved'); }
+      }).observe(document, { subtree: true, childList: true, attributes: true, attributeFilter: ['hidden', 'data-set', 'data-hydrated'] });
+    });
     let bytes = 0;
     let encoding = '(none)';
     cdp.on('Network.loadingFinished', (e) => { bytes += e.encodedDataLength; });
@@ -63,13 +78,29 @@ try {
     await page.waitForSelector('#score[data-set="true"]', { timeout: 120_000 });
     const usable = since();
     const hydrated = await hydratedAt;
-    rows.push({ run, startShown, itemShown, usable, hydrated, bytes, encoding });
+    const inPage = await page.evaluate(() => ({
+      fcp: performance.getEntriesByName('first-contentful-paint')[0]?.startTime,
+      early: typeof window.__assayEarly === 'object',
+      ...window.__phone,
+    }));
+    // A worker who taps Start as soon as it works has the first item live after the time Start
+    // starts working (with the page's early script: as soon as the start page is painted, the
+    // first contentful paint; without it: once hydrated) plus the time from that tap to the item drawn.
+    const startToItem = inPage.itemDrawn - inPage.taps[0];
+    const sliderAnswers = inPage.sliderMoved - inPage.taps[1];
+    const startWorks = inPage.early ? inPage.fcp : inPage.hydrated;
+    const paintedUsable = startWorks + startToItem;
+    rows.push({ run, startShown, itemShown, usable, hydrated, paintedUsable, bytes, encoding });
     const s = (ms) => `${(ms / 1000).toFixed(2)} s`;
-    console.log(`run ${run}: Start on the screen ${s(startShown)}, first item on the screen ${s(itemShown)}, first item usable (a tap sets its slider) ${s(usable)}, hydrated ${s(hydrated)}, ${(bytes / 1024).toFixed(0)} KiB transferred, wasm Content-Encoding ${encoding}`);
+    console.log(`run ${run}: in the page: start page painted ${s(inPage.fcp)}, Start works ${s(startWorks)}, Start's tap to the item drawn ${Math.round(startToItem)} ms, `
+      + `the slider's tap to its thumb drawn ${Math.round(sliderAnswers)} ms: first item usable ${s(paintedUsable)}; as the test driver saw it: `
+      + `Start on the screen ${s(startShown)}, first item on the screen ${s(itemShown)}, a tap set its slider ${s(usable)}; `
+      + `hydrated ${s(hydrated)}, ${(bytes / 1024).toFixed(0)} KiB transferred, wasm Content-Encoding ${encoding}`);
     await context.close();
   }
   const median = (key) => rows.map((r) => r[key]).sort((a, b) => a - b)[Math.floor(rows.length / 2)] / 1000;
-  console.log(`median of ${runs}${process.env.OLD_FLOW ? ' (Start tapped once hydrated)' : ''}: Start on the screen ${median('startShown').toFixed(2)} s, first item on the screen ${median('itemShown').toFixed(2)} s, first item usable ${median('usable').toFixed(2)} s, hydrated ${median('hydrated').toFixed(2)} s`);
+  console.log(`median of ${runs}${process.env.OLD_FLOW ? ' (Start tapped once hydrated)' : ''}: first item usable ${median('paintedUsable').toFixed(2)} s in the page's clock; `
+    + `as the driver saw it: Start on the screen ${median('startShown').toFixed(2)} s, first item on the screen ${median('itemShown').toFixed(2)} s, a tap set its slider ${median('usable').toFixed(2)} s; hydrated ${median('hydrated').toFixed(2)} s`);
 } finally {
   await browser.close();
   await server.stop?.();

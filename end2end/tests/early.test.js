@@ -165,8 +165,12 @@ test('a reload after Start resumes at the first item, drawn as any other', async
   const [url] = await arrive(`EARLY-C-${Date.now()}`);
   const context = await env.browser.newContext();
   const page = await openHydrated(context, url);
+  // The item shows at once; the reload waits for the server to have started the HIT (a reload
+  // before that finds the instructions again, as it should).
+  const started = page.waitForResponse((r) => r.url().endsWith('/api/start_work'));
   await page.click('#start');
   await page.waitForSelector('#score', { state: 'visible' });
+  assert.equal((await started).status(), 200);
   await page.reload();
   await waitHydrated(page);
   await waitProgress(page, 1);

@@ -194,10 +194,27 @@ both_backends! {
         let nonce = csp.split("'nonce-").nth(1).and_then(|n| n.split('\'').next()).expect("a nonce in the policy").to_string();
         let head = html.split("</head>").next().unwrap();
         let script = head.find(&format!("<script nonce=\"{nonce}\">(() => {{\n  const E = window.__assayEarly")).expect("the early script with the page's nonce");
-        assert!(script < head.find("assay.css").unwrap(), "before the style sheet");
+        // The style sheet is in the page (no round trip before the page is drawn), after the script.
+        let style = head.find("<style>").expect("the style sheet in the page");
+        assert!(script < style, "the script before the style sheet");
+        assert!(head[style..].contains(".slider-track"), "the whole sheet");
+        assert!(!head.contains("href=\"/assay.css\""));
         assert!(html.contains("id=\"ahead-item\""), "the first item is in the page");
         let (_, login) = anonymous_get(&server, "/login").await;
         assert!(!login.contains("__assayEarly"));
+        assert!(login.contains("<link rel=\"stylesheet\" href=\"/assay.css\""), "other pages link the sheet");
+
+        // Pages are sent compressed to browsers that accept it; server functions' JSON is not.
+        let b = server.browser();
+        let page = b.client.get(format!("{}/work/{crowd}", b.base)).header("accept-encoding", "gzip").send().await.unwrap();
+        assert_eq!(page.headers().get("content-encoding").map(|v| v.to_str().unwrap().to_string()), Some("gzip".into()));
+        let bytes = page.bytes().await.unwrap();
+        assert_eq!(&bytes[..2], &[0x1f, 0x8b], "a gzip stream");
+        assert!(bytes.len() * 2 < html.len(), "{} bytes compressed of {}", bytes.len(), html.len());
+        let state = b.client.post(format!("{}/api/load_work", b.base)).header("accept-encoding", "gzip").header("origin", b.base.clone())
+            .form(&[("assignment", crowd.as_str())]).send().await.unwrap();
+        assert_eq!(state.status(), 200);
+        assert_eq!(state.headers().get("content-encoding"), None);
     }
 
     async fn an_item_is_answered_once_and_a_retry_is_idempotent(server) {

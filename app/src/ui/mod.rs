@@ -29,6 +29,13 @@ pub use bundles::{ALL_PAGES_STEM, BrowserBundle, Every, Family, Pages, family};
 use crate::resource::resource;
 pub use crate::accounts::Session;
 
+/// The style sheet (`style/assay.css`, served as `/assay.css`), for the pages that carry it
+/// inline (see [`shell`]).
+#[cfg(feature = "ssr")]
+const STYLE_SHEET: &str = include_str!(concat!(env!("CARGO_MANIFEST_DIR"), "/../style/assay.css"));
+#[cfg(not(feature = "ssr"))]
+const STYLE_SHEET: &str = "";
+
 /// The HTML document the server sends; the app hydrates inside `<body>` with the browser bundle
 /// of the page's family (see [`BrowserBundle`]).
 pub fn shell(options: LeptosOptions) -> impl IntoView {
@@ -42,14 +49,23 @@ pub fn shell(options: LeptosOptions) -> impl IntoView {
         crate::web::set_page_security_policy();
         options
     };
-    // A work page: the script that answers the first DA item before the bundle has arrived,
-    // first in the head, so that nothing waits for it (`annotate::early`).
+    // A work page (a crowd worker's, often on a slow phone): the script that answers the first
+    // DA item before the bundle has arrived, first in the head so that nothing waits for it
+    // (`annotate::early`), and the style sheet in the page, which spares a round trip before
+    // anything is drawn (0.56 s on the Slow-4G profile; the sheet is 5 KB compressed).
     #[cfg(feature = "ssr")]
-    let early = use_context::<http::request::Parts>()
-        .is_some_and(|p| p.uri.path().starts_with("/work/"))
-        .then(|| view! { <script nonce=leptos::nonce::use_nonce() inner_html=crate::annotate::early::script()></script> });
+    let work_page = use_context::<http::request::Parts>().is_some_and(|p| p.uri.path().starts_with("/work/"));
+    #[cfg(not(feature = "ssr"))]
+    let work_page = false;
+    #[cfg(feature = "ssr")]
+    let early = work_page.then(|| view! { <script nonce=leptos::nonce::use_nonce() inner_html=crate::annotate::early::script()></script> });
     #[cfg(not(feature = "ssr"))]
     let early: Option<()> = None;
+    let style = if work_page {
+        Either::Left(view! { <style inner_html=STYLE_SHEET></style> })
+    } else {
+        Either::Right(view! { <link rel="stylesheet" href="/assay.css"/> })
+    };
     view! {
         <!DOCTYPE html>
         <html lang="en">
@@ -57,7 +73,7 @@ pub fn shell(options: LeptosOptions) -> impl IntoView {
                 <meta charset="utf-8"/>
                 <meta name="viewport" content="width=device-width, initial-scale=1"/>
                 {early}
-                <link rel="stylesheet" href="/assay.css"/>
+                {style}
                 <AutoReload options=options.clone()/>
                 <HydrationScripts options/>
                 <MetaTags/>
