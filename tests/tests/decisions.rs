@@ -374,6 +374,9 @@ both_backends! {
         assert!(done["completion"]["return_url"].as_str().unwrap_or("").contains(&code), "{done}");
         let v = verify(&org, &code).await;
         assert_eq!((v["valid"].clone(), v["assignment"].clone()), (json!(true), json!(careful_a)), "{v}");
+        // Their end page shows the code (the element the held page below must not have).
+        let page = careful_b.get(&format!("/work/{careful_a}")).await;
+        assert!(page.body.contains("id=\"completion-code\"") && page.body.contains(&code), "the code on the careful worker's page");
 
         // The review page before the second worker: one row (computed and kept); after the
         // second worker's HIT the page recomputes that worker only and shows both.
@@ -391,7 +394,8 @@ both_backends! {
         }
         let page = random_b.get(&format!("/work/{random_a}")).await;
         assert!(page.body.contains("reviews finished HITs"), "the neutral end screen");
-        assert!(!page.body.contains("completion-code"), "no code on the held page");
+        // (The element, not the class's name: a work page carries its style sheet.)
+        assert!(!page.body.contains("id=\"completion-code\""), "no code on the held page");
 
         // The verdicts computed at submission are on the review page at once.
         let view = review(&org, campaign).await;
