@@ -134,14 +134,14 @@ pub fn AdminUsersPage() -> impl IntoView {
                     _ => None,
                 }}
             </div>
-            <Suspense fallback=|| view! { <p>"Loading accounts…"</p> }>
+            <Transition fallback=|| view! { <p>"Loading accounts…"</p> }>
                 {move || Suspend::new(async move {
                     match users.await {
                         Err(e) => Either::Left(view! { <p class="error" role="alert">{error_text(&e)}</p> }),
                         Ok(list) => Either::Right(view! { <UserTable users=list set_role set_disabled sign_out/> }),
                     }
                 })}
-            </Suspense>
+            </Transition>
         </section>
         <TeamsPanel/>
     }
@@ -179,7 +179,10 @@ fn TeamsPanel() -> impl IntoView {
                     err.map(|e| view! { <p class="error" role="alert">{error_text(&e)}</p> })
                 }}
             </div>
-            <Suspense fallback=|| view! { <p>"Loading teams…"</p> }>
+            // A transition, as for the accounts and the tokens: after a change the list stays on
+            // the screen while it is read again, instead of flashing to "Loading…" (which also
+            // took the keyboard focus away from the button just pressed).
+            <Transition fallback=|| view! { <p>"Loading teams…"</p> }>
                 {move || Suspend::new(async move {
                     match data.await {
                         Err(e) => Either::Left(view! { <p class="error" role="alert">{error_text(&e)}</p> }),
@@ -188,7 +191,7 @@ fn TeamsPanel() -> impl IntoView {
                         ),
                     }
                 })}
-            </Suspense>
+            </Transition>
         </section>
     }
 }
@@ -338,7 +341,7 @@ pub fn TokensPage() -> impl IntoView {
                 Some(Err(e)) => Some(view! { <p class="error" role="alert">{error_text(&e)}</p> }),
                 _ => None,
             }}
-            <Suspense fallback=|| view! { <p>"Loading tokens…"</p> }>
+            <Transition fallback=|| view! { <p>"Loading tokens…"</p> }>
                 {move || Suspend::new(async move {
                     match tokens.await {
                         Err(e) => Either::Left(view! { <p class="error" role="alert">{error_text(&e)}</p> }),
@@ -368,7 +371,7 @@ pub fn TokensPage() -> impl IntoView {
                         })),
                     }
                 })}
-            </Suspense>
+            </Transition>
         </section>
     }
 }
