@@ -135,6 +135,36 @@ test('before the bundle arrives, a phone starts the HIT, sets the slider and pre
   await context.close();
 });
 
+test('before the bundle arrives, the first item is done by keyboard alone: Tab to Start, Enter, arrows, Enter', async () => {
+  const [url, assignment] = await arrive(`EARLY-K-${Date.now()}`);
+  const context = await env.browser.newContext();
+  const page = await context.newPage();
+  record(page);
+  let release;
+  const held = new Promise((r) => { release = r; });
+  await page.route('**/*_bg.wasm', async (route) => { await held; await route.continue(); });
+  await page.goto(url, { waitUntil: 'domcontentloaded' });
+  // Tab until Start has the focus (the header's controls come first).
+  for (let i = 0; i < 10 && (await page.evaluate(() => document.activeElement?.id)) !== 'start'; i++) await page.keyboard.press('Tab');
+  assert.equal(await page.evaluate(() => document.activeElement?.id), 'start');
+  await page.keyboard.press('Enter');
+  await page.waitForSelector('#score', { state: 'visible', timeout: 5_000 });
+  assert.equal(await page.evaluate(() => document.activeElement?.id), 'score', 'the slider has the focus');
+  await page.keyboard.press('End');
+  await page.keyboard.press('PageDown');
+  assert.equal(parseFloat((await thumb(page)).left), 90);
+  await page.keyboard.press('Enter');
+  assert.equal(await page.isDisabled('#next'), true, 'Enter is kept as Next');
+  assert.equal(await page.evaluate(() => document.body.dataset.hydrated ?? null), null, 'all before the bundle');
+  release();
+  await waitHydrated(page);
+  await waitProgress(page, 2);
+  const stored = await ok(organizer, 'assignment_judgments', { assignment });
+  assert.deepEqual(stored.map((j) => j.score), [90]);
+  assert.deepEqual(page.assayErrors, []);
+  await context.close();
+});
+
 test('with the bundle, Start shows the first item at once; its answer waits for the server to have started the HIT', async () => {
   const [url, assignment] = await arrive(`EARLY-B-${Date.now()}`);
   const context = await env.browser.newContext({ viewport: { width: 1280, height: 900 } });
