@@ -39,6 +39,20 @@ async function arrive(worker) {
   return [url, new URL(url).pathname.split('/').pop()];
 }
 
+// A new crowd worker's work page in a new context (`options`), opened with the bundle's
+// WebAssembly held back until `release()`: { page, assignment, release, context }.
+async function openWithBundleHeld(worker, options = {}) {
+  const [url, assignment] = await arrive(worker);
+  const context = await env.browser.newContext(options);
+  const page = await context.newPage();
+  record(page);
+  let release;
+  const held = new Promise((r) => { release = r; });
+  await page.route('**/*_bg.wasm', async (route) => { await held; await route.continue(); });
+  await page.goto(url, { waitUntil: 'domcontentloaded' });
+  return { page, assignment, release, context };
+}
+
 async function progress(page) {
   return (await page.textContent('#progress')).trim();
 }
@@ -58,15 +72,8 @@ async function thumb(page) {
 }
 
 test('before the bundle arrives, a phone starts the HIT, sets the slider and presses Next; the bundle sends that answer', async () => {
-  const [url, assignment] = await arrive(`EARLY-${Date.now()}`);
-  const context = await env.browser.newContext({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
-  const page = await context.newPage();
-  record(page);
   // The bundle's WebAssembly is held back until the test lets it through.
-  let release;
-  const held = new Promise((r) => { release = r; });
-  await page.route('**/*_bg.wasm', async (route) => { await held; await route.continue(); });
-  await page.goto(url, { waitUntil: 'domcontentloaded' });
+  const { page, assignment, release, context } = await openWithBundleHeld(`EARLY-${Date.now()}`, { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
   assert.equal(await page.evaluate(() => document.body.dataset.hydrated ?? null), null, 'the bundle has not run');
   // The first item is in the page, behind the instructions.
   assert.equal(await page.isVisible('#score'), false);
@@ -136,14 +143,7 @@ test('before the bundle arrives, a phone starts the HIT, sets the slider and pre
 });
 
 test('before the bundle arrives, the first item is done by keyboard alone: Tab to Start, Enter, arrows, Enter', async () => {
-  const [url, assignment] = await arrive(`EARLY-K-${Date.now()}`);
-  const context = await env.browser.newContext();
-  const page = await context.newPage();
-  record(page);
-  let release;
-  const held = new Promise((r) => { release = r; });
-  await page.route('**/*_bg.wasm', async (route) => { await held; await route.continue(); });
-  await page.goto(url, { waitUntil: 'domcontentloaded' });
+  const { page, assignment, release, context } = await openWithBundleHeld(`EARLY-K-${Date.now()}`);
   // Tab until Start has the focus (the header's controls come first).
   for (let i = 0; i < 10 && (await page.evaluate(() => document.activeElement?.id)) !== 'start'; i++) await page.keyboard.press('Tab');
   assert.equal(await page.evaluate(() => document.activeElement?.id), 'start');

@@ -120,10 +120,13 @@ const SCRIPT: &str = r#"(() => {
   });
 })();"#;
 
-/// The script as the page carries it.
-pub fn script() -> String {
-    let bands: Vec<String> = SLIDER_BANDS.iter().map(|(b, inclusive)| format!("[{b}, {inclusive}]")).collect();
-    SCRIPT.replace("__BANDS__", &format!("[{}]", bands.join(", ")))
+/// The script as the page carries it (made once).
+pub fn script() -> &'static str {
+    static TEXT: std::sync::LazyLock<String> = std::sync::LazyLock::new(|| {
+        let bands: Vec<String> = SLIDER_BANDS.iter().map(|(b, inclusive)| format!("[{b}, {inclusive}]")).collect();
+        SCRIPT.replace("__BANDS__", &format!("[{}]", bands.join(", ")))
+    });
+    &TEXT
 }
 
 /// What the worker did before the bundle took over.

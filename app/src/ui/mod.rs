@@ -36,27 +36,32 @@ const STYLE_SHEET: &str = include_str!(concat!(env!("CARGO_MANIFEST_DIR"), "/../
 #[cfg(not(feature = "ssr"))]
 const STYLE_SHEET: &str = "";
 
+/// A HIT's work page (`/work/:id`), which a crowd worker opens from a platform: no way off it
+/// in the header, and the early script and the style sheet in the page (see [`shell`]).
+pub fn is_work_page(path: &str) -> bool {
+    path.starts_with("/work/")
+}
+
 /// The HTML document the server sends; the app hydrates inside `<body>` with the browser bundle
 /// of the page's family (see [`BrowserBundle`]).
 pub fn shell(options: LeptosOptions) -> impl IntoView {
     #[cfg(feature = "ssr")]
-    let options = {
+    let (options, work_page) = {
         let mut options = options;
-        if let Some(parts) = use_context::<http::request::Parts>() {
-            options.output_name = bundles::served_stem_in(BrowserBundle::for_path(parts.uri.path()), &options.site_root).into();
+        let path = use_context::<http::request::Parts>().map(|parts| parts.uri.path().to_string());
+        if let Some(path) = &path {
+            options.output_name = bundles::served_stem_in(BrowserBundle::for_path(path), &options.site_root).into();
         }
         // Before any script is written: the scripts below carry the nonce it names.
         crate::web::set_page_security_policy();
-        options
+        (options, path.is_some_and(|p| is_work_page(&p)))
     };
+    #[cfg(not(feature = "ssr"))]
+    let work_page = false;
     // A work page (a crowd worker's, often on a slow phone): the script that answers the first
     // DA item before the bundle has arrived, first in the head so that nothing waits for it
     // (`annotate::early`), and the style sheet in the page, which spares a round trip before
     // anything is drawn (0.56 s on the issue's Slow-4G profile; the sheet is 5 KB compressed).
-    #[cfg(feature = "ssr")]
-    let work_page = use_context::<http::request::Parts>().is_some_and(|p| p.uri.path().starts_with("/work/"));
-    #[cfg(not(feature = "ssr"))]
-    let work_page = false;
     #[cfg(feature = "ssr")]
     let early = work_page.then(|| view! { <script nonce=leptos::nonce::use_nonce() inner_html=crate::annotate::early::script()></script> });
     #[cfg(not(feature = "ssr"))]
@@ -155,7 +160,7 @@ fn Header() -> impl IntoView {
     let session = expect_context::<Session>();
     // A crowd worker on an annotation page has no account here: no "Sign in", no way off the HIT.
     let location = leptos_router::hooks::use_location();
-    let crowd_page = move || location.pathname.get().starts_with("/work/");
+    let crowd_page = move || location.pathname.with(|p| is_work_page(p));
     view! {
         <header class="top">
             {move || if crowd_page() {
