@@ -402,7 +402,10 @@ impl FileSink for DirSink<'_> {
         let path = self.dir.join(name);
         let file = File::create(&path).map_err(|e| format!("cannot create {}: {e}", path.display()))?;
         let mut w = BufWriter::new(file);
-        write(&mut w).and_then(|_| w.flush()).map_err(|e| format!("cannot write {}: {e}", path.display()))
+        let t = Instant::now();
+        let r = write(&mut w).and_then(|_| w.flush()).map_err(|e| format!("cannot write {}: {e}", path.display()));
+        tracing::debug!("{name} written in {} ms", t.elapsed().as_millis());
+        r
     }
 }
 

@@ -397,7 +397,7 @@ fn hit_ranges(hits: &[(i64, i64)], parts: usize) -> Vec<HitRange> {
 
 /// How many connections read a campaign side by side: one per core, at most four (two cores
 /// halve the time of a million judgments; SQLite readers do not block one another in WAL mode).
-fn read_parts() -> usize {
+pub fn read_parts() -> usize {
     std::thread::available_parallelism().map_or(1, |n| n.get()).clamp(1, 4)
 }
 
@@ -476,6 +476,104 @@ fn each_sqlite_judgment_in(
         }
     }
     Ok(())
+}
+
+/// Judgment ids a reader of [`sqlite_text_in_order`] takes at a time.
+const TEXT_BLOCK: usize = 8192;
+/// Pieces of text a reader of [`sqlite_text_in_order`] may have made ahead of the writer.
+const TEXT_AHEAD: usize = 32;
+
+/// Text made by `write` from every judgment of campaign `campaign_id` in the SQLite file at
+/// `path`, handed to `emit` in pieces of about `piece` bytes, in judgment-id order, until `emit`
+/// returns false (the exports' judgment files). The campaign's id range is cut into blocks of
+/// [`TEXT_BLOCK`] ids, read and written by `threads` connections side by side (block `b` by
+/// reader `b % threads`) and passed on in order; each reader runs at most [`TEXT_AHEAD`] pieces
+/// ahead, so memory stays bounded. A campaign whose judgments are spread thinly among others'
+/// (or one thread) is read in one ordered pass. Blocking: call it on a blocking thread.
+pub fn sqlite_text_in_order(
+    path: &std::path::Path,
+    campaign_id: i64,
+    threads: usize,
+    piece: usize,
+    write: impl Fn(&mut String, StoredJudgment) -> AppResult<()> + Sync,
+    mut emit: impl FnMut(String) -> bool,
+) -> AppResult<()> {
+    let failed = |e: rusqlite::Error| sqlite_failed(campaign_id, e);
+    let range = by_id_range(&open_sqlite(path, campaign_id)?, campaign_id).map_err(failed)?;
+    let Some((first, last)) = range.filter(|_| threads > 1) else {
+        let (mut text, mut error, mut stopped) = (String::new(), None, false);
+        each_sqlite_judgment(path, campaign_id, true, |j| {
+            if let Err(e) = write(&mut text, j) {
+                error = Some(e);
+                return false;
+            }
+            stopped = text.len() >= piece && !emit(std::mem::take(&mut text));
+            !stopped
+        })?;
+        if let Some(e) = error {
+            return Err(e);
+        }
+        if !stopped && !text.is_empty() {
+            emit(text);
+        }
+        return Ok(());
+    };
+    let blocks: Vec<(i64, i64)> =
+        (first..=last).step_by(TEXT_BLOCK).map(|lo| (lo, lo.saturating_add(TEXT_BLOCK as i64 - 1).min(last))).collect();
+    enum Piece {
+        Text(String),
+        BlockEnd,
+        Failed(AppError),
+    }
+    let (blocks, write) = (&blocks, &write);
+    std::thread::scope(|s| {
+        let readers: Vec<std::sync::mpsc::Receiver<Piece>> = (0..threads)
+            .map(|t| {
+                let (tx, rx) = std::sync::mpsc::sync_channel::<Piece>(TEXT_AHEAD);
+                s.spawn(move || {
+                    // Ok(false): the writer has gone (stopped early or failed); nothing to say.
+                    let read = || -> AppResult<bool> {
+                        let conn = open_sqlite(path, campaign_id)?;
+                        let mut stmt = conn.prepare(JUDGMENTS_BY_ID).map_err(failed)?;
+                        for &(lo, hi) in blocks.iter().skip(t).step_by(threads) {
+                            let mut rows = stmt.query(rusqlite::params![campaign_id, lo, hi]).map_err(failed)?;
+                            let mut text = String::with_capacity(piece + 1024);
+                            while let Some(row) = rows.next().map_err(failed)? {
+                                write(&mut text, sqlite_judgment(row, campaign_id)?)?;
+                                if text.len() >= piece && tx.send(Piece::Text(std::mem::replace(&mut text, String::with_capacity(piece + 1024)))).is_err() {
+                                    return Ok(false);
+                                }
+                            }
+                            if (!text.is_empty() && tx.send(Piece::Text(text)).is_err()) || tx.send(Piece::BlockEnd).is_err() {
+                                return Ok(false);
+                            }
+                        }
+                        Ok(true)
+                    };
+                    if let Err(e) = read() {
+                        let _ = tx.send(Piece::Failed(e));
+                    }
+                });
+                rx
+            })
+            .collect();
+        // Returning drops the receivers, which stops every reader at its next piece.
+        for b in 0..blocks.len() {
+            loop {
+                match readers[b % threads].recv() {
+                    Ok(Piece::Text(text)) => {
+                        if !emit(text) {
+                            return Ok(());
+                        }
+                    }
+                    Ok(Piece::BlockEnd) => break,
+                    Ok(Piece::Failed(e)) => return Err(e),
+                    Err(_) => return Err(AppError::internal(format!("a reader of campaign {campaign_id}'s judgments stopped"))),
+                }
+            }
+        }
+        Ok(())
+    })
 }
 
 /// A row of the judgment query read through rusqlite as a [`StoredJudgment`].
@@ -1259,6 +1357,81 @@ mod tests {
         let loaded = load_campaign_with_blocks(&db, 7, true).await.unwrap();
         assert_eq!(loaded.version, (10, 22));
         assert_eq!(loaded.set.records.len(), 9, "scored and not skipped");
+    }
+
+    /// The exports' text, read by several connections side by side, is that of one ordered
+    /// pass: every judgment once, in id order, another campaign's left out; stopping early stops
+    /// it; a failure in a late block is the result.
+    #[tokio::test]
+    async fn judgment_text_made_side_by_side_is_in_id_order() {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let path = dir.path().join("t.db");
+        let db = crate::db::connect(&format!("sqlite://{}?mode=rwc", path.display())).await.expect("sqlite");
+        // Campaign 7: 500 HITs, 39,200 judgments with ids 1..=40,000: every 50th id belongs to
+        // campaign 8's HIT, interleaved.
+        for sql in SETUP[..4].iter().copied().chain([
+            "INSERT INTO campaigns (id, public_id, name, task, test_set_id, settings, seed, created_at) VALUES (8, 'pub8', 'other', 'da-adequacy', 1, '{}', 1, 0)",
+            "INSERT INTO workers (id, platform, external_id, created_at) VALUES (1, 'mturk', 'A1', 0)",
+            "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 501) \
+                INSERT INTO hits (id, campaign_id, hit_index, item_count) SELECT i, CASE WHEN i = 501 THEN 8 ELSE 7 END, i, 80 FROM n",
+            "INSERT INTO assignments (id, public_id, hit_id, slot, worker_id, status, started_at, last_seen_at) \
+                SELECT id, 'a' || id, id, 0, 1, 'completed', 0, 0 FROM hits",
+            "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 40000) \
+                INSERT INTO hit_items (id, hit_id, position, item_type, system_id, segment_id, paired_position, shown_text) \
+                SELECT i, CASE WHEN i % 50 = 0 THEN 501 ELSE (i - 1) / 80 + 1 END, i, 'SYSTEM', 1 + i % 2, 1 + i % 3, NULL, 't' FROM n",
+            "INSERT INTO judgments (id, assignment_id, hit_item_id, score, skipped, shown_at, submitted_at, time_on_screen_ms) \
+                SELECT hi.id, hi.hit_id, hi.id, hi.id % 100, 0, NULL, hi.id, 5 FROM hit_items hi",
+        ]) {
+            sqlx::query(sqlx::AssertSqlSafe(sql)).execute(&db.pool).await.expect(sql);
+        }
+        let expected: String = (1..=40_000).filter(|i| i % 50 != 0).map(|i| format!("{i}\n")).collect();
+        assert!(expected.lines().count() > 3 * TEXT_BLOCK, "several blocks");
+        let line = |text: &mut String, j: StoredJudgment| {
+            text.push_str(&j.id.to_string());
+            text.push('\n');
+            Ok(())
+        };
+        for threads in 1..=4 {
+            let mut out = String::new();
+            let mut pieces = 0;
+            sqlite_text_in_order(&path, 7, threads, 1000, line, |t| {
+                pieces += 1;
+                out.push_str(&t);
+                true
+            })
+            .unwrap();
+            assert!(out == expected, "{threads} threads: {} lines", out.lines().count());
+            assert!(pieces > 100, "{threads} threads: {pieces} pieces");
+        }
+        // Stopped after three pieces: nothing more comes, and the readers end.
+        for threads in [1, 2] {
+            let mut pieces = 0;
+            sqlite_text_in_order(&path, 7, threads, 1000, line, |_| {
+                pieces += 1;
+                pieces < 3
+            })
+            .unwrap();
+            assert_eq!(pieces, 3, "{threads} threads");
+        }
+        // A judgment that cannot be written, in the fourth block: its error, whatever the
+        // threads.
+        for threads in [1, 2, 3] {
+            let e = sqlite_text_in_order(
+                &path,
+                7,
+                threads,
+                1000,
+                |text: &mut String, j: StoredJudgment| {
+                    if j.id == 30_001 {
+                        return Err(AppError::internal("judgment 30001: unknown worker 9"));
+                    }
+                    line(text, j)
+                },
+                |_| true,
+            )
+            .unwrap_err();
+            assert_eq!(e.to_string(), "judgment 30001: unknown worker 9", "{threads} threads");
+        }
     }
 
     #[tokio::test]

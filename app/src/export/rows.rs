@@ -156,20 +156,21 @@ pub struct RowContext {
     pub filter: Filter,
 }
 
-/// One judgment as read from the database.
+/// One judgment as read from the database, its names borrowed from [`RowNames`] (no text is
+/// copied for a row: the export's hot loop).
 #[derive(Clone, Debug, PartialEq)]
-pub struct JudgmentRow {
+pub struct JudgmentRow<'a> {
     pub id: i64,
     pub hit: i64,
     pub assignment: i64,
     pub slot: i64,
-    pub worker: String,
-    pub platform: String,
+    pub worker: &'a str,
+    pub platform: &'a str,
     pub position: i64,
     pub item_type: ItemType,
-    pub system: String,
-    pub segment: String,
-    pub document: Option<String>,
+    pub system: &'a str,
+    pub segment: &'a str,
+    pub document: Option<&'a str>,
     pub score: Option<f64>,
     pub score2: Option<f64>,
     pub skipped: bool,
@@ -182,7 +183,7 @@ pub struct JudgmentRow {
     pub gold: bool,
 }
 
-impl JudgmentRow {
+impl JudgmentRow<'_> {
     /// The item type as the files write it (`GOLD` for an output of a gold block).
     pub fn type_name(&self) -> &'static str {
         if self.gold { "GOLD" } else { self.item_type.wmt_name() }
@@ -214,8 +215,14 @@ pub fn header(format: RowFormat) -> Option<String> {
 /// Appends one judgment in `format` to `out`; false when the row does not belong in the file
 /// (the filter, or a skipped judgment in an Appraise file).
 pub fn write_row(out: &mut String, format: RowFormat, ctx: &RowContext, r: &JudgmentRow) -> bool {
-    let unknown = WorkerStatus { verdict: "not analysed".into(), p_value: None, excluded: false, decision: String::new(), standardization: [None, None] };
-    let status = ctx.workers.get(&r.worker).unwrap_or(&unknown);
+    static UNKNOWN: std::sync::LazyLock<WorkerStatus> = std::sync::LazyLock::new(|| WorkerStatus {
+        verdict: "not analysed".into(),
+        p_value: None,
+        excluded: false,
+        decision: String::new(),
+        standardization: [None, None],
+    });
+    let status = ctx.workers.get(r.worker).unwrap_or(&UNKNOWN);
     if ctx.filter == Filter::Cleaned && (status.excluded || r.skipped || r.score.is_none()) {
         return false;
     }
@@ -236,15 +243,15 @@ pub fn write_row(out: &mut String, format: RowFormat, ctx: &RowContext, r: &Judg
             out.push(',');
             text(out, &ctx.trg_lang);
             let _ = write!(out, ",{},{},{},", r.hit, r.assignment, r.slot);
-            text(out, &r.worker);
+            text(out, r.worker);
             out.push(',');
-            text(out, &r.platform);
+            text(out, r.platform);
             let _ = write!(out, ",{},{},", r.position, r.type_name());
-            text(out, &r.system);
+            text(out, r.system);
             out.push(',');
-            text(out, &r.segment);
+            text(out, r.segment);
             out.push(',');
-            text(out, r.document.as_deref().unwrap_or_default());
+            text(out, r.document.unwrap_or_default());
             out.push(',');
             number(out, r.score);
             out.push(',');
@@ -280,13 +287,13 @@ pub fn write_row(out: &mut String, format: RowFormat, ctx: &RowContext, r: &Judg
                 r.hit.into(),
                 r.assignment.into(),
                 r.slot.into(),
-                r.worker.clone().into(),
-                r.platform.clone().into(),
+                r.worker.into(),
+                r.platform.into(),
                 r.position.into(),
                 r.type_name().into(),
-                r.system.clone().into(),
-                r.segment.clone().into(),
-                r.document.clone().into(),
+                r.system.into(),
+                r.segment.into(),
+                r.document.into(),
                 r.score.into(),
                 r.score2.into(),
                 r.skipped.into(),
@@ -310,20 +317,20 @@ pub fn write_row(out: &mut String, format: RowFormat, ctx: &RowContext, r: &Judg
             let Some(score) = r.score.filter(|_| !r.skipped && !r.gold) else { return false };
             let end = r.submitted_at_ms;
             let start = end - r.ms.max(0);
-            let user = csv_field(&r.worker);
-            let system = csv_field(&r.system);
+            let user = csv_field(r.worker);
+            let system = csv_field(r.system);
             let kind = r.item_type.appraise_name();
             let (src, trg) = (&ctx.src_lang3, &ctx.trg_lang3);
             let _ = match format {
                 RowFormat::AppraiseWmt22 => writeln!(
                     out,
                     "{user},{system},{},{kind},{src},{trg},{score},{},{}",
-                    csv_field(&r.segment),
+                    csv_field(r.segment),
                     secs(start),
                     secs(end)
                 ),
                 RowFormat::AppraiseWmt23 => {
-                    let (doc, index) = ctx.documents.get(&r.segment).cloned().unwrap_or_else(|| (String::new(), 0));
+                    let (doc, index) = ctx.documents.get(r.segment).cloned().unwrap_or_else(|| (String::new(), 0));
                     writeln!(
                         out,
                         "{user},{system},{index},{kind},{src},{trg},{},{},False,{},{}",
@@ -334,11 +341,11 @@ pub fn write_row(out: &mut String, format: RowFormat, ctx: &RowContext, r: &Judg
                     )
                 }
                 _ => {
-                    let doc = ctx.documents.get(&r.segment).map(|d| d.0.clone()).unwrap_or_default();
+                    let doc = ctx.documents.get(r.segment).map(|d| d.0.clone()).unwrap_or_default();
                     writeln!(
                         out,
                         "{user},{system},{},{kind},{src},{trg},{},{},False,[],{},{}",
-                        csv_field(&r.segment),
+                        csv_field(r.segment),
                         score.round() as i64,
                         csv_field(&doc),
                         secs(start),
@@ -351,24 +358,39 @@ pub fn write_row(out: &mut String, format: RowFormat, ctx: &RowContext, r: &Judg
     true
 }
 
+/// The names of a campaign's judgments as the files write them: [`StoredNames`] with each
+/// worker's `platform:external_id` made once.
+pub struct RowNames {
+    pub names: StoredNames,
+    /// Worker id → (`platform:external_id`, platform).
+    workers: HashMap<i64, (String, String)>,
+}
+
+impl RowNames {
+    pub fn new(names: StoredNames) -> RowNames {
+        let workers = names.workers.iter().map(|(id, (platform, external))| (*id, (format!("{platform}:{external}"), platform.clone()))).collect();
+        RowNames { names, workers }
+    }
+}
+
 /// A stored judgment with its names, as the files write it. A name the campaign does not have
 /// is [`AppError::Internal`] (the database's references guarantee them).
-pub fn named_row(j: &StoredJudgment, names: &StoredNames) -> AppResult<JudgmentRow> {
-    let (platform, external) =
+pub fn named_row<'n>(j: &StoredJudgment, names: &'n RowNames) -> AppResult<JudgmentRow<'n>> {
+    let (worker, platform) =
         names.workers.get(&j.worker).ok_or_else(|| AppError::internal(format!("judgment {}: unknown worker {}", j.id, j.worker)))?;
-    let segment = names.segment(j.segment)?;
+    let segment = names.names.segment(j.segment)?;
     Ok(JudgmentRow {
         id: j.id,
         hit: j.hit_index.into(),
         assignment: j.assignment,
         slot: j.slot.into(),
-        worker: format!("{platform}:{external}"),
-        platform: platform.clone(),
+        worker,
+        platform,
         position: j.position.into(),
         item_type: j.item_type,
-        system: names.system(j.system)?.to_string(),
-        segment: segment.key.clone(),
-        document: segment.document.clone(),
+        system: names.names.system(j.system)?,
+        segment: &segment.key,
+        document: segment.document.as_deref(),
         score: j.score,
         score2: j.score2,
         skipped: j.skipped,
@@ -402,37 +424,34 @@ pub fn spawn_rows(db: Db, format: RowFormat, ctx: Arc<RowContext>) -> mpsc::Rece
             }
         };
         drop(conn);
-        // SQLite: read on a blocking thread without sqlx's copy of every value (twice as fast).
+        let names = RowNames::new(names);
+        // SQLite: read on blocking threads without sqlx's copy of every value (twice as fast),
+        // a connection per core, the text made side by side and sent in judgment-id order.
         if let Some(path) = db.sqlite_file.clone().filter(|p| p.exists()) {
             let chunks = tx.clone();
             let done = tokio::task::spawn_blocking(move || {
-                let mut buf = header(format).unwrap_or_default();
-                let mut failed = None;
-                let read = crate::analysis::db::each_sqlite_judgment(&path, ctx.campaign_id, true, |j| {
-                    match named_row(&j, &names) {
-                        Ok(r) => {
-                            write_row(&mut buf, format, &ctx, &r);
-                        }
-                        Err(e) => {
-                            failed = Some(e);
-                            return false;
-                        }
-                    }
-                    // A dropped receiver (the client went away) stops the query.
-                    !(buf.len() >= CHUNK && chunks.blocking_send(Ok(std::mem::take(&mut buf).into_bytes())).is_err())
-                });
-                match (read, failed) {
-                    (Err(e), _) => Err(e.into_message()),
-                    (_, Some(e)) => Err(e.into_message()),
-                    _ => Ok(buf),
+                if let Some(h) = header(format)
+                    && chunks.blocking_send(Ok(h.into_bytes())).is_err()
+                {
+                    return Ok(());
                 }
+                crate::analysis::db::sqlite_text_in_order(
+                    &path,
+                    ctx.campaign_id,
+                    crate::analysis::db::read_parts(),
+                    CHUNK,
+                    |text, j| {
+                        write_row(text, format, &ctx, &named_row(&j, &names)?);
+                        Ok(())
+                    },
+                    // A dropped receiver (the client went away) stops the readers.
+                    |text| chunks.blocking_send(Ok(text.into_bytes())).is_ok(),
+                )
+                .map_err(AppError::into_message)
             })
             .await;
             match done {
-                Ok(Ok(buf)) if !buf.is_empty() => {
-                    let _ = tx.send(Ok(buf.into_bytes())).await;
-                }
-                Ok(Ok(_)) => {}
+                Ok(Ok(())) => {}
                 Ok(Err(e)) => {
                     let _ = tx.send(Err(e)).await;
                 }
@@ -500,19 +519,19 @@ mod tests {
         }
     }
 
-    fn row(worker: &str, score: Option<f64>) -> JudgmentRow {
+    fn row(worker: &str, score: Option<f64>) -> JudgmentRow<'_> {
         JudgmentRow {
             id: 10,
             hit: 2,
             assignment: 5,
             slot: 1,
-            worker: worker.into(),
-            platform: worker.split(':').next().unwrap().into(),
+            worker,
+            platform: worker.split(':').next().unwrap(),
             position: 7,
             item_type: ItemType::BadRef,
-            system: "Sys \"A\"".into(),
-            segment: "s7".into(),
-            document: Some("doc A".into()),
+            system: "Sys \"A\"",
+            segment: "s7",
+            document: Some("doc A"),
             score,
             score2: None,
             skipped: score.is_none(),
@@ -564,8 +583,8 @@ mod tests {
     fn text_that_a_spreadsheet_would_run_is_guarded_in_every_judgment_file() {
         let c = ctx(Filter::Raw);
         let mut r = row("mturk:=cmd", Some(-0.5));
-        r.system = "=HYPERLINK(\"http://x\",\"y\")".into();
-        r.segment = "@s1".into();
+        r.system = "=HYPERLINK(\"http://x\",\"y\")";
+        r.segment = "@s1";
         // Every CSV (JSON lines keep the exact text: no spreadsheet reads them as formulas).
         for format in RowFormat::ALL.into_iter().filter(|f| *f != RowFormat::AssayJsonl) {
             let mut out = String::new();

@@ -852,48 +852,111 @@ pub fn csv_text(s: &str) -> std::borrow::Cow<'_, str> {
 /// shortest representation up to that precision, fixed notation unless scientific is narrower
 /// (R's rule with `scipen = 0`); `NaN`, `Inf`, `-Inf`; no negative zero.
 pub fn r_number(x: f64, digits: usize) -> String {
+    let mut out = String::with_capacity(24);
+    write_r_number(&mut out, x, digits);
+    out
+}
+
+/// [`r_number`] appended to `out`: one exact formatting of the number (its significant digits
+/// and exponent), the fixed or scientific form built from those digits, no allocation for up to
+/// 40 significant digits (the per-judgment files write two numbers a line, a million lines).
+pub fn write_r_number(out: &mut String, x: f64, digits: usize) {
     if x.is_nan() {
-        return "NaN".into();
+        return out.push_str("NaN");
     }
     if x.is_infinite() {
-        return if x > 0.0 { "Inf".into() } else { "-Inf".into() };
+        return out.push_str(if x > 0.0 { "Inf" } else { "-Inf" });
     }
     if x == 0.0 {
-        return "0".into();
+        return out.push('0');
     }
-    let sci = format!("{:.*e}", digits.saturating_sub(1), x);
+    // `d.ddde±x` with `digits` significant digits, exactly rounded.
+    let mut buf = SmallText::default();
+    let _ = std::fmt::Write::write_fmt(&mut buf, format_args!("{:.*e}", digits.saturating_sub(1), x.abs()));
+    let sci = buf.as_str();
     let (mantissa, exp) = sci.split_once('e').expect("exponent");
     let exp: i32 = exp.parse().expect("integer exponent");
-    let neg = mantissa.starts_with('-');
-    let sig: String = mantissa.chars().filter(|c| c.is_ascii_digit()).collect();
-    let sig = sig.trim_end_matches('0');
-    let sig = if sig.is_empty() { "0" } else { sig };
-    let d = sig.len() as i32;
+    let neg = x < 0.0;
+    // The significant digits without the point, trailing zeros dropped ("0" cannot occur: x ≠ 0).
+    let mut sig = [0u8; 48];
+    let mut d = 0usize;
+    for b in mantissa.bytes().filter(u8::is_ascii_digit) {
+        if d < sig.len() {
+            sig[d] = b;
+            d += 1;
+        }
+    }
+    while d > 1 && sig[d - 1] == b'0' {
+        d -= 1;
+    }
+    let sig = std::str::from_utf8(&sig[..d]).expect("ASCII digits");
+    let d = d as i32;
     let sci_width = neg as i32 + d + (d > 1) as i32 + 4;
     let decimals = (d - exp - 1).max(0);
     let int_digits = (exp + 1).max(1);
     let fixed_width = neg as i32 + int_digits + if decimals > 0 { 1 + decimals } else { 0 };
+    if neg {
+        out.push('-');
+    }
     if fixed_width <= sci_width {
-        let s = format!("{:.*}", decimals as usize, x);
-        if s.trim_start_matches('-')
-            .chars()
-            .all(|c| c == '0' || c == '.')
-        {
-            "0".into()
+        // The same digits in fixed notation (rounding to `decimals` places gives these digits:
+        // the number is within half a unit of the 15th digit of them).
+        if exp < 0 {
+            out.push_str("0.");
+            (0..(-exp - 1)).for_each(|_| out.push('0'));
+            out.push_str(sig);
         } else {
-            s
+            let int = (exp + 1) as usize;
+            if sig.len() < int {
+                // A whole number longer than its significant digits: R prints its own digits
+                // (`sprintf("%.0f")`: 1234567890123456 at 15 digits), not zeros.
+                let _ = std::fmt::Write::write_fmt(out, format_args!("{:.0}", x.abs()));
+            } else if sig.len() == int {
+                out.push_str(sig);
+            } else {
+                out.push_str(&sig[..int]);
+                out.push('.');
+                out.push_str(&sig[int..]);
+            }
         }
     } else {
-        let mut m = String::new();
-        if neg {
-            m.push('-');
-        }
-        m.push_str(&sig[..1]);
+        out.push_str(&sig[..1]);
         if d > 1 {
-            m.push('.');
-            m.push_str(&sig[1..]);
+            out.push('.');
+            out.push_str(&sig[1..]);
         }
-        format!("{m}e{}{:02}", if exp < 0 { '-' } else { '+' }, exp.abs())
+        let _ = std::fmt::Write::write_fmt(out, format_args!("e{}{:02}", if exp < 0 { '-' } else { '+' }, exp.abs()));
+    }
+}
+
+/// A short text on the stack (a number being formatted); what does not fit is dropped, which
+/// [`write_r_number`]'s 40 digits never reach.
+struct SmallText {
+    bytes: [u8; 64],
+    len: usize,
+}
+
+impl Default for SmallText {
+    fn default() -> Self {
+        SmallText { bytes: [0; 64], len: 0 }
+    }
+}
+
+impl SmallText {
+    fn as_str(&self) -> &str {
+        std::str::from_utf8(&self.bytes[..self.len]).unwrap_or_default()
+    }
+}
+
+impl std::fmt::Write for SmallText {
+    fn write_str(&mut self, s: &str) -> std::fmt::Result {
+        let end = self.len + s.len();
+        if end > self.bytes.len() {
+            return Err(std::fmt::Error);
+        }
+        self.bytes[self.len..end].copy_from_slice(s.as_bytes());
+        self.len = end;
+        Ok(())
     }
 }
 
@@ -909,19 +972,25 @@ fn round_to(x: f64, decimals: i32) -> f64 {
 /// by quality control and standardised (σ > 0); `time` is the HIT's seconds, `rid` is not
 /// known to Assay (`NA`). Every item type is written, as Graham's file has them. Returns the
 /// rows written.
-pub fn write_good_stnd(mut w: impl Write, set: &JudgmentSet, result: &AnalysisResult, task: u16, lang_pair: u16) -> io::Result<usize> {
-    use std::collections::HashMap;
+pub fn write_good_stnd(w: impl Write, set: &JudgmentSet, result: &AnalysisResult, task: u16, lang_pair: u16) -> io::Result<usize> {
+    let threads = std::thread::available_parallelism().map_or(1, |n| n.get()).clamp(1, 8);
+    write_good_stnd_in(w, set, result, task, lang_pair, threads)
+}
+
+/// [`write_good_stnd`] with its lines formatted on `threads` threads.
+fn write_good_stnd_in(mut w: impl Write, set: &JudgmentSet, result: &AnalysisResult, task: u16, lang_pair: u16, threads: usize) -> io::Result<usize> {
+    use super::FxMap;
     // (worker, task, language pair) → (μ, σ) of those kept.
     let kept: std::collections::HashSet<(u32, u16)> =
         result.workers.iter().filter(|q| !result.settings.exclusion.excludes(q)).map(|q| (q.worker, q.task)).collect();
-    let z: HashMap<(u32, u16, u16), (f64, f64)> = result
+    let z: FxMap<(u32, u16, u16), (f64, f64)> = result
         .standardization
         .iter()
         .filter(|s| s.excluded.is_none() && kept.contains(&(s.worker, s.task)))
         .filter_map(|s| s.sd.filter(|sd| *sd > 0.0).map(|sd| ((s.worker, s.task, s.lang_pair), (s.mean, sd))))
         .collect();
     // A HIT's seconds: the record's own when the set has HIT times, else the sum over the HIT.
-    let mut hit_seconds: HashMap<(u32, u32), f64> = HashMap::new();
+    let mut hit_seconds: FxMap<(u32, u32), f64> = FxMap::default();
     if set.time_basis == TimeBasis::PerItem {
         for j in set.records.iter().filter(|j| j.task == task && j.lang_pair == lang_pair) {
             *hit_seconds.entry((j.worker, j.hit)).or_default() += f64::from(j.seconds);
@@ -931,22 +1000,59 @@ pub fn write_good_stnd(mut w: impl Write, set: &JudgmentSet, result: &AnalysisRe
     let (src, trg) = pair.split_once('-').unwrap_or((pair.as_str(), ""));
     let item = &set.tasks.names()[task as usize];
     writeln!(w, "HITId WorkerId Input.src Input.trg Input.item hit sys_id rid type sid score time")?;
+    // The lines of `records`, appended to `out`; the number written.
+    let lines = |records: &[super::Judgment], out: &mut String| -> usize {
+        use std::fmt::Write as _;
+        let mut rows = 0;
+        for j in records.iter().filter(|j| j.task == task && j.lang_pair == lang_pair) {
+            let Some(&(mean, sd)) = z.get(&(j.worker, j.task, j.lang_pair)) else { continue };
+            let hit = set.hits.name(j.hit);
+            let seconds = hit_seconds.get(&(j.worker, j.hit)).copied().unwrap_or(f64::from(j.seconds));
+            let _ = write!(
+                out,
+                "{hit}\t{}\t{src}\t{trg}\t{item}\t{hit}\t{}\tNA\t{}\t{}\t",
+                set.workers.name(j.worker),
+                set.systems.name(j.system),
+                graham_type(j.item_type),
+                set.segments.name(j.segment),
+            );
+            write_r_number(out, (j.score - mean) / sd, 15);
+            out.push('\t');
+            write_r_number(out, seconds, 15);
+            out.push('\n');
+            rows += 1;
+        }
+        rows
+    };
+    // A million lines: formatted a batch at a time, the batch split among the cores, and
+    // written in order (memory: one batch of text).
+    const BATCH: usize = 1 << 16;
+    let threads = threads.max(1);
+    let mut texts: Vec<String> = vec![String::new(); threads];
+    let lines = &lines;
     let mut rows = 0;
-    for j in set.records.iter().filter(|j| j.task == task && j.lang_pair == lang_pair) {
-        let Some(&(mean, sd)) = z.get(&(j.worker, j.task, j.lang_pair)) else { continue };
-        let hit = set.hits.name(j.hit);
-        let seconds = hit_seconds.get(&(j.worker, j.hit)).copied().unwrap_or(f64::from(j.seconds));
-        writeln!(
-            w,
-            "{hit}\t{}\t{src}\t{trg}\t{item}\t{hit}\t{}\tNA\t{}\t{}\t{}\t{}",
-            set.workers.name(j.worker),
-            set.systems.name(j.system),
-            graham_type(j.item_type),
-            set.segments.name(j.segment),
-            r_number((j.score - mean) / sd, 15),
-            r_number(seconds, 15)
-        )?;
-        rows += 1;
+    for batch in set.records.chunks(BATCH * threads) {
+        let share = batch.len().div_ceil(threads).max(1);
+        if threads == 1 || batch.len() < 4096 {
+            texts[0].clear();
+            rows += lines(batch, &mut texts[0]);
+            w.write_all(texts[0].as_bytes())?;
+            continue;
+        }
+        rows += std::thread::scope(|s| {
+            let handles: Vec<_> = batch
+                .chunks(share)
+                .zip(texts.iter_mut())
+                .map(|(part, text)| {
+                    text.clear();
+                    s.spawn(move || lines(part, text))
+                })
+                .collect();
+            handles.into_iter().map(|h| h.join().expect("a line writer panicked")).sum::<usize>()
+        });
+        for text in &texts[..batch.len().div_ceil(share)] {
+            w.write_all(text.as_bytes())?;
+        }
     }
     Ok(rows)
 }
@@ -1324,6 +1430,80 @@ mod tests {
         }
     }
 
+    /// The formatting before `write_r_number` (two exact formattings a number), kept to check
+    /// the new one against.
+    fn r_number_before(x: f64, digits: usize) -> String {
+        if x.is_nan() {
+            return "NaN".into();
+        }
+        if x.is_infinite() {
+            return if x > 0.0 { "Inf".into() } else { "-Inf".into() };
+        }
+        if x == 0.0 {
+            return "0".into();
+        }
+        let sci = format!("{:.*e}", digits.saturating_sub(1), x);
+        let (mantissa, exp) = sci.split_once('e').expect("exponent");
+        let exp: i32 = exp.parse().expect("integer exponent");
+        let neg = mantissa.starts_with('-');
+        let sig: String = mantissa.chars().filter(|c| c.is_ascii_digit()).collect();
+        let sig = sig.trim_end_matches('0');
+        let sig = if sig.is_empty() { "0" } else { sig };
+        let d = sig.len() as i32;
+        let sci_width = neg as i32 + d + (d > 1) as i32 + 4;
+        let decimals = (d - exp - 1).max(0);
+        let int_digits = (exp + 1).max(1);
+        let fixed_width = neg as i32 + int_digits + if decimals > 0 { 1 + decimals } else { 0 };
+        if fixed_width <= sci_width {
+            let s = format!("{:.*}", decimals as usize, x);
+            if s.trim_start_matches('-')
+                .chars()
+                .all(|c| c == '0' || c == '.')
+            {
+                "0".into()
+            } else {
+                s
+            }
+        } else {
+            let mut m = String::new();
+            if neg {
+                m.push('-');
+            }
+            m.push_str(&sig[..1]);
+            if d > 1 {
+                m.push('.');
+                m.push_str(&sig[1..]);
+            }
+            format!("{m}e{}{:02}", if exp < 0 { '-' } else { '+' }, exp.abs())
+        }
+    }
+
+    #[test]
+    fn r_number_writes_what_it_wrote_before() {
+        // Numbers of every size and sign, whole ones, ones at the edge of the notations, and
+        // random bit patterns.
+        let mut x: u64 = 0x9E37_79B9_7F4A_7C15;
+        let mut values = vec![1e15, 1e-5, 1e-4, 0.0001234, 123456789012345.0, 1234567890123456.0, 99999.99999, 0.5, 5e-324, f64::MAX, f64::MIN_POSITIVE, 1e5, 100000.0, 1e-15, 2.5e-5];
+        for _ in 0..200_000 {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            let bits = f64::from_bits(x);
+            if bits.is_finite() {
+                values.push(bits);
+            }
+            let scaled = (x >> 11) as f64 / (1u64 << 53) as f64 * 10f64.powi((x % 41) as i32 - 20);
+            values.push(scaled);
+            values.push(-scaled);
+            values.push(((x % 2001) as f64 - 1000.0) / 8.0);
+        }
+        for v in values {
+            for digits in [1, 3, 7, 15, 17] {
+                assert_eq!(r_number(v, digits), r_number_before(v, digits), "{v:e} at {digits} digits");
+            }
+        }
+    }
+
     #[test]
     fn r_number_matches_published_files() {
         // From wmt22 adwilcox-csen.csv and ad-sys-scores-cs-en.csv.
@@ -1410,6 +1590,37 @@ mod tests {
         let target = lines.len() - 5;
         lines[target] = lines[target].replacen("\t", "\tx\t", 1);
         (lines.join("\n"), target + 1)
+    }
+
+    /// The standardised judgment file is the same whether its lines are formatted on one thread
+    /// or on several (batches split among them, written in order), and has a line per kept
+    /// judgment.
+    #[test]
+    fn good_stnd_lines_are_the_same_on_several_threads() {
+        let config = crate::simulate::CrowdConfig::with_judgments(30_000);
+        let mut file = Vec::new();
+        crate::simulate::write_graham_tsv(&config, &mut file).unwrap();
+        let set = read_graham_tsv(file.as_slice()).unwrap();
+        assert!(set.records.len() > 20_000, "{} records", set.records.len());
+        let result = crate::analysis::analyse(&set, &crate::analysis::AnalysisSettings::default());
+        let write = |threads| {
+            let mut out = Vec::new();
+            let rows = write_good_stnd_in(&mut out, &set, &result, 0, 0, threads).unwrap();
+            (rows, String::from_utf8(out).unwrap())
+        };
+        let (rows, one) = write(1);
+        assert!(rows > 10_000 && rows <= set.records.len(), "{rows} rows");
+        assert_eq!(one.lines().count(), rows + 1);
+        for threads in [2, 3, 8] {
+            let (n, text) = write(threads);
+            assert_eq!(n, rows, "{threads} threads");
+            assert!(text == one, "{threads} threads: the text differs");
+        }
+        // Each line's z is (score − μ) / σ of its worker, as R prints it.
+        let line = one.lines().nth(1).unwrap();
+        let fields: Vec<&str> = line.split('\t').collect();
+        assert_eq!(fields.len(), 12, "{line}");
+        assert!(fields[10].parse::<f64>().unwrap().abs() < 10.0, "{line}");
     }
 
     /// Every name table of a set, in id order.
