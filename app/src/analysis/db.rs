@@ -183,6 +183,27 @@ const JUDGMENTS_BY_ID: &str = concat!(
     "WHERE h.campaign_id = $1 AND j.id BETWEEN $2 AND $3 ORDER BY j.id"
 );
 
+/// PostgreSQL's [`JUDGMENTS_BY_ID`] (it has no `CROSS JOIN … ON`; its planner orders the joins).
+const JUDGMENTS_BY_ID_PG: &str = concat!(
+    judgment_columns!(),
+    "FROM judgments j JOIN assignments a ON a.id = j.assignment_id JOIN hits h ON h.id = a.hit_id",
+    judgment_items!(),
+    "WHERE h.campaign_id = $1 AND j.id BETWEEN $2 AND $3 ORDER BY j.id"
+);
+
+/// How many judgments a campaign has, and its smallest and largest judgment id.
+const ID_RANGE: &str = "SELECT COUNT(*), MIN(j.id), MAX(j.id) FROM hits h JOIN assignments a ON a.hit_id = h.id \
+     JOIN judgments j ON j.assignment_id = a.id WHERE h.campaign_id = $1";
+
+/// The id range worth reading in id order: when the campaign's judgments are at least half of
+/// the ids in it (see [`by_id_range`]).
+fn dense(n: i64, first: Option<i64>, last: Option<i64>) -> Option<(i64, i64)> {
+    match (first, last) {
+        (Some(first), Some(last)) if n.saturating_mul(2) >= last - first + 1 => Some((first, last)),
+        _ => None,
+    }
+}
+
 /// The one judgment query: `ordered` sorts by judgment id in the database (the exports'
 /// order; the analysis sorts in memory, which is cheaper).
 fn judgment_sql(scope: Scope, ordered: bool) -> String {
@@ -353,15 +374,6 @@ async fn read_postgres(pool: &sqlx::PgPool, campaign_id: i64) -> AppResult<Campa
     Ok(CampaignJudgments { parts: out })
 }
 
-/// Streams every judgment of campaign `campaign_id` in id order through PostgreSQL's own driver
-/// (the exports), as [`judgments`] does through sqlx's `Any`, at twice its speed.
-pub fn pg_judgments(pool: &sqlx::PgPool, campaign_id: i64) -> impl Stream<Item = AppResult<StoredJudgment>> + Send + '_ {
-    sqlx::query(sqlx::AssertSqlSafe(judgment_sql(Scope::Campaign, true)))
-        .bind(campaign_id)
-        .fetch(pool)
-        .map(move |row| stored(&row.with_context(|| format!("reading the judgments of campaign {campaign_id}"))?))
-}
-
 /// A part of a campaign read on its own: the HITs with ids `first..=last`, which hold at most
 /// `most` judgments (items × assignments).
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -478,6 +490,14 @@ fn each_sqlite_judgment_in(
     Ok(())
 }
 
+/// What a reader of a campaign's judgment text hands on.
+enum Piece {
+    Text(String),
+    /// The reader's block is done; the next piece is of its next block.
+    BlockEnd,
+    Failed(AppError),
+}
+
 /// Judgment ids a reader of [`sqlite_text_in_order`] takes at a time.
 const TEXT_BLOCK: usize = 8192;
 /// Pieces of text a reader of [`sqlite_text_in_order`] may have made ahead of the writer.
@@ -520,11 +540,6 @@ pub fn sqlite_text_in_order(
     };
     let blocks: Vec<(i64, i64)> =
         (first..=last).step_by(TEXT_BLOCK).map(|lo| (lo, lo.saturating_add(TEXT_BLOCK as i64 - 1).min(last))).collect();
-    enum Piece {
-        Text(String),
-        BlockEnd,
-        Failed(AppError),
-    }
     let (blocks, write) = (&blocks, &write);
     std::thread::scope(|s| {
         let readers: Vec<std::sync::mpsc::Receiver<Piece>> = (0..threads)
@@ -576,6 +591,99 @@ pub fn sqlite_text_in_order(
     })
 }
 
+/// [`sqlite_text_in_order`] on PostgreSQL, through its own driver: the text of every judgment
+/// of the campaign in id order, sent down `out` as bytes in pieces of about `piece` (a closed
+/// `out` stops it). Its readers are tasks, each on a connection of its own: the first is waited
+/// for, the others taken only if the pool has them free, so that exports side by side never
+/// wait for one another's connections.
+pub async fn pg_text_in_order<W>(
+    pool: &sqlx::PgPool,
+    campaign_id: i64,
+    threads: usize,
+    piece: usize,
+    write: std::sync::Arc<W>,
+    out: &tokio::sync::mpsc::Sender<Result<Vec<u8>, String>>,
+) -> AppResult<()>
+where
+    W: Fn(&mut String, StoredJudgment) -> AppResult<()> + Send + Sync + 'static,
+{
+    let what = move || format!("reading the judgments of campaign {campaign_id}");
+    let mut conn = pool.acquire().await.with_context(what)?;
+    let (n, first, last): (i64, Option<i64>, Option<i64>) =
+        sqlx::query_as(ID_RANGE).bind(campaign_id).fetch_one(&mut *conn).await.with_context(what)?;
+    let range = dense(n, first, last);
+    let mut conns = vec![conn];
+    while range.is_some() && conns.len() < threads {
+        match pool.try_acquire() {
+            Some(c) => conns.push(c),
+            None => break,
+        }
+    }
+    let Some((first, last)) = range.filter(|_| conns.len() > 1) else {
+        let mut conn = conns.pop().expect("a connection");
+        let mut rows = sqlx::query(sqlx::AssertSqlSafe(judgment_sql(Scope::Campaign, true))).bind(campaign_id).fetch(&mut *conn);
+        let mut text = String::new();
+        while let Some(row) = rows.next().await {
+            write(&mut text, stored(&row.with_context(what)?)?)?;
+            if text.len() >= piece && out.send(Ok(std::mem::take(&mut text).into_bytes())).await.is_err() {
+                return Ok(());
+            }
+        }
+        if !text.is_empty() {
+            let _ = out.send(Ok(text.into_bytes())).await;
+        }
+        return Ok(());
+    };
+    let threads = conns.len();
+    let blocks: std::sync::Arc<Vec<(i64, i64)>> = std::sync::Arc::new(
+        (first..=last).step_by(TEXT_BLOCK).map(|lo| (lo, lo.saturating_add(TEXT_BLOCK as i64 - 1).min(last))).collect(),
+    );
+    let mut readers = Vec::with_capacity(threads);
+    for (t, mut conn) in conns.into_iter().enumerate() {
+        let (tx, rx) = tokio::sync::mpsc::channel::<Piece>(TEXT_AHEAD);
+        let (blocks, write) = (blocks.clone(), write.clone());
+        tokio::spawn(async move {
+            // Ok(false): the writer has gone (stopped early or failed); nothing to say.
+            let read = async {
+                for &(lo, hi) in blocks.iter().skip(t).step_by(threads) {
+                    let mut rows = sqlx::query(JUDGMENTS_BY_ID_PG).bind(campaign_id).bind(lo).bind(hi).fetch(&mut *conn);
+                    let mut text = String::with_capacity(piece + 1024);
+                    while let Some(row) = rows.next().await {
+                        write(&mut text, stored(&row.with_context(what)?)?)?;
+                        if text.len() >= piece && tx.send(Piece::Text(std::mem::replace(&mut text, String::with_capacity(piece + 1024)))).await.is_err() {
+                            return Ok(false);
+                        }
+                    }
+                    if (!text.is_empty() && tx.send(Piece::Text(text)).await.is_err()) || tx.send(Piece::BlockEnd).await.is_err() {
+                        return Ok(false);
+                    }
+                }
+                AppResult::Ok(true)
+            };
+            if let Err(e) = read.await {
+                let _ = tx.send(Piece::Failed(e)).await;
+            }
+        });
+        readers.push(rx);
+    }
+    // Returning drops the receivers, which stops every reader at its next piece.
+    for b in 0..blocks.len() {
+        loop {
+            match readers[b % threads].recv().await {
+                Some(Piece::Text(text)) => {
+                    if out.send(Ok(text.into_bytes())).await.is_err() {
+                        return Ok(());
+                    }
+                }
+                Some(Piece::BlockEnd) => break,
+                Some(Piece::Failed(e)) => return Err(e),
+                None => return Err(AppError::internal(format!("a reader of campaign {campaign_id}'s judgments stopped"))),
+            }
+        }
+    }
+    Ok(())
+}
+
 /// A row of the judgment query read through rusqlite as a [`StoredJudgment`].
 fn sqlite_judgment(row: &rusqlite::Row<'_>, campaign_id: i64) -> AppResult<StoredJudgment> {
     let failed = |e: rusqlite::Error| sqlite_failed(campaign_id, e);
@@ -609,16 +717,8 @@ fn sqlite_judgment(row: &rusqlite::Row<'_>, campaign_id: i64) -> AppResult<Store
 /// out other campaigns' judgments) beats sorting the campaign's after the join. `None` for a
 /// campaign without judgments or one whose judgments are spread thinly among others'.
 fn by_id_range(conn: &rusqlite::Connection, campaign_id: i64) -> rusqlite::Result<Option<(i64, i64)>> {
-    let (n, first, last): (i64, Option<i64>, Option<i64>) = conn.query_row(
-        "SELECT COUNT(*), MIN(j.id), MAX(j.id) FROM hits h JOIN assignments a ON a.hit_id = h.id \
-         JOIN judgments j ON j.assignment_id = a.id WHERE h.campaign_id = ?1",
-        [campaign_id],
-        |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)),
-    )?;
-    Ok(match (first, last) {
-        (Some(first), Some(last)) if n.saturating_mul(2) >= last - first + 1 => Some((first, last)),
-        _ => None,
-    })
+    let (n, first, last): (i64, Option<i64>, Option<i64>) = conn.query_row(ID_RANGE, [campaign_id], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))?;
+    Ok(dense(n, first, last))
 }
 
 /// A segment's names.
@@ -1359,16 +1459,9 @@ mod tests {
         assert_eq!(loaded.set.records.len(), 9, "scored and not skipped");
     }
 
-    /// The exports' text, read by several connections side by side, is that of one ordered
-    /// pass: every judgment once, in id order, another campaign's left out; stopping early stops
-    /// it; a failure in a late block is the result.
-    #[tokio::test]
-    async fn judgment_text_made_side_by_side_is_in_id_order() {
-        let dir = tempfile::tempdir().expect("temp dir");
-        let path = dir.path().join("t.db");
-        let db = crate::db::connect(&format!("sqlite://{}?mode=rwc", path.display())).await.expect("sqlite");
-        // Campaign 7: 500 HITs, 39,200 judgments with ids 1..=40,000: every 50th id belongs to
-        // campaign 8's HIT, interleaved.
+    /// Campaign 7: 500 HITs, 39,200 judgments with ids 1..=40,000: every 50th id belongs to
+    /// campaign 8's HIT, interleaved. Returns the text of [`id_line`] for campaign 7.
+    async fn fill_many(db: &Db) -> String {
         for sql in SETUP[..4].iter().copied().chain([
             "INSERT INTO campaigns (id, public_id, name, task, test_set_id, settings, seed, created_at) VALUES (8, 'pub8', 'other', 'da-adequacy', 1, '{}', 1, 0)",
             "INSERT INTO workers (id, platform, external_id, created_at) VALUES (1, 'mturk', 'A1', 0)",
@@ -1384,13 +1477,26 @@ mod tests {
         ]) {
             sqlx::query(sqlx::AssertSqlSafe(sql)).execute(&db.pool).await.expect(sql);
         }
-        let expected: String = (1..=40_000).filter(|i| i % 50 != 0).map(|i| format!("{i}\n")).collect();
+        (1..=40_000).filter(|i| i % 50 != 0).map(|i| format!("{i}\n")).collect()
+    }
+
+    fn id_line(text: &mut String, j: StoredJudgment) -> AppResult<()> {
+        text.push_str(&j.id.to_string());
+        text.push('\n');
+        Ok(())
+    }
+
+    /// The exports' text, read by several connections side by side, is that of one ordered
+    /// pass: every judgment once, in id order, another campaign's left out; stopping early stops
+    /// it; a failure in a late block is the result.
+    #[tokio::test]
+    async fn judgment_text_made_side_by_side_is_in_id_order() {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let path = dir.path().join("t.db");
+        let db = crate::db::connect(&format!("sqlite://{}?mode=rwc", path.display())).await.expect("sqlite");
+        let expected = fill_many(&db).await;
         assert!(expected.lines().count() > 3 * TEXT_BLOCK, "several blocks");
-        let line = |text: &mut String, j: StoredJudgment| {
-            text.push_str(&j.id.to_string());
-            text.push('\n');
-            Ok(())
-        };
+        let line = id_line;
         for threads in 1..=4 {
             let mut out = String::new();
             let mut pieces = 0;
@@ -1432,6 +1538,77 @@ mod tests {
             .unwrap_err();
             assert_eq!(e.to_string(), "judgment 30001: unknown worker 9", "{threads} threads");
         }
+    }
+
+    /// The same on PostgreSQL (when `ASSAY_TEST_POSTGRES_URL` names a server): in id order on
+    /// several connections, on one when the pool has no other free, stopped by a closed channel,
+    /// a late failure the result.
+    #[tokio::test]
+    async fn judgment_text_made_side_by_side_is_in_id_order_on_postgres() {
+        let Ok(server) = std::env::var("ASSAY_TEST_POSTGRES_URL") else {
+            eprintln!("skipped: set ASSAY_TEST_POSTGRES_URL to run the PostgreSQL variant");
+            return;
+        };
+        let url = format!("{}/assay_unit_text_{}_{}", server.trim_end_matches('/'), std::process::id(), crate::db::now_ms());
+        let db = crate::db::connect(&url).await.expect("postgres");
+        let expected = fill_many(&db).await;
+        let pg = db.postgres.clone().expect("PostgreSQL's own pool");
+        let text = |threads: usize| {
+            let pg = pg.clone();
+            async move {
+                let (tx, mut rx) = tokio::sync::mpsc::channel(4);
+                let writer = tokio::spawn(async move { pg_text_in_order(&pg, 7, threads, 1000, std::sync::Arc::new(id_line), &tx).await });
+                let mut out = Vec::new();
+                let mut pieces = 0;
+                while let Some(piece) = rx.recv().await {
+                    out.extend(piece.unwrap());
+                    pieces += 1;
+                }
+                writer.await.unwrap().unwrap();
+                (String::from_utf8(out).unwrap(), pieces)
+            }
+        };
+        for threads in [1, 2, 3] {
+            let (out, pieces) = text(threads).await;
+            assert!(out == expected, "{threads} threads: {} lines", out.lines().count());
+            assert!(pieces > 100, "{threads} threads: {pieces} pieces");
+        }
+        // Every other connection of the pool busy: one reader, the same text.
+        let mut held = Vec::new();
+        for _ in 0..3 {
+            held.push(pg.acquire().await.unwrap());
+        }
+        assert!(text(4).await.0 == expected, "one free connection");
+        drop(held);
+        // A closed channel stops it (no error, nothing more sent).
+        let (tx, rx) = tokio::sync::mpsc::channel(4);
+        drop(rx);
+        pg_text_in_order(&pg, 7, 2, 1000, std::sync::Arc::new(id_line), &tx).await.unwrap();
+        // A judgment that cannot be written, in the fourth block.
+        let (tx, mut rx) = tokio::sync::mpsc::channel(1024);
+        let drain = tokio::spawn(async move { while rx.recv().await.is_some() {} });
+        let e = pg_text_in_order(
+            &pg,
+            7,
+            2,
+            1000,
+            std::sync::Arc::new(|text: &mut String, j: StoredJudgment| {
+                if j.id == 30_001 {
+                    return Err(AppError::internal("judgment 30001: unknown worker 9"));
+                }
+                id_line(text, j)
+            }),
+            &tx,
+        )
+        .await
+        .unwrap_err();
+        assert_eq!(e.to_string(), "judgment 30001: unknown worker 9");
+        drop(tx);
+        drain.await.unwrap();
+        db.pool.close().await;
+        pg.close().await;
+        use sqlx::migrate::MigrateDatabase;
+        let _ = sqlx::Any::drop_database(&url).await;
     }
 
     #[tokio::test]

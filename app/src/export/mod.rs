@@ -320,8 +320,11 @@ pub async fn write_zip(db: &Db, p: &Prepared, out: std::fs::File) -> AppResult<V
     let db = db.clone();
     tokio::task::spawn_blocking(move || -> AppResult<()> {
         let mut zip = zip::ZipWriter::new(out);
+        // Deflate level 3, not 6: on a million judgments (about 700 MB of judgment files) it
+        // compresses twice as fast for an archive about a sixth larger (BENCHMARKS.md).
         let options = zip::write::SimpleFileOptions::default()
             .compression_method(zip::CompressionMethod::Deflated)
+            .compression_level(Some(3))
             .large_file(true);
         let zerr = |e: zip::result::ZipError| AppError::internal(format!("cannot write the archive: {e}"));
         let ioerr = |e: std::io::Error| AppError::internal(format!("cannot write the archive: {e}"));

@@ -461,6 +461,25 @@ pub fn spawn_rows(db: Db, format: RowFormat, ctx: Arc<RowContext>) -> mpsc::Rece
             }
             return;
         }
+        if let Some(h) = header(format)
+            && tx.send(Ok(h.into_bytes())).await.is_err()
+        {
+            return;
+        }
+        // PostgreSQL: through its own driver, not sqlx's `Any` (which copies every value), a
+        // connection per core when the pool has them free, sent in judgment-id order.
+        if let Some(pg) = &db.postgres {
+            let ctx_id = ctx.campaign_id;
+            let (names, ctx) = (Arc::new(names), ctx.clone());
+            let write = Arc::new(move |text: &mut String, j: StoredJudgment| {
+                write_row(text, format, &ctx, &named_row(&j, &names)?);
+                Ok(())
+            });
+            if let Err(e) = crate::analysis::db::pg_text_in_order(pg, ctx_id, crate::analysis::db::read_parts(), CHUNK, write, &tx).await {
+                let _ = tx.send(Err(e.into_message())).await;
+            }
+            return;
+        }
         let mut conn = match db.pool.acquire().await {
             Ok(c) => c,
             Err(e) => {
@@ -468,12 +487,8 @@ pub fn spawn_rows(db: Db, format: RowFormat, ctx: Arc<RowContext>) -> mpsc::Rece
                 return;
             }
         };
-        let mut buf = header(format).unwrap_or_default();
-        // PostgreSQL: through its own driver, not sqlx's `Any` (which copies every value).
-        let mut rows: std::pin::Pin<Box<dyn tokio_stream::Stream<Item = AppResult<StoredJudgment>> + Send + '_>> = match &db.postgres {
-            Some(pg) => Box::pin(crate::analysis::db::pg_judgments(pg, ctx.campaign_id)),
-            None => Box::pin(judgments(&mut conn, ctx.campaign_id, Scope::Campaign, true)),
-        };
+        let mut buf = String::new();
+        let mut rows = std::pin::pin!(judgments(&mut conn, ctx.campaign_id, Scope::Campaign, true));
         while let Some(row) = rows.next().await {
             let parsed = row.and_then(|j| named_row(&j, &names));
             match parsed {
