@@ -370,3 +370,80 @@ test('pre-filled spans (ESA-AI): the screen starts with them; one removed, one a
   assert.ok(wide <= 0, `the results page fits a phone (${wide} px too wide)`);
   await context.close();
 });
+
+test('ESA practice: error spans and a score, feedback on both, a round that starts over, then the HIT', async () => {
+  const { server, browser } = env;
+  const organizer = await openHydrated(await browser.newContext(), `${server.base}/login`);
+  await signIn(organizer, DEMO.organizer);
+  await organizer.waitForSelector('section[data-role="organizer"]', { timeout: 15_000 });
+  const sets = await ok(organizer, 'list_test_sets');
+  const set = sets.find((s) => s.source_lang === 'de' && s.systems.length >= 2);
+  const { link } = await launchDraft(organizer, {
+    name: 'ESA practice e2e', task: 'esa', test_set_id: set.id, systems: set.systems.map((s) => s.id), benchmark_systems: [], seed: 6,
+    settings: {
+      hit_minutes: 2, seconds_per_source_word: 0.8, bad_refs: 1, repeats: 0, judgments_wanted: 1, wanted_per: 'segment', redundancy: 1,
+      document_context: 'left', document_score: false, target_language: 'English', interface_language: 'en', practice_items: 2, practice_pass: 2,
+    },
+  });
+  const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  const page = await context.newPage();
+  await page.goto(`${link}&worker=E2E-ESA-PRACTICE`);
+  await waitHydrated(page);
+  const assignment = page.url().split('/work/')[1].split(/[?#]/)[0];
+  await page.click('#start');
+  const item = async (n) => {
+    await page.waitForSelector('.esa #candidate .tok');
+    assert.equal(await page.textContent('#practice-label'), `Practice item ${n} of 2 · not part of the HIT`);
+  };
+  const feedback = async () => {
+    await page.click('#next');
+    await page.waitForSelector('#practice-feedback');
+    return {
+      inRange: await page.getAttribute('#practice-feedback', 'data-in-range'),
+      message: await page.textContent('#feedback-message'),
+      yours: await page.textContent('#feedback-yours'),
+    };
+  };
+  // Round 1, item 1 (a human translation): a major error marked, a high score.
+  await item(1);
+  assert.deepEqual(await axeViolations(page), [], 'axe-core on the ESA practice screen');
+  await page.click('#tok-0');
+  await page.click('#mark-major');
+  await setSlider(page, 'score', 0.9);
+  let f = await feedback();
+  assert.equal(f.inRange, 'false');
+  assert.match(f.message, /^A careful reader would mark no major error here and score it high \(towards “[^”]+”\) because it is a human translation of the source text/);
+  assert.match(f.yours, /^Errors you marked: 1, of them major or critical: 1\. Your rating: /);
+  assert.equal(await page.evaluate(() => document.activeElement?.id), 'practice-continue');
+  assert.deepEqual(await axeViolations(page), [], 'axe-core on the practice feedback');
+  await page.keyboard.press('Enter');
+  // Item 2 (a degraded copy): an omission marked by keyboard ([MISSING], 1), a low score.
+  await item(2);
+  await page.focus('#tok-0');
+  await page.keyboard.press('End');
+  await page.keyboard.press('1');
+  assert.equal(await page.locator('#esa-spans li').count(), 1);
+  await setSlider(page, 'score', 0.1);
+  f = await feedback();
+  assert.equal(f.inRange, 'true');
+  assert.match(f.message, /^A careful reader would mark at least one error here and score it low .* because part of the meaning is missing: .* so it does not say everything the source says/);
+  assert.match(await page.textContent('#round-result'), /1 of 2/);
+  // The round starts over; this time both as a careful reader answers.
+  await page.click('#practice-continue');
+  await item(1);
+  await setSlider(page, 'score', 0.85);
+  assert.equal((await feedback()).inRange, 'true');
+  await page.click('#practice-continue');
+  await item(2);
+  await page.click('#tok-0');
+  await page.click('#mark-minor');
+  await setSlider(page, 'score', 0.15);
+  f = await feedback();
+  assert.equal(f.inRange, 'true');
+  assert.deepEqual(await ok(organizer, 'assignment_judgments', { assignment }), [], 'practice is never a judgment');
+  // The way on is the HIT: its first segment, which the server now serves.
+  await page.click('#practice-continue');
+  await page.waitForSelector('.esa #candidate .tok');
+  await page.waitForFunction(() => !document.querySelector('#practice-label') && (document.querySelector('#progress')?.textContent || '').startsWith('1 '));
+  await context.close();
+});

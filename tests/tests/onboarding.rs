@@ -90,3 +90,112 @@ both_backends! {
         assert_eq!(answer("0", "97").await.status, 409);
     }
 }
+
+/// A crowd worker arrives by the campaign's link; their assignment's public id.
+async fn arrive(server: &TestServer, org: &Browser, link: &str, campaign: &str, worker_id: &str) -> (Browser, String) {
+    let worker = server.browser();
+    let arrival = worker.get(&format!("{link}&worker={worker_id}")).await;
+    assert!(arrival.status == 303 || arrival.status == 302, "{}", arrival.status);
+    let assignment = org.call("list_assignments", &[]).await.json().as_array().unwrap().iter()
+        .find(|a| a["campaign_name"] == campaign).expect("the worker's assignment")["assignment"].as_str().unwrap().to_string();
+    (worker, assignment)
+}
+
+/// An ESA or MQM campaign of two practice items (both must match) on a test set of documents.
+async fn launch_span_practice(server: &TestServer, task: &str) -> (Browser, String) {
+    use assay_tests::fixtures::*;
+    let org = server.browser();
+    assert_eq!(org.login(ORGANIZER).await.status, 200);
+    let dir = tempfile::tempdir().unwrap();
+    write_wmt(dir.path(), "en-de", 40, &["Alpha", "Beta"]);
+    let set = upload_test_set(&org, dir.path(), &format!("{task}-practice")).await.unwrap();
+    let systems: Vec<i64> = set["systems"].as_array().unwrap().iter().filter_map(|s| s["id"].as_i64()).collect();
+    let draft = json!({
+        "name": format!("{task} practice"), "task": task, "test_set_id": set["id"], "systems": systems, "benchmark_systems": [], "seed": 5,
+        "settings": {
+            "hit_minutes": 10.0, "bad_refs": 1, "repeats": 0, "judgments_wanted": 1, "wanted_per": "segment", "redundancy": 1,
+            "target_language": "German", "interface_language": "en", "practice_items": 2, "practice_pass": 2
+        }
+    });
+    let check = org.call_json("check_design", json!({ "draft": draft })).await;
+    assert_eq!(check.status, 200, "{}", check.body);
+    assert_eq!(check.json()["problems"], json!([]), "{}", check.body);
+    let (_, link, _) = create_and_launch(&org, &draft).await;
+    (org, link)
+}
+
+both_backends! {
+    /// ESA practice (issue 18): a careful answer marks no major error in the human translation
+    /// and scores it high, marks an error in the degraded copy and scores it low; the spans are
+    /// checked against the practice text as a real answer's are; a failed round starts over;
+    /// nothing is stored as a judgment, and the HIT starts once the server has seen it passed.
+    async fn esa_practice_is_judged_by_its_spans_and_its_score(server) {
+        let (org, link) = launch_span_practice(&server, "esa").await;
+        let (worker, assignment) = arrive(&server, &org, &link, "esa practice", "ESA-LEARNER").await;
+        let work = worker.call("load_work", &[("assignment", &assignment)]).await.json();
+        let practice = &work["practice"];
+        assert_eq!((practice["total"].clone(), practice["required"].clone()), (json!(2), json!(2)), "{work}");
+        let first = practice["item"]["candidate"].as_str().unwrap().to_string();
+        assert!(practice["item"]["context"].as_str().is_some_and(|s| !s.is_empty()), "the source beside it: {work}");
+        let answer = |position: i64, score: Option<f64>, spans: Value| {
+            let (worker, assignment) = (&worker, assignment.clone());
+            async move { worker.call_json("practice_spans", json!({ "assignment": assignment, "position": position, "score": score, "spans": spans })).await }
+        };
+        let word = |severity: &str| json!([{ "start": 0, "end": first.chars().take_while(|c| !c.is_whitespace()).count(), "severity": severity }]);
+        // Checked as a real answer: a span beyond the text, an answer without its score.
+        let bad = answer(0, Some(90.0), json!([{ "start": 0, "end": 10_000, "severity": "minor" }])).await;
+        assert_eq!(bad.status, 400, "{}", bad.body);
+        assert!(bad.body.contains("Error span 1"), "{}", bad.body);
+        assert_eq!(answer(0, None, json!([])).await.status, 400);
+        assert_eq!(answer(1, Some(20.0), json!([])).await.status, 409, "not the current practice item");
+        // Round 1: a major error in the human translation; a low score without any error.
+        let r = answer(0, Some(95.0), word("major")).await;
+        assert_eq!(r.status, 200, "{}", r.body);
+        let r = r.json();
+        assert_eq!(r["in_range"], false, "{r}");
+        assert!(r["message"].as_str().unwrap().starts_with("A careful reader would mark no major error here and score it high"), "{r}");
+        assert!(r["yours"].as_str().unwrap().starts_with("Errors you marked: 1, of them major or critical: 1. Your rating: "), "{r}");
+        let r = answer(1, Some(10.0), json!([])).await.json();
+        assert_eq!((r["in_range"].clone(), r["practice"]["position"].clone(), r["practice"]["round"].clone()), (json!(false), json!(0), json!(2)), "{r}");
+        assert!(r["message"].as_str().unwrap().starts_with("A careful reader would mark at least one error here and score it low"), "{r}");
+        assert!(r["message"].as_str().unwrap().contains("so it does not say everything the source says"), "{r}");
+        assert_eq!(worker.call("start_work", &[("assignment", &assignment)]).await.status, 409, "the practice is not passed");
+        // Round 2: a minor error is fine in a human translation; an omission marked in the copy.
+        let r = answer(0, Some(88.0), word("minor")).await.json();
+        assert_eq!(r["in_range"], true, "{r}");
+        let r = answer(1, Some(15.0), json!([{ "start": 0, "end": 0, "severity": "major", "missing": true }])).await.json();
+        assert_eq!((r["in_range"].clone(), r["practice"]["passed"].clone()), (json!(true), json!(true)), "{r}");
+        assert_eq!(org.call("assignment_judgments", &[("assignment", &assignment)]).await.json(), json!([]), "practice is never a judgment");
+        let started = worker.call("start_work", &[("assignment", &assignment)]).await;
+        assert_eq!(started.status, 200, "{}", started.body);
+        assert_eq!(answer(0, Some(90.0), json!([])).await.status, 409, "the practice is over");
+    }
+
+    /// MQM practice: no score, only the errors: none major in the human translation, a major one
+    /// in the degraded copy.
+    async fn mqm_practice_is_judged_by_its_errors(server) {
+        let (org, link) = launch_span_practice(&server, "mqm").await;
+        let (worker, assignment) = arrive(&server, &org, &link, "mqm practice", "MQM-LEARNER").await;
+        let work = worker.call("load_work", &[("assignment", &assignment)]).await.json();
+        let first = work["practice"]["item"]["candidate"].as_str().unwrap().to_string();
+        let answer = |position: i64, score: Option<f64>, spans: Value| {
+            let (worker, assignment) = (&worker, assignment.clone());
+            async move { worker.call_json("practice_spans", json!({ "assignment": assignment, "position": position, "score": score, "spans": spans })).await }
+        };
+        let end = first.chars().take_while(|c| !c.is_whitespace()).count();
+        let error = |severity: &str| json!([{ "start": 0, "end": end, "severity": severity, "category": "Accuracy/Mistranslation" }]);
+        assert_eq!(answer(0, Some(90.0), json!([])).await.status, 400, "MQM takes no score");
+        let r = answer(0, None, error("minor")).await.json();
+        assert_eq!(r["in_range"], true, "{r}");
+        assert!(r["message"].as_str().unwrap().starts_with("A careful reader would mark no major or critical error here"), "{r}");
+        assert_eq!(r["yours"], "Errors you marked: 1, of them major or critical: 0.", "{r}");
+        let r = answer(1, None, json!([])).await.json();
+        assert_eq!((r["in_range"].clone(), r["practice"]["passed"].clone()), (json!(false), json!(false)), "{r}");
+        assert!(r["message"].as_str().unwrap().starts_with("A careful reader would mark at least one major error here"), "{r}");
+        assert_eq!(answer(0, None, json!([])).await.json()["in_range"], true);
+        let r = answer(1, None, json!([{ "start": 0, "end": 0, "severity": "major", "category": "Accuracy/Omission", "missing": true }])).await;
+        assert_eq!(r.status, 200, "{}", r.body);
+        assert_eq!(r.json()["practice"]["passed"], true, "{}", r.body);
+        assert_eq!(worker.call("start_work", &[("assignment", &assignment)]).await.status, 200);
+    }
+}

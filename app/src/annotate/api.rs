@@ -1,6 +1,6 @@
 //! Server functions of the annotation screens. Each checks who asks and calls `annotate::server`.
 //!
-//! The five a worker uses (`work_state`, `start_work`, `practice_answer`, `submit_judgment`, `submit_screen`) are open to whoever
+//! The ones a worker uses (`work_state`, `start_work`, `practice_answer`, `practice_spans`, `submit_judgment`, `submit_screen`, `submit_spans`) are open to whoever
 //! may work on the assignment: its account's session, or — for crowd assignments — whoever
 //! holds its public id. The organizer's views need the Organizer role.
 
@@ -101,7 +101,25 @@ pub async fn practice_answer(
     #[server(default)] score2: Option<f64>,
 ) -> Result<PracticeFeedback, ServerFnError> {
     let state = web::app_state()?;
-    match work::practice_answer_in(&state.db, caller(), &assignment, position, score, score2, super::accept_language().as_deref()).await {
+    let given = work::PracticeGiven { score, score2, spans: Vec::new() };
+    match work::practice_answer_in(&state.db, caller(), &assignment, position, given, super::accept_language().as_deref()).await {
+        Ok(f) => Ok(f),
+        Err(e) => Err(refuse_annotator(&state, &assignment, e).await),
+    }
+}
+
+/// [`practice_answer`] for an error-span task (ESA, MQM): the error spans marked in the practice
+/// item's translation (as for [`submit_spans`]) and, for ESA, the 0–100 score.
+#[server(endpoint = "practice_spans", input = server_fn::codec::Json)]
+pub async fn practice_spans(
+    assignment: String,
+    position: i64,
+    score: Option<f64>,
+    spans: Vec<assay_core::protocol::Span>,
+) -> Result<PracticeFeedback, ServerFnError> {
+    let state = web::app_state()?;
+    let given = work::PracticeGiven { score, score2: None, spans };
+    match work::practice_answer_in(&state.db, caller(), &assignment, position, given, super::accept_language().as_deref()).await {
         Ok(f) => Ok(f),
         Err(e) => Err(refuse_annotator(&state, &assignment, e).await),
     }

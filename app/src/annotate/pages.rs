@@ -5,7 +5,7 @@
 //! Every item is drawn by the same code with the same elements and classes; only the texts
 //! differ. Moving on is one request: the answer goes up and the next item comes back.
 
-use super::api::{RankAnswer, load_work, my_assignments, practice_answer, start_work, submit_judgment, submit_screen, submit_spans};
+use super::api::{RankAnswer, load_work, my_assignments, practice_answer, practice_spans, start_work, submit_judgment, submit_screen, submit_spans};
 use super::esa::{EsaAnswer, EsaItem};
 use super::{ItemView, Lang, Msg, PracticeFeedback, PracticeView, WOJ_VALUES, WorkState};
 use assay_core::i18n::fill;
@@ -523,7 +523,9 @@ fn Work(state: WorkState) -> impl IntoView {
         });
     });
 
-    let submit_practice = Callback::new(move |(score, score2, _): AnswerValues| {
+    // A practice answer (DA, word order: scores; ESA, MQM: error spans and ESA's score) and the
+    // server's feedback on it.
+    let practise = move |answer: Result<(Option<f64>, Option<f64>), EsaAnswer>| {
         if busy.get_untracked() {
             return;
         }
@@ -531,7 +533,11 @@ fn Work(state: WorkState) -> impl IntoView {
         busy.set(true);
         let id = info.with_value(|s| s.assignment.clone());
         leptos::task::spawn_local(async move {
-            match practice_answer(id, item.position, score, score2).await {
+            let reply = match answer {
+                Ok((score, score2)) => practice_answer(id, item.position, score, score2).await,
+                Err(esa) => practice_spans(id, item.position, esa.score, esa.spans).await,
+            };
+            match reply {
                 Ok(fb) => {
                     error.set(None);
                     practice.set(Some(fb.practice.clone()));
@@ -544,7 +550,9 @@ fn Work(state: WorkState) -> impl IntoView {
             }
             busy.set(false);
         });
-    });
+    };
+    let submit_practice = Callback::new(move |(score, score2, _): AnswerValues| practise(Ok((score, score2))));
+    let submit_practice_spans = Callback::new(move |answer: EsaAnswer| practise(Err(answer)));
 
     // Tells the server that the HIT has started and shows what it answers. `ahead`: the first
     // item is already on the screen (it goes back behind the instructions if the server
@@ -646,7 +654,7 @@ fn Work(state: WorkState) -> impl IntoView {
                 } else if let Some((item, fb)) = feedback.get() {
                     EitherOf6::C(view! { <PracticeFeedbackScreen info item feedback=fb busy start/> })
                 } else if let Some((p, item)) = practice.get().filter(|_| practising.get()).and_then(|p| p.item.clone().map(|i| (p, i))) {
-                    EitherOf6::D(view! { <PracticeScreen info practice=p item busy submit=submit_practice/> })
+                    EitherOf6::D(view! { <PracticeScreen info practice=p item busy submit=submit_practice submit_spans=submit_practice_spans/> })
                 } else {
                     EitherOf6::E(view! { <StartPage info practice=practice.get() busy start/> })
                 }
@@ -716,12 +724,19 @@ fn instructions_again(i: &WorkState, ui: Ui) -> impl IntoView + use<> {
 
 /// A practice item: drawn exactly like a real item of the task, marked as practice.
 #[component]
-fn PracticeScreen(info: StoredValue<WorkState>, practice: PracticeView, item: ItemView, busy: RwSignal<bool>, submit: Callback<AnswerValues>) -> impl IntoView {
+fn PracticeScreen(
+    info: StoredValue<WorkState>,
+    practice: PracticeView,
+    item: ItemView,
+    busy: RwSignal<bool>,
+    submit: Callback<AnswerValues>,
+    submit_spans: Callback<EsaAnswer>,
+) -> impl IntoView {
     let i = info.get_value();
-    let body = if i.task == "word-order" {
-        Either::Left(view! { <WordOrderItem info item busy submit practice=true/> })
-    } else {
-        Either::Right(view! { <DaItem info item busy submit/> })
+    let body = match i.task.as_str() {
+        "word-order" => EitherOf3::A(view! { <WordOrderItem info item busy submit practice=true/> }),
+        "esa" | "mqm" => EitherOf3::B(view! { <EsaItem info item busy submit=submit_spans/> }),
+        _ => EitherOf3::C(view! { <DaItem info item busy submit/> }),
     };
     let ui = Ui::of(info);
     let label = fill(&ui.msg(Msg::PracticeLabel), &[("n", &(practice.position + 1).to_string()), ("total", &practice.total.to_string())]);
@@ -893,7 +908,8 @@ fn item_texts(i: &WorkState, item: &ItemView, ui: Ui) -> impl IntoView {
         });
     }
     let context = item.context.clone().map(|text| {
-        if i.task == "da-source" {
+        // Source-based DA and the error-span tasks (a practice item's feedback) show the source.
+        if matches!(i.task.as_str(), "da-source" | "esa" | "mqm") {
             labelled_text(w.label_source.clone(), "context", "context source", Some(i.source_lang.clone()), i.source_dir.clone(), text)
         } else {
             labelled_text(w.label_reference.clone(), "context", "context reference", lang.clone(), i.target_dir.clone(), text)

@@ -588,9 +588,9 @@ impl PracticeRow {
         ItemView { position: self.position, candidate: self.candidate.clone(), context: self.context.clone(), reference: None, screen: None, document: None, prefilled: Vec::new() }
     }
 
-    fn matches(&self, score: f64, score2: Option<f64>) -> bool {
-        let within = |v: f64, lo: f64, hi: f64| v >= lo - 1e-9 && v <= hi + 1e-9;
-        within(score, self.expect_low1, self.expect_high1) && score2.is_none_or(|v| within(v, self.expect_low2, self.expect_high2))
+    /// What a careful reader answers to it.
+    fn expected(&self) -> protocol::Practice {
+        protocol::Practice { high: self.expect_high != 0, range1: (self.expect_low1, self.expect_high1), range2: (self.expect_low2, self.expect_high2) }
     }
 }
 
@@ -652,7 +652,15 @@ pub async fn practice_answer(
     score: Option<f64>,
     score2: Option<f64>,
 ) -> Result<super::PracticeFeedback, WorkError> {
-    practice_answer_in(db, caller, public_id, position, score, score2, None).await
+    practice_answer_in(db, caller, public_id, position, PracticeGiven { score, score2, spans: Vec::new() }, None).await
+}
+
+/// A practice answer as sent: a score (DA, ESA), a second (word order), error spans (ESA, MQM).
+#[derive(Clone, Debug, Default)]
+pub struct PracticeGiven {
+    pub score: Option<f64>,
+    pub score2: Option<f64>,
+    pub spans: Vec<protocol::Span>,
 }
 
 /// [`practice_answer`] with its feedback in the interface language of a browser that reads the
@@ -662,8 +670,7 @@ pub async fn practice_answer_in(
     caller: Option<i64>,
     public_id: &str,
     position: i64,
-    score: Option<f64>,
-    score2: Option<f64>,
+    given: PracticeGiven,
     accept_language: Option<&str>,
 ) -> Result<super::PracticeFeedback, WorkError> {
     let a = load(db, caller, public_id).await?;
@@ -685,11 +692,22 @@ pub async fn practice_answer_in(
     let item = items.get(usize::try_from(position).unwrap_or(usize::MAX)).ok_or_else(|| WorkError::Internal(format!("no practice item {position}")))?;
     let rules = Rules::of(&a);
     let task = rules.task.ok_or_else(|| WorkError::Internal("the campaign's task is unknown to this version of Assay".into()))?;
-    let given = protocol::Answer { score, score2, skipped: false, ..Default::default() };
-    let stored = protocol::validate(task, &given, &rules.answers).map_err(|e| WorkError::Invalid(e.problem))?;
-    let value = stored.score.ok_or_else(|| WorkError::Invalid("A practice item needs an answer.".into()))?;
+    // Checked as a real answer to the text shown is (its spans against that text), then by the
+    // protocol against what a careful reader answers.
+    let answer = protocol::Answer {
+        score: given.score,
+        score2: given.score2,
+        skipped: false,
+        detail: protocol::Detail { spans: given.spans, ..Default::default() },
+    };
+    let stored = protocol::validate_on(task, &item.candidate, &answer, &rules.answers).map_err(|e| WorkError::Invalid(e.problem))?;
+    let spans_task = task.marks_spans();
+    if stored.score.is_none() && !spans_task {
+        return Err(WorkError::Invalid("A practice item needs an answer.".into()));
+    }
+    let in_range = protocol::for_task(task).practice_matches(&item.expected(), &stored);
     let woj = task == TaskKind::WordOrder;
-    let in_range = item.matches(value, if woj { stored.score2 } else { None });
+    let value = stored.score.unwrap_or(0.0);
 
     let total = items.len() as i64;
     let required = practice_required(&a, items.len());
@@ -737,12 +755,18 @@ pub async fn practice_answer_in(
     let screen = super::localized_screen_settings(&a.settings, &a.task, &a.target_lang, &a.source_lang, accept_language);
     let (l, w) = (screen.ui, &screen.wording);
     let reason = assay_core::i18n::practice_reason(l, &item.reason);
-    let message = match (woj, item.expect_high != 0) {
-        (false, true) => fill(l.text(Text::FeedbackHigh), &[("high", &w.anchor_high), ("reason", &reason)]),
-        (false, false) => fill(l.text(Text::FeedbackLow), &[("low", &w.anchor_low), ("reason", &reason)]),
-        (true, true) => fill(l.text(Text::FeedbackWojHigh), &[("high1", &w.woj_high1), ("high2", &w.woj_high2), ("reason", &reason)]),
-        (true, false) => fill(l.text(Text::FeedbackWojLow), &[("low2", &w.woj_low2), ("reason", &reason)]),
+    let high = item.expect_high != 0;
+    let message = match (task, high) {
+        (TaskKind::WordOrder, true) => fill(l.text(Text::FeedbackWojHigh), &[("high1", &w.woj_high1), ("high2", &w.woj_high2), ("reason", &reason)]),
+        (TaskKind::WordOrder, false) => fill(l.text(Text::FeedbackWojLow), &[("low2", &w.woj_low2), ("reason", &reason)]),
+        (TaskKind::Esa, true) => fill(l.text(Text::FeedbackSpansHigh), &[("high", &w.anchor_high), ("reason", &reason)]),
+        (TaskKind::Esa, false) => fill(l.text(Text::FeedbackSpansLow), &[("low", &w.anchor_low), ("reason", &reason)]),
+        (TaskKind::Mqm, true) => fill(l.text(Text::FeedbackMqmHigh), &[("reason", &reason)]),
+        (TaskKind::Mqm, false) => fill(l.text(Text::FeedbackMqmLow), &[("reason", &reason)]),
+        (_, true) => fill(l.text(Text::FeedbackHigh), &[("high", &w.anchor_high), ("reason", &reason)]),
+        (_, false) => fill(l.text(Text::FeedbackLow), &[("low", &w.anchor_low), ("reason", &reason)]),
     };
+    let rating = || fill(l.text(Text::YourRating), &[("words", &super::pages::slider_words(|m| l.msg(m).to_string(), Some(value), &w.anchor_low, &w.anchor_high))]);
     let yours = if woj {
         let words = |v: f64, low: &str, high: &str| match super::woj_box(v) {
             Some(b) if !screen.woj_sliders => fill(l.msg(super::Msg::BoxN), &[("n", &b.to_string())]),
@@ -755,8 +779,13 @@ pub async fn practice_answer_in(
                 ("second", &words(stored.score2.unwrap_or(0.0), &w.woj_low2, &w.woj_high2)),
             ],
         )
+    } else if spans_task {
+        let spans = &stored.detail.spans;
+        let serious = spans.iter().filter(|s| s.severity >= protocol::Severity::Major).count();
+        let marked = fill(l.text(Text::YourSpans), &[("n", &spans.len().to_string()), ("major", &serious.to_string())]);
+        if stored.score.is_some() { format!("{marked} {}", rating()) } else { marked }
     } else {
-        fill(l.text(Text::YourRating), &[("words", &super::pages::slider_words(|m| l.msg(m).to_string(), Some(value), &w.anchor_low, &w.anchor_high))])
+        rating()
     };
     let verdict = l.text(if in_range { Text::VerdictIn } else { Text::VerdictOut }).to_string();
     let (matched_s, total_s, required_s) = (matched_now.to_string(), total.to_string(), required.to_string());

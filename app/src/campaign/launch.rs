@@ -806,9 +806,6 @@ fn check_draft(draft: &CampaignDraft) -> AppResult<TaskKind> {
     if s.practice_items > 0 && task == TaskKind::Ranking {
         return Err(problem("practice items are not available for relative ranking yet: set practice items to 0"));
     }
-    if s.practice_items > 0 && task.marks_spans() {
-        return Err(problem("practice items are not available for error span annotation yet: set practice items to 0"));
-    }
     if task == TaskKind::Mqm {
         s.mqm.weights.validate().map_err(|e| problem(format!("the MQM weights: {e}")))?;
         if s.mqm.taxonomy.to_text().trim().is_empty() {

@@ -606,7 +606,7 @@ pub fn DesignerPage() -> impl IntoView {
                             </p>
                         }
                     })}
-                    {move || (task.get() != "ranking" && task.get() != "esa" && task.get() != "mqm").then(|| view! {
+                    {move || (task.get() != "ranking").then(|| view! {
                         {number_field("Items per HIT", "hit-length", settings, |s| s.hit_length as f64, |s, v| s.hit_length = v as usize, "1")}
                     })}
                     {move || (task.get() == "ranking").then(|| view! {
@@ -800,6 +800,7 @@ pub fn DesignerPage() -> impl IntoView {
                     <p class="hint" id="practice-hint">
                         "Each worker answers these once per campaign, before their first HIT, and reads after each answer what a careful reader would answer and why. "
                         "They are built at launch from segments of the test set set apart from the HITs: a human reference shown as the text to rate (expected high) and a strongly degraded copy of one (expected low). "
+                        "With error spans (ESA, MQM), a careful answer marks no major error in the human translation and at least one error in the degraded copy (MQM: a major one). "
                         "They are never stored as judgments. A round with fewer matching answers than asked starts over. For example: 4 items, 3 to match."
                     </p>
                 })}

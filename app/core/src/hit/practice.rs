@@ -60,10 +60,15 @@ pub const WOJ_LOW: (f64, f64) = (0.0, 0.5);
 const ANY: (f64, f64) = (0.0, 1.0);
 
 impl PracticeItem {
-    /// Whether an answer is in the expected range (`score2` only for word order).
-    pub fn matches(&self, score: f64, score2: Option<f64>) -> bool {
-        let within = |v: f64, (lo, hi): (f64, f64)| v >= lo - 1e-9 && v <= hi + 1e-9;
-        within(score, self.range1) && score2.is_none_or(|s| within(s, self.range2))
+    /// What a careful reader answers to it.
+    pub fn expected(&self) -> crate::protocol::Practice {
+        crate::protocol::Practice { high: self.high, range1: self.range1, range2: self.range2 }
+    }
+
+    /// Whether a (valid) answer of `task` is where a careful reader's would be: the protocol
+    /// decides ([`crate::protocol::Protocol::practice_matches`]).
+    pub fn matches(&self, task: TaskKind, answer: &crate::protocol::Answer) -> bool {
+        crate::protocol::for_task(task).practice_matches(&self.expected(), answer)
     }
 }
 
@@ -116,6 +121,12 @@ fn degrade_strongly(
     (!changes.is_empty() && current != text).then_some((current, changes))
 }
 
+/// The practice item shows the source beside the text to judge (source-based DA, ESA, MQM), not
+/// the reference.
+fn shows_source(task: TaskKind) -> bool {
+    matches!(task, TaskKind::DaSourceBased | TaskKind::Esa | TaskKind::Mqm)
+}
+
 /// Why a degraded copy is worse, from what the degrader changed.
 fn reason_of(task: TaskKind, changes: &[Change]) -> String {
     let mut deleted = Vec::new();
@@ -131,7 +142,7 @@ fn reason_of(task: TaskKind, changes: &[Change]) -> String {
             Change::Swapped { .. } | Change::Chosen { .. } => {}
         }
     }
-    let whose = if task == TaskKind::DaSourceBased { "the source" } else { "the gray text" };
+    let whose = if shows_source(task) { "the source" } else { "the gray text" };
     if !deleted.is_empty() {
         format!("part of the meaning is missing: {} left out, so it does not say everything {whose} says", and_list(&deleted) + if deleted.len() == 1 { " was" } else { " were" })
     } else if !replaced.is_empty() {
@@ -182,7 +193,7 @@ pub fn build_practice(
         let n = units(t.reference);
         let context = match task {
             TaskKind::DaFluency => None,
-            TaskKind::DaSourceBased => Some(t.source.to_string()),
+            _ if shows_source(task) => Some(t.source.to_string()),
             _ => Some(t.reference.to_string()),
         };
         if high {
@@ -193,7 +204,9 @@ pub fn build_practice(
                     En.text(Text::ReasonSame).to_string(),
                 ),
                 TaskKind::DaFluency => (DA_HIGH, ANY, En.text(Text::ReasonFluent).to_string()),
-                TaskKind::DaSourceBased => (DA_HIGH, ANY, En.text(Text::ReasonSourceHuman).to_string()),
+                TaskKind::DaSourceBased | TaskKind::Esa => (DA_HIGH, ANY, En.text(Text::ReasonSourceHuman).to_string()),
+                // MQM has no score: only the errors marked count.
+                TaskKind::Mqm => (ANY, ANY, En.text(Text::ReasonSourceHuman).to_string()),
                 _ => (DA_HIGH, ANY, En.text(Text::ReasonHuman).to_string()),
             };
             out.push(PracticeItem { text: i, context, candidate: t.reference.to_string(), high, range1, range2, reason });
@@ -226,7 +239,11 @@ pub fn build_practice(
             }),
         };
         let Some((candidate, changes)) = built else { continue };
-        let (range1, range2) = if task == TaskKind::WordOrder { (ANY, WOJ_LOW) } else { (DA_LOW, ANY) };
+        let (range1, range2) = match task {
+            TaskKind::WordOrder => (ANY, WOJ_LOW),
+            TaskKind::Mqm => (ANY, ANY),
+            _ => (DA_LOW, ANY),
+        };
         out.push(PracticeItem { text: i, context, candidate, high, range1, range2, reason: reason_of(task, &changes) });
     }
     Ok(out)
@@ -247,11 +264,24 @@ mod tests {
             .collect()
     }
 
+    /// A valid answer: a score (and a second), and error spans of these severities.
+    fn answer(score: Option<f64>, score2: Option<f64>, severities: &[crate::protocol::Severity]) -> crate::protocol::Answer {
+        let spans = severities
+            .iter()
+            .map(|&severity| crate::protocol::Span { start: 0, end: 3, severity, category: None, missing: false })
+            .collect();
+        crate::protocol::Answer { score, score2, skipped: false, detail: crate::protocol::Detail { spans, ..Default::default() } }
+    }
+
+    fn da(v: f64) -> crate::protocol::Answer {
+        answer(Some(v), None, &[])
+    }
+
     #[test]
     fn practice_alternates_high_and_low_with_reasons_and_is_deterministic() {
         let owned = texts();
         let t: Vec<PracticeText> = owned.iter().map(|(s, r)| PracticeText { source: s, reference: r }).collect();
-        for task in [TaskKind::DaAdequacy, TaskKind::DaFluency, TaskKind::DaSourceBased, TaskKind::WordOrder] {
+        for task in [TaskKind::DaAdequacy, TaskKind::DaFluency, TaskKind::DaSourceBased, TaskKind::WordOrder, TaskKind::Esa, TaskKind::Mqm] {
             let items = build_practice(task, &t, 4, AdequacyPolicy::Delete, Some("en"), &[], 7).unwrap();
             assert_eq!(items.len(), 4, "{task:?}");
             assert_eq!(items.iter().map(|i| i.high).collect::<Vec<_>>(), [true, false, true, false]);
@@ -268,19 +298,19 @@ mod tests {
                 }
                 match task {
                     TaskKind::DaFluency => assert_eq!(it.context, None),
-                    TaskKind::DaSourceBased => assert_eq!(it.context.as_deref(), Some(owned[it.text].0.as_str())),
+                    TaskKind::DaSourceBased | TaskKind::Esa | TaskKind::Mqm => assert_eq!(it.context.as_deref(), Some(owned[it.text].0.as_str())),
                     _ => assert_eq!(it.context.as_deref(), Some(reference.as_str())),
                 }
             }
             let low = &items[1];
             match task {
-                TaskKind::DaAdequacy | TaskKind::DaSourceBased => {
+                TaskKind::DaAdequacy | TaskKind::DaSourceBased | TaskKind::Esa | TaskKind::Mqm => {
                     assert!(low.reason.starts_with("part of the meaning is missing: “"), "{}", low.reason);
+                    let whose = if task == TaskKind::DaAdequacy { "the gray text says" } else { "the source says" };
+                    assert!(low.reason.ends_with(whose), "{task:?}: {}", low.reason);
                     // At least a third of the 18 words are gone.
                     let left = low.candidate.split_whitespace().count();
                     assert!(left <= 12, "{left}: {}", low.candidate);
-                    assert!(low.matches(20.0, None) && !low.matches(70.0, None));
-                    assert!(items[0].matches(95.0, None) && !items[0].matches(40.0, None));
                 }
                 TaskKind::DaFluency => {
                     assert!(low.reason.starts_with("words are repeated where they do not belong (“"), "{}", low.reason);
@@ -288,12 +318,44 @@ mod tests {
                 }
                 _ => {
                     assert!(low.reason.starts_with("its words are out of order (“"), "{}", low.reason);
-                    assert!(low.matches(1.0, Some(0.25)) && !low.matches(1.0, Some(0.75)));
-                    assert!(items[0].matches(1.0, Some(0.75)) && !items[0].matches(0.5, Some(1.0)));
+                    assert!(low.matches(task, &answer(Some(1.0), Some(0.25), &[])) && !low.matches(task, &answer(Some(1.0), Some(0.75), &[])));
+                    assert!(items[0].matches(task, &answer(Some(1.0), Some(0.75), &[])) && !items[0].matches(task, &answer(Some(0.5), Some(1.0), &[])));
                 }
             }
             assert_eq!(build_practice(task, &t, 4, AdequacyPolicy::Delete, Some("en"), &[], 7).unwrap(), items, "deterministic");
         }
+    }
+
+    /// What each protocol counts as a careful reader's answer: DA and ESA the score's range; ESA
+    /// also no major error in a human translation and at least one error in a degraded one; MQM
+    /// (no score) only the errors.
+    #[test]
+    fn each_protocol_says_what_a_careful_answer_is() {
+        use crate::protocol::Severity::{Critical, Major, Minor};
+        let owned = texts();
+        let t: Vec<PracticeText> = owned.iter().map(|(s, r)| PracticeText { source: s, reference: r }).collect();
+        let items = |task| build_practice(task, &t, 2, AdequacyPolicy::Delete, Some("en"), &[], 7).unwrap();
+        for task in [TaskKind::DaAdequacy, TaskKind::DaSourceBased, TaskKind::DaFluency] {
+            let [high, low] = <[PracticeItem; 2]>::try_from(items(task)).unwrap();
+            assert!(low.matches(task, &da(20.0)) && low.matches(task, &da(50.0)) && !low.matches(task, &da(51.0)), "{task:?}");
+            assert!(high.matches(task, &da(95.0)) && high.matches(task, &da(60.0)) && !high.matches(task, &da(40.0)), "{task:?}");
+        }
+        let task = TaskKind::Esa;
+        let [high, low] = <[PracticeItem; 2]>::try_from(items(task)).unwrap();
+        assert!(low.matches(task, &answer(Some(20.0), None, &[Major])));
+        assert!(low.matches(task, &answer(Some(30.0), None, &[Minor])), "any error marked");
+        assert!(!low.matches(task, &answer(Some(20.0), None, &[])), "a low score without the errors");
+        assert!(!low.matches(task, &answer(Some(80.0), None, &[Major])), "the errors with a high score");
+        assert!(high.matches(task, &answer(Some(90.0), None, &[])));
+        assert!(high.matches(task, &answer(Some(90.0), None, &[Minor])), "a minor error in a human translation");
+        assert!(!high.matches(task, &answer(Some(90.0), None, &[Major])));
+        assert!(!high.matches(task, &answer(Some(30.0), None, &[])));
+        let task = TaskKind::Mqm;
+        let [high, low] = <[PracticeItem; 2]>::try_from(items(task)).unwrap();
+        assert!(low.matches(task, &answer(None, None, &[Major])) && low.matches(task, &answer(None, None, &[Minor, Critical])));
+        assert!(!low.matches(task, &answer(None, None, &[Minor])) && !low.matches(task, &answer(None, None, &[])));
+        assert!(high.matches(task, &answer(None, None, &[])) && high.matches(task, &answer(None, None, &[Minor])));
+        assert!(!high.matches(task, &answer(None, None, &[Critical])));
     }
 
     #[test]

@@ -15,7 +15,7 @@
 //! degrades an output: a careful annotator scores it lower and marks the damage) and exact
 //! repeats of documents, each paired segment by segment with its original.
 
-use super::spans::Scheme;
+use super::spans::{Scheme, Severity};
 use super::{Answer, AnswerRules, Detail, InvalidAnswer, Layout, Protocol, Question};
 use crate::model::ItemType;
 use crate::report::Scale;
@@ -82,6 +82,14 @@ impl Protocol for ErrorSpans {
 
     fn span_scheme(&self) -> Option<Scheme> {
         Some(Scheme::Esa)
+    }
+
+    /// A careful reader marks no major error in a human translation and scores it high, and
+    /// marks at least one error (an omission too) in a strongly degraded copy and scores it low.
+    fn practice_matches(&self, expected: &super::Practice, answer: &Answer) -> bool {
+        let score = answer.score.is_some_and(|s| expected.within(s, expected.range1));
+        let spans = &answer.detail.spans;
+        score && if expected.high { !spans.iter().any(|s| s.severity >= Severity::Major) } else { !spans.is_empty() }
     }
 }
 

@@ -158,6 +158,29 @@ pub trait Protocol: Sync {
     fn span_scheme(&self) -> Option<Scheme> {
         None
     }
+    /// Whether a practice answer (already valid) is where a careful reader's would be
+    /// ([`Practice`]). By default: each numeric question within its expected range.
+    fn practice_matches(&self, expected: &Practice, answer: &Answer) -> bool {
+        answer.score.is_some_and(|s| expected.within(s, expected.range1)) && answer.score2.is_none_or(|s| expected.within(s, expected.range2))
+    }
+}
+
+/// What a careful reader answers to a practice item (issue 18): a human translation (`high`)
+/// or a strongly degraded copy of one, with the expected range of each numeric question.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Practice {
+    pub high: bool,
+    /// The first question (DA, ESA: 0–100; word order: 0–1).
+    pub range1: (f64, f64),
+    /// Word order's second question.
+    pub range2: (f64, f64),
+}
+
+impl Practice {
+    /// `v` lies in `(lo, hi)`, ends included.
+    pub fn within(&self, v: f64, (lo, hi): (f64, f64)) -> bool {
+        v >= lo - 1e-9 && v <= hi + 1e-9
+    }
 }
 
 /// The protocol of a campaign task: the one registry.

@@ -641,4 +641,11 @@ impl super::Protocol for Mqm {
     fn span_scheme(&self) -> Option<Scheme> {
         Some(Scheme::Mqm)
     }
+
+    /// MQM has no score to set: a careful reader marks no major or critical error in a human
+    /// translation, and at least one in a strongly degraded copy.
+    fn practice_matches(&self, expected: &super::Practice, answer: &super::Answer) -> bool {
+        let serious = answer.detail.spans.iter().any(|s| s.severity >= super::Severity::Major);
+        serious != expected.high
+    }
 }
