@@ -407,6 +407,7 @@ test('ESA practice: error spans and a score, feedback on both, a round that star
   // Round 1, item 1 (a human translation): a major error marked, a high score.
   await item(1);
   assert.deepEqual(await axeViolations(page), [], 'axe-core on the ESA practice screen');
+  await shot(page, 'esa-practice-1280');
   await page.click('#tok-0');
   await page.click('#mark-major');
   await setSlider(page, 'score', 0.9);
@@ -416,6 +417,7 @@ test('ESA practice: error spans and a score, feedback on both, a round that star
   assert.match(f.yours, /^Errors you marked: 1, of them major or critical: 1\. Your rating: /);
   assert.equal(await page.evaluate(() => document.activeElement?.id), 'practice-continue');
   assert.deepEqual(await axeViolations(page), [], 'axe-core on the practice feedback');
+  await shot(page, 'esa-practice-feedback-1280');
   await page.keyboard.press('Enter');
   // Item 2 (a degraded copy): an omission marked by keyboard ([MISSING], 1), a low score.
   await item(2);

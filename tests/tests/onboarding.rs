@@ -131,6 +131,10 @@ both_backends! {
     /// nothing is stored as a judgment, and the HIT starts once the server has seen it passed.
     async fn esa_practice_is_judged_by_its_spans_and_its_score(server) {
         let (org, link) = launch_span_practice(&server, "esa").await;
+        // The Mechanical Turk preview's sample is a practice item, with its source beside it.
+        let preview = server.browser().get(&format!("{link}&assignmentId=ASSIGNMENT_ID_NOT_AVAILABLE&hitId=H")).await;
+        assert_eq!(preview.status, 200);
+        assert!(preview.body.contains("<p class=\"text-label\" id=\"sample-context-label\">Source</p><p class=\"context source\" id=\"sample-context\""), "{}", preview.body);
         let (worker, assignment) = arrive(&server, &org, &link, "esa practice", "ESA-LEARNER").await;
         let work = worker.call("load_work", &[("assignment", &assignment)]).await.json();
         let practice = &work["practice"];

@@ -68,7 +68,7 @@ async fn sample(db: &Db, campaign: i64, task: TaskKind, reference: Option<&str>)
     Ok(first.map(|(shown, source, reference)| {
         let context = match task {
             TaskKind::DaFluency => None,
-            TaskKind::DaSourceBased | TaskKind::Ranking => Some(source),
+            TaskKind::DaSourceBased | TaskKind::Ranking | TaskKind::Esa | TaskKind::Mqm => Some(source),
             _ => reference,
         };
         (context, shown)
@@ -143,7 +143,9 @@ pub async fn preview_html(db: &Db, campaign: i64, accept_language: Option<&str>)
                 ),
                 _ => {
                     let context = context.map(|c| match task {
-                        TaskKind::DaSourceBased | TaskKind::Ranking => text(&w.label_source, "context source", &src_lang, src_dir, &c, "sample-context"),
+                        TaskKind::DaSourceBased | TaskKind::Ranking | TaskKind::Esa | TaskKind::Mqm => {
+                            text(&w.label_source, "context source", &src_lang, src_dir, &c, "sample-context")
+                        }
                         _ => text(&w.label_reference, "context reference", &lang, dir, &c, "sample-context"),
                     });
                     format!("{}{}", context.unwrap_or_default(), text(&w.label_candidate, "candidate", &lang, dir, &candidate, "sample-candidate"))
