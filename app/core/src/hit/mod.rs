@@ -528,13 +528,18 @@ pub fn build_hits(
 ) -> Result<Vec<Hit>, HitError> {
     let layout = design.layout()?;
     let pool = pool(candidates)?;
-    let mut rng = ChaCha8Rng::seed_from_u64(seed);
-    let allocation = allocate(&pool, design.system_items(), wanted, Spread::Any, &mut rng)?;
-    allocation
-        .into_iter()
-        .enumerate()
-        .map(|(h, items)| place_hit(h, items, design, &layout, &mut rng))
-        .collect()
+    let build = |spread| {
+        let mut rng = ChaCha8Rng::seed_from_u64(seed);
+        let allocation = allocate(&pool, design.system_items(), wanted, spread, &mut rng)?;
+        allocation.into_iter().enumerate().map(|(h, items)| place_hit(h, items, design, &layout, &mut rng)).collect()
+    };
+    // Outputs in queue order: the HITs a seed has always built. A HIT whose outputs share too
+    // few segments for its reference pairs (two systems' outputs of one segment in a HIT of two
+    // outputs) is built again with each HIT's outputs spread over distinct segments.
+    match build(Spread::Any) {
+        Err(HitError::NotEnoughReferences { .. }) => build(Spread::DistinctSegments),
+        built => built,
+    }
 }
 
 /// Chooses the QC partners among a HIT's SYSTEM items and places everything in sets.

@@ -385,6 +385,19 @@ fn design_strategy() -> impl Strategy<Value = HitDesign> {
     )
 }
 
+/// Found by the property test below: 3 systems, HITs of 2 outputs and 2 reference pairs. In
+/// queue order a HIT got two systems' outputs of one segment and could not pair both with the
+/// reference; the outputs are then spread over distinct segments, and every HIT is built.
+#[test]
+fn outputs_of_one_segment_in_a_small_hit_are_spread_for_its_reference_pairs() {
+    let d = HitDesign { length: 4, bad_refs: 0, repeats: 0, refs: 2, sets: 2 };
+    let c = campaign(3, 120);
+    let hits = build_hits(&c, &d, JudgmentsWanted::PerSystem(40), 3966900213047802706).expect("built");
+    for h in &hits {
+        assert_eq!(check_hit(h, &d), Ok(()));
+    }
+}
+
 proptest! {
     #![proptest_config(ProptestConfig { cases: 48, ..ProptestConfig::default() })]
 
