@@ -294,6 +294,8 @@ test('an organizer designs an ESA and an MQM campaign on documents in the browse
   assert.equal(await esa.inputValue('#hit-minutes'), '60');
   assert.equal(await esa.inputValue('#seconds-per-word'), '0.8');
   assert.equal(await esa.locator('#hit-length').count(), 0, 'no item count: HITs are filled with whole documents');
+  assert.equal(await esa.locator('#practice-items').count(), 1, 'ESA offers practice');
+  assert.match(await esa.textContent('#practice-hint'), /With error spans \(ESA, MQM\), a careful answer marks no major error/);
   assert.equal(await esa.locator('#mqm-taxonomy').count(), 0);
   await esa.fill('#hit-minutes', '2');
   await esa.selectOption('#document-context', 'whole');

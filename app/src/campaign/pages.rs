@@ -606,7 +606,7 @@ pub fn DesignerPage() -> impl IntoView {
                             </p>
                         }
                     })}
-                    {move || (task.get() != "ranking").then(|| view! {
+                    {move || (task.get() != "ranking" && task.get() != "esa" && task.get() != "mqm").then(|| view! {
                         {number_field("Items per HIT", "hit-length", settings, |s| s.hit_length as f64, |s, v| s.hit_length = v as usize, "1")}
                     })}
                     {move || (task.get() == "ranking").then(|| view! {
@@ -791,7 +791,7 @@ pub fn DesignerPage() -> impl IntoView {
                         {text_field("Label of the text to rate", "label-candidate", settings, |s| s.wording.label_candidate.clone(), |s, v| s.wording.label_candidate = v)}
                     })}
                 </div>
-                {move || (task.get() != "ranking" && task.get() != "esa" && task.get() != "mqm").then(|| view! {
+                {move || (task.get() != "ranking").then(|| view! {
                     <h2 id="practice-heading">"Practice before the HIT"</h2>
                     <div class="row" role="group" aria-labelledby="practice-heading">
                         {number_field("Practice items (0: none)", "practice-items", settings, |s| s.practice_items as f64, |s, v| s.practice_items = v as usize, "1")}
