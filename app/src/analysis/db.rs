@@ -500,6 +500,11 @@ enum Piece {
 
 /// Judgment ids a reader of [`sqlite_text_in_order`] takes at a time.
 const TEXT_BLOCK: usize = 8192;
+/// The id range `first..=last` cut into blocks of [`TEXT_BLOCK`] ids, in order.
+fn id_blocks(first: i64, last: i64) -> Vec<(i64, i64)> {
+    (first..=last).step_by(TEXT_BLOCK).map(|lo| (lo, lo.saturating_add(TEXT_BLOCK as i64 - 1).min(last))).collect()
+}
+
 /// Pieces of text a reader of [`sqlite_text_in_order`] may have made ahead of the writer.
 const TEXT_AHEAD: usize = 32;
 
@@ -538,8 +543,7 @@ pub fn sqlite_text_in_order(
         }
         return Ok(());
     };
-    let blocks: Vec<(i64, i64)> =
-        (first..=last).step_by(TEXT_BLOCK).map(|lo| (lo, lo.saturating_add(TEXT_BLOCK as i64 - 1).min(last))).collect();
+    let blocks = id_blocks(first, last);
     let (blocks, write) = (&blocks, &write);
     std::thread::scope(|s| {
         let readers: Vec<std::sync::mpsc::Receiver<Piece>> = (0..threads)
@@ -635,9 +639,7 @@ where
         return Ok(());
     };
     let threads = conns.len();
-    let blocks: std::sync::Arc<Vec<(i64, i64)>> = std::sync::Arc::new(
-        (first..=last).step_by(TEXT_BLOCK).map(|lo| (lo, lo.saturating_add(TEXT_BLOCK as i64 - 1).min(last))).collect(),
-    );
+    let blocks = std::sync::Arc::new(id_blocks(first, last));
     let mut readers = Vec::with_capacity(threads);
     for (t, mut conn) in conns.into_iter().enumerate() {
         let (tx, rx) = tokio::sync::mpsc::channel::<Piece>(TEXT_AHEAD);

@@ -403,6 +403,12 @@ pub fn WorkPage() -> impl IntoView {
 /// What the item screen sends: (score, score2, skipped).
 type AnswerValues = (Option<f64>, Option<f64>, bool);
 
+/// A practice answer as the screen sends it: scores (DA, word order) or error spans (ESA, MQM).
+enum PracticeSent {
+    Scores(Option<f64>, Option<f64>),
+    Spans(EsaAnswer),
+}
+
 #[component]
 fn Work(state: WorkState) -> impl IntoView {
     let info = StoredValue::new(state.clone());
@@ -525,7 +531,7 @@ fn Work(state: WorkState) -> impl IntoView {
 
     // A practice answer (DA, word order: scores; ESA, MQM: error spans and ESA's score) and the
     // server's feedback on it.
-    let practise = move |answer: Result<(Option<f64>, Option<f64>), EsaAnswer>| {
+    let practise = move |answer: PracticeSent| {
         if busy.get_untracked() {
             return;
         }
@@ -534,8 +540,8 @@ fn Work(state: WorkState) -> impl IntoView {
         let id = info.with_value(|s| s.assignment.clone());
         leptos::task::spawn_local(async move {
             let reply = match answer {
-                Ok((score, score2)) => practice_answer(id, item.position, score, score2).await,
-                Err(esa) => practice_spans(id, item.position, esa.score, esa.spans).await,
+                PracticeSent::Scores(score, score2) => practice_answer(id, item.position, score, score2).await,
+                PracticeSent::Spans(esa) => practice_spans(id, item.position, esa.score, esa.spans).await,
             };
             match reply {
                 Ok(fb) => {
@@ -551,8 +557,8 @@ fn Work(state: WorkState) -> impl IntoView {
             busy.set(false);
         });
     };
-    let submit_practice = Callback::new(move |(score, score2, _): AnswerValues| practise(Ok((score, score2))));
-    let submit_practice_spans = Callback::new(move |answer: EsaAnswer| practise(Err(answer)));
+    let submit_practice = Callback::new(move |(score, score2, _): AnswerValues| practise(PracticeSent::Scores(score, score2)));
+    let submit_practice_spans = Callback::new(move |answer: EsaAnswer| practise(PracticeSent::Spans(answer)));
 
     // Tells the server that the HIT has started and shows what it answers. `ahead`: the first
     // item is already on the screen (it goes back behind the instructions if the server
