@@ -4,7 +4,7 @@
 // The work comes from `assay serve --demo` (annotate::fixture).
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { startServer, launchBrowser, openHydrated, waitHydrated, DEMO } from './harness.js';
+import { startServer, launchBrowser, openHydrated, waitHydrated, diagnose, DEMO } from './harness.js';
 
 let server;
 let browser;
@@ -70,6 +70,18 @@ async function shape(page) {
     };
     return walk(document.querySelector('#work .item-screen'));
   });
+}
+
+// What the work page shows: each #progress (visible or not), the focused element, the error.
+async function screenState(page) {
+  return page.evaluate(() => JSON.stringify({
+    progress: [...document.querySelectorAll('#progress')].map((p) => ({ text: p.textContent, shown: p.offsetParent !== null })),
+    focused: document.activeElement ? `${document.activeElement.tagName}#${document.activeElement.id}` : null,
+    start: document.querySelector('#start') ? { shown: document.querySelector('#start').offsetParent !== null, disabled: document.querySelector('#start').disabled } : null,
+    next: document.querySelector('#next') ? { disabled: document.querySelector('#next').disabled } : null,
+    error: document.querySelector('#work-error')?.textContent ?? null,
+    early: window.__assayEarly ?? null,
+  })).catch((e) => `(the page could not be read: ${e.message})`);
 }
 
 async function progress(page) {
@@ -322,7 +334,8 @@ test('right-to-left text runs right to left, with the campaign wording and an Ar
   assert.equal((await page.textContent('#hit-size')).trim(), 'عدد العناصر في هذه المهمة: 12.');
   await page.tap('#start');
   for (let i = 0; i < 12; i++) {
-    await page.waitForFunction((want) => document.querySelector('#progress')?.textContent.trim() === want, `${i + 1} من 12`, { timeout: 15_000 });
+    await page.waitForFunction((want) => document.querySelector('#progress')?.textContent.trim() === want, `${i + 1} من 12`, { timeout: 15_000 })
+      .catch(async (e) => { throw new Error(`item ${i + 1}: ${e.message.split('\n')[0]}\n${await screenState(page)}\n${await diagnose(page)}`, { cause: e }); });
     const look = await page.evaluate(() => {
       const c = document.querySelector('#candidate');
       return {

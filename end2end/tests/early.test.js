@@ -165,7 +165,7 @@ test('before the bundle arrives, the first item is done by keyboard alone: Tab t
   await context.close();
 });
 
-test('with the bundle, Start shows the first item at once; its answer waits for the server to have started the HIT', async () => {
+test('with the bundle, Start shows the first item at once; its answer is kept until the server has started the HIT', async () => {
   const [url, assignment] = await arrive(`EARLY-B-${Date.now()}`);
   const context = await env.browser.newContext({ viewport: { width: 1280, height: 900 } });
   let release;
@@ -179,10 +179,13 @@ test('with the bundle, Start shows the first item at once; its answer waits for 
   assert.equal(await page.evaluate(() => document.activeElement?.id), 'score', 'the slider has the focus');
   await page.keyboard.press('End');
   assert.equal((await thumb(page)).set, 'true');
-  assert.equal(await page.isDisabled('#next'), true, 'Next waits for the server to have started the HIT');
-  release();
-  await page.waitForSelector('#next:not([disabled])', { timeout: 10_000 });
+  // Enter before the server has answered: the answer is kept (Next waits), not dropped.
+  assert.equal(await page.isDisabled('#next'), false);
   await page.keyboard.press('Enter');
+  await page.waitForSelector('#next[disabled]', { timeout: 2_000 });
+  assert.equal(await progress(page), `1 of ${total}`);
+  assert.deepEqual(await ok(organizer, 'assignment_judgments', { assignment }), []);
+  release();
   await waitProgress(page, 2);
   const stored = await ok(organizer, 'assignment_judgments', { assignment });
   assert.equal(stored.length, 1);

@@ -422,6 +422,10 @@ fn Work(state: WorkState) -> impl IntoView {
     let practising = RwSignal::new(state.practice.as_ref().is_some_and(|p| !p.passed && (p.position > 0 || p.round > 1)));
     let feedback = RwSignal::new(None::<(ItemView, PracticeFeedback)>);
     let busy = RwSignal::new(false);
+    // The server is starting the HIT while its first item is already on the screen (Start with
+    // an item sent ahead), and the answer given meanwhile.
+    let starting = RwSignal::new(false);
+    let queued = StoredValue::new(None::<AnswerValues>);
     let error = RwSignal::new(None::<String>);
     // Per item: when it appeared (browser clock) and the key of the attempt.
     let shown_at = StoredValue::new(client_now());
@@ -492,6 +496,16 @@ fn Work(state: WorkState) -> impl IntoView {
     };
 
     let submit = Callback::new(move |(score, score2, skipped): AnswerValues| {
+        // The first item is on the screen while the server starts the HIT: the answer is kept
+        // (Next waits) and sent once the server has answered (`begin`), as the early script
+        // keeps one. Dropping it left a quick Enter without effect.
+        if starting.get_untracked() {
+            if queued.get_value().is_none() {
+                queued.set_value(Some((score, score2, skipped)));
+                busy.set(true);
+            }
+            return;
+        }
         if busy.get_untracked() {
             return;
         }
@@ -564,10 +578,23 @@ fn Work(state: WorkState) -> impl IntoView {
     // item is already on the screen (it goes back behind the instructions if the server
     // refuses). `send`: a value to send at once (Next pressed before the bundle took over).
     let begin = move |ahead: bool, send: Option<f64>| {
-        busy.set(true);
+        // With the item on the screen, its answer may be given at once (`submit` keeps it);
+        // without, Start waits.
+        if ahead {
+            starting.set(true);
+            if let Some(v) = send {
+                queued.set_value(Some((Some(v), None, false)));
+                busy.set(true);
+            }
+        } else {
+            busy.set(true);
+        }
         let id = info.with_value(|s| s.assignment.clone());
         leptos::task::spawn_local(async move {
-            match start_work(id).await {
+            let reply = start_work(id).await;
+            starting.set(false);
+            let answer = queued.try_update_value(Option::take).flatten();
+            match reply {
                 Ok(s) => {
                     // `started` before the step: the view reads it when the step changes.
                     started.set(true);
@@ -578,8 +605,8 @@ fn Work(state: WorkState) -> impl IntoView {
                     practising.set(false);
                     error.set(None);
                     busy.set(false);
-                    if let Some(v) = send {
-                        submit.run((Some(v), None, false));
+                    if let Some(answer) = answer {
+                        submit.run(answer);
                     }
                 }
                 Err(e) => {
@@ -603,7 +630,7 @@ fn Work(state: WorkState) -> impl IntoView {
     }
 
     let start = move |_| {
-        if busy.get_untracked() {
+        if busy.get_untracked() || starting.get_untracked() {
             return;
         }
         // With practice to do, Start opens the practice; the server starts the HIT only once it
