@@ -138,6 +138,12 @@ const MIGRATIONS: &[(i64, &str, &str, &str)] = &[
         include_str!("../../migrations/sqlite/0015_study_references.sql"),
         include_str!("../../migrations/postgres/0015_study_references.sql"),
     ),
+    (
+        16,
+        "review snapshots",
+        include_str!("../../migrations/sqlite/0016_review_snapshots.sql"),
+        include_str!("../../migrations/postgres/0016_review_snapshots.sql"),
+    ),
 ];
 
 /// SQLite migrations that open their own transaction, because they rebuild a table with

@@ -753,3 +753,99 @@ both_backends! {
         assert!(page.body.contains("Rows 1–2 of 2 matching (8 in all)."), "{}", page.body);
     }
 }
+
+/// The review rows stored for `campaign` (paired t): (format, the campaign's judgment count they
+/// are of), if any.
+async fn stored_rows(db: &sqlx::AnyPool, campaign: i64) -> Option<(String, i64)> {
+    sqlx::query_as("SELECT format, campaign_count FROM review_snapshots WHERE campaign_id = $1 AND wilcoxon = 0")
+        .bind(campaign)
+        .fetch_optional(db)
+        .await
+        .expect("read review_snapshots")
+}
+
+/// The server's log written since `mark` bytes.
+fn log_since(server: &TestServer, mark: usize) -> String {
+    read_text(&server.log_path())[mark..].to_string()
+}
+
+both_backends! {
+    /// Issue 16: the review page's rows are kept in the database, so that a server that has not
+    /// computed them (a restart, another app server) starts from them instead of reading every
+    /// judgment again. A restarted server answers from them; after new judgments it computes
+    /// the workers who worked since the rows were read, and gives what reading every judgment
+    /// gives. Rows of another build are not used; rows that cannot be read are read anew, with a
+    /// warning.
+    async fn the_review_rows_are_kept_in_the_database_and_caught_up_after_a_restart(server) {
+        let mut server = server;
+        let org = server.browser();
+        org.login(ORGANIZER).await;
+        let (set, systems) = import_set(&org, "stored-review-set", 40, &["Alpha", "Beta"]).await;
+        let settings = json!({ "judgments_wanted": 70, "redundancy": 10, "target_language": "German" });
+        let created = org.call_json("create_campaign", json!({ "draft": draft(set, &systems, settings, json!({ "mode": "off", "unsure": "give" })) })).await;
+        assert_eq!(created.status, 200, "{}", created.body);
+        let campaign = created.json().as_i64().unwrap();
+        let cid = campaign.to_string();
+        assert_eq!(org.call("launch_campaign", &[("campaign_id", &cid)]).await.status, 200);
+        simulate_on(&server, campaign, "careful=3,random=1", "5", &["--workers", "4"]);
+        let judgments = || async { org.call("campaign_progress", &[("campaign_id", &cid)]).await.json()["judgments"].as_i64().unwrap() };
+        let before = judgments().await;
+        assert!(before > 0);
+
+        let all = [("per_page", "200")];
+        let first = review_page(&org, campaign, &all).await.json();
+        assert_eq!(first["total"], 4, "{first}");
+        sqlx::any::install_default_drivers();
+        let db = sqlx::any::AnyPoolOptions::new().max_connections(1).connect(&server.database_url).await.expect("open the database");
+        let (build_format, count) = stored_rows(&db, campaign).await.expect("the first computation is stored");
+        assert!(build_format.starts_with("1/"), "{build_format}");
+        assert_eq!(count, before, "the rows are of every judgment there was");
+
+        // A restarted server answers from the stored rows: the same rows, no judgment read.
+        server.restart_logged(&[("ASSAY_LOG", "warn,app::results::decisions=debug")]).await;
+        let mark = read_text(&server.log_path()).len();
+        let again = review_page(&org, campaign, &all).await.json();
+        assert_eq!(again["workers"], first["workers"]);
+        assert_eq!(again["counts"], first["counts"]);
+        let log = log_since(&server, mark);
+        assert!(log.contains(&format!("review of campaign {campaign}: from the stored rows (4 rows")), "{log}");
+        assert!(!log.contains("computed again") && !log.contains("rows stored"), "unchanged judgments: nothing computed or stored: {log}");
+
+        // Two more workers; a server started after them catches up from the stored rows.
+        simulate_on(&server, campaign, "careful=1,random=1", "6", &["--workers", "2"]);
+        let after = judgments().await;
+        assert!(after > before);
+        server.restart().await;
+        let mark = read_text(&server.log_path()).len();
+        let caught_up = review_page(&org, campaign, &all).await.json();
+        assert_eq!(caught_up["total"], 6, "{caught_up}");
+        let log = log_since(&server, mark);
+        // (Workers who worked within a minute of the rows' reading are computed again too: a
+        // judgment may be committed a little after its time was taken.)
+        assert!(log.contains("from the stored rows (4 rows") && log.contains(&format!("review of campaign {campaign}: 6 workers computed again")), "{log}");
+        assert!(!log.contains("rows stored"), "rows kept current are stored once a minute at most: {log}");
+        assert_eq!(stored_rows(&db, campaign).await.unwrap().1, before);
+
+        // What reading every judgment gives: the stored rows removed, a restart.
+        sqlx::query("DELETE FROM review_snapshots").execute(&db).await.unwrap();
+        server.restart().await;
+        let read = review_page(&org, campaign, &all).await.json();
+        assert_eq!(read["workers"], caught_up["workers"], "caught up = read anew");
+        assert_eq!(read["counts"], caught_up["counts"]);
+        assert_eq!(stored_rows(&db, campaign).await.unwrap().1, after, "read anew, and stored");
+
+        // Rows of another build are not used; rows that cannot be decoded are read anew, with a
+        // warning. Either way the page is what the judgments give.
+        for (format, rows, says) in [("0/0.0.0", "[]", "are of build 0/0.0.0"), (build_format.as_str(), "not rows", "could not be decoded")] {
+            sqlx::query("UPDATE review_snapshots SET format = $1, rows_json = $2").bind(format).bind(rows).execute(&db).await.unwrap();
+            server.restart().await;
+            let mark = read_text(&server.log_path()).len();
+            let v = review_page(&org, campaign, &all).await.json();
+            assert_eq!(v["workers"], read["workers"], "{says}");
+            let log = log_since(&server, mark);
+            assert!(log.contains(says) && log.contains("rows stored"), "{log}");
+            let (f, count) = stored_rows(&db, campaign).await.unwrap();
+            assert_eq!((f, count), (build_format.clone(), after), "stored again");
+        }
+    }
+}

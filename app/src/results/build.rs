@@ -420,7 +420,7 @@ fn worker_rows_with(
         .collect()
 }
 
-/// A campaign's review rows as [`run_qc`] gives them.
+/// A campaign's review rows as [`qc_from_analysis`] and [`qc_read`] give them.
 pub(crate) struct QcRows {
     /// Per (worker, task): the row, its (original, bad reference) score pairs, `workers.id`.
     pub rows: Vec<(WorkerRow, Vec<(f64, f64)>, i64)>,
@@ -429,9 +429,9 @@ pub(crate) struct QcRows {
 }
 
 /// Quality control of every worker of a campaign, as the review page shows it (no z-scores,
-/// no bootstrap, no protocol rows). From a current cached analysis of the campaign when there is
-/// one (its quality control too, when its test is the page's), else from the campaign read anew.
-pub(crate) async fn run_qc(db: &Db, campaign_id: i64, options: ResultsOptions) -> AppResult<QcRows> {
+/// no bootstrap, no protocol rows), from a current cached analysis of the campaign (its quality
+/// control too, when its test is the page's); `None` when this server has none.
+pub(crate) async fn qc_from_analysis(db: &Db, campaign_id: i64, options: ResultsOptions) -> AppResult<Option<QcRows>> {
     let settings = settings(options);
     let (qc, exclusion) = (settings.qc, settings.exclusion);
     if let Some((analysis, stamp)) = analysis::campaign::current_analysis(db, campaign_id).await? {
@@ -449,8 +449,16 @@ pub(crate) async fn run_qc(db: &Db, campaign_id: i64, options: ResultsOptions) -
         })
         .await
         .map_err(|e| AppError::internal(format!("quality control failed: {e}")))??;
-        return Ok(QcRows { rows, stamp });
+        return Ok(Some(QcRows { rows, stamp }));
     }
+    Ok(None)
+}
+
+/// Quality control of every worker of a campaign, as [`qc_from_analysis`], from the campaign
+/// read anew.
+pub(crate) async fn qc_read(db: &Db, campaign_id: i64, options: ResultsOptions) -> AppResult<QcRows> {
+    let settings = settings(options);
+    let (qc, exclusion) = (settings.qc, settings.exclusion);
     // The table's version is read before the judgments, so that a judgment stored meanwhile
     // makes the next check look again.
     let table = analysis::campaign::version(db, None).await?;

@@ -37,6 +37,8 @@ use std::collections::HashMap;
 use std::io::{self, Write};
 use std::sync::Arc;
 
+mod snapshot;
+
 
 /// Largest bonus accepted, in hundredths of the currency (1,000 units).
 pub const MAX_BONUS_CENTS: i64 = 100_000;
@@ -800,6 +802,8 @@ struct QcCache {
     stamp: Stamp,
     /// When the judgments were read (Unix ms).
     read_at: i64,
+    /// When the judgments of the rows this server last stored were read ([`snapshot`]).
+    stored_at: Option<i64>,
     campaign: String,
     rows: Arc<Vec<CachedRow>>,
 }
@@ -809,70 +813,106 @@ struct QcCache {
 type QcKey = (u64, i64, bool);
 static QC_CACHE: std::sync::OnceLock<std::sync::Mutex<HashMap<QcKey, QcCache>>> = std::sync::OnceLock::new();
 
+fn qc_cache() -> AppResult<std::sync::MutexGuard<'static, HashMap<QcKey, QcCache>>> {
+    QC_CACHE.get_or_init(Default::default).lock().map_err(|_| AppError::internal("the review cache is poisoned"))
+}
+
 /// Judgments committed at most this long after they were stamped are still caught by the
 /// incremental update (transactions last milliseconds).
 const LATE_COMMIT_MARGIN_MS: i64 = 60_000;
 
-/// The review page's quality-control rows, kept current incrementally: the first call for a
-/// campaign computes every worker; later calls reuse the rows while the campaign's judgments are
-/// unchanged, and otherwise recompute only the workers with judgments since the last read (each
-/// from all of that worker's judgments, as the gate does). Rows are ordered by worker, then task.
+/// The review page's quality-control rows, kept current incrementally. They start from this
+/// server's rows, else from a current analysis of the campaign (the results page's), else from
+/// the rows stored in the database ([`snapshot`]), else from every judgment read anew. Rows
+/// kept are reused while the campaign's judgments are unchanged, and otherwise only the workers
+/// with judgments since they were read are computed again (each from all of that worker's
+/// judgments, as the gate does). Rows computed in full are stored, and so are rows kept current,
+/// every [`snapshot::STORE_EVERY_MS`] at most. Rows are ordered by worker, then task.
 async fn qc_rows(db: &Db, campaign_id: i64, options: ResultsOptions) -> AppResult<(String, Arc<Vec<CachedRow>>)> {
     let info = crate::analysis::db::campaign_info(db, campaign_id).await?;
     let what = || format!("reading the judgments of campaign {campaign_id} for quality control");
     let key = (db.id, campaign_id, options.wilcoxon);
-    let cache = QC_CACHE.get_or_init(Default::default);
-    let cached = cache.lock().map_err(|_| AppError::internal("the review cache is poisoned"))?.get(&key).cloned();
+    let mine = qc_cache()?.get(&key).cloned();
     let read_at = now_ms();
     let settings = super::build::settings(options);
-    let (rows, stamp) = match cached {
-        Some(c) => {
-            let mut stamp = c.stamp;
-            let Current::No { table, campaign } = stamp.current(db, campaign_id).await? else {
-                // Only other campaigns' judgments arrived: the kept rows take the table's version.
-                if stamp != c.stamp {
-                    let mut cache = cache.lock().map_err(|_| AppError::internal("the review cache is poisoned"))?;
-                    if let Some(kept) = cache.get_mut(&key).filter(|k| k.stamp.campaign == stamp.campaign) {
-                        kept.stamp = stamp;
-                    }
-                }
-                return Ok((c.campaign, c.rows));
-            };
-            let changed: Vec<i64> = sqlx::query_scalar(
-                "SELECT DISTINCT a.worker_id FROM judgments j JOIN assignments a ON a.id = j.assignment_id \
-                 JOIN hits h ON h.id = a.hit_id WHERE h.campaign_id = $1 AND j.submitted_at >= $2",
-            )
-            .bind(campaign_id)
-            .bind(c.read_at - LATE_COMMIT_MARGIN_MS)
-            .fetch_all(&db.pool)
-            .await
-            .with_context(what)?;
-            let mut conn = db.pool.acquire().await.with_context(what)?;
-            let mut fresh: Vec<CachedRow> = Vec::new();
-            let mut changed_ids: std::collections::HashSet<i64> = std::collections::HashSet::new();
-            for worker in changed {
-                let set = crate::analysis::db::load_worker(&mut conn, campaign_id, worker).await?;
-                let qc = crate::analysis::quality::run(&set, &settings.qc);
-                changed_ids.insert(worker);
-                fresh.extend(super::build::worker_rows(&set, &qc, settings.exclusion).into_iter().map(|(row, pairs)| CachedRow::new(row, pairs, worker)));
+    // Rows to start from, and whether they came from the database (this server keeps them then).
+    let kept = match mine {
+        Some(c) => Some((c, false)),
+        None => match super::build::qc_from_analysis(db, campaign_id, options).await? {
+            Some(qc) => {
+                let rows = qc.rows.into_iter().map(|(row, pairs, id)| CachedRow::new(row, pairs, id)).collect();
+                return keep(db, key, info.name, rows, qc.stamp, read_at, None).await;
             }
-            // Only the changed workers' rows are replaced; the others are moved over as they are.
-            let mut rows: Vec<CachedRow> = c.rows.iter().filter(|r| !changed_ids.contains(&r.worker_id)).cloned().collect();
-            rows.extend(fresh);
-            (rows, Stamp { campaign, table })
-        }
-        None => {
-            // From a current cached analysis of the campaign, else read anew.
-            let qc = super::build::run_qc(db, campaign_id, options).await?;
-            (qc.rows.into_iter().map(|(row, pairs, id)| CachedRow::new(row, pairs, id)).collect(), qc.stamp)
-        }
+            None => snapshot::load(db, campaign_id, options.wilcoxon).await.map(|s| {
+                let c = QcCache { stamp: s.stamp, read_at: s.read_at, stored_at: Some(s.read_at), campaign: info.name.clone(), rows: Arc::new(s.rows) };
+                (c, true)
+            }),
+        },
     };
-    let mut rows = rows;
+    let Some((c, from_db)) = kept else {
+        let qc = super::build::qc_read(db, campaign_id, options).await?;
+        let rows = qc.rows.into_iter().map(|(row, pairs, id)| CachedRow::new(row, pairs, id)).collect();
+        return keep(db, key, info.name, rows, qc.stamp, read_at, None).await;
+    };
+    let mut stamp = c.stamp;
+    let Current::No { table, campaign } = stamp.current(db, campaign_id).await? else {
+        // Only other campaigns' judgments arrived: the kept rows take the table's version.
+        let mut cache = qc_cache()?;
+        if from_db {
+            cache.insert(key, QcCache { stamp, ..c.clone() });
+        } else if stamp != c.stamp
+            && let Some(kept) = cache.get_mut(&key).filter(|k| k.stamp.campaign == stamp.campaign)
+        {
+            kept.stamp = stamp;
+        }
+        return Ok((c.campaign, c.rows));
+    };
+    let changed: Vec<i64> = sqlx::query_scalar(
+        "SELECT DISTINCT a.worker_id FROM judgments j JOIN assignments a ON a.id = j.assignment_id \
+         JOIN hits h ON h.id = a.hit_id WHERE h.campaign_id = $1 AND j.submitted_at >= $2",
+    )
+    .bind(campaign_id)
+    .bind(c.read_at - LATE_COMMIT_MARGIN_MS)
+    .fetch_all(&db.pool)
+    .await
+    .with_context(what)?;
+    let mut conn = db.pool.acquire().await.with_context(what)?;
+    let mut fresh: Vec<CachedRow> = Vec::new();
+    let mut changed_ids: std::collections::HashSet<i64> = std::collections::HashSet::new();
+    for worker in changed {
+        let set = crate::analysis::db::load_worker(&mut conn, campaign_id, worker).await?;
+        let qc = crate::analysis::quality::run(&set, &settings.qc);
+        changed_ids.insert(worker);
+        fresh.extend(super::build::worker_rows(&set, &qc, settings.exclusion).into_iter().map(|(row, pairs)| CachedRow::new(row, pairs, worker)));
+    }
+    drop(conn);
+    tracing::debug!("review of campaign {campaign_id}: {} workers computed again", changed_ids.len());
+    // Only the changed workers' rows are replaced; the others are moved over as they are.
+    let mut rows: Vec<CachedRow> = c.rows.iter().filter(|r| !changed_ids.contains(&r.worker_id)).cloned().collect();
+    rows.extend(fresh);
+    keep(db, key, c.campaign, rows, Stamp { campaign, table }, read_at, c.stored_at).await
+}
+
+/// Sorts `rows` (by worker, then task), keeps them in this server's cache and, when they were
+/// computed in full (`stored_at` `None`) or were last stored long enough ago, in the database.
+async fn keep(
+    db: &Db,
+    key: QcKey,
+    campaign: String,
+    mut rows: Vec<CachedRow>,
+    stamp: Stamp,
+    read_at: i64,
+    stored_at: Option<i64>,
+) -> AppResult<(String, Arc<Vec<CachedRow>>)> {
     rows.sort_by(|a, b| (&a.row.worker, &a.row.task).cmp(&(&b.row.worker, &b.row.task)));
     let rows = Arc::new(rows);
-    let fresh = QcCache { stamp, read_at, campaign: info.name.clone(), rows: rows.clone() };
-    cache.lock().map_err(|_| AppError::internal("the review cache is poisoned"))?.insert(key, fresh);
-    Ok((info.name, rows))
+    let store = stored_at.is_none_or(|at| read_at - at >= snapshot::STORE_EVERY_MS);
+    let stored_at = if store { Some(read_at) } else { stored_at };
+    qc_cache()?.insert(key, QcCache { stamp, read_at, stored_at, campaign: campaign.clone(), rows: rows.clone() });
+    if store {
+        snapshot::store(db, key.1, key.2, stamp, read_at, rows.clone()).await;
+    }
+    Ok((campaign, rows))
 }
 
 /// One line of the decisions export.
