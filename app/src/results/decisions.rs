@@ -894,7 +894,8 @@ async fn qc_rows(db: &Db, campaign_id: i64, options: ResultsOptions) -> AppResul
 }
 
 /// Sorts `rows` (by worker, then task), keeps them in this server's cache and, when they were
-/// computed in full (`stored_at` `None`) or were last stored long enough ago, in the database.
+/// computed in full (`stored_at` `None`) or were last stored long enough ago, stores them in the
+/// database behind the answer.
 async fn keep(
     db: &Db,
     key: QcKey,
@@ -910,7 +911,9 @@ async fn keep(
     let stored_at = if store { Some(read_at) } else { stored_at };
     qc_cache()?.insert(key, QcCache { stamp, read_at, stored_at, campaign: campaign.clone(), rows: rows.clone() });
     if store {
-        snapshot::store(db, key.1, key.2, stamp, read_at, rows.clone()).await;
+        // Behind the answer: the page does not wait for a cache to be written.
+        let (db, rows) = (db.clone(), rows.clone());
+        tokio::spawn(async move { snapshot::store(&db, key.1, key.2, stamp, read_at, rows).await });
     }
     Ok((campaign, rows))
 }
