@@ -236,17 +236,32 @@ pub fn write_row(out: &mut String, format: RowFormat, ctx: &RowContext, r: &Judg
                     let _ = write!(out, "{v}");
                 }
             };
-            let _ = write!(out, "{},{},", r.id, ctx.campaign_id);
+            let mut digits = itoa::Buffer::new();
+            let mut int = |out: &mut String, v: i64| out.push_str(digits.format(v));
+            int(out, r.id);
+            out.push(',');
+            int(out, ctx.campaign_id);
+            out.push(',');
             text(out, &ctx.task);
             out.push(',');
             text(out, &ctx.src_lang);
             out.push(',');
             text(out, &ctx.trg_lang);
-            let _ = write!(out, ",{},{},{},", r.hit, r.assignment, r.slot);
+            out.push(',');
+            int(out, r.hit);
+            out.push(',');
+            int(out, r.assignment);
+            out.push(',');
+            int(out, r.slot);
+            out.push(',');
             text(out, r.worker);
             out.push(',');
             text(out, r.platform);
-            let _ = write!(out, ",{},{},", r.position, r.type_name());
+            out.push(',');
+            int(out, r.position);
+            out.push(',');
+            out.push_str(r.type_name());
+            out.push(',');
             text(out, r.system);
             out.push(',');
             text(out, r.segment);
@@ -256,9 +271,11 @@ pub fn write_row(out: &mut String, format: RowFormat, ctx: &RowContext, r: &Judg
             number(out, r.score);
             out.push(',');
             number(out, r.score2);
-            let _ = write!(out, ",{},{},", u8::from(r.skipped), r.submitted_at_ms);
+            out.push_str(if r.skipped { ",1," } else { ",0," });
+            int(out, r.submitted_at_ms);
+            out.push(',');
             if let Some(t) = r.time_on_screen_ms {
-                let _ = write!(out, "{t}");
+                int(out, t);
             }
             let _ = write!(out, ",{seconds},");
             text(out, &status.verdict);
