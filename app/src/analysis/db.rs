@@ -1648,4 +1648,50 @@ mod tests {
         use sqlx::migrate::MigrateDatabase;
         let _ = sqlx::Any::drop_database(&url).await;
     }
+
+    /// PostgreSQL's table version (when `ASSAY_TEST_POSTGRES_URL` names a server) is the table's
+    /// count and largest id, with most of the count kept from an earlier check
+    /// (`campaign::SettledMark`); a judgment committed late with a smaller id than the largest
+    /// (PostgreSQL hands out ids before commit) changes it.
+    #[tokio::test]
+    async fn the_table_version_on_postgres_counts_every_judgment() {
+        let Ok(server) = std::env::var("ASSAY_TEST_POSTGRES_URL") else {
+            eprintln!("skipped: set ASSAY_TEST_POSTGRES_URL to run the PostgreSQL variant");
+            return;
+        };
+        let url = format!("{}/assay_unit_version_{}_{}", server.trim_end_matches('/'), std::process::id(), crate::db::now_ms());
+        let db = crate::db::connect(&url).await.expect("postgres");
+        fill_many(&db).await;
+        let full = || async {
+            let r: (i64, i64) = sqlx::query_as("SELECT COUNT(*), COALESCE(MAX(id), 0) FROM judgments").fetch_one(&db.pool).await.unwrap();
+            r
+        };
+        let version = |settle: i64| crate::analysis::campaign::pg_table_version(&db, settle);
+        let minute = 60_000;
+        assert_eq!(version(minute).await.unwrap(), full().await, "the first check counts everything");
+        // Settled at once: the count below the largest id is kept, the rest counted.
+        assert_eq!(version(0).await.unwrap(), full().await);
+        let add = |item: i64, judgment: i64| {
+            let db = db.clone();
+            async move {
+                for sql in [
+                    format!("INSERT INTO hit_items (id, hit_id, position, item_type, system_id, segment_id, paired_position, shown_text) VALUES ({item}, 1, {item}, 'SYSTEM', 1, 1, NULL, 't')"),
+                    format!("INSERT INTO judgments (id, assignment_id, hit_item_id, score, skipped, shown_at, submitted_at, time_on_screen_ms) VALUES ({judgment}, 1, {item}, 50, 0, NULL, 1, 5)"),
+                ] {
+                    sqlx::query(sqlx::AssertSqlSafe(sql.clone())).execute(&db.pool).await.expect(&sql);
+                }
+            }
+        };
+        add(50_001, 50_010).await;
+        let after_one = version(minute).await.unwrap();
+        assert_eq!(after_one, full().await);
+        // A late commit: a smaller id than the largest, above the mark.
+        add(50_002, 50_005).await;
+        let late = version(minute).await.unwrap();
+        assert_eq!(late, full().await);
+        assert_eq!((late.0 - after_one.0, late.1), (1, after_one.1), "one more judgment, the same largest id");
+        // The mark moves again and the version stays the table's.
+        assert_eq!(version(0).await.unwrap(), full().await);
+        assert_eq!(version(0).await.unwrap(), full().await);
+    }
 }
