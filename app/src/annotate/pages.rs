@@ -424,7 +424,7 @@ fn Work(state: WorkState) -> impl IntoView {
     let busy = RwSignal::new(false);
     // The server is starting the HIT while its first item is already on the screen (Start with
     // an item sent ahead), and the answer given meanwhile.
-    let starting = RwSignal::new(false);
+    let starting = StoredValue::new(false);
     let queued = StoredValue::new(None::<AnswerValues>);
     let error = RwSignal::new(None::<String>);
     // Per item: when it appeared (browser clock) and the key of the attempt.
@@ -499,7 +499,7 @@ fn Work(state: WorkState) -> impl IntoView {
         // The first item is on the screen while the server starts the HIT: the answer is kept
         // (Next waits) and sent once the server has answered (`begin`), as the early script
         // keeps one. Dropping it left a quick Enter without effect.
-        if starting.get_untracked() {
+        if starting.get_value() {
             if queued.get_value().is_none() {
                 queued.set_value(Some((score, score2, skipped)));
                 busy.set(true);
@@ -581,7 +581,7 @@ fn Work(state: WorkState) -> impl IntoView {
         // With the item on the screen, its answer may be given at once (`submit` keeps it);
         // without, Start waits.
         if ahead {
-            starting.set(true);
+            starting.set_value(true);
             if let Some(v) = send {
                 queued.set_value(Some((Some(v), None, false)));
                 busy.set(true);
@@ -592,7 +592,7 @@ fn Work(state: WorkState) -> impl IntoView {
         let id = info.with_value(|s| s.assignment.clone());
         leptos::task::spawn_local(async move {
             let reply = start_work(id).await;
-            starting.set(false);
+            starting.set_value(false);
             let answer = queued.try_update_value(Option::take).flatten();
             match reply {
                 Ok(s) => {
@@ -630,7 +630,7 @@ fn Work(state: WorkState) -> impl IntoView {
     }
 
     let start = move |_| {
-        if busy.get_untracked() || starting.get_untracked() {
+        if busy.get_untracked() || starting.get_value() {
             return;
         }
         // With practice to do, Start opens the practice; the server starts the HIT only once it

@@ -839,10 +839,7 @@ async fn qc_rows(db: &Db, campaign_id: i64, options: ResultsOptions) -> AppResul
     let kept = match mine {
         Some(c) => Some((c, false)),
         None => match super::build::qc_from_analysis(db, campaign_id, options).await? {
-            Some(qc) => {
-                let rows = qc.rows.into_iter().map(|(row, pairs, id)| CachedRow::new(row, pairs, id)).collect();
-                return keep(db, key, info.name, rows, qc.stamp, read_at, None).await;
-            }
+            Some(qc) => return keep(db, key, info.name, cached_rows(qc.rows), qc.stamp, read_at, None),
             None => snapshot::load(db, campaign_id, options.wilcoxon).await.map(|s| {
                 let c = QcCache { stamp: s.stamp, read_at: s.read_at, stored_at: Some(s.read_at), campaign: info.name.clone(), rows: Arc::new(s.rows) };
                 (c, true)
@@ -851,8 +848,7 @@ async fn qc_rows(db: &Db, campaign_id: i64, options: ResultsOptions) -> AppResul
     };
     let Some((c, from_db)) = kept else {
         let qc = super::build::qc_read(db, campaign_id, options).await?;
-        let rows = qc.rows.into_iter().map(|(row, pairs, id)| CachedRow::new(row, pairs, id)).collect();
-        return keep(db, key, info.name, rows, qc.stamp, read_at, None).await;
+        return keep(db, key, info.name, cached_rows(qc.rows), qc.stamp, read_at, None);
     };
     let mut stamp = c.stamp;
     let Current::No { table, campaign } = stamp.current(db, campaign_id).await? else {
@@ -890,13 +886,18 @@ async fn qc_rows(db: &Db, campaign_id: i64, options: ResultsOptions) -> AppResul
     // Only the changed workers' rows are replaced; the others are moved over as they are.
     let mut rows: Vec<CachedRow> = c.rows.iter().filter(|r| !changed_ids.contains(&r.worker_id)).cloned().collect();
     rows.extend(fresh);
-    keep(db, key, c.campaign, rows, Stamp { campaign, table }, read_at, c.stored_at).await
+    keep(db, key, c.campaign, rows, Stamp { campaign, table }, read_at, c.stored_at)
+}
+
+/// Quality control's rows (row, score pairs, `workers.id`) as the cache keeps them.
+fn cached_rows(rows: Vec<(WorkerRow, Vec<(f64, f64)>, i64)>) -> Vec<CachedRow> {
+    rows.into_iter().map(|(row, pairs, id)| CachedRow::new(row, pairs, id)).collect()
 }
 
 /// Sorts `rows` (by worker, then task), keeps them in this server's cache and, when they were
 /// computed in full (`stored_at` `None`) or were last stored long enough ago, stores them in the
 /// database behind the answer.
-async fn keep(
+fn keep(
     db: &Db,
     key: QcKey,
     campaign: String,
@@ -1205,7 +1206,7 @@ mod tests {
         assert!(text.contains("\"line one\nline two\",,USD,org@example.org,1970-01-01T00:00:00Z"), "{text}");
     }
 
-    fn cached(worker_id: i64, worker: &str, verdict: &str) -> CachedRow {
+    pub(super) fn cached(worker_id: i64, worker: &str, verdict: &str) -> CachedRow {
         let row = WorkerRow {
             worker: worker.into(),
             task: "da-adequacy".into(),

@@ -158,39 +158,14 @@ mod tests {
 
     #[test]
     fn rows_come_back_as_they_were_stored_with_their_search_keys() {
-        let row = |worker: &str, p: Option<f64>| WorkerRow {
-            worker: worker.into(),
-            task: "da-adequacy".into(),
-            hits: 2,
-            judgments: 200,
-            mean_hit_seconds: Some(812.25),
-            test: "paired t".into(),
-            n_pairs: 20,
-            p_value: p,
-            verdict: "pass".into(),
-            consistency_pairs: 3,
-            consistency_p: None,
-            consistency_verdict: "not enough evidence".into(),
-            flags: vec!["fast".into()],
-            mean_original: Some(71.5),
-            mean_bad_ref: Some(1.0 / 3.0),
-            mean_ref: None,
-            mean_system: Some(64.0),
-            excluded: false,
-            scatter_svg: String::new(),
-            gate: None,
-            decisions: Vec::new(),
-            standing: None,
-            blocked: false,
-            bonus_total: None,
-            held_hits: 0,
-            sessions: Vec::new(),
-            gold: None,
-        };
-        let rows = vec![
-            CachedRow::new(row("mturk:ABC", Some(1.234_567_890_123e-7)), vec![(80.0, 12.5), (0.1, 100.0)], 7),
-            CachedRow::new(row("link:zoë", None), Vec::new(), 9),
-        ];
+        // Numbers that JSON rounds unless it reads them back exactly.
+        let mut first = super::super::tests::cached(7, "mturk:ABC", "pass");
+        first.row.p_value = Some(1.234_567_890_123e-7);
+        first.row.mean_bad_ref = Some(1.0 / 3.0);
+        first.row.mean_hit_seconds = Some(812.25);
+        first.row.flags = vec!["fast".into()];
+        first.pairs = vec![(80.0, 12.5), (0.1, 100.0)];
+        let rows = vec![first, super::super::tests::cached(9, "link:zoë", "fail")];
         let back = decode(&encode(&rows).unwrap()).unwrap();
         assert_eq!(back.len(), 2);
         for (a, b) in rows.iter().zip(&back) {
