@@ -51,12 +51,12 @@ pub async fn export(config: &Config, args: ExportArgs) -> Result<(), String> {
     let filter = if args.cleaned { Filter::Cleaned } else { Filter::Raw };
     let db = app::db::connect(&config.database_url()).await?;
     eprintln!("assay: reading campaign {} from the database", args.campaign);
-    let mut p = export::prepare(&db, args.campaign, settings, &kind, filter, &args.name).await.map_err(AppError::into_message)?;
+    let mut p = export::prepare_keeping_rows(&db, args.campaign, settings, &kind, filter, &args.name).await.map_err(AppError::into_message)?;
     if export::wants_metrics(&kind) {
         p.add_metrics(&db).await.map_err(AppError::into_message)?;
     }
     let staging = staging_dir(&args.out)?;
-    match export::write_dir(&db, &p, &kind, &staging).await {
+    match export::write_dir(&db, &mut p, &kind, &staging).await {
         Ok(names) => {
             move_into_place(&staging, &args.out)?;
             eprintln!(

@@ -393,6 +393,15 @@ both_backends! {
             run(&["export", "--campaign", &id, "--format", "judgments.csv", filter, "--out", only.to_str().unwrap()]);
             assert_eq!(&std::fs::read_to_string(only.join("judgments.csv")).unwrap(), route, "{filter}");
         }
+        // Every judgment file `assay export` writes from the rows it analysed is the route's,
+        // streamed from the database, byte for byte.
+        let all_raw = dir.join("export-raw");
+        run(&["export", "--campaign", &id, "--format", "all", "--out", all_raw.to_str().unwrap()]);
+        for file in ["judgments.csv", "judgments.jsonl", "appraise-wmt22.csv", "appraise-wmt23.csv", "appraise-wmt24.csv"] {
+            let (status, body, _) = download(&researcher, &id, file, "raw").await;
+            assert_eq!(status, 200, "{file}");
+            assert!(std::fs::read(all_raw.join(file)).unwrap() == body, "{file} differs from the route's");
+        }
         let m: Value = serde_json::from_str(&std::fs::read_to_string(out.join("manifest.json")).unwrap()).unwrap();
         assert_eq!(m["filter"]["kind"], "cleaned");
         for f in &files {

@@ -19,7 +19,7 @@ use std::sync::{Arc, Mutex, OnceLock};
 
 use sqlx::Row;
 
-use super::db::{CampaignBlocks, CampaignInfo, LoadedCampaign, ProtocolRows, load_campaign_with_blocks};
+use super::db::{CampaignBlocks, CampaignInfo, KeptRows, LoadedCampaign, ProtocolRows, load_campaign_keeping_rows, load_campaign_with_blocks};
 use super::bundle::{BundleOptions, FileSink};
 use super::ranking::{PairReport, RankingData};
 use super::{AnalysisResult, AnalysisSettings, JudgmentSet, analyse as run_pipeline};
@@ -41,6 +41,8 @@ pub struct CampaignAnalysis {
     pub computed_at_ms: i64,
     /// Stored judgments of the campaign at that time (skipped and unscored included).
     pub stored_judgments: i64,
+    /// The smallest id among them (0 without judgments).
+    pub first_judgment_id: i64,
     /// Milliseconds the reading and the pipeline took.
     pub compute_ms: i64,
     /// The agreement report (intra- and inter-annotator, over all and the retained workers).
@@ -659,33 +661,9 @@ pub async fn analyse(db: &Db, campaign_id: i64, settings: &AnalysisSettings) -> 
         None => Some(version(db, None).await?),
     };
     if let Some(table) = table {
-        let started = std::time::Instant::now();
-        // The campaign's version is that of the judgments read: no count of its own.
-        let LoadedCampaign { info, set, protocol: ProtocolRows { ranking: blocks, esa: ratings }, version: campaign, worker_ids } =
-            load_campaign_with_blocks(db, campaign_id, true).await?;
-        let settings = settings.clone();
-        let (set, result, ranking, esa, agreement) = tokio::task::spawn_blocking(move || {
-            let result = run_pipeline(&set, &settings);
-            let ranking = blocks.map(|b| ranking_analysis(&set, &result, b));
-            let esa = ratings.map(|x| esa_analysis(&set, &result, x));
-            let agreement = agreement(&set, &result);
-            (set, result, ranking, esa, agreement)
-        })
-        .await
-        .map_err(|e| AppError::internal(format!("the analysis failed: {e}")))?;
-        tracing::debug!("campaign {campaign_id}: read and analysed in {} ms", started.elapsed().as_millis());
-        let analysis = CampaignAnalysis {
-            info,
-            set,
-            result,
-            computed_at_ms: now_ms(),
-            stored_judgments: campaign.0,
-            compute_ms: started.elapsed().as_millis() as i64,
-            agreement,
-            worker_ids,
-            ranking,
-            esa,
-        };
+        let loaded = load_campaign_with_blocks(db, campaign_id, true).await?;
+        let campaign = loaded.version;
+        let analysis = compute(loaded, settings).await?;
         *entry = Some(Entry { analysis: Arc::new(analysis), stamp: Stamp { campaign, table }, used: 0 });
     }
     let analysis = {
@@ -698,6 +676,45 @@ pub async fn analyse(db: &Db, campaign_id: i64, settings: &AnalysisSettings) -> 
     drop(entry);
     evict(&key)?;
     Ok(analysis)
+}
+
+/// The pipeline, and what the campaign's protocol adds, run on a campaign's loaded judgments.
+async fn compute(loaded: LoadedCampaign, settings: &AnalysisSettings) -> AppResult<CampaignAnalysis> {
+    let started = std::time::Instant::now();
+    let LoadedCampaign { info, set, protocol: ProtocolRows { ranking: blocks, esa: ratings }, version: campaign, first_id, worker_ids } = loaded;
+    let settings = settings.clone();
+    let (set, result, ranking, esa, agreement) = tokio::task::spawn_blocking(move || {
+        let result = run_pipeline(&set, &settings);
+        let ranking = blocks.map(|b| ranking_analysis(&set, &result, b));
+        let esa = ratings.map(|x| esa_analysis(&set, &result, x));
+        let agreement = agreement(&set, &result);
+        (set, result, ranking, esa, agreement)
+    })
+    .await
+    .map_err(|e| AppError::internal(format!("the analysis failed: {e}")))?;
+    tracing::debug!("campaign {}: analysed in {} ms", info.id, started.elapsed().as_millis());
+    Ok(CampaignAnalysis {
+        info,
+        set,
+        result,
+        computed_at_ms: now_ms(),
+        // The campaign's version is that of the judgments read: no count of its own.
+        stored_judgments: campaign.0,
+        first_judgment_id: first_id,
+        compute_ms: started.elapsed().as_millis() as i64,
+        agreement,
+        worker_ids,
+        ranking,
+        esa,
+    })
+}
+
+/// Campaign `campaign_id` analysed with `settings`, not cached, with the stored judgments and
+/// names it was read from: for a process that analyses a campaign once and writes its judgment
+/// files from memory (`assay export`), reading the campaign once instead of twice.
+pub async fn analyse_keeping_rows(db: &Db, campaign_id: i64, settings: &AnalysisSettings) -> AppResult<(Arc<CampaignAnalysis>, KeptRows)> {
+    let (loaded, kept) = load_campaign_keeping_rows(db, campaign_id).await?;
+    Ok((Arc::new(compute(loaded, settings).await?), kept))
 }
 
 /// The cached analysis of campaign `campaign_id` with `settings` when its judgments are current

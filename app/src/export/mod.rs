@@ -24,7 +24,7 @@ use serde_json::{Value, json};
 
 use crate::analysis::bundle::{self, BundleOptions, MemorySink};
 use crate::analysis::campaign::CampaignAnalysis;
-use crate::analysis::db::CampaignInfo;
+use crate::analysis::db::{CampaignInfo, KeptRows};
 use crate::analysis::manifest::{self, Filter, ManifestInput};
 use crate::analysis::AnalysisSettings;
 use crate::db::Db;
@@ -91,6 +91,9 @@ pub struct Prepared {
     /// has run and when there is one; with what the manifest says of it.
     pub metric_files: Vec<(String, Vec<u8>)>,
     pub metrics_manifest: Option<Value>,
+    /// The stored judgments the analysis was built from, when kept for judgment files written
+    /// from memory ([`prepare_keeping_rows`]); [`write_dir`] drops them once those are written.
+    pub kept: Option<KeptRows>,
 }
 
 pub use assay_core::metrics::report::EXPORT_FILES as METRIC_FILES;
@@ -124,15 +127,39 @@ pub async fn prepare(db: &Db, campaign_id: i64, mut settings: AnalysisSettings, 
             campaign::analyse(db, campaign_id, &settings).await?
         }
     };
-    Ok(Prepared {
-        info: analysis.info.clone(),
-        backend: format!("{:?}", db.backend).to_lowercase(),
-        analysis,
-        filter,
-        name: name.to_string(),
-        metric_files: Vec::new(),
-        metrics_manifest: None,
-    })
+    Ok(Prepared::new(db, analysis, filter, name))
+}
+
+/// [`prepare`] for a process that exports once (`assay export`): a judgment file's export
+/// keeps the stored judgments the analysis was built from, and [`write_dir`] writes the file
+/// from them, so the campaign is read once, not twice (1.2 s of the 2.6 s a million judgments
+/// took). The rows of a million judgments take about 150 MB, held until the file is written.
+/// The analysis is computed without the systems' intervals, as [`prepare`] computes it for a
+/// judgment file, and not cached. Every file's export (`--format all`) streams the judgment
+/// files from the database as the routes do: the bootstrap's memory and the rows together
+/// would take about 400 MB at a million.
+pub async fn prepare_keeping_rows(db: &Db, campaign_id: i64, mut settings: AnalysisSettings, kind: &Kind, filter: Filter, name: &str) -> AppResult<Prepared> {
+    if !matches!(kind, Kind::Judgments(_)) {
+        return prepare(db, campaign_id, settings, kind, filter, name).await;
+    }
+    settings.bootstrap = None;
+    let (analysis, kept) = crate::analysis::campaign::analyse_keeping_rows(db, campaign_id, &settings).await?;
+    Ok(Prepared { kept: Some(kept), ..Prepared::new(db, analysis, filter, name) })
+}
+
+impl Prepared {
+    fn new(db: &Db, analysis: Arc<CampaignAnalysis>, filter: Filter, name: &str) -> Prepared {
+        Prepared {
+            info: analysis.info.clone(),
+            backend: format!("{:?}", db.backend).to_lowercase(),
+            analysis,
+            filter,
+            name: name.to_string(),
+            metric_files: Vec::new(),
+            metrics_manifest: None,
+            kept: None,
+        }
+    }
 }
 
 /// The manifest's description of a campaign read from the database.
@@ -267,6 +294,10 @@ impl Prepared {
             workers,
             documents: documents(db, self.info.id).await?,
             filter: self.filter,
+            known: (self.analysis.stored_judgments > 0).then_some(crate::analysis::db::KnownJudgments {
+                count: self.analysis.stored_judgments,
+                first: self.analysis.first_judgment_id,
+            }),
         })
     }
 
@@ -374,7 +405,7 @@ impl<W: std::io::Write + std::io::Seek> bundle::FileSink for ZipSink<'_, W> {
 
 /// Writes the export of `kind` into the directory `dir` (for `assay export`), always with
 /// `manifest.json`; `Kind::All` writes every file. Returns the names written.
-pub async fn write_dir(db: &Db, p: &Prepared, kind: &Kind, dir: &std::path::Path) -> AppResult<Vec<String>> {
+pub async fn write_dir(db: &Db, p: &mut Prepared, kind: &Kind, dir: &std::path::Path) -> AppResult<Vec<String>> {
     let write = |name: &str, bytes: &[u8]| {
         std::fs::write(dir.join(name), bytes).map_err(|e| AppError::internal(format!("cannot write {}: {e}", dir.join(name).display())))
     };
@@ -384,7 +415,27 @@ pub async fn write_dir(db: &Db, p: &Prepared, kind: &Kind, dir: &std::path::Path
         Kind::Judgments(f) => vec![*f],
         _ => vec![],
     };
-    if !formats.is_empty() {
+    let kept = p.kept.take();
+    if let Some(kept) = kept.filter(|_| !formats.is_empty()) {
+        // From the rows the analysis was built from, on blocking threads (then dropped).
+        let ctx = p.row_context(db).await?;
+        let (dir, formats) = (dir.to_path_buf(), formats.clone());
+        let written = tokio::task::spawn_blocking(move || -> AppResult<Vec<String>> {
+            let mut names = Vec::new();
+            for f in formats {
+                let path = dir.join(f.file_name());
+                let cannot = |e: std::io::Error| AppError::internal(format!("cannot write {}: {e}", path.display()));
+                let mut file = std::io::BufWriter::with_capacity(1 << 20, std::fs::File::create(&path).map_err(cannot)?);
+                rows::write_kept(&mut file, f, &ctx, &kept)?;
+                std::io::Write::flush(&mut file).map_err(cannot)?;
+                names.push(f.file_name().to_string());
+            }
+            Ok(names)
+        })
+        .await
+        .map_err(|e| AppError::internal(format!("writing the judgment files failed: {e}")))??;
+        names.extend(written);
+    } else if !formats.is_empty() {
         let ctx = Arc::new(p.row_context(db).await?);
         for f in formats {
             let path = dir.join(f.file_name());

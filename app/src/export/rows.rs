@@ -25,11 +25,13 @@ use std::sync::Arc;
 use tokio::sync::mpsc;
 use tokio_stream::StreamExt;
 
-use crate::analysis::db::{Scope, StoredJudgment, StoredNames, judgments};
+use crate::analysis::db::{KeptRows, KnownJudgments, Scope, StoredJudgment, StoredNames, judgments};
 use crate::analysis::manifest::Filter;
 use crate::error::{AppError, AppResult};
 use crate::db::Db;
 use crate::model::ItemType;
+use crate::analysis::FxMap;
+use assay_core::analysis::formats::{write_display_f64, write_json_f64};
 
 /// Bytes per chunk sent to the reader.
 pub const CHUNK: usize = 64 * 1024;
@@ -154,6 +156,8 @@ pub struct RowContext {
     /// Segment key → (document, 1-based index within the document).
     pub documents: HashMap<String, (String, i64)>,
     pub filter: Filter,
+    /// What the analysis read of the campaign's judgments (the files then need not count them).
+    pub known: Option<KnownJudgments>,
 }
 
 /// One judgment as read from the database, its names borrowed from [`RowNames`] (no text is
@@ -181,6 +185,9 @@ pub struct JudgmentRow<'a> {
     /// Relative ranking: an output of a gold block (quality control, in no score or ranking).
     /// Its type is written `GOLD`; the Appraise formats, which have no such type, leave it out.
     pub gold: bool,
+    /// The worker's status, when found already (by worker id, [`RowNames`]); else
+    /// [`write_row`] looks it up by name in [`RowContext::workers`].
+    pub status: Option<&'a WorkerStatus>,
 }
 
 impl JudgmentRow<'_> {
@@ -222,7 +229,7 @@ pub fn write_row(out: &mut String, format: RowFormat, ctx: &RowContext, r: &Judg
         decision: String::new(),
         standardization: [None, None],
     });
-    let status = ctx.workers.get(r.worker).unwrap_or(&UNKNOWN);
+    let status = r.status.or_else(|| ctx.workers.get(r.worker)).unwrap_or(&UNKNOWN);
     if ctx.filter == Filter::Cleaned && (status.excluded || r.skipped || r.score.is_none()) {
         return false;
     }
@@ -233,7 +240,7 @@ pub fn write_row(out: &mut String, format: RowFormat, ctx: &RowContext, r: &Judg
             let text = |out: &mut String, s: &str| out.push_str(&csv_field(s));
             let number = |out: &mut String, v: Option<f64>| {
                 if let Some(v) = v {
-                    let _ = write!(out, "{v}");
+                    write_display_f64(out, v);
                 }
             };
             let mut digits = itoa::Buffer::new();
@@ -277,14 +284,16 @@ pub fn write_row(out: &mut String, format: RowFormat, ctx: &RowContext, r: &Judg
             if let Some(t) = r.time_on_screen_ms {
                 int(out, t);
             }
-            let _ = write!(out, ",{seconds},");
+            out.push(',');
+            write_display_f64(out, seconds);
+            out.push(',');
             text(out, &status.verdict);
             out.push(',');
             // As JSON writes it (the JSONL file's value): 1e-5, not 0.00001.
             if let Some(p) = status.p_value {
-                let _ = write!(out, "{}", serde_json::Value::from(p));
+                write_json_f64(out, p);
             }
-            let _ = write!(out, ",{},", status.excluded);
+            out.push_str(if status.excluded { ",true," } else { ",false," });
             text(out, &status.decision);
             let (z, z2) = if r.skipped { (None, None) } else { (status.z(0, r.score), status.z(1, r.score2)) };
             out.push(',');
@@ -376,16 +385,25 @@ pub fn write_row(out: &mut String, format: RowFormat, ctx: &RowContext, r: &Judg
 }
 
 /// The names of a campaign's judgments as the files write them: [`StoredNames`] with each
-/// worker's `platform:external_id` made once.
+/// worker's `platform:external_id` and status found once (by worker id: no name is hashed per
+/// row).
 pub struct RowNames {
     pub names: StoredNames,
-    /// Worker id → (`platform:external_id`, platform).
-    workers: HashMap<i64, (String, String)>,
+    /// Worker id → (`platform:external_id`, platform, status in `ctx`).
+    workers: FxMap<i64, (String, String, Option<WorkerStatus>)>,
 }
 
 impl RowNames {
-    pub fn new(names: StoredNames) -> RowNames {
-        let workers = names.workers.iter().map(|(id, (platform, external))| (*id, (format!("{platform}:{external}"), platform.clone()))).collect();
+    pub fn new(names: StoredNames, ctx: &RowContext) -> RowNames {
+        let workers = names
+            .workers
+            .iter()
+            .map(|(id, (platform, external))| {
+                let name = format!("{platform}:{external}");
+                let status = ctx.workers.get(&name).cloned();
+                (*id, (name, platform.clone(), status))
+            })
+            .collect();
         RowNames { names, workers }
     }
 }
@@ -393,7 +411,7 @@ impl RowNames {
 /// A stored judgment with its names, as the files write it. A name the campaign does not have
 /// is [`AppError::Internal`] (the database's references guarantee them).
 pub fn named_row<'n>(j: &StoredJudgment, names: &'n RowNames) -> AppResult<JudgmentRow<'n>> {
-    let (worker, platform) =
+    let (worker, platform, status) =
         names.workers.get(&j.worker).ok_or_else(|| AppError::internal(format!("judgment {}: unknown worker {}", j.id, j.worker)))?;
     let segment = names.names.segment(j.segment)?;
     Ok(JudgmentRow {
@@ -415,6 +433,56 @@ pub fn named_row<'n>(j: &StoredJudgment, names: &'n RowNames) -> AppResult<Judgm
         time_on_screen_ms: j.time_on_screen_ms,
         ms: j.ms,
         gold: j.gold_rank.is_some(),
+        status: status.as_ref(),
+    })
+}
+
+/// Judgments formatted per batch on each core ([`write_kept`]): about 1.5 MB of text, of which
+/// each core holds at most three at a time.
+const KEPT_BATCH: usize = 8 * 1024;
+
+/// Writes the judgment file of `format` from rows kept in memory (the ones the analysis was
+/// built from: [`crate::analysis::campaign::analyse_keeping_rows`]), in judgment-id order:
+/// batches of [`KEPT_BATCH`] judgments formatted on every core side by side, written in order
+/// (each core at most two batches ahead). The same bytes as [`spawn_rows`] gives for the same
+/// judgments. Blocking.
+pub fn write_kept(out: &mut dyn std::io::Write, format: RowFormat, ctx: &RowContext, kept: &KeptRows) -> AppResult<()> {
+    let failed = |e: std::io::Error| AppError::internal(format!("cannot write {}: {e}", format.file_name()));
+    if let Some(h) = header(format) {
+        out.write_all(h.as_bytes()).map_err(failed)?;
+    }
+    let names = RowNames::new(kept.names.clone(), ctx);
+    let rows = kept.rows.by_id();
+    let batches: Vec<&[&StoredJudgment]> = rows.chunks(KEPT_BATCH).collect();
+    let threads = crate::analysis::db::read_parts().min(batches.len()).max(1);
+    let (batches, names) = (&batches, &names);
+    std::thread::scope(|s| {
+        let made: Vec<std::sync::mpsc::Receiver<AppResult<String>>> = (0..threads)
+            .map(|t| {
+                let (tx, rx) = std::sync::mpsc::sync_channel(2);
+                s.spawn(move || {
+                    for batch in batches.iter().skip(t).step_by(threads) {
+                        let mut text = String::with_capacity(batch.len() * 192);
+                        let made = batch.iter().try_for_each(|j| {
+                            write_row(&mut text, format, ctx, &named_row(j, names)?);
+                            AppResult::Ok(())
+                        });
+                        let failed = made.is_err();
+                        // A closed channel: the writer stopped (it failed); so do we.
+                        if tx.send(made.map(|()| text)).is_err() || failed {
+                            return;
+                        }
+                    }
+                });
+                rx
+            })
+            .collect();
+        // Returning drops the receivers, which stops every formatter at its next batch.
+        for b in 0..batches.len() {
+            let text = made[b % threads].recv().map_err(|_| AppError::internal("a formatter of the judgment file stopped"))??;
+            out.write_all(text.as_bytes()).map_err(failed)?;
+        }
+        Ok(())
     })
 }
 
@@ -441,7 +509,7 @@ pub fn spawn_rows(db: Db, format: RowFormat, ctx: Arc<RowContext>) -> mpsc::Rece
             }
         };
         drop(conn);
-        let names = RowNames::new(names);
+        let names = RowNames::new(names, &ctx);
         // SQLite: read on blocking threads without sqlx's copy of every value (twice as fast),
         // a connection per core, the text made side by side and sent in judgment-id order.
         if let Some(path) = db.sqlite_file.clone().filter(|p| p.exists()) {
@@ -455,6 +523,7 @@ pub fn spawn_rows(db: Db, format: RowFormat, ctx: Arc<RowContext>) -> mpsc::Rece
                 crate::analysis::db::sqlite_text_in_order(
                     &path,
                     ctx.campaign_id,
+                    ctx.known,
                     crate::analysis::db::read_parts(),
                     CHUNK,
                     |text, j| {
@@ -548,6 +617,7 @@ mod tests {
             workers,
             documents,
             filter,
+            known: None,
         }
     }
 
@@ -571,7 +641,62 @@ mod tests {
             time_on_screen_ms: Some(3500),
             ms: 3500,
             gold: false,
+            status: None,
         }
+    }
+
+    /// Rows written from memory, a batch per core, are the rows written one after another in
+    /// id order, in every format (parts read side by side interleave their ids).
+    #[test]
+    fn judgment_files_written_from_memory_are_in_id_order() {
+        use crate::analysis::db::{CampaignJudgments, SegmentName};
+        let mut names = StoredNames::default();
+        names.workers.insert(1, ("mturk".into(), "A1".into()));
+        names.workers.insert(2, ("link".into(), "b,c".into()));
+        names.systems.insert(1, "Sys \"A\"".into());
+        names.segments.insert(
+            7,
+            SegmentName { key: "s7".into(), document: Some("doc A".into()), test_set: "t".into(), test_set_id: 1, domain: None, doc_index: 3 },
+        );
+        let j = |id: i64| StoredJudgment {
+            id,
+            assignment: id / 100,
+            worker: 1 + id % 2,
+            slot: 0,
+            hit_index: (id / 100) as i32,
+            position: (id % 100) as i32,
+            item_type: if id % 10 == 0 { ItemType::BadRef } else { ItemType::System },
+            system: Some(1),
+            segment: 7,
+            score: (id % 7 != 0).then_some((id % 101) as f64 + 0.25),
+            score2: None,
+            skipped: id % 7 == 0,
+            submitted_at_ms: 1_700_000_000_000 + id,
+            time_on_screen_ms: Some(id % 5000),
+            ms: id % 4000,
+            screen: None,
+            gold_rank: None,
+        };
+        // Three parts whose ids interleave, 100,000 judgments: thirteen batches.
+        let parts: Vec<Vec<StoredJudgment>> = (0..3).map(|k| (1..=100_000).filter(|id| id % 3 == k).map(j).collect()).collect();
+        let kept = KeptRows { rows: CampaignJudgments::from_parts(parts), names: names.clone() };
+        let c = ctx(Filter::Raw);
+        let row_names = RowNames::new(names, &c);
+        for format in RowFormat::ALL {
+            let mut expected = header(format).unwrap_or_default();
+            for id in 1..=100_000 {
+                write_row(&mut expected, format, &c, &named_row(&j(id), &row_names).unwrap());
+            }
+            let mut out = Vec::new();
+            write_kept(&mut out, format, &c, &kept).unwrap();
+            assert!(out == expected.as_bytes(), "{format:?}: {} bytes, not {}", out.len(), expected.len());
+        }
+        // A judgment of an unknown worker: the error, not a file cut short without one.
+        let mut broken = (1..=70_000).map(j).collect::<Vec<_>>();
+        broken[66_000].worker = 9;
+        let kept = KeptRows { rows: CampaignJudgments::from_parts(vec![broken]), names: kept.names };
+        let e = write_kept(&mut Vec::new(), RowFormat::AssayCsv, &c, &kept).unwrap_err();
+        assert!(e.to_string().contains("unknown worker 9"), "{e}");
     }
 
     #[test]
