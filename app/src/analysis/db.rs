@@ -324,6 +324,11 @@ impl CampaignJudgments {
         // Each part usually comes in id order already (a HIT's judgments are stored in the
         // order they are answered): then the parts are merged, not sorted.
         if self.parts.iter().all(|p| p.is_sorted_by_key(|j| j.id)) {
+            // Parts one after another in id order (HITs answered one after another): joined.
+            let bounds: Vec<(i64, i64)> = self.parts.iter().filter_map(|p| Some((p.first()?.id, p.last()?.id))).collect();
+            if bounds.windows(2).all(|w| w[0].1 < w[1].0) {
+                return self.parts.iter().flatten().collect();
+            }
             let mut heads: Vec<std::iter::Peekable<std::slice::Iter<'_, StoredJudgment>>> =
                 self.parts.iter().map(|p| p.iter().peekable()).collect();
             let mut out = Vec::with_capacity(self.len());
@@ -1509,6 +1514,8 @@ mod tests {
             read.by_id().into_iter().map(|j| j.id).collect::<Vec<_>>()
         };
         assert_eq!(ids(&[&[1, 4, 5, 9], &[2, 3, 10], &[6]]), [1, 2, 3, 4, 5, 6, 9, 10]);
+        assert_eq!(ids(&[&[1, 2], &[5, 9], &[], &[10]]), [1, 2, 5, 9, 10]);
+        assert_eq!(ids(&[&[5, 9], &[1, 2]]), [1, 2, 5, 9]);
         assert_eq!(ids(&[&[1, 5, 4, 9], &[2, 3, 10]]), [1, 2, 3, 4, 5, 9, 10]);
         assert_eq!(ids(&[&[], &[7, 8]]), [7, 8]);
         assert_eq!(ids(&[]), Vec::<i64>::new());
