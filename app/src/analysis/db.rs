@@ -303,20 +303,11 @@ impl CampaignJudgments {
         self.len() == 0
     }
 
-    /// The largest judgment id (0 without judgments).
-    pub fn max_id(&self) -> i64 {
-        self.parts.iter().flatten().map(|j| j.id).max().unwrap_or(0)
-    }
-
     /// Judgments read in parts (each part's in the order it was read).
     pub fn from_parts(parts: Vec<Vec<StoredJudgment>>) -> CampaignJudgments {
         CampaignJudgments { parts }
     }
 
-    /// The smallest judgment id (0 without judgments).
-    pub fn min_id(&self) -> i64 {
-        self.parts.iter().flatten().map(|j| j.id).min().unwrap_or(0)
-    }
 
     /// Every judgment, by id: references, so that the parts are never copied into one (a
     /// million judgments are 176 MB).
@@ -1318,21 +1309,21 @@ async fn load(db: &Db, campaign_id: i64, protocol: bool, keep: bool) -> AppResul
     drop(conn);
     let named = started.elapsed();
     let n = rows.len();
-    let (version, first_id) = ((n as i64, rows.max_id()), rows.min_id());
     // Interning a million records is CPU work: off the async workers.
-    let (set, protocol, worker_ids, kept) = tokio::task::spawn_blocking(move || -> AppResult<_> {
-        let (set, protocol) = {
+    let (set, protocol, (first_id, last_id), worker_ids, kept) = tokio::task::spawn_blocking(move || -> AppResult<_> {
+        let (set, protocol, ids) = {
             let rows = rows.by_id();
+            let ids = (rows.first().map_or(0, |j| j.id), rows.last().map_or(0, |j| j.id));
             let mut set = judgment_set(&rows, &names, &shape)?;
             if let Some(rule) = rule {
                 set.gold.rule = rule;
             }
             let ranking = if protocol && shape.task == TaskKind::Ranking { Some(ranking_blocks(&rows, &names, &shape)?) } else { None };
             let esa = if spans { Some(esa_ratings(&rows, &details, &names, &shape)?) } else { None };
-            (set, ProtocolRows { ranking, esa })
+            (set, ProtocolRows { ranking, esa }, ids)
         };
         let worker_ids = names.workers.iter().map(|(&id, (platform, external))| (format!("{platform}:{external}"), id)).collect();
-        Ok((set, protocol, worker_ids, keep.then_some(KeptRows { rows, names })))
+        Ok((set, protocol, ids, worker_ids, keep.then_some(KeptRows { rows, names })))
     })
     .await
     .map_err(|e| AppError::internal(format!("reading the judgments failed: {e}")))??;
@@ -1342,7 +1333,7 @@ async fn load(db: &Db, campaign_id: i64, protocol: bool, keep: bool) -> AppResul
         (named - read).as_millis(),
         (started.elapsed() - named).as_millis()
     );
-    Ok((LoadedCampaign { info, set, protocol, version, first_id, worker_ids }, kept))
+    Ok((LoadedCampaign { info, set, protocol, version: (n as i64, last_id), first_id, worker_ids }, kept))
 }
 
 /// One worker's scored judgments in one campaign, read and named as [`load_campaign`] reads
@@ -1487,6 +1478,17 @@ mod tests {
         assert_eq!(hit_ranges(&[(1, 0), (2, 0)], 2), [r(1, 2, 0)]);
     }
 
+    /// A fresh database on the PostgreSQL server `ASSAY_TEST_POSTGRES_URL` names, and its URL, for
+    /// the PostgreSQL variants of these tests; `None` (said on stderr) when it names none.
+    async fn postgres_test_db(name: &str) -> Option<(Db, String)> {
+        let Ok(server) = std::env::var("ASSAY_TEST_POSTGRES_URL") else {
+            eprintln!("skipped: set ASSAY_TEST_POSTGRES_URL to run the PostgreSQL variant");
+            return None;
+        };
+        let url = format!("{}/assay_unit_{name}_{}_{}", server.trim_end_matches('/'), std::process::id(), crate::db::now_ms());
+        Some((crate::db::connect(&url).await.expect("postgres"), url))
+    }
+
     /// Parts in id order are merged; a part out of order is sorted with the others.
     #[test]
     fn judgments_read_in_parts_come_back_in_id_order() {
@@ -1550,7 +1552,7 @@ mod tests {
             let read = read_sqlite(&path, 7, parts).unwrap();
             assert!((1..=parts).contains(&read.parts.len()), "{parts} parts: {}", read.parts.len());
             assert_eq!(read.by_id().into_iter().cloned().collect::<Vec<_>>(), one, "{parts} parts");
-            assert_eq!((read.len(), read.max_id()), (13, 31));
+            assert_eq!((read.len(), read.by_id().last().map(|j| j.id)), (13, Some(31)));
         }
         // The exports' read in id order: sorted after the join while the campaign's 13
         // judgments are under half of their id range (2..=31); the judgments table read in id
@@ -1711,12 +1713,7 @@ mod tests {
     /// a late failure the result.
     #[tokio::test]
     async fn judgment_text_made_side_by_side_is_in_id_order_on_postgres() {
-        let Ok(server) = std::env::var("ASSAY_TEST_POSTGRES_URL") else {
-            eprintln!("skipped: set ASSAY_TEST_POSTGRES_URL to run the PostgreSQL variant");
-            return;
-        };
-        let url = format!("{}/assay_unit_text_{}_{}", server.trim_end_matches('/'), std::process::id(), crate::db::now_ms());
-        let db = crate::db::connect(&url).await.expect("postgres");
+        let Some((db, url)) = postgres_test_db("text").await else { return };
         let expected = fill_many(&db).await;
         let pg = db.postgres.clone().expect("PostgreSQL's own pool");
         let text = |threads: usize| {
@@ -1789,12 +1786,7 @@ mod tests {
     /// Runs when `ASSAY_TEST_POSTGRES_URL` names a PostgreSQL server (as for the integration tests).
     #[tokio::test]
     async fn loads_a_campaign_from_postgres() {
-        let Ok(server) = std::env::var("ASSAY_TEST_POSTGRES_URL") else {
-            eprintln!("skipped: set ASSAY_TEST_POSTGRES_URL to run the PostgreSQL variant");
-            return;
-        };
-        let url = format!("{}/assay_unit_load_{}_{}", server.trim_end_matches('/'), std::process::id(), crate::db::now_ms());
-        let db = crate::db::connect(&url).await.expect("postgres");
+        let Some((db, url)) = postgres_test_db("load").await else { return };
         check(&db).await;
         db.pool.close().await;
         if let Some(pg) = &db.postgres {
@@ -1810,12 +1802,7 @@ mod tests {
     /// (PostgreSQL hands out ids before commit) changes it.
     #[tokio::test]
     async fn the_table_version_on_postgres_counts_every_judgment() {
-        let Ok(server) = std::env::var("ASSAY_TEST_POSTGRES_URL") else {
-            eprintln!("skipped: set ASSAY_TEST_POSTGRES_URL to run the PostgreSQL variant");
-            return;
-        };
-        let url = format!("{}/assay_unit_version_{}_{}", server.trim_end_matches('/'), std::process::id(), crate::db::now_ms());
-        let db = crate::db::connect(&url).await.expect("postgres");
+        let Some((db, _)) = postgres_test_db("version").await else { return };
         fill_many(&db).await;
         let full = || async {
             let r: (i64, i64) = sqlx::query_as("SELECT COUNT(*), COALESCE(MAX(id), 0) FROM judgments").fetch_one(&db.pool).await.unwrap();
