@@ -486,8 +486,27 @@ pub fn retained_mask(set: &JudgmentSet, r: &AnalysisResult) -> Vec<bool> {
 
 /// The agreement report over every judgment and over the retained workers' judgments.
 pub fn agreement(set: &JudgmentSet, r: &AnalysisResult) -> AgreementReport {
+    agreement_given(set, r, None)
+}
+
+/// Every worker's agreement report of `set` ([`agreement`]'s first half, which does not depend
+/// on quality control: [`compute`] makes it beside the pipeline).
+fn agreement_of_all(set: &JudgmentSet) -> Vec<super::agreement::GroupAgreement> {
+    super::agreement::agreement_report(set, None, super::agreement::Scale::of_task)
+}
+
+/// [`agreement`], with every worker's report when made already.
+fn agreement_given(set: &JudgmentSet, r: &AnalysisResult, all_workers: Option<Vec<super::agreement::GroupAgreement>>) -> AgreementReport {
     use super::agreement::{Scale, agreement_report};
     let keep = retained_mask(set, r);
+    // Quality control kept every judgment: the retained workers' report is the same.
+    if keep.iter().all(|&k| k) {
+        let all_workers = all_workers.unwrap_or_else(|| agreement_of_all(set));
+        return AgreementReport { retained_workers: all_workers.clone(), all_workers };
+    }
+    if let Some(all_workers) = all_workers {
+        return AgreementReport { all_workers, retained_workers: agreement_report(set, Some(&keep), Scale::of_task) };
+    }
     // The two reports are independent: one on each core.
     let (all_workers, retained_workers) = std::thread::scope(|s| {
         let all = s.spawn(|| agreement_report(set, None, Scale::of_task));
@@ -684,15 +703,22 @@ async fn compute(loaded: LoadedCampaign, settings: &AnalysisSettings) -> AppResu
     let LoadedCampaign { info, set, protocol: ProtocolRows { ranking: blocks, esa: ratings }, version: campaign, first_id, worker_ids } = loaded;
     let settings = settings.clone();
     let (set, result, ranking, esa, agreement) = tokio::task::spawn_blocking(move || {
-        let result = run_pipeline(&set, &settings);
+        // Every worker's agreement report needs no quality control: made beside the pipeline.
+        let (result, all_workers) = std::thread::scope(|s| {
+            let all = s.spawn(|| agreement_of_all(&set));
+            let result = run_pipeline(&set, &settings);
+            (result, all.join().expect("the agreement report panicked"))
+        });
         let ranking = blocks.map(|b| ranking_analysis(&set, &result, b));
         let esa = ratings.map(|x| esa_analysis(&set, &result, x));
-        let agreement = agreement(&set, &result);
+        let agreement = agreement_given(&set, &result, Some(all_workers));
         (set, result, ranking, esa, agreement)
     })
     .await
     .map_err(|e| AppError::internal(format!("the analysis failed: {e}")))?;
     tracing::debug!("campaign {}: analysed in {} ms", info.id, started.elapsed().as_millis());
+    // The pipeline's working memory (the bootstrap's, the tests') goes back to the system.
+    tokio::task::spawn_blocking(crate::db::release_freed_memory);
     Ok(CampaignAnalysis {
         info,
         set,
@@ -805,5 +831,51 @@ mod mark_tests {
         assert_eq!(quiet.due(1_000, 60), None);
         quiet.saw(180, 1_000, 60);
         assert_eq!(quiet.due(2_000, 60), None);
+    }
+}
+
+#[cfg(test)]
+mod agreement_tests {
+    use super::*;
+    use crate::analysis::agreement::{Scale, agreement_report};
+    use crate::analysis::{ExclusionPolicy, JudgmentNames, TimeBasis};
+    use crate::model::ItemType;
+
+    /// Two careful workers and a careless one (bad references scored as high as the outputs),
+    /// on the same items; the careful ones see each item twice.
+    fn crowd() -> JudgmentSet {
+        let mut set = JudgmentSet::new(TimeBasis::PerItem);
+        for (w, careless) in [("w1", false), ("w2", false), ("w3", true)] {
+            for pass in 0..if careless { 1 } else { 2 } {
+                for seg in 0..30 {
+                    let segment = format!("s{seg}");
+                    for (system, base) in [("A", 75.0), ("B", 40.0)] {
+                        let score = if careless { 50.0 + (seg % 4) as f64 } else { base + ((seg + pass) % 6) as f64 * 2.0 };
+                        set.push(JudgmentNames { worker: w, hit: "h", system, segment: &segment, lang_pair: "de-en", task: "ad" }, ItemType::System, score, 2.0);
+                    }
+                    let bad = if careless { 52.0 } else { 10.0 + (seg % 5) as f64 };
+                    set.push(JudgmentNames { worker: w, hit: "h", system: "A", segment: &segment, lang_pair: "de-en", task: "ad" }, ItemType::BadRef, bad, 2.0);
+                }
+            }
+        }
+        set
+    }
+
+    #[test]
+    fn the_agreement_made_beside_the_pipeline_is_the_agreement() {
+        let set = crowd();
+        for exclusion in [ExclusionPolicy::NotPassed, ExclusionPolicy::None] {
+            let r = run_pipeline(&set, &AnalysisSettings { exclusion, bootstrap: None, ..AnalysisSettings::default() });
+            let excluded = r.workers.iter().any(|w| exclusion.excludes(w));
+            assert_eq!(excluded, exclusion == ExclusionPolicy::NotPassed, "the careless worker is excluded only by quality control");
+            let keep = retained_mask(&set, &r);
+            let expected = AgreementReport {
+                all_workers: agreement_report(&set, None, Scale::of_task),
+                retained_workers: agreement_report(&set, Some(&keep), Scale::of_task),
+            };
+            assert_eq!(agreement(&set, &r), expected);
+            assert_eq!(agreement_given(&set, &r, Some(agreement_of_all(&set))), expected);
+            assert_eq!(expected.all_workers == expected.retained_workers, !excluded);
+        }
     }
 }

@@ -68,11 +68,25 @@ fn sum_abs_differences(v: &mut [f64]) -> f64 {
 pub fn agreement_report(set: &JudgmentSet, keep: Option<&[bool]>, scale_of: impl Fn(&str) -> Scale) -> Vec<GroupAgreement> {
     // (task, lang pair) → item key (system, segment) → judgments in record order.
     let mut groups: FxMap<(u16, u16), FxMap<(u32, u32), Vec<&Judgment>>> = FxMap::default();
+    // Records come in runs of one (task, language pair): the run's items are looked up without
+    // finding the group again for each record.
+    let mut run: Option<((u16, u16), FxMap<(u32, u32), Vec<&Judgment>>)> = None;
     for (i, j) in set.records.iter().enumerate() {
         if !matches!(j.item_type, ItemType::System | ItemType::Repeat) || keep.is_some_and(|k| !k[i]) {
             continue;
         }
-        groups.entry((j.task, j.lang_pair)).or_default().entry((j.system, j.segment)).or_default().push(j);
+        let key = (j.task, j.lang_pair);
+        if run.as_ref().is_none_or(|r| r.0 != key) {
+            if let Some((k, items)) = run.take() {
+                groups.insert(k, items);
+            }
+            run = Some((key, groups.remove(&key).unwrap_or_default()));
+        }
+        let (_, items) = run.as_mut().expect("set above");
+        items.entry((j.system, j.segment)).or_default().push(j);
+    }
+    if let Some((k, items)) = run {
+        groups.insert(k, items);
     }
     let mut keys: Vec<(u16, u16)> = groups.keys().copied().collect();
     keys.sort_unstable();
