@@ -287,3 +287,16 @@ pub fn now_ms() -> i64 {
         .map(|d| d.as_millis() as i64)
         .unwrap_or(0)
 }
+
+/// Gives the heap memory freed after a large read back to the system. A million stored
+/// judgments take 144 MB while a campaign is analysed or exported; once they are dropped,
+/// glibc keeps most of that memory in its arenas (a server that had analysed such a campaign
+/// stayed at 217 MB resident, of which `malloc_trim` released 122 MB), so the next large read
+/// came on top of it. Elsewhere than glibc, nothing to do.
+pub fn release_freed_memory() {
+    #[cfg(all(target_os = "linux", target_env = "gnu"))]
+    // SAFETY: `malloc_trim` takes no pointer and only releases memory that is free.
+    unsafe {
+        libc::malloc_trim(0);
+    }
+}

@@ -48,6 +48,7 @@ use crate::model::{ItemType, TaskKind};
 use assay_core::protocol;
 
 use super::ranking::RankingData;
+use super::sqlite_rows::RawStatement;
 use super::{FxMap, Judgment, JudgmentSet, TimeBasis};
 
 /// "first", "second", … for the questions of a protocol.
@@ -447,7 +448,7 @@ fn open_sqlite(path: &std::path::Path, campaign_id: i64) -> AppResult<rusqlite::
     Ok(conn)
 }
 
-fn sqlite_failed(campaign_id: i64, e: rusqlite::Error) -> AppError {
+fn sqlite_failed(campaign_id: i64, e: impl std::fmt::Display) -> AppError {
     AppError::internal(format!("database error while reading the judgments of campaign {campaign_id}: {e}"))
 }
 
@@ -506,10 +507,11 @@ fn each_sqlite_judgment_in(
         },
         None => (judgment_sql(Scope::Campaign, false), vec![campaign_id]),
     };
-    let mut stmt = conn.prepare(&sql).map_err(failed)?;
-    let mut rows = stmt.query(rusqlite::params_from_iter(params)).map_err(failed)?;
-    while let Some(row) = rows.next().map_err(failed)? {
-        if !each(sqlite_judgment(row, campaign_id)?) {
+    let raw_failed = |e: String| sqlite_failed(campaign_id, e);
+    let mut stmt = RawStatement::prepare(&conn, &sql, JUDGMENT_COLUMN_COUNT).map_err(raw_failed)?;
+    stmt.start(&params).map_err(raw_failed)?;
+    while stmt.step().map_err(raw_failed)? {
+        if !each(raw_judgment(&stmt, campaign_id)?) {
             break;
         }
     }
@@ -597,12 +599,13 @@ pub fn sqlite_text_in_order(
                     // Ok(false): the writer has gone (stopped early or failed); nothing to say.
                     let read = || -> AppResult<bool> {
                         let conn = open_sqlite(path, campaign_id)?;
-                        let mut stmt = conn.prepare(JUDGMENTS_BY_ID).map_err(failed)?;
+                        let raw_failed = |e: String| sqlite_failed(campaign_id, e);
+                        let mut stmt = RawStatement::prepare(&conn, JUDGMENTS_BY_ID, JUDGMENT_COLUMN_COUNT).map_err(raw_failed)?;
                         for &(lo, hi) in blocks.iter().skip(t).step_by(threads) {
-                            let mut rows = stmt.query(rusqlite::params![campaign_id, lo, hi]).map_err(failed)?;
+                            stmt.start(&[campaign_id, lo, hi]).map_err(raw_failed)?;
                             let mut text = String::with_capacity(piece + 1024);
-                            while let Some(row) = rows.next().map_err(failed)? {
-                                write(&mut text, sqlite_judgment(row, campaign_id)?)?;
+                            while stmt.step().map_err(raw_failed)? {
+                                write(&mut text, raw_judgment(&stmt, campaign_id)?)?;
                                 if text.len() >= piece && tx.send(Piece::Text(std::mem::replace(&mut text, String::with_capacity(piece + 1024)))).is_err() {
                                     return Ok(false);
                                 }
@@ -739,31 +742,47 @@ where
     Ok(())
 }
 
-/// A row of the judgment query read through rusqlite as a [`StoredJudgment`].
-fn sqlite_judgment(row: &rusqlite::Row<'_>, campaign_id: i64) -> AppResult<StoredJudgment> {
-    let failed = |e: rusqlite::Error| sqlite_failed(campaign_id, e);
-    let id: i64 = row.get(0).map_err(failed)?;
-    let item_type = row.get_ref(6).map_err(failed)?;
-    let item_type = item_type.as_str().map_err(|e| failed(e.into()))?;
+/// The columns of the judgment query ([`judgment_columns`]).
+const JUDGMENT_COLUMN_COUNT: usize = 17;
+
+/// An item type as stored (`hit_items.item_type` holds one of four names); others as
+/// [`ItemType::parse`] reads them.
+fn stored_item_type(name: &[u8]) -> Option<ItemType> {
+    match name {
+        b"SYSTEM" => Some(ItemType::System),
+        b"BAD_REF" => Some(ItemType::BadRef),
+        b"REPEAT" => Some(ItemType::Repeat),
+        b"REF" => Some(ItemType::Ref),
+        other => ItemType::parse(std::str::from_utf8(other).ok()?),
+    }
+}
+
+/// The current row of the judgment query, read from SQLite's C interface, as a
+/// [`StoredJudgment`].
+fn raw_judgment(row: &RawStatement<'_>, campaign_id: i64) -> AppResult<StoredJudgment> {
+    let id = row.int(0);
+    let ctx = |col: &str| format!("campaign {campaign_id}: the {col} of judgment {id}");
+    let item_type = stored_item_type(row.text(6)).ok_or_else(|| {
+        AppError::internal(format!("judgment {id}: unknown item type {:?}", String::from_utf8_lossy(row.text(6))))
+    })?;
     Ok(StoredJudgment {
         id,
-        assignment: row.get(1).map_err(failed)?,
-        worker: row.get(2).map_err(failed)?,
-        slot: row.get(3).map_err(failed)?,
-        hit_index: row.get(4).map_err(failed)?,
-        position: row.get(5).map_err(failed)?,
-        item_type: ItemType::parse(item_type)
-            .ok_or_else(|| AppError::internal(format!("judgment {id}: unknown item type {item_type:?}")))?,
-        system: row.get(7).map_err(failed)?,
-        segment: row.get(8).map_err(failed)?,
-        score: row.get(9).map_err(failed)?,
-        score2: row.get(10).map_err(failed)?,
-        skipped: row.get::<_, i64>(11).map_err(failed)? != 0,
-        submitted_at_ms: row.get(12).map_err(failed)?,
-        time_on_screen_ms: row.get(13).map_err(failed)?,
-        ms: row.get(14).map_err(failed)?,
-        screen: row.get(15).map_err(failed)?,
-        gold_rank: row.get(16).map_err(failed)?,
+        assignment: row.int(1),
+        worker: row.int(2),
+        slot: narrow(row.int(3), || ctx("slot"))?,
+        hit_index: narrow(row.int(4), || ctx("HIT"))?,
+        position: narrow(row.int(5), || ctx("position"))?,
+        item_type,
+        system: row.opt_int(7),
+        segment: row.int(8),
+        score: row.opt_real(9),
+        score2: row.opt_real(10),
+        skipped: row.int(11) != 0,
+        submitted_at_ms: row.int(12),
+        time_on_screen_ms: row.opt_int(13),
+        ms: row.int(14),
+        screen: row.opt_int(15).map(|v| narrow(v, || ctx("screen"))).transpose()?,
+        gold_rank: row.opt_int(16).map(|v| narrow(v, || ctx("gold rank"))).transpose()?,
     })
 }
 
@@ -1327,6 +1346,11 @@ async fn load(db: &Db, campaign_id: i64, protocol: bool, keep: bool) -> AppResul
     })
     .await
     .map_err(|e| AppError::internal(format!("reading the judgments failed: {e}")))??;
+    if kept.is_none() {
+        // The stored judgments are dropped: their memory goes back to the system, off the
+        // answer's path.
+        tokio::task::spawn_blocking(crate::db::release_freed_memory);
+    }
     tracing::debug!(
         "campaign {campaign_id}: {n} judgments read in {} ms, names in {} ms, records built in {} ms",
         (read - began).as_millis(),
@@ -1569,13 +1593,21 @@ mod tests {
         let conn = open_sqlite(&path, 7).unwrap();
         assert_eq!(by_id_range(&conn, 7).unwrap(), None);
         assert_eq!(streamed(), one);
-        let mut stmt = conn.prepare(JUDGMENTS_BY_ID).unwrap();
-        let by_id: Vec<StoredJudgment> = stmt
-            .query_map(rusqlite::params![7, 2, 31], |r| Ok(sqlite_judgment(r, 7).unwrap()))
-            .unwrap()
-            .collect::<rusqlite::Result<_>>()
-            .unwrap();
-        assert_eq!(by_id, one);
+        let mut stmt = RawStatement::prepare(&conn, JUDGMENTS_BY_ID, JUDGMENT_COLUMN_COUNT).unwrap();
+        let mut by_id: Vec<StoredJudgment> = Vec::new();
+        // Twice through the one statement: the second run starts again from the first row.
+        for _ in 0..2 {
+            by_id.clear();
+            stmt.start(&[7, 2, 31]).unwrap();
+            while stmt.step().unwrap() {
+                by_id.push(raw_judgment(&stmt, 7).unwrap());
+            }
+            assert_eq!(by_id, one);
+        }
+        drop(stmt);
+        assert!(RawStatement::prepare(&conn, "SELECT 1, 2", JUDGMENT_COLUMN_COUNT).is_err_and(|e| e.contains("2 columns")));
+        let e = RawStatement::prepare(&conn, "SELECT x FROM nowhere", 1).err();
+        assert!(e.as_deref().is_some_and(|e| e.contains("nowhere")), "{e:?}");
         // Judgments of another campaign inside the range are left out.
         for sql in [
             "INSERT INTO campaigns (id, public_id, name, task, test_set_id, settings, seed, created_at) VALUES (8, 'pub8', 'other', 'da-adequacy', 1, '{}', 1, 0)",

@@ -6,3 +6,4 @@ pub use assay_core::analysis::*;
 
 pub mod campaign;
 pub mod db;
+mod sqlite_rows;

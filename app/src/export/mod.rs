@@ -381,6 +381,7 @@ pub async fn write_zip(db: &Db, p: &Prepared, out: std::fs::File) -> AppResult<V
             zip.write_all(&bytes).map_err(ioerr)?;
         }
         zip.finish().map_err(zerr)?;
+        crate::db::release_freed_memory();
         Ok(())
     })
     .await

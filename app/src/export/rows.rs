@@ -536,6 +536,8 @@ pub fn spawn_rows(db: Db, format: RowFormat, ctx: Arc<RowContext>) -> mpsc::Rece
                 .map_err(AppError::into_message)
             })
             .await;
+            // The readers' buffers go back to the system.
+            tokio::task::spawn_blocking(crate::db::release_freed_memory);
             match done {
                 Ok(Ok(())) => {}
                 Ok(Err(e)) => {
