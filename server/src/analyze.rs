@@ -9,11 +9,11 @@
 //! `--truth`, the simulation's truth as JSON: for tests, benchmarks and trying the analysis.
 
 use std::fs::File;
-use std::io::{BufWriter, Read, Write};
+use std::io::{BufWriter, Read};
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
-use app::analysis::bundle::{self, BundleOptions, FileSink};
+use app::analysis::bundle::{self, BundleOptions, DirSink, FileSink};
 use app::analysis::formats;
 use app::analysis::manifest::{self, ManifestInput};
 use app::analysis::{AnalysisResult, AnalysisSettings, BootstrapSettings, ExclusionPolicy, JudgmentSet, QcTest, analyse};
@@ -392,21 +392,9 @@ pub fn settings(args: &SettingsArgs) -> Result<AnalysisSettings, String> {
     Ok(s)
 }
 
-/// Writes files into the staging directory.
-struct DirSink<'a> {
-    dir: &'a Path,
-}
-
-impl FileSink for DirSink<'_> {
-    fn file(&mut self, name: &str, write: &mut dyn FnMut(&mut dyn Write) -> std::io::Result<()>) -> Result<(), String> {
-        let path = self.dir.join(name);
-        let file = File::create(&path).map_err(|e| format!("cannot create {}: {e}", path.display()))?;
-        let mut w = BufWriter::new(file);
-        let t = Instant::now();
-        let r = write(&mut w).and_then(|_| w.flush()).map_err(|e| format!("cannot write {}: {e}", path.display()));
-        tracing::debug!("{name} written in {} ms", t.elapsed().as_millis());
-        r
-    }
+/// Logs how long each file took to write (`ASSAY_LOG=debug`).
+fn log_written(name: &str, ms: u128) {
+    tracing::debug!("{name} written in {ms} ms");
 }
 
 /// A language pair's WMT 2024 ranking and p-value matrix, `<task>-ranking-<lp>.csv` and
@@ -585,7 +573,7 @@ fn analyze_ranking(path: &Path, args: &AnalyzeArgs, start: Instant) -> Result<()
         })
         .collect();
     write_whole(&args.out, |dir| {
-        let mut sink = DirSink { dir };
+        let mut sink = DirSink { dir, written: Some(&log_written) };
         for r in &reports {
             app::analysis::bundle::write_ranking_files(&mut sink, r, None)?;
         }
@@ -641,7 +629,7 @@ fn analyze_esa(path: &Path, args: &AnalyzeArgs, format: InputFormat, start: Inst
         );
     }
     write_whole(&args.out, |dir| {
-        let mut sink = DirSink { dir };
+        let mut sink = DirSink { dir, written: Some(&log_written) };
         let mut files = Vec::new();
         for r in &analysis.ranked {
             let lp = esa::file_pair(&r.pair);
@@ -757,7 +745,7 @@ fn analyze_mqm(path: &Path, args: &AnalyzeArgs, start: Instant) -> Result<(), St
         (None, None) => {}
     }
     write_whole(&args.out, |dir| {
-        let mut sink = DirSink { dir };
+        let mut sink = DirSink { dir, written: Some(&log_written) };
         let lp = esa::file_pair(&pair);
         let mut files = Vec::new();
         let name = format!("mqm-scores-{lp}.csv");
@@ -790,7 +778,7 @@ fn analyze_mqm(path: &Path, args: &AnalyzeArgs, start: Instant) -> Result<(), St
 }
 
 fn write_all(dir: &Path, args: &AnalyzeArgs, analysed: &Analysed, source: &Value, from_db: bool, start: Instant) -> Result<(), String> {
-    let mut sink = DirSink { dir };
+    let mut sink = DirSink { dir, written: Some(&log_written) };
     let options = BundleOptions { name: &args.name, segments_in_test_set_order: from_db, darr_threshold: args.darr_threshold };
     let result = analysed.result();
     // A campaign's files are the exports' (a ranking campaign's included).

@@ -402,6 +402,19 @@ both_backends! {
             assert_eq!(status, 200, "{file}");
             assert!(std::fs::read(all_raw.join(file)).unwrap() == body, "{file} differs from the route's");
         }
+        // The computed files, each written into the directory as it is made, are the route's too;
+        // the directory holds what its manifest lists.
+        for f in &files {
+            let (status, body, _) = download(&researcher, &id, f, "raw").await;
+            assert_eq!(status, 200, "{f}");
+            assert!(std::fs::read(all_raw.join(f)).unwrap() == body, "{f} differs from the route's");
+        }
+        let listed: Value = serde_json::from_str(&std::fs::read_to_string(all_raw.join("manifest.json")).unwrap()).unwrap();
+        let mut listed: Vec<String> = listed["files"].as_array().unwrap().iter().map(|f| f.as_str().unwrap().to_string()).collect();
+        let mut in_dir: Vec<String> = std::fs::read_dir(&all_raw).unwrap().map(|e| e.unwrap().file_name().into_string().unwrap()).collect();
+        listed.sort();
+        in_dir.sort();
+        assert_eq!(listed, in_dir);
         let m: Value = serde_json::from_str(&std::fs::read_to_string(out.join("manifest.json")).unwrap()).unwrap();
         assert_eq!(m["filter"]["kind"], "cleaned");
         for f in &files {

@@ -22,7 +22,7 @@ use std::sync::Arc;
 
 use serde_json::{Value, json};
 
-use crate::analysis::bundle::{self, BundleOptions, MemorySink};
+use crate::analysis::bundle::{self, BundleOptions};
 use crate::analysis::campaign::CampaignAnalysis;
 use crate::analysis::db::{CampaignInfo, KeptRows};
 use crate::analysis::manifest::{self, Filter, ManifestInput};
@@ -204,13 +204,12 @@ impl Prepared {
         self.analysis.agreement().clone()
     }
 
-    /// The computed files, in memory (they are small: per system, segment and worker).
-    pub fn computed_files(&self) -> AppResult<Vec<(String, Vec<u8>)>> {
-        let mut sink = MemorySink::default();
-        self.analysis.write_files(&mut sink, &self.bundle_options()).map_err(AppError::internal)?;
-        let mut files = sink.files;
-        files.extend(self.metric_files.iter().cloned());
-        Ok(files)
+    /// The computed files' names, in order, none of them computed (the standardized
+    /// judgments alone are about 100 MB at a million judgments).
+    pub fn computed_file_names(&self) -> AppResult<Vec<String>> {
+        let mut names = self.analysis.write_files(&mut bundle::NamesOnly, &self.bundle_options()).map_err(AppError::internal)?;
+        names.extend(self.metric_files.iter().map(|(n, _)| n.clone()));
+        Ok(names)
     }
 
     fn bundle_options(&self) -> BundleOptions<'_> {
@@ -304,7 +303,7 @@ impl Prepared {
     /// Every file of `all.zip`, in order: the judgment files, the computed files, the JSON files.
     pub fn all_file_names(&self) -> AppResult<Vec<String>> {
         let mut names: Vec<String> = RowFormat::ALL.iter().map(|f| f.file_name().to_string()).collect();
-        names.extend(self.computed_files()?.into_iter().map(|(n, _)| n));
+        names.extend(self.computed_file_names()?);
         names.extend(["analysis.json", "agreement.json", "manifest.json"].map(String::from));
         Ok(names)
     }
@@ -456,9 +455,11 @@ pub async fn write_dir(db: &Db, p: &mut Prepared, kind: &Kind, dir: &std::path::
     }
     match kind {
         Kind::All => {
-            for (name, bytes) in p.computed_files()? {
-                write(&name, &bytes)?;
-                names.push(name);
+            // Each written as it is made, none held.
+            p.analysis.write_files(&mut bundle::DirSink { dir, written: None }, &p.bundle_options()).map_err(AppError::internal)?;
+            names.extend(p.computed_file_names()?);
+            for (name, bytes) in &p.metric_files {
+                write(name, bytes)?;
             }
             names.extend(["analysis.json", "agreement.json"].map(String::from));
         }

@@ -41,18 +41,12 @@ pub fn agreement(set: &JudgmentSet, r: &AnalysisResult) -> AgreementReport {
 
 /// The names of the computed files an export of this result offers.
 pub fn export_file_names(a: &CampaignAnalysis) -> Vec<String> {
-    struct Names;
-    impl crate::analysis::bundle::FileSink for Names {
-        fn file(&mut self, _: &str, _: &mut dyn FnMut(&mut dyn std::io::Write) -> std::io::Result<()>) -> Result<(), String> {
-            Ok(())
-        }
-    }
     let o = crate::analysis::bundle::BundleOptions {
         name: crate::analysis::bundle::DEFAULT_NAME,
         segments_in_test_set_order: true,
         darr_threshold: crate::analysis::export::DARR_THRESHOLD,
     };
-    a.write_files(&mut Names, &o).unwrap_or_default()
+    a.write_files(&mut crate::analysis::bundle::NamesOnly, &o).unwrap_or_default()
 }
 
 /// The results page's rows and plots from one pipeline run.

@@ -19,17 +19,33 @@ pub trait FileSink {
     fn file(&mut self, name: &str, write: &mut dyn FnMut(&mut dyn Write) -> io::Result<()>) -> Result<(), String>;
 }
 
-/// Collects files in memory (small computed files only).
-#[derive(Default)]
-pub struct MemorySink {
-    pub files: Vec<(String, Vec<u8>)>,
+/// Takes no file: [`FileSink`] calls into it give the files' names alone, none computed.
+pub struct NamesOnly;
+
+impl FileSink for NamesOnly {
+    fn file(&mut self, _: &str, _: &mut dyn FnMut(&mut dyn Write) -> io::Result<()>) -> Result<(), String> {
+        Ok(())
+    }
 }
 
-impl FileSink for MemorySink {
+/// Writes each file into the directory `dir` (created or replaced, buffered), one at a time:
+/// none is held in memory (the standardized judgments are a line per judgment).
+pub struct DirSink<'a> {
+    pub dir: &'a std::path::Path,
+    /// Told each file's name and the milliseconds it took to write (a log).
+    pub written: Option<&'a dyn Fn(&str, u128)>,
+}
+
+impl FileSink for DirSink<'_> {
     fn file(&mut self, name: &str, write: &mut dyn FnMut(&mut dyn Write) -> io::Result<()>) -> Result<(), String> {
-        let mut buf = Vec::new();
-        write(&mut buf).map_err(|e| format!("cannot write {name}: {e}"))?;
-        self.files.push((name.to_string(), buf));
+        let path = self.dir.join(name);
+        let file = std::fs::File::create(&path).map_err(|e| format!("cannot create {}: {e}", path.display()))?;
+        let mut w = io::BufWriter::new(file);
+        let started = std::time::Instant::now();
+        write(&mut w).and_then(|_| w.flush()).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+        if let Some(told) = self.written {
+            told(name, started.elapsed().as_millis());
+        }
         Ok(())
     }
 }
