@@ -39,6 +39,11 @@ impl ItemType {
     }
 
     pub fn parse(s: &str) -> Option<ItemType> {
+        // A stored name as it is, without a copy (a million are read with a campaign).
+        const ALL: [ItemType; 4] = [ItemType::System, ItemType::BadRef, ItemType::Repeat, ItemType::Ref];
+        if let Some(t) = ALL.into_iter().find(|t| t.wmt_name() == s) {
+            return Some(t);
+        }
         match s.trim().to_ascii_uppercase().as_str() {
             "SYSTEM" | "TGT" => Some(ItemType::System),
             "BAD_REF" | "BAD" => Some(ItemType::BadRef),

@@ -484,36 +484,23 @@ pub fn retained_mask(set: &JudgmentSet, r: &AnalysisResult) -> Vec<bool> {
     set.records.iter().map(|j| !excluded[j.worker as usize * n_tasks + j.task as usize]).collect()
 }
 
-/// The agreement report over every judgment and over the retained workers' judgments.
-pub fn agreement(set: &JudgmentSet, r: &AnalysisResult) -> AgreementReport {
-    agreement_given(set, r, None)
+/// The agreement report over every judgment (`all_workers`, made by [`agreement_of_all`]) and
+/// over the retained workers' judgments.
+pub fn agreement(set: &JudgmentSet, r: &AnalysisResult, all_workers: Vec<super::agreement::GroupAgreement>) -> AgreementReport {
+    let keep = retained_mask(set, r);
+    // Quality control kept every judgment: the retained workers' report is the same.
+    let retained_workers = if keep.iter().all(|&k| k) {
+        all_workers.clone()
+    } else {
+        super::agreement::agreement_report(set, Some(&keep), super::agreement::Scale::of_task)
+    };
+    AgreementReport { all_workers, retained_workers }
 }
 
 /// Every worker's agreement report of `set` ([`agreement`]'s first half, which does not depend
 /// on quality control: [`compute`] makes it beside the pipeline).
-fn agreement_of_all(set: &JudgmentSet) -> Vec<super::agreement::GroupAgreement> {
+pub fn agreement_of_all(set: &JudgmentSet) -> Vec<super::agreement::GroupAgreement> {
     super::agreement::agreement_report(set, None, super::agreement::Scale::of_task)
-}
-
-/// [`agreement`], with every worker's report when made already.
-fn agreement_given(set: &JudgmentSet, r: &AnalysisResult, all_workers: Option<Vec<super::agreement::GroupAgreement>>) -> AgreementReport {
-    use super::agreement::{Scale, agreement_report};
-    let keep = retained_mask(set, r);
-    // Quality control kept every judgment: the retained workers' report is the same.
-    if keep.iter().all(|&k| k) {
-        let all_workers = all_workers.unwrap_or_else(|| agreement_of_all(set));
-        return AgreementReport { retained_workers: all_workers.clone(), all_workers };
-    }
-    if let Some(all_workers) = all_workers {
-        return AgreementReport { all_workers, retained_workers: agreement_report(set, Some(&keep), Scale::of_task) };
-    }
-    // The two reports are independent: one on each core.
-    let (all_workers, retained_workers) = std::thread::scope(|s| {
-        let all = s.spawn(|| agreement_report(set, None, Scale::of_task));
-        let retained = agreement_report(set, Some(&keep), Scale::of_task);
-        (all.join().expect("the agreement report panicked"), retained)
-    });
-    AgreementReport { all_workers, retained_workers }
 }
 
 /// (count, largest id) of a set of judgments.
@@ -711,7 +698,7 @@ async fn compute(loaded: LoadedCampaign, settings: &AnalysisSettings) -> AppResu
         });
         let ranking = blocks.map(|b| ranking_analysis(&set, &result, b));
         let esa = ratings.map(|x| esa_analysis(&set, &result, x));
-        let agreement = agreement_given(&set, &result, Some(all_workers));
+        let agreement = agreement(&set, &result, all_workers);
         (set, result, ranking, esa, agreement)
     })
     .await
@@ -873,8 +860,7 @@ mod agreement_tests {
                 all_workers: agreement_report(&set, None, Scale::of_task),
                 retained_workers: agreement_report(&set, Some(&keep), Scale::of_task),
             };
-            assert_eq!(agreement(&set, &r), expected);
-            assert_eq!(agreement_given(&set, &r, Some(agreement_of_all(&set))), expected);
+            assert_eq!(agreement(&set, &r, agreement_of_all(&set)), expected);
             assert_eq!(expected.all_workers == expected.retained_workers, !excluded);
         }
     }

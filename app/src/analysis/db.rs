@@ -745,24 +745,12 @@ where
 /// The columns of the judgment query ([`judgment_columns`]).
 const JUDGMENT_COLUMN_COUNT: usize = 17;
 
-/// An item type as stored (`hit_items.item_type` holds one of four names); others as
-/// [`ItemType::parse`] reads them.
-fn stored_item_type(name: &[u8]) -> Option<ItemType> {
-    match name {
-        b"SYSTEM" => Some(ItemType::System),
-        b"BAD_REF" => Some(ItemType::BadRef),
-        b"REPEAT" => Some(ItemType::Repeat),
-        b"REF" => Some(ItemType::Ref),
-        other => ItemType::parse(std::str::from_utf8(other).ok()?),
-    }
-}
-
 /// The current row of the judgment query, read from SQLite's C interface, as a
 /// [`StoredJudgment`].
 fn raw_judgment(row: &RawStatement<'_>, campaign_id: i64) -> AppResult<StoredJudgment> {
     let id = row.int(0);
     let ctx = |col: &str| format!("campaign {campaign_id}: the {col} of judgment {id}");
-    let item_type = stored_item_type(row.text(6)).ok_or_else(|| {
+    let item_type = std::str::from_utf8(row.text(6)).ok().and_then(ItemType::parse).ok_or_else(|| {
         AppError::internal(format!("judgment {id}: unknown item type {:?}", String::from_utf8_lossy(row.text(6))))
     })?;
     Ok(StoredJudgment {

@@ -456,10 +456,10 @@ pub async fn write_dir(db: &Db, p: &mut Prepared, kind: &Kind, dir: &std::path::
     match kind {
         Kind::All => {
             // Each written as it is made, none held.
-            p.analysis.write_files(&mut bundle::DirSink { dir, written: None }, &p.bundle_options()).map_err(AppError::internal)?;
-            names.extend(p.computed_file_names()?);
+            names.extend(p.analysis.write_files(&mut bundle::DirSink { dir, written: None }, &p.bundle_options()).map_err(AppError::internal)?);
             for (name, bytes) in &p.metric_files {
                 write(name, bytes)?;
+                names.push(name.clone());
             }
             names.extend(["analysis.json", "agreement.json"].map(String::from));
         }

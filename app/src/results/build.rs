@@ -1,7 +1,7 @@
 //! Server half: runs the analysis pipeline on a campaign and turns its outcome into rows.
 
 use assay_core::plots::{self, ZPoint};
-use super::{AgreementReport, ClusterRow, ExcludedWorker, GroupView, ResultsOptions, ResultsView, SystemRow, WorkerRow};
+use super::{ClusterRow, ExcludedWorker, GroupView, ResultsOptions, ResultsView, SystemRow, WorkerRow};
 use crate::analysis::campaign::{CampaignAnalysis, Stamp};
 use crate::analysis::{self, AnalysisResult, AnalysisSettings, ExclusionPolicy, JudgmentSet, QcTest, WorkerQc};
 use crate::db::Db;
@@ -31,12 +31,6 @@ pub fn excluded(r: &AnalysisResult) -> Vec<ExcludedWorker> {
         .into_iter()
         .map(|e| ExcludedWorker { worker: e.worker, task: e.task, reason: e.reason })
         .collect()
-}
-
-/// The agreement report over every judgment and over the retained workers' judgments (see
-/// [`crate::analysis::campaign::agreement`]).
-pub fn agreement(set: &JudgmentSet, r: &AnalysisResult) -> AgreementReport {
-    crate::analysis::campaign::agreement(set, r)
 }
 
 /// The names of the computed files an export of this result offers.
