@@ -52,7 +52,7 @@ fn expected(fixture: &Path, engine: &str) -> Value {
 }
 
 /// The versions of the migrations this code embeds (the numbered files of migrations/sqlite,
-/// which tests/tests/migrations.rs checks are paired and embedded).
+/// which tests/tests/it/migrations.rs checks are paired and embedded).
 fn embedded_versions() -> Vec<i64> {
     let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../migrations/sqlite");
     let mut v: Vec<i64> = std::fs::read_dir(&dir)

@@ -688,7 +688,7 @@ fn report(diffs: &[(String, String, String)], allowed: &[(&str, &str, &str, &str
     }
     let stale: Vec<_> = allowed.iter().filter(|(ak, aa, ab, _)| !diffs.iter().any(|(k, a, b)| ak == k && aa == a && ab == b)).collect();
     if !stale.is_empty() {
-        out.push_str("Entries of ALLOWED in tests/tests/migrations.rs that no longer match a difference (remove or update them):\n");
+        out.push_str("Entries of ALLOWED in tests/tests/it/migrations.rs that no longer match a difference (remove or update them):\n");
         for (k, a, b, _) in stale {
             out.push_str(&format!("  {k}\n      SQLite:     {a}\n      PostgreSQL: {b}\n"));
         }

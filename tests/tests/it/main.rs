@@ -1,0 +1,27 @@
+//! The integration tests, one test binary: each module was a binary of its own, and linking the
+//! whole app two dozen times was the largest part of building the suite (BENCHMARKS.md, "CI").
+
+mod accounts;
+mod analyze;
+mod annotation;
+mod campaigns;
+mod decisions;
+mod esa;
+mod esa_campaign;
+mod esa_prefilled;
+mod exports;
+mod faults;
+mod hostile;
+mod i18n;
+mod layers;
+mod metrics;
+mod migrations;
+mod mqm;
+mod onboarding;
+mod ranking;
+mod ranking_gold;
+mod results;
+mod security;
+mod studies;
+mod upgrade;
+mod word_order;
