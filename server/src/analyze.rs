@@ -786,6 +786,17 @@ fn write_all(dir: &Path, args: &AnalyzeArgs, analysed: &Analysed, source: &Value
         Analysed::File(set, result) => bundle::write_result_files(&mut sink, result, Some(set), &options)?,
         Analysed::Campaign(a) => a.write_files(&mut sink, &options)?,
     };
+    // The agreement report, as the exports' agreement.json (a file's: each task on its
+    // question's scale, word order's two questions read from score and score2).
+    let agreement = match analysed {
+        Analysed::File(set, result) => app::analysis::campaign::agreement(set, result, app::analysis::campaign::agreement_of_all(set)),
+        Analysed::Campaign(a) => a.agreement().clone(),
+    };
+    sink.file("agreement.json", &mut |w| {
+        serde_json::to_writer_pretty(&mut *w, &agreement)?;
+        w.write_all(b"\n")
+    })?;
+    files.push("agreement.json".into());
     files.push("analysis.json".into());
     let manifest = manifest::manifest(
         result,
