@@ -217,11 +217,12 @@ pub async fn simulate(config: &crate::config::Config, args: SimulateArgs) -> Res
     .map_err(app::error::AppError::into_message)?;
     let kinds: Vec<String> = report.by_kind.iter().map(|(k, n)| format!("{n} {k}")).collect();
     eprintln!(
-        "assay: {} workers did {} HITs ({} judgments) in {:.1} s; {} found no work; kinds: {}",
-        report.workers - report.idle_workers,
+        "assay: {} workers did {} HITs ({} judgments) in {:.1} s; {} failed the practice and left; {} found no work; kinds: {}",
+        report.workers - report.idle_workers - report.failed_practice,
         report.hits,
         report.judgments,
         started.elapsed().as_secs_f64(),
+        report.failed_practice,
         report.idle_workers,
         kinds.join(", ")
     );
