@@ -32,7 +32,7 @@ test('a researcher sees the scores, the z plot and the heatmap, and recomputes w
   await page.waitForSelector('section[data-role="researcher"]', { timeout: 15_000 });
   // The researcher's home lists the campaign with judgments (it used to say none had results).
   await page.waitForSelector(`#home-results li[data-campaign="${campaignId}"]`, { timeout: 15_000 });
-  assert.match(await page.locator(`#home-results li[data-campaign="${campaignId}"]`).innerText(), /200 judgments/);
+  assert.match(await page.locator(`#home-results li[data-campaign="${campaignId}"]`).innerText(), /200 answers/);
   assert.equal(await page.locator('#empty-state').count(), 0);
   assert.deepEqual(await axeViolations(page), [], 'axe-core: the researcher home');
   await page.goto(`${server.base}/campaigns/${campaignId}/results`);
@@ -57,7 +57,7 @@ test('a researcher sees the scores, the z plot and the heatmap, and recomputes w
   assert.equal(await page.locator('#heatmap svg rect').count(), rows * rows);
   assert.equal(await page.locator('#r-judgments').innerText(), '200');
   // How fresh the numbers are: when they were computed, from how many stored judgments.
-  assert.match(await page.locator('#results-freshness').innerText(), /^Computed \d{4}-\d\d-\d\d \d\d:\d\d:\d\d UTC from the \d+ judgments stored then/);
+  assert.match(await page.locator('#results-freshness').innerText(), /^Computed \d{4}-\d\d-\d\d \d\d:\d\d:\d\d UTC from the \d+ answers stored then/);
   assert.equal(await page.locator('#r-excluded-judgments').innerText(), '100');
   assert.equal(await page.locator('#r-excluded-workers').innerText(), '1');
   assert.match(await page.locator('#excluded').innerText(), /paired t/);

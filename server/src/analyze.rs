@@ -217,11 +217,12 @@ pub async fn simulate(config: &crate::config::Config, args: SimulateArgs) -> Res
     .map_err(app::error::AppError::into_message)?;
     let kinds: Vec<String> = report.by_kind.iter().map(|(k, n)| format!("{n} {k}")).collect();
     eprintln!(
-        "assay: {} workers did {} HITs ({} judgments) in {:.1} s; {} found no work; kinds: {}",
-        report.workers - report.idle_workers,
+        "assay: {} workers did {} HITs ({} judgments) in {:.1} s; {} failed the practice and left; {} found no work; kinds: {}",
+        report.workers - report.idle_workers - report.failed_practice,
         report.hits,
         report.judgments,
         started.elapsed().as_secs_f64(),
+        report.failed_practice,
         report.idle_workers,
         kinds.join(", ")
     );
@@ -786,6 +787,17 @@ fn write_all(dir: &Path, args: &AnalyzeArgs, analysed: &Analysed, source: &Value
         Analysed::File(set, result) => bundle::write_result_files(&mut sink, result, Some(set), &options)?,
         Analysed::Campaign(a) => a.write_files(&mut sink, &options)?,
     };
+    // The agreement report, as the exports' agreement.json (a file's: each task on its
+    // question's scale, word order's two questions read from score and score2).
+    let agreement = match analysed {
+        Analysed::File(set, result) => app::analysis::campaign::agreement(set, result, app::analysis::campaign::agreement_of_all(set)),
+        Analysed::Campaign(a) => a.agreement().clone(),
+    };
+    sink.file("agreement.json", &mut |w| {
+        serde_json::to_writer_pretty(&mut *w, &agreement)?;
+        w.write_all(b"\n")
+    })?;
+    files.push("agreement.json".into());
     files.push("analysis.json".into());
     let manifest = manifest::manifest(
         result,

@@ -77,6 +77,10 @@ pub enum TaskKind {
 }
 
 impl TaskKind {
+    /// Every task, in the designer's order.
+    pub const ALL: [TaskKind; 7] =
+        [TaskKind::DaAdequacy, TaskKind::DaFluency, TaskKind::DaSourceBased, TaskKind::WordOrder, TaskKind::Ranking, TaskKind::Esa, TaskKind::Mqm];
+
     /// A task of documents whose answers mark error spans (ESA, MQM): HITs of whole documents,
     /// the document as context, spans in the judgment's detail.
     pub fn marks_spans(self) -> bool {
@@ -240,7 +244,7 @@ mod tests {
             assert_eq!(serde_json::to_string(&s).unwrap(), format!("\"{s}\""));
         }
         assert_eq!(AssignmentStatus::parse("Active"), None);
-        for t in [TaskKind::DaAdequacy, TaskKind::DaFluency, TaskKind::DaSourceBased, TaskKind::WordOrder, TaskKind::Ranking, TaskKind::Esa, TaskKind::Mqm] {
+        for t in TaskKind::ALL {
             assert_eq!(TaskKind::parse(t.as_str()), Some(t));
         }
     }

@@ -2,7 +2,9 @@
 
 use serde::{Deserialize, Serialize};
 
-/// How a task's scores are compared.
+/// How the answers to one question are compared for agreement: each question a protocol
+/// declares carries its scale ([`crate::protocol::Question::scale`]), and so does each analysis
+/// task of a judgment set (`analysis::Tasks`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum Scale {
@@ -13,12 +15,7 @@ pub enum Scale {
 }
 
 impl Scale {
-    /// The scale of a campaign task by its name: its protocol's ([`crate::protocol::Protocol::scale`]);
-    /// continuous for any other name.
-    pub fn of_task(task: &str) -> Scale {
-        crate::model::TaskKind::parse(task).map_or(Scale::Continuous, |t| crate::protocol::for_task(t).scale())
-    }
-
+    /// The category of `score` (0 on a continuous scale).
     pub fn category(self, score: f64) -> u32 {
         match self {
             Scale::Continuous => 0,
@@ -55,8 +52,11 @@ pub struct GroupAgreement {
     pub task: String,
     pub lang_pair: String,
     pub scale: Scale,
-    /// Judgments of items (SYSTEM and REPEAT) that entered.
-    pub judgments: usize,
+    /// Judgments of system outputs (SYSTEM and REPEAT items) that entered, of this task (a
+    /// word-order question: one per answer to a system output; quality-control items such as
+    /// permuted references are not system outputs). Named `judgments` before.
+    #[serde(alias = "judgments")]
+    pub system_output_judgments: usize,
     /// P(E) of κ (categorical scales).
     pub p_chance: Option<f64>,
     /// The same worker on the same item (repeats).

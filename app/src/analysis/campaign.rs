@@ -492,7 +492,7 @@ pub fn agreement(set: &JudgmentSet, r: &AnalysisResult, all_workers: Vec<super::
     let retained_workers = if keep.iter().all(|&k| k) {
         all_workers.clone()
     } else {
-        super::agreement::agreement_report(set, Some(&keep), super::agreement::Scale::of_task)
+        super::agreement::agreement_report(set, Some(&keep))
     };
     AgreementReport { all_workers, retained_workers }
 }
@@ -500,7 +500,7 @@ pub fn agreement(set: &JudgmentSet, r: &AnalysisResult, all_workers: Vec<super::
 /// Every worker's agreement report of `set` ([`agreement`]'s first half, which does not depend
 /// on quality control: [`compute`] makes it beside the pipeline).
 pub fn agreement_of_all(set: &JudgmentSet) -> Vec<super::agreement::GroupAgreement> {
-    super::agreement::agreement_report(set, None, super::agreement::Scale::of_task)
+    super::agreement::agreement_report(set, None)
 }
 
 /// (count, largest id) of a set of judgments.
@@ -838,10 +838,10 @@ mod agreement_tests {
                     let segment = format!("s{seg}");
                     for (system, base) in [("A", 75.0), ("B", 40.0)] {
                         let score = if careless { 50.0 + (seg % 4) as f64 } else { base + ((seg + pass) % 6) as f64 * 2.0 };
-                        set.push(JudgmentNames { worker: w, hit: "h", system, segment: &segment, lang_pair: "de-en", task: "ad" }, ItemType::System, score, 2.0);
+                        set.push(JudgmentNames { worker: w, hit: "h", system, segment: &segment, lang_pair: "de-en", task: "ad", scale: Scale::Continuous }, ItemType::System, score, 2.0);
                     }
                     let bad = if careless { 52.0 } else { 10.0 + (seg % 5) as f64 };
-                    set.push(JudgmentNames { worker: w, hit: "h", system: "A", segment: &segment, lang_pair: "de-en", task: "ad" }, ItemType::BadRef, bad, 2.0);
+                    set.push(JudgmentNames { worker: w, hit: "h", system: "A", segment: &segment, lang_pair: "de-en", task: "ad", scale: Scale::Continuous }, ItemType::BadRef, bad, 2.0);
                 }
             }
         }
@@ -857,8 +857,8 @@ mod agreement_tests {
             assert_eq!(excluded, exclusion == ExclusionPolicy::NotPassed, "the careless worker is excluded only by quality control");
             let keep = retained_mask(&set, &r);
             let expected = AgreementReport {
-                all_workers: agreement_report(&set, None, Scale::of_task),
-                retained_workers: agreement_report(&set, Some(&keep), Scale::of_task),
+                all_workers: agreement_report(&set, None),
+                retained_workers: agreement_report(&set, Some(&keep)),
             };
             assert_eq!(agreement(&set, &r, agreement_of_all(&set)), expected);
             assert_eq!(expected.all_workers == expected.retained_workers, !excluded);

@@ -929,7 +929,7 @@ pub fn judgment_set<R: Borrow<StoredJudgment>>(rows: &[R], names: &StoredNames, 
     let lang_pair = u16::try_from(set.lang_pairs.intern(&shape.lang_pair)).expect("one language pair");
     let tasks: Vec<u16> = questions
         .iter()
-        .map(|q| u16::try_from(set.tasks.intern(q.task_name(shape.task))).expect("a few questions"))
+        .map(|q| u16::try_from(set.tasks.intern(q.task_name(shape.task), q.scale)).expect("a few questions"))
         .collect();
     let mut workers: FxMap<i64, u32> = FxMap::default();
     let mut hits: FxMap<i32, u32> = FxMap::default();

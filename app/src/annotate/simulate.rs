@@ -15,10 +15,18 @@
 //! one segment) is ranked by [`SimulatedWorker::rank_block`] from the outputs' true qualities
 //! (a degraded copy's is its original's less 30 points), so careful workers rank copies below
 //! their originals and random clickers do not.
+//!
+//! A campaign with practice items (issue 38 item 9) is practised first, through
+//! [`super::server::practice_answer_in`] as the practice screen sends answers: a practice item's
+//! true quality is what it is built to be (a human translation: [`PRACTICE_HIGH`]; a strongly
+//! degraded copy: [`PRACTICE_LOW`]), answered as the worker answers any item, so careful workers
+//! pass and careless ones mostly fail. A failed round starts over, as on the screen; a worker
+//! who has failed [`PRACTICE_ROUNDS`] rounds gives the HIT back (its slot free for the next
+//! worker) and leaves, counted in [`SimulationReport::failed_practice`].
 
 use std::collections::HashMap;
 
-use super::server::{Answer, ScreenAnswer, Work, WorkError, start, submit, submit_screen};
+use super::server::{Answer, PracticeGiven, ScreenAnswer, Work, WorkError, practice_answer_in, start, submit, submit_screen, work_state};
 use crate::campaign::assign::{Platform, crowd_worker, next_assignment};
 use crate::db::Db;
 use crate::error::{AppError, AppResult, StorageContext};
@@ -91,6 +99,8 @@ pub struct SimulationReport {
     pub judgments: usize,
     /// Workers who found no work left.
     pub idle_workers: usize,
+    /// Workers who failed the campaign's practice [`PRACTICE_ROUNDS`] times and left.
+    pub failed_practice: usize,
     pub by_kind: Vec<(String, usize)>,
 }
 
@@ -143,8 +153,15 @@ pub async fn simulate_campaign(
         let worker_id = crowd_worker(db, Platform::Link, &format!("sim-{}-{i}", mix.seed)).await?;
         let mut simulated = SimulatedWorker::new(kind, mix.seed.wrapping_mul(1_000_003).wrapping_add(i as u64));
         let mut did = 0;
+        let mut gave_up = false;
         for _ in 0..mix.hits_per_worker {
             let Some(a) = next_assignment(db, campaign_id, worker_id, None).await? else { break };
+            let task = Answering { word_order, esa, mqm };
+            if !practise(db, &work, secret, campaign_id, &a.public_id, &mut simulated, task).await? {
+                give_back(db, a.id).await?;
+                gave_up = true;
+                break;
+            }
             let items = item_facts(db, a.hit_id).await?;
             let mut step = start(db, &work, secret, None, &a.public_id).await.map_err(work_error)?;
             if ranking {
@@ -225,7 +242,10 @@ pub async fn simulate_campaign(
             did += 1;
             report.hits += 1;
         }
-        if did == 0 {
+        if gave_up {
+            report.failed_practice += 1;
+            *kinds.entry(kind).or_default() += 1;
+        } else if did == 0 {
             report.idle_workers += 1;
         } else {
             *kinds.entry(kind).or_default() += 1;
@@ -282,6 +302,79 @@ pub async fn free_slots(db: &Db, campaign_id: i64) -> AppResult<usize> {
 
 fn work_error(e: WorkError) -> AppError {
     e.into()
+}
+
+/// The true quality of a practice item a careful reader scores high (a human translation, as a
+/// reference's true quality is).
+pub const PRACTICE_HIGH: f64 = 88.0;
+/// The true quality of a practice item a careful reader scores low (a strongly degraded copy).
+pub const PRACTICE_LOW: f64 = 20.0;
+/// Failed practice rounds after which a simulated worker leaves.
+pub const PRACTICE_ROUNDS: i64 = 3;
+
+/// How the campaign's answers are made (the protocols answered item by item).
+#[derive(Clone, Copy)]
+struct Answering {
+    word_order: bool,
+    esa: bool,
+    mqm: bool,
+}
+
+/// Works through the campaign's practice before the HIT of assignment `public_id`, if there is
+/// one left to do: each practice item answered as `worker` answers an item of its true quality,
+/// a failed round started over. True when the HIT may start (no practice, or passed); false
+/// when the worker failed [`PRACTICE_ROUNDS`] rounds.
+async fn practise(db: &Db, work: &Work, secret: &[u8], campaign_id: i64, public_id: &str, worker: &mut SimulatedWorker, task: Answering) -> AppResult<bool> {
+    let context = || format!("reading the practice items of campaign {campaign_id}");
+    // What each practice item is (the simulator knows what the screen hides).
+    let high: HashMap<i64, bool> = sqlx::query_as::<_, (i64, i64)>("SELECT position, expect_high FROM practice_items WHERE campaign_id = $1")
+        .bind(campaign_id)
+        .fetch_all(&db.pool)
+        .await
+        .with_context(context)?
+        .into_iter()
+        .map(|(p, h)| (p, h != 0))
+        .collect();
+    if high.is_empty() {
+        return Ok(true);
+    }
+    loop {
+        let state = work_state(db, work, secret, None, public_id).await.map_err(work_error)?;
+        let Some(practice) = state.practice.filter(|p| !p.passed) else { return Ok(true) };
+        if practice.round > PRACTICE_ROUNDS {
+            return Ok(false);
+        }
+        let item = practice.item.ok_or_else(|| AppError::internal(format!("practice item {} of campaign {campaign_id} is not shown", practice.position)))?;
+        let expect_high =
+            *high.get(&practice.position).ok_or_else(|| AppError::internal(format!("campaign {campaign_id} has no practice item {}", practice.position)))?;
+        let truth = if expect_high { PRACTICE_HIGH } else { PRACTICE_LOW };
+        let score = worker.score(truth);
+        let given = if task.word_order {
+            let second = worker.score(truth);
+            PracticeGiven { score: Some(nearest_box(score)), score2: Some(nearest_box(second)), spans: Vec::new() }
+        } else if task.esa {
+            PracticeGiven { score: Some(score), score2: None, spans: simulated_spans(&item.candidate, score) }
+        } else if task.mqm {
+            // MQM: the server scores the errors.
+            PracticeGiven { score: None, score2: None, spans: simulated_mqm_spans(&item.candidate, score) }
+        } else {
+            PracticeGiven { score: Some(score), score2: None, spans: Vec::new() }
+        };
+        practice_answer_in(db, None, public_id, practice.position, given, None).await.map_err(work_error)?;
+    }
+}
+
+/// A worker who leaves before starting gives assignment `id` back: its slot is free for the
+/// next worker, as a returned HIT's is.
+async fn give_back(db: &Db, id: i64) -> AppResult<()> {
+    sqlx::query("UPDATE assignments SET status = $1 WHERE id = $2 AND status = $3 AND item_shown_at IS NULL")
+        .bind(AssignmentStatus::Returned.as_str())
+        .bind(id)
+        .bind(AssignmentStatus::Active.as_str())
+        .execute(&db.writer)
+        .await
+        .with_context(|| format!("giving back assignment {id}"))?;
+    Ok(())
 }
 
 /// A 0–100 score as the nearest of word order's five boxes (0, .25, …, 1).

@@ -103,6 +103,7 @@ pub fn results_view(a: &CampaignAnalysis, options: ResultsOptions) -> ResultsVie
         stored_judgments: a.stored_judgments,
         options,
         judgments: r.judgments,
+        questions: r.names.tasks.len(),
         judgments_excluded: r.judgments_excluded,
         judgments_unstandardised: r.judgments_unstandardised,
         judgments_scored: r.judgments_scored,

@@ -79,12 +79,18 @@ pub struct ExcludedWorker {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct ResultsView {
     pub campaign: String,
-    /// When these numbers were computed (Unix milliseconds) and on how many stored judgments:
-    /// the page says how fresh they are.
+    /// When these numbers were computed (Unix milliseconds) and on how many stored answers (one
+    /// per item a worker answered, skipped ones included; the results list's count): the page
+    /// says how fresh they are.
     pub computed_at_ms: i64,
     pub stored_judgments: i64,
     pub options: ResultsOptions,
+    /// The analysis' judgments: a record per question an answer answers (word order: two per
+    /// answer), skipped answers left out.
     pub judgments: usize,
+    /// Questions per answer (analysis tasks: word order 2, the others 1).
+    #[serde(default)]
+    pub questions: usize,
     pub judgments_excluded: usize,
     pub judgments_unstandardised: usize,
     pub judgments_scored: usize,
@@ -872,6 +878,13 @@ mod time_tests {
     }
 }
 
+/// The range of an analysis task's raw scores and the decimals to show them with: `0–1` for
+/// word order (each question) and ranking, `0–100` for DA (the results page's and the history's
+/// axes).
+pub fn raw_scale(task: &str) -> (&'static str, usize) {
+    if task.starts_with("word-order") || task == "ranking" { ("0–1", 3) } else { ("0–100", 1) }
+}
+
 /// A campaign in the researchers' list of results.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct ResultsEntry {
@@ -879,6 +892,8 @@ pub struct ResultsEntry {
     pub name: String,
     pub task: String,
     pub status: String,
+    /// Answers stored: one per item a worker answered (skipped ones included), whatever the
+    /// number of questions (a word-order answer answers two; the results page counts those).
     pub judgments: i64,
 }
 

@@ -148,13 +148,14 @@ fn ResultsBody(r: ResultsView, campaign_id: i64) -> impl IntoView {
         </p>
         <p class="hint" id="results-freshness">
             {format!(
-                "Computed {} from the {} judgments stored then; recomputed when new judgments arrive (reload to see them).",
+                "Computed {} from the {} answers stored then; recomputed when new answers arrive (reload to see them).",
                 crate::results::utc_time(r.computed_at_ms),
                 r.stored_judgments
             )}
         </p>
         <dl class="implications" id="results-counts">
-            <dt>"Judgments"</dt><dd id="r-judgments">{r.judgments}</dd>
+            <dt>"Answers stored"</dt><dd id="r-answers">{r.stored_judgments}</dd>
+            <dt>{judgments_label(r.questions)}</dt><dd id="r-judgments">{r.judgments}</dd>
             <dt>"Workers"</dt><dd id="r-workers">{r.workers}</dd>
             <dt>"Workers excluded"</dt><dd id="r-excluded-workers">{excluded_workers}</dd>
             <dt>"Judgments of excluded workers"</dt><dd id="r-excluded-judgments">{r.judgments_excluded}</dd>
@@ -185,6 +186,16 @@ fn ResultsBody(r: ResultsView, campaign_id: i64) -> impl IntoView {
     }
 }
 
+/// What the results page's judgment count counts: the analysis' records, one per question an
+/// answer answers (word order asks two), skipped answers and gold blocks left out.
+fn judgments_label(questions: usize) -> String {
+    if questions > 1 {
+        format!("Judgments analysed (one per question: {questions} per answer)")
+    } else {
+        "Judgments analysed (one per answer)".to_string()
+    }
+}
+
 /// The agreement report: intra-annotator (repeats) and inter-annotator (shared items).
 #[component]
 fn Agreement(report: AgreementReport) -> impl IntoView {
@@ -197,7 +208,7 @@ fn Agreement(report: AgreementReport) -> impl IntoView {
         view! {
             <tr class="agreement-row" data-scope=scope data-kind=kind data-task=g.task.clone()>
                 <td>{scope}</td><td>{format!("{} · {}", g.task, g.lang_pair)}</td><td>{kind}</td>
-                <td class="num">{f.pairs}</td><td class="num">{f.workers}</td><td class="num">{f.items}</td>
+                <td class="num agreement-judgments">{g.system_output_judgments}</td><td class="num">{f.pairs}</td><td class="num">{f.workers}</td><td class="num">{f.items}</td>
                 <td class="num">{r_or_kappa}</td><td class="num">{opt(f.mean_abs_difference, 2)}</td>
                 <td class="num">{opt(f.p_agree, 3)}</td>
             </tr>
@@ -214,12 +225,14 @@ fn Agreement(report: AgreementReport) -> impl IntoView {
             <h2>"Agreement"</h2>
             <p class="hint">
                 "Intra-annotator: the same worker on the same system output (repeats). Inter-annotator: two workers on the "
-                "same system output. DA: Pearson r and mean |difference|; word order: Cohen's κ (chance agreement from the data) "
-                "and the share of agreeing pairs."
+                "same system output. DA: Pearson r and mean |difference|; word order: Cohen's κ over the five boxes of each question "
+                "(chance agreement from the data) and the share of agreeing pairs. Judgments: the judgments of system outputs "
+                "that entered, per question (quality-control items such as permuted references are not system outputs); "
+                "items: the system outputs with a pair (judged twice by one worker, or by two or more workers)."
             </p>
             <table class="data" id="agreement-table">
                 <thead><tr>
-                    <th>"Workers"</th><th>"Task · pair"</th><th>"Pairs of"</th><th>"Pairs"</th><th>"Workers"</th><th>"Items"</th>
+                    <th>"Workers"</th><th>"Task · pair"</th><th>"Pairs of"</th><th>"Judgments"</th><th>"Pairs"</th><th>"Workers"</th><th>"Items"</th>
                     <th>"r / κ"</th><th>"Mean |difference|"</th><th>"Agreeing"</th>
                 </tr></thead>
                 <tbody>{rows}</tbody>
@@ -318,11 +331,7 @@ fn Group(g: GroupView) -> impl IntoView {
     }
 }
 
-/// The range of a task's raw scores and the decimals to show them with: `0–1` for word order
-/// (each question) and ranking, `0–100` for DA.
-fn raw_scale(task: &str) -> (&'static str, usize) {
-    if task.starts_with("word-order") || task == "ranking" { ("0–1", 3) } else { ("0–100", 1) }
-}
+use super::raw_scale;
 
 #[cfg(test)]
 mod scale_tests {
@@ -1316,7 +1325,7 @@ pub fn ResearcherHome() -> impl IntoView {
                                     {with.into_iter().map(|c| view! {
                                         <li data-campaign=c.id.to_string()>
                                             <a href=format!("/campaigns/{}/results", c.id) rel="external"><strong>{c.name}</strong></a>
-                                            {format!(" · {} · {} · {} judgments", crate::model::task_label(&c.task), c.status, thousands(c.judgments.max(0) as usize))}
+                                            {format!(" · {} · {} · {} answers", crate::model::task_label(&c.task), c.status, thousands(c.judgments.max(0) as usize))}
                                         </li>
                                     }).collect_view()}
                                 </ul>
@@ -1346,7 +1355,7 @@ pub fn ResultsIndex() -> impl IntoView {
                         })),
                         Ok(l) => Either::Right(Either::Right(view! {
                             <table class="data" id="results-campaigns">
-                                <thead><tr><th>"Campaign"</th><th>"Task"</th><th>"Status"</th><th>"Judgments"</th></tr></thead>
+                                <thead><tr><th>"Campaign"</th><th>"Task"</th><th>"Status"</th><th>"Answers"</th></tr></thead>
                                 <tbody>
                                     {l.into_iter().map(|c| view! {
                                         <tr>

@@ -143,9 +143,9 @@ pub async fn history(db: &Db) -> AppResult<Vec<PairHistory>> {
 
 /// [`history`] of the campaigns `keep` lets through (a caller's teams', see `web::teams`).
 pub async fn history_of(db: &Db, keep: &(dyn Fn(i64) -> bool + Sync)) -> AppResult<Vec<PairHistory>> {
-    // (id, name, task, source language, target language, judgments)
+    // (id, name, test set, source language, target language, judgments)
     let rows: Vec<(i64, String, String, String, String, i64)> = sqlx::query_as(
-        "SELECT c.id, c.name, c.task, t.source_lang, t.target_lang, \
+        "SELECT c.id, c.name, t.name, t.source_lang, t.target_lang, \
          (SELECT COUNT(*) FROM judgments j JOIN assignments a ON a.id = j.assignment_id JOIN hits h ON h.id = a.hit_id \
           WHERE h.campaign_id = c.id) AS n \
          FROM campaigns c JOIN test_sets t ON t.id = c.test_set_id WHERE c.status <> $1 \
@@ -155,24 +155,30 @@ pub async fn history_of(db: &Db, keep: &(dyn Fn(i64) -> bool + Sync)) -> AppResu
     .fetch_all(&db.pool)
     .await
     .context("listing the campaigns for the history")?;
-    // (pair, task) → campaigns in launch order with their points and study facts.
+    // (pair, analysis task) → campaigns in launch order with their points and study facts. A
+    // campaign of several questions (word order) has a time line per question: their scores are
+    // different measurements.
     let mut groups: BTreeMap<(String, String), Vec<(i64, String, Vec<HistoryPoint>, Option<String>)>> = BTreeMap::new();
-    for (id, name, task, source_lang, target_lang, n) in rows {
+    // (pair, analysis task) → why campaigns with judgments have no score there.
+    let mut unscored: BTreeMap<(String, String), Vec<String>> = BTreeMap::new();
+    for (id, name, test_set_name, source_lang, target_lang, n) in rows {
         if n == 0 || !keep(id) {
             continue;
         }
         let pair = format!("{source_lang}-{target_lang}");
         let analysis = analyse_campaign(db, id).await?;
         let result = &analysis.result;
-        let mut points = Vec::new();
+        let mut points: BTreeMap<String, Vec<HistoryPoint>> = BTreeMap::new();
         for g in &result.groups {
+            let question = result.names.tasks[g.task as usize].clone();
             for s in &g.systems {
                 let label = &result.names.systems[s.system as usize];
-                let (system, test_set) = label.rsplit_once(" @ ").unwrap_or((label.as_str(), ""));
-                points.push(HistoryPoint {
+                // A study arm names each system with its test set; any other campaign has one.
+                let (system, test_set) = label.rsplit_once(" @ ").unwrap_or((label.as_str(), test_set_name.as_str()));
+                points.entry(question.clone()).or_default().push(HistoryPoint {
                     campaign_id: id,
                     campaign: name.clone(),
-                    task: task.clone(),
+                    task: question.clone(),
                     test_set: test_set.to_string(),
                     system: system.to_string(),
                     raw: s.raw,
@@ -180,6 +186,23 @@ pub async fn history_of(db: &Db, keep: &(dyn Fn(i64) -> bool + Sync)) -> AppResu
                     n: s.n_judgments,
                 });
             }
+        }
+        // Judgments but no score: say why rather than draw an empty time line.
+        let missing: Vec<(u32, String)> =
+            result.names.tasks.iter().enumerate().filter(|(_, t)| !points.contains_key(*t)).map(|(k, t)| (k as u32, t.clone())).collect();
+        for (t, question) in missing {
+            let workers: Vec<_> = result.workers.iter().filter(|w| u32::from(w.task) == t).collect();
+            let kept = workers.iter().filter(|w| !result.settings.exclusion.excludes(w)).count();
+            let why = if kept == 0 {
+                format!(
+                    "#{id}: {name} has no score yet: quality control kept none of its {} worker(s) (a worker is kept once the reliability test passes; see the campaign's workers page)",
+                    workers.len()
+                )
+            } else {
+                format!("#{id}: {name} has no score yet: its kept workers judged no system output")
+            };
+            unscored.entry((pair.clone(), question.clone())).or_default().push(why);
+            points.insert(question.clone(), Vec::new());
         }
         let study = match crate::campaign::launch::study_groups(db, id).await? {
             Some(_) => {
@@ -192,7 +215,9 @@ pub async fn history_of(db: &Db, keep: &(dyn Fn(i64) -> bool + Sync)) -> AppResu
             }
             None => None,
         };
-        groups.entry((pair, task)).or_default().push((id, name, points, study));
+        for (question, points) in points {
+            groups.entry((pair.clone(), question)).or_default().push((id, name.clone(), points, study.clone()));
+        }
     }
     let mut out = Vec::new();
     for ((pair, task), campaigns) in groups {
@@ -248,8 +273,14 @@ pub async fn history_of(db: &Db, keep: &(dyn Fn(i64) -> bool + Sync)) -> AppResu
         }
         let series: Vec<Series> =
             by_system.iter().map(|(name, points)| Series { name, dashed: false, points: points.clone() }).collect();
-        let svg = plots::timeline(&times, &series, "mean raw score (0–100)", Some(CONFIDENCE));
+        // No point, no axis to draw (an empty plot's axis says nothing of the scale).
+        let svg = if series.is_empty() {
+            String::new()
+        } else {
+            plots::timeline(&times, &series, &format!("mean raw score ({})", crate::results::raw_scale(&task).0), Some(CONFIDENCE))
+        };
         out.push(PairHistory {
+            unscored: unscored.remove(&(pair.clone(), task.clone())).unwrap_or_default(),
             pair,
             task,
             campaigns: campaigns.iter().map(|c| format!("#{}: {}", c.0, c.1)).collect(),

@@ -181,7 +181,11 @@ pub struct Link {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct PairHistory {
     pub pair: String,
+    /// The analysis task: the campaigns' task, or one of its questions (`word-order-q1`).
     pub task: String,
+    /// Campaigns with judgments and no score in this task, each with why.
+    #[serde(default)]
+    pub unscored: Vec<String>,
     /// Campaigns in launch order (the time axis).
     pub campaigns: Vec<String>,
     pub points: Vec<HistoryPoint>,

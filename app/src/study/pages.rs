@@ -463,7 +463,8 @@ fn PairHistoryView(h: PairHistory) -> impl IntoView {
     view! {
         <section class="pair-history" data-pair=h.pair.clone() data-task=h.task.clone()>
             <h2>{format!("{} · {}", h.pair, h.task)}</h2>
-            <div class="plot-box timeline-box" inner_html=h.timeline_svg></div>
+            {(!h.timeline_svg.is_empty()).then(|| view! { <div class="plot-box timeline-box" inner_html=h.timeline_svg.clone()></div> })}
+            {h.unscored.into_iter().map(|why| view! { <p class="hint unscored">{why}</p> }).collect_view()}
             <p class="hint">{format!("Campaigns: {}", h.campaigns.join("; "))}</p>
             <table class="data history-points">
                 <thead><tr><th>"Campaign"</th><th>"System"</th><th>"Test set"</th><th>"Mean raw"</th><th>"95% interval"</th><th>"n"</th></tr></thead>

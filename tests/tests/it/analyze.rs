@@ -71,7 +71,7 @@ fn analyze_a_simulated_crowd_file_and_check_every_output() {
         [
             "DA-seglevel.csv", "DA-syslevel.csv", "DArr-seglevel.csv", "ad-DA-diff-wilcoxon-rs-de-en.csv", "ad-deen-good-stnd.csv", "ad-seg-scores-de-en.csv",
             "ad-sys-ranking-de-en-z.csv", "ad-sys-scores-de-en.csv", "ad-trk-stats.csv", "ad-wrkr-stats.csv",
-            "adwilcox-de-en.csv", "analysis.json", "clusters.csv", "de-en.assay-raw.seg.score",
+            "adwilcox-de-en.csv", "agreement.json", "analysis.json", "clusters.csv", "de-en.assay-raw.seg.score",
             "de-en.assay-raw.sys.score", "de-en.assay-z.seg.score", "de-en.assay-z.sys.score", "unreliable-workers.txt",
         ]
     );
@@ -589,6 +589,54 @@ INSERT INTO judgments (id, assignment_id, hit_item_id, score, skipped, shown_at,
   (13, 1, 4, 20, 0, NULL, 9600, 1200), (14, 1, 5, 95, 0, NULL, 9700, 800),
   (20, 2, 1, 55, 0, NULL, 1, 100), (21, 2, 2, NULL, 1, NULL, 2, 100), (22, 2, 3, 40, 0, NULL, 3, NULL);
 ";
+
+/// Issue 37 item 2: `assay analyze --input` on a word-order judgment file (the layout of a
+/// campaign's `judgments.csv`) reads both questions as the campaign does and measures their
+/// agreement with κ over the five boxes, as statsmodels' Fleiss κ gives it
+/// (`tests/fixtures/agreement/word_order_kappa.py`: two workers, 25 items); a task that is no
+/// campaign's is refused, naming its line, and nothing is written.
+#[test]
+fn a_word_order_judgment_file_gives_kappa_on_both_questions() {
+    let fixture: serde_json::Value = serde_json::from_str(include_str!("../fixtures/agreement/word_order_kappa.json")).unwrap();
+    let mut csv = String::from("judgment_id,campaign_id,task,src_lang,trg_lang,hit,worker,item_type,system,segment,score,score2,skipped,seconds\n");
+    let mut id = 0;
+    for (i, item) in fixture["items"].as_array().unwrap().iter().enumerate() {
+        let system = if i % 2 == 0 { "Alpha" } else { "Beta" };
+        for (w, worker) in ["link:a", "link:b"].into_iter().enumerate() {
+            id += 1;
+            let boxes = |q: usize| item[q][w].as_f64().unwrap() / 4.0;
+            csv.push_str(&format!("{id},3,word-order,en,de,{w},{worker},SYSTEM,{system},{i},{},{},0,4\n", boxes(0), boxes(1)));
+        }
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let input = dir.path().join("judgments.csv");
+    std::fs::write(&input, &csv).unwrap();
+    let out = dir.path().join("o");
+    succeeded(&assay_cli(&["analyze", "--input", input.to_str().unwrap(), "--out", out.to_str().unwrap(), "--exclude", "none", "--bootstrap", "0"]));
+    let analysis: serde_json::Value = serde_json::from_str(&read(&out.join("analysis.json"))).unwrap();
+    assert_eq!(analysis["result"]["names"]["tasks"], serde_json::json!(["word-order-q1", "word-order-q2"]));
+    let report: serde_json::Value = serde_json::from_str(&read(&out.join("agreement.json"))).unwrap();
+    for scope in ["all_workers", "retained_workers"] {
+        let groups = report[scope].as_array().unwrap();
+        let tasks: Vec<&str> = groups.iter().map(|g| g["task"].as_str().unwrap()).collect();
+        assert_eq!(tasks, ["word-order-q1", "word-order-q2"], "{report}");
+        for (g, want) in groups.iter().zip(fixture["questions"].as_array().unwrap()) {
+            assert_eq!(g["scale"], serde_json::json!({ "categorical": { "categories": 5 } }), "{g}");
+            assert_eq!((g["system_output_judgments"].as_u64(), g["inter"]["pairs"].as_u64()), (Some(50), Some(25)), "{g}");
+            for (got, key) in [(&g["inter"]["kappa"], "fleiss_kappa"), (&g["inter"]["p_agree"], "p_agree"), (&g["p_chance"], "p_chance")] {
+                let got = got.as_f64().unwrap_or_else(|| panic!("{scope} {} {key}: {g}", g["task"]));
+                assert!((got - want[key].as_f64().unwrap()).abs() < 1e-12, "{scope} {} {key}: {got} vs {}", g["task"], want[key]);
+            }
+        }
+    }
+    // A task no campaign has: refused, naming the line; nothing written.
+    std::fs::write(&input, csv.replacen("word-order", "woj", 2)).unwrap();
+    let bad_out = dir.path().join("bad");
+    let refused = assay_cli(&["analyze", "--input", input.to_str().unwrap(), "--out", bad_out.to_str().unwrap()]);
+    let stderr = String::from_utf8_lossy(&refused.stderr);
+    assert!(!refused.status.success() && stderr.contains("line 2: task \"woj\" is not a campaign task"), "{stderr}");
+    assert!(!bad_out.exists());
+}
 
 /// `assay analyze --campaign` end to end on both databases, with the campaign inserted through
 /// the `sqlite3` / `psql` command-line clients (skipped where the client is missing).

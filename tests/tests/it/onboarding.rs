@@ -203,3 +203,40 @@ both_backends! {
         assert_eq!(worker.call("start_work", &[("assignment", &assignment)]).await.status, 200);
     }
 }
+
+both_backends! {
+    /// Issue 38 item 9: `assay simulate --campaign` on a campaign with practice items. Constant
+    /// scorers answer the practice as they answer anything, fail every round, give their HITs
+    /// back and leave; careful workers pass the practice and then do every HIT. Practice answers
+    /// are never judgments.
+    async fn a_simulated_crowd_practises_before_its_hits(server) {
+        let org = server.browser();
+        org.login(ORGANIZER).await;
+        let sets = org.call("list_test_sets", &[]).await.json();
+        let set = sets.as_array().unwrap().iter().find(|t| t["source_lang"] == "de").expect("the demo's German→English set").clone();
+        let systems: Vec<i64> = set["systems"].as_array().unwrap().iter().map(|s| s["id"].as_i64().unwrap()).collect();
+        let draft = json!({
+            "name": "Practised", "task": "da-fluency", "test_set_id": set["id"], "systems": systems, "benchmark_systems": [], "seed": 3,
+            "settings": { "judgments_wanted": 18, "redundancy": 1, "target_language": "English", "practice_items": 4, "practice_pass": 4 }
+        });
+        let (id, _, summary) = create_and_launch(&org, &draft).await;
+        let hits = summary["hits"].as_u64().unwrap();
+        let mut items = 0;
+        for h in 0..hits {
+            items += org.call("hit_items", &[("campaign_id", &id.to_string()), ("hit_index", &h.to_string())]).await.json().as_array().unwrap().len();
+        }
+        let stored = || async {
+            let list = org.call("results_campaigns", &[]).await.json();
+            list.as_array().unwrap().iter().find(|c| c["id"] == id).map_or(0, |c| c["judgments"].as_u64().unwrap())
+        };
+
+        let lazy = simulate_on(&server, id, "lazy=1", "3", &["--workers", "2"]);
+        assert!(lazy.contains("0 workers did 0 HITs (0 judgments)") && lazy.contains("2 failed the practice and left"), "{lazy}");
+        assert_eq!(stored().await, 0, "practice answers are no judgments");
+
+        // The HITs the constant scorers gave back are free for the careful workers.
+        let careful = simulate_on(&server, id, "careful=1", "4", &[]);
+        assert!(careful.contains(&format!("workers did {hits} HITs ({items} judgments)")) && careful.contains("; 0 failed the practice"), "{careful}");
+        assert_eq!(stored().await, items as u64);
+    }
+}

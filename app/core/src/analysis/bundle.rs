@@ -264,10 +264,10 @@ mod tests {
                 let segment = format!("s{seg}");
                 for (system, base) in [("A", 70.0), ("B", 45.0)] {
                     let score = if careless { 50.0 + (seg % 3) as f64 } else { base + (seg % 5) as f64 * 3.0 };
-                    set.push(JudgmentNames { worker: w, hit: "h1", system, segment: &segment, lang_pair: "de-en", task: "ad" }, ItemType::System, score, 4.5);
+                    set.push(JudgmentNames { worker: w, hit: "h1", system, segment: &segment, lang_pair: "de-en", task: "ad", scale: crate::report::Scale::Continuous }, ItemType::System, score, 4.5);
                 }
                 let bad = if careless { 51.0 } else { 20.0 + seg as f64 };
-                set.push(JudgmentNames { worker: w, hit: "h1", system: "A", segment: &segment, lang_pair: "de-en", task: "ad" }, ItemType::BadRef, bad, 3.0);
+                set.push(JudgmentNames { worker: w, hit: "h1", system: "A", segment: &segment, lang_pair: "de-en", task: "ad", scale: crate::report::Scale::Continuous }, ItemType::BadRef, bad, 3.0);
             }
         }
         let settings = AnalysisSettings { bootstrap: Some(crate::analysis::BootstrapSettings { samples: 50, ..Default::default() }), ..AnalysisSettings::default() };

@@ -29,6 +29,7 @@ fn crowd(
                     segment: &j.sid,
                     lang_pair: &pair,
                     task: "ad",
+                    scale: crate::report::Scale::Continuous,
                 },
                 j.item_type,
                 j.score,

@@ -272,6 +272,7 @@ mod tests {
                     segment: seg,
                     lang_pair: "de-en",
                     task: "ad",
+                    scale: crate::report::Scale::Continuous,
                 },
                 ItemType::System,
                 score,
@@ -358,7 +359,7 @@ mod tests {
     fn darr_seglevel_file_from_an_analysis() {
         let mut set = JudgmentSet::new(TimeBasis::PerHit);
         let mut push = |worker: &str, sys: &str, seg: &str, t: ItemType, score: f64| {
-            set.push(JudgmentNames { worker, hit: worker, system: sys, segment: seg, lang_pair: "de-en", task: "ad" }, t, score, 500.0);
+            set.push(JudgmentNames { worker, hit: worker, system: sys, segment: seg, lang_pair: "de-en", task: "ad", scale: crate::report::Scale::Continuous }, t, score, 500.0);
         };
         // Worker g passes (bad references far below their originals); worker r fails.
         for k in 0..8 {

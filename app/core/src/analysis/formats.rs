@@ -23,7 +23,7 @@ use crate::model::ItemType;
 
 use super::clusters::Comparison;
 use super::quality::WorkerQc;
-use super::{AnalysisResult, GroupResult, Judgment, JudgmentNames, JudgmentSet, Names, TimeBasis};
+use super::{AnalysisResult, GroupResult, Judgment, JudgmentNames, JudgmentSet, Names, Scale, TimeBasis};
 
 /// A problem in an input file: the 1-based line and what is wrong.
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
@@ -516,7 +516,7 @@ impl<'l> ChunkParser<'l> {
             _ => {
                 let pair = format!("{src}-{trg}");
                 let lp = u16::try_from(set.lang_pairs.intern(&pair)).map_err(|_| err(n, "more than 65,535 language pairs"))?;
-                let tk = u16::try_from(set.tasks.intern(item)).map_err(|_| err(n, "more than 65,535 tasks"))?;
+                let tk = u16::try_from(set.tasks.intern(item, Scale::Continuous)).map_err(|_| err(n, "more than 65,535 tasks"))?;
                 last_group = Some((src, trg, item, lp, tk));
                 (lp, tk)
             }
@@ -728,6 +728,8 @@ pub fn read_appraise_csv(input: impl Read, task: &str) -> Result<JudgmentSet, Fo
                 segment: f[2].trim(),
                 lang_pair: &pair,
                 task,
+                // Appraise's segment-level file holds DA scores.
+                scale: Scale::Continuous,
             },
             item_type,
             score,
@@ -738,19 +740,32 @@ pub fn read_appraise_csv(input: impl Read, task: &str) -> Result<JudgmentSet, Fo
 }
 
 /// The columns of Assay's own judgment export (`judgments.csv` / `judgments.jsonl`, see
-/// `export::rows`) that the analysis reads; the others are ignored.
+/// `export::rows`) that the analysis reads; the others are ignored (`score2` and `seconds` are
+/// read when present).
 const ASSAY_COLUMNS: [&str; 10] = ["task", "src_lang", "trg_lang", "hit", "worker", "item_type", "system", "segment", "score", "skipped"];
 
+/// One row of an Assay judgment file: a record per question of its campaign task's protocol
+/// that the answer answers (word order: `word-order-q1` from `score`, `word-order-q2` from
+/// `score2`), as the analysis reads a campaign, each on its question's agreement scale.
 fn assay_record(
     set: &mut JudgmentSet,
     n: usize,
     get: &dyn Fn(usize) -> Option<String>,
+    score2: Option<String>,
     seconds: Option<String>,
 ) -> Result<(), FormatError> {
     let skipped = matches!(get(9).as_deref().map(str::trim), Some("1" | "true"));
-    let score = get(8).map(|s| s.trim().to_string()).filter(|s| !s.is_empty() && s != "null");
-    let Some(score) = score.filter(|_| !skipped) else { return Ok(()) };
-    let score = parse_number(n, "score", &score)?;
+    let number = |what: &str, v: Option<String>| -> Result<Option<f64>, FormatError> {
+        match v.as_deref().map(str::trim) {
+            None | Some("" | "null") => Ok(None),
+            Some(v) => parse_number(n, what, v).map(Some),
+        }
+    };
+    if skipped {
+        return Ok(());
+    }
+    let Some(score) = number("score", get(8))? else { return Ok(()) };
+    let score2 = number("score2", score2)?;
     let type_text = get(5).unwrap_or_default();
     if type_text.trim().eq_ignore_ascii_case("GOLD") {
         // An output of a gold block (relative ranking): quality control in no score or ranking.
@@ -767,12 +782,14 @@ fn assay_record(
     if worker.is_empty() || system.is_empty() || segment.is_empty() {
         return Err(err(n, "worker, system and segment must not be empty"));
     }
-    set.push(
-        JudgmentNames { worker: &worker, hit: &hit, system: &system, segment: &segment, lang_pair: &pair, task: &task },
-        item_type,
-        score,
-        seconds as f32,
-    );
+    let kind = crate::model::TaskKind::parse(&task)
+        .ok_or_else(|| err(n, format!("task {task:?} is not a campaign task (an Assay judgment file names its campaign's task: {})", crate::model::TaskKind::ALL.map(crate::model::TaskKind::as_str).join(", "))))?;
+    let answer = crate::protocol::Answer { score: Some(score), score2, ..Default::default() };
+    for q in crate::protocol::for_task(kind).questions() {
+        let Some(value) = (q.read)(&answer) else { continue };
+        let names = JudgmentNames { worker: &worker, hit: &hit, system: &system, segment: &segment, lang_pair: &pair, task: q.task_name(kind), scale: q.scale };
+        set.push(names, item_type, value, seconds as f32);
+    }
     Ok(())
 }
 
@@ -782,7 +799,7 @@ fn assay_record(
 pub fn read_assay_csv(input: impl Read) -> Result<JudgmentSet, FormatError> {
     let mut set = JudgmentSet::new(TimeBasis::PerItem);
     let mut f: Vec<String> = Vec::new();
-    let mut columns: Option<([usize; 10], Option<usize>, usize)> = None;
+    let mut columns: Option<([usize; 10], Option<usize>, Option<usize>, usize)> = None;
     for (n, line) in lines(input) {
         let line = line.map_err(|e| err(n, format!("cannot read: {e}")))?;
         let line = line.trim_end_matches(['\r', '\n']);
@@ -790,21 +807,22 @@ pub fn read_assay_csv(input: impl Read) -> Result<JudgmentSet, FormatError> {
             continue;
         }
         split_csv(line, &mut f).map_err(|m| err(n, m))?;
-        let Some((cols, seconds, width)) = columns else {
+        let Some((cols, score2, seconds, width)) = columns else {
             let mut idx = [0usize; 10];
             for (k, want) in ASSAY_COLUMNS.iter().enumerate() {
                 idx[k] = f.iter().position(|h| h.trim() == *want).ok_or_else(|| {
                     err(n, format!("the header lacks column {want:?} (an Assay judgments.csv has {})", ASSAY_COLUMNS.join(",")))
                 })?;
             }
-            columns = Some((idx, f.iter().position(|h| h.trim() == "seconds"), f.len()));
+            let optional = |name: &str| f.iter().position(|h| h.trim() == name);
+            columns = Some((idx, optional("score2"), optional("seconds"), f.len()));
             continue;
         };
         if f.len() != width {
             return Err(err(n, format!("expected {width} comma-separated fields, found {}", f.len())));
         }
         let get = |k: usize| Some(f[cols[k]].clone());
-        assay_record(&mut set, n, &get, seconds.map(|k| f[k].clone()))?;
+        assay_record(&mut set, n, &get, score2.map(|k| f[k].clone()), seconds.map(|k| f[k].clone()))?;
     }
     if columns.is_none() {
         return Err(err(1, "empty input: expected the header line"));
@@ -832,7 +850,7 @@ pub fn read_assay_jsonl(input: impl Read) -> Result<JudgmentSet, FormatError> {
             other => other.to_string(),
         };
         let get = |k: usize| obj.get(ASSAY_COLUMNS[k]).map(text);
-        assay_record(&mut set, n, &get, obj.get("seconds").map(text))?;
+        assay_record(&mut set, n, &get, obj.get("score2").map(text), obj.get("seconds").map(text))?;
     }
     Ok(set)
 }
@@ -1918,13 +1936,32 @@ mod tests {
         let with_gold = format!("{csv}4,4,ranking,de,en,0,mturk:W,GOLD,SysA,s3,0.5,0,2,fail\n");
         assert_eq!(read_assay_csv(with_gold.as_bytes()).unwrap().records.len(), 2);
 
-        let jsonl = r#"{"task":"da","src_lang":"de","trg_lang":"en","hit":3,"worker":"w","item_type":"REPEAT","system":"S","segment":"7","score":55.0,"skipped":false,"seconds":1.5}
-{"task":"da","src_lang":"de","trg_lang":"en","hit":3,"worker":"w","item_type":"SYSTEM","system":"S","segment":"7","score":null,"skipped":true,"seconds":0}
+        let jsonl = r#"{"task":"da-fluency","src_lang":"de","trg_lang":"en","hit":3,"worker":"w","item_type":"REPEAT","system":"S","segment":"7","score":55.0,"skipped":false,"seconds":1.5}
+{"task":"da-fluency","src_lang":"de","trg_lang":"en","hit":3,"worker":"w","item_type":"SYSTEM","system":"S","segment":"7","score":null,"skipped":true,"seconds":0}
 "#;
         let set = read_assay_jsonl(jsonl.as_bytes()).unwrap();
         assert_eq!(set.records.len(), 1);
         assert_eq!((set.records[0].item_type, set.records[0].score, set.hits.name(0)), (ItemType::Repeat, 55.0, "3"));
         let bad = jsonl.replace("\"segment\":\"7\",", "");
         assert_eq!(read_assay_jsonl(bad.as_bytes()).unwrap_err().to_string(), "line 1: the object lacks the key \"segment\"");
+        let bad = jsonl.replace("da-fluency", "da");
+        assert!(read_assay_jsonl(bad.as_bytes()).unwrap_err().to_string().starts_with("line 1: task \"da\" is not a campaign task"));
+    }
+
+    /// A word-order campaign's file is read as the campaign is: a record per question, named as
+    /// the campaign's (`word-order-q1` from `score`, `word-order-q2` from `score2`), each on the
+    /// five boxes' scale.
+    #[test]
+    fn assay_reader_reads_both_word_order_questions() {
+        let csv = "task,src_lang,trg_lang,hit,worker,item_type,system,segment,score,score2,skipped\n\
+                   word-order,de,en,0,w,SYSTEM,S,1,0.75,0.25,0\n\
+                   word-order,de,en,0,w,BAD_REF,S,1,0,0.5,0\n";
+        let set = read_assay_csv(csv.as_bytes()).unwrap();
+        assert_eq!(set.tasks.names(), ["word-order-q1", "word-order-q2"]);
+        let records: Vec<(&str, f64)> = set.records.iter().map(|j| (set.tasks.name(u32::from(j.task)), j.score)).collect();
+        assert_eq!(records, [("word-order-q1", 0.75), ("word-order-q2", 0.25), ("word-order-q1", 0.0), ("word-order-q2", 0.5)]);
+        assert_eq!([set.tasks.scale(0), set.tasks.scale(1)], [Scale::Categorical { categories: 5 }; 2]);
+        let bad = csv.replace("0.25,0", "y,0");
+        assert_eq!(read_assay_csv(bad.as_bytes()).unwrap_err().to_string(), "line 2: score2 is not a number: \"y\"");
     }
 }

@@ -585,7 +585,8 @@ mod tests {
             for worker in ["good", "bad"] {
                 for seg in 0..4 {
                     let segment = seg.to_string();
-                    let names = JudgmentNames { worker, hit: "h", system: "A", segment: &segment, lang_pair: "de-en", task };
+                    let scale = crate::protocol::for_task(crate::model::TaskKind::parse(task).unwrap()).questions()[0].scale;
+                    let names = JudgmentNames { worker, hit: "h", system: "A", segment: &segment, lang_pair: "de-en", task, scale };
                     set.push(names, ItemType::System, 0.5, 1.0);
                 }
             }

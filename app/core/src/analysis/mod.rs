@@ -31,6 +31,7 @@ use std::hash::{BuildHasherDefault, Hasher};
 use serde::{Deserialize, Serialize};
 
 use crate::model::ItemType;
+pub use crate::report::Scale;
 use assay_stats::RankSumOptions;
 
 pub use clusters::{ClusterRule, Comparison, ComparisonUnit, SystemRank, combine_adequacy_fluency};
@@ -119,6 +120,48 @@ impl Serialize for Interner {
     }
 }
 
+/// The analysis tasks of a judgment set (a campaign's task, or each question of it: word order's
+/// `word-order-q1` and `word-order-q2`), each with the scale its agreement is measured on. A task
+/// is interned with its scale, so no task is without one: the agreement report reads it here
+/// ([`Tasks::scale`]), never from the task's name. Reads as an [`Interner`] of names otherwise.
+#[derive(Clone, Debug, Default)]
+pub struct Tasks {
+    names: Interner,
+    /// Aligned with the names' ids.
+    scales: Vec<Scale>,
+}
+
+impl Tasks {
+    /// The id of task `name` on `scale`. A name is one task on one scale: every reader gives a
+    /// name the scale of the question it stands for, so a second scale for a name is a bug.
+    pub fn intern(&mut self, name: &str, scale: Scale) -> u32 {
+        let id = self.names.intern(name);
+        match self.scales.get(id as usize) {
+            None => self.scales.push(scale),
+            Some(&known) => assert_eq!(known, scale, "the analysis task {name:?} on two scales"),
+        }
+        id
+    }
+
+    /// The agreement scale of task `id`.
+    pub fn scale(&self, id: u32) -> Scale {
+        self.scales[id as usize]
+    }
+}
+
+impl std::ops::Deref for Tasks {
+    type Target = Interner;
+    fn deref(&self) -> &Interner {
+        &self.names
+    }
+}
+
+impl Serialize for Tasks {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        self.names.serialize(s)
+    }
+}
+
 /// One judgment: 40 bytes, no heap data.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Judgment {
@@ -155,8 +198,9 @@ pub struct JudgmentSet {
     pub segments: Interner,
     /// Language pairs named `src-trg`.
     pub lang_pairs: Interner,
-    /// Campaign tasks (e.g. adequacy, fluency): QC and z-scores are computed per task.
-    pub tasks: Interner,
+    /// Analysis tasks (e.g. adequacy, fluency, a word-order question): QC and z-scores are
+    /// computed per task, agreement on each task's scale.
+    pub tasks: Tasks,
     pub time_basis: TimeBasis,
     /// Relative ranking: answers to gold blocks (never among `records`: they count in no
     /// score, ranking or agreement) and the campaign's rule for them.
@@ -172,6 +216,9 @@ pub struct JudgmentNames<'a> {
     pub segment: &'a str,
     pub lang_pair: &'a str,
     pub task: &'a str,
+    /// The agreement scale of `task`: its question's ([`crate::protocol::Question::scale`]), or
+    /// the scale of the file format's only protocol (DA's files: continuous).
+    pub scale: Scale,
 }
 
 impl JudgmentSet {
@@ -183,7 +230,7 @@ impl JudgmentSet {
             systems: Interner::default(),
             segments: Interner::default(),
             lang_pairs: Interner::default(),
-            tasks: Interner::default(),
+            tasks: Tasks::default(),
             time_basis,
             gold: gold::GoldSet::default(),
         }
@@ -199,7 +246,7 @@ impl JudgmentSet {
     ) {
         let lang_pair = u16::try_from(self.lang_pairs.intern(names.lang_pair))
             .expect("at most 65,535 language pairs");
-        let task = u16::try_from(self.tasks.intern(names.task)).expect("at most 65,535 tasks");
+        let task = u16::try_from(self.tasks.intern(names.task, names.scale)).expect("at most 65,535 tasks");
         let record = Judgment {
             worker: self.workers.intern(names.worker),
             hit: self.hits.intern(names.hit),
@@ -229,7 +276,10 @@ impl JudgmentSet {
             ids.into_iter().map(|id| u16::try_from(id).unwrap_or_else(|_| panic!("at most 65,535 {what}"))).collect()
         };
         let lang_pairs = to_u16(remap(&mut self.lang_pairs, &other.lang_pairs), "language pairs");
-        let tasks = to_u16(remap(&mut self.tasks, &other.tasks), "tasks");
+        let tasks = to_u16(
+            other.tasks.names().iter().enumerate().map(|(id, name)| self.tasks.intern(name, other.tasks.scale(id as u32))).collect(),
+            "tasks",
+        );
         self.records.reserve(other.records.len());
         self.records.extend(other.records.into_iter().map(|j| Judgment {
             worker: workers[j.worker as usize],

@@ -20,6 +20,12 @@ pub(crate) struct Synthetic {
     pub seed: u64,
 }
 
+/// The agreement scale of a campaign task's one question (these tests' tasks are campaign
+/// tasks of one question).
+fn scale_of(task: &str) -> Scale {
+    crate::protocol::for_task(crate::model::TaskKind::parse(task).expect("a campaign task")).questions()[0].scale
+}
+
 fn normal(rng: &mut SplitMix64) -> f64 {
     let u1 = (rng.next_u64() >> 11) as f64 / (1u64 << 53) as f64 + 1e-300;
     let u2 = (rng.next_u64() >> 11) as f64 / (1u64 << 53) as f64;
@@ -41,7 +47,7 @@ impl Synthetic {
             set.segments.intern(&g.to_string());
         }
         set.lang_pairs.intern("de-en");
-        set.tasks.intern("ad");
+        set.tasks.intern("ad", crate::report::Scale::Continuous);
         set.records
             .reserve(self.workers * self.hits_per_worker * 100);
         let difficulty: Vec<f64> = (0..self.segments).map(|_| 8.0 * normal(&mut rng)).collect();
@@ -342,6 +348,7 @@ fn few_pairs_constant_workers_and_flags() {
                     segment: seg,
                     lang_pair: "de-en",
                     task: "ad",
+                    scale: crate::report::Scale::Continuous,
                 },
                 t,
                 score,
@@ -490,7 +497,7 @@ fn ranking_workers_are_judged_by_a_sign_test_on_their_degraded_copies() {
             for _ in 0..n {
                 let segment = format!("s{seg}");
                 seg += 1;
-                let names = JudgmentNames { worker: "W", hit: "H", system: "A", segment: &segment, lang_pair: "de-en", task };
+                let names = JudgmentNames { worker: "W", hit: "H", system: "A", segment: &segment, lang_pair: "de-en", task, scale: scale_of(task) };
                 set.push(names, ItemType::System, orig, 10.0);
                 set.push(names, ItemType::BadRef, bad, 10.0);
             }
@@ -523,7 +530,7 @@ fn a_ranking_copy_on_a_repeated_screen_is_compared_with_the_originals_repeat() {
     // scored 0.5 and the copy again 0.75 (ranked above the original this time).
     let mut set = JudgmentSet::new(TimeBasis::PerItem);
     let push = |set: &mut JudgmentSet, task: &str, t: ItemType, score: f64| {
-        set.push(JudgmentNames { worker: "W", hit: "H", system: "A", segment: "1", lang_pair: "de-en", task }, t, score, 10.0);
+        set.push(JudgmentNames { worker: "W", hit: "H", system: "A", segment: "1", lang_pair: "de-en", task, scale: scale_of(task) }, t, score, 10.0);
     };
     for task in ["ranking", "da-adequacy"] {
         push(&mut set, task, ItemType::System, 1.0);

@@ -8,7 +8,7 @@ use crate::report::Scale;
 
 pub struct DirectAssessment;
 
-const QUESTIONS: &[Question] = &[Question { analysis_task: None, read: |a| a.score }];
+const QUESTIONS: &[Question] = &[Question { analysis_task: None, read: |a| a.score, scale: Scale::Continuous }];
 
 impl Protocol for DirectAssessment {
     fn name(&self) -> &'static str {
@@ -42,7 +42,4 @@ impl Protocol for DirectAssessment {
         &[ItemType::BadRef, ItemType::Repeat, ItemType::Ref]
     }
 
-    fn scale(&self) -> Scale {
-        Scale::Continuous
-    }
 }

@@ -33,7 +33,7 @@ pub const CONFIRM_BELOW: f64 = 66.0;
 /// The score anchors of ESA's slider: (value, label).
 pub const ANCHORS: [(u32, &str); 4] = [(0, "No meaning preserved"), (33, "Some meaning preserved"), (66, "Most meaning preserved, few errors"), (100, "Perfect translation")];
 
-const QUESTIONS: &[Question] = &[Question { analysis_task: None, read: |a| a.score }];
+const QUESTIONS: &[Question] = &[Question { analysis_task: None, read: |a| a.score, scale: Scale::Continuous }];
 
 fn check_score(field: &'static str, s: f64) -> Result<f64, InvalidAnswer> {
     if !s.is_finite() || !(0.0..=100.0).contains(&s) {
@@ -76,9 +76,6 @@ impl Protocol for ErrorSpans {
         &[ItemType::BadRef, ItemType::Repeat]
     }
 
-    fn scale(&self) -> Scale {
-        Scale::Continuous
-    }
 
     fn span_scheme(&self) -> Option<Scheme> {
         Some(Scheme::Esa)

@@ -7,8 +7,8 @@
 //! - how an answer is checked before it is stored ([`Protocol::validate`]),
 //! - which quality-control items its HITs hide ([`Protocol::quality_control`]),
 //! - which numeric questions its answers feed into analysis ([`Protocol::questions`]: DA has one,
-//!   word order two, each analysed as a task of its own), and on which scale agreement is
-//!   measured ([`Protocol::scale`]).
+//!   word order two, each analysed as a task of its own), each with the scale its agreement is
+//!   measured on ([`Question::scale`]).
 //!
 //! Each protocol is one module of this folder implementing [`Protocol`]; [`for_task`] is the one
 //! registry from a campaign's [`TaskKind`] to its protocol. How to add one: `ARCHITECTURE.md`.
@@ -123,13 +123,18 @@ impl InvalidAnswer {
 }
 
 /// A numeric question an answer feeds into analysis: quality control, z-scores and system
-/// scores are computed per question, as for a task of its own.
+/// scores are computed per question, as for a task of its own, and its agreement on its own
+/// scale.
 #[derive(Clone, Copy, Debug)]
 pub struct Question {
     /// The analysis task of the question's records; `None`: the campaign's task itself.
     pub analysis_task: Option<&'static str>,
     /// The question's value in an answer (`None`: the answer does not count for it).
     pub read: fn(&Answer) -> Option<f64>,
+    /// How agreement between two answers to the question is measured. The records of the
+    /// question carry it into analysis (`JudgmentSet::tasks`), so that the agreement report
+    /// takes it from here and never from the analysis task's name.
+    pub scale: Scale,
 }
 
 impl Question {
@@ -152,8 +157,6 @@ pub trait Protocol: Sync {
     fn questions(&self) -> &'static [Question];
     /// The quality-control item types its HITs hide besides real items.
     fn quality_control(&self) -> &'static [ItemType];
-    /// How agreement between two answers is measured.
-    fn scale(&self) -> Scale;
     /// The rules error spans follow, for a protocol whose answers mark them (ESA, MQM).
     fn span_scheme(&self) -> Option<Scheme> {
         None

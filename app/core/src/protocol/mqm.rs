@@ -600,7 +600,7 @@ mod tests {
 /// copy should get a lower, more negative score than its original).
 pub struct Mqm;
 
-const QUESTIONS: &[super::Question] = &[super::Question { analysis_task: None, read: |a| a.score }];
+const QUESTIONS: &[super::Question] = &[super::Question { analysis_task: None, read: |a| a.score, scale: crate::report::Scale::Continuous }];
 
 impl super::Protocol for Mqm {
     fn name(&self) -> &'static str {
@@ -634,9 +634,6 @@ impl super::Protocol for Mqm {
         &[crate::model::ItemType::BadRef, crate::model::ItemType::Repeat]
     }
 
-    fn scale(&self) -> crate::report::Scale {
-        crate::report::Scale::Continuous
-    }
 
     fn span_scheme(&self) -> Option<Scheme> {
         Some(Scheme::Mqm)

@@ -23,7 +23,7 @@ pub struct Ranking;
 /// Outputs per block by default (WMT 2012: five).
 pub const DEFAULT_OUTPUTS: usize = 5;
 
-const QUESTIONS: &[Question] = &[Question { analysis_task: None, read: |a| a.score }];
+const QUESTIONS: &[Question] = &[Question { analysis_task: None, read: |a| a.score, scale: Scale::Categorical { categories: DEFAULT_OUTPUTS as u32 } }];
 
 /// The stored score of `rank` among `outputs` outputs: 1 for the best rank, 0 for the worst.
 pub fn score_of_rank(rank: u32, outputs: usize) -> f64 {
@@ -80,7 +80,4 @@ impl Protocol for Ranking {
         &[ItemType::BadRef, ItemType::Repeat]
     }
 
-    fn scale(&self) -> Scale {
-        Scale::Categorical { categories: DEFAULT_OUTPUTS as u32 }
-    }
 }

@@ -77,7 +77,11 @@ fn every_task_has_a_protocol_whose_questions_name_analysis_tasks() {
     let wo: Vec<_> = for_task(TaskKind::WordOrder).questions().iter().map(|q| q.task_name(TaskKind::WordOrder)).collect();
     assert_eq!(wo, [crate::model::WORD_ORDER_Q1, crate::model::WORD_ORDER_Q2]);
     assert_eq!(for_task(TaskKind::DaFluency).questions()[0].task_name(TaskKind::DaFluency), "da-fluency");
-    assert_eq!(for_task(TaskKind::WordOrder).scale(), Scale::Categorical { categories: 5 });
+    // Each question carries its agreement scale: κ over the five boxes on both word-order
+    // questions, whatever their analysis tasks are called; DA's correlation.
+    let scales: Vec<_> = for_task(TaskKind::WordOrder).questions().iter().map(|q| q.scale).collect();
+    assert_eq!(scales, [Scale::Categorical { categories: 5 }; 2]);
+    assert_eq!(for_task(TaskKind::DaAdequacy).questions()[0].scale, Scale::Continuous);
 }
 
 #[test]

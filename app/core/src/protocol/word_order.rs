@@ -17,9 +17,11 @@ pub fn box_of(value: f64) -> Option<i64> {
     BOX_VALUES.iter().position(|v| (v - value).abs() < 1e-9).map(|i| i as i64 + 1)
 }
 
+/// Both questions are answered in one of five boxes (or on a slider, read as the nearest box):
+/// agreement is κ over the five categories.
 const QUESTIONS: &[Question] = &[
-    Question { analysis_task: Some(WORD_ORDER_Q1), read: |a| a.score },
-    Question { analysis_task: Some(WORD_ORDER_Q2), read: |a| a.score2 },
+    Question { analysis_task: Some(WORD_ORDER_Q1), read: |a| a.score, scale: Scale::Categorical { categories: 5 } },
+    Question { analysis_task: Some(WORD_ORDER_Q2), read: |a| a.score2, scale: Scale::Categorical { categories: 5 } },
 ];
 
 fn check_unit(field: &'static str, name: &str, v: Option<f64>, sliders: bool) -> Result<f64, InvalidAnswer> {
@@ -65,7 +67,4 @@ impl Protocol for WordOrder {
         &[]
     }
 
-    fn scale(&self) -> Scale {
-        Scale::Categorical { categories: 5 }
-    }
 }

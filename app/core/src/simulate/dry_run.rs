@@ -67,7 +67,7 @@ pub fn dry_run(design: &DryRunDesign, crowd: &DryRunCrowd, runs: usize, seed: u6
             let lang_pair = format!("{}-{}", config.src, config.trg);
             let hit = j.hit.to_string();
             set.push(
-                JudgmentNames { worker: &j.worker, hit: &hit, system: &j.sys_id, segment: &j.sid, lang_pair: &lang_pair, task: "dry-run" },
+                JudgmentNames { worker: &j.worker, hit: &hit, system: &j.sys_id, segment: &j.sid, lang_pair: &lang_pair, task: "dry-run", scale: crate::report::Scale::Continuous },
                 j.item_type,
                 j.score,
                 j.hit_seconds as f32,

@@ -92,7 +92,7 @@ fn crowd(c: &Campaign, kind: WorkerKind, seed: u64) -> (JudgmentSet, RankingData
             let mut last: Option<(Option<usize>, &str)> = None;
             for (it, &rank) in hit.items.iter().zip(&ranks) {
                 let system = it.system.as_deref().unwrap();
-                let names = JudgmentNames { worker: &name, hit: &hit_name, system, segment: &it.segment, lang_pair: "de-en", task: "ranking" };
+                let names = JudgmentNames { worker: &name, hit: &hit_name, system, segment: &it.segment, lang_pair: "de-en", task: "ranking", scale: crate::protocol::for_task(crate::model::TaskKind::Ranking).questions()[0].scale };
                 set.push(names, it.item_type, score_of_rank(rank, DESIGN.outputs), 10.0);
                 if it.item_type != ItemType::System {
                     continue;

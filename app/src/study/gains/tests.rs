@@ -16,7 +16,7 @@ fn simulated_arm(config: &StudyCrowdConfig) -> (ArmData, AnalysisResult) {
     simulate_study(config, |j| {
         let hit = j.hit.to_string();
         set.push(
-            JudgmentNames { worker: &j.worker, hit: &hit, system: &j.sys_id, segment: &j.sid, lang_pair: "de-en", task: "da-adequacy" },
+            JudgmentNames { worker: &j.worker, hit: &hit, system: &j.sys_id, segment: &j.sid, lang_pair: "de-en", task: "da-adequacy", scale: assay_core::report::Scale::Continuous },
             j.item_type,
             j.score,
             j.item_seconds as f32,
