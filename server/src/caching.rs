@@ -7,7 +7,7 @@
 //! - Any other file of the site (an unhashed `/pkg/…` or `/assay.css`): `no-cache`, revalidated
 //!   by its `Last-Modified`.
 //! - An HTML page: `no-cache, private` with an `ETag` of its content, and 304 to an
-//!   `If-None-Match` that names it (see [`revalidated_pages`]).
+//!   `If-None-Match` that names it (see [`revalidated_pages`]; a HIT's work page without a tag).
 
 use app::ui::assets::{self, Hashed};
 use axum::body::Body;
@@ -86,12 +86,20 @@ where
 /// nonce is left out (each render has a fresh one, `app::web::set_page_security_policy`): the
 /// 304 carries no `Content-Security-Policy`, so the browser keeps the policy stored with its
 /// copy, whose nonce is the one in that copy's scripts. The page is read whole before it is
-/// sent (the compression layer outside buffers it anyway).
+/// sent (its head no longer leaves before the rest is rendered). Pages are streamed out of
+/// order, so two renders of the same content differ when their resources were ready at other
+/// moments: a page with one resource (sign-in) mostly renders the same, a signed-in start page
+/// with several rarely does; such a page is sent whole (200), never a 304 for another content.
+///
+/// A HIT's work page is streamed as before, without a tag: its head (the bundle's preload)
+/// leaves before the rest is rendered, which a worker's first HIT needs, and each HIT has an
+/// address of its own, so a tag would only serve a reload.
 pub async fn revalidated_pages(req: Request, next: Next) -> Response {
     if req.method() != Method::GET {
         return next.run(req).await;
     }
     let asked = req.headers().get(header::IF_NONE_MATCH).cloned();
+    let work_page = app::ui::is_work_page(req.uri().path());
     let res = next.run(req).await;
     let html = res.headers().get(header::CONTENT_TYPE).and_then(|v| v.to_str().ok()).is_some_and(|v| v.starts_with("text/html"));
     if !html {
@@ -99,7 +107,7 @@ pub async fn revalidated_pages(req: Request, next: Next) -> Response {
     }
     let (mut parts, body) = res.into_parts();
     parts.headers.insert(header::CACHE_CONTROL, HeaderValue::from_static(PAGE));
-    if parts.status != StatusCode::OK {
+    if parts.status != StatusCode::OK || work_page {
         return Response::from_parts(parts, body);
     }
     let bytes = match read_whole(body, MAX_TAGGED_PAGE).await {
