@@ -140,18 +140,22 @@ build_bundles() {
   [ "$failed" = 0 ] || { echo "a browser bundle could not be finished (above)" >&2; return 1; }
 }
 
-# Copies the named bundles from SITE_CACHE into target/site/pkg, each bundle's wasm last and by
-# renaming: a running server names a family's own bundle in its pages only once its wasm is
-# there (app::ui::served_stem), and by then its other files are too.
+# Copies the named bundles from SITE_CACHE into target/site/pkg, each file by renaming (a
+# running server never reads one half written: it names the files by their content's hash,
+# app::ui::assets) and each bundle's wasm last: a running server names a family's own bundle in
+# its pages only once its wasm is there (app::ui::served_stem), and by then its other files are too.
 install_bundles() {
   local pkg="$CARGO_TARGET_DIR/site/pkg" name f
   mkdir -p "$pkg"
   for name in "$@"; do
-    for f in "$SITE_CACHE/assay-$name".* "$SITE_CACHE/assay-${name}_bg.wasm".*; do
-      [ -e "$f" ] && cp "$f" "$pkg/"
+    # The compressed copies before their files, so that a file is never there beside an old copy.
+    for f in "$SITE_CACHE/assay-$name".*.gz "$SITE_CACHE/assay-$name".*.br "$SITE_CACHE/assay-$name".js \
+      "$SITE_CACHE/assay-${name}_bg.wasm".* "$SITE_CACHE/assay-${name}_bg.wasm"; do
+      if [ -e "$f" ]; then
+        cp "$f" "$pkg/.$(basename "$f").new"
+        mv -f "$pkg/.$(basename "$f").new" "$pkg/$(basename "$f")"
+      fi
     done
-    cp "$SITE_CACHE/assay-${name}_bg.wasm" "$pkg/.assay-${name}_bg.wasm.new"
-    mv -f "$pkg/.assay-${name}_bg.wasm.new" "$pkg/assay-${name}_bg.wasm"
   done
 }
 
@@ -170,8 +174,15 @@ build_site() {
   done
   rm -rf "$site/pkg"
   install_bundles "${wanted[@]}"
-  cp "$ROOT/style/assay.css" "$site/assay.css"
-  precompress "$mode" "$site/assay.css"
+  # The style sheet as the bundles: its compressed copies first, each file by renaming.
+  mkdir -p "$site/.style"
+  cp "$ROOT/style/assay.css" "$site/.style/assay.css"
+  precompress "$mode" "$site/.style/assay.css"
+  # (A copy this mode does not make, left by another build, goes: it would be sent for the file.)
+  for name in assay.css.gz assay.css.br assay.css; do
+    if [ -e "$site/.style/$name" ]; then mv -f "$site/.style/$name" "$site/$name"; else rm -f "$site/$name"; fi
+  done
+  rmdir "$site/.style"
   if [ -d "$ROOT/public" ]; then cp -R "$ROOT/public/." "$site/"; fi
 }
 

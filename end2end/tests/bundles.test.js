@@ -10,12 +10,13 @@ import { serverAndBrowser, startServer, openHydrated, waitHydrated, signIn, DEMO
 
 const env = serverAndBrowser();
 
-// Records the wasm files `page` requests, by file name.
+// Records the wasm files `page` requests, by file name without its hash (`assay-annotate_bg.wasm`
+// for `assay-annotate-<hash>_bg.wasm`: app::ui::assets).
 function recordWasm(page) {
   const files = [];
   page.on('request', (r) => {
     const path = new URL(r.url()).pathname;
-    if (path.endsWith('.wasm')) files.push(path.split('/').pop());
+    if (path.endsWith('.wasm')) files.push(path.split('/').pop().replace(/-[0-9a-f]{16}(?=_bg\.wasm$)/, ''));
   });
   return files;
 }
@@ -87,7 +88,7 @@ test('every page names the bundle of its family', async () => {
   };
   for (const [path, bundle] of Object.entries(expected)) {
     const html = await (await fetch(`${env.server.base}${path}`)).text();
-    const named = [...new Set(html.match(/assay-[a-z]+(?=_bg\.wasm|\.js)/g))];
+    const named = [...new Set(html.match(/assay-[a-z]+(?=-[0-9a-f]{16}(_bg\.wasm|\.js))/g))];
     assert.deepEqual(named, [`assay-${bundle}`], path);
   }
 });

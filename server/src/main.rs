@@ -4,6 +4,7 @@
 //! outputs with BLEU/chrF and meta-evaluates metrics against human scores.
 
 mod analyze;
+mod caching;
 mod config;
 mod demo;
 mod export;

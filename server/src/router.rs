@@ -1,5 +1,6 @@
 //! The HTTP side: routes, static files, middleware, and the listening loop.
 
+use crate::caching;
 use crate::config::Config;
 use crate::demo;
 use app::auth::server::{resolve_session, verify_origin};
@@ -45,16 +46,21 @@ pub fn build(state: AppState, options: LeptosOptions) -> Router {
         // flight (the favicon.ico browsers ask for at load), a bundle's .js or .wasm came back
         // 404 with its whole body, about one time in ten under concurrency, and the page never
         // hydrated.
-        .fallback_service(
-            ServeDir::new(&*options.site_root)
+        //
+        // Under the hashed names the pages give them (`app::ui::assets`), kept for good by
+        // browsers; under their plain names, revalidated (`caching::site_file`).
+        .fallback({
+            let files = ServeDir::new(&*options.site_root)
                 .precompressed_gzip()
                 .precompressed_br()
                 // As before: a folder is not a page, and methods other than GET and HEAD get
                 // the app's answer, not 405.
                 .append_index_html_on_directories(false)
                 .call_fallback_on_method_not_allowed(true)
-                .fallback(leptos_axum::file_and_error_handler(shell).with_state(options.clone())),
-        )
+                .fallback(leptos_axum::file_and_error_handler(shell).with_state(options.clone()));
+            let site_root: std::sync::Arc<str> = options.site_root.to_string().into();
+            move |req: axum::extract::Request| caching::site_file(files, site_root, req)
+        })
         .with_state(options)
         .layer(RequestBodyLimitLayer::new(MAX_BODY_BYTES))
         // Uploads stream to a temp file under their own, larger limit.
@@ -75,6 +81,9 @@ pub fn build(state: AppState, options: LeptosOptions) -> Router {
             HeaderName::from_static("cache-control"),
             HeaderValue::from_static("no-store"),
         ))
+        // Pages revalidated by their ETag (outside the layers above: a 304 carries no policy,
+        // and the browser keeps the one stored with its copy of the page).
+        .layer(middleware::from_fn(caching::revalidated_pages))
         // Pages compressed (brotli or gzip, as the browser accepts): a crowd worker's HIT page
         // is 35 KB of HTML, 0.2 s on the slow phone network. Only pages: the bundles are
         // compressed ahead (above), the exports stream their own bytes.
@@ -233,6 +242,11 @@ pub async fn serve(config: Config, demo: bool) -> Result<(), String> {
             missing.join(", ")
         );
     }
+    // The bundles' and the style sheet's hashed names (`app::ui::assets`) worked out before the
+    // first page needs them (a debug bundle is tens of megabytes).
+    let stems: Vec<String> = BrowserBundle::ALL.iter().map(|b| b.file_stem()).chain([app::ui::ALL_PAGES_STEM.to_string()]).collect();
+    let root = config.site_root.clone();
+    tokio::task::spawn_blocking(move || app::ui::assets::prepare(&root, &stems, &["assay.css"]));
     let options = LeptosOptions::builder()
         // Replaced per page by the bundle of the page's family (app::ui::BrowserBundle).
         .output_name(BrowserBundle::Annotate.file_stem())

@@ -22,6 +22,8 @@ use leptos_meta::{MetaTags, Title, provide_meta_context};
 use leptos_router::components::{A, Route, Router, Routes};
 use leptos_router::path;
 
+#[cfg(feature = "ssr")]
+pub mod assets;
 mod bundles;
 
 use bundles::Elsewhere;
@@ -29,7 +31,7 @@ pub use bundles::{ALL_PAGES_STEM, BrowserBundle, Every, Family, Pages, family};
 use crate::resource::resource;
 pub use crate::accounts::Session;
 
-/// The style sheet (`style/assay.css`, served as `/assay.css`), for the pages that carry it
+/// The style sheet (`style/assay.css`, served as `/assay-{hash}.css`, `assets`), for the pages that carry it
 /// inline (see [`shell`]).
 #[cfg(feature = "ssr")]
 const STYLE_SHEET: &str = include_str!(concat!(env!("CARGO_MANIFEST_DIR"), "/../style/assay.css"));
@@ -50,7 +52,9 @@ pub fn shell(options: LeptosOptions) -> impl IntoView {
         let mut options = options;
         let path = use_context::<http::request::Parts>().map(|parts| parts.uri.path().to_string());
         if let Some(path) = &path {
-            options.output_name = bundles::served_stem_in(BrowserBundle::for_path(path), &options.site_root).into();
+            // Under a name with its files' hash, kept for good by the browser (`assets`).
+            let stem = bundles::served_stem_in(BrowserBundle::for_path(path), &options.site_root);
+            options.output_name = assets::bundle_name(&options.site_root, &stem).into();
         }
         // Before any script is written: the scripts below carry the nonce it names.
         crate::web::set_page_security_policy();
@@ -58,6 +62,11 @@ pub fn shell(options: LeptosOptions) -> impl IntoView {
     };
     #[cfg(not(feature = "ssr"))]
     let work_page = false;
+    // The style sheet's address with its hash (`assets`), kept for good by the browser.
+    #[cfg(feature = "ssr")]
+    let style_sheet = assets::file_href(&options.site_root, "assay.css");
+    #[cfg(not(feature = "ssr"))]
+    let style_sheet = "/assay.css".to_string();
     // A work page (a crowd worker's, often on a slow phone): the script that answers the first
     // DA item before the bundle has arrived, first in the head so that nothing waits for it
     // (`annotate::early`), and the style sheet in the page, which spares a round trip before
@@ -69,7 +78,7 @@ pub fn shell(options: LeptosOptions) -> impl IntoView {
     let style = if work_page {
         Either::Left(view! { <style inner_html=STYLE_SHEET></style> })
     } else {
-        Either::Right(view! { <link rel="stylesheet" href="/assay.css"/> })
+        Either::Right(view! { <link rel="stylesheet" href=style_sheet/> })
     };
     view! {
         <!DOCTYPE html>
