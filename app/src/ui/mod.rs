@@ -23,6 +23,8 @@ use leptos_router::components::{A, Route, Router, Routes};
 use leptos_router::path;
 
 mod bundles;
+#[cfg(feature = "ssr")]
+pub mod gate;
 
 use bundles::Elsewhere;
 pub use bundles::{ALL_PAGES_STEM, BrowserBundle, Every, Family, Pages, family};
