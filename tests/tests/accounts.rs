@@ -151,7 +151,8 @@ both_backends! {
         }
         // Brute force from one address is slowed: the next attempt waits (the first wait, 15 s).
         let (status, wait) = login_answer(&attacker, ORGANIZER.0, ORGANIZER.1).await;
-        assert_eq!((status, wait), (429, Some(15)));
+        assert_eq!(status, 429);
+        assert!(wait.is_some_and(|w| (10..=15).contains(&w)), "{wait:?}");
         server.browser().login(ORGANIZER).await;
         // The owner's sign-in does not wipe the attacker's failures: that address still waits.
         assert_eq!(login_answer(&attacker, ORGANIZER.0, "guess").await.0, 429);

@@ -1089,10 +1089,10 @@ both_backends! {
                 }
             }
         }
+        assert!(failures.is_empty(), "{} answers differ:\n{}", failures.len(), failures.join("\n"));
         // The tokens page says what each may do.
         let page = org.get("/account/tokens").await;
         assert!(page.body.contains("upload gold orders") && page.body.contains("token-gold-upload"), "the page offers and shows the scopes");
-        assert!(failures.is_empty(), "{} answers differ:\n{}", failures.len(), failures.join("\n"));
     }
 }
 
