@@ -14,17 +14,26 @@ pub struct ServerSettings {
     pub public_url: String,
     /// Whether `public_url` was configured (`--public-url`, `ASSAY_PUBLIC_URL`) rather than made
     /// up from the listening address. When it was, a state-changing request must come from its
-    /// origin (the CSRF check); when not, from the request's own `Host`.
+    /// origin (the CSRF check); when not, from the listening address's ([`Self::trusted_origins`]).
     pub public_url_configured: bool,
-    /// Failed logins for an account from one client address in the throttle window before that
-    /// address is throttled for that account (others can still sign in to it).
+    /// Failed sign-ins for an account from one client address in the throttle window before
+    /// attempts from that address for that account are slowed (others can still sign in to it):
+    /// the next waits [`Self::slow_delay_ms`] after the last failure, twice as long after each
+    /// failure more, at most the throttle window.
     pub max_failures_per_account: i64,
-    /// Failed logins for an account from every address together before the account is throttled
-    /// for everyone (a slower limit, against guessing from many addresses).
+    /// Failed sign-ins for an account from every address together before every attempt on the
+    /// account is slowed (against guessing from many addresses): a second more per failure
+    /// beyond, after the account's last failure, at most [`Self::account_delay_cap_ms`]. Slowed,
+    /// never locked: the right password from a new address gets in after at most that wait.
     pub max_failures_per_account_everywhere: i64,
-    /// Failed logins per client address in the throttle window before the address is throttled.
+    /// The longest wait the failures of an account from everywhere impose.
+    pub account_delay_cap_ms: i64,
+    /// Failed sign-ins per client address (any account) in the throttle window before that
+    /// address is slowed, as for one account from one address.
     pub max_failures_per_address: i64,
-    /// Length of the throttle window in milliseconds.
+    /// The first wait of a slowed address (then doubling).
+    pub slow_delay_ms: i64,
+    /// Length of the throttle window in milliseconds: older failures are not counted.
     pub throttle_window_ms: i64,
     /// Sign-in attempts one client address may make per minute (right or wrong, all at once
     /// or spread), counted in memory before the database's throttle is asked.
@@ -43,7 +52,9 @@ impl Default for ServerSettings {
             public_url_configured: false,
             max_failures_per_account: 5,
             max_failures_per_account_everywhere: 50,
+            account_delay_cap_ms: 30_000,
             max_failures_per_address: 20,
+            slow_delay_ms: 15_000,
             throttle_window_ms: 15 * 60 * 1000,
             sign_ins_per_minute: 60,
             crowd_claims_per_hour: 30,
@@ -52,11 +63,34 @@ impl Default for ServerSettings {
 }
 
 impl ServerSettings {
-    /// The origin (`scheme://host[:port]`, lower case, without a default port) that
-    /// state-changing requests must come from: the configured public URL's, or None when no
-    /// public URL was configured.
-    pub fn trusted_origin(&self) -> Option<String> {
-        if self.public_url_configured { origin_of(&self.public_url) } else { None }
+    /// The origins (`scheme://host[:port]`, lower case, without a default port) that
+    /// state-changing requests must come from: the configured public URL's; when none was
+    /// configured, the listening address's (`http://BIND`), and for a loopback or wildcard bind
+    /// its loopback equivalents (`localhost`, `127.0.0.1`, `[::1]` on the same port). Never the
+    /// request's own `Host`, which the client writes.
+    pub fn trusted_origins(&self) -> Vec<String> {
+        let Some(origin) = origin_of(&self.public_url) else { return Vec::new() };
+        if self.public_url_configured {
+            return vec![origin];
+        }
+        let Some((scheme, authority)) = origin.split_once("://") else { return vec![origin] };
+        let (host, port) = split_host_port(authority);
+        let ip = host.trim_start_matches('[').trim_end_matches(']').parse::<std::net::IpAddr>().ok();
+        let loopback = host == "localhost" || ip.is_some_and(|ip| ip.is_loopback() || ip.is_unspecified());
+        let mut origins = Vec::new();
+        if !ip.is_some_and(|ip| ip.is_unspecified()) {
+            origins.push(origin.clone());
+        }
+        if loopback {
+            let port = port.map(|p| format!(":{p}")).unwrap_or_default();
+            for name in ["localhost", "127.0.0.1", "[::1]"] {
+                let o = format!("{scheme}://{name}{port}");
+                if !origins.contains(&o) {
+                    origins.push(o);
+                }
+            }
+        }
+        origins
     }
 
     /// Whether Assay is served over HTTPS (the public URL says so): cookies are `Secure` and
@@ -82,6 +116,21 @@ pub fn origin_of(url: &str) -> Option<String> {
         _ => authority,
     };
     Some(format!("{scheme}://{authority}"))
+}
+
+/// The host and the port of an authority (`host`, `host:port`, `[v6]`, `[v6]:port`).
+fn split_host_port(authority: &str) -> (&str, Option<&str>) {
+    if authority.starts_with('[') {
+        match authority.split_once("]:") {
+            Some((host, port)) => (&authority[..host.len() + 1], Some(port)),
+            None => (authority, None),
+        }
+    } else {
+        match authority.rsplit_once(':') {
+            Some((host, port)) => (host, Some(port)),
+            None => (authority, None),
+        }
+    }
 }
 
 /// Shared by every request (cheap to clone).

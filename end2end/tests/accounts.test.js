@@ -141,3 +141,19 @@ test('an admin signs an account out everywhere, disables it and enables it again
   await theirs.close();
   await context.close();
 });
+
+test('a page that needs an account says so once and leads back after signing in', async () => {
+  const context = await env.browser.newContext();
+  const page = await context.newPage();
+  const wanted = '/campaigns/1/results?per_segment=true';
+  const response = await page.goto(`${env.server.base}${wanted}`);
+  assert.equal(response.status(), 401);
+  assert.equal(await page.textContent('#refusal-message'), 'Please sign in.');
+  assert.equal((await page.content()).split('Please sign in.').length - 1, 1, 'the message once');
+  await page.click('#way-on');
+  await page.waitForURL(/\/login\?next=/);
+  await waitHydrated(page);
+  await signIn(page, DEMO.researcher);
+  await page.waitForURL(`${env.server.base}${wanted}`, { timeout: 15_000 });
+  await context.close();
+});

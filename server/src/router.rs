@@ -67,6 +67,9 @@ pub fn build(state: AppState, options: LeptosOptions) -> Router {
         .merge(app::campaign::http::upload_routes().layer(RequestBodyLimitLayer::new(app::campaign::http::MAX_UPLOAD_BYTES)))
         .merge(app::api::metric_upload::routes().layer(RequestBodyLimitLayer::new(app::api::metric_upload::MAX_METRIC_UPLOAD_BYTES)))
         .merge(app::api::gold_upload::routes().layer(RequestBodyLimitLayer::new(app::api::gold_upload::MAX_GOLD_UPLOAD_BYTES)))
+        // Inside `resolve_session`: the pages that need an account are answered 401 without
+        // one, a campaign's page another team's account cannot see 404, before rendering.
+        .layer(middleware::from_fn(app::ui::gate::page_gate))
         .layer(middleware::from_fn(malformed_requests_are_client_errors))
         .layer(middleware::from_fn(nul_characters_are_refused))
         .layer(middleware::from_fn(resolve_session))
@@ -254,6 +257,12 @@ pub async fn serve(config: Config, demo: bool) -> Result<(), String> {
         .site_pkg_dir("pkg")
         .site_addr(addr)
         .build();
+    if config.public_url.is_none() && addr.ip().is_unspecified() {
+        tracing::warn!(
+            "listening on every interface without --public-url: forms work only from pages opened at {}; give --public-url the address people use",
+            state.settings.trusted_origins().join(", ")
+        );
+    }
     let router = build(state, options);
     let listener = tokio::net::TcpListener::bind(addr).await.map_err(|e| format!("cannot listen on {addr}: {e}"))?;
     println!("Assay is running at {public_url}");

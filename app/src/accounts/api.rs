@@ -21,16 +21,18 @@ pub async fn current_user() -> Result<Option<crate::auth::SignedIn>, ServerFnErr
     }))
 }
 
-/// Signs in. Works as a plain HTML form too: on failure without JavaScript the browser is sent
-/// back to the login page with the message in the address.
+/// Signs in and goes on to `next` (the page that asked for a sign-in, one of this server's
+/// paths; else the start page). Works as a plain HTML form too: on failure without JavaScript
+/// the browser is sent back to the login page with the message in the address.
 #[server(endpoint = "login")]
-pub async fn login(email: String, password: String) -> Result<(), ServerFnError> {
+pub async fn login(email: String, password: String, next: Option<String>) -> Result<(), ServerFnError> {
     let state = web::app_state()?;
     let old = web::current_session().map(|s| s.token_hash);
+    let next = crate::auth::return_path(next.as_deref());
     match srv::login(&state, &email, &password, &web::client_address(), old.as_deref()).await {
         Ok((token, _user)) => {
             web::set_cookie(&srv::session_cookie(&token, &state.settings));
-            leptos_axum::redirect("/");
+            leptos_axum::redirect(next);
             Ok(())
         }
         Err(e) => {
@@ -39,7 +41,8 @@ pub async fn login(email: String, password: String) -> Result<(), ServerFnError>
             }
             let message = e.to_string();
             if web::plain_form_post() {
-                leptos_axum::redirect(&format!("/login?error={}", crate::auth::url_escape(&message)));
+                let back = if next == "/" { String::new() } else { format!("&next={}", crate::auth::url_escape(next)) };
+                leptos_axum::redirect(&format!("/login?error={}{back}", crate::auth::url_escape(&message)));
             } else {
                 web::set_status(e.status());
                 if let Some(seconds) = e.retry_after_seconds() {
@@ -68,7 +71,7 @@ pub async fn logout() -> Result<(), ServerFnError> {
 pub async fn list_users() -> Result<Vec<crate::auth::Account>, ServerFnError> {
     web::require(Role::Admin)?;
     let state = web::app_state()?;
-    Ok(srv::list_users(&state.db).await?)
+    Ok(srv::list_users(&state.db, state.settings.throttle_window_ms).await?)
 }
 
 /// Changes an account's role (admin only); says what was done, for the page to confirm it.
@@ -78,7 +81,7 @@ pub async fn set_user_role(user_id: i64, role: String) -> Result<String, ServerF
     let role = Role::parse(&role).ok_or_else(|| AppError::invalid("role", format!("{role:?} is not a role.")))?;
     let state = web::app_state()?;
     srv::set_role(&state.db, user_id, role).await.map_err(|e| e.in_argument("user_id"))?;
-    let who = srv::list_users(&state.db)
+    let who = srv::list_users(&state.db, state.settings.throttle_window_ms)
         .await?
         .into_iter()
         .find(|a| a.user.id == user_id)
@@ -101,6 +104,15 @@ pub async fn sign_out_everywhere(user_id: i64) -> Result<(), ServerFnError> {
     web::require(Role::Admin)?;
     let state = web::app_state()?;
     Ok(srv::sign_out_everywhere(&state.db, user_id).await.map_err(|e| e.in_argument("user_id"))?)
+}
+
+/// Forgets an account's failed sign-ins from every address, ending the delays they impose (admin
+/// only); says how many were forgotten.
+#[server(endpoint = "clear_failed_sign_ins")]
+pub async fn clear_failed_sign_ins(user_id: i64) -> Result<u64, ServerFnError> {
+    web::require(Role::Admin)?;
+    let state = web::app_state()?;
+    Ok(srv::clear_failed_sign_ins(&state.db, user_id).await.map_err(|e| e.in_argument("user_id"))?)
 }
 
 /// A freshly made invitation link.
@@ -163,12 +175,18 @@ pub async fn list_api_tokens() -> Result<Vec<crate::auth::ApiToken>, ServerFnErr
     Ok(crate::auth::tokens::list(&state.db, user.id).await?)
 }
 
-/// Creates a named read-only API token; the secret is in the answer, once.
+/// Creates a named API token that reads and, when asked, may upload metric scores
+/// (`metrics_upload`) or gold orders (`gold_upload`, organizers and up); the secret is in the
+/// answer, once.
 #[server(endpoint = "create_api_token")]
-pub async fn create_api_token(name: String) -> Result<crate::auth::NewApiToken, ServerFnError> {
+pub async fn create_api_token(name: String, metrics_upload: Option<bool>, gold_upload: Option<bool>) -> Result<crate::auth::NewApiToken, ServerFnError> {
+    use crate::auth::{TokenScope, TokenScopes};
     let user = web::require(Role::Researcher)?;
     let state = web::app_state()?;
-    Ok(crate::auth::tokens::create(&state.db, &user, &name).await?)
+    let scopes = TokenScopes::with(
+        [(metrics_upload, TokenScope::MetricsUpload), (gold_upload, TokenScope::GoldUpload)].into_iter().filter(|(on, _)| *on == Some(true)).map(|(_, s)| s),
+    );
+    Ok(crate::auth::tokens::create(&state.db, &user, &name, &scopes).await?)
 }
 
 /// Revokes one of the caller's own tokens.

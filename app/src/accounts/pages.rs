@@ -1,7 +1,7 @@
 //! Sign-in, invitation and account-administration screens.
 
 use super::api::{
-    CreateApiToken, CreateTeam, InviteUser, RenameTeam, RevokeApiToken, SetTeamMember, SetUserDisabled, SetUserRole, SignOutEverywhere, invitation,
+    ClearFailedSignIns, CreateApiToken, CreateTeam, InviteUser, RenameTeam, RevokeApiToken, SetTeamMember, SetUserDisabled, SetUserRole, SignOutEverywhere, invitation,
     list_api_tokens, list_teams, list_users,
 };
 use crate::auth::{Account, Role, Team, error_text};
@@ -27,6 +27,8 @@ pub fn LoginPage() -> impl IntoView {
         <section class="card narrow">
             <h1>"Sign in to Assay"</h1>
             <ActionForm action=login attr:class="stack" attr:id="login-form">
+                // Where to go once signed in (the gate's sign-in link names the page asked for).
+                {move || query.read().get("next").map(|next| view! { <input type="hidden" name="next" value=next/> })}
                 <label>
                     "Email"
                     <input type="email" name="email" autocomplete="username" required=true/>
@@ -89,8 +91,9 @@ pub fn AdminUsersPage() -> impl IntoView {
     let set_role = ServerAction::<SetUserRole>::new();
     let set_disabled = ServerAction::<SetUserDisabled>::new();
     let sign_out = ServerAction::<SignOutEverywhere>::new();
+    let unlock = ServerAction::<ClearFailedSignIns>::new();
     let users = crate::resource::resource(
-        move || (invite.version().get(), set_role.version().get(), set_disabled.version().get(), sign_out.version().get()),
+        move || (invite.version().get(), set_role.version().get(), set_disabled.version().get(), sign_out.version().get(), unlock.version().get()),
         |_| list_users(),
     );
     view! {
@@ -119,12 +122,15 @@ pub fn AdminUsersPage() -> impl IntoView {
             }}
             <h2>"Everyone with an account"</h2>
             {move || {
-                [set_role.value().get().map(|r| r.map(drop)), set_disabled.value().get(), sign_out.value().get()]
+                [set_role.value().get().map(|r| r.map(drop)), set_disabled.value().get(), sign_out.value().get(), unlock.value().get().map(|r| r.map(drop))]
                     .into_iter()
                     .flatten()
                     .find_map(Result::err)
                     .map(|e| view! { <p class="error" role="alert">{error_text(&e)}</p> })
             }}
+            {move || matches!(unlock.value().get(), Some(Ok(_))).then(|| view! {
+                <p class="notice" id="sign-ins-cleared">"The account's failed sign-ins are cleared: it may sign in at once from anywhere."</p>
+            })}
             {move || matches!(sign_out.value().get(), Some(Ok(()))).then(|| view! {
                 <p class="notice" id="signed-out">"Signed out everywhere: every session of the account has ended."</p>
             })}
@@ -138,7 +144,7 @@ pub fn AdminUsersPage() -> impl IntoView {
                 {move || Suspend::new(async move {
                     match users.await {
                         Err(e) => Either::Left(view! { <p class="error" role="alert">{error_text(&e)}</p> }),
-                        Ok(list) => Either::Right(view! { <UserTable users=list set_role set_disabled sign_out/> }),
+                        Ok(list) => Either::Right(view! { <UserTable users=list set_role set_disabled sign_out unlock/> }),
                     }
                 })}
             </Transition>
@@ -259,12 +265,13 @@ fn UserTable(
     set_role: ServerAction<SetUserRole>,
     set_disabled: ServerAction<SetUserDisabled>,
     sign_out: ServerAction<SignOutEverywhere>,
+    unlock: ServerAction<ClearFailedSignIns>,
 ) -> impl IntoView {
     view! {
         <table class="data" id="users">
             <thead><tr><th>"Name"</th><th>"Email"</th><th>"Role"</th><th>"Access"</th><th></th></tr></thead>
             <tbody>
-                {users.into_iter().map(|Account { user: u, disabled }| {
+                {users.into_iter().map(|Account { user: u, disabled, failed_sign_ins }| {
                     let current = u.role;
                     view! {
                         <tr data-user=u.id data-disabled=disabled.to_string()>
@@ -283,6 +290,14 @@ fn UserTable(
                                     <input type="hidden" name="user_id" value=u.id/>
                                     <button type="submit" class="sign-out-everywhere">"Sign out everywhere"</button>
                                 </ActionForm>
+                                // Failed sign-ins slow further attempts (never lock); clearing them ends the delays.
+                                {(failed_sign_ins > 0).then(|| view! {
+                                    <span class="failed-sign-ins">{format!(" {failed_sign_ins} failed sign-in{} ", if failed_sign_ins == 1 { "" } else { "s" })}</span>
+                                    <ActionForm action=unlock attr:class="inline">
+                                        <input type="hidden" name="user_id" value=u.id/>
+                                        <button type="submit" class="clear-failed-sign-ins">"Clear failed sign-ins"</button>
+                                    </ActionForm>
+                                })}
                             </td>
                             <td>
                                 <ActionForm action=set_role attr:class="inline">
@@ -320,11 +335,17 @@ pub fn TokensPage() -> impl IntoView {
             <p class="hint">
                 "A token lets a script read results and exports of every campaign you can read, over "
                 <code>"GET /api/v1/…"</code> " (see " <a href="/api/v1/openapi.json" rel="external">"the API description"</a>
-                "). Send it as " <code>"Authorization: Bearer <token>"</code> ". Tokens are read-only, have your role at the "
-                "time they are used, and are stored only as a hash: copy a new token now, it is shown once."
+                "). Send it as " <code>"Authorization: Bearer <token>"</code> ". A token reads; it uploads only what you "
+                "allow it when you make it. It has your role at the time it is used, and is stored only as a hash: copy a "
+                "new token now, it is shown once."
             </p>
             <ActionForm action=create attr:class="row" attr:id="token-form">
                 <label>"Name" <input type="text" name="name" id="token-name" required=true maxlength="100" placeholder="e.g. nightly metrics script"/></label>
+                <fieldset class="inline" id="token-scopes">
+                    <legend>"It may also"</legend>
+                    <label><input type="checkbox" name="metrics_upload" value="true" id="token-metrics-upload"/> " upload metric scores"</label>
+                    <label><input type="checkbox" name="gold_upload" value="true" id="token-gold-upload"/> " upload gold orders (organizers)"</label>
+                </fieldset>
                 <button type="submit" class="primary">"Create token"</button>
             </ActionForm>
             {move || match create.value().get() {
@@ -348,11 +369,14 @@ pub fn TokensPage() -> impl IntoView {
                         Ok(list) if list.is_empty() => Either::Right(Either::Left(view! { <p class="empty" id="tokens-empty">"You have no API token yet."</p> })),
                         Ok(list) => Either::Right(Either::Right(view! {
                             <table class="data" id="tokens">
-                                <thead><tr><th>"Name"</th><th>"Created"</th><th>"Last used"</th><th>"Status"</th><th></th></tr></thead>
+                                <thead><tr><th>"Name"</th><th>"May"</th><th>"Created"</th><th>"Last used"</th><th>"Status"</th><th></th></tr></thead>
                                 <tbody>
                                     {list.into_iter().map(|t| view! {
                                         <tr class="token-row" data-token-id=t.id>
                                             <td>{t.name.clone()}</td>
+                                            <td class="token-scopes" data-scopes=t.scopes.stored()>
+                                                {t.scopes.0.iter().map(|s| s.label()).collect::<Vec<_>>().join(", ")}
+                                            </td>
                                             <td>{utc(t.created_at)}</td>
                                             <td>{t.last_used_at.map_or("never".to_string(), utc)}</td>
                                             <td class="token-status">{if t.revoked_at.is_some() { "revoked" } else { "live" }}</td>

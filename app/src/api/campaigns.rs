@@ -19,9 +19,10 @@ pub fn routes<S: Clone + Send + Sync + 'static>() -> Router<S> {
 async fn list(
     Extension(state): Extension<AppState>,
     session: Option<Extension<CurrentSession>>,
+    method: axum::http::Method,
     headers: HeaderMap,
 ) -> AppResult<Json<Vec<ResultsEntry>>> {
-    let user = api_caller(&state, session, &headers, Role::Researcher).await?;
+    let user = api_caller(&state, session, &method, &headers, Role::Researcher, crate::auth::TokenScope::Read).await?;
     let visible = crate::web::Visible::of(&state.db, &user).await?;
     let mut list = crate::results::build::list(&state.db).await?;
     list.retain(|c| visible.campaign(c.id));

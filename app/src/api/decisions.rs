@@ -23,10 +23,11 @@ pub fn routes<S: Clone + Send + Sync + 'static>() -> Router<S> {
 async fn mturk_batch_csv(
     Extension(state): Extension<AppState>,
     session: Option<Extension<CurrentSession>>,
+    method: axum::http::Method,
     headers: HeaderMap,
     Path(id): Path<String>,
 ) -> AppResult<Response> {
-    let user = api_caller(&state, session, &headers, Role::Organizer).await?;
+    let user = api_caller(&state, session, &method, &headers, Role::Organizer, crate::auth::TokenScope::Read).await?;
     let campaign_id = id.parse::<i64>().map_err(|_| AppError::not_found(format!("there is no campaign with id {id:?}")))?;
     crate::web::require_in_team(&state.db, &user, crate::web::Owned::Campaign(campaign_id)).await?;
     let rows = load_mturk_batch(&state.db, campaign_id).await?;
@@ -51,10 +52,11 @@ fn csv_attachment(file_name: String, body: Vec<u8>) -> Response {
 async fn decisions_csv(
     Extension(state): Extension<AppState>,
     session: Option<Extension<CurrentSession>>,
+    method: axum::http::Method,
     headers: HeaderMap,
     Path(id): Path<String>,
 ) -> AppResult<Response> {
-    let user = api_caller(&state, session, &headers, Role::Organizer).await?;
+    let user = api_caller(&state, session, &method, &headers, Role::Organizer, crate::auth::TokenScope::Read).await?;
     let campaign_id = id.parse::<i64>().map_err(|_| AppError::not_found(format!("there is no campaign with id {id:?}")))?;
     crate::web::require_in_team(&state.db, &user, crate::web::Owned::Campaign(campaign_id)).await?;
     let records = load_decisions(&state.db, campaign_id).await?;

@@ -31,11 +31,12 @@ pub fn routes<S: Clone + Send + Sync + 'static>() -> Router<S> {
 async fn export(
     Extension(state): Extension<AppState>,
     session: Option<Extension<CurrentSession>>,
+    method: axum::http::Method,
     headers: HeaderMap,
     Path((id, file)): Path<(i64, String)>,
     Query(q): Query<ExportQuery>,
 ) -> AppResult<Response> {
-    let user = api_caller(&state, session, &headers, Role::Researcher).await?;
+    let user = api_caller(&state, session, &method, &headers, Role::Researcher, crate::auth::TokenScope::Read).await?;
     let kind = Kind::parse(&file)?;
     let (filter, name) = (q.filter()?, q.name()?);
     // (The file and the settings are checked first: their refusals say nothing of the campaign.)

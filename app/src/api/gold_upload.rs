@@ -1,5 +1,6 @@
 //! `POST /api/v1/test-sets/{id}/gold` (organizers and up, as every import; a personal API token
-//! or the session, whose requests the Origin check guards as every other form): the gold orders
+//! with the `gold-upload` scope, or the session, whose requests the Origin check guards as every
+//! other form): the gold orders
 //! of relative ranking for a test set (issue 19, [`crate::campaign::gold`]).
 //!
 //! The body is the file itself (TSV `segment<TAB>order` or JSONL, see
@@ -46,11 +47,12 @@ async fn read_body(body: Body) -> Result<Vec<u8>, String> {
 async fn upload(
     Extension(state): Extension<AppState>,
     session: Option<Extension<CurrentSession>>,
+    method: axum::http::Method,
     headers: HeaderMap,
     Path(id): Path<i64>,
     req: Request,
 ) -> Response {
-    let user = match api_caller(&state, session, &headers, Role::Organizer).await {
+    let user = match api_caller(&state, session, &method, &headers, Role::Organizer, crate::auth::TokenScope::GoldUpload).await {
         Ok(u) => u,
         Err(e) => return app_refusal(e),
     };

@@ -1,6 +1,6 @@
-//! `POST /api/v1/campaigns/{id}/metrics` (researchers and up; a personal API token or the
-//! session, whose form the Origin check guards as every other form): metric scores uploaded for
-//! a campaign (issue 21). The one write the API takes.
+//! `POST /api/v1/campaigns/{id}/metrics` (researchers and up; a personal API token with the
+//! `metrics-upload` scope, or the session, whose form the Origin check guards as every other
+//! form): metric scores uploaded for a campaign (issue 21).
 //!
 //! The body is a `multipart/form-data` form with one or more `file` fields and optionally
 //! `name` (the metric's name for a table without a `metric` column), or one raw file with its
@@ -114,12 +114,13 @@ fn refusal(e: AppError) -> (StatusCode, Vec<String>) {
 async fn upload(
     Extension(state): Extension<AppState>,
     session: Option<Extension<CurrentSession>>,
+    method: axum::http::Method,
     headers: HeaderMap,
     Path(id): Path<i64>,
     req: Request,
 ) -> Response {
     let html = wants_html(&headers);
-    let user = match api_caller(&state, session, &headers, Role::Researcher).await {
+    let user = match api_caller(&state, session, &method, &headers, Role::Researcher, crate::auth::TokenScope::MetricsUpload).await {
         Ok(u) => u,
         Err(e) => return outcome(false, id, Err(refusal(e))),
     };

@@ -11,10 +11,14 @@
 //!   `GET /campaigns/{id}/export/{file}` for the results page's export buttons.
 //! - [`decisions`]: `GET /campaigns/{id}/decisions.csv`, the organizer's decisions (organizers).
 //! - [`metric_upload`]: `POST /api/v1/campaigns/{id}/metrics`, metric scores uploaded for a
-//!   campaign (researchers and up, a token or the session): the one write, routed by the
-//!   server beside the uploads with their own body limit.
+//!   campaign (researchers and up, a token with the `metrics-upload` scope or the session),
+//!   routed by the server beside the uploads with their own body limit.
 //! - [`gold_upload`]: `POST /api/v1/test-sets/{id}/gold`, gold orders of relative ranking for
-//!   a test set (organizers and up, a token or the session), routed as `metric_upload`.
+//!   a test set (organizers and up, a token with the `gold-upload` scope or the session), routed
+//!   as `metric_upload`.
+//!
+//! These two are every write a token reaches; `api_caller` checks the token's scope for each
+//! (`auth::TokenScope`), and refuses a token on any other write.
 //! - `GET /api/v1/openapi.json`: the OpenAPI 3 description (public).
 //!
 //! Settings come in the query string ([`ExportQuery`]): `exclude_ref`, `exclude_bad_ref`,

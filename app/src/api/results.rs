@@ -28,10 +28,11 @@ pub fn routes<S: Clone + Send + Sync + 'static>() -> Router<S> {
 async fn metrics(
     Extension(state): Extension<AppState>,
     session: Option<Extension<CurrentSession>>,
+    method: axum::http::Method,
     headers: HeaderMap,
     Path(id): Path<i64>,
 ) -> AppResult<Json<serde_json::Value>> {
-    let user = api_caller(&state, session, &headers, Role::Researcher).await?;
+    let user = api_caller(&state, session, &method, &headers, Role::Researcher, crate::auth::TokenScope::Read).await?;
     crate::web::require_in_team(&state.db, &user, crate::web::Owned::Campaign(id)).await?;
     let (a, report, empty) = crate::results::metrics::server::evaluate(&state.db, id).await?;
     Ok(Json(serde_json::json!({
@@ -47,11 +48,12 @@ async fn metrics(
 async fn results(
     Extension(state): Extension<AppState>,
     session: Option<Extension<CurrentSession>>,
+    method: axum::http::Method,
     headers: HeaderMap,
     Path(id): Path<i64>,
     Query(q): Query<ExportQuery>,
 ) -> AppResult<Json<ResultsView>> {
-    let user = api_caller(&state, session, &headers, Role::Researcher).await?;
+    let user = api_caller(&state, session, &method, &headers, Role::Researcher, crate::auth::TokenScope::Read).await?;
     crate::web::require_in_team(&state.db, &user, crate::web::Owned::Campaign(id)).await?;
     let options = q.options();
     let a = build::run(&state.db, id, options).await?;
@@ -61,11 +63,12 @@ async fn results(
 async fn agreement(
     Extension(state): Extension<AppState>,
     session: Option<Extension<CurrentSession>>,
+    method: axum::http::Method,
     headers: HeaderMap,
     Path(id): Path<i64>,
     Query(q): Query<ExportQuery>,
 ) -> AppResult<Json<AgreementReport>> {
-    let user = api_caller(&state, session, &headers, Role::Researcher).await?;
+    let user = api_caller(&state, session, &method, &headers, Role::Researcher, crate::auth::TokenScope::Read).await?;
     crate::web::require_in_team(&state.db, &user, crate::web::Owned::Campaign(id)).await?;
     let a = build::run(&state.db, id, q.options()).await?;
     Ok(Json(a.agreement().clone()))

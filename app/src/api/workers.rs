@@ -25,12 +25,13 @@ pub fn routes<S: Clone + Send + Sync + 'static>() -> Router<S> {
 async fn workers(
     Extension(state): Extension<AppState>,
     session: Option<Extension<CurrentSession>>,
+    method: axum::http::Method,
     headers: HeaderMap,
     Path(id): Path<i64>,
     Query(q): Query<ExportQuery>,
     Query(p): Query<PageQuery>,
 ) -> AppResult<Json<WorkersView>> {
-    let user = api_caller(&state, session, &headers, Role::Organizer).await?;
+    let user = api_caller(&state, session, &method, &headers, Role::Organizer, crate::auth::TokenScope::Read).await?;
     crate::web::require_in_team(&state.db, &user, crate::web::Owned::Campaign(id)).await?;
     let query = WorkersQuery::from_params(p.page, p.per_page, p.sort.as_deref(), p.order.as_deref(), p.search.as_deref(), p.verdict.as_deref(), p.flag.as_deref())
         .map_err(|(field, problem)| AppError::invalid(field, problem))?;

@@ -258,14 +258,20 @@ pub async fn find_user(db: &Db, email: &str) -> AppResult<Option<UserInfo>> {
     row.map(|r| user_from_row(&r).context("reading an account")).transpose()
 }
 
-/// Every account, oldest first, with whether it is disabled.
-pub async fn list_users(db: &Db) -> AppResult<Vec<Account>> {
-    let rows = sqlx::query("SELECT id, email, display_name, role, disabled FROM users ORDER BY id")
-        .fetch_all(&db.pool)
-        .await
-        .context("listing the accounts")?;
+/// Every account, oldest first, with whether it is disabled and its failed sign-ins in the
+/// throttle window (`window_ms`).
+pub async fn list_users(db: &Db, window_ms: i64) -> AppResult<Vec<Account>> {
+    let rows = sqlx::query(
+        "SELECT id, email, display_name, role, disabled, \
+         (SELECT COUNT(*) FROM login_attempts a WHERE a.email = users.email AND a.at > $1 AND a.succeeded = 0) AS failed \
+         FROM users ORDER BY id",
+    )
+    .bind(now_ms() - window_ms)
+    .fetch_all(&db.pool)
+    .await
+    .context("listing the accounts")?;
     rows.iter()
-        .map(|r| Ok(Account { user: user_from_row(r)?, disabled: r.try_get::<i64, _>("disabled")? != 0 }))
+        .map(|r| Ok(Account { user: user_from_row(r)?, disabled: r.try_get::<i64, _>("disabled")? != 0, failed_sign_ins: r.try_get("failed")? }))
         .collect::<Result<_, sqlx::Error>>()
         .context("reading an account")
 }
@@ -322,7 +328,8 @@ pub async fn sign_out_everywhere(db: &Db, user_id: i64) -> AppResult<()> {
     Ok(())
 }
 
-/// Changes an account's role. An admin cannot demote the last admin.
+/// Changes an account's role (its sessions end; its API tokens stay, with the new role). An
+/// admin cannot demote the last admin.
 pub async fn set_role(db: &Db, user_id: i64, role: Role) -> AppResult<()> {
     let what = || format!("changing the role of account {user_id}");
     let mut tx = db.writer.begin().await.with_context(what)?;
@@ -342,12 +349,9 @@ pub async fn set_role(db: &Db, user_id: i64, role: Role) -> AppResult<()> {
     sqlx::query("UPDATE users SET role = $1 WHERE id = $2").bind(role.as_str()).bind(user_id).execute(&mut *tx).await.with_context(what)?;
     // A change of role takes effect at once: the account signs in again.
     sqlx::query("DELETE FROM sessions WHERE user_id = $1").bind(user_id).execute(&mut *tx).await.with_context(what)?;
-    // A demotion revokes the account's API tokens: a token carries its owner's role at use
-    // time, so a token of a demoted researcher would otherwise come back to life with a
-    // promotion.
-    if Role::parse(&current).is_none_or(|was| role < was) {
-        revoke_tokens_of(&mut *tx, user_id).await.with_context(what)?;
-    }
+    // The account's API tokens are kept: a token acts with its owner's role at the time of each
+    // request (`tokens::authenticate` reads it), so a demoted account's token can do no more
+    // than the account, and a promotion gives it back what the account may do.
     tx.commit().await.with_context(what)
 }
 
@@ -445,7 +449,8 @@ pub fn cookie_value(headers: &HeaderMap, name: &str) -> Option<String> {
 #[derive(Debug)]
 pub enum LoginError {
     Invalid,
-    Throttled { minutes: i64 },
+    /// Too many failed sign-ins just now: this attempt must wait (a progressive delay).
+    Throttled { seconds: u64 },
     /// Too many attempts from the client's address just now (the in-memory limiter).
     TooFast { seconds: u64 },
     /// The server failed (logged by the caller; users read [`crate::error::SERVER_FAULT`]).
@@ -462,8 +467,11 @@ impl std::fmt::Display for LoginError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
             LoginError::Invalid => write!(f, "Email or password is incorrect."),
-            LoginError::Throttled { minutes } => {
-                write!(f, "Too many failed sign-ins. Try again in {minutes} minute{}.", if *minutes == 1 { "" } else { "s" })
+            LoginError::Throttled { seconds } if *seconds >= 120 => {
+                write!(f, "Too many failed sign-ins. Try again in {} minutes.", seconds.div_ceil(60))
+            }
+            LoginError::Throttled { seconds } => {
+                write!(f, "Too many failed sign-ins. Try again in {seconds} second{}.", if *seconds == 1 { "" } else { "s" })
             }
             LoginError::TooFast { seconds } => {
                 write!(f, "Too many sign-in attempts from your address. Try again in {seconds} second{}.", if *seconds == 1 { "" } else { "s" })
@@ -486,22 +494,62 @@ impl LoginError {
     /// When to come back (`Retry-After`, seconds), for a refusal that says so.
     pub fn retry_after_seconds(&self) -> Option<u64> {
         match self {
-            LoginError::Throttled { minutes } => Some(u64::try_from(*minutes).unwrap_or(1).max(1) * 60),
-            LoginError::TooFast { seconds } => Some((*seconds).max(1)),
+            LoginError::Throttled { seconds } | LoginError::TooFast { seconds } => Some((*seconds).max(1)),
             LoginError::Invalid => None,
             LoginError::Internal(e) => e.retry_after_seconds(),
         }
     }
 }
 
+/// Failures counted against one limit: how many in the throttle window, and when the last was.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Failures {
+    pub count: i64,
+    pub last_at: i64,
+}
+
+/// How long (ms from `now`) a sign-in attempt must wait, given the failures in the window for
+/// the account from this address (`pair`), for the account from everywhere (`account`) and from
+/// this address for any account (`address`); 0 when it may go ahead. Progressive delays, never a
+/// lock: a pair or an address past its free failures waits [`ServerSettings::slow_delay_ms`]
+/// after its last failure, doubling with each failure more, at most the throttle window; an
+/// account past its free failures from everywhere waits a second more per failure after the
+/// account's last failure, at most [`ServerSettings::account_delay_cap_ms`], so that guesses
+/// from many addresses are slowed while its owner, from an address of their own, waits no
+/// longer than that.
+pub fn sign_in_wait_ms(settings: &ServerSettings, pair: Failures, account: Failures, address: Failures, now: i64) -> i64 {
+    let doubling = |f: Failures, free: i64| {
+        if f.count < free.max(1) {
+            return 0;
+        }
+        let doublings = u32::try_from(f.count - free.max(1)).unwrap_or(u32::MAX).min(30);
+        let delay = settings.slow_delay_ms.saturating_mul(1_i64 << doublings).min(settings.throttle_window_ms);
+        f.last_at + delay - now
+    };
+    let account_wait = if account.count < settings.max_failures_per_account_everywhere.max(1) {
+        0
+    } else {
+        let delay = (1_000 * (account.count - settings.max_failures_per_account_everywhere + 1)).min(settings.account_delay_cap_ms);
+        account.last_at + delay - now
+    };
+    [doubling(pair, settings.max_failures_per_account), doubling(address, settings.max_failures_per_address), account_wait]
+        .into_iter()
+        .max()
+        .unwrap_or(0)
+        .max(0)
+}
+
 /// Counts the attempt before its password is checked: in one transaction on the writer, one at a
 /// time per account and per address (SQLite: the writer is one connection; PostgreSQL:
 /// transaction-scoped advisory locks on both keys, always the account's first), the failures in
-/// the window are counted and, unless they reach a limit, the attempt is stored as a failure.
-/// A burst of simultaneous wrong passwords therefore gets at most the limit's number of password
-/// checks (they all used to read the count before any failure was written). Returns the stored
-/// attempt's id, which a right password then marks as succeeded.
-async fn reserve_attempt(db: &Db, settings: &crate::state::ServerSettings, email: &str, address: &str, now: i64) -> Result<i64, LoginError> {
+/// the window are read and, unless the attempt must wait ([`sign_in_wait_ms`]), it is stored as
+/// a failure. A burst of simultaneous wrong passwords therefore gets no more password checks
+/// than the free failures (they all used to read the count before any failure was written).
+/// The state is the database's `login_attempts`, not memory, so that app servers sharing a
+/// database share the limits (an attacker cannot multiply them by the number of servers) and an
+/// admin's unlock ([`clear_failed_sign_ins`]) holds on every server. Returns the stored attempt's
+/// id, which a right password then marks as succeeded.
+async fn reserve_attempt(db: &Db, settings: &ServerSettings, email: &str, address: &str, now: i64) -> Result<i64, LoginError> {
     let internal = |e: sqlx::Error| LoginError::Internal(AppError::storage(format!("counting the sign-in attempts for {email}"), e));
     let since = now - settings.throttle_window_ms;
     let mut tx = db.writer.begin().await.map_err(internal)?;
@@ -514,12 +562,11 @@ async fn reserve_attempt(db: &Db, settings: &crate::state::ServerSettings, email
                 .map_err(internal)?;
         }
     }
-    // Failures (count, first) for the account from this address, for the account from anywhere,
-    // and from this address for any account: each against its own limit. Five wrong passwords
-    // from one address throttle that address for the account, not the account for everyone.
-    let mut first_over: Option<i64> = None;
+    let failures = |row: sqlx::any::AnyRow| -> Result<Failures, LoginError> {
+        Ok(Failures { count: row.try_get(0).map_err(internal)?, last_at: row.try_get(1).map_err(internal)? })
+    };
     let pair = sqlx::query(
-        "SELECT COUNT(*), COALESCE(MIN(at), 0) FROM login_attempts WHERE email = $1 AND address = $2 AND at > $3 AND succeeded = 0",
+        "SELECT COUNT(*), COALESCE(MAX(at), 0) FROM login_attempts WHERE email = $1 AND address = $2 AND at > $3 AND succeeded = 0",
     )
     .bind(email)
     .bind(address)
@@ -527,31 +574,21 @@ async fn reserve_attempt(db: &Db, settings: &crate::state::ServerSettings, email
     .fetch_one(&mut *tx)
     .await
     .map_err(internal)?;
-    let everywhere = sqlx::query("SELECT COUNT(*), COALESCE(MIN(at), 0) FROM login_attempts WHERE email = $1 AND at > $2 AND succeeded = 0")
+    let account = sqlx::query("SELECT COUNT(*), COALESCE(MAX(at), 0) FROM login_attempts WHERE email = $1 AND at > $2 AND succeeded = 0")
         .bind(email)
         .bind(since)
         .fetch_one(&mut *tx)
         .await
         .map_err(internal)?;
-    for (row, limit) in [(pair, settings.max_failures_per_account), (everywhere, settings.max_failures_per_account_everywhere)] {
-        let (n, first): (i64, i64) = (row.try_get(0).map_err(internal)?, row.try_get(1).map_err(internal)?);
-        if n >= limit {
-            first_over = Some(first_over.map_or(first, |f| f.max(first)));
-        }
-    }
-    let row = sqlx::query("SELECT COUNT(*), COALESCE(MIN(at), 0) FROM login_attempts WHERE address = $1 AND at > $2 AND succeeded = 0")
+    let by_address = sqlx::query("SELECT COUNT(*), COALESCE(MAX(at), 0) FROM login_attempts WHERE address = $1 AND at > $2 AND succeeded = 0")
         .bind(address)
         .bind(since)
         .fetch_one(&mut *tx)
         .await
         .map_err(internal)?;
-    let (by_address, first_b): (i64, i64) = (row.try_get(0).map_err(internal)?, row.try_get(1).map_err(internal)?);
-    if by_address >= settings.max_failures_per_address {
-        first_over = Some(first_over.map_or(first_b, |f| f.max(first_b)));
-    }
-    if let Some(first) = first_over {
-        let wait_ms = (first + settings.throttle_window_ms - now).max(60_000);
-        return Err(LoginError::Throttled { minutes: (wait_ms + 59_999) / 60_000 });
+    let wait_ms = sign_in_wait_ms(settings, failures(pair)?, failures(account)?, failures(by_address)?, now);
+    if wait_ms > 0 {
+        return Err(LoginError::Throttled { seconds: u64::try_from((wait_ms + 999) / 1000).unwrap_or(1).max(1) });
     }
     let id: i64 = sqlx::query("INSERT INTO login_attempts (email, address, at, succeeded) VALUES ($1, $2, $3, 0) RETURNING id")
         .bind(email)
@@ -564,6 +601,17 @@ async fn reserve_attempt(db: &Db, settings: &crate::state::ServerSettings, email
         .map_err(internal)?;
     tx.commit().await.map_err(internal)?;
     Ok(id)
+}
+
+/// Forgets the failed sign-ins of an account, from every address (the admin's unlock): the
+/// delays they imposed end at once, on every app server. Returns how many were forgotten.
+pub async fn clear_failed_sign_ins(db: &Db, user_id: i64) -> AppResult<u64> {
+    let what = || format!("clearing the failed sign-ins of account {user_id}");
+    let email: Option<String> =
+        sqlx::query_scalar("SELECT email FROM users WHERE id = $1").bind(user_id).fetch_optional(&db.pool).await.with_context(what)?;
+    let Some(email) = email else { return Err(AppError::not_found(format!("There is no account with id {user_id}."))) };
+    let done = sqlx::query("DELETE FROM login_attempts WHERE email = $1 AND succeeded = 0").bind(&email).execute(&db.writer).await.with_context(what)?;
+    Ok(done.rows_affected())
 }
 
 /// Checks throttling, the account and the password; on success starts a new session (the old
@@ -616,8 +664,11 @@ pub async fn login(
             if let Some(old) = old_token_hash {
                 delete_session(db, old).await?;
             }
-            sqlx::query("DELETE FROM login_attempts WHERE email = $1 AND succeeded = 0")
+            // The failures from this address end with the right password; those from elsewhere
+            // keep slowing their addresses (an attacker's are not wiped by the owner's sign-in).
+            sqlx::query("DELETE FROM login_attempts WHERE email = $1 AND address = $2 AND succeeded = 0")
                 .bind(&email)
+                .bind(address)
                 .execute(&db.writer)
                 .await
                 .context("clearing the failed sign-ins of an account")?;
@@ -731,20 +782,14 @@ pub async fn resolve_session(mut req: Request, next: Next) -> Response {
     next.run(req).await
 }
 
-/// The host[:port] part of an `Origin` or `Referer` value.
-fn authority_of(url: &str) -> Option<&str> {
-    let rest = url.split_once("://")?.1;
-    Some(rest.split(['/', '?', '#']).next().unwrap_or(rest))
-}
-
 /// CSRF protection for every state-changing request: the browser's `Origin` (or, failing that,
 /// `Referer`) must name this server, and `Sec-Fetch-Site` must not say cross-site. "This server"
-/// is the configured public URL's origin (`trusted`); only when no public URL was configured is
-/// it the request's own `Host` (which the client writes, so a forged request could match it).
-/// Together with SameSite=Lax session cookies this refuses requests forged by other sites,
-/// including login CSRF. Requests that carry no cookie and an `Authorization` header (API
-/// clients) pass.
-pub fn origin_allowed(method: &Method, headers: &HeaderMap, trusted: Option<&str>) -> bool {
+/// is one of `trusted` ([`ServerSettings::trusted_origins`]: the configured public URL's origin,
+/// else the listening address's), never the request's own `Host` (which the client writes, so a
+/// forged request could match it). Together with SameSite=Lax session cookies this refuses
+/// requests forged by other sites, including login CSRF. Requests that carry no cookie and an
+/// `Authorization` header (API clients) pass.
+pub fn origin_allowed(method: &Method, headers: &HeaderMap, trusted: &[String]) -> bool {
     if matches!(*method, Method::GET | Method::HEAD | Method::OPTIONS) {
         return true;
     }
@@ -761,19 +806,13 @@ pub fn origin_allowed(method: &Method, headers: &HeaderMap, trusted: Option<&str
     let Some(claimed) = claimed else {
         return headers.get(header::COOKIE).is_none() && headers.get(header::AUTHORIZATION).is_some();
     };
-    match trusted {
-        Some(trusted) => crate::state::origin_of(claimed).is_some_and(|o| o == trusted),
-        None => {
-            let host = headers.get(header::HOST).and_then(|v| v.to_str().ok()).map(str::to_ascii_lowercase);
-            host.is_some_and(|host| authority_of(claimed).is_some_and(|a| a.eq_ignore_ascii_case(&host)))
-        }
-    }
+    crate::state::origin_of(claimed).is_some_and(|o| trusted.contains(&o))
 }
 
 /// Middleware form of [`origin_allowed`]: answers 403 to a forged request.
 pub async fn verify_origin(req: Request, next: Next) -> Response {
-    let trusted = req.extensions().get::<AppState>().and_then(|s| s.settings.trusted_origin());
-    if origin_allowed(req.method(), req.headers(), trusted.as_deref()) {
+    let trusted = req.extensions().get::<AppState>().map(|s| s.settings.trusted_origins()).unwrap_or_default();
+    if origin_allowed(req.method(), req.headers(), &trusted) {
         next.run(req).await
     } else {
         (StatusCode::FORBIDDEN, "Refused: this request did not come from an Assay page (CSRF protection).").into_response()
@@ -836,7 +875,7 @@ mod tests {
     #[test]
     fn origin_check_trusts_the_configured_public_url_not_the_host() {
         let post = Method::POST;
-        let trusted = Some("https://assay.example.org");
+        let trusted = &["https://assay.example.org".to_string()][..];
         assert!(origin_allowed(&post, &headers(&[("host", "assay.example.org"), ("origin", "https://assay.example.org")]), trusted));
         // Behind a proxy the Host may be anything; the Origin is what counts.
         assert!(origin_allowed(&post, &headers(&[("host", "10.0.0.7:3000"), ("origin", "https://Assay.Example.org")]), trusted));
@@ -848,29 +887,69 @@ mod tests {
         assert!(!origin_allowed(&post, &headers(&[("host", "assay.example.org"), ("origin", "https://assay.example.org:8443")]), trusted));
         assert!(!origin_allowed(&post, &headers(&[("host", "assay.example.org"), ("origin", "https://assay.example.org.evil.test")]), trusted));
         assert!(!origin_allowed(&post, &headers(&[("host", "assay.example.org"), ("origin", "null")]), trusted));
-        let mut s = ServerSettings { public_url: "HTTPS://assay.example.org:443/base/".into(), ..ServerSettings::default() };
-        assert_eq!(s.trusted_origin(), None, "not configured: the Host is trusted");
-        s.public_url_configured = true;
-        assert_eq!(s.trusted_origin().as_deref(), Some("https://assay.example.org"));
+        let mut s = ServerSettings { public_url: "HTTPS://assay.example.org:443/base/".into(), public_url_configured: true, ..ServerSettings::default() };
+        assert_eq!(s.trusted_origins(), ["https://assay.example.org"]);
+        // Not configured: the public URL is http://BIND, its origin and, for a loopback or
+        // wildcard bind, the loopback names on the same port; never the Host.
+        s = ServerSettings { public_url: "http://127.0.0.1:3000".into(), ..ServerSettings::default() };
+        assert_eq!(s.trusted_origins(), ["http://127.0.0.1:3000", "http://localhost:3000", "http://[::1]:3000"]);
+        s.public_url = "http://[::1]:8080".into();
+        assert_eq!(s.trusted_origins(), ["http://[::1]:8080", "http://localhost:8080", "http://127.0.0.1:8080"]);
+        s.public_url = "http://0.0.0.0:8080".into();
+        assert_eq!(s.trusted_origins(), ["http://localhost:8080", "http://127.0.0.1:8080", "http://[::1]:8080"]);
+        s.public_url = "http://10.1.2.3:3000".into();
+        assert_eq!(s.trusted_origins(), ["http://10.1.2.3:3000"]);
     }
 
     #[test]
     fn origin_check_refuses_cross_site_posts() {
         let post = Method::POST;
-        let origin_allowed = |m: &Method, h: &HeaderMap| origin_allowed(m, h, None);
+        let trusted = ServerSettings { public_url: "http://127.0.0.1:3000".into(), ..ServerSettings::default() }.trusted_origins();
+        let origin_allowed = |m: &Method, h: &HeaderMap| origin_allowed(m, h, &trusted);
         assert!(origin_allowed(&Method::GET, &headers(&[("host", "a.test")])));
-        assert!(origin_allowed(&post, &headers(&[("host", "a.test:3000"), ("origin", "http://a.test:3000")])));
-        assert!(!origin_allowed(&post, &headers(&[("host", "a.test:3000"), ("origin", "http://evil.test")])));
-        assert!(!origin_allowed(&post, &headers(&[("host", "a.test"), ("origin", "http://a.test.evil.test")])));
-        assert!(origin_allowed(&post, &headers(&[("host", "a.test"), ("referer", "https://a.test/login?x=1")])));
+        assert!(origin_allowed(&post, &headers(&[("host", "127.0.0.1:3000"), ("origin", "http://127.0.0.1:3000")])));
+        assert!(origin_allowed(&post, &headers(&[("host", "localhost:3000"), ("origin", "http://localhost:3000")])));
+        // Issue 38: a Host and an Origin that agree on a foreign name are not this server.
+        assert!(!origin_allowed(&post, &headers(&[("host", "a.test:3000"), ("origin", "http://a.test:3000")])));
+        assert!(!origin_allowed(&post, &headers(&[("host", "127.0.0.1:3000"), ("origin", "http://evil.test")])));
+        assert!(!origin_allowed(&post, &headers(&[("host", "127.0.0.1:3000"), ("origin", "http://127.0.0.1:3001")])));
+        assert!(!origin_allowed(&post, &headers(&[("host", "127.0.0.1:3000"), ("origin", "http://127.0.0.1.evil.test:3000")])));
+        assert!(origin_allowed(&post, &headers(&[("host", "a.test"), ("referer", "http://127.0.0.1:3000/login?x=1")])));
+        assert!(!origin_allowed(&post, &headers(&[("host", "a.test"), ("referer", "http://a.test/login?x=1")])));
         assert!(!origin_allowed(&post, &headers(&[("host", "a.test"), ("origin", "null")])));
         assert!(!origin_allowed(
             &post,
-            &headers(&[("host", "a.test"), ("origin", "http://a.test"), ("sec-fetch-site", "cross-site")])
+            &headers(&[("host", "127.0.0.1:3000"), ("origin", "http://127.0.0.1:3000"), ("sec-fetch-site", "cross-site")])
         ));
         // No origin at all: only a cookie-less API client may pass.
         assert!(!origin_allowed(&post, &headers(&[("host", "a.test"), ("cookie", "assay_session=x")])));
         assert!(origin_allowed(&post, &headers(&[("host", "a.test"), ("authorization", "Bearer t")])));
+    }
+
+    /// Issue 38: failures slow further attempts, progressively, and never lock: per account and
+    /// address the waits double up to the window; per account from everywhere they grow a second
+    /// per failure up to 30 s, whatever the number of failures.
+    #[test]
+    fn failed_sign_ins_slow_progressively_and_never_lock() {
+        let s = ServerSettings::default();
+        let none = Failures::default();
+        let now = 10_000_000;
+        let just_now = |count| Failures { count, last_at: now };
+        let wait = |pair, account, address| sign_in_wait_ms(&s, pair, account, address, now);
+        assert_eq!(wait(just_now(4), just_now(4), just_now(4)), 0, "four failures are free");
+        let pair: Vec<i64> = (5..14).map(|n| wait(just_now(n), just_now(n), just_now(n))).collect();
+        assert_eq!(pair, [15_000, 30_000, 60_000, 120_000, 240_000, 480_000, 900_000, 900_000, 900_000], "doubling, capped at the window");
+        // The wait runs from the last failure.
+        assert_eq!(sign_in_wait_ms(&s, Failures { count: 6, last_at: now - 20_000 }, none, none, now), 10_000);
+        assert_eq!(sign_in_wait_ms(&s, Failures { count: 6, last_at: now - 40_000 }, none, none, now), 0);
+        // Many addresses: a fresh address waits only the account's wait, at most 30 s.
+        assert_eq!(wait(none, just_now(49), none), 0);
+        assert_eq!(wait(none, just_now(50), none), 1_000);
+        assert_eq!(wait(none, just_now(55), none), 6_000);
+        assert_eq!(wait(none, just_now(1_000_000), none), 30_000);
+        // One address guessing many accounts is slowed as one pair.
+        assert_eq!(wait(none, none, just_now(20)), 15_000);
+        assert_eq!(wait(none, none, just_now(19)), 0);
     }
 
     #[test]

@@ -1,12 +1,14 @@
-//! Personal API tokens: a researcher (or higher) creates named tokens for scripts that read
-//! results and exports over `GET /api/v1/…`. Only the token's SHA-256 is stored (like session
-//! ids); the token is shown once. A token reads, with one write: it is accepted by the GET
-//! routes of the API and the export routes, and by `POST /api/v1/campaigns/{id}/metrics` (metric
-//! scores uploaded for a campaign, issue 21), never by server functions or any other method. It carries its owner's role *at use time*: a demoted or disabled account's tokens lose
-//! their rights with it. Revoked tokens are refused.
+//! Personal API tokens: a researcher (or higher) creates named tokens for scripts. Only the
+//! token's SHA-256 is stored (like session ids); the token is shown once. Every token reads (the
+//! GET routes of the API and the downloads); each write it may make is a scope chosen when it is
+//! made ([`crate::auth::TokenScope`]: `metrics-upload`, `gold-upload`), stored with it and checked in one
+//! place, `web::api_caller`, for every route a token reaches. Server functions never take a
+//! token. A token acts with its owner's role *at the time of each request*: a demoted account's
+//! token can do only what the account now may (a promotion gives it back the rest); a disabled
+//! account's tokens are revoked. Revoked tokens are refused.
 
 use crate::auth::server::{random_token, token_hash};
-use crate::auth::{ApiToken, NewApiToken, Role, UserInfo};
+use crate::auth::{ApiToken, NewApiToken, Role, TokenScopes, UserInfo};
 use crate::db::{Db, now_ms};
 use crate::error::{AppError, AppResult, StorageContext};
 
@@ -17,10 +19,18 @@ pub use assay_core::limits::MAX_LABEL_CHARS as MAX_NAME_CHARS;
 /// Live tokens one account may have.
 pub const MAX_TOKENS: i64 = 50;
 
-/// Creates a token for `user` (researchers and up); returns it with the secret.
-pub async fn create(db: &Db, user: &UserInfo, name: &str) -> AppResult<NewApiToken> {
+/// Creates a token for `user` (researchers and up) that reads and may make the writes of
+/// `scopes` (each refused to a role below its [`crate::auth::TokenScope::min_role`]); returns it with the
+/// secret.
+pub async fn create(db: &Db, user: &UserInfo, name: &str, scopes: &TokenScopes) -> AppResult<NewApiToken> {
     if user.role < Role::Researcher {
         return Err(AppError::forbidden(format!("API tokens need the {} role.", Role::Researcher.label())));
+    }
+    if let Some(s) = scopes.0.iter().find(|s| user.role < s.min_role()) {
+        return Err(AppError::invalid(
+            "scopes",
+            format!("A token that may {} needs the {} role.", s.label(), s.min_role().label()),
+        ));
     }
     let name = name.trim();
     if name.is_empty() {
@@ -43,13 +53,14 @@ pub async fn create(db: &Db, user: &UserInfo, name: &str) -> AppResult<NewApiTok
     let secret = format!("{TOKEN_PREFIX}{}", random_token());
     let now = now_ms();
     let token: ApiToken = sqlx::query_as(
-        "INSERT INTO api_tokens (user_id, name, token_hash, created_at) VALUES ($1, $2, $3, $4) \
-         RETURNING id, name, created_at, last_used_at, revoked_at",
+        "INSERT INTO api_tokens (user_id, name, token_hash, created_at, scopes) VALUES ($1, $2, $3, $4, $5) \
+         RETURNING id, name, scopes, created_at, last_used_at, revoked_at",
     )
     .bind(user.id)
     .bind(name)
     .bind(token_hash(&secret))
     .bind(now)
+    .bind(scopes.stored())
     .fetch_one(&db.writer)
     .await
     .context("storing an API token")?;
@@ -58,7 +69,7 @@ pub async fn create(db: &Db, user: &UserInfo, name: &str) -> AppResult<NewApiTok
 
 /// The account's tokens, newest first (revoked ones included, marked).
 pub async fn list(db: &Db, user_id: i64) -> AppResult<Vec<ApiToken>> {
-    sqlx::query_as("SELECT id, name, created_at, last_used_at, revoked_at FROM api_tokens WHERE user_id = $1 ORDER BY id DESC")
+    sqlx::query_as("SELECT id, name, scopes, created_at, last_used_at, revoked_at FROM api_tokens WHERE user_id = $1 ORDER BY id DESC")
         .bind(user_id)
         .fetch_all(&db.pool)
         .await
@@ -86,19 +97,21 @@ crate::rows::row! {
         display_name: String,
         role: String,
         token_id: i64,
+        scopes: TokenScopes as String,
         last_used_at: Option<i64>,
     }
 }
 
-/// The account a live token belongs to, with the account's current role; None for an unknown,
-/// revoked or malformed token or a disabled account. Notes the use (at most once a minute).
-pub async fn authenticate(db: &Db, secret: &str) -> AppResult<Option<UserInfo>> {
+/// The account a live token belongs to, with the account's current role, and the token's
+/// scopes; None for an unknown, revoked or malformed token or a disabled account. Notes the use
+/// (at most once a minute).
+pub async fn authenticate(db: &Db, secret: &str) -> AppResult<Option<(UserInfo, TokenScopes)>> {
     if !secret.starts_with(TOKEN_PREFIX) || secret.len() > 200 {
         return Ok(None);
     }
     let hash = token_hash(secret);
     let row: Option<TokenOwner> = sqlx::query_as(
-        "SELECT u.id, u.email, u.display_name, u.role, t.id AS token_id, t.last_used_at FROM api_tokens t \
+        "SELECT u.id, u.email, u.display_name, u.role, t.id AS token_id, t.scopes, t.last_used_at FROM api_tokens t \
          JOIN users u ON u.id = t.user_id WHERE t.token_hash = $1 AND t.revoked_at IS NULL AND u.disabled = 0",
     )
     .bind(&hash)
@@ -114,7 +127,7 @@ pub async fn authenticate(db: &Db, secret: &str) -> AppResult<Option<UserInfo>> 
             .bind(row.token_id)
             .execute(&db.writer)
             .await
-            .context("reading the account of an API token")?;
+            .context("noting the use of an API token")?;
     }
-    Ok(Some(user))
+    Ok(Some((user, row.scopes)))
 }

@@ -36,10 +36,11 @@ pub fn routes<S: Clone + Send + Sync + 'static>() -> Router<S> {
 async fn export(
     Extension(state): Extension<AppState>,
     session: Option<Extension<CurrentSession>>,
+    method: axum::http::Method,
     headers: axum::http::HeaderMap,
     Path(id): Path<String>,
 ) -> Response {
-    let user = match crate::web::api_caller(&state, session, &headers, Role::Researcher).await {
+    let user = match crate::web::api_caller(&state, session, &method, &headers, Role::Researcher, crate::auth::TokenScope::Read).await {
         Ok(u) => u,
         Err(refused) => return refused.into_response(),
     };

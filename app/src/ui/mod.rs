@@ -25,6 +25,8 @@ use leptos_router::path;
 #[cfg(feature = "ssr")]
 pub mod assets;
 mod bundles;
+#[cfg(feature = "ssr")]
+pub mod gate;
 
 use bundles::Elsewhere;
 pub use bundles::{ALL_PAGES_STEM, BrowserBundle, Every, Family, Pages, family};

@@ -511,7 +511,7 @@ both_backends! {
         assert!(list[0]["last_used_at"].is_i64());
 
         // The token has its owner's role at use time: promoted, it gains the new role's rights;
-        // demoted, it is revoked, and a promotion does not bring it back (issue 17, finding 13).
+        // demoted, it loses them (403, not revoked), and a promotion brings them back (issue 38).
         let admin = server.browser();
         admin.login(ADMIN).await;
         let users = admin.call("list_users", &[]).await.json();
@@ -519,9 +519,9 @@ both_backends! {
         assert_eq!(admin.call("set_user_role", &[("user_id", &rid), ("role", "organizer")]).await.status, 200);
         assert_eq!(get(format!("/api/v1/campaigns/{id}/workers"), tok.clone()).await.0, 200);
         assert_eq!(admin.call("set_user_role", &[("user_id", &rid), ("role", "annotator")]).await.status, 200);
-        assert_eq!(get("/api/v1/campaigns".into(), tok.clone()).await.0, 401);
+        assert_eq!(get("/api/v1/campaigns".into(), tok.clone()).await.0, 403);
         assert_eq!(admin.call("set_user_role", &[("user_id", &rid), ("role", "organizer")]).await.status, 200);
-        assert_eq!(get(format!("/api/v1/campaigns/{id}/workers"), tok.clone()).await.0, 401);
+        assert_eq!(get(format!("/api/v1/campaigns/{id}/workers"), tok.clone()).await.0, 200);
 
         // A new token. Revoked: refused. Only the owner can revoke; another account's token is
         // not found.

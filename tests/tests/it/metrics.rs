@@ -507,9 +507,14 @@ both_backends! {
         assert_eq!(body["summary"], "Uploaded Good-refA (4 system scores, 159 segment scores).", "{body}");
 
         // The TSV with a token, a raw body, the name in a header.
-        let token = res.call("create_api_token", &[("name", "metrics upload")]).await.json()["secret"].as_str().unwrap().to_string();
+        // A token made for it (issue 36: uploading is a scope of its own; a read-only token is refused).
+        let read_only = res.call("create_api_token", &[("name", "reader")]).await.json()["secret"].as_str().unwrap().to_string();
+        let token = res.call("create_api_token", &[("name", "metrics upload"), ("metrics_upload", "true")]).await.json()["secret"].as_str().unwrap().to_string();
         let api = reqwest::Client::new();
         let tsv: String = std::iter::once("system\tscore\n".to_string()).chain(systems.iter().zip(noisy).map(|(s, v)| format!("{s}\t{v}\n"))).collect();
+        let r = api.post(format!("{}/api/v1/campaigns/{id}/metrics", server.base)).bearer_auth(&read_only)
+            .header("x-assay-file-name", "noisy.tsv").header("x-assay-metric-name", "Noisy").body(tsv.clone()).send().await.unwrap();
+        assert_eq!(r.status(), 403, "{}", r.text().await.unwrap());
         let r = api.post(format!("{}/api/v1/campaigns/{id}/metrics", server.base)).bearer_auth(&token)
             .header("x-assay-file-name", "noisy.tsv").header("x-assay-metric-name", "Noisy").body(tsv.clone()).send().await.unwrap();
         assert_eq!(r.status(), 200, "{}", r.text().await.unwrap());

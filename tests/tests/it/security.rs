@@ -68,6 +68,7 @@ const TABLE: &[Row] = &[
     // Removing access (an unknown account is then a 400).
     Row { endpoint: "set_user_disabled", how: How::Form, expect: [S(401), S(401), S(403), S(403), S(403), S(400)], teams: [S(403), S(403)] },
     Row { endpoint: "sign_out_everywhere", how: How::Form, expect: [S(401), S(401), S(403), S(403), S(403), S(400)], teams: [S(403), S(403)] },
+    Row { endpoint: "clear_failed_sign_ins", how: How::Form, expect: [S(401), S(401), S(403), S(403), S(403), S(400)], teams: [S(403), S(403)] },
     Row { endpoint: "invite_user", how: How::Form, expect: [S(401), S(401), S(403), S(403), S(403), S(200)], teams: [S(403), S(403)] },
     // Public: whoever holds an invitation token (here a forged one) learns its email.
     Row { endpoint: "invitation", how: How::Form, expect: [S(400); 6], teams: [S(400), S(400)] },
@@ -196,7 +197,7 @@ fn form_args(endpoint: &str, who: Who, d: &Demo, n: usize) -> Vec<(String, Strin
         "login" => vec![("email", format!("nobody{n}@demo.assay")), ("password", "not a password".into())],
         "set_user_role" => vec![("user_id", "999999".into()), ("role", "annotator".into())],
         "set_user_disabled" => vec![("user_id", "999999".into()), ("disabled", "true".into())],
-        "sign_out_everywhere" => vec![("user_id", "999999".into())],
+        "sign_out_everywhere" | "clear_failed_sign_ins" => vec![("user_id", "999999".into())],
         "invite_user" => vec![("email", format!("invitee{n}@example.org")), ("role", "annotator".into())],
         "invitation" => vec![("token", "forged-token".into())],
         "accept_invitation" => vec![("token", "forged-token".into()), ("name", "Eve".into()), ("password", "a long enough password".into())],
@@ -906,6 +907,40 @@ async fn the_csrf_check_trusts_the_public_url_not_the_host_postgres() {
     the_csrf_check_trusts_the_public_url_not_the_host(Backend::Postgres).await;
 }
 
+/// Issue 38: without a public URL, the trusted origin is the listening address's (and its
+/// loopback names): a client that writes a foreign Host and a matching Origin is refused, as
+/// before only the public URL's origin was trusted.
+async fn without_a_public_url_the_csrf_check_trusts_the_bind_address(backend: Backend) {
+    let Some(server) = TestServer::start(backend).await else { return };
+    let client = reqwest::Client::new();
+    let login = |host: Option<&str>, header: &str, value: &str, password: &str| {
+        let mut req = client.post(format!("{}/api/login", server.base)).header(header, value).form(&[("email", ADMIN.0), ("password", password)]);
+        if let Some(host) = host {
+            req = req.header("host", host);
+        }
+        async move { req.send().await.unwrap().status().as_u16() }
+    };
+    let port = server.base.rsplit(':').next().unwrap();
+    let foreign = format!("evil.example:{port}");
+    assert_eq!(login(Some(&foreign), "origin", &format!("http://{foreign}"), ADMIN.1).await, 403, "a foreign Host and Origin that agree");
+    assert_eq!(login(Some(&foreign), "referer", &format!("http://{foreign}/login"), ADMIN.1).await, 403);
+    assert_eq!(login(None, "origin", "http://127.0.0.1:1", ADMIN.1).await, 403, "another port is another origin");
+    // The listening address and its loopback names pass.
+    assert_eq!(login(None, "origin", &server.base, "not the password").await, 401);
+    assert_eq!(login(None, "origin", &format!("http://localhost:{port}"), ADMIN.1).await, 200);
+    assert_eq!(login(Some(&format!("localhost:{port}")), "referer", &format!("http://[::1]:{port}/login"), ADMIN.1).await, 200);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn without_a_public_url_the_csrf_check_trusts_the_bind_address_sqlite() {
+    without_a_public_url_the_csrf_check_trusts_the_bind_address(Backend::Sqlite).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn without_a_public_url_the_csrf_check_trusts_the_bind_address_postgres() {
+    without_a_public_url_the_csrf_check_trusts_the_bind_address(Backend::Postgres).await;
+}
+
 /// The API and export routes with the least role that reads them.
 fn api_routes(campaign: i64) -> Vec<(String, Who)> {
     vec![
@@ -921,10 +956,6 @@ fn api_routes(campaign: i64) -> Vec<(String, Who)> {
     ]
 }
 
-/// `POST /api/v1/campaigns/{id}/metrics`: metric scores uploaded (issue 21), the API's one write.
-fn is_metric_upload(path: &str) -> bool {
-    path.starts_with("/api/v1/campaigns/") && path.ends_with("/metrics")
-}
 
 fn route_expectation(who: Who, min: Who) -> E {
     match who {
@@ -957,8 +988,9 @@ both_backends! {
                 }
                 for method in ["POST", "PUT", "PATCH", "DELETE"] {
                     let r = api.request(method.parse().unwrap(), format!("{}{path}", server.base)).bearer_auth(&secret).send().await.unwrap();
-                    // The one write a token may make: metric scores (no file here: a 400).
-                    let want = if method == "POST" && is_metric_upload(&path) { S(400) } else { S(403) };
+                    // A token made without scopes reads only: even the metric upload is refused
+                    // (the scoped writes: `every_write_a_token_reaches_needs_its_scope`).
+                    let want = S(403);
                     if !meets(want, r.status().as_u16()) {
                         failures.push(format!("{method} {path} with a {who:?} token: expected {want:?}, got {}", r.status()));
                     }
@@ -986,6 +1018,81 @@ both_backends! {
             }
         }
         assert!(failures.is_empty(), "{} answers differ:\n{}", failures.len(), failures.join("\n"));
+    }
+}
+
+/// `POST /api/v1/campaigns/{id}/metrics`: metric scores uploaded (issue 21).
+fn is_metric_upload(path: &str) -> bool {
+    path.starts_with("/api/v1/campaigns/") && path.ends_with("/metrics")
+}
+
+/// Every write a personal API token can reach (issue 36), with the scope it needs, the least
+/// role, a body that passes (or None: the route answers 400 to an empty one) and the body's
+/// `Content-Type`. Every other method on every other route is refused to a token
+/// (`api_tokens_read_as_their_owner_and_change_nothing`).
+fn token_writes(campaign: i64, test_set: i64, gold: &str) -> Vec<(String, &'static str, Who, Option<String>)> {
+    vec![
+        (format!("/api/v1/campaigns/{campaign}/metrics"), "metrics_upload", Researcher, None),
+        (format!("/api/v1/test-sets/{test_set}/gold"), "gold_upload", Organizer, Some(gold.to_string())),
+    ]
+}
+
+both_backends! {
+    /// Issue 36: an organizer's token alone (no cookie, no Origin) stored and overwrote gold
+    /// orders, though tokens were documented as read-only but for metric uploads. Now each write a
+    /// token reaches needs the scope the token was given when it was made: every write route, with
+    /// tokens of every scope and every role that may have tokens, without a session.
+    async fn every_write_a_token_reaches_needs_its_scope(server) {
+        let d = demo(&server).await;
+        let org = browser_for(&server, Organizer).await;
+        let sets = org.call("list_test_sets", &[]).await.json();
+        let set = sets.as_array().unwrap().iter().find(|s| s["systems"].as_array().unwrap().len() >= 2).expect("a demo test set").clone();
+        let gold = format!("1\t{} > {}\n", set["systems"][0]["name"].as_str().unwrap(), set["systems"][1]["name"].as_str().unwrap());
+        let writes = token_writes(d.campaign_id, set["id"].as_i64().unwrap(), &gold);
+        let api = reqwest::Client::builder().redirect(reqwest::redirect::Policy::none()).build().unwrap();
+        let mut failures = Vec::new();
+        for who in [Researcher, Organizer, Admin] {
+            let b = browser_for(&server, who).await;
+            for given in [&[][..], &["metrics_upload"][..], &["gold_upload"][..], &["metrics_upload", "gold_upload"][..]] {
+                let mut form = vec![("name", "scoped")];
+                form.extend(given.iter().map(|s| (*s, "true")));
+                let created = b.call("create_api_token", &form).await;
+                if given.contains(&"gold_upload") && (who as usize) < (Organizer as usize) {
+                    // A scope above the role is refused when the token is made.
+                    if created.status != 400 {
+                        failures.push(format!("a {who:?} token with {given:?}: expected 400, got {} {}", created.status, created.body));
+                    }
+                    continue;
+                }
+                assert_eq!(created.status, 200, "{}", created.body);
+                let created = created.json();
+                let mut stored: Vec<&str> = vec!["read"];
+                stored.extend(given.iter().map(|s| if *s == "metrics_upload" { "metrics-upload" } else { "gold-upload" }));
+                let listed = b.call("list_api_tokens", &[]).await.json();
+                let row = listed.as_array().unwrap().iter().find(|t| t["id"] == created["token"]["id"]).expect("the new token is listed").clone();
+                if row["scopes"] != json!(stored.iter().map(|s| match *s { "read" => "Read", "metrics-upload" => "MetricsUpload", _ => "GoldUpload" }).collect::<Vec<_>>()) {
+                    failures.push(format!("a {who:?} token with {given:?} is listed with {}", row["scopes"]));
+                }
+                let secret = created["secret"].as_str().unwrap().to_string();
+                for (path, scope, min, body) in &writes {
+                    let r = api.post(format!("{}{path}", server.base)).bearer_auth(&secret).body(body.clone().unwrap_or_default()).send().await.unwrap();
+                    let want = if !given.contains(scope) || (who as usize) < (*min as usize) {
+                        S(403)
+                    } else if body.is_some() {
+                        S(200)
+                    } else {
+                        S(400)
+                    };
+                    if !meets(want, r.status().as_u16()) {
+                        failures.push(format!("POST {path} with a {who:?} token of {given:?}: expected {want:?}, got {} {}", r.status(), r.text().await.unwrap_or_default()));
+                    }
+                }
+            }
+        }
+        assert!(failures.is_empty(), "{} answers differ:\n{}", failures.len(), failures.join("\n"));
+        // The tokens page says what each may do.
+        let page = org.get("/account/tokens").await;
+        assert!(page.body.contains("upload gold orders") && page.body.contains("token-gold-upload"), "the page offers and shows the scopes");
     }
 }
 
@@ -1268,6 +1375,34 @@ async fn rivals(server: &TestServer) -> Rivals {
     let organizer = accounts.pop().unwrap();
     let researcher = accounts.pop().unwrap();
     Rivals { team, researcher, organizer }
+}
+
+both_backends! {
+    /// Issue 38: another team's campaign page showed "there is no campaign with id …" three
+    /// times, with 200 and no way on. Now 404, the message once (as for a missing campaign: its
+    /// existence is not revealed) and a link back to the list; the team's own members see it.
+    async fn another_teams_campaign_page_is_a_404_with_a_way_back(server) {
+        let d = demo(&server).await;
+        let r = rivals(&server).await;
+        let id = d.campaign_id;
+        let message = format!("there is no campaign with id {id}");
+        for (who, b, path, back) in [
+            ("organizer", &r.organizer.0, format!("/campaigns/{id}"), "href=\"/campaigns\""),
+            ("organizer", &r.organizer.0, format!("/campaigns/{id}/workers"), "href=\"/campaigns\""),
+            ("researcher", &r.researcher.0, format!("/campaigns/{id}/results"), "href=\"/results\""),
+            ("researcher", &r.researcher.0, format!("/campaigns/{id}/metrics"), "href=\"/results\""),
+            ("organizer", &r.organizer.0, "/campaigns/999999".to_string(), "href=\"/campaigns\""),
+        ] {
+            let a = b.get(&path).await;
+            assert_eq!(a.status, 404, "{path} as another team's {who}: {}", a.body);
+            let message = if path.ends_with("999999") { "there is no campaign with id 999999".to_string() } else { message.clone() };
+            assert_eq!(a.body.matches(&message).count(), 1, "{path}: the message once: {}", a.body);
+            assert!(a.body.contains(back), "{path}: a way back: {}", a.body);
+        }
+        let own = browser_for(&server, Organizer).await.get(&format!("/campaigns/{id}")).await;
+        assert_eq!(own.status, 200, "the team's organizer sees it");
+        assert!(!own.body.contains(&message));
+    }
 }
 
 /// A refusal that reads as a missing campaign, test set, study, HIT or metric.
