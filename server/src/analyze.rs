@@ -291,18 +291,21 @@ impl<R: Read> Read for Progress<R> {
 }
 
 pub fn detect_format(path: &Path) -> Result<InputFormat, String> {
-    let file = File::open(path).map_err(|e| format!("cannot open {}: {e}", path.display()))?;
-    let mut first = String::new();
-    let mut reader = std::io::BufReader::new(file);
-    use std::io::BufRead;
-    loop {
-        first.clear();
-        let n = reader.read_line(&mut first).map_err(|e| format!("{}: line 1: cannot read: {e}", path.display()))?;
-        if n == 0 || !first.trim().is_empty() {
-            break;
-        }
+    // The file's head: its first line decides, or, for a CSV, its first record (a quoted field
+    // may hold a line break: the record goes on past the line).
+    let mut file = File::open(path).map_err(|e| format!("cannot open {}: {e}", path.display()))?;
+    let mut head = Vec::with_capacity(64 * 1024);
+    (&mut file).take(64 * 1024).read_to_end(&mut head).map_err(|e| format!("{}: line 1: cannot read: {e}", path.display()))?;
+    // What is UTF-8 of it (the head may end inside a character; a reader names a later bad byte).
+    let head = match std::str::from_utf8(&head) {
+        Ok(text) => text,
+        Err(e) => std::str::from_utf8(&head[..e.valid_up_to()]).unwrap_or_default(),
+    };
+    if head.trim().is_empty() && !file.metadata().is_ok_and(|m| m.len() == head.len() as u64) {
+        return Err(format!("{}: line 1: cannot read: not UTF-8 text", path.display()));
     }
-    let line = first.trim();
+    let head = head.trim_start_matches('\u{feff}').trim_start_matches(['\r', '\n', ' ', '\t']);
+    let line = head.lines().next().unwrap_or_default().trim();
     if line.is_empty() {
         return Err(format!("{}: line 1: the file is empty", path.display()));
     }
@@ -321,13 +324,13 @@ pub fn detect_format(path: &Path) -> Result<InputFormat, String> {
     if app::analysis::esa::looks_like_esa_jsonl(line) {
         return Ok(InputFormat::EsaJsonl);
     }
-    if app::analysis::esa::looks_like_esa_csv(line) {
+    if app::analysis::esa::looks_like_esa_csv(head) {
         return Ok(InputFormat::EsaCsv);
     }
     if line.starts_with('{') {
         return Ok(InputFormat::AssayJsonl);
     }
-    if line.starts_with("username,") || (!line.contains('\t') && matches!(line.split(',').count(), 9 | 11)) {
+    if line.starts_with("username,") || (!line.contains('\t') && matches!(formats::csv_first_record(head).map(|r| r.len()), Some(9 | 11))) {
         return Ok(InputFormat::Appraise);
     }
     Err(format!(

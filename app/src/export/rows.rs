@@ -783,4 +783,103 @@ mod tests {
         assert_eq!((set.records[0].score, set.records[0].seconds), (80.0, 3.5));
         assert_eq!(set.workers.name(0), "link:b,c");
     }
+
+    /// Text holding everything a CSV field can: line breaks of every kind, quotes, commas, tabs,
+    /// the first characters of a spreadsheet formula and `'`, and text beyond ASCII (combining
+    /// marks, right to left, CJK, emoji sequences), never only blanks.
+    pub(crate) fn awkward_text() -> impl proptest::strategy::Strategy<Value = String> {
+        use proptest::prelude::*;
+        let pieces = prop::sample::select(vec![
+            "\n", "\r\n", "\r", "\"", "\"\"", ",", "\t", "'", "=", "+", "-", "@", " ", "a", "Z9", "e\u{301}", "\u{5e9}\u{5dc}\u{5d5}\u{5dd}",
+            "\u{627}\u{644}\u{639}\u{631}\u{628}\u{64a}\u{629}", "\u{6f22}\u{5b57}", "\u{1f600}", "\u{1f469}\u{200d}\u{1f469}\u{200d}\u{1f467}", "a\u{feff}",
+        ]);
+        prop::collection::vec(pieces, 1..10).prop_map(|p| p.concat()).prop_filter("something besides blanks", |s| !s.trim().is_empty())
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(64))]
+
+        /// Every judgment file Assay writes is RFC 4180 that the `csv` crate reads back exactly
+        /// (the spreadsheet guard taken off), and Assay's readers read back every name of it:
+        /// the Assay CSV and JSON lines, the Appraise files of WMT22 (`read_appraise_csv`) and
+        /// WMT24 (`read_esa_csv`); WMT23 field by field.
+        #[test]
+        fn every_judgment_file_reads_back_exactly(
+            task in awkward_text(), src in awkward_text(), trg in awkward_text(), verdict in awkward_text(), decision in awkward_text(),
+            rows in proptest::collection::vec((awkward_text(), awkward_text(), awkward_text(), awkward_text(), awkward_text(), 0u8..=100), 1..5),
+        ) {
+            use crate::analysis::formats::{csv_untext, read_appraise_csv, read_assay_csv, read_assay_jsonl};
+            let mut c = ctx(Filter::Raw);
+            (c.task, c.src_lang, c.trg_lang) = (task.clone(), src.clone(), trg.clone());
+            c.workers.clear();
+            c.documents.clear();
+            let rows: Vec<(String, String, String, String, String, f64)> =
+                rows.into_iter().enumerate().map(|(i, (w, p, sy, se, d, score))| (format!("{w}{i}"), p, sy, format!("{se}{i}"), d, f64::from(score) + 0.25)).collect();
+            for (k, (worker, _, _, segment, document, _)) in rows.iter().enumerate() {
+                c.workers.insert(worker.clone(), WorkerStatus { verdict: verdict.clone(), p_value: Some(0.01), excluded: false, decision: decision.clone(), standardization: [None, None] });
+                c.documents.insert(segment.clone(), (document.clone(), k as i64 + 1));
+            }
+            let judgment = |k: usize| {
+                let (worker, platform, system, segment, document, score) = &rows[k];
+                JudgmentRow { id: k as i64 + 1, worker, platform, system, segment, document: Some(document), score: Some(*score), skipped: false, ..row("x", Some(1.0)) }
+            };
+            let file = |format: RowFormat| {
+                let mut out = header(format).unwrap_or_default();
+                for k in 0..rows.len() {
+                    assert!(write_row(&mut out, format, &c, &judgment(k)));
+                }
+                out
+            };
+            let records = |text: &str| -> Vec<Vec<String>> {
+                let mut reader = csv::ReaderBuilder::new().has_headers(false).from_reader(text.as_bytes());
+                reader.records().map(|r| r.expect("RFC 4180").iter().map(|f| csv_untext(f).to_string()).collect()).collect()
+            };
+
+            // Assay CSV: every field, exactly.
+            let text = file(RowFormat::AssayCsv);
+            let read = records(&text);
+            proptest::prop_assert_eq!(read.len(), rows.len() + 1);
+            proptest::prop_assert_eq!(read[0].len(), 27);
+            for (k, (worker, platform, system, segment, document, score)) in rows.iter().enumerate() {
+                let f = &read[k + 1];
+                let texts = [&f[2], &f[3], &f[4], &f[8], &f[9], &f[12], &f[13], &f[14], &f[21], &f[24]];
+                proptest::prop_assert_eq!(texts, [&task, &src, &trg, worker, platform, system, segment, document, &verdict, &decision]);
+                proptest::prop_assert_eq!(f[15].parse::<f64>().unwrap(), *score);
+            }
+            let names = |set: &crate::analysis::JudgmentSet| -> Vec<[String; 5]> {
+                set.records
+                    .iter()
+                    .map(|j| {
+                        [set.workers.name(j.worker), set.systems.name(j.system), set.segments.name(j.segment), set.lang_pairs.name(j.lang_pair.into()), set.tasks.name(j.task.into())]
+                            .map(String::from)
+                    })
+                    .collect()
+            };
+            let expected: Vec<[String; 5]> = rows.iter().map(|(w, _, sy, se, ..)| [w.clone(), sy.clone(), se.clone(), format!("{src}-{trg}"), task.clone()]).collect();
+            let set = read_assay_csv(text.as_bytes()).expect("Assay CSV");
+            proptest::prop_assert_eq!(names(&set), expected.clone());
+            proptest::prop_assert_eq!(set.records.iter().map(|j| j.score).collect::<Vec<_>>(), rows.iter().map(|r| r.5).collect::<Vec<_>>());
+            let set = read_assay_jsonl(file(RowFormat::AssayJsonl).as_bytes()).expect("Assay JSON lines");
+            proptest::prop_assert_eq!(names(&set), expected);
+
+            // Appraise WMT22: read back by the Appraise reader (each worker's judgments a HIT).
+            let set = read_appraise_csv(file(RowFormat::AppraiseWmt22).as_bytes(), "da").expect("Appraise CSV");
+            let got: Vec<[String; 3]> = names(&set).into_iter().map(|[w, sy, se, ..]| [w, sy, se]).collect();
+            proptest::prop_assert_eq!(got, rows.iter().map(|(w, _, sy, se, ..)| [w.clone(), sy.clone(), se.clone()]).collect::<Vec<_>>());
+
+            // Appraise WMT23 and WMT24: the texts, field by field; WMT24 by the ESA reader too.
+            for (format, at) in [(RowFormat::AppraiseWmt23, [0, 1, 7]), (RowFormat::AppraiseWmt24, [0, 1, 7])] {
+                let read = records(&file(format));
+                for (k, (worker, _, system, segment, document, _)) in rows.iter().enumerate() {
+                    proptest::prop_assert_eq!([&read[k][at[0]], &read[k][at[1]], &read[k][at[2]]], [worker, system, document]);
+                    if format == RowFormat::AppraiseWmt24 {
+                        proptest::prop_assert_eq!(&read[k][2], segment);
+                    }
+                }
+            }
+            let esa = assay_core::analysis::esa::read_esa_csv(file(RowFormat::AppraiseWmt24).as_bytes()).expect("WMT24 CSV");
+            let got: Vec<[&str; 4]> = esa.ratings.iter().map(|r| [r.user.as_str(), r.system.as_str(), r.item.as_str(), r.document.as_str()]).collect();
+            proptest::prop_assert_eq!(got, rows.iter().map(|(w, _, sy, se, d, _)| [w.as_str(), sy.as_str(), se.as_str(), d.as_str()]).collect::<Vec<_>>());
+        }
+    }
 }

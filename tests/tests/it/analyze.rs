@@ -712,6 +712,97 @@ fn analyze_a_campaign_from_the_database() {
     }
 }
 
+/// [`CAMPAIGN_SQL`]'s campaign with names that hold what a CSV field can: line breaks of every
+/// kind, quotes, commas, tabs, a formula's first character, and text beyond ASCII (combining
+/// marks, right to left, CJK, an emoji sequence). Worker ids come from crowd links anyone can
+/// write, system names and segment ids from imported files.
+fn awkward_campaign_sql() -> String {
+    CAMPAIGN_SQL
+        .replace("'SysA', 'sysa'", "'Sys\nA, \"quoted\" e\u{301}', 'sysa'")
+        .replace("'SysB', 'sysb'", "'=Sys\r\nB\t\u{6f22}\u{5b57} \u{5e9}\u{5dc}\u{5d5}\u{5dd}\r', 'sysb'")
+        .replace("(1, 1, 1, 'b', 'x')", "(1, 1, 1, 'b\r', 'x')")
+        .replace("(2, 1, 2, 'a', 'y')", "(2, 1, 2, 'a,\"x\"\n', 'y')")
+        .replace("(3, 1, 3, 'c', 'z')", "(3, 1, 3, '-c \u{1f469}\u{200d}\u{1f469}\u{200d}\u{1f467}', 'z')")
+        .replace("'mturk', 'A1'", "'mturk', 'A1\nx'")
+        .replace("'prolific', 'P9'", "'prolific', '@P9,\r\n\"'")
+}
+
+/// Issue 36 item 6: every judgment file Assay writes of a campaign whose names hold line breaks
+/// (and quotes, commas, tabs, formulas' first characters, text beyond ASCII) goes back through
+/// `assay analyze --input` to the campaign's own analysis: the same judgments, names and scores.
+/// The Assay CSV was read line by line and refused such a file.
+#[test]
+fn every_judgment_file_of_a_campaign_with_line_breaks_in_its_names_reads_back() {
+    for backend in [Backend::Sqlite, Backend::Postgres] {
+        let dir = tempfile::tempdir().unwrap();
+        let Some(url) = fresh_database_url(backend, dir.path()) else { continue };
+        let run = |args: &[&str]| {
+            let out = Command::new(assay_bin())
+                .args(args)
+                .env("ASSAY_DATA_DIR", dir.path())
+                .env("DATABASE_URL", &url)
+                .env("ASSAY_LOG", "warn")
+                .output()
+                .unwrap();
+            assert!(out.status.success(), "{backend:?}: {args:?}: {}", String::from_utf8_lossy(&out.stderr));
+        };
+        // Creates and migrates the database (the campaign does not exist yet).
+        let _ = Command::new(assay_bin()).args(["analyze", "--campaign", "7", "--out", dir.path().join("none").to_str().unwrap()]).env("ASSAY_DATA_DIR", dir.path()).env("DATABASE_URL", &url).env("ASSAY_LOG", "warn").output().unwrap();
+        let sql = awkward_campaign_sql();
+        let (client, args): (&str, Vec<String>) = match backend {
+            Backend::Sqlite => ("sqlite3", vec![dir.path().join("assay.db").display().to_string(), sql]),
+            Backend::Postgres => ("psql", vec![url.clone(), "-v".into(), "ON_ERROR_STOP=1".into(), "-q".into(), "-c".into(), sql]),
+        };
+        match Command::new(client).args(&args).output() {
+            Ok(o) => assert!(o.status.success(), "{client}: {}", String::from_utf8_lossy(&o.stderr)),
+            Err(_) => {
+                eprintln!("skipped: no {client} client");
+                continue;
+            }
+        }
+        let settings = ["--exclude", "none", "--bootstrap", "0"];
+        let out = |name: &str| dir.path().join(name).to_str().unwrap().to_string();
+        run(&[&["analyze", "--campaign", "7", "--out", &out("from-db")][..], &settings].concat());
+        run(&["export", "--campaign", "7", "--format", "all", "--raw", "--out", &out("export")]);
+        // The systems' names and scores (raw and z) and the judgments counted, by name.
+        let analysis = |dir: &str| {
+            let json: serde_json::Value = serde_json::from_str(&read(&Path::new(dir).join("analysis.json"))).unwrap();
+            let result = &json["result"];
+            let name = |kind: &str, id: &serde_json::Value| result["names"][kind][id.as_u64().unwrap() as usize].as_str().unwrap().to_string();
+            let mut systems: Vec<(String, String, String, u64)> = result["groups"][0]["systems"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|s| (name("systems", &s["system"]), format!("{:.9}", s["raw"].as_f64().unwrap()), format!("{:.9}", s["z"].as_f64().unwrap()), s["n_judgments"].as_u64().unwrap()))
+                .collect();
+            systems.sort();
+            let mut segments: Vec<String> = result["names"]["segments"].as_array().unwrap().iter().map(|s| s.as_str().unwrap().to_string()).collect();
+            segments.sort();
+            (json["manifest"]["judgments"].clone(), systems, segments)
+        };
+        let from_db = analysis(&out("from-db"));
+        assert_eq!(from_db.0, 7, "{backend:?}");
+        assert!(from_db.1.iter().any(|s| s.0 == "Sys\nA, \"quoted\" e\u{301}"), "{backend:?}: {:?}", from_db.1);
+        for file in ["judgments.csv", "judgments.jsonl", "appraise-wmt22.csv"] {
+            let input = Path::new(&out("export")).join(file);
+            let target = out(&format!("from-{file}"));
+            run(&[&["analyze", "--input", input.to_str().unwrap(), "--out", &target][..], &settings].concat());
+            let read_back = analysis(&target);
+            if file == "appraise-wmt22.csv" {
+                // Appraise's rows: no skipped judgment, each worker's judgments one HIT, the
+                // same system means over SYSTEM items; the names are the campaign's.
+                assert_eq!(read_back.0, 7, "{backend:?}: {file}");
+                let raw = |a: &[(String, String, String, u64)]| a.iter().map(|s| (s.0.clone(), s.1.clone(), s.3)).collect::<Vec<_>>();
+                assert_eq!(raw(&read_back.1), raw(&from_db.1), "{backend:?}: {file}");
+            } else {
+                assert_eq!(read_back.1, from_db.1, "{backend:?}: {file}");
+            }
+            // The judged segments (the database's analysis names every segment of the test set).
+            assert_eq!(read_back.2, ["a,\"x\"\n", "b\r"], "{backend:?}: {file}: the segments' names");
+        }
+    }
+}
+
 /// A WMT relative-ranking CSV (the format of the WMT 2013–2016 releases) from a simulated crowd
 /// with a known order: detected, every method written per language pair, the order recovered,
 /// and a bad row refused naming its line with nothing written.

@@ -66,7 +66,7 @@ use assay_stats::{Alternative, PMethod, StatsError, signed_rank_scipy_auto};
 use serde::{Deserialize, Serialize};
 use statrs::distribution::{ContinuousCDF, Normal};
 
-use super::formats::{FormatError, csv_text, err, split_csv};
+use super::formats::{FormatError, csv_rows, csv_text, csv_untext, err};
 use crate::import::{LangCode, LanguagePair};
 use crate::protocol::spans::{self, Span};
 
@@ -199,12 +199,10 @@ fn esa_score(text: &str, field: impl Fn(String) -> FormatError) -> Result<f64, F
 /// Whether the first non-empty line of a file is an ESA CSV row: 12 comma-separated fields
 /// (quotes respected), the tenth a JSON list, the eleventh and twelfth numbers.
 pub fn looks_like_esa_csv(line: &str) -> bool {
-    let mut f = Vec::new();
-    split_csv(line.trim_end_matches(['\r', '\n']), &mut f).is_ok()
-        && f.len() == 12
-        && f[9].trim_start().starts_with('[')
-        && number(&f[10]).is_some()
-        && number(&f[11]).is_some()
+    let mut rows = csv_rows(line.as_bytes());
+    let Ok(Some(_)) = rows.next_record() else { return false };
+    let f = &rows.record;
+    f.len() == 12 && f[9].trim_start().starts_with('[') && number(&f[10]).is_some() && number(&f[11]).is_some()
 }
 
 /// Whether the first non-empty line of a file is a WMT 2024 ESA JSONL object (it has
@@ -220,18 +218,11 @@ fn language(line: usize, field: usize, text: &str) -> Result<LangCode, FormatErr
 /// Reads an Appraise/WMT 2024 ESA CSV (see the module documentation).
 pub fn read_esa_csv(input: impl Read) -> Result<EsaFile, FormatError> {
     let mut out = EsaFile::default();
-    let mut f: Vec<String> = Vec::with_capacity(12);
-    for (i, line) in BufReader::new(input).lines().enumerate() {
-        let n = i + 1;
-        let line = line.map_err(|e| err(n, format!("cannot read: {e}")))?;
-        let line = line.trim_end_matches('\r');
-        let line = if n == 1 { line.trim_start_matches('\u{feff}') } else { line };
-        if line.trim().is_empty() {
-            continue;
-        }
-        split_csv(line, &mut f).map_err(|m| err(n, m))?;
+    let mut rows = csv_rows(input);
+    while let Some(n) = rows.next_record()? {
+        let f = &rows.record;
         if f.len() != 12 {
-            return Err(err(n, format!("expected 12 comma-separated fields ({}), found {}", ESA_CSV_FIELDS.join(", "), f.len())));
+            return Err(rows.wrong_width(n, 12, &ESA_CSV_FIELDS.join(", "), f.len()));
         }
         for k in [0, 1, 2, 3, 7] {
             if f[k].trim().is_empty() {
@@ -243,10 +234,10 @@ pub fn read_esa_csv(input: impl Read) -> Result<EsaFile, FormatError> {
         let complete_document = match f[8].trim().to_ascii_lowercase().as_str() {
             "false" | "0" => false,
             "true" | "1" => true,
-            _ => return Err(field_err(n, 8, format!("expected True or False, found {:?}", f[8]))),
+            _ => return Err(field_err(n, 8, format!("expected True or False, found {:?}", &f[8]))),
         };
         let spans = spans::spans_from_appraise_json(&f[9]).map_err(|e| field_err(n, 9, e))?;
-        let time = |k: usize| number(&f[k]).ok_or_else(|| field_err(n, k, format!("not a number: {:?}", f[k])));
+        let time = |k: usize| number(&f[k]).ok_or_else(|| field_err(n, k, format!("not a number: {:?}", &f[k])));
         let (start_time, end_time) = (time(10)?, time(11)?);
         if end_time < start_time {
             return Err(field_err(n, 11, format!("{end_time} is before start_time {start_time}")));
@@ -256,13 +247,13 @@ pub fn read_esa_csv(input: impl Read) -> Result<EsaFile, FormatError> {
         }
         out.ratings.push(EsaRating {
             line: n,
-            user: f[0].trim().to_string(),
-            system: f[1].trim().to_string(),
-            item: f[2].trim().to_string(),
-            item_type: f[3].trim().to_string(),
+            user: csv_untext(&f[0]).to_string(),
+            system: csv_untext(&f[1]).to_string(),
+            item: csv_untext(&f[2]).to_string(),
+            item_type: csv_untext(&f[3]).to_string(),
             pair: format!("{src}-{tgt}"),
             score,
-            document: f[7].trim().to_string(),
+            document: csv_untext(&f[7]).to_string(),
             complete_document,
             domain: None,
             spans,
@@ -732,6 +723,18 @@ fn pair_p(data: &PairData, a: usize, b: usize, alternative: Alternative, methods
     stouffer(&ps)
 }
 
+/// A score (0–100, or MQM's) made by averaging, rounded to 9 decimals: the arithmetic of means
+/// leaves it a few units in the last place off the value it stands for (the mean of whole
+/// scores that is 55 comes out as 55.00000000000001), which the files would print. Nine decimals
+/// lie far below any difference between systems' means, and far above that noise.
+pub fn fixed_score(x: f64) -> f64 {
+    if !x.is_finite() || x.abs() >= 1e6 {
+        return x;
+    }
+    let r = (x * 1e9).round() / 1e9;
+    if r == 0.0 { 0.0 } else { r }
+}
+
 /// Ranks one language pair (see the module documentation).
 pub fn rank_pair(data: &PairData, settings: &EsaSettings) -> EsaPairReport {
     let k = data.systems.len();
@@ -747,9 +750,10 @@ pub fn rank_pair(data: &PairData, settings: &EsaSettings) -> EsaPairReport {
             }
             let domains: BTreeMap<String, DomainScore> = per
                 .iter()
-                .map(|(d, (sum, n))| (data.domains[*d as usize].clone(), DomainScore { mean: sum / *n as f64, segments: *n }))
+                .map(|(d, (sum, n))| (data.domains[*d as usize].clone(), DomainScore { mean: fixed_score(sum / *n as f64), segments: *n }))
                 .collect();
-            let score = domains.values().map(|d| d.mean).sum::<f64>() / domains.len().max(1) as f64;
+            // Means of means of means: a few ulps off what they stand for (55.00000000000001 for 55).
+            let score = fixed_score(per.values().map(|(sum, n)| sum / *n as f64).sum::<f64>() / per.len().max(1) as f64);
             let system = EsaSystem {
                 system: data.systems[s].clone(),
                 score,
@@ -939,7 +943,7 @@ pub fn write_esa_csv(mut w: impl Write, src_lang: &str, tgt_lang: &str, ratings:
             csv_text(&r.item_type),
             src_lang,
             tgt_lang,
-            r.score,
+            fixed_score(r.score),
             csv_text(&r.document),
             if r.complete_document { "True" } else { "False" },
             csv_text(&spans::spans_to_appraise_json(&r.spans)),

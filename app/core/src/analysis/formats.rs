@@ -621,41 +621,75 @@ impl ShortNames {
     }
 }
 
-/// Splits one CSV line (RFC 4180 quoting: "a,b" and "" for a quote).
-pub(crate) fn split_csv(line: &str, out: &mut Vec<String>) -> Result<(), String> {
-    out.clear();
-    let mut field = String::new();
-    let mut chars = line.chars().peekable();
-    let mut quoted = false;
-    let mut at_start = true;
-    while let Some(c) = chars.next() {
-        if quoted {
-            match c {
-                '"' if chars.peek() == Some(&'"') => {
-                    field.push('"');
-                    chars.next();
+/// The records of a CSV file as the `csv` crate reads them (RFC 4180: a quoted field may hold
+/// commas, quotes and line breaks, so a record may span lines), each with the 1-based line it
+/// starts on (as the crate counts: empty lines just before it count as its first); blank lines
+/// are skipped, a UTF-8 byte-order mark at the start too. Every CSV reader
+/// of Assay's and the field's files goes through it.
+pub(crate) struct CsvRows<R: Read> {
+    reader: csv::Reader<R>,
+    /// The last record read.
+    pub(crate) record: csv::StringRecord,
+}
+
+pub(crate) fn csv_rows<R: Read>(input: R) -> CsvRows<R> {
+    CsvRows { reader: csv::ReaderBuilder::new().has_headers(false).flexible(true).from_reader(input), record: csv::StringRecord::new() }
+}
+
+impl<R: Read> CsvRows<R> {
+    /// Reads the next record that is not blank into `record`: the line it starts on, `None` at
+    /// the end of the input.
+    pub(crate) fn next_record(&mut self) -> Result<Option<usize>, FormatError> {
+        loop {
+            match self.reader.read_record(&mut self.record) {
+                Ok(false) => return Ok(None),
+                Ok(true) if self.record.len() == 1 && self.record[0].trim().is_empty() => continue,
+                Ok(true) => return Ok(Some(self.record.position().map_or(1, |p| p.line() as usize))),
+                Err(e) => {
+                    let line = e.position().map_or_else(|| self.record.position().map_or(1, |p| p.line() as usize), |p| p.line() as usize);
+                    return Err(match e.kind() {
+                        csv::ErrorKind::Utf8 { err: utf8, .. } => err(line, format!("field {} is not valid UTF-8", utf8.field() + 1)),
+                        csv::ErrorKind::Io(io) => err(line, format!("cannot read: {io}")),
+                        _ => err(line, e.to_string()),
+                    });
                 }
-                '"' => quoted = false,
-                _ => field.push(c),
-            }
-        } else {
-            match c {
-                ',' => {
-                    out.push(std::mem::take(&mut field));
-                    at_start = true;
-                    continue;
-                }
-                '"' if at_start => quoted = true,
-                _ => field.push(c),
             }
         }
-        at_start = false;
     }
-    if quoted {
-        return Err("a quoted field is not closed".into());
+
+    /// The error for a record of `found` fields where `expected` belong: a field holding a line
+    /// break then most likely opens a quote that is never closed (the rest of the file is in it).
+    /// `names`: the fields', shown in parentheses when not empty.
+    pub(crate) fn wrong_width(&self, line: usize, expected: usize, names: &str, found: usize) -> FormatError {
+        let hint = if self.record.iter().any(|f| f.contains(['\n', '\r'])) { " (a quoted field holding a line break: is a quote not closed?)" } else { "" };
+        let names = if names.is_empty() { String::new() } else { format!(" ({names})") };
+        err(line, format!("expected {expected} comma-separated fields{names}, found {found}{hint}"))
     }
-    out.push(field);
-    Ok(())
+}
+
+/// The fields of the first record of CSV text that is not blank (it may span lines), as the
+/// readers read it; `None` when there is none or it is not valid.
+pub fn csv_first_record(text: &str) -> Option<Vec<String>> {
+    let mut rows = csv_rows(text.as_bytes());
+    rows.next_record().ok().flatten()?;
+    Some(rows.record.iter().map(String::from).collect())
+}
+
+/// A text field of a CSV file Assay wrote, as it was before [`csv_text`] guarded it against
+/// spreadsheets: the one `'` put before a text that starts like a formula taken off again (the
+/// guard is put before exactly those texts and those with `'`s before such a start, so the two
+/// are inverse: `csv_untext(csv_text(s)) == s` once read as CSV).
+pub fn csv_untext(s: &str) -> &str {
+    match s.strip_prefix('\'') {
+        Some(rest) if looks_like_formula(rest) => rest,
+        _ => s,
+    }
+}
+
+/// Whether a spreadsheet could run `s` as a formula once its leading `'`s are taken off: it
+/// starts with `=`, `+`, `-`, `@`, a tab or a carriage return.
+fn looks_like_formula(s: &str) -> bool {
+    matches!(s.trim_start_matches('\'').as_bytes().first(), Some(b'=' | b'+' | b'-' | b'@' | b'\t' | b'\r'))
 }
 
 const APPRAISE_COLUMNS: [&str; 9] = [
@@ -671,18 +705,13 @@ const APPRAISE_COLUMNS: [&str; 9] = [
 ];
 
 /// Reads an Appraise segment-level score CSV (WMT22 column order, header optional). All rows
-/// belong to campaign task `task`.
+/// belong to campaign task `task`. Text fields are read as Assay writes them ([`csv_untext`]).
 pub fn read_appraise_csv(input: impl Read, task: &str) -> Result<JudgmentSet, FormatError> {
     let mut set = JudgmentSet::new(TimeBasis::PerItem);
-    let mut f: Vec<String> = Vec::with_capacity(9);
+    let mut rows = csv_rows(input);
     let mut first = true;
-    for (n, line) in lines(input) {
-        let line = line.map_err(|e| err(n, format!("cannot read: {e}")))?;
-        let line = line.trim_end_matches(['\r', '\n']);
-        if line.trim().is_empty() {
-            continue;
-        }
-        split_csv(line, &mut f).map_err(|m| err(n, m))?;
+    while let Some(n) = rows.next_record()? {
+        let f = &rows.record;
         if std::mem::take(&mut first) && f[0].trim().eq_ignore_ascii_case("username") {
             let got: Vec<&str> = f.iter().map(|s| s.trim()).collect();
             if got != APPRAISE_COLUMNS {
@@ -701,17 +730,9 @@ pub fn read_appraise_csv(input: impl Read, task: &str) -> Result<JudgmentSet, Fo
                     "a document-level row (11 fields): only segment-level rows (9 fields) are read",
                 ));
             }
-            k => {
-                return Err(err(
-                    n,
-                    format!(
-                        "expected 9 comma-separated fields ({}), found {k}",
-                        APPRAISE_COLUMNS.join(",")
-                    ),
-                ));
-            }
+            k => return Err(rows.wrong_width(n, 9, &APPRAISE_COLUMNS.join(","), k)),
         }
-        let item_type = parse_item_type(n, &f[3])?;
+        let item_type = parse_item_type(n, f[3].trim())?;
         let score = parse_number(n, "score", &f[6])?;
         let start = parse_number(n, "timeStart", &f[7])?;
         let end = parse_number(n, "timeEnd", &f[8])?;
@@ -719,13 +740,13 @@ pub fn read_appraise_csv(input: impl Read, task: &str) -> Result<JudgmentSet, Fo
             return Err(err(n, format!("timeEnd {end} is before timeStart {start}")));
         }
         let pair = format!("{}-{}", f[4].trim(), f[5].trim());
-        let user = f[0].trim();
+        let user = csv_untext(&f[0]);
         set.push(
             JudgmentNames {
                 worker: user,
                 hit: user,
-                system: f[1].trim(),
-                segment: f[2].trim(),
+                system: csv_untext(&f[1]),
+                segment: csv_untext(&f[2]),
                 lang_pair: &pair,
                 task,
                 // Appraise's segment-level file holds DA scores.
@@ -776,10 +797,11 @@ fn assay_record(
         None | Some("") | Some("null") => 0.0,
         Some(t) => parse_number(n, "seconds", t)?,
     };
-    let field = |k: usize| get(k).map(|s| s.trim().to_string()).unwrap_or_default();
+    // Names exactly as written (a name may begin or end with a space or a line break).
+    let field = |k: usize| get(k).unwrap_or_default();
     let pair = format!("{}-{}", field(1), field(2));
     let (task, hit, worker, system, segment) = (field(0), field(3), field(4), field(6), field(7));
-    if worker.is_empty() || system.is_empty() || segment.is_empty() {
+    if worker.trim().is_empty() || system.trim().is_empty() || segment.trim().is_empty() {
         return Err(err(n, "worker, system and segment must not be empty"));
     }
     let kind = crate::model::TaskKind::parse(&task)
@@ -794,19 +816,16 @@ fn assay_record(
 }
 
 /// Reads Assay's own judgment CSV (`judgments.csv`, raw or cleaned): a header naming the
-/// columns, then one judgment per row; skipped judgments are left out, as when the analysis
-/// reads the database; outputs of gold blocks (`GOLD`) too. Seconds per item ([`TimeBasis::PerItem`]) from `seconds`.
+/// columns, then one judgment per record (a quoted text may hold line breaks: records are read
+/// with the `csv` crate, texts exactly as written, [`csv_untext`]); skipped judgments are left
+/// out, as when the analysis reads the database; outputs of gold blocks (`GOLD`) too. Seconds
+/// per item ([`TimeBasis::PerItem`]) from `seconds`.
 pub fn read_assay_csv(input: impl Read) -> Result<JudgmentSet, FormatError> {
     let mut set = JudgmentSet::new(TimeBasis::PerItem);
-    let mut f: Vec<String> = Vec::new();
+    let mut rows = csv_rows(input);
     let mut columns: Option<([usize; 10], Option<usize>, Option<usize>, usize)> = None;
-    for (n, line) in lines(input) {
-        let line = line.map_err(|e| err(n, format!("cannot read: {e}")))?;
-        let line = line.trim_end_matches(['\r', '\n']);
-        if line.trim().is_empty() {
-            continue;
-        }
-        split_csv(line, &mut f).map_err(|m| err(n, m))?;
+    while let Some(n) = rows.next_record()? {
+        let f = &rows.record;
         let Some((cols, score2, seconds, width)) = columns else {
             let mut idx = [0usize; 10];
             for (k, want) in ASSAY_COLUMNS.iter().enumerate() {
@@ -819,10 +838,10 @@ pub fn read_assay_csv(input: impl Read) -> Result<JudgmentSet, FormatError> {
             continue;
         };
         if f.len() != width {
-            return Err(err(n, format!("expected {width} comma-separated fields, found {}", f.len())));
+            return Err(rows.wrong_width(n, width, "", f.len()));
         }
-        let get = |k: usize| Some(f[cols[k]].clone());
-        assay_record(&mut set, n, &get, score2.map(|k| f[k].clone()), seconds.map(|k| f[k].clone()))?;
+        let get = |k: usize| Some(csv_untext(&f[cols[k]]).to_string());
+        assay_record(&mut set, n, &get, score2.map(|k| f[k].to_string()), seconds.map(|k| f[k].to_string()))?;
     }
     if columns.is_none() {
         return Err(err(1, "empty input: expected the header line"));
@@ -856,19 +875,26 @@ pub fn read_assay_jsonl(input: impl Read) -> Result<JudgmentSet, FormatError> {
 }
 
 /// A text field of every CSV file Assay writes: quoted when it holds a comma, a quote or a line
-/// break (RFC 4180), and, when a spreadsheet would run it as a formula (it starts with `=`, `+`,
-/// `-`, `@`, a tab or a carriage return: worker ids come from crowd links anyone can write,
-/// system names and segment ids from imported files), led by a `'`. Numbers are not text
-/// fields: a negative score is written as it is.
+/// break (RFC 4180, as the `csv` crate quotes: it reads the field back exactly), and, when a
+/// spreadsheet would run it as a formula (it starts with `=`, `+`, `-`, `@`, a tab or a carriage
+/// return: worker ids come from crowd links anyone can write, system names and segment ids from
+/// imported files), led by a `'`; so is a text whose leading `'`s come before such a start, so that
+/// the readers can take the guard off again ([`csv_untext`]). Numbers are not text fields: a
+/// negative score is written as it is.
 pub fn csv_text(s: &str) -> std::borrow::Cow<'_, str> {
     // Most text needs neither: one pass over its bytes (the judgment files' hot loop).
-    let formula = matches!(s.as_bytes().first(), Some(b'=' | b'+' | b'-' | b'@' | b'\t' | b'\r'));
+    let formula = matches!(s.as_bytes().first(), Some(b'=' | b'+' | b'-' | b'@' | b'\t' | b'\r' | b'\'')) && looks_like_formula(s);
     if !formula && !s.bytes().any(|b| matches!(b, b',' | b'"' | b'\n' | b'\r')) {
         return s.into();
     }
-    let guarded: std::borrow::Cow<'_, str> =
-        if s.starts_with(['=', '+', '-', '@', '\t', '\r']) { format!("'{s}").into() } else { s.into() };
+    let guarded: std::borrow::Cow<'_, str> = if formula { format!("'{s}").into() } else { s.into() };
     if guarded.contains([',', '"', '\n', '\r']) { format!("\"{}\"", guarded.replace('"', "\"\"")).into() } else { guarded }
+}
+
+/// [`csv_text`]'s guard alone, for a writer that quotes by itself (the `csv` crate's): `s` led by
+/// a `'` when a spreadsheet could run it as a formula.
+pub fn spreadsheet_guard(s: &str) -> std::borrow::Cow<'_, str> {
+    if looks_like_formula(s) { format!("'{s}").into() } else { s.into() }
 }
 
 /// `v` appended to `out` exactly as `write!(out, "{v}")` writes it (Rust's `Display`: the
@@ -1544,9 +1570,32 @@ mod tests {
         }
         assert_eq!(csv_text("=HYPERLINK(\"x\",\"y\")"), "\"'=HYPERLINK(\"\"x\"\",\"\"y\"\")\"");
         assert_eq!(csv_text("a=b"), "a=b");
+        // A text whose `'`s come before a formula's start gets one more, so that the readers can
+        // take exactly one off; other `'`s are text.
+        assert_eq!(csv_text("'=x"), "''=x");
+        assert_eq!(csv_text("'x"), "'x");
+        assert_eq!((csv_untext("''=x"), csv_untext("'=x"), csv_untext("'x"), csv_untext("x'")), ("'=x", "=x", "'x", "x'"));
     }
 
     use super::*;
+
+    proptest::proptest! {
+        /// A text written by `csv_text` and read by the `csv` crate, the guard taken off, is the
+        /// text: whatever it holds (line breaks, quotes, commas, tabs, `'`, formula starts,
+        /// any Unicode), alone or among other fields.
+        #[test]
+        fn csv_text_reads_back_exactly(texts in proptest::collection::vec("(\\PC|[\r\n\t\"',=+@-])*", 1..4)) {
+            let line: Vec<String> = texts.iter().map(|t| csv_text(t).into_owned()).collect();
+            let file = format!("{}\nend\n", line.join(","));
+            let mut reader = csv::ReaderBuilder::new().has_headers(false).flexible(true).from_reader(file.as_bytes());
+            let first = reader.records().next().unwrap().unwrap();
+            let read: Vec<&str> = first.iter().map(csv_untext).collect();
+            // One empty field alone is an empty line to CSV.
+            if texts != [""] {
+                proptest::prop_assert_eq!(read, texts.iter().map(String::as_str).collect::<Vec<_>>());
+            }
+        }
+    }
 
     proptest::proptest! {
         #![proptest_config(proptest::prelude::ProptestConfig { cases: 20_000, ..Default::default() })]
@@ -1700,12 +1749,49 @@ mod tests {
         assert_eq!(r_number(123456.0, 15), "123456");
     }
 
+    /// Records are read by the `csv` crate: a quoted field may hold commas, quotes and line
+    /// breaks, and a record then spans lines; each record knows the line it starts on.
     #[test]
-    fn csv_splitting() {
-        let mut f = Vec::new();
-        split_csv(r#"a,"b,c",,"say ""hi""""#, &mut f).unwrap();
-        assert_eq!(f, vec!["a", "b,c", "", "say \"hi\""]);
-        assert!(split_csv(r#"a,"b"#, &mut f).is_err());
+    fn csv_records_span_lines() {
+        let text = "a,\"b,c\",,\"say \"\"hi\"\"\"\n\n\"two\r\nlines\",\"and\rone\",x\n  \nlast,\"\nline\"\n";
+        let mut rows = csv_rows(text.as_bytes());
+        let mut got = Vec::new();
+        while let Some(line) = rows.next_record().unwrap() {
+            got.push((line, rows.record.iter().map(String::from).collect::<Vec<_>>()));
+        }
+        assert_eq!(
+            got,
+            [
+                (1, vec!["a".to_string(), "b,c".into(), "".into(), "say \"hi\"".into()]),
+                // A blank line before a record counts as the record's first (the csv crate's count).
+                (2, vec!["two\r\nlines".into(), "and\rone".into(), "x".into()]),
+                (6, vec!["last".into(), "\nline".into()]),
+            ]
+        );
+        assert_eq!(csv_first_record("\"a\nb\",c\nd,e,f\n"), Some(vec!["a\nb".to_string(), "c".into()]));
+        // Not UTF-8: the line of the record.
+        let mut rows = csv_rows(&b"a,b\nc,\xff\n"[..]);
+        rows.next_record().unwrap();
+        assert_eq!(rows.next_record().unwrap_err(), err(2, "field 2 is not valid UTF-8"));
+    }
+
+    /// The Assay reader reads a judgment file whose names hold line breaks (it read line by line
+    /// and refused it), each name exactly as written, the spreadsheet guard taken off; a wrong
+    /// count of fields names the line its record starts on.
+    #[test]
+    fn assay_reader_reads_records_across_lines() {
+        let csv = "task,src_lang,trg_lang,hit,worker,item_type,system,segment,score,skipped,seconds\n\
+                   da,de,en,0,\"link:a\nb\",SYSTEM,\"Sys\r\nA\",\" s1\r\",70,0,2\n\
+                   da,de,en,0,'-w,REF,\"'=SUM(1,2)\",s2,60,0,1\n";
+        let set = read_assay_csv(csv.as_bytes()).unwrap();
+        assert_eq!(set.workers.names(), ["link:a\nb", "-w"]);
+        assert_eq!(set.systems.names(), ["Sys\r\nA", "=SUM(1,2)"]);
+        assert_eq!(set.segments.names(), [" s1\r", "s2"]);
+        let bad = format!("{csv}da,de,en,0,\"w,SYSTEM,S,s3,1,0,1\n");
+        assert_eq!(
+            read_assay_csv(bad.as_bytes()).unwrap_err().to_string(),
+            "line 6: expected 11 comma-separated fields, found 5 (a quoted field holding a line break: is a quote not closed?)"
+        );
     }
 
     #[test]

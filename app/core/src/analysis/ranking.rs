@@ -582,13 +582,10 @@ fn language_code(text: &str) -> Option<String> {
 /// a system id of −1 or empty is an empty slot. Language pairs in the order they first appear.
 /// Every problem names its line.
 pub fn read_wmt_ranking_csv(input: impl std::io::Read) -> Result<Vec<RankingData>, super::formats::FormatError> {
-    use super::formats::{err, split_csv};
-    use std::io::BufRead;
-    let mut reader = std::io::BufReader::new(input);
-    let mut header = String::new();
-    reader.read_line(&mut header).map_err(|e| err(1, format!("cannot read: {e}")))?;
-    let mut names = Vec::new();
-    split_csv(header.trim_end_matches(['\r', '\n']).trim_start_matches('\u{feff}'), &mut names).map_err(|e| err(1, e))?;
+    use super::formats::{csv_rows, csv_untext, err};
+    let mut rows = csv_rows(input);
+    let Some(_) = rows.next_record()? else { return Err(err(1, "empty input: expected the header line")) };
+    let names: Vec<String> = rows.record.iter().map(String::from).collect();
     let column = |name: &str| names.iter().position(|n| n.trim().eq_ignore_ascii_case(name));
     let need = |name: &str| column(name).ok_or_else(|| err(1, format!("the header has no column {name:?} (a WMT ranking CSV starts srclang,trglang,srcIndex,documentId,segmentId,judgeId,system1Number,system1Id,…)")));
     let (src, tgt, judge) = (need("srclang")?, need("trglang")?, need("judgeId")?);
@@ -606,17 +603,11 @@ pub fn read_wmt_ranking_csv(input: impl std::io::Read) -> Result<Vec<RankingData
     }
     let mut out: Vec<RankingData> = Vec::new();
     let mut system_index: Vec<std::collections::HashMap<String, usize>> = Vec::new();
-    let mut fields = Vec::new();
-    for (i, line) in reader.lines().enumerate() {
-        let n = i + 2;
-        let line = line.map_err(|e| err(n, format!("cannot read: {e}")))?;
-        let line = line.trim_end_matches('\r');
-        if line.trim().is_empty() {
-            continue;
-        }
-        split_csv(line, &mut fields).map_err(|e| err(n, e))?;
+    while let Some(n) = rows.next_record()? {
+        let fields = &rows.record;
         if fields.len() != names.len() {
-            return Err(err(n, format!("{} fields, but the header has {}", fields.len(), names.len())));
+            let hint = if fields.iter().any(|f| f.contains(['\n', '\r'])) { " (a quoted field holding a line break: is a quote not closed?)" } else { "" };
+            return Err(err(n, format!("{} fields, but the header has {}{hint}", fields.len(), names.len())));
         }
         let (s, t) = (fields[src].trim(), fields[tgt].trim());
         let pair = match (language_code(s), language_code(t)) {
@@ -633,7 +624,7 @@ pub fn read_wmt_ranking_csv(input: impl std::io::Read) -> Result<Vec<RankingData
         };
         let mut outputs = Vec::with_capacity(slots.len());
         for &(id_col, rank_col) in &slots {
-            let id = fields[id_col].trim();
+            let id = csv_untext(fields[id_col].trim());
             if id.is_empty() || id == "-1" {
                 continue;
             }
@@ -653,7 +644,7 @@ pub fn read_wmt_ranking_csv(input: impl std::io::Read) -> Result<Vec<RankingData
             }
             outputs.push(RankedOutput { system, rank });
         }
-        out[at].blocks.push(RankingBlock { segment: fields[segment].trim().to_string(), judge: fields[judge].trim().to_string(), outputs });
+        out[at].blocks.push(RankingBlock { segment: csv_untext(fields[segment].trim()).to_string(), judge: csv_untext(fields[judge].trim()).to_string(), outputs });
     }
     Ok(out)
 }
