@@ -105,6 +105,39 @@ async fn counts(org: &Browser) -> (usize, usize) {
     (sets.len(), systems.len())
 }
 
+/// Issue 36: `work_is_handed_out_once_per_slot_across_two_app_servers` once failed with a 403
+/// for a crowd arrival. The only 403 of the crowd link is a signature its server's key does not
+/// verify, which a server of the test never answers to a link it made: the 403 came from another
+/// test's server. The harness took a port that was free when it asked, and while its server was
+/// migrating and seeding (it listens only after that) another test's server got the same port
+/// and listened first; `/health` answered from that server and the test went on with it. Here
+/// the port of a running server is handed to a second app server of another installation (as
+/// that test starts its second server): the harness must start it elsewhere, and the link must
+/// be answered by the installation that made it.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_server_is_never_mistaken_for_another_that_holds_its_port() {
+    let stranger = TestServer::start(Backend::Sqlite).await.expect("sqlite server");
+    let server = TestServer::start(Backend::Sqlite).await.expect("sqlite server");
+    let org = organizer(&server).await;
+    let (set, systems) = import_set(&org, "wmt-port", 40, &["Alpha", "Beta"]).await;
+    let (id, _) = create_and_launch(&org, draft(set, &systems, "da-adequacy", 70, 2)).await;
+    let link = org.call("campaign_progress", &[("campaign_id", &id.to_string())]).await.json()["crowd_link"].as_str().unwrap().to_string();
+    let path = format!("/{}", link.split_once("://").unwrap().1.split_once('/').unwrap().1);
+    let taken: u16 = stranger.base.rsplit(':').next().unwrap().parse().unwrap();
+    let second = TestServer::start_at_port(
+        tempfile::tempdir().unwrap(),
+        server.database_url.clone(),
+        &[("ASSAY_DATA_DIR", server.data_dir.path().to_str().unwrap())],
+        false,
+        taken,
+    )
+    .await;
+    assert_ne!(second.base, stranger.base, "the harness handed back the server that holds the port");
+    let client = reqwest::Client::builder().redirect(reqwest::redirect::Policy::none()).build().unwrap();
+    let r = client.get(format!("{}{path}&worker=port-1", second.base)).send().await.unwrap();
+    assert_eq!(r.status().as_u16(), 303, "{}", r.text().await.unwrap_or_default());
+}
+
 both_backends! {
     async fn imports_are_all_or_nothing_and_only_for_organizers(server) {
         let org = organizer(&server).await;
