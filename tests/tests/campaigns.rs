@@ -138,6 +138,46 @@ async fn a_server_is_never_mistaken_for_another_that_holds_its_port() {
     assert_eq!(r.status().as_u16(), 303, "{}", r.text().await.unwrap_or_default());
 }
 
+/// Issue 38: a page whose server function refuses (an unknown campaign, study, HIT or
+/// invitation in the address; no session) answers that refusal's status every time. The status
+/// goes out with the first chunk of the streamed page: when the page's data was still loading
+/// then, the page answered 200 (a "no campaign" page in 2 of 10 runs; `/work/<unknown>` 200).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn pages_answer_their_status_every_time() {
+    let server = TestServer::start(Backend::Sqlite).await.expect("sqlite server");
+    let org = organizer(&server).await;
+    let anyone = server.browser();
+    let cases: &[(&Browser, &str, u16)] = &[
+        (&anyone, "/work/there-is-no-such-hit", 404),
+        (&anyone, "/invite/there-is-no-such-invitation", 400),
+        (&anyone, "/campaigns/1", 401),
+        (&org, "/campaigns/999999", 400),
+        (&org, "/campaigns/999999/edit", 400),
+        (&org, "/campaigns/999999/results", 400),
+        (&org, "/campaigns/999999/workers", 400),
+        (&org, "/campaigns/999999/metrics", 400),
+        (&org, "/studies/999999", 400),
+    ];
+    let mut wrong = Vec::new();
+    for &(b, path, want) in cases {
+        // Twenty at once, then twenty one after another: neither a busy server nor a quiet one
+        // sends the head before the data.
+        let at_once: Vec<_> = (0..20).map(|_| b.client.get(format!("{}{path}", b.base)).send()).collect();
+        let mut statuses = Vec::new();
+        for r in at_once {
+            statuses.push(r.await.unwrap().status().as_u16());
+        }
+        for _ in 0..20 {
+            statuses.push(b.get(path).await.status);
+        }
+        let off = statuses.iter().filter(|&&s| s != want).count();
+        if off > 0 {
+            wrong.push(format!("{path}: {off} of {} answers were not {want}: {statuses:?}", statuses.len()));
+        }
+    }
+    assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+}
+
 both_backends! {
     async fn imports_are_all_or_nothing_and_only_for_organizers(server) {
         let org = organizer(&server).await;
