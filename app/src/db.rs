@@ -144,6 +144,12 @@ const MIGRATIONS: &[(i64, &str, &str, &str)] = &[
         include_str!("../../migrations/sqlite/0016_review_snapshots.sql"),
         include_str!("../../migrations/postgres/0016_review_snapshots.sql"),
     ),
+    (
+        17,
+        "assignment client",
+        include_str!("../../migrations/sqlite/0017_assignment_client.sql"),
+        include_str!("../../migrations/postgres/0017_assignment_client.sql"),
+    ),
 ];
 
 /// SQLite migrations that open their own transaction, because they rebuild a table with

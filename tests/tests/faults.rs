@@ -8,9 +8,9 @@
 //!   gets a HIT twice, and no judgment is lost, with requests spread over both servers.
 //!
 //! `ASSAY_FAULT_KILLS` (default 20) and `ASSAY_FAULT_WORKERS` (default 20) make the fault test
-//! longer: `ASSAY_FAULT_KILLS=200 ASSAY_FAULT_WORKERS=60 ASSAY_CROWD_CLAIMS_PER_HOUR=1000 cargo
-//! test -p assay-tests --test faults` (the servers inherit the environment; every worker arrives
-//! from one address, and a server lets one address claim 30 HITs an hour by default).
+//! longer: `ASSAY_FAULT_KILLS=200 ASSAY_FAULT_WORKERS=60 cargo test -p assay-tests --test
+//! faults` (every worker arrives from a loopback address of its own, as crowd workers come from
+//! many addresses).
 
 use assay_tests::fixtures::{self, CrowdCampaign, HIT_LENGTH, Reply, parse_step, score_for};
 use assay_tests::*;
@@ -36,8 +36,13 @@ fn env_number(name: &str, default: u64) -> u64 {
     std::env::var(name).ok().and_then(|v| v.parse().ok()).unwrap_or(default)
 }
 
-fn client() -> reqwest::Client {
+/// Worker `i`'s HTTP client, connecting from a loopback address of its own (127.0.x.y): crowd
+/// workers come from many addresses, and the server limits what one address may hold
+/// unstarted (`--crowd-holds-per-address`).
+fn client(i: usize) -> reqwest::Client {
+    let address = std::net::Ipv4Addr::new(127, 0, 1 + (i / 250) as u8, 2 + (i % 250) as u8);
     reqwest::Client::builder()
+        .local_address(std::net::IpAddr::V4(address))
         .redirect(reqwest::redirect::Policy::none())
         .timeout(Duration::from_secs(20))
         .build()
@@ -204,14 +209,13 @@ both_backends! {
         let k = 4;
         let (_org, campaign) = fixtures::launch_crowd_campaign(&server.base, "faults", workers.div_ceil(k), k).await.expect("campaign");
         let items = HIT_LENGTH as i64;
-        let client = client();
         let started = Instant::now();
         let done = Arc::new(AtomicUsize::new(0));
         // About 100 ms per item, so that the workers are still at work when the last kill comes.
         let tasks: Vec<_> = (0..workers)
             .map(|i| {
                 let base = vec![server.base.clone()];
-                tokio::spawn(do_hit(client.clone(), base, campaign.clone(), format!("crash-{i}"), items, 100, 7 + i as u64, done.clone()))
+                tokio::spawn(do_hit(client(i), base, campaign.clone(), format!("crash-{i}"), items, 100, 7 + i as u64, done.clone()))
             })
             .collect();
         // SIGKILL at random moments while the workers work, restarting on the same data.
@@ -244,6 +248,7 @@ both_backends! {
         }
         let db = open_db(&server.database_url).await;
         check_stored(&logs, &stored_judgments(&db, campaign.id).await);
+        let client = client(0);
         // Each HIT is completed, and the server agrees where every worker is.
         for log in &logs {
             assert_eq!(answered_per_server(&client, &server.base, &log.assignment).await, Some(items), "{}", log.worker);
@@ -270,11 +275,10 @@ both_backends! {
         )
         .await;
         let bases = [server.base.clone(), second.base.clone()];
-        let client = client();
         // Everyone at once; each worker's answers alternate between the servers.
         let tasks: Vec<_> = (0..asking)
             .map(|i| {
-                let (client, campaign) = (client.clone(), campaign.clone());
+                let (client, campaign) = (client(i), campaign.clone());
                 let bases: Vec<String> = if i % 2 == 0 { bases.to_vec() } else { bases.iter().rev().cloned().collect() };
                 tokio::spawn(async move {
                     let worker = format!("both-{i}");
