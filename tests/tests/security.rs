@@ -638,11 +638,16 @@ both_backends! {
             v.extend(pairs.iter().map(|(k, x)| (*k, x.to_string())));
             v
         };
-        // The worker's own ids: valid. Without ids the code alone is checked, as before.
+        // The worker's own ids: valid.
         assert!(valid(with(&mturk, &[("workerId", "W-1"), ("assignmentId", "A-1")])).await);
-        assert!(valid(with(&mturk, &[("workerId", "W-1")])).await);
         assert!(valid(with(&prolific, &[("PROLIFIC_PID", "P-1"), ("SESSION_ID", "S-1")])).await);
-        assert!(valid(with(&mturk, &[])).await);
+        // Issue 38: the ids are required. The code alone, or a worker id without the session the
+        // code was earned in, is not valid (a code passed on would otherwise pass).
+        assert!(!valid(with(&mturk, &[])).await);
+        assert!(!valid(with(&prolific, &[])).await);
+        assert!(!valid(with(&mturk, &[("workerId", "W-1")])).await);
+        assert!(!valid(with(&prolific, &[("PROLIFIC_PID", "P-1")])).await);
+        assert!(!valid(with(&mturk, &[("assignmentId", "A-1")])).await);
         // Another worker, another session, another platform: invalid.
         for (code, pairs) in [
             (&mturk, vec![("workerId", "W-2"), ("assignmentId", "A-1")]),
@@ -1421,8 +1426,12 @@ both_backends! {
             }
         }
         let code = code.expect("a completion code");
+        // As the demo's Prolific worker presents it (with their ids).
         let verify = |b: &Browser| {
-            let req = b.client.get(format!("{}/api/verify_completion_code", server.base)).query(&[("code", code.as_str())]);
+            let req = b
+                .client
+                .get(format!("{}/api/verify_completion_code", server.base))
+                .query(&[("code", code.as_str()), ("PROLIFIC_PID", "demo-prolific-worker"), ("SESSION_ID", "demo-session")]);
             async move { req.send().await.unwrap().json::<Value>().await.unwrap() }
         };
         let theirs = verify(org).await;
