@@ -8,9 +8,11 @@
 //!   gets a HIT twice, and no judgment is lost, with requests spread over both servers.
 //!
 //! `ASSAY_FAULT_KILLS` (default 20) and `ASSAY_FAULT_WORKERS` (default 20) make the fault test
-//! longer: `ASSAY_FAULT_KILLS=200 ASSAY_FAULT_WORKERS=60 cargo test -p assay-tests --test
-//! faults` (every worker arrives from a loopback address of its own, as crowd workers come from
-//! many addresses).
+//! longer: `ASSAY_FAULT_KILLS=200 ASSAY_FAULT_WORKERS=60 ASSAY_CROWD_CLAIMS_PER_HOUR=1000 cargo
+//! test -p assay-tests --test faults` (the servers inherit the environment; every worker arrives
+//! from one address, and a server lets one address claim 30 HITs an hour by default). Every
+//! worker arriving from one address, the tests raise the limit of unstarted HITs one address may
+//! hold (`ASSAY_CROWD_HOLDS_PER_ADDRESS`, 10 by default).
 
 use assay_tests::fixtures::{self, CrowdCampaign, HIT_LENGTH, Reply, parse_step, score_for};
 use assay_tests::*;
@@ -36,13 +38,8 @@ fn env_number(name: &str, default: u64) -> u64 {
     std::env::var(name).ok().and_then(|v| v.parse().ok()).unwrap_or(default)
 }
 
-/// Worker `i`'s HTTP client, connecting from a loopback address of its own (127.0.x.y): crowd
-/// workers come from many addresses, and the server limits what one address may hold
-/// unstarted (`--crowd-holds-per-address`).
-fn client(i: usize) -> reqwest::Client {
-    let address = std::net::Ipv4Addr::new(127, 0, 1 + (i / 250) as u8, 2 + (i % 250) as u8);
+fn client() -> reqwest::Client {
     reqwest::Client::builder()
-        .local_address(std::net::IpAddr::V4(address))
         .redirect(reqwest::redirect::Policy::none())
         .timeout(Duration::from_secs(20))
         .build()
@@ -204,18 +201,21 @@ fn check_stored(logs: &[WorkerLog], stored: &HashMap<(String, i64), (f64, usize)
 both_backends! {
     async fn acknowledged_judgments_survive_sigkill_and_workers_resume(server) {
         let mut server = server;
+        // Every worker arrives from one address: no limit on what it holds unstarted.
+        server.restart_logged(&[("ASSAY_CROWD_HOLDS_PER_ADDRESS", "1000000")]).await;
         let kills = env_number("ASSAY_FAULT_KILLS", 20);
         let workers = env_number("ASSAY_FAULT_WORKERS", 20) as usize;
         let k = 4;
         let (_org, campaign) = fixtures::launch_crowd_campaign(&server.base, "faults", workers.div_ceil(k), k).await.expect("campaign");
         let items = HIT_LENGTH as i64;
+        let client = client();
         let started = Instant::now();
         let done = Arc::new(AtomicUsize::new(0));
         // About 100 ms per item, so that the workers are still at work when the last kill comes.
         let tasks: Vec<_> = (0..workers)
             .map(|i| {
                 let base = vec![server.base.clone()];
-                tokio::spawn(do_hit(client(i), base, campaign.clone(), format!("crash-{i}"), items, 100, 7 + i as u64, done.clone()))
+                tokio::spawn(do_hit(client.clone(), base, campaign.clone(), format!("crash-{i}"), items, 100, 7 + i as u64, done.clone()))
             })
             .collect();
         // SIGKILL at random moments while the workers work, restarting on the same data.
@@ -248,7 +248,6 @@ both_backends! {
         }
         let db = open_db(&server.database_url).await;
         check_stored(&logs, &stored_judgments(&db, campaign.id).await);
-        let client = client(0);
         // Each HIT is completed, and the server agrees where every worker is.
         for log in &logs {
             assert_eq!(answered_per_server(&client, &server.base, &log.assignment).await, Some(items), "{}", log.worker);
@@ -263,6 +262,10 @@ both_backends! {
     }
 
     async fn two_app_servers_share_out_hits_and_keep_every_judgment(server) {
+        // Every worker arrives from one address: no limit on what it holds unstarted.
+        let holds = ("ASSAY_CROWD_HOLDS_PER_ADDRESS", "1000000");
+        let mut server = server;
+        server.restart_logged(&[holds]).await;
         // 8 HITs for 5 workers each: 40 assignments; 48 workers ask, half on each server.
         let (hits, k, asking, items) = (8usize, 5usize, 48usize, 20i64);
         let (_org, campaign) = fixtures::launch_crowd_campaign(&server.base, "two servers", hits, k).await.expect("campaign");
@@ -270,15 +273,16 @@ both_backends! {
             tempfile::tempdir().expect("dir"),
             server.database_url.clone(),
             // The same signing key as the first server (it signs the crowd link).
-            &[("ASSAY_DATA_DIR", server.data_dir.path().to_str().expect("path"))],
+            &[("ASSAY_DATA_DIR", server.data_dir.path().to_str().expect("path")), holds],
             false,
         )
         .await;
         let bases = [server.base.clone(), second.base.clone()];
+        let client = client();
         // Everyone at once; each worker's answers alternate between the servers.
         let tasks: Vec<_> = (0..asking)
             .map(|i| {
-                let (client, campaign) = (client(i), campaign.clone());
+                let (client, campaign) = (client.clone(), campaign.clone());
                 let bases: Vec<String> = if i % 2 == 0 { bases.to_vec() } else { bases.iter().rev().cloned().collect() };
                 tokio::spawn(async move {
                     let worker = format!("both-{i}");
