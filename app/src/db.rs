@@ -150,6 +150,12 @@ const MIGRATIONS: &[(i64, &str, &str, &str)] = &[
         include_str!("../../migrations/sqlite/0017_token_scopes.sql"),
         include_str!("../../migrations/postgres/0017_token_scopes.sql"),
     ),
+    (
+        18,
+        "assignment client",
+        include_str!("../../migrations/sqlite/0018_assignment_client.sql"),
+        include_str!("../../migrations/postgres/0018_assignment_client.sql"),
+    ),
 ];
 
 /// SQLite migrations that open their own transaction, because they rebuild a table with

@@ -40,3 +40,47 @@ where
 {
     Resource::new_with_options(source, fetcher, false)
 }
+
+/// [`resource`] that the server waits for before it sends the page's head: for a page whose
+/// data decides its status (an unknown campaign, study or HIT in the address, a caller without
+/// the role), which its server function sets on the response (`AppError` → `ServerFnError`).
+/// The status and headers go out with the first chunk of the stream; a resource that is not
+/// blocking may resolve after it (the page then answered 200 with its error text at random).
+#[track_caller]
+pub fn blocking_resource<T, S, Fut>(
+    source: impl Fn() -> S + Send + Sync + 'static,
+    fetcher: impl Fn(S) -> Fut + Send + Sync + 'static,
+) -> Resource<T, JsonCodec>
+where
+    T: serde::Serialize + serde::de::DeserializeOwned + Send + Sync + 'static,
+    S: Send + Sync + Clone + PartialEq + 'static,
+    Fut: std::future::Future<Output = T> + Send + 'static,
+{
+    Resource::new_with_options(source, fetcher, true)
+}
+
+/// [`resource`] for a page's secondary data, whose refusal never decides the page's status: on
+/// the server its fetcher runs with a response of its own, so a server function's status goes
+/// nowhere. A page with an unknown campaign in its address answers its main resource's status
+/// (say 400 from the progress), not whichever of its sections' refusals came last (a HIT
+/// inspector's 404).
+#[track_caller]
+pub fn secondary_resource<T, S, Fut>(
+    source: impl Fn() -> S + Send + Sync + 'static,
+    fetcher: impl Fn(S) -> Fut + Send + Sync + 'static,
+) -> Resource<T, JsonCodec>
+where
+    T: serde::Serialize + serde::de::DeserializeOwned + Send + Sync + 'static,
+    S: Send + Sync + Clone + PartialEq + 'static,
+    Fut: std::future::Future<Output = T> + Send + 'static,
+{
+    #[cfg(feature = "ssr")]
+    let fetcher = move |s: S| {
+        let owner = leptos::reactive::owner::Owner::new();
+        owner.with(|| {
+            provide_context(leptos_axum::ResponseOptions::default());
+            leptos::reactive::computed::ScopedFuture::new(fetcher(s))
+        })
+    };
+    Resource::new_with_options(source, fetcher, false)
+}

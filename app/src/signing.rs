@@ -31,6 +31,17 @@ pub fn verify_link(secret: &[u8], campaign_public_id: &str, sig: &str) -> bool {
     mac.verify_slice(&bytes).is_ok()
 }
 
+/// What the database keeps of a crowd worker's client address (`assignments.client_tag`): an
+/// HMAC-SHA256 of `client-address:{address}` with the server's secret, its first 16 bytes in
+/// hex. The same address gives the same tag on every app server with the same secret, and the
+/// address cannot be read back from it.
+pub fn client_tag(secret: &[u8], address: &str) -> String {
+    let Ok(mut mac) = HmacSha256::new_from_slice(secret) else { return String::new() };
+    mac.update(b"client-address:");
+    mac.update(address.as_bytes());
+    mac.finalize().into_bytes()[..16].iter().map(|b| format!("{b:02x}")).collect()
+}
+
 fn decode_hex(s: &str) -> Option<Vec<u8>> {
     if !s.len().is_multiple_of(2) {
         return None;

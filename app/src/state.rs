@@ -42,6 +42,10 @@ pub struct ServerSettings {
     /// known worker, new to the campaign) one client address may make per hour, counted in
     /// memory; returning to work already claimed is not counted.
     pub crowd_claims_per_hour: u32,
+    /// Assignments of one campaign that crowd arrivals from one client address may hold at once
+    /// with no answer given yet; more claims are refused until one is started or released
+    /// (`assignments.client_tag`, counted in the database: it holds across app servers).
+    pub crowd_holds_per_address: u32,
 }
 
 impl Default for ServerSettings {
@@ -58,6 +62,7 @@ impl Default for ServerSettings {
             throttle_window_ms: 15 * 60 * 1000,
             sign_ins_per_minute: 60,
             crowd_claims_per_hour: 30,
+            crowd_holds_per_address: 10,
         }
     }
 }

@@ -33,6 +33,11 @@ pub struct Config {
     /// campaign) one client address may make per hour; more are told to come back later.
     #[arg(long, env = "ASSAY_CROWD_CLAIMS_PER_HOUR", default_value_t = 30, value_parser = clap::value_parser!(u32).range(1..), global = true)]
     pub crowd_claims_per_hour: u32,
+    /// Assignments of one campaign that crowd arrivals from one client address may hold at once
+    /// without having answered anything; further arrivals from it are told to start one first
+    /// or to come back later.
+    #[arg(long, env = "ASSAY_CROWD_HOLDS_PER_ADDRESS", default_value_t = 10, value_parser = clap::value_parser!(u32).range(1..), global = true)]
+    pub crowd_holds_per_address: u32,
 }
 
 impl Config {
@@ -61,6 +66,7 @@ impl Config {
             public_url_configured: self.public_url.is_some(),
             sign_ins_per_minute: self.sign_ins_per_minute,
             crowd_claims_per_hour: self.crowd_claims_per_hour,
+            crowd_holds_per_address: self.crowd_holds_per_address,
             ..ServerSettings::default()
         };
         Ok(AppState { db, secret: secret.into(), settings: Arc::new(settings) })
@@ -132,6 +138,7 @@ mod tests {
             secret_key: None,
             sign_ins_per_minute: 60,
             crowd_claims_per_hour: 30,
+            crowd_holds_per_address: 10,
         };
         assert_eq!(c.database_url(), "sqlite:///tmp/x/assay.db?mode=rwc");
         assert_eq!(c.public_url(), "http://127.0.0.1:3000");

@@ -74,8 +74,40 @@ pub fn fresh_database_url(backend: Backend, data_dir: &std::path::Path) -> Optio
     }
 }
 
-/// Spawns `assay serve --demo` and waits until `/health` answers.
-async fn spawn_server(data_dir: &std::path::Path, database_url: &str, port: u16, env: &[(String, String)], log: bool) -> Child {
+/// The server listening on 127.0.0.1:`port` is process `pid`'s: `Some(true)` or `Some(false)`
+/// when Linux's /proc says, `None` when it cannot be told (another system, no /proc).
+///
+/// A port from [`free_port`] is free only until somebody binds it, and `assay serve` binds its
+/// port only after migrating the database and seeding the demo (seconds on a fresh PostgreSQL
+/// database while the suite runs): two servers starting at once can be given the same port, and
+/// the one that binds second exits. Its harness saw `/health` answer (from the other server)
+/// and went on testing a server that was not its own: another database and another signing key,
+/// so a crowd link it had made was refused with 403 (issue 36).
+fn listener_is_process(port: u16, pid: u32) -> Option<bool> {
+    let table = std::fs::read_to_string("/proc/net/tcp").ok()?;
+    let local = format!("0100007F:{port:04X}");
+    // The inodes of the sockets listening (state 0A) on 127.0.0.1:port.
+    let inodes: Vec<String> = table
+        .lines()
+        .skip(1)
+        .filter_map(|line| {
+            let f: Vec<&str> = line.split_whitespace().collect();
+            (f.len() > 9 && f[1] == local && f[3] == "0A").then(|| format!("socket:[{}]", f[9]))
+        })
+        .collect();
+    let fds = std::fs::read_dir(format!("/proc/{pid}/fd")).ok()?;
+    Some(fds.flatten().any(|fd| std::fs::read_link(fd.path()).is_ok_and(|l| inodes.iter().any(|i| l.as_os_str() == i.as_str()))))
+}
+
+/// Why a started server did not come up.
+enum NotStarted {
+    /// Its port was taken by another process before it could listen.
+    PortTaken(String),
+}
+
+/// Spawns `assay serve --demo` on `port` and waits until it answers `/health` itself (not
+/// another server that holds the port, see [`listener_is_process`]).
+async fn spawn_server(data_dir: &std::path::Path, database_url: &str, port: u16, env: &[(String, String)], log: bool) -> Result<Child, NotStarted> {
     let base = format!("http://127.0.0.1:{port}");
     let mut cmd = Command::new(assay_bin());
     cmd.args(["serve", "--demo"])
@@ -105,10 +137,16 @@ async fn spawn_server(data_dir: &std::path::Path, database_url: &str, port: u16,
             if log {
                 err = std::fs::read_to_string(data_dir.join("server.log")).unwrap_or_default();
             }
+            if err.contains("cannot listen on") {
+                return Err(NotStarted::PortTaken(err));
+            }
             panic!("assay serve exited with {status}: {err}");
         }
         if let Ok(r) = client.get(format!("{base}/health")).send().await
             && r.status().is_success()
+            // Another server answering on this port is not this one: wait for this one to
+            // listen (if that server goes away) or to exit because the port is taken.
+            && listener_is_process(port, child.id()) != Some(false)
         {
             break;
         }
@@ -121,7 +159,7 @@ async fn spawn_server(data_dir: &std::path::Path, database_url: &str, port: u16,
             let _ = std::io::copy(&mut stderr, &mut std::io::sink());
         });
     }
-    child
+    Ok(child)
 }
 
 impl TestServer {
@@ -155,10 +193,21 @@ impl TestServer {
 
     /// Starts `assay serve --demo` on a free port with the given data directory and database.
     pub async fn start_at(data_dir: tempfile::TempDir, database_url: String, env: &[(&str, &str)], log: bool) -> TestServer {
-        let port = free_port();
+        Self::start_at_port(data_dir, database_url, env, log, free_port()).await
+    }
+
+    /// [`TestServer::start_at`] trying `port` first: when another process takes it first, the
+    /// server is started again on another free port (as many times as it takes, up to ten).
+    pub async fn start_at_port(data_dir: tempfile::TempDir, database_url: String, env: &[(&str, &str)], log: bool, port: u16) -> TestServer {
         let env: Vec<(String, String)> = env.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect();
-        let child = spawn_server(data_dir.path(), &database_url, port, &env, log).await;
-        TestServer { base: format!("http://127.0.0.1:{port}"), database_url, data_dir, child, env, log }
+        let mut port = port;
+        for _ in 0..10 {
+            match spawn_server(data_dir.path(), &database_url, port, &env, log).await {
+                Ok(child) => return TestServer { base: format!("http://127.0.0.1:{port}"), database_url, data_dir, child, env, log },
+                Err(NotStarted::PortTaken(_)) => port = free_port(),
+            }
+        }
+        panic!("assay serve found its port taken ten times in a row");
     }
 
     /// The server's process id.
@@ -178,7 +227,10 @@ impl TestServer {
     pub async fn restart(&mut self) {
         self.kill();
         let port: u16 = self.base.rsplit(':').next().and_then(|p| p.parse().ok()).expect("port");
-        self.child = spawn_server(self.data_dir.path(), &self.database_url, port, &self.env, self.log).await;
+        self.child = match spawn_server(self.data_dir.path(), &self.database_url, port, &self.env, self.log).await {
+            Ok(child) => child,
+            Err(NotStarted::PortTaken(err)) => panic!("assay serve could not take its port {port} again (another process holds it): {err}"),
+        };
     }
 
     /// [`TestServer::restart`] with extra environment variables, writing the log to

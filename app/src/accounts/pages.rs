@@ -52,7 +52,7 @@ pub fn LoginPage() -> impl IntoView {
 pub fn InvitePage() -> impl IntoView {
     let params = use_params_map();
     let token = move || params.read().get("token").unwrap_or_default();
-    let offer = crate::resource::resource(token, invitation);
+    let offer = crate::resource::blocking_resource(token, invitation);
     let accept = expect_context::<Session>().accept_invitation;
     view! {
         <section class="card narrow">

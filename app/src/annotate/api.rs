@@ -190,9 +190,11 @@ pub async fn my_assignments() -> Result<Vec<MyAssignment>, ServerFnError> {
 /// Verifies a completion code: `GET /api/verify_completion_code?code=…`. Anyone may ask
 /// whether a code is valid (a crowd platform's server, a worker); only organizers learn which
 /// assignment it belongs to. A GET, so that a platform's server can call it without the
-/// browser-only CSRF headers. With the platform's ids of the worker who presents it
-/// (`workerId`/`assignmentId` for Mechanical Turk, `PROLIFIC_PID`/`SESSION_ID` for Prolific),
-/// the code is valid only if they are its assignment's: a code passed on is not.
+/// browser-only CSRF headers. The platform's ids of the worker who presents it are required
+/// (`workerId` and `assignmentId` for Mechanical Turk, `PROLIFIC_PID` and `SESSION_ID` for
+/// Prolific, `worker` for a plain link; the session's only when the HIT was started in one):
+/// the code is valid only if they are its assignment's, so a code passed on is not, and a code
+/// alone is not valid. Organizers of the code's campaign (and admins) may verify without them.
 #[server(endpoint = "verify_completion_code", input = server_fn::codec::GetUrl)]
 pub async fn verify_completion_code(
     code: String,
@@ -208,16 +210,22 @@ pub async fn verify_completion_code(
     #[server(default)]
     #[server(rename = "SESSION_ID")]
     prolific_session: Option<String>,
+    #[server(default)]
+    #[server(rename = "worker")]
+    link_worker: Option<String>,
 ) -> Result<CodeCheck, ServerFnError> {
     let state = web::app_state()?;
-    let claim = work::CodeClaim { mturk_worker, mturk_assignment, prolific_worker, prolific_session };
+    let claim = work::CodeClaim { mturk_worker, mturk_assignment, prolific_worker, prolific_session, link_worker };
     let mut check = work::verify_code(&state.db, &state.secret, &code, &claim).await.map_err(refuse)?;
-    // Organizers of the code's campaign's team (and admins) learn whose it is.
+    // Organizers of the code's campaign's team (and admins) learn whose it is, and need not
+    // give the worker's ids (a genuine code comes back with its assignment).
     let organizer = match (web::current_session(), check.assignment.as_deref()) {
         (Some(s), Some(a)) if s.user.role >= Role::Organizer => web::teams::reaches(&state.db, &s.user, web::Owned::Assignment(a)).await?,
         _ => false,
     };
-    if !organizer {
+    if organizer {
+        check.valid = true;
+    } else {
         check.assignment = None;
         check.campaign_name = None;
         check.completed_at = None;

@@ -380,7 +380,7 @@ fn browser_lang() -> Lang {
 pub fn WorkPage() -> impl IntoView {
     let params = use_params_map();
     let id = move || params.read().get("id").unwrap_or_default();
-    let state = crate::resource::resource(id, load_work);
+    let state = crate::resource::blocking_resource(id, load_work);
     let ui = browser_lang();
     view! {
         <Title text="Assay · HIT"/>

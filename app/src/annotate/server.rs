@@ -1450,13 +1450,15 @@ pub async fn submit_screen(db: &Db, cache: &Work, secret: &[u8], caller: Option<
 // Completion codes (made and normalised by `crate::signing`)
 
 /// Who presents a completion code, in the crowd platform's words (each optional): Mechanical
-/// Turk's `workerId` and `assignmentId`, Prolific's `PROLIFIC_PID` and `SESSION_ID`.
+/// Turk's `workerId` and `assignmentId`, Prolific's `PROLIFIC_PID` and `SESSION_ID`, a plain
+/// link's `worker`.
 #[derive(Clone, Debug, Default)]
 pub struct CodeClaim {
     pub mturk_worker: Option<String>,
     pub mturk_assignment: Option<String>,
     pub prolific_worker: Option<String>,
     pub prolific_session: Option<String>,
+    pub link_worker: Option<String>,
 }
 
 impl CodeClaim {
@@ -1472,12 +1474,29 @@ impl CodeClaim {
             && same(&self.mturk_assignment, "mturk", param("assignmentId"))
             && same(&self.prolific_worker, "prolific", Some(worker.trim().to_string()))
             && same(&self.prolific_session, "prolific", param("SESSION_ID"))
+            && same(&self.link_worker, "link", Some(worker.trim().to_string()))
+    }
+
+    /// Whether the claim names the code's worker at all (issue 38): the worker id of its
+    /// platform, and the platform session when the assignment was started in one. An account's
+    /// assignment has no platform ids: no claim names it.
+    fn names_worker(&self, platform: &str, platform_params: Option<&str>) -> bool {
+        let session = crate::campaign::assign::session_of(platform_params).is_some();
+        match platform {
+            "mturk" => self.mturk_worker.is_some() && (!session || self.mturk_assignment.is_some()),
+            "prolific" => self.prolific_worker.is_some() && (!session || self.prolific_session.is_some()),
+            "link" => self.link_worker.is_some(),
+            _ => false,
+        }
     }
 }
 
 /// Checks a completion code: it must belong to a completed assignment and carry the server's
 /// signature of that assignment's public id, and every platform id the claim gives must be that
-/// assignment's (a code passed on to another worker or session is invalid).
+/// assignment's (a code passed on to another worker or session is invalid). It is `valid` only
+/// when the claim names the assignment's worker (and session); a genuine code without them is
+/// answered not valid, with its assignment (which the caller shows to organizers only, who may
+/// verify without the ids).
 pub async fn verify_code(db: &Db, secret: &[u8], code: &str, claim: &CodeClaim) -> Result<CodeCheck, WorkError> {
     let invalid = CodeCheck { valid: false, assignment: None, campaign_name: None, completed_at: None };
     let Some(code) = normalise_code(code) else { return Ok(invalid) };
@@ -1508,7 +1527,7 @@ pub async fn verify_code(db: &Db, secret: &[u8], code: &str, claim: &CodeClaim) 
         return Ok(invalid);
     }
     Ok(CodeCheck {
-        valid: true,
+        valid: claim.names_worker(&row.platform, row.platform_params.as_deref()),
         assignment: Some(row.public_id),
         campaign_name: Some(row.name),
         completed_at: row.completed_at,

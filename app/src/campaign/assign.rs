@@ -133,6 +133,35 @@ pub enum Arrival {
     /// The arrival would have claimed new work, but its client address has claimed as much as
     /// it may for now (nothing was created).
     TooMany,
+    /// The arrival would have claimed new work, but its client address already holds as many
+    /// assignments of the campaign with no answer given as it may ([`ClientHolds`]; nothing was
+    /// created).
+    HoldsFull,
+}
+
+/// The client a crowd arrival comes from and how many assignments of a campaign it may hold
+/// at once with no answer given yet (issue 38: one address with made-up worker ids could hold
+/// every free slot). `tag` is what is kept of the address (`assignments.client_tag`,
+/// [`crate::signing::client_tag`]). Counted in the database, under a lock per campaign and
+/// client, so the limit holds for simultaneous arrivals on several app servers.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ClientHolds {
+    pub tag: String,
+    pub max_unstarted: i64,
+}
+
+/// How many assignments of the campaign held from `tag` are live with no answer given yet
+/// (active, next position 0), on `conn` (a transaction's, or the pool's).
+async fn unstarted_holds<'c>(conn: impl sqlx::Executor<'c, Database = sqlx::Any>, campaign_id: i64, tag: &str) -> Result<i64, sqlx::Error> {
+    sqlx::query_scalar(
+        "SELECT COUNT(*) FROM assignments a JOIN hits h ON h.id = a.hit_id \
+         WHERE h.campaign_id = $1 AND a.client_tag = $2 AND a.status = $3 AND a.next_position = 0",
+    )
+    .bind(campaign_id)
+    .bind(tag)
+    .bind(AssignmentStatus::Active.as_str())
+    .fetch_one(conn)
+    .await
 }
 
 /// A crowd worker arrives by the campaign link with the platform's parameters. An arrival of
@@ -140,13 +169,15 @@ pub enum Arrival {
 /// resumes it (whatever the address). Any other arrival claims new work: only when there is a
 /// free slot for the worker (else [`Arrival::NoWork`], and no worker record is created), and
 /// only when `may_claim` allows it (the caller's limit of new claims per client address; else
-/// [`Arrival::TooMany`]).
+/// [`Arrival::TooMany`]), and only while the `client` holds fewer unstarted assignments of the
+/// campaign than it may (else [`Arrival::HoldsFull`]).
 pub async fn crowd_arrival(
     db: &Db,
     campaign_id: i64,
     platform: Platform,
     external_id: &str,
     params: Option<serde_json::Value>,
+    client: Option<&ClientHolds>,
     may_claim: impl FnOnce() -> bool,
 ) -> AppResult<Arrival> {
     let id = checked_worker_id(platform, external_id)?;
@@ -157,13 +188,26 @@ pub async fn crowd_arrival(
     {
         return Ok(Arrival::NoWork);
     }
+    let arrival = |c: Claim| match c {
+        Claim::Given(a) => Arrival::Work(a),
+        Claim::Nothing => Arrival::NoWork,
+        Claim::HoldsFull => Arrival::HoldsFull,
+    };
     if let Some(worker) = known
         && has_session_in(db, campaign_id, worker, session.as_deref()).await?
     {
-        return Ok(next_assignment(db, campaign_id, worker, params).await?.map_or(Arrival::NoWork, Arrival::Work));
+        return Ok(arrival(claim(db, campaign_id, worker, params, client).await?));
     }
     if !has_work_for(db, campaign_id, known).await? {
         return Ok(Arrival::NoWork);
+    }
+    // Before the claim is counted against the address's rate: an address at its limit of
+    // unstarted holds is told so (checked again where the assignment is made, under a lock).
+    if let Some(c) = client
+        && unstarted_holds(&db.pool, campaign_id, &c.tag).await.with_context(|| format!("counting the unstarted holds of a client in campaign {campaign_id}"))?
+            >= c.max_unstarted
+    {
+        return Ok(Arrival::HoldsFull);
     }
     if !may_claim() {
         return Ok(Arrival::TooMany);
@@ -172,8 +216,8 @@ pub async fn crowd_arrival(
         Some(w) => w,
         None => find_or_insert_worker(db, None, platform, id).await?,
     };
-    let given = next_assignment(db, campaign_id, worker, params).await?;
-    if given.is_none() && known.is_none() {
+    let given = claim(db, campaign_id, worker, params, client).await?;
+    if !matches!(given, Claim::Given(_)) && known.is_none() {
         // Another worker took the last slot meanwhile: no record for a worker without work.
         sqlx::query(
             "DELETE FROM workers WHERE id = $1 AND NOT EXISTS (SELECT 1 FROM assignments WHERE worker_id = $1) \
@@ -184,7 +228,7 @@ pub async fn crowd_arrival(
         .await
         .with_context(|| format!("removing the unused worker record {worker}"))?;
     }
-    Ok(given.map_or(Arrival::NoWork, Arrival::Work))
+    Ok(arrival(given))
 }
 
 /// Whether the organizer's latest block or unblock of this platform session of the worker in
@@ -291,9 +335,20 @@ fn expire_query(campaign_id: i64, now: i64, timeout_ms: i64) -> sqlx::query::Que
 }
 
 enum Attempt {
-    Done(Option<AssignmentRef>),
+    Done(Claim),
     /// Another request took the slot first; try again.
     Conflict,
+}
+
+/// What a request for work came to.
+enum Claim {
+    /// The worker's assignment (resumed, revived or new).
+    Given(AssignmentRef),
+    /// No work for the worker.
+    Nothing,
+    /// New work would have been given, but the client holds as many unstarted assignments of
+    /// the campaign as it may.
+    HoldsFull,
 }
 
 /// The worker's assignment: the active one in this campaign if there is one (resumed), else
@@ -314,15 +369,31 @@ pub async fn next_assignment(
     worker_id: i64,
     params: Option<serde_json::Value>,
 ) -> AppResult<Option<AssignmentRef>> {
+    Ok(match claim(db, campaign_id, worker_id, params, None).await? {
+        Claim::Given(a) => Some(a),
+        Claim::Nothing | Claim::HoldsFull => None,
+    })
+}
+
+/// [`next_assignment`] for a crowd arrival from `client`: a new assignment is made only while
+/// the client holds fewer unstarted assignments of the campaign than it may, and remembers the
+/// client (resuming or reviving the worker's own assignment is not limited).
+async fn claim(
+    db: &Db,
+    campaign_id: i64,
+    worker_id: i64,
+    params: Option<serde_json::Value>,
+    client: Option<&ClientHolds>,
+) -> AppResult<Claim> {
     let campaign = load_campaign(db, campaign_id).await?;
     if campaign.status != CampaignStatus::Launched {
-        return Ok(None);
+        return Ok(Claim::Nothing);
     }
     let k = campaign.settings.redundancy.max(1) as i64;
     let timeout_ms = campaign.settings.assignment_timeout_minutes.max(1) * 60_000;
     let params = params.map(|p| p.to_string());
     for _ in 0..50 {
-        match attempt(db, campaign_id, worker_id, k, timeout_ms, params.as_deref()).await? {
+        match attempt(db, campaign_id, worker_id, k, timeout_ms, params.as_deref(), client).await? {
             Attempt::Done(r) => return Ok(r),
             Attempt::Conflict => {
                 // Let the winner commit; jitter keeps racing requests apart.
@@ -365,6 +436,7 @@ async fn attempt(
     k: i64,
     timeout_ms: i64,
     params: Option<&str>,
+    client: Option<&ClientHolds>,
 ) -> AppResult<Attempt> {
     let now = now_ms();
     let what = || format!("handing out work of campaign {campaign_id} to worker {worker_id}");
@@ -392,7 +464,7 @@ async fn attempt(
     };
     if blocked != 0 {
         let _ = tx.rollback().await;
-        return Ok(Attempt::Done(None));
+        return Ok(Attempt::Done(Claim::Nothing));
     }
     // Idle assignments and lapsed reservations of this campaign go back to the pool.
     run!(expire_query(campaign_id, now, timeout_ms).execute(&mut *tx).await);
@@ -411,7 +483,7 @@ async fn attempt(
     if let Some(a) = OwnAssignment::of_session(active, session.as_deref()) {
         run!(sqlx::query("UPDATE assignments SET last_seen_at = $1 WHERE id = $2").bind(now).bind(a.id).execute(&mut *tx).await);
         run!(tx.commit().await);
-        return Ok(Attempt::Done(Some(a.resumed())));
+        return Ok(Attempt::Done(Claim::Given(a.resumed())));
     }
     // Revive the worker's own expired assignment while its slot is still free: a worker who
     // stepped away for longer than the timeout continues where they stopped, with the answers
@@ -442,7 +514,25 @@ async fn attempt(
                 .await
         );
         run!(tx.commit().await);
-        return Ok(Attempt::Done(Some(a.resumed())));
+        return Ok(Attempt::Done(Claim::Given(a.resumed())));
+    }
+    // A new assignment from a client with a limit: no more than it may hold unstarted. The
+    // count and the insert below are one step per campaign and client: SQLite's write lock
+    // (taken above) serialises them; on PostgreSQL a transaction-scoped advisory lock does
+    // (two arrivals of different workers lock different worker rows).
+    if let Some(c) = client {
+        if db.backend == crate::db::Backend::Postgres {
+            run!(
+                sqlx::query("SELECT 1 FROM (SELECT pg_advisory_xact_lock(hashtext($1))) AS locked")
+                    .bind(format!("crowd holds {campaign_id} {}", c.tag))
+                    .fetch_one(&mut *tx)
+                    .await
+            );
+        }
+        if run!(unstarted_holds(&mut *tx, campaign_id, &c.tag).await) >= c.max_unstarted {
+            let _ = tx.rollback().await;
+            return Ok(Attempt::Done(Claim::HoldsFull));
+        }
     }
     // The HIT with the fewest live copies that this worker never had and that has a free slot.
     // Ties are broken in an order that differs from worker to worker, so that many workers
@@ -466,7 +556,7 @@ async fn attempt(
     );
     let Some((hit_id, hit_index, _live)) = candidate else {
         run!(tx.commit().await);
-        return Ok(Attempt::Done(None));
+        return Ok(Attempt::Done(Claim::Nothing));
     };
     let taken: Vec<i64> = run!(
         sqlx::query_scalar("SELECT slot FROM assignments WHERE hit_id = $1 AND status IN ($2, $3)")
@@ -483,7 +573,7 @@ async fn attempt(
     let public_id = random_token();
     let id: i64 = run!(
         sqlx::query_scalar(
-            "INSERT INTO assignments (public_id, hit_id, slot, worker_id, status, platform_params, next_position, started_at, last_seen_at) VALUES ($1, $2, $3, $4, $5, $6, 0, $7, $7) RETURNING id",
+            "INSERT INTO assignments (public_id, hit_id, slot, worker_id, status, platform_params, next_position, started_at, last_seen_at, client_tag) VALUES ($1, $2, $3, $4, $5, $6, 0, $7, $7, $8) RETURNING id",
         )
         .bind(&public_id)
         .bind(hit_id)
@@ -492,11 +582,12 @@ async fn attempt(
         .bind(AssignmentStatus::Active.as_str())
         .bind(params.map(str::to_string))
         .bind(now)
+        .bind(client.map(|c| c.tag.clone()))
         .fetch_one(&mut *tx)
         .await
     );
     run!(tx.commit().await);
-    Ok(Attempt::Done(Some(AssignmentRef { id, public_id, hit_id, hit_index, slot, resumed: false })))
+    Ok(Attempt::Done(Claim::Given(AssignmentRef { id, public_id, hit_id, hit_index, slot, resumed: false })))
 }
 
 /// Takes back the slot of an assignment whose reservation lapsed before its worker pressed

@@ -11,13 +11,16 @@
 //!   Prolific `PROLIFIC_PID`/`STUDY_ID`/`SESSION_ID`; or `worker` for a plain link). The worker
 //!   gets a record without a password when there is work for them, and is redirected to
 //!   `/work/{assignment public id}`. Arrivals that claim new work are limited per client
-//!   address ([`crate::state::ServerSettings::crowd_claims_per_hour`]).
+//!   address ([`crate::state::ServerSettings::crowd_claims_per_hour`]), and so are the
+//!   assignments of a campaign one address holds with no answer given
+//!   ([`crate::state::ServerSettings::crowd_holds_per_address`]; refused with 429 and a page
+//!   saying why, in the campaign's language).
 
 use assay_core::i18n::{Lang, Text};
 use crate::auth::Role;
 use crate::auth::url_escape;
 use crate::auth::server::CurrentSession;
-use crate::campaign::assign::{Arrival, Platform, campaign_by_public_id, crowd_arrival};
+use crate::campaign::assign::{Arrival, ClientHolds, Platform, campaign_by_public_id, crowd_arrival};
 use crate::signing::verify_link;
 use crate::campaign::store::{ImportSummary, save_import_to};
 use crate::error::{AppError, AppResult};
@@ -389,7 +392,11 @@ async fn crowd_link(
     let params = crowd_params(platform, keys.iter().filter_map(|k| get(k).map(|v| (k.to_string(), v))));
     let address = connection.map(|Extension(c)| c.0.ip());
     let per_hour = state.settings.crowd_claims_per_hour;
-    match crowd_arrival(&state.db, campaign, platform, &worker, params, || claim_allowed(address, per_hour)).await {
+    let client = address.map(|ip| ClientHolds {
+        tag: crate::signing::client_tag(&state.secret, &ip.to_string()),
+        max_unstarted: i64::from(state.settings.crowd_holds_per_address),
+    });
+    match crowd_arrival(&state.db, campaign, platform, &worker, params, client.as_ref(), || claim_allowed(address, per_hour)).await {
         // An arrival resumes only its own platform session's HIT (MTurk's assignmentId,
         // Prolific's SESSION_ID): knowing a worker's id is not enough to take over their HIT
         // and its completion code, and another session of the id gets work of its own.
@@ -398,6 +405,12 @@ async fn crowd_link(
         Ok(Arrival::TooMany) => {
             let mut r = crowd_page(lang().await, StatusCode::TOO_MANY_REQUESTS, Text::CrowdTooManyTitle, Text::CrowdTooMany);
             r.headers_mut().insert(header::RETRY_AFTER, header::HeaderValue::from_static("600"));
+            r
+        }
+        Ok(Arrival::HoldsFull) => {
+            let mut r = crowd_page(lang().await, StatusCode::TOO_MANY_REQUESTS, Text::CrowdHoldsFullTitle, Text::CrowdHoldsFull);
+            let seconds = crate::campaign::assign::RESERVATION_MINUTES * 60;
+            r.headers_mut().insert(header::RETRY_AFTER, header::HeaderValue::from(seconds));
             r
         }
         Err(e @ AppError::Invalid { .. }) => {

@@ -119,7 +119,7 @@ pub fn ActiveTimeSummary(#[prop(into)] campaign_id: Signal<i64>) -> impl IntoVie
             on_cleanup(move || handle.clear());
         }
     });
-    let summary = crate::resource::resource(move || (campaign_id.get(), tick.get()), |(id, _)| super::api::campaign_active_time(id));
+    let summary = crate::resource::secondary_resource(move || (campaign_id.get(), tick.get()), |(id, _)| super::api::campaign_active_time(id));
     let hours = |h: f64| {
         if h * 60.0 < 1.0 {
             format!("{:.0} s", h * 3600.0)

@@ -326,7 +326,7 @@ pub fn DesignerPage() -> impl IntoView {
     let create = ServerAction::<CreateCampaign>::new();
     let save = ServerAction::<UpdateCampaign>::new();
     // A draft being edited: its design fills the form once it has arrived.
-    let existing = crate::resource::resource(editing, |id| async move {
+    let existing = crate::resource::blocking_resource(editing, |id| async move {
         match id {
             Some(id) => load_campaign_draft(id).await.map(Some),
             None => Ok(None),
@@ -1064,7 +1064,7 @@ pub fn CampaignStatusPage() -> impl IntoView {
             on_cleanup(move || handle.clear());
         }
     });
-    let progress = crate::resource::resource(move || (id(), tick.get(), launch.version().get()), |(id, _, _)| fetch_progress(id));
+    let progress = crate::resource::blocking_resource(move || (id(), tick.get(), launch.version().get()), |(id, _, _)| fetch_progress(id));
     view! {
         <section class="card" id="campaign-status">
             <Transition fallback=|| view! { <p>"Loading…"</p> }>
@@ -1384,7 +1384,7 @@ pub fn OrganizerHome() -> impl IntoView {
 #[component]
 fn HitInspector(campaign_id: Signal<i64>, launched: Signal<usize>) -> impl IntoView {
     let hit = RwSignal::new(1i64);
-    let items = crate::resource::resource(move || (campaign_id.get(), hit.get(), launched.get()), |(c, h, _)| hit_items(c, h - 1));
+    let items = crate::resource::secondary_resource(move || (campaign_id.get(), hit.get(), launched.get()), |(c, h, _)| hit_items(c, h - 1));
     view! {
         <h2>"Inspect a HIT"</h2>
         <label class="inline">

@@ -319,6 +319,58 @@ async fn assignments_respect_redundancy_under_concurrency() {
     }
 }
 
+/// Issue 38: crowd arrivals from one client address, each with a new worker id, all at once,
+/// hold at most the address's limit of unstarted assignments of a campaign (the others are
+/// told so, and no worker record is kept for them); once a held assignment has an answer it
+/// no longer counts; another address is not limited by this one; a worker resumes their own
+/// assignment whatever the count.
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn unstarted_holds_per_client_are_capped_under_concurrency() {
+    use super::assign::{Arrival, ClientHolds, crowd_arrival};
+    for (db, _dir) in databases().await {
+        let imported = import_folder(&db, "wmt-h", 40, &["Alpha", "Beta"]).await;
+        let set = imported.test_sets[0].id;
+        let uid = organizer(&db).await;
+        let systems: Vec<i64> = sqlx::query("SELECT id FROM systems ORDER BY id").fetch_all(&db.pool).await.unwrap()
+            .iter().map(|r| r.try_get("id").unwrap()).collect();
+        // 2 HITs × k=10: 20 free slots.
+        let id = create_campaign(&db, &draft(set, systems, "da-adequacy", 70, 10), uid).await.unwrap();
+        launch_campaign(&db, id).await.unwrap();
+        let client = ClientHolds { tag: "one-address".into(), max_unstarted: 4 };
+        let workers_before = count(&db, "workers").await;
+        let tasks: Vec<_> = (0..20).map(|i| {
+            let (db, client) = (db.clone(), client.clone());
+            tokio::spawn(async move {
+                crowd_arrival(&db, id, Platform::Prolific, &format!("made-up-{i}"), Some(serde_json::json!({"SESSION_ID": format!("s{i}")})), Some(&client), || true).await
+            })
+        }).collect();
+        let mut given = Vec::new();
+        let mut refused = 0;
+        for t in tasks {
+            match t.await.unwrap().unwrap() {
+                Arrival::Work(a) => given.push(a),
+                Arrival::HoldsFull => refused += 1,
+                other => panic!("unexpected arrival {other:?}"),
+            }
+        }
+        assert_eq!((given.len(), refused), (4, 16), "at most 4 unstarted holds from one address");
+        assert_eq!(count(&db, "workers").await, workers_before + 4, "no record for the refused workers");
+        // A holder coming back resumes their assignment (not a new claim, whatever the count).
+        let holder: String = sqlx::query("SELECT w.external_id FROM assignments a JOIN workers w ON w.id = a.worker_id WHERE a.id = $1")
+            .bind(given[1].id).fetch_one(&db.pool).await.unwrap().try_get("external_id").unwrap();
+        let session = format!("s{}", holder.trim_start_matches("made-up-"));
+        let again = crowd_arrival(&db, id, Platform::Prolific, &holder, Some(serde_json::json!({"SESSION_ID": session})), Some(&client), || true).await.unwrap();
+        assert!(matches!(&again, Arrival::Work(a) if a.public_id == given[1].public_id && a.resumed), "{again:?}");
+        // Another address is not held back by this one.
+        let elsewhere = ClientHolds { tag: "another-address".into(), max_unstarted: 4 };
+        assert!(matches!(crowd_arrival(&db, id, Platform::MTurk, "elsewhere", None, Some(&elsewhere), || true).await.unwrap(), Arrival::Work(_)));
+        // An answer given: that hold no longer counts, and one more worker from the address gets work.
+        sqlx::query("UPDATE assignments SET next_position = 1 WHERE id = $1").bind(given[0].id).execute(&db.pool).await.unwrap();
+        assert!(matches!(crowd_arrival(&db, id, Platform::MTurk, "one-more", None, Some(&client), || true).await.unwrap(), Arrival::Work(_)));
+        assert_eq!(crowd_arrival(&db, id, Platform::MTurk, "too-many", None, Some(&client), || true).await.unwrap(), Arrival::HoldsFull);
+    }
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
 async fn word_order_campaign_stores_permuted_references() {
     for (db, _dir) in databases().await {

@@ -371,7 +371,7 @@ pub fn MetricsPage() -> impl IntoView {
     let query = use_query_map();
     let id = move || params.with(|p| p.get("id").and_then(|v| v.parse::<i64>().ok()).unwrap_or(0));
     let delete = ServerAction::<DeleteCampaignMetric>::new();
-    let view = crate::resource::resource(move || (id(), delete.version().get()), |(id, _)| campaign_metrics(id));
+    let view = crate::resource::blocking_resource(move || (id(), delete.version().get()), |(id, _)| campaign_metrics(id));
     view! {
         <section class="card results" id="metrics">
             <Transition fallback=|| view! { <p aria-live="polite">"Computing the metrics and comparing them with the human scores…"</p> }>

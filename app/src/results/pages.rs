@@ -83,7 +83,7 @@ pub fn ResultsPage() -> impl IntoView {
     });
     let navigate = use_navigate();
     let set = Callback::new(move |o: ResultsOptions| navigate(&results_url(id(), o), NavigateOptions { scroll: false, ..Default::default() }));
-    let results = crate::resource::resource(
+    let results = crate::resource::blocking_resource(
         move || (id(), options.get()),
         |(id, o)| campaign_results(id, o.exclude_ref, o.exclude_bad_ref, o.per_segment, o.wilcoxon),
     );
@@ -696,7 +696,7 @@ pub fn WorkersPage() -> impl IntoView {
             refresh.update(|r| *r += 1);
         }
     });
-    let workers = crate::resource::resource(
+    let workers = crate::resource::blocking_resource(
         move || (id(), state.get(), tick.get(), refresh.get()),
         |(id, s, _, _)| {
             let q = s.query;

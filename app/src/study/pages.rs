@@ -370,7 +370,7 @@ pub fn StudyPage() -> impl IntoView {
     let params = use_params_map();
     let id = move || params.read().get("id").and_then(|s| s.parse::<i64>().ok()).unwrap_or(0);
     let launch = ServerAction::<LaunchStudy>::new();
-    let view_ = crate::resource::resource(move || (id(), launch.version().get()), |(id, _)| study_results(id));
+    let view_ = crate::resource::blocking_resource(move || (id(), launch.version().get()), |(id, _)| study_results(id));
     view! {
         <section class="card" id="study">
             <Transition fallback=|| view! { <p>"Computing…"</p> }>

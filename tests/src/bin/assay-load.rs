@@ -24,8 +24,9 @@
 //!
 //! Without `--url` it starts `assay serve --demo` itself (`$ASSAY_BIN` or the debug build) on a
 //! fresh SQLite file, or on `--database-url`; with `--url` it uses a running server that has the
-//! demo organizer account (start it with `ASSAY_CROWD_CLAIMS_PER_HOUR` above the number of
-//! annotators: they all arrive from one address).
+//! demo organizer account (start it with `ASSAY_CROWD_CLAIMS_PER_HOUR` and
+//! `ASSAY_CROWD_HOLDS_PER_ADDRESS` above the number of annotators: they all arrive from one
+//! address).
 
 use assay_tests::fixtures::{self, CrowdCampaign, Reply, parse_step};
 use assay_tests::{TestServer, assay_bin};
@@ -327,7 +328,7 @@ async fn main() {
             eprintln!("starting {} serve --demo on {backend}…", assay_bin().display());
             // Every simulated worker arrives from this one loopback address: lift the per-address
             // limit of new crowd workers (30 an hour by default).
-            let server = TestServer::start_at(dir, url, &[("ASSAY_LOG", "error"), ("ASSAY_CROWD_CLAIMS_PER_HOUR", "1000000")], true).await;
+            let server = TestServer::start_at(dir, url, &[("ASSAY_LOG", "error"), ("ASSAY_CROWD_CLAIMS_PER_HOUR", "1000000"), ("ASSAY_CROWD_HOLDS_PER_ADDRESS", "1000000")], true).await;
             let base = server.base.clone();
             own_server = Some(server);
             (base, ceiling, backend)

@@ -76,8 +76,12 @@ async fn start(b: &Browser, id: &str) -> Value {
     s.json()
 }
 
+/// The demo Prolific worker's ids (the demo's crowd HIT).
+const DEMO_PROLIFIC_IDS: [(&str, &str); 2] = [("PROLIFIC_PID", "demo-prolific-worker"), ("SESSION_ID", "demo-session")];
+
+/// Verifies a code as the demo's Prolific worker presents it (with their ids).
 async fn verify(b: &Browser, code: &str) -> Value {
-    let r = b.client.get(format!("{}/api/verify_completion_code", b.base)).query(&[("code", code)]).send().await.unwrap();
+    let r = b.client.get(format!("{}/api/verify_completion_code", b.base)).query(&[("code", code)]).query(&DEMO_PROLIFIC_IDS).send().await.unwrap();
     assert_eq!(r.status().as_u16(), 200);
     r.json().await.unwrap()
 }
@@ -392,15 +396,19 @@ both_backends! {
         assert_eq!(submit(&worker, &crowd, 99, &format!("{}", (99 * 37 % 101) as f64 * 0.99), "crowd-99").await.json(), last);
 
         // Verification: anyone learns validity (a platform's server too: a plain GET without
-        // Origin or cookies); organizers learn the assignment.
-        let platform = reqwest::Client::new()
-            .get(format!("{}/api/verify_completion_code", server.base))
-            .query(&[("code", &code)])
-            .send()
-            .await
-            .unwrap();
-        assert_eq!(platform.status().as_u16(), 200);
-        assert_eq!(platform.json::<Value>().await.unwrap()["valid"], true);
+        // Origin or cookies) given the worker's ids; organizers learn the assignment.
+        let platform = |ids: &'static [(&'static str, &'static str)]| {
+            let req = reqwest::Client::new().get(format!("{}/api/verify_completion_code", server.base)).query(&[("code", &code)]).query(ids);
+            async move {
+                let r = req.send().await.unwrap();
+                assert_eq!(r.status().as_u16(), 200);
+                r.json::<Value>().await.unwrap()["valid"].clone()
+            }
+        };
+        assert_eq!(platform(&DEMO_PROLIFIC_IDS).await, true);
+        // Issue 38: the code alone, or without the session it was earned in, is not valid.
+        assert_eq!(platform(&[]).await, false);
+        assert_eq!(platform(&DEMO_PROLIFIC_IDS[..1]).await, false);
         let anyone = server.browser();
         let v = verify(&anyone, &code).await;
         assert_eq!(v["valid"], true);

@@ -105,6 +105,79 @@ async fn counts(org: &Browser) -> (usize, usize) {
     (sets.len(), systems.len())
 }
 
+/// Issue 36: `work_is_handed_out_once_per_slot_across_two_app_servers` once failed with a 403
+/// for a crowd arrival. The only 403 of the crowd link is a signature its server's key does not
+/// verify, which a server of the test never answers to a link it made: the 403 came from another
+/// test's server. The harness took a port that was free when it asked, and while its server was
+/// migrating and seeding (it listens only after that) another test's server got the same port
+/// and listened first; `/health` answered from that server and the test went on with it. Here
+/// the port of a running server is handed to a second app server of another installation (as
+/// that test starts its second server): the harness must start it elsewhere, and the link must
+/// be answered by the installation that made it.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_server_is_never_mistaken_for_another_that_holds_its_port() {
+    let stranger = TestServer::start(Backend::Sqlite).await.expect("sqlite server");
+    let server = TestServer::start(Backend::Sqlite).await.expect("sqlite server");
+    let org = organizer(&server).await;
+    let (set, systems) = import_set(&org, "wmt-port", 40, &["Alpha", "Beta"]).await;
+    let (id, _) = create_and_launch(&org, draft(set, &systems, "da-adequacy", 70, 2)).await;
+    let link = org.call("campaign_progress", &[("campaign_id", &id.to_string())]).await.json()["crowd_link"].as_str().unwrap().to_string();
+    let path = format!("/{}", link.split_once("://").unwrap().1.split_once('/').unwrap().1);
+    let taken: u16 = stranger.base.rsplit(':').next().unwrap().parse().unwrap();
+    let second = TestServer::start_at_port(
+        tempfile::tempdir().unwrap(),
+        server.database_url.clone(),
+        &[("ASSAY_DATA_DIR", server.data_dir.path().to_str().unwrap())],
+        false,
+        taken,
+    )
+    .await;
+    assert_ne!(second.base, stranger.base, "the harness handed back the server that holds the port");
+    let client = reqwest::Client::builder().redirect(reqwest::redirect::Policy::none()).build().unwrap();
+    let r = client.get(format!("{}{path}&worker=port-1", second.base)).send().await.unwrap();
+    assert_eq!(r.status().as_u16(), 303, "{}", r.text().await.unwrap_or_default());
+}
+
+/// Issue 38: a page whose server function refuses (an unknown campaign, study, HIT or
+/// invitation in the address; no session) answers that refusal's status every time. The status
+/// goes out with the first chunk of the streamed page: when the page's data was still loading
+/// then, the page answered 200 (a "no campaign" page in 2 of 10 runs; `/work/<unknown>` 200).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn pages_answer_their_status_every_time() {
+    let server = TestServer::start(Backend::Sqlite).await.expect("sqlite server");
+    let org = organizer(&server).await;
+    let anyone = server.browser();
+    let cases: &[(&Browser, &str, u16)] = &[
+        (&anyone, "/work/there-is-no-such-hit", 404),
+        (&anyone, "/invite/there-is-no-such-invitation", 400),
+        (&anyone, "/campaigns/1", 401),
+        (&org, "/campaigns/999999", 400),
+        (&org, "/campaigns/999999/edit", 400),
+        (&org, "/campaigns/999999/results", 400),
+        (&org, "/campaigns/999999/workers", 400),
+        (&org, "/campaigns/999999/metrics", 400),
+        (&org, "/studies/999999", 400),
+    ];
+    let mut wrong = Vec::new();
+    for &(b, path, want) in cases {
+        // Twenty at once, then twenty one after another: neither a busy server nor a quiet one
+        // sends the head before the data.
+        let at_once: Vec<_> = (0..20).map(|_| b.client.get(format!("{}{path}", b.base)).send()).collect();
+        let mut statuses = Vec::new();
+        for r in at_once {
+            statuses.push(r.await.unwrap().status().as_u16());
+        }
+        for _ in 0..20 {
+            statuses.push(b.get(path).await.status);
+        }
+        let off = statuses.iter().filter(|&&s| s != want).count();
+        if off > 0 {
+            wrong.push(format!("{path}: {off} of {} answers were not {want}: {statuses:?}", statuses.len()));
+        }
+    }
+    assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+}
+
 both_backends! {
     async fn imports_are_all_or_nothing_and_only_for_organizers(server) {
         let org = organizer(&server).await;

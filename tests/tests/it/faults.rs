@@ -10,7 +10,9 @@
 //! `ASSAY_FAULT_KILLS` (default 20) and `ASSAY_FAULT_WORKERS` (default 20) make the fault test
 //! longer: `ASSAY_FAULT_KILLS=200 ASSAY_FAULT_WORKERS=60 ASSAY_CROWD_CLAIMS_PER_HOUR=1000 cargo
 //! test -p assay-tests --test faults` (the servers inherit the environment; every worker arrives
-//! from one address, and a server lets one address claim 30 HITs an hour by default).
+//! from one address, and a server lets one address claim 30 HITs an hour by default). Every
+//! worker arriving from one address, the tests raise the limit of unstarted HITs one address may
+//! hold (`ASSAY_CROWD_HOLDS_PER_ADDRESS`, 10 by default).
 
 use assay_tests::fixtures::{self, CrowdCampaign, HIT_LENGTH, Reply, parse_step, score_for};
 use assay_tests::*;
@@ -199,6 +201,8 @@ fn check_stored(logs: &[WorkerLog], stored: &HashMap<(String, i64), (f64, usize)
 both_backends! {
     async fn acknowledged_judgments_survive_sigkill_and_workers_resume(server) {
         let mut server = server;
+        // Every worker arrives from one address: no limit on what it holds unstarted.
+        server.restart_logged(&[("ASSAY_CROWD_HOLDS_PER_ADDRESS", "1000000")]).await;
         let kills = env_number("ASSAY_FAULT_KILLS", 20);
         let workers = env_number("ASSAY_FAULT_WORKERS", 20) as usize;
         let k = 4;
@@ -258,6 +262,10 @@ both_backends! {
     }
 
     async fn two_app_servers_share_out_hits_and_keep_every_judgment(server) {
+        // Every worker arrives from one address: no limit on what it holds unstarted.
+        let holds = ("ASSAY_CROWD_HOLDS_PER_ADDRESS", "1000000");
+        let mut server = server;
+        server.restart_logged(&[holds]).await;
         // 8 HITs for 5 workers each: 40 assignments; 48 workers ask, half on each server.
         let (hits, k, asking, items) = (8usize, 5usize, 48usize, 20i64);
         let (_org, campaign) = fixtures::launch_crowd_campaign(&server.base, "two servers", hits, k).await.expect("campaign");
@@ -265,7 +273,7 @@ both_backends! {
             tempfile::tempdir().expect("dir"),
             server.database_url.clone(),
             // The same signing key as the first server (it signs the crowd link).
-            &[("ASSAY_DATA_DIR", server.data_dir.path().to_str().expect("path"))],
+            &[("ASSAY_DATA_DIR", server.data_dir.path().to_str().expect("path")), holds],
             false,
         )
         .await;

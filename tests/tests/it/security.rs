@@ -639,11 +639,16 @@ both_backends! {
             v.extend(pairs.iter().map(|(k, x)| (*k, x.to_string())));
             v
         };
-        // The worker's own ids: valid. Without ids the code alone is checked, as before.
+        // The worker's own ids: valid.
         assert!(valid(with(&mturk, &[("workerId", "W-1"), ("assignmentId", "A-1")])).await);
-        assert!(valid(with(&mturk, &[("workerId", "W-1")])).await);
         assert!(valid(with(&prolific, &[("PROLIFIC_PID", "P-1"), ("SESSION_ID", "S-1")])).await);
-        assert!(valid(with(&mturk, &[])).await);
+        // Issue 38: the ids are required. The code alone, or a worker id without the session the
+        // code was earned in, is not valid (a code passed on would otherwise pass).
+        assert!(!valid(with(&mturk, &[])).await);
+        assert!(!valid(with(&prolific, &[])).await);
+        assert!(!valid(with(&mturk, &[("workerId", "W-1")])).await);
+        assert!(!valid(with(&prolific, &[("PROLIFIC_PID", "P-1")])).await);
+        assert!(!valid(with(&mturk, &[("assignmentId", "A-1")])).await);
         // Another worker, another session, another platform: invalid.
         for (code, pairs) in [
             (&mturk, vec![("workerId", "W-2"), ("assignmentId", "A-1")]),
@@ -1209,9 +1214,10 @@ async fn arrivals(server: &TestServer, campaign: &fixtures::CrowdCampaign, addre
 both_backends! {
     /// Issue 17, findings 4 and 5: made-up worker ids cannot keep a campaign's slots from real
     /// workers, nor fill the workers table. A campaign of 8 HITs × 5 workers (40 slots):
-    /// - 40 arrivals with made-up ids from one address claim at most the address's allowance
-    ///   (30 an hour); the rest are told to come back later (429) and a real worker from
-    ///   elsewhere gets work (before: all 40 slots taken, the real worker "No work right now");
+    /// - 40 arrivals with made-up ids from one address hold at most the address's allowance of
+    ///   unstarted HITs (10, issue 38; before it, 30: the claims an hour); the rest are told why
+    ///   and to come back later (429) and a real worker from elsewhere gets work (before issue
+    ///   17: all 40 slots taken, the real worker "No work right now");
     /// - a slot nobody starts is held for minutes, not for the campaign's timeout (here 600
     ///   minutes): after 6 minutes the squatters' slots are free again (before: still held), and a
     ///   squatter who then presses Start takes their slot back while it is free;
@@ -1224,7 +1230,14 @@ both_backends! {
         let workers_before = count(&db, "SELECT COUNT(*) FROM workers").await;
 
         let (squatted, none, refused) = arrivals(&server, &campaign, "127.0.0.2", (0..40).map(|i| format!("fake-{i}"))).await;
-        assert_eq!((squatted.len(), none, refused), (30, 0, 10), "one address claims its allowance, no more");
+        assert_eq!((squatted.len(), none, refused), (10, 0, 30), "one address holds its allowance of unstarted HITs, no more");
+        assert_eq!(count(&db, "SELECT COUNT(*) FROM workers").await, workers_before + 10, "no record for the refused");
+        // The refusal says why, in the campaign's language, and when to come back.
+        let refused = server.browser_from("127.0.0.2".parse().unwrap()).client.get(format!("{}{}&worker=fake-41", server.base, campaign.link_path)).send().await.unwrap();
+        assert_eq!(refused.status().as_u16(), 429);
+        assert_eq!(refused.headers()["retry-after"], "300");
+        let page = refused.text().await.unwrap();
+        assert!(page.contains("Too many unstarted HITs from your address") && page.contains("Start one of them"), "{page}");
         let (real, _, _) = arrivals(&server, &campaign, "127.0.0.3", std::iter::once("real-1".to_string())).await;
         assert_eq!(real.len(), 1, "a real worker elsewhere gets work");
         let b = server.browser_from("127.0.0.3".parse().unwrap());
@@ -1248,18 +1261,22 @@ both_backends! {
         assert_eq!(page.status, 200, "{}", page.body);
         assert_eq!(late.call("start_work", &[("assignment", &squatted[0])]).await.status, 200);
         assert_eq!(count(&db, &live).await, 2);
-        // 38 slots are free: real workers from two more addresses fill them.
-        let (more, none, refused) = arrivals(&server, &campaign, "127.0.0.4", (0..20).map(|i| format!("real-a{i}"))).await;
-        assert_eq!((more.len(), none, refused), (20, 0, 0));
-        let (more, none, refused) = arrivals(&server, &campaign, "127.0.0.5", (0..18).map(|i| format!("real-b{i}"))).await;
-        assert_eq!((more.len(), none, refused), (18, 0, 0));
+        // 38 slots are free: real workers from four more addresses fill them.
+        for (address, names) in [("127.0.0.4", 0..10), ("127.0.0.9", 10..20)] {
+            let (more, none, refused) = arrivals(&server, &campaign, address, names.map(|i| format!("real-a{i}"))).await;
+            assert_eq!((more.len(), none, refused), (10, 0, 0));
+        }
+        for (address, names) in [("127.0.0.5", 0..10), ("127.0.0.10", 10..18)] {
+            let (more, none, refused) = arrivals(&server, &campaign, address, names.clone().map(|i| format!("real-b{i}"))).await;
+            assert_eq!((more.len(), none, refused), (names.len(), 0, 0));
+        }
         // Full: more arrivals get no work and leave no worker record behind.
         let with_work = count(&db, "SELECT COUNT(*) FROM workers").await;
         let (more, none, _) = arrivals(&server, &campaign, "127.0.0.6", (0..25).map(|i| format!("late-{i}"))).await;
         assert_eq!((more.len(), none), (0, 25));
         assert_eq!(count(&db, "SELECT COUNT(*) FROM workers").await, with_work, "no record without work");
-        // 30 squatters (29 never started), 1 + 20 + 18 real workers: one record each.
-        assert_eq!(with_work - workers_before, 30 + 1 + 20 + 18);
+        // 10 squatters (9 never started), 1 + 20 + 18 real workers: one record each.
+        assert_eq!(with_work - workers_before, 10 + 1 + 20 + 18);
 
         // Over-long worker ids are refused before anything is stored.
         let long = "w".repeat(185);
@@ -1544,8 +1561,12 @@ both_backends! {
             }
         }
         let code = code.expect("a completion code");
+        // As the demo's Prolific worker presents it (with their ids).
         let verify = |b: &Browser| {
-            let req = b.client.get(format!("{}/api/verify_completion_code", server.base)).query(&[("code", code.as_str())]);
+            let req = b
+                .client
+                .get(format!("{}/api/verify_completion_code", server.base))
+                .query(&[("code", code.as_str()), ("PROLIFIC_PID", "demo-prolific-worker"), ("SESSION_ID", "demo-session")]);
             async move { req.send().await.unwrap().json::<Value>().await.unwrap() }
         };
         let theirs = verify(org).await;

@@ -207,11 +207,26 @@ async fn check_upgrade(fixture: &Path, engine: &str, data_dir: tempfile::TempDir
     if digest != d["sha256"].as_str().unwrap() || Some(rows as i64) != d["rows"].as_i64() {
         problems.push_str(&format!("{engine}: the judgments ({rows} rows over {columns:?}) digest to {digest}, the release's to {} ({} rows)\n", d["sha256"], d["rows"]));
     }
-    let code: Option<String> = sqlx::query("SELECT completion_code FROM assignments WHERE completion_code IS NOT NULL ORDER BY id LIMIT 1")
-        .fetch_optional(&db.pool)
-        .await
-        .expect("a completion code")
-        .map(|r| r.get("completion_code"));
+    // A completion code with the ids its worker presents it with (required since issue 38).
+    let code: Option<(String, Vec<(&str, String)>)> = sqlx::query(
+        "SELECT a.completion_code, w.platform, w.external_id, a.platform_params FROM assignments a JOIN workers w ON w.id = a.worker_id \
+         WHERE a.completion_code IS NOT NULL ORDER BY a.id LIMIT 1",
+    )
+    .fetch_optional(&db.pool)
+    .await
+    .expect("a completion code")
+    .map(|r| {
+        let platform: String = r.get("platform");
+        let worker: String = r.get("external_id");
+        let params: Value = r.get::<Option<String>, _>("platform_params").and_then(|p| serde_json::from_str(&p).ok()).unwrap_or(Value::Null);
+        let param = |k: &str| params[k].as_str().map(str::to_string);
+        let ids = match platform.as_str() {
+            "mturk" => [("workerId", Some(worker)), ("assignmentId", param("assignmentId"))].into_iter().filter_map(|(k, v)| Some((k, v?))).collect(),
+            "prolific" => [("PROLIFIC_PID", Some(worker)), ("SESSION_ID", param("SESSION_ID"))].into_iter().filter_map(|(k, v)| Some((k, v?))).collect(),
+            _ => vec![("worker", worker)],
+        };
+        (r.get("completion_code"), ids)
+    });
     db.pool.close().await;
     db.writer.close().await;
 
@@ -256,10 +271,11 @@ async fn check_upgrade(fixture: &Path, engine: &str, data_dir: tempfile::TempDir
         let results: Value = serde_json::from_str(&body).expect("results JSON");
         problems.push_str(&compare_scores(&format!("{engine}: results API, campaign {campaign}"), &scores_from_expected(&r["scores"]), &api_scores(&results)));
     }
-    let code = code.unwrap_or_else(|| panic!("{engine}: the fixture has no completion code"));
+    let (code, ids) = code.unwrap_or_else(|| panic!("{engine}: the fixture has no completion code"));
     let check: Value = client
         .get(format!("{}/api/verify_completion_code", server.base))
         .query(&[("code", &code)])
+        .query(&ids)
         .send()
         .await
         .expect("verify_completion_code")

@@ -245,6 +245,8 @@ Na klávesnici: tabulátorem přejděte na překlad a stiskněte jeho pořadí (
         Text::CrowdNoWork => "V této kampani pro vás momentálně není žádný HIT. Děkujeme za váš zájem.",
         Text::CrowdTooManyTitle => "Příliš mnoho nových pracovníků",
         Text::CrowdTooMany => "Z vaší síťové adresy za poslední hodinu začalo mnoho nových pracovníků. Zkuste to prosím později.",
+        Text::CrowdHoldsFullTitle => "Příliš mnoho nezahájených úkolů z vaší adresy",
+        Text::CrowdHoldsFull => "Z vaší síťové adresy je již rezervováno několik úkolů této studie, aniž by byla dána jediná odpověď. Začněte jeden z nich, nebo to zkuste znovu za několik minut, až budou nevyužité rezervace uvolněny.",
         Text::CrowdBusyTitle => "Přetíženo",
         Text::CrowdBusy => "Mnoho lidí začíná najednou; načtěte prosím tuto stránku za několik sekund znovu.",
         Text::CrowdErrorTitle => "Něco se pokazilo",

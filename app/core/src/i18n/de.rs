@@ -244,6 +244,8 @@ Mit der Tastatur: Mit Tab zu einer Übersetzung, dann ihren Rang drücken (1 bis
         Text::CrowdNoWork => "In dieser Kampagne gibt es im Moment keinen HIT für Sie. Vielen Dank für Ihr Interesse.",
         Text::CrowdTooManyTitle => "Zu viele neue Teilnehmende",
         Text::CrowdTooMany => "In der letzten Stunde haben viele neue Personen von Ihrer Netzwerkadresse aus begonnen. Bitte versuchen Sie es später erneut.",
+        Text::CrowdHoldsFullTitle => "Zu viele nicht begonnene Aufgaben von Ihrer Adresse",
+        Text::CrowdHoldsFull => "Von Ihrer Netzwerkadresse aus sind bereits mehrere Aufgaben dieser Studie reserviert, ohne dass eine einzige Antwort gegeben wurde. Beginnen Sie eine davon, oder versuchen Sie es in einigen Minuten erneut, wenn ungenutzte Reservierungen freigegeben sind.",
         Text::CrowdBusyTitle => "Ausgelastet",
         Text::CrowdBusy => "Viele Personen beginnen gleichzeitig; bitte laden Sie diese Seite in einigen Sekunden neu.",
         Text::CrowdErrorTitle => "Etwas ist schiefgegangen",

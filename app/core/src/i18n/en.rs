@@ -245,6 +245,8 @@ With a keyboard: Tab to a translation, then press its rank (1 to 5); Enter goes 
         Text::CrowdNoWork => "There is no HIT for you in this campaign at the moment. Thank you for your interest.",
         Text::CrowdTooManyTitle => "Too many new workers",
         Text::CrowdTooMany => "Many new workers have started from your network address in the last hour. Please try again later.",
+        Text::CrowdHoldsFullTitle => "Too many unstarted HITs from your address",
+        Text::CrowdHoldsFull => "Several HITs of this study are already held from your network address without a single answer given. Start one of them, or try again in a few minutes, when unused holds are released.",
         Text::CrowdBusyTitle => "Busy",
         Text::CrowdBusy => "Many people are starting at once; please reload this page in a few seconds.",
         Text::CrowdErrorTitle => "Something went wrong",

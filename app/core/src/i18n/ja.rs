@@ -244,6 +244,8 @@ pub(super) fn text(t: Text) -> &'static str {
         Text::CrowdNoWork => "このキャンペーンには、現在あなたに割り当てられる HIT がありません。ご関心をお寄せいただきありがとうございます。",
         Text::CrowdTooManyTitle => "新しい作業者が多すぎます",
         Text::CrowdTooMany => "過去 1 時間に、あなたのネットワークアドレスから多くの新しい作業者が開始しました。しばらくしてからもう一度お試しください。",
+        Text::CrowdHoldsFullTitle => "あなたのアドレスから未開始の HIT が多すぎます",
+        Text::CrowdHoldsFull => "あなたのネットワークアドレスから、この調査の HIT がすでに複数確保されていますが、まだ 1 つも回答されていません。そのうちの 1 つを開始するか、使われていない確保が解除される数分後にもう一度お試しください。",
         Text::CrowdBusyTitle => "混雑中",
         Text::CrowdBusy => "多くの人が同時に開始しています。数秒後にこのページを再読み込みしてください。",
         Text::CrowdErrorTitle => "問題が発生しました",

@@ -461,6 +461,9 @@ messages! {
         CrowdNoWork,
         CrowdTooManyTitle,
         CrowdTooMany,
+        /// The client address holds as many unstarted assignments of the campaign as it may.
+        CrowdHoldsFullTitle,
+        CrowdHoldsFull,
         CrowdBusyTitle,
         CrowdBusy,
         CrowdErrorTitle,

@@ -243,6 +243,8 @@ pub(super) fn text(t: Text) -> &'static str {
         Text::CrowdNoWork => "此项目目前没有可分配给您的 HIT。感谢您的关注。",
         Text::CrowdTooManyTitle => "新工作者过多",
         Text::CrowdTooMany => "过去一小时内有许多新工作者从您的网络地址开始。请稍后再试。",
+        Text::CrowdHoldsFullTitle => "您的地址有太多未开始的任务",
+        Text::CrowdHoldsFull => "您的网络地址已占用本研究的多个任务，但尚未给出任何回答。请开始其中一个，或在几分钟后未使用的占用被释放时再试。",
         Text::CrowdBusyTitle => "繁忙",
         Text::CrowdBusy => "很多人同时开始；请在几秒钟后刷新此页面。",
         Text::CrowdErrorTitle => "出了点问题",
