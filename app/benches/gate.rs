@@ -7,6 +7,9 @@
 //!
 //! Run by hand: `cargo bench -p app --features ssr --bench gate`. SQLite always; PostgreSQL too
 //! when `ASSAY_TEST_POSTGRES_URL` names a server. `ASSAY_BENCH_RUNS` (default 200).
+//! `ASSAY_BENCH_SEGMENTS` (default 700, the segments the HITs show): the test set's size, the
+//! segments beyond 700 shown by no HIT (a WMT test set is 2,000 segments and more; the gate's
+//! cost should not depend on it).
 
 use std::time::Instant;
 
@@ -26,9 +29,9 @@ async fn exec(db: &Db, sql: String) {
 
 /// A campaign of 10 HITs (the METHOD layout: 70 SYSTEM, 10 BAD_REF, 10 REPEAT, 10 REF), each
 /// done by 30 workers; careful scores, bad references lower.
-async fn seed(db: &Db) -> i64 {
+async fn seed(db: &Db, segments: i64) -> i64 {
     exec(db, "INSERT INTO test_sets (id, name, source_lang, target_lang, created_at) VALUES (1, 'bench', 'de', 'en', 0)".into()).await;
-    let segs: Vec<String> = (1..=700).map(|s| format!("({s}, 1, {s}, '{s}', 'source {s}')")).collect();
+    let segs: Vec<String> = (1..=segments.max(700)).map(|s| format!("({s}, 1, {s}, '{s}', 'source {s}')")).collect();
     exec(db, format!("INSERT INTO segments (id, test_set_id, position, segment_key, source) VALUES {}", segs.join(", "))).await;
     exec(db, "INSERT INTO systems (id, name, name_key, created_at) VALUES (1, 'A', 'a', 0), (2, 'B', 'b', 0)".into()).await;
     exec(
@@ -98,7 +101,8 @@ async fn seed(db: &Db) -> i64 {
 }
 
 async fn measure(db: &Db, label: &str, runs: usize) {
-    let assignment = seed(db).await;
+    let segments = env_usize("ASSAY_BENCH_SEGMENTS", 700).max(700) as i64;
+    let assignment = seed(db, segments).await;
     let secret = [7u8; 32];
     let mut times = Vec::with_capacity(runs);
     let mut inside = Vec::with_capacity(runs);
@@ -129,7 +133,7 @@ async fn measure(db: &Db, label: &str, runs: usize) {
     inside.sort_by(f64::total_cmp);
     let q = |v: &[f64], f: f64| v[((v.len() - 1) as f64 * f).round() as usize];
     println!(
-        "{label}: gate for a worker with {HITS} HITs ({} judgments; campaign of {} judgments): median {:.2} ms, p90 {:.2} ms, best {:.2} ms (verdict computed in {:.2} ms median); {runs} runs",
+        "{label}: gate for a worker with {HITS} HITs ({} judgments; campaign of {} judgments, test set of {segments} segments): median {:.2} ms, p90 {:.2} ms, best {:.2} ms (verdict computed in {:.2} ms median); {runs} runs",
         HITS * ITEMS,
         HITS * ITEMS * WORKERS,
         q(&times, 0.5),

@@ -793,8 +793,10 @@ pub struct SegmentName {
     /// The domain of the segment's document (WMT `.docs` files), if known.
     pub domain: Option<String>,
     /// 1-based place of the segment in its document, in test-set order (1 without a
-    /// document): Google's MQM `doc_seg_id`.
-    pub doc_index: usize,
+    /// document): Google's MQM `doc_seg_id`. `None` in one worker's names
+    /// ([`StoredNames::read`] with [`Scope::Worker`]), which hold only the segments of that
+    /// worker's HITs: counting places needs whole documents, and nothing read there uses them.
+    pub doc_index: Option<usize>,
 }
 
 /// The names behind the ids of [`StoredJudgment`]s: workers (`platform`, external id), systems
@@ -823,20 +825,46 @@ const SEGMENT_NAMES: &str = "SELECT s.id, s.segment_key, s.document, t.name, t.i
 /// (id, key, document, test set, test set id, 0 for the campaign's own test set, domain).
 type SegmentRow = (i64, String, Option<String>, String, i64, i64, Option<String>);
 
+/// The segments of the HITs worker `$2` has in campaign `$1`, as [`SEGMENT_NAMES`] gives them
+/// (the same columns and order). The quality gate reads a worker's names at the end of every
+/// HIT: reading every segment of the test set there made its cost, and the writer's time in
+/// its transaction, grow with the test set (3,500 rows at the end of every HIT of a 200-HIT
+/// campaign, where the worker's HITs show about 400).
+const WORKER_SEGMENT_NAMES: &str = "SELECT s.id, s.segment_key, s.document, t.name, t.id, CASE WHEN t.id = c.test_set_id THEN 0 ELSE 1 END, s.domain \
+     FROM campaigns c JOIN segments s ON s.test_set_id = c.test_set_id \
+          OR s.test_set_id IN (SELECT old_test_set_id FROM study_arms WHERE campaign_id = c.id) \
+          OR s.test_set_id IN (SELECT new_test_set_id FROM study_arms WHERE campaign_id = c.id) \
+     JOIN test_sets t ON t.id = s.test_set_id WHERE c.id = $1 AND s.id IN (SELECT hi.segment_id FROM assignments a \
+          JOIN hits h ON h.id = a.hit_id JOIN hit_items hi ON hi.hit_id = a.hit_id WHERE h.campaign_id = $1 AND a.worker_id = $2) \
+     ORDER BY 6, s.position";
+
+/// The systems of the HITs worker `$2` has in campaign `$1` (a reference item's pair is in its
+/// HIT): (id, name).
+const WORKER_SYSTEM_NAMES: &str = "SELECT id, name FROM systems WHERE id IN (SELECT hi.system_id FROM hits h \
+     JOIN assignments a ON a.hit_id = h.id JOIN hit_items hi ON hi.hit_id = h.id WHERE h.campaign_id = $1 AND a.worker_id = $2)";
+
 impl StoredNames {
     /// The names `scope`'s judgments of campaign `campaign_id` can refer to: its workers, every
     /// system, and the segments of the campaign's test sets (its own and, for a study arm, the
-    /// arm's two).
+    /// arm's two). One worker's ([`Scope::Worker`]: the quality gate, the review page's
+    /// refresh): that worker, and the systems and segments of the worker's HITs only, so that
+    /// the read does not grow with the test set; [`StoredNames::test_set_order`] then holds those
+    /// segments, in the same order.
     pub async fn read(conn: &mut AnyConnection, campaign_id: i64, scope: Scope) -> AppResult<StoredNames> {
         let context = || format!("reading the names in campaign {campaign_id}");
-        let workers: Vec<(i64, String, String)> = match scope {
-            Scope::Campaign | Scope::Hits(..) => sqlx::query_as(WORKER_NAMES).bind(campaign_id).fetch_all(&mut *conn).await,
-            Scope::Worker(w) => sqlx::query_as("SELECT id, platform, external_id FROM workers WHERE id = $1").bind(w).fetch_all(&mut *conn).await,
+        if let Scope::Worker(w) = scope {
+            let workers: Vec<(i64, String, String)> =
+                sqlx::query_as("SELECT id, platform, external_id FROM workers WHERE id = $1").bind(w).fetch_all(&mut *conn).await.with_context(context)?;
+            let systems: Vec<(i64, String)> =
+                sqlx::query_as(WORKER_SYSTEM_NAMES).bind(campaign_id).bind(w).fetch_all(&mut *conn).await.with_context(context)?;
+            let segments: Vec<SegmentRow> =
+                sqlx::query_as(WORKER_SEGMENT_NAMES).bind(campaign_id).bind(w).fetch_all(&mut *conn).await.with_context(context)?;
+            return Ok(StoredNames::from_rows(workers, systems, segments, false));
         }
-        .with_context(context)?;
+        let workers: Vec<(i64, String, String)> = sqlx::query_as(WORKER_NAMES).bind(campaign_id).fetch_all(&mut *conn).await.with_context(context)?;
         let systems: Vec<(i64, String)> = sqlx::query_as(SYSTEM_NAMES).fetch_all(&mut *conn).await.with_context(context)?;
         let segments: Vec<SegmentRow> = sqlx::query_as(SEGMENT_NAMES).bind(campaign_id).fetch_all(&mut *conn).await.with_context(context)?;
-        Ok(StoredNames::from_rows(workers, systems, segments))
+        Ok(StoredNames::from_rows(workers, systems, segments, true))
     }
 
     /// [`StoredNames::read`] of a whole campaign from the SQLite file at `path`, through
@@ -857,11 +885,13 @@ impl StoredNames {
                     .collect::<rusqlite::Result<Vec<_>>>()
             })
             .map_err(failed)?;
-        Ok(StoredNames::from_rows(workers, systems, segments))
+        Ok(StoredNames::from_rows(workers, systems, segments, true))
     }
 
-    /// The names from the rows of [`WORKER_NAMES`], [`SYSTEM_NAMES`] and [`SEGMENT_NAMES`].
-    fn from_rows(workers: Vec<(i64, String, String)>, systems: Vec<(i64, String)>, segments: Vec<SegmentRow>) -> StoredNames {
+    /// The names from the rows of [`WORKER_NAMES`], [`SYSTEM_NAMES`] and [`SEGMENT_NAMES`];
+    /// each segment's place in its document counted over the rows when they are whole test sets
+    /// (`placed`), else left out ([`SegmentName::doc_index`]).
+    fn from_rows(workers: Vec<(i64, String, String)>, systems: Vec<(i64, String)>, segments: Vec<SegmentRow>, placed: bool) -> StoredNames {
         let mut names = StoredNames::default();
         for (id, platform, external) in workers {
             names.workers.insert(id, (platform, external));
@@ -872,12 +902,13 @@ impl StoredNames {
         let mut in_document: HashMap<(i64, String), usize> = HashMap::new();
         for (id, key, document, test_set, test_set_id, other_test_set, domain) in segments {
             let doc_index = match document.as_deref().filter(|d| !d.trim().is_empty()) {
+                _ if !placed => None,
                 Some(d) => {
                     let n = in_document.entry((test_set_id, d.to_string())).or_default();
                     *n += 1;
-                    *n
+                    Some(*n)
                 }
-                None => 1,
+                None => Some(1),
             };
             if other_test_set == 0 {
                 names.test_set_order.push(id);
@@ -1163,7 +1194,7 @@ pub fn esa_ratings<R: Borrow<StoredJudgment>>(
             original: item.and_then(|i| i.original.clone()),
             source: item.map(|i| i.source.clone()),
             prefilled: item.and_then(|i| i.prefilled.clone()),
-            doc_seg: Some(segment.doc_index),
+            doc_seg: segment.doc_index,
         };
         let document_score = detail.and_then(|d| d.document_score);
         out.push(rating.clone());
@@ -1801,6 +1832,84 @@ mod tests {
             .await
             .expect("sqlite");
         check(&db).await;
+    }
+
+    /// A test set of 40 segments in four documents, two HITs of the same campaign, a worker in
+    /// the second, and a system no HIT shows.
+    const ONE_WORKER: &[&str] = &[
+        "INSERT INTO test_sets (id, name, source_lang, target_lang, year, created_at) VALUES (1, 'nt', 'de', 'en', 2026, 0)",
+        "INSERT INTO systems (id, name, name_key, created_at) VALUES (1, 'SysA', 'sysa', 0), (2, 'SysB', 'sysb', 0), (3, 'Unused', 'unused', 0)",
+        "INSERT INTO campaigns (id, public_id, name, task, test_set_id, settings, seed, created_at) VALUES (7, 'pub7', 'c', 'da-adequacy', 1, '{}', 1, 0)",
+        "INSERT INTO hits (id, campaign_id, hit_index, item_count) VALUES (1, 7, 0, 2), (2, 7, 1, 4)",
+        // HIT 2: segment 33 (document d3, its third), 14 and 12 (d1), and a REF item of 33.
+        "INSERT INTO hit_items (id, hit_id, position, item_type, system_id, segment_id, paired_position, shown_text) VALUES \
+            (1, 1, 0, 'SYSTEM', 1, 1, NULL, 't'), (2, 1, 1, 'SYSTEM', 2, 2, NULL, 't'), \
+            (3, 2, 0, 'SYSTEM', 2, 33, NULL, 't'), (4, 2, 1, 'SYSTEM', 1, 14, NULL, 't'), (5, 2, 2, 'SYSTEM', 1, 12, NULL, 't'), (6, 2, 3, 'REF', NULL, 33, 0, 't')",
+        "INSERT INTO workers (id, platform, external_id, created_at) VALUES (1, 'mturk', 'A1', 0), (2, 'prolific', 'P9', 0)",
+        "INSERT INTO assignments (id, public_id, hit_id, slot, worker_id, status, started_at, last_seen_at) VALUES \
+            (1, 'a1', 1, 0, 1, 'completed', 0, 0), (2, 'a2', 2, 0, 2, 'active', 0, 0)",
+        "INSERT INTO judgments (id, assignment_id, hit_item_id, score, skipped, shown_at, submitted_at, time_on_screen_ms) VALUES \
+            (1, 1, 1, 50, 0, NULL, 1, 100), (2, 2, 3, 70, 0, NULL, 2, 100), (3, 2, 4, 60, 0, NULL, 3, 100), (4, 2, 6, 90, 0, NULL, 4, 100)",
+    ];
+
+    /// The quality gate's read of one worker's names (at the end of every HIT) holds the
+    /// segments and systems of that worker's HITs, not every segment of the test set, each named
+    /// as the whole campaign's read names it, in the same order, and the gate's set from them has
+    /// the worker's records. (Before, it read all 40 segments and every system.)
+    async fn check_one_worker(db: &Db) {
+        let mut setup: Vec<String> = ONE_WORKER.iter().map(|s| s.to_string()).collect();
+        // Segments 1-40, documents of 10 in reverse key order, with a blank document in d0.
+        let segments: Vec<String> = (1..=40)
+            .map(|i| {
+                let document = if i == 5 { "'  '".to_string() } else { format!("'d{}'", (i - 1) / 10) };
+                format!("({i}, 1, {i}, 'k{}', {document}, 'src {i}')", 100 - i)
+            })
+            .collect();
+        setup.insert(1, format!("INSERT INTO segments (id, test_set_id, position, segment_key, document, source) VALUES {}", segments.join(", ")));
+        for sql in &setup {
+            sqlx::query(sqlx::AssertSqlSafe(sql.as_str())).execute(&db.pool).await.expect(sql);
+        }
+        let mut conn = db.pool.acquire().await.unwrap();
+        let all = StoredNames::read(&mut conn, 7, Scope::Campaign).await.unwrap();
+        let one = StoredNames::read(&mut conn, 7, Scope::Worker(2)).await.unwrap();
+        assert_eq!(all.segments.len(), 40);
+        assert_eq!(one.test_set_order, [12, 14, 33], "the worker's HIT's segments, in test-set order");
+        assert_eq!(one.segments.len(), 3);
+        // Named as in the whole campaign's read; their places in their documents are not read.
+        for id in [12, 14, 33] {
+            assert_eq!(one.segments[&id], SegmentName { doc_index: None, ..all.segments[&id].clone() }, "segment {id}");
+        }
+        assert_eq!((all.segments[&33].doc_index, all.segments[&14].doc_index, one.segments[&33].key.as_str()), (Some(3), Some(4), "k67"));
+        let mut systems: Vec<(i64, String)> = one.systems.iter().map(|(id, name)| (*id, name.clone())).collect();
+        systems.sort();
+        assert_eq!(systems, [(1, "SysA".to_string()), (2, "SysB".to_string())]);
+        assert_eq!(one.workers.len(), 1);
+        // The gate's set: the same records as the whole campaign's set gives for the worker.
+        let set = load_worker(&mut conn, 7, 2).await.unwrap();
+        assert_eq!(set.segments.names(), ["k88", "k86", "k67"]);
+        let names: Vec<(&str, &str, f64)> =
+            set.records.iter().map(|r| (set.systems.name(r.system), set.segments.name(r.segment), r.score)).collect();
+        assert_eq!(names, [("SysB", "k67", 70.0), ("SysA", "k86", 60.0), ("SysB", "k67", 90.0)]);
+    }
+
+    #[tokio::test]
+    async fn one_workers_names_are_those_of_their_hits_on_sqlite() {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let db = crate::db::connect(&format!("sqlite://{}?mode=rwc", dir.path().join("t.db").display())).await.expect("sqlite");
+        check_one_worker(&db).await;
+    }
+
+    /// Runs when `ASSAY_TEST_POSTGRES_URL` names a PostgreSQL server.
+    #[tokio::test]
+    async fn one_workers_names_are_those_of_their_hits_on_postgres() {
+        let Some((db, url)) = postgres_test_db("names").await else { return };
+        check_one_worker(&db).await;
+        db.pool.close().await;
+        if let Some(pg) = &db.postgres {
+            pg.close().await;
+        }
+        use sqlx::migrate::MigrateDatabase;
+        let _ = sqlx::Any::drop_database(&url).await;
     }
 
     /// Runs when `ASSAY_TEST_POSTGRES_URL` names a PostgreSQL server (as for the integration tests).

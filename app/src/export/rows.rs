@@ -658,7 +658,7 @@ mod tests {
         names.systems.insert(1, "Sys \"A\"".into());
         names.segments.insert(
             7,
-            SegmentName { key: "s7".into(), document: Some("doc A".into()), test_set: "t".into(), test_set_id: 1, domain: None, doc_index: 3 },
+            SegmentName { key: "s7".into(), document: Some("doc A".into()), test_set: "t".into(), test_set_id: 1, domain: None, doc_index: Some(3) },
         );
         let j = |id: i64| StoredJudgment {
             id,

@@ -113,8 +113,13 @@ impl From<Taxonomy> for Vec<String> {
 }
 
 impl Default for Taxonomy {
+    /// Parsed once: every reading of a campaign's settings (`CampaignSettings::read`, several
+    /// times per HIT on the annotation server, whatever the task) starts from the defaults, and
+    /// parsing the taxonomy each time showed in the server's profile under load.
     fn default() -> Self {
-        Taxonomy::parse(DEFAULT_TAXONOMY).expect("the default taxonomy parses")
+        static DEFAULT: std::sync::LazyLock<Taxonomy> =
+            std::sync::LazyLock::new(|| Taxonomy::parse(DEFAULT_TAXONOMY).expect("the default taxonomy parses"));
+        DEFAULT.clone()
     }
 }
 
