@@ -597,7 +597,7 @@ INSERT INTO judgments (id, assignment_id, hit_item_id, score, skipped, shown_at,
 /// campaign's is refused, naming its line, and nothing is written.
 #[test]
 fn a_word_order_judgment_file_gives_kappa_on_both_questions() {
-    let fixture: serde_json::Value = serde_json::from_str(include_str!("../fixtures/agreement/word_order_kappa.json")).unwrap();
+    let fixture: serde_json::Value = serde_json::from_str(include_str!("../../fixtures/agreement/word_order_kappa.json")).unwrap();
     let mut csv = String::from("judgment_id,campaign_id,task,src_lang,trg_lang,hit,worker,item_type,system,segment,score,score2,skipped,seconds\n");
     let mut id = 0;
     for (i, item) in fixture["items"].as_array().unwrap().iter().enumerate() {

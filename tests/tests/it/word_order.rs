@@ -130,7 +130,7 @@ fn page_text(html: &str) -> String {
 /// The fixture of `tests/fixtures/agreement/word_order_kappa.py`: two workers' boxes (0–4) on
 /// both questions of 25 items, and statsmodels' Fleiss κ of each question.
 fn kappa_fixture() -> Value {
-    serde_json::from_str(include_str!("../fixtures/agreement/word_order_kappa.json")).unwrap()
+    serde_json::from_str(include_str!("../../fixtures/agreement/word_order_kappa.json")).unwrap()
 }
 
 /// Asserts that `report` (an `agreement.json`, all workers) gives both questions of `fixture`
