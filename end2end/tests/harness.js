@@ -1,7 +1,7 @@
 // Starts the real `assay serve --demo` on a free loopback port with a fresh SQLite database,
 // and launches Debian's Chromium headless through playwright-core (no browser download).
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync, readFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, readFileSync, readdirSync, readlinkSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -32,11 +32,48 @@ function freePort() {
   });
 }
 
+// Whether the socket listening on 127.0.0.1:`port` is process `pid`'s: true or false when
+// Linux's /proc says, null when it cannot be told. A port from `freePort` is free only until
+// somebody binds it, and `assay serve` binds only after migrating and seeding: a server of
+// another test file started at the same time can take the port first and answer /health, and
+// the test would go on with a server that is not its own (the same race the Rust harness
+// guards against, tests/src/lib.rs `listener_is_process`).
+function listenerIsProcess(port, pid) {
+  let table;
+  try { table = readFileSync('/proc/net/tcp', 'utf8'); } catch { return null; }
+  const local = `0100007F:${port.toString(16).toUpperCase().padStart(4, '0')}`;
+  const inodes = new Set();
+  for (const line of table.split('\n').slice(1)) {
+    const f = line.trim().split(/\s+/);
+    if (f.length > 9 && f[1] === local && f[3] === '0A') inodes.add(`socket:[${f[9]}]`);
+  }
+  let fds;
+  try { fds = readdirSync(`/proc/${pid}/fd`); } catch { return null; }
+  return fds.some((fd) => {
+    try { return inodes.has(readlinkSync(`/proc/${pid}/fd/${fd}`)); } catch { return false; }
+  });
+}
+
 // `siteRoot`: another site than the built one (default: LEPTOS_SITE_ROOT or target/site).
-export async function startServer({ siteRoot = process.env.LEPTOS_SITE_ROOT ?? join(root, 'target', 'site') } = {}) {
+// `port`: the port to try first (a test of the guard below gives a port another server holds).
+// When another process takes the port before the server can listen, it is started again on
+// another port (up to ten times).
+export async function startServer(options = {}) {
+  for (let attempt = 0; ; attempt += 1) {
+    try {
+      return await startServerOnce({ ...options, port: attempt === 0 ? options.port : undefined });
+    } catch (e) {
+      if (!(e instanceof PortTaken) || attempt >= 9) throw e;
+    }
+  }
+}
+
+class PortTaken extends Error {}
+
+async function startServerOnce({ siteRoot = process.env.LEPTOS_SITE_ROOT ?? join(root, 'target', 'site'), port: wanted } = {}) {
   const bin = process.env.ASSAY_BIN ?? join(root, 'target', 'debug', 'assay');
   const dataDir = mkdtempSync(join(tmpdir(), 'assay-e2e-'));
-  const port = await freePort();
+  const port = wanted ?? await freePort();
   const base = `http://127.0.0.1:${port}`;
   const env = { ...process.env, ASSAY_DATA_DIR: dataDir, ASSAY_BIND: `127.0.0.1:${port}`, LEPTOS_SITE_ROOT: siteRoot, ASSAY_LOG: 'warn' };
   delete env.DATABASE_URL; // the embedded SQLite database in the fresh data directory
@@ -50,10 +87,17 @@ export async function startServer({ siteRoot = process.env.LEPTOS_SITE_ROOT ?? j
   servers.push(server);
   const deadline = Date.now() + 60_000;
   for (;;) {
-    if (child.exitCode !== null) throw new Error(`assay serve exited: ${stderr}`);
+    if (child.exitCode !== null) {
+      servers.splice(servers.indexOf(server), 1);
+      rmSync(dataDir, { recursive: true, force: true });
+      if (stderr.includes('cannot listen on')) throw new PortTaken(stderr);
+      throw new Error(`assay serve exited: ${stderr}`);
+    }
     try {
       const r = await fetch(`${base}/health`);
-      if (r.ok) break;
+      // Another server answering on this port is not this one: wait until this one listens
+      // (if that one goes away) or exits because the port is taken.
+      if (r.ok && listenerIsProcess(port, child.pid) !== false) break;
     } catch { /* not up yet */ }
     if (Date.now() > deadline) throw new Error(`assay serve did not start: ${stderr}`);
     await new Promise((r) => setTimeout(r, 100));
