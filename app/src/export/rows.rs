@@ -823,10 +823,10 @@ mod tests {
                 let (worker, platform, system, segment, document, score) = &rows[k];
                 JudgmentRow { id: k as i64 + 1, worker, platform, system, segment, document: Some(document), score: Some(*score), skipped: false, ..row("x", Some(1.0)) }
             };
-            let file = |format: RowFormat| {
+            let file = |c: &RowContext, format: RowFormat| {
                 let mut out = header(format).unwrap_or_default();
                 for k in 0..rows.len() {
-                    assert!(write_row(&mut out, format, &c, &judgment(k)));
+                    assert!(write_row(&mut out, format, c, &judgment(k)));
                 }
                 out
             };
@@ -836,7 +836,7 @@ mod tests {
             };
 
             // Assay CSV: every field, exactly.
-            let text = file(RowFormat::AssayCsv);
+            let text = file(&c, RowFormat::AssayCsv);
             let read = records(&text);
             proptest::prop_assert_eq!(read.len(), rows.len() + 1);
             proptest::prop_assert_eq!(read[0].len(), 27);
@@ -855,21 +855,25 @@ mod tests {
                     })
                     .collect()
             };
-            let expected: Vec<[String; 5]> = rows.iter().map(|(w, _, sy, se, ..)| [w.clone(), sy.clone(), se.clone(), format!("{src}-{trg}"), task.clone()]).collect();
-            let set = read_assay_csv(text.as_bytes()).expect("Assay CSV");
+            // Assay's readers read a campaign's task (a task they know: a word-order answer, say,
+            // is read as its two questions), so the files again with a real task; the task field's
+            // text came back exactly above.
+            c.task = "da-adequacy".to_string();
+            let expected: Vec<[String; 5]> = rows.iter().map(|(w, _, sy, se, ..)| [w.clone(), sy.clone(), se.clone(), format!("{src}-{trg}"), c.task.clone()]).collect();
+            let set = read_assay_csv(file(&c, RowFormat::AssayCsv).as_bytes()).expect("Assay CSV");
             proptest::prop_assert_eq!(names(&set), expected.clone());
             proptest::prop_assert_eq!(set.records.iter().map(|j| j.score).collect::<Vec<_>>(), rows.iter().map(|r| r.5).collect::<Vec<_>>());
-            let set = read_assay_jsonl(file(RowFormat::AssayJsonl).as_bytes()).expect("Assay JSON lines");
+            let set = read_assay_jsonl(file(&c, RowFormat::AssayJsonl).as_bytes()).expect("Assay JSON lines");
             proptest::prop_assert_eq!(names(&set), expected);
 
             // Appraise WMT22: read back by the Appraise reader (each worker's judgments a HIT).
-            let set = read_appraise_csv(file(RowFormat::AppraiseWmt22).as_bytes(), "da").expect("Appraise CSV");
+            let set = read_appraise_csv(file(&c, RowFormat::AppraiseWmt22).as_bytes(), "da").expect("Appraise CSV");
             let got: Vec<[String; 3]> = names(&set).into_iter().map(|[w, sy, se, ..]| [w, sy, se]).collect();
             proptest::prop_assert_eq!(got, rows.iter().map(|(w, _, sy, se, ..)| [w.clone(), sy.clone(), se.clone()]).collect::<Vec<_>>());
 
             // Appraise WMT23 and WMT24: the texts, field by field; WMT24 by the ESA reader too.
             for (format, at) in [(RowFormat::AppraiseWmt23, [0, 1, 7]), (RowFormat::AppraiseWmt24, [0, 1, 7])] {
-                let read = records(&file(format));
+                let read = records(&file(&c, format));
                 for (k, (worker, _, system, segment, document, _)) in rows.iter().enumerate() {
                     proptest::prop_assert_eq!([&read[k][at[0]], &read[k][at[1]], &read[k][at[2]]], [worker, system, document]);
                     if format == RowFormat::AppraiseWmt24 {
@@ -877,7 +881,7 @@ mod tests {
                     }
                 }
             }
-            let esa = assay_core::analysis::esa::read_esa_csv(file(RowFormat::AppraiseWmt24).as_bytes()).expect("WMT24 CSV");
+            let esa = assay_core::analysis::esa::read_esa_csv(file(&c, RowFormat::AppraiseWmt24).as_bytes()).expect("WMT24 CSV");
             let got: Vec<[&str; 4]> = esa.ratings.iter().map(|r| [r.user.as_str(), r.system.as_str(), r.item.as_str(), r.document.as_str()]).collect();
             proptest::prop_assert_eq!(got, rows.iter().map(|(w, _, sy, se, d, _)| [w.as_str(), sy.as_str(), se.as_str(), d.as_str()]).collect::<Vec<_>>());
         }

@@ -139,7 +139,8 @@ async fn a_server_is_never_mistaken_for_another_that_holds_its_port() {
 }
 
 /// Issue 38: a page whose server function refuses (an unknown campaign, study, HIT or
-/// invitation in the address; no session) answers that refusal's status every time. The status
+/// invitation in the address; no session) answers that refusal's status every time (an unknown
+/// campaign, like another team's, is a 404 from the page gate, `ui::gate`). The status
 /// goes out with the first chunk of the streamed page: when the page's data was still loading
 /// then, the page answered 200 (a "no campaign" page in 2 of 10 runs; `/work/<unknown>` 200).
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -151,11 +152,11 @@ async fn pages_answer_their_status_every_time() {
         (&anyone, "/work/there-is-no-such-hit", 404),
         (&anyone, "/invite/there-is-no-such-invitation", 400),
         (&anyone, "/campaigns/1", 401),
-        (&org, "/campaigns/999999", 400),
-        (&org, "/campaigns/999999/edit", 400),
-        (&org, "/campaigns/999999/results", 400),
-        (&org, "/campaigns/999999/workers", 400),
-        (&org, "/campaigns/999999/metrics", 400),
+        (&org, "/campaigns/999999", 404),
+        (&org, "/campaigns/999999/edit", 404),
+        (&org, "/campaigns/999999/results", 404),
+        (&org, "/campaigns/999999/workers", 404),
+        (&org, "/campaigns/999999/metrics", 404),
         (&org, "/studies/999999", 400),
     ];
     let mut wrong = Vec::new();

@@ -1781,13 +1781,13 @@ mod tests {
     #[test]
     fn assay_reader_reads_records_across_lines() {
         let csv = "task,src_lang,trg_lang,hit,worker,item_type,system,segment,score,skipped,seconds\n\
-                   da,de,en,0,\"link:a\nb\",SYSTEM,\"Sys\r\nA\",\" s1\r\",70,0,2\n\
-                   da,de,en,0,'-w,REF,\"'=SUM(1,2)\",s2,60,0,1\n";
+                   da-adequacy,de,en,0,\"link:a\nb\",SYSTEM,\"Sys\r\nA\",\" s1\r\",70,0,2\n\
+                   da-adequacy,de,en,0,'-w,REF,\"'=SUM(1,2)\",s2,60,0,1\n";
         let set = read_assay_csv(csv.as_bytes()).unwrap();
         assert_eq!(set.workers.names(), ["link:a\nb", "-w"]);
         assert_eq!(set.systems.names(), ["Sys\r\nA", "=SUM(1,2)"]);
         assert_eq!(set.segments.names(), [" s1\r", "s2"]);
-        let bad = format!("{csv}da,de,en,0,\"w,SYSTEM,S,s3,1,0,1\n");
+        let bad = format!("{csv}da-adequacy,de,en,0,\"w,SYSTEM,S,s3,1,0,1\n");
         assert_eq!(
             read_assay_csv(bad.as_bytes()).unwrap_err().to_string(),
             "line 6: expected 11 comma-separated fields, found 5 (a quoted field holding a line break: is a quote not closed?)"
