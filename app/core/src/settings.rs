@@ -665,6 +665,19 @@ impl CampaignSettings {
             return defaults;
         };
         let mut merged = serde_json::to_value(&defaults).expect("settings always serialise");
+        // Every field at once first: a stored campaign's settings (read several times per HIT
+        // on the annotation server) normally all read well, and then this is what the field by
+        // field reading below arrives at (each field reads on its own: no check across fields),
+        // with one deserialisation instead of one per field.
+        let mut all = merged.clone();
+        for (key, value) in &given {
+            if let Some(slot) = all.get_mut(key) {
+                overlay(slot, value.clone());
+            }
+        }
+        if let Ok(settings) = serde_json::from_value::<CampaignSettings>(all) {
+            return settings;
+        }
         for (key, value) in given {
             if merged.get(&key).is_none() {
                 continue;
@@ -828,5 +841,28 @@ mod read_tests {
         let w = CampaignSettings::read(r#"{"redundancy": 2}"#, TaskKind::WordOrder, "English", "Czech");
         assert_eq!((w.hit_length, w.redundancy, w.woj_permutations), (50, 2, 25));
         assert!(w.wording.instructions.contains("Czech"));
+    }
+
+    #[test]
+    fn read_gives_back_stored_settings_whole_or_field_by_field() {
+        // Settings as a campaign stores them (every field, all well formed) read back as they
+        // were: the reading of every field at once.
+        let mut stored = CampaignSettings::for_task(TaskKind::Mqm, "German", "English");
+        stored.hit_length = 40;
+        stored.redundancy = 3;
+        stored.practice_pass = 2;
+        stored.mqm.taxonomy = crate::protocol::mqm::Taxonomy::parse("Accuracy/Omission\nOther").unwrap();
+        stored.mqm.critical = true;
+        stored.wording.next_label = "Weiter".into();
+        let json = serde_json::to_string(&stored).unwrap();
+        assert_eq!(CampaignSettings::read(&json, TaskKind::Mqm, "German", "English"), stored);
+        // A field that does not read (MQM's, with a category given twice) keeps its default and
+        // the others are still taken: the field by field reading.
+        let mut value = serde_json::to_value(&stored).unwrap();
+        value["mqm"]["taxonomy"] = serde_json::json!(["Other", "other"]);
+        let s = CampaignSettings::read(&value.to_string(), TaskKind::Mqm, "German", "English");
+        assert_eq!(s.mqm, crate::protocol::mqm::MqmSettings::default());
+        assert_eq!((s.hit_length, s.redundancy, s.practice_pass), (40, 3, 2));
+        assert_eq!(s.wording.next_label, "Weiter");
     }
 }
