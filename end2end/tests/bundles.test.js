@@ -86,11 +86,23 @@ test('every page names the bundle of its family', async () => {
     '/studies': 'studies', '/studies/new': 'studies', '/studies/1': 'studies', '/history': 'studies',
     '/no/such/page': 'annotate',
   };
+  // Signed in as the admin, who may open every page (a page that needs an account answers a
+  // signed-out visitor with the sign-in gate's page, which loads no bundle: checked below).
+  const context = await env.browser.newContext();
+  const page = await context.newPage();
+  await page.goto(`${env.server.base}/login`);
+  await waitHydrated(page);
+  await signIn(page, DEMO.admin);
+  await page.waitForSelector('section[data-role="admin"], section[data-role="organizer"]', { timeout: 15_000 });
+  const bundlesOf = (html) => [...new Set(html.match(/assay-[a-z]+(?=-[0-9a-f]{16}(_bg\.wasm|\.js))/g))];
   for (const [path, bundle] of Object.entries(expected)) {
-    const html = await (await fetch(`${env.server.base}${path}`)).text();
-    const named = [...new Set(html.match(/assay-[a-z]+(?=-[0-9a-f]{16}(_bg\.wasm|\.js))/g))];
-    assert.deepEqual(named, [`assay-${bundle}`], path);
+    const html = await (await context.request.get(`${env.server.base}${path}`)).text();
+    assert.deepEqual(bundlesOf(html), [`assay-${bundle}`], path);
   }
+  await context.close();
+  const gate = await fetch(`${env.server.base}/import`);
+  assert.equal(gate.status, 401);
+  assert.deepEqual(bundlesOf(await gate.text()), [], 'the sign-in gate loads no bundle');
 });
 
 // Browsers ask for /favicon.ico at every page load, and the server answers with the not-found
