@@ -25,10 +25,9 @@ apt_install() {
 
 ensure_rust() {
   command -v cargo >/dev/null || { echo "cargo is missing: install Rust with rustup first" >&2; exit 1; }
-  # A faster linker and a compilation cache shared by clones, both from Debian, both optional
-  # (.cargo/config.toml goes through scripts/cc-link and scripts/rustc-wrap, which use them when
-  # present): BENCHMARKS.md, "CI".
-  apt_install mold sccache
+  # A faster linker from Debian, optional (.cargo/config.toml links through scripts/cc-link,
+  # which uses mold when present): BENCHMARKS.md, "CI".
+  apt_install mold
   if ! rustup target list --installed 2>/dev/null | grep -qx wasm32-unknown-unknown; then
     step "adding the wasm32-unknown-unknown target"
     rustup target add wasm32-unknown-unknown
