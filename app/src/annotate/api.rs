@@ -142,7 +142,7 @@ pub async fn submit_spans(
     #[server(default)] active_ms: Option<i64>,
 ) -> Result<Step, ServerFnError> {
     let state = web::app_state()?;
-    let detail = assay_core::protocol::Detail { rank: None, spans, document_score };
+    let detail = assay_core::protocol::Detail { spans, document_score, ..Default::default() };
     let answer = work::Answer { position, score, score2: None, skipped: false, time_on_screen_ms, active_ms, idempotency_key: key, detail };
     let cache = cache()?;
     work::submit(&state.db, &cache, &state.secret, caller(), &assignment, &answer).await.map_err(refuse)

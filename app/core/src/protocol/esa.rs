@@ -64,7 +64,7 @@ impl Protocol for ErrorSpans {
             return Err(InvalidAnswer::new("detail", format!("At most {MAX_SPANS} error spans can be marked in one segment.")));
         }
         let document_score = answer.detail.document_score.map(|d| check_score("document_score", d)).transpose()?;
-        Ok(Answer { score: Some(score), score2: None, skipped: false, detail: Detail { rank: None, spans: answer.detail.spans.clone(), document_score } })
+        Ok(Answer { score: Some(score), score2: None, skipped: false, detail: Detail { spans: answer.detail.spans.clone(), document_score, ..Detail::default() } })
     }
 
     fn questions(&self) -> &'static [Question] {

@@ -21,6 +21,7 @@
 pub mod da;
 pub mod esa;
 pub mod mqm;
+pub mod pairwise;
 pub mod ranking;
 pub mod spans;
 pub mod word_order;
@@ -60,11 +61,14 @@ pub struct Detail {
     /// A score for the whole document the item ends (document-level items).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub document_score: Option<f64>,
+    /// Pairwise preference: the sides shown and the choice ([`pairwise::Preference`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub preference: Option<pairwise::Preference>,
 }
 
 impl Detail {
     pub fn is_empty(&self) -> bool {
-        self.rank.is_none() && self.spans.is_empty() && self.document_score.is_none()
+        self.rank.is_none() && self.spans.is_empty() && self.document_score.is_none() && self.preference.is_none()
     }
 
     /// The JSON stored in `judgments.detail`: `None` (SQL `NULL`) when there is nothing.

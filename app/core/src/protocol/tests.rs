@@ -57,6 +57,7 @@ fn detail_is_null_when_empty_and_round_trips_otherwise() {
             Span { start: 0, end: 0, severity: Severity::Minor, category: Some("accuracy/omission".into()), missing: true },
         ],
         document_score: Some(71.0),
+        preference: None,
     };
     let column = d.to_column().unwrap();
     assert_eq!(
