@@ -17,6 +17,7 @@ use app::analysis::bundle::{self, BundleOptions, DirSink, FileSink};
 use app::analysis::formats;
 use app::analysis::manifest::{self, ManifestInput};
 use app::analysis::{AnalysisResult, AnalysisSettings, BootstrapSettings, ExclusionPolicy, JudgmentSet, QcTest, analyse};
+use assay_core::protocol::pairwise;
 use serde_json::{Value, json};
 
 use crate::config::Config;
@@ -41,6 +42,8 @@ pub enum InputFormat {
     EsaJsonl,
     /// Google's MQM TSV (`system doc doc_seg_id global_seg_id rater source target category severity [metadata]`, spans as `<v>…</v>`).
     MqmTsv,
+    /// Pairwise preference judgments, CSV (`segment,system_a,system_b,winner,worker`, optional `pair`).
+    PairwiseCsv,
 }
 
 #[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
@@ -266,6 +269,7 @@ impl InputFormat {
             InputFormat::EsaCsv => "esa-csv",
             InputFormat::EsaJsonl => "esa-jsonl",
             InputFormat::MqmTsv => "mqm-tsv",
+            InputFormat::PairwiseCsv => "pairwise-csv",
         }
     }
 }
@@ -315,6 +319,9 @@ pub fn detect_format(path: &Path) -> Result<InputFormat, String> {
     if line.to_ascii_lowercase().starts_with("srclang,trglang,") {
         return Ok(InputFormat::WmtRanking);
     }
+    if formats::csv_first_record(head).is_some_and(|r| pairwise::files::is_judgment_header(&r)) {
+        return Ok(InputFormat::PairwiseCsv);
+    }
     if line.starts_with("judgment_id,") {
         return Ok(InputFormat::AssayCsv);
     }
@@ -337,7 +344,7 @@ pub fn detect_format(path: &Path) -> Result<InputFormat, String> {
         "{}: line 1: neither a Graham/MTurk header (HITId WorkerId Input.src Input.trg Input.item hit sys_id \
          rid type sid score time) nor an Appraise CSV row (9 comma-separated fields) nor an ESA CSV row (12 fields) or WMT 2024 ESA JSONL \
          nor an MQM TSV (system<TAB>doc… header, or 9–10 tab-separated fields ending in a severity) \
-         nor an Assay judgments.csv/.jsonl; name the format with --format",
+         nor a pairwise preference CSV (segment,system_a,system_b,winner,worker) nor an Assay judgments.csv/.jsonl; name the format with --format",
         path.display()
     ))
 }
@@ -514,6 +521,9 @@ pub async fn analyze(config: &Config, args: AnalyzeArgs) -> Result<(), String> {
         if format == InputFormat::MqmTsv {
             return analyze_mqm(path, &args, start);
         }
+        if format == InputFormat::PairwiseCsv {
+            return analyze_pairwise(path, &args, start);
+        }
     }
     let (analysed, source, from_db) = match (&args.input, args.campaign) {
         (Some(path), _) => {
@@ -591,6 +601,40 @@ fn analyze_ranking(path: &Path, args: &AnalyzeArgs, start: Instant) -> Result<()
         sink.file("ranking.json", &mut |w| serde_json::to_writer_pretty(w, &json).map_err(std::io::Error::other))
     })?;
     eprintln!("assay: {} language pair(s) ranked in {:.2} s; results in {}", reports.len(), start.elapsed().as_secs_f64(), args.out.display());
+    Ok(())
+}
+
+/// `assay analyze --input` on a pairwise preference CSV: Bradley–Terry ratings per language pair,
+/// `pairwise-<pair>.csv` and `pairwise.json` (with the win and tie matrices), written whole or
+/// not at all. `--bootstrap` resamples (0: no intervals) with `--seed`.
+fn analyze_pairwise(path: &Path, args: &AnalyzeArgs, start: Instant) -> Result<(), String> {
+    use pairwise::bradley_terry::{self, BtSettings};
+    eprintln!("assay: reading {} (pairwise preference)", path.display());
+    let file = File::open(path).map_err(|e| format!("cannot open {}: {e}", path.display()))?;
+    let pairs = pairwise::files::read_judgment_csv(std::io::BufReader::new(file)).map_err(|e| format!("{}: {e}", path.display()))?;
+    if pairs.is_empty() {
+        return Err(format!("{}: no judgments (only a header?)", path.display()));
+    }
+    let settings = BtSettings { samples: args.settings.bootstrap, seed: args.settings.seed };
+    let mut reports = Vec::new();
+    for d in &pairs {
+        eprintln!("assay: {}: {} judgments, {} systems", d.pair, d.judgments.len(), d.systems.len());
+        let report = bradley_terry::rate(&d.systems, &d.comparisons(), &settings).map_err(|e| format!("{}: {}: {e}", path.display(), d.pair))?;
+        reports.push((d.pair.as_str(), report));
+    }
+    write_whole(&args.out, |dir| {
+        let mut sink = DirSink { dir, written: Some(&log_written) };
+        for (pair, r) in &reports {
+            sink.file(&pairwise::files::ratings_file_name(pair), &mut |w| pairwise::files::write_ratings_csv(w, r))?;
+        }
+        let json = serde_json::json!({
+            "source": {"kind": "file", "path": path.display().to_string(), "format": InputFormat::PairwiseCsv.as_str()},
+            "seconds": start.elapsed().as_secs_f64(),
+            "pairs": reports.iter().map(|(pair, r)| serde_json::json!({"pair": pair, "bradley_terry": r})).collect::<Vec<_>>(),
+        });
+        sink.file("pairwise.json", &mut |w| serde_json::to_writer_pretty(w, &json).map_err(std::io::Error::other))
+    })?;
+    eprintln!("assay: {} language pair(s) rated in {:.2} s; results in {}", reports.len(), start.elapsed().as_secs_f64(), args.out.display());
     Ok(())
 }
 

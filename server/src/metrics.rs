@@ -750,7 +750,7 @@ fn from_judgments(path: &Path, a: &EvaluateArgs) -> Result<(Scores, Vec<Scores>)
         InputFormat::Auto => crate::analyze::detect_format(path)?,
         f => f,
     };
-    if matches!(format, InputFormat::WmtRanking | InputFormat::EsaCsv | InputFormat::EsaJsonl | InputFormat::MqmTsv) {
+    if matches!(format, InputFormat::WmtRanking | InputFormat::EsaCsv | InputFormat::EsaJsonl | InputFormat::MqmTsv | InputFormat::PairwiseCsv) {
         return Err(format!(
             "{}: a {} file has no DA scores to standardise; run `assay analyze --input` on it and give its system and segment scores as --human",
             path.display(),

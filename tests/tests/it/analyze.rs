@@ -894,3 +894,102 @@ fn a_wmt_ranking_csv_is_ranked_by_every_method() {
     assert!(err.contains("bad.csv: line ") && err.contains("\"x\" is not a rank"), "{err}");
     assert!(!bad_out.exists() || std::fs::read_dir(&bad_out).unwrap().next().is_none(), "nothing written");
 }
+
+#[test]
+fn a_pairwise_preference_csv_gives_bradley_terry_ratings_per_pair() {
+    let dir = tempfile::tempdir().unwrap();
+    // en-de: four systems of known strength, ties when the two are close; cs-en: "weak" never
+    // wins nor ties; de-fr: two systems, A preferred 3 to 1 (a closed form: 400·log10 3 apart).
+    let strength = [("sysA", 1.5), ("sysB", 0.5), ("sysC", -0.5), ("sysD", -1.5)];
+    let mut state = 11u64;
+    let mut next = || {
+        state = state.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+        (state >> 11) as f64 / (1u64 << 53) as f64
+    };
+    let mut csv = String::from("worker,segment,system_a,system_b,winner,pair\n");
+    let mut rows: Vec<(String, String, String, String)> = Vec::new();
+    for k in 0..1200 {
+        let a = (next() * 4.0) as usize;
+        let b = (a + 1 + (next() * 3.0) as usize) % 4;
+        let p = 1.0 / (1.0 + f64::exp(strength[b].1 - strength[a].1));
+        let u = next();
+        let winner = if u > 0.9 { "tie" } else if u / 0.9 < p { "a" } else { "b" };
+        rows.push(("en-de".into(), strength[a].0.into(), strength[b].0.into(), winner.into()));
+        csv.push_str(&format!("w{},{},{},{},{winner},en-de\n", k % 7, k / 3, strength[a].0, strength[b].0));
+    }
+    for k in 0..60 {
+        let (a, b, winner) = match k % 3 {
+            0 => ("weak", "good", "b"),
+            1 => ("good", "better", if k % 2 == 0 { "a" } else { "tie" }),
+            _ => ("better", "weak", "a"),
+        };
+        rows.push(("cs-en".into(), a.into(), b.into(), winner.into()));
+        csv.push_str(&format!("w1,{k},{a},{b},{winner},cs-en\n"));
+    }
+    for (k, winner) in ["a", "a", "b", "a"].iter().enumerate() {
+        rows.push(("de-fr".into(), "A".into(), "B".into(), winner.to_string()));
+        csv.push_str(&format!("w2,{k},A,B,{winner},de-fr\n"));
+    }
+    let input = dir.path().join("prefs.csv");
+    std::fs::write(&input, &csv).unwrap();
+    let out = dir.path().join("out");
+    let log = succeeded(&assay_cli(&["analyze", "--input", input.to_str().unwrap(), "--out", out.to_str().unwrap(), "--bootstrap", "300"]));
+    assert!(log.contains("en-de: 1200 judgments, 4 systems"), "{log}");
+
+    let table = |pair: &str| -> Vec<Vec<String>> {
+        let text = read(&out.join(format!("pairwise-{pair}.csv")));
+        let mut lines = text.lines();
+        assert_eq!(lines.next().unwrap(), "system,rating,ci_low,ci_high,rank_low,rank_high,wins,losses,ties,n");
+        lines.map(|l| l.split(',').map(String::from).collect()).collect()
+    };
+    // Counts recomputed from the input.
+    let counts = |pair: &str, system: &str| -> [usize; 4] {
+        let mut c = [0; 4];
+        for (p, a, b, w) in &rows {
+            if p == pair && (a == system || b == system) {
+                let won = (w == "a" && a == system) || (w == "b" && b == system);
+                let idx = if w == "tie" { 2 } else if won { 0 } else { 1 };
+                c[idx] += 1;
+                c[3] += 1;
+            }
+        }
+        c
+    };
+    let en_de = table("en-de");
+    assert_eq!(en_de.iter().map(|r| r[0].as_str()).collect::<Vec<_>>(), ["sysA", "sysB", "sysC", "sysD"], "{en_de:?}");
+    let ratings: Vec<f64> = en_de.iter().map(|r| num(&r[1])).collect();
+    assert!((ratings.iter().sum::<f64>() / 4.0 - 1000.0).abs() < 1e-9, "mean 1000: {ratings:?}");
+    for (at, r) in en_de.iter().enumerate() {
+        assert_eq!(r.len(), 10);
+        assert!(num(&r[2]) < ratings[at] && ratings[at] < num(&r[3]), "interval around the rating: {r:?}");
+        assert_eq!((r[4].as_str(), r[5].as_str()), (&*(at + 1).to_string(), &*(at + 1).to_string()), "far apart, one rank each: {r:?}");
+        let c = counts("en-de", &r[0]);
+        assert_eq!([num(&r[6]), num(&r[7]), num(&r[8]), num(&r[9])], c.map(|x| x as f64), "{r:?}");
+    }
+    let cs_en = table("cs-en");
+    assert_eq!(cs_en[2], ["weak", "", "", "", "3", "3", "0", "40", "0", "40"]);
+    assert!(!num(&cs_en[0][1]).is_nan() && !num(&cs_en[1][1]).is_nan());
+    let de_fr = table("de-fr");
+    let gap = num(&de_fr[0][1]) - num(&de_fr[1][1]);
+    assert!((gap - 400.0 * 3f64.log10()).abs() < 1e-9, "{de_fr:?}");
+    let json: serde_json::Value = serde_json::from_str(&read(&out.join("pairwise.json"))).unwrap();
+    assert_eq!(json["source"]["format"], "pairwise-csv");
+    assert_eq!(json["pairs"][1]["pair"], "cs-en");
+    assert_eq!(json["pairs"][1]["bradley_terry"]["systems"][2]["no_rating"], "never-wins");
+    assert_eq!(json["pairs"][0]["bradley_terry"]["bootstrap"]["used"], 300);
+
+    // A comparison graph in two parts is refused, naming them; nothing is written.
+    let split = dir.path().join("split.csv");
+    std::fs::write(&split, "segment,system_a,system_b,winner,worker\n1,A,B,a,w\n2,B,A,tie,w\n3,C,D,b,w\n").unwrap();
+    let never = dir.path().join("never");
+    let r = assay_cli(&["analyze", "--input", split.to_str().unwrap(), "--out", never.to_str().unwrap()]);
+    assert!(!r.status.success());
+    let err = String::from_utf8_lossy(&r.stderr);
+    assert!(err.contains("xx-xx: the comparisons fall into 2 parts never compared with each other") && err.contains("{A, B} and {C, D}"), "{err}");
+    assert!(!never.exists());
+    // A bad winner names its line.
+    std::fs::write(&split, "segment,system_a,system_b,winner,worker\n1,A,B,a,w\n2,B,A,left,w\n").unwrap();
+    let r = assay_cli(&["analyze", "--input", split.to_str().unwrap(), "--out", never.to_str().unwrap()]);
+    assert!(String::from_utf8_lossy(&r.stderr).contains("split.csv: line 3: winner must be a, b or tie, not \"left\""), "{}", String::from_utf8_lossy(&r.stderr));
+    assert!(!never.exists());
+}
