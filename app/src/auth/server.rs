@@ -481,22 +481,15 @@ impl std::fmt::Display for LoginError {
     }
 }
 
-impl LoginError {
-    /// The HTTP status of the refusal.
-    pub fn status(&self) -> StatusCode {
-        match self {
-            LoginError::Invalid => StatusCode::UNAUTHORIZED,
-            LoginError::Throttled { .. } | LoginError::TooFast { .. } => StatusCode::TOO_MANY_REQUESTS,
-            LoginError::Internal(e) => e.status(),
-        }
-    }
-
-    /// When to come back (`Retry-After`, seconds), for a refusal that says so.
-    pub fn retry_after_seconds(&self) -> Option<u64> {
-        match self {
-            LoginError::Throttled { seconds } | LoginError::TooFast { seconds } => Some((*seconds).max(1)),
-            LoginError::Invalid => None,
-            LoginError::Internal(e) => e.retry_after_seconds(),
+/// A refused sign-in is the [`AppError`] of its kind, with the same message (the one mapping
+/// to HTTP is there): a wrong password 401, a throttled attempt 429 with `Retry-After`, a
+/// server fault as it is.
+impl From<LoginError> for AppError {
+    fn from(e: LoginError) -> Self {
+        match e {
+            LoginError::Invalid => AppError::unauthorized(e.to_string()),
+            LoginError::Throttled { seconds } | LoginError::TooFast { seconds } => AppError::busy(e.to_string(), seconds),
+            LoginError::Internal(e) => e,
         }
     }
 }
