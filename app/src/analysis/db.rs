@@ -1625,7 +1625,7 @@ mod tests {
         }
         drop(stmt);
         assert!(RawStatement::prepare(&conn, "SELECT 1, 2", JUDGMENT_COLUMN_COUNT).is_err_and(|e| e.to_string().contains("2 columns")));
-        let e = RawStatement::prepare(&conn, "SELECT x FROM nowhere", 1).err();
+        let e = RawStatement::prepare(&conn, "SELECT x FROM nowhere", 1).err().map(|e| e.to_string());
         assert!(e.as_deref().is_some_and(|e| e.contains("nowhere")), "{e:?}");
         // Judgments of another campaign inside the range are left out.
         for sql in [

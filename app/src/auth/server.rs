@@ -9,9 +9,9 @@ use argon2::password_hash::phc::PasswordHash;
 use argon2::password_hash::{PasswordHasher, PasswordVerifier};
 use argon2::{Algorithm, Argon2, Params, Version};
 use axum::extract::Request;
-use axum::http::{HeaderMap, Method, StatusCode, header};
+use axum::http::{HeaderMap, Method, header};
 use axum::middleware::Next;
-use axum::response::{IntoResponse, Response};
+use axum::response::Response;
 use base64::Engine;
 use sha2::{Digest, Sha256};
 use sqlx::Row;
@@ -808,7 +808,7 @@ pub async fn verify_origin(req: Request, next: Next) -> Response {
     if origin_allowed(req.method(), req.headers(), &trusted) {
         next.run(req).await
     } else {
-        (StatusCode::FORBIDDEN, "Refused: this request did not come from an Assay page (CSRF protection).").into_response()
+        AppError::forbidden("Refused: this request did not come from an Assay page (CSRF protection).").into_plain_response()
     }
 }
 

@@ -208,9 +208,9 @@ async fn upload_import(
     let html = wants_html(&headers);
     let user = session.and_then(|Extension(s)| s.0).map(|s| s.user);
     let user = match user {
-        None => return (StatusCode::UNAUTHORIZED, "Please sign in.").into_response(),
+        None => return AppError::unauthorized("Please sign in.").into_plain_response(),
         Some(u) if u.role < Role::Organizer => {
-            return (StatusCode::FORBIDDEN, format!("This needs the {} role.", Role::Organizer.label())).into_response();
+            return AppError::forbidden(format!("This needs the {} role.", Role::Organizer.label())).into_plain_response();
         }
         Some(u) => u,
     };

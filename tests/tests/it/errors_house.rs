@@ -159,6 +159,25 @@ fn work_errors_keep_not_found_and_forbidden() {
     assert_eq!(e.status().as_u16(), 403);
 }
 
+/// A refusal of the annotation domain carries its catalog key and values; the worker's
+/// language renders them (the English text is never read back into a template).
+#[test]
+fn refusals_carry_a_message_key_rendered_in_the_workers_language() {
+    use app::annotate::server::WorkError;
+    use app::i18n::{Lang, Message, Text};
+    let m = Message::new(Text::ErrNotCurrent, &[("n", "4"), ("next", "3")]);
+    assert_eq!(m.key(), Some(Text::ErrNotCurrent));
+    assert_eq!(m.to_string(), "Item 4 is not the current item: answer item 3 next.");
+    let de = WorkError::Conflict(m.clone()).in_language(Lang::De);
+    assert_eq!((de.status().as_u16(), de.to_string()), (409, "Element 4 ist nicht das aktuelle Element: Beantworten Sie als Nächstes Element 3.".to_string()));
+    for lang in Lang::ALL {
+        assert_eq!(WorkError::Conflict(m.clone()).in_language(lang).to_string(), app::i18n::fill(lang.text(Text::ErrNotCurrent), &[("n", "4"), ("next", "3")]));
+    }
+    // A text the catalog does not have reads the same in every language.
+    let plain = WorkError::Invalid(Message::plain("A screen's answers cannot be empty.")).in_language(Lang::Ja);
+    assert_eq!((plain.status().as_u16(), plain.to_string()), (400, "A screen's answers cannot be empty.".to_string()));
+}
+
 /// `assay`'s exit codes (README, "Command line"): 2 for usage, 3 for a bad input file, 4 for
 /// the database, each with its message.
 #[test]
