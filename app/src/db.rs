@@ -178,37 +178,52 @@ fn migrator(backend: Backend) -> Migrator {
     )
 }
 
+/// Why the database could not be opened: what was being done, and the driver's error.
+#[derive(Debug, thiserror::Error)]
+pub enum ConnectError {
+    /// `DATABASE_URL` names no engine Assay runs on.
+    #[error("DATABASE_URL must start with sqlite: or postgres:// (got {scheme:?})")]
+    Scheme { scheme: String },
+    /// A step of opening failed: `doing` is "cannot open the database", "database migration
+    /// failed", ….
+    #[error("{doing}: {source}")]
+    Failed { doing: &'static str, source: Box<dyn std::error::Error + Send + Sync> },
+}
+
+impl ConnectError {
+    fn failed(doing: &'static str) -> impl Fn(sqlx::Error) -> ConnectError + Copy {
+        move |e| ConnectError::Failed { doing, source: Box::new(e) }
+    }
+}
+
 impl Backend {
     /// The engine a `DATABASE_URL` names.
-    pub fn of_url(url: &str) -> Result<Backend, String> {
+    pub fn of_url(url: &str) -> Result<Backend, ConnectError> {
         if url.starts_with("postgres://") || url.starts_with("postgresql://") {
             Ok(Backend::Postgres)
         } else if url.starts_with("sqlite:") {
             Ok(Backend::Sqlite)
         } else {
-            Err(format!(
-                "DATABASE_URL must start with sqlite: or postgres:// (got {:?})",
-                url.split(':').next().unwrap_or_default()
-            ))
+            Err(ConnectError::Scheme { scheme: url.split(':').next().unwrap_or_default().to_string() })
         }
     }
 }
 
 /// Connects, applies the engine's settings and runs the migrations.
-pub async fn connect(url: &str) -> Result<Db, String> {
+pub async fn connect(url: &str) -> Result<Db, ConnectError> {
     sqlx::any::install_default_drivers();
     let backend = Backend::of_url(url)?;
     let options = AnyConnectOptions::from_str(url)
-        .map_err(|e| format!("invalid DATABASE_URL: {e}"))?
+        .map_err(ConnectError::failed("invalid DATABASE_URL"))?
         .disable_statement_logging();
     if backend == Backend::Postgres {
         use sqlx::migrate::MigrateDatabase;
         // A deployment (or a test run) may name a database that does not exist yet.
-        if !sqlx::Any::database_exists(url).await.map_err(|e| format!("cannot reach PostgreSQL: {e}"))? {
-            sqlx::Any::create_database(url).await.map_err(|e| format!("cannot create the database: {e}"))?;
+        if !sqlx::Any::database_exists(url).await.map_err(ConnectError::failed("cannot reach PostgreSQL"))? {
+            sqlx::Any::create_database(url).await.map_err(ConnectError::failed("cannot create the database"))?;
         }
     }
-    let opened = |e: sqlx::Error| format!("cannot open the database: {e}");
+    let opened = ConnectError::failed("cannot open the database");
     let (pool, writer) = match backend {
         Backend::Sqlite => {
             let sqlite = |connections: u32| {
@@ -231,7 +246,7 @@ pub async fn connect(url: &str) -> Result<Db, String> {
             writer
                 .execute("PRAGMA journal_mode = WAL")
                 .await
-                .map_err(|e| format!("cannot switch SQLite to WAL mode: {e}"))?;
+                .map_err(ConnectError::failed("cannot switch SQLite to WAL mode"))?;
             (sqlite(8).connect_with(options).await.map_err(opened)?, writer)
         }
         Backend::Postgres => {
@@ -247,10 +262,10 @@ pub async fn connect(url: &str) -> Result<Db, String> {
     migrator(backend)
         .run(&writer)
         .await
-        .map_err(|e| format!("database migration failed: {e}"))?;
+        .map_err(|e| ConnectError::Failed { doing: "database migration failed", source: Box::new(e) })?;
     let sqlite_file = match backend {
         Backend::Sqlite => Some(
-            sqlx::sqlite::SqliteConnectOptions::from_str(url).map_err(|e| format!("invalid DATABASE_URL: {e}"))?.get_filename().to_path_buf(),
+            sqlx::sqlite::SqliteConnectOptions::from_str(url).map_err(ConnectError::failed("invalid DATABASE_URL"))?.get_filename().to_path_buf(),
         ),
         Backend::Postgres => None,
     };
@@ -273,7 +288,7 @@ pub async fn connect(url: &str) -> Result<Db, String> {
                     })
                 })
                 .connect_lazy_with(
-                    sqlx::postgres::PgConnectOptions::from_str(url).map_err(|e| format!("invalid DATABASE_URL: {e}"))?.disable_statement_logging(),
+                    sqlx::postgres::PgConnectOptions::from_str(url).map_err(ConnectError::failed("invalid DATABASE_URL"))?.disable_statement_logging(),
                 ),
         ),
     };

@@ -9,6 +9,8 @@
 //! | `Unauthorized`   | 401    | the message                                                  |
 //! | `Forbidden`      | 403    | the message                                                  |
 //! | `Invalid`        | 400    | the problem (the field is for logs, forms and tests)         |
+//! | `Rejected`       | 400    | every problem found (an upload's lines), one a line          |
+//! | `TooLarge`       | 413    | the message                                                  |
 //! | `Conflict`       | 409    | the message                                                  |
 //! | `Gone`           | 410    | the message                                                  |
 //! | `Busy`           | 429    | the message; `Retry-After` says when to come back            |
@@ -54,6 +56,11 @@ pub enum AppError {
     /// The input is wrong: `field` names what was wrong (for logs and tests), `problem` is the
     /// sentence users read.
     Invalid { field: String, problem: String },
+    /// Input refused as a whole, with every problem found in it (an upload's file and line
+    /// problems); nothing was stored.
+    Rejected { problems: Vec<String> },
+    /// The request (its body, an uploaded file) is over its limit.
+    TooLarge(String),
     /// The request collides with the current state (a retry with another answer, a race).
     Conflict(String),
     /// The thing existed but is no longer available (a finished or expired assignment).
@@ -86,6 +93,16 @@ impl AppError {
     /// Wrong input: `field` names the input (a form field, an argument, a query parameter).
     pub fn invalid(field: impl Into<String>, problem: impl Into<String>) -> Self {
         AppError::Invalid { field: field.into(), problem: problem.into() }
+    }
+
+    /// Input refused with every problem found in it (400).
+    pub fn rejected(problems: Vec<String>) -> Self {
+        AppError::Rejected { problems }
+    }
+
+    /// Over a limit (413).
+    pub fn too_large(message: impl Into<String>) -> Self {
+        AppError::TooLarge(message.into())
     }
 
     pub fn conflict(message: impl Into<String>) -> Self {
@@ -124,7 +141,8 @@ impl AppError {
             AppError::NotFound(_) => StatusCode::NOT_FOUND,
             AppError::Unauthorized(_) => StatusCode::UNAUTHORIZED,
             AppError::Forbidden(_) => StatusCode::FORBIDDEN,
-            AppError::Invalid { .. } => StatusCode::BAD_REQUEST,
+            AppError::Invalid { .. } | AppError::Rejected { .. } => StatusCode::BAD_REQUEST,
+            AppError::TooLarge(_) => StatusCode::PAYLOAD_TOO_LARGE,
             AppError::Conflict(_) => StatusCode::CONFLICT,
             AppError::Gone(_) => StatusCode::GONE,
             AppError::Busy { .. } => StatusCode::TOO_MANY_REQUESTS,
@@ -170,6 +188,8 @@ impl AppError {
             AppError::Unauthorized(m) => AppError::Unauthorized(format!("{label}: {m}")),
             AppError::Forbidden(m) => AppError::Forbidden(format!("{label}: {m}")),
             AppError::Invalid { field, problem } => AppError::Invalid { field, problem: format!("{label}: {problem}") },
+            AppError::Rejected { problems } => AppError::Rejected { problems: problems.into_iter().map(|p| format!("{label}: {p}")).collect() },
+            AppError::TooLarge(m) => AppError::TooLarge(format!("{label}: {m}")),
             AppError::Conflict(m) => AppError::Conflict(format!("{label}: {m}")),
             AppError::Gone(m) => AppError::Gone(format!("{label}: {m}")),
             AppError::Busy { message, retry_after_seconds } => AppError::Busy { message: format!("{label}: {message}"), retry_after_seconds },
@@ -192,10 +212,19 @@ impl fmt::Display for AppError {
             | AppError::Forbidden(m)
             | AppError::Conflict(m)
             | AppError::Gone(m)
+            | AppError::TooLarge(m)
             | AppError::Internal(m) => f.write_str(m),
+            AppError::Rejected { problems } => f.write_str(&problems.join("\n")),
             AppError::Invalid { problem, .. } | AppError::Busy { message: problem, .. } => f.write_str(problem),
             AppError::Storage { context, source } => write!(f, "database error while {context}: {source}"),
         }
+    }
+}
+
+/// A computed file that could not be written (an export, a download) is the server's fault.
+impl From<assay_core::analysis::bundle::SinkError> for AppError {
+    fn from(e: assay_core::analysis::bundle::SinkError) -> Self {
+        AppError::Internal(e.to_string())
     }
 }
 
@@ -243,6 +272,37 @@ impl IntoResponse for AppError {
     }
 }
 
+impl AppError {
+    /// A plain-text answer (a refusal before any route, where the client reads text): the
+    /// status and the message; a server fault is logged first.
+    pub fn into_plain_response(self) -> Response {
+        self.log();
+        (self.status(), self.public_message()).into_response()
+    }
+
+    /// What the caller reads, as a list: every problem of a [`Rejected`](AppError::Rejected)
+    /// input, else the one [`public_message`](AppError::public_message).
+    pub fn problems(&self) -> Vec<String> {
+        match self {
+            AppError::Rejected { problems } => problems.clone(),
+            other => vec![other.public_message()],
+        }
+    }
+
+    /// An upload's answer: the status and `{"error": "…", "errors": ["…", …]}`, every problem
+    /// of a [`Rejected`](AppError::Rejected) input one item of `errors` (one item for any other
+    /// kind); a server fault is logged first.
+    pub fn into_listing_response(self) -> Response {
+        self.log();
+        let errors = self.problems();
+        let mut response = (self.status(), Json(serde_json::json!({ "error": errors.join("\n"), "errors": errors }))).into_response();
+        if let Some(seconds) = self.retry_after_seconds() {
+            response.headers_mut().insert(axum::http::header::RETRY_AFTER, seconds.into());
+        }
+        response
+    }
+}
+
 /// Server functions: sets the status of the response and carries the message; a server fault
 /// is logged first. `?` on an [`AppResult`] in a server function goes through here.
 impl From<AppError> for ServerFnError {
@@ -268,6 +328,8 @@ mod tests {
             (AppError::forbidden("This needs the Organizer role."), 403, "This needs the Organizer role."),
             (AppError::invalid("filter", "filter must be raw or cleaned"), 400, "filter must be raw or cleaned"),
             (AppError::conflict("already answered"), 409, "already answered"),
+            (AppError::rejected(vec!["gold.tsv, line 2: no order".into(), "gold.tsv, line 3: no order".into()]), 400, "gold.tsv, line 2: no order\ngold.tsv, line 3: no order"),
+            (AppError::too_large("The request body is too large."), 413, "The request body is too large."),
             (AppError::gone("this assignment has expired"), 410, "this assignment has expired"),
             (AppError::busy("busy checking passwords", 2), 429, "busy checking passwords"),
             (AppError::storage("reading campaign 9", sqlx::Error::PoolClosed), 500, SERVER_FAULT),

@@ -23,6 +23,8 @@ pub mod resource;
 pub use assay_core::{model, report};
 #[cfg(feature = "ssr")]
 pub use assay_core::{hit, import, simulate};
+/// The catalogs of every interface language, and the messages they render (refusals by key).
+pub use assay_core::i18n;
 #[cfg(feature = "ssr")]
 pub use assay_stats as stats;
 

@@ -21,6 +21,7 @@ use assay_core::protocol::pairwise;
 use serde_json::{Value, json};
 
 use crate::config::Config;
+use crate::error::{CliError, CliResult};
 
 #[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
 pub enum InputFormat {
@@ -194,16 +195,16 @@ pub struct SimulateArgs {
 }
 
 /// `assay simulate`.
-pub async fn simulate(config: &crate::config::Config, args: SimulateArgs) -> Result<(), String> {
+pub async fn simulate(config: &crate::config::Config, args: SimulateArgs) -> CliResult<()> {
     let Some(campaign) = args.campaign else { return simulate_file(args) };
-    let shares = app::annotate::simulate::CrowdMix::parse_shares(&args.mix).map_err(|e| format!("--mix: {e}"))?;
+    let shares = app::annotate::simulate::CrowdMix::parse_shares(&args.mix).map_err(|e| CliError::usage(format!("--mix: {e}")))?;
     if args.hits_per_worker == 0 {
-        return Err("--hits-per-worker must be at least 1".into());
+        return Err(CliError::usage("--hits-per-worker must be at least 1"));
     }
     let state = config.open_state().await?;
     let db = &state.db;
     // Free slots: every HIT's redundancy less its live assignments.
-    let free = app::annotate::simulate::free_slots(db, campaign).await.map_err(app::error::AppError::into_message)?;
+    let free = app::annotate::simulate::free_slots(db, campaign).await?;
     let workers = args.workers.unwrap_or_else(|| free.div_ceil(args.hits_per_worker) + 3);
     let mix = app::annotate::simulate::CrowdMix { shares, workers, hits_per_worker: args.hits_per_worker, spread: args.spread, seed: args.seed };
     eprintln!("assay: {workers} simulated workers for the {free} free slots of campaign {campaign}");
@@ -217,7 +218,7 @@ pub async fn simulate(config: &crate::config::Config, args: SimulateArgs) -> Res
         }
     })
     .await
-    .map_err(app::error::AppError::into_message)?;
+    ?;
     let kinds: Vec<String> = report.by_kind.iter().map(|(k, n)| format!("{n} {k}")).collect();
     eprintln!(
         "assay: {} workers did {} HITs ({} judgments) in {:.1} s; {} failed the practice and left; {} found no work; kinds: {}",
@@ -232,13 +233,13 @@ pub async fn simulate(config: &crate::config::Config, args: SimulateArgs) -> Res
     Ok(())
 }
 
-fn simulate_file(args: SimulateArgs) -> Result<(), String> {
-    let out = args.out.clone().ok_or("give --out FILE or --campaign ID")?;
+fn simulate_file(args: SimulateArgs) -> CliResult<()> {
+    let out = args.out.clone().ok_or_else(|| CliError::usage("give --out FILE or --campaign ID"))?;
     let mut config = app::simulate::CrowdConfig::with_judgments(args.judgments);
     config.seed = args.seed;
     if let Some(k) = args.systems {
         if k == 0 {
-            return Err("--systems must be at least 1".into());
+            return Err(CliError::usage("--systems must be at least 1"));
         }
         // Quality spread over 40–80 (the default eight systems span 45–80), and as many
         // SYSTEM items per system as the judgment count asks for.
@@ -246,12 +247,12 @@ fn simulate_file(args: SimulateArgs) -> Result<(), String> {
         let hits = args.judgments.div_ceil(config.design.length * config.assignments_per_hit);
         config.wanted = app::hit::JudgmentsWanted::PerSystem((hits * config.design.system_items() / k).max(1));
     }
-    let file = File::create(&out).map_err(|e| format!("cannot create {}: {e}", out.display()))?;
+    let file = File::create(&out).map_err(CliError::io(format!("create {}", out.display())))?;
     let truth = app::simulate::write_graham_tsv(&config, BufWriter::new(file))
-        .map_err(|e| format!("{}: {e}", out.display()))?;
+        .map_err(|e| CliError::other(format!("{}: {e}", out.display())))?;
     if let Some(path) = args.truth {
-        let text = serde_json::to_string_pretty(&truth).map_err(|e| e.to_string())?;
-        std::fs::write(&path, text).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+        let text = serde_json::to_string_pretty(&truth).map_err(|e| CliError::other(e.to_string()))?;
+        std::fs::write(&path, text).map_err(CliError::io(format!("write {}", path.display())))?;
     }
     eprintln!("assay: wrote {} judgments of {} HITs to {}", truth.judgments, truth.hits, out.display());
     Ok(())
@@ -294,24 +295,24 @@ impl<R: Read> Read for Progress<R> {
     }
 }
 
-pub fn detect_format(path: &Path) -> Result<InputFormat, String> {
+pub fn detect_format(path: &Path) -> CliResult<InputFormat> {
     // The file's head: its first line decides, or, for a CSV, its first record (a quoted field
     // may hold a line break: the record goes on past the line).
-    let mut file = File::open(path).map_err(|e| format!("cannot open {}: {e}", path.display()))?;
+    let mut file = File::open(path).map_err(CliError::open(path))?;
     let mut head = Vec::with_capacity(64 * 1024);
-    (&mut file).take(64 * 1024).read_to_end(&mut head).map_err(|e| format!("{}: line 1: cannot read: {e}", path.display()))?;
+    (&mut file).take(64 * 1024).read_to_end(&mut head).map_err(|e| CliError::input(path, format!("line 1: cannot read: {e}")))?;
     // What is UTF-8 of it (the head may end inside a character; a reader names a later bad byte).
     let head = match std::str::from_utf8(&head) {
         Ok(text) => text,
         Err(e) => std::str::from_utf8(&head[..e.valid_up_to()]).unwrap_or_default(),
     };
     if head.trim().is_empty() && !file.metadata().is_ok_and(|m| m.len() == head.len() as u64) {
-        return Err(format!("{}: line 1: cannot read: not UTF-8 text", path.display()));
+        return Err(CliError::input(path, "line 1: cannot read: not UTF-8 text"));
     }
     let head = head.trim_start_matches('\u{feff}').trim_start_matches(['\r', '\n', ' ', '\t']);
     let line = head.lines().next().unwrap_or_default().trim();
     if line.is_empty() {
-        return Err(format!("{}: line 1: the file is empty", path.display()));
+        return Err(CliError::input(path, "line 1: the file is empty"));
     }
     if line.split_whitespace().any(|w| w == "HITId") && line.split_whitespace().any(|w| w == "WorkerId") {
         return Ok(InputFormat::Graham);
@@ -340,21 +341,21 @@ pub fn detect_format(path: &Path) -> Result<InputFormat, String> {
     if line.starts_with("username,") || (!line.contains('\t') && matches!(formats::csv_first_record(head).map(|r| r.len()), Some(9 | 11))) {
         return Ok(InputFormat::Appraise);
     }
-    Err(format!(
-        "{}: line 1: neither a Graham/MTurk header (HITId WorkerId Input.src Input.trg Input.item hit sys_id \
+    Err(CliError::input(
+        path,
+        "line 1: neither a Graham/MTurk header (HITId WorkerId Input.src Input.trg Input.item hit sys_id \
          rid type sid score time) nor an Appraise CSV row (9 comma-separated fields) nor an ESA CSV row (12 fields) or WMT 2024 ESA JSONL \
          nor an MQM TSV (system<TAB>doc… header, or 9–10 tab-separated fields ending in a severity) \
          nor a pairwise preference CSV (segment,system_a,system_b,winner,worker) nor an Assay judgments.csv/.jsonl; name the format with --format",
-        path.display()
     ))
 }
 
-pub fn read_file(path: &Path, format: InputFormat, task: &str) -> Result<(JudgmentSet, InputFormat, u64), String> {
+pub fn read_file(path: &Path, format: InputFormat, task: &str) -> CliResult<(JudgmentSet, InputFormat, u64)> {
     let format = match format {
         InputFormat::Auto => detect_format(path)?,
         f => f,
     };
-    let file = File::open(path).map_err(|e| format!("cannot open {}: {e}", path.display()))?;
+    let file = File::open(path).map_err(CliError::open(path))?;
     let total = file.metadata().map(|m| m.len()).unwrap_or(0);
     let reader = Progress { inner: file, read: 0, total, next_report: total / 10 };
     let set = match format {
@@ -369,14 +370,14 @@ pub fn read_file(path: &Path, format: InputFormat, task: &str) -> Result<(Judgme
             formats::read_graham_file(path)
         }
     }
-    .map_err(|e| format!("{}: {e}", path.display()))?;
+    .map_err(CliError::bad(path))?;
     Ok((set, format, total))
 }
 
-pub fn settings(args: &SettingsArgs) -> Result<AnalysisSettings, String> {
+pub fn settings(args: &SettingsArgs) -> CliResult<AnalysisSettings> {
     for (flag, v) in [("--alpha", args.alpha), ("--comparison-alpha", args.comparison_alpha)] {
         if !(v > 0.0 && v < 1.0) {
-            return Err(format!("{flag} must lie strictly between 0 and 1 (got {v})"));
+            return Err(CliError::usage(format!("{flag} must lie strictly between 0 and 1 (got {v})")));
         }
     }
     let mut s = AnalysisSettings::default();
@@ -410,7 +411,7 @@ fn log_written(name: &str, ms: u128) {
 
 /// A language pair's WMT 2024 ranking and p-value matrix, `<task>-ranking-<lp>.csv` and
 /// `<task>-pvalues-<lp>.csv` (ESA and MQM alike), added to `files`.
-fn write_ranking_files(sink: &mut DirSink, files: &mut Vec<String>, task: &str, lp: &str, r: &app::analysis::esa::EsaPairReport) -> Result<(), String> {
+fn write_ranking_files(sink: &mut DirSink, files: &mut Vec<String>, task: &str, lp: &str, r: &app::analysis::esa::EsaPairReport) -> CliResult<()> {
     use app::analysis::esa;
     let name = format!("{task}-ranking-{lp}.csv");
     sink.file(&name, &mut |w| esa::write_esa_ranking_csv(w, r))?;
@@ -422,29 +423,29 @@ fn write_ranking_files(sink: &mut DirSink, files: &mut Vec<String>, task: &str, 
 }
 
 /// A fresh staging directory beside `out`.
-pub fn staging_dir(out: &Path) -> Result<PathBuf, String> {
+pub fn staging_dir(out: &Path) -> CliResult<PathBuf> {
     let parent = match out.parent() {
         Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
         _ => PathBuf::from("."),
     };
-    std::fs::create_dir_all(&parent).map_err(|e| format!("cannot create {}: {e}", parent.display()))?;
+    std::fs::create_dir_all(&parent).map_err(CliError::io(format!("create {}", parent.display())))?;
     let base = out.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_else(|| "analysis".into());
     let dir = parent.join(format!(".{base}.partial-{}", std::process::id()));
     if dir.exists() {
-        std::fs::remove_dir_all(&dir).map_err(|e| format!("cannot clear {}: {e}", dir.display()))?;
+        std::fs::remove_dir_all(&dir).map_err(CliError::io(format!("clear {}", dir.display())))?;
     }
-    std::fs::create_dir(&dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
+    std::fs::create_dir(&dir).map_err(CliError::io(format!("create {}", dir.display())))?;
     Ok(dir)
 }
 
-pub fn check_out(out: &Path, force: bool) -> Result<(), String> {
+pub fn check_out(out: &Path, force: bool) -> CliResult<()> {
     if out.exists() {
         if !out.is_dir() {
-            return Err(format!("--out {} exists and is not a directory", out.display()));
+            return Err(CliError::usage(format!("--out {} exists and is not a directory", out.display())));
         }
-        let empty = std::fs::read_dir(out).map_err(|e| format!("cannot read {}: {e}", out.display()))?.next().is_none();
+        let empty = std::fs::read_dir(out).map_err(CliError::io(format!("read {}", out.display())))?.next().is_none();
         if !empty && !force {
-            return Err(format!("--out {} exists and is not empty (use --force to replace it)", out.display()));
+            return Err(CliError::usage(format!("--out {} exists and is not empty (use --force to replace it)", out.display())));
         }
     }
     Ok(())
@@ -452,7 +453,7 @@ pub fn check_out(out: &Path, force: bool) -> Result<(), String> {
 
 /// Writes the files of `out` into a staging directory beside it and moves them into place only
 /// when every file was written: `out` is whole or unchanged.
-fn write_whole(out: &Path, write: impl FnOnce(&Path) -> Result<(), String>) -> Result<(), String> {
+fn write_whole(out: &Path, write: impl FnOnce(&Path) -> CliResult<()>) -> CliResult<()> {
     let staging = staging_dir(out)?;
     match write(&staging) {
         Ok(()) => move_into_place(&staging, out),
@@ -463,14 +464,14 @@ fn write_whole(out: &Path, write: impl FnOnce(&Path) -> Result<(), String>) -> R
     }
 }
 
-pub fn move_into_place(staging: &Path, out: &Path) -> Result<(), String> {
+pub fn move_into_place(staging: &Path, out: &Path) -> CliResult<()> {
     if out.exists() {
         let old = staging.with_extension("old");
-        std::fs::rename(out, &old).map_err(|e| format!("cannot move the old {} aside: {e}", out.display()))?;
-        std::fs::rename(staging, out).map_err(|e| format!("cannot move the results to {}: {e}", out.display()))?;
-        std::fs::remove_dir_all(&old).map_err(|e| format!("cannot remove {}: {e}", old.display()))?;
+        std::fs::rename(out, &old).map_err(CliError::io(format!("move the old {} aside", out.display())))?;
+        std::fs::rename(staging, out).map_err(CliError::io(format!("move the results to {}", out.display())))?;
+        std::fs::remove_dir_all(&old).map_err(CliError::io(format!("remove {}", old.display())))?;
     } else {
-        std::fs::rename(staging, out).map_err(|e| format!("cannot move the results to {}: {e}", out.display()))?;
+        std::fs::rename(staging, out).map_err(CliError::io(format!("move the results to {}", out.display())))?;
     }
     Ok(())
 }
@@ -500,11 +501,11 @@ fn announce(set: &app::analysis::JudgmentSet) {
 }
 
 /// `assay analyze`.
-pub async fn analyze(config: &Config, args: AnalyzeArgs) -> Result<(), String> {
+pub async fn analyze(config: &Config, args: AnalyzeArgs) -> CliResult<()> {
     let start = Instant::now();
     let settings = settings(&args.settings)?;
     if !(args.darr_threshold.is_finite() && args.darr_threshold >= 0.0) {
-        return Err(format!("--darr-threshold must be a number of points, 0 or more, not {}", args.darr_threshold));
+        return Err(CliError::usage(format!("--darr-threshold must be a number of points, 0 or more, not {}", args.darr_threshold)));
     }
     check_out(&args.out, args.force)?;
     if let Some(path) = &args.input {
@@ -531,7 +532,7 @@ pub async fn analyze(config: &Config, args: AnalyzeArgs) -> Result<(), String> {
             let (set, format, bytes) = read_file(path, args.format, &args.task)?;
             let source = json!({"kind": "file", "path": path.display().to_string(), "format": format.as_str(), "bytes": bytes});
             if set.records.is_empty() {
-                return Err(format!("{}: no judgments (only a header?)", path.display()));
+                return Err(CliError::input(path, "no judgments (only a header?)"));
             }
             announce(&set);
             let result = analyse(&set, &settings);
@@ -541,16 +542,16 @@ pub async fn analyze(config: &Config, args: AnalyzeArgs) -> Result<(), String> {
             let db = app::db::connect(&config.database_url()).await?;
             eprintln!("assay: reading campaign {id} from the database and analysing it");
             // The shared path of every view of a campaign (the results page, the API, exports).
-            let a = app::analysis::campaign::analyse(&db, id, &settings).await.map_err(app::error::AppError::into_message)?;
+            let a = app::analysis::campaign::analyse(&db, id, &settings).await?;
             if a.set.records.is_empty() {
-                return Err(format!("campaign {id} has no judgments yet"));
+                return Err(CliError::other(format!("campaign {id} has no judgments yet")));
             }
             announce(&a.set);
             let backend = format!("{:?}", db.backend).to_lowercase();
             let source = app::export::campaign_source(&a.info, &backend);
             (Analysed::Campaign(a), source, true)
         }
-        (None, None) => return Err("give --input FILE or --campaign ID".into()),
+        (None, None) => return Err(CliError::usage("give --input FILE or --campaign ID")),
     };
     let result = analysed.result();
     eprintln!("assay: analysed in {:.2} s; writing {}", start.elapsed().as_secs_f64(), args.out.display());
@@ -570,13 +571,13 @@ pub async fn analyze(config: &Config, args: AnalyzeArgs) -> Result<(), String> {
 /// `assay analyze --input` on a WMT ranking CSV: every method of WMT 2012 per language pair,
 /// `ranking-<lp>.csv`, `head-to-head-<lp>.csv`, the agreement of every pair in
 /// `ranking-agreement.csv` and `ranking.json`, written whole or not at all.
-fn analyze_ranking(path: &Path, args: &AnalyzeArgs, start: Instant) -> Result<(), String> {
+fn analyze_ranking(path: &Path, args: &AnalyzeArgs, start: Instant) -> CliResult<()> {
     use app::analysis::ranking;
     eprintln!("assay: reading {} (WMT relative ranking)", path.display());
-    let file = File::open(path).map_err(|e| format!("cannot open {}: {e}", path.display()))?;
-    let pairs = ranking::read_wmt_ranking_csv(std::io::BufReader::new(file)).map_err(|e| format!("{}: {e}", path.display()))?;
+    let file = File::open(path).map_err(CliError::open(path))?;
+    let pairs = ranking::read_wmt_ranking_csv(std::io::BufReader::new(file)).map_err(CliError::bad(path))?;
     if pairs.iter().all(|p| p.blocks.is_empty()) {
-        return Err(format!("{}: no ranked blocks (only a header?)", path.display()));
+        return Err(CliError::input(path, "no ranked blocks (only a header?)"));
     }
     let samples = if args.settings.bootstrap > 0 { args.settings.bootstrap } else { 1000 };
     let reports: Vec<ranking::PairReport> = pairs
@@ -598,7 +599,8 @@ fn analyze_ranking(path: &Path, args: &AnalyzeArgs, start: Instant) -> Result<()
             "seconds": start.elapsed().as_secs_f64(),
             "pairs": reports,
         });
-        sink.file("ranking.json", &mut |w| serde_json::to_writer_pretty(w, &json).map_err(std::io::Error::other))
+        sink.file("ranking.json", &mut |w| serde_json::to_writer_pretty(w, &json).map_err(std::io::Error::other))?;
+        Ok(())
     })?;
     eprintln!("assay: {} language pair(s) ranked in {:.2} s; results in {}", reports.len(), start.elapsed().as_secs_f64(), args.out.display());
     Ok(())
@@ -607,19 +609,19 @@ fn analyze_ranking(path: &Path, args: &AnalyzeArgs, start: Instant) -> Result<()
 /// `assay analyze --input` on a pairwise preference CSV: Bradley–Terry ratings per language pair,
 /// `pairwise-<pair>.csv` and `pairwise.json` (with the win and tie matrices), written whole or
 /// not at all. `--bootstrap` resamples (0: no intervals) with `--seed`.
-fn analyze_pairwise(path: &Path, args: &AnalyzeArgs, start: Instant) -> Result<(), String> {
+fn analyze_pairwise(path: &Path, args: &AnalyzeArgs, start: Instant) -> CliResult<()> {
     use pairwise::bradley_terry::{self, BtSettings};
     eprintln!("assay: reading {} (pairwise preference)", path.display());
-    let file = File::open(path).map_err(|e| format!("cannot open {}: {e}", path.display()))?;
-    let pairs = pairwise::files::read_judgment_csv(std::io::BufReader::new(file)).map_err(|e| format!("{}: {e}", path.display()))?;
+    let file = File::open(path).map_err(CliError::open(path))?;
+    let pairs = pairwise::files::read_judgment_csv(std::io::BufReader::new(file)).map_err(|e| CliError::input(path, e))?;
     if pairs.is_empty() {
-        return Err(format!("{}: no judgments (only a header?)", path.display()));
+        return Err(CliError::input(path, "no judgments (only a header?)"));
     }
     let settings = BtSettings { samples: args.settings.bootstrap, seed: args.settings.seed };
     let mut reports = Vec::new();
     for d in &pairs {
         eprintln!("assay: {}: {} judgments, {} systems", d.pair, d.judgments.len(), d.systems.len());
-        let report = bradley_terry::rate(&d.systems, &d.comparisons(), &settings).map_err(|e| format!("{}: {}: {e}", path.display(), d.pair))?;
+        let report = bradley_terry::rate(&d.systems, &d.comparisons(), &settings).map_err(|e| CliError::input(path, format!("{}: {e}", d.pair)))?;
         reports.push((d.pair.as_str(), report));
     }
     write_whole(&args.out, |dir| {
@@ -641,23 +643,23 @@ fn analyze_pairwise(path: &Path, args: &AnalyzeArgs, start: Instant) -> Result<(
 /// `assay analyze --input` on an ESA CSV or JSONL: the WMT 2024 reading and ranking (or the WMT
 /// 2025 rule) per language pair, `esa-ranking-<lp>.csv`, `esa-pvalues-<lp>.csv` and `esa.json`,
 /// written whole or not at all.
-fn analyze_esa(path: &Path, args: &AnalyzeArgs, format: InputFormat, start: Instant) -> Result<(), String> {
+fn analyze_esa(path: &Path, args: &AnalyzeArgs, format: InputFormat, start: Instant) -> CliResult<()> {
     use app::analysis::esa;
     let settings = esa_settings(args)?;
     eprintln!("assay: reading {} ({})", path.display(), format.as_str());
-    let file = File::open(path).map_err(|e| format!("cannot open {}: {e}", path.display()))?;
+    let file = File::open(path).map_err(CliError::open(path))?;
     let bytes = file.metadata().map(|m| m.len()).unwrap_or(0);
     let reader = std::io::BufReader::new(file);
     let data = match format {
         InputFormat::EsaCsv => esa::read_esa_csv(reader),
         _ => esa::read_esa_jsonl(reader),
     }
-    .map_err(|e| format!("{}: {e}", path.display()))?;
+    .map_err(CliError::bad(path))?;
     if data.ratings.is_empty() {
-        return Err(format!("{}: no ratings", path.display()));
+        return Err(CliError::input(path, "no ratings"));
     }
     let documents = documents_map(args)?;
-    let analysis = esa::analyse(&data, documents.as_ref(), &settings).map_err(|e| format!("{}: {e}", path.display()))?;
+    let analysis = esa::analyse(&data, documents.as_ref(), &settings).map_err(CliError::bad(path))?;
     for r in &analysis.ranked {
         eprintln!(
             "assay: {}: {} systems, {} segments ({:.1} per system), {} annotators, {} domains, {} cluster(s)",
@@ -703,7 +705,8 @@ fn analyze_esa(path: &Path, args: &AnalyzeArgs, format: InputFormat, start: Inst
             "files": files,
             "seconds": start.elapsed().as_secs_f64(),
         });
-        sink.file("esa.json", &mut |w| serde_json::to_writer_pretty(w, &json).map_err(std::io::Error::other))
+        sink.file("esa.json", &mut |w| serde_json::to_writer_pretty(w, &json).map_err(std::io::Error::other))?;
+        Ok(())
     })?;
     eprintln!(
         "assay: {} language pair(s) ranked, {} too thin, in {:.2} s; results in {}",
@@ -716,10 +719,10 @@ fn analyze_esa(path: &Path, args: &AnalyzeArgs, format: InputFormat, start: Inst
 }
 
 /// The settings of the ESA ranking from the command line (shared by ESA and MQM input).
-fn esa_settings(args: &AnalyzeArgs) -> Result<app::analysis::esa::EsaSettings, String> {
+fn esa_settings(args: &AnalyzeArgs) -> CliResult<app::analysis::esa::EsaSettings> {
     use app::analysis::esa;
     if !(args.esa_min_segments.is_finite() && args.esa_min_segments >= 0.0) {
-        return Err(format!("--esa-min-segments must be a number ≥ 0 (got {})", args.esa_min_segments));
+        return Err(CliError::usage(format!("--esa-min-segments must be a number ≥ 0 (got {})", args.esa_min_segments)));
     }
     Ok(esa::EsaSettings {
         rule: match args.esa_rule {
@@ -732,14 +735,14 @@ fn esa_settings(args: &AnalyzeArgs) -> Result<app::analysis::esa::EsaSettings, S
 }
 
 /// Reads every `--esa-docs` file into one document → domain map (`None` without any).
-fn documents_map(args: &AnalyzeArgs) -> Result<Option<std::collections::HashMap<String, String>>, String> {
+fn documents_map(args: &AnalyzeArgs) -> CliResult<Option<std::collections::HashMap<String, String>>> {
     if args.esa_docs.is_empty() {
         return Ok(None);
     }
     let mut map = std::collections::HashMap::new();
     for docs in &args.esa_docs {
-        let f = File::open(docs).map_err(|e| format!("cannot open {}: {e}", docs.display()))?;
-        app::analysis::esa::read_documents(std::io::BufReader::new(f), &mut map).map_err(|e| format!("{}: {e}", docs.display()))?;
+        let f = File::open(docs).map_err(CliError::open(docs))?;
+        app::analysis::esa::read_documents(std::io::BufReader::new(f), &mut map).map_err(CliError::bad(docs))?;
     }
     Ok(Some(map))
 }
@@ -748,33 +751,33 @@ fn documents_map(args: &AnalyzeArgs) -> Result<Option<std::collections::HashMap<
 /// ranking with the ESA tests on the per-segment scores, `mqm-scores-<lp>.csv`,
 /// `mqm-ranking-<lp>.csv` (the ESA header), `mqm-pvalues-<lp>.csv` and `mqm.json`, written whole
 /// or not at all.
-fn analyze_mqm(path: &Path, args: &AnalyzeArgs, start: Instant) -> Result<(), String> {
+fn analyze_mqm(path: &Path, args: &AnalyzeArgs, start: Instant) -> CliResult<()> {
     use app::analysis::{esa, mqm};
     let settings = esa_settings(args)?;
     let weights: assay_core::protocol::mqm::MqmWeights = match &args.mqm_weights {
         None => Default::default(),
         Some(json) => match serde_json::from_str::<serde_json::Value>(json) {
-            Ok(v @ Value::Object(_)) => serde_json::from_value(v).map_err(|e| format!("--mqm-weights: {e} (known: minor, major, critical, neutral, minor_punctuation, non_translation, source_issue, reinterpretation)"))?,
-            _ => return Err(format!("--mqm-weights: not a JSON object of weights: {json}")),
+            Ok(v @ Value::Object(_)) => serde_json::from_value(v).map_err(|e| CliError::usage(format!("--mqm-weights: {e} (known: minor, major, critical, neutral, minor_punctuation, non_translation, source_issue, reinterpretation)")))?,
+            _ => return Err(CliError::usage(format!("--mqm-weights: not a JSON object of weights: {json}"))),
         },
     };
-    weights.validate().map_err(|e| format!("--mqm-weights: {e}"))?;
+    weights.validate().map_err(|e| CliError::usage(format!("--mqm-weights: {e}")))?;
     let pair = match &args.mqm_pair {
-        Some(p) => app::import::LanguagePair::parse(p).map_err(|e| format!("--mqm-pair: {e}"))?.to_string(),
+        Some(p) => app::import::LanguagePair::parse(p).map_err(|e| CliError::usage(format!("--mqm-pair: {e}")))?.to_string(),
         None => path.file_name().and_then(|n| mqm::pair_from_file_name(&n.to_string_lossy())).unwrap_or_else(|| "all".into()),
     };
     eprintln!("assay: reading {} (MQM TSV, language pair {pair})", path.display());
-    let file = File::open(path).map_err(|e| format!("cannot open {}: {e}", path.display()))?;
+    let file = File::open(path).map_err(CliError::open(path))?;
     let bytes = file.metadata().map(|m| m.len()).unwrap_or(0);
-    let data = mqm::read_mqm_tsv(std::io::BufReader::new(file)).map_err(|e| format!("{}: {e}", path.display()))?;
+    let data = mqm::read_mqm_tsv(std::io::BufReader::new(file)).map_err(CliError::bad(path))?;
     if data.rows.is_empty() {
-        return Err(format!("{}: no rows (only a header?)", path.display()));
+        return Err(CliError::input(path, "no rows (only a header?)"));
     }
     if !data.unclosed_markers.is_empty() {
         eprintln!("assay: {} row(s) open <v> without </v> (read to the end of the text), first on line {}", data.unclosed_markers.len(), data.unclosed_markers[0]);
     }
     let documents = documents_map(args)?;
-    let analysis = mqm::analyse(&pair, &data.rows, &weights, documents.as_ref(), &settings).map_err(|e| format!("{}: {e}", path.display()))?;
+    let analysis = mqm::analyse(&pair, &data.rows, &weights, documents.as_ref(), &settings).map_err(CliError::bad(path))?;
     match (&analysis.ranking, &analysis.too_thin) {
         (Some(r), _) => eprintln!(
             "assay: {}: {} systems, {} segments ({:.1} per system), {} raters, {} domains, {} cluster(s)",
@@ -819,13 +822,14 @@ fn analyze_mqm(path: &Path, args: &AnalyzeArgs, start: Instant) -> Result<(), St
             "files": files,
             "seconds": start.elapsed().as_secs_f64(),
         });
-        sink.file("mqm.json", &mut |w| serde_json::to_writer_pretty(w, &json).map_err(std::io::Error::other))
+        sink.file("mqm.json", &mut |w| serde_json::to_writer_pretty(w, &json).map_err(std::io::Error::other))?;
+        Ok(())
     })?;
     eprintln!("assay: MQM scores of {} systems in {:.2} s; results in {}", analysis.systems.len(), start.elapsed().as_secs_f64(), args.out.display());
     Ok(())
 }
 
-fn write_all(dir: &Path, args: &AnalyzeArgs, analysed: &Analysed, source: &Value, from_db: bool, start: Instant) -> Result<(), String> {
+fn write_all(dir: &Path, args: &AnalyzeArgs, analysed: &Analysed, source: &Value, from_db: bool, start: Instant) -> CliResult<()> {
     let mut sink = DirSink { dir, written: Some(&log_written) };
     let options = BundleOptions { name: &args.name, segments_in_test_set_order: from_db, darr_threshold: args.darr_threshold };
     let result = analysed.result();
@@ -850,5 +854,6 @@ fn write_all(dir: &Path, args: &AnalyzeArgs, analysed: &Analysed, source: &Value
         result,
         ManifestInput { source: source.clone(), filter: None, files: &files, seconds: Some(start.elapsed().as_secs_f64()) },
     );
-    sink.file("analysis.json", &mut |w| bundle::write_analysis_json(w, &manifest, result))
+    sink.file("analysis.json", &mut |w| bundle::write_analysis_json(w, &manifest, result))?;
+    Ok(())
 }

@@ -1,5 +1,6 @@
 //! Configuration from flags and environment variables, and opening what it names.
 
+use crate::error::{CliError, CliResult};
 use app::state::{AppState, ServerSettings};
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -54,9 +55,9 @@ impl Config {
     }
 
     /// Creates the data directory, opens (and migrates) the database, loads the signing key.
-    pub async fn open_state(&self) -> Result<AppState, String> {
+    pub async fn open_state(&self) -> CliResult<AppState> {
         std::fs::create_dir_all(&self.data_dir)
-            .map_err(|e| format!("cannot create the data directory {}: {e}", self.data_dir.display()))?;
+            .map_err(CliError::io(format!("create the data directory {}", self.data_dir.display())))?;
         let db = app::db::connect(&self.database_url()).await?;
         let secret = self.load_secret()?;
         let public_url = self.public_url();
@@ -72,25 +73,25 @@ impl Config {
         Ok(AppState { db, secret: secret.into(), settings: Arc::new(settings) })
     }
 
-    fn load_secret(&self) -> Result<Vec<u8>, String> {
+    fn load_secret(&self) -> CliResult<Vec<u8>> {
         if let Some(hex) = &self.secret_key {
-            return decode_hex(hex.trim()).filter(|k| k.len() >= 32).ok_or_else(|| {
-                "ASSAY_SECRET_KEY must be at least 64 hexadecimal digits (32 bytes)".to_string()
-            });
+            return decode_hex(hex.trim())
+                .filter(|k| k.len() >= 32)
+                .ok_or_else(|| CliError::usage("ASSAY_SECRET_KEY must be at least 64 hexadecimal digits (32 bytes)"));
         }
         let path = self.data_dir.join("secret.key");
         match std::fs::read_to_string(&path) {
             Ok(text) => decode_hex(text.trim())
                 .filter(|k| k.len() >= 32)
-                .ok_or_else(|| format!("{} is not a valid key (64 hexadecimal digits)", path.display())),
+                .ok_or_else(|| CliError::input(&path, "not a valid key (64 hexadecimal digits)")),
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
                 let key: [u8; 32] = rand::random();
                 let hex: String = key.iter().map(|b| format!("{b:02x}")).collect();
-                write_private(&path, &hex).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+                write_private(&path, &hex).map_err(CliError::io(format!("write {}", path.display())))?;
                 tracing::info!("generated a new signing key in {}", path.display());
                 Ok(key.to_vec())
             }
-            Err(e) => Err(format!("cannot read {}: {e}", path.display())),
+            Err(e) => Err(CliError::Open { path, source: e }),
         }
     }
 }

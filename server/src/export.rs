@@ -2,7 +2,7 @@
 //! the API) into a directory, always with `manifest.json`. Nothing is half-written: the files go
 //! into a staging directory beside `--out`, renamed into place once every write succeeded.
 
-use app::error::AppError;
+use crate::error::{CliError, CliResult};
 use std::path::PathBuf;
 
 use app::analysis::manifest::Filter;
@@ -41,19 +41,19 @@ pub struct ExportArgs {
 }
 
 /// `assay export`.
-pub async fn export(config: &Config, args: ExportArgs) -> Result<(), String> {
+pub async fn export(config: &Config, args: ExportArgs) -> CliResult<()> {
     let settings = settings(&args.settings)?;
-    let kind = if args.format == "all" { Kind::All } else { Kind::parse(&args.format).map_err(|e| format!("--format: {e}"))? };
+    let kind = if args.format == "all" { Kind::All } else { Kind::parse(&args.format).map_err(|e| CliError::usage(format!("--format: {e}")))? };
     if kind == Kind::All && args.format != "all" {
-        return Err("--format all.zip: use --format all (a directory of every file)".into());
+        return Err(CliError::usage("--format all.zip: use --format all (a directory of every file)"));
     }
     check_out(&args.out, args.force)?;
     let filter = if args.cleaned { Filter::Cleaned } else { Filter::Raw };
     let db = app::db::connect(&config.database_url()).await?;
     eprintln!("assay: reading campaign {} from the database", args.campaign);
-    let mut p = export::prepare_keeping_rows(&db, args.campaign, settings, &kind, filter, &args.name).await.map_err(AppError::into_message)?;
+    let mut p = export::prepare_keeping_rows(&db, args.campaign, settings, &kind, filter, &args.name).await?;
     if export::wants_metrics(&kind) {
-        p.add_metrics(&db).await.map_err(AppError::into_message)?;
+        p.add_metrics(&db).await?;
     }
     let staging = staging_dir(&args.out)?;
     match export::write_dir(&db, &mut p, &kind, &staging).await {
@@ -71,7 +71,7 @@ pub async fn export(config: &Config, args: ExportArgs) -> Result<(), String> {
         }
         Err(e) => {
             let _ = std::fs::remove_dir_all(&staging);
-            Err(e.into_message())
+            Err(e.into())
         }
     }
 }

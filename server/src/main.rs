@@ -7,6 +7,7 @@ mod analyze;
 mod caching;
 mod config;
 mod demo;
+mod error;
 mod export;
 mod metrics;
 mod router;
@@ -14,10 +15,16 @@ mod router;
 use app::auth::Role;
 use clap::{Parser, Subcommand};
 use config::Config;
+use error::{CliError, CliResult};
 use std::io::{BufRead, IsTerminal, Write};
 
 #[derive(Parser)]
-#[command(name = "assay", version, about = "Crowdsourced human evaluation of machine translation")]
+#[command(
+    name = "assay",
+    version,
+    about = "Crowdsourced human evaluation of machine translation",
+    after_help = "Exit codes: 0 done, 1 any other failure, 2 usage, 3 a bad input file, 4 the database."
+)]
 struct Cli {
     #[command(flatten)]
     config: Config,
@@ -119,14 +126,11 @@ fn main() -> std::process::ExitCode {
     };
     match runtime.block_on(run(cli)) {
         Ok(()) => std::process::ExitCode::SUCCESS,
-        Err(e) => {
-            eprintln!("assay: {e}");
-            std::process::ExitCode::FAILURE
-        }
+        Err(e) => e.report(),
     }
 }
 
-async fn run(cli: Cli) -> Result<(), String> {
+async fn run(cli: Cli) -> CliResult<()> {
     let config = cli.config;
     match cli.command.unwrap_or(Command::Serve { demo: false }) {
         Command::Serve { demo } => router::serve(config, demo).await,
@@ -139,8 +143,8 @@ async fn run(cli: Cli) -> Result<(), String> {
         Command::Admin { command: AdminCommand::Create { email, name, role, password_stdin } } => {
             let state = config.open_state().await?;
             let password = read_password(password_stdin)?;
-            let role = Role::parse(&role).ok_or("unknown role")?;
-            let user = app::auth::server::create_user(&state.db, &email, &name, &password, role).await.map_err(app::error::AppError::into_message)?;
+            let role = Role::parse(&role).ok_or_else(|| CliError::usage("unknown role"))?;
+            let user = app::auth::server::create_user(&state.db, &email, &name, &password, role).await?;
             println!("Created {} account {} (id {}).", user.role.as_str(), user.email, user.id);
             Ok(())
         }
@@ -154,20 +158,18 @@ async fn import(
     name: Option<String>,
     pair: Option<String>,
     allow_empty_outputs: bool,
-) -> Result<(), String> {
+) -> CliResult<()> {
     let file_name = path.file_name().and_then(|n| n.to_str()).unwrap_or("import").to_string();
     let name = name.unwrap_or_else(|| file_name.split('.').next().unwrap_or("import").to_string());
     let mut opts = app::import::ImportOptions::new(name);
     opts.allow_empty_outputs = allow_empty_outputs;
     if let Some(p) = pair {
-        opts.pair = Some(app::import::LanguagePair::parse(&p).map_err(|e| format!("--pair: {e}"))?);
+        opts.pair = Some(app::import::LanguagePair::parse(&p).map_err(|e| CliError::usage(format!("--pair: {e}")))?);
     }
-    let bundle = app::import::import_path(path, &file_name, &opts).map_err(|errors| {
-        let lines: Vec<String> = errors.iter().map(|e| format!("  {e}")).collect();
-        format!("nothing was imported:\n{}", lines.join("\n"))
-    })?;
+    let bundle = app::import::import_path(path, &file_name, &opts)
+        .map_err(|errors| CliError::Nothing { done: "imported", problems: errors.iter().map(|e| e.to_string()).collect() })?;
     let state = config.open_state().await?;
-    let summary = app::campaign::store::save_import(&state.db, &bundle).await.map_err(|e| format!("nothing was imported: {}", e.into_message()))?;
+    let summary = app::campaign::store::save_import(&state.db, &bundle).await.map_err(|e| CliError::App(e.prefixed("nothing was imported")))?;
     println!("{}", app::campaign::http::summary_line(&summary));
     for note in &summary.notes {
         println!("note: {note}");
@@ -175,23 +177,23 @@ async fn import(
     Ok(())
 }
 
-fn read_password(from_stdin: bool) -> Result<String, String> {
+fn read_password(from_stdin: bool) -> CliResult<String> {
     let stdin = std::io::stdin();
     if !from_stdin && stdin.is_terminal() {
         // Prompt twice without echo.
         let first = prompt_hidden("Password: ")?;
         let second = prompt_hidden("Repeat password: ")?;
         if first != second {
-            return Err("the two passwords differ".into());
+            return Err(CliError::usage("the two passwords differ"));
         }
         return Ok(first);
     }
     let mut line = String::new();
-    stdin.lock().read_line(&mut line).map_err(|e| format!("cannot read the password: {e}"))?;
+    stdin.lock().read_line(&mut line).map_err(CliError::io("read the password"))?;
     Ok(line.trim_end_matches(['\r', '\n']).to_string())
 }
 
-fn prompt_hidden(prompt: &str) -> Result<String, String> {
+fn prompt_hidden(prompt: &str) -> CliResult<String> {
     eprint!("{prompt}");
     let _ = std::io::stderr().flush();
     // Turn terminal echo off while reading.
@@ -201,6 +203,6 @@ fn prompt_hidden(prompt: &str) -> Result<String, String> {
     let read = std::io::stdin().lock().read_line(&mut line);
     let _ = stty("echo");
     eprintln!();
-    read.map_err(|e| format!("cannot read the password: {e}"))?;
+    read.map_err(CliError::io("read the password"))?;
     Ok(line.trim_end_matches(['\r', '\n']).to_string())
 }

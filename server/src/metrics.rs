@@ -11,6 +11,7 @@
 //!
 //! Text files are read as UTF-8, one segment a line (`\n`, a trailing `\r` dropped).
 
+use crate::error::{CliError, CliResult};
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
@@ -104,18 +105,18 @@ pub const IPADIC_DEFAULT: &str = "/usr/share/mecab/dic/ipadic";
 /// UTF-8) and built with the `vibrato` crate, a reimplementation of MeCab's Viterbi search
 /// (checked against sacrebleu with mecab-python3 and PyPI's `ipadic` in
 /// `tests/fixtures/metrics/ja-mecab.json`).
-pub fn ja_mecab(dir: &Path) -> Result<vibrato::Tokenizer, String> {
+pub fn ja_mecab(dir: &Path) -> CliResult<vibrato::Tokenizer> {
     let why = "--tokenize ja-mecab needs the source files of MeCab's IPA dictionary 2.7.0 (Debian: apt-get install mecab-ipadic), given with --mecab-dic DIR";
-    let read = |name: &str| -> Result<String, String> {
+    let read = |name: &str| -> CliResult<String> {
         let path = dir.join(name);
-        let bytes = std::fs::read(&path).map_err(|e| format!("{why}: cannot read {}: {e}", path.display()))?;
+        let bytes = std::fs::read(&path).map_err(|e| CliError::usage(format!("{why}: cannot read {}: {e}", path.display())))?;
         Ok(match String::from_utf8(bytes) {
             Ok(t) => t,
             Err(e) => encoding_rs::EUC_JP.decode(e.as_bytes()).0.into_owned(),
         })
     };
     let mut csv: Vec<PathBuf> = std::fs::read_dir(dir)
-        .map_err(|e| format!("{why}: cannot read {}: {e}", dir.display()))?
+        .map_err(|e| CliError::usage(format!("{why}: cannot read {}: {e}", dir.display())))?
         .filter_map(|e| e.ok().map(|e| e.path()))
         .filter(|p| p.extension().is_some_and(|x| x == "csv"))
         .collect();
@@ -133,12 +134,12 @@ pub fn ja_mecab(dir: &Path) -> Result<vibrato::Tokenizer, String> {
     // dictionary 392126 entries, which sacrebleu checks); another dictionary is refused.
     let entries = lex.lines().filter(|l| !l.trim().is_empty()).count();
     if entries != 392_127 {
-        return Err(format!("{why}: {} holds {entries} entries, not the IPA dictionary 2.7.0's 392127", dir.display()));
+        return Err(CliError::usage(format!("{why}: {} holds {entries} entries, not the IPA dictionary 2.7.0's 392127", dir.display())));
     }
     let dict = vibrato::SystemDictionaryBuilder::from_readers(lex.as_bytes(), read("matrix.def")?.as_bytes(), read("char.def")?.as_bytes(), read("unk.def")?.as_bytes())
-        .map_err(|e| format!("{why}: {}: {e}", dir.display()))?;
+        .map_err(|e| CliError::usage(format!("{why}: {}: {e}", dir.display())))?;
     // MeCab skips spaces between words and groups unknown words of a category up to 24 characters.
-    Ok(vibrato::Tokenizer::new(dict).ignore_space(true).map_err(|e| format!("{why}: {e}"))?.max_grouping_len(24))
+    Ok(vibrato::Tokenizer::new(dict).ignore_space(true).map_err(|e| CliError::usage(format!("{why}: {e}")))?.max_grouping_len(24))
 }
 
 /// Lines segmented as sacrebleu's ja-mecab does (stripped, MeCab's words joined by one space),
@@ -157,7 +158,7 @@ fn segment_lines(t: &vibrato::Tokenizer, lines: &[String], lowercase: bool) -> V
 }
 
 impl TokenizeName {
-    fn tokenizer(self) -> Result<Tokenizer, String> {
+    fn tokenizer(self) -> CliResult<Tokenizer> {
         Ok(match self {
             TokenizeName::Thirteen => Tokenizer::Thirteen,
             TokenizeName::Zh => Tokenizer::Zh,
@@ -167,10 +168,10 @@ impl TokenizeName {
             // BLEU on the lines ja-mecab segmented (see `MetricArgs::segmented`).
             TokenizeName::JaMecab => Tokenizer::None,
             TokenizeName::KoMecab => {
-                return Err("--tokenize ko-mecab is not available: sacrebleu's ko-mecab needs MeCab-ko and its dictionary (mecab-ko-dic), which no crate on crates.io carries; use --tokenize char for Korean".into());
+                return Err(CliError::usage("--tokenize ko-mecab is not available: sacrebleu's ko-mecab needs MeCab-ko and its dictionary (mecab-ko-dic), which no crate on crates.io carries; use --tokenize char for Korean"));
             }
             TokenizeName::Spm => {
-                return Err("--tokenize spm/flores101/flores200 is not available: sacrebleu's SentencePiece tokenizers load a model it downloads at run time, which Assay does not do".into());
+                return Err(CliError::usage("--tokenize spm/flores101/flores200 is not available: sacrebleu's SentencePiece tokenizers load a model it downloads at run time, which Assay does not do"));
             }
         })
     }
@@ -201,7 +202,7 @@ pub struct MetricArgs {
 impl MetricArgs {
     /// With BLEU and `--tokenize ja-mecab`: the texts segmented by MeCab (BLEU then splits on
     /// spaces, as sacrebleu does after its tokenizer), and the signature's tokenizer name.
-    fn segmented(&self, texts: &mut [&mut Vec<String>]) -> Result<Option<&'static str>, String> {
+    fn segmented(&self, texts: &mut [&mut Vec<String>]) -> CliResult<Option<&'static str>> {
         if self.metric != MetricName::Bleu || self.tokenize != TokenizeName::JaMecab {
             return Ok(None);
         }
@@ -263,9 +264,9 @@ pub struct TestArgs {
 }
 
 impl TestArgs {
-    fn settings(&self) -> Result<SystemTestSettings, String> {
+    fn settings(&self) -> CliResult<SystemTestSettings> {
         if self.test_samples == 0 || !(self.alpha > 0.0 && self.alpha < 1.0) {
-            return Err("--test-samples must be ≥ 1 and --alpha in (0, 1)".into());
+            return Err(CliError::usage("--test-samples must be ≥ 1 and --alpha in (0, 1)"));
         }
         Ok(SystemTestSettings {
             test: match self.test {
@@ -358,17 +359,17 @@ pub struct EvaluateArgs {
     pub test: TestArgs,
 }
 
-pub fn run(command: MetricsCommand) -> Result<(), String> {
+pub fn run(command: MetricsCommand) -> CliResult<()> {
     match command {
         MetricsCommand::Score(a) => score(&a),
         MetricsCommand::Compare(a) => compare(&a),
         MetricsCommand::Evaluate(a) => evaluate(&a),
-        MetricsCommand::Add(_) | MetricsCommand::Remove(_) => Err("this command needs the database (run through `campaign`)".into()),
+        MetricsCommand::Add(_) | MetricsCommand::Remove(_) => Err(CliError::other("this command needs the database (run through `campaign`)")),
     }
 }
 
 /// The commands that read or write the database: `add` and `remove`.
-pub async fn campaign(config: &crate::config::Config, command: MetricsCommand) -> Result<(), String> {
+pub async fn campaign(config: &crate::config::Config, command: MetricsCommand) -> CliResult<()> {
     use app::results::uploaded::{self, AddError};
     let db = app::db::connect(&config.database_url()).await?;
     match command {
@@ -379,7 +380,7 @@ pub async fn campaign(config: &crate::config::Config, command: MetricsCommand) -
                     let mut found = Vec::new();
                     list_files(p, &mut found)?;
                     if found.is_empty() {
-                        return Err(format!("{}: no .score, .tsv or .jsonl file in this directory", p.display()));
+                        return Err(CliError::input(p, "no .score, .tsv or .jsonl file in this directory"));
                     }
                     // Keep the language-pair directory in the name mt-metrics-eval files are read by.
                     for f in found {
@@ -392,32 +393,29 @@ pub async fn campaign(config: &crate::config::Config, command: MetricsCommand) -
             }
             let mut files = Vec::new();
             for (path, rel) in paths {
-                files.push((rel, std::fs::read_to_string(&path).map_err(|e| format!("cannot read {}: {e}", path.display()))?));
+                files.push((rel, std::fs::read_to_string(&path).map_err(CliError::open(&path))?));
             }
             match uploaded::add(&db, a.campaign, None, &files, a.name.as_deref()).await {
                 Ok(s) => {
                     println!("{}", s.line());
                     Ok(())
                 }
-                Err(AddError::Files(errors)) => Err(format!(
-                    "nothing was uploaded:\n{}",
-                    errors.iter().map(|e| format!("  {e}")).collect::<Vec<_>>().join("\n")
-                )),
-                Err(AddError::App(e)) => Err(e.into_message()),
+                Err(AddError::Files(errors)) => Err(CliError::Nothing { done: "uploaded", problems: errors.iter().map(|e| e.to_string()).collect() }),
+                Err(AddError::App(e)) => Err(e.into()),
             }
         }
         MetricsCommand::Remove(a) => {
-            let list = uploaded::list(&db, a.campaign).await.map_err(app::error::AppError::into_message)?;
+            let list = uploaded::list(&db, a.campaign).await?;
             let Some(m) = list.iter().find(|m| m.name == a.metric) else {
                 let names: Vec<&str> = list.iter().map(|m| m.name.as_str()).collect();
-                return Err(format!(
+                return Err(CliError::usage(format!(
                     "campaign {} has no uploaded metric {:?} (uploaded: {})",
                     a.campaign,
                     a.metric,
                     if names.is_empty() { "none".to_string() } else { names.join(", ") }
-                ));
+                )));
             };
-            uploaded::delete(&db, a.campaign, m.id).await.map_err(app::error::AppError::into_message)?;
+            uploaded::delete(&db, a.campaign, m.id).await?;
             println!("Deleted {} from campaign {}.", m.name, a.campaign);
             Ok(())
         }
@@ -425,8 +423,8 @@ pub async fn campaign(config: &crate::config::Config, command: MetricsCommand) -
     }
 }
 
-fn read_lines(path: &Path) -> Result<Vec<String>, String> {
-    let text = std::fs::read_to_string(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+fn read_lines(path: &Path) -> CliResult<Vec<String>> {
+    let text = std::fs::read_to_string(path).map_err(CliError::open(path))?;
     let mut lines: Vec<String> = text.split('\n').map(|l| l.strip_suffix('\r').unwrap_or(l).to_string()).collect();
     if text.ends_with('\n') || text.is_empty() {
         lines.pop();
@@ -434,12 +432,12 @@ fn read_lines(path: &Path) -> Result<Vec<String>, String> {
     Ok(lines)
 }
 
-fn read_refs(paths: &[PathBuf], n: usize) -> Result<Vec<Vec<String>>, String> {
+fn read_refs(paths: &[PathBuf], n: usize) -> CliResult<Vec<Vec<String>>> {
     let mut refs = Vec::new();
     for p in paths {
         let r = read_lines(p)?;
         if r.len() != n {
-            return Err(format!("{} has {} lines, the hypothesis has {n}", p.display(), r.len()));
+            return Err(CliError::Lengths { path: p.clone(), lines: r.len(), other: "the hypothesis".into(), expected: n });
         }
         refs.push(r);
     }
@@ -451,7 +449,7 @@ enum Config {
     Chrf(ChrfConfig),
 }
 
-fn config(a: &MetricArgs) -> Result<Config, String> {
+fn config(a: &MetricArgs) -> CliResult<Config> {
     Ok(match a.metric {
         MetricName::Bleu => Config::Bleu(BleuConfig { tokenize: a.tokenize.tokenizer()?, lowercase: a.lowercase, ..BleuConfig::default() }),
         MetricName::Chrf | MetricName::ChrfPlusPlus => {
@@ -463,7 +461,7 @@ fn config(a: &MetricArgs) -> Result<Config, String> {
     })
 }
 
-fn score(a: &ScoreArgs) -> Result<(), String> {
+fn score(a: &ScoreArgs) -> CliResult<()> {
     let mut o = String::new();
     let mut hyps = read_lines(&a.hypothesis)?;
     let mut refs = read_refs(&a.metric.references, hyps.len())?;
@@ -471,7 +469,7 @@ fn score(a: &ScoreArgs) -> Result<(), String> {
     texts.extend(refs.iter_mut());
     let tok = a.metric.segmented(&mut texts)?;
     let nrefs = refs.len();
-    let e = |e: assay_core::metrics::MetricError| e.to_string();
+    let e = CliError::Metric;
     match config(&a.metric)? {
         Config::Bleu(c) if a.segments => {
             let c = c.sentence();
@@ -511,10 +509,10 @@ fn score(a: &ScoreArgs) -> Result<(), String> {
 }
 
 /// Writes the command's output at once; a closed pipe (`| head`) is not an error.
-fn emit(o: &str) -> Result<(), String> {
+fn emit(o: &str) -> CliResult<()> {
     use std::io::Write as _;
     match std::io::stdout().lock().write_all(o.as_bytes()) {
-        Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => Err(format!("cannot write: {e}")),
+        Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => Err(CliError::Io { doing: "write".into(), source: e }),
         _ => Ok(()),
     }
 }
@@ -523,22 +521,22 @@ fn system_name(p: &Path) -> String {
     p.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_else(|| p.display().to_string())
 }
 
-fn compare(a: &CompareArgs) -> Result<(), String> {
+fn compare(a: &CompareArgs) -> CliResult<()> {
     let mut o = String::new();
     if a.hypotheses.len() < 2 {
-        return Err("give at least two --hypothesis files".into());
+        return Err(CliError::usage("give at least two --hypothesis files"));
     }
     let settings = a.test.settings()?;
-    let mut outputs: Vec<(String, Vec<String>)> = a.hypotheses.iter().map(|p| Ok((system_name(p), read_lines(p)?))).collect::<Result<_, String>>()?;
+    let mut outputs: Vec<(String, Vec<String>)> = a.hypotheses.iter().map(|p| Ok((system_name(p), read_lines(p)?))).collect::<CliResult<_>>()?;
     let n = outputs[0].1.len();
     if let Some((name, o)) = outputs.iter().find(|(_, o)| o.len() != n) {
-        return Err(format!("{name} has {} lines, {} has {n}", o.len(), outputs[0].0));
+        return Err(CliError::Lengths { path: name.into(), lines: o.len(), other: outputs[0].0.clone(), expected: n });
     }
     let mut refs = read_refs(&a.metric.references, n)?;
     let mut texts: Vec<&mut Vec<String>> = outputs.iter_mut().map(|(_, o)| o).collect();
     texts.extend(refs.iter_mut());
     let tok = a.metric.segmented(&mut texts)?;
-    let e = |e: assay_core::metrics::MetricError| e.to_string();
+    let e = CliError::Metric;
     let (signature, matrix, scores) = match config(&a.metric)? {
         Config::Bleu(c) => {
             let mut stats = Vec::new();
@@ -546,7 +544,7 @@ fn compare(a: &CompareArgs) -> Result<(), String> {
                 stats.push((name.clone(), bleu::segment_statistics(o, &refs, &c).map_err(e)?));
             }
             let scores: Vec<f64> = stats.iter().map(|(_, s)| bleu::bleu_from_stats(&bleu::BleuStats::sum(s), &c).score).collect();
-            (format!("BLEU|{}", c.signature(refs.len())), systems::bleu_significance(&stats, &c, &settings).map_err(|e| e.to_string())?, scores)
+            (format!("BLEU|{}", c.signature(refs.len())), systems::bleu_significance(&stats, &c, &settings).map_err(|e| CliError::other(e.to_string()))?, scores)
         }
         Config::Chrf(c) => {
             let mut stats = Vec::new();
@@ -554,7 +552,7 @@ fn compare(a: &CompareArgs) -> Result<(), String> {
                 stats.push((name.clone(), chrf::segment_statistics(o, &refs, &c).map_err(e)?));
             }
             let scores: Vec<f64> = stats.iter().map(|(_, s)| chrf::chrf_from_stats(&chrf::ChrfStats::sum(s), &c)).collect();
-            (format!("{}|{}", c.name(), c.signature(refs.len())), systems::chrf_significance(&stats, &c, &settings).map_err(|e| e.to_string())?, scores)
+            (format!("{}|{}", c.name(), c.signature(refs.len())), systems::chrf_significance(&stats, &c, &settings).map_err(|e| CliError::other(e.to_string()))?, scores)
         }
     };
     let _ = writeln!(o, "{signature}");
@@ -591,10 +589,10 @@ fn read_scores(path: &Path, rel: &str, default_name: Option<&str>, pair: Option<
     }
 }
 
-fn list_files(root: &Path, out: &mut Vec<PathBuf>) -> Result<(), String> {
+fn list_files(root: &Path, out: &mut Vec<PathBuf>) -> CliResult<()> {
     let mut entries: Vec<PathBuf> = std::fs::read_dir(root)
-        .map_err(|e| format!("cannot read {}: {e}", root.display()))?
-        .map(|e| e.map(|e| e.path()).map_err(|e| format!("cannot read {}: {e}", root.display())))
+        .map_err(CliError::io(format!("read {}", root.display())))?
+        .map(|e| e.map(|e| e.path()).map_err(CliError::io(format!("read {}", root.display()))))
         .collect::<Result<_, _>>()?;
     entries.sort();
     for p in entries {
@@ -616,7 +614,7 @@ fn read_all(paths: &[PathBuf], default_name: Option<&str>, pair: Option<&str>, a
         if p.is_dir() {
             let mut found = Vec::new();
             if let Err(e) = list_files(p, &mut found) {
-                errors.push(ReadError::new(&p.display().to_string(), None, e));
+                errors.push(ReadError::new(&p.display().to_string(), None, e.to_string()));
             }
             if found.is_empty() {
                 errors.push(ReadError::new(&p.display().to_string(), None, "no .score, .tsv or .jsonl file in this directory"));
@@ -669,16 +667,15 @@ fn read_all(paths: &[PathBuf], default_name: Option<&str>, pair: Option<&str>, a
     if errors.is_empty() { Ok(merged.into_values().collect()) } else { Err(errors) }
 }
 
-fn listed(errors: Vec<ReadError>) -> String {
-    let lines: Vec<String> = errors.iter().map(|e| format!("  {e}")).collect();
-    format!("nothing was evaluated:\n{}", lines.join("\n"))
+fn listed(errors: Vec<ReadError>) -> CliError {
+    CliError::Nothing { done: "evaluated", problems: errors.iter().map(|e| e.to_string()).collect() }
 }
 
-fn evaluate(a: &EvaluateArgs) -> Result<(), String> {
+fn evaluate(a: &EvaluateArgs) -> CliResult<()> {
     check_out(&a.output, a.force)?;
     let system_tests = if a.no_system_tests { None } else { Some(a.test.settings()?) };
     if a.bootstrap == 0 || a.permutations == 0 {
-        return Err("--bootstrap and --permutations must be ≥ 1".into());
+        return Err(CliError::usage("--bootstrap and --permutations must be ≥ 1"));
     }
     let assay = match a.assay_scores {
         AssayScoreName::Z => read::AssayScore::Z,
@@ -693,7 +690,7 @@ fn evaluate(a: &EvaluateArgs) -> Result<(), String> {
             let human = read_all(&a.human, Some("human"), a.pair.as_deref(), assay).map_err(listed)?;
             let mut human_iter = human.into_iter();
             let (Some(human), None) = (human_iter.next(), human_iter.next()) else {
-                return Err("--human must hold the scores of one set of human judgments (found several names)".into());
+                return Err(CliError::usage("--human must hold the scores of one set of human judgments (found several names)"));
             };
             let metrics = read_all(&a.metrics, None, a.pair.as_deref(), assay).map_err(listed)?;
             let metrics: Vec<Scores> = metrics.into_iter().filter(|m| m.name != human.name).collect();
@@ -701,7 +698,7 @@ fn evaluate(a: &EvaluateArgs) -> Result<(), String> {
         }
     };
     if metrics.is_empty() {
-        return Err("no metric scores were found".into());
+        return Err(CliError::usage("no metric scores were found"));
     }
     eprintln!("assay: {} metric(s), {} language pair(s) of human scores", metrics.len(), human.pairs.len());
     let settings = MetaSettings {
@@ -732,9 +729,9 @@ fn evaluate(a: &EvaluateArgs) -> Result<(), String> {
 }
 
 /// Writes the report's files under `names` (in [`report::REPORT_FILES`]' order).
-fn write_report(dir: &Path, r: &MetaReport, names: &[&str; 6]) -> Result<(), String> {
-    for (name, (_, text)) in names.iter().zip(report::report_files(r)?) {
-        std::fs::write(dir.join(name), text).map_err(|e| format!("cannot write {name}: {e}"))?;
+fn write_report(dir: &Path, r: &MetaReport, names: &[&str; 6]) -> CliResult<()> {
+    for (name, (_, text)) in names.iter().zip(report::report_files(r).map_err(|e| CliError::other(format!("cannot encode the report: {e}")))?) {
+        std::fs::write(dir.join(name), text).map_err(CliError::io(format!("write {name}")))?;
     }
     Ok(())
 }
@@ -742,7 +739,7 @@ fn write_report(dir: &Path, r: &MetaReport, names: &[&str; 6]) -> Result<(), Str
 /// `evaluate --judgments`: the judgment file analysed as a campaign's metrics page analyses its
 /// judgments (default settings; the kept workers' mean z), and the metric files fitted to it as
 /// uploads are fitted to a campaign.
-fn from_judgments(path: &Path, a: &EvaluateArgs) -> Result<(Scores, Vec<Scores>), String> {
+fn from_judgments(path: &Path, a: &EvaluateArgs) -> CliResult<(Scores, Vec<Scores>)> {
     use crate::analyze::InputFormat;
     use app::analysis::{AnalysisSettings, analyse};
     use assay_core::metrics::upload::{CampaignShape, read_upload};
@@ -751,39 +748,38 @@ fn from_judgments(path: &Path, a: &EvaluateArgs) -> Result<(Scores, Vec<Scores>)
         f => f,
     };
     if matches!(format, InputFormat::WmtRanking | InputFormat::EsaCsv | InputFormat::EsaJsonl | InputFormat::MqmTsv | InputFormat::PairwiseCsv) {
-        return Err(format!(
-            "{}: a {} file has no DA scores to standardise; run `assay analyze --input` on it and give its system and segment scores as --human",
-            path.display(),
-            format.as_str()
+        return Err(CliError::input(
+            path,
+            format!("a {} file has no DA scores to standardise; run `assay analyze --input` on it and give its system and segment scores as --human", format.as_str()),
         ));
     }
     eprintln!("assay: reading {}", path.display());
     let (set, _, _) = crate::analyze::read_file(path, format, &a.task)?;
     if set.records.is_empty() {
-        return Err(format!("{}: no judgments (only a header?)", path.display()));
+        return Err(CliError::input(path, "no judgments (only a header?)"));
     }
     let result = analyse(&set, &AnalysisSettings::default());
-    let json = serde_json::to_string(&result).map_err(|e| format!("cannot write the analysis: {e}"))?;
+    let json = serde_json::to_string(&result).map_err(|e| CliError::other(format!("cannot write the analysis: {e}")))?;
     let file = path.display().to_string();
     let mut humans = read::read_analysis_json(&file, &json, read::AssayScore::Z)
-        .map_err(|_| format!("{file}: no human scores: no worker passed quality control, or no system output was judged"))?;
+        .map_err(|_| CliError::input(path, "no human scores: no worker passed quality control, or no system output was judged"))?;
     let mut human = humans.remove(0);
     let pairs: Vec<String> = human.pairs.keys().cloned().collect();
     let pair = match (&a.pair, pairs.as_slice()) {
         (Some(p), _) if pairs.contains(p) => p.clone(),
-        (Some(p), _) => return Err(format!("{file}: no judgments of the pair {p} (it has {})", pairs.join(", "))),
+        (Some(p), _) => return Err(CliError::input(path, format!("no judgments of the pair {p} (it has {})", pairs.join(", ")))),
         (None, [only]) => only.clone(),
-        (None, _) => return Err(format!("{file}: judgments of several language pairs ({}): choose one with --pair", pairs.join(", "))),
+        (None, _) => return Err(CliError::usage(format!("{file}: judgments of several language pairs ({}): choose one with --pair", pairs.join(", ")))),
     };
     human.pairs.retain(|p, _| *p == pair);
     let scores = &human.pairs[&pair];
     let segments: Vec<String> = match a.test_set_segments {
-        Some(0) => return Err("--test-set-segments must be 1 or more".into()),
+        Some(0) => return Err(CliError::usage("--test-set-segments must be 1 or more")),
         Some(n) => {
             let ids: Vec<String> = (1..=n).map(|i| i.to_string()).collect();
             let outside: Vec<&String> = scores.segment_ids.iter().filter(|s| !ids.contains(s)).collect();
             if let Some(s) = outside.first() {
-                return Err(format!("{file}: segment {s:?} was judged but is not among the test set's ids 1..{n} (--test-set-segments)"));
+                return Err(CliError::input(path, format!("segment {s:?} was judged but is not among the test set's ids 1..{n} (--test-set-segments)")));
             }
             ids
         }

@@ -1,5 +1,6 @@
 //! The HTTP side: routes, static files, middleware, and the listening loop.
 
+use crate::error::{CliError, CliResult};
 use crate::caching;
 use crate::config::Config;
 use crate::demo;
@@ -10,7 +11,6 @@ use app::{App, shell};
 use axum::http::{Extensions, HeaderMap, HeaderName, HeaderValue, StatusCode, Version, header};
 use axum::handler::Handler;
 use axum::routing::get;
-use axum::response::IntoResponse;
 use axum::{Extension, Router, middleware};
 use leptos::prelude::LeptosOptions;
 use leptos_axum::{LeptosRoutes, generate_route_list};
@@ -104,13 +104,17 @@ pub fn build(state: AppState, options: LeptosOptions) -> Router {
 }
 
 /// Leptos answers a server-function request whose arguments cannot be read (a missing or
-/// repeated field, a wrong type, bytes that are not UTF-8, JSON that does not parse, a body over
-/// the limit) with 500 and the error as `Args|…`, `Deserialization|…` or `Request|…`, whose
-/// text is the decoder's (``missing field `password` ``, serde's type names, byte offsets).
-/// Those are the client's mistakes: 400 (413 for a body over the limit) with a short message of
-/// our own, encoded as every other refusal of a server function (`ServerError|…`, which the
-/// pages' client decodes); the decoder's text is dropped (it can quote the values sent).
+/// repeated field, a wrong type, bytes that are not UTF-8, JSON that does not parse) with 500
+/// and the error as `Args|…`, `Deserialization|…` or `Request|…` (the kind of its
+/// `ServerFnErrorErr`), whose text is the decoder's (``missing field `password` ``, serde's type
+/// names, byte offsets). Those are the client's mistakes: [`AppError::Invalid`] (400) with a
+/// short message of our own, encoded as every other refusal of a server function
+/// (`ServerError|…`, which the pages' client decodes); the decoder's text is dropped (it can
+/// quote the values sent). A body over the limit never gets here: [`nul_characters_are_refused`]
+/// refuses it first ([`AppError::TooLarge`], 413). The status is `AppError`'s; only the kind
+/// leptos encodes before its `|` is read, never the message.
 async fn malformed_requests_are_client_errors(req: axum::extract::Request, next: middleware::Next) -> axum::response::Response {
+    use app::error::AppError;
     use axum::http::StatusCode;
     let res = next.run(req).await;
     if res.status() != StatusCode::INTERNAL_SERVER_ERROR || !res.headers().contains_key("serverfnerror") {
@@ -121,25 +125,23 @@ async fn malformed_requests_are_client_errors(req: axum::extract::Request, next:
     // (a JSON string of 100 KB in a `Deserialization|invalid type: string "…"`), so only
     // what is needed to tell the kind is read before deciding.
     let head = read_at_least(&mut body, 256).await;
-    let text = String::from_utf8_lossy(&head);
-    let (status, message) = if text.contains("length limit exceeded") {
-        (StatusCode::PAYLOAD_TOO_LARGE, app::error::BODY_TOO_LARGE)
-    } else if ["Args|", "Deserialization|", "Request|"].iter().any(|p| text.starts_with(p)) {
-        (StatusCode::BAD_REQUEST, app::error::MALFORMED_ARGUMENTS)
+    let kind = head.split(|&b| b == b'|').next().unwrap_or_default();
+    let refusal = if [&b"Args"[..], b"Deserialization", b"Request"].contains(&kind) {
+        AppError::invalid("arguments", app::error::MALFORMED_ARGUMENTS)
     } else {
         // Any other server-function error is Assay's own short message: passed on whole.
         let Ok(rest) = axum::body::to_bytes(body, 64 * 1024).await else {
-            return (StatusCode::INTERNAL_SERVER_ERROR, "internal error").into_response();
+            return AppError::internal("a server function's answer could not be read").into_plain_response();
         };
         let whole = [head.as_slice(), rest.as_ref()].concat();
         return axum::response::Response::from_parts(parts, axum::body::Body::from(whole));
     };
     // Not the decoder's text: it can quote the values sent (a password given as a number).
-    tracing::debug!(kind = text.split('|').next().unwrap_or(""), "refused a server-function request: {message}");
-    parts.status = status;
+    tracing::debug!(kind = %String::from_utf8_lossy(kind), "refused a server-function request: {refusal}");
+    parts.status = refusal.status();
     parts.headers.remove(header::CONTENT_LENGTH);
     parts.headers.insert(header::CONTENT_TYPE, HeaderValue::from_static("text/plain; charset=utf-8"));
-    axum::response::Response::from_parts(parts, axum::body::Body::from(format!("ServerError|{message}")))
+    axum::response::Response::from_parts(parts, axum::body::Body::from(format!("ServerError|{}", refusal.public_message())))
 }
 
 /// Reads a response body until at least `want` bytes (or its end) have come.
@@ -163,15 +165,15 @@ async fn read_at_least(body: &mut axum::body::Body, want: usize) -> Vec<u8> {
 /// (a server error where SQLite would store it): a server-function request carrying one — raw,
 /// `%00` in a form or query, `\u0000` in JSON — is a 400 before any handler sees it.
 async fn nul_characters_are_refused(req: axum::extract::Request, next: middleware::Next) -> axum::response::Response {
-    use axum::http::StatusCode;
+    use app::error::AppError;
     if !req.uri().path().starts_with("/api/") {
         return next.run(req).await;
     }
-    let refused = || (StatusCode::BAD_REQUEST, "Text may not contain NUL characters.").into_response();
+    let refused = || AppError::invalid("body", "Text may not contain NUL characters.").into_plain_response();
     if req.uri().query().is_some_and(|q| q.to_ascii_lowercase().contains("%00")) {
         return refused();
     }
-    let too_large = || (StatusCode::PAYLOAD_TOO_LARGE, "The request body is too large.").into_response();
+    let too_large = || AppError::too_large(app::error::BODY_TOO_LARGE).into_plain_response();
     let declared = req.headers().get(axum::http::header::CONTENT_LENGTH).and_then(|v| v.to_str().ok()?.parse::<usize>().ok());
     if declared.is_some_and(|n| n > MAX_BODY_BYTES) {
         // Refused on the headers, before the body arrives.
@@ -218,12 +220,12 @@ async fn framing_policy(req: axum::extract::Request, next: middleware::Next) -> 
 }
 
 /// `assay serve`: open the database, seed the demo if asked, listen until Ctrl-C or SIGTERM.
-pub async fn serve(config: Config, demo: bool) -> Result<(), String> {
-    let addr: SocketAddr = config.bind.parse().map_err(|e| format!("--bind {:?}: {e}", config.bind))?;
+pub async fn serve(config: Config, demo: bool) -> CliResult<()> {
+    let addr: SocketAddr = config.bind.parse().map_err(|e| CliError::usage(format!("--bind {:?}: {e}", config.bind)))?;
     let state = config.open_state().await?;
     let public_url = config.public_url();
     if demo {
-        demo::seed(&state, &public_url).await.map_err(app::error::AppError::into_message)?;
+        demo::seed(&state, &public_url).await?;
     }
     let site = std::path::Path::new(&config.site_root);
     let missing: Vec<String> = BrowserBundle::ALL
@@ -264,12 +266,12 @@ pub async fn serve(config: Config, demo: bool) -> Result<(), String> {
         );
     }
     let router = build(state, options);
-    let listener = tokio::net::TcpListener::bind(addr).await.map_err(|e| format!("cannot listen on {addr}: {e}"))?;
+    let listener = tokio::net::TcpListener::bind(addr).await.map_err(CliError::io(format!("listen on {addr}")))?;
     println!("Assay is running at {public_url}");
     axum::serve(listener, router.into_make_service_with_connect_info::<SocketAddr>())
         .with_graceful_shutdown(shutdown_signal())
         .await
-        .map_err(|e| format!("server error: {e}"))
+        .map_err(|e| CliError::other(format!("server error: {e}")))
 }
 
 async fn shutdown_signal() {

@@ -36,20 +36,15 @@ pub async fn login(email: String, password: String, next: Option<String>) -> Res
             Ok(())
         }
         Err(e) => {
-            if let srv::LoginError::Internal(ref e) = e {
-                e.log();
-            }
-            let message = e.to_string();
+            let e = crate::error::AppError::from(e);
             if web::plain_form_post() {
+                e.log();
                 let back = if next == "/" { String::new() } else { format!("&next={}", crate::auth::url_escape(next)) };
-                leptos_axum::redirect(&format!("/login?error={}{back}", crate::auth::url_escape(&message)));
-            } else {
-                web::set_status(e.status());
-                if let Some(seconds) = e.retry_after_seconds() {
-                    crate::error::set_retry_after(seconds);
-                }
+                leptos_axum::redirect(&format!("/login?error={}{back}", crate::auth::url_escape(&e.public_message())));
+                return Err(ServerFnError::new(e.public_message()));
             }
-            Err(ServerFnError::new(message))
+            // The status (401, or 429 with `Retry-After`) and the message: the one mapping.
+            Err(e.into())
         }
     }
 }

@@ -304,7 +304,7 @@ pub fn ranking_analysis(set: &JudgmentSet, r: &AnalysisResult, blocks: CampaignB
 /// span (`start, end, severity, category`; offsets `missing` for an omission, empty where the
 /// fate has no such span: `removed` has no final span, `added` no pre-filled one). The ESA CSV
 /// keeps Appraise's 12 fields (it is read back by `assay analyze --input`), so the fates live here.
-fn write_prefilled_files(sink: &mut dyn FileSink, task: &str, e: &EsaCampaignAnalysis) -> Result<Vec<String>, String> {
+fn write_prefilled_files(sink: &mut dyn FileSink, task: &str, e: &EsaCampaignAnalysis) -> Result<Vec<String>, super::bundle::SinkError> {
     use assay_core::analysis::formats::csv_text;
     use assay_core::analysis::span_qc::{Fate, classify_prefilled};
     let summary = format!("{task}-prefilled.csv");
@@ -358,7 +358,7 @@ impl CampaignAnalysis {
     /// Every computed file of this analysis into `sink` (the pipeline's files, then a ranking
     /// campaign's); returns their names in order. The one list the exports and the results
     /// page offer.
-    pub fn write_files(&self, sink: &mut dyn FileSink, o: &BundleOptions<'_>) -> Result<Vec<String>, String> {
+    pub fn write_files(&self, sink: &mut dyn FileSink, o: &BundleOptions<'_>) -> Result<Vec<String>, super::bundle::SinkError> {
         let mut files = super::bundle::write_result_files(sink, &self.result, Some(&self.set), o)?;
         if let Some(k) = &self.ranking {
             files.extend(super::bundle::write_ranking_files(sink, &k.report, Some(&k.kept))?);
@@ -386,7 +386,7 @@ impl CampaignAnalysis {
     /// An ESA campaign's files: every rating in the Appraise/WMT 2024 ESA CSV
     /// (`esa-<lp>.csv`, languages as ISO 639-3), the WMT ranking and its p-values per language
     /// pair, and the error spans per system (`esa-spans.csv`).
-    fn write_esa_files(&self, sink: &mut dyn FileSink, e: &EsaCampaignAnalysis) -> Result<Vec<String>, String> {
+    fn write_esa_files(&self, sink: &mut dyn FileSink, e: &EsaCampaignAnalysis) -> Result<Vec<String>, super::bundle::SinkError> {
         use assay_core::analysis::esa::{file_pair, write_esa_csv, write_esa_pvalues_csv, write_esa_ranking_csv};
         let three = |code: &str| crate::import::LangCode::parse(code).map(|c| c.iso639_3().to_string()).unwrap_or_else(|_| code.to_string());
         let (src, tgt) = (three(&self.info.source_lang), three(&self.info.target_lang));
@@ -448,7 +448,10 @@ impl CampaignAnalysis {
                     source: x.source.as_deref().unwrap_or(""),
                     target: x.target.as_deref().unwrap_or(""),
                 };
-                rows.extend(rows_for_answer(seg, &x.spans).map_err(|m| format!("the MQM TSV of {} on {}: {m}", x.user, x.item))?);
+                rows.extend(rows_for_answer(seg, &x.spans).map_err(|m| super::bundle::SinkError::Content {
+                    file: format!("mqm-{lp}.tsv"),
+                    problem: format!("the MQM TSV of {} on {}: {m}", x.user, x.item),
+                })?);
             }
             let name = format!("mqm-{lp}.tsv");
             sink.file(&name, &mut |w| write_mqm_tsv(w, &rows))?;

@@ -507,7 +507,7 @@ fn each_sqlite_judgment_in(
         },
         None => (judgment_sql(Scope::Campaign, false), vec![campaign_id]),
     };
-    let raw_failed = |e: String| sqlite_failed(campaign_id, e);
+    let raw_failed = |e: super::sqlite_rows::RawError| sqlite_failed(campaign_id, e.to_string());
     let mut stmt = RawStatement::prepare(&conn, &sql, JUDGMENT_COLUMN_COUNT).map_err(raw_failed)?;
     stmt.start(&params).map_err(raw_failed)?;
     while stmt.step().map_err(raw_failed)? {
@@ -599,7 +599,7 @@ pub fn sqlite_text_in_order(
                     // Ok(false): the writer has gone (stopped early or failed); nothing to say.
                     let read = || -> AppResult<bool> {
                         let conn = open_sqlite(path, campaign_id)?;
-                        let raw_failed = |e: String| sqlite_failed(campaign_id, e);
+                        let raw_failed = |e: super::sqlite_rows::RawError| sqlite_failed(campaign_id, e.to_string());
                         let mut stmt = RawStatement::prepare(&conn, JUDGMENTS_BY_ID, JUDGMENT_COLUMN_COUNT).map_err(raw_failed)?;
                         for &(lo, hi) in blocks.iter().skip(t).step_by(threads) {
                             stmt.start(&[campaign_id, lo, hi]).map_err(raw_failed)?;
@@ -1624,8 +1624,8 @@ mod tests {
             assert_eq!(by_id, one);
         }
         drop(stmt);
-        assert!(RawStatement::prepare(&conn, "SELECT 1, 2", JUDGMENT_COLUMN_COUNT).is_err_and(|e| e.contains("2 columns")));
-        let e = RawStatement::prepare(&conn, "SELECT x FROM nowhere", 1).err();
+        assert!(RawStatement::prepare(&conn, "SELECT 1, 2", JUDGMENT_COLUMN_COUNT).is_err_and(|e| e.to_string().contains("2 columns")));
+        let e = RawStatement::prepare(&conn, "SELECT x FROM nowhere", 1).err().map(|e| e.to_string());
         assert!(e.as_deref().is_some_and(|e| e.contains("nowhere")), "{e:?}");
         // Judgments of another campaign inside the range are left out.
         for sql in [

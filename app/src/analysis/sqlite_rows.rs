@@ -12,6 +12,20 @@ use rusqlite::ffi;
 use std::ffi::{CStr, c_int};
 use std::marker::PhantomData;
 
+/// A failure of the raw statement: SQLite's own message, or what is wrong with the statement.
+#[derive(Debug, thiserror::Error)]
+pub(crate) enum RawError {
+    /// SQLite refused (its message for the last failure on the connection).
+    #[error("{0}")]
+    Sqlite(String),
+    #[error("the statement is too long")]
+    TooLong,
+    #[error("the statement is empty")]
+    Empty,
+    #[error("the statement has {got} columns, not {want}")]
+    Columns { got: c_int, want: usize },
+}
+
 /// A prepared statement of `conn`, stepped and read column by column.
 pub(crate) struct RawStatement<'c> {
     stmt: *mut ffi::sqlite3_stmt,
@@ -22,16 +36,16 @@ pub(crate) struct RawStatement<'c> {
 }
 
 /// SQLite's message for the last failure on `db`.
-fn message(db: *mut ffi::sqlite3) -> String {
+fn message(db: *mut ffi::sqlite3) -> RawError {
     // SAFETY: `db` is an open connection; `sqlite3_errmsg` returns a NUL-terminated string it owns,
     // copied here before any other call on the connection.
-    unsafe { CStr::from_ptr(ffi::sqlite3_errmsg(db)).to_string_lossy().into_owned() }
+    RawError::Sqlite(unsafe { CStr::from_ptr(ffi::sqlite3_errmsg(db)).to_string_lossy().into_owned() })
 }
 
 impl<'c> RawStatement<'c> {
     /// `sql` prepared on `conn`; an error unless its rows have exactly `columns` columns.
-    pub fn prepare(conn: &'c rusqlite::Connection, sql: &str, columns: usize) -> Result<RawStatement<'c>, String> {
-        let len = c_int::try_from(sql.len()).map_err(|_| "the statement is too long".to_string())?;
+    pub fn prepare(conn: &'c rusqlite::Connection, sql: &str, columns: usize) -> Result<RawStatement<'c>, RawError> {
+        let len = c_int::try_from(sql.len()).map_err(|_| RawError::TooLong)?;
         // SAFETY: the handle stays valid while `conn` is borrowed, which `_conn` holds for the
         // statement's life; `sql` is valid for `len` bytes; `stmt` is written only on success.
         let (db, stmt) = unsafe {
@@ -43,20 +57,20 @@ impl<'c> RawStatement<'c> {
             (db, stmt)
         };
         if stmt.is_null() {
-            return Err("the statement is empty".into());
+            return Err(RawError::Empty);
         }
         let mut statement = RawStatement { stmt, db, columns: 0, _conn: PhantomData };
         // SAFETY: `stmt` is a prepared statement (finalized by `Drop` from here on, once).
         statement.columns = unsafe { ffi::sqlite3_column_count(statement.stmt) };
         if usize::try_from(statement.columns).ok() != Some(columns) {
-            return Err(format!("the statement has {} columns, not {columns}", statement.columns));
+            return Err(RawError::Columns { got: statement.columns, want: columns });
         }
         Ok(statement)
     }
 
     /// Runs the statement (again) from its first row with the integer parameters `params`
     /// (`?1`, `?2`, … in order).
-    pub fn start(&mut self, params: &[i64]) -> Result<(), String> {
+    pub fn start(&mut self, params: &[i64]) -> Result<(), RawError> {
         // SAFETY: `stmt` is a prepared statement; a parameter index out of range is an error
         // SQLite reports (SQLITE_RANGE), not undefined behaviour.
         unsafe {
@@ -71,7 +85,7 @@ impl<'c> RawStatement<'c> {
     }
 
     /// The next row: `Ok(true)` when there is one to read, `Ok(false)` at the end.
-    pub fn step(&mut self) -> Result<bool, String> {
+    pub fn step(&mut self) -> Result<bool, RawError> {
         // SAFETY: `stmt` is a prepared statement with its parameters bound.
         match unsafe { ffi::sqlite3_step(self.stmt) } {
             ffi::SQLITE_ROW => Ok(true),

@@ -15,7 +15,7 @@
 use super::{Completion, CodeCheck, ItemView, JudgmentRecord, MyAssignment, AssignmentSummary, Step, WorkState};
 use crate::model::{AssignmentStatus, TaskKind};
 use assay_core::protocol;
-use assay_core::i18n::{Lang, Text, fill};
+use assay_core::i18n::{Lang, Message, Text, fill};
 use crate::campaign::assign::return_url;
 use crate::db::{Db, now_ms};
 use crate::signing::{completion_code, normalise_code};
@@ -32,12 +32,28 @@ pub enum WorkError {
     NotYours,
     #[error("There is no HIT at this address.")]
     NotFound,
+    /// Something else the request names does not exist (404; kept from an [`AppError`](crate::error::AppError)).
     #[error("{0}")]
-    Gone(String),
+    Missing(String),
+    /// The caller may not do this (403; kept from an [`AppError`](crate::error::AppError)).
     #[error("{0}")]
-    Conflict(String),
+    Forbidden(String),
+    /// Nobody is signed in, or the credentials are not valid (401; kept from an [`AppError`](crate::error::AppError)).
     #[error("{0}")]
-    Invalid(String),
+    Unauthorized(String),
+    /// Too much at once: come back in `retry_after_seconds` (429).
+    #[error("{message}")]
+    Busy { message: String, retry_after_seconds: u64 },
+    /// The assignment is no longer open (expired, returned, blocked): a catalog message.
+    #[error("{0}")]
+    Gone(Message),
+    /// The request collides with the assignment's state (not the current item, answered
+    /// already): a catalog message with its values.
+    #[error("{0}")]
+    Conflict(Message),
+    /// The answer is wrong (its problem, worded where it was found, or a catalog message).
+    #[error("{0}")]
+    Invalid(Message),
     #[error("{0}")]
     Internal(String),
 }
@@ -48,10 +64,21 @@ impl From<sqlx::Error> for WorkError {
     }
 }
 
-/// A failure of a step annotation shares with other stages (the quality gate) is the server's.
+/// A failure of a step annotation shares with other stages (the quality gate, the team
+/// checks) keeps its kind: not found stays 404, forbidden 403; a server fault stays the server's.
 impl From<crate::error::AppError> for WorkError {
     fn from(e: crate::error::AppError) -> Self {
-        WorkError::Internal(e.into_message())
+        use crate::error::AppError;
+        match e {
+            AppError::NotFound(m) => WorkError::Missing(m),
+            AppError::Forbidden(m) => WorkError::Forbidden(m),
+            AppError::Unauthorized(m) => WorkError::Unauthorized(m),
+            AppError::Gone(m) => WorkError::Gone(m.into()),
+            AppError::Conflict(m) => WorkError::Conflict(m.into()),
+            AppError::Busy { message, retry_after_seconds } => WorkError::Busy { message, retry_after_seconds },
+            e @ (AppError::Invalid { .. } | AppError::Rejected { .. } | AppError::TooLarge(_)) => WorkError::Invalid(e.to_string().into()),
+            e @ (AppError::Storage { .. } | AppError::Internal(_)) => WorkError::Internal(e.into_message()),
+        }
     }
 }
 
@@ -65,11 +92,17 @@ impl From<WorkError> for crate::error::AppError {
 }
 
 impl WorkError {
-    /// The refusal as the annotator reads it in `lang` (issue 18 item 3): the catalog's
-    /// translation of its English text, with the same kind (and so the same HTTP status). A
+    /// The refusal as the annotator reads it in `lang` (issue 18 item 3): the catalog renders
+    /// its message key with its values, with the same kind (and so the same HTTP status). A
     /// text the catalog does not have (a fault of the server) stays as it is.
     pub fn in_language(self, lang: Lang) -> crate::error::AppError {
-        let message = assay_core::i18n::translate(lang, &self.to_string(), assay_core::i18n::REFUSALS);
+        let message = match &self {
+            WorkError::NotSignedIn => lang.text(Text::ErrNotSignedIn).to_string(),
+            WorkError::NotYours => lang.text(Text::ErrNotYours).to_string(),
+            WorkError::NotFound => lang.text(Text::ErrNotFound).to_string(),
+            WorkError::Gone(m) | WorkError::Conflict(m) | WorkError::Invalid(m) => m.in_language(lang),
+            other => other.to_string(),
+        };
         self.with_message(message)
     }
 
@@ -78,7 +111,10 @@ impl WorkError {
         match self {
             WorkError::NotSignedIn => AppError::Unauthorized(message),
             WorkError::NotYours => AppError::Forbidden(message),
-            WorkError::NotFound => AppError::NotFound(message),
+            WorkError::NotFound | WorkError::Missing(_) => AppError::NotFound(message),
+            WorkError::Forbidden(_) => AppError::Forbidden(message),
+            WorkError::Unauthorized(_) => AppError::Unauthorized(message),
+            WorkError::Busy { retry_after_seconds, .. } => AppError::busy(message, retry_after_seconds),
             WorkError::Gone(_) => AppError::Gone(message),
             WorkError::Conflict(_) => AppError::Conflict(message),
             WorkError::Invalid(_) => AppError::invalid("answer", message),
@@ -190,7 +226,7 @@ async fn load(db: &Db, caller: Option<i64>, public_id: &str) -> Result<Loaded, W
         }
     }
     if row.blocked != 0 {
-        return Err(WorkError::Gone(Lang::En.text(Text::ErrBlocked).into()));
+        return Err(WorkError::Gone(Text::ErrBlocked.into()));
     }
     Ok(Loaded {
         id: row.id,
@@ -221,8 +257,8 @@ impl Loaded {
             // A reservation that lapsed before Start: the instructions still open, and Start
             // takes the slot back if nobody else has it (`start`).
             AssignmentStatus::Expired if !self.started() => Ok(()),
-            AssignmentStatus::Expired => Err(WorkError::Gone(Lang::En.text(Text::ErrExpired).into())),
-            AssignmentStatus::Returned => Err(WorkError::Gone(Lang::En.text(Text::ErrReturned).into())),
+            AssignmentStatus::Expired => Err(WorkError::Gone(Text::ErrExpired.into())),
+            AssignmentStatus::Returned => Err(WorkError::Gone(Text::ErrReturned.into())),
         }
     }
 
@@ -233,10 +269,10 @@ impl Loaded {
     /// Refuses an answer to a finished HIT, or to one whose worker has not pressed Start.
     fn check_open(&self) -> Result<(), WorkError> {
         if self.status == AssignmentStatus::Completed {
-            return Err(WorkError::Conflict(Lang::En.text(Text::ErrFinished).into()));
+            return Err(WorkError::Conflict(Text::ErrFinished.into()));
         }
         if !self.started() {
-            return Err(WorkError::Conflict(Lang::En.text(Text::ErrNotStarted).into()));
+            return Err(WorkError::Conflict(Text::ErrNotStarted.into()));
         }
         Ok(())
     }
@@ -541,13 +577,11 @@ pub async fn start(db: &Db, cache: &Work, secret: &[u8], caller: Option<i64>, pu
     let f = cache.fixed(db, &a).await?;
     // The server, not the browser, decides that the practice is done.
     if !a.started() && practice_view(db, &a).await?.is_some_and(|p| !p.passed) {
-        return Err(WorkError::Conflict(Lang::En.text(Text::ErrPracticeFirst).into()));
+        return Err(WorkError::Conflict(Text::ErrPracticeFirst.into()));
     }
     if a.status == AssignmentStatus::Expired && !a.started() {
         if !crate::campaign::assign::reclaim_reservation(db, a.id, now_ms()).await? {
-            return Err(WorkError::Gone(
-                Lang::En.text(Text::ErrReservationGone).into(),
-            ));
+            return Err(WorkError::Gone(Text::ErrReservationGone.into()));
         }
         a = load(db, caller, public_id).await?;
     }
@@ -676,7 +710,7 @@ pub async fn practice_answer_in(
     let a = load(db, caller, public_id).await?;
     a.check_live()?;
     if a.started() || a.status == AssignmentStatus::Completed {
-        return Err(WorkError::Conflict(Lang::En.text(Text::ErrPracticeOver).into()));
+        return Err(WorkError::Conflict(Text::ErrPracticeOver.into()));
     }
     let items = practice_items(db, a.campaign_id).await?;
     if items.is_empty() {
@@ -684,10 +718,10 @@ pub async fn practice_answer_in(
     }
     let (next, matched, round, passed) = practice_progress(db, &a).await?;
     if passed {
-        return Err(WorkError::Conflict(Lang::En.text(Text::ErrPracticeDone).into()));
+        return Err(WorkError::Conflict(Text::ErrPracticeDone.into()));
     }
     if position != next {
-        return Err(WorkError::Conflict(fill(Lang::En.text(Text::ErrPracticeNotCurrent), &[("n", &(next + 1).to_string())])));
+        return Err(WorkError::Conflict(Message::new(Text::ErrPracticeNotCurrent, &[("n", &(next + 1).to_string())])));
     }
     let item = items.get(usize::try_from(position).unwrap_or(usize::MAX)).ok_or_else(|| WorkError::Internal(format!("no practice item {position}")))?;
     let rules = Rules::of(&a);
@@ -700,7 +734,7 @@ pub async fn practice_answer_in(
         skipped: false,
         detail: protocol::Detail { spans: given.spans, ..Default::default() },
     };
-    let stored = protocol::validate_on(task, &item.candidate, &answer, &rules.answers).map_err(|e| WorkError::Invalid(e.problem))?;
+    let stored = protocol::validate_on(task, &item.candidate, &answer, &rules.answers).map_err(|e| WorkError::Invalid(Message::plain(e.problem)))?;
     let spans_task = task.marks_spans();
     if stored.score.is_none() && !spans_task {
         return Err(WorkError::Invalid("A practice item needs an answer.".into()));
@@ -748,7 +782,7 @@ pub async fn practice_answer_in(
     .rows_affected();
     if moved != 1 {
         tx.rollback().await?;
-        return Err(WorkError::Conflict(Lang::En.text(Text::ErrPracticeAnswered).into()));
+        return Err(WorkError::Conflict(Text::ErrPracticeAnswered.into()));
     }
     tx.commit().await?;
 
@@ -843,9 +877,9 @@ impl Rules {
 /// The active time of an answer is at most its time on screen.
 fn check_active(active_ms: Option<i64>, time_on_screen_ms: i64) -> Result<(), WorkError> {
     match active_ms {
-        Some(t) if !(0..=time_on_screen_ms).contains(&t) => Err(WorkError::Invalid(format!(
+        Some(t) if !(0..=time_on_screen_ms).contains(&t) => Err(WorkError::Invalid(Message::plain(format!(
             "The active time must be between 0 and the time on screen ({time_on_screen_ms} ms); got {t}."
-        ))),
+        )))),
         _ => Ok(()),
     }
 }
@@ -871,29 +905,29 @@ fn validate_on(a: &Rules, item: Option<&ItemView>, answer: &Answer) -> Result<pr
         return Err(WorkError::Invalid("The request needs an idempotency key of 1 to 100 printable characters.".into()));
     }
     if !(0..=MAX_TIME_ON_SCREEN_MS).contains(&answer.time_on_screen_ms) {
-        return Err(WorkError::Invalid(format!(
+        return Err(WorkError::Invalid(Message::plain(format!(
             "The time on screen must be between 0 and {MAX_TIME_ON_SCREEN_MS} ms (got {}).",
             answer.time_on_screen_ms
-        )));
+        ))));
     }
     check_active(answer.active_ms, answer.time_on_screen_ms)?;
     if answer.position < 0 || answer.position >= a.total {
         // Named as the page numbers items (from 1), without wrapping at the ends of i64.
-        return Err(WorkError::Invalid(format!(
+        return Err(WorkError::Invalid(Message::plain(format!(
             "This HIT has items 1 to {}; there is no item {}.",
             a.total,
             i128::from(answer.position) + 1
-        )));
+        ))));
     }
     let task = a.task.ok_or_else(|| WorkError::Internal("the campaign's task is unknown to this version of Assay".into()))?;
     let given = protocol::Answer { score: answer.score, score2: answer.score2, skipped: answer.skipped, detail: answer.detail.clone() };
     let text = item.map_or("", |v| v.candidate.as_str());
-    let mut stored = protocol::validate_on(task, text, &given, &a.answers).map_err(|e| WorkError::Invalid(e.problem))?;
+    let mut stored = protocol::validate_on(task, text, &given, &a.answers).map_err(|e| WorkError::Invalid(Message::plain(e.problem)))?;
     // MQM: the campaign's categories, severities and cap; the score is −Σ weights.
     if let Some(m) = &a.mqm
         && !stored.skipped
     {
-        m.validate_spans(text, &stored.detail.spans).map_err(|e| WorkError::Invalid(format!("{}.", upper_first(&e.to_string()))))?;
+        m.validate_spans(text, &stored.detail.spans).map_err(|e| WorkError::Invalid(Message::plain(format!("{}.", upper_first(&e.to_string())))))?;
         stored.score = Some(m.score(&stored.detail.spans));
     }
     // A document score comes with a document's last segment when the campaign asks for one,
@@ -1263,12 +1297,11 @@ async fn submit_checked(db: &Db, cache: &Work, secret: &[u8], caller: Option<i64
             if same_answer && stored.idempotency_key.as_deref() == Some(answer.idempotency_key.trim()) {
                 return step_of(secret, &a, &f);
             }
-            return Err(WorkError::Conflict(fill(Lang::En.text(Text::ErrAnsweredAlready), &[("n", &(answer.position + 1).to_string())])));
+            return Err(WorkError::Conflict(Message::new(Text::ErrAnsweredAlready, &[("n", &(answer.position + 1).to_string())])));
         }
         a.check_open()?;
         if answer.position != a.next_position {
-            return Err(WorkError::Conflict(fill(
-                Lang::En.text(Text::ErrNotCurrent),
+            return Err(WorkError::Conflict(Message::new(Text::ErrNotCurrent,
                 &[("n", &(answer.position + 1).to_string()), ("next", &(a.next_position + 1).to_string())],
             )));
         }
@@ -1309,7 +1342,7 @@ async fn submit_checked(db: &Db, cache: &Work, secret: &[u8], caller: Option<i64
             .ok_or_else(|| WorkError::Internal(format!("HIT {} has no item at position {}", a.hit_id, answer.position + 1)))?;
         return Ok(Step { answered: answer.position + 1, item: Some(next.clone()), together: Vec::new(), completion: None });
     }
-    Err(WorkError::Conflict(Lang::En.text(Text::ErrSameTime).into()))
+    Err(WorkError::Conflict(Text::ErrSameTime.into()))
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -1346,20 +1379,20 @@ pub async fn submit_screen(db: &Db, cache: &Work, secret: &[u8], caller: Option<
     let range = f.screen_of(first);
     let n = screen.ranks.len() as i64;
     if range.start != first || range.end - range.start != n || screen.ranks.iter().enumerate().any(|(i, &(p, _))| p != first + i as i64) {
-        return Err(WorkError::Invalid(format!(
+        return Err(WorkError::Invalid(Message::plain(format!(
             "The answers must be those of every item of one screen, in order (items {} to {}).",
             i128::from(range.start) + 1,
             i128::from(range.end)
-        )));
+        ))));
     }
     if f.item(first).and_then(|(_, v)| v.screen).is_none() {
         return Err(WorkError::Invalid("This HIT shows one item per screen: answer it with submit_judgment.".into()));
     }
     if !(0..=MAX_TIME_ON_SCREEN_MS).contains(&screen.time_on_screen_ms) {
-        return Err(WorkError::Invalid(format!(
+        return Err(WorkError::Invalid(Message::plain(format!(
             "The time on screen must be between 0 and {MAX_TIME_ON_SCREEN_MS} ms (got {}).",
             screen.time_on_screen_ms
-        )));
+        ))));
     }
     check_active(screen.active_ms, screen.time_on_screen_ms)?;
     let task = f.rules.task.ok_or_else(|| WorkError::Internal("the campaign's task is unknown to this version of Assay".into()))?;
@@ -1370,7 +1403,7 @@ pub async fn submit_screen(db: &Db, cache: &Work, secret: &[u8], caller: Option<
     for (i, &(position, rank)) in screen.ranks.iter().enumerate() {
         let given = protocol::Answer { detail: protocol::Detail { rank: Some(rank), ..Default::default() }, ..Default::default() };
         let stored = protocol::validate(task, &given, &f.rules.answers)
-            .map_err(|e| WorkError::Invalid(format!("Item {}: {}", i128::from(position) + 1, e.problem)))?;
+            .map_err(|e| WorkError::Invalid(Message::plain(format!("Item {}: {}", i128::from(position) + 1, e.problem))))?;
         let time = if i as i64 == n - 1 { screen.time_on_screen_ms - share * (n - 1) } else { share };
         let active = screen.active_ms.zip(active_share).map(|(t, s)| if i as i64 == n - 1 { t - s * (n - 1) } else { s });
         let answer =
@@ -1396,15 +1429,13 @@ pub async fn submit_screen(db: &Db, cache: &Work, secret: &[u8], caller: Option<
         if same {
             return step_of(secret, &a, &f);
         }
-        return Err(WorkError::Conflict(fill(
-            Lang::En.text(Text::ErrScreenAnswered),
+        return Err(WorkError::Conflict(Message::new(Text::ErrScreenAnswered,
             &[("from", &(range.start + 1).to_string()), ("to", &range.end.to_string())],
         )));
     }
     a.check_open()?;
     if first != a.next_position {
-        return Err(WorkError::Conflict(fill(
-            Lang::En.text(Text::ErrNotOnScreen),
+        return Err(WorkError::Conflict(Message::new(Text::ErrNotOnScreen,
             &[("n", &(first + 1).to_string()), ("next", &(a.next_position + 1).to_string())],
         )));
     }
@@ -1416,7 +1447,7 @@ pub async fn submit_screen(db: &Db, cache: &Work, secret: &[u8], caller: Option<
         let last = i + 1 == checked.len();
         if !store_answer(&mut tx, a.id, *hit_item_id, answer, stored.score, None, last && completing, now).await? {
             tx.rollback().await?;
-            return Err(WorkError::Conflict(Lang::En.text(Text::ErrSameTime).into()));
+            return Err(WorkError::Conflict(Text::ErrSameTime.into()));
         }
         sqlx::query("UPDATE judgments SET detail = $1 WHERE assignment_id = $2 AND hit_item_id = $3")
             .bind(stored.detail.to_column())

@@ -46,13 +46,28 @@ pub struct CrowdMix {
     pub seed: u64,
 }
 
+/// What is wrong with a crowd mix (`--mix`): the part, and the problem.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum MixError {
+    #[error("{0:?}: write kind=share, e.g. careful=70")]
+    NotKindShare(String),
+    #[error("{0:?} is not a kind of worker (careful, noisy, lazy, random, harsh, lenient)")]
+    UnknownKind(String),
+    #[error("{0:?}: the share is not a number")]
+    NotANumber(String),
+    #[error("{0:?}: a share is a number of 0 or more")]
+    Negative(String),
+    #[error("the crowd mix has no workers (every share is 0)")]
+    NoWorkers,
+}
+
 impl CrowdMix {
     /// Parses `careful=70,noisy=10,random=20` (kinds: careful, noisy, lazy, random, harsh,
     /// lenient).
-    pub fn parse_shares(text: &str) -> Result<Vec<(WorkerKind, f64)>, String> {
+    pub fn parse_shares(text: &str) -> Result<Vec<(WorkerKind, f64)>, MixError> {
         let mut out = Vec::new();
         for part in text.split(',').map(str::trim).filter(|p| !p.is_empty()) {
-            let (name, share) = part.split_once('=').ok_or_else(|| format!("{part:?}: write kind=share, e.g. careful=70"))?;
+            let (name, share) = part.split_once('=').ok_or_else(|| MixError::NotKindShare(part.to_string()))?;
             let kind = match name.trim() {
                 "careful" => WorkerKind::Careful,
                 "noisy" => WorkerKind::Noisy,
@@ -60,16 +75,16 @@ impl CrowdMix {
                 "random" => WorkerKind::RandomClicker,
                 "harsh" => WorkerKind::Harsh,
                 "lenient" => WorkerKind::Lenient,
-                other => return Err(format!("{other:?} is not a kind of worker (careful, noisy, lazy, random, harsh, lenient)")),
+                other => return Err(MixError::UnknownKind(other.to_string())),
             };
-            let share: f64 = share.trim().parse().map_err(|_| format!("{part:?}: the share is not a number"))?;
+            let share: f64 = share.trim().parse().map_err(|_| MixError::NotANumber(part.to_string()))?;
             if !(share.is_finite() && share >= 0.0) {
-                return Err(format!("{part:?}: a share is a number of 0 or more"));
+                return Err(MixError::Negative(part.to_string()));
             }
             out.push((kind, share));
         }
         if out.iter().map(|s| s.1).sum::<f64>() <= 0.0 {
-            return Err("the crowd mix has no workers (every share is 0)".into());
+            return Err(MixError::NoWorkers);
         }
         Ok(out)
     }
@@ -472,9 +487,9 @@ mod tests {
         let mix = CrowdMix { shares, workers: 100, hits_per_worker: 1, spread: 20.0, seed: 3 };
         let careful = (0..100).filter(|&i| mix.kind(i) == WorkerKind::Careful).count();
         assert!((55..=65).contains(&careful), "{careful} careful of 100");
-        assert!(CrowdMix::parse_shares("careful").unwrap_err().contains("kind=share"));
-        assert!(CrowdMix::parse_shares("sloppy=3").unwrap_err().contains("not a kind"));
-        assert!(CrowdMix::parse_shares("careful=0").unwrap_err().contains("no workers"));
+        assert!(CrowdMix::parse_shares("careful").unwrap_err().to_string().contains("kind=share"));
+        assert!(CrowdMix::parse_shares("sloppy=3").unwrap_err().to_string().contains("not a kind"));
+        assert!(CrowdMix::parse_shares("careful=0").unwrap_err().to_string().contains("no workers"));
         assert_eq!(nearest_box(61.0), 0.5);
         assert_eq!(nearest_box(100.0), 1.0);
     }

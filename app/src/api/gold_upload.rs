@@ -10,7 +10,7 @@
 
 use axum::body::Body;
 use axum::extract::{Path, Request};
-use axum::http::{HeaderMap, StatusCode, header};
+use axum::http::{HeaderMap, header};
 use axum::response::{IntoResponse, Response};
 use axum::routing::post;
 use axum::{Extension, Json, Router};
@@ -30,18 +30,17 @@ pub fn routes<S: Clone + Send + Sync + 'static>() -> Router<S> {
     Router::new().route("/api/v1/test-sets/{id}/gold", post(upload)).layer(axum::extract::DefaultBodyLimit::disable())
 }
 
-fn refused(status: StatusCode, errors: Vec<String>) -> Response {
-    (status, Json(serde_json::json!({ "error": errors.join("\n"), "errors": errors }))).into_response()
-}
-
+/// A refusal as the upload answers it: `{"error", "errors"}` with the error's status.
 fn app_refusal(e: AppError) -> Response {
-    e.log();
-    refused(e.status(), vec![e.public_message()])
+    e.into_listing_response()
 }
 
-async fn read_body(body: Body) -> Result<Vec<u8>, String> {
+async fn read_body(body: Body) -> Result<Vec<u8>, AppError> {
     // The router's body limit applies: past it the body fails, and so does the read.
-    axum::body::to_bytes(body, usize::MAX).await.map(|b| b.to_vec()).map_err(|e| format!("the upload was interrupted or is too large: {e}"))
+    axum::body::to_bytes(body, usize::MAX)
+        .await
+        .map(|b| b.to_vec())
+        .map_err(|e| AppError::invalid("body", format!("the upload was interrupted or is too large: {e}")))
 }
 
 async fn upload(
@@ -67,19 +66,19 @@ async fn upload(
         .filter(|s| !s.is_empty())
         .unwrap_or_else(|| "gold.tsv".into());
     if headers.get(header::CONTENT_TYPE).and_then(|v| v.to_str().ok()).is_some_and(|v| v.starts_with("multipart/")) {
-        return refused(StatusCode::BAD_REQUEST, vec!["send the gold file itself as the body, its name in X-Assay-File-Name".into()]);
+        return app_refusal(AppError::invalid("body", "send the gold file itself as the body, its name in X-Assay-File-Name"));
     }
     let bytes = match read_body(req.into_body()).await {
         Ok(b) => b,
-        Err(e) => return refused(StatusCode::BAD_REQUEST, vec![e]),
+        Err(e) => return app_refusal(e),
     };
     let text = match String::from_utf8(bytes) {
         Ok(t) => t,
-        Err(e) => return refused(StatusCode::BAD_REQUEST, vec![format!("{file}: not UTF-8 text (byte {})", e.utf8_error().valid_up_to())]),
+        Err(e) => return app_refusal(AppError::invalid("body", format!("{file}: not UTF-8 text (byte {})", e.utf8_error().valid_up_to()))),
     };
     match gold::import(&state.db, id, &file, &text).await {
         Ok(s) => Json(serde_json::json!({ "summary": s.line(), "orders": s.orders, "strict_pairs": s.strict_pairs, "replaced": s.replaced })).into_response(),
-        Err(GoldImportError::File(errors)) => refused(StatusCode::BAD_REQUEST, errors.iter().map(ToString::to_string).collect()),
+        Err(GoldImportError::File(errors)) => app_refusal(AppError::rejected(errors.iter().map(ToString::to_string).collect())),
         Err(GoldImportError::App(e)) => app_refusal(e),
     }
 }

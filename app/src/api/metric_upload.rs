@@ -13,7 +13,7 @@
 
 use axum::body::Body;
 use axum::extract::{FromRequest, Multipart, Path, Request};
-use axum::http::{HeaderMap, StatusCode, header};
+use axum::http::{HeaderMap, header};
 use axum::response::{IntoResponse, Redirect, Response};
 use axum::routing::post;
 use axum::{Extension, Json, Router};
@@ -96,19 +96,17 @@ async fn read_raw(headers: &HeaderMap, body: Body) -> Result<(Vec<(String, Strin
     Ok((vec![utf8(&file, bytes.to_vec())?], header_text(headers, "x-assay-metric-name")))
 }
 
-fn outcome(html: bool, campaign_id: i64, result: Result<uploaded::AddSummary, (StatusCode, Vec<String>)>) -> Response {
+fn outcome(html: bool, campaign_id: i64, result: Result<uploaded::AddSummary, AppError>) -> Response {
     let page = format!("/campaigns/{campaign_id}/metrics");
     match (html, result) {
         (true, Ok(s)) => Redirect::to(&format!("{page}?done={}", url_escape(&s.line()))).into_response(),
-        (true, Err((_, errors))) => Redirect::to(&format!("{page}?error={}", url_escape(&errors.join("\n")))).into_response(),
+        (true, Err(e)) => {
+            e.log();
+            Redirect::to(&format!("{page}?error={}", url_escape(&e.problems().join("\n")))).into_response()
+        }
         (false, Ok(s)) => Json(serde_json::json!({ "summary": s.line(), "metrics": s.metrics })).into_response(),
-        (false, Err((status, errors))) => (status, Json(serde_json::json!({ "error": errors.join("\n"), "errors": errors }))).into_response(),
+        (false, Err(e)) => e.into_listing_response(),
     }
-}
-
-fn refusal(e: AppError) -> (StatusCode, Vec<String>) {
-    e.log();
-    (e.status(), vec![e.public_message()])
 }
 
 async fn upload(
@@ -122,7 +120,7 @@ async fn upload(
     let html = wants_html(&headers);
     let user = match api_caller(&state, session, &method, &headers, Role::Researcher, crate::auth::TokenScope::MetricsUpload).await {
         Ok(u) => u,
-        Err(e) => return outcome(false, id, Err(refusal(e))),
+        Err(e) => return outcome(false, id, Err(e)),
     };
     let is_multipart = headers.get(header::CONTENT_TYPE).and_then(|v| v.to_str().ok()).is_some_and(|v| v.starts_with("multipart/form-data"));
     let read = if is_multipart {
@@ -135,16 +133,16 @@ async fn upload(
     };
     let (files, name) = match read {
         Ok(x) => x,
-        Err(errors) => return outcome(html, id, Err((StatusCode::BAD_REQUEST, errors))),
+        Err(errors) => return outcome(html, id, Err(AppError::rejected(errors))),
     };
     // Another team's campaign is refused as a missing one (404).
     if let Err(e) = crate::web::require_in_team(&state.db, &user, crate::web::Owned::Campaign(id)).await {
-        return outcome(html, id, Err(refusal(e)));
+        return outcome(html, id, Err(e));
     }
     let result = match uploaded::add(&state.db, id, Some(user.id), &files, name.as_deref()).await {
         Ok(s) => Ok(s),
-        Err(AddError::Files(errors)) => Err((StatusCode::BAD_REQUEST, errors.iter().map(ToString::to_string).collect())),
-        Err(AddError::App(e)) => Err(refusal(e)),
+        Err(AddError::Files(errors)) => Err(AppError::rejected(errors.iter().map(ToString::to_string).collect())),
+        Err(AddError::App(e)) => Err(e),
     };
     outcome(html, id, result)
 }

@@ -9,9 +9,9 @@ use argon2::password_hash::phc::PasswordHash;
 use argon2::password_hash::{PasswordHasher, PasswordVerifier};
 use argon2::{Algorithm, Argon2, Params, Version};
 use axum::extract::Request;
-use axum::http::{HeaderMap, Method, StatusCode, header};
+use axum::http::{HeaderMap, Method, header};
 use axum::middleware::Next;
-use axum::response::{IntoResponse, Response};
+use axum::response::Response;
 use base64::Engine;
 use sha2::{Digest, Sha256};
 use sqlx::Row;
@@ -481,22 +481,15 @@ impl std::fmt::Display for LoginError {
     }
 }
 
-impl LoginError {
-    /// The HTTP status of the refusal.
-    pub fn status(&self) -> StatusCode {
-        match self {
-            LoginError::Invalid => StatusCode::UNAUTHORIZED,
-            LoginError::Throttled { .. } | LoginError::TooFast { .. } => StatusCode::TOO_MANY_REQUESTS,
-            LoginError::Internal(e) => e.status(),
-        }
-    }
-
-    /// When to come back (`Retry-After`, seconds), for a refusal that says so.
-    pub fn retry_after_seconds(&self) -> Option<u64> {
-        match self {
-            LoginError::Throttled { seconds } | LoginError::TooFast { seconds } => Some((*seconds).max(1)),
-            LoginError::Invalid => None,
-            LoginError::Internal(e) => e.retry_after_seconds(),
+/// A refused sign-in is the [`AppError`] of its kind, with the same message (the one mapping
+/// to HTTP is there): a wrong password 401, a throttled attempt 429 with `Retry-After`, a
+/// server fault as it is.
+impl From<LoginError> for AppError {
+    fn from(e: LoginError) -> Self {
+        match e {
+            LoginError::Invalid => AppError::unauthorized(e.to_string()),
+            LoginError::Throttled { seconds } | LoginError::TooFast { seconds } => AppError::busy(e.to_string(), seconds),
+            LoginError::Internal(e) => e,
         }
     }
 }
@@ -815,7 +808,7 @@ pub async fn verify_origin(req: Request, next: Next) -> Response {
     if origin_allowed(req.method(), req.headers(), &trusted) {
         next.run(req).await
     } else {
-        (StatusCode::FORBIDDEN, "Refused: this request did not come from an Assay page (CSRF protection).").into_response()
+        AppError::forbidden("Refused: this request did not come from an Assay page (CSRF protection).").into_plain_response()
     }
 }
 

@@ -58,34 +58,16 @@ fn header_text(headers: &HeaderMap, name: &str) -> Option<String> {
     headers.get(name).and_then(|v| v.to_str().ok()).map(|s| s.trim().to_string()).filter(|s| !s.is_empty())
 }
 
-/// Why an import stored nothing: the status and what users read (file, line, problem).
-struct Refusal {
-    status: StatusCode,
-    errors: Vec<String>,
-}
-
-impl Refusal {
-    /// Wrong input: every problem found.
-    fn input(errors: Vec<String>) -> Self {
-        Refusal { status: StatusCode::BAD_REQUEST, errors }
-    }
-}
-
-impl From<AppError> for Refusal {
-    fn from(e: AppError) -> Self {
-        e.log();
-        Refusal { status: e.status(), errors: vec![e.public_message()] }
-    }
-}
 
 /// An upload's outcome as JSON: the summary, or the errors (file, line, problem). The form (HTML)
 /// is sent back to the import page; after an error with what was typed in it (`name`, `pair`),
 /// so that only the file must be chosen again.
-fn outcome(html: bool, result: Result<ImportSummary, Refusal>, typed: Option<(&str, Option<&str>)>) -> Response {
+fn outcome(html: bool, result: Result<ImportSummary, AppError>, typed: Option<(&str, Option<&str>)>) -> Response {
     match (html, result) {
         (true, Ok(s)) => Redirect::to(&format!("/import?done={}", url_escape(&summary_line(&s)))).into_response(),
-        (true, Err(r)) => {
-            let mut to = format!("/import?error={}", url_escape(&r.errors.join("\n")));
+        (true, Err(e)) => {
+            e.log();
+            let mut to = format!("/import?error={}", url_escape(&e.problems().join("\n")));
             if let Some((name, pair)) = typed {
                 to.push_str(&format!("&name={}", url_escape(name)));
                 if let Some(p) = pair {
@@ -95,7 +77,11 @@ fn outcome(html: bool, result: Result<ImportSummary, Refusal>, typed: Option<(&s
             Redirect::to(&to).into_response()
         }
         (false, Ok(s)) => Json(serde_json::json!({ "summary": s })).into_response(),
-        (false, Err(r)) => (r.status, Json(serde_json::json!({ "errors": r.errors }))).into_response(),
+        (false, Err(e)) => {
+            // The status is the error's (`AppError::status`); the body lists every problem.
+            e.log();
+            (e.status(), Json(serde_json::json!({ "errors": e.problems() }))).into_response()
+        }
     }
 }
 
@@ -222,9 +208,9 @@ async fn upload_import(
     let html = wants_html(&headers);
     let user = session.and_then(|Extension(s)| s.0).map(|s| s.user);
     let user = match user {
-        None => return (StatusCode::UNAUTHORIZED, "Please sign in.").into_response(),
+        None => return AppError::unauthorized("Please sign in.").into_plain_response(),
         Some(u) if u.role < Role::Organizer => {
-            return (StatusCode::FORBIDDEN, format!("This needs the {} role.", Role::Organizer.label())).into_response();
+            return AppError::forbidden(format!("This needs the {} role.", Role::Organizer.label())).into_plain_response();
         }
         Some(u) => u,
     };
@@ -242,19 +228,19 @@ async fn upload_import(
     };
     let upload = match upload {
         Ok(u) => u,
-        Err(e) => return outcome(html, Err(e.into()), None),
+        Err(e) => return outcome(html, Err(e), None),
     };
     // The new test sets' team: the one chosen on the form (one of the caller's), else their first.
     let wanted = match upload.team.as_deref().map(str::trim).filter(|t| !t.is_empty()) {
         None => None,
         Some(t) => match t.parse::<i64>() {
             Ok(t) => Some(t),
-            Err(_) => return outcome(html, Err(AppError::invalid("team", format!("{t:?} is not a team id")).into()), None),
+            Err(_) => return outcome(html, Err(AppError::invalid("team", format!("{t:?} is not a team id"))), None),
         },
     };
     let team = match crate::web::team_for_new(&state.db, &user, wanted).await {
         Ok(t) => t,
-        Err(e) => return outcome(html, Err(e.into()), None),
+        Err(e) => return outcome(html, Err(e), None),
     };
     let typed = Some((upload.test_set_name.as_str(), upload.pair.as_deref()));
     let name = if upload.test_set_name.is_empty() {
@@ -267,7 +253,7 @@ async fn upload_import(
     if let Some(p) = &upload.pair {
         match LanguagePair::parse(p) {
             Ok(pair) => opts.pair = Some(pair),
-            Err(e) => return outcome(html, Err(Refusal::input(vec![format!("language pair: {e}")])), typed),
+            Err(e) => return outcome(html, Err(AppError::invalid("pair", format!("language pair: {e}"))), typed),
         }
     }
     let file_name = upload.file_name.clone();
@@ -282,10 +268,10 @@ async fn upload_import(
     .await;
     let bundle = match parsed {
         Ok(Ok(b)) => b,
-        Ok(Err(errors)) => return outcome(html, Err(Refusal::input(error_lines(&errors))), typed),
-        Err(e) => return outcome(html, Err(AppError::internal(format!("the import task failed: {e}")).into()), typed),
+        Ok(Err(errors)) => return outcome(html, Err(AppError::rejected(error_lines(&errors))), typed),
+        Err(e) => return outcome(html, Err(AppError::internal(format!("the import task failed: {e}"))), typed),
     };
-    outcome(html, save_import_to(&state.db, &bundle, team).await.map_err(Refusal::from), typed)
+    outcome(html, save_import_to(&state.db, &bundle, team).await, typed)
 }
 
 /// One of the crowd link's pages in the campaign's interface language (issue 18 item 3).

@@ -186,7 +186,7 @@ impl Prepared {
     pub async fn add_metrics(&mut self, db: &Db) -> AppResult<()> {
         let (_, report, _) = crate::results::metrics::server::evaluate(db, self.info.id).await?;
         let Some(report) = report else { return Ok(()) };
-        let files = assay_core::metrics::report::report_files(&report.0).map_err(AppError::internal)?;
+        let files = assay_core::metrics::report::report_files(&report.0).map_err(|e| AppError::internal(format!("cannot encode the report: {e}")))?;
         self.metric_files = METRIC_FILES.iter().zip(files).map(|(name, (_, text))| (name.to_string(), text.into_bytes())).collect();
         let uploaded = crate::results::uploaded::list(db, self.info.id).await?;
         self.metrics_manifest = Some(json!({
@@ -207,7 +207,7 @@ impl Prepared {
     /// The computed files' names, in order, none of them computed (the standardized
     /// judgments alone are about 100 MB at a million judgments).
     pub fn computed_file_names(&self) -> AppResult<Vec<String>> {
-        let mut names = self.analysis.write_files(&mut bundle::NamesOnly, &self.bundle_options()).map_err(AppError::internal)?;
+        let mut names = self.analysis.write_files(&mut bundle::NamesOnly, &self.bundle_options()).map_err(AppError::from)?;
         names.extend(self.metric_files.iter().map(|(n, _)| n.clone()));
         Ok(names)
     }
@@ -222,7 +222,7 @@ impl Prepared {
             return Ok(Some(bytes.clone()));
         }
         let mut sink = bundle::OneFile { want, found: None };
-        self.analysis.write_files(&mut sink, &self.bundle_options()).map_err(AppError::internal)?;
+        self.analysis.write_files(&mut sink, &self.bundle_options()).map_err(AppError::from)?;
         Ok(sink.found)
     }
 
@@ -369,7 +369,7 @@ pub async fn write_zip(db: &Db, p: &Prepared, out: std::fs::File) -> AppResult<V
             }
         }
         let bundle = BundleOptions { name: &bundle_name, segments_in_test_set_order: true, darr_threshold: crate::analysis::export::DARR_THRESHOLD };
-        result.write_files(&mut ZipSink { zip: &mut zip, options }, &bundle).map_err(AppError::internal)?;
+        result.write_files(&mut ZipSink { zip: &mut zip, options }, &bundle).map_err(AppError::from)?;
         let small = metric_files.into_iter().chain([
             ("analysis.json".to_string(), analysis),
             ("agreement.json".to_string(), agreement),
@@ -395,11 +395,11 @@ struct ZipSink<'z, W: std::io::Write + std::io::Seek> {
 }
 
 impl<W: std::io::Write + std::io::Seek> bundle::FileSink for ZipSink<'_, W> {
-    fn file(&mut self, name: &str, write: &mut dyn FnMut(&mut dyn std::io::Write) -> std::io::Result<()>) -> Result<(), String> {
-        self.zip.start_file(name, self.options).map_err(|e| format!("cannot write the archive: {e}"))?;
+    fn file(&mut self, name: &str, write: &mut dyn FnMut(&mut dyn std::io::Write) -> std::io::Result<()>) -> Result<(), bundle::SinkError> {
+        self.zip.start_file(name, self.options).map_err(|e| bundle::SinkError::Archive { what: e.to_string() })?;
         // Buffered: the formats write a line at a time, which the compressor takes slowly.
         let mut buffered = std::io::BufWriter::with_capacity(64 * 1024, &mut *self.zip);
-        write(&mut buffered).and_then(|()| buffered.flush()).map_err(|e| format!("cannot write {name}: {e}"))
+        write(&mut buffered).and_then(|()| buffered.flush()).map_err(|source| bundle::SinkError::Write { file: name.to_string(), source })
     }
 }
 
@@ -456,7 +456,7 @@ pub async fn write_dir(db: &Db, p: &mut Prepared, kind: &Kind, dir: &std::path::
     match kind {
         Kind::All => {
             // Each written as it is made, none held.
-            names.extend(p.analysis.write_files(&mut bundle::DirSink { dir, written: None }, &p.bundle_options()).map_err(AppError::internal)?);
+            names.extend(p.analysis.write_files(&mut bundle::DirSink { dir, written: None }, &p.bundle_options()).map_err(AppError::from)?);
             for (name, bytes) in &p.metric_files {
                 write(name, bytes)?;
                 names.push(name.clone());

@@ -90,7 +90,7 @@ pub async fn archive(db: &Db, study_id: i64) -> AppResult<Vec<u8>> {
             "benchmark": a.benchmark,
         }));
     }
-    study_archive(&view, &arms, settings).map_err(AppError::internal)
+    study_archive(&view, &arms, settings).map_err(|e| AppError::internal(format!("cannot write the archive: {e}")))
 }
 
 fn csv_field(s: &str) -> String {
@@ -180,7 +180,7 @@ pub fn gains_csv(view: &StudyView) -> String {
 }
 
 /// The archive's bytes (`.tar.gz`), with the manifest last.
-pub fn study_archive(view: &StudyView, arms: &[ArmResult], campaigns: Vec<serde_json::Value>) -> Result<Vec<u8>, String> {
+pub fn study_archive(view: &StudyView, arms: &[ArmResult], campaigns: Vec<serde_json::Value>) -> std::io::Result<Vec<u8>> {
     let mut files: Vec<(String, Vec<u8>)> = vec![
         ("judgments.csv".into(), judgments_csv(arms).into_bytes()),
         ("gains.csv".into(), gains_csv(view).into_bytes()),
@@ -188,7 +188,7 @@ pub fn study_archive(view: &StudyView, arms: &[ArmResult], campaigns: Vec<serde_
             "task": t.task, "raw": t.raw, "z": t.z,
             "judgments": t.judgments, "judgments_excluded": t.judgments_excluded,
             "workers": t.workers, "workers_excluded": t.workers_excluded,
-        })).collect::<Vec<_>>()).map_err(|e| e.to_string())?),
+        })).collect::<Vec<_>>())?),
     ];
     for t in &view.tasks {
         files.push((format!("timeline-{}.svg", t.task), t.timeline_svg.clone().into_bytes()));
@@ -211,7 +211,7 @@ pub fn study_archive(view: &StudyView, arms: &[ArmResult], campaigns: Vec<serde_
         "waiting": view.waiting,
         "files": listed,
     });
-    files.push(("manifest.json".into(), serde_json::to_vec_pretty(&manifest).map_err(|e| e.to_string())?));
+    files.push(("manifest.json".into(), serde_json::to_vec_pretty(&manifest)?));
     let enc = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
     let mut b = tar::Builder::new(enc);
     let dir = format!("study-{}", view.study.id);
@@ -220,7 +220,7 @@ pub fn study_archive(view: &StudyView, arms: &[ArmResult], campaigns: Vec<serde_
         h.set_size(bytes.len() as u64);
         h.set_mode(0o644);
         h.set_entry_type(tar::EntryType::Regular);
-        b.append_data(&mut h, format!("{dir}/{name}"), bytes.as_slice()).map_err(|e| e.to_string())?;
+        b.append_data(&mut h, format!("{dir}/{name}"), bytes.as_slice())?;
     }
-    b.into_inner().and_then(|e| e.finish()).map_err(|e| format!("cannot write the archive: {e}"))
+    b.into_inner().and_then(|e| e.finish())
 }

@@ -9,6 +9,7 @@ mod decisions;
 mod esa;
 mod esa_campaign;
 mod esa_prefilled;
+mod errors_house;
 mod exports;
 mod faults;
 mod hostile;

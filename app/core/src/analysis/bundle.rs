@@ -13,17 +13,35 @@ use super::export::{self, ScoreKind};
 use super::formats::{self, WilcoxonMatrixStyle};
 use super::{AnalysisResult, GroupResult, JudgmentSet};
 
+/// A computed file that could not be written: which, and why.
+#[derive(Debug, thiserror::Error)]
+pub enum SinkError {
+    /// The file (or an archive's entry) could not be created.
+    #[error("cannot create {file}: {source}")]
+    Create { file: String, source: io::Error },
+    /// Writing the file's contents failed.
+    #[error("cannot write {file}: {source}")]
+    Write { file: String, source: io::Error },
+    /// What the file should hold cannot be written in its format (`problem` says what and
+    /// where: a span without a category has no MQM TSV row).
+    #[error("{file}: {problem}")]
+    Content { file: String, problem: String },
+    /// The archive the files go into failed (`what` says how).
+    #[error("cannot write the archive: {what}")]
+    Archive { what: String },
+}
+
 /// Where computed files go.
 pub trait FileSink {
     /// Writes one file called `name` with `write`.
-    fn file(&mut self, name: &str, write: &mut dyn FnMut(&mut dyn Write) -> io::Result<()>) -> Result<(), String>;
+    fn file(&mut self, name: &str, write: &mut dyn FnMut(&mut dyn Write) -> io::Result<()>) -> Result<(), SinkError>;
 }
 
 /// Takes no file: [`FileSink`] calls into it give the files' names alone, none computed.
 pub struct NamesOnly;
 
 impl FileSink for NamesOnly {
-    fn file(&mut self, _: &str, _: &mut dyn FnMut(&mut dyn Write) -> io::Result<()>) -> Result<(), String> {
+    fn file(&mut self, _: &str, _: &mut dyn FnMut(&mut dyn Write) -> io::Result<()>) -> Result<(), SinkError> {
         Ok(())
     }
 }
@@ -37,12 +55,12 @@ pub struct DirSink<'a> {
 }
 
 impl FileSink for DirSink<'_> {
-    fn file(&mut self, name: &str, write: &mut dyn FnMut(&mut dyn Write) -> io::Result<()>) -> Result<(), String> {
+    fn file(&mut self, name: &str, write: &mut dyn FnMut(&mut dyn Write) -> io::Result<()>) -> Result<(), SinkError> {
         let path = self.dir.join(name);
-        let file = std::fs::File::create(&path).map_err(|e| format!("cannot create {}: {e}", path.display()))?;
+        let file = std::fs::File::create(&path).map_err(|source| SinkError::Create { file: path.display().to_string(), source })?;
         let mut w = io::BufWriter::new(file);
         let started = std::time::Instant::now();
-        write(&mut w).and_then(|_| w.flush()).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+        write(&mut w).and_then(|_| w.flush()).map_err(|source| SinkError::Write { file: path.display().to_string(), source })?;
         if let Some(told) = self.written {
             told(name, started.elapsed().as_millis());
         }
@@ -57,10 +75,10 @@ pub struct OneFile<'a> {
 }
 
 impl FileSink for OneFile<'_> {
-    fn file(&mut self, name: &str, write: &mut dyn FnMut(&mut dyn Write) -> io::Result<()>) -> Result<(), String> {
+    fn file(&mut self, name: &str, write: &mut dyn FnMut(&mut dyn Write) -> io::Result<()>) -> Result<(), SinkError> {
         if name == self.want {
             let mut buf = Vec::new();
-            write(&mut buf).map_err(|e| format!("cannot write {name}: {e}"))?;
+            write(&mut buf).map_err(|source| SinkError::Write { file: name.to_string(), source })?;
             self.found = Some(buf);
         }
         Ok(())
@@ -87,7 +105,7 @@ pub fn write_result_files(
     result: &AnalysisResult,
     set: Option<&JudgmentSet>,
     o: &BundleOptions<'_>,
-) -> Result<Vec<String>, String> {
+) -> Result<Vec<String>, SinkError> {
     let names = &result.names;
     let mut files = Vec::new();
     let several_tasks = names.tasks.len() > 1;
@@ -96,7 +114,7 @@ pub fn write_result_files(
         let lp = &names.lang_pairs[g.lang_pair as usize];
         if several_tasks { format!("{}.{lp}", names.tasks[g.task as usize]) } else { lp.clone() }
     };
-    let mut put = |sink: &mut dyn FileSink, name: String, f: &mut dyn FnMut(&mut dyn Write) -> io::Result<()>| -> Result<(), String> {
+    let mut put = |sink: &mut dyn FileSink, name: String, f: &mut dyn FnMut(&mut dyn Write) -> io::Result<()>| -> Result<(), SinkError> {
         sink.file(&name, f)?;
         files.push(name);
         Ok(())
@@ -154,7 +172,7 @@ pub fn write_ranking_files(
     sink: &mut dyn FileSink,
     report: &super::ranking::PairReport,
     blocks: Option<&super::ranking::RankingData>,
-) -> Result<Vec<String>, String> {
+) -> Result<Vec<String>, SinkError> {
     use super::ranking::{write_head_to_head_csv, write_ranking_csv, write_wmt_ranking_csv};
     let lp = &report.pair;
     let mut files = vec![format!("ranking-{lp}.csv"), format!("head-to-head-{lp}.csv")];

@@ -78,52 +78,83 @@ impl fmt::Display for GoldError {
     }
 }
 
+/// What is wrong with one gold order (a line of a gold file).
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum OrderError {
+    #[error("the order is empty")]
+    Empty,
+    #[error("an empty place in the order (two '>' in a row, or one at an end)")]
+    EmptyPlace,
+    #[error("an empty system name in the order")]
+    EmptyName,
+    #[error("system {0:?} is in the order twice")]
+    Twice(String),
+    #[error("an order needs at least 2 systems, not {0}")]
+    TooFew(usize),
+    #[error("every system is tied: a gold order needs at least one strict preference")]
+    AllTied,
+    #[error("not a JSON object: {0}")]
+    NotJson(String),
+    #[error("not a JSON object")]
+    NotObject,
+    #[error("no \"segment\" (a string)")]
+    NoSegment,
+    #[error("a system name that is not a string")]
+    NameNotText,
+    #[error("\"order\" must be a list of groups of system names, best first")]
+    OrderShape,
+    #[error("no \"order\" (\"A > B = C\" or [[\"A\"], [\"B\", \"C\"]])")]
+    NoOrder,
+    #[error("expected 2 tab-separated columns (segment, order), found {0}")]
+    Columns(usize),
+}
+
 /// Ranks of an order's groups (best first): tied systems share the best rank of their group.
-fn ranks_of_groups(groups: Vec<Vec<String>>) -> Result<Vec<(String, u32)>, String> {
+fn ranks_of_groups(groups: Vec<Vec<String>>) -> Result<Vec<(String, u32)>, OrderError> {
     let mut out: Vec<(String, u32)> = Vec::new();
     let mut seen = HashSet::new();
     for group in groups {
         if group.is_empty() {
-            return Err("an empty place in the order (two '>' in a row, or one at an end)".into());
+            return Err(OrderError::EmptyPlace);
         }
         let rank = out.len() as u32 + 1;
         for system in group {
             let system = system.trim().to_string();
             if system.is_empty() {
-                return Err("an empty system name in the order".into());
+                return Err(OrderError::EmptyName);
             }
             if !seen.insert(system.clone()) {
-                return Err(format!("system {system:?} is in the order twice"));
+                return Err(OrderError::Twice(system));
             }
             out.push((system, rank));
         }
     }
     if out.len() < 2 {
-        return Err(format!("an order needs at least 2 systems, not {}", out.len()));
+        return Err(OrderError::TooFew(out.len()));
     }
     if out.iter().all(|(_, r)| *r == 1) {
-        return Err("every system is tied: a gold order needs at least one strict preference".into());
+        return Err(OrderError::AllTied);
     }
     Ok(out)
 }
 
 /// Parses `A > B = C > D`.
-pub fn parse_order(text: &str) -> Result<Vec<(String, u32)>, String> {
+pub fn parse_order(text: &str) -> Result<Vec<(String, u32)>, OrderError> {
     if text.trim().is_empty() {
-        return Err("the order is empty".into());
+        return Err(OrderError::Empty);
     }
     ranks_of_groups(text.split('>').map(|g| g.split('=').map(str::to_string).collect::<Vec<_>>()).map(|g| {
         if g.len() == 1 && g[0].trim().is_empty() { Vec::new() } else { g }
     }).collect())
 }
 
-fn parse_json_line(line: &str) -> Result<(String, Vec<(String, u32)>), String> {
-    let v: serde_json::Value = serde_json::from_str(line).map_err(|e| format!("not a JSON object: {e}"))?;
-    let obj = v.as_object().ok_or("not a JSON object")?;
+fn parse_json_line(line: &str) -> Result<(String, Vec<(String, u32)>), OrderError> {
+    let v: serde_json::Value = serde_json::from_str(line).map_err(|e| OrderError::NotJson(e.to_string()))?;
+    let obj = v.as_object().ok_or(OrderError::NotObject)?;
     let segment = match obj.get("segment") {
         Some(serde_json::Value::String(s)) => s.trim().to_string(),
         Some(serde_json::Value::Number(n)) => n.to_string(),
-        _ => return Err("no \"segment\" (a string)".into()),
+        _ => return Err(OrderError::NoSegment),
     };
     let ranks = match obj.get("order") {
         Some(serde_json::Value::String(s)) => parse_order(s)?,
@@ -134,15 +165,15 @@ fn parse_json_line(line: &str) -> Result<(String, Vec<(String, u32)>), String> {
                     serde_json::Value::String(s) => vec![s.clone()],
                     serde_json::Value::Array(a) => a
                         .iter()
-                        .map(|x| x.as_str().map(str::to_string).ok_or("a system name that is not a string".to_string()))
+                        .map(|x| x.as_str().map(str::to_string).ok_or(OrderError::NameNotText))
                         .collect::<Result<Vec<_>, _>>()?,
-                    _ => return Err("\"order\" must be a list of groups of system names, best first".into()),
+                    _ => return Err(OrderError::OrderShape),
                 };
                 out.push(names);
             }
             ranks_of_groups(out)?
         }
-        _ => return Err("no \"order\" (\"A > B = C\" or [[\"A\"], [\"B\", \"C\"]])".into()),
+        _ => return Err(OrderError::NoOrder),
     };
     Ok((segment, ranks))
 }
@@ -168,7 +199,7 @@ pub fn read_gold(file: &str, text: &str) -> Result<Vec<GoldOrder>, Vec<GoldError
         } else {
             let cols: Vec<&str> = line.split('\t').collect();
             if cols.len() != 2 {
-                Err(format!("expected 2 tab-separated columns (segment, order), found {}", cols.len()))
+                Err(OrderError::Columns(cols.len()))
             } else if out.is_empty() && errors.is_empty() && cols[0].trim().eq_ignore_ascii_case("segment") {
                 continue;
             } else {
@@ -185,7 +216,7 @@ pub fn read_gold(file: &str, text: &str) -> Result<Vec<GoldOrder>, Vec<GoldError
                     out.push(GoldOrder { line: n, segment, ranks });
                 }
             }
-            Err(problem) => errors.push(err(n, problem)),
+            Err(problem) => errors.push(err(n, problem.to_string())),
         }
     }
     if errors.is_empty() && out.is_empty() {
@@ -489,10 +520,10 @@ mod tests {
     fn orders_read_with_ties_and_every_problem_is_reported_with_its_line() {
         assert_eq!(parse_order("A > B = C > D").unwrap(), vec![("A".into(), 1), ("B".into(), 2), ("C".into(), 2), ("D".into(), 4)]);
         assert_eq!(parse_order(" A = B > C").unwrap(), vec![("A".into(), 1), ("B".into(), 1), ("C".into(), 3)]);
-        assert!(parse_order("A = B").unwrap_err().contains("at least one strict preference"));
-        assert!(parse_order("A").unwrap_err().contains("at least 2 systems"));
-        assert!(parse_order("A > > B").unwrap_err().contains("empty place"));
-        assert!(parse_order("A > B > A").unwrap_err().contains("twice"));
+        assert!(parse_order("A = B").unwrap_err().to_string().contains("at least one strict preference"));
+        assert!(parse_order("A").unwrap_err().to_string().contains("at least 2 systems"));
+        assert!(parse_order("A > > B").unwrap_err().to_string().contains("empty place"));
+        assert!(parse_order("A > B > A").unwrap_err().to_string().contains("twice"));
         let tsv = "segment\torder\n1\tA > B = C\n# a comment\n\n2\tC > A\n";
         let orders = read_gold("gold.tsv", tsv).unwrap();
         assert_eq!(orders.len(), 2);

@@ -124,11 +124,28 @@ pub struct SegmentRef<'a> {
     pub target: &'a str,
 }
 
+/// Why a span or a marked text has no MQM TSV row.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum MqmRowError {
+    /// Span `span` (1-based) has no error category: the TSV has no row for one.
+    #[error("span {span}: no error category")]
+    NoCategory { span: usize },
+    /// Span `span` (1-based) lies beyond the target.
+    #[error("span {span}: {start}–{end} does not fit the target ({len} characters)")]
+    DoesNotFit { span: usize, start: usize, end: usize, len: usize },
+    /// A text carries other than one `<v>…</v>` pair.
+    #[error("expected one <v>…</v> pair, found {opens} <v> and {closes} </v>")]
+    Markers { opens: usize, closes: usize },
+    /// The `</v>` comes first.
+    #[error("</v> comes before <v>")]
+    CloseFirst,
+}
+
 /// An Assay answer's spans as MQM TSV rows: one row per span (spans on the target; an
 /// omission, which has no place in the text, unmarked), a `No-error` row when there is none.
 /// Refuses a span without a category (the TSV has no row for one) and a span beyond the
 /// target.
-pub fn rows_for_answer(seg: SegmentRef<'_>, spans: &[Span]) -> Result<Vec<MqmRow>, String> {
+pub fn rows_for_answer(seg: SegmentRef<'_>, spans: &[Span]) -> Result<Vec<MqmRow>, MqmRowError> {
     let row = |error: Option<RowError>| MqmRow {
         line: 0,
         system: seg.system.to_string(),
@@ -149,9 +166,9 @@ pub fn rows_for_answer(seg: SegmentRef<'_>, spans: &[Span]) -> Result<Vec<MqmRow
         .iter()
         .enumerate()
         .map(|(i, s)| {
-            let category = s.category.clone().filter(|c| !c.trim().is_empty()).ok_or_else(|| format!("span {}: no error category", i + 1))?;
+            let category = s.category.clone().filter(|c| !c.trim().is_empty()).ok_or(MqmRowError::NoCategory { span: i + 1 })?;
             if !s.missing && (s.start >= s.end || s.end > len) {
-                return Err(format!("span {}: {}–{} does not fit the target ({len} characters)", i + 1, s.start, s.end));
+                return Err(MqmRowError::DoesNotFit { span: i + 1, start: s.start, end: s.end, len });
             }
             let (side, start, end) = if s.missing { (Side::Unmarked, 0, 0) } else { (Side::Target, s.start, s.end) };
             Ok(row(Some(RowError { category, severity: s.severity, side, start, end })))
@@ -194,7 +211,7 @@ fn unquote(field: &str) -> std::borrow::Cow<'_, str> {
 /// Removes one `<v>…</v>` pair: the text without it, the marked characters' offsets
 /// (`None` when the text has no marker), and whether the `</v>` was missing (the span then runs
 /// to the end of the text).
-fn strip_markers(text: &str) -> Result<(String, Option<(usize, usize)>, bool), String> {
+fn strip_markers(text: &str) -> Result<(String, Option<(usize, usize)>, bool), MqmRowError> {
     let opens = text.matches(OPEN).count();
     let closes = text.matches(CLOSE).count();
     match (opens, closes) {
@@ -206,12 +223,12 @@ fn strip_markers(text: &str) -> Result<(String, Option<(usize, usize)>, bool), S
             let start = before.chars().count();
             return Ok((format!("{before}{inside}"), Some((start, start + inside.chars().count())), true));
         }
-        _ => return Err(format!("expected one {OPEN}…{CLOSE} pair, found {opens} {OPEN} and {closes} {CLOSE}")),
+        _ => return Err(MqmRowError::Markers { opens, closes }),
     }
     let a = text.find(OPEN).expect("counted");
     let b = text.find(CLOSE).expect("counted");
     if b < a {
-        return Err(format!("{CLOSE} comes before {OPEN}"));
+        return Err(MqmRowError::CloseFirst);
     }
     let before = &text[..a];
     let inside = &text[a + OPEN.len()..b];

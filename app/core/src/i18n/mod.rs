@@ -600,41 +600,80 @@ pub fn parse<'a>(template: &str, text: &'a str) -> Option<Vec<(String, &'a str)>
     (at == text.len()).then_some(values)
 }
 
-/// An English text of the server catalog said in `lang`: the first of `candidates` whose
-/// English form `english` is (with its placeholders' values carried over), or `english` itself
-/// when it is none of them (a text the catalog does not have stays as it is).
-pub fn translate(lang: Lang, english: &str, candidates: &[Text]) -> String {
-    for &t in candidates {
-        if let Some(values) = parse(Lang::En.text(t), english) {
-            let args: Vec<(&str, &str)> = values.iter().map(|(k, v)| (k.as_str(), *v)).collect();
-            return fill(lang.text(t), &args);
-        }
-    }
-    english.to_string()
+/// A message of the server catalog to be said in the reader's language: its key and the
+/// values of its placeholders, rendered by the catalog of each language ([`Message::in_language`]).
+/// A text the catalog does not have (a problem of an answer worded where it was found) is
+/// [`Message::plain`] and reads the same in every language. Reads as its English text
+/// (`Display`, and `Deref` to `str`), for logs and tests.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Message {
+    key: Option<Text>,
+    args: Vec<(&'static str, String)>,
+    english: String,
 }
 
-/// The refusals an annotator can meet, for [`translate`].
-pub const REFUSALS: &[Text] = &[
-    Text::ErrNotSignedIn,
-    Text::ErrNotYours,
-    Text::ErrNotFound,
-    Text::ErrBlocked,
-    Text::ErrExpired,
-    Text::ErrReturned,
-    Text::ErrFinished,
-    Text::ErrNotStarted,
-    Text::ErrPracticeFirst,
-    Text::ErrReservationGone,
-    Text::ErrPracticeOver,
-    Text::ErrPracticeDone,
-    Text::ErrPracticeNotCurrent,
-    Text::ErrPracticeAnswered,
-    Text::ErrAnsweredAlready,
-    Text::ErrNotCurrent,
-    Text::ErrScreenAnswered,
-    Text::ErrNotOnScreen,
-    Text::ErrSameTime,
-];
+impl Message {
+    /// The catalog's `key` with its placeholders' values.
+    pub fn new(key: Text, args: &[(&'static str, &str)]) -> Self {
+        let args: Vec<(&'static str, String)> = args.iter().map(|(k, v)| (*k, v.to_string())).collect();
+        let english = Self::render(Lang::En, key, &args);
+        Message { key: Some(key), args, english }
+    }
+
+    /// A text the catalog does not have: every language reads it as it is.
+    pub fn plain(text: impl Into<String>) -> Self {
+        Message { key: None, args: Vec::new(), english: text.into() }
+    }
+
+    /// The catalog's key, if the message has one.
+    pub fn key(&self) -> Option<Text> {
+        self.key
+    }
+
+    /// The message in `lang`: the catalog's text of its key with the values filled in.
+    pub fn in_language(&self, lang: Lang) -> String {
+        match self.key {
+            Some(key) => Self::render(lang, key, &self.args),
+            None => self.english.clone(),
+        }
+    }
+
+    fn render(lang: Lang, key: Text, args: &[(&'static str, String)]) -> String {
+        let args: Vec<(&str, &str)> = args.iter().map(|(k, v)| (*k, v.as_str())).collect();
+        fill(lang.text(key), &args)
+    }
+}
+
+impl From<Text> for Message {
+    fn from(key: Text) -> Self {
+        Message::new(key, &[])
+    }
+}
+
+impl From<String> for Message {
+    fn from(text: String) -> Self {
+        Message::plain(text)
+    }
+}
+
+impl From<&str> for Message {
+    fn from(text: &str) -> Self {
+        Message::plain(text)
+    }
+}
+
+impl std::fmt::Display for Message {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.english)
+    }
+}
+
+impl std::ops::Deref for Message {
+    type Target = str;
+    fn deref(&self) -> &str {
+        &self.english
+    }
+}
 
 /// A practice item's reason (written in English when the campaign was launched, by
 /// `hit::practice`) in `lang`: the known forms with their quoted words carried over; any other
@@ -772,11 +811,11 @@ mod tests {
 
     #[test]
     fn refusals_and_reasons_are_translated_with_their_values() {
-        let en = fill(Lang::En.text(Text::ErrNotCurrent), &[("n", "4"), ("next", "3")]);
-        assert_eq!(en, "Item 4 is not the current item: answer item 3 next.");
-        assert_eq!(translate(Lang::De, &en, REFUSALS), "Element 4 ist nicht das aktuelle Element: Beantworten Sie als Nächstes Element 3.");
-        assert_eq!(translate(Lang::De, Lang::En.text(Text::ErrNotFound), REFUSALS), Lang::De.text(Text::ErrNotFound));
-        assert_eq!(translate(Lang::Ar, "Something unknown.", REFUSALS), "Something unknown.");
+        let en = Message::new(Text::ErrNotCurrent, &[("n", "4"), ("next", "3")]);
+        assert_eq!(en.to_string(), "Item 4 is not the current item: answer item 3 next.");
+        assert_eq!(en.in_language(Lang::De), "Element 4 ist nicht das aktuelle Element: Beantworten Sie als Nächstes Element 3.");
+        assert_eq!(Message::from(Text::ErrNotFound).in_language(Lang::De), Lang::De.text(Text::ErrNotFound));
+        assert_eq!(Message::plain("Something unknown.").in_language(Lang::Ar), "Something unknown.");
         assert_eq!(parse("a {x} b {y}", "a 1 b 22"), Some(vec![("x".to_string(), "1"), ("y".to_string(), "22")]));
         assert_eq!(parse("a {x} b", "a 1 c"), None);
         assert_eq!(parse("{x}.", "done."), Some(vec![("x".to_string(), "done")]));

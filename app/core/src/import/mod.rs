@@ -274,21 +274,41 @@ pub struct SystemOutput {
     pub spans: Vec<Option<Vec<crate::protocol::Span>>>,
 }
 
+/// What is wrong with pre-filled spans (of an imported output).
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+pub enum PrefillError {
+    /// Span `span` (1-based) is "undecided".
+    #[error("pre-filled span {span}: severity \"undecided\" cannot be pre-filled (give minor, major, critical or neutral)")]
+    Undecided { span: usize },
+    /// Span `span` (1-based) does not fit the text it marks.
+    #[error("pre-filled span {span}: {problem}")]
+    Span { span: usize, problem: crate::protocol::SpanError },
+    /// The field is not JSON (the parser's message, without its position).
+    #[error("the pre-filled spans are not JSON: {0}")]
+    NotJson(String),
+    /// The field is JSON but not a list.
+    #[error("the pre-filled spans must be a JSON list of {{\"start_i\", \"end_i\", \"severity\"}} objects")]
+    NotList,
+    /// A span of Appraise's form cannot be read.
+    #[error("pre-filled {0}")]
+    Appraise(crate::protocol::SpanError),
+}
+
 /// Checks pre-filled spans against the output they mark (the offset convention of
 /// [`crate::protocol::spans`]): each span non-empty, within the text and on grapheme
 /// boundaries, or an omission; its severity minor, major, critical or neutral (never
 /// `undecided`: a pre-filled span says how bad it is). Categories are kept as given; a
 /// campaign fits them to its scheme at launch. The first problem comes with the span's
 /// 1-based number.
-pub fn check_prefilled(text: &str, spans: &[crate::protocol::Span]) -> Result<(), String> {
+pub fn check_prefilled(text: &str, spans: &[crate::protocol::Span]) -> Result<(), PrefillError> {
     use crate::protocol::spans::{Scheme, Severity};
     for (i, s) in spans.iter().enumerate() {
         if s.severity == Severity::Undecided {
-            return Err(format!("pre-filled span {}: severity \"undecided\" cannot be pre-filled (give minor, major, critical or neutral)", i + 1));
+            return Err(PrefillError::Undecided { span: i + 1 });
         }
         // MQM's rules admit every other severity; the category is not checked here.
         let probe = crate::protocol::Span { category: Some("-".into()), ..s.clone() };
-        probe.validate(text, Scheme::Mqm).map_err(|e| format!("pre-filled span {}: {e}", i + 1))?;
+        probe.validate(text, Scheme::Mqm).map_err(|problem| PrefillError::Span { span: i + 1, problem })?;
     }
     Ok(())
 }
@@ -296,12 +316,12 @@ pub fn check_prefilled(text: &str, spans: &[crate::protocol::Span]) -> Result<()
 /// Reads a pre-filled spans field (TSV, JSONL, Appraise's `mqm`): Appraise's span JSON (a list
 /// of `{"start_i", "end_i", "severity", "error_type"}`, `"missing"` offsets for an omission),
 /// or Appraise's tutorial form `{"payload": [...]}`; blank or `null` is no spans given.
-pub(crate) fn parse_prefilled(value: &serde_json::Value) -> Result<Option<Vec<crate::protocol::Span>>, String> {
+pub(crate) fn parse_prefilled(value: &serde_json::Value) -> Result<Option<Vec<crate::protocol::Span>>, PrefillError> {
     use serde_json::Value;
     let list = match value {
         Value::Null => return Ok(None),
         Value::String(s) if s.trim().is_empty() => return Ok(None),
-        Value::String(s) => serde_json::from_str::<Value>(s.trim()).map_err(|e| format!("the pre-filled spans are not JSON: {}", appraise::strip_position(&e.to_string())))?,
+        Value::String(s) => serde_json::from_str::<Value>(s.trim()).map_err(|e| PrefillError::NotJson(appraise::strip_position(&e.to_string()).to_string()))?,
         Value::Object(o) if o.contains_key("payload") => o["payload"].clone(),
         other => other.clone(),
     };
@@ -310,9 +330,9 @@ pub(crate) fn parse_prefilled(value: &serde_json::Value) -> Result<Option<Vec<cr
         l => l,
     };
     if !list.is_array() {
-        return Err("the pre-filled spans must be a JSON list of {\"start_i\", \"end_i\", \"severity\"} objects".into());
+        return Err(PrefillError::NotList);
     }
-    crate::protocol::spans::spans_from_appraise_value(&list).map(Some).map_err(|e| format!("pre-filled {e}"))
+    crate::protocol::spans::spans_from_appraise_value(&list).map(Some).map_err(PrefillError::Appraise)
 }
 
 /// A system (lasting entity); the import formats only give names.

@@ -21,27 +21,42 @@ pub trait ImportSource {
     fn open(&mut self, path: &str) -> Result<Box<dyn Read + '_>, ImportError>;
 }
 
+/// Why an archive member's name is refused.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+pub(crate) enum PathError {
+    #[error("path contains a backslash or NUL character")]
+    Backslash,
+    #[error("absolute path not allowed")]
+    Absolute,
+    #[error("path traversal (`..`) not allowed")]
+    Traversal,
+    #[error("drive-letter path not allowed")]
+    DriveLetter,
+    #[error("empty path")]
+    Empty,
+}
+
 /// Normalises an archive member name; refuses absolute paths, `..`, backslashes and drive letters.
-pub(crate) fn clean_path(name: &str) -> Result<String, String> {
+pub(crate) fn clean_path(name: &str) -> Result<String, PathError> {
     if name.contains('\\') || name.contains('\0') {
-        return Err("path contains a backslash or NUL character".into());
+        return Err(PathError::Backslash);
     }
     if name.starts_with('/') {
-        return Err("absolute path not allowed".into());
+        return Err(PathError::Absolute);
     }
     let mut parts = Vec::new();
     for (i, part) in name.split('/').enumerate() {
         match part {
             "" | "." => continue,
-            ".." => return Err("path traversal (`..`) not allowed".into()),
+            ".." => return Err(PathError::Traversal),
             p if i == 0 && p.len() >= 2 && p.ends_with(':') => {
-                return Err("drive-letter path not allowed".into());
+                return Err(PathError::DriveLetter);
             }
             p => parts.push(p),
         }
     }
     if parts.is_empty() {
-        return Err("empty path".into());
+        return Err(PathError::Empty);
     }
     Ok(parts.join("/"))
 }
@@ -270,7 +285,7 @@ impl<R: Read + Seek> ZipSource<R> {
             let path = match clean_path(&raw_name) {
                 Ok(p) => p,
                 Err(why) => {
-                    errs.push(&raw_name, None, why);
+                    errs.push(&raw_name, None, why.to_string());
                     continue;
                 }
             };
@@ -392,7 +407,7 @@ impl TarGzSource {
             let path = match clean_path(&raw_name) {
                 Ok(p) => p,
                 Err(why) => {
-                    errs.push(&raw_name, None, why);
+                    errs.push(&raw_name, None, why.to_string());
                     if errs.full() {
                         break;
                     }

@@ -225,7 +225,7 @@ impl Rows<'_> {
         let spans = match get(Col::Spans).map(serde_json::Value::String).map(|v| super::parse_prefilled(&v)).transpose() {
             Ok(s) => s.flatten(),
             Err(problem) => {
-                loc.err(errs, problem);
+                loc.err(errs, problem.to_string());
                 return;
             }
         };

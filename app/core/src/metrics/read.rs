@@ -93,15 +93,24 @@ pub type HumanScores = Scores;
 /// A metric's scores.
 pub type MetricScores = Scores;
 
-fn parse_score(cell: &str) -> Result<Option<f64>, String> {
+/// A score cell that is not a score.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum ScoreError {
+    #[error("score {0:?} is not a finite number")]
+    NotFinite(String),
+    #[error("score {0:?} is not a number")]
+    NotANumber(String),
+}
+
+fn parse_score(cell: &str) -> Result<Option<f64>, ScoreError> {
     let c = cell.trim();
     if c.is_empty() || matches!(c, "None" | "none" | "null" | "NA" | "nan" | "NaN") {
         return Ok(None);
     }
     match c.parse::<f64>() {
         Ok(v) if v.is_finite() => Ok(Some(v)),
-        Ok(_) => Err(format!("score {c:?} is not a finite number")),
-        Err(_) => Err(format!("score {c:?} is not a number")),
+        Ok(_) => Err(ScoreError::NotFinite(c.to_string())),
+        Err(_) => Err(ScoreError::NotANumber(c.to_string())),
     }
 }
 
@@ -118,24 +127,40 @@ fn looks_like_pair(s: &str) -> bool {
     parts.len() == 2 && parts.iter().all(|p| !p.is_empty() && p.len() <= 8 && p.chars().all(|c| c.is_ascii_alphabetic() || c == '_'))
 }
 
+/// Why a file name is not an mt-metrics-eval score file's (`file` is the name without folders).
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum FileNameError {
+    #[error("{file:?} is not an mt-metrics-eval file (NAME.LEVEL.score)")]
+    NotScore { file: String },
+    #[error("{file:?} has no level (NAME.sys.score or NAME.seg.score)")]
+    NoLevel { file: String },
+    #[error("{file:?} holds {level}-level scores; only sys and seg files are read")]
+    NotRead { file: String, level: String },
+    #[error("{file:?}: unknown level {level:?} (sys or seg)")]
+    UnknownLevel { file: String, level: String },
+    /// Neither the name (`LP.NAME.sys.score`) nor its folder (`LP/NAME.sys.score`) gives one.
+    #[error("{file:?}: no language pair (LP/NAME.{level}.score or LP.NAME.{level}.score)")]
+    NoPair { file: String, level: &'static str },
+}
+
 /// What an mt-metrics-eval file name says: (language pair, name, level).
-pub fn mme_file_name(path: &str) -> Result<(String, String, Level), String> {
+pub fn mme_file_name(path: &str) -> Result<(String, String, Level), FileNameError> {
     let parts: Vec<&str> = path.split(['/', '\\']).filter(|p| !p.is_empty()).collect();
     let file = parts.last().copied().unwrap_or("");
     let dir = if parts.len() >= 2 { Some(parts[parts.len() - 2]) } else { None };
     let stem = file
         .strip_suffix(".score")
-        .ok_or_else(|| format!("{file:?} is not an mt-metrics-eval file (NAME.LEVEL.score)"))?;
+        .ok_or_else(|| FileNameError::NotScore { file: file.to_string() })?;
     let (rest, level) = stem
         .rsplit_once('.')
-        .ok_or_else(|| format!("{file:?} has no level (NAME.sys.score or NAME.seg.score)"))?;
+        .ok_or_else(|| FileNameError::NoLevel { file: file.to_string() })?;
     let level = match level {
         "sys" => Level::System,
         "seg" => Level::Segment,
         "doc" | "domain" => {
-            return Err(format!("{file:?} holds {level}-level scores; only sys and seg files are read"));
+            return Err(FileNameError::NotRead { file: file.to_string(), level: level.to_string() });
         }
-        other => return Err(format!("{file:?}: unknown level {other:?} (sys or seg)")),
+        other => return Err(FileNameError::UnknownLevel { file: file.to_string(), level: other.to_string() }),
     };
     if let Some((lp, name)) = rest.split_once('.')
         && looks_like_pair(lp)
@@ -145,10 +170,7 @@ pub fn mme_file_name(path: &str) -> Result<(String, String, Level), String> {
     }
     match dir {
         Some(d) if looks_like_pair(d) && !rest.is_empty() => Ok((d.to_string(), rest.to_string(), level)),
-        _ => Err(format!(
-            "{file:?}: no language pair (LP/NAME.{0}.score or LP.NAME.{0}.score)",
-            if level == Level::System { "sys" } else { "seg" }
-        )),
+        _ => Err(FileNameError::NoPair { file: file.to_string(), level: if level == Level::System { "sys" } else { "seg" } }),
     }
 }
 
@@ -161,7 +183,7 @@ pub fn read_mme(files: &[(String, String)]) -> Result<Vec<Scores>, Vec<ReadError
         let (pair, name, level) = match mme_file_name(path) {
             Ok(x) => x,
             Err(e) => {
-                errors.push(ReadError::new(path, None, e));
+                errors.push(ReadError::new(path, None, e.to_string()));
                 continue;
             }
         };
@@ -192,7 +214,7 @@ pub fn read_mme(files: &[(String, String)]) -> Result<Vec<Scores>, Vec<ReadError
             let score = match parse_score(cell) {
                 Ok(s) => s,
                 Err(e) => {
-                    errors.push(ReadError::new(path, Some(ln), e));
+                    errors.push(ReadError::new(path, Some(ln), e.to_string()));
                     continue;
                 }
             };
@@ -297,7 +319,7 @@ fn tsv_rows(file: &str, text: &str, errors: &mut Vec<ReadError>) -> Vec<Row> {
         let score = match parse_score(f[score_c.unwrap_or(0)]) {
             Ok(s) => s,
             Err(e) => {
-                errors.push(ReadError::new(file, Some(ln), e));
+                errors.push(ReadError::new(file, Some(ln), e.to_string()));
                 continue;
             }
         };
@@ -347,7 +369,7 @@ fn jsonl_rows(file: &str, text: &str, errors: &mut Vec<ReadError>) -> Vec<Row> {
             Some(serde_json::Value::String(s)) => match parse_score(s) {
                 Ok(x) => x,
                 Err(e) => {
-                    errors.push(ReadError::new(file, Some(ln), e));
+                    errors.push(ReadError::new(file, Some(ln), e.to_string()));
                     continue;
                 }
             },
@@ -506,9 +528,9 @@ mod tests {
     fn mme_layouts_and_refusals() {
         assert_eq!(mme_file_name("scores/en-de/BLEU-refA.sys.score").unwrap(), ("en-de".into(), "BLEU-refA".into(), Level::System));
         assert_eq!(mme_file_name("out/de-en.assay-z.seg.score").unwrap(), ("de-en".into(), "assay-z".into(), Level::Segment));
-        assert!(mme_file_name("en-de/BLEU-refA.doc.score").unwrap_err().contains("only sys and seg"));
+        assert!(mme_file_name("en-de/BLEU-refA.doc.score").unwrap_err().to_string().contains("only sys and seg"));
         assert!(mme_file_name("en-de/BLEU-refA.domain.score").is_err());
-        assert!(mme_file_name("BLEU.sys.score").unwrap_err().contains("language pair"));
+        assert!(mme_file_name("BLEU.sys.score").unwrap_err().to_string().contains("language pair"));
     }
 
     #[test]

@@ -72,7 +72,7 @@ fn write_significance(out: &mut String, pair: &str, scorer: &str, m: &Significan
 }
 
 /// Every file of the report, (name, text), in the order of [`REPORT_FILES`].
-pub fn report_files(r: &MetaReport) -> Result<Vec<(&'static str, String)>, String> {
+pub fn report_files(r: &MetaReport) -> Result<Vec<(&'static str, String)>, serde_json::Error> {
     let mut sys = String::from("pair,metric,systems,pearson,pearson_p,pearson_lower,pearson_upper,spearman,spearman_p,spearman_lower,spearman_upper,kendall,kendall_p,kendall_lower,kendall_upper,pairwise_accuracy,pairs,soft_pairwise_accuracy,significance_agreement\n");
     let mut seg = String::from("pair,metric,cells,kendall_b,kendall_b_p,kendall_c,kendall_c_p,pearson,pearson_p,darr_kendall,darr_concordant,darr_discordant,acc_eq,acc_eq_epsilon,acc_eq_pairs\n");
     let mut tests = String::from("pair,test,metric_a,metric_b,p_value,statistic\n");
@@ -141,7 +141,7 @@ pub fn report_files(r: &MetaReport) -> Result<Vec<(&'static str, String)>, Strin
             }
         }
     }
-    let json = serde_json::to_string_pretty(r).map_err(|e| format!("cannot encode the report: {e}"))?;
+    let json = serde_json::to_string_pretty(r)?;
     Ok(vec![
         ("system-level.csv", sys),
         ("segment-level.csv", seg),

@@ -123,7 +123,7 @@ pub fn read_upload(files: &[(String, String)], default_name: Option<&str>, shape
         let read = match format {
             // A browser sends a file's name without its folder: a score file named without its
             // language pair (METRIC-REF.sys.score) is the campaign's pair's.
-            None if super::read::mme_file_name(file).is_err_and(|e| e.contains("no language pair")) => {
+            None if matches!(super::read::mme_file_name(file), Err(super::read::FileNameError::NoPair { .. })) => {
                 let base = file.rsplit(['/', '\\']).next().unwrap_or(file);
                 let as_pair = format!("{}/{base}", shape.pair);
                 read_mme(&[(as_pair.clone(), text.clone())]).map_err(|errors| {
