@@ -273,9 +273,9 @@ fn parts(counts: &Counts) -> Vec<Vec<usize>> {
         part[start] = id;
         let mut stack = vec![start];
         while let Some(u) = stack.pop() {
-            for v in 0..n {
-                if part[v] == usize::MAX && counts.total(u, v) > 0 {
-                    part[v] = id;
+            for (v, p) in part.iter_mut().enumerate() {
+                if *p == usize::MAX && counts.total(u, v) > 0 {
+                    *p = id;
                     members.push(v);
                     stack.push(v);
                 }
@@ -344,7 +344,8 @@ fn cholesky_solve(mut a: Vec<f64>, mut b: Vec<f64>, k: usize) -> Option<Vec<f64>
         for m in 0..c {
             d -= a[c * k + m] * a[c * k + m];
         }
-        if !(d > 0.0) {
+        // Not positive (or NaN): not positive definite.
+        if d.partial_cmp(&0.0) != Some(std::cmp::Ordering::Greater) {
             return None;
         }
         let d = d.sqrt();

@@ -248,7 +248,7 @@ mod tests {
             (&format!("{header}1,,B,a,w\n"), 2, "system_a is empty"),
             (&format!("{header}1,A,B,a\n"), 2, "4 fields, but the header has 5"),
             (&format!("{header}1,A,\"B,a,w\n2,A,B,a,w\n"), 2, "is a quote not closed?"),
-            (&format!("segment,system_a,system_b,winner,worker,pair\n1,A,B,a,w,../x\n"), 2, "not a language pair"),
+            ("segment,system_a,system_b,winner,worker,pair\n1,A,B,a,w,../x\n", 2, "not a language pair"),
         ];
         for (text, line, words) in cases {
             let e = read(text).unwrap_err();

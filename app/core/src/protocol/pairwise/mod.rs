@@ -166,13 +166,13 @@ impl Protocol for PairwisePreference {
         if answer.score2.is_some() {
             return Err(InvalidAnswer::new("score2", "A preference between two translations takes one choice, not two scores."));
         }
-        if let Some(score) = answer.score {
-            if score != preference.winner.score_of_a() {
-                return Err(InvalidAnswer::new(
-                    "score",
-                    format!("The score {score} does not match the choice {:?} (1 for A, 0.5 for about the same, 0 for B).", preference.winner.as_str()),
-                ));
-            }
+        if let Some(score) = answer.score
+            && score != preference.winner.score_of_a()
+        {
+            return Err(InvalidAnswer::new(
+                "score",
+                format!("The score {score} does not match the choice {:?} (1 for A, 0.5 for about the same, 0 for B).", preference.winner.as_str()),
+            ));
         }
         if answer.detail.rank.is_some() || !answer.detail.spans.is_empty() || answer.detail.document_score.is_some() {
             return Err(InvalidAnswer::new("detail", "A preference between two translations takes a choice only (no rank, error spans or document score)."));
