@@ -13,6 +13,7 @@
 
 pub mod degrade;
 mod documents;
+pub mod evidence;
 pub mod practice;
 mod ranking;
 #[cfg(test)]
