@@ -672,6 +672,19 @@ impl QualityGate {
 }
 
 impl CampaignSettings {
+    /// What becomes of a worker the reliability test cannot judge, as the campaign applies it:
+    /// the quality gate's "hold" holds; else the design's choice ("hold" without the gate, which
+    /// the designer's check refuses, keeps).
+    pub fn thin_evidence_with(&self, gate: QualityGate) -> ThinEvidence {
+        match (gate.mode, gate.unsure, self.thin_evidence) {
+            (GateMode::RequirePass, GateUnsure::Hold, _) => ThinEvidence::Hold,
+            (_, _, ThinEvidence::Hold) => ThinEvidence::Keep,
+            (_, _, policy) => policy,
+        }
+    }
+}
+
+impl CampaignSettings {
     /// The design as a campaign of `task` means it: every wording text still at the generic
     /// default (what a draft sent without wording gets from serde: DA adequacy's English) is
     /// replaced by the task's own, in the design's language names. Texts the organizer wrote

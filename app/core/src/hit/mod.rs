@@ -14,6 +14,7 @@
 pub mod degrade;
 mod documents;
 pub mod evidence;
+pub mod figures;
 pub mod practice;
 mod ranking;
 #[cfg(test)]
