@@ -52,7 +52,7 @@ impl EvidencePlan {
     pub fn fate(policy: ThinEvidence) -> &'static str {
         match policy {
             ThinEvidence::Keep => "kept in the scores unchecked, flagged for review: careless work is paid for and counted",
-            ThinEvidence::Hold => "held: no completion code until you approve them, every careful worker included",
+            ThinEvidence::Hold => "held: no completion code until you approve them (every careful worker included) and out of the scores",
             ThinEvidence::Exclude => "excluded: their judgments, paid for, will not reach the scores",
         }
     }
@@ -87,12 +87,19 @@ impl EvidencePlan {
         ))
     }
 
-    /// The launch's answer: refused with the consequence unless the organizer `acknowledged`
-    /// it ("I know").
+    /// Whether launching this design needs the organizer's "I know": some HIT cannot reach the
+    /// minimum and the campaign loses what such workers did (held or excluded). Kept, they lose
+    /// nothing paid for: the designer warns, the launch goes ahead.
+    pub fn needs_i_know(&self, policy: ThinEvidence) -> bool {
+        self.is_thin() && policy != ThinEvidence::Keep
+    }
+
+    /// The launch's answer: refused with the consequence when it [needs "I know"](Self::needs_i_know)
+    /// and the organizer has not `acknowledged` it.
     pub fn refusal(&self, policy: ThinEvidence, acknowledged: bool) -> Result<(), ThinEvidenceRefusal> {
         match self.consequence(policy) {
-            Some(c) if !acknowledged => Err(ThinEvidenceRefusal(format!(
-                "{c} Add bad references (or longer HITs), or launch knowing it (\u{201c}I know\u{201d} in the designer)."
+            Some(c) if self.needs_i_know(policy) && !acknowledged => Err(ThinEvidenceRefusal(format!(
+                "{c} Add bad references (or longer HITs), keep such workers, or launch knowing it (\u{201c}I know\u{201d} in the designer)."
             ))),
             _ => Ok(()),
         }

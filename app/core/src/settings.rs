@@ -324,8 +324,8 @@ pub enum ThinEvidence {
     /// In the scores, flagged for review; the completion code is given (loses nothing paid for).
     #[default]
     Keep,
-    /// The completion code waits for the organizer's approval (the quality gate's "hold"); in
-    /// the scores, flagged.
+    /// The completion code waits for the organizer's approval (the quality gate's "hold"); out
+    /// of the scores, as excluded.
     Hold,
     /// Out of the scores (what the authors' scripts do: "not enough evidence" is not a pass).
     Exclude,
@@ -350,7 +350,7 @@ impl ThinEvidence {
     pub fn label(self) -> &'static str {
         match self {
             ThinEvidence::Keep => "keep them in the scores, flagged for review",
-            ThinEvidence::Hold => "hold their completion code until I approve them (needs the quality gate; kept in the scores)",
+            ThinEvidence::Hold => "hold their completion code until I approve them (needs the quality gate; out of the scores)",
             ThinEvidence::Exclude => "exclude them from the scores",
         }
     }

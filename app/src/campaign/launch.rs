@@ -1012,6 +1012,7 @@ pub async fn check_design_as(db: &Db, draft: &CampaignDraft, reachable: bool) ->
                 check.implications = figures;
                 let policy = thin_evidence_policy(&draft.settings, draft.gate);
                 check.thin_evidence = evidence.consequence(policy);
+                check.needs_i_know = evidence.needs_i_know(policy);
                 check.evidence = Some(evidence);
             }
             Err(e) => check.problems.push(problem_of(e)?),

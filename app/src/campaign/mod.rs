@@ -135,10 +135,12 @@ pub struct DesignCheck {
     /// What the built HITs give the reliability test per worker's HIT (`None` until they build).
     #[serde(default)]
     pub evidence: Option<assay_core::evidence::EvidencePlan>,
-    /// When some HIT cannot reach the test's minimum: what launching it costs, in words (the
-    /// launch needs the organizer's "I know", `settings.accept_thin_evidence`).
+    /// When some HIT cannot reach the test's minimum: what launching it costs, in words.
     #[serde(default)]
     pub thin_evidence: Option<String>,
+    /// The launch needs the organizer's "I know" (the campaign would lose what such workers did).
+    #[serde(default)]
+    pub needs_i_know: bool,
 }
 
 /// Progress of a launched campaign (the status page).

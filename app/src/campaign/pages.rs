@@ -1042,6 +1042,7 @@ mod tests {
 #[component]
 fn CheckView(check: DesignCheck, settings: RwSignal<CampaignSettings>, dry_run: DryRunAction) -> impl IntoView {
     let problems = check.problems;
+    let needs_i_know = check.needs_i_know;
     if problems.is_empty() {
         let evidence = check.evidence.clone();
         let thin = check.thin_evidence.clone();
@@ -1064,11 +1065,13 @@ fn CheckView(check: DesignCheck, settings: RwSignal<CampaignSettings>, dry_run: 
             {thin.map(|words| view! {
                 <div class="warning" role="alert" id="thin-evidence-warning">
                     <p id="thin-evidence-words">{words}</p>
+                    {needs_i_know.then(|| view! {
                     <label class="check">
                         <input type="checkbox" id="accept-thin-evidence" prop:checked=move || settings.with(|s| s.accept_thin_evidence)
                             on:change=move |ev| settings.update(|s| s.accept_thin_evidence = event_target_checked(&ev))/>
                         "I know: launch this design anyway"
                     </label>
+                    })}
                 </div>
             })}
         })

@@ -533,6 +533,7 @@ async fn a_design_whose_hits_cannot_reach_the_reliability_test_launches_only_wit
             assert_eq!((e.fewest, e.most, e.thin_hits, e.min_pairs), (2, 2, 8, 5));
             let words = check.thin_evidence.clone().unwrap();
             assert!(words.contains("each worker's HIT has 2 reliability pairs") && words.contains("needs 5") && words.contains("excluded"), "{words}");
+            assert!(check.needs_i_know);
 
             let id = create_campaign(&db, &d, uid).await.unwrap();
             match launch_campaign_checked(&db, id).await {
@@ -551,6 +552,13 @@ async fn a_design_whose_hits_cannot_reach_the_reliability_test_launches_only_wit
             update_campaign(&db, id, &d).await.unwrap();
             assert_eq!(launch_campaign_checked(&db, id).await.unwrap().hits, 8);
         }
+        // Kept (the default), such workers lose nothing paid for: warned, launched.
+        let mut d = draft(set, systems.clone(), "da-fluency", 28, 2);
+        (d.name, d.settings.hit_length, d.settings.bad_refs, d.settings.repeats, d.settings.refs, d.settings.sets) = ("kept".into(), 20, 2, 2, 2, 2);
+        let check = check_design(&db, &d).await.unwrap();
+        assert!(check.thin_evidence.unwrap().contains("kept in the scores unchecked") && !check.needs_i_know);
+        let id = create_campaign(&db, &d, uid).await.unwrap();
+        assert_eq!(launch_campaign_checked(&db, id).await.unwrap().hits, 8);
         // The default design (100 items, 10 bad references) reaches the minimum: nothing to say.
         let d = draft(set, systems.clone(), "da-source", 70, 1);
         let check = check_design(&db, &d).await.unwrap();

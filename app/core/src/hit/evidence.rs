@@ -97,8 +97,11 @@ mod tests {
         assert!(refused.contains("needs 5"), "{refused}");
         assert!(refused.contains("excluded"), "{refused}");
         assert!(refused.contains("No judgment of a one-HIT worker will reach the scores"), "{refused}");
-        assert!(p.refusal(ThinEvidence::Keep, false).unwrap_err().0.contains("kept in the scores unchecked"));
         assert!(p.refusal(ThinEvidence::Hold, false).unwrap_err().0.contains("held"));
+        // Kept, such workers lose nothing paid for: the designer warns, the launch goes ahead.
+        assert!(p.consequence(ThinEvidence::Keep).unwrap().contains("kept in the scores unchecked"));
+        assert!(!p.needs_i_know(ThinEvidence::Keep) && p.needs_i_know(ThinEvidence::Exclude));
+        assert_eq!(p.refusal(ThinEvidence::Keep, false), Ok(()));
         assert_eq!(p.refusal(ThinEvidence::Exclude, true), Ok(()));
     }
 
