@@ -1028,6 +1028,17 @@ mod tests {
         assert!(missing.is_empty(), "fields without help: {missing:?}");
     }
 
+    /// Which fields the designer shows is asked of the task (`TaskKind::designer`): no task's
+    /// name is written on the page (it compared names, issue 38).
+    #[test]
+    fn the_designer_names_no_task() {
+        let page = include_str!("pages.rs");
+        for t in crate::model::TaskKind::ALL {
+            let literal = format!("\"{}\"", t.as_str());
+            assert!(!page.contains(&literal), "the page names the task {literal}");
+        }
+    }
+
     #[test]
     fn durations_and_times_read_plainly() {
         assert_eq!(super::duration(45.4), "45 s");
