@@ -20,6 +20,8 @@
 //!
 //! Statistics live in the `assay-stats` crate, beneath this one.
 
+pub mod designer;
+pub mod evidence;
 pub mod i18n;
 pub mod instructions;
 pub mod limits;

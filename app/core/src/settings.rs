@@ -306,6 +306,54 @@ pub struct CampaignSettings {
     /// Critical may be marked.
     pub mqm: crate::protocol::mqm::MqmSettings,
     pub wording: Wording,
+    /// What becomes of a worker the reliability test cannot judge (fewer pairs than its
+    /// minimum: "not enough evidence"); default: kept, flagged (nothing paid for is lost).
+    pub thin_evidence: ThinEvidence,
+    /// The organizer's "I know": launch although some HIT cannot give its worker the
+    /// reliability test's minimum of pairs ([`crate::hit::evidence`]); without it such a
+    /// design is refused at launch.
+    pub accept_thin_evidence: bool,
+}
+
+/// What a campaign does with a worker whose reliability test says "not enough evidence" (too
+/// few pairs to test). Applied by the campaign's analysis (who is left out of the scores) and
+/// the quality gate (whose completion code waits).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, Default)]
+#[serde(rename_all = "kebab-case")]
+pub enum ThinEvidence {
+    /// In the scores, flagged for review; the completion code is given (loses nothing paid for).
+    #[default]
+    Keep,
+    /// The completion code waits for the organizer's approval (the quality gate's "hold"); out
+    /// of the scores, as excluded.
+    Hold,
+    /// Out of the scores (what the authors' scripts do: "not enough evidence" is not a pass).
+    Exclude,
+}
+
+impl ThinEvidence {
+    pub const ALL: [ThinEvidence; 3] = [ThinEvidence::Keep, ThinEvidence::Hold, ThinEvidence::Exclude];
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ThinEvidence::Keep => "keep",
+            ThinEvidence::Hold => "hold",
+            ThinEvidence::Exclude => "exclude",
+        }
+    }
+
+    pub fn parse(s: &str) -> Option<ThinEvidence> {
+        ThinEvidence::ALL.into_iter().find(|t| t.as_str() == s)
+    }
+
+    /// The designer's words for the choice.
+    pub fn label(self) -> &'static str {
+        match self {
+            ThinEvidence::Keep => "keep them in the scores, flagged for review",
+            ThinEvidence::Hold => "hold their completion code until I approve them (needs the quality gate; out of the scores)",
+            ThinEvidence::Exclude => "exclude them from the scores",
+        }
+    }
 }
 
 /// What a document-level screen shows besides the segment being judged.
@@ -380,6 +428,8 @@ impl Default for CampaignSettings {
             show_prefilled: true,
             mqm: crate::protocol::mqm::MqmSettings::default(),
             wording: Wording::default(),
+            thin_evidence: ThinEvidence::Keep,
+            accept_thin_evidence: false,
         }
     }
 }
@@ -617,6 +667,19 @@ impl QualityGate {
             (GateMode::RequirePass, GateUnsure::Hold) => {
                 "the completion code needs a pass of the reliability test; not enough evidence is held for review".into()
             }
+        }
+    }
+}
+
+impl CampaignSettings {
+    /// What becomes of a worker the reliability test cannot judge, as the campaign applies it:
+    /// the quality gate's "hold" holds; else the design's choice ("hold" without the gate, which
+    /// the designer's check refuses, keeps).
+    pub fn thin_evidence_with(&self, gate: QualityGate) -> ThinEvidence {
+        match (gate.mode, gate.unsure, self.thin_evidence) {
+            (GateMode::RequirePass, GateUnsure::Hold, _) => ThinEvidence::Hold,
+            (_, _, ThinEvidence::Hold) => ThinEvidence::Keep,
+            (_, _, policy) => policy,
         }
     }
 }

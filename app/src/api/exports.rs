@@ -41,7 +41,7 @@ async fn export(
     let (filter, name) = (q.filter()?, q.name()?);
     // (The file and the settings are checked first: their refusals say nothing of the campaign.)
     crate::web::require_in_team(&state.db, &user, crate::web::Owned::Campaign(id)).await?;
-    let settings = crate::results::build::settings(q.options());
+    let settings = crate::results::build::campaign_settings(&state.db, id, q.options()).await?;
     let mut p = export::prepare(&state.db, id, settings, &kind, filter, &name).await?;
     if export::wants_metrics(&kind) {
         p.add_metrics(&state.db).await?;

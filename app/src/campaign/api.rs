@@ -84,13 +84,15 @@ pub async fn update_campaign(campaign_id: i64, draft: CampaignDraft) -> Result<(
     Ok(launch::update_campaign(&state.db, campaign_id, &draft).await.map_err(|e| e.in_argument("campaign_id"))?)
 }
 
-/// Builds and stores the HITs of a draft campaign; work can be handed out afterwards.
+/// Builds and stores the HITs of a draft campaign; work can be handed out afterwards. A design
+/// whose HITs cannot give a worker the reliability test's minimum of pairs is refused
+/// (`accept_thin_evidence`, with the consequence in words) unless it says "I know".
 #[server(endpoint = "launch_campaign")]
 pub async fn launch_campaign(campaign_id: i64) -> Result<LaunchSummary, ServerFnError> {
     let user = web::require(Role::Organizer)?;
     let state = web::app_state()?;
     web::require_in_team(&state.db, &user, web::Owned::Campaign(campaign_id)).await.map_err(|e| e.in_argument("campaign_id"))?;
-    Ok(launch::launch_campaign(&state.db, campaign_id).await.map_err(|e| e.in_argument("campaign_id"))?)
+    Ok(launch::launch_campaign_checked(&state.db, campaign_id).await.map_err(|e| e.in_argument("campaign_id"))?)
 }
 
 /// Every campaign (organizers).

@@ -16,6 +16,8 @@ use crate::hit::{
     self, Candidate, Hit, HitDesign, JudgmentsWanted, WordOrderDesign,
 };
 use crate::model::{CampaignStatus, ItemType, TaskKind};
+use assay_core::evidence::EvidencePlan;
+use assay_core::settings::ThinEvidence;
 use sqlx::Row;
 use std::collections::{BTreeMap, HashMap};
 
@@ -638,7 +640,38 @@ fn practice(spec: &Spec<'_>, m: &Material) -> AppResult<Vec<PlannedPractice>> {
     Ok(items.into_iter().map(|item| PlannedPractice { segment_id: ids[item.text], item }).collect())
 }
 
-async fn plan(db: &Db, spec: &Spec<'_>) -> AppResult<(Vec<PlannedHit>, Vec<Option<String>>, Vec<PlannedPractice>)> {
+/// What the built HITs give the reliability test per worker's HIT (issue 38): the minimum is
+/// the analysis's ([`crate::analysis::QcSettings`]), with the gold check's for ranking.
+fn evidence_of(spec: &Spec<'_>, hits: &[Hit]) -> EvidencePlan {
+    let s = spec.settings;
+    let gold_min = if spec.task == TaskKind::Ranking && s.rank_gold_blocks > 0 { s.rank_gold_min_pairs } else { 0 };
+    hit::evidence::plan(hits, assay_core::analysis::QcSettings::default().min_pairs, gold_min)
+}
+
+/// What becomes of a worker the reliability test cannot judge, as the campaign applies it
+/// ([`CampaignSettings::thin_evidence_with`]).
+pub fn thin_evidence_policy(settings: &CampaignSettings, gate: crate::campaign::QualityGate) -> ThinEvidence {
+    settings.thin_evidence_with(gate)
+}
+
+impl From<hit::evidence::ThinEvidenceRefusal> for AppError {
+    fn from(e: hit::evidence::ThinEvidenceRefusal) -> Self {
+        AppError::invalid("accept_thin_evidence", e.0)
+    }
+}
+
+/// A design built: the HITs to store, the reference each group shows, the practice items, what
+/// the HITs give the reliability test, and what they imply (the designer's figures, counted on
+/// the HITs built).
+struct Planned {
+    hits: Vec<PlannedHit>,
+    references: Vec<Option<String>>,
+    practice: Vec<PlannedPractice>,
+    evidence: EvidencePlan,
+    figures: crate::campaign::Implications,
+}
+
+async fn plan(db: &Db, spec: &Spec<'_>) -> AppResult<Planned> {
     if spec.systems.is_empty() {
         return Err(problem("choose at least one system"));
     }
@@ -660,7 +693,13 @@ async fn plan(db: &Db, spec: &Spec<'_>) -> AppResult<(Vec<PlannedHit>, Vec<Optio
         }
         let units = document_units(&m, &practice);
         let hits = hit::build_document_hits(&units, &document_design(spec.settings), spec.seed).map_err(|e| problem(e.to_string()))?;
-        return Ok((materialize(spec, &m, hits)?, reference_name, practice));
+        let evidence = evidence_of(spec, &hits);
+        // A segment's expected time is its source words × seconds per word, as the builder
+        // fills a HIT (copies count as often as they are shown).
+        let words: HashMap<&str, usize> = units.iter().flat_map(|u| u.segments.iter().map(|s| (s.segment.as_str(), s.source_words.max(1)))).collect();
+        let per_word = spec.settings.seconds_per_source_word;
+        let figures = hit::figures::of_hits(spec.settings, spec.systems.len(), &hits, |i| words.get(i.segment.as_str()).copied().unwrap_or(1) as f64 * per_word);
+        return Ok(Planned { hits: materialize(spec, &m, hits)?, references: reference_name, practice, evidence, figures });
     }
     let cands = candidates(spec, &m, &practice);
     let gold = gold_orders(db, spec, &m).await?;
@@ -671,7 +710,9 @@ async fn plan(db: &Db, spec: &Spec<'_>) -> AppResult<(Vec<PlannedHit>, Vec<Optio
             problem(format!("{} (the {} segments of the practice items are set apart from the HITs)", e.public_message(), practice.len()))
         }
     })?;
-    Ok((materialize(spec, &m, hits)?, reference_name, practice))
+    let evidence = evidence_of(spec, &hits);
+    let figures = hit::figures::of_item_hits(spec.settings, spec.task, spec.systems.len(), &hits);
+    Ok(Planned { hits: materialize(spec, &m, hits)?, references: reference_name, practice, evidence, figures })
 }
 
 /// The most distinct workers per HIT a design may ask for.
@@ -826,6 +867,12 @@ fn check_draft(draft: &CampaignDraft) -> AppResult<TaskKind> {
             return Err(problem("every document is judged 1 to 100 times"));
         }
     }
+    if s.thin_evidence == ThinEvidence::Hold && draft.gate.mode != crate::campaign::GateMode::RequirePass {
+        return Err(problem(
+            "holding the completion code of workers with too few pairs needs the quality gate: \
+             set the completion code to \"only if the worker passes the reliability test\", or keep or exclude them",
+        ));
+    }
     if draft.gate.mode == crate::campaign::GateMode::RequirePass && (task == TaskKind::WordOrder || s.bad_refs == 0) {
         return Err(problem(
             "the quality gate needs bad references in every HIT (it tests their scores against their originals); \
@@ -960,7 +1007,14 @@ pub async fn check_design_as(db: &Db, draft: &CampaignDraft, reachable: bool) ->
     check.implications = draft.settings.implications(task, draft.systems.len(), max_outputs);
     if check.problems.is_empty() {
         match plan(db, &spec).await {
-            Ok((hits, _, _)) => check.implications.hits = hits.len(),
+            Ok(Planned { figures, evidence, .. }) => {
+                // The figures of the HITs as built replace the estimate (issue 38).
+                check.implications = figures;
+                let policy = thin_evidence_policy(&draft.settings, draft.gate);
+                check.thin_evidence = evidence.consequence(policy);
+                check.needs_i_know = evidence.needs_i_know(policy);
+                check.evidence = Some(evidence);
+            }
             Err(e) => check.problems.push(problem_of(e)?),
         }
     }
@@ -1150,7 +1204,7 @@ pub async fn plan_groups(
     draft: &CampaignDraft,
 ) -> AppResult<(usize, Vec<Option<String>>)> {
     let spec = Spec::new(task, groups.to_vec(), draft.reference_name.as_deref(), &draft.settings, draft.seed as u64);
-    let (hits, references, _) = plan(db, &spec).await?;
+    let Planned { hits, references, .. } = plan(db, &spec).await?;
     Ok((hits.len(), references))
 }
 
@@ -1282,6 +1336,25 @@ pub async fn launch_campaign(db: &Db, campaign_id: i64) -> AppResult<LaunchSumma
     Ok(summary)
 }
 
+/// [`launch_campaign`] as the organizer's launch does it (the server function): refused, naming
+/// `accept_thin_evidence` and saying what would be lost, when some HIT cannot give its worker
+/// the reliability test's minimum of pairs and the design does not say "I know" (issue 38).
+pub async fn launch_campaign_checked(db: &Db, campaign_id: i64) -> AppResult<LaunchSummary> {
+    let prepared = prepare_launch(db, campaign_id).await?;
+    let c = load_campaign(db, campaign_id).await?;
+    let (mode, unsure): (String, String) = sqlx::query_as("SELECT gate, gate_unsure FROM campaigns WHERE id = $1")
+        .bind(campaign_id)
+        .fetch_one(&db.pool)
+        .await
+        .with_context(|| format!("reading the quality gate of campaign {campaign_id}"))?;
+    let gate = crate::campaign::QualityGate::parse(&mode, &unsure).unwrap_or_default();
+    prepared.evidence.refusal(thin_evidence_policy(&c.settings, gate), c.settings.accept_thin_evidence)?;
+    let mut tx = db.writer.begin().await.context("launching a campaign")?;
+    let summary = write_launch(&mut tx, &prepared).await?;
+    tx.commit().await.context("launching a campaign")?;
+    Ok(summary)
+}
+
 /// The (test set, systems) groups of a campaign that is an arm of a study (a row of
 /// `study_arms`, which a study writes when it creates its campaigns): (old test set:
 /// BEST_old, benchmark) and (new test set: BEST_new, benchmark). `None` for other campaigns.
@@ -1313,6 +1386,8 @@ pub struct PreparedLaunch {
     name: String,
     hits: Vec<PlannedHit>,
     practice: Vec<PlannedPractice>,
+    /// What the HITs give the reliability test per worker's HIT.
+    pub evidence: EvidencePlan,
 }
 
 /// Builds a draft campaign's HITs (deterministic from its seed; reads only).
@@ -1328,14 +1403,14 @@ pub async fn prepare_launch(db: &Db, campaign_id: i64) -> AppResult<PreparedLaun
         None => (vec![Group { test_set_id: c.test_set_id, systems: c.systems.clone(), reference: None }], c.reference_name.as_deref()),
     };
     let spec = Spec::new(c.task, groups, reference, &c.settings, c.seed as u64);
-    let (hits, _, practice) = plan(db, &spec).await?;
-    Ok(PreparedLaunch { campaign_id, name: c.name, hits, practice })
+    let Planned { hits, practice, evidence, .. } = plan(db, &spec).await?;
+    Ok(PreparedLaunch { campaign_id, name: c.name, hits, practice, evidence })
 }
 
 /// Stores a prepared campaign's HITs and items and marks it launched, in the caller's
 /// transaction (a study launches all its campaigns in one).
 pub async fn write_launch(tx: &mut sqlx::Transaction<'static, sqlx::Any>, prepared: &PreparedLaunch) -> AppResult<LaunchSummary> {
-    let PreparedLaunch { campaign_id, name, hits, practice } = prepared;
+    let PreparedLaunch { campaign_id, name, hits, practice, .. } = prepared;
     let campaign_id = *campaign_id;
     let mut summary = LaunchSummary { hits: hits.len(), items: 0, per_type: BTreeMap::new() };
     // Write first (no read-then-upgrade on SQLite); the status guard makes launching once only.

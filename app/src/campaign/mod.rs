@@ -33,7 +33,7 @@ use serde::{Deserialize, Serialize};
 // The design of a campaign (stored as JSON in `campaigns.settings`) and the quality gate are
 // defined in the core, with the one reader of the stored JSON (`CampaignSettings::read`).
 pub use assay_core::settings::{
-    CampaignSettings, DegradationPolicy, GateMode, GateUnsure, Implications, QualityGate, WantedPer, Wording,
+    CampaignSettings, DegradationPolicy, GateMode, GateUnsure, Implications, QualityGate, ThinEvidence, WantedPer, Wording,
 };
 
 /// What an organizer submits to create a campaign.
@@ -132,6 +132,15 @@ pub struct DesignCheck {
     /// Problems that stop a launch (the HIT builder's messages); empty when the design builds.
     pub problems: Vec<String>,
     pub samples: Vec<DegradedSample>,
+    /// What the built HITs give the reliability test per worker's HIT (`None` until they build).
+    #[serde(default)]
+    pub evidence: Option<assay_core::evidence::EvidencePlan>,
+    /// When some HIT cannot reach the test's minimum: what launching it costs, in words.
+    #[serde(default)]
+    pub thin_evidence: Option<String>,
+    /// The launch needs the organizer's "I know" (the campaign would lose what such workers did).
+    #[serde(default)]
+    pub needs_i_know: bool,
 }
 
 /// Progress of a launched campaign (the status page).

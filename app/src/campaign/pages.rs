@@ -11,6 +11,8 @@ use crate::campaign::{
     WantedPer,
 };
 use crate::model::{TaskKind, task_label};
+use assay_core::designer::JudgmentTime;
+use assay_core::settings::ThinEvidence;
 use leptos::either::Either;
 use leptos::prelude::*;
 use leptos_router::components::A;
@@ -315,7 +317,9 @@ pub fn DesignerPage() -> impl IntoView {
     let editing = move || params.read().get("id").and_then(|s| s.parse::<i64>().ok());
     let sets = crate::resource::resource(|| (), |_| list_test_sets());
     let name = RwSignal::new(String::new());
-    let task = RwSignal::new("da-adequacy".to_string());
+    let task = RwSignal::new(TaskKind::DaAdequacy.as_str().to_string());
+    // Which fields the chosen task shows: asked of the task, never read from its name.
+    let fields = move || TaskKind::parse(&task.get()).unwrap_or(TaskKind::DaAdequacy).designer();
     let test_set = RwSignal::new(0i64);
     let reference = RwSignal::new(String::new());
     let systems = RwSignal::new(Vec::<i64>::new());
@@ -325,6 +329,7 @@ pub fn DesignerPage() -> impl IntoView {
     let gate = RwSignal::new(QualityGate::default());
     let create = ServerAction::<CreateCampaign>::new();
     let save = ServerAction::<UpdateCampaign>::new();
+    let dry_run = ServerAction::<DryRunDesign>::new();
     // A draft being edited: its design fills the form once it has arrived.
     let existing = crate::resource::blocking_resource(editing, |id| async move {
         match id {
@@ -415,6 +420,17 @@ pub fn DesignerPage() -> impl IntoView {
             check_design(d).await
         }
     });
+    // The figures of the HITs as built, once the server's check has built the design as it
+    // stands (issue 38: the estimate cannot know a document's length); the estimate meanwhile.
+    let built = RwSignal::new(None::<crate::campaign::Implications>);
+    Effect::new(move |_| {
+        let current = settled.with(|s| s == &draft.get());
+        built.set(match check.get() {
+            Some(Ok(c)) if current && c.problems.is_empty() && c.evidence.is_some() => Some(c.implications),
+            _ => None,
+        });
+    });
+    let shown = move || built.get().unwrap_or_else(implications);
     let navigate = use_navigate();
     let to_status = navigate.clone();
     Effect::new(move |_| {
@@ -449,7 +465,7 @@ pub fn DesignerPage() -> impl IntoView {
                     <label>
                         "Task"
                         <select id="task" on:change=move |ev| { task.set(event_target_value(&ev)); reset_wording(); }>
-                            {["da-adequacy", "da-fluency", "da-source", "word-order", "ranking", "esa", "mqm"].into_iter().map(|t| view! {
+                            {TaskKind::ALL.into_iter().map(|t| t.as_str()).map(|t| view! {
                                 <option value=t selected=move || task.get() == t>{task_label(t)}</option>
                             }).collect_view()}
                         </select>
@@ -493,11 +509,7 @@ pub fn DesignerPage() -> impl IntoView {
                             }).collect_view())}
                         </select>
                     </label>
-                    <p class="field-help" id="reference-help">{move || match task.get().as_str() {
-                        "word-order" => "The human translation whose words are reordered for this task's checks.",
-                        "da-fluency" | "esa" | "mqm" => "The human translation the damaged copies and checks are made from (annotators do not see it).",
-                        _ => "The human translation annotators see beside each output, and the one damaged copies are made from.",
-                    }}</p>
+                    <p class="field-help" id="reference-help">{move || fields().reference_help}</p>
                     </div>
                 </div>
                 <fieldset id="systems">
@@ -535,7 +547,7 @@ pub fn DesignerPage() -> impl IntoView {
                 </fieldset>
                 <h2>"HITs"</h2>
                 <div class="row">
-                    {move || (task.get() == "esa" || task.get() == "mqm").then(|| view! {
+                    {move || fields().documents.then(|| view! {
                         {number_field("Expected minutes per HIT", "hit-minutes", settings, |s| s.hit_minutes, |s, v| s.hit_minutes = v, "1")}
                         {number_field("Or source words per HIT (0: by time)", "hit-words", settings, |s| s.hit_words as f64, |s, v| s.hit_words = v.max(0.0) as usize, "1")}
                         {number_field("Seconds per source word", "seconds-per-word", settings, |s| s.seconds_per_source_word, |s, v| s.seconds_per_source_word = v, "0.1")}
@@ -552,7 +564,7 @@ pub fn DesignerPage() -> impl IntoView {
                                 <option value="none" selected=move || settings.with(|s| s.document_context.as_str() == "none")>"the segment alone"</option>
                             </select>
                         </label>
-                        {move || (task.get() == "esa").then(|| view! {
+                        {move || fields().document_score.then(|| view! {
                         <label class="check">
                             <input type="checkbox" id="document-score" prop:checked=move || settings.with(|s| s.document_score)
                                 on:change=move |ev| settings.update(|s| s.document_score = event_target_checked(&ev))/>
@@ -571,7 +583,7 @@ pub fn DesignerPage() -> impl IntoView {
                             "and a document shown again unchanged (consistency). Judgments wanted count how often every document is judged per system."
                         </p>
                     })}
-                    {move || (task.get() == "mqm").then(|| {
+                    {move || fields().mqm.then(|| {
                         let taxonomy_error = RwSignal::new(None::<String>);
                         view! {
                             {number_field("Errors per segment at most (0: no limit)", "mqm-max-errors", settings, |s| s.mqm.max_errors as f64, |s, v| s.mqm.max_errors = v as usize, "1")}
@@ -606,10 +618,10 @@ pub fn DesignerPage() -> impl IntoView {
                             </p>
                         }
                     })}
-                    {move || (task.get() != "ranking" && task.get() != "esa" && task.get() != "mqm").then(|| view! {
+                    {move || fields().items_per_hit.then(|| view! {
                         {number_field("Items per HIT", "hit-length", settings, |s| s.hit_length as f64, |s, v| s.hit_length = v as usize, "1")}
                     })}
-                    {move || (task.get() == "ranking").then(|| view! {
+                    {move || fields().ranking.then(|| view! {
                         {number_field("Screens per HIT", "hit-length", settings, |s| s.hit_length as f64, |s, v| s.hit_length = v as usize, "1")}
                         {number_field("Segments per screen", "rank-blocks", settings, |s| s.rank_blocks_per_screen as f64, |s, v| s.rank_blocks_per_screen = v as usize, "1")}
                         {number_field("Outputs ranked together", "rank-outputs", settings, |s| s.rank_outputs as f64, |s, v| s.rank_outputs = v as usize, "1")}
@@ -627,7 +639,7 @@ pub fn DesignerPage() -> impl IntoView {
                             "WMT 2012 ranked 5 outputs of each of 3 consecutive segments per screen. A degraded copy of one output sits in its original's block; a careful annotator ranks it lower (a sign test per worker). A repeated screen comes back later with its outputs in another order. Gold blocks (WMT 2012's controls) show outputs of a segment in an order imported for the test set (POST /api/v1/test-sets/{id}/gold); a worker whose agreement with it on the pairs it orders strictly is below the threshold fails, as one failing the sign test does."
                         </p>
                     })}
-                    {move || (task.get() != "word-order" && task.get() != "ranking" && task.get() != "esa" && task.get() != "mqm").then(|| view! {
+                    {move || fields().item_checks.then(|| view! {
                         {number_field("Bad references", "bad-refs", settings, |s| s.bad_refs as f64, |s, v| s.bad_refs = v as usize, "1")}
                         {number_field("Repeats", "repeats", settings, |s| s.repeats as f64, |s, v| s.repeats = v as usize, "1")}
                         {number_field("References", "refs", settings, |s| s.refs as f64, |s, v| s.refs = v as usize, "1")}
@@ -656,18 +668,10 @@ pub fn DesignerPage() -> impl IntoView {
                             </select>
                         </label>
                         <p class="hint" id="ref-item-help">
-                            {move || if task.get() == "da-adequacy" {
-                                "A reference item shows a human translation as if it were a system output: a careful worker scores it high. \
-                                 With one reference, adequacy shows that same text as the reference beside it, so the item checks only that a worker \
-                                 scores a perfect match high (and an attentive worker may recognise it). A second reference makes it an independent \
-                                 human translation, indistinguishable by content."
-                            } else {
-                                "A reference item shows a human translation as if it were a system output: a careful worker scores it high. \
-                                 A second reference, where the test set has one, keeps it apart from the reference used elsewhere."
-                            }}
+                            {move || fields().reference_item_help}
                         </p>
                     })}
-                    {move || (task.get() == "word-order").then(|| view! {
+                    {move || fields().permutations.then(|| view! {
                         {number_field("Permuted references", "woj-permutations", settings, |s| s.woj_permutations as f64, |s, v| s.woj_permutations = v as usize, "1")}
                         {number_field("Same-reference pairs per kind", "woj-pairs", settings, |s| s.woj_same_reference_pairs as f64, |s, v| s.woj_same_reference_pairs = v as usize, "1")}
                         {number_field("Highest degree", "woj-degree", settings, |s| s.woj_max_degree as f64, |s, v| s.woj_max_degree = v as usize, "1")}
@@ -687,7 +691,7 @@ pub fn DesignerPage() -> impl IntoView {
                     </div>
                     {number_field("Workers per HIT (k)", "redundancy", settings, |s| s.redundancy as f64, |s, v| s.redundancy = v as usize, "1")}
                     // Fluency damages text its own way, word order reorders references.
-                    {move || (task.get() != "da-fluency" && task.get() != "word-order").then(|| view! {
+                    {move || fields().degradation_policy.then(|| view! {
                     <div class="field">
                     <label>
                         "How damaged copies are made"
@@ -707,10 +711,10 @@ pub fn DesignerPage() -> impl IntoView {
                     {number_field("Idle timeout (min)", "timeout", settings, |s| s.assignment_timeout_minutes as f64, |s, v| s.assignment_timeout_minutes = v as i64, "1")}
                     {number_field("Active time: idle after (s) without input", "idle-gap", settings, |s| s.idle_gap_seconds as f64, |s, v| s.idle_gap_seconds = v as i64, "1")}
                     // The expected time per judgment: fluency has its own; documents go by words.
-                    {move || (task.get() == "da-fluency").then(|| view! {
+                    {move || (fields().judgment_time == Some(JudgmentTime::Fluency)).then(|| view! {
                         {number_field("Seconds per fluency judgment", "sec-fluency", settings, |s| s.seconds_per_fluency_judgment, |s, v| s.seconds_per_fluency_judgment = v, "1")}
                     })}
-                    {move || (task.get() != "da-fluency" && task.get() != "esa" && task.get() != "mqm").then(|| view! {
+                    {move || (fields().judgment_time == Some(JudgmentTime::Judgment)).then(|| view! {
                         {number_field("Seconds per judgment", "sec-adequacy", settings, |s| s.seconds_per_adequacy_judgment, |s, v| s.seconds_per_adequacy_judgment = v, "1")}
                     })}
                     <div class="field">
@@ -726,21 +730,39 @@ pub fn DesignerPage() -> impl IntoView {
                 <div class="row">
                     <label>
                         "Completion code"
-                        <select id="gate" aria-describedby="gate-help" on:change=move |ev| gate.update(|g| g.mode = if event_target_value(&ev) == "require-pass" { GateMode::RequirePass } else { GateMode::Off })>
+                        <select id="gate" aria-describedby="gate-help" on:change=move |ev| {
+                            let on = event_target_value(&ev) == "require-pass";
+                            gate.update(|g| g.mode = if on { GateMode::RequirePass } else { GateMode::Off });
+                            // Holding a code needs the gate: without it, hold becomes keep.
+                            if !on && settings.with_untracked(|s| s.thin_evidence == ThinEvidence::Hold) {
+                                settings.update(|s| s.thin_evidence = ThinEvidence::Keep);
+                                gate.update(|g| g.unsure = GateUnsure::Give);
+                            }
+                        }>
                             <option value="off" selected=move || gate.with(|g| g.mode == GateMode::Off)>"always given (review afterwards)"</option>
                             <option value="require-pass" selected=move || gate.with(|g| g.mode == GateMode::RequirePass)>"only if the worker passes the reliability test"</option>
                         </select>
                     </label>
                     <label>
-                        "With too few pairs to test (not enough evidence)"
-                        <select id="gate-unsure" aria-describedby="gate-help" disabled=move || gate.with(|g| g.mode == GateMode::Off)
-                            on:change=move |ev| gate.update(|g| g.unsure = if event_target_value(&ev) == "hold" { GateUnsure::Hold } else { GateUnsure::Give })>
-                            <option value="give" selected=move || gate.with(|g| g.unsure == GateUnsure::Give)>"give the code"</option>
-                            <option value="hold" selected=move || gate.with(|g| g.unsure == GateUnsure::Hold)>"hold it until I approve the worker"</option>
+                        "Workers with too few pairs to test (not enough evidence)"
+                        <select id="thin-evidence" aria-describedby="gate-help thin-evidence-help"
+                            on:change=move |ev| {
+                                let policy = ThinEvidence::parse(&event_target_value(&ev)).unwrap_or_default();
+                                settings.update(|s| s.thin_evidence = policy);
+                                gate.update(|g| g.unsure = if policy == ThinEvidence::Hold { GateUnsure::Hold } else { GateUnsure::Give });
+                            }>
+                            {ThinEvidence::ALL.into_iter().map(|t| view! {
+                                <option value=t.as_str()
+                                    selected=move || settings.with(|s| s.thin_evidence_with(gate.get())) == t
+                                    disabled=move || t == ThinEvidence::Hold && gate.with(|g| g.mode == GateMode::Off)>
+                                    {t.label()}
+                                </option>
+                            }).collect_view()}
                         </select>
                     </label>
                 </div>
                 <p class="hint" id="gate-help">"The worker's reliability (bad references against their originals, pooled over the worker's HITs in this campaign) is computed when each HIT is finished; a held worker sees a neutral thank-you page, never which items were checks."</p>
+                <p class="hint" id="thin-evidence-help">"A worker with fewer pairs than the reliability test needs (5) cannot be judged. Keeping them loses nothing paid for; excluding them leaves their judgments out of the scores; holding (with the gate on) waits for your approval before their completion code."</p>
                 <h2>"Wording (in the target language)"</h2>
                 <div class="row">
                     <label>
@@ -781,17 +803,17 @@ pub fn DesignerPage() -> impl IntoView {
                     |s, v| s.wording.instructions = v,
                 )}
                 <div class="row">
-                    {move || (task.get() == "da-source" || task.get() == "ranking" || task.get() == "esa" || task.get() == "mqm").then(|| view! {
+                    {move || fields().label_source.then(|| view! {
                         {text_field("Label of the source", "label-source", settings, |s| s.wording.label_source.clone(), |s, v| s.wording.label_source = v)}
                     })}
-                    {move || (task.get() == "da-adequacy" || task.get() == "ranking").then(|| view! {
+                    {move || fields().label_reference.then(|| view! {
                         {text_field("Label of the reference", "label-reference", settings, |s| s.wording.label_reference.clone(), |s, v| s.wording.label_reference = v)}
                     })}
-                    {move || (task.get() != "word-order" && task.get() != "ranking").then(|| view! {
+                    {move || fields().label_candidate.then(|| view! {
                         {text_field("Label of the text to rate", "label-candidate", settings, |s| s.wording.label_candidate.clone(), |s, v| s.wording.label_candidate = v)}
                     })}
                 </div>
-                {move || (task.get() != "ranking").then(|| view! {
+                {move || fields().practice.then(|| view! {
                     <h2 id="practice-heading">"Practice before the HIT"</h2>
                     <div class="row" role="group" aria-labelledby="practice-heading">
                         {number_field("Practice items (0: none)", "practice-items", settings, |s| s.practice_items as f64, |s, v| s.practice_items = v as usize, "1")}
@@ -804,14 +826,14 @@ pub fn DesignerPage() -> impl IntoView {
                         "They are never stored as judgments. A round with fewer matching answers than asked starts over. For example: 4 items, 3 to match."
                     </p>
                 })}
-                {move || (task.get() != "word-order").then(|| view! {
+                {move || fields().statement.then(|| view! {
                     {text_field("Statement", "statement", settings, |s| s.wording.statement.clone(), |s, v| s.wording.statement = v)}
                     <div class="row">
                         {text_field("Left anchor", "anchor-low", settings, |s| s.wording.anchor_low.clone(), |s, v| s.wording.anchor_low = v)}
                         {text_field("Right anchor", "anchor-high", settings, |s| s.wording.anchor_high.clone(), |s, v| s.wording.anchor_high = v)}
                     </div>
                 })}
-                {move || (task.get() == "word-order").then(|| view! {
+                {move || fields().two_questions.then(|| view! {
                     {text_field("Question 1", "woj-q1", settings, |s| s.wording.woj_question1.clone(), |s, v| s.wording.woj_question1 = v)}
                     <div class="row">
                         {text_field("Q1 left", "woj-low1", settings, |s| s.wording.woj_low1.clone(), |s, v| s.wording.woj_low1 = v)}
@@ -838,7 +860,7 @@ pub fn DesignerPage() -> impl IntoView {
                 // summary itself).
                 <p class="design-bar" aria-hidden="true">
                     {move || {
-                        let i = implications();
+                        let i = shown();
                         format!("{} HITs · {} assignments · {:.2} · {:.0} min per HIT", i.hits, i.assignments, i.cost, i.minutes_per_hit)
                     }}
                 </p>
@@ -847,9 +869,10 @@ pub fn DesignerPage() -> impl IntoView {
             // on a phone.
             <aside class="design-summary" aria-labelledby="implications-heading">
                 <h2 id="implications-heading">"What this design implies"</h2>
+                <p class="hint" id="imp-basis">{move || if built.with(Option::is_some) { "Counted on the HITs as built." } else { "Estimated until the design is checked." }}</p>
                 <dl class="implications" id="implications">
                     {move || {
-                        let i = implications();
+                        let i = shown();
                         view! {
                             <dt>"HITs"</dt><dd id="imp-hits">{i.hits}</dd>
                             <dt>"System items per HIT"</dt><dd>{i.system_items_per_hit}</dd>
@@ -867,7 +890,7 @@ pub fn DesignerPage() -> impl IntoView {
                         {move || Suspend::new(async move {
                             match check.await {
                                 Err(e) => Either::Left(view! { <p class="error" role="alert">{error_text(&e)}</p> }),
-                                Ok(c) => Either::Right(view! { <CheckView check=c/> }),
+                                Ok(c) => Either::Right(view! { <CheckView check=c settings dry_run/> }),
                             }
                         })}
                     </Transition>
@@ -904,18 +927,20 @@ pub fn DesignerPage() -> impl IntoView {
                     check.await.ok().map(|c| view! { <DegradedPreview samples=c.samples/> })
                 })}
             </Transition>
-            <DryRun draft/>
+            <DryRun draft run=dry_run/>
         </section>
     }
 }
 
 /// The dry run: the design simulated with a crowd of a chosen mix before launch, and what it
 /// would buy (interval widths, pairs told apart, workers removed by quality control).
+/// The dry run's action, shared by its section and the designer's check panel.
+type DryRunAction = ServerAction<DryRunDesign>;
+
 #[component]
-fn DryRun(draft: Memo<CampaignDraft>) -> impl IntoView {
+fn DryRun(draft: Memo<CampaignDraft>, run: DryRunAction) -> impl IntoView {
     use assay_core::report::DryRunCrowd;
     let crowd = RwSignal::new(DryRunCrowd::default());
-    let run = ServerAction::<DryRunDesign>::new();
     let field = move |label: &'static str, id: &'static str, get: fn(&DryRunCrowd) -> f64, set: fn(&mut DryRunCrowd, f64), step: &'static str| {
         view! {
             <label>
@@ -1003,6 +1028,17 @@ mod tests {
         assert!(missing.is_empty(), "fields without help: {missing:?}");
     }
 
+    /// Which fields the designer shows is asked of the task (`TaskKind::designer`): no task's
+    /// name is written on the page (it compared names, issue 38).
+    #[test]
+    fn the_designer_names_no_task() {
+        let page = include_str!("pages.rs");
+        for t in crate::model::TaskKind::ALL {
+            let literal = format!("\"{}\"", t.as_str());
+            assert!(!page.contains(&literal), "the page names the task {literal}");
+        }
+    }
+
     #[test]
     fn durations_and_times_read_plainly() {
         assert_eq!(super::duration(45.4), "45 s");
@@ -1012,11 +1048,44 @@ mod tests {
     }
 }
 
+/// The server's check beside the design: whether it builds, what its HITs give the reliability
+/// test (with the "I know" a thin design needs before launch), and the dry run's exclusions.
 #[component]
-fn CheckView(check: DesignCheck) -> impl IntoView {
+fn CheckView(check: DesignCheck, settings: RwSignal<CampaignSettings>, dry_run: DryRunAction) -> impl IntoView {
     let problems = check.problems;
+    let needs_i_know = check.needs_i_know;
     if problems.is_empty() {
-        Either::Left(view! { <p class="notice" id="design-ok">{format!("The design builds: {} HITs.", check.implications.hits)}</p> })
+        let evidence = check.evidence.clone();
+        let thin = check.thin_evidence.clone();
+        Either::Left(view! {
+            <p class="notice" id="design-ok">{format!("The design builds: {} HITs.", check.implications.hits)}</p>
+            <dl class="implications" id="design-evidence">
+                {evidence.map(|e| view! {
+                    <dt>"Reliability pairs per worker's HIT"</dt>
+                    <dd id="evidence-pairs">{
+                        if e.fewest == e.most { format!("{} (the test needs {})", e.fewest, e.min_pairs) } else { format!("{} to {} (the test needs {})", e.fewest, e.most, e.min_pairs) }
+                    }</dd>
+                    <dt>"HITs whose worker cannot be tested on that HIT alone"</dt>
+                    <dd id="evidence-thin">{format!("{} of {}", e.thin_hits, e.hits)}</dd>
+                })}
+                {move || dry_run.value().get().and_then(Result::ok).map(|r| view! {
+                    <dt>"Dry run: workers removed by quality control"</dt>
+                    <dd id="check-dry-removed">{format!("{:.1} of {:.1}", r.workers_removed, r.workers)}</dd>
+                })}
+            </dl>
+            {thin.map(|words| view! {
+                <div class="warning" role="alert" id="thin-evidence-warning">
+                    <p id="thin-evidence-words">{words}</p>
+                    {needs_i_know.then(|| view! {
+                    <label class="check">
+                        <input type="checkbox" id="accept-thin-evidence" prop:checked=move || settings.with(|s| s.accept_thin_evidence)
+                            on:change=move |ev| settings.update(|s| s.accept_thin_evidence = event_target_checked(&ev))/>
+                        "I know: launch this design anyway"
+                    </label>
+                    })}
+                </div>
+            })}
+        })
     } else {
         Either::Right(view! {
             <div class="error" role="alert" id="design-problems">

@@ -502,3 +502,68 @@ async fn another_teams_work_is_out_of_reach_and_out_of_sight() {
         assert!(visible.campaign(theirs_campaign) && visible.test_set(theirs));
     }
 }
+
+/// Issue 38: DA fluency and source-based DA with 20-item HITs and 2 bad references each. The
+/// designer's check says what the design costs (every worker of one HIT "not enough
+/// evidence"); the organizer's launch is refused, naming `accept_thin_evidence` and changing
+/// nothing, until the design says "I know"; the default design needs nothing.
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn a_design_whose_hits_cannot_reach_the_reliability_test_launches_only_with_i_know() {
+    use super::launch::{launch_campaign_checked, update_campaign};
+    use crate::error::AppError;
+    for (db, _dir) in databases().await {
+        let imported = import_folder(&db, "wmt-thin", 80, &["Alpha", "Beta", "Gamma", "Delta"]).await;
+        let set = imported.test_sets[0].id;
+        let systems: Vec<i64> = sqlx::query("SELECT id FROM systems ORDER BY id").fetch_all(&db.pool).await.unwrap()
+            .iter().map(|r| r.try_get("id").unwrap()).collect();
+        let uid = organizer(&db).await;
+        for task in ["da-fluency", "da-source"] {
+            let mut d = draft(set, systems.clone(), task, 28, 2);
+            d.name = format!("{task} thin");
+            d.settings.hit_length = 20;
+            d.settings.bad_refs = 2;
+            d.settings.repeats = 2;
+            d.settings.refs = 2;
+            d.settings.sets = 2;
+            d.settings.thin_evidence = ThinEvidence::Exclude;
+            let check = check_design(&db, &d).await.unwrap();
+            assert!(check.problems.is_empty(), "{:?}", check.problems);
+            assert_eq!(check.implications.hits, 8, "the issue's 8 HITs");
+            let e = check.evidence.clone().unwrap();
+            assert_eq!((e.fewest, e.most, e.thin_hits, e.min_pairs), (2, 2, 8, 5));
+            let words = check.thin_evidence.clone().unwrap();
+            assert!(words.contains("each worker's HIT has 2 reliability pairs") && words.contains("needs 5") && words.contains("excluded"), "{words}");
+            assert!(check.needs_i_know);
+
+            let id = create_campaign(&db, &d, uid).await.unwrap();
+            match launch_campaign_checked(&db, id).await {
+                Err(AppError::Invalid { field, problem }) => {
+                    assert_eq!(field, "accept_thin_evidence");
+                    assert!(problem.contains("not enough evidence") && problem.contains("I know"), "{problem}");
+                }
+                other => panic!("{task}: a thin design launched without \"I know\": {other:?}"),
+            }
+            let status: String = sqlx::query_scalar("SELECT status FROM campaigns WHERE id = $1").bind(id).fetch_one(&db.pool).await.unwrap();
+            assert_eq!(status, "draft", "a refused launch changes nothing");
+            let hits: i64 = sqlx::query_scalar("SELECT COUNT(*) FROM hits WHERE campaign_id = $1").bind(id).fetch_one(&db.pool).await.unwrap();
+            assert_eq!(hits, 0);
+
+            d.settings.accept_thin_evidence = true;
+            update_campaign(&db, id, &d).await.unwrap();
+            assert_eq!(launch_campaign_checked(&db, id).await.unwrap().hits, 8);
+        }
+        // Kept (the default), such workers lose nothing paid for: warned, launched.
+        let mut d = draft(set, systems.clone(), "da-fluency", 28, 2);
+        (d.name, d.settings.hit_length, d.settings.bad_refs, d.settings.repeats, d.settings.refs, d.settings.sets) = ("kept".into(), 20, 2, 2, 2, 2);
+        let check = check_design(&db, &d).await.unwrap();
+        assert!(check.thin_evidence.unwrap().contains("kept in the scores unchecked") && !check.needs_i_know);
+        let id = create_campaign(&db, &d, uid).await.unwrap();
+        assert_eq!(launch_campaign_checked(&db, id).await.unwrap().hits, 8);
+        // The default design (100 items, 10 bad references) reaches the minimum: nothing to say.
+        let d = draft(set, systems.clone(), "da-source", 70, 1);
+        let check = check_design(&db, &d).await.unwrap();
+        assert_eq!((check.evidence.map(|e| e.thin_hits), check.thin_evidence), (Some(0), None));
+        let id = create_campaign(&db, &d, uid).await.unwrap();
+        launch_campaign_checked(&db, id).await.unwrap();
+    }
+}

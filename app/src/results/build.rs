@@ -19,6 +19,27 @@ pub fn settings(o: ResultsOptions) -> AnalysisSettings {
     s
 }
 
+/// [`settings`] for campaign `campaign_id`: who leaves the scores follows the campaign's choice
+/// for workers with too few pairs to test (`CampaignSettings::thin_evidence`, default keep; the
+/// quality gate's "hold" holds). An unknown campaign keeps the defaults (its analysis says it is
+/// unknown).
+pub async fn campaign_settings(db: &Db, campaign_id: i64, o: ResultsOptions) -> AppResult<AnalysisSettings> {
+    let mut s = settings(o);
+    let row: Option<(String, String, String, String)> = sqlx::query_as("SELECT task, settings, gate, gate_unsure FROM campaigns WHERE id = $1")
+        .bind(campaign_id)
+        .fetch_optional(&db.pool)
+        .await
+        .with_context(|| format!("reading the design of campaign {campaign_id}"))?;
+    if let Some((task, json, mode, unsure)) = row
+        && let Some(task) = crate::model::TaskKind::parse(&task)
+    {
+        let design = crate::campaign::CampaignSettings::read(&json, task, "", "");
+        let gate = crate::campaign::QualityGate::parse(&mode, &unsure).unwrap_or_default();
+        s.exclusion = ExclusionPolicy::from(design.thin_evidence_with(gate));
+    }
+    Ok(s)
+}
+
 use crate::analysis::manifest::{test_name, verdict_name};
 
 fn name(names: &[String], id: usize) -> String {
@@ -421,7 +442,7 @@ pub(crate) struct QcRows {
 /// no bootstrap, no protocol rows), from a current cached analysis of the campaign (its quality
 /// control too, when its test is the page's); `None` when this server has none.
 pub(crate) async fn qc_from_analysis(db: &Db, campaign_id: i64, options: ResultsOptions) -> AppResult<Option<QcRows>> {
-    let settings = settings(options);
+    let settings = campaign_settings(db, campaign_id, options).await?;
     let (qc, exclusion) = (settings.qc, settings.exclusion);
     if let Some((analysis, stamp)) = analysis::campaign::current_analysis(db, campaign_id).await? {
         let same = analysis.result.settings.qc == qc;
@@ -446,7 +467,7 @@ pub(crate) async fn qc_from_analysis(db: &Db, campaign_id: i64, options: Results
 /// Quality control of every worker of a campaign, as [`qc_from_analysis`], from the campaign
 /// read anew.
 pub(crate) async fn qc_read(db: &Db, campaign_id: i64, options: ResultsOptions) -> AppResult<QcRows> {
-    let settings = settings(options);
+    let settings = campaign_settings(db, campaign_id, options).await?;
     let (qc, exclusion) = (settings.qc, settings.exclusion);
     // The table's version is read before the judgments, so that a judgment stored meanwhile
     // makes the next check look again.
@@ -481,7 +502,7 @@ fn with_ids(campaign_id: i64, rows: Vec<(WorkerRow, Vec<(f64, f64)>)>, ids: &Has
 /// The campaign analysed with the page's choices (the shared analysis and its cache).
 /// An unknown campaign is [`AppError::NotFound`].
 pub async fn run(db: &Db, campaign_id: i64, options: ResultsOptions) -> AppResult<std::sync::Arc<CampaignAnalysis>> {
-    analysis::campaign::analyse(db, campaign_id, &settings(options)).await
+    analysis::campaign::analyse(db, campaign_id, &campaign_settings(db, campaign_id, options).await?).await
 }
 
 /// Every launched or closed campaign with its number of judgments, newest first.

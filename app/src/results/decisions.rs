@@ -834,7 +834,7 @@ async fn qc_rows(db: &Db, campaign_id: i64, options: ResultsOptions) -> AppResul
     let key = (db.id, campaign_id, options.wilcoxon);
     let mine = qc_cache()?.get(&key).cloned();
     let read_at = now_ms();
-    let settings = super::build::settings(options);
+    let settings = super::build::campaign_settings(db, campaign_id, options).await?;
     // Rows to start from, and whether they came from the database (this server keeps them then).
     let kept = match mine {
         Some(c) => Some((c, false)),

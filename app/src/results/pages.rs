@@ -101,8 +101,8 @@ pub fn ResultsPage() -> impl IntoView {
         }
     };
     let wilcoxon = move || options.get().wilcoxon;
-    view! {
-        <section class="card results" id="results">
+    // The page's settings, under its heading (issue 38 item 14: they stood above it).
+    let settings = move || view! {
             <form class="results-settings" id="results-settings" on:submit=|ev| ev.prevent_default()>
                 <fieldset>
                     <legend>"Settings (METHOD §5)"</legend>
@@ -123,11 +123,14 @@ pub fn ResultsPage() -> impl IntoView {
                     </label>
                 </fieldset>
             </form>
+    }.into_any();
+    view! {
+        <section class="card results" id="results">
             <Transition fallback=|| view! { <p>"Computing…"</p> }>
                 {move || Suspend::new(async move {
                     match results.await {
-                        Err(e) => Either::Left(view! { <p class="error" role="alert" id="results-error">{error_text(&e)}</p> }),
-                        Ok(r) => Either::Right(view! { <ResultsBody r=r campaign_id=id()/> }),
+                        Err(e) => Either::Left(view! { <h1>"Results"</h1> {settings()} <p class="error" role="alert" id="results-error">{error_text(&e)}</p> }),
+                        Ok(r) => Either::Right(view! { <ResultsBody r=r campaign_id=id() settings=settings()/> }),
                     }
                 })}
             </Transition>
@@ -136,7 +139,7 @@ pub fn ResultsPage() -> impl IntoView {
 }
 
 #[component]
-fn ResultsBody(r: ResultsView, campaign_id: i64) -> impl IntoView {
+fn ResultsBody(r: ResultsView, campaign_id: i64, settings: AnyView) -> impl IntoView {
     let empty = r.groups.is_empty();
     let excluded_workers = r.excluded.len();
     view! {
@@ -146,6 +149,7 @@ fn ResultsBody(r: ResultsView, campaign_id: i64) -> impl IntoView {
             <a href=format!("/campaigns/{campaign_id}/workers")>"Workers"</a> " · "
             <a href=format!("/campaigns/{campaign_id}/metrics")>"Metrics"</a>
         </p>
+        {settings}
         <p class="hint" id="results-freshness">
             {format!(
                 "Computed {} from the {} answers stored then; recomputed when new answers arrive (reload to see them).",

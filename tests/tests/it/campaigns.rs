@@ -673,4 +673,51 @@ both_backends! {
         }
         assert!(refs_seen > 0 && others > refs_seen, "{refs_seen} REF items, {others} others");
     }
+
+    /// Issue 38: DA fluency and source-based DA with 20-item HITs and 2 bad references each,
+    /// workers with too few pairs excluded. The designer's check says every worker of one HIT
+    /// will be "not enough evidence" and excluded; `launch_campaign` refuses the design (400,
+    /// with the consequence, nothing launched) until the design says "I know".
+    async fn a_design_that_would_waste_its_budget_launches_only_with_i_know(server) {
+        let org = organizer(&server).await;
+        let (set, systems) = import_set(&org, "thin-evidence", 80, &["Alpha", "Beta", "Gamma", "Delta"]).await;
+        for task in ["da-fluency", "da-source"] {
+            let mut d = draft(set, &systems, task, 28, 2);
+            d["name"] = json!(format!("{task} with 2 bad references"));
+            for (k, v) in [("hit_length", 20), ("bad_refs", 2), ("repeats", 2), ("refs", 2), ("sets", 2)] {
+                d["settings"][k] = json!(v);
+            }
+            d["settings"]["thin_evidence"] = json!("exclude");
+            let check = org.call_json("check_design", json!({ "draft": d.clone() })).await;
+            assert_eq!(check.status, 200, "{}", check.body);
+            let check = check.json();
+            assert_eq!(check["implications"]["hits"], 8, "{check}");
+            assert_eq!((check["evidence"]["fewest"].as_u64(), check["evidence"]["thin_hits"].as_u64()), (Some(2), Some(8)), "{check}");
+            let words = check["thin_evidence"].as_str().unwrap();
+            assert!(words.contains("each worker's HIT has 2 reliability pairs; the reliability test needs 5") && words.contains("excluded"), "{words}");
+            assert_eq!(check["needs_i_know"], true);
+
+            let created = org.call_json("create_campaign", json!({ "draft": d.clone() })).await;
+            assert_eq!(created.status, 200, "{}", created.body);
+            let id = created.json().as_i64().unwrap().to_string();
+            let refused = org.call("launch_campaign", &[("campaign_id", id.as_str())]).await;
+            assert_eq!(refused.status, 400, "{}", refused.body);
+            assert!(refused.body.contains("not enough evidence") && refused.body.contains("I know"), "{}", refused.body);
+            let progress = org.call("campaign_progress", &[("campaign_id", id.as_str())]).await.json();
+            assert_eq!(progress["campaign"]["status"], "draft", "{progress}");
+
+            d["settings"]["accept_thin_evidence"] = json!(true);
+            let saved = org.call_json("update_campaign", json!({ "campaign_id": id.parse::<i64>().unwrap(), "draft": d })).await;
+            assert_eq!(saved.status, 200, "{}", saved.body);
+            let launched = org.call("launch_campaign", &[("campaign_id", id.as_str())]).await;
+            assert_eq!(launched.status, 200, "{}", launched.body);
+            assert_eq!(launched.json()["hits"], 8);
+
+            // Issue 38 item 14: the results page's settings come under its heading.
+            let page = org.get(&format!("/campaigns/{id}/results")).await;
+            assert_eq!(page.status, 200);
+            let (heading, settings) = (page.body.find("<h1").expect("a heading"), page.body.find("id=\"results-settings\"").expect("the settings"));
+            assert!(heading < settings, "the settings box stands above the heading");
+        }
+    }
 }

@@ -65,6 +65,18 @@ impl ExclusionPolicy {
     }
 }
 
+impl From<crate::settings::ThinEvidence> for ExclusionPolicy {
+    /// A campaign's choice for workers with too few pairs ([`crate::settings::ThinEvidence`]):
+    /// kept, they stay in the scores (only failures leave); held or excluded, they leave the
+    /// scores with the failures.
+    fn from(t: crate::settings::ThinEvidence) -> Self {
+        match t {
+            crate::settings::ThinEvidence::Keep => ExclusionPolicy::FailedOnly,
+            crate::settings::ThinEvidence::Hold | crate::settings::ThinEvidence::Exclude => ExclusionPolicy::NotPassed,
+        }
+    }
+}
+
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 pub struct QcSettings {
     pub reliability_test: QcTest,

@@ -13,6 +13,8 @@
 
 pub mod degrade;
 mod documents;
+pub mod evidence;
+pub mod figures;
 pub mod practice;
 mod ranking;
 #[cfg(test)]
