@@ -158,7 +158,7 @@ install_bundles() {
   done
 }
 
-# Builds the browser bundles (the five family bundles, or those named) and the stylesheet into
+# Builds the browser bundles (every family bundle, or those named) and the stylesheet into
 # target/site, replacing what was there (bundles already built are installed too).
 # $1 = debug | release, then bundle names.
 build_site() {

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { cpSync, mkdirSync, mkdtempSync, readdirSync, renameSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { serverAndBrowser, startServer, openHydrated, waitHydrated, signIn, DEMO } from './harness.js';
+import { serverAndBrowser, startServer, openHydrated, waitHydrated, signIn, ok, DEMO } from './harness.js';
 
 const env = serverAndBrowser();
 
@@ -21,7 +21,7 @@ function recordWasm(page) {
   return files;
 }
 
-test('an annotator downloads only the annotation bundle', async () => {
+test('an annotator downloads the sign-in bundle, then the work bundle of the HIT it opens', async () => {
   const context = await env.browser.newContext();
   const page = await context.newPage();
   const wasm = recordWasm(page);
@@ -29,10 +29,37 @@ test('an annotator downloads only the annotation bundle', async () => {
   await waitHydrated(page);
   await signIn(page, DEMO.annotator);
   await page.waitForSelector('section[data-role="annotator"]', { timeout: 15_000 });
-  // Open a HIT from the home page's list, as an annotator does.
-  await page.click('#my-hits a[href^="/work/"]');
-  await page.waitForSelector('#work', { timeout: 15_000 });
   assert.deepEqual([...new Set(wasm)], ['assay-annotate_bg.wasm']);
+  // Open the DA HIT from the home page's list, as an annotator does: its page comes from the
+  // server with the DA work bundle.
+  await page.click('#my-hits li[data-task="da-adequacy"] a[href^="/work/"]');
+  await page.waitForSelector('#work[data-task="da-adequacy"]', { timeout: 15_000 });
+  await waitHydrated(page);
+  assert.deepEqual([...new Set(wasm)], ['assay-annotate_bg.wasm', 'assay-da_bg.wasm']);
+  await context.close();
+});
+
+// A crowd worker's page (issue 37 item 5): the HIT's protocol's bundle, never another's.
+test("a DA HIT's page loads the DA bundle and never the spans one; an ESA HIT's the spans one", async () => {
+  const context = await env.browser.newContext();
+  const signin = await openHydrated(context, `${env.server.base}/login`);
+  await signIn(signin, DEMO.annotator);
+  await signin.waitForSelector('section[data-role="annotator"]', { timeout: 15_000 });
+  const mine = await ok(signin, 'my_assignments');
+  await signin.close();
+  for (const [task, bundle] of [['da-adequacy', 'assay-da_bg.wasm'], ['esa', 'assay-spans_bg.wasm']]) {
+    const assignment = mine.find((a) => a.task === task).assignment;
+    const page = await context.newPage();
+    const wasm = recordWasm(page);
+    await page.goto(`${env.server.base}/work/${assignment}`);
+    await waitHydrated(page);
+    await page.waitForSelector(`#work[data-task="${task}"]`, { timeout: 15_000 });
+    // Start: the first item is drawn by the bundle (the DA one came with the page).
+    await page.click('#start');
+    await page.waitForSelector(task === 'esa' ? '#candidate .tok' : '#score', { timeout: 15_000 });
+    assert.deepEqual([...new Set(wasm)], [bundle], task);
+    await page.close();
+  }
   await context.close();
 });
 
@@ -79,7 +106,8 @@ test('a link into another family of pages loads that page with its own bundle, a
 
 test('every page names the bundle of its family', async () => {
   const expected = {
-    '/': 'annotate', '/login': 'annotate', '/invite/x': 'annotate', '/work/x': 'annotate',
+    // A HIT that does not exist: its page (which says so) with the DA work bundle.
+    '/': 'annotate', '/login': 'annotate', '/invite/x': 'annotate', '/work/x': 'da',
     '/import': 'campaigns', '/campaigns': 'campaigns', '/campaigns/new': 'campaigns', '/campaigns/1': 'campaigns',
     '/admin/users': 'accounts', '/account/tokens': 'accounts',
     '/results': 'results', '/campaigns/1/results': 'results', '/campaigns/1/workers': 'results', '/campaigns/1/metrics': 'results',
@@ -100,6 +128,16 @@ test('every page names the bundle of its family', async () => {
     assert.deepEqual(bundlesOf(html), [`assay-${bundle}`], path);
   }
   await context.close();
+  // A HIT's page names the bundle of its protocol, whoever asks (the page itself refuses).
+  const annotator = await openHydrated(await env.browser.newContext(), `${env.server.base}/login`);
+  await signIn(annotator, DEMO.annotator);
+  await annotator.waitForSelector('section[data-role="annotator"]', { timeout: 15_000 });
+  const work = { 'da-adequacy': 'da', esa: 'spans' };
+  for (const a of await ok(annotator, 'my_assignments')) {
+    const html = await (await annotator.context().request.get(`${env.server.base}/work/${a.assignment}`)).text();
+    assert.deepEqual(bundlesOf(html), [`assay-${work[a.task]}`], a.task);
+  }
+  await annotator.context().close();
   const gate = await fetch(`${env.server.base}/import`);
   assert.equal(gate.status, 401);
   assert.deepEqual(bundlesOf(await gate.text()), [], 'the sign-in gate loads no bundle');

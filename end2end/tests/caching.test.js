@@ -52,6 +52,32 @@ test('the bundles and the style sheet are kept for good under their hashes; othe
   }
 });
 
+// A crowd worker's page names its protocol's work bundle by hash (issue 37 item 5), kept for good
+// like the others: the worker's next HIT of the same protocol downloads nothing again.
+test("a HIT's page names its protocol's bundle by hash, kept for good", async () => {
+  const base = env.server.base;
+  const context = await env.browser.newContext();
+  const page = await openHydrated(context, `${base}/login`);
+  await signIn(page, DEMO.annotator);
+  await page.waitForSelector('section[data-role="annotator"]', { timeout: 15_000 });
+  const mine = await page.evaluate(async () => (await fetch('/api/my_assignments', { method: 'POST' })).text());
+  await context.close();
+  for (const [task, bundle] of [['da-adequacy', 'da'], ['esa', 'spans']]) {
+    // (A work page carries its style sheet in the page: no address for it.)
+    const html = await (await fetch(`${base}/work/${JSON.parse(mine).find((a) => a.task === task).assignment}`)).text();
+    const files = { js: html.match(/\/pkg\/assay-[a-z]+-[0-9a-f]{16}\.js/g)?.[0], wasm: html.match(/\/pkg\/assay-[a-z]+-[0-9a-f]{16}_bg\.wasm/g)?.[0] };
+    assert.ok(files.js && files.wasm, `${task}: ${html.slice(0, 1500)}`);
+    assert.match(files.js, new RegExp(`^/pkg/assay-${bundle}-`), task);
+    assert.equal(files.wasm, files.js.replace(/\.js$/, '_bg.wasm'), 'the glue and the wasm carry one hash');
+    for (const path of [files.js, files.wasm]) {
+      const r = await fetch(`${base}${path}`);
+      await r.arrayBuffer();
+      assert.equal(r.status, 200, path);
+      assert.equal(r.headers.get('cache-control'), IMMUTABLE, path);
+    }
+  }
+});
+
 // A conditional GET of `path` with the tag of a copy fetched just before, tried until the page
 // renders the same twice (pages are streamed: whether a resource is ready when the frame is sent
 // changes the bytes, so two renders of the same content can differ): the answer, its tag, and

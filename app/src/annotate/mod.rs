@@ -6,14 +6,15 @@
 //! for every item type: an opaque address (assignment public id + position), the texts, and
 //! nothing else — no type, no system, no database id (METHOD §2, last rule).
 //!
-//! `api` holds the server functions, `pages` the screens (the slider and the word-order boxes),
+//! `api` holds the server functions, `pages` the work page around the screens, `screens` each
+//! protocol's screen (one browser bundle each),
 //! `server` (SSR only) the domain: ownership, answer-once storage, completion codes.
 //! `fixture` (SSR only) seeds a test campaign for the demo and the tests.
 
 pub mod api;
 pub mod early;
-pub mod esa;
 pub mod pages;
+pub mod screens;
 #[cfg(feature = "ssr")]
 pub mod fixture;
 #[cfg(feature = "ssr")]
@@ -76,6 +77,10 @@ pub struct ScreenSettings {
     /// may be marked, and the most errors per segment (0: no limit).
     #[serde(default)]
     pub mqm_categories: Vec<String>,
+    /// The categories' labels in the interface language, in the same order (the default
+    /// taxonomy's names translated, an organizer's as written: `assay_core::i18n::mqm`).
+    #[serde(default)]
+    pub mqm_labels: Vec<String>,
     #[serde(default)]
     pub mqm_critical: bool,
     #[serde(default)]
@@ -108,6 +113,7 @@ pub fn screen_settings(settings_json: &str, task: &str, target_lang: &str, sourc
         #[cfg(not(feature = "ssr"))]
         wording_dir: "ltr".to_string(),
         document_context: s.document_context.as_str().to_string(),
+        mqm_labels: if task == TaskKind::Mqm { s.mqm.taxonomy.categories.iter().map(|c| assay_core::i18n::mqm::label(Lang::En, c)).collect() } else { Vec::new() },
         mqm_categories: if task == TaskKind::Mqm { s.mqm.taxonomy.categories.clone() } else { Vec::new() },
         mqm_critical: s.mqm.critical,
         mqm_max_errors: s.mqm.max_errors,
@@ -138,11 +144,10 @@ pub fn localized_screen_settings(settings_json: &str, task: &str, target_lang: &
     // wording in the target language changes it too).
     let english = CampaignSettings::read("{}", kind, "", "").wording.next_label;
     if stored_next == english {
-        // ESA's wording is not translated yet: its defaults are English.
-        let wording = if kind.marks_spans() { Lang::En } else { ui };
-        screen.wording_lang = wording.tag().to_string();
-        screen.wording_dir = wording.dir().to_string();
+        screen.wording_lang = ui.tag().to_string();
+        screen.wording_dir = ui.dir().to_string();
     }
+    screen.mqm_labels = screen.mqm_categories.iter().map(|c| assay_core::i18n::mqm::label(ui, c)).collect();
     screen.ui = ui;
     screen.texts = Msg::ALL.iter().map(|&m| ui.msg(m).to_string()).collect();
     screen
@@ -311,6 +316,13 @@ pub struct WorkState {
     /// answer it before the bundle has arrived.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub ahead: Option<Step>,
+}
+
+impl WorkState {
+    /// The HIT's task (`None` only for a name this build does not know).
+    pub fn kind(&self) -> Option<TaskKind> {
+        TaskKind::parse(&self.task)
+    }
 }
 
 /// Where a worker stands in a campaign's practice items (issue 18).

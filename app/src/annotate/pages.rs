@@ -1,49 +1,25 @@
-//! The annotation screens (METHOD §1): the start page, one item per screen (DA slider or the
-//! word-order questions), and the completion code. The annotator's list of HITs for the home
-//! page is here too.
+//! The work page around the annotation screens (METHOD §1): the start page, the practice, one
+//! screen after another (each protocol's in `screens`), and the completion code. The annotator's
+//! list of HITs for the home page is here too.
 //!
 //! Every item is drawn by the same code with the same elements and classes; only the texts
 //! differ. Moving on is one request: the answer goes up and the next item comes back.
 
 use super::api::{RankAnswer, load_work, my_assignments, practice_answer, practice_spans, start_work, submit_judgment, submit_screen, submit_spans};
-use super::esa::{EsaAnswer, EsaItem};
-use super::{ItemView, Lang, Msg, PracticeFeedback, PracticeView, WOJ_VALUES, WorkState};
+use super::screens::spans::EsaAnswer;
+use super::screens::widgets::{EarlyValue, focus_slider, item_texts};
+use super::screens::{AnswerValues, ScreenFamily, item_body, practice_body};
+use super::{ItemView, Lang, Msg, PracticeFeedback, PracticeView, WorkState};
+pub use super::screens::widgets::{Slider, Ui, slider_words};
 use assay_core::i18n::fill;
 use assay_core::instructions::{Block, blocks};
 use crate::auth::error_text;
-use leptos::either::{Either, EitherOf3, EitherOf4, EitherOf6};
+use leptos::either::{Either, EitherOf6};
 use leptos::ev;
 use leptos::prelude::*;
 use leptos_meta::Title;
 use leptos_router::components::A;
 use leptos_router::hooks::use_params_map;
-
-/// The interface language of the page and its messages (issue 18 item 3), read from the
-/// work state the server sent: the browser bundle holds no catalog.
-#[derive(Clone, Copy)]
-pub struct Ui {
-    lang: Lang,
-    info: StoredValue<WorkState>,
-}
-
-impl Ui {
-    pub fn of(info: StoredValue<WorkState>) -> Ui {
-        Ui { lang: info.with_value(|s| s.screen.ui), info }
-    }
-
-    /// A message in the interface language (empty if the server sent none).
-    pub fn msg(self, m: Msg) -> String {
-        self.info.with_value(|s| s.screen.texts.get(m as usize).cloned().unwrap_or_default())
-    }
-
-    pub fn tag(self) -> &'static str {
-        self.lang.tag()
-    }
-
-    pub fn dir(self) -> &'static str {
-        self.lang.dir()
-    }
-}
 
 /// Milliseconds from the browser's clock (0 on the server, where nothing is timed).
 fn client_now() -> f64 {
@@ -151,23 +127,6 @@ impl ActiveClock {
     }
 }
 
-/// The slider of the item on the screen takes the keyboard focus (once the view has been
-/// drawn: it may have just been shown).
-fn focus_slider() {
-    #[cfg(feature = "hydrate")]
-    request_animation_frame(|| {
-        use wasm_bindgen::JsCast;
-        if let Some(el) = document().get_element_by_id("score").and_then(|el| el.dyn_into::<web_sys::HtmlElement>().ok()) {
-            let _ = el.focus();
-        }
-    });
-}
-
-/// What the worker did before the bundle took over ([`super::early`]), for the first item's
-/// slider to show the value set there.
-#[derive(Clone, Copy)]
-struct EarlyValue(StoredValue<Option<super::early::Early>>);
-
 /// A fresh idempotency key for one attempt at one item.
 fn fresh_key(position: i64) -> String {
     #[cfg(feature = "hydrate")]
@@ -175,183 +134,6 @@ fn fresh_key(position: i64) -> String {
     #[cfg(not(feature = "hydrate"))]
     let noise = 0u64;
     format!("{position}-{:x}-{noise:x}", client_now() as u64)
-}
-
-/// The words a screen reader says for a slider position: no number, only where it stands
-/// between the two anchors (the bands of [`super::early::SLIDER_BANDS`]).
-pub fn slider_words(words: impl Fn(Msg) -> String, value: Option<f64>, low: &str, high: &str) -> String {
-    let at = |m: Msg, end: &str| fill(&words(m), &[("end", end)]);
-    let Some(v) = value else { return fill(&words(Msg::SliderNotSet), &[("low", low), ("high", high)]) };
-    match super::early::slider_band(v) {
-        0 => at(Msg::SliderAt, low),
-        1 => at(Msg::SliderCloseTo, low),
-        2 => at(Msg::SliderLeaning, low),
-        3 => words(Msg::SliderMiddle),
-        4 => at(Msg::SliderLeaning, high),
-        5 => at(Msg::SliderCloseTo, high),
-        _ => at(Msg::SliderAt, high),
-    }
-}
-
-/// Every text [`slider_words`] can give, as JSON: not set, then one per band (the slider's
-/// `data-words`, for the early script of [`super::early`]).
-fn slider_word_list(words: impl Fn(Msg) -> String, low: &str, high: &str) -> String {
-    // A value inside each band: halfway between its bounds.
-    let bounds: Vec<f64> = std::iter::once(0.0).chain(super::early::SLIDER_BANDS.iter().map(|b| b.0)).chain(std::iter::once(100.0)).collect();
-    let all: Vec<String> = std::iter::once(slider_words(&words, None, low, high))
-        .chain(bounds.windows(2).map(|w| slider_words(&words, Some((w[0] + w[1]) / 2.0), low, high)))
-        .collect();
-    serde_json::to_string(&all).unwrap_or_default()
-}
-
-/// A 0–100 visual analog scale: a track with anchors at the ends and ticks at 25, 50 and 75,
-/// no number shown, no value until the annotator sets one. Pointer position maps continuously
-/// to the value; keys: arrows ±1, Page Up/Down ±10, Home/End. `role="slider"` with
-/// `aria-valuetext` in words (no `aria-valuenow`, which would be a number).
-#[component]
-pub fn Slider(
-    value: RwSignal<Option<f64>>,
-    #[prop(into)] low: String,
-    #[prop(into)] high: String,
-    #[prop(into)] label: String,
-    #[prop(into)] id: String,
-    /// The interface language (the position in words, "Not set yet").
-    ui: Ui,
-    /// Take the keyboard focus when shown.
-    #[prop(optional)]
-    autofocus: bool,
-    /// Where the track has tick marks (0–100); 25, 50 and 75 when not given.
-    #[prop(optional)]
-    ticks: Option<Vec<u32>>,
-) -> impl IntoView {
-    // The ticks' positions by attribute (`data-at`, placed by the style sheet at 25, 33, 50, 66
-    // and 75): an inline style is serialised differently by the server and by the browser, so
-    // an item drawn by the server (after a reload) and one drawn in the browser would differ.
-    let ticks = ticks.unwrap_or_else(|| vec![25, 50, 75]);
-    let ticks = ticks.into_iter().map(|t| view! { <span class="tick" data-at=t></span> }).collect_view();
-    let track = NodeRef::<leptos::html::Div>::new();
-    let dragging = RwSignal::new(false);
-    let set_from_x = move |client_x: f64| {
-        #[cfg(feature = "hydrate")]
-        if let Some(el) = track.get_untracked() {
-            let r = el.get_bounding_client_rect();
-            if r.width() > 0.0 {
-                value.set(Some(((client_x - r.left()) / r.width() * 100.0).clamp(0.0, 100.0)));
-            }
-        }
-        #[cfg(not(feature = "hydrate"))]
-        let _ = client_x;
-    };
-    if autofocus {
-        Effect::new(move |_| {
-            if let Some(el) = track.get() {
-                let _ = el.focus();
-            }
-        });
-    }
-    let words_low = low.clone();
-    let words_high = high.clone();
-    let word_list = slider_word_list(move |m| ui.msg(m), &low, &high);
-    view! {
-        <div class="slider" dir="ltr">
-            <div
-                class="slider-track"
-                id=id
-                node_ref=track
-                role="slider"
-                tabindex="0"
-                aria-label=label
-                aria-valuemin="0"
-                aria-valuemax="100"
-                aria-orientation="horizontal"
-                aria-valuetext=move || slider_words(move |m| ui.msg(m), value.get(), &words_low, &words_high)
-                data-set=move || if value.get().is_some() { "true" } else { "false" }
-                data-words=word_list
-                on:pointerdown=move |e: ev::PointerEvent| {
-                    if e.button() != 0 {
-                        return;
-                    }
-                    e.prevent_default();
-                    if let Some(el) = track.get_untracked() {
-                        let _ = el.set_pointer_capture(e.pointer_id());
-                        let _ = el.focus();
-                    }
-                    dragging.set(true);
-                    set_from_x(e.client_x() as f64);
-                }
-                on:pointermove=move |e: ev::PointerEvent| {
-                    if dragging.get_untracked() {
-                        set_from_x(e.client_x() as f64);
-                    }
-                }
-                on:pointerup=move |_| dragging.set(false)
-                on:pointercancel=move |_| dragging.set(false)
-                on:keydown=move |e: ev::KeyboardEvent| {
-                    let step = match e.key().as_str() {
-                        "ArrowRight" | "ArrowUp" => Some(1.0),
-                        "ArrowLeft" | "ArrowDown" => Some(-1.0),
-                        "PageUp" => Some(10.0),
-                        "PageDown" => Some(-10.0),
-                        "Home" => Some(-1000.0),
-                        "End" => Some(1000.0),
-                        _ => None,
-                    };
-                    if let Some(step) = step {
-                        e.prevent_default();
-                        // From "not set", the first key press starts in the middle.
-                        let from = value.get_untracked().unwrap_or(50.0);
-                        value.set(Some((from + step).clamp(0.0, 100.0)));
-                    }
-                }
-            >
-                {ticks}
-                <span
-                    class="thumb"
-                    class:unset=move || value.get().is_none()
-                    style:left=move || format!("{:.4}%", value.get().unwrap_or(50.0))
-                ></span>
-            </div>
-            <div class="anchors" aria-hidden="true">
-                <span class="anchor low">{low}</span>
-                <span class="anchor high">{high}</span>
-            </div>
-            <p class="unset-note" aria-hidden="true" lang=ui.tag() dir=ui.dir() hidden=move || value.get().is_some()>{ui.msg(Msg::NotSetYet)}</p>
-        </div>
-    }
-}
-
-/// One text of an item with its label, tied together for screen readers (a group named by the
-/// label). `id` is the text's id; the label's is `{id}-label`.
-fn labelled_text(label: String, id: &'static str, class: &'static str, lang: Option<String>, dir: String, text: String) -> impl IntoView {
-    let label_id = format!("{id}-label");
-    let labelled_by = label_id.clone();
-    view! {
-        <div class="text-block" role="group" aria-labelledby=labelled_by>
-            <p class="text-label" id=label_id>{label}</p>
-            <p class=class id=id lang=lang dir=dir>{text}</p>
-        </div>
-    }
-}
-
-/// The keys of a screen, shortly (hidden on touch screens without a keyboard).
-#[component]
-fn KeyLegend(kind: &'static str, ui: Ui, #[prop(optional)] ranks: usize) -> impl IntoView {
-    let m = move |x: Msg| format!(" {} · ", ui.msg(x));
-    let last = move |x: Msg| format!(" {}", ui.msg(x));
-    let body = match kind {
-        "boxes" => EitherOf3::A(view! {
-            <kbd>"1"</kbd>"–"<kbd>"5"</kbd>{m(Msg::KeysChooseBox)}
-            <kbd>"Tab"</kbd>{m(Msg::KeysNextQuestion)}<kbd>"Enter"</kbd>{last(Msg::KeysGoOn)}
-        }),
-        "ranking" => EitherOf3::B(view! {
-            <kbd>"Tab"</kbd>{m(Msg::KeysToTranslation)}<kbd>"1"</kbd>"–"<kbd>{ranks.to_string()}</kbd>{m(Msg::KeysItsRank)}<kbd>"Enter"</kbd>{last(Msg::KeysGoOn)}
-        }),
-        _ => EitherOf3::C(view! {
-            <kbd>"←"</kbd>" "<kbd>"→"</kbd>{m(Msg::KeysMoveLittle)}<kbd>"Page Up"</kbd>" "<kbd>"Page Down"</kbd>{m(Msg::KeysMoveMore)}
-            <kbd>"Home"</kbd>" "<kbd>"End"</kbd>{m(Msg::KeysEnds)}<kbd>"Enter"</kbd>{last(Msg::KeysGoOn)}
-        }),
-    };
-    view! { <p class="key-legend" id="key-legend" lang=ui.tag() dir=ui.dir()><span class="keys-title">{ui.msg(Msg::KeysTitle)}" "</span>{body}</p> }
 }
 
 /// The browser's language among the catalog's (its `Accept-Language` on the server,
@@ -375,9 +157,10 @@ fn browser_lang() -> Lang {
     }
 }
 
-/// `/work/:id`: an assignment's page.
-#[component]
-pub fn WorkPage() -> impl IntoView {
+/// `/work/:id`: an assignment's page, with the screens the build `S` links (every one on the
+/// server, the HIT's protocol's in its browser bundle: `screens`).
+#[allow(non_snake_case)]
+pub fn WorkPage<S: ScreenFamily>() -> impl IntoView {
     let params = use_params_map();
     let id = move || params.read().get("id").unwrap_or_default();
     let state = crate::resource::blocking_resource(id, load_work);
@@ -393,15 +176,12 @@ pub fn WorkPage() -> impl IntoView {
                             <p class="error" role="alert" id="work-error">{error_text(&e)}</p>
                         </section>
                     }),
-                    Ok(s) => Either::Right(view! { <Work state=s/> }),
+                    Ok(s) => Either::Right(work::<S>(s)),
                 }
             })}
         </Suspense>
     }
 }
-
-/// What the item screen sends: (score, score2, skipped).
-type AnswerValues = (Option<f64>, Option<f64>, bool);
 
 /// A practice answer as the screen sends it: scores (DA, word order) or error spans (ESA, MQM).
 enum PracticeSent {
@@ -409,8 +189,7 @@ enum PracticeSent {
     Spans(EsaAnswer),
 }
 
-#[component]
-fn Work(state: WorkState) -> impl IntoView {
+fn work<S: ScreenFamily>(state: WorkState) -> impl IntoView {
     let info = StoredValue::new(state.clone());
     // Before Start, a DA HIT's first item is sent ahead (`ahead`): the step is then that item,
     // drawn behind the instructions until Start.
@@ -539,7 +318,7 @@ fn Work(state: WorkState) -> impl IntoView {
         let (id, elapsed, k, active) = stamp();
         leptos::task::spawn_local(async move {
             let reply = submit_spans(id, position, answer.score, answer.spans, answer.document_score, elapsed, k, Some(active)).await;
-            settle(reply, "Your errors and score are kept on this page: press the button again to send them.".to_string());
+            settle(reply, Ui::of(info).msg(Msg::KeptSpans).to_string());
         });
     });
 
@@ -671,7 +450,7 @@ fn Work(state: WorkState) -> impl IntoView {
                     EitherOf6::A(view! { <Finished code=done.code return_url=done.return_url ui/> })
                 } else if let Some(item) = s.item.clone().filter(|_| now_started) {
                     let together = s.together.clone();
-                    EitherOf6::B(view! { <ItemScreen info item together answered=s.answered busy submit submit_ranks submit_esa/> })
+                    EitherOf6::B(item_screen::<S>(info, item, together, s.answered, busy, submit, submit_ranks, submit_esa))
                 } else if let Some(item) = s.item.clone() {
                     // The first item, sent ahead: behind the instructions until Start.
                     let together = s.together.clone();
@@ -681,13 +460,13 @@ fn Work(state: WorkState) -> impl IntoView {
                             <StartPage info practice=practice.get_untracked() busy start/>
                         </div>
                         <div id="ahead-item" data-assignment=assignment hidden=move || !started.get()>
-                            <ItemScreen info item together answered=s.answered busy submit submit_ranks submit_esa/>
+                            {item_screen::<S>(info, item, together, s.answered, busy, submit, submit_ranks, submit_esa)}
                         </div>
                     })
                 } else if let Some((item, fb)) = feedback.get() {
                     EitherOf6::C(view! { <PracticeFeedbackScreen info item feedback=fb busy start/> })
                 } else if let Some((p, item)) = practice.get().filter(|_| practising.get()).and_then(|p| p.item.clone().map(|i| (p, i))) {
-                    EitherOf6::D(view! { <PracticeScreen info practice=p item busy submit=submit_practice submit_spans=submit_practice_spans/> })
+                    EitherOf6::D(practice_screen::<S>(info, p, item, busy, submit_practice, submit_practice_spans))
                 } else {
                     EitherOf6::E(view! { <StartPage info practice=practice.get() busy start/> })
                 }
@@ -756,8 +535,7 @@ fn instructions_again(i: &WorkState, ui: Ui) -> impl IntoView + use<> {
 }
 
 /// A practice item: drawn exactly like a real item of the task, marked as practice.
-#[component]
-fn PracticeScreen(
+fn practice_screen<S: ScreenFamily>(
     info: StoredValue<WorkState>,
     practice: PracticeView,
     item: ItemView,
@@ -766,11 +544,7 @@ fn PracticeScreen(
     submit_spans: Callback<EsaAnswer>,
 ) -> impl IntoView {
     let i = info.get_value();
-    let body = match i.task.as_str() {
-        "word-order" => EitherOf3::A(view! { <WordOrderItem info item busy submit practice=true/> }),
-        "esa" | "mqm" => EitherOf3::B(view! { <EsaItem info item busy submit=submit_spans/> }),
-        _ => EitherOf3::C(view! { <DaItem info item busy submit/> }),
-    };
+    let body = practice_body::<S>(info, item, busy, submit, submit_spans);
     let ui = Ui::of(info);
     let label = fill(&ui.msg(Msg::PracticeLabel), &[("n", &(practice.position + 1).to_string()), ("total", &practice.total.to_string())]);
     view! {
@@ -834,8 +608,8 @@ fn PracticeFeedbackScreen(
     }
 }
 
-#[component]
-fn ItemScreen(
+#[allow(clippy::too_many_arguments)]
+fn item_screen<S: ScreenFamily>(
     info: StoredValue<WorkState>,
     item: ItemView,
     together: Vec<ItemView>,
@@ -856,434 +630,11 @@ fn ItemScreen(
     };
     let lang = i.screen.wording_lang.clone();
     let dir = i.screen.wording_dir.clone();
-    let body = if i.task == "word-order" {
-        EitherOf4::A(view! { <WordOrderItem info item busy submit/> })
-    } else if i.task == "ranking" {
-        let mut items = vec![item];
-        items.extend(together);
-        EitherOf4::B(view! { <RankingScreen info items busy submit=submit_ranks/> })
-    } else if i.task == "esa" || i.task == "mqm" {
-        EitherOf4::D(view! { <EsaItem info item busy submit=submit_esa/> })
-    } else {
-        EitherOf4::C(view! { <DaItem info item busy submit/> })
-    };
+    let body = item_body::<S>(info, item, together, busy, submit, submit_ranks, submit_esa);
     view! {
         <div class="card item-screen" lang=lang dir=dir>
             <p class="progress" id="progress" aria-live="polite" lang=ui.tag() dir=ui.dir()>{progress}</p>
             {body}
-        </div>
-    }
-}
-
-#[component]
-fn DaItem(info: StoredValue<WorkState>, item: ItemView, busy: RwSignal<bool>, submit: Callback<AnswerValues>) -> impl IntoView {
-    let i = info.get_value();
-    let value = RwSignal::new(None::<f64>);
-    let send = move || {
-        if let Some(v) = value.get_untracked() {
-            submit.run((Some(v), None, false));
-        }
-    };
-    // The first item, answered before the bundle took over: its slider shows the value set.
-    if let Some(EarlyValue(early)) = use_context::<EarlyValue>()
-        && item.position == 0
-        && let Some(v) = early.get_value().and_then(|e| e.value)
-    {
-        Effect::new(move |_| value.set(Some(v)));
-    }
-    let w = i.screen.wording.clone();
-    let ui = Ui::of(info);
-    let why = move || {
-        if value.get().is_none() { ui.msg(Msg::WhySlider) } else { String::new() }
-    };
-    view! {
-        <div
-            class="da"
-            on:keydown=move |e: ev::KeyboardEvent| {
-                if e.key() == "Enter" {
-                    e.prevent_default();
-                    send();
-                }
-            }
-        >
-            <p class="statement" id="statement">{w.statement.clone()}</p>
-            {item_texts(&i, &item, ui)}
-            <Slider value low=w.anchor_low.clone() high=w.anchor_high.clone() label=w.statement.clone() id="score" ui autofocus=true/>
-            <div class="actions">
-                <p class="next-why" id="next-why" aria-live="polite" lang=ui.tag() dir=ui.dir()>{why}</p>
-                <button
-                    type="button"
-                    class="primary"
-                    id="next"
-                    aria-describedby="next-why"
-                    disabled=move || value.get().is_none() || busy.get()
-                    on:click=move |_| send()
-                >
-                    {w.next_label.clone()}
-                </button>
-            </div>
-            <KeyLegend kind="slider" ui/>
-        </div>
-    }
-}
-
-/// The texts of an item, each with its label: DA (the reference or the source, then the
-/// candidate; fluency the candidate alone) and word order (the first sentence, then the second).
-fn item_texts(i: &WorkState, item: &ItemView, ui: Ui) -> impl IntoView {
-    let w = &i.screen.wording;
-    let lang = Some(i.screen.lang.clone());
-    if i.task == "word-order" {
-        return Either::Left(view! {
-            <div class="texts" lang=ui.tag() dir=ui.dir()>
-                {labelled_text(ui.msg(Msg::FirstSentence).into(), "candidate", "candidate", lang.clone(), i.target_dir.clone(), item.candidate.clone())}
-                {labelled_text(ui.msg(Msg::SecondSentence).into(), "context", "context reference", lang, i.target_dir.clone(), item.context.clone().unwrap_or_default())}
-            </div>
-        });
-    }
-    let context = item.context.clone().map(|text| {
-        // Source-based DA and the error-span tasks (a practice item's feedback) show the source.
-        if matches!(i.task.as_str(), "da-source" | "esa" | "mqm") {
-            labelled_text(w.label_source.clone(), "context", "context source", Some(i.source_lang.clone()), i.source_dir.clone(), text)
-        } else {
-            labelled_text(w.label_reference.clone(), "context", "context reference", lang.clone(), i.target_dir.clone(), text)
-        }
-    });
-    Either::Right(view! {
-        <div class="texts">
-            {context}
-            {labelled_text(w.label_candidate.clone(), "candidate", "candidate", lang, i.target_dir.clone(), item.candidate.clone())}
-        </div>
-    })
-}
-
-/// A relative-ranking screen (WMT 2012): for each of its segments (a block), the source (and
-/// the reference, as the campaign says) and the outputs to rank, each with one button per rank.
-/// Ties are allowed: any number of outputs may share a rank. Keyboard: Tab to an output, press
-/// its rank (1 … N; focus moves on to the next output), Enter to go on.
-#[component]
-fn RankingScreen(info: StoredValue<WorkState>, items: Vec<ItemView>, busy: RwSignal<bool>, submit: Callback<Vec<RankAnswer>>) -> impl IntoView {
-    let i = info.get_value();
-    let w = i.screen.wording.clone();
-    let ui = Ui::of(info);
-    let n = i.screen.rank_outputs.max(2);
-    let ranks = RwSignal::new(vec![None::<u32>; items.len()]);
-    let left = move || ranks.with(|r| r.iter().filter(|x| x.is_none()).count());
-    let positions: Vec<i64> = items.iter().map(|it| it.position).collect();
-    let send = move || {
-        let chosen = ranks.get_untracked();
-        if chosen.iter().all(Option::is_some) {
-            submit.run(positions.iter().zip(chosen).map(|(&position, r)| RankAnswer { position, rank: r.unwrap_or(1) }).collect());
-        }
-    };
-    let send = StoredValue::new(send);
-    // Blocks: consecutive items of the same source.
-    let mut blocks: Vec<(String, Option<String>, Vec<(usize, ItemView)>)> = Vec::new();
-    for (k, it) in items.into_iter().enumerate() {
-        let source = it.context.clone().unwrap_or_default();
-        match blocks.last_mut() {
-            Some((s, _, outs)) if *s == source => outs.push((k, it)),
-            _ => blocks.push((source, it.reference.clone(), vec![(k, it)])),
-        }
-    }
-    let total = ranks.with_untracked(Vec::len);
-    let focus_row = move |k: usize| {
-        #[cfg(feature = "hydrate")]
-        if let Ok(Some(el)) = leptos::prelude::document().query_selector(&format!("[data-row=\"{k}\"]")) {
-            use wasm_bindgen::JsCast;
-            if let Ok(el) = el.dyn_into::<web_sys::HtmlElement>() {
-                let _ = el.focus();
-            }
-        }
-        #[cfg(not(feature = "hydrate"))]
-        let _ = k;
-    };
-    Effect::new(move |_| focus_row(0));
-    let source_dir = i.source_dir.clone();
-    let source_lang = i.source_lang.clone();
-    let target_dir = i.target_dir.clone();
-    let target_lang = i.screen.lang.clone();
-    let label_source = w.label_source.clone();
-    let label_reference = w.label_reference.clone();
-    let block_count = blocks.len();
-    view! {
-        <div
-            class="ranking"
-            id="rank-screen"
-            on:keydown=move |e: ev::KeyboardEvent| {
-                if e.key() == "Enter" {
-                    e.prevent_default();
-                    send.with_value(|f| f());
-                }
-            }
-        >
-            <p class="statement" id="statement">{w.statement.clone()}</p>
-            {blocks
-                .into_iter()
-                .enumerate()
-                .map(|(b, (source, reference, outs))| {
-                    let heading = if block_count > 1 {
-                        fill(&ui.msg(Msg::SentenceNofM), &[("n", &(b + 1).to_string()), ("total", &block_count.to_string())])
-                    } else {
-                        ui.msg(Msg::Sentence).to_string()
-                    };
-                    let region = heading.clone();
-                    view! {
-                        <section class="rank-block" aria-label=region>
-                            <p class="text-label"><span lang=ui.tag() dir=ui.dir()>{heading}</span> " · " {label_source.clone()}</p>
-                            <p class="context source" lang=source_lang.clone() dir=source_dir.clone()>{source}</p>
-                            {reference.map(|r| view! {
-                                <p class="text-label">{label_reference.clone()}</p>
-                                <p class="context reference" lang=target_lang.clone() dir=target_dir.clone()>{r}</p>
-                            })}
-                            <ol class="rank-outputs">
-                                {outs
-                                    .into_iter()
-                                    .enumerate()
-                                    .map(|(o, (k, it))| {
-                                        let label = fill(&ui.msg(Msg::TranslationN), &[("n", &(o + 1).to_string())]);
-                                        let group = format!("rank-label-{k}");
-                                        let (row_label, label_id) = (group.clone(), group.clone());
-                                        view! {
-                                            <li
-                                                class="rank-row"
-                                                data-row=k
-                                                tabindex="0"
-                                                aria-labelledby=row_label
-                                                data-ranked=move || if ranks.with(|r| r[k].is_some()) { "true" } else { "false" }
-                                                on:keydown=move |e: ev::KeyboardEvent| {
-                                                    if let Some(r) = e.key().parse::<u32>().ok().filter(|r| (1..=n as u32).contains(r)) {
-                                                        e.prevent_default();
-                                                        ranks.update(|v| v[k] = Some(r));
-                                                        if k + 1 < total {
-                                                            focus_row(k + 1);
-                                                        }
-                                                    }
-                                                }
-                                            >
-                                                <p class="text-label" lang=ui.tag() dir=ui.dir() id=label_id>{label}</p>
-                                                <p class="candidate">{it.candidate.clone()}</p>
-                                                <div class="ranks" role="radiogroup" aria-labelledby=group dir="ltr">
-                                                    {(1..=n as u32)
-                                                        .map(|r| {
-                                                            let name = if r == 1 {
-                                                                ui.msg(Msg::RankBest).to_string()
-                                                            } else if r == n as u32 {
-                                                                fill(&ui.msg(Msg::RankWorst), &[("r", &r.to_string())])
-                                                            } else {
-                                                                fill(&ui.msg(Msg::RankN), &[("r", &r.to_string())])
-                                                            };
-                                                            view! {
-                                                                <button
-                                                                    type="button"
-                                                                    class="rank"
-                                                                    role="radio"
-                                                                    tabindex="-1"
-                                                                    data-rank=r
-                                                                    aria-label=name
-                                                                    aria-checked=move || if ranks.with(|v| v[k] == Some(r)) { "true" } else { "false" }
-                                                                    on:click=move |_| ranks.update(|v| v[k] = Some(r))
-                                                                >
-                                                                    {r}
-                                                                </button>
-                                                            }
-                                                        })
-                                                        .collect_view()}
-                                                </div>
-                                            </li>
-                                        }
-                                    })
-                                    .collect_view()}
-                            </ol>
-                        </section>
-                    }
-                })
-                .collect_view()}
-            <div class="actions">
-                <p class="hint" id="rank-hint" aria-live="polite" lang=ui.tag() dir=ui.dir()>
-                    {move || match left() {
-                        0 => ui.msg(Msg::AllRanked).to_string(),
-                        1 => ui.msg(Msg::RanksLeftOne).to_string(),
-                        k => fill(&ui.msg(Msg::RanksLeft), &[("k", &k.to_string())]),
-                    }}
-                </p>
-                <button
-                    type="button"
-                    class="primary"
-                    id="next"
-                    aria-describedby="rank-hint"
-                    disabled={move || left() > 0 || busy.get()}
-                    on:click=move |_| send.with_value(|f| f())
-                >
-                    {w.next_label.clone()}
-                </button>
-            </div>
-            <KeyLegend kind="ranking" ui ranks=n/>
-        </div>
-    }
-}
-
-/// One word-order question: five boxes labelled only at the ends.
-#[component]
-fn Boxes(
-    answer: RwSignal<Option<usize>>,
-    #[prop(into)] id: String,
-    #[prop(into)] question: String,
-    #[prop(into)] low: String,
-    #[prop(into)] high: String,
-    ui: Ui,
-) -> impl IntoView {
-    let qid = format!("{id}-question");
-    view! {
-        <fieldset class="woj-question" id=id.clone()>
-            <legend id=qid.clone()>{question}</legend>
-            <div class="boxes" role="radiogroup" aria-labelledby=qid dir="ltr">
-                <span class="end low">{low.clone()}</span>
-                {(0..5usize)
-                    .map(|b| {
-                        let n = (b + 1).to_string();
-                        let name = match b {
-                            0 => fill(&ui.msg(Msg::BoxEnd), &[("n", &n), ("end", &low)]),
-                            4 => fill(&ui.msg(Msg::BoxEnd), &[("n", &n), ("end", &high)]),
-                            _ => fill(&ui.msg(Msg::BoxN), &[("n", &n)]),
-                        };
-                        view! {
-                            <button
-                                type="button"
-                                class="box"
-                                role="radio"
-                                data-box=b + 1
-                                aria-label=name
-                                aria-checked=move || if answer.get() == Some(b) { "true" } else { "false" }
-                                on:click=move |_| answer.set(Some(b))
-                            ></button>
-                        }
-                    })
-                    .collect_view()}
-                <span class="end high">{high.clone()}</span>
-            </div>
-        </fieldset>
-    }
-}
-
-#[component]
-fn WordOrderItem(
-    info: StoredValue<WorkState>,
-    item: ItemView,
-    busy: RwSignal<bool>,
-    submit: Callback<AnswerValues>,
-    /// A practice item: no skipping.
-    #[prop(optional)]
-    practice: bool,
-) -> impl IntoView {
-    let i = info.get_value();
-    let w = i.screen.wording.clone();
-    let ui = Ui::of(info);
-    let sliders = i.screen.woj_sliders;
-    let q1 = RwSignal::new(None::<usize>);
-    let q2 = RwSignal::new(None::<usize>);
-    let s1 = RwSignal::new(None::<f64>);
-    let s2 = RwSignal::new(None::<f64>);
-    let ready = move || if sliders { s1.get().is_some() && s2.get().is_some() } else { q1.get().is_some() && q2.get().is_some() };
-    let send = move || {
-        if sliders {
-            if let (Some(a), Some(b)) = (s1.get_untracked(), s2.get_untracked()) {
-                submit.run((Some(a / 100.0), Some(b / 100.0), false));
-            }
-        } else if let (Some(a), Some(b)) = (q1.get_untracked(), q2.get_untracked()) {
-            submit.run((Some(WOJ_VALUES[a]), Some(WOJ_VALUES[b]), false));
-        }
-    };
-    let container = NodeRef::<leptos::html::Div>::new();
-    Effect::new(move |_| {
-        if !sliders && let Some(el) = container.get() {
-            let _ = el.focus();
-        }
-    });
-    let on_key = move |e: ev::KeyboardEvent| {
-        let key = e.key();
-        if key == "Enter" {
-            e.prevent_default();
-            send();
-            return;
-        }
-        if sliders {
-            return;
-        }
-        if let Some(b) = key.parse::<usize>().ok().filter(|b| (1..=5).contains(b)) {
-            e.prevent_default();
-            // The focused question, else the first one not answered yet, else the second.
-            #[cfg(feature = "hydrate")]
-            let focused_q2 = leptos::prelude::document()
-                .active_element()
-                .and_then(|el| el.closest("#q2").ok().flatten())
-                .is_some();
-            #[cfg(not(feature = "hydrate"))]
-            let focused_q2 = false;
-            #[cfg(feature = "hydrate")]
-            let focused_q1 = leptos::prelude::document()
-                .active_element()
-                .and_then(|el| el.closest("#q1").ok().flatten())
-                .is_some();
-            #[cfg(not(feature = "hydrate"))]
-            let focused_q1 = false;
-            let target = if focused_q2 {
-                q2
-            } else if focused_q1 || q1.get_untracked().is_none() {
-                q1
-            } else {
-                q2
-            };
-            target.set(Some(b - 1));
-        }
-    };
-    let skip = move |_| submit.run((None, None, true));
-    let questions = if sliders {
-        Either::Left(view! {
-            <fieldset class="woj-question" id="q1">
-                <legend>{w.woj_question1.clone()}</legend>
-                <Slider value=s1 low=w.woj_low1.clone() high=w.woj_high1.clone() label=w.woj_question1.clone() id="q1-slider" ui autofocus=true/>
-            </fieldset>
-            <fieldset class="woj-question" id="q2">
-                <legend>{w.woj_question2.clone()}</legend>
-                <Slider value=s2 low=w.woj_low2.clone() high=w.woj_high2.clone() label=w.woj_question2.clone() id="q2-slider" ui/>
-            </fieldset>
-        })
-    } else {
-        Either::Right(view! {
-            <Boxes answer=q1 id="q1" question=w.woj_question1.clone() low=w.woj_low1.clone() high=w.woj_high1.clone() ui/>
-            <Boxes answer=q2 id="q2" question=w.woj_question2.clone() low=w.woj_low2.clone() high=w.woj_high2.clone() ui/>
-        })
-    };
-    let allow_skip = i.screen.allow_skip && !practice;
-    let why = move || {
-        let (a, b) = if sliders { (s1.get().is_some(), s2.get().is_some()) } else { (q1.get().is_some(), q2.get().is_some()) };
-        match (a, b, sliders) {
-            (true, true, _) => String::new(),
-            (false, false, false) => ui.msg(Msg::WhyBoxesBoth),
-            (false, true, false) => ui.msg(Msg::WhyBoxesFirst),
-            (true, false, false) => ui.msg(Msg::WhyBoxesSecond),
-            (false, false, true) => ui.msg(Msg::WhySlidersBoth),
-            (false, true, true) => ui.msg(Msg::WhySliderFirst),
-            (true, false, true) => ui.msg(Msg::WhySliderSecond),
-        }
-    };
-    view! {
-        <div class="woj" tabindex="-1" node_ref=container on:keydown=on_key>
-            <p class="woj-language" id="source-language" lang=ui.tag() dir=ui.dir()>
-                {fill(&ui.msg(Msg::TranslationsFrom), &[("source", &i.screen.source_language_name)])}
-            </p>
-            {item_texts(&i, &item, ui)}
-            {questions}
-            <div class="actions">
-                <p class="next-why" id="next-why" aria-live="polite" lang=ui.tag() dir=ui.dir()>{why}</p>
-                {allow_skip.then(|| view! {
-                    <button type="button" id="skip" lang=ui.tag() dir=ui.dir() disabled=move || busy.get() on:click=skip>{ui.msg(Msg::Skip)}</button>
-                })}
-                <button type="button" class="primary" id="next" aria-describedby="next-why" disabled=move || !ready() || busy.get() on:click=move |_| send()>
-                    {w.next_label.clone()}
-                </button>
-            </div>
-            <KeyLegend kind=if sliders { "slider" } else { "boxes" } ui/>
         </div>
     }
 }
@@ -1381,5 +732,235 @@ pub fn AnnotatorHome(name: String) -> impl IntoView {
                 }
             }) }}
         </Suspense>
+    }
+}
+
+/// One language per screen (issue 38): every screen of every protocol, rendered by the server in
+/// every interface language, holds no string of another language's catalog.
+#[cfg(all(test, feature = "ssr"))]
+mod tests {
+    use super::super::{Completion, ContextSegment, DocumentView, ItemView, PracticeFeedback, PracticeView, Step, WorkState, localized_screen_settings, public_title};
+    use super::*;
+    use crate::model::TaskKind;
+    use assay_core::i18n::{Text, mqm, page_words};
+    use assay_core::protocol::{Severity, Span};
+
+    /// The texts of the items: in no catalog (the texts under judgment are not the interface's).
+    fn item(position: i64, task: TaskKind) -> ItemView {
+        let mut prefilled = Vec::new();
+        if task.marks_spans() {
+            let mut span = Span::new(0, 3, Severity::Minor);
+            if task == TaskKind::Mqm {
+                span.category = Some("Accuracy/Mistranslation".into());
+            }
+            prefilled.push(span);
+        }
+        ItemView {
+            position,
+            candidate: "Qxv zwk jjb".into(),
+            context: Some("Pqw rrt vvz".into()),
+            reference: (task == TaskKind::Ranking).then(|| "Wqq yyx".into()),
+            screen: (task == TaskKind::Ranking).then_some(0),
+            document: task.marks_spans().then(|| DocumentView {
+                index: 1,
+                total: 3,
+                before: vec![ContextSegment { source: "Kkq".into(), candidate: "Zzq".into() }],
+                after: vec![ContextSegment { source: "Vvq".into(), candidate: "Xxq".into() }],
+                document_score: true,
+            }),
+            prefilled,
+        }
+    }
+
+    fn state(task: TaskKind, settings: &str, lang: Lang) -> WorkState {
+        // A target language the catalog does not have: the interface is the campaign's choice.
+        let screen = localized_screen_settings(settings, task.as_str(), "fra", "eng", None);
+        assert_eq!(screen.ui, lang);
+        let first = item(0, task);
+        let practice = PracticeView { total: 4, required: 3, position: 1, matched: 1, round: 1, passed: false, item: Some(first.clone()) };
+        let together = if task == TaskKind::Ranking { vec![item(1, task), item(2, task)] } else { Vec::new() };
+        WorkState {
+            assignment: "a".into(),
+            title: public_title(settings, task.as_str(), lang),
+            task: task.as_str().into(),
+            screen,
+            target_dir: "ltr".into(),
+            source_dir: "ltr".into(),
+            source_lang: "en".into(),
+            practice: Some(practice),
+            total: 12,
+            started: true,
+            step: Step { answered: 3, item: Some(first), together, completion: None },
+            ahead: None,
+        }
+    }
+
+    /// Every screen a worker of `task` can meet, as the server renders it.
+    fn screens(task: TaskKind, settings: &str, lang: Lang) -> Vec<(&'static str, String)> {
+        screens_of(state(task, settings, lang))
+    }
+
+    fn screens_of(s: WorkState) -> Vec<(&'static str, String)> {
+        let (task, lang) = (s.kind().unwrap(), s.screen.ui);
+        let owner = Owner::new();
+        owner.with(|| {
+            let info = StoredValue::new(s.clone());
+            let busy = RwSignal::new(false);
+            let submit = Callback::new(|_: AnswerValues| {});
+            let ranks = Callback::new(|_: Vec<RankAnswer>| {});
+            let spans = Callback::new(|_: EsaAnswer| {});
+            let item = s.step.item.clone().unwrap();
+            let practice = s.practice.clone().unwrap();
+            // As the server words it (`server::practice_answer_in`).
+            let w = &s.screen.wording;
+            let feedback = |passed: bool| PracticeFeedback {
+                in_range: passed,
+                message: fill(lang.text(Text::FeedbackHigh), &[("high", &w.anchor_high), ("reason", lang.text(Text::ReasonSame))]),
+                yours: fill(lang.text(Text::YourRating), &[("words", &slider_words(|m| lang.msg(m).to_string(), Some(40.0), &w.anchor_low, &w.anchor_high))]),
+                verdict: lang.text(if passed { Text::VerdictIn } else { Text::VerdictOut }).into(),
+                round_result: Some(fill(lang.text(if passed { Text::RoundPassed } else { Text::RoundFailed }), &[("matched", "3"), ("total", "4"), ("required", "3")])),
+                practice: PracticeView { position: if passed { 0 } else { 2 }, passed, ..practice.clone() },
+            };
+            let mut out = vec![
+                ("start", view! { <StartPage info practice=Some(practice.clone()) busy start=|_| {}/> }.to_html()),
+                ("item", item_screen::<crate::ui::Every>(info, item.clone(), s.step.together.clone(), 3, busy, submit, ranks, spans).to_html()),
+                ("feedback", view! { <PracticeFeedbackScreen info item=item.clone() feedback=feedback(false) busy start=|_| {}/> }.to_html()),
+                ("feedback passed", view! { <PracticeFeedbackScreen info item=item.clone() feedback=feedback(true) busy start=|_| {}/> }.to_html()),
+                ("finished", view! { <Finished code=Some("C0DE".into()) return_url=Some("https://example.org".into()) ui=Ui::of(info)/> }.to_html()),
+                ("finished here", view! { <Finished code=Some("C0DE".into()) return_url=None ui=Ui::of(info)/> }.to_html()),
+                ("held", view! { <Finished code=None return_url=None ui=Ui::of(info)/> }.to_html()),
+            ];
+            // Ranking has no practice.
+            if task != TaskKind::Ranking {
+                out.push(("practice", practice_screen::<crate::ui::Every>(info, practice.clone(), item.clone(), busy, submit, spans).to_html()));
+            }
+            let _ = Completion { code: None, return_url: None };
+            out
+        })
+    }
+
+    /// What a reader of the page meets, one line each: its text and the attributes read aloud or
+    /// shown (`aria-label`, `aria-valuetext`, the slider's words, an option group's `label`,
+    /// `title`, `placeholder`), not the markup's names (classes, ids, values sent); key caps
+    /// (`<kbd>`, the same on every keyboard) left out; the HTML escapes undone.
+    fn words_of(html: &str) -> String {
+        const READ: [&str; 6] = ["aria-label", "aria-valuetext", "data-words", "label", "title", "placeholder"];
+        let unescape = |s: &str| s.replace("&lt;", "<").replace("&gt;", ">").replace("&quot;", "\"").replace("&#x27;", "'").replace("&#39;", "'").replace("&amp;", "&");
+        let mut out = Vec::new();
+        let mut rest = html;
+        let mut in_kbd = false;
+        while let Some(open) = rest.find('<') {
+            if !in_kbd {
+                out.push(unescape(&rest[..open]));
+            }
+            let Some(close) = rest[open..].find('>') else { break };
+            let tag = &rest[open + 1..open + close];
+            in_kbd = tag == "kbd" || (in_kbd && tag != "/kbd");
+            // Attributes: name="value" pairs (the server quotes every value).
+            let mut attrs = tag;
+            while let Some(eq) = attrs.find("=\"") {
+                let name = attrs[..eq].rsplit(' ').next().unwrap_or("");
+                let value_and_rest = &attrs[eq + 2..];
+                let end = value_and_rest.find('"').unwrap_or(value_and_rest.len());
+                if READ.contains(&name) {
+                    out.push(unescape(&value_and_rest[..end]));
+                }
+                attrs = &value_and_rest[(end + 1).min(value_and_rest.len())..];
+            }
+            rest = &rest[open + close + 1..];
+        }
+        out.push(unescape(rest));
+        out.join("\n")
+    }
+
+    /// A language's catalog strings, cut at their placeholders: the pieces that could show.
+    fn pieces(lang: Lang) -> Vec<String> {
+        let whole = Msg::ALL
+            .iter()
+            .map(|&m| lang.msg(m))
+            .chain(Text::ALL.iter().map(|&t| lang.text(t)))
+            .chain(mqm::parts(lang).iter().copied())
+            .chain([page_words(lang).0, page_words(lang).1]);
+        let mut out = Vec::new();
+        for s in whole {
+            let mut rest = s;
+            loop {
+                let (piece, after) = match rest.find('{') {
+                    Some(i) => (&rest[..i], rest[i..].split_once('}').map_or("", |(_, a)| a)),
+                    None => (rest, ""),
+                };
+                let piece = piece.trim_matches(|c: char| c.is_whitespace() || c.is_ascii_punctuation());
+                if piece.chars().filter(|c| c.is_alphabetic()).count() >= 2 {
+                    out.push(piece.to_string());
+                }
+                if after.is_empty() {
+                    break;
+                }
+                rest = after;
+            }
+        }
+        out
+    }
+
+    /// `piece` stands in `text` as words of their own (not inside a longer word).
+    fn stands_in(text: &str, piece: &str) -> bool {
+        text.match_indices(piece).any(|(at, _)| {
+            let before = text[..at].chars().next_back();
+            let after = text[at + piece.len()..].chars().next();
+            !before.is_some_and(char::is_alphanumeric) && !after.is_some_and(char::is_alphanumeric)
+        })
+    }
+
+    #[test]
+    fn every_screen_of_every_protocol_is_in_one_language() {
+        let own: Vec<(Lang, String)> = Lang::ALL.iter().map(|&l| (l, pieces(l).join("\n"))).collect();
+        let all: Vec<(Lang, Vec<String>)> = Lang::ALL.iter().map(|&l| (l, pieces(l))).collect();
+        let mut checked = 0;
+        let mut wrong = Vec::new();
+        for task in TaskKind::ALL {
+            for lang in Lang::ALL {
+                let mut settings = vec![format!(r#"{{"interface_language":"{}"}}"#, lang.tag())];
+                if task == TaskKind::WordOrder {
+                    settings.push(format!(r#"{{"interface_language":"{}","woj_scale":"sliders","allow_skip":true}}"#, lang.tag()));
+                }
+                let mine = &own.iter().find(|(l, _)| *l == lang).unwrap().1;
+                for settings in &settings {
+                    for (name, html) in screens(task, settings, lang) {
+                        let text = words_of(&html);
+                        // A piece can stand in the text only if its first word does.
+                        let words: std::collections::HashSet<&str> = text.split(|c: char| !c.is_alphanumeric()).filter(|w| !w.is_empty()).collect();
+                        for (other, pieces) in all.iter().filter(|(o, _)| *o != lang) {
+                            for piece in pieces {
+                                // A piece both catalogs have (a term, "HIT", a shared word) is this language's too.
+                                let first = piece.split(|c: char| !c.is_alphanumeric()).find(|w| !w.is_empty()).unwrap_or_default();
+                                if words.contains(first) && !mine.contains(piece.as_str()) && stands_in(&text, piece) {
+                                    wrong.push(format!("{task:?} {name} in {lang:?}: {other:?}'s “{piece}”"));
+                                }
+                            }
+                        }
+                        checked += 1;
+                    }
+                }
+            }
+        }
+        wrong.sort();
+        wrong.dedup();
+        assert!(wrong.is_empty(), "{} strings of another language:\n{}", wrong.len(), wrong.join("\n"));
+        assert!(checked >= 7 * 8 * 7, "only {checked} screens rendered");
+    }
+
+    /// The check above finds what it looks for: a German ESA screen with its wording left in
+    /// English (as before issue 38) has English strings.
+    #[test]
+    fn an_english_wording_on_a_german_screen_is_found() {
+        let mut s = state(TaskKind::Esa, r#"{"interface_language":"de"}"#, Lang::De);
+        s.screen.wording = crate::campaign::CampaignSettings::read("{}", TaskKind::Esa, "French", "English").wording;
+        let found: Vec<String> = screens_of(s)
+            .into_iter()
+            .flat_map(|(_, html)| pieces(Lang::En).into_iter().filter(move |p| stands_in(&words_of(&html), p)))
+            .collect();
+        for english in ["Next", "Source", "Candidate translation", "No meaning preserved"] {
+            assert!(found.iter().any(|p| p == english), "{english}: {found:?}");
+        }
     }
 }

@@ -1,18 +1,27 @@
 //! The browser bundles: one per family of pages, so that each browser downloads the code of the
-//! pages it shows and no other (a crowd worker's, only the annotation screens').
+//! pages it shows and no other (a crowd worker's, only its HIT's protocol's screen).
 
+use crate::annotate::screens::{Screen, ScreenFamily, Screens};
 use leptos::prelude::*;
 
 /// The browser bundles. Each page is hydrated by the bundle of its family of pages: a crowd
-/// worker's browser never downloads the designer, the results or the account pages. Each bundle
-/// is a crate of its own under `app/bundles/<name>/` that hydrates `ui::app_for::<family::…>`, in
-/// which the other families' pages are [`Elsewhere`] (see `page!` in `ui`). One cargo command
-/// builds the five: the app is compiled once, and each bundle links only the code its pages
-/// reach. The server renders every page and names its bundle in the document (`ui::shell`);
-/// `BrowserBundle::for_path` and the routes of `ui::app_for` must agree, which a test checks.
+/// worker's browser never downloads the designer, the results or the account pages, nor another
+/// protocol's screen. Each bundle is a crate of its own under `app/bundles/<name>/` that hydrates
+/// `ui::app_for::<family::…>`, in which the other families' pages are [`Elsewhere`] (see `page!`
+/// in `ui`) and the other protocols' screens `AnotherScreen` (`annotate::screens`). One cargo
+/// command builds them all: the app is compiled once, and each bundle links only the code its
+/// pages reach. The server renders every page and names its bundle in the document
+/// (`ui::shell`); `BrowserBundle::for_path` and the routes of `ui::app_for` must agree, which a
+/// test checks.
+///
+/// A work page (`/work/…`) is hydrated by the bundle of its HIT's protocol ([`Self::for_page`]):
+/// `da`, `woj`, `rank` or `spans`, each with the work page and one protocol's screen. Sign-in,
+/// the start page and invitations are on the small `annotate` bundle, which has no screen: a
+/// crowd worker never opens them, and an annotator who does downloads no screen there (the
+/// HIT list's links load the work page with its own bundle).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum BrowserBundle {
-    /// Start page, sign-in, invitations and the annotation page.
+    /// Start page, sign-in and invitations.
     Annotate,
     /// Import, the campaign list, the designer and a campaign's status.
     Campaigns,
@@ -22,15 +31,27 @@ pub enum BrowserBundle {
     Results,
     /// Studies and comparisons across years.
     Studies,
+    /// A DA HIT's work page (adequacy, fluency, source-based).
+    Da,
+    /// A word-order HIT's work page.
+    Woj,
+    /// A relative-ranking HIT's work page.
+    Rank,
+    /// An error-span HIT's work page (ESA, MQM).
+    Spans,
 }
 
 impl BrowserBundle {
-    pub const ALL: [BrowserBundle; 5] = [
+    pub const ALL: [BrowserBundle; 9] = [
         BrowserBundle::Annotate,
         BrowserBundle::Campaigns,
         BrowserBundle::Accounts,
         BrowserBundle::Results,
         BrowserBundle::Studies,
+        BrowserBundle::Da,
+        BrowserBundle::Woj,
+        BrowserBundle::Rank,
+        BrowserBundle::Spans,
     ];
 
     /// Its name: the crate `app/bundles/<name>` (`assay-bundle-<name>`) is built into
@@ -42,6 +63,33 @@ impl BrowserBundle {
             BrowserBundle::Accounts => "accounts",
             BrowserBundle::Results => "results",
             BrowserBundle::Studies => "studies",
+            BrowserBundle::Da => "da",
+            BrowserBundle::Woj => "woj",
+            BrowserBundle::Rank => "rank",
+            BrowserBundle::Spans => "spans",
+        }
+    }
+
+    /// The work bundle of a protocol's screen.
+    pub const fn of_screen(screen: Screen) -> BrowserBundle {
+        match screen {
+            Screen::Da => BrowserBundle::Da,
+            Screen::WordOrder => BrowserBundle::Woj,
+            Screen::Ranking => BrowserBundle::Rank,
+            Screen::Spans => BrowserBundle::Spans,
+        }
+    }
+
+    /// The protocol screen a bundle links (with the work page), if any.
+    pub const fn screens(self) -> Screens {
+        match self {
+            BrowserBundle::Da => Screens::Only(Screen::Da),
+            BrowserBundle::Woj => Screens::Only(Screen::WordOrder),
+            BrowserBundle::Rank => Screens::Only(Screen::Ranking),
+            BrowserBundle::Spans => Screens::Only(Screen::Spans),
+            BrowserBundle::Annotate | BrowserBundle::Campaigns | BrowserBundle::Accounts | BrowserBundle::Results | BrowserBundle::Studies => {
+                Screens::None
+            }
         }
     }
 
@@ -50,11 +98,23 @@ impl BrowserBundle {
         format!("assay-{}", self.name())
     }
 
-    /// The bundle that hydrates the page at `path` (a URL path, without query). Unknown paths get
-    /// the not-found page, which every bundle has.
+    /// The bundle that hydrates the page at `path` (a URL path, without query), the screen of the
+    /// HIT of a work page as the server found it (`screen`; `None` for no such HIT, whose page
+    /// any work bundle draws: the DA one).
+    pub fn for_page(path: &str, screen: Option<Screen>) -> BrowserBundle {
+        match (BrowserBundle::for_path(path), screen) {
+            (BrowserBundle::Da, Some(screen)) => BrowserBundle::of_screen(screen),
+            (bundle, _) => bundle,
+        }
+    }
+
+    /// The bundle that hydrates the page at `path` (a URL path, without query), a work page's
+    /// taken as DA's ([`Self::for_page`] knows its HIT). Unknown paths get the not-found page,
+    /// which every bundle has.
     pub fn for_path(path: &str) -> BrowserBundle {
         let segments: Vec<&str> = path.trim_matches('/').split('/').collect();
         match segments.as_slice() {
+            ["work", _] => BrowserBundle::Da,
             ["results"] | ["campaigns", _, "results" | "workers" | "metrics"] => BrowserBundle::Results,
             ["studies", ..] | ["history"] => BrowserBundle::Studies,
             ["import"] | ["campaigns", ..] => BrowserBundle::Campaigns,
@@ -65,8 +125,8 @@ impl BrowserBundle {
 }
 
 /// The stem of the bundle with every page (`app/bundles/all`): `scripts/run` builds it first
-/// on a fresh clone, so that the product answers while the five family bundles are built (one
-/// whole-program optimisation instead of five before the first page).
+/// on a fresh clone, so that the product answers while the family bundles are built (one
+/// whole-program optimisation instead of nine before the first page).
 pub const ALL_PAGES_STEM: &str = "assay-all";
 
 /// The stem of the files that hydrate a page of `bundle`, given which `pkg/…_bg.wasm` files the
@@ -83,7 +143,7 @@ pub fn served_stem(bundle: BrowserBundle, has: impl Fn(&str) -> bool) -> String 
 #[cfg(feature = "ssr")]
 pub fn served_stem_in(bundle: BrowserBundle, site_root: &str) -> String {
     use std::sync::atomic::{AtomicBool, Ordering};
-    static FOUND: [AtomicBool; 5] = [const { AtomicBool::new(false) }; 5];
+    static FOUND: [AtomicBool; BrowserBundle::ALL.len()] = [const { AtomicBool::new(false) }; BrowserBundle::ALL.len()];
     let found = &FOUND[bundle as usize];
     if found.load(Ordering::Relaxed) {
         return bundle.file_stem();
@@ -111,8 +171,9 @@ impl Pages {
     }
 }
 
-/// A build's pages as a type, so that the choice is made when the code is compiled.
-pub trait Family: 'static {
+/// A build's pages as a type, so that the choice is made when the code is compiled; with the
+/// protocol screens its work page links ([`ScreenFamily`]).
+pub trait Family: ScreenFamily {
     const PAGES: Pages;
 }
 
@@ -123,9 +184,13 @@ impl Family for Every {
     const PAGES: Pages = Pages::Every;
 }
 
+impl ScreenFamily for Every {
+    const SCREENS: Screens = Screens::Every;
+}
+
 /// One family of pages per browser bundle (named as [`BrowserBundle`]'s variants).
 pub mod family {
-    use super::{BrowserBundle, Family, Pages};
+    use super::{BrowserBundle, Family, Pages, ScreenFamily, Screens};
 
     macro_rules! families {
         ($($name:ident),*) => {$(
@@ -133,10 +198,13 @@ pub mod family {
             impl Family for $name {
                 const PAGES: Pages = Pages::Only(BrowserBundle::$name);
             }
+            impl ScreenFamily for $name {
+                const SCREENS: Screens = BrowserBundle::$name.screens();
+            }
         )*};
     }
 
-    families!(Annotate, Campaigns, Accounts, Results, Studies);
+    families!(Annotate, Campaigns, Accounts, Results, Studies, Da, Woj, Rank, Spans);
 }
 
 /// A page of another bundle, reached by a link or a redirect inside this one: the browser loads
@@ -183,7 +251,7 @@ pub(super) fn Elsewhere() -> impl IntoView {
 
 #[cfg(test)]
 mod tests {
-    use super::BrowserBundle;
+    use super::{BrowserBundle, Screen, Screens};
 
     /// Every route of `app_for` names a family, and the server sends that family's bundle with
     /// the page.
@@ -204,7 +272,17 @@ mod tests {
                 .collect::<Vec<_>>()
                 .join("/");
             let bundle = BrowserBundle::for_path(&concrete);
-            assert_eq!(format!("{bundle:?}"), family, "{path}: the server would send {bundle:?}");
+            if family == "Work" {
+                // Each protocol's bundle has the work page; the server names the HIT's.
+                for screen in Screen::ALL {
+                    let bundle = BrowserBundle::for_page(&concrete, Some(screen));
+                    assert_eq!(bundle.screens(), Screens::Only(screen), "{path}: the server would send {bundle:?}");
+                }
+                assert!(bundle.screens().any(), "{path}: a HIT that is not found gets {bundle:?}, without the work page");
+            } else {
+                assert_eq!(format!("{bundle:?}"), family, "{path}: the server would send {bundle:?}");
+                assert_eq!(BrowserBundle::for_page(&concrete, Some(Screen::Spans)), bundle, "{path} is no work page");
+            }
             checked += 1;
         }
         assert!(checked >= 17, "only {checked} routes found");
@@ -253,7 +331,12 @@ mod tests {
     #[test]
     fn paths_are_matched_by_segment() {
         assert_eq!(BrowserBundle::for_path("/"), BrowserBundle::Annotate);
-        assert_eq!(BrowserBundle::for_path("/work/abc"), BrowserBundle::Annotate);
+        assert_eq!(BrowserBundle::for_path("/work/abc"), BrowserBundle::Da);
+        assert_eq!(BrowserBundle::for_page("/work/abc", Some(Screen::Spans)), BrowserBundle::Spans);
+        assert_eq!(BrowserBundle::for_page("/work/abc", Some(Screen::WordOrder)), BrowserBundle::Woj);
+        assert_eq!(BrowserBundle::for_page("/work/abc/", Some(Screen::Ranking)), BrowserBundle::Rank);
+        assert_eq!(BrowserBundle::for_page("/work/abc", None), BrowserBundle::Da);
+        assert_eq!(BrowserBundle::for_page("/login", Some(Screen::Da)), BrowserBundle::Annotate);
         assert_eq!(BrowserBundle::for_path("/campaigns"), BrowserBundle::Campaigns);
         assert_eq!(BrowserBundle::for_path("/campaigns/12/"), BrowserBundle::Campaigns);
         assert_eq!(BrowserBundle::for_path("/account/tokens"), BrowserBundle::Accounts);

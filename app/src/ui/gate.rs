@@ -70,10 +70,33 @@ fn refusal(status: StatusCode, title: &str, message: &str, href: &str, link: &st
     response
 }
 
+/// The public id of the HIT of a work page's path (`/work/{id}`).
+fn work_page_id(path: &str) -> Option<&str> {
+    match path.strip_prefix("/work/")?.trim_end_matches('/') {
+        id if !id.is_empty() && !id.contains('/') => Some(id),
+        _ => None,
+    }
+}
+
 /// Middleware: answers a page that needs an account without one (401), or a campaign's page the
-/// account cannot see (404), before the page is rendered; every other request passes.
-pub async fn page_gate(req: Request, next: Next) -> Response {
+/// account cannot see (404), before the page is rendered; every other request passes. A work
+/// page's request gets its HIT's protocol screen (`WorkScreen`), whose bundle the page names.
+pub async fn page_gate(mut req: Request, next: Next) -> Response {
     if !matches!(*req.method(), Method::GET | Method::HEAD) {
+        return next.run(req).await;
+    }
+    if let Some(id) = work_page_id(req.uri().path())
+        && let Some(state) = req.extensions().get::<AppState>().cloned()
+    {
+        match crate::annotate::screens::screen_of_assignment(&state.db, id).await {
+            Ok(Some(screen)) => {
+                req.extensions_mut().insert(crate::annotate::screens::WorkScreen(screen));
+            }
+            // No such HIT: the page says so, with any work bundle.
+            Ok(None) => {}
+            // The page's own request reports it.
+            Err(e) => tracing::warn!("the protocol of a work page's HIT: {e}"),
+        }
         return next.run(req).await;
     }
     let Some(gate) = gate_of(req.uri().path()) else { return next.run(req).await };
@@ -114,6 +137,9 @@ mod tests {
         for page in ["/campaigns/6", "/campaigns/6/edit", "/campaigns/6/results", "/campaigns/6/workers", "/campaigns/6/metrics"] {
             assert_eq!(gate_of(page), Some(Gate::Campaign(6)), "{page}");
         }
+        assert_eq!(work_page_id("/work/abc"), Some("abc"));
+        assert_eq!(work_page_id("/work/abc/"), Some("abc"));
+        assert_eq!((work_page_id("/work/"), work_page_id("/work/a/b"), work_page_id("/workx/a")), (None, None, None));
         assert_eq!(sign_in_link("/campaigns/6/results?per_segment=true"), "/login?next=%2Fcampaigns%2F6%2Fresults%3Fper_segment%3Dtrue");
     }
 }

@@ -52,10 +52,13 @@ pub fn shell(options: LeptosOptions) -> impl IntoView {
     #[cfg(feature = "ssr")]
     let (options, work_page) = {
         let mut options = options;
-        let path = use_context::<http::request::Parts>().map(|parts| parts.uri.path().to_string());
+        let parts = use_context::<http::request::Parts>();
+        let path = parts.as_ref().map(|parts| parts.uri.path().to_string());
+        // A work page's HIT's protocol, found before rendering (`gate::page_gate`).
+        let screen = parts.as_ref().and_then(|parts| parts.extensions.get::<crate::annotate::screens::WorkScreen>()).map(|s| s.0);
         if let Some(path) = &path {
             // Under a name with its files' hash, kept for good by the browser (`assets`).
-            let stem = bundles::served_stem_in(BrowserBundle::for_path(path), &options.site_root);
+            let stem = bundles::served_stem_in(BrowserBundle::for_page(path, screen), &options.site_root);
             options.output_name = assets::bundle_name(&options.site_root, &stem).into();
         }
         // Before any script is written: the scripts below carry the nonce it names.
@@ -102,9 +105,20 @@ pub fn shell(options: LeptosOptions) -> impl IntoView {
 }
 
 /// `page!(Family, Page)` inside [`app_for`]: the page's view on the server and in its family's
-/// bundle, [`Elsewhere`] in the others. The choice is a constant of the build, so a bundle's
+/// bundle, [`Elsewhere`] in the others; `page!(Work, WorkPage)`: the work page in the bundles
+/// with a protocol's screen (`annotate::screens`). The choice is a constant of the build, so a bundle's
 /// code holds only its family's pages (the compiler never generates the other branch).
 macro_rules! page {
+    // The work page: in the bundles with a protocol's screen, generic over the screens they link.
+    (Work, $page:ident) => {
+        move || {
+            if const { <F as crate::annotate::screens::ScreenFamily>::SCREENS.any() } {
+                Either::Left($page::<F>())
+            } else {
+                Either::Right(Elsewhere())
+            }
+        }
+    };
     ($family:ident, $page:ident) => {
         move || {
             if const { F::PAGES.shows(BrowserBundle::$family) } {
@@ -155,7 +169,7 @@ pub fn app_for<F: Family>() -> impl IntoView {
                     <Route path=path!("/campaigns/:id/results") view=page!(Results, ResultsPage)/>
                     <Route path=path!("/campaigns/:id/workers") view=page!(Results, WorkersPage)/>
                     <Route path=path!("/campaigns/:id/metrics") view=page!(Results, MetricsPage)/>
-                    <Route path=path!("/work/:id") view=page!(Annotate, WorkPage)/>
+                    <Route path=path!("/work/:id") view=page!(Work, WorkPage)/>
                     <Route path=path!("/studies") view=page!(Studies, StudiesPage)/>
                     <Route path=path!("/studies/new") view=page!(Studies, StudyDesignerPage)/>
                     <Route path=path!("/studies/:id") view=page!(Studies, StudyPage)/>

@@ -1,4 +1,4 @@
-//! The browser bundle of the annotate pages: `pkg/assay-annotate.js` and `pkg/assay-annotate_bg.wasm`.
+//! The browser bundle of the start page, sign-in and invitations: `pkg/assay-annotate.js` and `pkg/assay-annotate_bg.wasm`.
 #![cfg(target_arch = "wasm32")]
 
 #[wasm_bindgen::prelude::wasm_bindgen]

@@ -12,6 +12,7 @@ pub(super) fn msg(m: Msg) -> &'static str {
         Msg::CannotOpen => "Tento HIT nelze otevřít",
         Msg::KeptAnswer => "Vaše odpověď na tuto položku zůstává na této stránce: odešlete ji dalším stisknutím tlačítka.",
         Msg::KeptRanks => "Vaše pořadí na této obrazovce zůstává na této stránce: odešlete je dalším stisknutím tlačítka.",
+        Msg::KeptSpans => "Vámi označené chyby a hodnocení zůstávají na této stránce: odešlete je dalším stisknutím tlačítka.",
         Msg::SliderNotSet => "nenastaveno; mezi „{low}“ a „{high}“",
         Msg::SliderAt => "„{end}“",
         Msg::SliderCloseTo => "blízko „{end}“",
@@ -196,6 +197,42 @@ K dřívější položce se nelze vrátit.",
 Příklad: když dva překlady říkají, co říká výchozí věta, a třetí vynechává slovo, dejte prvním dvěma pořadí 1 a třetímu pořadí 3.
 
 Na klávesnici: tabulátorem přejděte na překlad a stiskněte jeho pořadí (1 až 5); Enter pokračuje. K dřívější obrazovce se nelze vrátit.",
+        Text::StatementEsa => "Označte každou chybu v překladu (vyberte ji a zvolte drobnou, nebo závažnou chybu) a potom ohodnoťte, kolik z významu překlad zachovává.",
+        Text::StatementMqm => "Označte každou chybu v překladu: vyberte ji, zvolte její kategorii a potom, jak je závažná.",
+        Text::EsaAnchorLow => "Význam nezachován",
+        Text::EsaAnchorHigh => "Dokonalý překlad",
+        Text::InstructionsEsa => "Budete číst dokumenty s jejich překladem, vždy jeden segment (výchozí jazyk: {source}, cílový jazyk: {target}); předchozí segmenty jsou nad ním zobrazeny jako kontext.
+
+Nejprve označte chyby v překladu segmentu v rámečku:
+- vyberte chybná slova (přetáhněte přes ně, nebo klepněte na první a potom na poslední slovo) a zvolte „Drobná chyba“, nebo „Závažná chyba“;
+- drobná chyba je chybné slovo nebo spojení, které nemění význam textu, nebo neobratná, ale srozumitelná formulace;
+- závažná chyba mění nebo ztrácí význam, nebo ztěžuje porozumění textu;
+- pokud v překladu něco z výchozího textu chybí, označte token [MISSING] na konci;
+- klepnutím na označenou chybu ji změníte: z drobné se stane závažná a závažná se odstraní.
+
+Potom nastavte posuvník pro celý segment:
+- 0: význam nezachován; 33: část významu zachována; 66: většina významu zachována, málo chyb; 100: dokonalý překlad.
+
+Příklady pro výchozí text s významem „Schůzka byla přesunuta na pátek.“:
+- „Schůzka byla přesunuta na pátek.“: žádná chyba, hodnocení blízko 100;
+- „Schůzka byla přesunut na pátek.“: drobná chyba u slova „přesunut“, hodnocení blízko 80;
+- „Schůzka byla zrušena.“: závažná chyba u slova „zrušena“ a chybějící pátek ([MISSING]), hodnocení blízko 20.
+
+S klávesnicí: tabulátorem přejděte do překladu, šipkami se pohybujte mezi slovy, se stisknutým Shiftem šipkami rozšiřte výběr, stiskněte 1 pro drobnou nebo 2 pro závažnou chybu a Enterem na označené chybě ji změníte. K dřívějšímu segmentu se nelze vrátit.",
+        Text::InstructionsMqm => "Budete číst dokumenty s jejich překladem, vždy jeden segment (výchozí jazyk: {source}, cílový jazyk: {target}); předchozí segmenty jsou nad ním zobrazeny jako kontext.
+
+Označte každou chybu v překladu segmentu v rámečku (MQM):
+- vyberte chybná slova (přetáhněte přes ně, nebo klepněte na první a potom na poslední slovo), zvolte ze seznamu kategorii chyby a potom její závažnost;
+- Drobná chyba: skutečná chyba, která nemění význam textu ani čtenáře nezastaví (chybná předložka, chybějící čárka);
+- Závažná chyba: chyba, která mění nebo ztrácí význam, nebo by čtenáře zmátla či zastavila;
+- Neutrální: něco, co stojí za poznámku, ale není to chyba;
+- pokud v překladu něco z výchozího textu chybí, označte token [MISSING] na konci (kategorie Přesnost/Vynechání);
+- překlad, který vůbec není překladem (jiný jazyk, nesmyslné znaky), je jediná chyba „Nejde o překlad“ označená přes celý text;
+- nejvýše pět chyb na segment: ponechte ty nejzávažnější.
+
+Segment bez chyb nepotřebuje žádné označení: pokračujte stisknutím tlačítka.
+
+S klávesnicí: tabulátorem přejděte do překladu, šipkami se pohybujte mezi slovy, se stisknutým Shiftem šipkami rozšiřte výběr, potom zvolte kategorii a stiskněte „Drobná chyba“, nebo „Závažná chyba“. K dřívějšímu segmentu se nelze vrátit.",
         Text::ErrNotSignedIn => "Pro práci na tomto HITu se prosím přihlaste.",
         Text::ErrNotYours => "Tento HIT je přidělen někomu jinému.",
         Text::ErrNotFound => "Na této adrese žádný HIT není.",

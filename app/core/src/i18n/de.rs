@@ -11,6 +11,7 @@ pub(super) fn msg(m: Msg) -> &'static str {
         Msg::CannotOpen => "Dieser HIT kann nicht geöffnet werden",
         Msg::KeptAnswer => "Ihre Antwort auf dieses Element bleibt auf dieser Seite erhalten: Drücken Sie die Schaltfläche erneut, um sie zu senden.",
         Msg::KeptRanks => "Ihre Ränge auf dieser Seite bleiben erhalten: Drücken Sie die Schaltfläche erneut, um sie zu senden.",
+        Msg::KeptSpans => "Ihre markierten Fehler und Ihre Bewertung bleiben auf dieser Seite erhalten: Drücken Sie die Schaltfläche erneut, um sie zu senden.",
         Msg::SliderNotSet => "nicht gesetzt; zwischen „{low}“ und „{high}“",
         Msg::SliderAt => "„{end}“",
         Msg::SliderCloseTo => "nahe bei „{end}“",
@@ -195,6 +196,42 @@ Sie können nicht zu einem früheren Element zurückkehren.",
 Beispiel: Wenn zwei Übersetzungen sagen, was der Ausgangssatz sagt, und eine dritte ein Wort auslässt, geben Sie den ersten beiden Rang 1 und der dritten Rang 3.
 
 Mit der Tastatur: Mit Tab zu einer Übersetzung, dann ihren Rang drücken (1 bis 5); Enter geht weiter. Sie können nicht zu einer früheren Seite zurückkehren.",
+        Text::StatementEsa => "Markieren Sie jeden Fehler in der Übersetzung (auswählen, dann „Leichter Fehler“ oder „Schwerer Fehler“ wählen) und bewerten Sie dann, wie viel von der Bedeutung erhalten bleibt.",
+        Text::StatementMqm => "Markieren Sie jeden Fehler in der Übersetzung: auswählen, seine Kategorie wählen, dann wie schwer er ist.",
+        Text::EsaAnchorLow => "Keine Bedeutung erhalten",
+        Text::EsaAnchorHigh => "Perfekte Übersetzung",
+        Text::InstructionsEsa => "Sie lesen Dokumente mit ihrer Übersetzung, jeweils ein Segment auf einmal (Ausgangssprache: {source}, Zielsprache: {target}); die Segmente davor stehen zum Kontext darüber.
+
+Markieren Sie zuerst die Fehler in der Übersetzung des Segments im Kasten:
+- Wählen Sie die falschen Wörter aus (darüber ziehen, oder das erste und dann das letzte Wort antippen) und wählen Sie dann „Leichter Fehler“ oder „Schwerer Fehler“;
+- ein leichter Fehler ist ein falsches Wort oder eine falsche Wendung, die nicht ändert, was der Text bedeutet, oder eine holprige, aber verständliche Formulierung;
+- ein schwerer Fehler ändert die Bedeutung oder lässt sie verloren gehen, oder er macht den Text schwer verständlich;
+- wenn etwas aus dem Ausgangstext in der Übersetzung fehlt, markieren Sie das Zeichen [MISSING] am Ende;
+- klicken Sie auf einen markierten Fehler, um ihn zu ändern: Aus einem leichten wird ein schwerer, ein schwerer wird entfernt.
+
+Stellen Sie dann den Schieberegler für das ganze Segment ein:
+- 0: keine Bedeutung erhalten; 33: Teile der Bedeutung erhalten; 66: Bedeutung größtenteils erhalten, wenige Fehler; 100: perfekte Übersetzung.
+
+Beispiele für einen Ausgangstext mit der Bedeutung „Die Besprechung wurde auf Freitag verlegt.“:
+- „Die Besprechung wurde auf Freitag verlegt.“: kein Fehler, die Bewertung nahe 100;
+- „Die Besprechung wurde auf Freitag verlegen.“: ein leichter Fehler bei „verlegen“, die Bewertung nahe 80;
+- „Die Besprechung wurde abgesagt.“: ein schwerer Fehler bei „abgesagt“ und ein fehlender Freitag ([MISSING]), die Bewertung nahe 20.
+
+Mit der Tastatur: Mit Tab in die Übersetzung, mit den Pfeiltasten zwischen den Wörtern wechseln, mit gedrückter Umschalttaste und den Pfeiltasten die Auswahl erweitern, 1 für einen leichten oder 2 für einen schweren Fehler drücken und Enter auf einem markierten Fehler, um ihn zu ändern. Sie können nicht zu einem früheren Segment zurückkehren.",
+        Text::InstructionsMqm => "Sie lesen Dokumente mit ihrer Übersetzung, jeweils ein Segment auf einmal (Ausgangssprache: {source}, Zielsprache: {target}); die Segmente davor stehen zum Kontext darüber.
+
+Markieren Sie jeden Fehler in der Übersetzung des Segments im Kasten (MQM):
+- Wählen Sie die falschen Wörter aus (darüber ziehen, oder das erste und dann das letzte Wort antippen), wählen Sie die Kategorie des Fehlers aus der Liste und dann seine Schwere;
+- Leichter Fehler: ein echter Fehler, der nicht ändert, was der Text bedeutet, und den Leser nicht aufhält (eine falsche Präposition, ein fehlendes Komma);
+- Schwerer Fehler: ein Fehler, der die Bedeutung ändert oder verloren gehen lässt, oder der den Leser irreführen oder aufhalten würde;
+- Neutral: etwas Bemerkenswertes, das kein Fehler ist;
+- wenn etwas aus dem Ausgangstext in der Übersetzung fehlt, markieren Sie das Zeichen [MISSING] am Ende (Kategorie Genauigkeit/Auslassung);
+- eine Übersetzung, die gar keine Übersetzung ist (eine andere Sprache, sinnlose Zeichen), ist ein einziger Fehler „Keine Übersetzung“, markiert über den ganzen Text;
+- höchstens fünf Fehler pro Segment: Behalten Sie die schwersten.
+
+Ein Segment ohne Fehler braucht keine Markierung: Drücken Sie die Schaltfläche, um fortzufahren.
+
+Mit der Tastatur: Mit Tab in die Übersetzung, mit den Pfeiltasten zwischen den Wörtern wechseln, mit gedrückter Umschalttaste und den Pfeiltasten die Auswahl erweitern, dann die Kategorie wählen und „Leichter Fehler“ oder „Schwerer Fehler“ drücken. Sie können nicht zu einem früheren Segment zurückkehren.",
         Text::ErrNotSignedIn => "Bitte melden Sie sich an, um an diesem HIT zu arbeiten.",
         Text::ErrNotYours => "Dieser HIT ist jemand anderem zugewiesen.",
         Text::ErrNotFound => "Unter dieser Adresse gibt es keinen HIT.",

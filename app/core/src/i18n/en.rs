@@ -12,6 +12,7 @@ pub(super) fn msg(m: Msg) -> &'static str {
         Msg::CannotOpen => "This HIT cannot be opened",
         Msg::KeptAnswer => "Your answer to this item is kept on this page: press the button again to send it.",
         Msg::KeptRanks => "Your ranks on this screen are kept on this page: press the button again to send them.",
+        Msg::KeptSpans => "Your errors and score are kept on this page: press the button again to send them.",
         Msg::SliderNotSet => "not set; between “{low}” and “{high}”",
         Msg::SliderAt => "“{end}”",
         Msg::SliderCloseTo => "close to “{end}”",
@@ -196,6 +197,42 @@ You cannot go back to an earlier item.",
 Example: if two translations say what the source says and a third leaves out a word, give the first two rank 1 and the third rank 3.
 
 With a keyboard: Tab to a translation, then press its rank (1 to 5); Enter goes on. You cannot go back to an earlier screen.",
+        Text::StatementEsa => "Mark every error in the translation (select it, then choose minor or major), then score how much of the meaning it preserves.",
+        Text::StatementMqm => "Mark every error in the translation: select it, choose its category, then how severe it is.",
+        Text::EsaAnchorLow => "No meaning preserved",
+        Text::EsaAnchorHigh => "Perfect translation",
+        Text::InstructionsEsa => "You will read documents in {source} with their translation into {target}, one segment at a time; the segments before it are shown above it for context.
+
+First mark the errors of the translation of the segment in the box:
+- select the words that are wrong (drag over them, or tap the first word and then the last), then choose Minor or Major;
+- a minor error is a wrong word or phrase that does not change what the text means, or a clumsy but understandable phrase;
+- a major error changes or loses meaning, or makes the text hard to understand;
+- if something of the source is missing from the translation, mark the [MISSING] token at the end;
+- click a marked error to change it: minor becomes major, and major is removed.
+
+Then set the slider for the whole segment:
+- 0: no meaning preserved; 33: some meaning preserved; 66: most meaning preserved, few errors; 100: perfect translation.
+
+Examples, for a source meaning \"The meeting was moved to Friday.\":
+- \"The meeting was moved to Friday.\": no error, the score near 100;
+- \"The meeting was move to Friday.\": a minor error on \"move\", the score near 80;
+- \"The meeting was cancelled.\": a major error on \"cancelled\" and a [MISSING] Friday, the score near 20.
+
+With a keyboard: Tab into the translation, move between words with the arrow keys, hold Shift with the arrows to extend the selection, press 1 for a minor or 2 for a major error, and Enter on a marked error to change it. You cannot go back to an earlier segment.",
+        Text::InstructionsMqm => "You will read documents in {source} with their translation into {target}, one segment at a time; the segments before it are shown above it for context.
+
+Mark every error of the translation of the segment in the box (MQM):
+- select the words that are wrong (drag over them, or tap the first word and then the last), choose the error's category from the list, then its severity;
+- Minor: a real error that does not change what the text means or stop a reader (a wrong preposition, a missing comma);
+- Major: an error that changes or loses meaning, or would mislead or stop a reader;
+- Neutral: something worth noting that is not an error;
+- if something of the source is missing from the translation, mark the [MISSING] token at the end (category Accuracy/Omission);
+- a translation that is not a translation at all (another language, garbage) is one Non-translation error, marked over the whole text;
+- at most five errors per segment: keep the most severe.
+
+A segment without errors needs nothing marked: press the button to go on.
+
+With a keyboard: Tab into the translation, move between words with the arrow keys, hold Shift with the arrows to extend the selection, then choose the category and press Minor or Major. You cannot go back to an earlier segment.",
         Text::ErrNotSignedIn => "Please sign in to work on this HIT.",
         Text::ErrNotYours => "This HIT is assigned to someone else.",
         Text::ErrNotFound => "There is no HIT at this address.",

@@ -34,6 +34,7 @@ mod de;
 mod en;
 mod hi;
 mod ja;
+pub mod mqm;
 mod zh;
 pub mod wording;
 
@@ -237,6 +238,8 @@ messages! {
         KeptAnswer,
         /// After a failed send of a ranking screen.
         KeptRanks,
+        /// After a failed send of an error-span screen (ESA, MQM).
+        KeptSpans,
         /// Slider position in words, for screen readers and practice feedback: not set.
         SliderNotSet,
         /// At an end: `{end}` is the anchor's text.
@@ -408,6 +411,14 @@ messages! {
         InstructionsSource,
         InstructionsWordOrder,
         InstructionsRanking,
+        /// Error spans: ESA's and MQM's statements, ESA's slider ends (Appraise's anchors at 0
+        /// and 100) and their instructions pages (`{target}`, `{source}`: language names).
+        StatementEsa,
+        StatementMqm,
+        EsaAnchorLow,
+        EsaAnchorHigh,
+        InstructionsEsa,
+        InstructionsMqm,
         /// Refusals an annotator can meet.
         ErrNotSignedIn,
         ErrNotYours,

@@ -14,18 +14,21 @@ pub fn default_wording(task: TaskKind, lang: Lang, target: &str, source: &str) -
         TaskKind::DaSourceBased => (t(Text::StatementSource), t(Text::InstructionsSource)),
         TaskKind::WordOrder => (String::new(), t(Text::InstructionsWordOrder)),
         TaskKind::Ranking => (t(Text::StatementRanking), t(Text::InstructionsRanking)),
-        // Error span annotation has no translated defaults yet: its English ones ([`localize`]
-        // leaves an ESA campaign's wording as stored).
-        TaskKind::Esa | TaskKind::Mqm => {
-            let en = Wording::for_task(task, target, source);
-            (en.statement, en.instructions)
+        TaskKind::Esa => (t(Text::StatementEsa), t(Text::InstructionsEsa)),
+        TaskKind::Mqm => (t(Text::StatementMqm), t(Text::InstructionsMqm)),
+    };
+    // ESA's slider has its own ends (Appraise's anchors); MQM has no slider.
+    let (anchor_low, anchor_high) = match task {
+        TaskKind::Esa => (t(Text::EsaAnchorLow), t(Text::EsaAnchorHigh)),
+        TaskKind::DaAdequacy | TaskKind::DaFluency | TaskKind::DaSourceBased | TaskKind::WordOrder | TaskKind::Ranking | TaskKind::Mqm => {
+            (t(Text::AnchorLow), t(Text::AnchorHigh))
         }
     };
     Wording {
         statement,
         instructions,
-        anchor_low: t(Text::AnchorLow),
-        anchor_high: t(Text::AnchorHigh),
+        anchor_low,
+        anchor_high,
         woj_question1: t(Text::WojQuestion1),
         woj_question2: t(Text::WojQuestion2),
         woj_low1: t(Text::WojLow1),
@@ -45,8 +48,7 @@ pub fn language_name(lang: Lang, code: &str, fallback: &str) -> String {
     lang.language_name(code).map_or_else(|| fallback.to_string(), str::to_string)
 }
 
-/// A campaign's stored wording as the annotator reads it in `lang` (ESA's: as stored, see
-/// above): every text still at the task's English default (with the settings' language names `target_name`/`source_name`)
+/// A campaign's stored wording as the annotator reads it in `lang`: every text still at the task's English default (with the settings' language names `target_name`/`source_name`)
 /// becomes the default in `lang` (with the language names of `lang` for the test set's codes
 /// `target_code`/`source_code`); what the organizer wrote stays.
 pub fn localize(
@@ -56,9 +58,7 @@ pub fn localize(
     (target_code, target_name): (&str, &str),
     (source_code, source_name): (&str, &str),
 ) -> Wording {
-    // ESA's default wording (statement, instructions, its own anchors) is not in the catalog
-    // yet: an ESA campaign's wording stays as stored.
-    if lang == Lang::En || task.marks_spans() {
+    if lang == Lang::En {
         return stored;
     }
     let english = Wording::for_task(task, target_name, source_name);
@@ -86,12 +86,10 @@ pub fn localize(
 mod tests {
     use super::*;
 
-    const TASKS: [TaskKind; 5] = [TaskKind::DaAdequacy, TaskKind::DaFluency, TaskKind::DaSourceBased, TaskKind::WordOrder, TaskKind::Ranking];
-
     #[test]
     fn the_english_catalog_is_the_settings_default_wording() {
         // The stored defaults are recognised only if the catalog's English is the same text.
-        for task in TASKS {
+        for task in TaskKind::ALL {
             assert_eq!(default_wording(task, Lang::En, "German", "Czech"), Wording::for_task(task, "German", "Czech"), "{task:?}");
         }
     }
@@ -111,6 +109,15 @@ mod tests {
         // A language the catalog cannot name keeps the settings' name.
         let w = localize(Wording::for_task(TaskKind::DaFluency, "Swahili", "English"), TaskKind::DaFluency, Lang::Cs, ("sw", "Swahili"), ("en", "English"));
         assert!(w.statement.ends_with("text je plynulá Swahili."), "{}", w.statement);
+        // ESA and MQM too (issue 38): statement, anchors, labels, Next and instructions.
+        for task in [TaskKind::Esa, TaskKind::Mqm] {
+            let w = localize(Wording::for_task(task, "German", "English"), task, Lang::De, ("de", "German"), ("en", "English"));
+            assert_eq!((w.next_label.as_str(), w.label_source.as_str(), w.label_candidate.as_str()), ("Weiter", "Ausgangstext", "Zu bewertende Übersetzung"));
+            assert!(w.statement.starts_with("Markieren Sie jeden Fehler"), "{}", w.statement);
+            assert!(w.instructions.contains("Ausgangssprache: Englisch, Zielsprache: Deutsch"), "{}", w.instructions);
+        }
+        let w = localize(Wording::for_task(TaskKind::Esa, "Arabic", "English"), TaskKind::Esa, Lang::Ar, ("ar", "Arabic"), ("en", "English"));
+        assert_eq!((w.anchor_low.as_str(), w.anchor_high.as_str()), ("لم يُحفظ أي معنى", "ترجمة مثالية"));
         // English stays as stored.
         let stored = Wording::for_task(TaskKind::DaAdequacy, "English", "German");
         assert_eq!(localize(stored.clone(), TaskKind::DaAdequacy, Lang::En, ("en", "English"), ("de", "German")), stored);

@@ -1,5 +1,5 @@
-//! The ESA screen (error span annotation on documents): the segment's document as context, the
-//! translation offered word by word for marking error spans (minor or major; omissions on a
+//! The error-span screen, ESA and MQM (in the `spans` bundle only): the segment's document as
+//! context, the translation offered word by word for marking error spans (minor or major; omissions on a
 //! `[MISSING]` token), the list of marked errors, and the 0–100 score with ESA's anchors.
 //!
 //! Marking, the same in every script (`assay_core::protocol::esa::tokens`: words, or grapheme
@@ -14,8 +14,9 @@
 //! Spans are kept as character offsets of the text shown, end exclusive, and sent as they are.
 //! A score below 66 with no error marked asks for confirmation (Appraise's rule).
 
-use super::{ItemView, WorkState};
-use super::pages::{Slider, Ui};
+use super::super::{ItemView, WorkState};
+use super::widgets::{Slider, Ui};
+use crate::model::TaskKind;
 use assay_core::i18n::{Msg, fill};
 use assay_core::protocol::esa::{CONFIRM_BELOW, Token, tokens};
 use assay_core::protocol::{Severity, Span};
@@ -66,20 +67,29 @@ fn mark_label(ui: Ui, s: Severity) -> String {
     })
 }
 
-/// The MQM categories grouped by parent for the category list: (group, [(value, label)]).
-fn category_groups(categories: &[String]) -> Vec<(String, Vec<(String, String)>)> {
-    let mut out: Vec<(String, Vec<(String, String)>)> = Vec::new();
-    for c in categories {
-        let (group, label) = match c.split_once('/') {
-            Some((p, child)) => (p.to_string(), child.to_string()),
-            None => (String::new(), c.trim_end_matches('!').to_string()),
+/// The MQM categories grouped by parent for the category list, with their labels in the
+/// interface language (`labels`, in the order of `categories`): (group's label, [(value,
+/// label)]).
+fn category_groups(categories: &[String], labels: &[String]) -> Vec<(String, Vec<(String, String)>)> {
+    let mut out: Vec<(String, String, Vec<(String, String)>)> = Vec::new();
+    for (k, c) in categories.iter().enumerate() {
+        let shown = labels.get(k).cloned().unwrap_or_else(|| c.trim_end_matches('!').to_string());
+        let (group, group_label, label) = match (c.split_once('/'), shown.split_once('/')) {
+            (Some((p, _)), Some((pl, child))) => (p.to_string(), pl.to_string(), child.to_string()),
+            (Some((p, child)), None) => (p.to_string(), p.to_string(), child.to_string()),
+            (None, _) => (String::new(), String::new(), shown),
         };
-        match out.iter_mut().find(|(g, _)| *g == group && !group.is_empty()) {
-            Some((_, items)) => items.push((c.clone(), label)),
-            None => out.push((group, vec![(c.clone(), label)])),
+        match out.iter_mut().find(|(g, _, _)| *g == group && !group.is_empty()) {
+            Some((_, _, items)) => items.push((c.clone(), label)),
+            None => out.push((group, group_label, vec![(c.clone(), label)])),
         }
     }
-    out
+    out.into_iter().map(|(_, label, items)| (label, items)).collect()
+}
+
+/// A category's label in the interface language (the category itself if it has none).
+fn category_label(categories: &[String], labels: &[String], category: &str) -> String {
+    categories.iter().position(|c| c == category).and_then(|k| labels.get(k)).cloned().unwrap_or_else(|| category.to_string())
 }
 
 /// Moves focus to the token element `index` (the `[MISSING]` token is `count`).
@@ -124,8 +134,10 @@ pub fn EsaItem(info: StoredValue<WorkState>, item: ItemView, busy: RwSignal<bool
     let rtl = i.target_dir == "rtl";
     // MQM: a category for every error, no slider; the categories and severities are the
     // campaign's.
-    let mqm = i.task == "mqm";
+    let mqm = i.kind() == Some(TaskKind::Mqm);
     let categories = i.screen.mqm_categories.clone();
+    let labels = StoredValue::new((i.screen.mqm_categories.clone(), i.screen.mqm_labels.clone()));
+    let label_of = move |c: &str| labels.with_value(|(cs, ls)| category_label(cs, ls, c));
     let omission_category = categories.iter().find(|c| c.eq_ignore_ascii_case("Accuracy/Omission")).cloned();
     let category = RwSignal::new(String::new());
     let max_errors = i.screen.mqm_max_errors;
@@ -182,7 +194,7 @@ pub fn EsaItem(info: StoredValue<WorkState>, item: ItemView, busy: RwSignal<bool
         });
         selection.set(None);
         confirm.set(false);
-        let what = new.category.as_deref().map(|c| format!(" ({c})")).unwrap_or_default();
+        let what = new.category.as_deref().map(|c| format!(" ({})", label_of(c))).unwrap_or_default();
         let marked = text.with_value(|t| span_text(t, &new));
         announce(fill(&ui.msg(Msg::EsaMarked), &[("text", &marked), ("severity", &format!("{}{what}", severity_text(ui, severity)))]));
     };
@@ -407,7 +419,7 @@ pub fn EsaItem(info: StoredValue<WorkState>, item: ItemView, busy: RwSignal<bool
     let (source_dir, target_dir) = (i.source_dir.clone(), i.target_dir.clone());
     let doc = item.document.clone().unwrap_or_default();
     let place = (doc.total > 1).then(|| fill(&ui.msg(Msg::EsaSegmentOf), &[("k", &(doc.index + 1).to_string()), ("n", &doc.total.to_string())]));
-    let context_rows = |rows: Vec<super::ContextSegment>, class: &'static str| {
+    let context_rows = |rows: Vec<super::super::ContextSegment>, class: &'static str| {
         let (sl, sd, tl, td) = (source_lang.clone(), source_dir.clone(), lang.clone(), target_dir.clone());
         (!rows.is_empty()).then(|| {
             view! {
@@ -481,7 +493,7 @@ pub fn EsaItem(info: StoredValue<WorkState>, item: ItemView, busy: RwSignal<bool
                         {ui.msg(Msg::EsaCategory)}" "
                         <select id="mqm-category" on:change=move |ev| category.set(event_target_value(&ev))>
                             <option value="" selected=move || category.get().is_empty()>{ui.msg(Msg::EsaChoose)}</option>
-                            {category_groups(&categories).into_iter().map(|(group, items)| {
+                            {labels.with_value(|(cs, ls)| category_groups(cs, ls)).into_iter().map(|(group, items)| {
                                 let options = items.into_iter().map(|(value, label)| {
                                     let v = value.clone();
                                     view! { <option value=value.clone() selected=move || category.get() == v>{label}</option> }
@@ -530,7 +542,7 @@ pub fn EsaItem(info: StoredValue<WorkState>, item: ItemView, busy: RwSignal<bool
                                     <li class=format!("esa-span {sev}") data-start=s.start.to_string() data-end=s.end.to_string() data-severity=sev>
                                         <span class="esa-span-text" lang=lang.clone() dir="auto">{format!("“{t}”")}</span>
                                         " "<span class="esa-span-severity">{sev_text}</span>
-                                        {s.category.clone().map(|c| view! { " "<span class="esa-span-category">{c}</span> })}
+                                        {s.category.clone().map(|c| view! { " "<span class="esa-span-category" data-category=c.clone()>{label_of(&c)}</span> })}
                                         " "
                                         <button type="button" class="small" on:click=move |_| {
                                             spans.update(|v| {
