@@ -8,15 +8,11 @@ use crate::settings::Wording;
 /// The default wording of `task` in `lang`, naming the languages as given.
 pub fn default_wording(task: TaskKind, lang: Lang, target: &str, source: &str) -> Wording {
     let t = |x: Text| fill(lang.text(x), &[("target", target), ("source", source)]);
-    let (statement, instructions) = match task {
-        TaskKind::DaAdequacy => (t(Text::StatementAdequacy), t(Text::InstructionsAdequacy)),
-        TaskKind::DaFluency => (t(Text::StatementFluency), t(Text::InstructionsFluency)),
-        TaskKind::DaSourceBased => (t(Text::StatementSource), t(Text::InstructionsSource)),
-        TaskKind::WordOrder => (String::new(), t(Text::InstructionsWordOrder)),
-        TaskKind::Ranking => (t(Text::StatementRanking), t(Text::InstructionsRanking)),
-        // Error span annotation has no translated defaults yet: its English ones ([`localize`]
-        // leaves an ESA campaign's wording as stored).
-        TaskKind::Esa | TaskKind::Mqm => {
+    let (statement, instructions) = match crate::protocol::for_task(task).catalog().wording {
+        Some((statement, instructions)) => (statement.map(t).unwrap_or_default(), t(instructions)),
+        // A protocol without translated defaults (error span annotation) keeps its English
+        // ones ([`localize`] leaves such a campaign's wording as stored).
+        None => {
             let en = Wording::for_task(task, target, source);
             (en.statement, en.instructions)
         }
@@ -58,7 +54,7 @@ pub fn localize(
 ) -> Wording {
     // ESA's default wording (statement, instructions, its own anchors) is not in the catalog
     // yet: an ESA campaign's wording stays as stored.
-    if lang == Lang::En || task.marks_spans() {
+    if lang == Lang::En || crate::protocol::for_task(task).catalog().wording.is_none() {
         return stored;
     }
     let english = Wording::for_task(task, target_name, source_name);
