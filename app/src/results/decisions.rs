@@ -143,7 +143,7 @@ async fn campaign_currency(db: &Db, campaign_id: i64) -> AppResult<String> {
         .await
         .with_context(|| format!("reading the settings of campaign {campaign_id}"))?
         .ok_or_else(|| AppError::not_found(format!("there is no campaign with id {campaign_id}")))?;
-    let settings = CampaignSettings::read(&settings, TaskKind::parse(&task).unwrap_or(TaskKind::DaAdequacy), "", "");
+    let settings = CampaignSettings::read(&settings, TaskKind::of_campaign(campaign_id, &task)?, "", "");
     Ok(settings.payment_currency)
 }
 
@@ -612,7 +612,7 @@ pub async fn workers_page(db: &Db, campaign_id: i64, options: ResultsOptions, qu
             .fetch_one(&db.pool)
             .await
             .with_context(what)?;
-    let s = CampaignSettings::read(&s, TaskKind::parse(&task).unwrap_or(TaskKind::DaAdequacy), "", "");
+    let s = CampaignSettings::read(&s, TaskKind::of_campaign(campaign_id, &task)?, "", "");
     view.gate = crate::campaign::QualityGate::parse(&mode, &unsure).map_or_else(|| format!("{mode}/{unsure}"), |g| g.describe());
     view.currency = s.payment_currency.clone();
 
