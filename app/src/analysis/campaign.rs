@@ -393,7 +393,7 @@ impl CampaignAnalysis {
         let lp = file_pair(&format!("{}-{}", self.info.source_lang, self.info.target_lang));
         // `esa-…` or `mqm-…`: the same files for both protocols (MQM's spans carry categories).
         let task = self.info.task.as_str();
-        let mqm = crate::model::TaskKind::parse(task).and_then(|t| assay_core::protocol::for_task(t).span_scheme()) == Some(assay_core::protocol::Scheme::Mqm);
+        let mqm = assay_core::protocol::for_task(self.info.task).span_scheme() == Some(assay_core::protocol::Scheme::Mqm);
         let mut files = Vec::new();
         let name = format!("{task}-{lp}.csv");
         sink.file(&name, &mut |w| write_esa_csv(w, &src, &tgt, &e.ratings))?;

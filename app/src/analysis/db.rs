@@ -63,7 +63,7 @@ pub use crate::model::{WORD_ORDER_Q1, WORD_ORDER_Q2};
 pub struct CampaignInfo {
     pub id: i64,
     pub name: String,
-    pub task: String,
+    pub task: TaskKind,
     pub test_set: String,
     pub source_lang: String,
     pub target_lang: String,
@@ -92,7 +92,7 @@ async fn campaign_info_on(conn: &mut AnyConnection, campaign_id: i64) -> AppResu
     Ok(CampaignInfo {
         id: campaign_id,
         name: get("name")?,
-        task: get("task")?,
+        task: TaskKind::of_campaign(campaign_id, &get("task")?)?,
         test_set: get("test_set")?,
         source_lang: get("source_lang")?,
         target_lang: get("target_lang")?,
@@ -1261,14 +1261,13 @@ async fn gold_rule(conn: &mut AnyConnection, info: &CampaignInfo) -> AppResult<a
         .fetch_one(&mut *conn)
         .await
         .with_context(|| format!("reading the settings of campaign {}", info.id))?;
-    let task = TaskKind::of_campaign(info.id, &info.task)?;
+    let task = info.task;
     let s = assay_core::settings::CampaignSettings::read(&json, task, "", "");
     Ok(assay_core::analysis::gold::GoldRule { threshold: s.rank_gold_threshold, min_pairs: s.rank_gold_min_pairs })
 }
 
 fn shape(info: &CampaignInfo, by_test_set: bool) -> AppResult<SetShape> {
-    let task = TaskKind::parse(&info.task)
-        .ok_or_else(|| AppError::internal(format!("campaign {} has a task this version of Assay does not know: {:?}", info.id, info.task)))?;
+    let task = info.task;
     Ok(SetShape { task, lang_pair: format!("{}-{}", info.source_lang, info.target_lang), by_test_set })
 }
 
