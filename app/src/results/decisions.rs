@@ -1312,4 +1312,29 @@ mod tests {
         assert_eq!(lines[4].chars().count(), "H2,A4,W4,,".len() + MTURK_FEEDBACK_CHARS);
         assert_eq!(lines.len(), 5);
     }
+
+    /// A campaign whose stored task this release does not know (a newer release's, or one
+    /// written by hand) is an error naming the campaign wherever its task is read, never a
+    /// direct assessment: before, the review's currency, the simulated crowd's free slots and
+    /// the preview read it as DA adequacy and went on.
+    #[tokio::test]
+    async fn an_unknown_task_is_an_error_naming_the_campaign_not_direct_assessment() {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let db = crate::db::connect(&format!("sqlite://{}?mode=rwc", dir.path().join("t.db").display())).await.expect("sqlite");
+        for sql in [
+            "INSERT INTO test_sets (id, name, source_lang, target_lang, year, created_at) VALUES (1, 'nt2026', 'de', 'en', 2026, 0)",
+            "INSERT INTO task_kinds (name) VALUES ('pairwise')",
+            "INSERT INTO campaigns (id, public_id, name, task, test_set_id, settings, seed, status, created_at) VALUES (7, 'pub7', 'c', 'pairwise', 1, '{}', 1, 'launched', 0)",
+        ] {
+            sqlx::query(sqlx::AssertSqlSafe(sql)).execute(&db.pool).await.expect(sql);
+        }
+        let named = |e: AppError| match e {
+            AppError::Internal(m) => assert!(m.contains("campaign 7") && m.contains("\"pairwise\""), "{m}"),
+            other => panic!("not the server's fault naming the campaign: {other:?}"),
+        };
+        named(campaign_currency(&db, 7).await.expect_err("the review's currency"));
+        named(crate::annotate::simulate::free_slots(&db, 7).await.expect_err("the simulated crowd's free slots"));
+        named(crate::campaign::preview::preview_html(&db, 7, None).await.expect_err("the preview"));
+        named(crate::analysis::db::load_campaign(&db, 7).await.expect_err("the analysis loader"));
+    }
 }
