@@ -87,7 +87,10 @@ impl TaskKind {
     /// A task of documents whose answers mark error spans (ESA, MQM): HITs of whole documents,
     /// the document as context, spans in the judgment's detail.
     pub fn marks_spans(self) -> bool {
-        matches!(self, TaskKind::Esa | TaskKind::Mqm)
+        match self {
+            TaskKind::Esa | TaskKind::Mqm => true,
+            TaskKind::DaAdequacy | TaskKind::DaFluency | TaskKind::DaSourceBased | TaskKind::WordOrder | TaskKind::Ranking => false,
+        }
     }
 
     pub fn as_str(self) -> &'static str {
