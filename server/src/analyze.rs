@@ -634,7 +634,8 @@ fn analyze_pairwise(path: &Path, args: &AnalyzeArgs, start: Instant) -> CliResul
             "seconds": start.elapsed().as_secs_f64(),
             "pairs": reports.iter().map(|(pair, r)| serde_json::json!({"pair": pair, "bradley_terry": r})).collect::<Vec<_>>(),
         });
-        sink.file("pairwise.json", &mut |w| serde_json::to_writer_pretty(w, &json).map_err(std::io::Error::other))
+        sink.file("pairwise.json", &mut |w| serde_json::to_writer_pretty(w, &json).map_err(std::io::Error::other))?;
+        Ok(())
     })?;
     eprintln!("assay: {} language pair(s) rated in {:.2} s; results in {}", reports.len(), start.elapsed().as_secs_f64(), args.out.display());
     Ok(())

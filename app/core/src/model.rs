@@ -55,7 +55,10 @@ impl ItemType {
 }
 
 /// The kind of judgment a campaign asks for (METHOD §1).
+///
+/// Serialized as its stored name (`da-adequacy`, …), the name of every file and API.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(try_from = "String", into = "&'static str")]
 pub enum TaskKind {
     /// Monolingual, reference-based: reference in gray, output in black.
     DaAdequacy,
@@ -84,7 +87,10 @@ impl TaskKind {
     /// A task of documents whose answers mark error spans (ESA, MQM): HITs of whole documents,
     /// the document as context, spans in the judgment's detail.
     pub fn marks_spans(self) -> bool {
-        matches!(self, TaskKind::Esa | TaskKind::Mqm)
+        match self {
+            TaskKind::Esa | TaskKind::Mqm => true,
+            TaskKind::DaAdequacy | TaskKind::DaFluency | TaskKind::DaSourceBased | TaskKind::WordOrder | TaskKind::Ranking => false,
+        }
     }
 
     pub fn as_str(self) -> &'static str {
@@ -100,16 +106,7 @@ impl TaskKind {
     }
 
     pub fn parse(s: &str) -> Option<TaskKind> {
-        match s {
-            "da-adequacy" => Some(TaskKind::DaAdequacy),
-            "da-fluency" => Some(TaskKind::DaFluency),
-            "da-source" => Some(TaskKind::DaSourceBased),
-            "word-order" => Some(TaskKind::WordOrder),
-            "ranking" => Some(TaskKind::Ranking),
-            "esa" => Some(TaskKind::Esa),
-            "mqm" => Some(TaskKind::Mqm),
-            _ => None,
-        }
+        TaskKind::ALL.into_iter().find(|t| t.as_str() == s)
     }
 }
 
@@ -172,7 +169,29 @@ macro_rules! stored_name_conversion {
     };
 }
 stored_name_conversion!(TaskKind);
+
+impl From<TaskKind> for &'static str {
+    fn from(t: TaskKind) -> &'static str {
+        t.as_str()
+    }
+}
 stored_name_conversion!(ItemType);
+
+impl TaskKind {
+    /// The stored task of campaign `campaign`: a name this release does not know is an error
+    /// naming the campaign (never another task in its place).
+    pub fn of_campaign(campaign: i64, name: &str) -> Result<TaskKind, UnknownTask> {
+        TaskKind::parse(name).ok_or_else(|| UnknownTask { campaign, name: name.to_string() })
+    }
+}
+
+/// A campaign whose stored task this release does not know.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("campaign {campaign} has the task {name:?}, which this release does not know")]
+pub struct UnknownTask {
+    pub campaign: i64,
+    pub name: String,
+}
 
 /// A stored name that no variant has (a database written by a newer release, or by hand).
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -200,16 +219,18 @@ pub const WORD_ORDER_Q2: &str = "word-order-q2";
 /// questions (see `analysis::db`).
 pub fn task_label(task: &str) -> &'static str {
     match task {
-        "da-adequacy" => "DA adequacy",
-        "da-fluency" => "DA fluency",
-        "da-source" => "DA source-based",
-        "word-order" => "Word order",
-        "ranking" => "Relative ranking",
-        "esa" => "Error span annotation (ESA)",
-        "mqm" => "MQM (error categories)",
         WORD_ORDER_Q1 => "Word order, Q1: grasping the meaning",
         WORD_ORDER_Q2 => "Word order, Q2: the order's own effect",
-        _ => "Unknown task",
+        name => match TaskKind::parse(name) {
+            Some(TaskKind::DaAdequacy) => "DA adequacy",
+            Some(TaskKind::DaFluency) => "DA fluency",
+            Some(TaskKind::DaSourceBased) => "DA source-based",
+            Some(TaskKind::WordOrder) => "Word order",
+            Some(TaskKind::Ranking) => "Relative ranking",
+            Some(TaskKind::Esa) => "Error span annotation (ESA)",
+            Some(TaskKind::Mqm) => "MQM (error categories)",
+            None => "Unknown task",
+        },
     }
 }
 
@@ -247,5 +268,19 @@ mod tests {
         for t in TaskKind::ALL {
             assert_eq!(TaskKind::parse(t.as_str()), Some(t));
         }
+    }
+
+    /// Shared view types carry a `TaskKind`: on the wire it is the stored name, as it was when
+    /// they carried the name as a string.
+    #[test]
+    fn a_task_travels_by_its_stored_name_and_an_unknown_one_names_its_campaign() {
+        for t in TaskKind::ALL {
+            assert_eq!(serde_json::to_string(&t).unwrap(), format!("\"{}\"", t.as_str()));
+            assert_eq!(serde_json::from_str::<TaskKind>(&format!("\"{}\"", t.as_str())).unwrap(), t);
+        }
+        assert!(serde_json::from_str::<TaskKind>("\"DaAdequacy\"").is_err());
+        assert_eq!(TaskKind::of_campaign(7, "da-fluency"), Ok(TaskKind::DaFluency));
+        let e = TaskKind::of_campaign(7, "pairwise").unwrap_err().to_string();
+        assert!(e.contains("campaign 7") && e.contains("\"pairwise\""), "{e}");
     }
 }

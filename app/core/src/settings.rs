@@ -8,6 +8,7 @@
 use serde::{Deserialize, Serialize};
 
 use crate::model::TaskKind;
+use crate::protocol::{Beside, HitPlan};
 
 /// What the annotator reads besides the texts (METHOD §1), in the target language. The
 /// annotation screens read these keys (`wording.statement`, `wording.anchor_low`, …).
@@ -44,33 +45,21 @@ pub struct Wording {
 
 impl Default for Wording {
     fn default() -> Self {
-        Wording::for_task(TaskKind::DaAdequacy, "English", "English")
+        // Direct assessment of adequacy, METHOD's first task.
+        Wording::of(&crate::protocol::da::ADEQUACY, "English", "English")
     }
 }
 
 impl Wording {
     /// The English defaults of METHOD §1 for a task.
     pub fn for_task(task: TaskKind, target_language: &str, source_language: &str) -> Wording {
-        // METHOD §1: the whole statement the annotator agrees or disagrees with, on every
-        // item screen; the instructions are shown once, on the HIT's start page.
-        let lead = "Read the text below and rate it by how much you agree that:";
-        let statement = match task {
-            TaskKind::DaAdequacy => format!("{lead} the black text adequately expresses the meaning of the gray text."),
-            TaskKind::DaFluency => format!("{lead} the text is fluent {target_language}."),
-            TaskKind::DaSourceBased => format!("{lead} the black text adequately expresses the meaning of the source text."),
-            TaskKind::WordOrder => String::new(),
-            // WMT 2012's instruction (seed 001, Findings L1689–L1692).
-            TaskKind::Ranking => "Rank the translations from best to worst (ties are allowed).".to_string(),
-            // Appraise's ESA instructions (AppraiseDev/Appraise `_instructions-esa.html`).
-            TaskKind::Esa => "Mark every error in the translation (select it, then choose minor or major), then score how much of the meaning it preserves.".to_string(),
-            TaskKind::Mqm => "Mark every error in the translation: select it, choose its category, then how severe it is.".to_string(),
-        };
-        let instructions = default_instructions(task, target_language, source_language);
-        // ESA's slider ends (Appraise's anchors at 0 and 100).
-        let (anchor_low, anchor_high) = match task {
-            TaskKind::Esa => ("No meaning preserved", "Perfect translation"),
-            _ => ("strongly disagree", "strongly agree"),
-        };
+        Wording::of(crate::protocol::for_task(task), target_language, source_language)
+    }
+
+    /// The English defaults of a protocol.
+    pub fn of(protocol: &dyn crate::protocol::Protocol, target_language: &str, source_language: &str) -> Wording {
+        let w = protocol.english_wording(target_language, source_language);
+        let (statement, instructions, (anchor_low, anchor_high)) = (w.statement, w.instructions, w.anchors);
         Wording {
             statement,
             instructions,
@@ -90,103 +79,6 @@ impl Wording {
     }
 }
 
-/// The default instructions page of a task (METHOD §1's words, with examples): paragraphs
-/// separated by blank lines and "- " lists, as [`crate::instructions::blocks`] reads them.
-fn default_instructions(task: TaskKind, target: &str, source: &str) -> String {
-    match task {
-        TaskKind::DaAdequacy => "You will read pairs of texts, one pair at a time. The gray text (the reference) is a human translation. The black text (the candidate translation) is another translation of the same sentence.
-
-Move the slider to show how much you agree that the black text adequately expresses the meaning of the gray text. Read both texts before you answer, and use the whole length of the slider:
-- towards \"strongly agree\" when the black text says everything the gray text says, even in other words;
-- towards the middle when part of the meaning is missing or changed;
-- towards \"strongly disagree\" when the black text says something else, or very little of the gray text.
-
-Examples, with the gray text \"The meeting was moved to Friday.\":
-- \"The meeting has been postponed until Friday.\" says the same in other words: far towards \"strongly agree\".
-- \"The meeting was moved.\" leaves out the day: clearly lower.
-- \"Friday is a meeting.\" loses the meaning: far towards \"strongly disagree\".
-
-The slider starts empty: click or tap on it, or use the arrow keys, then press the button to go on. You cannot go back to an earlier text.".to_string(),
-        TaskKind::DaFluency => format!("You will read one text at a time: a translation into {target}.
-
-Move the slider to show how much you agree that the text is fluent {target}: natural, grammatical {target} that a native speaker could have written. Judge the language only; you do not need to know what the original said. Use the whole length of the slider:
-- towards \"strongly agree\" when it reads like good {target};
-- towards the middle when it can be understood but has clumsy or wrong phrases;
-- towards \"strongly disagree\" when it hardly reads as {target} at all.
-
-Examples, in English:
-- \"She has lived in Paris for ten years.\" is fluent: far towards \"strongly agree\".
-- \"She lives since ten years in Paris.\" is understandable but not natural: lower.
-- \"Paris years ten she the lived in in.\" is not fluent: far towards \"strongly disagree\".
-
-The slider starts empty: click or tap on it, or use the arrow keys, then press the button to go on. You cannot go back to an earlier text."),
-        TaskKind::DaSourceBased => format!("You will read pairs of texts, one pair at a time. The first is the source text in {source}; the black text (the candidate translation) is a translation of it into {target}.
-
-Move the slider to show how much you agree that the black text adequately expresses the meaning of the source text. Read both texts before you answer, and use the whole length of the slider:
-- towards \"strongly agree\" when the translation says everything the source says;
-- towards the middle when part of the meaning is missing or changed;
-- towards \"strongly disagree\" when it says something else, or very little of the source.
-
-Examples, for a source meaning \"The meeting was moved to Friday.\":
-- a translation that says the same, even in other words: far towards \"strongly agree\";
-- a translation that leaves out the day: clearly lower;
-- a translation that loses the meaning: far towards \"strongly disagree\".
-
-The slider starts empty: click or tap on it, or use the arrow keys, then press the button to go on. You cannot go back to an earlier text."),
-        TaskKind::WordOrder => format!("Each item shows two sentences. The first sentence is a machine translation from {source}; the second is a human translation of the same {source} sentence. Read both, then answer both questions:
-- Question 1: how difficult would it be to grasp the meaning of the second sentence if you were only shown the first?
-- Question 2: how much does the ordering of the words on its own cloud the meaning of the first sentence? Judge the order only, not the choice of words.
-
-Each question has five boxes, labelled only at the ends; choose one box for each question.
-
-Examples, with the second sentence \"Yesterday I sent the letter.\":
-- \"Yesterday I sent the letter.\": the meaning is very easy to grasp and the order does not cloud it at all.
-- \"Yesterday I the letter sent.\": easy to grasp; the order clouds the meaning a little.
-- \"Letter the yesterday sent I.\": the order clouds the meaning enormously.
-
-You cannot go back to an earlier item."),
-        TaskKind::Ranking => "You are shown a source sentence followed by several candidate translations. Rank the translations from best to worst:
-- give the best translation rank 1;
-- give translations of equal quality the same rank (ties are allowed);
-- every translation needs a rank before you can go on.
-
-Example: if two translations say what the source says and a third leaves out a word, give the first two rank 1 and the third rank 3.
-
-With a keyboard: Tab to a translation, then press its rank (1 to 5); Enter goes on. You cannot go back to an earlier screen.".to_string(),
-        TaskKind::Esa => format!("You will read documents in {source} with their translation into {target}, one segment at a time; the segments before it are shown above it for context.
-
-First mark the errors of the translation of the segment in the box:
-- select the words that are wrong (drag over them, or tap the first word and then the last), then choose Minor or Major;
-- a minor error is a wrong word or phrase that does not change what the text means, or a clumsy but understandable phrase;
-- a major error changes or loses meaning, or makes the text hard to understand;
-- if something of the source is missing from the translation, mark the [MISSING] token at the end;
-- click a marked error to change it: minor becomes major, and major is removed.
-
-Then set the slider for the whole segment:
-- 0: no meaning preserved; 33: some meaning preserved; 66: most meaning preserved, few errors; 100: perfect translation.
-
-Examples, for a source meaning \"The meeting was moved to Friday.\":
-- \"The meeting was moved to Friday.\": no error, the score near 100;
-- \"The meeting was move to Friday.\": a minor error on \"move\", the score near 80;
-- \"The meeting was cancelled.\": a major error on \"cancelled\" and a [MISSING] Friday, the score near 20.
-
-With a keyboard: Tab into the translation, move between words with the arrow keys, hold Shift with the arrows to extend the selection, press 1 for a minor or 2 for a major error, and Enter on a marked error to change it. You cannot go back to an earlier segment."),
-        TaskKind::Mqm => format!("You will read documents in {source} with their translation into {target}, one segment at a time; the segments before it are shown above it for context.
-
-Mark every error of the translation of the segment in the box (MQM):
-- select the words that are wrong (drag over them, or tap the first word and then the last), choose the error's category from the list, then its severity;
-- Minor: a real error that does not change what the text means or stop a reader (a wrong preposition, a missing comma);
-- Major: an error that changes or loses meaning, or would mislead or stop a reader;
-- Neutral: something worth noting that is not an error;
-- if something of the source is missing from the translation, mark the [MISSING] token at the end (category Accuracy/Omission);
-- a translation that is not a translation at all (another language, garbage) is one Non-translation error, marked over the whole text;
-- at most five errors per segment: keep the most severe.
-
-A segment without errors needs nothing marked: press the button to go on.
-
-With a keyboard: Tab into the translation, move between words with the arrow keys, hold Shift with the arrows to extend the selection, then choose the category and press Minor or Major. You cannot go back to an earlier segment."),
-    }
-}
 
 /// How bad references are made (METHOD §3). Fluency campaigns always duplicate two words;
 /// adequacy (and source-based) campaigns delete a run or replace it with a phrase of another
@@ -444,15 +336,17 @@ impl CampaignSettings {
             wording: Wording::for_task(task, target_language, source_language),
             ..CampaignSettings::default()
         };
-        if task == TaskKind::WordOrder {
+        match crate::protocol::for_task(task).hit_plan() {
+            HitPlan::Items => {}
+            HitPlan::WordOrderPairs => {
             s.hit_length = 50;
             s.bad_refs = 0;
             s.repeats = 0;
             s.refs = 0;
             s.sets = 1;
             s.judgments_wanted = 25;
-        }
-        if task == TaskKind::Ranking {
+            }
+            HitPlan::Blocks => {
             // For ranking, a HIT's length counts screens; bad references count blocks with a
             // degraded copy, repeats whole screens shown again.
             s.hit_length = 8;
@@ -461,8 +355,8 @@ impl CampaignSettings {
             s.refs = 0;
             s.sets = 1;
             s.judgments_wanted = 100;
-        }
-        if task.marks_spans() {
+            }
+            HitPlan::Documents => {
             // Whole documents per HIT, sized by expected time; bad references and repeats
             // count documents; every output judged once.
             s.bad_refs = 1;
@@ -473,6 +367,7 @@ impl CampaignSettings {
             s.wanted_per = WantedPer::Segment;
             s.seconds_per_adequacy_judgment = 40.0;
             s.time_floor_seconds = 300;
+            }
         }
         s
     }
@@ -480,32 +375,33 @@ impl CampaignSettings {
     /// Items (outputs) per HIT: for ranking, screens × blocks × outputs; otherwise the HIT's
     /// length.
     pub fn items_per_hit(&self, task: TaskKind) -> usize {
-        match task {
-            TaskKind::Ranking => self.hit_length.saturating_mul(self.rank_blocks_per_screen).saturating_mul(self.rank_outputs),
-            _ => self.hit_length,
+        match crate::protocol::for_task(task).hit_plan() {
+            HitPlan::Blocks => self.hit_length.saturating_mul(self.rank_blocks_per_screen).saturating_mul(self.rank_outputs),
+            HitPlan::Items | HitPlan::WordOrderPairs | HitPlan::Documents => self.hit_length,
         }
     }
 
     /// SYSTEM items per HIT (what counts towards the judgments wanted).
     pub fn system_items(&self, task: TaskKind) -> usize {
-        match task {
-            TaskKind::WordOrder => self.hit_length.saturating_sub(self.woj_permutations),
-            TaskKind::Ranking => self
+        match crate::protocol::for_task(task).hit_plan() {
+            HitPlan::WordOrderPairs => self.hit_length.saturating_sub(self.woj_permutations),
+            HitPlan::Blocks => self
                 .hit_length
                 .saturating_sub(self.repeats)
                 .saturating_mul(self.rank_blocks_per_screen)
                 .saturating_mul(self.rank_outputs)
                 .saturating_sub(self.bad_refs)
                 .saturating_sub(self.rank_gold_blocks.saturating_mul(self.rank_outputs)),
-            _ => self.hit_length.saturating_sub(self.bad_refs.saturating_add(self.repeats).saturating_add(self.refs)),
+            HitPlan::Items | HitPlan::Documents => self.hit_length.saturating_sub(self.bad_refs.saturating_add(self.repeats).saturating_add(self.refs)),
         }
     }
 
     /// Expected seconds for one judgment of this task.
     pub fn seconds_per_judgment(&self, task: TaskKind) -> f64 {
-        match task {
-            TaskKind::DaFluency => self.seconds_per_fluency_judgment,
-            _ => self.seconds_per_adequacy_judgment,
+        // A text read alone (fluency) is judged faster than one beside another.
+        match crate::protocol::for_task(task).beside() {
+            Beside::Nothing => self.seconds_per_fluency_judgment,
+            Beside::Reference | Beside::Source => self.seconds_per_adequacy_judgment,
         }
     }
 

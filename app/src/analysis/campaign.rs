@@ -392,7 +392,8 @@ impl CampaignAnalysis {
         let (src, tgt) = (three(&self.info.source_lang), three(&self.info.target_lang));
         let lp = file_pair(&format!("{}-{}", self.info.source_lang, self.info.target_lang));
         // `esa-…` or `mqm-…`: the same files for both protocols (MQM's spans carry categories).
-        let task = if self.info.task == "mqm" { "mqm" } else { "esa" };
+        let task = self.info.task.as_str();
+        let mqm = assay_core::protocol::for_task(self.info.task).span_scheme() == Some(assay_core::protocol::Scheme::Mqm);
         let mut files = Vec::new();
         let name = format!("{task}-{lp}.csv");
         sink.file(&name, &mut |w| write_esa_csv(w, &src, &tgt, &e.ratings))?;
@@ -430,7 +431,7 @@ impl CampaignAnalysis {
         if e.ratings.iter().any(|x| x.prefilled.is_some()) {
             files.extend(write_prefilled_files(sink, task, e)?);
         }
-        if task == "mqm" {
+        if mqm {
             // Google's MQM TSV: every worker's errors on system items, a No-error row for a
             // segment without any.
             use assay_core::analysis::mqm::{SegmentRef, rows_for_answer, write_mqm_tsv};

@@ -63,7 +63,7 @@ pub use crate::model::{WORD_ORDER_Q1, WORD_ORDER_Q2};
 pub struct CampaignInfo {
     pub id: i64,
     pub name: String,
-    pub task: String,
+    pub task: TaskKind,
     pub test_set: String,
     pub source_lang: String,
     pub target_lang: String,
@@ -92,7 +92,7 @@ async fn campaign_info_on(conn: &mut AnyConnection, campaign_id: i64) -> AppResu
     Ok(CampaignInfo {
         id: campaign_id,
         name: get("name")?,
-        task: get("task")?,
+        task: TaskKind::of_campaign(campaign_id, &get("task")?)?,
         test_set: get("test_set")?,
         source_lang: get("source_lang")?,
         target_lang: get("target_lang")?,
@@ -1261,14 +1261,13 @@ async fn gold_rule(conn: &mut AnyConnection, info: &CampaignInfo) -> AppResult<a
         .fetch_one(&mut *conn)
         .await
         .with_context(|| format!("reading the settings of campaign {}", info.id))?;
-    let task = TaskKind::parse(&info.task).unwrap_or(TaskKind::DaAdequacy);
+    let task = info.task;
     let s = assay_core::settings::CampaignSettings::read(&json, task, "", "");
     Ok(assay_core::analysis::gold::GoldRule { threshold: s.rank_gold_threshold, min_pairs: s.rank_gold_min_pairs })
 }
 
 fn shape(info: &CampaignInfo, by_test_set: bool) -> AppResult<SetShape> {
-    let task = TaskKind::parse(&info.task)
-        .ok_or_else(|| AppError::internal(format!("campaign {} has a task this version of Assay does not know: {:?}", info.id, info.task)))?;
+    let task = info.task;
     Ok(SetShape { task, lang_pair: format!("{}-{}", info.source_lang, info.target_lang), by_test_set })
 }
 
@@ -1330,7 +1329,8 @@ async fn load(db: &Db, campaign_id: i64, protocol: bool, keep: bool) -> AppResul
     let mut conn = db.pool.acquire().await.with_context(|| format!("reading campaign {campaign_id}"))?;
     let info = campaign_info_on(&mut conn, campaign_id).await?;
     let shape = shape(&info, is_study_arm(&mut conn, campaign_id).await?)?;
-    let rule = if shape.task == TaskKind::Ranking { Some(gold_rule(&mut conn, &info).await?) } else { None };
+    let blocks = assay_core::protocol::for_task(shape.task).hit_plan() == assay_core::protocol::HitPlan::Blocks;
+    let rule = if blocks { Some(gold_rule(&mut conn, &info).await?) } else { None };
     let began = started.elapsed();
     let rows = read_campaign_judgments(db, &mut conn, campaign_id).await?;
     let read = started.elapsed();
@@ -1356,7 +1356,7 @@ async fn load(db: &Db, campaign_id: i64, protocol: bool, keep: bool) -> AppResul
             if let Some(rule) = rule {
                 set.gold.rule = rule;
             }
-            let ranking = if protocol && shape.task == TaskKind::Ranking { Some(ranking_blocks(&rows, &names, &shape)?) } else { None };
+            let ranking = if protocol && blocks { Some(ranking_blocks(&rows, &names, &shape)?) } else { None };
             let esa = if spans { Some(esa_ratings(&rows, &details, &names, &shape)?) } else { None };
             (set, ProtocolRows { ranking, esa }, ids)
         };
@@ -1388,7 +1388,8 @@ pub async fn load_worker(conn: &mut AnyConnection, campaign_id: i64, worker_id: 
     let rows = read_judgments(conn, campaign_id, Scope::Worker(worker_id)).await?;
     let names = StoredNames::read(conn, campaign_id, Scope::Worker(worker_id)).await?;
     let mut set = judgment_set(&rows, &names, &shape)?;
-    if shape.task == TaskKind::Ranking {
+    // Gold blocks check the workers of a protocol that ranks blocks of outputs.
+    if assay_core::protocol::for_task(shape.task).hit_plan() == assay_core::protocol::HitPlan::Blocks {
         set.gold.rule = gold_rule(conn, &info).await?;
     }
     Ok(set)

@@ -91,8 +91,7 @@ pub struct ScreenSettings {
 /// [`CampaignSettings::read`] (the task's defaults for anything missing or malformed).
 /// `target_lang` is the test set's target-language code: it stands for the language on the
 /// page unless the settings name another one.
-pub fn screen_settings(settings_json: &str, task: &str, target_lang: &str, source_lang_name: &str) -> ScreenSettings {
-    let task = TaskKind::parse(task).unwrap_or(TaskKind::DaAdequacy);
+pub fn screen_settings(settings_json: &str, task: TaskKind, target_lang: &str, source_lang_name: &str) -> ScreenSettings {
     let target_name = language_name(target_lang);
     let s = CampaignSettings::read(settings_json, task, &target_name, source_lang_name);
     ScreenSettings {
@@ -113,8 +112,8 @@ pub fn screen_settings(settings_json: &str, task: &str, target_lang: &str, sourc
         #[cfg(not(feature = "ssr"))]
         wording_dir: "ltr".to_string(),
         document_context: s.document_context.as_str().to_string(),
-        mqm_labels: if task == TaskKind::Mqm { s.mqm.taxonomy.categories.iter().map(|c| assay_core::i18n::mqm::label(Lang::En, c)).collect() } else { Vec::new() },
-        mqm_categories: if task == TaskKind::Mqm { s.mqm.taxonomy.categories.clone() } else { Vec::new() },
+        mqm_labels: if assay_core::protocol::for_task(task).span_scheme() == Some(assay_core::protocol::Scheme::Mqm) { s.mqm.taxonomy.categories.iter().map(|c| assay_core::i18n::mqm::label(Lang::En, c)).collect() } else { Vec::new() },
+        mqm_categories: if assay_core::protocol::for_task(task).span_scheme() == Some(assay_core::protocol::Scheme::Mqm) { s.mqm.taxonomy.categories.clone() } else { Vec::new() },
         mqm_critical: s.mqm.critical,
         mqm_max_errors: s.mqm.max_errors,
     }
@@ -125,10 +124,9 @@ pub fn screen_settings(settings_json: &str, task: &str, target_lang: &str, sourc
 /// `Accept-Language`), with the task's default wording and the source language's name in that
 /// language; what the organizer wrote stays as written.
 #[cfg(feature = "ssr")]
-pub fn localized_screen_settings(settings_json: &str, task: &str, target_lang: &str, source_lang: &str, accept_language: Option<&str>) -> ScreenSettings {
-    let kind = TaskKind::parse(task).unwrap_or(TaskKind::DaAdequacy);
+pub fn localized_screen_settings(settings_json: &str, kind: TaskKind, target_lang: &str, source_lang: &str, accept_language: Option<&str>) -> ScreenSettings {
     let source_name = language_name(source_lang);
-    let mut screen = screen_settings(settings_json, task, target_lang, &source_name);
+    let mut screen = screen_settings(settings_json, kind, target_lang, &source_name);
     let ui = interface_language(settings_json, kind, target_lang, accept_language);
     let s = CampaignSettings::read(settings_json, kind, &language_name(target_lang), &source_name);
     // The stored defaults name the languages as the settings do, or (wording not stored) by
@@ -155,9 +153,8 @@ pub fn localized_screen_settings(settings_json: &str, task: &str, target_lang: &
 
 /// The title of a campaign's HITs for annotators: the organizer's title for them, else a
 /// neutral one in the interface language.
-pub fn public_title(settings_json: &str, task: &str, ui: Lang) -> String {
-    let kind = TaskKind::parse(task).unwrap_or(TaskKind::DaAdequacy);
-    let title = CampaignSettings::read(settings_json, kind, "", "").public_title;
+pub fn public_title(settings_json: &str, task: TaskKind, ui: Lang) -> String {
+    let title = CampaignSettings::read(settings_json, task, "", "").public_title;
     if title.trim().is_empty() { ui.text(assay_core::i18n::Text::WorkTitle).to_string() } else { title.trim().to_string() }
 }
 
@@ -426,18 +423,18 @@ mod tests {
 
     #[test]
     fn settings_default_when_missing_and_read_when_present() {
-        let s = screen_settings("{}", "da-adequacy", "en", "German");
+        let s = screen_settings("{}", TaskKind::DaAdequacy, "en", "German");
         assert_eq!(s.wording.anchor_low, "strongly disagree");
         assert_eq!(
             s.wording.statement,
             "Read the text below and rate it by how much you agree that: the black text adequately expresses the meaning of the gray text."
         );
         assert!(!s.allow_skip && !s.woj_sliders);
-        let s = screen_settings("not json", "da-fluency", "de", "English");
+        let s = screen_settings("not json", TaskKind::DaFluency, "de", "English");
         assert!(s.wording.statement.ends_with("the text is fluent German."));
         let s = screen_settings(
             r#"{"wording":{"statement":"der Text ist flüssig.","next_label":"Weiter"},"woj_scale":"sliders","allow_skip":true,"target_language":"ar","source_language_name":"Englisch"}"#,
-            "word-order",
+            TaskKind::WordOrder,
             "en",
             "x",
         );
@@ -451,7 +448,7 @@ mod tests {
         assert_eq!(direction_of("en"), "ltr");
         // `lang` is a BCP 47 tag from the test set's code, whatever name the settings give.
         assert_eq!(s.lang, "en");
-        assert_eq!(screen_settings(r#"{"target_language":"العربية"}"#, "da-fluency", "ara", "English").lang, "ar");
+        assert_eq!(screen_settings(r#"{"target_language":"العربية"}"#, TaskKind::DaFluency, "ara", "English").lang, "ar");
         assert_eq!(bcp47("pt_br"), "pt-BR");
         assert_eq!(bcp47("English"), "und");
     }
@@ -459,27 +456,27 @@ mod tests {
     #[test]
     fn the_interface_language_is_the_setting_then_the_target_then_the_browser() {
         // German target: German interface, defaults translated, texts keep the target's lang.
-        let s = localized_screen_settings("{}", "da-adequacy", "deu", "en", Some("ja"));
+        let s = localized_screen_settings("{}", TaskKind::DaAdequacy, "deu", "en", Some("ja"));
         assert_eq!((s.ui, s.wording_lang.as_str(), s.wording_dir.as_str(), s.lang.as_str()), (Lang::De, "de", "ltr", "de"));
         assert_eq!(s.wording.next_label, "Weiter");
         assert_eq!(s.wording.label_candidate, "Zu bewertende Übersetzung");
         assert_eq!(s.texts.len(), Msg::ALL.len());
         assert_eq!(s.texts[Msg::Start as usize], "Beginnen");
         // Arabic target: right to left.
-        let s = localized_screen_settings("{}", "word-order", "ar", "en", None);
+        let s = localized_screen_settings("{}", TaskKind::WordOrder, "ar", "en", None);
         assert_eq!((s.ui.tag(), s.ui.dir(), s.wording_dir.as_str()), ("ar", "rtl", "rtl"));
         assert_eq!(s.source_language_name, "الإنجليزية");
         // A target the catalog lacks: the browser's first language the catalog has.
-        let s = localized_screen_settings("{}", "da-fluency", "fr", "en", Some("fr-FR, cs;q=0.8, en;q=0.5"));
+        let s = localized_screen_settings("{}", TaskKind::DaFluency, "fr", "en", Some("fr-FR, cs;q=0.8, en;q=0.5"));
         assert_eq!(s.ui, Lang::Cs);
         assert!(s.wording.statement.ends_with("text je plynulá francouzština."), "{}", s.wording.statement);
-        assert_eq!(localized_screen_settings("{}", "da-fluency", "fr", "en", None).ui, Lang::En);
+        assert_eq!(localized_screen_settings("{}", TaskKind::DaFluency, "fr", "en", None).ui, Lang::En);
         // The organizer's choice wins; wording the organizer wrote stays, in the target's lang.
-        let s = localized_screen_settings(r#"{"interface_language":"hi","wording":{"next_label":"Suivant"}}"#, "da-adequacy", "fr", "en", Some("de"));
+        let s = localized_screen_settings(r#"{"interface_language":"hi","wording":{"next_label":"Suivant"}}"#, TaskKind::DaAdequacy, "fr", "en", Some("de"));
         assert_eq!((s.ui, s.wording.next_label.as_str(), s.wording_lang.as_str()), (Lang::Hi, "Suivant", "fr"));
         assert_eq!(s.wording.anchor_high, "पूरी तरह सहमत");
         // English stays English, with the English messages.
-        let s = localized_screen_settings("{}", "da-adequacy", "en", "de", Some("de"));
+        let s = localized_screen_settings("{}", TaskKind::DaAdequacy, "en", "de", Some("de"));
         assert_eq!((s.ui, s.wording.next_label.as_str(), s.texts[Msg::Progress as usize].as_str()), (Lang::En, "Next", "{n} of {total}"));
     }
 

@@ -140,10 +140,9 @@ pub async fn interface_lang_of(db: &Db, public_id: &str, accept_language: Option
         .ok()
         .flatten()
     };
-    match row {
-        Some((settings, task, target)) => {
-            super::interface_language(&settings, TaskKind::parse(&task).unwrap_or(TaskKind::DaAdequacy), &target, accept_language)
-        }
+    // A campaign whose task this release does not know has no language of its own either.
+    match row.and_then(|(settings, task, target): (String, String, String)| Some((settings, TaskKind::parse(&task)?, target))) {
+        Some((settings, task, target)) => super::interface_language(&settings, task, &target, accept_language),
         None => Lang::choose("", "", accept_language),
     }
 }
@@ -169,7 +168,7 @@ struct Loaded {
     /// The quality gate held this finished HIT's completion code.
     code_held: bool,
     total: i64,
-    task: String,
+    task: TaskKind,
     settings: String,
     reference_name: Option<String>,
     source_lang: String,
@@ -193,7 +192,7 @@ crate::rows::row! {
         user_id: Option<i64>,
         blocked: i64,
         item_count: i64,
-        task: String,
+        task: TaskKind as String,
         settings: String,
         reference_name: Option<String>,
         source_lang: String,
@@ -306,17 +305,18 @@ async fn hit_items(db: &Db, a: &Loaded) -> Result<Vec<(i64, ItemView)>, WorkErro
     .bind(a.reference_name.clone())
     .fetch_all(&db.pool)
     .await?;
-    let task = TaskKind::parse(&a.task);
-    let show_reference = task == Some(TaskKind::Ranking) && super::screen_settings(&a.settings, &a.task, &a.target_lang, "").rank_show_reference;
+    let task = a.task;
+    let protocol = protocol::for_task(task);
+    // Ranking may show the reference beside the source, as the campaign chooses.
+    let show_reference = protocol.hit_plan() == protocol::HitPlan::Blocks && super::screen_settings(&a.settings, task, &a.target_lang, "").rank_show_reference;
     let units: Vec<Option<i64>> = rows.iter().map(|r| r.unit).collect();
     let mut items: Vec<(i64, ItemView)> = rows
         .into_iter()
         .map(|row| -> Result<(i64, ItemView), WorkError> {
-            let (context, reference) = match task {
-                Some(TaskKind::DaFluency) => (None, None),
-                Some(TaskKind::DaSourceBased | TaskKind::Esa | TaskKind::Mqm) => (Some(row.source), None),
-                Some(TaskKind::Ranking) => (Some(row.source), if show_reference { row.reference } else { None }),
-                _ => (Some(row.reference.unwrap_or_default()), None),
+            let (context, reference) = match protocol.beside() {
+                protocol::Beside::Nothing => (None, None),
+                protocol::Beside::Source => (Some(row.source), if show_reference { row.reference } else { None }),
+                protocol::Beside::Reference => (Some(row.reference.unwrap_or_default()), None),
             };
             // Stored by the launch as JSON of spans.
             let prefilled = match row.prefilled.as_deref() {
@@ -326,10 +326,10 @@ async fn hit_items(db: &Db, a: &Loaded) -> Result<Vec<(i64, ItemView)>, WorkErro
             Ok((row.id, ItemView { position: row.position, candidate: row.shown_text, context, reference, screen: row.screen, document: None, prefilled }))
         })
         .collect::<Result<_, _>>()?;
-    if let Some(t) = task.filter(|t| t.marks_spans()) {
-        let settings = assay_core::settings::CampaignSettings::read(&a.settings, t, "", "");
+    if protocol.hit_plan() == protocol::HitPlan::Documents {
+        let settings = assay_core::settings::CampaignSettings::read(&a.settings, task, "", "");
         // A document score is ESA's (Appraise's); MQM scores segments by their errors only.
-        add_documents(&mut items, &units, settings.document_context, settings.document_score && t == TaskKind::Esa);
+        add_documents(&mut items, &units, settings.document_context, settings.document_score && protocol.span_scheme() == Some(protocol::Scheme::Esa));
     }
     Ok(items)
 }
@@ -507,12 +507,12 @@ pub async fn work_state_in(
     let f = cache.fixed(db, &a).await?;
     let a = finish_if_due(db, secret, a).await?;
     let step = step_of(secret, &a, &f)?;
-    let screen = super::localized_screen_settings(&a.settings, &a.task, &a.target_lang, &a.source_lang, accept_language);
+    let screen = super::localized_screen_settings(&a.settings, a.task, &a.target_lang, &a.source_lang, accept_language);
     let practice = if a.started() || a.status == AssignmentStatus::Completed { None } else { practice_view(db, &a).await? };
     // A DA HIT not started, with no practice left to do: the first item comes with the
     // instructions, so that Start shows it at once (and works before the page's bundle has
     // arrived on a slow phone). Its time still starts when Start reaches the server.
-    let one_slider = matches!(TaskKind::parse(&a.task), Some(TaskKind::DaAdequacy | TaskKind::DaFluency | TaskKind::DaSourceBased));
+    let one_slider = protocol::for_task(a.task).hit_plan() == protocol::HitPlan::Items;
     let ahead = if one_slider && !a.started() && a.status == AssignmentStatus::Active && practice.as_ref().is_none_or(|p| p.passed) {
         f.step_at(a.next_position)
     } else {
@@ -520,8 +520,8 @@ pub async fn work_state_in(
     };
     Ok(WorkState {
         assignment: a.public_id.clone(),
-        title: super::public_title(&a.settings, &a.task, screen.ui),
-        task: a.task.clone(),
+        title: super::public_title(&a.settings, a.task, screen.ui),
+        task: a.task.as_str().to_string(),
         // Direction comes from the test set's language code; the settings hold a display name.
         target_dir: super::direction_of(&a.target_lang).to_string(),
         source_dir: super::direction_of(&a.source_lang).to_string(),
@@ -652,8 +652,7 @@ async fn practice_progress(db: &Db, a: &Loaded) -> Result<(i64, i64, i64, bool),
 
 /// How many practice answers in range the campaign asks for (at most the items there are).
 fn practice_required(a: &Loaded, items: usize) -> i64 {
-    let task = TaskKind::parse(&a.task).unwrap_or(TaskKind::DaAdequacy);
-    crate::campaign::CampaignSettings::read(&a.settings, task, "", "").practice_pass.min(items) as i64
+    crate::campaign::CampaignSettings::read(&a.settings, a.task, "", "").practice_pass.min(items) as i64
 }
 
 /// Where the worker stands in the campaign's practice; `None` when it has none.
@@ -725,7 +724,7 @@ pub async fn practice_answer_in(
     }
     let item = items.get(usize::try_from(position).unwrap_or(usize::MAX)).ok_or_else(|| WorkError::Internal(format!("no practice item {position}")))?;
     let rules = Rules::of(&a);
-    let task = rules.task.ok_or_else(|| WorkError::Internal("the campaign's task is unknown to this version of Assay".into()))?;
+    let task = rules.task;
     // Checked as a real answer to the text shown is (its spans against that text), then by the
     // protocol against what a careful reader answers.
     let answer = protocol::Answer {
@@ -740,7 +739,8 @@ pub async fn practice_answer_in(
         return Err(WorkError::Invalid("A practice item needs an answer.".into()));
     }
     let in_range = protocol::for_task(task).practice_matches(&item.expected(), &stored);
-    let woj = task == TaskKind::WordOrder;
+    let feedback = protocol::for_task(task).practice().map_or(protocol::Feedback::Slider, |r| r.feedback);
+    let woj = feedback == protocol::Feedback::Boxes;
     let value = stored.score.unwrap_or(0.0);
 
     let total = items.len() as i64;
@@ -786,19 +786,23 @@ pub async fn practice_answer_in(
     }
     tx.commit().await?;
 
-    let screen = super::localized_screen_settings(&a.settings, &a.task, &a.target_lang, &a.source_lang, accept_language);
+    let screen = super::localized_screen_settings(&a.settings, a.task, &a.target_lang, &a.source_lang, accept_language);
     let (l, w) = (screen.ui, &screen.wording);
     let reason = assay_core::i18n::practice_reason(l, &item.reason);
     let high = item.expect_high != 0;
-    let message = match (task, high) {
-        (TaskKind::WordOrder, true) => fill(l.text(Text::FeedbackWojHigh), &[("high1", &w.woj_high1), ("high2", &w.woj_high2), ("reason", &reason)]),
-        (TaskKind::WordOrder, false) => fill(l.text(Text::FeedbackWojLow), &[("low2", &w.woj_low2), ("reason", &reason)]),
-        (TaskKind::Esa, true) => fill(l.text(Text::FeedbackSpansHigh), &[("high", &w.anchor_high), ("reason", &reason)]),
-        (TaskKind::Esa, false) => fill(l.text(Text::FeedbackSpansLow), &[("low", &w.anchor_low), ("reason", &reason)]),
-        (TaskKind::Mqm, true) => fill(l.text(Text::FeedbackMqmHigh), &[("reason", &reason)]),
-        (TaskKind::Mqm, false) => fill(l.text(Text::FeedbackMqmLow), &[("reason", &reason)]),
-        (_, true) => fill(l.text(Text::FeedbackHigh), &[("high", &w.anchor_high), ("reason", &reason)]),
-        (_, false) => fill(l.text(Text::FeedbackLow), &[("low", &w.anchor_low), ("reason", &reason)]),
+    let message = match (feedback, high) {
+        (protocol::Feedback::Boxes, true) => fill(l.text(Text::FeedbackWojHigh), &[("high1", &w.woj_high1), ("high2", &w.woj_high2), ("reason", &reason)]),
+        (protocol::Feedback::Boxes, false) => fill(l.text(Text::FeedbackWojLow), &[("low2", &w.woj_low2), ("reason", &reason)]),
+        (protocol::Feedback::SpansAndScore, true) => fill(l.text(Text::FeedbackSpansHigh), &[("high", &w.anchor_high), ("reason", &reason)]),
+        (protocol::Feedback::SpansAndScore, false) => fill(l.text(Text::FeedbackSpansLow), &[("low", &w.anchor_low), ("reason", &reason)]),
+        (protocol::Feedback::Spans, true) => fill(l.text(Text::FeedbackMqmHigh), &[("reason", &reason)]),
+        (protocol::Feedback::Spans, false) => fill(l.text(Text::FeedbackMqmLow), &[("reason", &reason)]),
+        (protocol::Feedback::Slider, true) => {
+            fill(l.text(Text::FeedbackHigh), &[("high", &w.anchor_high), ("reason", &reason)])
+        }
+        (protocol::Feedback::Slider, false) => {
+            fill(l.text(Text::FeedbackLow), &[("low", &w.anchor_low), ("reason", &reason)])
+        }
     };
     let rating = || fill(l.text(Text::YourRating), &[("words", &super::pages::slider_words(|m| l.msg(m).to_string(), Some(value), &w.anchor_low, &w.anchor_high))]);
     let yours = if woj {
@@ -853,8 +857,7 @@ pub struct Answer {
 /// length.
 #[derive(Clone, Debug)]
 struct Rules {
-    /// `None` for a task this build does not know (every answer is refused).
-    task: Option<TaskKind>,
+    task: TaskKind,
     total: i64,
     answers: protocol::AnswerRules,
     /// MQM: the campaign's categories, severities, error cap and weights.
@@ -863,13 +866,13 @@ struct Rules {
 
 impl Rules {
     fn of(a: &Loaded) -> Rules {
-        let screen = super::screen_settings(&a.settings, &a.task, &a.target_lang, "");
+        let screen = super::screen_settings(&a.settings, a.task, &a.target_lang, "");
         Rules {
-            task: TaskKind::parse(&a.task),
+            task: a.task,
             total: a.total,
             answers: protocol::AnswerRules { allow_skip: screen.allow_skip, woj_sliders: screen.woj_sliders, outputs: screen.rank_outputs },
-            mqm: (TaskKind::parse(&a.task) == Some(TaskKind::Mqm))
-                .then(|| Arc::new(assay_core::settings::CampaignSettings::read(&a.settings, TaskKind::Mqm, "", "").mqm)),
+            mqm: (protocol::for_task(a.task).span_scheme() == Some(protocol::Scheme::Mqm))
+                .then(|| Arc::new(assay_core::settings::CampaignSettings::read(&a.settings, a.task, "", "").mqm)),
         }
     }
 }
@@ -919,16 +922,13 @@ fn validate_on(a: &Rules, item: Option<&ItemView>, answer: &Answer) -> Result<pr
             i128::from(answer.position) + 1
         ))));
     }
-    let task = a.task.ok_or_else(|| WorkError::Internal("the campaign's task is unknown to this version of Assay".into()))?;
+    let task = a.task;
     let given = protocol::Answer { score: answer.score, score2: answer.score2, skipped: answer.skipped, detail: answer.detail.clone() };
     let text = item.map_or("", |v| v.candidate.as_str());
     let mut stored = protocol::validate_on(task, text, &given, &a.answers).map_err(|e| WorkError::Invalid(Message::plain(e.problem)))?;
     // MQM: the campaign's categories, severities and cap; the score is −Σ weights.
-    if let Some(m) = &a.mqm
-        && !stored.skipped
-    {
-        m.validate_spans(text, &stored.detail.spans).map_err(|e| WorkError::Invalid(Message::plain(format!("{}.", upper_first(&e.to_string())))))?;
-        stored.score = Some(m.score(&stored.detail.spans));
+    if let Some(m) = &a.mqm {
+        m.apply(text, &mut stored).map_err(|e| WorkError::Invalid(Message::plain(format!("{}.", upper_first(&e.to_string())))))?;
     }
     // A document score comes with a document's last segment when the campaign asks for one,
     // and with no other segment.
@@ -1395,7 +1395,7 @@ pub async fn submit_screen(db: &Db, cache: &Work, secret: &[u8], caller: Option<
         ))));
     }
     check_active(screen.active_ms, screen.time_on_screen_ms)?;
-    let task = f.rules.task.ok_or_else(|| WorkError::Internal("the campaign's task is unknown to this version of Assay".into()))?;
+    let task = f.rules.task;
     // Each item's answer, checked by the protocol, with its share of the time and its key.
     let share = screen.time_on_screen_ms / n;
     let active_share = screen.active_ms.map(|t| t / n);
@@ -1728,7 +1728,7 @@ mod tests {
             completion_code: None,
             code_held: false,
             total: 50,
-            task: task.into(),
+            task: TaskKind::parse(task).expect("a task"),
             settings: settings.into(),
             reference_name: None,
             source_lang: "de".into(),

@@ -142,10 +142,12 @@ pub async fn simulate_campaign(
         .await
         .with_context(context)?
         .ok_or_else(|| AppError::not_found(format!("there is no campaign with id {campaign_id}")))?;
-    let word_order = TaskKind::parse(&task) == Some(TaskKind::WordOrder);
-    let ranking = TaskKind::parse(&task) == Some(TaskKind::Ranking);
-    let esa = TaskKind::parse(&task) == Some(TaskKind::Esa);
-    let mqm = TaskKind::parse(&task) == Some(TaskKind::Mqm);
+    // The simulated worker answers as the campaign's protocol asks.
+    let protocol = assay_core::protocol::for_task(TaskKind::of_campaign(campaign_id, &task)?);
+    let word_order = protocol.hit_plan() == assay_core::protocol::HitPlan::WordOrderPairs;
+    let ranking = protocol.hit_plan() == assay_core::protocol::HitPlan::Blocks;
+    let esa = protocol.span_scheme() == Some(assay_core::protocol::Scheme::Esa);
+    let mqm = protocol.span_scheme() == Some(assay_core::protocol::Scheme::Mqm);
     // System qualities: spread evenly, in the order of the systems' names.
     let systems: Vec<(i64, String)> = sqlx::query_as(
         "SELECT DISTINCT s.id, s.name FROM hits h JOIN hit_items hi ON hi.hit_id = h.id JOIN systems s ON s.id = hi.system_id \
@@ -300,7 +302,7 @@ pub async fn free_slots(db: &Db, campaign_id: i64) -> AppResult<usize> {
     if row.status != CampaignStatus::Launched {
         return Err(AppError::Conflict(format!("campaign {campaign_id} is {}: only a launched campaign can be answered", row.status)));
     }
-    let task = TaskKind::parse(&row.task).unwrap_or(TaskKind::DaAdequacy);
+    let task = TaskKind::of_campaign(campaign_id, &row.task)?;
     let k = crate::campaign::CampaignSettings::read(&row.settings, task, "", "").redundancy.max(1);
     let (hits, live): (i64, i64) = sqlx::query_as(
         "SELECT (SELECT COUNT(*) FROM hits WHERE campaign_id = $1) AS hits, \

@@ -153,7 +153,7 @@ pub async fn finish_hit(conn: &mut AnyConnection, secret: &[u8], assignment_id: 
     .await
     .with_context(context)?;
     let FinishedHit { public_id, worker_id, campaign_id, task, settings, gate: mode, gate_unsure: unsure } = row;
-    let settings = CampaignSettings::read(&settings, TaskKind::parse(&task).unwrap_or(TaskKind::DaAdequacy), "", "");
+    let settings = CampaignSettings::read(&settings, TaskKind::of_campaign(campaign_id, &task)?, "", "");
     let gate = QualityGate::parse(&mode, &unsure).ok_or_else(|| AppError::internal(format!("campaign {campaign_id} has an unknown gate {mode:?}/{unsure:?}")))?;
 
     let set = crate::analysis::db::load_worker(conn, campaign_id, worker_id).await?;

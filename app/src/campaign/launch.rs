@@ -18,6 +18,7 @@ use crate::hit::{
 use crate::model::{CampaignStatus, ItemType, TaskKind};
 use assay_core::evidence::EvidencePlan;
 use assay_core::settings::ThinEvidence;
+use assay_core::protocol::{self, Beside, Degrader, HitPlan};
 use sqlx::Row;
 use std::collections::{BTreeMap, HashMap};
 
@@ -230,9 +231,9 @@ async fn load_material(db: &Db, spec: &Spec<'_>) -> AppResult<(Material, Vec<Opt
             _ => names.first().cloned(),
         };
         group_references.push(reference_name.clone());
-        // Word order, ranking and ESA have no REF items.
+        // Only a protocol with reference items (DA) reads a second reference.
         let second = spec.settings.ref_item_reference.as_deref().filter(|n| !n.trim().is_empty());
-        if let Some(second) = second.filter(|_| !matches!(spec.task, TaskKind::WordOrder | TaskKind::Ranking | TaskKind::Esa | TaskKind::Mqm)) {
+        if let Some(second) = second.filter(|_| protocol::for_task(spec.task).quality_control().contains(&ItemType::Ref)) {
             if !names.iter().any(|x| x == second) {
                 return Err(problem(format!(
                     "the test set {set_name} has no reference named {second:?} for reference items (it has: {})",
@@ -277,7 +278,7 @@ async fn load_material(db: &Db, spec: &Spec<'_>) -> AppResult<(Material, Vec<Opt
                 .await
                 .context(READING)?;
                 let mqm = &spec.settings.mqm;
-                let scheme = (spec.task == TaskKind::Mqm).then_some((&mqm.taxonomy, mqm.critical, mqm.max_errors));
+                let scheme = (protocol::for_task(spec.task).span_scheme() == Some(protocol::Scheme::Mqm)).then_some((&mqm.taxonomy, mqm.critical, mqm.max_errors));
                 for (segment, json) in rows {
                     let spans: Vec<assay_core::protocol::Span> = serde_json::from_str(&json)
                         .map_err(|e| AppError::internal(format!("the pre-filled spans of system {system} on segment {segment} do not read: {e}")))?;
@@ -296,11 +297,12 @@ fn adequacy_policy(p: DegradationPolicy) -> AdequacyPolicy {
     }
 }
 
-/// The bad-reference degradation of a DA task.
-fn da_degradation(task: TaskKind, settings: &CampaignSettings) -> Degradation {
-    match task {
-        TaskKind::DaFluency => Degradation::Fluency,
-        _ => Degradation::Adequacy(adequacy_policy(settings.degradation)),
+/// The degradation of a task's bad references (and of its previews).
+fn degradation(task: TaskKind, settings: &CampaignSettings) -> Degradation {
+    match protocol::for_task(task).degrader() {
+        Degrader::Fluency => Degradation::Fluency,
+        Degrader::Adequacy => Degradation::Adequacy(adequacy_policy(settings.degradation)),
+        Degrader::WordOrder => Degradation::WordOrder { kind: crate::hit::degrade::WordOrderKind::Order, degree: 3 },
     }
 }
 
@@ -331,16 +333,16 @@ fn candidates(spec: &Spec<'_>, m: &Material, practice: &[PlannedPractice]) -> Ve
             let Some(text) = m.outputs.get(&(system, segment)) else { continue };
             let reference = m.references.get(&segment);
             // Adequacy and word order show the reference beside every item.
-            if matches!(spec.task, TaskKind::DaAdequacy | TaskKind::WordOrder) && reference.is_none() {
+            if protocol::for_task(spec.task).beside() == Beside::Reference && reference.is_none() {
                 continue;
             }
             let words = tokenize(text, seg(text)).len();
-            let degradable = match spec.task {
-                TaskKind::DaFluency => {
+            let degradable = match protocol::for_task(spec.task).degrader() {
+                Degrader::Fluency => {
                     crate::hit::degrade::degrade(text, &Degradation::Fluency, &DegradeContext { language: Some(&m.target_lang), ..Default::default() }, 0).is_ok()
                 }
-                TaskKind::WordOrder => true,
-                _ => words >= 2 || (words == 1 && m.references.len() > 1),
+                Degrader::WordOrder => true,
+                Degrader::Adequacy => words >= 2 || (words == 1 && m.references.len() > 1),
             };
             out.push(Candidate {
                 // Names (unique ignoring case) make the builder's messages readable.
@@ -426,7 +428,7 @@ fn document_units(m: &Material, practice: &[PlannedPractice]) -> Vec<hit::Docume
 /// A ranking campaign's gold orders (when it asks for gold blocks): the gold imported for its
 /// test set, with the campaign's systems only, named as the candidates are.
 async fn gold_orders(db: &Db, spec: &Spec<'_>, m: &Material) -> AppResult<Vec<hit::GoldBlock>> {
-    if spec.task != TaskKind::Ranking || spec.settings.rank_gold_blocks == 0 {
+    if protocol::for_task(spec.task).hit_plan() != HitPlan::Blocks || spec.settings.rank_gold_blocks == 0 {
         return Ok(Vec::new());
     }
     let test_set = spec.groups[0].test_set_id;
@@ -461,8 +463,8 @@ fn build(spec: &Spec<'_>, cands: &[Candidate], gold: &[hit::GoldBlock]) -> AppRe
     if s.redundancy == 0 {
         return Err(problem("redundancy must be at least 1 worker per HIT"));
     }
-    let built = match spec.task {
-        TaskKind::WordOrder => hit::build_word_order_hits(
+    let built = match protocol::for_task(spec.task).hit_plan() {
+        HitPlan::WordOrderPairs => hit::build_word_order_hits(
             cands,
             &WordOrderDesign {
                 length: s.hit_length,
@@ -473,19 +475,20 @@ fn build(spec: &Spec<'_>, cands: &[Candidate], gold: &[hit::GoldBlock]) -> AppRe
             wanted(s),
             spec.seed,
         ),
-        TaskKind::Ranking => hit::build_ranking_hits(
+        HitPlan::Blocks => hit::build_ranking_hits(
             cands,
             &ranking_design(s),
             gold,
             wanted(s),
             spec.seed,
         ),
-        _ => hit::build_hits(
+        HitPlan::Items => hit::build_hits(
             cands,
             &HitDesign { length: s.hit_length, bad_refs: s.bad_refs, repeats: s.repeats, refs: s.refs, sets: s.sets },
             wanted(s),
             spec.seed,
         ),
+        HitPlan::Documents => return Err(AppError::internal("a task of documents is built from its documents (`plan`), not from candidates")),
     };
     built.map_err(|e| problem(e.to_string()))
 }
@@ -505,7 +508,7 @@ fn parse_id(s: &str) -> AppResult<i64> {
 
 /// Turns built HITs into stored items: the texts shown and, for bad references, what changed.
 fn materialize(spec: &Spec<'_>, m: &Material, hits: Vec<Hit>) -> AppResult<Vec<PlannedHit>> {
-    let da_how = da_degradation(spec.task, spec.settings);
+    let da_how = degradation(spec.task, spec.settings);
     let mut out = Vec::with_capacity(hits.len());
     for h in hits {
         let mut items = Vec::with_capacity(h.items.len());
@@ -676,7 +679,7 @@ async fn plan(db: &Db, spec: &Spec<'_>) -> AppResult<Planned> {
         return Err(problem("choose at least one system"));
     }
     let (m, reference_name) = load_material(db, spec).await?;
-    if matches!(spec.task, TaskKind::DaAdequacy | TaskKind::WordOrder) && m.references.is_empty() {
+    if protocol::for_task(spec.task).beside() == Beside::Reference && m.references.is_empty() {
         return Err(problem(format!("{} shows a human reference with every item, but the test set has none", spec.task.as_str())));
     }
     for (g, group) in spec.groups.iter().enumerate() {
@@ -687,7 +690,7 @@ async fn plan(db: &Db, spec: &Spec<'_>) -> AppResult<Planned> {
         }
     }
     let practice = practice(spec, &m)?;
-    if spec.task.marks_spans() {
+    if protocol::for_task(spec.task).hit_plan() == HitPlan::Documents {
         if spec.settings.redundancy == 0 {
             return Err(problem("redundancy must be at least 1 worker per HIT"));
         }
@@ -796,7 +799,7 @@ fn check_draft(draft: &CampaignDraft) -> AppResult<TaskKind> {
             return Err(problem(format!("{what} per HIT are at most {MAX_HIT_LENGTH}")));
         }
     }
-    if task == TaskKind::Ranking && s.items_per_hit(task) > MAX_HIT_LENGTH {
+    if protocol::for_task(task).hit_plan() == HitPlan::Blocks && s.items_per_hit(task) > MAX_HIT_LENGTH {
         return Err(problem(format!(
             "a ranking HIT of {} screens × {} segments × {} outputs has more than {MAX_HIT_LENGTH} items",
             s.hit_length, s.rank_blocks_per_screen, s.rank_outputs
@@ -805,7 +808,7 @@ fn check_draft(draft: &CampaignDraft) -> AppResult<TaskKind> {
     if !(0.0..=1.0).contains(&s.rank_gold_threshold) {
         return Err(problem(format!("the gold agreement to pass is between 0 and 1, not {}", s.rank_gold_threshold)));
     }
-    if task != TaskKind::Ranking && s.rank_gold_blocks > 0 {
+    if protocol::for_task(task).hit_plan() != HitPlan::Blocks && s.rank_gold_blocks > 0 {
         return Err(problem("gold blocks are for relative ranking campaigns"));
     }
     if s.judgments_wanted > MAX_JUDGMENTS_WANTED {
@@ -844,10 +847,10 @@ fn check_draft(draft: &CampaignDraft) -> AppResult<TaskKind> {
             s.practice_pass, s.practice_items
         )));
     }
-    if s.practice_items > 0 && task == TaskKind::Ranking {
+    if s.practice_items > 0 && protocol::for_task(task).practice().is_none() {
         return Err(problem("practice items are not available for relative ranking yet: set practice items to 0"));
     }
-    if task == TaskKind::Mqm {
+    if protocol::for_task(task).span_scheme() == Some(protocol::Scheme::Mqm) {
         s.mqm.weights.validate().map_err(|e| problem(format!("the MQM weights: {e}")))?;
         if s.mqm.taxonomy.to_text().trim().is_empty() {
             return Err(problem("MQM needs at least one error category"));
@@ -873,7 +876,7 @@ fn check_draft(draft: &CampaignDraft) -> AppResult<TaskKind> {
              set the completion code to \"only if the worker passes the reliability test\", or keep or exclude them",
         ));
     }
-    if draft.gate.mode == crate::campaign::GateMode::RequirePass && (task == TaskKind::WordOrder || s.bad_refs == 0) {
+    if draft.gate.mode == crate::campaign::GateMode::RequirePass && (protocol::for_task(task).hit_plan() == HitPlan::WordOrderPairs || s.bad_refs == 0) {
         return Err(problem(
             "the quality gate needs bad references in every HIT (it tests their scores against their originals); \
              turn the gate off or add bad references",
@@ -901,7 +904,7 @@ pub async fn dry_run_as(
 ) -> AppResult<assay_core::report::DryRunReport> {
     use assay_core::simulate::dry_run::{DryRunDesign, dry_run as simulate_runs};
     let task = draft.task_kind().map_err(|e| AppError::invalid("task", e))?;
-    if task == TaskKind::WordOrder {
+    if protocol::for_task(task).hit_plan() == HitPlan::WordOrderPairs {
         return Err(AppError::invalid("task", "the dry run simulates direct assessment; word-order campaigns are not simulated yet"));
     }
     let shares = [crowd.careful, crowd.noisy, crowd.careless];
@@ -1031,7 +1034,7 @@ fn samples(spec: &Spec<'_>, m: &Material) -> Vec<DegradedSample> {
                 break 'outer;
             }
             if let Some(t) = m.outputs.get(&(sys, seg)) {
-                let text = if spec.task == TaskKind::WordOrder {
+                let text = if protocol::for_task(spec.task).hit_plan() == HitPlan::WordOrderPairs {
                     match m.references.get(&seg) {
                         Some(r) => r.as_str(),
                         None => continue,
@@ -1044,10 +1047,7 @@ fn samples(spec: &Spec<'_>, m: &Material) -> Vec<DegradedSample> {
             }
         }
     }
-    let how = match spec.task {
-        TaskKind::WordOrder => Degradation::WordOrder { kind: crate::hit::degrade::WordOrderKind::Order, degree: 3 },
-        t => da_degradation(t, spec.settings),
-    };
+    let how = degradation(spec.task, spec.settings);
     let texts: Vec<&str> = picked.iter().map(|p| p.1).collect();
     let donor: Vec<&str> = m.references.values().map(String::as_str).take(30).collect();
     let ctx = DegradeContext { language: Some(&m.target_lang), donors: &donor, ..Default::default() };

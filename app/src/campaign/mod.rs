@@ -269,15 +269,7 @@ impl HomeWords {
 pub fn home_words(lang: assay_core::i18n::Lang) -> HomeWords {
     use assay_core::i18n::Text;
     let t = |x: Text| lang.text(x).to_string();
-    let tasks = [
-        (TaskKind::DaAdequacy, Text::HomeTaskAdequacy),
-        (TaskKind::DaFluency, Text::HomeTaskFluency),
-        (TaskKind::DaSourceBased, Text::HomeTaskSource),
-        (TaskKind::WordOrder, Text::HomeTaskWordOrder),
-        (TaskKind::Ranking, Text::HomeTaskRanking),
-        (TaskKind::Esa, Text::HomeTaskEsa),
-        (TaskKind::Mqm, Text::HomeTaskMqm),
-    ];
+    let tasks = TaskKind::ALL.map(|k| (k, assay_core::protocol::for_task(k).catalog().home_task));
     HomeWords {
         tag: lang.tag().to_string(),
         dir: lang.dir().to_string(),
@@ -296,5 +288,14 @@ pub fn home_words(lang: assay_core::i18n::Lang) -> HomeWords {
         items_done: t(Text::HomeItemsDone),
         no_hits: t(Text::HomeNoHits),
         tasks: tasks.iter().map(|&(k, x)| (k.as_str().to_string(), t(x))).collect(),
+    }
+}
+
+/// A campaign whose stored task this release does not know is the server's fault (its
+/// database was written by a newer release, or by hand): the message names the campaign.
+#[cfg(feature = "ssr")]
+impl From<crate::model::UnknownTask> for crate::error::AppError {
+    fn from(e: crate::model::UnknownTask) -> Self {
+        crate::error::AppError::internal(e.to_string())
     }
 }

@@ -13,6 +13,7 @@ use crate::campaign::CampaignSettings;
 use crate::db::Db;
 use crate::error::{AppResult, StorageContext};
 use crate::model::TaskKind;
+use assay_core::protocol::{self, Beside, HitPlan};
 use assay_core::i18n::{Lang, Msg, Text};
 use assay_core::instructions::{Block, blocks};
 
@@ -66,10 +67,10 @@ async fn sample(db: &Db, campaign: i64, task: TaskKind, reference: Option<&str>)
     .await
     .with_context(what)?;
     Ok(first.map(|(shown, source, reference)| {
-        let context = match task {
-            TaskKind::DaFluency => None,
-            TaskKind::DaSourceBased | TaskKind::Ranking | TaskKind::Esa | TaskKind::Mqm => Some(source),
-            _ => reference,
+        let context = match protocol::for_task(task).beside() {
+            Beside::Nothing => None,
+            Beside::Source => Some(source),
+            Beside::Reference => reference,
         };
         (context, shown)
     }))
@@ -87,11 +88,9 @@ pub async fn interface_lang(db: &Db, campaign: i64, accept_language: Option<&str
     .await
     .ok()
     .flatten();
-    match row {
-        Some((settings, task, target)) => {
-            let task = TaskKind::parse(&task).unwrap_or(TaskKind::DaAdequacy);
-            Lang::choose(&CampaignSettings::read(&settings, task, "", "").interface_language, &target, accept_language)
-        }
+    // A campaign whose task this release does not know has no language of its own either.
+    match row.and_then(|(settings, task, target): (String, String, String)| Some((settings, TaskKind::parse(&task)?, target))) {
+        Some((settings, task, target)) => Lang::choose(&CampaignSettings::read(&settings, task, "", "").interface_language, &target, accept_language),
         None => Lang::choose("", "", accept_language),
     }
 }
@@ -108,7 +107,7 @@ pub async fn preview_html(db: &Db, campaign: i64, accept_language: Option<&str>)
     .await
     .with_context(|| format!("reading campaign {campaign} for its preview"))?;
     let Some((task, settings, reference, source_lang, target_lang)) = row else { return Ok(None) };
-    let task = TaskKind::parse(&task).unwrap_or(TaskKind::DaAdequacy);
+    let task = TaskKind::of_campaign(campaign, &task)?;
     let target_name = crate::import::LangCode::parse(&target_lang).map(|c| c.english_name().to_string()).unwrap_or_else(|_| target_lang.clone());
     let source_name = crate::import::LangCode::parse(&source_lang).map(|c| c.english_name().to_string()).unwrap_or_else(|_| source_lang.clone());
     let s = CampaignSettings::read(&settings, task, &target_name, &source_name);
@@ -135,24 +134,23 @@ pub async fn preview_html(db: &Db, campaign: i64, accept_language: Option<&str>)
     let sample_html = match sample(db, campaign, task, reference.as_deref()).await? {
         None => String::new(),
         Some((context, candidate)) => {
-            let texts = match task {
-                TaskKind::WordOrder => format!(
+            let plan = protocol::for_task(task).hit_plan();
+            let texts = match plan {
+                HitPlan::WordOrderPairs => format!(
                     "{}{}",
                     text(ui.msg(Msg::FirstSentence), "candidate", &lang, dir, &candidate, "sample-candidate"),
                     text(ui.msg(Msg::SecondSentence), "context reference", &lang, dir, &context.unwrap_or_default(), "sample-context")
                 ),
-                _ => {
-                    let context = context.map(|c| match task {
-                        TaskKind::DaSourceBased | TaskKind::Ranking | TaskKind::Esa | TaskKind::Mqm => {
-                            text(&w.label_source, "context source", &src_lang, src_dir, &c, "sample-context")
-                        }
-                        _ => text(&w.label_reference, "context reference", &lang, dir, &c, "sample-context"),
+                HitPlan::Items | HitPlan::Blocks | HitPlan::Documents => {
+                    let context = context.map(|c| match protocol::for_task(task).beside() {
+                        Beside::Source => text(&w.label_source, "context source", &src_lang, src_dir, &c, "sample-context"),
+                        Beside::Reference | Beside::Nothing => text(&w.label_reference, "context reference", &lang, dir, &c, "sample-context"),
                     });
                     format!("{}{}", context.unwrap_or_default(), text(&w.label_candidate, "candidate", &lang, dir, &candidate, "sample-candidate"))
                 }
             };
-            let answer = match task {
-                TaskKind::WordOrder => {
+            let answer = match plan {
+                HitPlan::WordOrderPairs => {
                     let q = |question: &str, low: &str, high: &str| {
                         format!(
                             "<fieldset class=\"woj-question\" disabled><legend>{}</legend><div class=\"boxes\" dir=\"ltr\"><span class=\"end low\">{}</span>{}<span class=\"end high\">{}</span></div></fieldset>",
@@ -164,8 +162,8 @@ pub async fn preview_html(db: &Db, campaign: i64, accept_language: Option<&str>)
                     };
                     format!("{}{}", q(&w.woj_question1, &w.woj_low1, &w.woj_high1), q(&w.woj_question2, &w.woj_low2, &w.woj_high2))
                 }
-                TaskKind::Ranking => String::new(),
-                _ => format!(
+                HitPlan::Blocks => String::new(),
+                HitPlan::Items | HitPlan::Documents => format!(
                     "<div class=\"slider\" dir=\"ltr\" aria-hidden=\"true\"><div class=\"slider-track\" data-set=\"false\"><span class=\"tick\" style=\"left: 25%\"></span>\
                      <span class=\"tick\" style=\"left: 50%\"></span><span class=\"tick\" style=\"left: 75%\"></span></div>\
                      <div class=\"anchors\"><span class=\"anchor low\">{}</span><span class=\"anchor high\">{}</span></div></div>",
@@ -173,7 +171,7 @@ pub async fn preview_html(db: &Db, campaign: i64, accept_language: Option<&str>)
                     esc(&w.anchor_high)
                 ),
             };
-            let statement = if task == TaskKind::WordOrder { String::new() } else { format!("<p class=\"statement\">{}</p>", esc(&w.statement)) };
+            let statement = if plan == HitPlan::WordOrderPairs { String::new() } else { format!("<p class=\"statement\">{}</p>", esc(&w.statement)) };
             format!(
                 "<section class=\"card item-screen sample\" id=\"sample-item\" aria-labelledby=\"sample-heading\" lang=\"{w_lang}\" dir=\"{w_dir}\">\
                  <h2 id=\"sample-heading\" lang=\"{ui_lang}\" dir=\"{ui_dir}\">{heading}</h2>{statement}<div class=\"texts\">{texts}</div>{answer}</section>",

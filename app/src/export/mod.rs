@@ -285,7 +285,7 @@ impl Prepared {
         };
         Ok(RowContext {
             campaign_id: self.info.id,
-            task: self.info.task.clone(),
+            task: self.info.task.as_str().to_string(),
             src_lang: self.info.source_lang.clone(),
             trg_lang: self.info.target_lang.clone(),
             src_lang3: three(&self.info.source_lang),

@@ -138,7 +138,8 @@ pub fn results_view(a: &CampaignAnalysis, options: ResultsOptions) -> ResultsVie
         ranking: a.ranking.as_ref().map(ranking_view),
         esa: a.esa.as_ref().map(|e| {
             let mut v = esa_view(e, &format!("{}-{}", a.info.source_lang, a.info.target_lang));
-            v.protocol = if a.info.task == "mqm" { "MQM".into() } else { "ESA".into() };
+            let scheme = assay_core::protocol::for_task(a.info.task).span_scheme();
+            v.protocol = if scheme == Some(assay_core::protocol::Scheme::Mqm) { "MQM".into() } else { "ESA".into() };
             v.region_hits = e
                 .region_hits
                 .iter()

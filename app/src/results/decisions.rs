@@ -143,7 +143,7 @@ async fn campaign_currency(db: &Db, campaign_id: i64) -> AppResult<String> {
         .await
         .with_context(|| format!("reading the settings of campaign {campaign_id}"))?
         .ok_or_else(|| AppError::not_found(format!("there is no campaign with id {campaign_id}")))?;
-    let settings = CampaignSettings::read(&settings, TaskKind::parse(&task).unwrap_or(TaskKind::DaAdequacy), "", "");
+    let settings = CampaignSettings::read(&settings, TaskKind::of_campaign(campaign_id, &task)?, "", "");
     Ok(settings.payment_currency)
 }
 
@@ -612,7 +612,7 @@ pub async fn workers_page(db: &Db, campaign_id: i64, options: ResultsOptions, qu
             .fetch_one(&db.pool)
             .await
             .with_context(what)?;
-    let s = CampaignSettings::read(&s, TaskKind::parse(&task).unwrap_or(TaskKind::DaAdequacy), "", "");
+    let s = CampaignSettings::read(&s, TaskKind::of_campaign(campaign_id, &task)?, "", "");
     view.gate = crate::campaign::QualityGate::parse(&mode, &unsure).map_or_else(|| format!("{mode}/{unsure}"), |g| g.describe());
     view.currency = s.payment_currency.clone();
 
@@ -1311,5 +1311,30 @@ mod tests {
         assert_eq!(lines[3], "H2,A3,W3,,");
         assert_eq!(lines[4].chars().count(), "H2,A4,W4,,".len() + MTURK_FEEDBACK_CHARS);
         assert_eq!(lines.len(), 5);
+    }
+
+    /// A campaign whose stored task this release does not know (a newer release's, or one
+    /// written by hand) is an error naming the campaign wherever its task is read, never a
+    /// direct assessment: before, the review's currency, the simulated crowd's free slots and
+    /// the preview read it as DA adequacy and went on.
+    #[tokio::test]
+    async fn an_unknown_task_is_an_error_naming_the_campaign_not_direct_assessment() {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let db = crate::db::connect(&format!("sqlite://{}?mode=rwc", dir.path().join("t.db").display())).await.expect("sqlite");
+        for sql in [
+            "INSERT INTO test_sets (id, name, source_lang, target_lang, year, created_at) VALUES (1, 'nt2026', 'de', 'en', 2026, 0)",
+            "INSERT INTO task_kinds (name) VALUES ('pairwise')",
+            "INSERT INTO campaigns (id, public_id, name, task, test_set_id, settings, seed, status, created_at) VALUES (7, 'pub7', 'c', 'pairwise', 1, '{}', 1, 'launched', 0)",
+        ] {
+            sqlx::query(sqlx::AssertSqlSafe(sql)).execute(&db.pool).await.expect(sql);
+        }
+        let named = |e: AppError| match e {
+            AppError::Internal(m) => assert!(m.contains("campaign 7") && m.contains("\"pairwise\""), "{m}"),
+            other => panic!("not the server's fault naming the campaign: {other:?}"),
+        };
+        named(campaign_currency(&db, 7).await.expect_err("the review's currency"));
+        named(crate::annotate::simulate::free_slots(&db, 7).await.expect_err("the simulated crowd's free slots"));
+        named(crate::campaign::preview::preview_html(&db, 7, None).await.expect_err("the preview"));
+        named(crate::analysis::db::load_campaign(&db, 7).await.expect_err("the analysis loader"));
     }
 }

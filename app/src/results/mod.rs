@@ -882,7 +882,8 @@ mod time_tests {
 /// word order (each question) and ranking, `0–100` for DA (the results page's and the history's
 /// axes).
 pub fn raw_scale(task: &str) -> (&'static str, usize) {
-    if task.starts_with("word-order") || task == "ranking" { ("0–1", 3) } else { ("0–100", 1) }
+    let range = assay_core::protocol::raw_range(task);
+    (range.label(), range.decimals())
 }
 
 /// A campaign in the researchers' list of results.

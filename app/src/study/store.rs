@@ -93,8 +93,10 @@ async fn plan_study(db: &Db, draft: &StudyDraft, reach: Reach<'_>) -> Result<Vec
     }
     let mut tasks = Vec::new();
     for t in &draft.tasks {
-        match TaskKind::parse(t) {
-            Some(TaskKind::WordOrder) | None => {
+        // A study compares direct assessments: single items on a slider.
+        let direct_assessment = TaskKind::parse(t).filter(|&k| assay_core::protocol::for_task(k).hit_plan() == assay_core::protocol::HitPlan::Items);
+        match direct_assessment {
+            None => {
                 problems.push(format!("{t:?} is not a direct-assessment task (da-adequacy, da-fluency or da-source)"))
             }
             Some(k) if tasks.contains(&k) => problems.push(format!("task {t} is listed twice")),

@@ -149,3 +149,442 @@ fn the_pure_core_has_no_web_database_or_runtime_dependency() {
         }
     }
 }
+
+// ---------------------------------------------------------------------------------------------
+// The protocol house (issue 37): the tree outside the protocol folders speaks of "a protocol",
+// never of a particular one. Read from the non-test code of `app/src`, `app/core/src` and
+// `server/src` (test files, `#[cfg(test)]` items and comments left out).
+
+/// The campaign tasks' stored names (`TaskKind::as_str`; checked against `TaskKind::ALL` below).
+const TASK_NAMES: [&str; 7] = ["da-adequacy", "da-fluency", "da-source", "word-order", "ranking", "esa", "mqm"];
+
+/// A source file read for the house rules: its code with comments, the contents of string and
+/// char literals and every `#[cfg(test)]` item blanked out (same byte offsets), and the string
+/// literals of that code.
+struct Code {
+    masked: Vec<u8>,
+    strings: Vec<String>,
+}
+
+fn is_ident(b: u8) -> bool {
+    b.is_ascii_alphanumeric() || b == b'_'
+}
+
+/// The position after the bracket closing the one at `open` (`(`, `[` or `{`), in masked code.
+fn close_of(m: &[u8], open: usize) -> usize {
+    let mut depth = 0i32;
+    let mut i = open;
+    while i < m.len() {
+        match m[i] {
+            b'(' | b'[' | b'{' => depth += 1,
+            b')' | b']' | b'}' => {
+                depth -= 1;
+                if depth == 0 {
+                    return i + 1;
+                }
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+    m.len()
+}
+
+fn read_code(src: &str) -> Code {
+    let b = src.as_bytes();
+    let mut m = b.to_vec();
+    // (start of the literal's contents, contents)
+    let mut strings: Vec<(usize, String)> = Vec::new();
+    let mut i = 0;
+    let blank = |m: &mut Vec<u8>, from: usize, to: usize| {
+        for x in &mut m[from..to] {
+            if *x != b'\n' {
+                *x = b' ';
+            }
+        }
+    };
+    while i < b.len() {
+        let prev_ident = i > 0 && is_ident(b[i - 1]);
+        if b[i..].starts_with(b"//") {
+            let end = b[i..].iter().position(|&c| c == b'\n').map_or(b.len(), |p| i + p);
+            blank(&mut m, i, end);
+            i = end;
+        } else if b[i..].starts_with(b"/*") {
+            let (mut depth, mut j) = (0, i);
+            while j < b.len() {
+                if b[j..].starts_with(b"/*") {
+                    depth += 1;
+                    j += 2;
+                } else if b[j..].starts_with(b"*/") {
+                    depth -= 1;
+                    j += 2;
+                    if depth == 0 {
+                        break;
+                    }
+                } else {
+                    j += 1;
+                }
+            }
+            blank(&mut m, i, j);
+            i = j;
+        } else if !prev_ident && (b[i] == b'r' || b[i..].starts_with(b"br")) && {
+            let k = i + if b[i] == b'b' { 2 } else { 1 };
+            let hashes = b[k..].iter().take_while(|&&c| c == b'#').count();
+            b.get(k + hashes) == Some(&b'"')
+        } {
+            let k = i + if b[i] == b'b' { 2 } else { 1 };
+            let hashes = b[k..].iter().take_while(|&&c| c == b'#').count();
+            let start = k + hashes + 1;
+            let mut close = vec![b'"'];
+            close.extend(std::iter::repeat_n(b'#', hashes));
+            let end = (start..b.len()).find(|&j| b[j..].starts_with(&close)).unwrap_or(b.len());
+            strings.push((start, src[start..end].to_string()));
+            blank(&mut m, start, end);
+            i = end + close.len();
+        } else if b[i] == b'"' {
+            let start = i + 1;
+            let mut j = start;
+            while j < b.len() && b[j] != b'"' {
+                j += if b[j] == b'\\' { 2 } else { 1 };
+            }
+            let end = j.min(b.len());
+            strings.push((start, src[start..end].to_string()));
+            blank(&mut m, start, end);
+            i = end + 1;
+        } else if b[i] == b'\'' {
+            // A char literal ('x', '\n', '\u{..}', 'é') or a lifetime ('a).
+            if b.get(i + 1) == Some(&b'\\') {
+                // An escape: the closing quote is the first one after the escaped character.
+                let end = (i + 3..b.len()).find(|&j| b[j] == b'\'').unwrap_or(b.len());
+                blank(&mut m, i + 1, end);
+                i = end + 1;
+            } else {
+                let len = src[i + 1..].chars().next().map_or(1, char::len_utf8);
+                if b.get(i + 1 + len) == Some(&b'\'') {
+                    blank(&mut m, i + 1, i + 1 + len);
+                    i += len + 2;
+                } else {
+                    i += 1;
+                }
+            }
+        } else {
+            i += 1;
+        }
+    }
+    // `#[cfg(test)]` items: the attribute, the ones after it and the item.
+    let mut removed: Vec<(usize, usize)> = Vec::new();
+    let mut from = 0;
+    while let Some(p) = find(&m, b"#[cfg(test)]", from) {
+        let mut j = p + b"#[cfg(test)]".len();
+        loop {
+            while j < m.len() && m[j].is_ascii_whitespace() {
+                j += 1;
+            }
+            if m[j..].starts_with(b"#[") {
+                j = close_of(&m, j + 1);
+            } else {
+                break;
+            }
+        }
+        let mut depth = 0;
+        while j < m.len() {
+            match m[j] {
+                b'(' | b'[' => depth += 1,
+                b')' | b']' => depth -= 1,
+                b';' if depth == 0 => {
+                    j += 1;
+                    break;
+                }
+                b'{' if depth == 0 => {
+                    j = close_of(&m, j);
+                    break;
+                }
+                _ => {}
+            }
+            j += 1;
+        }
+        removed.push((p, j));
+        blank(&mut m, p, j);
+        from = j;
+    }
+    let strings = strings.into_iter().filter(|(at, _)| !removed.iter().any(|&(a, z)| (a..z).contains(at))).map(|(_, s)| s).collect();
+    Code { masked: m, strings }
+}
+
+fn find(hay: &[u8], needle: &[u8], from: usize) -> Option<usize> {
+    (from..hay.len().saturating_sub(needle.len() - 1)).find(|&i| hay[i..].starts_with(needle))
+}
+
+/// Occurrences of the word `word` (not part of a longer identifier).
+fn words(m: &[u8], word: &str) -> Vec<usize> {
+    let w = word.as_bytes();
+    let mut out = Vec::new();
+    let mut from = 0;
+    while let Some(p) = find(m, w, from) {
+        if (p == 0 || !is_ident(m[p - 1])) && m.get(p + w.len()).is_none_or(|&c| !is_ident(c)) {
+            out.push(p);
+        }
+        from = p + 1;
+    }
+    out
+}
+
+/// The test modules a file declares out of line (`#[cfg(test)] mod name;`), as the paths
+/// their code may be in.
+fn test_module_files(file: &Path, src: &str) -> Vec<PathBuf> {
+    let stem = file.file_stem().unwrap().to_string_lossy().to_string();
+    let dir = if ["mod", "lib", "main"].contains(&stem.as_str()) { file.parent().unwrap().to_path_buf() } else { file.parent().unwrap().join(&stem) };
+    let mut out = Vec::new();
+    let mut lines = src.lines().map(str::trim);
+    while let Some(l) = lines.next() {
+        if l == "#[cfg(test)]" {
+            if let Some(next) = lines.next() {
+                if let Some(name) = next.strip_prefix("mod ").or(next.strip_prefix("pub mod ")).and_then(|n| n.strip_suffix(';')) {
+                    out.push(dir.join(format!("{name}.rs")));
+                    out.push(dir.join(name).join("mod.rs"));
+                }
+            }
+        }
+    }
+    out
+}
+
+/// The non-test source files of the trees the house rules cover, relative to the workspace.
+fn house_files() -> Vec<(String, Code)> {
+    let root = root();
+    let mut files = Vec::new();
+    for dir in ["app/src", "app/core/src", "server/src"] {
+        rust_files(&root.join(dir), &mut files);
+    }
+    files.sort();
+    let mut tests: BTreeSet<PathBuf> = BTreeSet::new();
+    let texts: Vec<(PathBuf, String)> = files.into_iter().map(|f| {
+        let text = std::fs::read_to_string(&f).unwrap();
+        tests.extend(test_module_files(&f, &text));
+        (f, text)
+    }).collect();
+    texts
+        .into_iter()
+        .filter(|(f, _)| {
+            let name = f.file_name().unwrap().to_string_lossy();
+            !tests.contains(f) && name != "tests.rs" && !name.ends_with("_tests.rs") && !f.components().any(|c| c.as_os_str() == "tests")
+        })
+        .map(|(f, text)| (f.strip_prefix(&root).unwrap().to_string_lossy().replace('\\', "/"), read_code(&text)))
+        .collect()
+}
+
+/// A protocol folder: `protocol/` in the core (the registry and every protocol's module).
+fn in_protocol_folder(file: &str) -> bool {
+    file.starts_with("app/core/src/protocol/")
+}
+
+/// The registry of task names: `TaskKind`, its stored names (`as_str`) and labels. It names
+/// every variant and every name once, and counts among the files naming variants.
+const NAME_REGISTRY: &str = "app/core/src/model.rs";
+
+/// `unwrap_or(TaskKind::…)` and `unwrap_or_else(|| TaskKind::…)`: a task read from text that
+/// silently becomes a particular one.
+fn task_fallbacks(m: &[u8]) -> usize {
+    ["unwrap_or", "unwrap_or_else"]
+        .iter()
+        .flat_map(|w| words(m, w))
+        .filter(|&p| {
+            let open = p + m[p..].iter().position(|&c| c == b'(' || c == b';').unwrap_or(0);
+            m[open] == b'(' && find(&m[..close_of(m, open)], b"TaskKind::", open).is_some()
+        })
+        .count()
+}
+
+/// The arms' patterns of every `match` in the code: (the match's offset, its patterns).
+fn match_patterns(m: &[u8]) -> Vec<(usize, Vec<String>)> {
+    let mut out = Vec::new();
+    for p in words(m, "match") {
+        // The body: the first `{` outside brackets after the scrutinee.
+        let mut j = p + 5;
+        let mut depth = 0;
+        while j < m.len() {
+            match m[j] {
+                b'(' | b'[' => depth += 1,
+                b')' | b']' => depth -= 1,
+                b'{' if depth == 0 => break,
+                b';' | b'}' if depth == 0 => {
+                    j = m.len();
+                    break;
+                }
+                _ => {}
+            }
+            j += 1;
+        }
+        if j >= m.len() {
+            continue;
+        }
+        let end = close_of(m, j) - 1;
+        let mut patterns = Vec::new();
+        let mut i = j + 1;
+        while i < end {
+            // A pattern, up to `=>` outside brackets.
+            let start = i;
+            let mut depth = 0;
+            while i < end && !(depth == 0 && m[i..].starts_with(b"=>")) {
+                match m[i] {
+                    b'(' | b'[' | b'{' => depth += 1,
+                    b')' | b']' | b'}' => depth -= 1,
+                    _ => {}
+                }
+                i += 1;
+            }
+            if i >= end {
+                break;
+            }
+            patterns.push(String::from_utf8_lossy(&m[start..i]).split_whitespace().collect::<Vec<_>>().join(" "));
+            i += 2;
+            // The arm's expression: a block, or up to `,` outside brackets.
+            while i < end && m[i].is_ascii_whitespace() {
+                i += 1;
+            }
+            if m[i] == b'{' {
+                i = close_of(m, i);
+                while i < end && (m[i].is_ascii_whitespace() || m[i] == b',') {
+                    i += 1;
+                }
+            } else {
+                let mut depth = 0;
+                while i < end && !(depth == 0 && m[i] == b',') {
+                    match m[i] {
+                        b'(' | b'[' | b'{' => depth += 1,
+                        b')' | b']' | b'}' => depth -= 1,
+                        _ => {}
+                    }
+                    i += 1;
+                }
+                i += 1;
+            }
+        }
+        out.push((p, patterns));
+    }
+    out
+}
+
+/// A pattern that takes whatever is left: `_`, a binding (`other`), `Some(_)`, with or without
+/// a guard.
+fn is_catch_all(pattern: &str) -> bool {
+    let p = pattern.split(" if ").next().unwrap().trim();
+    let p = p.strip_prefix("Some(").and_then(|p| p.strip_suffix(')')).unwrap_or(p).trim();
+    p == "_" || (p.starts_with(|c: char| c.is_ascii_lowercase() || c == '_') && p.bytes().all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == b'_'))
+}
+
+/// Catch-all arms of the `match`es whose other arms name a `TaskKind` variant.
+fn task_catch_alls(m: &[u8]) -> usize {
+    match_patterns(m)
+        .into_iter()
+        .filter(|(_, pats)| pats.iter().any(|p| p.contains("TaskKind::")))
+        .map(|(_, pats)| pats.iter().filter(|p| is_catch_all(p)).count())
+        .sum()
+}
+
+fn names_task_variant(m: &[u8]) -> bool {
+    let mut from = 0;
+    while let Some(p) = find(m, b"TaskKind::", from) {
+        // A variant's name is in CamelCase (`TaskKind::ALL` is a constant).
+        if m.get(p + 10).is_some_and(u8::is_ascii_uppercase) && m.get(p + 11).is_some_and(u8::is_ascii_lowercase) {
+            return true;
+        }
+        from = p + 1;
+    }
+    false
+}
+
+fn task_literals(code: &Code) -> usize {
+    code.strings.iter().filter(|s| TASK_NAMES.contains(&s.as_str())).count()
+}
+
+/// The four counts of the house, per file (only files with a non-zero count).
+#[derive(Default)]
+struct HouseCounts {
+    fallbacks: BTreeMap<String, usize>,
+    catch_alls: BTreeMap<String, usize>,
+    variant_files: BTreeSet<String>,
+    literals: BTreeMap<String, usize>,
+}
+
+fn house_counts() -> HouseCounts {
+    let mut c = HouseCounts::default();
+    for (file, code) in house_files() {
+        let m = &code.masked;
+        let add = |map: &mut BTreeMap<String, usize>, n: usize| {
+            if n > 0 {
+                map.insert(file.clone(), n);
+            }
+        };
+        add(&mut c.fallbacks, task_fallbacks(m));
+        add(&mut c.catch_alls, task_catch_alls(m));
+        if !in_protocol_folder(&file) {
+            if names_task_variant(m) {
+                c.variant_files.insert(file.clone());
+            }
+            if file != NAME_REGISTRY {
+                add(&mut c.literals, task_literals(&code));
+            }
+        }
+    }
+    c
+}
+
+#[test]
+fn the_tree_speaks_of_a_protocol_never_of_a_particular_one() {
+    let c = house_counts();
+    let total = |m: &BTreeMap<String, usize>| m.values().sum::<usize>();
+    let list = |m: &BTreeMap<String, usize>| m.iter().map(|(f, n)| format!("    {n:3} {f}")).collect::<Vec<_>>().join("\n");
+    let report = format!(
+        "fallbacks to a particular task (`unwrap_or(TaskKind::…)`): {}\n{}\ncatch-all arms in `match`es over TaskKind: {}\n{}\nfiles outside the protocol folders naming a TaskKind variant: {}\n{}\ntask-name string literals outside the protocol folders: {}\n{}",
+        total(&c.fallbacks),
+        list(&c.fallbacks),
+        total(&c.catch_alls),
+        list(&c.catch_alls),
+        c.variant_files.len(),
+        c.variant_files.iter().map(|f| format!("        {f}")).collect::<Vec<_>>().join("\n"),
+        total(&c.literals),
+        list(&c.literals),
+    );
+    println!("{report}");
+    assert!(
+        total(&c.fallbacks) == 0 && total(&c.catch_alls) == 0 && c.variant_files.len() <= 5 && total(&c.literals) <= 10,
+        "the protocol house (ARCHITECTURE.md, \"Adding a protocol\"): at most 0, 0, 5 and 10\n{report}"
+    );
+}
+
+#[test]
+fn the_house_counts_see_what_they_count() {
+    let code = read_code(
+        r##"
+fn f(s: &str) -> TaskKind {
+    // TaskKind::parse(s).unwrap_or(TaskKind::Esa) in a comment is no code
+    let t = TaskKind::parse(s).unwrap_or(TaskKind::DaAdequacy);
+    let u = TaskKind::parse(s).unwrap_or_else(|| TaskKind::Mqm);
+    let n = match t { TaskKind::Esa => 1, TaskKind::Mqm => { 2 } _ => 3 };
+    let o = match (t, 1) { (TaskKind::Esa, _) => 1, other => 2 };
+    let q = match Some(t) { Some(TaskKind::Esa) => 1, Some(_) | None => 2 };
+    let w = match s { "a" => 1, _ => 2 };
+    let x = if s == "esa" { r#"mqm"# } else { "word-orders" };
+    let c = '"'; let l: &'static str = "ranking";
+    t
+}
+#[cfg(test)]
+mod tests {
+    fn g() { let _ = TaskKind::parse("esa").unwrap_or(TaskKind::Esa); }
+}
+"##,
+    );
+    assert_eq!(task_fallbacks(&code.masked), 2);
+    assert_eq!(task_catch_alls(&code.masked), 2, "{:?}", match_patterns(&code.masked));
+    assert_eq!(task_literals(&code), 3, "{:?}", code.strings);
+    assert!(names_task_variant(&code.masked));
+    assert!(!names_task_variant(&read_code("let t: TaskKind = TaskKind::parse(s)?;").masked));
+    assert!(is_catch_all("_") && is_catch_all("other if x") && is_catch_all("Some(_)") && !is_catch_all("TaskKind::Esa") && !is_catch_all("None"));
+}
+
+#[test]
+fn the_house_knows_every_task_name() {
+    let names: Vec<&str> = app::model::TaskKind::ALL.iter().map(|t| t.as_str()).collect();
+    assert_eq!(names, TASK_NAMES);
+}

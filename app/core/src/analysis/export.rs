@@ -198,10 +198,11 @@ pub fn darr_pairs(judgments: impl IntoIterator<Item = (u32, u32, f64)>, threshol
     pairs
 }
 
-/// Whether a task's scores are DA (0–100), the scale DArr is defined on: every task but word
-/// order (`word-order`, `word-order-q1`, `word-order-q2`) and relative ranking.
+/// Whether an analysis task's scores are on DA's 0–100 scale, the scale DArr is defined on:
+/// its protocol's question says so ([`crate::protocol::raw_range`]; a DA file's own task name
+/// is DA's).
 pub fn is_da_task(task: &str) -> bool {
-    !task.starts_with("word-order") && task != crate::model::TaskKind::Ranking.as_str()
+    crate::protocol::raw_range(task) == crate::protocol::RawRange::Percent
 }
 
 /// WMT metrics-task `DArr-seglevel.csv`: the header `LP DATA SID BETTER WORSE`, then one line

@@ -341,8 +341,7 @@ fn add_gold(set: &JudgmentSet, workers: &mut [WorkerQc]) {
     for a in &set.gold.answers {
         by_worker.entry(a.worker).or_default().push(*a);
     }
-    let ranking = crate::model::TaskKind::Ranking.as_str();
-    for w in workers.iter_mut().filter(|w| set.tasks.name(u32::from(w.task)) == ranking) {
+    for w in workers.iter_mut().filter(|w| ranks_blocks(set.tasks.name(u32::from(w.task)))) {
         let answers = by_worker.get(&w.worker).map(Vec::as_slice).unwrap_or(&[]);
         let check = super::gold::gold_check(answers, set.gold.rule, w.reliability.verdict);
         w.reliability.verdict = super::gold::combine(check.copies, check.verdict);
@@ -403,7 +402,7 @@ fn worker_qc(set: &JudgmentSet, settings: &QcSettings, worker_keys: &[u64], buff
     let WorkerBuffers { orig, bad, first, repeat, hit_originals, hit_checks, hit_times } = buffers;
     let first_record = &records[(worker_keys[0] as u32) as usize];
     let (worker, task) = (first_record.worker, first_record.task);
-    let ranking = set.tasks.name(u32::from(task)) == crate::model::TaskKind::Ranking.as_str();
+    let ranking = ranks_blocks(set.tasks.name(u32::from(task)));
     orig.clear();
     bad.clear();
     first.clear();
@@ -500,6 +499,13 @@ fn worker_qc(set: &JudgmentSet, settings: &QcSettings, worker_keys: &[u64], buff
         flags,
         figures,
     }
+}
+
+/// Whether the analysis task is a protocol's whose HITs are blocks of outputs ranked together
+/// (relative ranking): its quality control compares ranks within a block, and gold blocks
+/// check its workers.
+fn ranks_blocks(analysis_task: &str) -> bool {
+    crate::model::TaskKind::parse(analysis_task).is_some_and(|t| crate::protocol::for_task(t).hit_plan() == crate::protocol::HitPlan::Blocks)
 }
 
 #[cfg(test)]

@@ -51,13 +51,10 @@ pub struct PracticeItem {
 }
 
 /// DA: a text a careful reader scores high lands at 60 or more; one scored low at 50 or less.
-pub const DA_HIGH: (f64, f64) = (60.0, 100.0);
-pub const DA_LOW: (f64, f64) = (0.0, 50.0);
+pub use crate::protocol::{DA_HIGH, DA_LOW, WOJ_HIGH, WOJ_LOW};
+use crate::protocol::{Beside, Degrader, for_task};
 /// Word order: the two upper boxes (.75, 1) for an unchanged sentence; question 2 in the three
 /// lower boxes (0 – .5) for a strongly permuted one.
-pub const WOJ_HIGH: (f64, f64) = (0.75, 1.0);
-pub const WOJ_LOW: (f64, f64) = (0.0, 0.5);
-const ANY: (f64, f64) = (0.0, 1.0);
 
 impl PracticeItem {
     /// What a careful reader answers to it.
@@ -124,7 +121,7 @@ fn degrade_strongly(
 /// The practice item shows the source beside the text to judge (source-based DA, ESA, MQM), not
 /// the reference.
 fn shows_source(task: TaskKind) -> bool {
-    matches!(task, TaskKind::DaSourceBased | TaskKind::Esa | TaskKind::Mqm)
+    for_task(task).beside() == Beside::Source
 }
 
 /// Why a degraded copy is worse, from what the degrader changed.
@@ -173,9 +170,10 @@ pub fn build_practice(
     if wanted == 0 {
         return Ok(Vec::new());
     }
-    if task == TaskKind::Ranking {
-        return Err("practice items are not available for relative ranking yet: set practice items to 0".into());
-    }
+    let protocol = for_task(task);
+    let Some(rule) = protocol.practice() else {
+        return Err(format!("practice items are not available for {} yet: set practice items to 0", protocol.name()));
+    };
     let units = |t: &str| tokenize(t, Segmentation::choose(t, language)).len();
     let mut order: Vec<usize> = (0..texts.len()).filter(|&i| (MIN_UNITS..=MAX_UNITS).contains(&units(texts[i].reference))).collect();
     order.shuffle(&mut ChaCha8Rng::seed_from_u64(item_seed(seed, 0x5052_4143)));
@@ -191,31 +189,20 @@ pub fn build_practice(
         };
         let t = texts[i];
         let n = units(t.reference);
-        let context = match task {
-            TaskKind::DaFluency => None,
-            _ if shows_source(task) => Some(t.source.to_string()),
-            _ => Some(t.reference.to_string()),
+        let context = match protocol.beside() {
+            Beside::Nothing => None,
+            Beside::Source => Some(t.source.to_string()),
+            Beside::Reference => Some(t.reference.to_string()),
         };
         if high {
-            let (range1, range2, reason) = match task {
-                TaskKind::WordOrder => (
-                    WOJ_HIGH,
-                    WOJ_HIGH,
-                    En.text(Text::ReasonSame).to_string(),
-                ),
-                TaskKind::DaFluency => (DA_HIGH, ANY, En.text(Text::ReasonFluent).to_string()),
-                TaskKind::DaSourceBased | TaskKind::Esa => (DA_HIGH, ANY, En.text(Text::ReasonSourceHuman).to_string()),
-                // MQM has no score: only the errors marked count.
-                TaskKind::Mqm => (ANY, ANY, En.text(Text::ReasonSourceHuman).to_string()),
-                _ => (DA_HIGH, ANY, En.text(Text::ReasonHuman).to_string()),
-            };
+            let ((range1, range2), reason) = (rule.high, En.text(rule.high_reason).to_string());
             out.push(PracticeItem { text: i, context, candidate: t.reference.to_string(), high, range1, range2, reason });
             continue;
         }
         let ctx = DegradeContext { language, donors, ..Default::default() };
         let item_seed = item_seed(seed, 0x5052_0000 + i as u64);
-        let built = match task {
-            TaskKind::WordOrder => {
+        let built = match protocol.degrader() {
+            Degrader::WordOrder => {
                 let top = (n / 2).clamp(2, 8);
                 (2..=top).rev().find_map(|degree| {
                     degrade(t.reference, &Degradation::WordOrder { kind: WordOrderKind::Order, degree }, &ctx, item_seed)
@@ -223,10 +210,10 @@ pub fn build_practice(
                         .map(|d| (d.text, vec![d.change]))
                 })
             }
-            TaskKind::DaFluency => degrade_strongly(t.reference, &Degradation::Fluency, &ctx, item_seed, |c| {
+            Degrader::Fluency => degrade_strongly(t.reference, &Degradation::Fluency, &ctx, item_seed, |c| {
                 c.iter().map(|c| if let Change::Duplicated { copies } = c { copies.len() } else { 0 }).sum::<usize>() >= (n / 6).max(2)
             }),
-            _ => degrade_strongly(t.reference, &Degradation::Adequacy(policy), &ctx, item_seed, |c| {
+            Degrader::Adequacy => degrade_strongly(t.reference, &Degradation::Adequacy(policy), &ctx, item_seed, |c| {
                 let touched: usize = c
                     .iter()
                     .map(|c| match c {
@@ -239,11 +226,7 @@ pub fn build_practice(
             }),
         };
         let Some((candidate, changes)) = built else { continue };
-        let (range1, range2) = match task {
-            TaskKind::WordOrder => (ANY, WOJ_LOW),
-            TaskKind::Mqm => (ANY, ANY),
-            _ => (DA_LOW, ANY),
-        };
+        let (range1, range2) = rule.low;
         out.push(PracticeItem { text: i, context, candidate, high, range1, range2, reason: reason_of(task, &changes) });
     }
     Ok(out)

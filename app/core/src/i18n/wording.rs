@@ -8,22 +8,9 @@ use crate::settings::Wording;
 /// The default wording of `task` in `lang`, naming the languages as given.
 pub fn default_wording(task: TaskKind, lang: Lang, target: &str, source: &str) -> Wording {
     let t = |x: Text| fill(lang.text(x), &[("target", target), ("source", source)]);
-    let (statement, instructions) = match task {
-        TaskKind::DaAdequacy => (t(Text::StatementAdequacy), t(Text::InstructionsAdequacy)),
-        TaskKind::DaFluency => (t(Text::StatementFluency), t(Text::InstructionsFluency)),
-        TaskKind::DaSourceBased => (t(Text::StatementSource), t(Text::InstructionsSource)),
-        TaskKind::WordOrder => (String::new(), t(Text::InstructionsWordOrder)),
-        TaskKind::Ranking => (t(Text::StatementRanking), t(Text::InstructionsRanking)),
-        TaskKind::Esa => (t(Text::StatementEsa), t(Text::InstructionsEsa)),
-        TaskKind::Mqm => (t(Text::StatementMqm), t(Text::InstructionsMqm)),
-    };
-    // ESA's slider has its own ends (Appraise's anchors); MQM has no slider.
-    let (anchor_low, anchor_high) = match task {
-        TaskKind::Esa => (t(Text::EsaAnchorLow), t(Text::EsaAnchorHigh)),
-        TaskKind::DaAdequacy | TaskKind::DaFluency | TaskKind::DaSourceBased | TaskKind::WordOrder | TaskKind::Ranking | TaskKind::Mqm => {
-            (t(Text::AnchorLow), t(Text::AnchorHigh))
-        }
-    };
+    let catalog = crate::protocol::for_task(task).catalog();
+    let (statement, instructions) = (catalog.wording.0.map(t).unwrap_or_default(), t(catalog.wording.1));
+    let (anchor_low, anchor_high) = (t(catalog.anchors.0), t(catalog.anchors.1));
     Wording {
         statement,
         instructions,

@@ -139,6 +139,8 @@ pub struct Question {
     /// question carry it into analysis (`JudgmentSet::tasks`), so that the agreement report
     /// takes it from here and never from the analysis task's name.
     pub scale: Scale,
+    /// The range of its raw scores.
+    pub range: RawRange,
 }
 
 impl Question {
@@ -162,14 +164,162 @@ pub trait Protocol: Sync {
     /// The quality-control item types its HITs hide besides real items.
     fn quality_control(&self) -> &'static [ItemType];
     /// The rules error spans follow, for a protocol whose answers mark them (ESA, MQM).
-    fn span_scheme(&self) -> Option<Scheme> {
-        None
-    }
+    fn span_scheme(&self) -> Option<Scheme>;
     /// Whether a practice answer (already valid) is where a careful reader's would be
-    /// ([`Practice`]). By default: each numeric question within its expected range.
-    fn practice_matches(&self, expected: &Practice, answer: &Answer) -> bool {
-        answer.score.is_some_and(|s| expected.within(s, expected.range1)) && answer.score2.is_none_or(|s| expected.within(s, expected.range2))
+    /// ([`Practice`]); [`within_ranges`] for a protocol whose questions are numbers.
+    fn practice_matches(&self, expected: &Practice, answer: &Answer) -> bool;
+    /// The part of the HIT builder that composes its HITs.
+    fn hit_plan(&self) -> HitPlan;
+    /// What the screen shows beside the text judged (and so what the test set must have).
+    fn beside(&self) -> Beside;
+    /// How a degraded copy of a text is made for its bad references, practice and previews.
+    fn degrader(&self) -> Degrader;
+    /// Its practice (issue 18): the ranges a careful reader's answers fall in; `None`: the
+    /// protocol has no practice yet.
+    fn practice(&self) -> Option<PracticeRule>;
+    /// The short name of its items in a simulated crowd's files (`ad`, `wo`, …).
+    fn simulated_name(&self) -> &'static str;
+    /// Its default wording in English (METHOD §1), naming the test set's languages.
+    fn english_wording(&self, target: &str, source: &str) -> EnglishWording;
+    /// Its catalog keys ([`crate::i18n::Text`]): its name on the home page, its default
+    /// wording.
+    fn catalog(&self) -> Catalog;
+}
+
+/// A protocol's English defaults of the wording that differs between protocols (the rest of
+/// `settings::Wording` is the same for all).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct EnglishWording {
+    /// The statement on every item screen (empty: none).
+    pub statement: String,
+    /// The instructions page: paragraphs separated by blank lines and "- " lists, as
+    /// [`crate::instructions::blocks`] reads them.
+    pub instructions: String,
+    /// The slider's ends (low, high).
+    pub anchors: (&'static str, &'static str),
+}
+
+/// The ends of an agreement slider (METHOD §1).
+pub const AGREE_ANCHORS: (&str, &str) = ("strongly disagree", "strongly agree");
+
+/// A protocol's keys in the interface catalogs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Catalog {
+    /// The task's name on a worker's home page.
+    pub home_task: crate::i18n::Text,
+    /// The default statement (none: the screen shows none) and instructions in every
+    /// language.
+    pub wording: (Option<crate::i18n::Text>, crate::i18n::Text),
+    /// The ends of its slider (ESA has its own, Appraise's anchors; a protocol without a
+    /// slider gives DA's, which its screen does not show).
+    pub anchors: (crate::i18n::Text, crate::i18n::Text),
+}
+
+/// What the practice feedback says beside the reason (issue 18).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Feedback {
+    /// Where on the slider a careful reader would be (DA).
+    Slider,
+    /// The two questions' boxes (word order).
+    Boxes,
+    /// Errors marked, then the score (ESA).
+    SpansAndScore,
+    /// Errors marked with their category (MQM, no score).
+    Spans,
+}
+
+/// [`Protocol::practice_matches`] of a protocol whose questions are numbers: each numeric
+/// question within its expected range.
+pub fn within_ranges(expected: &Practice, answer: &Answer) -> bool {
+    answer.score.is_some_and(|s| expected.within(s, expected.range1)) && answer.score2.is_none_or(|s| expected.within(s, expected.range2))
+}
+
+/// The part of the HIT builder a protocol's HITs come from (`hit`, METHOD §2–3).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum HitPlan {
+    /// Single items with bad references, repeats and references hidden among them (DA).
+    Items,
+    /// Machine and human translations of one source with permuted references (word order).
+    WordOrderPairs,
+    /// Blocks of outputs of one source on screens of consecutive segments (relative ranking).
+    Blocks,
+    /// Whole documents sized by expected time, with degraded and repeated copies (ESA, MQM).
+    Documents,
+}
+
+/// What a screen shows beside the text judged.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Beside {
+    /// A human reference (in gray): every item needs one.
+    Reference,
+    /// The source text.
+    Source,
+    /// Nothing: the text is read alone (fluency).
+    Nothing,
+}
+
+/// How a degraded copy is made (`hit::degrade`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Degrader {
+    /// Meaning removed or replaced (adequacy; the campaign's policy says how).
+    Adequacy,
+    /// Words repeated where they do not belong (fluency).
+    Fluency,
+    /// Words moved out of order (word order).
+    WordOrder,
+}
+
+/// What a careful reader answers to a protocol's practice items: the ranges of its two numeric
+/// questions for a human translation (`high`) and for a strongly degraded copy (`low`), and why
+/// a human translation scores high (`high_reason`).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct PracticeRule {
+    pub high: ((f64, f64), (f64, f64)),
+    pub low: ((f64, f64), (f64, f64)),
+    pub high_reason: crate::i18n::Text,
+    pub feedback: Feedback,
+}
+
+/// Practice ranges: a DA slider's high and low ranges, word order's boxes, anything.
+pub const DA_HIGH: (f64, f64) = (60.0, 100.0);
+pub const DA_LOW: (f64, f64) = (0.0, 50.0);
+pub const WOJ_HIGH: (f64, f64) = (0.75, 1.0);
+pub const WOJ_LOW: (f64, f64) = (0.0, 0.5);
+pub const ANY: (f64, f64) = (0.0, 1.0);
+
+/// The range of a question's raw scores as pages show them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RawRange {
+    /// 0–1 (word order's questions, a rank read as a score).
+    Unit,
+    /// 0–100 (DA's slider, ESA's score).
+    Percent,
+}
+
+impl RawRange {
+    pub fn label(self) -> &'static str {
+        match self {
+            RawRange::Unit => "0–1",
+            RawRange::Percent => "0–100",
+        }
     }
+    /// Decimals to show a raw score with.
+    pub fn decimals(self) -> usize {
+        match self {
+            RawRange::Unit => 3,
+            RawRange::Percent => 1,
+        }
+    }
+}
+
+/// The raw range of an analysis task by its name (a campaign task, or one of its questions);
+/// a name no protocol gives (a DA file's own task name, `ad`) is DA's, 0–100.
+pub fn raw_range(analysis_task: &str) -> RawRange {
+    TaskKind::ALL
+        .iter()
+        .flat_map(|&t| for_task(t).questions().iter().map(move |q| (q.task_name(t), q.range)))
+        .find(|(name, _)| *name == analysis_task)
+        .map_or(RawRange::Percent, |(_, r)| r)
 }
 
 /// What a careful reader answers to a practice item (issue 18): a human translation (`high`)
@@ -193,7 +343,9 @@ impl Practice {
 /// The protocol of a campaign task: the one registry.
 pub fn for_task(task: TaskKind) -> &'static dyn Protocol {
     match task {
-        TaskKind::DaAdequacy | TaskKind::DaFluency | TaskKind::DaSourceBased => &da::DirectAssessment,
+        TaskKind::DaAdequacy => &da::ADEQUACY,
+        TaskKind::DaFluency => &da::FLUENCY,
+        TaskKind::DaSourceBased => &da::SOURCE_BASED,
         TaskKind::WordOrder => &word_order::WordOrder,
         TaskKind::Ranking => &ranking::Ranking,
         TaskKind::Esa => &esa::ErrorSpans,

@@ -154,3 +154,31 @@ fn esa_takes_a_score_spans_on_the_shown_text_and_an_optional_document_score() {
     assert_eq!(for_task(TaskKind::Esa).span_scheme(), Some(Scheme::Esa));
     assert_eq!(for_task(TaskKind::Esa).layout(), Layout::Document);
 }
+
+/// What the rest of the tree asks a protocol instead of naming it: the raw range of an
+/// analysis task under the names real data carries (before, results and DArr read it from the
+/// name, `starts_with("word-order")`), the HIT builder's part, what is shown beside the text.
+#[test]
+fn the_registry_answers_for_every_task() {
+    assert_eq!(raw_range("word-order-q1"), RawRange::Unit);
+    assert_eq!(raw_range("word-order-q2"), RawRange::Unit);
+    assert_eq!(raw_range(TaskKind::Ranking.as_str()), RawRange::Unit);
+    for t in [TaskKind::DaAdequacy, TaskKind::DaFluency, TaskKind::DaSourceBased, TaskKind::Esa] {
+        assert_eq!(raw_range(t.as_str()), RawRange::Percent, "{t:?}");
+    }
+    // A DA file's own task name is DA's.
+    assert_eq!(raw_range("ad"), RawRange::Percent);
+    assert_eq!((RawRange::Unit.label(), RawRange::Unit.decimals()), ("0–1", 3));
+    let plans: Vec<HitPlan> = TaskKind::ALL.iter().map(|&t| for_task(t).hit_plan()).collect();
+    use HitPlan::*;
+    assert_eq!(plans, [Items, Items, Items, WordOrderPairs, Blocks, Documents, Documents]);
+    let beside: Vec<Beside> = TaskKind::ALL.iter().map(|&t| for_task(t).beside()).collect();
+    use Beside::*;
+    assert_eq!(beside, [Reference, Nothing, Source, Reference, Source, Source, Source]);
+    assert_eq!(for_task(TaskKind::DaFluency).degrader(), Degrader::Fluency);
+    assert_eq!(for_task(TaskKind::WordOrder).degrader(), Degrader::WordOrder);
+    assert!(for_task(TaskKind::Ranking).practice().is_none());
+    assert!(TaskKind::ALL.iter().filter(|&&t| t != TaskKind::Ranking).all(|&t| for_task(t).practice().is_some()));
+    let names: std::collections::BTreeSet<&str> = TaskKind::ALL.iter().map(|&t| for_task(t).simulated_name()).collect();
+    assert_eq!(names.len(), TaskKind::ALL.len(), "each task's simulated items have a name of their own");
+}

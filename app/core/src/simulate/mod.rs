@@ -278,15 +278,7 @@ impl Worker {
 }
 
 fn item_name(task: TaskKind) -> &'static str {
-    match task {
-        TaskKind::DaAdequacy => "ad",
-        TaskKind::DaFluency => "fl",
-        TaskKind::DaSourceBased => "sb",
-        TaskKind::WordOrder => "wo",
-        TaskKind::Ranking => "rr",
-        TaskKind::Esa => "esa",
-        TaskKind::Mqm => "mqm",
-    }
+    crate::protocol::for_task(task).simulated_name()
 }
 
 /// The configured workers in a shuffled order, named `W0001`, `W0002`, …
@@ -355,9 +347,10 @@ pub fn simulate(
         config.wanted,
         config.seed ^ 0x4849_5453,
     )?;
-    let base_seconds = match config.task {
-        TaskKind::DaFluency => 13.0,
-        _ => 18.0,
+    // A text read alone (fluency) is judged faster than one beside another.
+    let base_seconds = match crate::protocol::for_task(config.task).beside() {
+        crate::protocol::Beside::Nothing => 13.0,
+        crate::protocol::Beside::Reference | crate::protocol::Beside::Source => 18.0,
     };
     let sys_index = |id: &str| system_ids.iter().position(|s| s == id);
     let mut judgments = 0usize;

@@ -14,7 +14,8 @@
 //! original, which a careful annotator ranks below it (reliability: one-sided sign test, ties
 //! excluded), and repeated screens (consistency).
 
-use super::{Answer, AnswerRules, Detail, InvalidAnswer, Layout, Protocol, Question};
+use super::EnglishWording;
+use super::{Answer, AnswerRules, Beside, Degrader, Detail, HitPlan, InvalidAnswer, Layout, Practice, PracticeRule, Protocol, Question, RawRange, Scheme};
 use crate::model::ItemType;
 use crate::report::Scale;
 
@@ -23,7 +24,7 @@ pub struct Ranking;
 /// Outputs per block by default (WMT 2012: five).
 pub const DEFAULT_OUTPUTS: usize = 5;
 
-const QUESTIONS: &[Question] = &[Question { analysis_task: None, read: |a| a.score, scale: Scale::Categorical { categories: DEFAULT_OUTPUTS as u32 } }];
+const QUESTIONS: &[Question] = &[Question { analysis_task: None, read: |a| a.score, scale: Scale::Categorical { categories: DEFAULT_OUTPUTS as u32 }, range: RawRange::Unit }];
 
 /// The stored score of `rank` among `outputs` outputs: 1 for the best rank, 0 for the worst.
 pub fn score_of_rank(rank: u32, outputs: usize) -> f64 {
@@ -78,6 +79,58 @@ impl Protocol for Ranking {
     /// Degraded copies in the block of their original, and repeated screens.
     fn quality_control(&self) -> &'static [ItemType] {
         &[ItemType::BadRef, ItemType::Repeat]
+    }
+
+    fn span_scheme(&self) -> Option<Scheme> {
+        None
+    }
+
+    fn practice_matches(&self, expected: &Practice, answer: &Answer) -> bool {
+        super::within_ranges(expected, answer)
+    }
+
+    fn hit_plan(&self) -> HitPlan {
+        HitPlan::Blocks
+    }
+
+    /// The source sentence (and, as a setting, its reference) above the block.
+    fn beside(&self) -> Beside {
+        Beside::Source
+    }
+
+    /// The degraded copy in its original's block loses meaning, as a DA bad reference.
+    fn degrader(&self) -> Degrader {
+        Degrader::Adequacy
+    }
+
+    /// No practice for relative ranking yet.
+    fn practice(&self) -> Option<PracticeRule> {
+        None
+    }
+
+    fn simulated_name(&self) -> &'static str {
+        "rr"
+    }
+    /// METHOD §1's English defaults: the statement on every item screen, the instructions page, the slider's ends.
+    fn english_wording(&self, _target: &str, _source: &str) -> EnglishWording {
+        // WMT 2012's instruction (seed 001, Findings L1689–L1692).
+        EnglishWording {
+            statement: "Rank the translations from best to worst (ties are allowed).".to_string(),
+            instructions: "You are shown a source sentence followed by several candidate translations. Rank the translations from best to worst:
+- give the best translation rank 1;
+- give translations of equal quality the same rank (ties are allowed);
+- every translation needs a rank before you can go on.
+
+Example: if two translations say what the source says and a third leaves out a word, give the first two rank 1 and the third rank 3.
+
+With a keyboard: Tab to a translation, then press its rank (1 to 5); Enter goes on. You cannot go back to an earlier screen.".to_string(),
+            anchors: super::AGREE_ANCHORS,
+        }
+    }
+
+    fn catalog(&self) -> super::Catalog {
+        use crate::i18n::Text;
+        super::Catalog { home_task: Text::HomeTaskRanking, wording: (Some(Text::StatementRanking), Text::InstructionsRanking), anchors: (Text::AnchorLow, Text::AnchorHigh) }
     }
 
 }

@@ -38,6 +38,7 @@
 //! spans (Google: 5; 0 = no limit); a non-translation is Major or Critical and the segment's only
 //! error (Anthea: it "overrides any other marked errors").
 
+use super::EnglishWording;
 use serde::{Deserialize, Serialize};
 
 use super::spans::{Scheme, Severity, Span, SpanError};
@@ -373,6 +374,17 @@ impl MqmSettings {
     pub fn score(&self, spans: &[Span]) -> f64 {
         mqm_score(spans, &self.weights)
     }
+
+    /// An answer already valid for MQM ([`super::validate_on`]) against the campaign: its spans
+    /// against the taxonomy, severities and cap, then its score (−Σ weights). A skipped answer
+    /// stays as it is.
+    pub fn apply(&self, text: &str, answer: &mut super::Answer) -> Result<(), MqmError> {
+        if !answer.skipped {
+            self.validate_spans(text, &answer.detail.spans)?;
+            answer.score = Some(self.score(&answer.detail.spans));
+        }
+        Ok(())
+    }
 }
 
 /// Why an MQM answer's spans cannot be stored.
@@ -605,7 +617,7 @@ mod tests {
 /// copy should get a lower, more negative score than its original).
 pub struct Mqm;
 
-const QUESTIONS: &[super::Question] = &[super::Question { analysis_task: None, read: |a| a.score, scale: crate::report::Scale::Continuous }];
+const QUESTIONS: &[super::Question] = &[super::Question { analysis_task: None, read: |a| a.score, scale: crate::report::Scale::Continuous, range: super::RawRange::Percent }];
 
 impl super::Protocol for Mqm {
     fn name(&self) -> &'static str {
@@ -649,5 +661,53 @@ impl super::Protocol for Mqm {
     fn practice_matches(&self, expected: &super::Practice, answer: &super::Answer) -> bool {
         let serious = answer.detail.spans.iter().any(|s| s.severity >= super::Severity::Major);
         serious != expected.high
+    }
+
+    fn hit_plan(&self) -> super::HitPlan {
+        super::HitPlan::Documents
+    }
+
+    fn beside(&self) -> super::Beside {
+        super::Beside::Source
+    }
+
+    fn degrader(&self) -> super::Degrader {
+        super::Degrader::Adequacy
+    }
+
+    /// No score to set: only the errors marked count ([`super::Protocol::practice_matches`]).
+    fn practice(&self) -> Option<super::PracticeRule> {
+        Some(super::PracticeRule { high: (super::ANY, super::ANY), low: (super::ANY, super::ANY), high_reason: crate::i18n::Text::ReasonSourceHuman, feedback: super::Feedback::Spans })
+    }
+
+    fn simulated_name(&self) -> &'static str {
+        "mqm"
+    }
+
+    /// METHOD §1's English defaults: the statement on every item screen, the instructions page, the slider's ends.
+    fn english_wording(&self, target: &str, source: &str) -> EnglishWording {
+        EnglishWording {
+            statement: "Mark every error in the translation: select it, choose its category, then how severe it is.".to_string(),
+            instructions: format!("You will read documents in {source} with their translation into {target}, one segment at a time; the segments before it are shown above it for context.
+
+Mark every error of the translation of the segment in the box (MQM):
+- select the words that are wrong (drag over them, or tap the first word and then the last), choose the error's category from the list, then its severity;
+- Minor: a real error that does not change what the text means or stop a reader (a wrong preposition, a missing comma);
+- Major: an error that changes or loses meaning, or would mislead or stop a reader;
+- Neutral: something worth noting that is not an error;
+- if something of the source is missing from the translation, mark the [MISSING] token at the end (category Accuracy/Omission);
+- a translation that is not a translation at all (another language, garbage) is one Non-translation error, marked over the whole text;
+- at most five errors per segment: keep the most severe.
+
+A segment without errors needs nothing marked: press the button to go on.
+
+With a keyboard: Tab into the translation, move between words with the arrow keys, hold Shift with the arrows to extend the selection, then choose the category and press Minor or Major. You cannot go back to an earlier segment."),
+            anchors: super::AGREE_ANCHORS,
+        }
+    }
+
+    /// Its wording is not translated yet.
+    fn catalog(&self) -> super::Catalog {
+        super::Catalog { home_task: crate::i18n::Text::HomeTaskMqm, wording: (Some(crate::i18n::Text::StatementMqm), crate::i18n::Text::InstructionsMqm), anchors: (crate::i18n::Text::AnchorLow, crate::i18n::Text::AnchorHigh) }
     }
 }

@@ -1,0 +1,158 @@
+//! Direct assessment (METHOD §1): one output per screen, a 0–100 slider that shows no number.
+//! Adequacy (reference in gray), fluency (the output alone) and source-based (the source beside
+//! it) differ only in what the screen shows beside the output; the answer is the same.
+
+use super::EnglishWording;
+use super::{Answer, AnswerRules, Beside, Degrader, HitPlan, InvalidAnswer, Layout, Practice, PracticeRule, Protocol, Question, RawRange, Scheme};
+use super::{ANY, Catalog, DA_HIGH, DA_LOW, Feedback};
+use crate::i18n::Text;
+use crate::model::ItemType;
+use crate::report::Scale;
+
+/// Direct assessment, with what its screen shows beside the output.
+pub struct DirectAssessment {
+    /// Adequacy: the reference; fluency: nothing; source-based: the source.
+    pub shows: Beside,
+}
+
+/// Monolingual, reference-based (the reference in gray).
+pub const ADEQUACY: DirectAssessment = DirectAssessment { shows: Beside::Reference };
+/// The output alone.
+pub const FLUENCY: DirectAssessment = DirectAssessment { shows: Beside::Nothing };
+/// Bilingual: the source beside the output.
+pub const SOURCE_BASED: DirectAssessment = DirectAssessment { shows: Beside::Source };
+
+const QUESTIONS: &[Question] = &[Question { analysis_task: None, read: |a| a.score, scale: Scale::Continuous, range: RawRange::Percent }];
+
+impl Protocol for DirectAssessment {
+    fn name(&self) -> &'static str {
+        "direct assessment"
+    }
+
+    fn layout(&self) -> Layout {
+        Layout::Single
+    }
+
+    fn validate_answer(&self, answer: &Answer, _rules: &AnswerRules) -> Result<Answer, InvalidAnswer> {
+        let s = answer.score.ok_or_else(|| InvalidAnswer::new("score", "Please set the slider before going on."))?;
+        if !s.is_finite() || !(0.0..=100.0).contains(&s) {
+            return Err(InvalidAnswer::new("score", format!("The score must be between 0 and 100 (got {s}).")));
+        }
+        if answer.score2.is_some() {
+            return Err(InvalidAnswer::new("score2", "A direct-assessment item takes one score, not two."));
+        }
+        if !answer.detail.is_empty() {
+            return Err(InvalidAnswer::new("detail", "A direct-assessment item takes a score only."));
+        }
+        Ok(Answer { score: Some(s), ..Answer::default() })
+    }
+
+    fn questions(&self) -> &'static [Question] {
+        QUESTIONS
+    }
+
+    /// Bad references, exact repeats and references (METHOD §2).
+    fn quality_control(&self) -> &'static [ItemType] {
+        &[ItemType::BadRef, ItemType::Repeat, ItemType::Ref]
+    }
+
+    fn span_scheme(&self) -> Option<Scheme> {
+        None
+    }
+
+    fn practice_matches(&self, expected: &Practice, answer: &Answer) -> bool {
+        super::within_ranges(expected, answer)
+    }
+
+    fn hit_plan(&self) -> HitPlan {
+        HitPlan::Items
+    }
+
+    fn beside(&self) -> Beside {
+        self.shows
+    }
+
+    /// Fluency's bad references repeat words; the others' remove or replace meaning.
+    fn degrader(&self) -> Degrader {
+        match self.shows {
+            Beside::Nothing => Degrader::Fluency,
+            Beside::Reference | Beside::Source => Degrader::Adequacy,
+        }
+    }
+
+    /// A human translation scores high, a strongly degraded copy low, on the slider.
+    fn practice(&self) -> Option<PracticeRule> {
+        let high_reason = match self.shows {
+            Beside::Reference => Text::ReasonHuman,
+            Beside::Nothing => Text::ReasonFluent,
+            Beside::Source => Text::ReasonSourceHuman,
+        };
+        Some(PracticeRule { high: (DA_HIGH, ANY), low: (DA_LOW, ANY), high_reason, feedback: Feedback::Slider })
+    }
+
+    fn simulated_name(&self) -> &'static str {
+        match self.shows {
+            Beside::Reference => "ad",
+            Beside::Nothing => "fl",
+            Beside::Source => "sb",
+        }
+    }
+    /// METHOD §1's English defaults: the statement on every item screen, the instructions page, the slider's ends.
+    fn english_wording(&self, target: &str, source: &str) -> EnglishWording {
+        // METHOD §1: the whole statement the annotator agrees or disagrees with, on every
+        // item screen; the instructions are shown once, on the HIT's start page.
+        let lead = "Read the text below and rate it by how much you agree that:";
+        let (statement, instructions) = match self.shows {
+            Beside::Reference => (format!("{lead} the black text adequately expresses the meaning of the gray text."), "You will read pairs of texts, one pair at a time. The gray text (the reference) is a human translation. The black text (the candidate translation) is another translation of the same sentence.
+
+Move the slider to show how much you agree that the black text adequately expresses the meaning of the gray text. Read both texts before you answer, and use the whole length of the slider:
+- towards \"strongly agree\" when the black text says everything the gray text says, even in other words;
+- towards the middle when part of the meaning is missing or changed;
+- towards \"strongly disagree\" when the black text says something else, or very little of the gray text.
+
+Examples, with the gray text \"The meeting was moved to Friday.\":
+- \"The meeting has been postponed until Friday.\" says the same in other words: far towards \"strongly agree\".
+- \"The meeting was moved.\" leaves out the day: clearly lower.
+- \"Friday is a meeting.\" loses the meaning: far towards \"strongly disagree\".
+
+The slider starts empty: click or tap on it, or use the arrow keys, then press the button to go on. You cannot go back to an earlier text.".to_string()),
+            Beside::Nothing => (format!("{lead} the text is fluent {target}."), format!("You will read one text at a time: a translation into {target}.
+
+Move the slider to show how much you agree that the text is fluent {target}: natural, grammatical {target} that a native speaker could have written. Judge the language only; you do not need to know what the original said. Use the whole length of the slider:
+- towards \"strongly agree\" when it reads like good {target};
+- towards the middle when it can be understood but has clumsy or wrong phrases;
+- towards \"strongly disagree\" when it hardly reads as {target} at all.
+
+Examples, in English:
+- \"She has lived in Paris for ten years.\" is fluent: far towards \"strongly agree\".
+- \"She lives since ten years in Paris.\" is understandable but not natural: lower.
+- \"Paris years ten she the lived in in.\" is not fluent: far towards \"strongly disagree\".
+
+The slider starts empty: click or tap on it, or use the arrow keys, then press the button to go on. You cannot go back to an earlier text.")),
+            Beside::Source => (format!("{lead} the black text adequately expresses the meaning of the source text."), format!("You will read pairs of texts, one pair at a time. The first is the source text in {source}; the black text (the candidate translation) is a translation of it into {target}.
+
+Move the slider to show how much you agree that the black text adequately expresses the meaning of the source text. Read both texts before you answer, and use the whole length of the slider:
+- towards \"strongly agree\" when the translation says everything the source says;
+- towards the middle when part of the meaning is missing or changed;
+- towards \"strongly disagree\" when it says something else, or very little of the source.
+
+Examples, for a source meaning \"The meeting was moved to Friday.\":
+- a translation that says the same, even in other words: far towards \"strongly agree\";
+- a translation that leaves out the day: clearly lower;
+- a translation that loses the meaning: far towards \"strongly disagree\".
+
+The slider starts empty: click or tap on it, or use the arrow keys, then press the button to go on. You cannot go back to an earlier text.")),
+        };
+        EnglishWording { statement, instructions, anchors: super::AGREE_ANCHORS }
+    }
+
+    fn catalog(&self) -> Catalog {
+        let (home_task, statement, instructions) = match self.shows {
+            Beside::Reference => (Text::HomeTaskAdequacy, Text::StatementAdequacy, Text::InstructionsAdequacy),
+            Beside::Nothing => (Text::HomeTaskFluency, Text::StatementFluency, Text::InstructionsFluency),
+            Beside::Source => (Text::HomeTaskSource, Text::StatementSource, Text::InstructionsSource),
+        };
+        Catalog { home_task, wording: (Some(statement), instructions), anchors: (Text::AnchorLow, Text::AnchorHigh) }
+    }
+
+}
