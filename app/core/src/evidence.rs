@@ -64,7 +64,7 @@ impl EvidencePlan {
             return None;
         }
         let has = if self.fewest == self.most {
-            format!("each worker's HIT has {} reliability pairs (bad references against their originals)", self.fewest)
+            format!("Each worker's HIT has {} reliability pairs (bad references against their originals)", self.fewest)
         } else {
             format!("{} of {} HITs have fewer than {} reliability pairs (fewest {}, bad references against their originals)", self.thin_hits, self.hits, self.min_pairs, self.fewest)
         };
