@@ -47,19 +47,32 @@ test("a DA HIT's page loads the DA bundle and never the spans one; an ESA HIT's 
   await signin.waitForSelector('section[data-role="annotator"]', { timeout: 15_000 });
   const mine = await ok(signin, 'my_assignments');
   await signin.close();
-  for (const [task, bundle] of [['da-adequacy', 'assay-da_bg.wasm'], ['esa', 'assay-spans_bg.wasm']]) {
-    const assignment = mine.find((a) => a.task === task).assignment;
+  // Opens a work page, presses Start (the item is then drawn by the bundle) and returns the
+  // wasm files the page loaded.
+  const open = async (url, task, drawn) => {
     const page = await context.newPage();
     const wasm = recordWasm(page);
-    await page.goto(`${env.server.base}/work/${assignment}`);
+    await page.goto(url);
+    await page.waitForURL(/\/work\//, { timeout: 15_000 });
     await waitHydrated(page);
     await page.waitForSelector(`#work[data-task="${task}"]`, { timeout: 15_000 });
-    // Start: the first item is drawn by the bundle (the DA one came with the page).
     await page.click('#start');
-    await page.waitForSelector(task === 'esa' ? '#candidate .tok' : '#score', { timeout: 15_000 });
-    assert.deepEqual([...new Set(wasm)], [bundle], task);
+    await page.waitForSelector(drawn, { timeout: 15_000 });
     await page.close();
-  }
+    return [...new Set(wasm)];
+  };
+  // The demo annotator's DA and word-order HITs.
+  const url = (task) => `${env.server.base}/work/${mine.find((a) => a.task === task).assignment}`;
+  assert.deepEqual(await open(url('da-adequacy'), 'da-adequacy', '#score'), ['assay-da_bg.wasm']);
+  assert.deepEqual(await open(url('word-order'), 'word-order', '#q1'), ['assay-woj_bg.wasm']);
+  // A crowd worker of the demo's ESA campaign, arriving by its link.
+  const organizer = await openHydrated(await env.browser.newContext(), `${env.server.base}/login`);
+  await signIn(organizer, DEMO.organizer);
+  await organizer.waitForSelector('section[data-role="organizer"]', { timeout: 15_000 });
+  const esa = (await ok(organizer, 'list_campaigns')).find((c) => c.task === 'esa').id;
+  const link = (await ok(organizer, 'campaign_progress', { campaign_id: String(esa) })).crowd_link;
+  await organizer.context().close();
+  assert.deepEqual(await open(`${link}&worker=E2E-BUNDLES`, 'esa', '#candidate .tok'), ['assay-spans_bg.wasm']);
   await context.close();
 });
 
@@ -132,7 +145,7 @@ test('every page names the bundle of its family', async () => {
   const annotator = await openHydrated(await env.browser.newContext(), `${env.server.base}/login`);
   await signIn(annotator, DEMO.annotator);
   await annotator.waitForSelector('section[data-role="annotator"]', { timeout: 15_000 });
-  const work = { 'da-adequacy': 'da', esa: 'spans' };
+  const work = { 'da-adequacy': 'da', 'da-fluency': 'da', 'da-source': 'da', 'word-order': 'woj', ranking: 'rank', esa: 'spans', mqm: 'spans' };
   for (const a of await ok(annotator, 'my_assignments')) {
     const html = await (await annotator.context().request.get(`${env.server.base}/work/${a.assignment}`)).text();
     assert.deepEqual(bundlesOf(html), [`assay-${work[a.task]}`], a.task);

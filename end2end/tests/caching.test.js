@@ -62,7 +62,7 @@ test("a HIT's page names its protocol's bundle by hash, kept for good", async ()
   await page.waitForSelector('section[data-role="annotator"]', { timeout: 15_000 });
   const mine = await page.evaluate(async () => (await fetch('/api/my_assignments', { method: 'POST' })).text());
   await context.close();
-  for (const [task, bundle] of [['da-adequacy', 'da'], ['esa', 'spans']]) {
+  for (const [task, bundle] of [['da-adequacy', 'da'], ['word-order', 'woj']]) {
     // (A work page carries its style sheet in the page: no address for it.)
     const html = await (await fetch(`${base}/work/${JSON.parse(mine).find((a) => a.task === task).assignment}`)).text();
     const files = { js: html.match(/\/pkg\/assay-[a-z]+-[0-9a-f]{16}\.js/g)?.[0], wasm: html.match(/\/pkg\/assay-[a-z]+-[0-9a-f]{16}_bg\.wasm/g)?.[0] };

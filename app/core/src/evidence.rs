@@ -64,7 +64,7 @@ impl EvidencePlan {
             return None;
         }
         let has = if self.fewest == self.most {
-            format!("each worker's HIT has {} reliability pairs (bad references against their originals)", self.fewest)
+            format!("Each worker's HIT has {} reliability pairs (bad references against their originals)", self.fewest)
         } else {
             format!("{} of {} HITs have fewer than {} reliability pairs (fewest {}, bad references against their originals)", self.thin_hits, self.hits, self.min_pairs, self.fewest)
         };
@@ -79,11 +79,14 @@ impl EvidencePlan {
             Some(_) => String::new(),
             None => " No number of HITs reaches it: add bad references.".to_string(),
         };
-        let scores = if self.all_thin() && policy != ThinEvidence::Keep { " No judgment of a one-HIT worker will reach the scores." } else { "" };
+        // Every HIT thin and its workers left out: nothing a one-HIT worker did counts.
+        let fate = match policy {
+            ThinEvidence::Exclude if self.all_thin() => "excluded: no judgment of theirs will reach the scores, all of it paid for",
+            _ => Self::fate(policy),
+        };
         Some(format!(
-            "{has}{gold}; the reliability test needs {}: {who} will be \u{201c}not enough evidence\u{201d} and {}.{scores}{again}",
-            self.min_pairs,
-            Self::fate(policy)
+            "{has}{gold}; the reliability test needs {}: {who} will be \u{201c}not enough evidence\u{201d} and {fate}.{again}",
+            self.min_pairs
         ))
     }
 

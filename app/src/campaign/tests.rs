@@ -532,7 +532,7 @@ async fn a_design_whose_hits_cannot_reach_the_reliability_test_launches_only_wit
             let e = check.evidence.clone().unwrap();
             assert_eq!((e.fewest, e.most, e.thin_hits, e.min_pairs), (2, 2, 8, 5));
             let words = check.thin_evidence.clone().unwrap();
-            assert!(words.contains("each worker's HIT has 2 reliability pairs") && words.contains("needs 5") && words.contains("excluded"), "{words}");
+            assert!(words.contains("Each worker's HIT has 2 reliability pairs") && words.contains("needs 5") && words.contains("excluded"), "{words}");
             assert!(check.needs_i_know);
 
             let id = create_campaign(&db, &d, uid).await.unwrap();

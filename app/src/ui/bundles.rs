@@ -326,6 +326,9 @@ mod tests {
         assert_eq!(served_stem(BrowserBundle::Results, site(&["assay-annotate", "assay-all"])), ALL_PAGES_STEM);
         assert_eq!(served_stem(BrowserBundle::Annotate, site(&["assay-annotate", "assay-all"])), "assay-annotate");
         assert_eq!(served_stem(BrowserBundle::Studies, site(&[])), "assay-studies");
+        // A protocol's work bundle too (a fresh clone's work pages, before the four are built).
+        assert_eq!(served_stem(BrowserBundle::Spans, site(&["assay-annotate", "assay-all"])), ALL_PAGES_STEM);
+        assert_eq!(served_stem(BrowserBundle::Da, site(&["assay-da", "assay-all"])), "assay-da");
     }
 
     #[test]

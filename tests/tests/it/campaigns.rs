@@ -694,7 +694,7 @@ both_backends! {
             assert_eq!(check["implications"]["hits"], 8, "{check}");
             assert_eq!((check["evidence"]["fewest"].as_u64(), check["evidence"]["thin_hits"].as_u64()), (Some(2), Some(8)), "{check}");
             let words = check["thin_evidence"].as_str().unwrap();
-            assert!(words.contains("each worker's HIT has 2 reliability pairs; the reliability test needs 5") && words.contains("excluded"), "{words}");
+            assert!(words.contains("Each worker's HIT has 2 reliability pairs") && words.contains("the reliability test needs 5") && words.contains("excluded: no judgment of theirs will reach the scores"), "{words}");
             assert_eq!(check["needs_i_know"], true);
 
             let created = org.call_json("create_campaign", json!({ "draft": d.clone() })).await;

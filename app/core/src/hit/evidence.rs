@@ -93,10 +93,10 @@ mod tests {
         assert!(p.all_thin());
         assert_eq!(p.hits_to_reach(), Some(3));
         let refused = p.refusal(ThinEvidence::Exclude, false).unwrap_err().0;
-        assert!(refused.contains("each worker's HIT has 2 reliability pairs"), "{refused}");
+        assert!(refused.contains("Each worker's HIT has 2 reliability pairs"), "{refused}");
         assert!(refused.contains("needs 5"), "{refused}");
         assert!(refused.contains("excluded"), "{refused}");
-        assert!(refused.contains("No judgment of a one-HIT worker will reach the scores"), "{refused}");
+        assert!(refused.contains("every worker who does one HIT will be \u{201c}not enough evidence\u{201d} and excluded: no judgment of theirs will reach the scores"), "{refused}");
         assert!(p.refusal(ThinEvidence::Hold, false).unwrap_err().0.contains("held"));
         // Kept, such workers lose nothing paid for: the designer warns, the launch goes ahead.
         assert!(p.consequence(ThinEvidence::Keep).unwrap().contains("kept in the scores unchecked"));
