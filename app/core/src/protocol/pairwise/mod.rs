@@ -27,7 +27,7 @@ pub mod qc;
 
 use serde::{Deserialize, Serialize};
 
-use super::{Answer, AnswerRules, Detail, InvalidAnswer, Layout, Protocol, Question};
+use super::{Answer, AnswerRules, Detail, InvalidAnswer, Layout, Question, RawRange};
 use crate::model::ItemType;
 use crate::report::Scale;
 
@@ -147,18 +147,21 @@ impl Preference {
 }
 
 /// Three categories: `a` preferred, about the same, `b` preferred.
-const QUESTIONS: &[Question] = &[Question { analysis_task: None, read: |a| a.score, scale: Scale::Categorical { categories: 3 } }];
+const QUESTIONS: &[Question] = &[Question { analysis_task: None, read: |a| a.score, scale: Scale::Categorical { categories: 3 }, range: RawRange::Unit }];
 
-impl Protocol for PairwisePreference {
-    fn name(&self) -> &'static str {
+/// The parts of [`Protocol`] pairwise preference gives so far. It becomes a campaign task by
+/// implementing the trait (the compiler lists what is still missing: its HIT plan, practice,
+/// screen wording and catalog keys) and a `TaskKind` variant registered in `for_task`.
+impl PairwisePreference {
+    pub fn name(&self) -> &'static str {
         "pairwise preference"
     }
 
-    fn layout(&self) -> Layout {
+    pub fn layout(&self) -> Layout {
         Layout::Several { outputs: 2 }
     }
 
-    fn validate_answer(&self, answer: &Answer, _rules: &AnswerRules) -> Result<Answer, InvalidAnswer> {
+    pub fn validate_answer(&self, answer: &Answer, _rules: &AnswerRules) -> Result<Answer, InvalidAnswer> {
         let preference = answer
             .detail
             .preference
@@ -184,12 +187,12 @@ impl Protocol for PairwisePreference {
         })
     }
 
-    fn questions(&self) -> &'static [Question] {
+    pub fn questions(&self) -> &'static [Question] {
         QUESTIONS
     }
 
     /// Degraded copies against their own original, and repeated pairs with the sides swapped.
-    fn quality_control(&self) -> &'static [ItemType] {
+    pub fn quality_control(&self) -> &'static [ItemType] {
         &[ItemType::BadRef, ItemType::Repeat]
     }
 }

@@ -53,7 +53,7 @@ fn wrong_answers_are_refused_with_the_part_at_fault() {
     doc.detail.document_score = Some(50.0);
     assert_eq!(p.validate_answer(&doc, &rules).unwrap_err().field, "detail");
     // A preference is no part of a DA answer.
-    let e = super::super::da::DirectAssessment.validate_answer(&Answer { score: Some(50.0), ..answer(Side::A, Winner::A) }, &rules).unwrap_err();
+    let e = super::super::for_task(crate::model::TaskKind::DaAdequacy).validate_answer(&Answer { score: Some(50.0), ..answer(Side::A, Winner::A) }, &rules).unwrap_err();
     assert_eq!(e.field, "detail");
 }
 
