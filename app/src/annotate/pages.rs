@@ -774,14 +774,14 @@ mod tests {
 
     fn state(task: TaskKind, settings: &str, lang: Lang) -> WorkState {
         // A target language the catalog does not have: the interface is the campaign's choice.
-        let screen = localized_screen_settings(settings, task.as_str(), "fra", "eng", None);
+        let screen = localized_screen_settings(settings, task, "fra", "eng", None);
         assert_eq!(screen.ui, lang);
         let first = item(0, task);
         let practice = PracticeView { total: 4, required: 3, position: 1, matched: 1, round: 1, passed: false, item: Some(first.clone()) };
         let together = if task == TaskKind::Ranking { vec![item(1, task), item(2, task)] } else { Vec::new() };
         WorkState {
             assignment: "a".into(),
-            title: public_title(settings, task.as_str(), lang),
+            title: public_title(settings, task, lang),
             task: task.as_str().into(),
             screen,
             target_dir: "ltr".into(),

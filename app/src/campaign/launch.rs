@@ -647,7 +647,7 @@ fn practice(spec: &Spec<'_>, m: &Material) -> AppResult<Vec<PlannedPractice>> {
 /// the analysis's ([`crate::analysis::QcSettings`]), with the gold check's for ranking.
 fn evidence_of(spec: &Spec<'_>, hits: &[Hit]) -> EvidencePlan {
     let s = spec.settings;
-    let gold_min = if spec.task == TaskKind::Ranking && s.rank_gold_blocks > 0 { s.rank_gold_min_pairs } else { 0 };
+    let gold_min = if protocol::for_task(spec.task).hit_plan() == HitPlan::Blocks && s.rank_gold_blocks > 0 { s.rank_gold_min_pairs } else { 0 };
     hit::evidence::plan(hits, assay_core::analysis::QcSettings::default().min_pairs, gold_min)
 }
 

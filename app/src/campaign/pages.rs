@@ -317,9 +317,9 @@ pub fn DesignerPage() -> impl IntoView {
     let editing = move || params.read().get("id").and_then(|s| s.parse::<i64>().ok());
     let sets = crate::resource::resource(|| (), |_| list_test_sets());
     let name = RwSignal::new(String::new());
-    let task = RwSignal::new(TaskKind::DaAdequacy.as_str().to_string());
+    let task = RwSignal::new(TaskKind::DaAdequacy);
     // Which fields the chosen task shows: asked of the task, never read from its name.
-    let fields = move || TaskKind::parse(&task.get()).unwrap_or(TaskKind::DaAdequacy).designer();
+    let fields = move || task.get().designer();
     let test_set = RwSignal::new(0i64);
     let reference = RwSignal::new(String::new());
     let systems = RwSignal::new(Vec::<i64>::new());
@@ -344,7 +344,10 @@ pub fn DesignerPage() -> impl IntoView {
         }
         if let Some(Ok(Some(d))) = existing.get() {
             name.set(d.name);
-            task.set(d.task);
+            // A stored task this release does not know is refused when the draft is read.
+            if let Some(kind) = TaskKind::parse(&d.task) {
+                task.set(kind);
+            }
             test_set.set(d.test_set_id);
             reference.set(d.reference_name.unwrap_or_default());
             systems.set(d.systems);
@@ -358,7 +361,7 @@ pub fn DesignerPage() -> impl IntoView {
 
     let draft = Memo::new(move |_| CampaignDraft {
         name: name.get(),
-        task: task.get(),
+        task: task.get().as_str().to_string(),
         test_set_id: test_set.get(),
         reference_name: Some(reference.get()).filter(|r| !r.is_empty()),
         systems: systems.get(),
@@ -374,7 +377,7 @@ pub fn DesignerPage() -> impl IntoView {
     };
     // Language names follow the test set; the wording follows the task.
     let reset_wording = move || {
-        let kind = TaskKind::parse(&task.get_untracked()).unwrap_or(TaskKind::DaAdequacy);
+        let kind = task.get_untracked();
         let (src, tgt) = chosen()
             .map(|t| (t.source_name.clone(), t.target_name.clone()))
             .unwrap_or_else(|| ("English".into(), "English".into()));
@@ -397,7 +400,7 @@ pub fn DesignerPage() -> impl IntoView {
     // Live implications, computed in the browser.
     let implications = move || {
         let d = draft.get();
-        let kind = TaskKind::parse(&d.task).unwrap_or(TaskKind::DaAdequacy);
+        let kind = task.get();
         let max_outputs = chosen()
             .map(|t| t.systems.iter().filter(|s| d.systems.contains(&s.id)).map(|s| s.outputs as usize).max().unwrap_or(0))
             .unwrap_or(0);
@@ -464,9 +467,9 @@ pub fn DesignerPage() -> impl IntoView {
                 <div class="row">
                     <label>
                         "Task"
-                        <select id="task" on:change=move |ev| { task.set(event_target_value(&ev)); reset_wording(); }>
+                        <select id="task" on:change=move |ev| if let Some(kind) = TaskKind::parse(&event_target_value(&ev)) { task.set(kind); reset_wording(); }>
                             {TaskKind::ALL.into_iter().map(|t| t.as_str()).map(|t| view! {
-                                <option value=t selected=move || task.get() == t>{task_label(t)}</option>
+                                <option value=t selected=move || task.get().as_str() == t>{task_label(t)}</option>
                             }).collect_view()}
                         </select>
                     </label>
