@@ -745,6 +745,13 @@ mod tests {
     use assay_core::i18n::{Text, mqm, page_words};
     use assay_core::protocol::{Severity, Span};
 
+    /// Every protocol's screen, as the server renders them (the annotate module does not
+    /// import the frame, `ui`, which imports it).
+    struct AllScreens;
+    impl crate::annotate::screens::ScreenFamily for AllScreens {
+        const SCREENS: crate::annotate::screens::Screens = crate::annotate::screens::Screens::Every;
+    }
+
     /// The texts of the items: in no catalog (the texts under judgment are not the interface's).
     fn item(position: i64, task: TaskKind) -> ItemView {
         let mut prefilled = Vec::new();
@@ -823,7 +830,7 @@ mod tests {
             };
             let mut out = vec![
                 ("start", view! { <StartPage info practice=Some(practice.clone()) busy start=|_| {}/> }.to_html()),
-                ("item", item_screen::<crate::ui::Every>(info, item.clone(), s.step.together.clone(), 3, busy, submit, ranks, spans).to_html()),
+                ("item", item_screen::<AllScreens>(info, item.clone(), s.step.together.clone(), 3, busy, submit, ranks, spans).to_html()),
                 ("feedback", view! { <PracticeFeedbackScreen info item=item.clone() feedback=feedback(false) busy start=|_| {}/> }.to_html()),
                 ("feedback passed", view! { <PracticeFeedbackScreen info item=item.clone() feedback=feedback(true) busy start=|_| {}/> }.to_html()),
                 ("finished", view! { <Finished code=Some("C0DE".into()) return_url=Some("https://example.org".into()) ui=Ui::of(info)/> }.to_html()),
@@ -832,7 +839,7 @@ mod tests {
             ];
             // Ranking has no practice.
             if task != TaskKind::Ranking {
-                out.push(("practice", practice_screen::<crate::ui::Every>(info, practice.clone(), item.clone(), busy, submit, spans).to_html()));
+                out.push(("practice", practice_screen::<AllScreens>(info, practice.clone(), item.clone(), busy, submit, spans).to_html()));
             }
             let _ = Completion { code: None, return_url: None };
             out

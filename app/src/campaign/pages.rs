@@ -317,7 +317,8 @@ pub fn DesignerPage() -> impl IntoView {
     let editing = move || params.read().get("id").and_then(|s| s.parse::<i64>().ok());
     let sets = crate::resource::resource(|| (), |_| list_test_sets());
     let name = RwSignal::new(String::new());
-    let task = RwSignal::new(TaskKind::DaAdequacy);
+    // The first task of the designer's list is chosen until the organizer picks another.
+    let task = RwSignal::new(TaskKind::ALL[0]);
     // Which fields the chosen task shows: asked of the task, never read from its name.
     let fields = move || task.get().designer();
     let test_set = RwSignal::new(0i64);

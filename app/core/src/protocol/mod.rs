@@ -19,6 +19,7 @@
 //! when an answer has none (every DA and word-order answer).
 
 pub mod da;
+pub mod designer;
 pub mod esa;
 pub mod mqm;
 pub mod pairwise;
@@ -184,6 +185,8 @@ pub trait Protocol: Sync {
     /// Its catalog keys ([`crate::i18n::Text`]): its name on the home page, its default
     /// wording.
     fn catalog(&self) -> Catalog;
+    /// Which of the campaign designer's fields apply, and its hints.
+    fn designer(&self) -> designer::DesignerFields;
 }
 
 /// A protocol's English defaults of the wording that differs between protocols (the rest of

@@ -16,7 +16,6 @@
 
 use super::super::{ItemView, WorkState};
 use super::widgets::{Slider, Ui};
-use crate::model::TaskKind;
 use assay_core::i18n::{Msg, fill};
 use assay_core::protocol::esa::{CONFIRM_BELOW, Token, tokens};
 use assay_core::protocol::{Severity, Span};
@@ -134,7 +133,7 @@ pub fn EsaItem(info: StoredValue<WorkState>, item: ItemView, busy: RwSignal<bool
     let rtl = i.target_dir == "rtl";
     // MQM: a category for every error, no slider; the categories and severities are the
     // campaign's.
-    let mqm = i.kind() == Some(TaskKind::Mqm);
+    let mqm = i.kind().is_some_and(|k| assay_core::protocol::for_task(k).span_scheme() == Some(assay_core::protocol::Scheme::Mqm));
     let categories = i.screen.mqm_categories.clone();
     let labels = StoredValue::new((i.screen.mqm_categories.clone(), i.screen.mqm_labels.clone()));
     let label_of = move |c: &str| labels.with_value(|(cs, ls)| category_label(cs, ls, c));

@@ -146,6 +146,20 @@ The slider starts empty: click or tap on it, or use the arrow keys, then press t
         EnglishWording { statement, instructions, anchors: super::AGREE_ANCHORS }
     }
 
+    fn designer(&self) -> super::designer::DesignerFields {
+        use super::designer::{DesignerFields, JudgmentTime, REF_ITEM_BESIDE, REFERENCE_HIDDEN};
+        match self.shows {
+            Beside::Reference => DesignerFields { label_reference: true, reference_item_help: REF_ITEM_BESIDE, ..DesignerFields::DIRECT },
+            Beside::Nothing => DesignerFields {
+                degradation_policy: false,
+                judgment_time: Some(JudgmentTime::Fluency),
+                reference_help: REFERENCE_HIDDEN,
+                ..DesignerFields::DIRECT
+            },
+            Beside::Source => DesignerFields { label_source: true, ..DesignerFields::DIRECT },
+        }
+    }
+
     fn catalog(&self) -> Catalog {
         let (home_task, statement, instructions) = match self.shows {
             Beside::Reference => (Text::HomeTaskAdequacy, Text::StatementAdequacy, Text::InstructionsAdequacy),

@@ -142,6 +142,11 @@ With a keyboard: Tab into the translation, move between words with the arrow key
     }
 
     /// Its wording is not translated yet.
+    fn designer(&self) -> super::designer::DesignerFields {
+        use super::designer::DesignerFields;
+        DesignerFields { document_score: true, ..DesignerFields::DOCUMENTS }
+    }
+
     fn catalog(&self) -> super::Catalog {
         super::Catalog { home_task: Text::HomeTaskEsa, wording: (Some(Text::StatementEsa), Text::InstructionsEsa), anchors: (Text::EsaAnchorLow, Text::EsaAnchorHigh) }
     }

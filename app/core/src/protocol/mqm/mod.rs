@@ -707,6 +707,11 @@ With a keyboard: Tab into the translation, move between words with the arrow key
     }
 
     /// Its wording is not translated yet.
+    fn designer(&self) -> super::designer::DesignerFields {
+        use super::designer::DesignerFields;
+        DesignerFields { mqm: true, ..DesignerFields::DOCUMENTS }
+    }
+
     fn catalog(&self) -> super::Catalog {
         super::Catalog { home_task: crate::i18n::Text::HomeTaskMqm, wording: (Some(crate::i18n::Text::StatementMqm), crate::i18n::Text::InstructionsMqm), anchors: (crate::i18n::Text::AnchorLow, crate::i18n::Text::AnchorHigh) }
     }

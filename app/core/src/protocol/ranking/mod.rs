@@ -128,6 +128,11 @@ With a keyboard: Tab to a translation, then press its rank (1 to 5); Enter goes 
         }
     }
 
+    fn designer(&self) -> super::designer::DesignerFields {
+        use super::designer::DesignerFields;
+        DesignerFields { ranking: true, label_source: true, label_reference: true, label_candidate: false, practice: false, ..DesignerFields::BASE }
+    }
+
     fn catalog(&self) -> super::Catalog {
         use crate::i18n::Text;
         super::Catalog { home_task: Text::HomeTaskRanking, wording: (Some(Text::StatementRanking), Text::InstructionsRanking), anchors: (Text::AnchorLow, Text::AnchorHigh) }

@@ -122,6 +122,20 @@ You cannot go back to an earlier item."),
     }
 
     /// No statement: the two questions say what is asked.
+    fn designer(&self) -> super::designer::DesignerFields {
+        use super::designer::{DesignerFields, REFERENCE_REORDERED};
+        DesignerFields {
+            items_per_hit: true,
+            permutations: true,
+            degradation_policy: false,
+            label_candidate: false,
+            statement: false,
+            two_questions: true,
+            reference_help: REFERENCE_REORDERED,
+            ..DesignerFields::BASE
+        }
+    }
+
     fn catalog(&self) -> Catalog {
         Catalog { home_task: Text::HomeTaskWordOrder, wording: (None, Text::InstructionsWordOrder), anchors: (Text::AnchorLow, Text::AnchorHigh) }
     }
