@@ -634,8 +634,19 @@ impl CampaignSettings {
                 overlay(slot, value.clone());
             }
         }
+        // A design stored without the choice for workers the reliability test cannot judge was
+        // made before there was one (or sent without it): it keeps what analysis did then,
+        // leaving them out, so that an upgrade changes no campaign's results. The designer
+        // stores every field, so a new design has its own choice (by default, keep).
+        let stored_without_choice = !given.contains_key("thin_evidence");
+        let as_before = |mut settings: CampaignSettings| {
+            if stored_without_choice {
+                settings.thin_evidence = ThinEvidence::Exclude;
+            }
+            settings
+        };
         if let Ok(settings) = serde_json::from_value::<CampaignSettings>(all) {
-            return settings;
+            return as_before(settings);
         }
         for (key, value) in given {
             if merged.get(&key).is_none() {
@@ -646,7 +657,7 @@ impl CampaignSettings {
                 merged = candidate;
             }
         }
-        serde_json::from_value(merged).unwrap_or(defaults)
+        as_before(serde_json::from_value(merged).unwrap_or(defaults))
     }
 }
 
@@ -684,6 +695,21 @@ fn overlay(slot: &mut serde_json::Value, value: serde_json::Value) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// An upgrade changes no campaign's results: a design stored before the choice for workers
+    /// with too few pairs existed leaves them out, as analysis did then; a design that names it
+    /// keeps its choice; a new design keeps them (nothing paid for is lost).
+    #[test]
+    fn designs_stored_without_the_thin_evidence_choice_leave_such_workers_out_as_before() {
+        assert_eq!(CampaignSettings::read("{}", TaskKind::DaAdequacy, "German", "English").thin_evidence, ThinEvidence::Exclude);
+        assert_eq!(CampaignSettings::read(r#"{"items_per_hit": 50}"#, TaskKind::Esa, "German", "English").thin_evidence, ThinEvidence::Exclude);
+        assert_eq!(CampaignSettings::read(r#"{"thin_evidence": "keep"}"#, TaskKind::DaAdequacy, "German", "English").thin_evidence, ThinEvidence::Keep);
+        assert_eq!(CampaignSettings::read(r#"{"thin_evidence": "hold"}"#, TaskKind::DaAdequacy, "German", "English").thin_evidence, ThinEvidence::Hold);
+        let new = CampaignSettings::for_task(TaskKind::DaAdequacy, "German", "English");
+        assert_eq!(new.thin_evidence, ThinEvidence::Keep);
+        let stored = serde_json::to_string(&new).unwrap();
+        assert_eq!(CampaignSettings::read(&stored, TaskKind::DaAdequacy, "German", "English").thin_evidence, ThinEvidence::Keep);
+    }
 
     #[test]
     fn defaults_follow_the_method() {
