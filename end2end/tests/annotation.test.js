@@ -139,6 +139,10 @@ test('an annotator does a whole DA HIT by keyboard, reloads, cannot go back, and
       const before = await page.textContent('#candidate');
       await page.goBack();
       await page.waitForURL((u) => !u.pathname.startsWith('/work/'), { timeout: 15_000 });
+      // The page left is another bundle's (the work page has its protocol's own): the browser
+      // loads it from the server, and going on before that load ends would abort it.
+      await page.waitForSelector('#my-hits', { timeout: 15_000 });
+      await waitHydrated(page);
       await page.goto(`${server.base}/work/${id}`);
       await waitHydrated(page);
       await waitProgress(page, 61, 100);

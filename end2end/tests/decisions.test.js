@@ -341,7 +341,7 @@ test('the review page on a phone: sorting from a menu, labelled cells, no sidewa
   await context.close();
 });
 
-test('the designer offers the quality gate, with the policy for too few pairs only when the gate is on', async () => {
+test('the designer offers the quality gate, and holding workers with too few pairs only when the gate is on', async () => {
   const page = await openHydrated(await browser.newContext(), `${server.base}/login`);
   await signIn(page, DEMO.organizer);
   await page.waitForSelector('section[data-role="organizer"]', { timeout: 15_000 });
@@ -349,11 +349,15 @@ test('the designer offers the quality gate, with the policy for too few pairs on
   await waitHydrated(page);
   await page.waitForSelector('#gate', { timeout: 30_000 });
   assert.equal(await page.locator('#gate').inputValue(), 'off');
-  assert.equal(await page.locator('#gate-unsure').isDisabled(), true);
+  // Workers the reliability test cannot judge are kept by default (nothing paid for is lost);
+  // holding their code needs the gate.
+  assert.equal(await page.locator('#thin-evidence').inputValue(), 'keep');
+  const holdDisabled = () => page.evaluate(() => document.querySelector('#thin-evidence option[value="hold"]').disabled);
+  assert.equal(await holdDisabled(), true);
   await page.selectOption('#gate', 'require-pass');
-  await page.waitForFunction(() => !document.querySelector('#gate-unsure').disabled, null, { timeout: 10_000 });
-  await page.selectOption('#gate-unsure', 'hold');
-  assert.equal(await page.locator('#gate-unsure').inputValue(), 'hold');
+  await page.waitForFunction(() => !document.querySelector('#thin-evidence option[value="hold"]').disabled, null, { timeout: 10_000 });
+  await page.selectOption('#thin-evidence', 'hold');
+  assert.equal(await page.locator('#thin-evidence').inputValue(), 'hold');
   assert.equal(await page.locator('#currency').inputValue(), 'USD');
   assert.deepEqual(page.assayErrors, []);
 });
