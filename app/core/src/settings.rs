@@ -56,29 +56,12 @@ impl Wording {
         Wording::of(crate::protocol::for_task(task), target_language, source_language)
     }
 
-    /// The English defaults of a protocol.
+    /// The English defaults of a protocol: its catalog's texts in English (one place for
+    /// them, `i18n::en`), naming the test set's languages.
     pub fn of(protocol: &dyn crate::protocol::Protocol, target_language: &str, source_language: &str) -> Wording {
-        let w = protocol.english_wording(target_language, source_language);
-        let (statement, instructions, (anchor_low, anchor_high)) = (w.statement, w.instructions, w.anchors);
-        Wording {
-            statement,
-            instructions,
-            anchor_low: anchor_low.into(),
-            anchor_high: anchor_high.into(),
-            woj_question1: "How difficult would it be to grasp the meaning of the second sentence if you were only shown the first?".into(),
-            woj_question2: "How much does the ordering of the words on its own cloud the meaning of the first sentence?".into(),
-            woj_low1: "Very difficult".into(),
-            woj_high1: "Very easy".into(),
-            woj_low2: "Enormously".into(),
-            woj_high2: "Not at all".into(),
-            next_label: "Next".into(),
-            label_source: "Source".into(),
-            label_reference: "Reference".into(),
-            label_candidate: "Candidate translation".into(),
-        }
+        crate::i18n::wording::protocol_wording(protocol, crate::i18n::Lang::En, target_language, source_language)
     }
 }
-
 
 /// How bad references are made (METHOD §3). Fluency campaigns always duplicate two words;
 /// adequacy (and source-based) campaigns delete a run or replace it with a phrase of another

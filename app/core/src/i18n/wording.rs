@@ -7,8 +7,16 @@ use crate::settings::Wording;
 
 /// The default wording of `task` in `lang`, naming the languages as given.
 pub fn default_wording(task: TaskKind, lang: Lang, target: &str, source: &str) -> Wording {
+    protocol_wording(crate::protocol::for_task(task), lang, target, source)
+}
+
+/// The default wording of a protocol in `lang` (its catalog keys, [`Protocol::catalog`]),
+/// naming the languages as given. In English, the default a campaign stores.
+///
+/// [`Protocol::catalog`]: crate::protocol::Protocol::catalog
+pub fn protocol_wording(protocol: &dyn crate::protocol::Protocol, lang: Lang, target: &str, source: &str) -> Wording {
     let t = |x: Text| fill(lang.text(x), &[("target", target), ("source", source)]);
-    let catalog = crate::protocol::for_task(task).catalog();
+    let catalog = protocol.catalog();
     let (statement, instructions) = (catalog.wording.0.map(t).unwrap_or_default(), t(catalog.wording.1));
     let (anchor_low, anchor_high) = (t(catalog.anchors.0), t(catalog.anchors.1));
     Wording {
@@ -79,6 +87,24 @@ mod tests {
         for task in TaskKind::ALL {
             assert_eq!(default_wording(task, Lang::En, "German", "Czech"), Wording::for_task(task, "German", "Czech"), "{task:?}");
         }
+    }
+
+    #[test]
+    fn the_stored_english_defaults_are_methods_texts_naming_the_languages() {
+        // The defaults come from the English catalog (one place): METHOD §1's texts, filled in.
+        let fluency = Wording::for_task(TaskKind::DaFluency, "German", "Czech");
+        assert_eq!(fluency.statement, "Read the text below and rate it by how much you agree that: the text is fluent German.");
+        assert_eq!((fluency.anchor_low.as_str(), fluency.anchor_high.as_str()), ("strongly disagree", "strongly agree"));
+        assert_eq!((fluency.next_label.as_str(), fluency.label_candidate.as_str()), ("Next", "Candidate translation"));
+        let esa = Wording::for_task(TaskKind::Esa, "German", "Czech");
+        assert!(esa.instructions.starts_with("You will read documents in Czech with their translation into German"), "{}", esa.instructions);
+        assert_eq!((esa.anchor_low.as_str(), esa.anchor_high.as_str()), ("No meaning preserved", "Perfect translation"));
+        assert!(Wording::for_task(TaskKind::WordOrder, "German", "Czech").statement.is_empty(), "word order has no statement");
+        for task in TaskKind::ALL {
+            let w = Wording::for_task(task, "German", "Czech");
+            assert!(!w.instructions.is_empty() && !w.instructions.contains('{'), "{task:?}: {}", w.instructions);
+        }
+        assert_eq!(Wording::default(), Wording::for_task(TaskKind::DaAdequacy, "English", "English"));
     }
 
     #[test]

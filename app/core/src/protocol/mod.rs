@@ -180,30 +180,13 @@ pub trait Protocol: Sync {
     fn practice(&self) -> Option<PracticeRule>;
     /// The short name of its items in a simulated crowd's files (`ad`, `wo`, …).
     fn simulated_name(&self) -> &'static str;
-    /// Its default wording in English (METHOD §1), naming the test set's languages.
-    fn english_wording(&self, target: &str, source: &str) -> EnglishWording;
     /// Its catalog keys ([`crate::i18n::Text`]): its name on the home page, its default
-    /// wording.
+    /// wording (METHOD §1) in every interface language; the English catalog's is the default a
+    /// campaign stores (`settings::Wording::of`).
     fn catalog(&self) -> Catalog;
     /// Which of the campaign designer's fields apply, and its hints.
     fn designer(&self) -> designer::DesignerFields;
 }
-
-/// A protocol's English defaults of the wording that differs between protocols (the rest of
-/// `settings::Wording` is the same for all).
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct EnglishWording {
-    /// The statement on every item screen (empty: none).
-    pub statement: String,
-    /// The instructions page: paragraphs separated by blank lines and "- " lists, as
-    /// [`crate::instructions::blocks`] reads them.
-    pub instructions: String,
-    /// The slider's ends (low, high).
-    pub anchors: (&'static str, &'static str),
-}
-
-/// The ends of an agreement slider (METHOD §1).
-pub const AGREE_ANCHORS: (&str, &str) = ("strongly disagree", "strongly agree");
 
 /// A protocol's keys in the interface catalogs.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

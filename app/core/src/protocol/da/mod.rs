@@ -2,7 +2,6 @@
 //! Adequacy (reference in gray), fluency (the output alone) and source-based (the source beside
 //! it) differ only in what the screen shows beside the output; the answer is the same.
 
-use super::EnglishWording;
 use super::{Answer, AnswerRules, Beside, Degrader, HitPlan, InvalidAnswer, Layout, Practice, PracticeRule, Protocol, Question, RawRange, Scheme};
 use super::{ANY, Catalog, DA_HIGH, DA_LOW, Feedback};
 use crate::i18n::Text;
@@ -96,54 +95,6 @@ impl Protocol for DirectAssessment {
             Beside::Nothing => "fl",
             Beside::Source => "sb",
         }
-    }
-    /// METHOD §1's English defaults: the statement on every item screen, the instructions page, the slider's ends.
-    fn english_wording(&self, target: &str, source: &str) -> EnglishWording {
-        // METHOD §1: the whole statement the annotator agrees or disagrees with, on every
-        // item screen; the instructions are shown once, on the HIT's start page.
-        let lead = "Read the text below and rate it by how much you agree that:";
-        let (statement, instructions) = match self.shows {
-            Beside::Reference => (format!("{lead} the black text adequately expresses the meaning of the gray text."), "You will read pairs of texts, one pair at a time. The gray text (the reference) is a human translation. The black text (the candidate translation) is another translation of the same sentence.
-
-Move the slider to show how much you agree that the black text adequately expresses the meaning of the gray text. Read both texts before you answer, and use the whole length of the slider:
-- towards \"strongly agree\" when the black text says everything the gray text says, even in other words;
-- towards the middle when part of the meaning is missing or changed;
-- towards \"strongly disagree\" when the black text says something else, or very little of the gray text.
-
-Examples, with the gray text \"The meeting was moved to Friday.\":
-- \"The meeting has been postponed until Friday.\" says the same in other words: far towards \"strongly agree\".
-- \"The meeting was moved.\" leaves out the day: clearly lower.
-- \"Friday is a meeting.\" loses the meaning: far towards \"strongly disagree\".
-
-The slider starts empty: click or tap on it, or use the arrow keys, then press the button to go on. You cannot go back to an earlier text.".to_string()),
-            Beside::Nothing => (format!("{lead} the text is fluent {target}."), format!("You will read one text at a time: a translation into {target}.
-
-Move the slider to show how much you agree that the text is fluent {target}: natural, grammatical {target} that a native speaker could have written. Judge the language only; you do not need to know what the original said. Use the whole length of the slider:
-- towards \"strongly agree\" when it reads like good {target};
-- towards the middle when it can be understood but has clumsy or wrong phrases;
-- towards \"strongly disagree\" when it hardly reads as {target} at all.
-
-Examples, in English:
-- \"She has lived in Paris for ten years.\" is fluent: far towards \"strongly agree\".
-- \"She lives since ten years in Paris.\" is understandable but not natural: lower.
-- \"Paris years ten she the lived in in.\" is not fluent: far towards \"strongly disagree\".
-
-The slider starts empty: click or tap on it, or use the arrow keys, then press the button to go on. You cannot go back to an earlier text.")),
-            Beside::Source => (format!("{lead} the black text adequately expresses the meaning of the source text."), format!("You will read pairs of texts, one pair at a time. The first is the source text in {source}; the black text (the candidate translation) is a translation of it into {target}.
-
-Move the slider to show how much you agree that the black text adequately expresses the meaning of the source text. Read both texts before you answer, and use the whole length of the slider:
-- towards \"strongly agree\" when the translation says everything the source says;
-- towards the middle when part of the meaning is missing or changed;
-- towards \"strongly disagree\" when it says something else, or very little of the source.
-
-Examples, for a source meaning \"The meeting was moved to Friday.\":
-- a translation that says the same, even in other words: far towards \"strongly agree\";
-- a translation that leaves out the day: clearly lower;
-- a translation that loses the meaning: far towards \"strongly disagree\".
-
-The slider starts empty: click or tap on it, or use the arrow keys, then press the button to go on. You cannot go back to an earlier text.")),
-        };
-        EnglishWording { statement, instructions, anchors: super::AGREE_ANCHORS }
     }
 
     fn designer(&self) -> super::designer::DesignerFields {

@@ -15,7 +15,6 @@
 //! degrades an output: a careful annotator scores it lower and marks the damage) and exact
 //! repeats of documents, each paired segment by segment with its original.
 
-use super::EnglishWording;
 use super::spans::{Scheme, Severity};
 use super::{Answer, AnswerRules, Beside, Degrader, Detail, HitPlan, InvalidAnswer, Layout, PracticeRule, Protocol, Question, RawRange};
 use super::{ANY, DA_HIGH, DA_LOW};
@@ -113,33 +112,6 @@ impl Protocol for ErrorSpans {
         "esa"
     }
 
-    /// METHOD §1's English defaults: the statement on every item screen, the instructions page, the slider's ends.
-    fn english_wording(&self, target: &str, source: &str) -> EnglishWording {
-        // Appraise's ESA instructions (AppraiseDev/Appraise `_instructions-esa.html`); its
-        // slider ends are Appraise's anchors at 0 and 100.
-        EnglishWording {
-            statement: "Mark every error in the translation (select it, then choose minor or major), then score how much of the meaning it preserves.".to_string(),
-            instructions: format!("You will read documents in {source} with their translation into {target}, one segment at a time; the segments before it are shown above it for context.
-
-First mark the errors of the translation of the segment in the box:
-- select the words that are wrong (drag over them, or tap the first word and then the last), then choose Minor or Major;
-- a minor error is a wrong word or phrase that does not change what the text means, or a clumsy but understandable phrase;
-- a major error changes or loses meaning, or makes the text hard to understand;
-- if something of the source is missing from the translation, mark the [MISSING] token at the end;
-- click a marked error to change it: minor becomes major, and major is removed.
-
-Then set the slider for the whole segment:
-- 0: no meaning preserved; 33: some meaning preserved; 66: most meaning preserved, few errors; 100: perfect translation.
-
-Examples, for a source meaning \"The meeting was moved to Friday.\":
-- \"The meeting was moved to Friday.\": no error, the score near 100;
-- \"The meeting was move to Friday.\": a minor error on \"move\", the score near 80;
-- \"The meeting was cancelled.\": a major error on \"cancelled\" and a [MISSING] Friday, the score near 20.
-
-With a keyboard: Tab into the translation, move between words with the arrow keys, hold Shift with the arrows to extend the selection, press 1 for a minor or 2 for a major error, and Enter on a marked error to change it. You cannot go back to an earlier segment."),
-            anchors: ("No meaning preserved", "Perfect translation"),
-        }
-    }
 
     /// Its wording is not translated yet.
     fn designer(&self) -> super::designer::DesignerFields {

@@ -38,7 +38,6 @@
 //! spans (Google: 5; 0 = no limit); a non-translation is Major or Critical and the segment's only
 //! error (Anthea: it "overrides any other marked errors").
 
-use super::EnglishWording;
 use serde::{Deserialize, Serialize};
 
 use super::spans::{Scheme, Severity, Span, SpanError};
@@ -684,27 +683,6 @@ impl super::Protocol for Mqm {
         "mqm"
     }
 
-    /// METHOD §1's English defaults: the statement on every item screen, the instructions page, the slider's ends.
-    fn english_wording(&self, target: &str, source: &str) -> EnglishWording {
-        EnglishWording {
-            statement: "Mark every error in the translation: select it, choose its category, then how severe it is.".to_string(),
-            instructions: format!("You will read documents in {source} with their translation into {target}, one segment at a time; the segments before it are shown above it for context.
-
-Mark every error of the translation of the segment in the box (MQM):
-- select the words that are wrong (drag over them, or tap the first word and then the last), choose the error's category from the list, then its severity;
-- Minor: a real error that does not change what the text means or stop a reader (a wrong preposition, a missing comma);
-- Major: an error that changes or loses meaning, or would mislead or stop a reader;
-- Neutral: something worth noting that is not an error;
-- if something of the source is missing from the translation, mark the [MISSING] token at the end (category Accuracy/Omission);
-- a translation that is not a translation at all (another language, garbage) is one Non-translation error, marked over the whole text;
-- at most five errors per segment: keep the most severe.
-
-A segment without errors needs nothing marked: press the button to go on.
-
-With a keyboard: Tab into the translation, move between words with the arrow keys, hold Shift with the arrows to extend the selection, then choose the category and press Minor or Major. You cannot go back to an earlier segment."),
-            anchors: super::AGREE_ANCHORS,
-        }
-    }
 
     /// Its wording is not translated yet.
     fn designer(&self) -> super::designer::DesignerFields {

@@ -14,7 +14,6 @@
 //! original, which a careful annotator ranks below it (reliability: one-sided sign test, ties
 //! excluded), and repeated screens (consistency).
 
-use super::EnglishWording;
 use super::{Answer, AnswerRules, Beside, Degrader, Detail, HitPlan, InvalidAnswer, Layout, Practice, PracticeRule, Protocol, Question, RawRange, Scheme};
 use crate::model::ItemType;
 use crate::report::Scale;
@@ -110,22 +109,6 @@ impl Protocol for Ranking {
 
     fn simulated_name(&self) -> &'static str {
         "rr"
-    }
-    /// METHOD §1's English defaults: the statement on every item screen, the instructions page, the slider's ends.
-    fn english_wording(&self, _target: &str, _source: &str) -> EnglishWording {
-        // WMT 2012's instruction (seed 001, Findings L1689–L1692).
-        EnglishWording {
-            statement: "Rank the translations from best to worst (ties are allowed).".to_string(),
-            instructions: "You are shown a source sentence followed by several candidate translations. Rank the translations from best to worst:
-- give the best translation rank 1;
-- give translations of equal quality the same rank (ties are allowed);
-- every translation needs a rank before you can go on.
-
-Example: if two translations say what the source says and a third leaves out a word, give the first two rank 1 and the third rank 3.
-
-With a keyboard: Tab to a translation, then press its rank (1 to 5); Enter goes on. You cannot go back to an earlier screen.".to_string(),
-            anchors: super::AGREE_ANCHORS,
-        }
     }
 
     fn designer(&self) -> super::designer::DesignerFields {

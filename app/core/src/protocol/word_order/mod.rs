@@ -3,7 +3,6 @@
 //! to grasp (Q1, stored as `score`) and how much the order alone clouds it (Q2, `score2`). Each
 //! question is analysed as a task of its own ([`WORD_ORDER_Q1`], [`WORD_ORDER_Q2`]).
 
-use super::EnglishWording;
 use super::{Answer, AnswerRules, Beside, Degrader, HitPlan, InvalidAnswer, Layout, Practice, PracticeRule, Protocol, Question, RawRange, Scheme};
 use super::{ANY, Catalog, Feedback, WOJ_HIGH, WOJ_LOW};
 use crate::i18n::Text;
@@ -101,25 +100,6 @@ impl Protocol for WordOrder {
         "wo"
     }
 
-    /// METHOD §1's English defaults: the statement on every item screen, the instructions page, the slider's ends.
-    fn english_wording(&self, _target: &str, source: &str) -> EnglishWording {
-        EnglishWording {
-            statement: String::new(),
-            instructions: format!("Each item shows two sentences. The first sentence is a machine translation from {source}; the second is a human translation of the same {source} sentence. Read both, then answer both questions:
-- Question 1: how difficult would it be to grasp the meaning of the second sentence if you were only shown the first?
-- Question 2: how much does the ordering of the words on its own cloud the meaning of the first sentence? Judge the order only, not the choice of words.
-
-Each question has five boxes, labelled only at the ends; choose one box for each question.
-
-Examples, with the second sentence \"Yesterday I sent the letter.\":
-- \"Yesterday I sent the letter.\": the meaning is very easy to grasp and the order does not cloud it at all.
-- \"Yesterday I the letter sent.\": easy to grasp; the order clouds the meaning a little.
-- \"Letter the yesterday sent I.\": the order clouds the meaning enormously.
-
-You cannot go back to an earlier item."),
-            anchors: super::AGREE_ANCHORS,
-        }
-    }
 
     /// No statement: the two questions say what is asked.
     fn designer(&self) -> super::designer::DesignerFields {
