@@ -3,7 +3,7 @@
 
 use super::super::{ItemView, Msg, WorkState};
 use super::AnswerValues;
-use super::widgets::{EarlyValue, KeyLegend, Keys, Slider, Ui, item_texts};
+use super::widgets::{EarlyValue, KeyLegend, Keys, NextActions, Slider, Ui, item_texts};
 use leptos::ev;
 use leptos::prelude::*;
 
@@ -41,19 +41,7 @@ pub fn DaItem(info: StoredValue<WorkState>, item: ItemView, busy: RwSignal<bool>
             <p class="statement" id="statement">{w.statement.clone()}</p>
             {item_texts(&i, &item, ui)}
             <Slider value low=w.anchor_low.clone() high=w.anchor_high.clone() label=w.statement.clone() id="score" ui autofocus=true/>
-            <div class="actions">
-                <p class="next-why" id="next-why" aria-live="polite" lang=ui.tag() dir=ui.dir()>{why}</p>
-                <button
-                    type="button"
-                    class="primary"
-                    id="next"
-                    aria-describedby="next-why"
-                    disabled=move || value.get().is_none() || busy.get()
-                    on:click=move |_| send()
-                >
-                    {w.next_label.clone()}
-                </button>
-            </div>
+            <NextActions ui why=Signal::derive(why) disabled=Signal::derive(move || value.get().is_none() || busy.get()) label=w.next_label.clone() on_next=Callback::new(move |()| send())/>
             <KeyLegend kind=Keys::Slider ui/>
         </div>
     }

@@ -15,7 +15,7 @@
 //! A score below 66 with no error marked asks for confirmation (Appraise's rule).
 
 use super::super::{ItemView, WorkState};
-use super::widgets::{Slider, Ui};
+use super::widgets::{NextActions, Slider, Ui};
 use assay_core::i18n::{Msg, fill};
 use assay_core::protocol::esa::{CONFIRM_BELOW, Token, tokens};
 use assay_core::protocol::{Severity, Span};
@@ -575,19 +575,13 @@ pub fn EsaItem(info: StoredValue<WorkState>, item: ItemView, busy: RwSignal<bool
             {move || confirm.get().then(|| view! {
                 <p class="notice" id="esa-confirm" role="alert" lang=ui.tag() dir=ui.dir()>{ui.msg(Msg::EsaConfirm)}</p>
             })}
-            <div class="actions">
-                <p class="next-why" id="next-why" aria-live="polite" lang=ui.tag() dir=ui.dir()>{why}</p>
-                <button
-                    type="button"
-                    class="primary"
-                    id="next"
-                    aria-describedby="next-why"
-                    disabled=move || (!mqm && score.get().is_none()) || (wants_doc && doc_score.get().is_none()) || busy.get()
-                    on:click=move |_| send()
-                >
-                    {w.next_label.clone()}
-                </button>
-            </div>
+            <NextActions
+                ui
+                why=Signal::derive(why)
+                disabled=Signal::derive(move || (!mqm && score.get().is_none()) || (wants_doc && doc_score.get().is_none()) || busy.get())
+                label=w.next_label.clone()
+                on_next=Callback::new(move |()| send())
+            />
             <p class="key-legend" id="key-legend" lang=ui.tag() dir=ui.dir()>
                 <span class="keys-title">{ui.msg(Msg::KeysTitle)}" "</span>
                 <kbd>"Tab"</kbd>" "{ui.msg(Msg::KeysToTheTranslation)}" · "<kbd>"←"</kbd>" "<kbd>"→"</kbd>" "{ui.msg(Msg::KeysWords)}" · "<kbd>"Shift"</kbd>"+"<kbd>"←"</kbd>" "<kbd>"→"</kbd>" "{ui.msg(Msg::KeysSelect)}" · "

@@ -269,3 +269,34 @@ pub fn item_texts(i: &WorkState, item: &ItemView, ui: Ui) -> impl IntoView {
         </div>
     })
 }
+
+/// The way on at the foot of an item: why Next is not ready yet (said politely to screen
+/// readers), anything before Next (word order's Skip), and Next itself. The one widget of the
+/// DA, word-order and error-span screens.
+#[component]
+pub fn NextActions(
+    ui: Ui,
+    /// Why Next cannot be pressed yet (empty: it can).
+    #[prop(into)]
+    why: Signal<String>,
+    /// Next is disabled (nothing to send yet, or an answer on its way).
+    #[prop(into)]
+    disabled: Signal<bool>,
+    /// Next's label (the campaign's wording).
+    #[prop(into)]
+    label: String,
+    on_next: Callback<()>,
+    /// What stands before Next (a Skip button).
+    #[prop(optional)]
+    children: Option<Children>,
+) -> impl IntoView {
+    view! {
+        <div class="actions">
+            <p class="next-why" id="next-why" aria-live="polite" lang=ui.tag() dir=ui.dir()>{move || why.get()}</p>
+            {children.map(|c| c())}
+            <button type="button" class="primary" id="next" aria-describedby="next-why" disabled=move || disabled.get() on:click=move |_| on_next.run(())>
+                {label}
+            </button>
+        </div>
+    }
+}

@@ -2,7 +2,7 @@
 
 use super::super::{ItemView, Msg, WOJ_VALUES, WorkState};
 use super::AnswerValues;
-use super::widgets::{KeyLegend, Keys, Slider, Ui, item_texts};
+use super::widgets::{KeyLegend, Keys, NextActions, Slider, Ui, item_texts};
 use assay_core::i18n::fill;
 use leptos::either::Either;
 use leptos::ev;
@@ -160,15 +160,11 @@ pub fn WordOrderItem(
             </p>
             {item_texts(&i, &item, ui)}
             {questions}
-            <div class="actions">
-                <p class="next-why" id="next-why" aria-live="polite" lang=ui.tag() dir=ui.dir()>{why}</p>
+            <NextActions ui why=Signal::derive(why) disabled=Signal::derive(move || !ready() || busy.get()) label=w.next_label.clone() on_next=Callback::new(move |()| send())>
                 {allow_skip.then(|| view! {
                     <button type="button" id="skip" lang=ui.tag() dir=ui.dir() disabled=move || busy.get() on:click=skip>{ui.msg(Msg::Skip)}</button>
                 })}
-                <button type="button" class="primary" id="next" aria-describedby="next-why" disabled=move || !ready() || busy.get() on:click=move |_| send()>
-                    {w.next_label.clone()}
-                </button>
-            </div>
+            </NextActions>
             <KeyLegend kind=if sliders { Keys::Slider } else { Keys::Boxes } ui/>
         </div>
     }
