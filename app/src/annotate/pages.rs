@@ -8,7 +8,7 @@
 use super::api::{RankAnswer, load_work, my_assignments, practice_answer, practice_spans, start_work, submit_judgment, submit_screen, submit_spans};
 use super::screens::spans::EsaAnswer;
 use super::screens::widgets::{EarlyValue, focus_slider, item_texts};
-use super::screens::{AnswerValues, ScreenFamily, item_body, practice_body};
+use super::screens::{AnswerValues, ScreenFamily, Shown, Submits, screen_body};
 use super::{ItemView, Lang, Msg, PracticeFeedback, PracticeView, WorkState};
 pub use super::screens::widgets::{Slider, Ui, slider_words};
 use assay_core::i18n::fill;
@@ -544,7 +544,7 @@ fn practice_screen<S: ScreenFamily>(
     submit_spans: Callback<EsaAnswer>,
 ) -> impl IntoView {
     let i = info.get_value();
-    let body = practice_body::<S>(info, item, busy, submit, submit_spans);
+    let body = screen_body::<S>(info, item, Shown::Practice, busy, Submits { values: submit, ranks: Callback::new(|_| ()), spans: submit_spans });
     let ui = Ui::of(info);
     let label = fill(&ui.msg(Msg::PracticeLabel), &[("n", &(practice.position + 1).to_string()), ("total", &practice.total.to_string())]);
     view! {
@@ -630,7 +630,7 @@ fn item_screen<S: ScreenFamily>(
     };
     let lang = i.screen.wording_lang.clone();
     let dir = i.screen.wording_dir.clone();
-    let body = item_body::<S>(info, item, together, busy, submit, submit_ranks, submit_esa);
+    let body = screen_body::<S>(info, item, Shown::Item { together }, busy, Submits { values: submit, ranks: submit_ranks, spans: submit_esa });
     view! {
         <div class="card item-screen" lang=lang dir=dir>
             <p class="progress" id="progress" aria-live="polite" lang=ui.tag() dir=ui.dir()>{progress}</p>

@@ -132,68 +132,51 @@ pub async fn screen_of_assignment(db: &crate::db::Db, public_id: &str) -> Result
     Ok(task.and_then(|(t,)| TaskKind::parse(&t)).map(Screen::of))
 }
 
+/// What a screen is drawn for: a HIT's item (with the rest of its screen), or a practice item,
+/// drawn exactly like a real item of its protocol but without skipping.
+pub enum Shown {
+    Item { together: Vec<ItemView> },
+    Practice,
+}
+
+/// How a screen's answer goes to the server, per kind of answer.
+#[derive(Clone, Copy)]
+pub struct Submits {
+    /// DA and word order: (score, score2, skipped).
+    pub values: Callback<AnswerValues>,
+    /// Ranking: a whole screen.
+    pub ranks: Callback<Vec<RankAnswer>>,
+    /// Error spans.
+    pub spans: Callback<EsaAnswer>,
+}
+
 /// The item on a screen, drawn by its protocol's screen when the build `S` links it. Each screen
 /// is type-erased inside a branch the build's constant decides, so that a bundle without it
 /// references none of its code.
-#[allow(clippy::too_many_arguments)]
-pub fn item_body<S: ScreenFamily>(
-    info: StoredValue<WorkState>,
-    item: ItemView,
-    together: Vec<ItemView>,
-    busy: RwSignal<bool>,
-    submit: Callback<AnswerValues>,
-    submit_ranks: Callback<Vec<RankAnswer>>,
-    submit_spans: Callback<EsaAnswer>,
-) -> AnyView {
+pub fn screen_body<S: ScreenFamily>(info: StoredValue<WorkState>, item: ItemView, shown: Shown, busy: RwSignal<bool>, submits: Submits) -> AnyView {
     let another = move || view! { <AnotherScreen ui=Ui::of(info)/> }.into_any();
+    let practice = matches!(shown, Shown::Practice);
+    let Submits { values: submit, ranks, spans } = submits;
     match info.with_value(WorkState::kind).map(Screen::of) {
         Some(Screen::Da) => {
             if const { S::SCREENS.has(Screen::Da) } { view! { <DaItem info item busy submit/> }.into_any() } else { another() }
         }
         Some(Screen::WordOrder) => {
-            if const { S::SCREENS.has(Screen::WordOrder) } { view! { <WordOrderItem info item busy submit/> }.into_any() } else { another() }
+            if const { S::SCREENS.has(Screen::WordOrder) } { view! { <WordOrderItem info item busy submit practice/> }.into_any() } else { another() }
         }
-        Some(Screen::Ranking) => {
-            if const { S::SCREENS.has(Screen::Ranking) } {
+        Some(Screen::Ranking) => match shown {
+            Shown::Item { together } if const { S::SCREENS.has(Screen::Ranking) } => {
                 let mut items = vec![item];
                 items.extend(together);
-                view! { <RankingScreen info items busy submit=submit_ranks/> }.into_any()
-            } else {
-                another()
+                view! { <RankingScreen info items busy submit=ranks/> }.into_any()
             }
-        }
+            // Ranking has no practice items (the designer offers none).
+            _ => another(),
+        },
         Some(Screen::Spans) => {
-            if const { S::SCREENS.has(Screen::Spans) } { view! { <EsaItem info item busy submit=submit_spans/> }.into_any() } else { another() }
+            if const { S::SCREENS.has(Screen::Spans) } { view! { <EsaItem info item busy submit=spans/> }.into_any() } else { another() }
         }
         None => another(),
-    }
-}
-
-/// A practice item, drawn exactly like a real item of its protocol (no skipping).
-pub fn practice_body<S: ScreenFamily>(
-    info: StoredValue<WorkState>,
-    item: ItemView,
-    busy: RwSignal<bool>,
-    submit: Callback<AnswerValues>,
-    submit_spans: Callback<EsaAnswer>,
-) -> AnyView {
-    let another = move || view! { <AnotherScreen ui=Ui::of(info)/> }.into_any();
-    match info.with_value(WorkState::kind).map(Screen::of) {
-        Some(Screen::Da) => {
-            if const { S::SCREENS.has(Screen::Da) } { view! { <DaItem info item busy submit/> }.into_any() } else { another() }
-        }
-        Some(Screen::WordOrder) => {
-            if const { S::SCREENS.has(Screen::WordOrder) } {
-                view! { <WordOrderItem info item busy submit practice=true/> }.into_any()
-            } else {
-                another()
-            }
-        }
-        Some(Screen::Spans) => {
-            if const { S::SCREENS.has(Screen::Spans) } { view! { <EsaItem info item busy submit=submit_spans/> }.into_any() } else { another() }
-        }
-        // Ranking has no practice items (the designer offers none).
-        Some(Screen::Ranking) | None => another(),
     }
 }
 
