@@ -39,6 +39,8 @@ fn median(mut v: Vec<f64>) -> Option<f64> {
 /// The summary of timed judgments; `finished` is each worker's number of finished HITs.
 pub fn summarise(rows: &[Timed], finished: &std::collections::HashMap<i64, usize>, pay_per_hit: f64, currency: &str) -> ActiveTime {
     const HOUR: f64 = 3_600_000.0;
+    // The active time, in ms, a rate needs when no HIT is finished.
+    const MIN_ACTIVE: i64 = 60_000;
     let mut per_worker: std::collections::BTreeMap<i64, (usize, i64)> = Default::default();
     let (mut words, mut active, mut screen) = (0usize, 0i64, 0i64);
     for &(worker, w, a, s) in rows {
@@ -50,13 +52,17 @@ pub fn summarise(rows: &[Timed], finished: &std::collections::HashMap<i64, usize
         e.0 += w;
         e.1 += a;
     }
-    // A worker with less than a minute of active time gives no rate worth a median.
-    let rated: Vec<(i64, usize, i64)> = per_worker.into_iter().filter(|(_, (_, a))| *a >= 60_000).map(|(k, (w, a))| (k, w, a)).collect();
+    // A worker with less than a minute of active time gives no rate worth a median, unless
+    // they finished a HIT: a whole HIT is a rate (issue 38 item 15: a quick full HIT said "not
+    // enough time yet").
+    let done = |k: &i64| finished.get(k).is_some_and(|&n| n > 0);
+    let rated: Vec<(i64, usize, i64)> =
+        per_worker.into_iter().filter(|(k, (_, a))| *a >= MIN_ACTIVE || (*a > 0 && done(k))).map(|(k, (w, a))| (k, w, a)).collect();
     ActiveTime {
         judgments: rows.len(),
         active_hours: active as f64 / HOUR,
         screen_hours: screen as f64 / HOUR,
-        words_per_hour: (active >= 60_000).then(|| words as f64 / (active as f64 / HOUR)),
+        words_per_hour: (active >= MIN_ACTIVE || (active > 0 && !rated.is_empty())).then(|| words as f64 / (active as f64 / HOUR)),
         median_worker_words_per_hour: median(rated.iter().map(|&(_, w, a)| w as f64 / (a as f64 / HOUR)).collect()),
         median_worker_pay_per_hour: median(
             rated
@@ -180,5 +186,22 @@ mod tests {
         // Only worker 1 finished a HIT: 2 EUR in 10 minutes.
         assert!((t.median_worker_pay_per_hour.unwrap() - 12.0).abs() < 1e-9);
         assert_eq!(summarise(&[], &Default::default(), 1.0, "USD").words_per_hour, None);
+    }
+
+    #[test]
+    fn a_finished_hit_has_a_rate_however_quick() {
+        // One worker, 40 active seconds, 120 words: a full HIT, rated (issue 38 item 15).
+        let rows = [(7, 60, 20_000, 30_000), (7, 60, 20_000, 30_000)];
+        let finished = [(7, 1usize)].into_iter().collect();
+        let t = summarise(&rows, &finished, 1.0, "EUR");
+        assert!((t.words_per_hour.unwrap() - 120.0 / (40.0 / 3600.0)).abs() < 1e-6, "{t:?}");
+        assert!((t.median_worker_words_per_hour.unwrap() - 10_800.0).abs() < 1e-6, "{t:?}");
+        assert!((t.median_worker_pay_per_hour.unwrap() - 90.0).abs() < 1e-9, "{t:?}");
+        // The same answers in a HIT not finished: not enough time yet.
+        let t = summarise(&rows, &Default::default(), 1.0, "EUR");
+        assert_eq!((t.words_per_hour, t.median_worker_words_per_hour), (None, None));
+        // A finished HIT of another worker does not rate one who has not finished.
+        let t = summarise(&rows, &[(8, 1usize)].into_iter().collect(), 1.0, "EUR");
+        assert_eq!(t.words_per_hour, None);
     }
 }
