@@ -301,8 +301,29 @@ test('an annotator does a whole word-order HIT by keyboard and mouse', async () 
       assert.ok(order);
     }
     assert.equal(await page.isDisabled('#next'), true);
-    const b1 = (i % 5) + 1;
-    const b2 = ((i * 3) % 5) + 1;
+    let b1 = (i % 5) + 1;
+    let b2 = ((i * 3) % 5) + 1;
+    if (i === 0) {
+      // Each question is one radio group (issue 38 item 5): one tab stop, the arrows move and
+      // choose within it, Tab goes on to the next question as the legend says.
+      const focused = () => page.evaluate(() => document.activeElement?.id);
+      await page.keyboard.press('Tab');
+      assert.equal(await focused(), 'q1-box-1');
+      await page.keyboard.press('ArrowRight');
+      assert.equal(await focused(), 'q1-box-2');
+      assert.equal(await page.getAttribute('#q1-box-2', 'aria-checked'), 'true');
+      await page.keyboard.press('Tab');
+      assert.equal(await focused(), 'q2-box-1', 'Tab goes to the next question, not the next box');
+      await page.keyboard.press('ArrowLeft');
+      assert.equal(await focused(), 'q2-box-5', 'the arrows wrap around');
+      await page.keyboard.press('Shift+Tab');
+      assert.equal(await focused(), 'q1-box-2', 'back to the box chosen');
+      assert.equal(await page.evaluate(() => document.querySelectorAll('#q1 .box[tabindex="0"]').length), 1);
+      assert.match(await page.textContent('#key-legend'), /next question/);
+      await page.keyboard.press('Enter');
+      expected.push([1 / 4, 1]);
+      continue;
+    }
     if (i < 25) {
       // Keyboard: the first digit answers Q1, the second Q2; Enter sends.
       await page.keyboard.press(String(b1));

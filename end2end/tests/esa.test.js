@@ -312,9 +312,32 @@ test('pre-filled spans (ESA-AI): the screen starts with them; one removed, one a
   const overflow = await small.evaluate(() => document.scrollingElement.scrollWidth - window.innerWidth);
   assert.ok(overflow <= 0, `no sideways scrolling on a phone (${overflow} px too wide)`);
   await shot(small, 'esa-prefilled-390');
+  // Issue 38 item 4: a tap on the suggested (major) span removes it; the note goes with the
+  // last suggestion, and Undo (announced) brings both back. Nothing is sent from this screen.
+  assert.ok(await small.isDisabled('#esa-undo'), 'nothing to undo yet');
+  await small.tap('#tok-0');
+  assert.equal(await small.locator('#esa-spans li').count(), 0);
+  assert.ok(await small.isHidden('#esa-prefilled'), 'no suggestion left: no note');
+  await small.tap('#esa-undo');
+  assert.equal(await small.locator('#esa-spans li').count(), 1);
+  assert.equal(await small.getAttribute('#esa-spans li', 'data-severity'), 'major');
+  assert.ok(await small.isVisible('#esa-prefilled'));
+  assert.match(await small.textContent('#esa-said'), /Rückgängig gemacht/);
+  assert.ok(await small.isDisabled('#esa-undo'));
   await phone.close();
+  // The same by mouse and keyboard on the desktop: a click removes it, Ctrl+Z brings it back.
+  await page.click('#tok-0');
+  assert.equal(await page.locator('#esa-spans li').count(), 0);
+  assert.ok(await page.isHidden('#esa-prefilled'));
+  await page.focus('#tok-0');
+  await page.keyboard.press('Control+z');
+  assert.equal(await page.locator('#esa-spans li').count(), 1);
+  assert.ok(await page.isVisible('#esa-prefilled'));
+  assert.match(await page.textContent('#esa-said'), /Rückgängig gemacht/);
+  assert.match(await page.textContent('#key-legend'), /rückgängig/);
   await page.click('#esa-spans li button:has-text("Entfernen")');
   assert.equal(await page.locator('#esa-spans li').count(), 0);
+  assert.ok(await page.isHidden('#esa-prefilled'), 'the note goes with the last suggestion');
   const text = await shownText(page);
   const w2 = await page.textContent('#tok-2');
   await page.click('#tok-2');

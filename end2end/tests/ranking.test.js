@@ -74,6 +74,9 @@ test('a crowd worker ranks a whole HIT by keyboard, by mouse and on a phone, tie
   await waitHydrated(page);
   const workUrl = page.url();
   assert.match(workUrl, /\/work\//);
+  // The start page counts screens, not items, and says the campaign's number of outputs (issue 38 item 6).
+  assert.equal((await page.textContent('#hit-size')).trim(), 'This HIT has 3 screens; each sentence on a screen has 3 translations to rank, from 1 (best) to 3.');
+  assert.doesNotMatch(await page.textContent('#instructions'), /1 to 5/);
   await page.click('#start');
   await page.waitForSelector('#rank-screen');
 

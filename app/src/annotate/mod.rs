@@ -304,6 +304,10 @@ pub struct WorkState {
     pub practice: Option<PracticeView>,
     /// Number of items in the HIT.
     pub total: i64,
+    /// Number of screens, for a protocol that shows several items on one (relative ranking);
+    /// `None`: one item a screen.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub screens: Option<i64>,
     /// False until the worker presses Start on the instructions page.
     pub started: bool,
     pub step: Step,

@@ -487,6 +487,17 @@ pub fn instructions_view(text: &str) -> impl IntoView + use<> {
         .collect_view()
 }
 
+/// The size of a HIT in words: its items, or its screens and the outputs ranked together.
+fn hit_size(i: &WorkState, ui: Ui) -> String {
+    match i.screens {
+        Some(screens) => {
+            let outputs = i.screen.rank_outputs.max(2).to_string();
+            fill(&ui.msg(Msg::HitScreens), &[("screens", &screens.to_string()), ("outputs", &outputs)])
+        }
+        None => fill(&ui.msg(Msg::HitSize), &[("n", &i.total.to_string())]),
+    }
+}
+
 /// A HIT's start page: the campaign's instructions page, the size of the HIT, what the practice
 /// asks (if the campaign has one), and Start.
 #[component]
@@ -515,7 +526,7 @@ fn StartPage(info: StoredValue<WorkState>, practice: Option<PracticeView>, busy:
             <div class="instructions" id="instructions" aria-labelledby="instructions-heading" lang=i.screen.wording_lang.clone() dir=i.screen.wording_dir.clone()>
                 {instructions_view(&i.screen.wording.instructions)}
             </div>
-            <p class="hit-size" id="hit-size">{fill(&ui.msg(Msg::HitSize), &[("n", &i.total.to_string())])}</p>
+            <p class="hit-size" id="hit-size">{hit_size(&i, ui)}</p>
             {practice_note}
             <button type="button" class="primary" id="start" on:click=start disabled=move || busy.get()>
                 {label}
@@ -796,6 +807,7 @@ mod tests {
             source_lang: "en".into(),
             practice: Some(practice),
             total: 12,
+            screens: (task == TaskKind::Ranking).then_some(4),
             started: true,
             step: Step { answered: 3, item: Some(first), together, completion: None },
             ahead: None,
@@ -954,6 +966,60 @@ mod tests {
         wrong.dedup();
         assert!(wrong.is_empty(), "{} strings of another language:\n{}", wrong.len(), wrong.join("\n"));
         assert!(checked >= 7 * 8 * 7, "only {checked} screens rendered");
+    }
+
+    /// Issue 38 item 6: a ranking HIT's start page counts its screens and says how many outputs
+    /// a sentence has (the campaign's), not its items; the instructions name no fixed number.
+    #[test]
+    fn a_ranking_start_page_counts_screens_and_its_outputs() {
+        let s = state(TaskKind::Ranking, r#"{"rank_outputs":4}"#, Lang::En);
+        assert_eq!(s.screen.rank_outputs, 4);
+        let start = screens_of(s).into_iter().find(|(n, _)| *n == "start").unwrap().1;
+        let text = words_of(&start);
+        assert!(text.contains("This HIT has 4 screens; each sentence on a screen has 4 translations to rank, from 1 (best) to 4."), "{text}");
+        assert!(!text.contains("12 items") && !text.contains("1 to 5"), "{text}");
+        let de = screens(TaskKind::Ranking, r#"{"interface_language":"de","rank_outputs":3}"#, Lang::De);
+        let text = words_of(&de.into_iter().find(|(n, _)| *n == "start").unwrap().1);
+        assert!(text.contains("Dieser HIT umfasst 4 Seiten; zu jedem Satz einer Seite gibt es 3 Übersetzungen"), "{text}");
+        // One item a screen: the items are counted.
+        let da = words_of(&screens(TaskKind::DaAdequacy, "{}", Lang::En).into_iter().find(|(n, _)| *n == "start").unwrap().1);
+        assert!(da.contains("This HIT has 12 items."), "{da}");
+    }
+
+    /// Issue 38 item 5: each word-order question is one radio group with one tab stop (the first
+    /// box while none is chosen), so that Tab goes to the next question as the legend says.
+    #[test]
+    fn each_word_order_question_is_one_tab_stop() {
+        let item = screens(TaskKind::WordOrder, "{}", Lang::En).into_iter().find(|(n, _)| *n == "item").unwrap().1;
+        for q in ["q1", "q2"] {
+            let stops: Vec<&str> = item.match_indices(&format!("id=\"{q}-box-")).map(|(at, _)| &item[at..at + item[at..].find('>').unwrap()]).collect();
+            assert_eq!(stops.len(), 5, "{q}: {stops:?}");
+            let focusable: Vec<&&str> = stops.iter().filter(|b| b.contains("tabindex=\"0\"")).collect();
+            assert_eq!(focusable.len(), 1, "{q}: {stops:?}");
+            assert!(focusable[0].contains(&format!("{q}-box-1")), "{focusable:?}");
+            assert_eq!(stops.iter().filter(|b| b.contains("tabindex=\"-1\"")).count(), 4, "{q}: {stops:?}");
+        }
+    }
+
+    /// Issue 38 item 4: a screen with suggested errors says so and offers Undo (disabled until
+    /// something changed, with its key); one without suggestions has no note.
+    #[test]
+    fn a_screen_with_suggestions_has_the_note_and_undo() {
+        for task in [TaskKind::Esa, TaskKind::Mqm] {
+            let item = screens(task, "{}", Lang::En).into_iter().find(|(n, _)| *n == "item").unwrap().1;
+            let note = &item[item.find("id=\"esa-prefilled\"").expect("the note")..];
+            assert!(!note[..note.find('>').unwrap()].contains("hidden"), "a suggestion is left: the note shows");
+            let undo = &item[item.find("id=\"esa-undo\"").expect("Undo")..];
+            let undo = &undo[..undo.find('>').unwrap()];
+            assert!(undo.contains("disabled") && undo.contains("aria-keyshortcuts=\"Control+Z\""), "{undo}");
+            assert!(words_of(&item).contains("undo"), "the key legend names Ctrl+Z");
+        }
+        let mut s = state(TaskKind::Esa, "{}", Lang::En);
+        if let Some(item) = s.step.item.as_mut() {
+            item.prefilled.clear();
+        }
+        let item = screens_of(s).into_iter().find(|(n, _)| *n == "item").unwrap().1;
+        assert!(!item.contains("esa-prefilled"));
     }
 
     /// The check above finds what it looks for: a German ESA screen with its wording left in

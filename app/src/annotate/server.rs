@@ -394,6 +394,12 @@ impl Fixed {
         start..end
     }
 
+    /// The number of screens of a HIT whose items are grouped into screens (issue 38 item 6).
+    fn screens(&self) -> Option<i64> {
+        let screens: std::collections::BTreeSet<i64> = self.items.iter().filter_map(|(_, v)| v.screen).collect();
+        (!screens.is_empty()).then(|| screens.len() as i64)
+    }
+
     /// The step showing the screen that starts at `position`: its first item, and the others of
     /// its screen.
     fn step_at(&self, position: i64) -> Option<Step> {
@@ -529,6 +535,7 @@ pub async fn work_state_in(
         practice,
         screen,
         total: a.total,
+        screens: f.screens(),
         started: a.started(),
         step,
         ahead,

@@ -117,6 +117,10 @@ pub(super) fn msg(m: Msg) -> &'static str {
         Msg::KeysChangeError => "na chybě: změnit ji",
         Msg::KeysRemove => "odstranit",
         Msg::KeysElsewhere => "jinde: pokračovat",
+        Msg::Undo => "Zpět",
+        Msg::EsaUndone => "Vráceno: chyby jsou jako před poslední změnou.",
+        Msg::KeysUndo => "zpět",
+        Msg::HitScreens => "Tento HIT má {screens} obrazovek; každá věta na obrazovce má {outputs} překladů, které seřadíte od 1 (nejlepší) do {outputs}.",
     }
 }
 
@@ -196,7 +200,7 @@ K dřívější položce se nelze vrátit.",
 
 Příklad: když dva překlady říkají, co říká výchozí věta, a třetí vynechává slovo, dejte prvním dvěma pořadí 1 a třetímu pořadí 3.
 
-Na klávesnici: tabulátorem přejděte na překlad a stiskněte jeho pořadí (1 až 5); Enter pokračuje. K dřívější obrazovce se nelze vrátit.",
+Na klávesnici: tabulátorem přejděte na překlad a stiskněte jeho pořadí (1 pro nejlepší); Enter pokračuje. K dřívější obrazovce se nelze vrátit.",
         Text::StatementEsa => "Označte každou chybu v překladu (vyberte ji a zvolte drobnou, nebo závažnou chybu) a potom ohodnoťte, kolik z významu překlad zachovává.",
         Text::StatementMqm => "Označte každou chybu v překladu: vyberte ji, zvolte její kategorii a potom, jak je závažná.",
         Text::EsaAnchorLow => "Význam nezachován",

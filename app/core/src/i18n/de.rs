@@ -116,6 +116,10 @@ pub(super) fn msg(m: Msg) -> &'static str {
         Msg::KeysChangeError => "auf einem Fehler: ändern",
         Msg::KeysRemove => "entfernen",
         Msg::KeysElsewhere => "sonst: weiter",
+        Msg::Undo => "Rückgängig",
+        Msg::EsaUndone => "Rückgängig gemacht: Die Fehler sind wie vor der letzten Änderung.",
+        Msg::KeysUndo => "rückgängig",
+        Msg::HitScreens => "Dieser HIT umfasst {screens} Seiten; zu jedem Satz einer Seite gibt es {outputs} Übersetzungen, die Sie von 1 (beste) bis {outputs} ordnen.",
     }
 }
 
@@ -195,7 +199,7 @@ Sie können nicht zu einem früheren Element zurückkehren.",
 
 Beispiel: Wenn zwei Übersetzungen sagen, was der Ausgangssatz sagt, und eine dritte ein Wort auslässt, geben Sie den ersten beiden Rang 1 und der dritten Rang 3.
 
-Mit der Tastatur: Mit Tab zu einer Übersetzung, dann ihren Rang drücken (1 bis 5); Enter geht weiter. Sie können nicht zu einer früheren Seite zurückkehren.",
+Mit der Tastatur: Mit Tab zu einer Übersetzung, dann ihren Rang drücken (1 für die beste); Enter geht weiter. Sie können nicht zu einer früheren Seite zurückkehren.",
         Text::StatementEsa => "Markieren Sie jeden Fehler in der Übersetzung (auswählen, dann „Leichter Fehler“ oder „Schwerer Fehler“ wählen) und bewerten Sie dann, wie viel von der Bedeutung erhalten bleibt.",
         Text::StatementMqm => "Markieren Sie jeden Fehler in der Übersetzung: auswählen, seine Kategorie wählen, dann wie schwer er ist.",
         Text::EsaAnchorLow => "Keine Bedeutung erhalten",

@@ -117,6 +117,10 @@ pub(super) fn msg(m: Msg) -> &'static str {
         Msg::KeysChangeError => "on an error: change it",
         Msg::KeysRemove => "remove",
         Msg::KeysElsewhere => "elsewhere: go on",
+        Msg::Undo => "Undo",
+        Msg::EsaUndone => "Undone: the errors are as they were before the last change.",
+        Msg::KeysUndo => "undo",
+        Msg::HitScreens => "This HIT has {screens} screens; each sentence on a screen has {outputs} translations to rank, from 1 (best) to {outputs}.",
     }
 }
 
@@ -196,7 +200,7 @@ You cannot go back to an earlier item.",
 
 Example: if two translations say what the source says and a third leaves out a word, give the first two rank 1 and the third rank 3.
 
-With a keyboard: Tab to a translation, then press its rank (1 to 5); Enter goes on. You cannot go back to an earlier screen.",
+With a keyboard: Tab to a translation, then press its rank (1 for the best); Enter goes on. You cannot go back to an earlier screen.",
         Text::StatementEsa => "Mark every error in the translation (select it, then choose minor or major), then score how much of the meaning it preserves.",
         Text::StatementMqm => "Mark every error in the translation: select it, choose its category, then how severe it is.",
         Text::EsaAnchorLow => "No meaning preserved",

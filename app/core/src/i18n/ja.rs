@@ -116,6 +116,10 @@ pub(super) fn msg(m: Msg) -> &'static str {
         Msg::KeysChangeError => "エラー上で：変更",
         Msg::KeysRemove => "削除",
         Msg::KeysElsewhere => "それ以外：次へ",
+        Msg::Undo => "元に戻す",
+        Msg::EsaUndone => "元に戻しました：エラーは直前の変更の前の状態です。",
+        Msg::KeysUndo => "元に戻す",
+        Msg::HitScreens => "この HIT は {screens} 画面です。各画面の文ごとに {outputs} 件の翻訳があり、1（最良）から {outputs} まで順位を付けます。",
     }
 }
 
@@ -195,7 +199,7 @@ pub(super) fn text(t: Text) -> &'static str {
 
 例：2 つの訳文が原文の内容を伝えていて、3 つ目が語を 1 つ抜かしている場合、最初の 2 つを 1 位、3 つ目を 3 位にします。
 
-キーボードでは：Tab で訳文に移動し、その順位（1～5）のキーを押します。Enter で次へ進みます。前の画面に戻ることはできません。",
+キーボードでは：Tab で訳文に移動し、その順位のキー（最良は 1）を押します。Enter で次へ進みます。前の画面に戻ることはできません。",
         Text::StatementEsa => "訳文の誤りをすべてマークし（選択してから軽微なエラーか重大なエラーを選ぶ）、次に意味がどれだけ保たれているかを評価してください。",
         Text::StatementMqm => "訳文の誤りをすべてマークしてください。選択し、カテゴリを選び、次に重大度を選びます。",
         Text::EsaAnchorLow => "意味がまったく保たれていない",

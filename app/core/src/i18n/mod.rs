@@ -382,6 +382,12 @@ messages! {
         KeysChangeError,
         KeysRemove,
         KeysElsewhere,
+        /// Undoing the last change of the marked errors (issue 38 item 4).
+        Undo,
+        EsaUndone,
+        KeysUndo,
+        /// A ranking HIT's size: its screens and the outputs of a sentence (issue 38 item 6).
+        HitScreens,
     }
 }
 

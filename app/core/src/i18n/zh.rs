@@ -115,6 +115,10 @@ pub(super) fn msg(m: Msg) -> &'static str {
         Msg::KeysChangeError => "在错误上：更改",
         Msg::KeysRemove => "删除",
         Msg::KeysElsewhere => "其他位置：继续",
+        Msg::Undo => "撤销",
+        Msg::EsaUndone => "已撤销：错误恢复到上一次更改之前。",
+        Msg::KeysUndo => "撤销",
+        Msg::HitScreens => "此 HIT 共有 {screens} 屏；每屏的每个句子有 {outputs} 个译文，请从 1（最好）到 {outputs} 排序。",
     }
 }
 
@@ -194,7 +198,7 @@ pub(super) fn text(t: Text) -> &'static str {
 
 示例：如果两个译文都表达了原文的意思，而第三个漏掉了一个词，请给前两个第 1 名，第三个第 3 名。
 
-使用键盘：按 Tab 移到一个译文，然后按它的名次（1 到 5）；按 Enter 继续。您不能返回之前的屏幕。",
+使用键盘：按 Tab 移到一个译文，然后按它的名次（最好的为 1）；按 Enter 继续。您不能返回之前的屏幕。",
         Text::StatementEsa => "标出译文中的每个错误（选中后选择轻微错误或严重错误），然后评估译文保留了多少原意。",
         Text::StatementMqm => "标出译文中的每个错误：选中它，选择其类别，再选择其严重程度。",
         Text::EsaAnchorLow => "完全没有保留原意",

@@ -120,6 +120,15 @@ pub fn EsaItem(info: StoredValue<WorkState>, item: ItemView, busy: RwSignal<bool
     // Pre-filled spans (ESA-AI) are where the screen starts; the answer holds the spans as sent.
     let prefilled = !item.prefilled.is_empty();
     let spans = RwSignal::new(item.prefilled.clone());
+    // The spans before each change, the last change last: Undo goes back one (issue 38 item 4).
+    let history = RwSignal::new(Vec::<Vec<Span>>::new());
+    let change = move |f: &dyn Fn(&mut Vec<Span>)| {
+        history.update(|h| h.push(spans.get_untracked()));
+        spans.update(|s| f(s));
+    };
+    // The note on suggestions stands while one of them is still on the text as suggested.
+    let suggestions = StoredValue::new(item.prefilled.clone());
+    let suggestion_left = move || spans.with(|s| suggestions.with_value(|p| s.iter().any(|x| p.contains(x))));
     // The selection: (anchor, focus) as indices into `words` (the missing token is
     // `missing_index`); `None` when nothing is selected.
     let selection = RwSignal::new(None::<(usize, usize)>);
@@ -187,7 +196,7 @@ pub fn EsaItem(info: StoredValue<WorkState>, item: ItemView, busy: RwSignal<bool
             }
             new.category = Some(chosen);
         }
-        spans.update(|s| {
+        change(&|s| {
             s.retain(|o| if new.missing { !o.missing } else { o.missing || o.end <= new.start || new.end <= o.start });
             s.push(new.clone());
         });
@@ -202,10 +211,10 @@ pub fn EsaItem(info: StoredValue<WorkState>, item: ItemView, busy: RwSignal<bool
         let Some(s) = spans.with_untracked(|s| s.get(index).cloned()) else { return };
         let t = text.with_value(|t| span_text(t, &s));
         if s.severity == Severity::Minor {
-            spans.update(|v| v[index].severity = Severity::Major);
+            change(&|v| v[index].severity = Severity::Major);
             announce(fill(&ui.msg(Msg::EsaNowMajor), &[("text", &t)]));
         } else {
-            spans.update(|v| {
+            change(&|v| {
                 v.remove(index);
             });
             announce(fill(&ui.msg(Msg::EsaRemoved), &[("text", &t)]));
@@ -213,10 +222,18 @@ pub fn EsaItem(info: StoredValue<WorkState>, item: ItemView, busy: RwSignal<bool
     };
     let remove = move |index: usize| {
         let Some(s) = spans.with_untracked(|s| s.get(index).cloned()) else { return };
-        spans.update(|v| {
+        change(&|v| {
             v.remove(index);
         });
         announce(fill(&ui.msg(Msg::EsaRemoved), &[("text", &text.with_value(|t| span_text(t, &s)))]));
+    };
+
+    // Undo: the spans as they were before the last change, said to screen readers.
+    let undo = move || {
+        let Some(before) = history.try_update(|h| h.pop()).flatten() else { return };
+        spans.set(before);
+        selection.set(None);
+        announce(ui.msg(Msg::EsaUndone));
     };
 
     // Pointer: a press on a word starts a selection (a touch or pen press extends one already
@@ -444,7 +461,10 @@ pub fn EsaItem(info: StoredValue<WorkState>, item: ItemView, busy: RwSignal<bool
         <div
             class="esa"
             on:keydown=move |e: ev::KeyboardEvent| {
-                if e.key() == "Enter" && !e.default_prevented() {
+                if (e.ctrl_key() || e.meta_key()) && e.key().eq_ignore_ascii_case("z") {
+                    e.prevent_default();
+                    undo();
+                } else if e.key() == "Enter" && !e.default_prevented() {
                     e.prevent_default();
                     send();
                 }
@@ -475,7 +495,7 @@ pub fn EsaItem(info: StoredValue<WorkState>, item: ItemView, busy: RwSignal<bool
                     </p>
                     <p class="esa-help" id="esa-help" lang=ui.tag() dir=ui.dir()>{ui.msg(Msg::EsaHelp)}</p>
                     {prefilled.then(|| view! {
-                        <p class="notice esa-prefilled" id="esa-prefilled" lang=ui.tag() dir=ui.dir()>{ui.msg(Msg::EsaPrefilled)}</p>
+                        <p class="notice esa-prefilled" id="esa-prefilled" lang=ui.tag() dir=ui.dir() hidden=move || !suggestion_left()>{ui.msg(Msg::EsaPrefilled)}</p>
                     })}
                 </div>
             </div>
@@ -517,6 +537,9 @@ pub fn EsaItem(info: StoredValue<WorkState>, item: ItemView, busy: RwSignal<bool
                 <button type="button" id="mark-cancel" disabled=move || selection.get().is_none() on:click=move |_| selection.set(None)>
                     {ui.msg(Msg::Cancel)}
                 </button>
+                <button type="button" id="esa-undo" aria-keyshortcuts="Control+Z" disabled=move || history.with(Vec::is_empty) on:click=move |_| undo()>
+                    {ui.msg(Msg::Undo)}
+                </button>
             </div>
             <div class="esa-marked" lang=ui.tag() dir=ui.dir()>
                 <h2 class="esa-marked-title" id="esa-marked-title">
@@ -544,7 +567,7 @@ pub fn EsaItem(info: StoredValue<WorkState>, item: ItemView, busy: RwSignal<bool
                                         {s.category.clone().map(|c| view! { " "<span class="esa-span-category" data-category=c.clone()>{label_of(&c)}</span> })}
                                         " "
                                         <button type="button" class="small" on:click=move |_| {
-                                            spans.update(|v| {
+                                            change(&|v| {
                                                 if let Some(x) = v.get_mut(index) {
                                                     x.severity = if x.severity == Severity::Minor { Severity::Major } else { Severity::Minor };
                                                 }
@@ -585,7 +608,7 @@ pub fn EsaItem(info: StoredValue<WorkState>, item: ItemView, busy: RwSignal<bool
             <p class="key-legend" id="key-legend" lang=ui.tag() dir=ui.dir()>
                 <span class="keys-title">{ui.msg(Msg::KeysTitle)}" "</span>
                 <kbd>"Tab"</kbd>" "{ui.msg(Msg::KeysToTheTranslation)}" · "<kbd>"←"</kbd>" "<kbd>"→"</kbd>" "{ui.msg(Msg::KeysWords)}" · "<kbd>"Shift"</kbd>"+"<kbd>"←"</kbd>" "<kbd>"→"</kbd>" "{ui.msg(Msg::KeysSelect)}" · "
-                <kbd>"1"</kbd>" "{ui.msg(Msg::KeysMinor)}" · "<kbd>"2"</kbd>" "{ui.msg(Msg::KeysMajor)}" · "<kbd>"Enter"</kbd>" "{ui.msg(Msg::KeysChangeError)}" · "<kbd>"Delete"</kbd>" "{ui.msg(Msg::KeysRemove)}" · "
+                <kbd>"1"</kbd>" "{ui.msg(Msg::KeysMinor)}" · "<kbd>"2"</kbd>" "{ui.msg(Msg::KeysMajor)}" · "<kbd>"Enter"</kbd>" "{ui.msg(Msg::KeysChangeError)}" · "<kbd>"Delete"</kbd>" "{ui.msg(Msg::KeysRemove)}" · "<kbd>"Ctrl"</kbd>"+"<kbd>"Z"</kbd>" "{ui.msg(Msg::KeysUndo)}" · "
                 <kbd>"Enter"</kbd>" "{ui.msg(Msg::KeysElsewhere)}
             </p>
         </div>

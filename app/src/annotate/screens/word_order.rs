@@ -8,7 +8,22 @@ use leptos::either::Either;
 use leptos::ev;
 use leptos::prelude::*;
 
-/// One word-order question: five boxes labelled only at the ends.
+/// Moves the keyboard focus to box `b` (0–4) of question `question`.
+fn focus_box(question: &StoredValue<String>, b: usize) {
+    #[cfg(feature = "hydrate")]
+    {
+        use wasm_bindgen::JsCast;
+        let id = question.with_value(|q| format!("{q}-box-{}", b + 1));
+        if let Some(el) = document().get_element_by_id(&id).and_then(|el| el.dyn_into::<web_sys::HtmlElement>().ok()) {
+            let _ = el.focus();
+        }
+    }
+    #[cfg(not(feature = "hydrate"))]
+    let _ = (question, b);
+}
+
+/// One word-order question: five boxes labelled only at the ends, a radio group (one tab stop;
+/// the arrow keys move within it).
 #[component]
 fn Boxes(
     answer: RwSignal<Option<usize>>,
@@ -19,6 +34,7 @@ fn Boxes(
     ui: Ui,
 ) -> impl IntoView {
     let qid = format!("{id}-question");
+    let group = StoredValue::new(id.clone());
     view! {
         <fieldset class="woj-question" id=id.clone()>
             <legend id=qid.clone()>{question}</legend>
@@ -32,15 +48,36 @@ fn Boxes(
                             4 => fill(&ui.msg(Msg::BoxEnd), &[("n", &n), ("end", &high)]),
                             _ => fill(&ui.msg(Msg::BoxN), &[("n", &n)]),
                         };
+                        let box_id = format!("{id}-box-{}", b + 1);
                         view! {
                             <button
                                 type="button"
                                 class="box"
                                 role="radio"
+                                id=box_id
                                 data-box=b + 1
                                 aria-label=name
                                 aria-checked=move || if answer.get() == Some(b) { "true" } else { "false" }
+                                // One tab stop per question (a radio group): the box chosen, else
+                                // the first.
+                                tabindex=move || if answer.get().unwrap_or(0) == b { "0" } else { "-1" }
                                 on:click=move |_| answer.set(Some(b))
+                                on:keydown=move |e: ev::KeyboardEvent| {
+                                    // Arrows move within the question and choose, as in any radio
+                                    // group (the boxes run left to right in every language).
+                                    let to = match e.key().as_str() {
+                                        "ArrowRight" | "ArrowDown" => Some((b + 1) % 5),
+                                        "ArrowLeft" | "ArrowUp" => Some((b + 4) % 5),
+                                        "Home" => Some(0),
+                                        "End" => Some(4),
+                                        _ => None,
+                                    };
+                                    if let Some(to) = to {
+                                        e.prevent_default();
+                                        answer.set(Some(to));
+                                        focus_box(&group, to);
+                                    }
+                                }
                             ></button>
                         }
                     })
