@@ -43,6 +43,16 @@ pub fn language_name(lang: Lang, code: &str, fallback: &str) -> String {
     lang.language_name(code).map_or_else(|| fallback.to_string(), str::to_string)
 }
 
+/// English defaults as they were, and as they are: ranking's instructions said "(1 to 5)"
+/// whatever the campaign's number of outputs (issue 38 item 6).
+const EARLIER_DEFAULTS: [(&str, &str); 1] = [("press its rank (1 to 5)", "press its rank (1 for the best)")];
+
+/// Stored instructions that are an earlier English default: today's default; else as stored.
+fn upgraded(stored: String, english: &str) -> String {
+    let earlier = EARLIER_DEFAULTS.iter().fold(stored.clone(), |s, (then, now)| s.replace(then, now));
+    if earlier != stored && earlier == english { earlier } else { stored }
+}
+
 /// A campaign's stored wording as the annotator reads it in `lang`: every text still at the task's English default (with the settings' language names `target_name`/`source_name`)
 /// becomes the default in `lang` (with the language names of `lang` for the test set's codes
 /// `target_code`/`source_code`); what the organizer wrote stays.
@@ -53,10 +63,12 @@ pub fn localize(
     (target_code, target_name): (&str, &str),
     (source_code, source_name): (&str, &str),
 ) -> Wording {
+    let english = Wording::for_task(task, target_name, source_name);
+    // A campaign stored before a default changed keeps that default: it reads as today's.
+    let stored = Wording { instructions: upgraded(stored.instructions, &english.instructions), ..stored };
     if lang == Lang::En {
         return stored;
     }
-    let english = Wording::for_task(task, target_name, source_name);
     let own = default_wording(task, lang, &language_name(lang, target_code, target_name), &language_name(lang, source_code, source_name));
     let pick = |stored: String, english: String, own: String| if stored == english { own } else { stored };
     Wording {
@@ -87,6 +99,20 @@ mod tests {
         for task in TaskKind::ALL {
             assert_eq!(default_wording(task, Lang::En, "German", "Czech"), Wording::for_task(task, "German", "Czech"), "{task:?}");
         }
+    }
+
+    #[test]
+    fn a_campaign_stored_with_an_earlier_default_reads_todays() {
+        let today = Wording::for_task(TaskKind::Ranking, "German", "English");
+        let earlier = Wording { instructions: today.instructions.replace("press its rank (1 for the best)", "press its rank (1 to 5)"), ..today.clone() };
+        assert_ne!(earlier, today);
+        let en = localize(earlier.clone(), TaskKind::Ranking, Lang::En, ("de", "German"), ("en", "English"));
+        assert_eq!(en.instructions, today.instructions);
+        let de = localize(earlier.clone(), TaskKind::Ranking, Lang::De, ("de", "German"), ("en", "English"));
+        assert!(de.instructions.contains("1 für die beste"), "{}", de.instructions);
+        // An organizer's own text that says it stays as written.
+        let own = Wording { instructions: "Rank them; press its rank (1 to 5).".into(), ..today };
+        assert_eq!(localize(own.clone(), TaskKind::Ranking, Lang::De, ("de", "German"), ("en", "English")).instructions, own.instructions);
     }
 
     #[test]
