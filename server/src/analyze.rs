@@ -192,6 +192,30 @@ pub struct SimulateArgs {
     /// Points between the worst and the best system's true quality.
     #[arg(long, default_value_t = 20.0)]
     pub spread: f64,
+    /// The design benchmark (issue 39): `adaptive`, `uniform` or `both` designs run on simulated
+    /// campaigns until every pair of systems is decided or too close, or the budget is spent;
+    /// then `--truth` is the TSV `system<TAB>mean` to read and `--out` the directory to write
+    /// `design.json` into. Given `--runs` alone, `both`.
+    #[arg(long, conflicts_with = "campaign")]
+    pub design: Option<String>,
+    /// Benchmark: simulated campaigns per design.
+    #[arg(long, conflicts_with = "campaign")]
+    pub runs: Option<usize>,
+    /// Benchmark: the crowd's shares of careful, noisy and careless (random-clicking) workers.
+    #[arg(long, default_value = "careful=0.7,noisy=0.2,careless=0.1")]
+    pub crowd: String,
+    /// Benchmark: the chance of any wrong ordering (split evenly over the pairs of systems).
+    #[arg(long, default_value_t = 0.05)]
+    pub alpha: f64,
+    /// Benchmark: the smallest difference that matters, in points.
+    #[arg(long, default_value_t = 1.0)]
+    pub delta: f64,
+    /// Benchmark: the budget of each campaign, in judgments (every item of a HIT).
+    #[arg(long, default_value_t = 100_000)]
+    pub budget: usize,
+    /// Benchmark: the adaptive design's warm-up share of the budget (HITs built as today).
+    #[arg(long, default_value_t = 0.01)]
+    pub warm_up: f64,
 }
 
 /// `assay simulate`.
@@ -233,7 +257,55 @@ pub async fn simulate(config: &crate::config::Config, args: SimulateArgs) -> Cli
     Ok(())
 }
 
+/// `assay simulate --design …`: the design benchmark, writing `DIR/design.json`.
+fn simulate_designs(args: SimulateArgs) -> CliResult<()> {
+    use assay_core::adaptive::bench::{self, BenchConfig, CrowdShares, Design};
+    let designs: &[Design] = match args.design.as_deref().unwrap_or("both") {
+        "both" => &[Design::Adaptive, Design::Uniform],
+        "adaptive" => &[Design::Adaptive],
+        "uniform" => &[Design::Uniform],
+        other => return Err(CliError::usage(format!("--design must be adaptive, uniform or both, not {other:?}"))),
+    };
+    let truth_path = args.truth.clone().ok_or_else(|| CliError::usage("the design benchmark needs --truth FILE (system<TAB>mean)"))?;
+    let out = args.out.clone().ok_or_else(|| CliError::usage("the design benchmark needs --out DIR"))?;
+    let text = std::fs::read_to_string(&truth_path).map_err(|source| CliError::Open { path: truth_path.clone(), source })?;
+    let truth = bench::parse_truth(&text).map_err(|e| CliError::Input { path: truth_path.clone(), problem: e.to_string() })?;
+    let crowd = CrowdShares::parse(&args.crowd).map_err(|e| CliError::usage(e.to_string()))?;
+    let runs = args.runs.unwrap_or(1000);
+    if runs == 0 {
+        return Err(CliError::usage("--runs must be at least 1"));
+    }
+    let settings = assay_core::adaptive::AdaptiveSettings { alpha: args.alpha, delta: args.delta, warm_up: args.warm_up, budget: args.budget, ..Default::default() };
+    settings.validate().map_err(|e| CliError::usage(e.to_string()))?;
+    let config = BenchConfig::new(truth, crowd, runs, args.seed, settings);
+    let mut report = serde_json::Map::new();
+    for &d in designs {
+        let started = Instant::now();
+        let summary = bench::run_design(&config, d).map_err(|e| CliError::usage(e.to_string()))?;
+        eprintln!(
+            "assay: {} design, {} runs: judgments median {} (q1 {}, q3 {}); pairs decided {}, wrong {}, too close {}, open {}; {} runs stopped by the budget ({:.1} s)",
+            d.name(), summary.runs, summary.judgments_median, summary.judgments_q1, summary.judgments_q3, summary.pairs_decided, summary.pairs_wrong,
+            summary.pairs_too_close, summary.pairs_open, summary.runs_budget_spent, started.elapsed().as_secs_f64()
+        );
+        report.insert(d.name().to_string(), serde_json::to_value(&summary).map_err(|e| CliError::other(e.to_string()))?);
+    }
+    report.insert("settings".into(), serde_json::json!({
+        "truth": config.truth, "crowd": config.crowd, "seed": config.seed, "alpha": settings.alpha, "delta": settings.delta,
+        "budget": settings.budget, "warm_up": settings.warm_up, "grid": settings.grid, "hit_length": config.design.length,
+        "multiplicity": "Bonferroni: alpha / pairs",
+    }));
+    std::fs::create_dir_all(&out).map_err(CliError::io(format!("create {}", out.display())))?;
+    let path = out.join("design.json");
+    let text = serde_json::to_string_pretty(&serde_json::Value::Object(report)).map_err(|e| CliError::other(e.to_string()))?;
+    std::fs::write(&path, text + "\n").map_err(CliError::io(format!("write {}", path.display())))?;
+    eprintln!("assay: wrote {}", path.display());
+    Ok(())
+}
+
 fn simulate_file(args: SimulateArgs) -> CliResult<()> {
+    if args.design.is_some() || args.runs.is_some() {
+        return simulate_designs(args);
+    }
     let out = args.out.clone().ok_or_else(|| CliError::usage("give --out FILE or --campaign ID"))?;
     let mut config = app::simulate::CrowdConfig::with_judgments(args.judgments);
     config.seed = args.seed;

@@ -352,6 +352,14 @@ pub struct EvaluateArgs {
     /// Human score difference above which two outputs of a segment form a DArr pair.
     #[arg(long, default_value_t = 25.0)]
     pub darr_threshold: f64,
+    /// Which human differences make a DArr pair: `at-least` the threshold (WMT's and
+    /// mt-metrics-eval's KendallLike) or `over` it (Assay's reading before December 2026).
+    #[arg(long, default_value = "at-least")]
+    pub darr_rule: String,
+    /// How acc_eq is averaged: `per-segment` (mt-metrics-eval's acc23, average_by="item") or
+    /// `pooled` over all pairs (Assay's reading before December 2026).
+    #[arg(long, default_value = "per-segment")]
+    pub acc_eq: String,
     /// Skip the randomized tests between systems.
     #[arg(long)]
     pub no_system_tests: bool,
@@ -677,6 +685,10 @@ fn evaluate(a: &EvaluateArgs) -> CliResult<()> {
     if a.bootstrap == 0 || a.permutations == 0 {
         return Err(CliError::usage("--bootstrap and --permutations must be ≥ 1"));
     }
+    let darr_rule = meta::DarrRule::parse(&a.darr_rule)
+        .ok_or_else(|| CliError::usage(format!("--darr-rule must be one of {}, not {:?}", meta::DarrRule::ALL.map(|r| r.name()).join(", "), a.darr_rule)))?;
+    let acc_eq_averaging = meta::AccEqAveraging::parse(&a.acc_eq)
+        .ok_or_else(|| CliError::usage(format!("--acc-eq must be one of {}, not {:?}", meta::AccEqAveraging::ALL.map(|r| r.name()).join(", "), a.acc_eq)))?;
     let assay = match a.assay_scores {
         AssayScoreName::Z => read::AssayScore::Z,
         AssayScoreName::Raw => read::AssayScore::Raw,
@@ -709,6 +721,8 @@ fn evaluate(a: &EvaluateArgs) -> CliResult<()> {
         seed: a.test.seed,
         darr_threshold: a.darr_threshold,
         system_tests,
+        darr_rule,
+        acc_eq_averaging,
     };
     let report = meta::meta_evaluate(&human, &metrics, &settings);
     for p in &report.pairs {

@@ -42,3 +42,5 @@ pub mod metrics;
 pub mod plots;
 #[cfg(feature = "engine")]
 pub mod simulate;
+#[cfg(feature = "engine")]
+pub mod adaptive;

@@ -240,6 +240,8 @@ pub enum HitError {
         "a word-order HIT needs {needed} system outputs with distinct references to permute, but it has only {mt_items} system outputs"
     )]
     TooFewMtItems { needed: usize, mt_items: usize },
+    #[error("HIT {hit} must hold {needed} system outputs, not {found}")]
+    WrongSystemItems { hit: usize, needed: usize, found: usize },
     #[error("the maximum permutation degree must be at least 2, not {max_degree}")]
     MaxDegreeTooSmall { max_degree: usize },
     #[error(
@@ -542,6 +544,18 @@ pub fn build_hits(
         Err(HitError::NotEnoughReferences { .. }) => build(Spread::DistinctSegments),
         built => built,
     }
+}
+
+/// Builds one DA HIT (METHOD §2) from exactly `design.system_items()` system outputs chosen
+/// elsewhere (an adaptive design's next HIT: `crate::adaptive`): the same quality-control
+/// partners and sets as [`build_hits`], deterministically from `seed`.
+pub fn build_hit_from(index: usize, system_items: &[Candidate], design: &HitDesign, seed: u64) -> Result<Hit, HitError> {
+    let layout = design.layout()?;
+    if system_items.len() != design.system_items() {
+        return Err(HitError::WrongSystemItems { hit: index, needed: design.system_items(), found: system_items.len() });
+    }
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    place_hit(index, system_items.iter().collect(), design, &layout, &mut rng)
 }
 
 /// Chooses the QC partners among a HIT's SYSTEM items and places everything in sets.

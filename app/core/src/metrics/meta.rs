@@ -34,12 +34,16 @@
 //!
 //! **Segment level** (per metric): Kendall τ-b and τ-c over all cells with both scores (no
 //! grouping; SciPy's definitions); the WMT "Kendall-like" τ on DArr pairs: pairs of outputs of
-//! the same segment whose human scores differ by more than `darr_threshold` (25 points),
+//! the same segment whose human scores differ by **at least** `darr_threshold` (25 points; WMT's
+//! and mt-metrics-eval's `KendallLike`; [`DarrRule::Over`] keeps Assay's earlier "more than"),
 //! (Concordant − Discordant)/(Concordant + Discordant), a metric tie counting as discordant;
 //! acc_eq with tie calibration (Deutsch et al. 2023) over all pairs of systems within each
-//! segment, pooled: a pair is correct when the humans tie and |Δm| ≤ ε, or the humans do not tie,
+//! segment: a pair is correct when the humans tie and |Δm| ≤ ε, or the humans do not tie,
 //! |Δm| > ε and the signs agree; ε is the threshold (0 or one of the |Δm|) that maximises
-//! accuracy, the smallest such one.
+//! accuracy, the smallest such one. By default the accuracy is averaged per segment, each
+//! segment with a pair weighing the same (mt-metrics-eval's `KendallWithTiesOpt(variant="acc23",
+//! average_by="item")`, [`acc23`]); [`AccEqAveraging::Pooled`] keeps Assay's earlier reading, all
+//! pairs pooled ([`acc_eq`]).
 //!
 //! **Between metrics at segment level**: PERM-BOTH on Kendall τ-b (no grouping) over the cells
 //! the humans and both metrics have, each metric's segment scores standardised and oriented by
@@ -75,6 +79,81 @@ pub struct MetaSettings {
     pub darr_threshold: f64,
     /// Randomized tests between systems on every metric and on the humans, and their agreement.
     pub system_tests: Option<SystemTestSettings>,
+    /// Which human differences make a DArr pair (default: at least the threshold, as WMT).
+    #[serde(default)]
+    pub darr_rule: DarrRule,
+    /// How acc_eq's accuracy is averaged (default: per segment, as mt-metrics-eval's acc23).
+    #[serde(default)]
+    pub acc_eq_averaging: AccEqAveraging,
+}
+
+/// Which pairs of outputs the DArr Kendall-like τ counts.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum DarrRule {
+    /// |Δhuman| ≥ threshold: WMT's and mt-metrics-eval's `KendallLike` (the default).
+    #[default]
+    AtLeast,
+    /// |Δhuman| > threshold: Assay's reading before December 2026.
+    Over,
+}
+
+impl DarrRule {
+    pub const ALL: [DarrRule; 2] = [DarrRule::AtLeast, DarrRule::Over];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            DarrRule::AtLeast => "at-least",
+            DarrRule::Over => "over",
+        }
+    }
+
+    pub fn parse(name: &str) -> Option<DarrRule> {
+        DarrRule::ALL.into_iter().find(|r| r.name() == name)
+    }
+
+    /// Whether a human difference `dh` makes a pair.
+    pub fn counts(self, dh: f64, threshold: f64) -> bool {
+        match self {
+            DarrRule::AtLeast => dh.abs() >= threshold,
+            DarrRule::Over => dh.abs() > threshold,
+        }
+    }
+}
+
+/// How acc_eq averages its accuracy over segments.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum AccEqAveraging {
+    /// The mean of the segments' accuracies (mt-metrics-eval's acc23 with `average_by="item"`;
+    /// the default).
+    #[default]
+    PerSegment,
+    /// All pairs pooled: Assay's reading before December 2026.
+    Pooled,
+}
+
+impl AccEqAveraging {
+    pub const ALL: [AccEqAveraging; 2] = [AccEqAveraging::PerSegment, AccEqAveraging::Pooled];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            AccEqAveraging::PerSegment => "per-segment",
+            AccEqAveraging::Pooled => "pooled",
+        }
+    }
+
+    pub fn parse(name: &str) -> Option<AccEqAveraging> {
+        AccEqAveraging::ALL.into_iter().find(|r| r.name() == name)
+    }
+
+    /// acc_eq by this averaging.
+    pub fn compute(self, human: &[Vec<Option<f64>>], metric: &[Vec<Option<f64>>]) -> Result<AccEq> {
+        match self {
+            AccEqAveraging::PerSegment => acc23(human, metric),
+            AccEqAveraging::Pooled => acc_eq(human, metric),
+        }
+    }
 }
 
 impl Default for MetaSettings {
@@ -87,6 +166,8 @@ impl Default for MetaSettings {
             seed: 1,
             darr_threshold: 25.0,
             system_tests: Some(SystemTestSettings::default()),
+            darr_rule: DarrRule::default(),
+            acc_eq_averaging: AccEqAveraging::default(),
         }
     }
 }
@@ -269,15 +350,16 @@ pub struct DarrKendall {
 }
 
 /// `human[s][k]`, `metric[s][k]`: the scores of the outputs of segment s (system k), `None`
-/// where missing. Pairs of outputs of the same segment whose human scores differ by more than
-/// `threshold`; a metric tie is discordant.
-pub fn darr_kendall(human: &[Vec<Option<f64>>], metric: &[Vec<Option<f64>>], threshold: f64) -> Result<DarrKendall> {
+/// where missing. Pairs of outputs of the same segment whose human scores differ by at least
+/// (`rule` [`DarrRule::AtLeast`]) or by more than ([`DarrRule::Over`]) `threshold`; a metric tie
+/// is discordant.
+pub fn darr_kendall(human: &[Vec<Option<f64>>], metric: &[Vec<Option<f64>>], threshold: f64, rule: DarrRule) -> Result<DarrKendall> {
     let (mut c, mut d) = (0, 0);
     for (h, m) in human.iter().zip(metric) {
         for a in 0..h.len() {
             for b in a + 1..h.len() {
                 let (Some(ha), Some(hb), Some(ma), Some(mb)) = (h[a], h[b], m[a], m[b]) else { continue };
-                if (ha - hb).abs() <= threshold {
+                if !rule.counts(ha - hb, threshold) {
                     continue;
                 }
                 if sign(ha - hb) == sign(ma - mb) {
@@ -289,7 +371,7 @@ pub fn darr_kendall(human: &[Vec<Option<f64>>], metric: &[Vec<Option<f64>>], thr
         }
     }
     if c + d == 0 {
-        return Err(StatsError::Empty { what: "DArr Kendall (no pair differs by more than the threshold)" });
+        return Err(StatsError::Empty { what: "DArr Kendall (no pair differs by the threshold)" });
     }
     Ok(DarrKendall { tau: (c as f64 - d as f64) / (c + d) as f64, concordant: c, discordant: d })
 }
@@ -337,6 +419,69 @@ pub fn acc_eq(human: &[Vec<Option<f64>>], metric: &[Vec<Option<f64>>]) -> Result
         }
     }
     Ok(AccEq { accuracy: best as f64 / pairs.len() as f64, epsilon, pairs: pairs.len() })
+}
+
+/// acc_eq averaged per segment: mt-metrics-eval's `KendallWithTiesOpt(variant="acc23",
+/// average_by="item", sample_rate=1)`. Each segment (group) with at least one pair of outputs
+/// having both scores contributes its own accuracy (concordant + tied in both) / pairs, and the
+/// result is their mean; ε, one for all segments, is 0 or one of the |Δm| and maximises that
+/// mean (the smallest such one). `pairs` counts every pair used.
+pub fn acc23(human: &[Vec<Option<f64>>], metric: &[Vec<Option<f64>>]) -> Result<AccEq> {
+    // Operation for operation as mt-metrics-eval's tau_optimization (so that equal accuracies at
+    // two thresholds resolve the same way): pairs in segment order, (a, b) with a < b, sorted
+    // stably by |Δm|; the running sum of the segments' accuracies updated pair by pair.
+    // (|Δm|, segment, correct as scored, correct as a metric tie)
+    let mut pairs: Vec<(f64, usize, bool, bool)> = Vec::new();
+    let mut per_segment: Vec<(i64, i64)> = Vec::new(); // (correct, pairs)
+    for (h, m) in human.iter().zip(metric) {
+        let row = per_segment.len();
+        let (mut c, mut n) = (0, 0);
+        for a in 0..h.len() {
+            for b in a + 1..h.len() {
+                let (Some(ha), Some(hb), Some(ma), Some(mb)) = (h[a], h[b], m[a], m[b]) else { continue };
+                let (dh, dm) = (ha - hb, ma - mb);
+                // As scored: a tie in both, or concordant; as a tie: correct only if the humans tie.
+                let scored = (dh == 0.0 && dm == 0.0) || (dh != 0.0 && dm != 0.0 && sign(dh) == sign(dm));
+                pairs.push((dm.abs(), row, scored, dh == 0.0));
+                c += scored as i64;
+                n += 1;
+            }
+        }
+        if n > 0 {
+            per_segment.push((c, n));
+        }
+    }
+    if pairs.is_empty() {
+        return Err(StatsError::Empty { what: "acc_eq" });
+    }
+    let rows = per_segment.len() as f64;
+    let acc = |(c, n): (i64, i64)| c as f64 / n as f64;
+    let mut total: f64 = 0.0;
+    for r in &per_segment {
+        total += acc(*r);
+    }
+    let (mut thresholds, mut accs) = (vec![0.0f64], vec![total / rows]);
+    pairs.sort_by(|a, b| a.0.total_cmp(&b.0));
+    for &(diff, row, scored, tie) in &pairs {
+        total -= acc(per_segment[row]);
+        per_segment[row].0 += tie as i64 - scored as i64;
+        total += acc(per_segment[row]);
+        let overall = total / rows;
+        if *thresholds.last().expect("starts with 0") == diff {
+            *accs.last_mut().expect("as many as thresholds") = overall;
+        } else {
+            thresholds.push(diff);
+            accs.push(overall);
+        }
+    }
+    // The first maximum (NumPy's argmax).
+    let mut best = 0;
+    for (k, a) in accs.iter().enumerate() {
+        if *a > accs[best] {
+            best = k;
+        }
+    }
+    Ok(AccEq { accuracy: accs[best], epsilon: thresholds[best], pairs: pairs.len() })
 }
 
 /// Percentile bootstrap of several statistics over resampled segments.
@@ -845,8 +990,8 @@ fn segment_level(hs: &[Vec<Option<f64>>], names: &[String], mseg: &[Option<Vec<V
             kendall_b: corr_report(Correlation::KendallB, &x, &y, &format!("{name} segment τ-b"), notes),
             kendall_c,
             pearson: corr_report(Correlation::Pearson, &x, &y, &format!("{name} segment Pearson"), notes),
-            darr_kendall: darr_kendall(&hseg_t, &mt, settings.darr_threshold).map_err(|e| notes.push(format!("{name}: {e}"))).ok(),
-            acc_eq: acc_eq(&hseg_t, &mt).map_err(|e| notes.push(format!("{name}: {e}"))).ok(),
+            darr_kendall: darr_kendall(&hseg_t, &mt, settings.darr_threshold, settings.darr_rule).map_err(|e| notes.push(format!("{name}: {e}"))).ok(),
+            acc_eq: settings.acc_eq_averaging.compute(&hseg_t, &mt).map_err(|e| notes.push(format!("{name}: {e}"))).ok(),
         });
     }
     // Between metrics: PERM-BOTH on τ-b, each metric's cells standardised and oriented.
@@ -1077,9 +1222,11 @@ BLEU_4_closest_cased\tes-en\tnewstest2012\tuk-dan-moses\t0.2240
     fn small_and_degenerate_inputs() {
         assert!(matches!(kendall_tau_c_test(&[1.0, 1.0, 1.0], &[1.0, 2.0, 3.0]), Err(StatsError::ZeroVariance { .. })));
         assert!(acc_eq(&[], &[]).is_err());
-        assert!(darr_kendall(&[vec![Some(50.0), Some(60.0)]], &[vec![Some(1.0), Some(2.0)]], 25.0).is_err());
+        assert!(darr_kendall(&[vec![Some(50.0), Some(60.0)]], &[vec![Some(1.0), Some(2.0)]], 25.0, DarrRule::AtLeast).is_err());
+        assert!(acc23(&[], &[]).is_err());
+        assert!(acc23(&[vec![Some(50.0), None]], &[vec![Some(1.0), Some(2.0)]]).is_err());
         // A metric tie on a DArr pair is discordant.
-        let d = darr_kendall(&[vec![Some(10.0), Some(60.0), Some(90.0)]], &[vec![Some(1.0), Some(1.0), Some(3.0)]], 25.0).unwrap();
+        let d = darr_kendall(&[vec![Some(10.0), Some(60.0), Some(90.0)]], &[vec![Some(1.0), Some(1.0), Some(3.0)]], 25.0, DarrRule::Over).unwrap();
         assert_eq!((d.concordant, d.discordant), (2, 1));
         // Humans tie on (0, 1): calibration picks ε = 1 to count the metric's small gap as a tie.
         let a = acc_eq(&[vec![Some(50.0), Some(50.0), Some(90.0)]], &[vec![Some(1.0), Some(2.0), Some(9.0)]]).unwrap();

@@ -67,7 +67,8 @@ fn pairwise_darr_and_acc_eq_match_brute_force() {
     assert!(pairwise_accuracy(&[1.0], &[2.0]).is_err());
     for c in data["segments"].as_array().unwrap() {
         let (h, m) = (grid(&c["human"]), grid(&c["metric"]));
-        let d = darr_kendall(&h, &m, 25.0).unwrap();
+        // The fixture's brute force counts pairs over the threshold: the earlier reading, by name.
+        let d = darr_kendall(&h, &m, 25.0, DarrRule::Over).unwrap();
         assert_eq!(d.concordant as u64, c["darr"]["concordant"].as_u64().unwrap());
         assert_eq!(d.discordant as u64, c["darr"]["discordant"].as_u64().unwrap());
         let a = acc_eq(&h, &m).unwrap();
@@ -111,4 +112,44 @@ fn perm_both_replayed_in_python() {
         significant += (r.p_value < 0.05) as usize;
     }
     assert_eq!((cases.len(), significant), (3, 1));
+}
+
+/// The defaults against mt-metrics-eval's own code (`tests/fixtures/metrics/mtme_conventions.py`):
+/// the DArr Kendall-like τ counting |Δhuman| ≥ 25 and acc23 averaged per segment, with human
+/// differences of exactly 25, ties and a segment without a pair. The earlier readings, by name,
+/// give other numbers on the cases built for it (so the test can tell them apart).
+#[test]
+fn conventions_match_mt_metrics_eval() {
+    let data: Value = serde_json::from_str(include_str!("../../../../tests/fixtures/metrics/mtme_conventions.json")).expect("valid JSON");
+    let settings = MetaSettings::default();
+    assert_eq!((settings.darr_rule, settings.acc_eq_averaging), (DarrRule::AtLeast, AccEqAveraging::PerSegment));
+    let (mut differ_darr, mut differ_acc) = (0, 0);
+    for c in data["cases"].as_array().unwrap() {
+        let name = c["name"].as_str().unwrap();
+        let (h, m) = (grid(&c["human"]), grid(&c["metric"]));
+        match c["darr"].as_object() {
+            Some(want) => {
+                let d = darr_kendall(&h, &m, settings.darr_threshold, settings.darr_rule).unwrap_or_else(|e| panic!("{name}: {e}"));
+                assert_eq!((d.concordant as u64, d.discordant as u64), (want["concordant"].as_u64().unwrap(), want["discordant"].as_u64().unwrap()), "{name}");
+                assert!((d.tau - want["tau"].as_f64().unwrap()).abs() < 1e-12, "{name}: {} vs {}", d.tau, want["tau"]);
+                let over = darr_kendall(&h, &m, 25.0, DarrRule::Over).map(|o| (o.concordant, o.discordant)).ok();
+                differ_darr += (over != Some((d.concordant, d.discordant))) as usize;
+            }
+            None => assert!(darr_kendall(&h, &m, 25.0, settings.darr_rule).is_err(), "{name}"),
+        }
+        let want = &c["acc23"];
+        let a = settings.acc_eq_averaging.compute(&h, &m).unwrap_or_else(|e| panic!("{name}: {e}"));
+        assert_eq!(a.pairs as u64, want["pairs"].as_u64().unwrap(), "{name}");
+        // (serde_json may read the last bit of a float differently from Python.)
+        assert!((a.epsilon - want["epsilon"].as_f64().unwrap()).abs() < 1e-12, "{name}: ε {} vs {}", a.epsilon, want["epsilon"]);
+        assert!((a.accuracy - want["accuracy"].as_f64().unwrap()).abs() < 1e-12, "{name}: {} vs {}", a.accuracy, want["accuracy"]);
+        let pooled = AccEqAveraging::Pooled.compute(&h, &m).unwrap();
+        differ_acc += ((pooled.accuracy - a.accuracy).abs() > 1e-12) as usize;
+    }
+    assert!(differ_darr >= 3, "the cases must tell ≥ 25 from > 25: {differ_darr}");
+    assert!(differ_acc >= 2, "the cases must tell per-segment from pooled: {differ_acc}");
+    assert_eq!(DarrRule::parse("over"), Some(DarrRule::Over));
+    assert_eq!(AccEqAveraging::parse("pooled"), Some(AccEqAveraging::Pooled));
+    assert_eq!(AccEqAveraging::parse("per-segment"), Some(AccEqAveraging::PerSegment));
+    assert_eq!(DarrRule::parse("more"), None);
 }
