@@ -320,6 +320,18 @@ test('an annotator does a whole word-order HIT by keyboard and mouse', async () 
       assert.equal(await focused(), 'q1-box-2', 'back to the box chosen');
       assert.equal(await page.evaluate(() => document.querySelectorAll('#q1 .box[tabindex="0"]').length), 1);
       assert.match(await page.textContent('#key-legend'), /next question/);
+      // On a phone (390 px) the same screen fits and a tap chooses a box, which becomes its
+      // question's tab stop (nothing is sent from there).
+      const phone = await browser.newContext({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true, storageState: await context.storageState() });
+      const small = await openHydrated(phone, page.url());
+      await small.waitForSelector('#q2 .box');
+      await small.tap('#q2-box-4');
+      assert.equal(await small.getAttribute('#q2-box-4', 'aria-checked'), 'true');
+      assert.equal(await small.getAttribute('#q2-box-4', 'tabindex'), '0', 'the chosen box is the tab stop');
+      assert.equal(await small.evaluate(() => document.querySelectorAll('#q2 .box[tabindex="0"]').length), 1);
+      const overflow = await small.evaluate(() => document.scrollingElement.scrollWidth - window.innerWidth);
+      assert.ok(overflow <= 0, `no sideways scrolling on a phone (${overflow} px too wide)`);
+      await phone.close();
       await page.keyboard.press('Enter');
       expected.push([1 / 4, 1]);
       continue;

@@ -940,6 +940,8 @@ pub async fn dry_run_as(
     let design = DryRunDesign {
         task,
         design: HitDesign { length: s.hit_length, bad_refs: s.bad_refs, repeats: s.repeats, refs: s.refs, sets: s.sets },
+        // The protocol's own HITs: a ranking design is simulated as screens of blocks.
+        ranking: (protocol::for_task(task).hit_plan() == HitPlan::Blocks).then(|| ranking_design(s)),
         wanted: wanted(s),
         redundancy: s.redundancy.max(1),
         systems: draft.systems.len(),

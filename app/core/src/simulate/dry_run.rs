@@ -6,9 +6,14 @@
 
 use std::collections::HashMap;
 
-use super::{CrowdConfig, SimError, WorkerKind, simulate};
+use rand::seq::SliceRandom;
+use rand::Rng;
+
+use super::{CrowdConfig, SimError, SimJudgment, SimTruth, WorkerKind, World, mturk_id, simulate};
 use crate::analysis::{AnalysisSettings, BootstrapSettings, JudgmentNames, JudgmentSet, TimeBasis, analyse};
-use crate::hit::{HitDesign, JudgmentsWanted};
+use crate::hit::{HitDesign, HitError, JudgmentsWanted, RankingDesign, build_ranking_hits};
+use crate::model::ItemType;
+use crate::protocol::HitPlan;
 use crate::model::TaskKind;
 use crate::report::{DryRunCrowd, DryRunReport};
 
@@ -17,6 +22,9 @@ use crate::report::{DryRunCrowd, DryRunReport};
 pub struct DryRunDesign {
     pub task: TaskKind,
     pub design: HitDesign,
+    /// Relative ranking's screens, for a protocol whose HITs are blocks of outputs: its HITs are
+    /// built and ranked as such (`None` for the others).
+    pub ranking: Option<RankingDesign>,
     pub wanted: JudgmentsWanted,
     /// Workers per HIT.
     pub redundancy: usize,
@@ -63,17 +71,25 @@ pub fn dry_run(design: &DryRunDesign, crowd: &DryRunCrowd, runs: usize, seed: u6
             (WorkerKind::RandomClicker, careless - careless / 2),
         ];
         let mut set = JudgmentSet::new(TimeBasis::PerHit);
-        let truth = simulate(&config, |j| {
+        // The protocol's own question and simulated workers: what its campaign's analysis reads.
+        let protocol = crate::protocol::for_task(design.task);
+        let scale = protocol.questions().first().map_or(crate::report::Scale::Continuous, |q| q.scale);
+        let sink = |j: &SimJudgment| {
             let lang_pair = format!("{}-{}", config.src, config.trg);
             let hit = j.hit.to_string();
             set.push(
-                JudgmentNames { worker: &j.worker, hit: &hit, system: &j.sys_id, segment: &j.sid, lang_pair: &lang_pair, task: "dry-run", scale: crate::report::Scale::Continuous },
+                JudgmentNames { worker: &j.worker, hit: &hit, system: &j.sys_id, segment: &j.sid, lang_pair: &lang_pair, task: protocol.simulated_name(), scale },
                 j.item_type,
                 j.score,
                 j.hit_seconds as f32,
             );
             Ok(())
-        })?;
+        };
+        let truth = match (protocol.hit_plan(), &design.ranking) {
+            (HitPlan::Blocks, Some(ranking)) => simulate_ranking(&config, ranking, sink)?,
+            (HitPlan::Blocks, None) => return Err(SimError::Hit(HitError::Ranking("the dry run of a ranking design needs its screens".into()))),
+            (HitPlan::Items | HitPlan::WordOrderPairs | HitPlan::Documents, _) => simulate(&config, sink)?,
+        };
         report.hits = truth.hits;
         report.judgments = truth.judgments;
         let settings = AnalysisSettings {
@@ -125,9 +141,63 @@ pub fn dry_run(design: &DryRunDesign, crowd: &DryRunCrowd, runs: usize, seed: u6
     Ok(report)
 }
 
+/// Seconds a careful worker spends on one output of a ranking block.
+const RANK_SECONDS: f64 = 9.0;
+
+/// Relative ranking's HITs (blocks of outputs on screens, METHOD's WMT 2012 design) done by the
+/// simulated crowd: each block ranked as a whole by the worker's own ranking (careful workers by
+/// quality with a little noise and ties for what is close; random clickers at random; constant
+/// ones all first), a degraded copy's quality its original's less the bad-reference damage;
+/// each output's judgment is the stored score of its rank, (N − rank)/(N − 1).
+fn simulate_ranking(config: &CrowdConfig, design: &RankingDesign, mut sink: impl FnMut(&SimJudgment) -> std::io::Result<()>) -> Result<SimTruth, SimError> {
+    let mut world = World::of(config)?;
+    let hits = build_ranking_hits(&world.candidates, design, &[], config.wanted, config.seed ^ 0x5241_4e4b)?;
+    let mut pool: Vec<usize> = (0..world.workers.len()).collect();
+    let mut judgments = 0;
+    for hit in &hits {
+        let hit_id = mturk_id(&mut world.rng);
+        let (chosen, _) = pool.partial_shuffle(&mut world.rng, config.assignments_per_hit);
+        for w in chosen.to_vec() {
+            let mut buf: Vec<SimJudgment> = Vec::with_capacity(hit.items.len());
+            let mut at = 0;
+            while at < hit.items.len() {
+                let (screen, segment) = (hit.items[at].screen, &hit.items[at].segment);
+                let end = at + hit.items[at..].iter().take_while(|it| it.screen == screen && &it.segment == segment).count();
+                let block = &hit.items[at..end];
+                let systems: Vec<String> = block.iter().map(|it| it.system.clone().unwrap_or_default()).collect();
+                let qualities: Vec<f64> = block
+                    .iter()
+                    .zip(&systems)
+                    .map(|(it, sys)| {
+                        let s = world.system_ids.iter().position(|x| x == sys).unwrap_or(0);
+                        let g = it.segment.parse::<usize>().unwrap_or(1).saturating_sub(1);
+                        let q = world.quality[s][g];
+                        if it.item_type == ItemType::BadRef { (q - config.bad_ref_drop * (0.6 + 0.8 * world.rng.random::<f64>())).max(0.0) } else { q }
+                    })
+                    .collect();
+                let worker = &world.workers[w];
+                let ranks = worker.rank(&qualities, &mut world.rng);
+                for ((it, sys), &rank) in block.iter().zip(&systems).zip(&ranks) {
+                    let seconds = worker.seconds(RANK_SECONDS, &mut world.rng);
+                    let score = crate::protocol::ranking::score_of_rank(rank, block.len());
+                    buf.push(SimJudgment::of(&hit_id, &worker.id, hit, it, sys, hit.items.len(), score, seconds));
+                }
+                at = end;
+            }
+            let total = buf.iter().map(|j| j.item_seconds).sum::<f64>().round();
+            for j in &mut buf {
+                j.hit_seconds = total;
+                sink(j)?;
+            }
+            judgments += buf.len();
+        }
+    }
+    Ok(world.truth(config, hits.len(), judgments))
+}
+
 /// HITs the design builds, estimated from its numbers (the simulator builds the real ones).
 fn design_hits(d: &DryRunDesign) -> usize {
-    let per_hit = d.design.system_items().max(1);
+    let per_hit = d.ranking.as_ref().map_or_else(|| d.design.system_items(), RankingDesign::system_items).max(1);
     let wanted = match d.wanted {
         JudgmentsWanted::PerSystem(n) => n * d.systems,
         JudgmentsWanted::PerSegment(n) => n * d.systems * d.segments,
@@ -143,6 +213,7 @@ mod tests {
         DryRunDesign {
             task: TaskKind::DaAdequacy,
             design: HitDesign::default(),
+            ranking: None,
             wanted: JudgmentsWanted::PerSystem(wanted),
             redundancy: 1,
             systems: 4,
@@ -173,5 +244,36 @@ mod tests {
         // finite test set).
         let flat = dry_run(&design(1400), &DryRunCrowd { spread: 0.0, ..crowd }, 3, 1).unwrap();
         assert!(flat.pairs_separated < 0.6 * big.pairs_separated, "{flat:?}");
+    }
+
+    /// The dry run of a ranking design simulates ranking (issue 38): its HITs are screens of
+    /// blocks, every output's judgment a rank's score, and its quality control the sign test on
+    /// degraded copies, which removes careless rankers and keeps careful ones.
+    #[test]
+    fn a_ranking_design_is_ranked_in_its_dry_run() {
+        let ranking = RankingDesign { screens: 5, blocks_per_screen: 3, outputs: 5, degraded_blocks: 4, repeated_screens: 1, gold_blocks: 0 };
+        let d = DryRunDesign {
+            task: TaskKind::Ranking,
+            design: HitDesign::default(),
+            ranking: Some(ranking),
+            wanted: JudgmentsWanted::PerSystem(600),
+            redundancy: 1,
+            systems: 6,
+            segments: 60,
+        };
+        let crowd = DryRunCrowd { careful: 70.0, noisy: 0.0, careless: 30.0, workers: 0, spread: 40.0, alpha: 0.05 };
+        let report = dry_run(&d, &crowd, 2, 3).unwrap();
+        // Every HIT holds 5 screens of 3 blocks of 5 outputs: 75 judgments a worker.
+        assert!(report.hits > 0 && report.judgments == report.hits * 75, "{report:?}");
+        // The random half of the careless crowd fails the sign test; the constant half (every
+        // output first: all ties) gives no decisive pair.
+        assert!(report.careless_removed > 0.4 * (report.careless_removed + report.careless_kept), "{report:?}");
+        assert!(report.workers_removed - report.careless_removed < 0.1 * report.workers, "{report:?}");
+        assert!(report.separated_in_true_order > 0.9, "{report:?}");
+        // Simulated as DA instead, the same HITs would hold DA's 100 items.
+        let as_da = dry_run(&DryRunDesign { task: TaskKind::DaAdequacy, ranking: None, ..d.clone() }, &crowd, 2, 3).unwrap();
+        assert_eq!(as_da.judgments % 100, 0);
+        // A ranking design without its screens is refused, not simulated as DA.
+        assert!(dry_run(&DryRunDesign { ranking: None, ..d }, &crowd, 2, 3).is_err());
     }
 }

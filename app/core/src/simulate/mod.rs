@@ -295,54 +295,70 @@ fn mturk_id(rng: &mut ChaCha8Rng) -> String {
         .collect()
 }
 
+/// What a simulated campaign is made of before its HITs: the systems, the true quality of
+/// their outputs and of the references, the crowd and the candidates (every system's output
+/// of every segment). Shared by every protocol's simulation.
+pub(crate) struct World {
+    pub(crate) rng: ChaCha8Rng,
+    pub(crate) system_ids: Vec<String>,
+    /// `quality[s][g]`: true quality of system s's output for segment g (segment ids `g + 1`).
+    pub(crate) quality: Vec<Vec<f64>>,
+    pub(crate) ref_quality: Vec<f64>,
+    workers: Vec<Worker>,
+    pub(crate) candidates: Vec<Candidate>,
+}
+
+impl World {
+    pub(crate) fn of(config: &CrowdConfig) -> Result<World, SimError> {
+        let k = config.system_quality.len();
+        if k == 0 || config.segments == 0 {
+            return Err(SimError::EmptyCampaign);
+        }
+        let total_workers: usize = config.workers.iter().map(|w| w.1).sum();
+        if total_workers == 0 {
+            return Err(SimError::NoWorkers);
+        }
+        if config.assignments_per_hit > total_workers || config.assignments_per_hit == 0 {
+            return Err(SimError::TooFewWorkers { assignments: config.assignments_per_hit, workers: total_workers });
+        }
+        let mut rng = ChaCha8Rng::seed_from_u64(config.seed);
+        let system_ids: Vec<String> = (1..=k).map(|i| format!("sys{i:02}")).collect();
+        let difficulty: Vec<f64> = (0..config.segments).map(|_| config.segment_sd * normal(&mut rng)).collect();
+        let quality: Vec<Vec<f64>> = config
+            .system_quality
+            .iter()
+            .map(|&q| difficulty.iter().map(|&d| (q + d + config.output_sd * normal(&mut rng)).clamp(0.0, 100.0)).collect())
+            .collect();
+        let ref_quality: Vec<f64> = difficulty.iter().map(|_| (config.reference_quality + 4.0 * normal(&mut rng)).clamp(0.0, 100.0)).collect();
+        let workers = draw_crowd(&config.workers, &mut rng);
+        let candidates: Vec<Candidate> =
+            system_ids.iter().flat_map(|s| (1..=config.segments).map(move |g| Candidate::new(s.clone(), g.to_string()))).collect();
+        Ok(World { rng, system_ids, quality, ref_quality, workers, candidates })
+    }
+
+    /// The truth behind a simulation of `config` that built `hits` HITs and stored `judgments`.
+    pub(crate) fn truth(&self, config: &CrowdConfig, hits: usize, judgments: usize) -> SimTruth {
+        let mut order: Vec<usize> = (0..self.system_ids.len()).collect();
+        order.sort_by(|&a, &b| config.system_quality[b].total_cmp(&config.system_quality[a]));
+        SimTruth {
+            systems: self.system_ids.iter().cloned().zip(config.system_quality.iter().copied()).collect(),
+            system_order: order.iter().map(|&i| self.system_ids[i].clone()).collect(),
+            workers: self.workers.iter().map(|w| (w.id.clone(), w.kind)).collect(),
+            hits,
+            judgments,
+        }
+    }
+}
+
 /// Runs the simulated campaign, calling `sink` for every judgment in file order
 /// (HIT by HIT, worker by worker, item by item). Deterministic from `config.seed`.
 pub fn simulate(
     config: &CrowdConfig,
     mut sink: impl FnMut(&SimJudgment) -> io::Result<()>,
 ) -> Result<SimTruth, SimError> {
-    let k = config.system_quality.len();
-    if k == 0 || config.segments == 0 {
-        return Err(SimError::EmptyCampaign);
-    }
-    let total_workers: usize = config.workers.iter().map(|w| w.1).sum();
-    if total_workers == 0 {
-        return Err(SimError::NoWorkers);
-    }
-    if config.assignments_per_hit > total_workers || config.assignments_per_hit == 0 {
-        return Err(SimError::TooFewWorkers {
-            assignments: config.assignments_per_hit,
-            workers: total_workers,
-        });
-    }
-    let mut rng = ChaCha8Rng::seed_from_u64(config.seed);
-    let system_ids: Vec<String> = (1..=k).map(|i| format!("sys{i:02}")).collect();
-    let difficulty: Vec<f64> = (0..config.segments)
-        .map(|_| config.segment_sd * normal(&mut rng))
-        .collect();
-    // quality[s][g]: true quality of system s's output for segment g.
-    let quality: Vec<Vec<f64>> = config
-        .system_quality
-        .iter()
-        .map(|&q| {
-            difficulty
-                .iter()
-                .map(|&d| (q + d + config.output_sd * normal(&mut rng)).clamp(0.0, 100.0))
-                .collect()
-        })
-        .collect();
-    let ref_quality: Vec<f64> = difficulty
-        .iter()
-        .map(|_| (config.reference_quality + 4.0 * normal(&mut rng)).clamp(0.0, 100.0))
-        .collect();
-    let workers = draw_crowd(&config.workers, &mut rng);
-
-    let candidates: Vec<Candidate> = system_ids
-        .iter()
-        .flat_map(|s| (1..=config.segments).map(move |g| Candidate::new(s.clone(), g.to_string())))
-        .collect();
+    let mut world = World::of(config)?;
     let hits = build_hits(
-        &candidates,
+        &world.candidates,
         &config.design,
         config.wanted,
         config.seed ^ 0x4849_5453,
@@ -352,12 +368,12 @@ pub fn simulate(
         crate::protocol::Beside::Nothing => 13.0,
         crate::protocol::Beside::Reference | crate::protocol::Beside::Source => 18.0,
     };
-    let sys_index = |id: &str| system_ids.iter().position(|s| s == id);
+    let sys_index = |id: &str| world.system_ids.iter().position(|s| s == id);
     let mut judgments = 0usize;
     let mut buf: Vec<SimJudgment> = Vec::with_capacity(config.design.length);
-    let mut pool: Vec<usize> = (0..workers.len()).collect();
+    let mut pool: Vec<usize> = (0..world.workers.len()).collect();
     for hit in &hits {
-        let hit_id = mturk_id(&mut rng);
+        let hit_id = mturk_id(&mut world.rng);
         // True quality and system of each item (REF: the partner's system).
         let items: Vec<(f64, String)> = hit
             .items
@@ -371,25 +387,25 @@ pub fn simulate(
                     .unwrap_or_default();
                 let s = sys_index(&sys).unwrap_or(0);
                 let (q, drop) = match it.item_type {
-                    ItemType::Ref => (ref_quality[g], 0.0),
+                    ItemType::Ref => (world.ref_quality[g], 0.0),
                     ItemType::BadRef => (
-                        quality[s][g],
-                        config.bad_ref_drop * (0.6 + 0.8 * rng.random::<f64>()),
+                        world.quality[s][g],
+                        config.bad_ref_drop * (0.6 + 0.8 * world.rng.random::<f64>()),
                     ),
-                    _ => (quality[s][g], 0.0),
+                    _ => (world.quality[s][g], 0.0),
                 };
                 ((q - drop).max(0.0), sys)
             })
             .collect();
-        let (chosen, _) = pool.partial_shuffle(&mut rng, config.assignments_per_hit);
+        let (chosen, _) = pool.partial_shuffle(&mut world.rng, config.assignments_per_hit);
         let chosen: Vec<usize> = chosen.to_vec();
         for &w in &chosen {
-            let worker = &workers[w];
+            let worker = &world.workers[w];
             buf.clear();
             let mut total = 0.0;
             for (it, (q, sys)) in hit.items.iter().zip(&items) {
-                let score = worker.score(*q, &mut rng);
-                let secs = worker.seconds(base_seconds, &mut rng);
+                let score = worker.score(*q, &mut world.rng);
+                let secs = worker.seconds(base_seconds, &mut world.rng);
                 total += secs;
                 buf.push(SimJudgment::of(&hit_id, &worker.id, hit, it, sys, config.design.length, score, secs));
             }
@@ -401,19 +417,7 @@ pub fn simulate(
             judgments += buf.len();
         }
     }
-    let mut order: Vec<usize> = (0..k).collect();
-    order.sort_by(|&a, &b| config.system_quality[b].total_cmp(&config.system_quality[a]));
-    Ok(SimTruth {
-        systems: system_ids
-            .iter()
-            .cloned()
-            .zip(config.system_quality.iter().copied())
-            .collect(),
-        system_order: order.iter().map(|&i| system_ids[i].clone()).collect(),
-        workers: workers.iter().map(|w| (w.id.clone(), w.kind)).collect(),
-        hits: hits.len(),
-        judgments,
-    })
+    Ok(world.truth(config, hits.len(), judgments))
 }
 
 /// A simulated comparison study (METHOD §7): the best system of an old evaluation on its test
