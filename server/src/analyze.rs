@@ -216,6 +216,15 @@ pub struct SimulateArgs {
     /// Benchmark: the adaptive design's warm-up share of the budget (HITs built as today).
     #[arg(long, default_value_t = 0.01)]
     pub warm_up: f64,
+    /// Replay recorded judgments (any file `assay analyze --input` reads) instead of simulating:
+    /// each request for a system's output of a segment is answered with a recorded score of it,
+    /// each used once; writes `--out DIR/replay.json`. The language pair (and task) with the
+    /// most judgments is replayed.
+    #[arg(long, conflicts_with_all = ["campaign", "truth"])]
+    pub replay: Option<PathBuf>,
+    /// Task of an Appraise CSV given as --replay (as `assay analyze --task`).
+    #[arg(long, default_value = "da", requires = "replay")]
+    pub task: String,
 }
 
 /// `assay simulate`.
@@ -302,7 +311,109 @@ fn simulate_designs(args: SimulateArgs) -> CliResult<()> {
     Ok(())
 }
 
+/// The recorded SYSTEM scores of the file's largest language pair (and task), by system and
+/// segment, and that group's name.
+fn replay_data(path: &Path, task: &str) -> CliResult<(assay_core::adaptive::replay::ReplayData, String)> {
+    use std::collections::BTreeMap;
+    let format = detect_format(path)?;
+    // (group, system, segment, score)
+    let mut rows: Vec<(String, String, String, f64)> = Vec::new();
+    match format {
+        InputFormat::EsaCsv | InputFormat::EsaJsonl => {
+            let file = File::open(path).map_err(CliError::open(path))?;
+            let reader = std::io::BufReader::new(file);
+            let data = match format {
+                InputFormat::EsaCsv => app::analysis::esa::read_esa_csv(reader),
+                _ => app::analysis::esa::read_esa_jsonl(reader),
+            }
+            .map_err(CliError::bad(path))?;
+            for r in data.ratings.iter().filter(|r| r.item_type == "TGT" && !r.complete_document) {
+                rows.push((r.pair.clone(), r.system.clone(), r.item.clone(), r.score));
+            }
+        }
+        InputFormat::Auto | InputFormat::Graham | InputFormat::Appraise | InputFormat::AssayCsv | InputFormat::AssayJsonl => {
+            let (set, _, _) = read_file(path, format, task)?;
+            for j in set.records.iter().filter(|j| j.item_type == app::model::ItemType::System) {
+                let group = format!("{} {}", set.lang_pairs.name(u32::from(j.lang_pair)), set.tasks.name(u32::from(j.task)));
+                rows.push((group, set.systems.name(j.system).to_string(), set.segments.name(j.segment).to_string(), j.score));
+            }
+        }
+        other => return Err(CliError::usage(format!("--replay reads scored judgments (DA, ESA); {} files hold none", other.as_str()))),
+    }
+    let mut sizes: BTreeMap<&str, usize> = BTreeMap::new();
+    for r in &rows {
+        *sizes.entry(r.0.as_str()).or_default() += 1;
+    }
+    let group = sizes.iter().max_by(|a, b| a.1.cmp(b.1).then(b.0.cmp(a.0))).map(|(g, _)| g.to_string()).ok_or_else(|| CliError::input(path, "no scored system outputs to replay"))?;
+    let mut systems: BTreeMap<String, usize> = BTreeMap::new();
+    let mut segments: BTreeMap<String, usize> = BTreeMap::new();
+    for r in rows.iter().filter(|r| r.0 == group) {
+        let n = systems.len();
+        systems.entry(r.1.clone()).or_insert(n);
+        let n = segments.len();
+        segments.entry(r.2.clone()).or_insert(n);
+    }
+    let mut cells = vec![vec![Vec::new(); segments.len()]; systems.len()];
+    for r in rows.iter().filter(|r| r.0 == group) {
+        cells[systems[&r.1]][segments[&r.2]].push(r.3);
+    }
+    let by_index = |m: BTreeMap<String, usize>| {
+        let mut v: Vec<(usize, String)> = m.into_iter().map(|(k, i)| (i, k)).collect();
+        v.sort();
+        v.into_iter().map(|(_, k)| k).collect::<Vec<String>>()
+    };
+    Ok((assay_core::adaptive::replay::ReplayData { systems: by_index(systems), segments: by_index(segments), cells }, group))
+}
+
+/// `assay simulate --replay FILE …`: writes `DIR/replay.json`.
+fn simulate_replay(args: SimulateArgs, path: PathBuf) -> CliResult<()> {
+    use assay_core::adaptive::replay;
+    let adaptive: &[bool] = match args.design.as_deref().unwrap_or("both") {
+        "both" => &[true, false],
+        "adaptive" => &[true],
+        "uniform" => &[false],
+        other => return Err(CliError::usage(format!("--design must be adaptive, uniform or both, not {other:?}"))),
+    };
+    let out = args.out.clone().ok_or_else(|| CliError::usage("--replay needs --out DIR"))?;
+    let runs = args.runs.unwrap_or(100);
+    if runs == 0 {
+        return Err(CliError::usage("--runs must be at least 1"));
+    }
+    let settings = assay_core::adaptive::AdaptiveSettings { alpha: args.alpha, delta: args.delta, warm_up: 0.0, budget: usize::MAX, ..Default::default() };
+    settings.validate().map_err(|e| CliError::usage(e.to_string()))?;
+    let (data, group) = replay_data(&path, &args.task)?;
+    if data.systems.len() < 2 {
+        return Err(CliError::input(&path, format!("{group}: {} system(s); a replay needs at least two", data.systems.len())));
+    }
+    eprintln!("assay: replaying {group}: {} systems, {} segments, {} judgments", data.systems.len(), data.segments.len(), data.available());
+    let mut report = serde_json::Map::new();
+    for &a in adaptive {
+        let name = if a { "adaptive" } else { "uniform" };
+        let summary = replay::replay_design(&data, &settings, a, runs, args.seed).map_err(|e| CliError::usage(e.to_string()))?;
+        eprintln!(
+            "assay: {name}: judgments median {} of {} (q1 {}, q3 {}); pairs decided {}, disagreeing {}, too close {}, open {}; {} runs ran out of judgments",
+            summary.judgments_median, summary.judgments_available, summary.judgments_q1, summary.judgments_q3, summary.pairs_decided,
+            summary.pairs_disagreeing, summary.pairs_too_close, summary.pairs_open, summary.runs_exhausted
+        );
+        report.insert(name.into(), serde_json::to_value(&summary).map_err(|e| CliError::other(e.to_string()))?);
+    }
+    report.insert("full_analysis".into(), serde_json::to_value(data.full_analysis()).map_err(|e| CliError::other(e.to_string()))?);
+    report.insert("settings".into(), serde_json::json!({
+        "file": path.display().to_string(), "replayed": group, "seed": args.seed, "alpha": settings.alpha, "delta": settings.delta,
+        "multiplicity": "Bonferroni: alpha / pairs",
+    }));
+    std::fs::create_dir_all(&out).map_err(CliError::io(format!("create {}", out.display())))?;
+    let file = out.join("replay.json");
+    let text = serde_json::to_string_pretty(&serde_json::Value::Object(report)).map_err(|e| CliError::other(e.to_string()))?;
+    std::fs::write(&file, text + "\n").map_err(CliError::io(format!("write {}", file.display())))?;
+    eprintln!("assay: wrote {}", file.display());
+    Ok(())
+}
+
 fn simulate_file(args: SimulateArgs) -> CliResult<()> {
+    if let Some(path) = args.replay.clone() {
+        return simulate_replay(args, path);
+    }
     if args.design.is_some() || args.runs.is_some() {
         return simulate_designs(args);
     }

@@ -34,6 +34,7 @@
 
 pub mod bench;
 pub mod cs;
+pub mod replay;
 
 use serde::{Deserialize, Serialize};
 

@@ -230,3 +230,33 @@ fn adaptive_spends_less_than_uniform_on_a_spread_field() {
     // Deterministic from the seed.
     assert_eq!(simulate_run(&config, Design::Adaptive, 3).unwrap(), simulate_run(&config, Design::Adaptive, 3).unwrap());
 }
+
+#[test]
+fn replay_uses_each_recorded_score_once_and_stops() {
+    use super::replay::{ReplayData, replay_design, replay_run};
+    // Three systems, 400 segments, one score per cell: 40 points apart (0 vs 1 vs 2), a clear order.
+    let mut x: u64 = 11;
+    let mut noise = || {
+        x = x.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+        ((x >> 11) as f64 / (1u64 << 53) as f64 - 0.5) * 30.0
+    };
+    let cells: Vec<Vec<Vec<f64>>> = [85.0, 45.0, 5.0].iter().map(|&m| (0..400).map(|_| vec![(m + noise()).clamp(0.0, 100.0)]).collect()).collect();
+    let data = ReplayData { systems: vec!["a".into(), "b".into(), "c".into()], segments: (0..400).map(|g| g.to_string()).collect(), cells };
+    assert_eq!(data.available(), 1200);
+    let full = data.full_analysis();
+    assert_eq!(full.systems.iter().map(|s| s.0.as_str()).collect::<Vec<_>>(), ["a", "b", "c"]);
+    let s = settings(0.05);
+    for adaptive in [false, true] {
+        let o = replay_run(&data, &s, adaptive, 1).unwrap();
+        assert!(!o.exhausted && o.decided == 3 && o.disagreeing == 0, "{adaptive}: {o:?}");
+        assert!(o.judgments < 1200, "{adaptive}: {o:?}");
+    }
+    let sum = replay_design(&data, &s, true, 5, 2).unwrap();
+    assert_eq!((sum.runs, sum.judgments_available, sum.pairs_decided), (5, 1200, 15));
+    // Too little data: the replay runs out and says so.
+    let small = ReplayData { cells: data.cells.iter().map(|c| c[..3].to_vec()).collect(), segments: data.segments[..3].to_vec(), ..data.clone() };
+    for adaptive in [false, true] {
+        let o = replay_run(&small, &s, adaptive, 1).unwrap();
+        assert!(o.exhausted && o.judgments <= 9, "{adaptive}: {o:?}");
+    }
+}
