@@ -318,6 +318,16 @@ pub(super) fn text(t: Text) -> &'static str {
         Text::HomeTaskRanking => "順位付け",
         Text::HomeTaskEsa => "誤りの箇所",
         Text::HomeTaskMqm => "カテゴリ付きの誤り",
+        Text::HomeTaskPairwise => "一対比較",
+        Text::StatementPairwise => "どちらの訳文が良いですか？",
+        Text::InstructionsPairwise => "{source}の文が 1 つと、その{target}への訳文が 2 つ並べて表示されます（スマートフォンでは上下に）。良い方の訳文を選んでください：
+- A：1 つ目の訳文（左または上）の方が良い；
+- B：2 つ目の訳文（右または下）の方が良い；
+- ほぼ同じ：どちらもはっきりとは良くない。
+
+良い訳文とは、原文の内容を漏れなく正しく、自然な{target}で伝えている訳文です。
+
+キーボードでは：A は 1、B は 2、ほぼ同じは 3（または矢印キーで選択肢を移動）；Enter で次へ進みます。前のペアには戻れません。",
         Text::SignOut => "ログアウト",
     }
 }

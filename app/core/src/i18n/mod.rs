@@ -517,6 +517,11 @@ messages! {
         HomeTaskRanking,
         HomeTaskEsa,
         HomeTaskMqm,
+        /// Pairwise preference: its name in the lists, statement and instructions page
+        /// (`{target}`, `{source}`: language names).
+        HomeTaskPairwise,
+        StatementPairwise,
+        InstructionsPairwise,
         /// The header's button of a signed-in annotator.
         SignOut,
     }

@@ -229,6 +229,9 @@ pub enum Feedback {
     SpansAndScore,
     /// Errors marked with their category (MQM, no score).
     Spans,
+    /// Which of two translations was the better one (pairwise preference: the human
+    /// translation against a degraded copy of it).
+    Choice,
 }
 
 /// [`Protocol::practice_matches`] of a protocol whose questions are numbers: each numeric
@@ -248,6 +251,10 @@ pub enum HitPlan {
     Blocks,
     /// Whole documents sized by expected time, with degraded and repeated copies (ESA, MQM).
     Documents,
+    /// Pairs of two systems' outputs of one source, the side shown on the left drawn per
+    /// item; degraded copies against their own original and repeated pairs with the sides
+    /// swapped (pairwise preference, `hit::build_pair_hits`).
+    Pairs,
 }
 
 /// What a screen shows beside the text judged.
@@ -353,6 +360,7 @@ pub fn for_task(task: TaskKind) -> &'static dyn Protocol {
         TaskKind::Ranking => &ranking::Ranking,
         TaskKind::Esa => &esa::ErrorSpans,
         TaskKind::Mqm => &mqm::Mqm,
+        TaskKind::Pairwise => &pairwise::PairwisePreference,
     }
 }
 
