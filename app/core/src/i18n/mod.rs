@@ -304,6 +304,14 @@ messages! {
         RankBest,
         RankWorst,
         RankN,
+        /// Pairwise preference: the two outputs' labels, the three choices (a radio group), the
+        /// hint until one is chosen.
+        PairTranslationA,
+        PairTranslationB,
+        PairPickA,
+        PairPickB,
+        PairPickSame,
+        PairChoose,
         /// The completion page.
         Complete,
         Saved,

@@ -229,9 +229,6 @@ pub enum Feedback {
     SpansAndScore,
     /// Errors marked with their category (MQM, no score).
     Spans,
-    /// Which of two translations was the better one (pairwise preference: the human
-    /// translation against a degraded copy of it).
-    Choice,
 }
 
 /// [`Protocol::practice_matches`] of a protocol whose questions are numbers: each numeric

@@ -21,6 +21,8 @@
 #[cfg(feature = "engine")]
 pub mod bradley_terry;
 #[cfg(feature = "engine")]
+pub mod campaign;
+#[cfg(feature = "engine")]
 pub mod files;
 #[cfg(feature = "engine")]
 pub mod qc;
