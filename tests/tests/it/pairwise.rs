@@ -160,5 +160,23 @@ both_backends! {
         assert_eq!((row("Delta")[6], row("Delta")[1]), ("0", ""), "{csv}");
         let at = |name: &str| rows.iter().position(|r| r[0] == name).unwrap();
         assert!(at("Alpha") < at("Delta"), "{csv}");
+
+        // The results page: the same ratings, the workers left out, the heatmap, the file offered.
+        let r = org
+            .call("campaign_results", &[("campaign_id", id.to_string().as_str()), ("exclude_ref", "false"), ("exclude_bad_ref", "false"), ("per_segment", "false"), ("wilcoxon", "false")])
+            .await;
+        assert_eq!(r.status, 200, "{}", r.body);
+        let view = r.json();
+        let p = &view["pairwise"];
+        assert_eq!(p["lang_pair"], "en-de", "{p}");
+        assert_eq!((p["workers"].as_u64(), p["workers_failing"].as_u64(), p["judgments_kept"].as_u64(), p["judgments_left_out"].as_u64()), (Some(2), Some(1), Some(10), Some(10)), "{p}");
+        let page_rows = p["rows"].as_array().unwrap();
+        assert_eq!(page_rows.iter().map(|r| r["system"].as_str().unwrap()).collect::<Vec<_>>(), rows.iter().map(|r| r[0]).collect::<Vec<_>>(), "{p}");
+        let alpha = page_rows.iter().find(|r| r["system"] == "Alpha").unwrap();
+        assert!(alpha["rating"].is_null() && alpha["no_rating"].as_str().is_some_and(|w| w.contains("no finite rating")), "{alpha}");
+        let svg = p["heatmap_svg"].as_str().unwrap();
+        assert!(svg.contains("win-rate") && svg.contains("<desc>") && svg.matches("<rect class=\"cell\"").count() == 16, "{svg}");
+        let files: Vec<&str> = view["export_files"].as_array().unwrap().iter().map(|f| f.as_str().unwrap()).collect();
+        assert!(files.contains(&"pairwise-en-de.csv"), "{files:?}");
     }
 }
