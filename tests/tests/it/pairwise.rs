@@ -47,42 +47,50 @@ fn careful(f: &(String, String, String, String, Option<String>)) -> f64 {
     if preferred == left { 1.0 } else { 0.0 }
 }
 
+/// Uploads a 4-system test set and launches a pairwise campaign through the designer's server
+/// functions: HITs of 16 pairs (5 with a degraded copy, 1 repeated), each system in at least 10
+/// real pairs, one worker per HIT. Returns the organizer, the campaign and the crowd link.
+async fn launch(server: &TestServer) -> (Browser, i64, String) {
+    let org = server.browser();
+    assert_eq!(org.login(ORGANIZER).await.status, 200);
+    let dir = tempfile::tempdir().unwrap();
+    write_wmt(dir.path(), "en-de", 30, &SYSTEMS);
+    let set = upload_test_set(&org, dir.path(), "pairwise-set").await.unwrap();
+    let systems: Vec<i64> = set["systems"].as_array().unwrap().iter().filter_map(|s| s["id"].as_i64()).collect();
+    let draft = json!({
+        "name": "Pairwise en-de",
+        "task": "pairwise",
+        "test_set_id": set["id"],
+        "systems": systems,
+        "benchmark_systems": [],
+        "seed": 9,
+        "settings": {
+        "hit_length": 16, "bad_refs": 5, "repeats": 1, "refs": 0, "sets": 1,
+        "judgments_wanted": 10, "redundancy": 1, "target_language": "German", "rank_show_reference": true
+        }
+    });
+    let created = org.call_json("create_campaign", json!({ "draft": draft })).await;
+    assert_eq!(created.status, 200, "{}", created.body);
+    let id: i64 = created.body.trim().parse().unwrap();
+    let launched = org.call("launch_campaign", &[("campaign_id", &id.to_string())]).await;
+    assert_eq!(launched.status, 200, "{}", launched.body);
+    let summary = launched.json();
+    // 4 systems × 10 appearances: at least 20 real pairs, 10 per HIT of 16.
+    let hits = summary["hits"].as_i64().unwrap();
+    assert!(hits >= 2, "{summary}");
+    assert_eq!(summary["items"].as_i64(), Some(16 * hits), "{summary}");
+    assert_eq!(summary["per_type"]["BAD_REF"].as_i64(), Some(5 * hits), "{summary}");
+    assert_eq!(summary["per_type"]["REPEAT"].as_i64(), Some(hits), "{summary}");
+    let progress = org.call("campaign_progress", &[("campaign_id", &id.to_string())]).await.json();
+    let link = progress["crowd_link"].as_str().unwrap();
+    let link = format!("/{}", link.split_once("://").unwrap().1.split_once('/').unwrap().1);
+
+    (org, id, link)
+}
+
 both_backends! {
     async fn a_pairwise_campaign_is_answered_rated_and_exported(server) {
-        let org = server.browser();
-        assert_eq!(org.login(ORGANIZER).await.status, 200);
-        let dir = tempfile::tempdir().unwrap();
-        write_wmt(dir.path(), "en-de", 30, &SYSTEMS);
-        let set = upload_test_set(&org, dir.path(), "pairwise-set").await.unwrap();
-        let systems: Vec<i64> = set["systems"].as_array().unwrap().iter().filter_map(|s| s["id"].as_i64()).collect();
-        let draft = json!({
-            "name": "Pairwise en-de",
-            "task": "pairwise",
-            "test_set_id": set["id"],
-            "systems": systems,
-            "benchmark_systems": [],
-            "seed": 9,
-            "settings": {
-                "hit_length": 16, "bad_refs": 5, "repeats": 1, "refs": 0, "sets": 1,
-                "judgments_wanted": 10, "redundancy": 1, "target_language": "German", "rank_show_reference": true
-            }
-        });
-        let created = org.call_json("create_campaign", json!({ "draft": draft })).await;
-        assert_eq!(created.status, 200, "{}", created.body);
-        let id: i64 = created.body.trim().parse().unwrap();
-        let launched = org.call("launch_campaign", &[("campaign_id", &id.to_string())]).await;
-        assert_eq!(launched.status, 200, "{}", launched.body);
-        let summary = launched.json();
-        // 4 systems × 10 appearances: at least 20 real pairs, 10 per HIT of 16.
-        let hits = summary["hits"].as_i64().unwrap();
-        assert!(hits >= 2, "{summary}");
-        assert_eq!(summary["items"].as_i64(), Some(16 * hits), "{summary}");
-        assert_eq!(summary["per_type"]["BAD_REF"].as_i64(), Some(5 * hits), "{summary}");
-        assert_eq!(summary["per_type"]["REPEAT"].as_i64(), Some(hits), "{summary}");
-        let progress = org.call("campaign_progress", &[("campaign_id", &id.to_string())]).await.json();
-        let link = progress["crowd_link"].as_str().unwrap();
-        let link = format!("/{}", link.split_once("://").unwrap().1.split_once('/').unwrap().1);
-
+        let (org, id, link) = launch(&server).await;
         let mut workers = Vec::new();
         for name in ["CAREFUL", "LEFTY"] {
             let (b, a) = arrive_as(&server, &link, name).await;
@@ -178,5 +186,28 @@ both_backends! {
         assert!(svg.contains("win-rate") && svg.contains("<desc>") && svg.matches("<rect class=\"cell\"").count() == 16, "{svg}");
         let files: Vec<&str> = view["export_files"].as_array().unwrap().iter().map(|f| f.as_str().unwrap()).collect();
         assert!(files.contains(&"pairwise-en-de.csv"), "{files:?}");
+    }
+
+    async fn a_simulated_crowd_answers_a_pairwise_campaign_through_the_storage_path(server) {
+        let (org, id, _) = launch(&server).await;
+        let sim = server.assay(&["simulate", "--campaign", &id.to_string(), "--mix", "careful=1", "--seed", "5"]).output().unwrap();
+        assert!(sim.status.success(), "{}", String::from_utf8_lossy(&sim.stderr));
+        let r = org
+            .call("campaign_results", &[("campaign_id", id.to_string().as_str()), ("exclude_ref", "false"), ("exclude_bad_ref", "false"), ("per_segment", "false"), ("wilcoxon", "false")])
+            .await;
+        assert_eq!(r.status, 200, "{}", r.body);
+        let p = r.json()["pairwise"].clone();
+        // Careful simulated workers prefer the original to its degraded copy: none fails.
+        assert_eq!(p["workers_failing"].as_u64(), Some(0), "{p}");
+        assert!(p["workers"].as_u64().unwrap() >= 1 && p["judgments_kept"].as_u64().unwrap() >= 10, "{p}");
+        // The simulator's systems get better in the order of their names (Alpha, Beta, Delta,
+        // Gamma): the two best above the two worst, Alpha last. (With this seed the best two
+        // never lost to the other two: they are ranked 1–2 without a finite rating, and said why.)
+        let rows = p["rows"].as_array().unwrap();
+        let mut order: Vec<&str> = rows.iter().map(|r| r["system"].as_str().unwrap()).collect();
+        assert_eq!((order.len(), order[3]), (4, "Alpha"), "{p}");
+        order[..2].sort();
+        assert_eq!(&order[..2], ["Delta", "Gamma"], "{p}");
+        assert!(rows[..2].iter().all(|r| r["rank_low"] == 1 && r["rank_high"] == 2 && (r["rating"].is_number() || r["no_rating"].is_string())), "{p}");
     }
 }
