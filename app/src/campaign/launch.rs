@@ -952,6 +952,12 @@ pub async fn dry_run_as(
     if protocol::for_task(task).hit_plan() == HitPlan::WordOrderPairs {
         return Err(AppError::invalid("task", "the dry run simulates direct assessment; word-order campaigns are not simulated yet"));
     }
+    if protocol::for_task(task).hit_plan() == HitPlan::Pairs {
+        return Err(AppError::invalid(
+            "task",
+            "the dry run simulates direct assessment; pairwise campaigns are not simulated here yet (`assay simulate --campaign` answers a launched one)",
+        ));
+    }
     let shares = [crowd.careful, crowd.noisy, crowd.careless];
     if shares.iter().any(|s| !s.is_finite() || *s < 0.0) || shares.iter().sum::<f64>() <= 0.0 {
         return Err(AppError::invalid("crowd", "the shares of careful, noisy and careless workers are numbers of 0 or more, not all 0"));
