@@ -156,6 +156,12 @@ const MIGRATIONS: &[(i64, &str, &str, &str)] = &[
         include_str!("../../migrations/sqlite/0018_assignment_client.sql"),
         include_str!("../../migrations/postgres/0018_assignment_client.sql"),
     ),
+    (
+        19,
+        "pairwise preference",
+        include_str!("../../migrations/sqlite/0019_pairwise.sql"),
+        include_str!("../../migrations/postgres/0019_pairwise.sql"),
+    ),
 ];
 
 /// SQLite migrations that open their own transaction, because they rebuild a table with

@@ -24,7 +24,7 @@ mod tests {
     fn each_task_has_one_way_to_size_its_hits() {
         for t in TaskKind::ALL {
             let d = t.designer();
-            let sizes = [d.items_per_hit && !d.permutations, d.documents, d.ranking, d.permutations].iter().filter(|x| **x).count();
+            let sizes = [d.items_per_hit && !d.permutations, d.documents, d.ranking, d.permutations, d.pairs].iter().filter(|x| **x).count();
             assert_eq!(sizes, 1, "{t:?}");
             assert_eq!(d.item_checks, matches!(t, TaskKind::DaAdequacy | TaskKind::DaFluency | TaskKind::DaSourceBased), "{t:?}");
             assert_eq!(d.documents, t.marks_spans(), "{t:?}");

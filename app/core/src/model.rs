@@ -77,19 +77,30 @@ pub enum TaskKind {
     /// MQM: error spans with a category of the campaign's taxonomy and a severity in the
     /// translation of a document's segments; the segment's score is −Σ weights.
     Mqm,
+    /// Pairwise preference: two outputs of one source side by side, the better one picked or
+    /// "about the same"; Bradley–Terry ratings.
+    Pairwise,
 }
 
 impl TaskKind {
     /// Every task, in the designer's order.
-    pub const ALL: [TaskKind; 7] =
-        [TaskKind::DaAdequacy, TaskKind::DaFluency, TaskKind::DaSourceBased, TaskKind::WordOrder, TaskKind::Ranking, TaskKind::Esa, TaskKind::Mqm];
+    pub const ALL: [TaskKind; 8] = [
+        TaskKind::DaAdequacy,
+        TaskKind::DaFluency,
+        TaskKind::DaSourceBased,
+        TaskKind::WordOrder,
+        TaskKind::Ranking,
+        TaskKind::Esa,
+        TaskKind::Mqm,
+        TaskKind::Pairwise,
+    ];
 
     /// A task of documents whose answers mark error spans (ESA, MQM): HITs of whole documents,
     /// the document as context, spans in the judgment's detail.
     pub fn marks_spans(self) -> bool {
         match self {
             TaskKind::Esa | TaskKind::Mqm => true,
-            TaskKind::DaAdequacy | TaskKind::DaFluency | TaskKind::DaSourceBased | TaskKind::WordOrder | TaskKind::Ranking => false,
+            TaskKind::DaAdequacy | TaskKind::DaFluency | TaskKind::DaSourceBased | TaskKind::WordOrder | TaskKind::Ranking | TaskKind::Pairwise => false,
         }
     }
 
@@ -102,6 +113,7 @@ impl TaskKind {
             TaskKind::Ranking => "ranking",
             TaskKind::Esa => "esa",
             TaskKind::Mqm => "mqm",
+            TaskKind::Pairwise => "pairwise",
         }
     }
 
@@ -229,6 +241,7 @@ pub fn task_label(task: &str) -> &'static str {
             Some(TaskKind::Ranking) => "Relative ranking",
             Some(TaskKind::Esa) => "Error span annotation (ESA)",
             Some(TaskKind::Mqm) => "MQM (error categories)",
+            Some(TaskKind::Pairwise) => "Pairwise preference",
             None => "Unknown task",
         },
     }
@@ -280,7 +293,7 @@ mod tests {
         }
         assert!(serde_json::from_str::<TaskKind>("\"DaAdequacy\"").is_err());
         assert_eq!(TaskKind::of_campaign(7, "da-fluency"), Ok(TaskKind::DaFluency));
-        let e = TaskKind::of_campaign(7, "pairwise").unwrap_err().to_string();
-        assert!(e.contains("campaign 7") && e.contains("\"pairwise\""), "{e}");
+        let e = TaskKind::of_campaign(7, "post-editing").unwrap_err().to_string();
+        assert!(e.contains("campaign 7") && e.contains("\"post-editing\""), "{e}");
     }
 }

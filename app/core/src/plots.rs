@@ -585,9 +585,90 @@ pub fn head_to_head_plot(names: &[&str], share: &[Vec<Option<f64>>], sign_p: &[V
     s
 }
 
+/// Pairwise preference's win-rate heatmap: cell (row i, column j) holds the share of the
+/// judgments between the two that the row system won, a tie counting half (Chatbot Arena's
+/// convention), shaded from white (0%) to dark (100%); grey where the two were never compared.
+/// `order` lists the systems best first. Its text alternative (`<title>`, `<desc>`) says what the
+/// cells hold; each cell's `<title>` says it in words.
+pub fn win_rate_heatmap(names: &[&str], win_rate: &[Vec<Option<f64>>], order: &[usize]) -> String {
+    let cell = 40.0;
+    let label_w = 160.0;
+    let label_h = 120.0;
+    let n = order.len();
+    let width = (label_w + cell * n as f64 + 20.0).max(520.0);
+    let height = label_h + cell * n as f64 + 40.0;
+    let mut s = String::new();
+    let _ = write!(
+        s,
+        r#"<svg xmlns="http://www.w3.org/2000/svg" class="plot win-rate" role="img" width="{width}" height="{height}" viewBox="0 0 {width} {height}" font-family="sans-serif" font-size="11">"#
+    );
+    s.push_str("<title>Win rate: share of the judgments between two systems that the row system won (a tie counts half)</title>");
+    s.push_str("<desc>One row and one column per system, best first; each cell gives the row system's win rate against the column system in percent, grey where the two were never compared.</desc>");
+    for (k, &i) in order.iter().enumerate() {
+        let name = names.get(i).copied().unwrap_or("?");
+        let cy = label_h + cell * k as f64 + cell / 2.0 + 4.0;
+        let _ = write!(s, r#"<text class="row-label" x="{:.1}" y="{cy:.1}" text-anchor="end">{}</text>"#, label_w - 6.0, escape(name));
+        let cx = label_w + cell * k as f64 + cell / 2.0 + 4.0;
+        let _ = write!(
+            s,
+            r#"<text class="col-label" x="{cx:.1}" y="{:.1}" transform="rotate(-60 {cx:.1} {:.1})">{}</text>"#,
+            label_h - 6.0,
+            label_h - 6.0,
+            escape(name)
+        );
+    }
+    for (a, &i) in order.iter().enumerate() {
+        for (b, &j) in order.iter().enumerate() {
+            let (x, y) = (label_w + cell * b as f64, label_h + cell * a as f64);
+            let v = if i == j { None } else { win_rate.get(i).and_then(|r| r.get(j)).copied().flatten().filter(|v| v.is_finite()) };
+            let (fill, ink) = match v {
+                None => ("#eeeeee".to_string(), "#000"),
+                Some(v) => {
+                    let g = (255.0 - v.clamp(0.0, 1.0) * 191.0).round() as u8;
+                    (format!("#{g:02x}{g:02x}{g:02x}"), if v > 0.6 { "#fff" } else { "#000" })
+                }
+            };
+            let (ni, nj) = (names.get(i).copied().unwrap_or("?"), names.get(j).copied().unwrap_or("?"));
+            let title = match v {
+                Some(v) => format!("{ni} won {:.0}% of its judgments against {nj} (a tie counting half)", v * 100.0),
+                None if i == j => ni.to_string(),
+                None => format!("{ni} and {nj} were never compared"),
+            };
+            let _ = write!(
+                s,
+                r##"<rect class="cell" x="{x:.1}" y="{y:.1}" width="{cell}" height="{cell}" fill="{fill}" stroke="#999" stroke-width="0.5"><title>{}</title></rect>"##,
+                escape(&title)
+            );
+            if let Some(v) = v {
+                let _ = write!(s, r#"<text x="{:.1}" y="{:.1}" text-anchor="middle" fill="{ink}">{:.0}</text>"#, x + cell / 2.0, y + cell / 2.0 + 4.0, v * 100.0);
+            }
+        }
+    }
+    let ly = label_h + cell * n as f64 + 20.0;
+    let _ = write!(s, r#"<text x="0" y="{ly:.1}">Percent of the judgments between the two that the row system won; a tie counts half.</text>"#);
+    s.push_str("</svg>");
+    s
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The win-rate heatmap: one cell per pair of systems in the order given, the row system's
+    /// share in the cell, grey where never compared, and a text alternative.
+    #[test]
+    fn the_win_rate_heatmap_shows_each_pairs_share_in_words_too() {
+        let names = ["A<1>", "B", "C"];
+        let rate = vec![vec![None, Some(0.75), None], vec![Some(0.25), None, Some(0.5)], vec![None, Some(0.5), None]];
+        let svg = win_rate_heatmap(&names, &rate, &[1, 0, 2]);
+        assert!(well_formed(&svg), "{svg}");
+        assert_eq!(svg.matches("<rect class=\"cell\"").count(), 9);
+        assert!(svg.contains("<desc>") && svg.contains("A&lt;1&gt; won 75% of its judgments against B"), "{svg}");
+        assert!(svg.contains("A&lt;1&gt; and C were never compared"), "{svg}");
+        // Row B comes first (the order given): its first cell is B against itself.
+        let first = svg.find("<rect class=\"cell\"").unwrap();
+        assert!(svg[first..].starts_with("<rect class=\"cell\" x=\"160.0\" y=\"120.0\"") && svg[first..].split("</rect>").next().unwrap().contains("<title>B</title>"), "{svg}");
+    }
 
     /// Tags balance (every opened element closes, in order) and no raw `<`/`&` in text.
     fn well_formed(svg: &str) -> bool {

@@ -351,6 +351,16 @@ impl CampaignSettings {
             s.seconds_per_adequacy_judgment = 40.0;
             s.time_floor_seconds = 300;
             }
+            HitPlan::Pairs => {
+            // A HIT's length counts pairs; bad references count pairs of an output against its
+            // degraded copy, repeats pairs shown again with the sides swapped.
+            s.hit_length = 40;
+            s.bad_refs = 4;
+            s.repeats = 4;
+            s.refs = 0;
+            s.sets = 1;
+            s.judgments_wanted = 100;
+            }
         }
         s
     }
@@ -360,7 +370,7 @@ impl CampaignSettings {
     pub fn items_per_hit(&self, task: TaskKind) -> usize {
         match crate::protocol::for_task(task).hit_plan() {
             HitPlan::Blocks => self.hit_length.saturating_mul(self.rank_blocks_per_screen).saturating_mul(self.rank_outputs),
-            HitPlan::Items | HitPlan::WordOrderPairs | HitPlan::Documents => self.hit_length,
+            HitPlan::Items | HitPlan::WordOrderPairs | HitPlan::Documents | HitPlan::Pairs => self.hit_length,
         }
     }
 
@@ -376,6 +386,7 @@ impl CampaignSettings {
                 .saturating_sub(self.bad_refs)
                 .saturating_sub(self.rank_gold_blocks.saturating_mul(self.rank_outputs)),
             HitPlan::Items | HitPlan::Documents => self.hit_length.saturating_sub(self.bad_refs.saturating_add(self.repeats).saturating_add(self.refs)),
+            HitPlan::Pairs => self.hit_length.saturating_sub(self.bad_refs.saturating_add(self.repeats)),
         }
     }
 

@@ -53,6 +53,9 @@ pub struct CampaignAnalysis {
     pub ranking: Option<RankingAnalysis>,
     /// An ESA campaign's WMT ranking and error spans; `None` for other tasks.
     pub esa: Option<EsaCampaignAnalysis>,
+    /// A pairwise-preference campaign's workers' checks and Bradley–Terry ratings; `None` for
+    /// other tasks.
+    pub pairwise: Option<assay_core::protocol::pairwise::campaign::CampaignPreferences>,
 }
 
 /// An ESA campaign analysed as WMT 2024 analyses its ESA data (`analysis::esa`), on the
@@ -373,6 +376,16 @@ impl CampaignAnalysis {
         if let Some(e) = &self.esa {
             files.extend(self.write_esa_files(sink, e)?);
         }
+        // Pairwise preference: the Bradley–Terry ratings of the language pair, as
+        // `assay analyze --input` writes them for a judgment file.
+        if let Some(p) = &self.pairwise
+            && let Ok(report) = &p.ratings
+        {
+            use assay_core::protocol::pairwise::files::{ratings_file_name, write_ratings_csv};
+            let name = ratings_file_name(&assay_core::analysis::esa::file_pair(&p.pair));
+            sink.file(&name, &mut |w| write_ratings_csv(w, report))?;
+            files.push(name);
+        }
         if self.result.workers.iter().any(|w| w.reliability.gold.is_some()) {
             let r = &self.result;
             sink.file("gold-agreement.csv", &mut |w| {
@@ -673,7 +686,7 @@ pub async fn analyse(db: &Db, campaign_id: i64, settings: &AnalysisSettings) -> 
     if let Some(table) = table {
         let loaded = load_campaign_with_blocks(db, campaign_id, true).await?;
         let campaign = loaded.version;
-        let analysis = compute(loaded, settings).await?;
+        let analysis = compute(db, loaded, settings).await?;
         *entry = Some(Entry { analysis: Arc::new(analysis), stamp: Stamp { campaign, table }, used: 0 });
     }
     let analysis = {
@@ -689,11 +702,22 @@ pub async fn analyse(db: &Db, campaign_id: i64, settings: &AnalysisSettings) -> 
 }
 
 /// The pipeline, and what the campaign's protocol adds, run on a campaign's loaded judgments.
-async fn compute(loaded: LoadedCampaign, settings: &AnalysisSettings) -> AppResult<CampaignAnalysis> {
+async fn compute(db: &Db, loaded: LoadedCampaign, settings: &AnalysisSettings) -> AppResult<CampaignAnalysis> {
     let started = std::time::Instant::now();
+    // A protocol of pairs reads its pairs' systems and sides beside the pipeline's records.
+    let pairs = if assay_core::protocol::for_task(loaded.info.task).hit_plan() == assay_core::protocol::HitPlan::Pairs {
+        Some(super::pairwise::read(db, loaded.info.id).await?)
+    } else {
+        None
+    };
+    let pair = format!("{}-{}", loaded.info.source_lang, loaded.info.target_lang);
+    let bt = assay_core::protocol::pairwise::bradley_terry::BtSettings {
+        samples: settings.bootstrap.map_or(0, |_| assay_core::protocol::pairwise::bradley_terry::DEFAULT_SAMPLES),
+        seed: settings.bootstrap.map_or(1, |b| b.seed),
+    };
     let LoadedCampaign { info, set, protocol: ProtocolRows { ranking: blocks, esa: ratings }, version: campaign, first_id, worker_ids } = loaded;
     let settings = settings.clone();
-    let (set, result, ranking, esa, agreement) = tokio::task::spawn_blocking(move || {
+    let (set, result, ranking, esa, pairwise, agreement) = tokio::task::spawn_blocking(move || {
         // Every worker's agreement report needs no quality control: made beside the pipeline.
         let (result, all_workers) = std::thread::scope(|s| {
             let all = s.spawn(|| agreement_of_all(&set));
@@ -702,8 +726,12 @@ async fn compute(loaded: LoadedCampaign, settings: &AnalysisSettings) -> AppResu
         });
         let ranking = blocks.map(|b| ranking_analysis(&set, &result, b));
         let esa = ratings.map(|x| esa_analysis(&set, &result, x));
+        let pairwise = pairs.map(|p| {
+            use assay_core::protocol::pairwise::{campaign, qc::ReliabilitySettings};
+            campaign::analyse(&pair, &p, &ReliabilitySettings::default(), &bt)
+        });
         let agreement = agreement(&set, &result, all_workers);
-        (set, result, ranking, esa, agreement)
+        (set, result, ranking, esa, pairwise, agreement)
     })
     .await
     .map_err(|e| AppError::internal(format!("the analysis failed: {e}")))?;
@@ -723,6 +751,7 @@ async fn compute(loaded: LoadedCampaign, settings: &AnalysisSettings) -> AppResu
         worker_ids,
         ranking,
         esa,
+        pairwise,
     })
 }
 
@@ -731,7 +760,7 @@ async fn compute(loaded: LoadedCampaign, settings: &AnalysisSettings) -> AppResu
 /// files from memory (`assay export`), reading the campaign once instead of twice.
 pub async fn analyse_keeping_rows(db: &Db, campaign_id: i64, settings: &AnalysisSettings) -> AppResult<(Arc<CampaignAnalysis>, KeptRows)> {
     let (loaded, kept) = load_campaign_keeping_rows(db, campaign_id).await?;
-    Ok((Arc::new(compute(loaded, settings).await?), kept))
+    Ok((Arc::new(compute(db, loaded, settings).await?), kept))
 }
 
 /// The cached analysis of campaign `campaign_id` with `settings` when its judgments are current

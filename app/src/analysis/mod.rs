@@ -6,4 +6,5 @@ pub use assay_core::analysis::*;
 
 pub mod campaign;
 pub mod db;
+pub mod pairwise;
 mod sqlite_rows;

@@ -262,6 +262,15 @@ pub struct ItemFacts {
     /// Relative ranking: an output of a gold block, with its expected rank.
     #[serde(default)]
     pub gold_rank: Option<i64>,
+    /// Pairwise preference: the pair's second system (`system` is its output a), the output
+    /// shown on the left (`a`/`b`) and, for a degraded copy against its original, the side that
+    /// is the copy.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub pair_system: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub pair_left: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub pair_degraded: Option<String>,
 }
 
 /// The items of an assignment's HIT with their types and systems (organizers).
@@ -271,5 +280,16 @@ pub async fn assignment_items(assignment: String) -> Result<Vec<ItemFacts>, Serv
     let state = web::app_state()?;
     web::require_in_team(&state.db, &user, web::Owned::Assignment(&assignment)).await?;
     let items = work::items_of(&state.db, &assignment).await.map_err(refuse)?;
-    Ok(items.into_iter().map(|(position, item_type, system, gold_rank)| ItemFacts { position, item_type, system, gold_rank }).collect())
+    Ok(items
+        .into_iter()
+        .map(|(position, item_type, system, gold_rank, pair_system, pair_left, pair_degraded)| ItemFacts {
+            position,
+            item_type,
+            system,
+            gold_rank,
+            pair_system,
+            pair_left,
+            pair_degraded,
+        })
+        .collect())
 }

@@ -230,6 +230,15 @@ pub struct ItemView {
     /// changes or removes them, and the answer holds the spans as sent.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub prefilled: Vec<assay_core::protocol::Span>,
+    /// Pairwise preference: the second output, shown on the right (below on a phone);
+    /// `candidate` is the one on the left. The same for a degraded copy against its original
+    /// as for a real pair.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub right: Option<String>,
+    /// Pairwise preference: which output of the pair (`a` or `b`) is on the left. The server's
+    /// own (it turns the side clicked into the output preferred); never sent to a browser.
+    #[serde(skip)]
+    pub pair_left: Option<assay_core::protocol::pairwise::Side>,
 }
 
 /// The document around a segment (ESA), as the HIT shows it: the same for an original and its

@@ -787,6 +787,8 @@ mod tests {
                 document_score: true,
             }),
             prefilled,
+            right: (task == TaskKind::Pairwise).then(|| "Jjq wwp kkv".into()),
+            pair_left: (task == TaskKind::Pairwise).then_some(assay_core::protocol::pairwise::Side::B),
         }
     }
 
@@ -849,8 +851,8 @@ mod tests {
                 ("finished here", view! { <Finished code=Some("C0DE".into()) return_url=None ui=Ui::of(info)/> }.to_html()),
                 ("held", view! { <Finished code=None return_url=None ui=Ui::of(info)/> }.to_html()),
             ];
-            // Ranking has no practice.
-            if task != TaskKind::Ranking {
+            // Ranking and pairwise preference have no practice.
+            if assay_core::protocol::for_task(task).practice().is_some() {
                 out.push(("practice", practice_screen::<AllScreens>(info, practice.clone(), item.clone(), busy, submit, spans).to_html()));
             }
             let _ = Completion { code: None, return_url: None };

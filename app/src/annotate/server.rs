@@ -12,6 +12,7 @@
 //! - Every item is loaded with the same one query whatever its type: no extra work, no extra
 //!   field, for quality-control items.
 
+use assay_core::protocol::pairwise::{Preference, ScreenPick, Side};
 use super::{Completion, CodeCheck, ItemView, JudgmentRecord, MyAssignment, AssignmentSummary, Step, WorkState};
 use crate::model::{AssignmentStatus, TaskKind};
 use assay_core::protocol;
@@ -288,6 +289,8 @@ crate::rows::row! {
         source: String,
         reference: Option<String>,
         prefilled: Option<String>,
+        pair_text: Option<String>,
+        pair_left: Option<String>,
     }
 }
 
@@ -295,7 +298,7 @@ crate::rows::row! {
 /// ids. One query for every item type.
 async fn hit_items(db: &Db, a: &Loaded) -> Result<Vec<(i64, ItemView)>, WorkError> {
     let rows: Vec<ItemRow> = sqlx::query_as(sqlx::AssertSqlSafe(format!(
-        "SELECT hi.id, hi.position, hi.screen, hi.unit, hi.shown_text, s.source, r.text AS reference, hi.prefilled \
+        "SELECT hi.id, hi.position, hi.screen, hi.unit, hi.shown_text, s.source, r.text AS reference, hi.prefilled, hi.pair_text, hi.pair_left \
          FROM hit_items hi JOIN hits h ON h.id = hi.hit_id JOIN segments s ON s.id = hi.segment_id \
          LEFT JOIN segment_references r ON r.segment_id = hi.segment_id AND r.name = {} \
          WHERE hi.hit_id = $1 ORDER BY hi.position",
@@ -308,7 +311,7 @@ async fn hit_items(db: &Db, a: &Loaded) -> Result<Vec<(i64, ItemView)>, WorkErro
     let task = a.task;
     let protocol = protocol::for_task(task);
     // Ranking may show the reference beside the source, as the campaign chooses.
-    let show_reference = protocol.hit_plan() == protocol::HitPlan::Blocks && super::screen_settings(&a.settings, task, &a.target_lang, "").rank_show_reference;
+    let show_reference = matches!(protocol.hit_plan(), protocol::HitPlan::Blocks | protocol::HitPlan::Pairs) && super::screen_settings(&a.settings, task, &a.target_lang, "").rank_show_reference;
     let units: Vec<Option<i64>> = rows.iter().map(|r| r.unit).collect();
     let mut items: Vec<(i64, ItemView)> = rows
         .into_iter()
@@ -323,7 +326,14 @@ async fn hit_items(db: &Db, a: &Loaded) -> Result<Vec<(i64, ItemView)>, WorkErro
                 Some(j) => serde_json::from_str(j).map_err(|e| WorkError::Internal(format!("the pre-filled spans of item {} do not read: {e}", row.id)))?,
                 None => Vec::new(),
             };
-            Ok((row.id, ItemView { position: row.position, candidate: row.shown_text, context, reference, screen: row.screen, document: None, prefilled }))
+            // A pair: output a is the item's text, b `pair_text`; the left one is `candidate`.
+            let (candidate, right, pair_left) = match (row.pair_text, row.pair_left.as_deref()) {
+                (None, _) => (row.shown_text, None, None),
+                (Some(b), Some("a")) => (row.shown_text, Some(b), Some(Side::A)),
+                (Some(b), Some("b")) => (b, Some(row.shown_text), Some(Side::B)),
+                (Some(_), other) => return Err(WorkError::Internal(format!("pair item {} has no side on the left ({other:?})", row.id))),
+            };
+            Ok((row.id, ItemView { position: row.position, candidate, context, reference, screen: row.screen, document: None, prefilled, right, pair_left }))
         })
         .collect::<Result<_, _>>()?;
     if protocol.hit_plan() == protocol::HitPlan::Documents {
@@ -626,7 +636,17 @@ crate::rows::row! {
 
 impl PracticeRow {
     fn view(&self) -> ItemView {
-        ItemView { position: self.position, candidate: self.candidate.clone(), context: self.context.clone(), reference: None, screen: None, document: None, prefilled: Vec::new() }
+        ItemView {
+            position: self.position,
+            candidate: self.candidate.clone(),
+            context: self.context.clone(),
+            reference: None,
+            screen: None,
+            document: None,
+            prefilled: Vec::new(),
+            right: None,
+            pair_left: None,
+        }
     }
 
     /// What a careful reader answers to it.
@@ -930,7 +950,25 @@ fn validate_on(a: &Rules, item: Option<&ItemView>, answer: &Answer) -> Result<pr
         ))));
     }
     let task = a.task;
-    let given = protocol::Answer { score: answer.score, score2: answer.score2, skipped: answer.skipped, detail: answer.detail.clone() };
+    let mut given = protocol::Answer { score: answer.score, score2: answer.score2, skipped: answer.skipped, detail: answer.detail.clone() };
+    // Pairwise preference: the browser names the side clicked, as its score (1 the left
+    // translation, ½ about the same, 0 the right one; `screens::pairwise`) or as a preference
+    // whose `a` is the left output; the stored preference names the outputs, by the side the
+    // item was shown with, which only the server knows.
+    if let Some(left) = item.and_then(|v| v.pair_left)
+        && !given.skipped
+    {
+        let pick = match (given.detail.preference, given.score) {
+            (Some(shown), _) => shown.screen_pick(),
+            (None, Some(s)) if s == 1.0 => ScreenPick::Left,
+            (None, Some(s)) if s == 0.5 => ScreenPick::Same,
+            (None, Some(s)) if s == 0.0 => ScreenPick::Right,
+            _ => return Err(WorkError::Invalid("Please choose A, B or \u{201c}about the same\u{201d} before going on (score 1, 0 or 0.5).".into())),
+        };
+        given = protocol::Answer { detail: protocol::Detail { preference: Some(Preference::from_screen(left, pick)), ..Default::default() }, ..Default::default() };
+    } else if given.detail.preference.is_some() {
+        return Err(WorkError::Invalid("This item shows one translation; there is no pair to choose from.".into()));
+    }
     let text = item.map_or("", |v| v.candidate.as_str());
     let mut stored = protocol::validate_on(task, text, &given, &a.answers).map_err(|e| WorkError::Invalid(Message::plain(e.problem)))?;
     // MQM: the campaign's categories, severities and cap; the score is −Σ weights.
@@ -1706,10 +1744,12 @@ pub async fn judgments_of(db: &Db, public_id: &str) -> Result<Vec<JudgmentRecord
 
 /// The items of an assignment's HIT with their hidden facts, answered or not (organizers):
 /// (position, item type, system name).
-pub async fn items_of(db: &Db, public_id: &str) -> Result<Vec<(i64, String, Option<String>, Option<i64>)>, WorkError> {
+#[allow(clippy::type_complexity)]
+pub async fn items_of(db: &Db, public_id: &str) -> Result<Vec<(i64, String, Option<String>, Option<i64>, Option<String>, Option<String>, Option<String>)>, WorkError> {
     Ok(sqlx::query_as(
-        "SELECT hi.position, hi.item_type, sy.name AS system, hi.gold_rank FROM assignments a JOIN hit_items hi ON hi.hit_id = a.hit_id \
-         LEFT JOIN systems sy ON sy.id = hi.system_id WHERE a.public_id = $1 ORDER BY hi.position",
+        "SELECT hi.position, hi.item_type, sy.name AS system, hi.gold_rank, sb.name AS pair_system, hi.pair_left, hi.pair_degraded \
+         FROM assignments a JOIN hit_items hi ON hi.hit_id = a.hit_id \
+         LEFT JOIN systems sy ON sy.id = hi.system_id LEFT JOIN systems sb ON sb.id = hi.pair_system_id WHERE a.public_id = $1 ORDER BY hi.position",
     )
     .bind(public_id)
     .fetch_all(&db.pool)

@@ -124,6 +124,9 @@ struct ItemFacts {
     item_type: ItemType,
     system: Option<i64>,
     segment_position: i64,
+    /// Pairwise preference: output b's system, the side shown on the left (`a`/`b`), and the
+    /// side that is a degraded copy (a copy against its original).
+    pair: Option<(i64, String, Option<String>)>,
 }
 
 /// Answers campaign `campaign_id` with the crowd `mix`; `progress` is told (HITs done, workers
@@ -223,7 +226,25 @@ pub async fn simulate_campaign(
                 let truth = true_quality(facts, &quality);
                 let score = simulated.score(truth);
                 let seconds = simulated.seconds(8.0);
-                let (score, score2) = if word_order {
+                // A pair: the two outputs' true qualities (a degraded copy's is its original's
+                // less 30 points), ranked as a block of two, sent as the side clicked (1 left, ½
+                // about the same, 0 right), as the pairwise screen sends it.
+                let pair_pick = facts.pair.as_ref().map(|(b, left, degraded)| {
+                    let base = |system: Option<i64>| {
+                        true_quality(&ItemFacts { item_type: ItemType::System, system, segment_position: facts.segment_position, pair: None }, &quality)
+                    };
+                    let copy = |side: &str| if degraded.as_deref() == Some(side) { 30.0 } else { 0.0 };
+                    let (qa, qb) = (base(facts.system) - copy("a"), base(Some(*b)) - copy("b"));
+                    let (ql, qr) = if left == "a" { (qa, qb) } else { (qb, qa) };
+                    match simulated.rank_block(&[ql, qr]).as_slice() {
+                        [l, r] if l < r => 1.0,
+                        [l, r] if l > r => 0.0,
+                        _ => 0.5,
+                    }
+                });
+                let (score, score2) = if let Some(pick) = pair_pick {
+                    (pick, None)
+                } else if word_order {
                     let second = simulated.score(truth);
                     (nearest_box(score), Some(nearest_box(second)))
                 } else {
@@ -456,13 +477,16 @@ crate::rows::row! {
         item_type: ItemType as String,
         system_id: Option<i64>,
         segment_position: i64,
+        pair_system_id: Option<i64>,
+        pair_left: Option<String>,
+        pair_degraded: Option<String>,
     }
 }
 
 async fn item_facts(db: &Db, hit_id: i64) -> AppResult<HashMap<i64, ItemFacts>> {
     let context = || format!("reading the items of HIT {hit_id}");
     let rows: Vec<ItemRow> = sqlx::query_as(
-        "SELECT hi.position, hi.item_type, hi.system_id, s.position AS segment_position FROM hit_items hi \
+        "SELECT hi.position, hi.item_type, hi.system_id, s.position AS segment_position, hi.pair_system_id, hi.pair_left, hi.pair_degraded FROM hit_items hi \
          JOIN segments s ON s.id = hi.segment_id WHERE hi.hit_id = $1",
     )
     .bind(hit_id)
@@ -471,7 +495,10 @@ async fn item_facts(db: &Db, hit_id: i64) -> AppResult<HashMap<i64, ItemFacts>> 
     .with_context(context)?;
     Ok(rows
         .into_iter()
-        .map(|r| (r.position, ItemFacts { item_type: r.item_type, system: r.system_id, segment_position: r.segment_position }))
+        .map(|r| {
+            let pair = r.pair_system_id.map(|b| (b, r.pair_left.unwrap_or_default(), r.pair_degraded));
+            (r.position, ItemFacts { item_type: r.item_type, system: r.system_id, segment_position: r.segment_position, pair })
+        })
         .collect())
 }
 

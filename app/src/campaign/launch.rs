@@ -47,6 +47,19 @@ pub struct PlannedItem {
     pub gold: Option<u32>,
     /// ESA/MQM: the pre-filled spans the screen starts with (JSON of `Span`s), when shown.
     pub prefilled: Option<String>,
+    /// Pairwise preference: the pair's output b and how the pair is shown (the item's system
+    /// and text are its output a).
+    pub pair: Option<PlannedPair>,
+}
+
+/// A pair item's output b, the side shown on the left and, for a degraded copy against its
+/// original, which side is the copy (never sent to a browser).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PlannedPair {
+    pub system_id: i64,
+    pub text: String,
+    pub left: assay_core::protocol::pairwise::Side,
+    pub degraded: Option<assay_core::protocol::pairwise::Side>,
 }
 
 /// A HIT ready to store.
@@ -488,9 +501,18 @@ fn build(spec: &Spec<'_>, cands: &[Candidate], gold: &[hit::GoldBlock]) -> AppRe
             wanted(s),
             spec.seed,
         ),
+        HitPlan::Pairs => hit::build_pair_hits(cands, &hit::PairDesign { pairs: s.hit_length, degraded: s.bad_refs, repeats: s.repeats }, wanted(s), spec.seed),
         HitPlan::Documents => return Err(AppError::internal("a task of documents is built from its documents (`plan`), not from candidates")),
     };
     built.map_err(|e| problem(e.to_string()))
+}
+
+/// A side of a pair as `hit_items` stores it.
+fn side_name(side: assay_core::protocol::pairwise::Side) -> &'static str {
+    match side {
+        assay_core::protocol::pairwise::Side::A => "a",
+        assay_core::protocol::pairwise::Side::B => "b",
+    }
 }
 
 /// The system id behind a candidate's system name (its label).
@@ -520,7 +542,7 @@ fn materialize(spec: &Spec<'_>, m: &Material, hits: Vec<Hit>) -> AppResult<Vec<P
                 m.outputs.get(&(sys, segment)).cloned().ok_or_else(|| AppError::internal(format!("no output of system {sys} for segment {segment}")))
             };
             let reference = || m.references.get(&segment).cloned().ok_or_else(|| AppError::internal(format!("no reference for segment {segment}")));
-            let (shown_text, degradation) = match item.item_type {
+            let (mut shown_text, degradation) = match item.item_type {
                 ItemType::System | ItemType::Repeat => (output(system.ok_or_else(|| AppError::internal("a system item without a system"))?)?, None),
                 ItemType::Ref => match m.ref_item_texts.get(&segment) {
                     Some(second) => (second.clone(), None),
@@ -598,6 +620,22 @@ fn materialize(spec: &Spec<'_>, m: &Material, hits: Vec<Hit>) -> AppResult<Vec<P
                 }
                 None => None,
             };
+            let pair = match &item.pair {
+                None => None,
+                Some(p) => {
+                    use assay_core::protocol::pairwise::Side;
+                    let a = system.ok_or_else(|| AppError::internal("a pair item without a system"))?;
+                    let b = system_id(m, &p.b)?;
+                    // A degraded copy against its original: the copy is on the side recorded.
+                    let (a_text, b_text) = match p.degraded {
+                        None => (shown_text, output(b)?),
+                        Some(Side::A) => (shown_text, output(b)?),
+                        Some(Side::B) => (output(a)?, shown_text),
+                    };
+                    shown_text = a_text;
+                    Some(PlannedPair { system_id: b, text: b_text, left: p.left, degraded: p.degraded })
+                }
+            };
             items.push(PlannedItem {
                 position: item.position,
                 item_type: item.item_type,
@@ -610,6 +648,7 @@ fn materialize(spec: &Spec<'_>, m: &Material, hits: Vec<Hit>) -> AppResult<Vec<P
                 unit: item.unit,
                 gold: item.gold,
                 prefilled,
+                pair,
             });
         }
         out.push(PlannedHit { index: h.index, items });
@@ -876,6 +915,12 @@ fn check_draft(draft: &CampaignDraft) -> AppResult<TaskKind> {
              set the completion code to \"only if the worker passes the reliability test\", or keep or exclude them",
         ));
     }
+    if draft.gate.mode == crate::campaign::GateMode::RequirePass && protocol::for_task(task).hit_plan() == HitPlan::Pairs {
+        return Err(problem(
+            "the quality gate does not judge pairs yet: turn the gate off; the results page applies the paired test \
+             (the degraded copy preferred no more often than chance) and leaves failing workers out of the ratings",
+        ));
+    }
     if draft.gate.mode == crate::campaign::GateMode::RequirePass && (protocol::for_task(task).hit_plan() == HitPlan::WordOrderPairs || s.bad_refs == 0) {
         return Err(problem(
             "the quality gate needs bad references in every HIT (it tests their scores against their originals); \
@@ -906,6 +951,12 @@ pub async fn dry_run_as(
     let task = draft.task_kind().map_err(|e| AppError::invalid("task", e))?;
     if protocol::for_task(task).hit_plan() == HitPlan::WordOrderPairs {
         return Err(AppError::invalid("task", "the dry run simulates direct assessment; word-order campaigns are not simulated yet"));
+    }
+    if protocol::for_task(task).hit_plan() == HitPlan::Pairs {
+        return Err(AppError::invalid(
+            "task",
+            "the dry run simulates direct assessment; pairwise campaigns are not simulated here yet (`assay simulate --campaign` answers a launched one)",
+        ));
     }
     let shares = [crowd.careful, crowd.noisy, crowd.careless];
     if shares.iter().any(|s| !s.is_finite() || *s < 0.0) || shares.iter().sum::<f64>() <= 0.0 {
@@ -1435,17 +1486,17 @@ pub async fn write_launch(tx: &mut sqlx::Transaction<'static, sqlx::Any>, prepar
             .fetch_one(&mut **tx)
             .await
             .context("storing the HITs of a launched campaign")?;
-        // Items in batches of 50 rows per statement (12 values each).
+        // Items in batches of 50 rows per statement (16 values each).
         for chunk in h.items.chunks(50) {
             let mut sql = String::from(
-                "INSERT INTO hit_items (hit_id, position, item_type, system_id, segment_id, paired_position, shown_text, degradation, screen, unit, gold_rank, prefilled) VALUES ",
+                "INSERT INTO hit_items (hit_id, position, item_type, system_id, segment_id, paired_position, shown_text, degradation, screen, unit, gold_rank, prefilled, pair_system_id, pair_text, pair_left, pair_degraded) VALUES ",
             );
             for i in 0..chunk.len() {
-                let b = i * 12;
+                let b = i * 16;
                 if i > 0 {
                     sql.push_str(", ");
                 }
-                let values: Vec<String> = (1..=12).map(|k| format!("${}", b + k)).collect();
+                let values: Vec<String> = (1..=16).map(|k| format!("${}", b + k)).collect();
                 sql.push_str(&format!("({})", values.join(", ")));
             }
             let mut q = sqlx::query(sqlx::AssertSqlSafe(sql));
@@ -1462,7 +1513,11 @@ pub async fn write_launch(tx: &mut sqlx::Transaction<'static, sqlx::Any>, prepar
                     .bind(it.screen.map(|s| s as i64))
                     .bind(it.unit.map(|u| u as i64))
                     .bind(it.gold.map(i64::from))
-                    .bind(it.prefilled.clone());
+                    .bind(it.prefilled.clone())
+                    .bind(it.pair.as_ref().map(|p| p.system_id))
+                    .bind(it.pair.as_ref().map(|p| p.text.clone()))
+                    .bind(it.pair.as_ref().map(|p| side_name(p.left)))
+                    .bind(it.pair.as_ref().and_then(|p| p.degraded).map(side_name));
                 *summary.per_type.entry(if it.gold.is_some() { "GOLD".to_string() } else { it.item_type.wmt_name().to_string() }).or_default() += 1;
                 summary.items += 1;
             }

@@ -184,6 +184,9 @@ pub(crate) fn field_help(label: &str) -> &'static str {
         "Segments per screen" => "Source segments each screen shows, one block of outputs each (WMT 2012: 3).",
         "Outputs ranked together" => "System outputs of one segment ranked against each other (WMT 2012: 5).",
         "Blocks with a degraded copy" => "Per HIT: blocks in which one output also appears damaged. A careful annotator ranks the damaged copy lower.",
+        "Pairs per HIT" => "Pairs of two systems' translations of one source in each HIT, quality-control pairs included.",
+        "Pairs with a degraded copy" => "Per HIT: pairs of an output against a damaged copy of itself. A careful annotator prefers the original.",
+        "Repeated pairs" => "Per HIT: pairs shown a second time, later, with their sides swapped, to check consistency.",
         "Gold blocks per HIT (0: off)" => "Per HIT: blocks whose right order careful annotators agreed on (imported for the test set). They look like every other block.",
         "Gold agreement to pass (0 to 1)" => "The share of a worker's gold pairs ranked in the agreed order needed to pass (WMT 2012 screened crowds this way).",
         "Least gold pairs for a verdict" => "With fewer gold pairs answered, the gold check says there is not enough evidence yet.",
@@ -641,6 +644,19 @@ pub fn DesignerPage() -> impl IntoView {
                         </label>
                         <p class="hint" id="ranking-design-hint">
                             "WMT 2012 ranked 5 outputs of each of 3 consecutive segments per screen. A degraded copy of one output sits in its original's block; a careful annotator ranks it lower (a sign test per worker). A repeated screen comes back later with its outputs in another order. Gold blocks (WMT 2012's controls) show outputs of a segment in an order imported for the test set (POST /api/v1/test-sets/{id}/gold); a worker whose agreement with it on the pairs it orders strictly is below the threshold fails, as one failing the sign test does."
+                        </p>
+                    })}
+                    {move || fields().pairs.then(|| view! {
+                        {number_field("Pairs per HIT", "hit-length", settings, |s| s.hit_length as f64, |s, v| s.hit_length = v as usize, "1")}
+                        {number_field("Pairs with a degraded copy", "bad-refs", settings, |s| s.bad_refs as f64, |s, v| s.bad_refs = v as usize, "1")}
+                        {number_field("Repeated pairs", "repeats", settings, |s| s.repeats as f64, |s, v| s.repeats = v as usize, "1")}
+                        <label class="check">
+                            <input type="checkbox" id="pair-show-reference" prop:checked=move || settings.with(|s| s.rank_show_reference)
+                                on:change=move |ev| settings.update(|s| s.rank_show_reference = event_target_checked(&ev))/>
+                            "Show the reference under the source"
+                        </label>
+                        <p class="hint" id="pairs-design-hint">
+                            "Each pair shows two systems' translations of one source, the side of each drawn per pair. A pair with a degraded copy puts an output against a damaged copy of itself: a careful annotator prefers the original (a sign test per worker; workers who fail it are left out of the ratings). A repeated pair comes back later with its sides swapped."
                         </p>
                     })}
                     {move || fields().item_checks.then(|| view! {

@@ -141,7 +141,7 @@ pub async fn preview_html(db: &Db, campaign: i64, accept_language: Option<&str>)
                     text(ui.msg(Msg::FirstSentence), "candidate", &lang, dir, &candidate, "sample-candidate"),
                     text(ui.msg(Msg::SecondSentence), "context reference", &lang, dir, &context.unwrap_or_default(), "sample-context")
                 ),
-                HitPlan::Items | HitPlan::Blocks | HitPlan::Documents => {
+                HitPlan::Items | HitPlan::Blocks | HitPlan::Documents | HitPlan::Pairs => {
                     let context = context.map(|c| match protocol::for_task(task).beside() {
                         Beside::Source => text(&w.label_source, "context source", &src_lang, src_dir, &c, "sample-context"),
                         Beside::Reference | Beside::Nothing => text(&w.label_reference, "context reference", &lang, dir, &c, "sample-context"),
@@ -163,6 +163,15 @@ pub async fn preview_html(db: &Db, campaign: i64, accept_language: Option<&str>)
                     format!("{}{}", q(&w.woj_question1, &w.woj_low1, &w.woj_high1), q(&w.woj_question2, &w.woj_low2, &w.woj_high2))
                 }
                 HitPlan::Blocks => String::new(),
+                // The three choices of a pair (the sample shows one of its two translations).
+                HitPlan::Pairs => format!(
+                    "<div class=\"pair-choices\" aria-hidden=\"true\">{}</div>",
+                    [Msg::PairPickA, Msg::PairPickB, Msg::PairPickSame]
+                        .iter()
+                        .enumerate()
+                        .map(|(k, &m)| format!("<button type=\"button\" class=\"pair-choice\" disabled><kbd>{}</kbd> {}</button>", k + 1, esc(ui.msg(m))))
+                        .collect::<String>()
+                ),
                 HitPlan::Items | HitPlan::Documents => format!(
                     "<div class=\"slider\" dir=\"ltr\" aria-hidden=\"true\"><div class=\"slider-track\" data-set=\"false\"><span class=\"tick\" style=\"left: 25%\"></span>\
                      <span class=\"tick\" style=\"left: 50%\"></span><span class=\"tick\" style=\"left: 75%\"></span></div>\

@@ -136,6 +136,7 @@ pub fn results_view(a: &CampaignAnalysis, options: ResultsOptions) -> ResultsVie
         export_files: export_file_names(a),
         metric_export_files: Vec::new(),
         ranking: a.ranking.as_ref().map(ranking_view),
+        pairwise: a.pairwise.as_ref().map(pairwise_view),
         esa: a.esa.as_ref().map(|e| {
             let mut v = esa_view(e, &format!("{}-{}", a.info.source_lang, a.info.target_lang));
             let scheme = assay_core::protocol::for_task(a.info.task).span_scheme();
@@ -262,6 +263,47 @@ pub fn esa_view(e: &crate::analysis::campaign::EsaCampaignAnalysis, lang_pair: &
 }
 
 /// The ranking section: every method's figures per system, where they disagree, and the plots.
+/// A pairwise campaign's ratings table and win-rate heatmap.
+pub fn pairwise_view(p: &assay_core::protocol::pairwise::campaign::CampaignPreferences) -> super::PairwiseView {
+    let failing = p.workers.iter().filter(|w| !w.kept).count();
+    let mut v = super::PairwiseView {
+        lang_pair: p.pair.clone(),
+        rows: Vec::new(),
+        heatmap_svg: String::new(),
+        note: None,
+        judgments_kept: p.judgments_kept,
+        judgments_left_out: p.judgments_left_out,
+        workers_failing: failing,
+        workers: p.workers.len(),
+    };
+    match &p.ratings {
+        Err(why) => v.note = Some(format!("No ratings: {why}.")),
+        Ok(r) => {
+            v.rows = r
+                .systems
+                .iter()
+                .map(|s| super::PairwiseRow {
+                    system: s.system.clone(),
+                    rating: s.rating,
+                    ci_low: s.ci_low,
+                    ci_high: s.ci_high,
+                    rank_low: s.rank_low,
+                    rank_high: s.rank_high,
+                    wins: s.wins,
+                    losses: s.losses,
+                    ties: s.ties,
+                    n: s.n,
+                    no_rating: s.no_rating.map(|x| x.describe().to_string()),
+                })
+                .collect();
+            let names: Vec<&str> = r.names.iter().map(String::as_str).collect();
+            let order: Vec<usize> = r.systems.iter().filter_map(|s| r.names.iter().position(|n| *n == s.system)).collect();
+            v.heatmap_svg = plots::win_rate_heatmap(&names, &r.win_rate, &order);
+        }
+    }
+    v
+}
+
 pub fn ranking_view(a: &crate::analysis::campaign::RankingAnalysis) -> super::RankingView {
     use crate::analysis::ranking::{MAX_EXACT_SYSTEMS, listing_order, method_disagreements, method_positions};
     let r = &a.report;

@@ -1323,13 +1323,13 @@ mod tests {
         let db = crate::db::connect(&format!("sqlite://{}?mode=rwc", dir.path().join("t.db").display())).await.expect("sqlite");
         for sql in [
             "INSERT INTO test_sets (id, name, source_lang, target_lang, year, created_at) VALUES (1, 'nt2026', 'de', 'en', 2026, 0)",
-            "INSERT INTO task_kinds (name) VALUES ('pairwise')",
-            "INSERT INTO campaigns (id, public_id, name, task, test_set_id, settings, seed, status, created_at) VALUES (7, 'pub7', 'c', 'pairwise', 1, '{}', 1, 'launched', 0)",
+            "INSERT INTO task_kinds (name) VALUES ('post-editing')",
+            "INSERT INTO campaigns (id, public_id, name, task, test_set_id, settings, seed, status, created_at) VALUES (7, 'pub7', 'c', 'post-editing', 1, '{}', 1, 'launched', 0)",
         ] {
             sqlx::query(sqlx::AssertSqlSafe(sql)).execute(&db.pool).await.expect(sql);
         }
         let named = |e: AppError| match e {
-            AppError::Internal(m) => assert!(m.contains("campaign 7") && m.contains("\"pairwise\""), "{m}"),
+            AppError::Internal(m) => assert!(m.contains("campaign 7") && m.contains("\"post-editing\""), "{m}"),
             other => panic!("not the server's fault naming the campaign: {other:?}"),
         };
         named(campaign_currency(&db, 7).await.expect_err("the review's currency"));

@@ -111,6 +111,45 @@ pub struct ResultsView {
     /// An ESA campaign's WMT ranking and error spans; `None` for other tasks.
     #[serde(default)]
     pub esa: Option<EsaView>,
+    /// A pairwise-preference campaign's Bradley–Terry ratings and win rates; `None` for other
+    /// tasks.
+    #[serde(default)]
+    pub pairwise: Option<PairwiseView>,
+}
+
+/// A pairwise-preference campaign's results: Bradley–Terry ratings (Elo scale, mean 1000) of
+/// the kept workers' real pairs, with bootstrap intervals, rank ranges and each system's wins,
+/// losses and ties, and the win-rate heatmap.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct PairwiseView {
+    pub lang_pair: String,
+    /// One row per system, highest first.
+    pub rows: Vec<PairwiseRow>,
+    pub heatmap_svg: String,
+    /// Why there are no ratings (in words), when there are none.
+    pub note: Option<String>,
+    pub judgments_kept: usize,
+    pub judgments_left_out: usize,
+    /// Workers the paired test fails (left out), and all workers.
+    pub workers_failing: usize,
+    pub workers: usize,
+}
+
+/// One system's row of the ratings table.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct PairwiseRow {
+    pub system: String,
+    pub rating: Option<f64>,
+    pub ci_low: Option<f64>,
+    pub ci_high: Option<f64>,
+    pub rank_low: usize,
+    pub rank_high: usize,
+    pub wins: u64,
+    pub losses: u64,
+    pub ties: u64,
+    pub n: u64,
+    /// Why it has no finite rating, in words.
+    pub no_rating: Option<String>,
 }
 
 /// An ESA campaign's results: the WMT 2024 ranking (mean of per-domain means, per-domain

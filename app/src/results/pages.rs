@@ -171,6 +171,7 @@ fn ResultsBody(r: ResultsView, campaign_id: i64, settings: AnyView) -> impl Into
         })}
         {r.ranking.map(|k| view! { <Ranking k/> })}
         {r.esa.map(|e| view! { <Esa e/> })}
+        {r.pairwise.map(|p| view! { <Pairwise p/> })}
         {r.groups.into_iter().map(|g| view! { <Group g/> }).collect_view()}
         <Agreement report=r.agreement/>
         <Exports campaign_id options=r.options files=r.export_files metric_files=r.metric_export_files/>
@@ -465,6 +466,51 @@ fn Esa(e: EsaView) -> impl IntoView {
                         }).collect_view()}
                     </tbody>
                 </table>
+            })}
+        </section>
+    }
+}
+
+/// A pairwise-preference campaign's Bradley–Terry ratings and win-rate heatmap.
+#[component]
+fn Pairwise(p: super::PairwiseView) -> impl IntoView {
+    let counts = format!(
+        "{} judgments of real pairs by the workers quality control keeps ({} left out: {} of {} workers preferred degraded copies no less often than chance). \
+         Ratings on the Elo scale (mean 1000) by Bradley–Terry maximum likelihood, a tie counting half a win for each side; 95% intervals by bootstrap over judgments.",
+        p.judgments_kept, p.judgments_left_out, p.workers_failing, p.workers
+    );
+    let num = |x: Option<f64>| x.filter(|v| v.is_finite()).map_or("–".to_string(), |v| format!("{v:.0}"));
+    view! {
+        <section class="card" id="pairwise-results" aria-labelledby="pairwise-heading">
+            <h2 id="pairwise-heading">{format!("Pairwise preference, {}", p.lang_pair)}</h2>
+            <p class="hint">{counts}</p>
+            {p.note.clone().map(|n| view! { <p class="empty" id="pairwise-note">{n}</p> })}
+            {(!p.rows.is_empty()).then(|| view! {
+                <div class="table-scroll" role="region" aria-label="Ratings per system" tabindex="0">
+                <table class="data" id="pairwise-ratings">
+                    <caption>"Ratings per system, highest first. A system that never won (or never lost) has no finite rating: it is ranked, and the table says why."</caption>
+                    <thead><tr>
+                        <th scope="col">"System"</th><th scope="col">"Rating"</th><th scope="col">"95% interval"</th>
+                        <th scope="col">"Rank range"</th><th scope="col">"Wins"</th><th scope="col">"Losses"</th><th scope="col">"Ties"</th><th scope="col">"Judgments"</th>
+                    </tr></thead>
+                    <tbody>
+                        {p.rows.clone().into_iter().map(|r| view! {
+                            <tr class="pairwise-row" data-system=r.system.clone()>
+                                <th scope="row">{r.system.clone()}</th>
+                                <td class="num rating" data-label="Rating">{match &r.no_rating { Some(why) => why.clone(), None => num(r.rating) }}</td>
+                                <td class="num" data-label="95% interval">{if r.ci_low.is_some() { format!("{} – {}", num(r.ci_low), num(r.ci_high)) } else { "–".to_string() }}</td>
+                                <td class="num" data-label="Rank range">{if r.rank_low == r.rank_high { r.rank_low.to_string() } else { format!("{}–{}", r.rank_low, r.rank_high) }}</td>
+                                <td class="num" data-label="Wins">{r.wins}</td><td class="num" data-label="Losses">{r.losses}</td>
+                                <td class="num" data-label="Ties">{r.ties}</td><td class="num" data-label="Judgments">{r.n}</td>
+                            </tr>
+                        }).collect_view()}
+                    </tbody>
+                </table>
+                </div>
+                <figure class="plot-figure" id="pairwise-heatmap">
+                    <div class="plot-scroll" inner_html=p.heatmap_svg.clone()></div>
+                    <figcaption>"Win rate of the row system against the column system (a tie counts half); grey: never compared."</figcaption>
+                </figure>
             })}
         </section>
     }

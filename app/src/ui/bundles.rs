@@ -15,7 +15,7 @@ use leptos::prelude::*;
 /// test checks.
 ///
 /// A work page (`/work/…`) is hydrated by the bundle of its HIT's protocol ([`Self::for_page`]):
-/// `da`, `woj`, `rank` or `spans`, each with the work page and one protocol's screen. Sign-in,
+/// `da`, `woj`, `rank`, `spans` or `pair`, each with the work page and one protocol's screen. Sign-in,
 /// the start page and invitations are on the small `annotate` bundle, which has no screen: a
 /// crowd worker never opens them, and an annotator who does downloads no screen there (the
 /// HIT list's links load the work page with its own bundle).
@@ -39,10 +39,12 @@ pub enum BrowserBundle {
     Rank,
     /// An error-span HIT's work page (ESA, MQM).
     Spans,
+    /// A pairwise-preference HIT's work page.
+    Pair,
 }
 
 impl BrowserBundle {
-    pub const ALL: [BrowserBundle; 9] = [
+    pub const ALL: [BrowserBundle; 10] = [
         BrowserBundle::Annotate,
         BrowserBundle::Campaigns,
         BrowserBundle::Accounts,
@@ -52,6 +54,7 @@ impl BrowserBundle {
         BrowserBundle::Woj,
         BrowserBundle::Rank,
         BrowserBundle::Spans,
+        BrowserBundle::Pair,
     ];
 
     /// Its name: the crate `app/bundles/<name>` (`assay-bundle-<name>`) is built into
@@ -67,6 +70,7 @@ impl BrowserBundle {
             BrowserBundle::Woj => "woj",
             BrowserBundle::Rank => "rank",
             BrowserBundle::Spans => "spans",
+            BrowserBundle::Pair => "pair",
         }
     }
 
@@ -77,6 +81,7 @@ impl BrowserBundle {
             Screen::WordOrder => BrowserBundle::Woj,
             Screen::Ranking => BrowserBundle::Rank,
             Screen::Spans => BrowserBundle::Spans,
+            Screen::Pairwise => BrowserBundle::Pair,
         }
     }
 
@@ -87,6 +92,7 @@ impl BrowserBundle {
             BrowserBundle::Woj => Screens::Only(Screen::WordOrder),
             BrowserBundle::Rank => Screens::Only(Screen::Ranking),
             BrowserBundle::Spans => Screens::Only(Screen::Spans),
+            BrowserBundle::Pair => Screens::Only(Screen::Pairwise),
             BrowserBundle::Annotate | BrowserBundle::Campaigns | BrowserBundle::Accounts | BrowserBundle::Results | BrowserBundle::Studies => {
                 Screens::None
             }
@@ -204,7 +210,7 @@ pub mod family {
         )*};
     }
 
-    families!(Annotate, Campaigns, Accounts, Results, Studies, Da, Woj, Rank, Spans);
+    families!(Annotate, Campaigns, Accounts, Results, Studies, Da, Woj, Rank, Spans, Pair);
 }
 
 /// A page of another bundle, reached by a link or a redirect inside this one: the browser loads

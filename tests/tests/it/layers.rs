@@ -156,7 +156,7 @@ fn the_pure_core_has_no_web_database_or_runtime_dependency() {
 // `server/src` (test files, `#[cfg(test)]` items and comments left out).
 
 /// The campaign tasks' stored names (`TaskKind::as_str`; checked against `TaskKind::ALL` below).
-const TASK_NAMES: [&str; 7] = ["da-adequacy", "da-fluency", "da-source", "word-order", "ranking", "esa", "mqm"];
+const TASK_NAMES: [&str; 8] = ["da-adequacy", "da-fluency", "da-source", "word-order", "ranking", "esa", "mqm", "pairwise"];
 
 /// A source file read for the house rules: its code with comments, the contents of string and
 /// char literals and every `#[cfg(test)]` item blanked out (same byte offsets), and the string

@@ -19,6 +19,7 @@ mod metrics;
 mod migrations;
 mod mqm;
 mod onboarding;
+mod pairwise;
 mod ranking;
 mod ranking_gold;
 mod results;

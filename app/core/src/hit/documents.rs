@@ -219,6 +219,7 @@ pub fn build_document_hits(units: &[DocumentUnit], design: &DocumentDesign, seed
                     screen: None,
                     unit: Some(u_index),
                     gold: None,
+                    pair: None,
                 });
             }
             if let Some((of, kind)) = p.copy {

@@ -15,6 +15,7 @@ pub mod degrade;
 mod documents;
 pub mod evidence;
 pub mod figures;
+mod pairs;
 pub mod practice;
 mod ranking;
 #[cfg(test)]
@@ -30,6 +31,7 @@ use serde::{Deserialize, Serialize};
 use crate::model::ItemType;
 use degrade::WordOrderKind;
 pub use documents::{DocumentDesign, DocumentSegment, DocumentUnit, build_document_hits};
+pub use pairs::{PairDesign, PairShown, build_pair_hits};
 pub use ranking::{GoldBlock, RankingDesign, build_ranking_hits};
 
 /// One system output that may be put into a HIT (METHOD §2).
@@ -138,6 +140,11 @@ pub struct HitItem {
     /// item, shown and answered as every other.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub gold: Option<u32>,
+    /// Pairwise preference: the pair's second output, the side shown on the left and, for a
+    /// degraded copy against its original, which side is the copy; the item's `system` is the
+    /// pair's `a`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub pair: Option<PairShown>,
 }
 
 /// One HIT: its index in the campaign and its items in presentation order.
@@ -226,6 +233,9 @@ pub enum HitError {
     /// A document design that cannot be built, and why.
     #[error("{0}")]
     Documents(String),
+    /// A pairwise design or test set that cannot be paired, and why.
+    #[error("{0}")]
+    Pairs(String),
     #[error("a word-order HIT of {length} items cannot hold {permutations} permutations")]
     TooManyPermutations { permutations: usize, length: usize },
     #[error(
@@ -652,6 +662,7 @@ fn place_hit(
             screen: None,
             unit: None,
             gold: None,
+            pair: None,
         };
         let sys_item = HitItem {
             item_type: ItemType::System,
@@ -683,6 +694,7 @@ fn place_hit(
                     screen: None,
                     unit: None,
                     gold: None,
+                    pair: None,
                 },
                 None,
             ));
@@ -893,6 +905,7 @@ pub fn build_word_order_hits(
                         screen: None,
                         unit: None,
                         gold: None,
+                        pair: None,
                     },
                     b,
                 ));
@@ -935,6 +948,7 @@ pub fn build_word_order_hits(
                         screen: None,
                         unit: None,
                         gold: None,
+                        pair: None,
                     }
                 }
             })

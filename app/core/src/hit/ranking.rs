@@ -392,6 +392,7 @@ pub fn build_ranking_hits(
                         screen: Some(screen_at),
                         unit: None,
                         gold: block.gold.as_ref().map(|g| g[i]),
+                        pair: None,
                     });
                 }
             }

@@ -64,6 +64,12 @@ pub(super) fn msg(m: Msg) -> &'static str {
         Msg::RankBest => "pořadí 1, nejlepší",
         Msg::RankWorst => "pořadí {r}, nejhorší",
         Msg::RankN => "pořadí {r}",
+        Msg::PairTranslationA => "Překlad A",
+        Msg::PairTranslationB => "Překlad B",
+        Msg::PairPickA => "A je lepší",
+        Msg::PairPickB => "B je lepší",
+        Msg::PairPickSame => "Zhruba stejné",
+        Msg::PairChoose => "Pro pokračování vyberte A, B nebo zhruba stejné.",
         Msg::Complete => "Děkujeme: tento HIT je dokončen",
         Msg::Saved => "Vaše odpovědi byly uloženy.",
         Msg::HeldMessage => "Organizátor před vydáním kódů dokončení kontroluje hotové HITy. Po dokončení kontroly se váš kód zobrazí na této stránce. Nyní už nemusíte nic dělat.",
@@ -323,6 +329,16 @@ S klávesnicí: tabulátorem přejděte do překladu, šipkami se pohybujte mezi
         Text::HomeTaskRanking => "pořadí",
         Text::HomeTaskEsa => "chybné úseky",
         Text::HomeTaskMqm => "chyby s kategoriemi",
+        Text::HomeTaskPairwise => "porovnání dvojic",
+        Text::StatementPairwise => "Který překlad je lepší?",
+        Text::InstructionsPairwise => "Uvidíte větu v jazyce {source} a vedle sebe dva její překlady do jazyka {target} (na telefonu pod sebou). Vyberte lepší překlad:
+- A: první překlad (vlevo nebo nahoře) je lepší;
+- B: druhý překlad (vpravo nebo dole) je lepší;
+- Zhruba stejné: žádný není zřetelně lepší.
+
+Lepší překlad říká úplně a správně to, co výchozí text, přirozeným jazykem {target}.
+
+Klávesnicí: 1 pro A, 2 pro B, 3 pro zhruba stejné (nebo šipky pro přechod mezi volbami); Enter pokračuje. K dřívější dvojici se nelze vrátit.",
         Text::SignOut => "Odhlásit se",
     }
 }

@@ -63,6 +63,12 @@ pub(super) fn msg(m: Msg) -> &'static str {
         Msg::RankBest => "Rang 1, der beste",
         Msg::RankWorst => "Rang {r}, der schlechteste",
         Msg::RankN => "Rang {r}",
+        Msg::PairTranslationA => "Übersetzung A",
+        Msg::PairTranslationB => "Übersetzung B",
+        Msg::PairPickA => "A ist besser",
+        Msg::PairPickB => "B ist besser",
+        Msg::PairPickSame => "Etwa gleich",
+        Msg::PairChoose => "Wählen Sie A, B oder etwa gleich, um weiterzugehen.",
         Msg::Complete => "Vielen Dank: Dieser HIT ist abgeschlossen",
         Msg::Saved => "Ihre Antworten wurden gespeichert.",
         Msg::HeldMessage => "Die Organisatoren prüfen abgeschlossene HITs, bevor sie Abschlusscodes vergeben. Sobald die Prüfung abgeschlossen ist, wird Ihr Code auf dieser Seite angezeigt. Sie müssen jetzt nichts weiter tun.",
@@ -322,6 +328,16 @@ Mit der Tastatur: Mit Tab in die Übersetzung, mit den Pfeiltasten zwischen den 
         Text::HomeTaskRanking => "Rangfolge",
         Text::HomeTaskEsa => "Fehlerstellen",
         Text::HomeTaskMqm => "Fehler mit Kategorien",
+        Text::HomeTaskPairwise => "Paarvergleich",
+        Text::StatementPairwise => "Welche Übersetzung ist besser?",
+        Text::InstructionsPairwise => "Ihnen werden ein Satz auf {source} und zwei Übersetzungen ins {target} nebeneinander gezeigt (auf dem Telefon untereinander). Wählen Sie die bessere Übersetzung:
+- A: die erste Übersetzung (links oder oben) ist besser;
+- B: die zweite Übersetzung (rechts oder unten) ist besser;
+- Etwa gleich: keine ist deutlich besser.
+
+Eine bessere Übersetzung sagt vollständig und richtig, was der Ausgangstext sagt, in natürlichem {target}.
+
+Mit der Tastatur: 1 für A, 2 für B, 3 für etwa gleich (oder die Pfeiltasten, um zwischen den Antworten zu wechseln); Enter geht weiter. Sie können nicht zu einem früheren Paar zurückkehren.",
         Text::SignOut => "Abmelden",
     }
 }

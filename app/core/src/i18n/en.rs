@@ -64,6 +64,12 @@ pub(super) fn msg(m: Msg) -> &'static str {
         Msg::RankBest => "rank 1, best",
         Msg::RankWorst => "rank {r}, worst",
         Msg::RankN => "rank {r}",
+        Msg::PairTranslationA => "Translation A",
+        Msg::PairTranslationB => "Translation B",
+        Msg::PairPickA => "A is better",
+        Msg::PairPickB => "B is better",
+        Msg::PairPickSame => "About the same",
+        Msg::PairChoose => "Choose A, B or about the same to go on.",
         Msg::Complete => "Thank you: this HIT is complete",
         Msg::Saved => "Your answers have been saved.",
         Msg::HeldMessage => "The organizer reviews finished HITs before giving out completion codes. Once the review is done, your code will be shown on this page. You do not need to do anything else now.",
@@ -323,6 +329,16 @@ With a keyboard: Tab into the translation, move between words with the arrow key
         Text::HomeTaskRanking => "ranking",
         Text::HomeTaskEsa => "error spans",
         Text::HomeTaskMqm => "errors with categories",
+        Text::HomeTaskPairwise => "pairwise preference",
+        Text::StatementPairwise => "Which translation is better?",
+        Text::InstructionsPairwise => "You are shown a sentence in {source} and two translations of it into {target}, side by side (one above the other on a phone). Choose the better translation:
+- A: the first translation (on the left, or on top) is better;
+- B: the second translation (on the right, or below) is better;
+- About the same: neither is clearly better.
+
+A better translation says what the source says, completely and correctly, in natural {target}.
+
+With a keyboard: press 1 for A, 2 for B, 3 for about the same (or the arrow keys to move between the choices); Enter goes on. You cannot go back to an earlier pair.",
         Text::SignOut => "Sign out",
     }
 }

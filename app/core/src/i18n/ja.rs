@@ -63,6 +63,12 @@ pub(super) fn msg(m: Msg) -> &'static str {
         Msg::RankBest => "1 位、最良",
         Msg::RankWorst => "{r} 位、最下位",
         Msg::RankN => "{r} 位",
+        Msg::PairTranslationA => "訳文 A",
+        Msg::PairTranslationB => "訳文 B",
+        Msg::PairPickA => "A の方が良い",
+        Msg::PairPickB => "B の方が良い",
+        Msg::PairPickSame => "ほぼ同じ",
+        Msg::PairChoose => "次へ進むには A、B、ほぼ同じのいずれかを選んでください。",
         Msg::Complete => "ありがとうございました。この HIT は完了です",
         Msg::Saved => "回答は保存されました。",
         Msg::HeldMessage => "主催者は完了コードを発行する前に、完了した HIT を確認します。確認が終わると、このページにコードが表示されます。今は何もする必要はありません。",
@@ -322,6 +328,16 @@ pub(super) fn text(t: Text) -> &'static str {
         Text::HomeTaskRanking => "順位付け",
         Text::HomeTaskEsa => "誤りの箇所",
         Text::HomeTaskMqm => "カテゴリ付きの誤り",
+        Text::HomeTaskPairwise => "一対比較",
+        Text::StatementPairwise => "どちらの訳文が良いですか？",
+        Text::InstructionsPairwise => "{source}の文が 1 つと、その{target}への訳文が 2 つ並べて表示されます（スマートフォンでは上下に）。良い方の訳文を選んでください：
+- A：1 つ目の訳文（左または上）の方が良い；
+- B：2 つ目の訳文（右または下）の方が良い；
+- ほぼ同じ：どちらもはっきりとは良くない。
+
+良い訳文とは、原文の内容を漏れなく正しく、自然な{target}で伝えている訳文です。
+
+キーボードでは：A は 1、B は 2、ほぼ同じは 3（または矢印キーで選択肢を移動）；Enter で次へ進みます。前のペアには戻れません。",
         Text::SignOut => "ログアウト",
     }
 }

@@ -304,6 +304,14 @@ messages! {
         RankBest,
         RankWorst,
         RankN,
+        /// Pairwise preference: the two outputs' labels, the three choices (a radio group), the
+        /// hint until one is chosen.
+        PairTranslationA,
+        PairTranslationB,
+        PairPickA,
+        PairPickB,
+        PairPickSame,
+        PairChoose,
         /// The completion page.
         Complete,
         Saved,
@@ -523,6 +531,11 @@ messages! {
         HomeTaskRanking,
         HomeTaskEsa,
         HomeTaskMqm,
+        /// Pairwise preference: its name in the lists, statement and instructions page
+        /// (`{target}`, `{source}`: language names).
+        HomeTaskPairwise,
+        StatementPairwise,
+        InstructionsPairwise,
         /// The header's button of a signed-in annotator.
         SignOut,
     }

@@ -62,6 +62,12 @@ pub(super) fn msg(m: Msg) -> &'static str {
         Msg::RankBest => "第 1 名，最好",
         Msg::RankWorst => "第 {r} 名，最差",
         Msg::RankN => "第 {r} 名",
+        Msg::PairTranslationA => "译文 A",
+        Msg::PairTranslationB => "译文 B",
+        Msg::PairPickA => "A 更好",
+        Msg::PairPickB => "B 更好",
+        Msg::PairPickSame => "差不多",
+        Msg::PairChoose => "请选择 A、B 或差不多以继续。",
         Msg::Complete => "谢谢：此 HIT 已完成",
         Msg::Saved => "您的回答已保存。",
         Msg::HeldMessage => "组织者会在发放完成码之前审核已完成的 HIT。审核完成后，您的完成码将显示在本页。您现在无需再做任何事。",
@@ -321,6 +327,16 @@ pub(super) fn text(t: Text) -> &'static str {
         Text::HomeTaskRanking => "排序",
         Text::HomeTaskEsa => "错误片段",
         Text::HomeTaskMqm => "带类别的错误",
+        Text::HomeTaskPairwise => "成对比较",
+        Text::StatementPairwise => "哪个译文更好？",
+        Text::InstructionsPairwise => "您将看到一个{source}句子及其两个{target}译文并排显示（在手机上上下排列）。请选择更好的译文：
+- A：第一个译文（左侧或上方）更好；
+- B：第二个译文（右侧或下方）更好；
+- 差不多：两者都没有明显更好。
+
+更好的译文用自然的{target}完整、准确地表达原文的意思。
+
+使用键盘：按 1 选 A，按 2 选 B，按 3 选差不多（或用方向键在选项间移动）；按 Enter 继续。您不能返回之前的句对。",
         Text::SignOut => "退出登录",
     }
 }

@@ -28,6 +28,9 @@ pub struct DesignerFields {
     /// Bad references, repeats, references, sets and what reference items show (direct
     /// assessment).
     pub item_checks: bool,
+    /// Pairs per HIT, pairs with a degraded copy, repeated pairs and the reference under the
+    /// source (pairwise preference).
+    pub pairs: bool,
     /// Permuted references and their degrees (word order).
     pub permutations: bool,
     /// How damaged copies are made (fluency damages text its own way, word order reorders).
@@ -70,6 +73,7 @@ impl DesignerFields {
         mqm: false,
         ranking: false,
         item_checks: false,
+        pairs: false,
         permutations: false,
         degradation_policy: true,
         judgment_time: Some(JudgmentTime::Judgment),

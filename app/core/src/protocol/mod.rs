@@ -231,6 +231,10 @@ pub enum HitPlan {
     Blocks,
     /// Whole documents sized by expected time, with degraded and repeated copies (ESA, MQM).
     Documents,
+    /// Pairs of two systems' outputs of one source, the side shown on the left drawn per
+    /// item; degraded copies against their own original and repeated pairs with the sides
+    /// swapped (pairwise preference, `hit::build_pair_hits`).
+    Pairs,
 }
 
 /// What a screen shows beside the text judged.
@@ -336,6 +340,7 @@ pub fn for_task(task: TaskKind) -> &'static dyn Protocol {
         TaskKind::Ranking => &ranking::Ranking,
         TaskKind::Esa => &esa::ErrorSpans,
         TaskKind::Mqm => &mqm::Mqm,
+        TaskKind::Pairwise => &pairwise::PairwisePreference,
     }
 }
 

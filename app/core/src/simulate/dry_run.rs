@@ -89,6 +89,7 @@ pub fn dry_run(design: &DryRunDesign, crowd: &DryRunCrowd, runs: usize, seed: u6
             (HitPlan::Blocks, Some(ranking)) => simulate_ranking(&config, ranking, sink)?,
             (HitPlan::Blocks, None) => return Err(SimError::Hit(HitError::Ranking("the dry run of a ranking design needs its screens".into()))),
             (HitPlan::Items | HitPlan::WordOrderPairs | HitPlan::Documents, _) => simulate(&config, sink)?,
+            (HitPlan::Pairs, _) => return Err(SimError::NotSimulated(protocol.name())),
         };
         report.hits = truth.hits;
         report.judgments = truth.judgments;

@@ -149,6 +149,8 @@ pub enum SimError {
     Hit(#[from] HitError),
     #[error("cannot write the judgments: {0}")]
     Io(#[from] io::Error),
+    #[error("the dry run does not simulate {0} yet")]
+    NotSimulated(&'static str),
 }
 
 /// The known truth behind a simulation, for tests.

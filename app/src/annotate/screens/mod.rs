@@ -5,6 +5,7 @@
 //! - [`word_order`]: the two word-order questions — the `woj` bundle;
 //! - [`ranking`]: relative ranking — the `rank` bundle;
 //! - [`spans`]: error spans, ESA and MQM — the `spans` bundle;
+//! - [`pairwise`]: pairwise preference — the `pair` bundle;
 //! - [`widgets`]: what they share (the slider, labelled texts, the key legend), in each.
 //!
 //! The work page (`pages`) is generic over a [`ScreenFamily`]: a bundle's family says, as a
@@ -14,6 +15,7 @@
 //! names it), and renders every screen itself ([`Screens::Every`]).
 
 pub mod da;
+pub mod pairwise;
 pub mod ranking;
 pub mod spans;
 pub mod widgets;
@@ -24,6 +26,7 @@ use super::{ItemView, WorkState};
 use crate::model::TaskKind;
 use leptos::prelude::*;
 use da::DaItem;
+use pairwise::PairwiseItem;
 use ranking::RankingScreen;
 use spans::{EsaAnswer, EsaItem};
 use widgets::Ui;
@@ -38,10 +41,12 @@ pub enum Screen {
     Ranking,
     /// Error spans: ESA and MQM.
     Spans,
+    /// Pairwise preference.
+    Pairwise,
 }
 
 impl Screen {
-    pub const ALL: [Screen; 4] = [Screen::Da, Screen::WordOrder, Screen::Ranking, Screen::Spans];
+    pub const ALL: [Screen; 5] = [Screen::Da, Screen::WordOrder, Screen::Ranking, Screen::Spans, Screen::Pairwise];
 
     /// The screen of a task (every task has one: a new task fails to compile here).
     pub const fn of(task: TaskKind) -> Screen {
@@ -50,6 +55,7 @@ impl Screen {
             TaskKind::WordOrder => Screen::WordOrder,
             TaskKind::Ranking => Screen::Ranking,
             TaskKind::Esa | TaskKind::Mqm => Screen::Spans,
+            TaskKind::Pairwise => Screen::Pairwise,
         }
     }
 }
@@ -70,7 +76,7 @@ impl Context {
     pub const fn of(task: TaskKind) -> Context {
         match task {
             TaskKind::DaAdequacy | TaskKind::DaFluency => Context::Reference,
-            TaskKind::DaSourceBased | TaskKind::Ranking | TaskKind::Esa | TaskKind::Mqm => Context::Source,
+            TaskKind::DaSourceBased | TaskKind::Ranking | TaskKind::Esa | TaskKind::Mqm | TaskKind::Pairwise => Context::Source,
             TaskKind::WordOrder => Context::SecondSentence,
         }
     }
@@ -175,6 +181,9 @@ pub fn screen_body<S: ScreenFamily>(info: StoredValue<WorkState>, item: ItemView
         },
         Some(Screen::Spans) => {
             if const { S::SCREENS.has(Screen::Spans) } { view! { <EsaItem info item busy submit=spans/> }.into_any() } else { another() }
+        }
+        Some(Screen::Pairwise) => {
+            if const { S::SCREENS.has(Screen::Pairwise) } { view! { <PairwiseItem info item busy submit/> }.into_any() } else { another() }
         }
         None => another(),
     }

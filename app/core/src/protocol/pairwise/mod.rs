@@ -21,13 +21,19 @@
 #[cfg(feature = "engine")]
 pub mod bradley_terry;
 #[cfg(feature = "engine")]
+pub mod campaign;
+#[cfg(feature = "engine")]
 pub mod files;
 #[cfg(feature = "engine")]
 pub mod qc;
 
 use serde::{Deserialize, Serialize};
 
-use super::{Answer, AnswerRules, Detail, InvalidAnswer, Layout, Question, RawRange};
+use super::designer::DesignerFields;
+use super::{
+    Answer, AnswerRules, Beside, Catalog, Degrader, Detail, HitPlan, InvalidAnswer, Layout, Practice, PracticeRule, Protocol, Question, RawRange,
+    Scheme,
+};
 use crate::model::ItemType;
 use crate::report::Scale;
 
@@ -149,19 +155,18 @@ impl Preference {
 /// Three categories: `a` preferred, about the same, `b` preferred.
 const QUESTIONS: &[Question] = &[Question { analysis_task: None, read: |a| a.score, scale: Scale::Categorical { categories: 3 }, range: RawRange::Unit }];
 
-/// The parts of [`Protocol`] pairwise preference gives so far. It becomes a campaign task by
-/// implementing the trait (the compiler lists what is still missing: its HIT plan, practice,
-/// screen wording and catalog keys) and a `TaskKind` variant registered in `for_task`.
-impl PairwisePreference {
-    pub fn name(&self) -> &'static str {
+/// Pairwise preference as a campaign task: every method of [`Protocol`], registered in
+/// [`super::for_task`] under `TaskKind::Pairwise`.
+impl Protocol for PairwisePreference {
+    fn name(&self) -> &'static str {
         "pairwise preference"
     }
 
-    pub fn layout(&self) -> Layout {
+    fn layout(&self) -> Layout {
         Layout::Several { outputs: 2 }
     }
 
-    pub fn validate_answer(&self, answer: &Answer, _rules: &AnswerRules) -> Result<Answer, InvalidAnswer> {
+    fn validate_answer(&self, answer: &Answer, _rules: &AnswerRules) -> Result<Answer, InvalidAnswer> {
         let preference = answer
             .detail
             .preference
@@ -187,13 +192,64 @@ impl PairwisePreference {
         })
     }
 
-    pub fn questions(&self) -> &'static [Question] {
+    fn questions(&self) -> &'static [Question] {
         QUESTIONS
     }
 
     /// Degraded copies against their own original, and repeated pairs with the sides swapped.
-    pub fn quality_control(&self) -> &'static [ItemType] {
+    fn quality_control(&self) -> &'static [ItemType] {
         &[ItemType::BadRef, ItemType::Repeat]
+    }
+
+    fn span_scheme(&self) -> Option<Scheme> {
+        None
+    }
+
+    /// A practice answer matches when its `a`'s share of the win lies in the expected range.
+    fn practice_matches(&self, expected: &Practice, answer: &Answer) -> bool {
+        answer.score.is_some_and(|s| expected.within(s, expected.range1))
+    }
+
+    fn hit_plan(&self) -> HitPlan {
+        HitPlan::Pairs
+    }
+
+    /// The source above the two outputs (and, as the campaign chooses, its reference).
+    fn beside(&self) -> Beside {
+        Beside::Source
+    }
+
+    /// The degraded copy against its original loses meaning, as a DA bad reference.
+    fn degrader(&self) -> Degrader {
+        Degrader::Adequacy
+    }
+
+    /// No practice yet: a practice item of two outputs needs a practice screen of its own.
+    fn practice(&self) -> Option<PracticeRule> {
+        None
+    }
+
+    fn simulated_name(&self) -> &'static str {
+        "pw"
+    }
+
+    fn catalog(&self) -> Catalog {
+        use crate::i18n::Text;
+        Catalog { home_task: Text::HomeTaskPairwise, wording: (Some(Text::StatementPairwise), Text::InstructionsPairwise), anchors: (Text::AnchorLow, Text::AnchorHigh) }
+    }
+
+    /// Pairs per HIT, degraded copies and repeated pairs, the reference under the source as the
+    /// campaign chooses; the source's and the reference's labels.
+    fn designer(&self) -> DesignerFields {
+        DesignerFields {
+            pairs: true,
+            label_source: true,
+            label_reference: true,
+            label_candidate: false,
+            practice: false,
+            reference_help: super::designer::REFERENCE_HIDDEN,
+            ..DesignerFields::BASE
+        }
     }
 }
 
