@@ -289,6 +289,19 @@ both_backends! {
         assert!(dry["runs"].as_u64().unwrap() >= 2 && dry["mean_ci_width"].as_f64().unwrap() > 0.0, "{dry}");
         let share = dry["pairs_separated"].as_f64().unwrap();
         assert!((0.0..=1.0).contains(&share), "{dry}");
+        // A ranking design is simulated as ranking (issue 38): HITs of its screens (3 screens of 2
+        // blocks of 3 outputs: 18 judgments a HIT), not DA's 100 items.
+        let mut ranking = good.clone();
+        ranking["task"] = json!("ranking");
+        ranking["settings"] = json!({ "hit_length": 3, "rank_blocks_per_screen": 2, "rank_outputs": 3, "bad_refs": 2, "repeats": 1,
+                                      "judgments_wanted": 30, "redundancy": 1, "target_language": "German", "interface_language": "en",
+                                      "thin_evidence": "keep" });
+        let dry = org.call_json("dry_run_design", json!({ "draft": ranking, "crowd": crowd })).await;
+        assert_eq!(dry.status, 200, "{}", dry.body);
+        let dry = dry.json();
+        let (hits, judgments) = (dry["hits"].as_u64().unwrap(), dry["judgments"].as_u64().unwrap());
+        assert!(hits > 0 && judgments == 18 * hits, "{dry}");
+        assert_eq!(dry["systems"].as_array().unwrap().len(), 3);
         let mut woj = good.clone();
         woj["task"] = json!("word-order");
         let refused = org.call_json("dry_run_design", json!({ "draft": woj, "crowd": crowd })).await;
