@@ -2,6 +2,7 @@
 //! whole app two dozen times was the largest part of building the suite (BENCHMARKS.md, "CI").
 
 mod accounts;
+mod adaptive;
 mod analyze;
 mod annotation;
 mod campaigns;

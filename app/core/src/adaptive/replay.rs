@@ -6,7 +6,7 @@
 //! segment (by whoever judged them: unlike a live HIT, not necessarily the same worker).
 //!
 //! The designs: **uniform** takes the segments in a shuffled order and asks for every system's
-//! output of each; **adaptive** takes the open pair that one more observation narrows most
+//! output of each (pass after pass while scores are left); **adaptive** takes the open pair that one more observation narrows most
 //! (width/(n + 1)), the next segment (in the same shuffled order, cycling) where both systems
 //! have a score left, and adds the systems with an open pair to them that also have one there.
 //!
@@ -101,6 +101,7 @@ pub fn replay_run(data: &ReplayData, settings: &AdaptiveSettings, adaptive: bool
     let mut judgments = 0usize;
     let mut exhausted = false;
     let mut uniform_at = 0usize;
+    let mut pass_used = false;
     // Adaptive: per pair, where in `order` its search for a segment goes on.
     let mut cursor = vec![0usize; d.pairs.len()];
     let mut dead = vec![false; d.pairs.len()];
@@ -112,6 +113,11 @@ pub fn replay_run(data: &ReplayData, settings: &AdaptiveSettings, adaptive: bool
         let mut scores: Vec<(usize, f64)> = Vec::new();
         if !adaptive {
             while scores.len() < 2 {
+                if uniform_at == order.len() && pass_used {
+                    // Another pass over the segments while any has scores left.
+                    uniform_at = 0;
+                    pass_used = false;
+                }
                 let Some(&g) = order.get(uniform_at) else { break };
                 uniform_at += 1;
                 scores.clear();
@@ -119,6 +125,7 @@ pub fn replay_run(data: &ReplayData, settings: &AdaptiveSettings, adaptive: bool
                     if let Some(x) = take(&mut cells, s, g) {
                         scores.push((s, x));
                         judgments += 1;
+                        pass_used = true;
                     }
                 }
             }

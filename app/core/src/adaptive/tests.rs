@@ -251,6 +251,11 @@ fn replay_uses_each_recorded_score_once_and_stops() {
         assert!(!o.exhausted && o.decided == 3 && o.disagreeing == 0, "{adaptive}: {o:?}");
         assert!(o.judgments < 1200, "{adaptive}: {o:?}");
     }
+    // Several scores per cell: the uniform design comes back to a segment for its next ones.
+    let deep = ReplayData { cells: data.cells.iter().map(|c| c[..5].iter().map(|_| c[..40].iter().flatten().copied().collect()).collect()).collect(), segments: data.segments[..5].to_vec(), ..data.clone() };
+    assert_eq!(deep.available(), 600);
+    let o = replay_run(&deep, &s, false, 1).unwrap();
+    assert!(!o.exhausted && o.decided == 3 && o.judgments > 15, "{o:?}");
     let sum = replay_design(&data, &s, true, 5, 2).unwrap();
     assert_eq!((sum.runs, sum.judgments_available, sum.pairs_decided), (5, 1200, 15));
     // Too little data: the replay runs out and says so.
