@@ -288,8 +288,8 @@ pub struct WorkState {
     /// The title annotators see ([`public_title`]); never the campaign's name, which is the
     /// organizers' (it may say what the campaign tests).
     pub title: String,
-    /// `da-adequacy`, `da-fluency`, `da-source` or `word-order`.
-    pub task: String,
+    /// The campaign's protocol (its stored name on the wire).
+    pub task: TaskKind,
     pub screen: ScreenSettings,
     /// `ltr`/`rtl` for the candidate and reference (target language).
     pub target_dir: String,
@@ -316,9 +316,11 @@ pub struct WorkState {
 }
 
 impl WorkState {
-    /// The HIT's task (`None` only for a name this build does not know).
+    /// The HIT's task. Always `Some` now that `task` is typed (an unknown stored name is refused
+    /// when the state is built); the `Option` stays until the screens' callers (`screens::spans`,
+    /// `screens::widgets`, owned by other work this session) read `task` directly.
     pub fn kind(&self) -> Option<TaskKind> {
-        TaskKind::parse(&self.task)
+        Some(self.task)
     }
 }
 
@@ -363,7 +365,7 @@ pub struct PracticeFeedback {
 pub struct MyAssignment {
     pub assignment: String,
     pub campaign_name: String,
-    pub task: String,
+    pub task: TaskKind,
     pub total: i64,
     pub answered: i64,
     pub completed: bool,
@@ -397,7 +399,7 @@ pub struct AssignmentSummary {
     #[serde(default)]
     pub campaign_id: i64,
     pub campaign_name: String,
-    pub task: String,
+    pub task: TaskKind,
     pub platform: String,
     pub status: AssignmentStatus,
     pub total: i64,

@@ -762,7 +762,7 @@ fn check_texts(draft: &CampaignDraft) -> AppResult<()> {
 }
 
 fn check_draft(draft: &CampaignDraft) -> AppResult<TaskKind> {
-    let task = draft.task_kind().map_err(problem)?;
+    let task = draft.task;
     if draft.name.trim().is_empty() {
         return Err(problem("give the campaign a name"));
     }
@@ -903,7 +903,7 @@ pub async fn dry_run_as(
     reachable: bool,
 ) -> AppResult<assay_core::report::DryRunReport> {
     use assay_core::simulate::dry_run::{DryRunDesign, dry_run as simulate_runs};
-    let task = draft.task_kind().map_err(|e| AppError::invalid("task", e))?;
+    let task = draft.task;
     if protocol::for_task(task).hit_plan() == HitPlan::WordOrderPairs {
         return Err(AppError::invalid("task", "the dry run simulates direct assessment; word-order campaigns are not simulated yet"));
     }
@@ -975,10 +975,7 @@ pub async fn check_design_as(db: &Db, draft: &CampaignDraft, reachable: bool) ->
         Ok(t) => t,
         Err(e) => {
             check.problems.push(problem_of(e)?);
-            match draft.task_kind() {
-                Ok(t) => t,
-                Err(_) => return Ok(check),
-            }
+            draft.task
         }
     };
     let spec = Spec::new(
@@ -1117,7 +1114,7 @@ pub async fn load_draft(db: &Db, campaign_id: i64) -> AppResult<CampaignDraft> {
         .with_context(what)?;
     Ok(CampaignDraft {
         name: c.name,
-        task: c.task.as_str().to_string(),
+        task: c.task,
         test_set_id: c.test_set_id,
         reference_name: c.reference_name,
         systems: c.systems,
