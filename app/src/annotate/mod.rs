@@ -131,12 +131,12 @@ pub fn localized_screen_settings(settings_json: &str, kind: TaskKind, target_lan
     let s = CampaignSettings::read(settings_json, kind, &language_name(target_lang), &source_name);
     // The stored defaults name the languages as the settings do, or (wording not stored) by
     // the codes' English names.
-    let localize = |w, target: &str, source: &str| assay_core::i18n::wording::localize(w, kind, ui, (target_lang, target), (source_lang, source));
+    let localize = |w, target: &str, source: &str| assay_core::wording::localize(w, kind, ui, (target_lang, target), (source_lang, source));
     let stored_next = screen.wording.next_label.clone();
     screen.wording = localize(screen.wording, &s.target_language, &s.source_language_name);
     screen.wording = localize(screen.wording, &language_name(target_lang), &source_name);
     if ui != Lang::En && screen.source_language_name == source_name {
-        screen.source_language_name = assay_core::i18n::wording::language_name(ui, source_lang, &source_name);
+        screen.source_language_name = assay_core::wording::language_name(ui, source_lang, &source_name);
     }
     // The default Next says the wording is the task's default (an organizer who writes the
     // wording in the target language changes it too).
@@ -279,6 +279,14 @@ pub struct Step {
     pub together: Vec<ItemView>,
     /// Present once every item is answered.
     pub completion: Option<Completion>,
+}
+
+/// One translation's rank on a ranking screen: its item's position and its rank (1 = best; tied
+/// translations share a rank).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct RankAnswer {
+    pub position: i64,
+    pub rank: u32,
 }
 
 /// Everything the work page needs: the campaign's screen and the current step.
