@@ -136,7 +136,7 @@ async fn seed_campaign(state: &AppState) -> AppResult<()> {
     };
     let draft = CampaignDraft {
         name: DEMO_CAMPAIGN.into(),
-        task: TaskKind::DaAdequacy.as_str().into(),
+        task: TaskKind::DaAdequacy,
         test_set_id: test_set,
         reference_name: Some("refA".into()),
         benchmark_systems: systems.first().copied().into_iter().collect(),
@@ -151,7 +151,7 @@ async fn seed_campaign(state: &AppState) -> AppResult<()> {
     // document so far as context, a document score, one degraded document per HIT.
     let esa = CampaignDraft {
         name: DEMO_ESA_CAMPAIGN.into(),
-        task: TaskKind::Esa.as_str().into(),
+        task: TaskKind::Esa,
         benchmark_systems: Vec::new(),
         seed: 2027,
         settings: CampaignSettings {

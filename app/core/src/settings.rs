@@ -59,7 +59,7 @@ impl Wording {
     /// The English defaults of a protocol: its catalog's texts in English (one place for
     /// them, `i18n::en`), naming the test set's languages.
     pub fn of(protocol: &dyn crate::protocol::Protocol, target_language: &str, source_language: &str) -> Wording {
-        crate::i18n::wording::protocol_wording(protocol, crate::i18n::Lang::En, target_language, source_language)
+        crate::wording::protocol_wording(protocol, crate::i18n::Lang::En, target_language, source_language)
     }
 }
 

@@ -148,13 +148,8 @@ pub async fn submit_spans(
     work::submit(&state.db, &cache, &state.secret, caller(), &assignment, &answer).await.map_err(refuse)
 }
 
-/// One translation's rank on a ranking screen: its item's position and its rank (1 = best; tied
-/// translations share a rank).
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct RankAnswer {
-    pub position: i64,
-    pub rank: u32,
-}
+/// One translation's rank on a ranking screen (declared with the shared types: the screens send it).
+pub use super::RankAnswer;
 
 /// Stores the ranks of every translation on the current screen (relative ranking), all or
 /// nothing; returns the next screen, or the completion code after the last one. `key`

@@ -217,7 +217,7 @@ async fn campaign(
     }
     let draft = CampaignDraft {
         name: name.to_string(),
-        task: task.as_str().to_string(),
+        task,
         test_set_id: set.id,
         reference_name: Some("refA".into()),
         systems: set.systems.clone(),

@@ -131,12 +131,12 @@ pub fn localized_screen_settings(settings_json: &str, kind: TaskKind, target_lan
     let s = CampaignSettings::read(settings_json, kind, &language_name(target_lang), &source_name);
     // The stored defaults name the languages as the settings do, or (wording not stored) by
     // the codes' English names.
-    let localize = |w, target: &str, source: &str| assay_core::i18n::wording::localize(w, kind, ui, (target_lang, target), (source_lang, source));
+    let localize = |w, target: &str, source: &str| assay_core::wording::localize(w, kind, ui, (target_lang, target), (source_lang, source));
     let stored_next = screen.wording.next_label.clone();
     screen.wording = localize(screen.wording, &s.target_language, &s.source_language_name);
     screen.wording = localize(screen.wording, &language_name(target_lang), &source_name);
     if ui != Lang::En && screen.source_language_name == source_name {
-        screen.source_language_name = assay_core::i18n::wording::language_name(ui, source_lang, &source_name);
+        screen.source_language_name = assay_core::wording::language_name(ui, source_lang, &source_name);
     }
     // The default Next says the wording is the task's default (an organizer who writes the
     // wording in the target language changes it too).
@@ -290,6 +290,14 @@ pub struct Step {
     pub completion: Option<Completion>,
 }
 
+/// One translation's rank on a ranking screen: its item's position and its rank (1 = best; tied
+/// translations share a rank).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct RankAnswer {
+    pub position: i64,
+    pub rank: u32,
+}
+
 /// Everything the work page needs: the campaign's screen and the current step.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct WorkState {
@@ -297,8 +305,8 @@ pub struct WorkState {
     /// The title annotators see ([`public_title`]); never the campaign's name, which is the
     /// organizers' (it may say what the campaign tests).
     pub title: String,
-    /// `da-adequacy`, `da-fluency`, `da-source` or `word-order`.
-    pub task: String,
+    /// The campaign's protocol (its stored name on the wire).
+    pub task: TaskKind,
     pub screen: ScreenSettings,
     /// `ltr`/`rtl` for the candidate and reference (target language).
     pub target_dir: String,
@@ -329,9 +337,11 @@ pub struct WorkState {
 }
 
 impl WorkState {
-    /// The HIT's task (`None` only for a name this build does not know).
+    /// The HIT's task. Always `Some` now that `task` is typed (an unknown stored name is refused
+    /// when the state is built); the `Option` stays until the screens' callers (`screens::spans`,
+    /// `screens::widgets`, owned by other work this session) read `task` directly.
     pub fn kind(&self) -> Option<TaskKind> {
-        TaskKind::parse(&self.task)
+        Some(self.task)
     }
 }
 
@@ -376,7 +386,7 @@ pub struct PracticeFeedback {
 pub struct MyAssignment {
     pub assignment: String,
     pub campaign_name: String,
-    pub task: String,
+    pub task: TaskKind,
     pub total: i64,
     pub answered: i64,
     pub completed: bool,
@@ -410,7 +420,7 @@ pub struct AssignmentSummary {
     #[serde(default)]
     pub campaign_id: i64,
     pub campaign_name: String,
-    pub task: String,
+    pub task: TaskKind,
     pub platform: String,
     pub status: AssignmentStatus,
     pub total: i64,

@@ -431,7 +431,7 @@ fn work<S: ScreenFamily>(state: WorkState) -> impl IntoView {
         begin(ahead, None);
     };
 
-    let task = state.task.clone();
+    let task = state.task.as_str();
     let ui = Ui::of(info);
     // The document's language follows the interface's (the server sends the frame in English).
     #[cfg(feature = "hydrate")]
@@ -699,9 +699,9 @@ pub fn MyHits(words: crate::campaign::HomeWords, list: HitsResource) -> impl Int
                                     fill(&w.items_done, &[("answered", &answered), ("total", &total)])
                                 };
                                 view! {
-                                    <li data-task=a.task.clone()>
+                                    <li data-task=a.task.as_str()>
                                         <A href=href>{a.campaign_name}</A>
-                                        " · " {w.task(&a.task)} " · " <span class="hit-state">{state}</span>
+                                        " · " {w.task(a.task.as_str())} " · " <span class="hit-state">{state}</span>
                                     </li>
                                 }
                             }).collect_view()}
@@ -802,7 +802,7 @@ mod tests {
         WorkState {
             assignment: "a".into(),
             title: public_title(settings, task, lang),
-            task: task.as_str().into(),
+            task,
             screen,
             target_dir: "ltr".into(),
             source_dir: "ltr".into(),

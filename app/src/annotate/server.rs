@@ -537,7 +537,7 @@ pub async fn work_state_in(
     Ok(WorkState {
         assignment: a.public_id.clone(),
         title: super::public_title(&a.settings, a.task, screen.ui),
-        task: a.task.as_str().to_string(),
+        task: a.task,
         // Direction comes from the test set's language code; the settings hold a display name.
         target_dir: super::direction_of(&a.target_lang).to_string(),
         source_dir: super::direction_of(&a.source_lang).to_string(),
@@ -831,11 +831,11 @@ pub async fn practice_answer_in(
             fill(l.text(Text::FeedbackLow), &[("low", &w.anchor_low), ("reason", &reason)])
         }
     };
-    let rating = || fill(l.text(Text::YourRating), &[("words", &super::pages::slider_words(|m| l.msg(m).to_string(), Some(value), &w.anchor_low, &w.anchor_high))]);
+    let rating = || fill(l.text(Text::YourRating), &[("words", &super::screens::widgets::slider_words(|m| l.msg(m).to_string(), Some(value), &w.anchor_low, &w.anchor_high))]);
     let yours = if woj {
         let words = |v: f64, low: &str, high: &str| match super::woj_box(v) {
             Some(b) if !screen.woj_sliders => fill(l.msg(super::Msg::BoxN), &[("n", &b.to_string())]),
-            _ => super::pages::slider_words(|m| l.msg(m).to_string(), Some(v * 100.0), low, high),
+            _ => super::screens::widgets::slider_words(|m| l.msg(m).to_string(), Some(v * 100.0), low, high),
         };
         fill(
             l.text(Text::YourAnswers),
@@ -1621,7 +1621,7 @@ crate::rows::row! {
         next_position: i64,
         item_count: i64,
         name: String,
-        task: String,
+        task: TaskKind as String,
     }
 }
 
@@ -1659,7 +1659,7 @@ crate::rows::row! {
         next_position: i64,
         item_count: i64,
         name: String,
-        task: String,
+        task: TaskKind as String,
         platform: String,
         campaign_id: i64,
     }

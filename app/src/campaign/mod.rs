@@ -40,8 +40,9 @@ pub use assay_core::settings::{
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct CampaignDraft {
     pub name: String,
-    /// `da-adequacy`, `da-fluency`, `da-source` or `word-order` (see `TaskKind::as_str`).
-    pub task: String,
+    /// The campaign's protocol; its stored name on the wire (`TaskKind::as_str`), so the browser
+    /// and the API send the same JSON as before, and an unknown name is refused when read.
+    pub task: TaskKind,
     pub test_set_id: i64,
     /// Which human reference is shown and degraded; `None` = the first by name.
     #[serde(default)]
@@ -56,14 +57,6 @@ pub struct CampaignDraft {
     /// The quality gate at submission (default off).
     #[serde(default)]
     pub gate: QualityGate,
-}
-
-impl CampaignDraft {
-    pub fn task_kind(&self) -> Result<TaskKind, String> {
-        TaskKind::parse(&self.task).ok_or_else(|| {
-            format!("{:?} is not a task type (da-adequacy, da-fluency, da-source, word-order or ranking)", self.task)
-        })
-    }
 }
 
 /// What launching stored.
@@ -108,7 +101,7 @@ pub struct CampaignInfo {
     pub id: i64,
     pub public_id: String,
     pub name: String,
-    pub task: String,
+    pub task: TaskKind,
     pub status: String,
     pub test_set: String,
     pub pair: String,
@@ -215,7 +208,7 @@ crate::rows::row! {
 pub struct QueueEntry {
     pub campaign_id: i64,
     pub name: String,
-    pub task: String,
+    pub task: TaskKind,
     pub pair: String,
     /// The annotator's assignment in progress, if any.
     pub active: Option<String>,

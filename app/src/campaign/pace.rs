@@ -3,7 +3,6 @@
 //! server's own time per item) and what that means for pay: words of the translations judged
 //! per active hour, and the payment per active hour, as WMT reports for pay fairness.
 
-use leptos::prelude::*;
 use serde::{Deserialize, Serialize};
 
 /// A campaign's active time, as the status page shows it.
@@ -114,55 +113,6 @@ pub async fn active_time(db: &crate::db::Db, campaign_id: i64) -> crate::error::
     .with_context(what)?;
     let finished = finished.into_iter().map(|(w, n)| (w, n as usize)).collect();
     Ok(summarise(&rows, &finished, c.settings.payment_per_hit, &c.settings.payment_currency))
-}
-
-/// The active-time summary on the campaign page (organizers), refreshed every 15 seconds.
-#[component]
-pub fn ActiveTimeSummary(#[prop(into)] campaign_id: Signal<i64>) -> impl IntoView {
-    let tick = RwSignal::new(0u64);
-    Effect::new(move |_| {
-        if let Ok(handle) = set_interval_with_handle(move || tick.update(|t| *t += 1), std::time::Duration::from_secs(15)) {
-            on_cleanup(move || handle.clear());
-        }
-    });
-    let summary = crate::resource::secondary_resource(move || (campaign_id.get(), tick.get()), |(id, _)| super::api::campaign_active_time(id));
-    let hours = |h: f64| {
-        if h * 60.0 < 1.0 {
-            format!("{:.0} s", h * 3600.0)
-        } else if h < 1.0 {
-            format!("{:.0} min", h * 60.0)
-        } else {
-            format!("{h:.1} h")
-        }
-    };
-    view! {
-        <h2 id="active-time-heading">"Active time and pay"</h2>
-        <Transition fallback=|| view! { <p>"Loading…"</p> }>
-            {move || Suspend::new(async move {
-                match summary.await {
-                    Err(e) => leptos::either::EitherOf3::A(view! { <p class="error" role="alert">{crate::auth::error_text(&e)}</p> }),
-                    Ok(t) if t.judgments == 0 => leptos::either::EitherOf3::B(view! {
-                        <p class="empty" id="active-time-empty">"No judgment with an active time yet."</p>
-                    }),
-                    Ok(t) => {
-                        let share = if t.screen_hours > 0.0 { t.active_hours / t.screen_hours * 100.0 } else { 0.0 };
-                        let rate = |v: Option<f64>| v.map(|v| format!("{v:.0}")).unwrap_or_else(|| "not enough time yet".into());
-                        let pay = t.median_worker_pay_per_hour.map(|v| format!("{v:.2} {}", t.currency)).unwrap_or_else(|| "no finished HIT yet".into());
-                        leptos::either::EitherOf3::C(view! {
-                            <dl class="implications" id="active-time" aria-labelledby="active-time-heading">
-                                <dt>"Active time"</dt>
-                                <dd id="at-active">{format!("{} of {} on screen ({share:.0} %), over {} judgments", hours(t.active_hours), hours(t.screen_hours), t.judgments)}</dd>
-                                <dt>"Words judged per active hour"</dt><dd id="at-words">{rate(t.words_per_hour)}</dd>
-                                <dt>"Median worker's words per active hour"</dt><dd id="at-median-words">{rate(t.median_worker_words_per_hour)}</dd>
-                                <dt>"Median worker's pay per active hour"</dt><dd id="at-pay">{pay}</dd>
-                            </dl>
-                            <p class="hint">"Active time counts only while the page is in use: visible, focused, with input no longer ago than the campaign's idle gap. It is never more than the server's time per item, and it is what the HIT-time flags use."</p>
-                        })
-                    }
-                }
-            })}
-        </Transition>
-    }
 }
 
 #[cfg(test)]

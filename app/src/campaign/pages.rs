@@ -156,7 +156,7 @@ fn CampaignTable(campaigns: Vec<CampaignInfo>) -> impl IntoView {
                 {campaigns.into_iter().map(|c| view! {
                     <tr>
                         <td><A href=format!("/campaigns/{}", c.id)>{c.name}</A></td>
-                        <td>{task_label(&c.task)}</td>
+                        <td>{task_label(c.task.as_str())}</td>
                         <td>{format!("{} {}", c.test_set, c.pair)}</td>
                         <td>{c.status}</td>
                         <td>{c.hits}</td>
@@ -348,10 +348,8 @@ pub fn DesignerPage() -> impl IntoView {
         }
         if let Some(Ok(Some(d))) = existing.get() {
             name.set(d.name);
-            // A stored task this release does not know is refused when the draft is read.
-            if let Some(kind) = TaskKind::parse(&d.task) {
-                task.set(kind);
-            }
+            // A stored task this release does not know is refused when the draft is read (`load_draft`).
+            task.set(d.task);
             test_set.set(d.test_set_id);
             reference.set(d.reference_name.unwrap_or_default());
             systems.set(d.systems);
@@ -365,7 +363,7 @@ pub fn DesignerPage() -> impl IntoView {
 
     let draft = Memo::new(move |_| CampaignDraft {
         name: name.get(),
-        task: task.get().as_str().to_string(),
+        task: task.get(),
         test_set_id: test_set.get(),
         reference_name: Some(reference.get()).filter(|r| !r.is_empty()),
         systems: systems.get(),
@@ -1028,6 +1026,57 @@ fn DryRun(draft: Memo<CampaignDraft>, run: DryRunAction) -> impl IntoView {
     }
 }
 
+
+/// The active-time summary on the campaign page (organizers), refreshed every 15 seconds
+/// ([`super::pace`] computes it).
+#[component]
+pub fn ActiveTimeSummary(#[prop(into)] campaign_id: Signal<i64>) -> impl IntoView {
+    let tick = RwSignal::new(0u64);
+    Effect::new(move |_| {
+        if let Ok(handle) = set_interval_with_handle(move || tick.update(|t| *t += 1), std::time::Duration::from_secs(15)) {
+            on_cleanup(move || handle.clear());
+        }
+    });
+    let summary = crate::resource::secondary_resource(move || (campaign_id.get(), tick.get()), |(id, _)| super::api::campaign_active_time(id));
+    let hours = |h: f64| {
+        if h * 60.0 < 1.0 {
+            format!("{:.0} s", h * 3600.0)
+        } else if h < 1.0 {
+            format!("{:.0} min", h * 60.0)
+        } else {
+            format!("{h:.1} h")
+        }
+    };
+    view! {
+        <h2 id="active-time-heading">"Active time and pay"</h2>
+        <Transition fallback=|| view! { <p>"Loading…"</p> }>
+            {move || Suspend::new(async move {
+                match summary.await {
+                    Err(e) => leptos::either::EitherOf3::A(view! { <p class="error" role="alert">{crate::auth::error_text(&e)}</p> }),
+                    Ok(t) if t.judgments == 0 => leptos::either::EitherOf3::B(view! {
+                        <p class="empty" id="active-time-empty">"No judgment with an active time yet."</p>
+                    }),
+                    Ok(t) => {
+                        let share = if t.screen_hours > 0.0 { t.active_hours / t.screen_hours * 100.0 } else { 0.0 };
+                        let rate = |v: Option<f64>| v.map(|v| format!("{v:.0}")).unwrap_or_else(|| "not enough time yet".into());
+                        let pay = t.median_worker_pay_per_hour.map(|v| format!("{v:.2} {}", t.currency)).unwrap_or_else(|| "no finished HIT yet".into());
+                        leptos::either::EitherOf3::C(view! {
+                            <dl class="implications" id="active-time" aria-labelledby="active-time-heading">
+                                <dt>"Active time"</dt>
+                                <dd id="at-active">{format!("{} of {} on screen ({share:.0} %), over {} judgments", hours(t.active_hours), hours(t.screen_hours), t.judgments)}</dd>
+                                <dt>"Words judged per active hour"</dt><dd id="at-words">{rate(t.words_per_hour)}</dd>
+                                <dt>"Median worker's words per active hour"</dt><dd id="at-median-words">{rate(t.median_worker_words_per_hour)}</dd>
+                                <dt>"Median worker's pay per active hour"</dt><dd id="at-pay">{pay}</dd>
+                            </dl>
+                            <p class="hint">"Active time counts only while the page is in use: visible, focused, with input no longer ago than the campaign's idle gap. It is never more than the server's time per item, and it is what the HIT-time flags use."</p>
+                        })
+                    }
+                }
+            })}
+        </Transition>
+    }
+}
+
 #[cfg(test)]
 mod tests {
     /// Every number and text field of the campaign and study designers has plain-language help
@@ -1164,7 +1213,7 @@ pub fn CampaignStatusPage() -> impl IntoView {
                             let c = p.campaign.clone();
                             let name = c.as_ref().map(|c| c.name.clone()).unwrap_or_default();
                             let status = c.as_ref().map(|c| c.status.clone()).unwrap_or_default();
-                            let task = c.as_ref().map(|c| task_label(&c.task)).unwrap_or("");
+                            let task = c.as_ref().map(|c| task_label(c.task.as_str())).unwrap_or("");
                             let draft = status == "draft";
                             let cid = id();
                             Either::Right(view! {
@@ -1211,7 +1260,7 @@ pub fn CampaignStatusPage() -> impl IntoView {
                     }
                 })}
             </Transition>
-            <crate::campaign::pace::ActiveTimeSummary campaign_id=Signal::derive(id)/>
+            <ActiveTimeSummary campaign_id=Signal::derive(id)/>
             <HitInspector campaign_id=Signal::derive(id) launched=Signal::derive(move || launch.version().get())/>
             {move || match launch.value().get() {
                 Some(Err(e)) => Some(Either::Left(view! { <p class="error" role="alert" id="launch-error">{error_text(&e)}</p> })),
@@ -1417,7 +1466,7 @@ pub fn AnnotatorQueue(words: super::HomeWords, queue: QueueResource) -> impl Int
                                 let (resume, start_label) = (w.resume.clone(), w.start.clone());
                                 view! {
                                     <li>
-                                        <strong>{q.name}</strong> " · " {w.task(&q.task)} " · " {q.pair}
+                                        <strong>{q.name}</strong> " · " {w.task(q.task.as_str())} " · " {q.pair}
                                         " · " {minutes}
                                         {done}
                                         " "

@@ -115,7 +115,7 @@ pub async fn preview_html(db: &Db, campaign: i64, accept_language: Option<&str>)
     let english_next = s.wording.next_label == CampaignSettings::read("{}", task, "", "").wording.next_label;
     // The task's default wording in the interface language; the organizer's stays.
     let localize = |w, target: &str, source: &str| {
-        assay_core::i18n::wording::localize(w, task, ui, (&target_lang, target), (&source_lang, source))
+        assay_core::wording::localize(w, task, ui, (&target_lang, target), (&source_lang, source))
     };
     let w = localize(s.wording.clone(), &s.target_language, &s.source_language_name);
     let w = &localize(w, &target_name, &source_name);

@@ -6,7 +6,7 @@ use crate::campaign::launch::load_campaign;
 use crate::campaign::{AnnotatorProgress, CampaignInfo, CampaignProgress, HitItemView, MAX_ANNOTATORS_SHOWN, QueueEntry};
 use crate::db::Db;
 use crate::error::{AppError, AppResult, StorageContext};
-use crate::model::{AssignmentStatus, CampaignStatus};
+use crate::model::{AssignmentStatus, CampaignStatus, TaskKind};
 
 const CAMPAIGN_COLUMNS: &str = "SELECT c.id, c.public_id, c.name, c.task, c.status, t.name AS test_set, t.source_lang, t.target_lang, \
      (SELECT COUNT(*) FROM hits h WHERE h.campaign_id = c.id) AS hits FROM campaigns c JOIN test_sets t ON t.id = c.test_set_id";
@@ -18,7 +18,7 @@ crate::rows::row! {
         id: i64,
         public_id: String,
         name: String,
-        task: String,
+        task: TaskKind as String,
         status: String,
         test_set: String,
         source_lang: String,
@@ -217,7 +217,7 @@ crate::rows::row! {
     struct QueueCampaignRow {
         id: i64,
         name: String,
-        task: String,
+        task: TaskKind as String,
         source_lang: String,
         target_lang: String,
     }

@@ -71,7 +71,7 @@ pub(crate) fn draft(test_set_id: i64, systems: Vec<i64>, task: &str, wanted: usi
     let kind = crate::model::TaskKind::parse(task).unwrap();
     CampaignDraft {
         name: format!("{task} test"),
-        task: task.into(),
+        task: kind,
         test_set_id,
         reference_name: None,
         systems,

@@ -561,8 +561,10 @@ pub async fn list(db: &Db) -> AppResult<Vec<super::ResultsEntry>> {
     .fetch_all(&db.pool)
     .await
     .context("listing the campaigns with results")?;
-    Ok(rows
+    rows
         .into_iter()
-        .map(|(id, name, task, status, judgments)| super::ResultsEntry { id, name, task, status, judgments })
-        .collect())
+        .map(|(id, name, task, status, judgments)| {
+            Ok(super::ResultsEntry { id, task: crate::model::TaskKind::of_campaign(id, &task)?, name, status, judgments })
+        })
+        .collect::<AppResult<_>>()
 }

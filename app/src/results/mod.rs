@@ -15,6 +15,8 @@ pub mod decisions;
 
 use serde::{Deserialize, Serialize};
 
+use crate::model::TaskKind;
+
 /// The METHOD §5 choices a reader can change on the results page.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ResultsOptions {
@@ -930,7 +932,7 @@ pub fn raw_scale(task: &str) -> (&'static str, usize) {
 pub struct ResultsEntry {
     pub id: i64,
     pub name: String,
-    pub task: String,
+    pub task: TaskKind,
     pub status: String,
     /// Answers stored: one per item a worker answered (skipped ones included), whatever the
     /// number of questions (a word-order answer answers two; the results page counts those).

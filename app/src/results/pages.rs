@@ -1375,7 +1375,7 @@ pub fn ResearcherHome() -> impl IntoView {
                                     {with.into_iter().map(|c| view! {
                                         <li data-campaign=c.id.to_string()>
                                             <a href=format!("/campaigns/{}/results", c.id) rel="external"><strong>{c.name}</strong></a>
-                                            {format!(" · {} · {} · {} answers", crate::model::task_label(&c.task), c.status, thousands(c.judgments.max(0) as usize))}
+                                            {format!(" · {} · {} · {} answers", crate::model::task_label(c.task.as_str()), c.status, thousands(c.judgments.max(0) as usize))}
                                         </li>
                                     }).collect_view()}
                                 </ul>
@@ -1410,7 +1410,7 @@ pub fn ResultsIndex() -> impl IntoView {
                                     {l.into_iter().map(|c| view! {
                                         <tr>
                                             <td><A href=format!("/campaigns/{}/results", c.id)>{c.name}</A></td>
-                                            <td>{c.task}</td><td>{c.status}</td><td class="num">{c.judgments}</td>
+                                            <td>{c.task.as_str()}</td><td>{c.status}</td><td class="num">{c.judgments}</td>
                                         </tr>
                                     }).collect_view()}
                                 </tbody>

@@ -70,7 +70,7 @@ pub async fn study_view(db: &Db, study_id: i64) -> AppResult<(StudyView, Vec<Arm
     let mut by_task: BTreeMap<String, Vec<&ArmResult>> = BTreeMap::new();
     for r in &results {
         match &r.data {
-            Ok(_) => by_task.entry(r.arm.task.clone()).or_default().push(r),
+            Ok(_) => by_task.entry(r.arm.task.as_str().to_string()).or_default().push(r),
             Err(e) => waiting.push(format!("{}: {e}", r.arm.campaign)),
         }
     }

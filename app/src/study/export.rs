@@ -117,7 +117,7 @@ pub fn judgments_csv(arms: &[ArmResult]) -> String {
                 s,
                 "{},{},{},{},{},{},{},{},{},{},{},{}",
                 a.arm.campaign_id,
-                csv_field(&a.arm.task),
+                csv_field(a.arm.task.as_str()),
                 csv_field(&a.arm.pair),
                 csv_field(set.workers.name(j.worker)),
                 excluded(j.worker, j.task),

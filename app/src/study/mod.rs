@@ -32,7 +32,7 @@ pub mod store;
 mod tests;
 
 use crate::campaign::CampaignSettings;
-use crate::model::CampaignStatus;
+use crate::model::{CampaignStatus, TaskKind};
 use serde::{Deserialize, Serialize};
 
 /// One language pair of a study as the organizer designs it.
@@ -78,7 +78,7 @@ pub struct ArmInfo {
     pub campaign_id: i64,
     pub campaign: String,
     pub status: CampaignStatus,
-    pub task: String,
+    pub task: TaskKind,
     /// `src-trg`.
     pub pair: String,
     pub old_test_set: String,

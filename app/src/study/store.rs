@@ -154,7 +154,7 @@ async fn plan_study(db: &Db, draft: &StudyDraft, reach: Reach<'_>) -> Result<Vec
             let settings = arm_settings(&draft.settings, task, &english(&new.target_lang), &english(&new.source_lang));
             let campaign = CampaignDraft {
                 name: label.clone(),
-                task: task.as_str().to_string(),
+                task,
                 test_set_id: p.new_test_set_id,
                 reference_name: None,
                 systems: vec![p.best_old, p.best_new, p.benchmark],
@@ -289,7 +289,7 @@ crate::rows::row! {
         id: i64,
         name: String,
         status: CampaignStatus as String,
-        task: String,
+        task: TaskKind as String,
         old_set: String,
         old_year: Option<i64>,
         new_set: String,

@@ -17,6 +17,7 @@ pub mod esa;
 pub mod export;
 pub mod formats;
 pub mod gold;
+pub mod gold_check;
 pub mod manifest;
 pub mod mqm;
 pub mod quality;
@@ -24,6 +25,7 @@ pub mod ranking;
 pub mod scores;
 pub mod span_agreement;
 pub mod span_qc;
+pub mod verdict;
 
 use serde::{Deserialize, Serialize};
 

@@ -32,13 +32,7 @@ pub enum QcTest {
     Sign,
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum Verdict {
-    Pass,
-    Fail,
-    NotEnoughEvidence,
-}
+pub use super::verdict::Verdict;
 
 /// Which workers are left out of the statistics (their judgments stay in the data and in the
 /// exports, with the verdict).
@@ -123,10 +117,10 @@ pub struct PairCheck {
     /// Why the test could not run, or how a degenerate case was decided.
     pub note: Option<String>,
     /// Relative ranking with gold blocks: the worker's agreement with the gold orders. When
-    /// present, `verdict` is the combination of the two checks ([`super::gold::combine`]) and
+    /// present, `verdict` is the combination of the two checks ([`super::gold_check::combine`]) and
     /// the copies' own verdict is `gold.copies`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub gold: Option<super::gold::GoldCheck>,
+    pub gold: Option<super::gold_check::GoldCheck>,
 }
 
 /// Flags for the organiser's review.
@@ -337,14 +331,14 @@ fn add_gold(set: &JudgmentSet, workers: &mut [WorkerQc]) {
     if set.gold.answers.is_empty() {
         return;
     }
-    let mut by_worker: std::collections::HashMap<u32, Vec<super::gold::GoldAnswer>> = std::collections::HashMap::new();
+    let mut by_worker: std::collections::HashMap<u32, Vec<super::gold_check::GoldAnswer>> = std::collections::HashMap::new();
     for a in &set.gold.answers {
         by_worker.entry(a.worker).or_default().push(*a);
     }
     for w in workers.iter_mut().filter(|w| ranks_blocks(set.tasks.name(u32::from(w.task)))) {
         let answers = by_worker.get(&w.worker).map(Vec::as_slice).unwrap_or(&[]);
-        let check = super::gold::gold_check(answers, set.gold.rule, w.reliability.verdict);
-        w.reliability.verdict = super::gold::combine(check.copies, check.verdict);
+        let check = super::gold_check::gold_check(answers, set.gold.rule, w.reliability.verdict);
+        w.reliability.verdict = super::gold_check::combine(check.copies, check.verdict);
         w.reliability.gold = Some(check);
     }
 }

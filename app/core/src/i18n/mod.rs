@@ -36,7 +36,6 @@ mod hi;
 mod ja;
 pub mod mqm;
 mod zh;
-pub mod wording;
 
 /// A language of the annotator's interface.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]

@@ -21,7 +21,7 @@ pub mod spans;
 pub mod widgets;
 pub mod word_order;
 
-use super::api::RankAnswer;
+use super::RankAnswer;
 use super::{ItemView, WorkState};
 use crate::model::TaskKind;
 use leptos::prelude::*;

@@ -1,6 +1,6 @@
 //! The relative-ranking screen. In the `rank` bundle only.
 
-use super::super::api::RankAnswer;
+use super::super::RankAnswer;
 use super::super::{ItemView, Msg, WorkState};
 use super::widgets::{KeyLegend, Keys, Ui};
 use assay_core::i18n::fill;

@@ -99,17 +99,17 @@ fn pairwise_preference_is_a_registered_task_with_its_wording_in_every_language()
     assert_eq!(p.quality_control(), &[ItemType::BadRef, ItemType::Repeat]);
     let d = TaskKind::Pairwise.designer();
     assert!(d.pairs && d.label_source && d.label_reference && !d.item_checks && !d.ranking);
-    let w = crate::i18n::wording::protocol_wording(p, Lang::En, "German", "English");
+    let w = crate::wording::protocol_wording(p, Lang::En, "German", "English");
     assert_eq!(w.statement, "Which translation is better?");
     assert!(w.instructions.contains("a sentence in English and two translations of it into German"), "{}", w.instructions);
     assert!(w.instructions.contains("press 1 for A, 2 for B, 3 for about the same"), "{}", w.instructions);
     for lang in Lang::ALL {
-        let own = crate::i18n::wording::default_wording(TaskKind::Pairwise, lang, "German", "English");
+        let own = crate::wording::default_wording(TaskKind::Pairwise, lang, "German", "English");
         assert!(!own.statement.is_empty() && !own.instructions.contains("{target}") && !own.instructions.contains("{source}"), "{lang:?}");
         assert!(own.instructions.contains('1') && own.instructions.contains('3'), "{lang:?}: the keys are named");
         assert!(!lang.text(crate::i18n::Text::HomeTaskPairwise).is_empty());
     }
-    let w = crate::i18n::wording::localize(Wording::for_task(TaskKind::Pairwise, "German", "English"), TaskKind::Pairwise, Lang::De, ("de", "German"), ("en", "English"));
+    let w = crate::wording::localize(Wording::for_task(TaskKind::Pairwise, "German", "English"), TaskKind::Pairwise, Lang::De, ("de", "German"), ("en", "English"));
     assert_eq!(w.statement, "Welche Übersetzung ist besser?");
     assert!(w.instructions.contains("natürlichem Deutsch"), "{}", w.instructions);
 }

@@ -1,7 +1,9 @@
 //! A campaign's wording in the interface language: the task's default texts (METHOD §1, in
-//! [`Text`]) translated; texts the organizer wrote stay as written.
+//! [`Text`]) translated; texts the organizer wrote stay as written. Beside `i18n`, not in it: the
+//! defaults are the protocol's catalog keys (`protocol::for_task(..).catalog()`), and the
+//! protocols name `i18n`'s keys, so `i18n` depends on no protocol.
 
-use super::{Lang, Text, fill};
+use crate::i18n::{Lang, Text, fill};
 use crate::model::TaskKind;
 use crate::settings::Wording;
 
