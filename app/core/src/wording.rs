@@ -91,6 +91,19 @@ pub fn localize(
     }
 }
 
+impl Wording {
+    /// The English defaults of METHOD §1 for a task.
+    pub fn for_task(task: TaskKind, target_language: &str, source_language: &str) -> Wording {
+        Wording::of(crate::protocol::for_task(task), target_language, source_language)
+    }
+
+    /// The English defaults of a protocol: its catalog's texts in English (one place for
+    /// them, `i18n::en`), naming the test set's languages.
+    pub fn of(protocol: &dyn crate::protocol::Protocol, target_language: &str, source_language: &str) -> Wording {
+        protocol_wording(protocol, crate::i18n::Lang::En, target_language, source_language)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

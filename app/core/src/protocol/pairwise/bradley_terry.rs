@@ -58,7 +58,8 @@ pub struct Comparison {
 }
 
 /// What cannot be rated.
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
 pub enum BtError {
     #[error("at least two systems are needed for a preference rating, found {0}")]
     TooFewSystems(usize),

@@ -11,7 +11,7 @@ use std::collections::{BTreeMap, HashMap};
 
 use serde::{Deserialize, Serialize};
 
-use super::bradley_terry::{BtReport, BtSettings, Comparison, rate};
+use super::bradley_terry::{BtError, BtReport, BtSettings, Comparison, rate};
 use super::qc::{ConsistencyCheck, CopyOutcome, ReliabilityCheck, ReliabilitySettings, Verdict, consistency, copy_outcome, reliability};
 use super::{Preference, Side};
 use crate::model::ItemType;
@@ -56,7 +56,7 @@ pub struct CampaignPreferences {
     pub workers: Vec<WorkerCheck>,
     /// The ratings of the kept workers' real pairs; `Err`: why there are none (too few systems,
     /// a comparison graph in parts never compared), in words.
-    pub ratings: Result<BtReport, String>,
+    pub ratings: Result<BtReport, BtError>,
     /// Real-pair answers of the workers kept, and of those left out.
     pub judgments_kept: usize,
     pub judgments_left_out: usize,
@@ -110,7 +110,7 @@ pub fn analyse(pair: &str, answers: &[StoredPreference], qc: &ReliabilitySetting
         kept += 1;
         comparisons.push(Comparison { a: id(&a.a), b: id(&a.b), winner: a.preference.winner });
     }
-    let ratings = rate(&names, &comparisons, bt).map_err(|e| e.to_string());
+    let ratings = rate(&names, &comparisons, bt);
     CampaignPreferences { pair: pair.to_string(), workers, ratings, judgments_kept: kept, judgments_left_out: left_out }
 }
 
@@ -188,7 +188,7 @@ mod tests {
         let mut copy = answer("w", ItemType::BadRef, "x", "x", Side::A, Winner::A, 0);
         copy.degraded = Some(Side::B);
         let r = analyse("en-de", &[copy], &ReliabilitySettings::default(), &BtSettings::default());
-        assert!(r.ratings.unwrap_err().contains("at least two systems"));
+        assert!(r.ratings.unwrap_err().to_string().contains("at least two systems"));
         assert_eq!(r.workers[0].reliability.verdict, Verdict::NotEnoughEvidence);
         assert!(r.workers[0].kept);
     }
