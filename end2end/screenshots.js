@@ -59,7 +59,10 @@ try {
       if (who) {
         const page = await openHydrated(context, `${server.base}/login`);
         await signIn(page, who);
-        await page.waitForLoadState('networkidle');
+        // The signed-in home (its role's section) is the proof that the session cookie is set:
+        // 'networkidle' right after the click could resolve before the sign-in's request left,
+        // and closing the page then aborted it, so the next page was the "Please sign in" one.
+        await page.waitForSelector('section[data-role]', { timeout: 15_000 });
         await page.close();
       }
       sessions.set(key, context);
