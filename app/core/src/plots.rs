@@ -524,19 +524,7 @@ pub fn head_to_head_plot(names: &[&str], share: &[Vec<Option<f64>>], sign_p: &[V
         r#"<svg xmlns="http://www.w3.org/2000/svg" class="plot head-to-head" role="img" width="{width}" height="{height}" viewBox="0 0 {width} {height}" font-family="sans-serif" font-size="11">"#
     );
     s.push_str("<title>Head to head: percentage of comparisons the column system won against the row system</title>");
-    for (k, &i) in order.iter().enumerate() {
-        let name = names.get(i).copied().unwrap_or("?");
-        let cy = label_h + cell * k as f64 + cell / 2.0 + 4.0;
-        let _ = write!(s, r#"<text class="row-label" x="{:.1}" y="{cy:.1}" text-anchor="end">{}</text>"#, label_w - 6.0, escape(name));
-        let cx = label_w + cell * k as f64 + cell / 2.0 + 4.0;
-        let _ = write!(
-            s,
-            r#"<text class="col-label" x="{cx:.1}" y="{:.1}" transform="rotate(-60 {cx:.1} {:.1})">{}</text>"#,
-            label_h - 6.0,
-            label_h - 6.0,
-            escape(name)
-        );
-    }
+    matrix_labels(&mut s, names, order, label_w, label_h, cell);
     for (a, &i) in order.iter().enumerate() {
         for (b, &j) in order.iter().enumerate() {
             let (x, y) = (label_w + cell * b as f64, label_h + cell * a as f64);
@@ -604,19 +592,7 @@ pub fn win_rate_heatmap(names: &[&str], win_rate: &[Vec<Option<f64>>], order: &[
     );
     s.push_str("<title>Win rate: share of the judgments between two systems that the row system won (a tie counts half)</title>");
     s.push_str("<desc>One row and one column per system, best first; each cell gives the row system's win rate against the column system in percent, grey where the two were never compared.</desc>");
-    for (k, &i) in order.iter().enumerate() {
-        let name = names.get(i).copied().unwrap_or("?");
-        let cy = label_h + cell * k as f64 + cell / 2.0 + 4.0;
-        let _ = write!(s, r#"<text class="row-label" x="{:.1}" y="{cy:.1}" text-anchor="end">{}</text>"#, label_w - 6.0, escape(name));
-        let cx = label_w + cell * k as f64 + cell / 2.0 + 4.0;
-        let _ = write!(
-            s,
-            r#"<text class="col-label" x="{cx:.1}" y="{:.1}" transform="rotate(-60 {cx:.1} {:.1})">{}</text>"#,
-            label_h - 6.0,
-            label_h - 6.0,
-            escape(name)
-        );
-    }
+    matrix_labels(&mut s, names, order, label_w, label_h, cell);
     for (a, &i) in order.iter().enumerate() {
         for (b, &j) in order.iter().enumerate() {
             let (x, y) = (label_w + cell * b as f64, label_h + cell * a as f64);
@@ -648,6 +624,25 @@ pub fn win_rate_heatmap(names: &[&str], win_rate: &[Vec<Option<f64>>], order: &[
     let _ = write!(s, r#"<text x="0" y="{ly:.1}">Percent of the judgments between the two that the row system won; a tie counts half.</text>"#);
     s.push_str("</svg>");
     s
+}
+
+
+/// The row and column labels of a system-by-system matrix (the head-to-head and win-rate
+/// heatmaps): each system's name left of its row and, turned, above its column.
+fn matrix_labels(s: &mut String, names: &[&str], order: &[usize], label_w: f64, label_h: f64, cell: f64) {
+    for (k, &i) in order.iter().enumerate() {
+        let name = names.get(i).copied().unwrap_or("?");
+        let cy = label_h + cell * k as f64 + cell / 2.0 + 4.0;
+        let _ = write!(s, r#"<text class="row-label" x="{:.1}" y="{cy:.1}" text-anchor="end">{}</text>"#, label_w - 6.0, escape(name));
+        let cx = label_w + cell * k as f64 + cell / 2.0 + 4.0;
+        let _ = write!(
+            s,
+            r#"<text class="col-label" x="{cx:.1}" y="{:.1}" transform="rotate(-60 {cx:.1} {:.1})">{}</text>"#,
+            label_h - 6.0,
+            label_h - 6.0,
+            escape(name)
+        );
+    }
 }
 
 #[cfg(test)]
