@@ -736,11 +736,14 @@ fn every_migration_comes_in_a_pair_and_is_embedded() {
     assert_eq!(sqlite, postgres, "migrations/sqlite and migrations/postgres must hold the same file names");
     let versions: Vec<i64> = sqlite.iter().map(|f| version_of(f)).collect();
     assert_eq!(versions, (1..=versions.len() as i64).collect::<Vec<_>>(), "versions must be 1, 2, 3, … without gaps: {sqlite:?}");
-    let db_rs = std::fs::read_to_string(root().join("app/src/db.rs")).expect("app/src/db.rs");
-    for f in &sqlite {
-        for tree in ["sqlite", "postgres"] {
-            let include = format!("include_str!(\"../../migrations/{tree}/{f}\")");
-            assert!(db_rs.contains(&include), "app/src/db.rs does not embed migrations/{tree}/{f} (MIGRATIONS needs a line for it)");
+    // The binary embeds exactly these files (app/build.rs), in this order, with their content.
+    let embedded: Vec<(i64, &str)> = app::db::MIGRATIONS.iter().map(|&(v, d, _, _)| (v, d)).collect();
+    let expected: Vec<(i64, String)> = sqlite.iter().map(|f| (version_of(f), f.trim_end_matches(".sql").split_once('_').unwrap().1.replace('_', " "))).collect();
+    assert_eq!(embedded.iter().map(|&(v, d)| (v, d.to_string())).collect::<Vec<_>>(), expected, "app::db::MIGRATIONS against migrations/");
+    for (&(_, _, sqlite_sql, postgres_sql), f) in app::db::MIGRATIONS.iter().zip(&sqlite) {
+        for (tree, sql) in [("sqlite", sqlite_sql), ("postgres", postgres_sql)] {
+            let on_disk = std::fs::read_to_string(root().join("migrations").join(tree).join(f)).unwrap();
+            assert_eq!(sql, on_disk, "migrations/{tree}/{f}: the embedded text differs from the file (rebuild)");
         }
     }
 }
