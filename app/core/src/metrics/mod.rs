@@ -21,6 +21,7 @@ pub mod meta;
 pub mod read;
 pub mod report;
 pub mod systems;
+pub mod ter;
 pub mod tokenize;
 pub mod upload;
 
