@@ -100,9 +100,14 @@ pub struct AnalyzeArgs {
     #[arg(long, default_value = "assay")]
     pub name: String,
     /// DArr-seglevel.csv: two outputs of the same source make a relative-ranking pair when their
-    /// mean raw DA scores differ by more than this many points (WMT 2017–2019: 25).
+    /// mean raw DA scores differ by at least this many points (WMT: 25; see --darr-rule).
     #[arg(long, default_value_t = app::analysis::export::DARR_THRESHOLD)]
     pub darr_threshold: f64,
+    /// Which differences make a DArr pair: `at-least` the threshold (mt-metrics-eval's and WMT
+    /// 2020's script, the default) or `over` it (the papers' "greater than", Assay's reading
+    /// before December 2026).
+    #[arg(long, default_value = "at-least")]
+    pub darr_rule: String,
     /// ESA input: the ranking rule.
     #[arg(long, value_enum, default_value = "wmt24")]
     pub esa_rule: EsaRuleArg,
@@ -690,6 +695,9 @@ pub async fn analyze(config: &Config, args: AnalyzeArgs) -> CliResult<()> {
     if !(args.darr_threshold.is_finite() && args.darr_threshold >= 0.0) {
         return Err(CliError::usage(format!("--darr-threshold must be a number of points, 0 or more, not {}", args.darr_threshold)));
     }
+    if app::analysis::export::DarrRule::parse(&args.darr_rule).is_none() {
+        return Err(CliError::usage(format!("--darr-rule must be at-least or over, not {:?}", args.darr_rule)));
+    }
     check_out(&args.out, args.force)?;
     if let Some(path) = &args.input {
         let format = match args.format {
@@ -1015,7 +1023,12 @@ fn analyze_mqm(path: &Path, args: &AnalyzeArgs, start: Instant) -> CliResult<()>
 
 fn write_all(dir: &Path, args: &AnalyzeArgs, analysed: &Analysed, source: &Value, from_db: bool, start: Instant) -> CliResult<()> {
     let mut sink = DirSink { dir, written: Some(&log_written) };
-    let options = BundleOptions { name: &args.name, segments_in_test_set_order: from_db, darr_threshold: args.darr_threshold };
+    let options = BundleOptions {
+        name: &args.name,
+        segments_in_test_set_order: from_db,
+        darr_threshold: args.darr_threshold,
+        darr_rule: app::analysis::export::DarrRule::parse(&args.darr_rule).unwrap_or_default(),
+    };
     let result = analysed.result();
     // A campaign's files are the exports' (a ranking campaign's included).
     let mut files = match analysed {

@@ -1,6 +1,6 @@
 //! `assay metrics`: automatic metrics and how well they agree with human judgments (issue 21).
 //!
-//! - `assay metrics score`: BLEU, chrF or chrF++ of one system output against one or more
+//! - `assay metrics score`: BLEU, chrF, chrF++ or TER of one system output against one or more
 //!   references, exactly as sacrebleu 2.4.3 computes them; prints sacrebleu's line (signature,
 //!   rounded score, details) and, last, `NAME SCORE` at full precision (or, with `--segments`,
 //!   the signature and one segment score per line).
@@ -17,6 +17,7 @@ use std::path::{Path, PathBuf};
 
 use assay_core::metrics::bleu::{self, BleuConfig};
 use assay_core::metrics::chrf::{self, ChrfConfig};
+use assay_core::metrics::ter::{self, TerConfig};
 use assay_core::metrics::meta::{self, MetaReport, MetaSettings};
 use assay_core::metrics::report::{self, alt_name, test_name};
 use assay_core::metrics::read::{self, ReadError, Scores, TableFormat};
@@ -30,7 +31,7 @@ use crate::analyze::{check_out, move_into_place, staging_dir};
 
 #[derive(clap::Subcommand, Debug)]
 pub enum MetricsCommand {
-    /// Score a system output with BLEU, chrF or chrF++ (sacrebleu 2.4.3, to the last digit).
+    /// Score a system output with BLEU, chrF, chrF++ or TER (sacrebleu 2.4.3, to the last digit).
     Score(ScoreArgs),
     /// Randomized significance tests between system outputs on corpus BLEU or chrF.
     Compare(CompareArgs),
@@ -72,6 +73,8 @@ pub enum MetricName {
     Chrf,
     #[value(name = "chrf++")]
     ChrfPlusPlus,
+    /// TER (sacrebleu's `TER`: Tercom's shifts, lowercased unless --ter-case-sensitive).
+    Ter,
 }
 
 #[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
@@ -197,6 +200,19 @@ pub struct MetricArgs {
     /// chrF: sacrebleu's `--chrf-eps-smoothing` (eff:no).
     #[arg(long)]
     pub eps_smoothing: bool,
+    /// TER: sacrebleu's `--ter-normalized` (Tercom's punctuation tokenization, norm:yes).
+    #[arg(long)]
+    pub ter_normalized: bool,
+    /// TER: sacrebleu's `--ter-no-punct` (punctuation removed, punct:no).
+    #[arg(long)]
+    pub ter_no_punct: bool,
+    /// TER: sacrebleu's `--ter-asian-support` (CJK apart with --ter-normalized, CJK punctuation
+    /// removed with --ter-no-punct; asian:yes).
+    #[arg(long)]
+    pub ter_asian_support: bool,
+    /// TER: sacrebleu's `--ter-case-sensitive` (case:mixed; TER lowercases by default).
+    #[arg(long)]
+    pub ter_case_sensitive: bool,
 }
 
 impl MetricArgs {
@@ -455,6 +471,7 @@ fn read_refs(paths: &[PathBuf], n: usize) -> CliResult<Vec<Vec<String>>> {
 enum Config {
     Bleu(BleuConfig),
     Chrf(ChrfConfig),
+    Ter(TerConfig),
 }
 
 fn config(a: &MetricArgs) -> CliResult<Config> {
@@ -465,6 +482,17 @@ fn config(a: &MetricArgs) -> CliResult<Config> {
             c.lowercase = a.lowercase;
             c.eps_smoothing = a.eps_smoothing;
             Config::Chrf(c)
+        }
+        MetricName::Ter => {
+            if a.lowercase {
+                return Err(CliError::usage("--lowercase does not apply to TER: it lowercases by default (case:lc); --ter-case-sensitive keeps case"));
+            }
+            Config::Ter(TerConfig {
+                normalized: a.ter_normalized,
+                no_punct: a.ter_no_punct,
+                asian_support: a.ter_asian_support,
+                case_sensitive: a.ter_case_sensitive,
+            })
         }
     })
 }
@@ -511,6 +539,18 @@ fn score(a: &ScoreArgs) -> CliResult<()> {
             let s = chrf::corpus_chrf(&hyps, &refs, &c).map_err(e)?;
             let _ = writeln!(o, "{}|{} = {s:.2}", c.name(), c.signature(nrefs));
             let _ = writeln!(o, "{} {}", c.name(), python_repr(s));
+        }
+        Config::Ter(c) if a.segments => {
+            let _ = writeln!(o, "{}", c.signature(nrefs));
+            for s in ter::sentence_ters(&hyps, &refs, &c).map_err(e)? {
+                let _ = writeln!(o, "{}", python_repr(s));
+            }
+        }
+        Config::Ter(c) => {
+            // sacrebleu's line (`str(score)` with its signature), then the full-precision score.
+            let (s, _) = ter::corpus_ter(&hyps, &refs, &c).map_err(e)?;
+            let _ = writeln!(o, "TER|{} = {s:.2}", c.signature(nrefs));
+            let _ = writeln!(o, "TER {}", python_repr(s));
         }
     }
     emit(&named(o, tok))
@@ -561,6 +601,9 @@ fn compare(a: &CompareArgs) -> CliResult<()> {
             }
             let scores: Vec<f64> = stats.iter().map(|(_, s)| chrf::chrf_from_stats(&chrf::ChrfStats::sum(s), &c)).collect();
             (format!("{}|{}", c.name(), c.signature(refs.len())), systems::chrf_significance(&stats, &c, &settings).map_err(|e| CliError::other(e.to_string()))?, scores)
+        }
+        Config::Ter(_) => {
+            return Err(CliError::usage("compare tests BLEU and chrF; TER has no randomized test between systems in Assay yet"));
         }
     };
     let _ = writeln!(o, "{signature}");

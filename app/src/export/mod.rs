@@ -213,7 +213,7 @@ impl Prepared {
     }
 
     fn bundle_options(&self) -> BundleOptions<'_> {
-        BundleOptions { name: &self.name, segments_in_test_set_order: true, darr_threshold: crate::analysis::export::DARR_THRESHOLD }
+        BundleOptions { name: &self.name, segments_in_test_set_order: true, darr_threshold: crate::analysis::export::DARR_THRESHOLD, darr_rule: Default::default() }
     }
 
     /// One computed file by name, if the result has it.
@@ -368,7 +368,7 @@ pub async fn write_zip(db: &Db, p: &Prepared, out: std::fs::File) -> AppResult<V
                 zip.write_all(&chunk.map_err(AppError::internal)?).map_err(ioerr)?;
             }
         }
-        let bundle = BundleOptions { name: &bundle_name, segments_in_test_set_order: true, darr_threshold: crate::analysis::export::DARR_THRESHOLD };
+        let bundle = BundleOptions { name: &bundle_name, segments_in_test_set_order: true, darr_threshold: crate::analysis::export::DARR_THRESHOLD, darr_rule: Default::default() };
         result.write_files(&mut ZipSink { zip: &mut zip, options }, &bundle).map_err(AppError::from)?;
         let small = metric_files.into_iter().chain([
             ("analysis.json".to_string(), analysis),

@@ -60,6 +60,7 @@ pub fn export_file_names(a: &CampaignAnalysis) -> Vec<String> {
         name: crate::analysis::bundle::DEFAULT_NAME,
         segments_in_test_set_order: true,
         darr_threshold: crate::analysis::export::DARR_THRESHOLD,
+        darr_rule: Default::default(),
     };
     a.write_files(&mut crate::analysis::bundle::NamesOnly, &o).unwrap_or_default()
 }

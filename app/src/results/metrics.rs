@@ -39,7 +39,7 @@ pub struct SegmentMetricRow {
     pub n: usize,
     pub kendall_b: Figure,
     pub pearson: Figure,
-    /// WMT's Kendall-like τ on DArr pairs (human scores more than 25 apart).
+    /// WMT's Kendall-like τ on DArr pairs (human scores at least 25 apart, mt-metrics-eval's rule).
     pub darr_tau: Option<f64>,
     /// acc_eq with tie calibration: accuracy and the ε chosen.
     pub acc_eq: Option<(f64, f64)>,

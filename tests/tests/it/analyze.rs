@@ -76,7 +76,8 @@ fn analyze_a_simulated_crowd_file_and_check_every_output() {
         ]
     );
     // DArr-seglevel.csv: what WMT's DA-to-RR script does with ad-seg-scores (mean raw score per
-    // output of the kept workers): every two outputs of a segment more than 25 points apart.
+    // output of the kept workers): every two outputs of a segment at least 25 points apart
+    // (mt-metrics-eval's convention, the default; `--darr-rule over` below keeps "more than").
     {
         let mut outputs: BTreeMap<String, Vec<(String, f64)>> = BTreeMap::new();
         for line in file("ad-seg-scores-de-en.csv").lines().skip(1) {
@@ -87,7 +88,7 @@ fn analyze_a_simulated_crowd_file_and_check_every_output() {
         for (sid, outs) in &outputs {
             for (i, (a, sa)) in outs.iter().enumerate() {
                 for (b, sb) in &outs[i + 1..] {
-                    if (sa - sb).abs() > 25.0 {
+                    if sa != sb && (sa - sb).abs() >= 25.0 {
                         let (better, worse) = if sa > sb { (a, b) } else { (b, a) };
                         want.push(format!("de-en assay {sid} {better} {worse}"));
                     }
@@ -460,7 +461,7 @@ fn settings_flags_reach_the_pipeline_and_the_manifest() {
         .collect();
     let pairs = |dir: &Path| read(&dir.join("DArr-seglevel.csv")).lines().skip(1).map(str::to_string).collect::<Vec<_>>();
     let wide = dir.path().join("wide");
-    succeeded(&assay_cli(&["analyze", "--input", tsv.to_str().unwrap(), "--out", wide.to_str().unwrap(), "--exclude", "none", "--per-segment", "--bootstrap", "0", "--darr-threshold", "50"]));
+    succeeded(&assay_cli(&["analyze", "--input", tsv.to_str().unwrap(), "--out", wide.to_str().unwrap(), "--exclude", "none", "--per-segment", "--bootstrap", "0", "--darr-threshold", "50", "--darr-rule", "over"]));
     let (narrow, wide) = (pairs(&out), pairs(&wide));
     assert!(!wide.is_empty() && wide.len() < narrow.len(), "{} against {}", wide.len(), narrow.len());
     for l in &wide {
@@ -468,6 +469,33 @@ fn settings_flags_reach_the_pipeline_and_the_manifest() {
         let (better, worse) = (raw[&(f[3].to_string(), f[2].to_string())], raw[&(f[4].to_string(), f[2].to_string())]);
         assert!(better - worse > 50.0, "{l}: {better} {worse}");
     }
+    // The two rules apart: at a threshold equal to a difference that occurs (between two
+    // whole-number means, printed exactly), `at-least` (the default) keeps the pair exactly that
+    // far apart and `over` leaves it out.
+    let mut by_segment: BTreeMap<&str, Vec<(&str, f64)>> = BTreeMap::new();
+    for ((sys, sid), v) in &raw {
+        if v.fract() == 0.0 {
+            by_segment.entry(sid.as_str()).or_default().push((sys.as_str(), *v));
+        }
+    }
+    let (exact, pair) = by_segment
+        .iter()
+        .flat_map(|(sid, outs)| outs.iter().flat_map(move |a| outs.iter().map(move |b| (a.1 - b.1, format!("de-en assay {sid} {} {}", a.0, b.0)))))
+        .filter(|(d, _)| *d > 0.0)
+        .max_by(|a, b| a.0.total_cmp(&b.0).then_with(|| a.1.cmp(&b.1)))
+        .expect("two whole-number means of one segment");
+    let exact_arg = format!("{exact}");
+    let (at_least, over) = (dir.path().join("at-least"), dir.path().join("over"));
+    succeeded(&assay_cli(&["analyze", "--input", tsv.to_str().unwrap(), "--out", at_least.to_str().unwrap(), "--exclude", "none", "--per-segment", "--bootstrap", "0", "--darr-threshold", &exact_arg]));
+    succeeded(&assay_cli(&["analyze", "--input", tsv.to_str().unwrap(), "--out", over.to_str().unwrap(), "--exclude", "none", "--per-segment", "--bootstrap", "0", "--darr-threshold", &exact_arg, "--darr-rule", "over"]));
+    let (at_least, over) = (pairs(&at_least), pairs(&over));
+    assert!(at_least.contains(&pair), "{pair}, exactly {exact} apart, is a pair at least {exact} apart");
+    assert!(!over.contains(&pair), "{pair} is not more than {exact} apart");
+    assert!(over.len() < at_least.len());
+    let bad = assay_cli(&["analyze", "--input", tsv.to_str().unwrap(), "--out", dir.path().join("bad-rule").to_str().unwrap(), "--darr-rule", "more"]);
+    assert!(!bad.status.success());
+    assert!(String::from_utf8_lossy(&bad.stderr).contains("--darr-rule must be at-least or over"), "{}", String::from_utf8_lossy(&bad.stderr));
+    assert!(!dir.path().join("bad-rule").exists());
     let refused = dir.path().join("refused");
     for bad in ["--darr-threshold=-1", "--darr-threshold=NaN"] {
         let failed = assay_cli(&["analyze", "--input", tsv.to_str().unwrap(), "--out", refused.to_str().unwrap(), bad]);

@@ -3,6 +3,7 @@
 //!   13a, zh, intl, char and none tokenizers, chrF, chrF++, lowercase, eps smoothing, one and
 //!   two references, empty lines): the last line must be sacrebleu's score to the last digit,
 //!   the line before it sacrebleu's own printed line, and `--segments` its sentence scores;
+//! - `score --metric ter` on every case of `tests/fixtures/metrics/ter.json` (sacrebleu's TER);
 //! - `compare` on two outputs;
 //! - `evaluate` on the human scores `assay analyze` writes for a simulated crowd and on metric
 //!   scores in the mt-metrics-eval layout and TSV: every file, figures recomputed here from the
@@ -93,6 +94,59 @@ fn score_matches_sacrebleu_on_every_fixture_case() {
     }
     assert_eq!(corpus, 166);
     assert_eq!(segments, 870, "every segment of every case");
+}
+
+/// `assay metrics score --metric ter` on every case of `tests/fixtures/metrics/ter.json`
+/// (sacrebleu's TER on eight scripts, one and two references, shifts, empty lines, punctuation,
+/// case, long sentences, and every option set): sacrebleu's printed line, its score to the last
+/// digit, and with `--segments` its signature and sentence scores.
+#[test]
+fn score_ter_matches_sacrebleu_on_every_fixture_case() {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/metrics/ter.json");
+    let data: serde_json::Value = serde_json::from_str(&read(&path)).unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let (mut corpus, mut segments) = (0, 0);
+    for (k, c) in data["cases"].as_array().unwrap().iter().enumerate() {
+        let id = c["id"].as_str().unwrap();
+        let hyp = dir.path().join(format!("{k}.hyp"));
+        write_lines(&hyp, &c["hyps"]);
+        let mut args: Vec<String> = vec!["metrics".into(), "score".into(), "--metric".into(), "ter".into(), "--hypothesis".into(), hyp.display().to_string()];
+        for (r, refs) in c["refs"].as_array().unwrap().iter().enumerate() {
+            let p = dir.path().join(format!("{k}.ref{r}"));
+            write_lines(&p, refs);
+            args.extend(["--reference".into(), p.display().to_string()]);
+        }
+        for (key, flag) in [("normalized", "--ter-normalized"), ("no_punct", "--ter-no-punct"), ("asian_support", "--ter-asian-support"), ("case_sensitive", "--ter-case-sensitive")] {
+            if c["config"][key].as_bool().unwrap() {
+                args.push(flag.into());
+            }
+        }
+        let argv: Vec<&str> = args.iter().map(String::as_str).collect();
+        let out = ok(&assay(&argv));
+        let lines: Vec<&str> = out.lines().collect();
+        assert_eq!(lines.len(), 2, "{id}: {out}");
+        assert_eq!(lines[0], c["line"].as_str().unwrap(), "{id}: sacrebleu's printed line");
+        assert_eq!(lines[1], format!("TER {}", c["corpus"]["repr"].as_str().unwrap()), "{id}: corpus score");
+        corpus += 1;
+
+        let mut argv = argv.clone();
+        argv.push("--segments");
+        let out = ok(&assay(&argv));
+        let mut lines = out.lines();
+        assert_eq!(lines.next().unwrap(), c["signature"].as_str().unwrap(), "{id}");
+        let got: Vec<&str> = lines.collect();
+        let want: Vec<&str> = c["segments"].as_array().unwrap().iter().map(|s| s["repr"].as_str().unwrap()).collect();
+        assert_eq!(got, want, "{id}: segment scores");
+        segments += want.len();
+    }
+    assert_eq!((corpus, segments), (109, 560), "every case and segment of ter.json");
+    // TER lowercases by itself: --lowercase is refused with the reason; compare has no TER test.
+    let h = dir.path().join("0.hyp");
+    let refused = assay(&["metrics", "score", "--metric", "ter", "--lowercase", "--reference", h.to_str().unwrap(), "--hypothesis", h.to_str().unwrap()]);
+    assert!(!refused.status.success() && refused.stdout.is_empty());
+    assert!(String::from_utf8_lossy(&refused.stderr).contains("--ter-case-sensitive"), "{}", String::from_utf8_lossy(&refused.stderr));
+    let refused = assay(&["metrics", "compare", "--metric", "ter", "--reference", h.to_str().unwrap(), "--hypothesis", h.to_str().unwrap(), "--hypothesis", h.to_str().unwrap()]);
+    assert!(!refused.status.success() && refused.stdout.is_empty());
 }
 
 #[test]

@@ -95,6 +95,8 @@ pub struct BundleOptions<'a> {
     /// Points by which two outputs' mean DA scores must differ to make a `DArr-seglevel.csv`
     /// pair (WMT: [`export::DARR_THRESHOLD`], 25).
     pub darr_threshold: f64,
+    /// At least the threshold (the default, mt-metrics-eval's) or more than it.
+    pub darr_rule: export::DarrRule,
 }
 
 /// Writes every computed file; returns their names in order. With the judgments the result
@@ -158,7 +160,7 @@ pub fn write_result_files(
     put(sink, "DA-syslevel.csv".into(), &mut |w| export::write_da_syslevel(w, names, &result.groups))?;
     if result.groups.iter().any(|g| export::is_da_task(&names.tasks[g.task as usize])) {
         put(sink, "DArr-seglevel.csv".into(), &mut |w| {
-            export::write_darr_seglevel(w, names, o.name, &order, &result.groups, o.darr_threshold)
+            export::write_darr_seglevel(w, names, o.name, &order, &result.groups, o.darr_threshold, o.darr_rule)
         })?;
     }
     Ok(files)

@@ -149,8 +149,45 @@ pub fn write_da_syslevel<'a>(
 }
 
 /// WMT's threshold for DA relative-ranking pairs: two outputs of the same source form a pair
-/// when their DA scores differ by more than 25 points (0–100 scale).
+/// when their DA scores differ by at least 25 points (0–100 scale; [`DarrRule`] says whether
+/// "at least", the default, or "more than").
 pub const DARR_THRESHOLD: f64 = 25.0;
+
+/// Which pairs of outputs make a DArr pair, in the exports' `DArr-seglevel.csv`
+/// ([`darr_pairs`]) and in the meta-evaluation's DArr Kendall-like τ
+/// (`metrics::meta::darr_kendall`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum DarrRule {
+    /// |Δhuman| ≥ threshold: WMT's and mt-metrics-eval's `KendallLike` (the default).
+    #[default]
+    AtLeast,
+    /// |Δhuman| > threshold: Assay's reading before December 2026.
+    Over,
+}
+
+impl DarrRule {
+    pub const ALL: [DarrRule; 2] = [DarrRule::AtLeast, DarrRule::Over];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            DarrRule::AtLeast => "at-least",
+            DarrRule::Over => "over",
+        }
+    }
+
+    pub fn parse(name: &str) -> Option<DarrRule> {
+        DarrRule::ALL.into_iter().find(|r| r.name() == name)
+    }
+
+    /// Whether a human difference `dh` makes a pair.
+    pub fn counts(self, dh: f64, threshold: f64) -> bool {
+        match self {
+            DarrRule::AtLeast => dh.abs() >= threshold,
+            DarrRule::Over => dh.abs() > threshold,
+        }
+    }
+}
 
 /// One DA relative-ranking pair: on `segment`, the output of `better` was scored more than the
 /// threshold above the output of `worse` (ids as given to [`darr_pairs`]).
@@ -168,11 +205,13 @@ pub struct DarrPair {
 /// language pair: from DA judgments `(segment, system, raw score)` of the same task, the mean
 /// raw score of each output (system, segment) — what WMT's `ad-seg-scores` files hold and its
 /// DA-to-RR script reads — and then, for every two outputs of the same segment, a pair
-/// (better, worse) when their means differ by more than `threshold` (WMT: 25; strictly more, as
-/// the papers write "greater than the 25 percentage point margin"; WMT 2020's script and
-/// mt-metrics-eval take ≥). Pairs come by segment id, then by system ids (the lower id's pairs
-/// first). Judgments with a score that is not a number are ignored.
-pub fn darr_pairs(judgments: impl IntoIterator<Item = (u32, u32, f64)>, threshold: f64) -> Vec<DarrPair> {
+/// (better, worse) when their means differ by at least `threshold` ([`DarrRule::AtLeast`], the
+/// default: WMT 2020's script and mt-metrics-eval; WMT: 25) or by more than it
+/// ([`DarrRule::Over`]: the papers' "greater than the 25 percentage point margin", Assay's
+/// reading before December 2026); equal means never make a pair. Pairs come by segment id, then
+/// by system ids (the lower id's pairs first). Judgments with a score that is not a number are
+/// ignored.
+pub fn darr_pairs(judgments: impl IntoIterator<Item = (u32, u32, f64)>, threshold: f64, rule: DarrRule) -> Vec<DarrPair> {
     // (segment, system) → (sum, count)
     let mut sums: std::collections::BTreeMap<(u32, u32), (f64, usize)> = std::collections::BTreeMap::new();
     for (segment, system, score) in judgments {
@@ -188,7 +227,7 @@ pub fn darr_pairs(judgments: impl IntoIterator<Item = (u32, u32, f64)>, threshol
     for same in outputs.chunk_by(|a, b| a.0 == b.0) {
         for (i, &(segment, a, sa)) in same.iter().enumerate() {
             for &(_, b, sb) in &same[i + 1..] {
-                if (sa - sb).abs() > threshold {
+                if sa != sb && rule.counts(sa - sb, threshold) {
                     let ((better, better_score), (worse, worse_score)) = if sa > sb { ((a, sa), (b, sb)) } else { ((b, sb), (a, sa)) };
                     pairs.push(DarrPair { segment, better, worse, better_score, worse_score });
                 }
@@ -216,6 +255,7 @@ pub fn write_darr_seglevel<'a>(
     segment_order: &[u32],
     groups: impl IntoIterator<Item = &'a GroupResult>,
     threshold: f64,
+    rule: DarrRule,
 ) -> io::Result<()> {
     writeln!(w, "LP DATA SID BETTER WORSE")?;
     // Position of each segment in the order (segments not in it go last, by id).
@@ -230,7 +270,7 @@ pub fn write_darr_seglevel<'a>(
             continue;
         }
         let lp = &names.lang_pairs[g.lang_pair as usize];
-        let mut pairs = darr_pairs(g.segments.iter().map(|s| (s.segment, s.system, s.raw)), threshold);
+        let mut pairs = darr_pairs(g.segments.iter().map(|s| (s.segment, s.system, s.raw)), threshold, rule);
         pairs.sort_by_key(|p| (position.get(p.segment as usize).copied().unwrap_or(usize::MAX), p.segment));
         for p in pairs {
             writeln!(
@@ -339,18 +379,27 @@ mod tests {
             (3, 0, 10.0),
             (1, 2, f64::NAN),
         ];
-        let pairs = darr_pairs(judgments, DARR_THRESHOLD);
+        let pairs = darr_pairs(judgments, DARR_THRESHOLD, DarrRule::Over);
         let got: Vec<(u32, u32, u32)> = pairs.iter().map(|p| (p.segment, p.better, p.worse)).collect();
         // Seg 1: A–B 30 ✓, A–C 26 ✓, A–D 60 ✓, B–C 4, B–D 30 ✓, C–D 34 ✓. Seg 2: A–B 26 ✓ (B
         // better), A–C exactly 25: not more than 25, B–C 1.
         assert_eq!(got, vec![(1, 0, 1), (1, 0, 2), (1, 0, 3), (1, 1, 3), (1, 2, 3), (2, 1, 0)]);
         assert_eq!((pairs[0].better_score, pairs[0].worse_score), (90.0, 60.0));
         // The threshold is a parameter: at 30, only differences above 30.
-        let wide: Vec<(u32, u32, u32)> = darr_pairs(judgments, 30.0).iter().map(|p| (p.segment, p.better, p.worse)).collect();
+        let wide: Vec<(u32, u32, u32)> = darr_pairs(judgments, 30.0, DarrRule::Over).iter().map(|p| (p.segment, p.better, p.worse)).collect();
         assert_eq!(wide, vec![(1, 0, 3), (1, 2, 3)]);
-        // Equal means never make a pair, even at threshold 0.
-        assert!(darr_pairs([(1, 0, 50.0), (1, 1, 50.0)], 0.0).is_empty());
-        assert!(darr_pairs([], 25.0).is_empty());
+        // The default, mt-metrics-eval's: at least 25 apart, so seg 2's A–C at exactly 25 too
+        // (C better); at 30, seg 1's A–B and B–D at exactly 30 join.
+        assert_eq!(DarrRule::default(), DarrRule::AtLeast);
+        let at_least: Vec<(u32, u32, u32)> = darr_pairs(judgments, DARR_THRESHOLD, DarrRule::default()).iter().map(|p| (p.segment, p.better, p.worse)).collect();
+        assert_eq!(at_least, vec![(1, 0, 1), (1, 0, 2), (1, 0, 3), (1, 1, 3), (1, 2, 3), (2, 1, 0), (2, 2, 0)]);
+        let wide: Vec<(u32, u32, u32)> = darr_pairs(judgments, 30.0, DarrRule::AtLeast).iter().map(|p| (p.segment, p.better, p.worse)).collect();
+        assert_eq!(wide, vec![(1, 0, 1), (1, 0, 3), (1, 1, 3), (1, 2, 3)]);
+        // Equal means never make a pair, even at threshold 0, under either rule.
+        for rule in DarrRule::ALL {
+            assert!(darr_pairs([(1, 0, 50.0), (1, 1, 50.0)], 0.0, rule).is_empty());
+            assert!(darr_pairs([], 25.0, rule).is_empty());
+        }
         assert!(is_da_task("da-adequacy") && is_da_task("ad") && !is_da_task("word-order-q1") && !is_da_task("ranking"));
     }
 
@@ -383,7 +432,7 @@ mod tests {
         assert_eq!(r.judgments_excluded, 20, "r is excluded");
         let order = test_set_order(&r.names.segments);
         let mut out = Vec::new();
-        write_darr_seglevel(&mut out, &r.names, "newstest2026", &order, &r.groups, DARR_THRESHOLD).unwrap();
+        write_darr_seglevel(&mut out, &r.names, "newstest2026", &order, &r.groups, DARR_THRESHOLD, DarrRule::default()).unwrap();
         let text = String::from_utf8(out).unwrap();
         // Segment 2 before 10 (numeric order); on 10, X (80) is far above A (20) and C (40) but
         // within 25 of B (60), and B above A; pairs by system id (X, A, B, C) within a segment.

@@ -87,39 +87,9 @@ pub struct MetaSettings {
     pub acc_eq_averaging: AccEqAveraging,
 }
 
-/// Which pairs of outputs the DArr Kendall-like τ counts.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum DarrRule {
-    /// |Δhuman| ≥ threshold: WMT's and mt-metrics-eval's `KendallLike` (the default).
-    #[default]
-    AtLeast,
-    /// |Δhuman| > threshold: Assay's reading before December 2026.
-    Over,
-}
-
-impl DarrRule {
-    pub const ALL: [DarrRule; 2] = [DarrRule::AtLeast, DarrRule::Over];
-
-    pub fn name(self) -> &'static str {
-        match self {
-            DarrRule::AtLeast => "at-least",
-            DarrRule::Over => "over",
-        }
-    }
-
-    pub fn parse(name: &str) -> Option<DarrRule> {
-        DarrRule::ALL.into_iter().find(|r| r.name() == name)
-    }
-
-    /// Whether a human difference `dh` makes a pair.
-    pub fn counts(self, dh: f64, threshold: f64) -> bool {
-        match self {
-            DarrRule::AtLeast => dh.abs() >= threshold,
-            DarrRule::Over => dh.abs() > threshold,
-        }
-    }
-}
+/// Which pairs of outputs the DArr Kendall-like τ counts (defined beside the DArr pairs of the
+/// exports, [`crate::analysis::export::darr_pairs`], which follow the same rule).
+pub use crate::analysis::export::DarrRule;
 
 /// How acc_eq averages its accuracy over segments.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]

@@ -3,6 +3,8 @@
 //! - [`tokenize`], [`bleu`], [`chrf`]: the built-in metrics, BLEU, chrF and chrF++, exactly as
 //!   sacrebleu [`SACREBLEU_VERSION`] computes them (checked against it to the last printed
 //!   digit in `tests/fixtures/metrics/sacrebleu.json`);
+//! - [`ter`]: TER as sacrebleu computes it (`tests/fixtures/metrics/ter.json`), and HTER, an
+//!   output's TER against its post-edit, per segment and per system with a bootstrap interval;
 //! - [`read`]: metric and human scores in (mt-metrics-eval `.score` files, TSV, JSONL),
 //!   validated like imports: every problem with its file and line, all or nothing;
 //! - [`meta`]: the meta-evaluation, [`meta::meta_evaluate`]: system- and segment-level
@@ -17,10 +19,12 @@
 pub mod bleu;
 pub mod builtin;
 pub mod chrf;
+pub mod hter;
 pub mod meta;
 pub mod read;
 pub mod report;
 pub mod systems;
+pub mod ter;
 pub mod tokenize;
 pub mod upload;
 
@@ -28,6 +32,8 @@ pub mod upload;
 mod fixtures;
 #[cfg(test)]
 mod meta_fixtures;
+#[cfg(test)]
+mod ter_fixtures;
 #[cfg(test)]
 mod wmt12_fixtures;
 

@@ -110,7 +110,7 @@ pub fn py_rstrip(s: &str) -> &str {
 }
 
 /// Python's `' '.join(s.split())`.
-fn normalize_spaces(s: &str) -> String {
+pub(crate) fn normalize_spaces(s: &str) -> String {
     let mut out = String::with_capacity(s.len());
     for w in py_split(s) {
         if !out.is_empty() {
