@@ -591,5 +591,13 @@ both_backends! {
         let documents: Vec<&&str> = mine.iter().filter(|l| l.contains(",61.5,") && l.contains(",True,")).collect();
         assert_eq!(documents.len(), sent, "one line per document score: {csv}");
         assert_eq!(mine.len(), judgments.as_array().unwrap().len() + sent, "{csv}");
+        // The results show the document scores per system (the careful worker is kept).
+        let results = org
+            .call("campaign_results", &[("campaign_id", id.to_string().as_str()), ("exclude_ref", "false"), ("exclude_bad_ref", "false"), ("per_segment", "false"), ("wilcoxon", "false")])
+            .await
+            .json();
+        let scores = results["esa"]["document_scores"].as_array().unwrap().clone();
+        assert!(!scores.is_empty(), "{}", results["esa"]);
+        assert!(scores.iter().all(|s| (s[2].as_f64().unwrap() - 61.5).abs() < 1e-9), "{scores:?}");
     }
 }
