@@ -35,7 +35,10 @@ mod tests {
         assert!(!TaskKind::Ranking.designer().practice && !TaskKind::Ranking.designer().label_candidate);
         assert_eq!(TaskKind::DaFluency.designer().judgment_time, Some(JudgmentTime::Fluency));
         assert_eq!(TaskKind::Esa.designer().judgment_time, None);
-        assert!(TaskKind::Esa.designer().document_score && !TaskKind::Mqm.designer().document_score);
+        // Both protocols of documents ask a document's score after its last segment when the
+        // organizer wants it (MQM too since issue 38 row 15a, as Appraise's document task).
+        assert!(TaskKind::Esa.designer().document_score && TaskKind::Mqm.designer().document_score);
+        assert!(!TaskKind::DaAdequacy.designer().document_score && !TaskKind::Ranking.designer().document_score);
         assert!(TaskKind::Mqm.designer().mqm && !TaskKind::Esa.designer().mqm);
         assert!(TaskKind::DaAdequacy.designer().label_reference && !TaskKind::DaSourceBased.designer().label_reference);
     }

@@ -96,6 +96,18 @@ impl Default for DryRunCrowd {
     }
 }
 
+/// What a dry run's per-system intervals are of.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum DryRunInterval {
+    /// The z score's bootstrap interval; pairs told apart by the pipeline's test at α.
+    #[default]
+    Z,
+    /// A Bradley–Terry rating's bootstrap interval (Elo points); pairs told apart when their
+    /// 95% intervals do not overlap.
+    Rating,
+}
+
 /// What a design would buy, from simulated runs of it (issue 16 item 4).
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct DryRunReport {
@@ -112,6 +124,11 @@ pub struct DryRunReport {
     /// those, the share in the true order.
     pub pairs_separated: f64,
     pub separated_in_true_order: f64,
+    /// What the systems' intervals are of: z scores (the pipeline's), or Bradley–Terry ratings
+    /// (pairwise preference: Elo points, and pairs told apart when their intervals do not
+    /// overlap).
+    #[serde(default)]
+    pub interval: DryRunInterval,
     /// Workers quality control removes, per run: all, and the careless among them; and
     /// careless workers kept.
     pub workers: f64,

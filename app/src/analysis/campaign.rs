@@ -83,6 +83,10 @@ pub struct EsaCampaignAnalysis {
     /// Pre-filled spans (ESA-AI): per system, what the kept workers made of them, in the
     /// order of `spans`; empty when no screen showed any.
     pub prefilled: Vec<SystemFates>,
+    /// Document scores (asked at a document's end, 0–100) of the kept workers' system
+    /// documents, per system in name order: (system, documents scored, mean); empty when the
+    /// campaign asked none.
+    pub document_scores: Vec<(String, usize, f64)>,
 }
 
 /// What the kept workers made of one system's pre-filled spans (system items whose screen
@@ -209,7 +213,14 @@ pub fn esa_analysis(set: &JudgmentSet, r: &AnalysisResult, ratings: Vec<assay_co
     let mut categories: Vec<(String, usize, usize)> = categories.into_iter().map(|(c, (n, m))| (c, n, m)).collect();
     categories.sort_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
     let prefilled = prefilled_fates(ratings.iter().filter(|x| !excluded.contains(x.user.as_str())), &spans);
-    EsaCampaignAnalysis { ratings, ranking, workers_excluded, spans, categories, region_hits, agreement, prefilled }
+    let mut documents: std::collections::BTreeMap<&str, (usize, f64)> = std::collections::BTreeMap::new();
+    for x in ratings.iter().filter(|x| x.item_type == "TGT" && x.complete_document && !excluded.contains(x.user.as_str())) {
+        let e = documents.entry(x.system.as_str()).or_default();
+        e.0 += 1;
+        e.1 += x.score;
+    }
+    let document_scores = documents.into_iter().map(|(system, (n, sum))| (system.to_string(), n, sum / n as f64)).collect();
+    EsaCampaignAnalysis { ratings, ranking, workers_excluded, spans, categories, region_hits, agreement, prefilled, document_scores }
 }
 
 /// Per system, the fates of the pre-filled spans of `ratings`' system items (in the order of

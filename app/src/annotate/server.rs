@@ -338,8 +338,9 @@ async fn hit_items(db: &Db, a: &Loaded) -> Result<Vec<(i64, ItemView)>, WorkErro
         .collect::<Result<_, _>>()?;
     if protocol.hit_plan() == protocol::HitPlan::Documents {
         let settings = assay_core::settings::CampaignSettings::read(&a.settings, task, "", "");
-        // A document score is ESA's (Appraise's); MQM scores segments by their errors only.
-        add_documents(&mut items, &units, settings.document_context, settings.document_score && protocol.span_scheme() == Some(protocol::Scheme::Esa));
+        // A document's score after its last segment, where the protocol asks one and the
+        // campaign wants it (ESA and MQM, as Appraise's document task).
+        add_documents(&mut items, &units, settings.document_context, settings.document_score && protocol.designer().document_score);
     }
     Ok(items)
 }

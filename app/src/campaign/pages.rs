@@ -957,7 +957,7 @@ type DryRunAction = ServerAction<DryRunDesign>;
 
 #[component]
 fn DryRun(draft: Memo<CampaignDraft>, run: DryRunAction) -> impl IntoView {
-    use assay_core::report::DryRunCrowd;
+    use assay_core::report::{DryRunCrowd, DryRunInterval};
     let crowd = RwSignal::new(DryRunCrowd::default());
     let field = move |label: &'static str, id: &'static str, get: fn(&DryRunCrowd) -> f64, set: fn(&mut DryRunCrowd, f64), step: &'static str| {
         view! {
@@ -994,15 +994,21 @@ fn DryRun(draft: Memo<CampaignDraft>, run: DryRunAction) -> impl IntoView {
         <div aria-live="polite" id="dry-run-result">
             {move || run.value().get().map(|r| match r {
                 Err(e) => Either::Left(view! { <p class="error" role="alert" id="dry-run-error">{error_text(&e)}</p> }),
-                Ok(r) => Either::Right(view! {
+                Ok(r) => {
+                    // What the intervals are of: z scores, or a pairwise design's ratings.
+                    let (interval, told_apart, digits) = match r.interval {
+                        DryRunInterval::Z => ("Width of the z interval", "System pairs told apart at α", 3),
+                        DryRunInterval::Rating => ("Width of the rating's interval (Elo points)", "System pairs whose rating intervals do not overlap", 0),
+                    };
+                    Either::Right(view! {
                     <p class="notice" id="dry-run-summary">{format!(
                         "{} simulated runs of {} HITs ({} judgments each), in {:.1} s.",
                         r.runs, r.hits, r.judgments, r.seconds
                     )}</p>
                     <dl class="implications" id="dry-run-figures">
-                        <dt>"Mean width of a system's z interval"</dt>
-                        <dd id="dry-width">{format!("{:.3} ({:.0}% confidence)", r.mean_ci_width, r.confidence * 100.0)}</dd>
-                        <dt>"System pairs told apart at α"</dt>
+                        <dt>{format!("Mean over systems: {}", interval.to_lowercase())}</dt>
+                        <dd id="dry-width">{format!("{:.*} ({:.0}% confidence)", digits, r.mean_ci_width, r.confidence * 100.0)}</dd>
+                        <dt>{told_apart}</dt>
                         <dd id="dry-separated">{format!("{:.0}%", r.pairs_separated * 100.0)}</dd>
                         <dt>"… of them in the true order"</dt>
                         <dd>{format!("{:.0}%", r.separated_in_true_order * 100.0)}</dd>
@@ -1013,14 +1019,14 @@ fn DryRun(draft: Memo<CampaignDraft>, run: DryRunAction) -> impl IntoView {
                     </dl>
                     <table class="data" id="dry-run-systems">
                         <caption>"Per system, best first"</caption>
-                        <thead><tr><th scope="col">"True quality"</th><th scope="col">"Width of the z interval"</th></tr></thead>
+                        <thead><tr><th scope="col">"True quality"</th><th scope="col">{interval}</th></tr></thead>
                         <tbody>
                             {r.systems.into_iter().map(|(q, w)| view! {
-                                <tr><td data-label="True quality">{format!("{q:.1}")}</td><td data-label="Width of the z interval">{format!("{w:.3}")}</td></tr>
+                                <tr><td data-label="True quality">{format!("{q:.1}")}</td><td data-label=interval>{format!("{w:.*}", digits)}</td></tr>
                             }).collect_view()}
                         </tbody>
                     </table>
-                }),
+                })},
             })}
         </div>
     }
@@ -1139,7 +1145,10 @@ fn CheckView(check: DesignCheck, settings: RwSignal<CampaignSettings>, dry_run: 
                 })}
                 {move || dry_run.value().get().and_then(Result::ok).map(|r| view! {
                     <dt>"Dry run: workers removed by quality control"</dt>
-                    <dd id="check-dry-removed">{format!("{:.1} of {:.1}", r.workers_removed, r.workers)}</dd>
+                    <dd id="check-dry-removed">{format!(
+                        "{:.1} of {:.1} (careless: {:.1} removed, {:.1} kept)",
+                        r.workers_removed, r.workers, r.careless_removed, r.careless_kept
+                    )}</dd>
                 })}
             </dl>
             {thin.map(|words| view! {

@@ -202,6 +202,7 @@ pub fn esa_view(e: &crate::analysis::campaign::EsaCampaignAnalysis, lang_pair: &
         region_hits: Vec::new(),
         agreement: None,
         prefilled: Vec::new(),
+        document_scores: e.document_scores.clone(),
     };
     let a = match &e.ranking {
         Err(why) => return empty(format!("The ranking could not be made: {why}")),
@@ -254,6 +255,7 @@ pub fn esa_view(e: &crate::analysis::campaign::EsaCampaignAnalysis, lang_pair: &
         region_hits: Vec::new(),
         agreement: None,
         prefilled: Vec::new(),
+        document_scores: e.document_scores.clone(),
         note: (p.average_segments_per_system < 100.0).then(|| {
             format!(
                 "{:.0} segments per system: WMT 2024 ranks a language pair only from 100 segments per system on average; read these ranges with care.",

@@ -188,6 +188,10 @@ pub struct EsaView {
     /// Pre-filled spans (ESA-AI): what the kept workers made of each system's, if any were shown.
     #[serde(default)]
     pub prefilled: Vec<PrefilledRow>,
+    /// Document scores asked at a document's end (kept workers, system documents): (system,
+    /// documents scored, mean 0–100), in name order; empty when none was asked.
+    #[serde(default)]
+    pub document_scores: Vec<(String, usize, f64)>,
 }
 
 /// One system's pre-filled spans and their fates (kept workers, system items).

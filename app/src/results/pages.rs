@@ -404,6 +404,24 @@ fn Esa(e: EsaView) -> impl IntoView {
             })}
             <h3>"Error spans per segment"</h3>
             <div class="figure" id="esa-spans-plot" inner_html=e.spans_svg.clone()></div>
+            {(!e.document_scores.is_empty()).then(|| view! {
+                <h3>"Document scores"</h3>
+                <table class="data" id="esa-document-scores">
+                    <caption>"The score of a whole document (0–100), asked after its last segment: kept workers, system documents, per system. Not part of the ranking above."</caption>
+                    <thead><tr><th scope="col">"System"</th><th scope="col">"Documents scored"</th><th scope="col">"Mean document score"</th></tr></thead>
+                    <tbody>
+                        {e.document_scores.clone().into_iter().map(|(system, n, mean)| {
+                            let name = system.clone();
+                            view! {
+                            <tr data-system=system>
+                                <th scope="row">{name}</th>
+                                <td class="num" data-label="Documents scored">{n}</td>
+                                <td class="num" data-label="Mean document score">{fixed(mean, 1)}</td>
+                            </tr>
+                        }}).collect_view()}
+                    </tbody>
+                </table>
+            })}
             {e.agreement.clone().map(|g| view! {
                 <h3>"Agreement on spans"</h3>
                 <p id="esa-agreement">{format!(

@@ -302,6 +302,41 @@ both_backends! {
         let (hits, judgments) = (dry["hits"].as_u64().unwrap(), dry["judgments"].as_u64().unwrap());
         assert!(hits > 0 && judgments == 18 * hits, "{dry}");
         assert_eq!(dry["systems"].as_array().unwrap().len(), 3);
+        // ESA and MQM are simulated as documents and pairwise as pairs, each with its own
+        // quality control (issue 38): HITs of whole documents with a degraded copy (each of the
+        // 40 segments is a document of its own here), not DA's HITs of 100 items; the careless
+        // crowd's workers are removed, the careful crowd's kept; the check panel names both.
+        let careful = json!({ "careful": 100.0, "noisy": 0.0, "careless": 0.0, "workers": 0, "spread": 30.0, "alpha": 0.05 });
+        let careless = json!({ "careful": 0.0, "noisy": 0.0, "careless": 100.0, "workers": 0, "spread": 30.0, "alpha": 0.05 });
+        for task in ["esa", "mqm", "pairwise"] {
+            let mut d = good.clone();
+            d["task"] = json!(task);
+            d["settings"] = if task == "pairwise" {
+                json!({ "hit_length": 30, "bad_refs": 8, "repeats": 2, "refs": 0, "sets": 1, "judgments_wanted": 60, "redundancy": 1,
+                        "target_language": "German", "interface_language": "en" })
+            } else {
+                json!({ "hit_minutes": 2.0, "seconds_per_source_word": 0.8, "bad_refs": 8, "repeats": 1, "judgments_wanted": 1,
+                        "wanted_per": "segment", "redundancy": 1, "target_language": "German", "interface_language": "en" })
+            };
+            let good_crowd = org.call_json("dry_run_design", json!({ "draft": d, "crowd": careful })).await;
+            assert_eq!(good_crowd.status, 200, "{task}: {}", good_crowd.body);
+            let good_crowd = good_crowd.json();
+            let (hits, judgments) = (good_crowd["hits"].as_u64().unwrap(), good_crowd["judgments"].as_u64().unwrap());
+            if task == "pairwise" {
+                assert_eq!(judgments, 30 * hits, "{task}: {good_crowd}");
+                assert_eq!(good_crowd["interval"], "rating", "{good_crowd}");
+            } else {
+                // 3 systems × 40 segments, plus each HIT's degraded and repeated copies of
+                // whole documents.
+                assert!(judgments > 120 && judgments < 3 * 120 && judgments != 100 * hits, "{task}: {good_crowd}");
+                assert_eq!(good_crowd["interval"], "z", "{good_crowd}");
+            }
+            let removed = good_crowd["workers_removed"].as_f64().unwrap();
+            assert!(removed <= 0.15 * good_crowd["workers"].as_f64().unwrap(), "{task}: careful workers are kept: {good_crowd}");
+            let bad_crowd = org.call_json("dry_run_design", json!({ "draft": d, "crowd": careless })).await.json();
+            let (gone, kept) = (bad_crowd["careless_removed"].as_f64().unwrap(), bad_crowd["careless_kept"].as_f64().unwrap());
+            assert!(gone > 0.0 && gone >= 0.8 * (gone + kept), "{task}: careless workers are removed: {bad_crowd}");
+        }
         let mut woj = good.clone();
         woj["task"] = json!("word-order");
         let refused = org.call_json("dry_run_design", json!({ "draft": woj, "crowd": crowd })).await;

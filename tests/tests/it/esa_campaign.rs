@@ -523,3 +523,81 @@ both_backends! {
         assert!(!regions.is_empty() && regions.iter().all(|x| x["rate"].as_f64().unwrap() < 1.0), "{regions:?}");
     }
 }
+
+both_backends! {
+    /// MQM asks a document's score at the document's end when the campaign wants it (issue 38
+    /// row 15a, as Appraise's document task): only the last segment of a document takes it, it
+    /// is refused without it and out of 0–100, stored with the segment's errors (whose −Σ
+    /// weights stay the segment's score), and written to the campaign's ratings file as a line
+    /// of its own (`isCompleteDocument` True).
+    async fn an_mqm_campaign_asks_a_documents_score_at_its_end(server) {
+        let (org, set, systems) = organizer_with_set(&server, "mqm-doc-set").await;
+        let draft = json!({
+            "name": "MQM documents", "task": "mqm", "test_set_id": set["id"], "systems": systems, "benchmark_systems": [], "seed": 12,
+            "settings": {
+                "hit_minutes": 10.0, "bad_refs": 1, "repeats": 1, "judgments_wanted": 1, "wanted_per": "segment", "redundancy": 1,
+                "document_score": true, "target_language": "German"
+            }
+        });
+        let (id, link, _) = create_and_launch(&org, &draft).await;
+        let (w, a) = arrive_as(&server, &link, "MQM-DOC").await;
+        let facts = item_facts(&org, &a).await;
+        let mut step = w.call("start_work", &[("assignment", &a)]).await.json();
+        let (mut asked, mut sent) = (0, 0);
+        while step["completion"].is_null() {
+            let p = step["item"]["position"].as_i64().unwrap();
+            let wants = step["item"]["document"]["document_score"].as_bool().unwrap_or(false);
+            let text = step["item"]["candidate"].as_str().unwrap();
+            let end = text.chars().take_while(|c| !c.is_whitespace()).count();
+            // A careful annotator: a major error on a degraded segment, a minor one elsewhere.
+            let spans = if facts[&p].0 == "BAD_REF" {
+                json!([{ "start": 0, "end": end, "severity": "major", "category": "Accuracy/Mistranslation" }])
+            } else {
+                json!([{ "start": 0, "end": end, "severity": "minor", "category": "Fluency/Grammar" }])
+            };
+            let body = |doc: Option<f64>, key: &str| {
+                json!({ "assignment": a, "position": p, "score": null, "spans": spans, "document_score": doc, "time_on_screen_ms": 20000, "key": key })
+            };
+            if wants {
+                asked += 1;
+                let without = w.call_json("submit_spans", body(None, &format!("n{p}"))).await;
+                assert_eq!(without.status, 400, "{}", without.body);
+                assert!(without.body.contains("whole document"), "{}", without.body);
+                let out_of_range = w.call_json("submit_spans", body(Some(140.0), &format!("o{p}"))).await;
+                assert_eq!(out_of_range.status, 400, "{}", out_of_range.body);
+                let r = w.call_json("submit_spans", body(Some(61.5), &format!("d{p}"))).await;
+                assert_eq!(r.status, 200, "{}", r.body);
+                sent += 1;
+                step = r.json();
+            } else {
+                let early = w.call_json("submit_spans", body(Some(61.5), &format!("e{p}"))).await;
+                assert_eq!(early.status, 400, "only a document's last segment takes its score: {}", early.body);
+                let r = w.call_json("submit_spans", body(None, &format!("m{p}"))).await;
+                assert_eq!(r.status, 200, "{}", r.body);
+                step = r.json();
+            }
+        }
+        assert!(asked >= 2, "every document of the HIT ends with its score: {asked}");
+        let judgments = org.call("assignment_judgments", &[("assignment", &a)]).await.json();
+        for j in judgments.as_array().unwrap() {
+            let weights = if facts[&j["position"].as_i64().unwrap()].0 == "BAD_REF" { 5.0 } else { 1.0 };
+            assert!((j["score"].as_f64().unwrap() + weights).abs() < 1e-9, "−Σ weights, the document's score apart: {j}");
+        }
+        let url = format!("{}/campaigns/{id}/export/mqm-en-de.csv?exclude_ref=false&exclude_bad_ref=false&per_segment=false&wilcoxon=false&filter=raw", server.base);
+        let r = org.client.get(url).send().await.unwrap();
+        assert_eq!(r.status(), 200);
+        let csv = r.text().await.unwrap();
+        let mine: Vec<&str> = csv.lines().filter(|l| l.starts_with("link:MQM-DOC,")).collect();
+        let documents: Vec<&&str> = mine.iter().filter(|l| l.contains(",61.5,") && l.contains(",True,")).collect();
+        assert_eq!(documents.len(), sent, "one line per document score: {csv}");
+        assert_eq!(mine.len(), judgments.as_array().unwrap().len() + sent, "{csv}");
+        // The results show the document scores per system (the careful worker is kept).
+        let results = org
+            .call("campaign_results", &[("campaign_id", id.to_string().as_str()), ("exclude_ref", "false"), ("exclude_bad_ref", "false"), ("per_segment", "false"), ("wilcoxon", "false")])
+            .await
+            .json();
+        let scores = results["esa"]["document_scores"].as_array().unwrap().clone();
+        assert!(!scores.is_empty(), "{}", results["esa"]);
+        assert!(scores.iter().all(|s| (s[2].as_f64().unwrap() - 61.5).abs() < 1e-9), "{scores:?}");
+    }
+}

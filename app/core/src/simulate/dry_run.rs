@@ -9,13 +9,21 @@ use std::collections::HashMap;
 use rand::seq::SliceRandom;
 use rand::Rng;
 
-use super::{CrowdConfig, SimError, SimJudgment, SimTruth, WorkerKind, World, mturk_id, simulate};
-use crate::analysis::{AnalysisSettings, BootstrapSettings, JudgmentNames, JudgmentSet, TimeBasis, analyse};
-use crate::hit::{HitDesign, HitError, JudgmentsWanted, RankingDesign, build_ranking_hits};
+use super::{CrowdConfig, SimError, SimJudgment, SimTruth, WorkerKind, World, mturk_id, simulate, simulated_error_spans};
+use crate::analysis::{AnalysisSettings, BootstrapSettings, ExclusionPolicy, JudgmentNames, JudgmentSet, TimeBasis, analyse};
+use crate::hit::{
+    DocumentDesign, DocumentSegment, DocumentUnit, HitDesign, HitError, JudgmentsWanted, PairDesign, RankingDesign, build_document_hits, build_pair_hits,
+    build_ranking_hits,
+};
 use crate::model::ItemType;
-use crate::protocol::HitPlan;
 use crate::model::TaskKind;
-use crate::report::{DryRunCrowd, DryRunReport};
+use crate::protocol::mqm::{MqmWeights, mqm_score};
+use crate::protocol::pairwise::bradley_terry::BtSettings;
+use crate::protocol::pairwise::campaign::StoredPreference;
+use crate::protocol::pairwise::qc::ReliabilitySettings;
+use crate::protocol::pairwise::{self, Preference, ScreenPick, Side};
+use crate::protocol::{HitPlan, Scheme};
+use crate::report::{DryRunCrowd, DryRunInterval, DryRunReport};
 
 /// A design to try.
 #[derive(Clone, Debug, PartialEq)]
@@ -25,6 +33,13 @@ pub struct DryRunDesign {
     /// Relative ranking's screens, for a protocol whose HITs are blocks of outputs: its HITs are
     /// built and ranked as such (`None` for the others).
     pub ranking: Option<RankingDesign>,
+    /// A protocol of documents (ESA, MQM): its document HITs and the test set's documents.
+    pub documents: Option<DocumentsShape>,
+    /// Pairwise preference: its pairs per HIT.
+    pub pairs: Option<PairDesign>,
+    /// Who leaves the scores, as the campaign's results would decide it (its choice for workers
+    /// with too few pairs to test). Pairwise preference's own analysis keeps them always.
+    pub exclusion: ExclusionPolicy,
     pub wanted: JudgmentsWanted,
     /// Workers per HIT.
     pub redundancy: usize,
@@ -36,6 +51,20 @@ pub struct DryRunDesign {
 /// 1,000).
 const SAMPLES: usize = 200;
 
+/// What one simulated run found: per system (by true rank, best first) its interval's width,
+/// the pairs of systems told apart and how many of them in the true order, and per worker
+/// whether it was careless and whether quality control removed it.
+#[derive(Default)]
+struct RunFigures {
+    hits: usize,
+    judgments: usize,
+    widths: Vec<f64>,
+    pairs: f64,
+    separated: f64,
+    in_order: f64,
+    workers: Vec<(bool, bool)>,
+}
+
 /// Simulates `design` `runs` times with `crowd` and analyses each run.
 pub fn dry_run(design: &DryRunDesign, crowd: &DryRunCrowd, runs: usize, seed: u64) -> Result<DryRunReport, SimError> {
     let started = std::time::Instant::now();
@@ -44,7 +73,12 @@ pub fn dry_run(design: &DryRunDesign, crowd: &DryRunCrowd, runs: usize, seed: u6
     // True qualities, best first, evenly spread around 60.
     let quality: Vec<f64> = (0..k).map(|i| 60.0 + spread / 2.0 - spread * i as f64 / (k.max(2) - 1) as f64).collect();
     let total = (crowd.careful + crowd.noisy + crowd.careless).max(f64::MIN_POSITIVE);
-    let mut report = DryRunReport { runs, confidence: 0.95, ..DryRunReport::default() };
+    let protocol = crate::protocol::for_task(design.task);
+    let interval = match protocol.hit_plan() {
+        HitPlan::Pairs => DryRunInterval::Rating,
+        HitPlan::Items | HitPlan::WordOrderPairs | HitPlan::Blocks | HitPlan::Documents => DryRunInterval::Z,
+    };
+    let mut report = DryRunReport { runs, confidence: 0.95, interval, ..DryRunReport::default() };
     let mut widths = vec![0.0; k];
     let (mut separated, mut in_order, mut pairs) = (0.0, 0.0, 0.0);
     for run in 0..runs {
@@ -70,64 +104,24 @@ pub fn dry_run(design: &DryRunDesign, crowd: &DryRunCrowd, runs: usize, seed: u6
             (WorkerKind::LazyConstant, careless / 2),
             (WorkerKind::RandomClicker, careless - careless / 2),
         ];
-        let mut set = JudgmentSet::new(TimeBasis::PerHit);
-        // The protocol's own question and simulated workers: what its campaign's analysis reads.
-        let protocol = crate::protocol::for_task(design.task);
-        let scale = protocol.questions().first().map_or(crate::report::Scale::Continuous, |q| q.scale);
-        let sink = |j: &SimJudgment| {
-            let lang_pair = format!("{}-{}", config.src, config.trg);
-            let hit = j.hit.to_string();
-            set.push(
-                JudgmentNames { worker: &j.worker, hit: &hit, system: &j.sys_id, segment: &j.sid, lang_pair: &lang_pair, task: protocol.simulated_name(), scale },
-                j.item_type,
-                j.score,
-                j.hit_seconds as f32,
-            );
-            Ok(())
-        };
-        let truth = match (protocol.hit_plan(), &design.ranking) {
-            (HitPlan::Blocks, Some(ranking)) => simulate_ranking(&config, ranking, sink)?,
-            (HitPlan::Blocks, None) => return Err(SimError::Hit(HitError::Ranking("the dry run of a ranking design needs its screens".into()))),
-            (HitPlan::Items | HitPlan::WordOrderPairs | HitPlan::Documents, _) => simulate(&config, sink)?,
-            (HitPlan::Pairs, _) => return Err(SimError::NotSimulated(protocol.name())),
-        };
-        report.hits = truth.hits;
-        report.judgments = truth.judgments;
-        let settings = AnalysisSettings {
-            bootstrap: Some(BootstrapSettings { samples: SAMPLES, seed: seed ^ run as u64, ..BootstrapSettings::default() }),
-            ..AnalysisSettings::default()
-        };
-        let result = analyse(&set, &settings);
-        report.confidence = settings.bootstrap.map_or(0.95, |b| b.confidence);
-        // Systems by true rank: `sys01` is the best (quality is listed best first).
-        let rank: HashMap<&str, usize> = truth.systems.iter().enumerate().map(|(i, (id, _))| (id.as_str(), i)).collect();
-        if let Some(g) = result.groups.first() {
-            for s in &g.systems {
-                let Some(&r) = rank.get(result.names.systems[s.system as usize].as_str()) else { continue };
-                if let Some(ci) = &s.z_ci {
-                    widths[r] += (ci.upper - ci.lower) / runs as f64;
-                }
+        let figures = match (protocol.hit_plan(), &design.pairs) {
+            (HitPlan::Pairs, Some(pair_design)) => pairwise_run(&config, pair_design, seed ^ run as u64)?,
+            (HitPlan::Pairs, None) => return Err(SimError::Hit(HitError::Pairs("the dry run of a pairwise design needs its pairs per HIT".into()))),
+            (HitPlan::Items | HitPlan::WordOrderPairs | HitPlan::Blocks | HitPlan::Documents, _) => {
+                let (figures, confidence) = pipeline_run(design, &config, crowd, seed ^ run as u64)?;
+                report.confidence = confidence;
+                figures
             }
-            let c = &g.comparison;
-            for (i, &a) in c.systems.iter().enumerate() {
-                for &b in &c.systems[i + 1..] {
-                    pairs += 1.0;
-                    let (ab, ba) = (c.p(a, b).unwrap_or(1.0), c.p(b, a).unwrap_or(1.0));
-                    if ab.min(ba) < crowd.alpha {
-                        separated += 1.0;
-                        let (ra, rb) = (rank[result.names.systems[a as usize].as_str()], rank[result.names.systems[b as usize].as_str()]);
-                        // The one found better is the truly better one (lower rank).
-                        if (ab < ba) == (ra < rb) {
-                            in_order += 1.0;
-                        }
-                    }
-                }
-            }
+        };
+        report.hits = figures.hits;
+        report.judgments = figures.judgments;
+        for (w, f) in widths.iter_mut().zip(&figures.widths) {
+            *w += f / runs as f64;
         }
-        let kinds: HashMap<&str, WorkerKind> = truth.workers.iter().map(|(id, kind)| (id.as_str(), *kind)).collect();
-        for w in &result.workers {
-            let careless = kinds.get(result.names.workers[w.worker as usize].as_str()).is_some_and(|k| !k.attentive());
-            let removed = settings.exclusion.excludes(w);
+        pairs += figures.pairs;
+        separated += figures.separated;
+        in_order += figures.in_order;
+        for &(careless, removed) in &figures.workers {
             report.workers += 1.0 / runs as f64;
             report.workers_removed += f64::from(u8::from(removed)) / runs as f64;
             report.careless_removed += f64::from(u8::from(removed && careless)) / runs as f64;
@@ -140,6 +134,81 @@ pub fn dry_run(design: &DryRunDesign, crowd: &DryRunCrowd, runs: usize, seed: u6
     report.separated_in_true_order = if separated > 0.0 { in_order / separated } else { 0.0 };
     report.seconds = started.elapsed().as_secs_f64();
     Ok(report)
+}
+
+/// One run of a protocol whose campaign is analysed by the pipeline (scores, the paired
+/// reliability test on degraded copies, z and its bootstrap): its HITs simulated with the
+/// protocol's own simulated answers, then analysed. Returns the figures and the intervals'
+/// confidence.
+fn pipeline_run(design: &DryRunDesign, config: &CrowdConfig, crowd: &DryRunCrowd, seed: u64) -> Result<(RunFigures, f64), SimError> {
+    let k = config.system_quality.len();
+    let mut set = JudgmentSet::new(TimeBasis::PerHit);
+    // The protocol's own question and simulated workers: what its campaign's analysis reads.
+    let protocol = crate::protocol::for_task(design.task);
+    let scale = protocol.questions().first().map_or(crate::report::Scale::Continuous, |q| q.scale);
+    let sink = |j: &SimJudgment| {
+        let lang_pair = format!("{}-{}", config.src, config.trg);
+        let hit = j.hit.to_string();
+        set.push(
+            JudgmentNames { worker: &j.worker, hit: &hit, system: &j.sys_id, segment: &j.sid, lang_pair: &lang_pair, task: protocol.simulated_name(), scale },
+            j.item_type,
+            j.score,
+            j.hit_seconds as f32,
+        );
+        Ok(())
+    };
+    let truth = match (protocol.hit_plan(), &design.ranking, &design.documents) {
+        (HitPlan::Blocks, Some(ranking), _) => simulate_ranking(config, ranking, sink)?,
+        (HitPlan::Blocks, None, _) => return Err(SimError::Hit(HitError::Ranking("the dry run of a ranking design needs its screens".into()))),
+        (HitPlan::Documents, _, Some(documents)) => simulate_documents(config, documents, protocol.span_scheme(), sink)?,
+        (HitPlan::Documents, _, None) => {
+            return Err(SimError::Hit(HitError::Documents("the dry run of a design of documents needs its documents' shape".into())));
+        }
+        (HitPlan::Items | HitPlan::WordOrderPairs, _, _) => simulate(config, sink)?,
+        (HitPlan::Pairs, _, _) => return Err(SimError::NotSimulated(protocol.name())),
+    };
+    let settings = AnalysisSettings {
+        bootstrap: Some(BootstrapSettings { samples: SAMPLES, seed, ..BootstrapSettings::default() }),
+        exclusion: design.exclusion,
+        ..AnalysisSettings::default()
+    };
+    let result = analyse(&set, &settings);
+    let mut figures = RunFigures { hits: truth.hits, judgments: truth.judgments, widths: vec![0.0; k], ..RunFigures::default() };
+    // Systems by true rank: `sys01` is the best (quality is listed best first).
+    let rank: HashMap<&str, usize> = truth.systems.iter().enumerate().map(|(i, (id, _))| (id.as_str(), i)).collect();
+    if let Some(g) = result.groups.first() {
+        for s in &g.systems {
+            let Some(&r) = rank.get(result.names.systems[s.system as usize].as_str()) else { continue };
+            if let Some(ci) = &s.z_ci {
+                figures.widths[r] = ci.upper - ci.lower;
+            }
+        }
+        let c = &g.comparison;
+        for (i, &a) in c.systems.iter().enumerate() {
+            for &b in &c.systems[i + 1..] {
+                figures.pairs += 1.0;
+                let (ab, ba) = (c.p(a, b).unwrap_or(1.0), c.p(b, a).unwrap_or(1.0));
+                if ab.min(ba) < crowd.alpha {
+                    figures.separated += 1.0;
+                    let (ra, rb) = (rank[result.names.systems[a as usize].as_str()], rank[result.names.systems[b as usize].as_str()]);
+                    // The one found better is the truly better one (lower rank).
+                    if (ab < ba) == (ra < rb) {
+                        figures.in_order += 1.0;
+                    }
+                }
+            }
+        }
+    }
+    let kinds: HashMap<&str, WorkerKind> = truth.workers.iter().map(|(id, kind)| (id.as_str(), *kind)).collect();
+    figures.workers = result
+        .workers
+        .iter()
+        .map(|w| {
+            let careless = kinds.get(result.names.workers[w.worker as usize].as_str()).is_some_and(|k| !k.attentive());
+            (careless, settings.exclusion.excludes(w))
+        })
+        .collect();
+    Ok((figures, settings.bootstrap.map_or(0.95, |b| b.confidence)))
 }
 
 /// Seconds a careful worker spends on one output of a ranking block.
@@ -196,9 +265,210 @@ fn simulate_ranking(config: &CrowdConfig, design: &RankingDesign, mut sink: impl
     Ok(world.truth(config, hits.len(), judgments))
 }
 
+/// The documents of a design of documents (ESA, MQM), as the dry run builds them: its HIT
+/// design and the shape of the test set's documents (their mean length).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct DocumentsShape {
+    pub design: DocumentDesign,
+    /// Segments per document (the test set's mean; at least 1).
+    pub segments_per_document: usize,
+    /// Source words per segment (the test set's mean; at least 1).
+    pub source_words: usize,
+}
+
+/// A protocol of documents' HITs (whole documents, their degraded and repeated copies paired
+/// segment by segment, [`build_document_hits`]) done by the simulated crowd: every segment
+/// judged with the protocol's own answer. ESA: the worker's 0–100 score (its spans are not
+/// what the analysis reads). MQM: the errors the worker marks for the quality it perceives
+/// ([`simulated_error_spans`]), scored −Σ weights with MQM's default weights, as the server
+/// scores them; a constant worker marks the same errors everywhere, a random clicker random
+/// ones.
+fn simulate_documents(
+    config: &CrowdConfig,
+    shape: &DocumentsShape,
+    scheme: Option<Scheme>,
+    mut sink: impl FnMut(&SimJudgment) -> std::io::Result<()>,
+) -> Result<SimTruth, SimError> {
+    let mut world = World::of(config)?;
+    let per_document = shape.segments_per_document.max(1);
+    let words = shape.source_words.max(1);
+    let documents = config.segments.div_ceil(per_document);
+    let units: Vec<DocumentUnit> = world
+        .system_ids
+        .iter()
+        .flat_map(|system| {
+            (0..documents).map(move |d| DocumentUnit {
+                system: system.clone(),
+                document: format!("doc{d}"),
+                segments: (d * per_document + 1..=((d + 1) * per_document).min(config.segments))
+                    .map(|g| DocumentSegment { segment: g.to_string(), source_words: words, degradable: true })
+                    .collect(),
+            })
+        })
+        .collect();
+    let hits = build_document_hits(&units, &shape.design, config.seed ^ 0x444f_4353)?;
+    let weights = MqmWeights::default();
+    // Word offsets of a segment's output (the spans' positions; only their count matters here).
+    let offsets: Vec<(usize, usize)> = (0..words).map(|i| (2 * i, 2 * i + 1)).collect();
+    let item_seconds = shape.design.seconds_per_source_word * words as f64;
+    let mut pool: Vec<usize> = (0..world.workers.len()).collect();
+    let mut judgments = 0;
+    for hit in &hits {
+        let hit_id = mturk_id(&mut world.rng);
+        // True quality of each item: a degraded copy's is its original's less the damage.
+        let qualities: Vec<f64> = hit
+            .items
+            .iter()
+            .map(|it| {
+                let s = world.system_ids.iter().position(|x| Some(x) == it.system.as_ref()).unwrap_or(0);
+                let g = it.segment.parse::<usize>().unwrap_or(1).saturating_sub(1);
+                let q = world.quality[s][g];
+                if it.item_type == ItemType::BadRef { (q - config.bad_ref_drop * (0.6 + 0.8 * world.rng.random::<f64>())).max(0.0) } else { q }
+            })
+            .collect();
+        let (chosen, _) = pool.partial_shuffle(&mut world.rng, config.assignments_per_hit);
+        for w in chosen.to_vec() {
+            let worker = &world.workers[w];
+            let mut buf: Vec<SimJudgment> = Vec::with_capacity(hit.items.len());
+            for (it, &q) in hit.items.iter().zip(&qualities) {
+                let perceived = worker.score(q, &mut world.rng);
+                let score = match scheme {
+                    Some(Scheme::Mqm) => mqm_score(&simulated_error_spans(&offsets, perceived, Scheme::Mqm), &weights),
+                    Some(Scheme::Esa) | None => perceived,
+                };
+                let seconds = worker.seconds(item_seconds, &mut world.rng);
+                let system = it.system.clone().unwrap_or_default();
+                buf.push(SimJudgment::of(&hit_id, &worker.id, hit, it, &system, hit.items.len(), score, seconds));
+            }
+            let total = buf.iter().map(|j| j.item_seconds).sum::<f64>().round();
+            for j in &mut buf {
+                j.hit_seconds = total;
+                sink(j)?;
+            }
+            judgments += buf.len();
+        }
+    }
+    Ok(world.truth(config, hits.len(), judgments))
+}
+
+/// One run of a pairwise design: its HITs ([`build_pair_hits`]: real pairs, an output against
+/// a degraded copy of it, repeats with the sides swapped) answered by the simulated crowd (each
+/// worker ranks the two outputs as a block of two: careful workers by quality, random clickers
+/// at random, constant ones "about the same" everywhere), then the campaign's own analysis
+/// ([`pairwise::campaign::analyse`]: each worker's paired test on the degraded copies, then
+/// Bradley–Terry on the kept workers' real pairs). Two systems are told apart when their
+/// ratings' 95% bootstrap intervals do not overlap; widths are in rating (Elo) points.
+fn pairwise_run(config: &CrowdConfig, design: &PairDesign, seed: u64) -> Result<RunFigures, SimError> {
+    let mut world = World::of(config)?;
+    let k = world.system_ids.len();
+    let hits = build_pair_hits(&world.candidates, design, config.wanted, config.seed ^ 0x5041_4952)?;
+    let quality_of = |world: &World, system: &str, segment: &str| {
+        let s = world.system_ids.iter().position(|x| x == system).unwrap_or(0);
+        world.quality[s][segment.parse::<usize>().unwrap_or(1).saturating_sub(1)]
+    };
+    let mut answers: Vec<StoredPreference> = Vec::new();
+    let mut pool: Vec<usize> = (0..world.workers.len()).collect();
+    let mut assignment = 0;
+    let mut judgments = 0;
+    for hit in &hits {
+        // The true qualities of each item's outputs a and b (the degraded side less the damage).
+        let qualities: Vec<(f64, f64)> = hit
+            .items
+            .iter()
+            .map(|it| {
+                let a = it.system.clone().unwrap_or_default();
+                let b = it.pair.as_ref().map_or_else(|| a.clone(), |p| p.b.clone());
+                let (mut qa, mut qb) = (quality_of(&world, &a, &it.segment), quality_of(&world, &b, &it.segment));
+                let drop = config.bad_ref_drop * (0.6 + 0.8 * world.rng.random::<f64>());
+                match it.pair.as_ref().and_then(|p| p.degraded) {
+                    Some(Side::A) => qa = (qa - drop).max(0.0),
+                    Some(Side::B) => qb = (qb - drop).max(0.0),
+                    None => {}
+                }
+                (qa, qb)
+            })
+            .collect();
+        let (chosen, _) = pool.partial_shuffle(&mut world.rng, config.assignments_per_hit);
+        for w in chosen.to_vec() {
+            assignment += 1;
+            let worker = &world.workers[w];
+            for (it, &(qa, qb)) in hit.items.iter().zip(&qualities) {
+                let Some(shown) = &it.pair else { continue };
+                let (left, right) = if shown.left == Side::A { (qa, qb) } else { (qb, qa) };
+                let pick = match worker.rank(&[left, right], &mut world.rng).as_slice() {
+                    [l, r] if l < r => ScreenPick::Left,
+                    [l, r] if l > r => ScreenPick::Right,
+                    _ => ScreenPick::Same,
+                };
+                answers.push(StoredPreference {
+                    worker: worker.id.clone(),
+                    assignment,
+                    item_type: it.item_type,
+                    segment: it.segment.clone(),
+                    a: it.system.clone().unwrap_or_default(),
+                    b: shown.b.clone(),
+                    preference: Preference::from_screen(shown.left, pick),
+                    degraded: shown.degraded,
+                    position: it.position as i64,
+                    paired_position: it.paired_with.map(|p| p as i64),
+                });
+                judgments += 1;
+            }
+        }
+    }
+    let truth = world.truth(config, hits.len(), judgments);
+    let checked = pairwise::campaign::analyse(
+        &format!("{}-{}", config.src, config.trg),
+        &answers,
+        &ReliabilitySettings::default(),
+        &BtSettings { samples: SAMPLES, seed },
+    );
+    let mut figures = RunFigures { hits: truth.hits, judgments, widths: vec![0.0; k], ..RunFigures::default() };
+    // Systems by true rank: `sys01` is the best (quality is listed best first).
+    let rank: HashMap<&str, usize> = truth.systems.iter().enumerate().map(|(i, (id, _))| (id.as_str(), i)).collect();
+    if let Ok(ratings) = &checked.ratings {
+        let rated: Vec<(usize, f64, f64, f64)> = ratings
+            .systems
+            .iter()
+            .filter_map(|r| Some((*rank.get(r.system.as_str())?, r.rating?, r.ci_low?, r.ci_high?)))
+            .collect();
+        for &(r, _, low, high) in &rated {
+            figures.widths[r] = high - low;
+        }
+        for (i, &(ra, a, a_low, a_high)) in rated.iter().enumerate() {
+            for &(rb, b, b_low, b_high) in &rated[i + 1..] {
+                figures.pairs += 1.0;
+                if a_low > b_high || b_low > a_high {
+                    figures.separated += 1.0;
+                    if (a > b) == (ra < rb) {
+                        figures.in_order += 1.0;
+                    }
+                }
+            }
+        }
+    }
+    let kinds: HashMap<&str, WorkerKind> = truth.workers.iter().map(|(id, kind)| (id.as_str(), *kind)).collect();
+    figures.workers = checked.workers.iter().map(|w| (kinds.get(w.worker.as_str()).is_some_and(|k| !k.attentive()), !w.kept)).collect();
+    Ok(figures)
+}
+
 /// HITs the design builds, estimated from its numbers (the simulator builds the real ones).
 fn design_hits(d: &DryRunDesign) -> usize {
-    let per_hit = d.ranking.as_ref().map_or_else(|| d.design.system_items(), RankingDesign::system_items).max(1);
+    if let Some(shape) = &d.documents {
+        // Whole documents fill a HIT up to its time; the copies count too.
+        let per_document = shape.segments_per_document.max(1);
+        let document_seconds = (per_document * shape.source_words.max(1)) as f64 * shape.design.seconds_per_source_word;
+        let units = d.systems * d.segments.div_ceil(per_document) * shape.design.copies;
+        let per_hit = (shape.design.seconds_per_hit / document_seconds.max(f64::MIN_POSITIVE)).floor() as usize;
+        let copies = shape.design.bad_ref_documents + shape.design.repeat_documents;
+        return units.div_ceil(per_hit.saturating_sub(copies).max(1));
+    }
+    let per_hit = match (&d.ranking, &d.pairs) {
+        (Some(ranking), _) => ranking.system_items(),
+        (None, Some(pairs)) => pairs.system_items(),
+        (None, None) => d.design.system_items(),
+    }
+    .max(1);
     let wanted = match d.wanted {
         JudgmentsWanted::PerSystem(n) => n * d.systems,
         JudgmentsWanted::PerSegment(n) => n * d.systems * d.segments,
@@ -215,6 +485,9 @@ mod tests {
             task: TaskKind::DaAdequacy,
             design: HitDesign::default(),
             ranking: None,
+            documents: None,
+            pairs: None,
+            exclusion: ExclusionPolicy::default(),
             wanted: JudgmentsWanted::PerSystem(wanted),
             redundancy: 1,
             systems: 4,
@@ -257,6 +530,9 @@ mod tests {
             task: TaskKind::Ranking,
             design: HitDesign::default(),
             ranking: Some(ranking),
+            documents: None,
+            pairs: None,
+            exclusion: ExclusionPolicy::default(),
             wanted: JudgmentsWanted::PerSystem(600),
             redundancy: 1,
             systems: 6,
@@ -277,4 +553,104 @@ mod tests {
         // A ranking design without its screens is refused, not simulated as DA.
         assert!(dry_run(&DryRunDesign { ranking: None, ..d }, &crowd, 2, 3).is_err());
     }
+
+    /// A crowd of careful workers and one of careless ones (half constant, half random).
+    fn crowds() -> (DryRunCrowd, DryRunCrowd) {
+        let careful = DryRunCrowd { careful: 100.0, noisy: 0.0, careless: 0.0, workers: 0, spread: 30.0, alpha: 0.05 };
+        (careful.clone(), DryRunCrowd { careful: 0.0, careless: 100.0, ..careful })
+    }
+
+    fn documents_design(task: TaskKind) -> DryRunDesign {
+        DryRunDesign {
+            task,
+            design: HitDesign::default(),
+            ranking: None,
+            // 20-minute HITs of documents of 6 segments of 15 words (72 s a document): about
+            // 15 documents a HIT, two shown again degraded (12 pairs) and one repeated. (With
+            // one degraded document, 6 pairs, MQM's few distinct scores can leave a careful
+            // worker's paired t test at p ≈ 0.08: what a dry run is for.)
+            documents: Some(DocumentsShape {
+                design: DocumentDesign { seconds_per_hit: 1200.0, seconds_per_source_word: 0.8, bad_ref_documents: 2, repeat_documents: 1, copies: 1 },
+                segments_per_document: 6,
+                source_words: 15,
+            }),
+            pairs: None,
+            // A campaign's default: workers with too few pairs are kept.
+            exclusion: ExclusionPolicy::FailedOnly,
+            wanted: JudgmentsWanted::PerSegment(1),
+            redundancy: 1,
+            systems: 4,
+            segments: 120,
+        }
+    }
+
+    /// ESA and MQM are simulated as documents (issue 38): HITs of whole documents with their
+    /// degraded copies, every segment answered as the protocol answers (ESA a score, MQM errors
+    /// scored −Σ weights); the paired test removes a careless crowd and keeps a careful one.
+    #[test]
+    fn esa_and_mqm_designs_are_simulated_as_documents() {
+        let (careful, careless) = crowds();
+        for task in [TaskKind::Esa, TaskKind::Mqm] {
+            let d = documents_design(task);
+            let good = dry_run(&d, &careful, 2, 5).unwrap();
+            // 4 systems × 120 segments once, plus up to three copies of 6 segments per HIT (a
+            // last HIT of fewer documents has fewer), not DA's HITs of 100 items.
+            assert!(good.judgments >= 480 + 18 * (good.hits - 1) && good.judgments <= 480 + 18 * good.hits, "{task:?}: {good:?}");
+            assert_ne!(good.judgments, 100 * good.hits, "{task:?}: {good:?}");
+            assert!(good.hits >= 4, "{task:?}: {good:?}");
+            assert!(good.workers_removed <= 0.1 * good.workers, "{task:?}: careful workers are kept: {good:?}");
+            assert!(good.pairs_separated > 0.5 && good.separated_in_true_order > 0.95, "{task:?}: {good:?}");
+            let bad = dry_run(&d, &careless, 2, 5).unwrap();
+            assert!(bad.careless_removed >= 0.8 * (bad.careless_removed + bad.careless_kept), "{task:?}: careless workers are removed: {bad:?}");
+            assert_eq!(bad.interval, DryRunInterval::Z);
+        }
+        // Without its documents' shape a design of documents is refused, not simulated as DA.
+        assert!(dry_run(&DryRunDesign { documents: None, ..documents_design(TaskKind::Mqm) }, &careful, 1, 5).is_err());
+    }
+
+    /// MQM's simulated annotator marks more and graver errors on worse outputs: its score (−Σ
+    /// weights) falls with the quality it perceives, 0 for a near-perfect output.
+    #[test]
+    fn simulated_mqm_errors_score_worse_outputs_lower() {
+        let words: Vec<(usize, usize)> = (0..20).map(|i| (2 * i, 2 * i + 1)).collect();
+        let score = |q: f64| mqm_score(&simulated_error_spans(&words, q, Scheme::Mqm), &MqmWeights::default());
+        assert_eq!(score(95.0), 0.0);
+        assert_eq!(score(70.0), -2.0, "two minor errors");
+        assert_eq!(score(30.0), -15.0, "three major errors");
+        assert!(score(10.0) < score(30.0), "an omission too");
+        assert!(simulated_error_spans(&words, 0.0, Scheme::Mqm).len() <= crate::protocol::mqm::GOOGLE_MAX_ERRORS);
+        assert!(simulated_error_spans(&words, 10.0, Scheme::Esa).iter().all(|s| s.category.is_none()));
+    }
+
+    /// Pairwise preference is simulated as pairs (issue 38): real pairs, degraded copies against
+    /// their originals and swapped repeats, answered by a choice between two outputs; the
+    /// campaign's paired test removes a careless crowd and keeps a careful one, and the
+    /// Bradley–Terry ratings of the kept workers order the systems.
+    #[test]
+    fn a_pairwise_design_is_simulated_as_pairs() {
+        let (careful, careless) = crowds();
+        let d = DryRunDesign {
+            task: TaskKind::Pairwise,
+            design: HitDesign::default(),
+            ranking: None,
+            documents: None,
+            pairs: Some(PairDesign { pairs: 40, degraded: 6, repeats: 4 }),
+            exclusion: ExclusionPolicy::FailedOnly,
+            wanted: JudgmentsWanted::PerSystem(300),
+            redundancy: 1,
+            systems: 4,
+            segments: 200,
+        };
+        let good = dry_run(&d, &careful, 2, 9).unwrap();
+        assert_eq!(good.interval, DryRunInterval::Rating);
+        assert!(good.hits > 0 && good.judgments == 40 * good.hits, "{good:?}");
+        assert!(good.workers_removed <= 0.1 * good.workers, "{good:?}");
+        assert!(good.pairs_separated > 0.5 && good.separated_in_true_order > 0.95, "{good:?}");
+        assert!(good.mean_ci_width > 0.0, "{good:?}");
+        let bad = dry_run(&d, &careless, 2, 9).unwrap();
+        assert!(bad.careless_removed >= 0.8 * (bad.careless_removed + bad.careless_kept), "{bad:?}");
+        // Without its pairs per HIT a pairwise design is refused.
+        assert!(dry_run(&DryRunDesign { pairs: None, ..d }, &careful, 1, 9).is_err());
+    }
 }
+

@@ -597,6 +597,39 @@ pub fn write_graham_tsv(config: &CrowdConfig, mut out: impl Write) -> Result<Sim
     Ok(truth)
 }
 
+/// The error spans a simulated annotator marks on an output it would score `score` (0–100),
+/// given the output's words as offsets (start, end): one span per 25 points below 100 (none at
+/// 90 or more) on consecutive words from the start, major below 40, and an omission below 20.
+/// For MQM the spans carry categories of the default taxonomy (major: mistranslation, minor:
+/// grammar, an omission: omission), at most [`crate::protocol::mqm::GOOGLE_MAX_ERRORS`]. Shared
+/// by the dry run of a design of documents and the crowd that answers a launched campaign.
+pub fn simulated_error_spans(words: &[(usize, usize)], score: f64, scheme: crate::protocol::Scheme) -> Vec<crate::protocol::Span> {
+    use crate::protocol::{Scheme, Severity, Span};
+    let wanted = if score >= 90.0 { 0 } else { ((100.0 - score) / 25.0).ceil() as usize };
+    let severity = if score < 40.0 { Severity::Major } else { Severity::Minor };
+    let mut spans: Vec<Span> = words.iter().take(wanted).map(|&(start, end)| Span::new(start, end, severity)).collect();
+    if score < 20.0 {
+        spans.push(Span::omission(Severity::Major));
+    }
+    match scheme {
+        Scheme::Esa => {}
+        Scheme::Mqm => {
+            spans.truncate(crate::protocol::mqm::GOOGLE_MAX_ERRORS);
+            for s in &mut spans {
+                let category = if s.missing {
+                    "Accuracy/Omission"
+                } else if s.severity == Severity::Major {
+                    "Accuracy/Mistranslation"
+                } else {
+                    "Fluency/Grammar"
+                };
+                s.category = Some(category.to_string());
+            }
+        }
+    }
+    spans
+}
+
 /// One simulated worker of a kind answering items one at a time, as the crowd of
 /// [`simulate`] does (same score and time models): drives the real server in the integration
 /// tests (e.g. the quality gate against a random clicker and a careful worker).

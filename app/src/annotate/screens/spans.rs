@@ -405,7 +405,12 @@ pub fn EsaItem(info: StoredValue<WorkState>, item: ItemView, busy: RwSignal<bool
 
     let send = move || {
         if mqm {
-            submit.run(EsaAnswer { score: None, spans: spans.get_untracked(), document_score: None });
+            // MQM's segment score comes from its errors; a document's last segment may also ask
+            // the document's score.
+            if wants_doc && doc_score.get_untracked().is_none() {
+                return;
+            }
+            submit.run(EsaAnswer { score: None, spans: spans.get_untracked(), document_score: if wants_doc { doc_score.get_untracked() } else { None } });
             return;
         }
         let Some(s) = score.get_untracked() else { return };
@@ -420,7 +425,7 @@ pub fn EsaItem(info: StoredValue<WorkState>, item: ItemView, busy: RwSignal<bool
     };
     let why = move || {
         if mqm {
-            String::new()
+            if wants_doc && doc_score.get().is_none() { ui.msg(Msg::WhyEsaDocument) } else { String::new() }
         } else if score.get().is_none() {
             ui.msg(Msg::WhyEsaScore)
         } else if wants_doc && doc_score.get().is_none() {

@@ -178,9 +178,10 @@ pub(super) fn check_draft(draft: &CampaignDraft) -> AppResult<TaskKind> {
 
 /// Checks a draft without storing anything: what it implies, what stops it (the HIT builder's
 /// messages) and a few degraded items (METHOD §3: "previewable before launch").
-/// The dry run of a draft (a DA task): its HIT design simulated with `crowd` a few times (fewer
-/// for bigger designs), each run analysed. Refused, naming the field, for a crowd that cannot
-/// be simulated or a task the simulator does not model.
+/// The dry run of a draft: its HIT design simulated with `crowd` a few times (fewer for bigger
+/// designs) with the protocol's own HITs, answers and quality control, each run analysed as the
+/// campaign's results would be. Refused, naming the field, for a crowd that cannot be simulated
+/// or a task the simulator does not model (word order).
 pub async fn dry_run(db: &Db, draft: &CampaignDraft, crowd: &assay_core::report::DryRunCrowd) -> AppResult<assay_core::report::DryRunReport> {
     dry_run_as(db, draft, crowd, true).await
 }
@@ -196,13 +197,7 @@ pub async fn dry_run_as(
     use assay_core::simulate::dry_run::{DryRunDesign, dry_run as simulate_runs};
     let task = draft.task;
     if protocol::for_task(task).hit_plan() == HitPlan::WordOrderPairs {
-        return Err(AppError::invalid("task", "the dry run simulates direct assessment; word-order campaigns are not simulated yet"));
-    }
-    if protocol::for_task(task).hit_plan() == HitPlan::Pairs {
-        return Err(AppError::invalid(
-            "task",
-            "the dry run simulates direct assessment; pairwise campaigns are not simulated here yet (`assay simulate --campaign` answers a launched one)",
-        ));
+        return Err(AppError::invalid("task", "the dry run does not simulate word-order campaigns yet"));
     }
     let shares = [crowd.careful, crowd.noisy, crowd.careless];
     if shares.iter().any(|s| !s.is_finite() || *s < 0.0) || shares.iter().sum::<f64>() <= 0.0 {
@@ -225,26 +220,54 @@ pub async fn dry_run_as(
     if let Some(problem) = check.problems.first() {
         return Err(AppError::invalid("settings", format!("this design cannot be built, so it cannot be simulated: {problem}")));
     }
-    let segments: i64 = sqlx::query_scalar("SELECT COUNT(*) FROM segments WHERE test_set_id = $1")
+    // The test set's documents and source lengths: a design of documents is simulated on
+    // documents of its mean length (a segment without a document is a document of its own, as
+    // the launch counts them).
+    let rows: Vec<(Option<String>, String)> = sqlx::query_as("SELECT document, source FROM segments WHERE test_set_id = $1")
         .bind(draft.test_set_id)
-        .fetch_one(&db.pool)
+        .fetch_all(&db.pool)
         .await
-        .context("counting the test set's segments")?;
+        .context("reading the test set's segments")?;
+    let segments = rows.len();
     if segments == 0 {
         return Err(AppError::invalid("test_set_id", "choose a test set with segments"));
     }
     let s = &draft.settings;
+    let plan = protocol::for_task(task).hit_plan();
+    let documents = (plan == HitPlan::Documents).then(|| {
+        let mut named = std::collections::HashSet::new();
+        let mut alone = 0;
+        for (document, _) in &rows {
+            match document.as_deref().map(str::trim) {
+                Some(d) if !d.is_empty() => {
+                    named.insert(d);
+                }
+                _ => alone += 1,
+            }
+        }
+        let words: usize = rows.iter().map(|(_, source)| tokenize(source, Segmentation::choose(source, None)).len().max(1)).sum();
+        assay_core::simulate::dry_run::DocumentsShape {
+            design: document_design(s),
+            segments_per_document: segments.div_ceil(named.len() + alone).max(1),
+            source_words: words.div_ceil(segments).max(1),
+        }
+    });
     let design = DryRunDesign {
         task,
         design: HitDesign { length: s.hit_length, bad_refs: s.bad_refs, repeats: s.repeats, refs: s.refs, sets: s.sets },
-        // The protocol's own HITs: a ranking design is simulated as screens of blocks.
-        ranking: (protocol::for_task(task).hit_plan() == HitPlan::Blocks).then(|| ranking_design(s)),
+        // The protocol's own HITs: a ranking design is simulated as screens of blocks, a design
+        // of documents as documents, a pairwise one as pairs.
+        ranking: (plan == HitPlan::Blocks).then(|| ranking_design(s)),
+        documents,
+        pairs: (plan == HitPlan::Pairs).then_some(hit::PairDesign { pairs: s.hit_length, degraded: s.bad_refs, repeats: s.repeats }),
+        // Who leaves the scores, as the campaign's results will decide it.
+        exclusion: assay_core::analysis::ExclusionPolicy::from(s.thin_evidence_with(draft.gate)),
         wanted: wanted(s),
         redundancy: s.redundancy.max(1),
         systems: draft.systems.len(),
-        segments: segments as usize,
+        segments,
     };
-    let implied = s.implications(task, draft.systems.len(), segments as usize);
+    let implied = s.implications(task, draft.systems.len(), segments);
     let judgments = implied.assignments.saturating_mul(s.hit_length).max(1);
     if judgments > 3_000_000 {
         return Err(AppError::invalid("settings", format!("a design of {judgments} judgments is too big to dry-run here")));

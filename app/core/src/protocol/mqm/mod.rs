@@ -446,6 +446,26 @@ mod tests {
         Span { category: Some(category.into()), ..Span::new(start, end, severity) }
     }
 
+    /// An MQM segment takes its errors and, at a document's end, the document's score (0–100;
+    /// issue 38 row 15a), never a segment score; the score out of range is refused by name.
+    #[test]
+    fn an_mqm_answer_may_carry_its_documents_score() {
+        use crate::model::TaskKind;
+        use crate::protocol::{Answer, AnswerRules, Detail, validate_on};
+        let rules = AnswerRules::default();
+        let errors = vec![Span { category: Some("Accuracy/Mistranslation".into()), ..Span::new(0, 4, Severity::Major) }];
+        let with_doc = Answer { detail: Detail { spans: errors.clone(), document_score: Some(64.0), ..Detail::default() }, ..Answer::default() };
+        let stored = validate_on(TaskKind::Mqm, "Eine kleine Katze", &with_doc, &rules).unwrap();
+        assert_eq!((stored.detail.document_score, stored.score), (Some(64.0), None));
+        assert_eq!(stored.detail.spans, errors);
+        for bad in [101.0, -1.0, f64::NAN] {
+            let out = Answer { detail: Detail { document_score: Some(bad), ..with_doc.detail.clone() }, ..Answer::default() };
+            assert_eq!(validate_on(TaskKind::Mqm, "Eine kleine Katze", &out, &rules).unwrap_err().field, "document_score", "{bad}");
+        }
+        let ranked = Answer { detail: Detail { rank: Some(1), ..Detail::default() }, ..Answer::default() };
+        assert_eq!(validate_on(TaskKind::Mqm, "Eine kleine Katze", &ranked, &rules).unwrap_err().field, "detail");
+    }
+
     #[test]
     fn default_taxonomy_has_googles_categories() {
         let t = Taxonomy::default();
@@ -632,13 +652,21 @@ impl super::Protocol for Mqm {
         if answer.score.is_some() || answer.score2.is_some() {
             return Err(InvalidAnswer::new("score", "An MQM segment takes its errors only: its score comes from them."));
         }
-        if answer.detail.rank.is_some() || answer.detail.document_score.is_some() {
+        if answer.detail.rank.is_some() {
             return Err(InvalidAnswer::new("detail", "An MQM segment takes its errors only."));
         }
         if answer.detail.spans.len() > super::esa::MAX_SPANS {
             return Err(InvalidAnswer::new("detail", format!("At most {} errors can be marked in one segment.", super::esa::MAX_SPANS)));
         }
-        Ok(Answer { detail: Detail { spans: answer.detail.spans.clone(), ..Detail::default() }, ..Answer::default() })
+        // A document's last segment may carry the document's score (0–100), as Appraise's
+        // document task asks it after an MQM document too (issue 38 row 15a).
+        let document_score = match answer.detail.document_score {
+            Some(d) if !d.is_finite() || !(0.0..=100.0).contains(&d) => {
+                return Err(InvalidAnswer::new("document_score", format!("The score must be between 0 and 100 (got {d}).")));
+            }
+            other => other,
+        };
+        Ok(Answer { detail: Detail { spans: answer.detail.spans.clone(), document_score, ..Detail::default() }, ..Answer::default() })
     }
 
     fn questions(&self) -> &'static [super::Question] {
@@ -684,10 +712,10 @@ impl super::Protocol for Mqm {
     }
 
 
-    /// Its wording is not translated yet.
+    /// MQM's fields, and the document's score after its last segment (Appraise's document task).
     fn designer(&self) -> super::designer::DesignerFields {
         use super::designer::DesignerFields;
-        DesignerFields { mqm: true, ..DesignerFields::DOCUMENTS }
+        DesignerFields { mqm: true, document_score: true, ..DesignerFields::DOCUMENTS }
     }
 
     fn catalog(&self) -> super::Catalog {
