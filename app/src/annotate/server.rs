@@ -554,7 +554,9 @@ pub async fn work_state_in(
 }
 
 /// An active assignment whose every item is answered but that is not marked completed (only
-/// possible if a HIT's size changed): completes it now.
+/// possible if a HIT's size changed): completes it now. A finished assignment whose code the
+/// gate never decided on (its last answer committed, then the server stopped or the gate
+/// failed): the gate decides now.
 async fn finish_if_due(db: &Db, secret: &[u8], mut a: Loaded) -> Result<Loaded, WorkError> {
     if a.status == AssignmentStatus::Active && a.next_position >= a.total {
         let now = now_ms();
@@ -568,10 +570,11 @@ async fn finish_if_due(db: &Db, secret: &[u8], mut a: Loaded) -> Result<Loaded, 
             .await?
             .rows_affected();
         if done == 1 {
-            let gate = crate::campaign::gate::finish_hit(&mut tx, secret, a.id).await?;
+            crate::campaign::gate::hold_until_decided(&mut tx, a.id).await?;
             tx.commit().await?;
-            a.code_held = gate.code.is_none();
-            a.completion_code = gate.code;
+            let code = gate_code(db, secret, a.id).await?;
+            a.code_held = code.is_none();
+            a.completion_code = code;
         } else {
             // Another request finished it first: read what it decided.
             tx.rollback().await?;
@@ -584,6 +587,12 @@ async fn finish_if_due(db: &Db, secret: &[u8], mut a: Loaded) -> Result<Loaded, 
             a.code_held = code_held != 0;
         }
         a.status = AssignmentStatus::Completed;
+    } else if a.status == AssignmentStatus::Completed && a.code_held && a.completion_code.is_none()
+        && crate::campaign::gate::undecided(db, a.id).await?
+    {
+        let code = gate_code(db, secret, a.id).await?;
+        a.code_held = code.is_none();
+        a.completion_code = code;
     }
     Ok(a)
 }
@@ -1288,11 +1297,13 @@ pub async fn submit(db: &Db, cache: &Work, secret: &[u8], caller: Option<i64>, p
     submit_checked(db, cache, secret, caller, public_id, answer).await
 }
 
-/// The quality gate's decision on a HIT whose last answer is being stored in `tx`: the
-/// completion code, or `None` when the gate holds it. A failure of the gate fails the answer
-/// (the transaction is dropped, so nothing of it is stored).
-async fn gate_code(tx: &mut sqlx::Transaction<'static, sqlx::Any>, secret: &[u8], assignment: i64) -> Result<Option<String>, WorkError> {
-    crate::campaign::gate::finish_hit(tx, secret, assignment)
+/// The quality gate's decision on a HIT whose last answer is committed (its code held by
+/// `gate::hold_until_decided` in that transaction): the completion code, or `None` when the
+/// gate holds it. The gate reads and computes off the writer and stores its verdict in a short
+/// transaction of its own (`gate::decide`). If it fails, the answer stays stored with its code
+/// held, and the next look at the assignment runs the gate again ([`finish_if_due`]).
+async fn gate_code(db: &Db, secret: &[u8], assignment: i64) -> Result<Option<String>, WorkError> {
+    crate::campaign::gate::decide(db, secret, assignment)
         .await
         .map(|g| g.code)
         .map_err(|e| WorkError::Internal(format!("the quality gate failed: {e}")))
@@ -1341,7 +1352,8 @@ async fn submit_checked(db: &Db, cache: &Work, secret: &[u8], caller: Option<i64
                 && (stored.skipped != 0) == answer.skipped
                 && stored.detail == detail;
             if same_answer && stored.idempotency_key.as_deref() == Some(answer.idempotency_key.trim()) {
-                return step_of(secret, &a, &f);
+                // A retry of the last answer while its request still runs the gate decides too.
+                return step_of(secret, &finish_if_due(db, secret, a).await?, &f);
             }
             return Err(WorkError::Conflict(Message::new(Text::ErrAnsweredAlready, &[("n", &(answer.position + 1).to_string())])));
         }
@@ -1368,11 +1380,15 @@ async fn submit_checked(db: &Db, cache: &Work, secret: &[u8], caller: Option<i64
                 .execute(&mut *tx)
                 .await?;
         }
-        // The HIT is finished: the worker's reliability, pooled over their HITs in this
-        // campaign, decides (with the campaign's gate) whether the code is given, in this
-        // transaction: the code exists only once the judgment is stored.
-        let code = if last { gate_code(&mut tx, secret, a.id).await? } else { None };
+        // The HIT is finished: its code is held until the worker's reliability, pooled over
+        // their HITs in this campaign, decides (with the campaign's gate) whether it is given.
+        // The gate reads and computes after the commit, so the writer does not wait for it;
+        // the code exists only once the judgment is stored.
+        if last {
+            crate::campaign::gate::hold_until_decided(&mut tx, a.id).await?;
+        }
         tx.commit().await?;
+        let code = if last { gate_code(db, secret, a.id).await? } else { None };
         if last {
             let after = Loaded {
                 next_position: answer.position + 1,
@@ -1473,7 +1489,7 @@ pub async fn submit_screen(db: &Db, cache: &Work, secret: &[u8], caller: Option<
                 k.as_deref() == Some(answer.idempotency_key.as_str()) && d.as_deref() == s.detail.to_column().as_deref()
             });
         if same {
-            return step_of(secret, &a, &f);
+            return step_of(secret, &finish_if_due(db, secret, a).await?, &f);
         }
         return Err(WorkError::Conflict(Message::new(Text::ErrScreenAnswered,
             &[("from", &(range.start + 1).to_string()), ("to", &range.end.to_string())],
@@ -1510,8 +1526,11 @@ pub async fn submit_screen(db: &Db, cache: &Work, secret: &[u8], caller: Option<
                 .await?;
         }
     }
-    let code = if completing { gate_code(&mut tx, secret, a.id).await? } else { None };
+    if completing {
+        crate::campaign::gate::hold_until_decided(&mut tx, a.id).await?;
+    }
     tx.commit().await?;
+    let code = if completing { gate_code(db, secret, a.id).await? } else { None };
     let after = Loaded {
         next_position: range.end,
         item_shown_at: if completing { None } else { Some(now) },

@@ -1,12 +1,21 @@
 //! The quality gate at submission (METHOD §4, issue 6 item 2).
 //!
-//! When the last item of a HIT is answered, in the same transaction that stores that judgment:
-//! the worker's reliability test is run on the worker's own judgments in the campaign (pooled
-//! over all their HITs there, raw scores, the METHOD defaults: paired one-sided t-test,
-//! α = 0.05, at least 5 pairs), the verdict is stored (`worker_verdicts`, so the review page
-//! shows it at once), and the campaign's gate decides whether the HIT's completion code is
-//! given or held (`assignments.code_held`). A held code is released when the organizer
-//! approves the worker, or when a later HIT of the same worker makes the pooled verdict a pass.
+//! When the last item of a HIT is answered, the worker's reliability test is run on the
+//! worker's own judgments in the campaign (pooled over all their HITs there, raw scores, the
+//! METHOD defaults: paired one-sided t-test, α = 0.05, at least 5 pairs), the verdict is stored
+//! (`worker_verdicts`, so the review page shows it at once), and the campaign's gate decides
+//! whether the HIT's completion code is given or held (`assignments.code_held`). A held code
+//! is released when the organizer approves the worker, or when a later HIT of the same worker
+//! makes the pooled verdict a pass.
+//!
+//! In three steps, so that the one writer (SQLite) never waits for the computation (issue 36
+//! item 4): the transaction storing the last answer holds the HIT's code
+//! ([`hold_until_decided`]); after its commit the gate reads the worker's judgments on a
+//! reading connection and decides ([`read`]); a short write transaction stores the verdict and
+//! the code ([`write`]) if the worker's judgments are still those read (else it reads again),
+//! so the latest verdict is always over all the worker's judgments. An organizer's release in
+//! between stands. A finished HIT with its code held and no verdict (the server stopped between
+//! the steps) is decided at the next look at it ([`undecided`], [`decide`]).
 //!
 //! Only that worker's judgments are read (by `assignments.worker_id`, indexed), so the cost
 //! does not grow with the campaign: see `benches/gate.rs`.
@@ -15,7 +24,7 @@ use crate::analysis::quality::{self, PairCheck, QcSettings, Verdict};
 use crate::analysis::JudgmentSet;
 use crate::signing::completion_code;
 use crate::campaign::{CampaignSettings, GateMode, GateUnsure, QualityGate};
-use crate::db::now_ms;
+use crate::db::{Db, now_ms};
 use crate::error::{AppError, AppResult, StorageContext};
 use crate::model::{AssignmentStatus, TaskKind};
 use sqlx::AnyConnection;
@@ -128,6 +137,7 @@ pub async fn release_held_of(conn: &mut AnyConnection, secret: &[u8], assignment
 
 crate::rows::row! {
     /// The assignment whose HIT is finished, and its campaign's task, settings and gate.
+    #[derive(Clone, Debug)]
     struct FinishedHit {
         public_id: String,
         worker_id: i64,
@@ -139,30 +149,91 @@ crate::rows::row! {
     }
 }
 
-/// Runs the gate for an assignment whose last item was just stored (inside that transaction):
-/// computes and stores the worker's pooled verdict and gives or holds the HIT's completion code.
-pub async fn finish_hit(conn: &mut AnyConnection, secret: &[u8], assignment_id: i64) -> AppResult<GateOutcome> {
-    let started = std::time::Instant::now();
-    let context = || format!("running the quality gate for assignment {assignment_id}");
-    let row: FinishedHit = sqlx::query_as(
+/// Step one, in the transaction that stores a HIT's last answer: the HIT's completion code is
+/// held until the gate has decided ([`decide`], after the commit). An organizer's release in
+/// between gives it (the worker is approved), and the gate then leaves it given.
+pub async fn hold_until_decided(conn: &mut AnyConnection, assignment_id: i64) -> AppResult<()> {
+    sqlx::query("UPDATE assignments SET code_held = 1 WHERE id = $1 AND completion_code IS NULL")
+        .bind(assignment_id)
+        .execute(&mut *conn)
+        .await
+        .with_context(|| format!("holding the completion code of assignment {assignment_id} for the quality gate"))?;
+    Ok(())
+}
+
+/// What the gate read and decided for a finished HIT, not yet stored: [`read`], then [`write`].
+#[derive(Clone, Debug)]
+pub struct Reading {
+    assignment_id: i64,
+    hit: FinishedHit,
+    /// The worker's judgments in the campaign when they were read: (count, largest id).
+    version: (i64, i64),
+    reliability: PairCheck,
+    hits: usize,
+    given: bool,
+    compute_us: i64,
+}
+
+/// (count, largest id) of a worker's judgments in a campaign: judgments are only added, so a
+/// verdict computed from judgments read at this version is current while it is unchanged.
+async fn judgments_version(conn: &mut AnyConnection, campaign_id: i64, worker_id: i64) -> AppResult<(i64, i64)> {
+    sqlx::query_as(
+        "SELECT COUNT(*) AS n, COALESCE(MAX(j.id), 0) AS last FROM assignments a JOIN hits h ON h.id = a.hit_id \
+         JOIN judgments j ON j.assignment_id = a.id WHERE a.worker_id = $1 AND h.campaign_id = $2",
+    )
+    .bind(worker_id)
+    .bind(campaign_id)
+    .fetch_one(&mut *conn)
+    .await
+    .with_context(|| format!("reading how many judgments worker {worker_id} has in campaign {campaign_id}"))
+}
+
+/// The finished HIT's worker, campaign and gate.
+async fn finished_hit(conn: &mut AnyConnection, assignment_id: i64) -> AppResult<FinishedHit> {
+    sqlx::query_as(
         "SELECT a.public_id, a.worker_id, h.campaign_id, c.task, c.settings, c.gate, c.gate_unsure \
          FROM assignments a JOIN hits h ON h.id = a.hit_id JOIN campaigns c ON c.id = h.campaign_id WHERE a.id = $1",
     )
     .bind(assignment_id)
     .fetch_one(&mut *conn)
     .await
-    .with_context(context)?;
-    let FinishedHit { public_id, worker_id, campaign_id, task, settings, gate: mode, gate_unsure: unsure } = row;
-    let settings = CampaignSettings::read(&settings, TaskKind::of_campaign(campaign_id, &task)?, "", "");
-    let gate = QualityGate::parse(&mode, &unsure).ok_or_else(|| AppError::internal(format!("campaign {campaign_id} has an unknown gate {mode:?}/{unsure:?}")))?;
+    .with_context(|| format!("running the quality gate for assignment {assignment_id}"))
+}
 
+/// Reads the worker's judgments in the campaign (pooled over their HITs) on `conn` and decides:
+/// the verdict and whether the HIT's code is given. Writes nothing.
+async fn compute(conn: &mut AnyConnection, assignment_id: i64, hit: FinishedHit) -> AppResult<Reading> {
+    let started = std::time::Instant::now();
+    let FinishedHit { worker_id, campaign_id, .. } = hit;
+    let settings = CampaignSettings::read(&hit.settings, TaskKind::of_campaign(campaign_id, &hit.task)?, "", "");
+    let gate = QualityGate::parse(&hit.gate, &hit.gate_unsure)
+        .ok_or_else(|| AppError::internal(format!("campaign {campaign_id} has an unknown gate {:?}/{:?}", hit.gate, hit.gate_unsure)))?;
+    // Read before the judgments: a judgment added in between makes the version older than
+    // what was read, so the write recomputes (never the other way round).
+    let version = judgments_version(conn, campaign_id, worker_id).await?;
     let set = crate::analysis::db::load_worker(conn, campaign_id, worker_id).await?;
     let (reliability, hits) = reliability_of(&set, &qc_settings(&settings));
     let given = gives_code(gate, reliability.verdict);
-    let code = given.then(|| completion_code(secret, &public_id));
     let compute_us = started.elapsed().as_micros() as i64;
+    Ok(Reading { assignment_id, hit, version, reliability, hits, given, compute_us })
+}
 
-    let detail = serde_json::to_string(&reliability).map_err(|e| AppError::internal(format!("cannot encode a verdict: {e}")))?;
+/// Step two, off the writer: reads the finished HIT and the worker's judgments on a reading
+/// connection (the judgment of the HIT's last answer is committed) and decides.
+pub async fn read(db: &Db, assignment_id: i64) -> AppResult<Reading> {
+    let mut conn = db.pool.acquire().await.with_context(|| format!("running the quality gate for assignment {assignment_id}"))?;
+    let hit = finished_hit(&mut conn, assignment_id).await?;
+    compute(&mut conn, assignment_id, hit).await
+}
+
+/// Stores a decision in the open transaction: the verdict (`worker_verdicts`), the HIT's code
+/// when given (a held code stays held unless the organizer released it meanwhile, which
+/// stands), and a pass releases the worker's earlier held codes. Returns the HIT's code as it
+/// now is.
+async fn record(conn: &mut AnyConnection, secret: &[u8], r: &Reading) -> AppResult<Option<String>> {
+    let (assignment_id, campaign_id, worker_id) = (r.assignment_id, r.hit.campaign_id, r.hit.worker_id);
+    let context = || format!("storing the quality gate's verdict for assignment {assignment_id}");
+    let detail = serde_json::to_string(&r.reliability).map_err(|e| AppError::internal(format!("cannot encode a verdict: {e}")))?;
     sqlx::query(
         "INSERT INTO worker_verdicts (campaign_id, worker_id, assignment_id, verdict, n_pairs, hits, reliability, code_given, compute_us, computed_at) \
          VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)",
@@ -170,28 +241,132 @@ pub async fn finish_hit(conn: &mut AnyConnection, secret: &[u8], assignment_id: 
     .bind(campaign_id)
     .bind(worker_id)
     .bind(assignment_id)
-    .bind(verdict_str(reliability.verdict))
-    .bind(reliability.n_pairs as i64)
-    .bind(hits as i64)
+    .bind(verdict_str(r.reliability.verdict))
+    .bind(r.reliability.n_pairs as i64)
+    .bind(r.hits as i64)
     .bind(detail)
-    .bind(i64::from(given))
-    .bind(compute_us)
+    .bind(i64::from(r.given))
+    .bind(r.compute_us)
     .bind(now_ms())
     .execute(&mut *conn)
     .await
     .with_context(context)?;
-    sqlx::query("UPDATE assignments SET completion_code = $1, code_held = $2 WHERE id = $3")
-        .bind(code.clone())
-        .bind(i64::from(!given))
-        .bind(assignment_id)
-        .execute(&mut *conn)
-        .await
-        .with_context(context)?;
+    let code = if r.given {
+        let code = completion_code(secret, &r.hit.public_id);
+        sqlx::query("UPDATE assignments SET completion_code = $1, code_held = 0 WHERE id = $2")
+            .bind(code.clone())
+            .bind(assignment_id)
+            .execute(&mut *conn)
+            .await
+            .with_context(context)?;
+        Some(code)
+    } else {
+        // Held, unless a code was given meanwhile (the organizer's release): that stands.
+        sqlx::query("UPDATE assignments SET code_held = 1 WHERE id = $1 AND completion_code IS NULL")
+            .bind(assignment_id)
+            .execute(&mut *conn)
+            .await
+            .with_context(context)?;
+        sqlx::query_scalar("SELECT completion_code FROM assignments WHERE id = $1")
+            .bind(assignment_id)
+            .fetch_one(&mut *conn)
+            .await
+            .with_context(context)?
+    };
     // A pooled pass also vouches for the worker's earlier HITs held by the gate.
-    if reliability.verdict == Verdict::Pass {
+    if r.reliability.verdict == Verdict::Pass {
         release_held(conn, secret, campaign_id, worker_id).await?;
     }
-    Ok(GateOutcome { reliability, hits, code, compute_us })
+    Ok(code)
+}
+
+/// Locks the worker's decisions until the transaction ends (PostgreSQL; SQLite has one writer),
+/// so that two verdicts of one worker are stored in the order of the judgments they read.
+async fn lock_worker(conn: &mut AnyConnection, db: &Db, worker_id: i64) -> AppResult<()> {
+    if db.backend == crate::db::Backend::Postgres {
+        sqlx::query("SELECT id FROM workers WHERE id = $1 FOR UPDATE")
+            .bind(worker_id)
+            .execute(&mut *conn)
+            .await
+            .with_context(|| format!("locking worker {worker_id} for the quality gate"))?;
+    }
+    Ok(())
+}
+
+/// Step three: stores `r` in a short write transaction if the worker's judgments are still
+/// those it read (`Ok(None)`: a judgment came meanwhile, nothing was written, read again).
+/// Returns the outcome with the HIT's code as it now is.
+pub async fn write(db: &Db, secret: &[u8], r: &Reading) -> AppResult<Option<GateOutcome>> {
+    let what = || format!("storing the quality gate's verdict for assignment {}", r.assignment_id);
+    let mut tx = db.writer.begin().await.with_context(what)?;
+    lock_worker(&mut tx, db, r.hit.worker_id).await?;
+    if judgments_version(&mut tx, r.hit.campaign_id, r.hit.worker_id).await? != r.version {
+        tx.rollback().await.with_context(what)?;
+        return Ok(None);
+    }
+    let code = record(&mut tx, secret, r).await?;
+    tx.commit().await.with_context(what)?;
+    Ok(Some(GateOutcome { reliability: r.reliability.clone(), hits: r.hits, code, compute_us: r.compute_us }))
+}
+
+/// Times the gate reads again when the worker's judgments changed while it computed, before it
+/// computes inside the write transaction instead.
+const GATE_ATTEMPTS: usize = 3;
+
+/// Runs the gate for an assignment whose last answer is committed (its code held by
+/// [`hold_until_decided`]): the worker's pooled verdict computed from a reading connection,
+/// then stored with the code given or kept held in a short write transaction, so the writer
+/// never waits for the computation. A verdict is stored only if no judgment of the worker came
+/// after the ones it was computed from (else it is computed again; after
+/// [`GATE_ATTEMPTS`], inside the write transaction), so the worker's latest verdict is always
+/// over all their judgments.
+pub async fn decide(db: &Db, secret: &[u8], assignment_id: i64) -> AppResult<GateOutcome> {
+    for _ in 0..GATE_ATTEMPTS {
+        let r = read(db, assignment_id).await?;
+        if let Some(outcome) = write(db, secret, &r).await? {
+            return Ok(outcome);
+        }
+    }
+    let what = || format!("running the quality gate for assignment {assignment_id}");
+    let mut tx = db.writer.begin().await.with_context(what)?;
+    let outcome = finish_hit_on(&mut tx, db, secret, assignment_id).await?;
+    tx.commit().await.with_context(what)?;
+    Ok(outcome)
+}
+
+/// Runs the gate inside an open write transaction: computes and stores the worker's pooled
+/// verdict and gives or holds the HIT's completion code.
+pub async fn finish_hit(conn: &mut AnyConnection, secret: &[u8], assignment_id: i64) -> AppResult<GateOutcome> {
+    let hit = finished_hit(conn, assignment_id).await?;
+    let r = compute(conn, assignment_id, hit).await?;
+    let code = record(conn, secret, &r).await?;
+    Ok(GateOutcome { reliability: r.reliability, hits: r.hits, code, compute_us: r.compute_us })
+}
+
+/// [`finish_hit`] with the worker locked first (PostgreSQL).
+async fn finish_hit_on(conn: &mut AnyConnection, db: &Db, secret: &[u8], assignment_id: i64) -> AppResult<GateOutcome> {
+    let hit = finished_hit(conn, assignment_id).await?;
+    lock_worker(conn, db, hit.worker_id).await?;
+    let r = compute(conn, assignment_id, hit).await?;
+    let code = record(conn, secret, &r).await?;
+    Ok(GateOutcome { reliability: r.reliability, hits: r.hits, code, compute_us: r.compute_us })
+}
+
+/// Whether a finished assignment's code is held with no verdict of the gate for it: its last
+/// answer was committed but the gate's decision was never stored (the server stopped in
+/// between, or the gate failed). [`decide`] then runs it.
+pub async fn undecided(db: &Db, assignment_id: i64) -> AppResult<bool> {
+    let n: i64 = sqlx::query_scalar(
+        "SELECT COUNT(*) FROM assignments a JOIN hits h ON h.id = a.hit_id \
+         WHERE a.id = $1 AND a.status = $2 AND a.code_held = 1 AND a.completion_code IS NULL \
+         AND NOT EXISTS (SELECT 1 FROM worker_verdicts v WHERE v.campaign_id = h.campaign_id AND v.worker_id = a.worker_id AND v.assignment_id = a.id)",
+    )
+    .bind(assignment_id)
+    .bind(AssignmentStatus::Completed.as_str())
+    .fetch_one(&db.pool)
+    .await
+    .with_context(|| format!("reading whether the gate decided on assignment {assignment_id}"))?;
+    Ok(n > 0)
 }
 
 #[cfg(test)]
@@ -219,5 +394,185 @@ mod tests {
         let set = JudgmentSet::new(crate::analysis::TimeBasis::PerItem);
         let (r, hits) = reliability_of(&set, &QcSettings::default());
         assert_eq!((r.verdict, r.n_pairs, hits), (Verdict::NotEnoughEvidence, 0, 0));
+    }
+    // -----------------------------------------------------------------------------------------
+    // The gate out of the write transaction (issue 36 item 4), on SQLite and PostgreSQL
+
+    use crate::annotate::server::{Answer, Work, start, submit, work_state};
+    use crate::campaign::assign::{Platform, crowd_worker, next_assignment};
+    use crate::campaign::launch::{create_campaign, launch_campaign};
+    use crate::campaign::tests::{databases, draft, import_folder, organizer};
+    use sqlx::Row;
+
+    const SECRET: &[u8] = b"gate test secret";
+
+    /// A DA campaign with the gate on (a pass needed, not enough evidence held), launched: two
+    /// HITs of 100 items, three slots each. Returns (campaign, HIT ids).
+    async fn gated_campaign(db: &Db) -> (i64, Vec<i64>) {
+        let imported = import_folder(db, "gate-set", 40, &["Alpha", "Beta"]).await;
+        let uid = organizer(db).await;
+        let systems: Vec<i64> = sqlx::query("SELECT id FROM systems ORDER BY id").fetch_all(&db.pool).await.unwrap()
+            .iter().map(|r| r.get("id")).collect();
+        let mut d = draft(imported.test_sets[0].id, systems, "da-adequacy", 70, 3);
+        d.gate = QualityGate { mode: GateMode::RequirePass, unsure: GateUnsure::Hold };
+        let campaign = create_campaign(db, &d, uid).await.unwrap();
+        assert_eq!(launch_campaign(db, campaign).await.unwrap().hits, 2);
+        let hits: Vec<i64> = sqlx::query("SELECT id FROM hits WHERE campaign_id = $1 ORDER BY id").bind(campaign)
+            .fetch_all(&db.pool).await.unwrap().iter().map(|r| r.get("id")).collect();
+        (campaign, hits)
+    }
+
+    /// A worker's assignment on `hit` (made directly: a worker holds one HIT at a time when
+    /// handed out, but may hold two across sessions), started. Returns (id, public id).
+    async fn assignment_on(db: &Db, worker: i64, hit: i64, slot: i64, tag: &str) -> (i64, String) {
+        let public_id = format!("gate-{tag}-{hit}-{slot}");
+        let id: i64 = sqlx::query(
+            "INSERT INTO assignments (public_id, hit_id, slot, worker_id, status, next_position, started_at, last_seen_at) \
+             VALUES ($1, $2, $3, $4, 'active', 0, 0, 0) RETURNING id",
+        )
+        .bind(&public_id).bind(hit).bind(slot).bind(worker)
+        .fetch_one(&db.pool).await.unwrap().get("id");
+        start(db, &Work::default(), SECRET, None, &public_id).await.unwrap();
+        (id, public_id)
+    }
+
+    /// The answer a careful worker (bad references low, the rest high) or a random clicker
+    /// gives to item `position` of type `kind`.
+    fn answer(position: i64, kind: &str, careful: bool, salt: i64) -> Answer {
+        let jitter = ((position * 37 + salt * 11) % 17) as f64;
+        let score = if !careful {
+            ((position * 7919 + salt * 104_729) % 101) as f64
+        } else if kind == "BAD_REF" {
+            10.0 + jitter
+        } else {
+            70.0 + jitter
+        };
+        Answer {
+            position,
+            score: Some(score),
+            score2: None,
+            skipped: false,
+            time_on_screen_ms: 4_000,
+            active_ms: Some(3_000),
+            idempotency_key: format!("k{salt}-{position}"),
+            detail: Default::default(),
+        }
+    }
+
+    /// Answers the items of an assignment from `from` to `to` (exclusive).
+    async fn answer_items(db: &Db, work: &Work, public_id: &str, hit: i64, careful: bool, salt: i64, from: i64, to: i64) {
+        let kinds: Vec<String> = sqlx::query("SELECT item_type FROM hit_items WHERE hit_id = $1 ORDER BY position").bind(hit)
+            .fetch_all(&db.pool).await.unwrap().iter().map(|r| r.get("item_type")).collect();
+        for p in from..to {
+            submit(db, work, SECRET, None, public_id, &answer(p, &kinds[p as usize], careful, salt)).await.unwrap();
+        }
+    }
+
+    /// (verdict, hits, n_pairs) of every stored verdict of a worker, oldest first.
+    async fn verdicts(db: &Db, worker: i64) -> Vec<(String, i64, i64)> {
+        sqlx::query("SELECT verdict, hits, n_pairs FROM worker_verdicts WHERE worker_id = $1 ORDER BY id").bind(worker)
+            .fetch_all(&db.pool).await.unwrap().iter().map(|r| (r.get("verdict"), r.get("hits"), r.get("n_pairs"))).collect()
+    }
+
+    /// (status, code held, code) of an assignment.
+    async fn code_of(db: &Db, id: i64) -> (String, i64, Option<String>) {
+        let r = sqlx::query("SELECT status, code_held, completion_code FROM assignments WHERE id = $1").bind(id).fetch_one(&db.pool).await.unwrap();
+        (r.get("status"), r.get("code_held"), r.get("completion_code"))
+    }
+
+    async fn judgments_of_worker(db: &Db, worker: i64) -> i64 {
+        sqlx::query("SELECT COUNT(*) AS n FROM judgments j JOIN assignments a ON a.id = j.assignment_id WHERE a.worker_id = $1").bind(worker)
+            .fetch_one(&db.pool).await.unwrap().get("n")
+    }
+
+    /// A verdict computed before another of the worker's judgments is committed is not stored:
+    /// the gate reads again, so the worker's latest verdict is over all their judgments; and
+    /// the last answers of two HITs of one worker at the same moment are both stored, both
+    /// HITs decided, the latest verdict over both.
+    #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+    async fn a_verdict_read_before_a_later_judgment_is_read_again() {
+        for (db, _dir) in databases().await {
+            let (_campaign, hits) = gated_campaign(&db).await;
+            let work = Work::default();
+            let worker = crowd_worker(&db, Platform::Link, "careful").await.unwrap();
+            let (a1, p1) = assignment_on(&db, worker, hits[0], 0, "c").await;
+            let (_, p2) = assignment_on(&db, worker, hits[1], 0, "c").await;
+            answer_items(&db, &work, &p1, hits[0], true, 1, 0, 100).await;
+            assert_eq!(verdicts(&db, worker).await, vec![("pass".to_string(), 1, 10)]);
+            let (status, held, code) = code_of(&db, a1).await;
+            assert_eq!((status.as_str(), held, code), ("completed", 0, Some(completion_code(SECRET, &p1))));
+
+            // The gate's reading for the first HIT, then the second HIT's last answer.
+            let stale = read(&db, a1).await.unwrap();
+            answer_items(&db, &work, &p2, hits[1], true, 2, 0, 100).await;
+            assert_eq!(verdicts(&db, worker).await.last(), Some(&("pass".to_string(), 2, 20)));
+            let before = verdicts(&db, worker).await.len();
+            assert_eq!(write(&db, SECRET, &stale).await.unwrap(), None, "a verdict over fewer judgments than stored is not written");
+            assert_eq!(verdicts(&db, worker).await.len(), before);
+            // Deciding again reads the second HIT's judgments too.
+            let outcome = decide(&db, SECRET, a1).await.unwrap();
+            assert_eq!((outcome.hits, outcome.reliability.n_pairs, outcome.code.clone()), (2, 20, Some(completion_code(SECRET, &p1))));
+            assert_eq!(verdicts(&db, worker).await.last(), Some(&("pass".to_string(), 2, 20)));
+
+            // Two HITs of another worker, their last answers at the same moment.
+            let other = crowd_worker(&db, Platform::Link, "twice").await.unwrap();
+            let (b1, q1) = assignment_on(&db, other, hits[0], 1, "t").await;
+            let (b2, q2) = assignment_on(&db, other, hits[1], 1, "t").await;
+            answer_items(&db, &work, &q1, hits[0], true, 3, 0, 99).await;
+            answer_items(&db, &work, &q2, hits[1], true, 4, 0, 99).await;
+            tokio::join!(
+                answer_items(&db, &work, &q1, hits[0], true, 3, 99, 100),
+                answer_items(&db, &work, &q2, hits[1], true, 4, 99, 100)
+            );
+            assert_eq!(judgments_of_worker(&db, other).await, 200, "every acknowledged judgment is stored");
+            let stored = verdicts(&db, other).await;
+            assert_eq!(stored.len(), 2, "{stored:?}");
+            assert_eq!(stored.last(), Some(&("pass".to_string(), 2, 20)), "the latest verdict is over both HITs: {stored:?}");
+            assert_eq!(code_of(&db, b1).await, ("completed".to_string(), 0, Some(completion_code(SECRET, &q1))));
+            assert_eq!(code_of(&db, b2).await, ("completed".to_string(), 0, Some(completion_code(SECRET, &q2))));
+        }
+    }
+
+    /// A random clicker's HIT is held; an organizer's release between the gate's reading and
+    /// its write stands (the code stays given, the failing verdict is stored); a finished HIT
+    /// whose decision was never stored is decided at the next look at it.
+    #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+    async fn a_release_between_reading_and_writing_stands_and_an_undecided_hit_is_decided_later() {
+        for (db, _dir) in databases().await {
+            let (campaign, hits) = gated_campaign(&db).await;
+            let work = Work::default();
+            let worker = crowd_worker(&db, Platform::Link, "random").await.unwrap();
+            let given = next_assignment(&db, campaign, worker, None).await.unwrap().unwrap();
+            start(&db, &work, SECRET, None, &given.public_id).await.unwrap();
+            answer_items(&db, &work, &given.public_id, given.hit_id, false, 5, 0, 100).await;
+            assert_eq!(verdicts(&db, worker).await.iter().map(|v| v.0.as_str()).collect::<Vec<_>>(), ["fail"]);
+            assert_eq!(code_of(&db, given.id).await, ("completed".to_string(), 1, None), "the gate holds a random clicker's code");
+            let state = work_state(&db, &work, SECRET, None, &given.public_id).await.unwrap();
+            assert!(state.step.completion.is_some_and(|c| c.code.is_none()), "the worker sees no code");
+
+            // Read, then the organizer approves (releasing the code), then the write.
+            let reading = read(&db, given.id).await.unwrap();
+            let mut tx = db.writer.begin().await.unwrap();
+            assert_eq!(release_held(&mut tx, SECRET, campaign, worker).await.unwrap(), 1);
+            tx.commit().await.unwrap();
+            let outcome = write(&db, SECRET, &reading).await.unwrap().expect("no judgment came in between");
+            let code = Some(completion_code(SECRET, &given.public_id));
+            assert_eq!((outcome.reliability.verdict, outcome.code.clone()), (Verdict::Fail, code.clone()));
+            assert_eq!(code_of(&db, given.id).await, ("completed".to_string(), 0, code.clone()), "the release stands");
+            assert_eq!(verdicts(&db, worker).await.len(), 2);
+
+            // The server stopped after the last answer's commit: held, no verdict for the HIT.
+            let careful = crowd_worker(&db, Platform::Link, "careful-late").await.unwrap();
+            let (id, public_id) = assignment_on(&db, careful, hits[1], 2, "l").await;
+            answer_items(&db, &work, &public_id, hits[1], true, 6, 0, 100).await;
+            sqlx::query("DELETE FROM worker_verdicts WHERE assignment_id = $1").bind(id).execute(&db.writer).await.unwrap();
+            sqlx::query("UPDATE assignments SET code_held = 1, completion_code = NULL WHERE id = $1").bind(id).execute(&db.writer).await.unwrap();
+            assert!(undecided(&db, id).await.unwrap());
+            assert!(!undecided(&db, given.id).await.unwrap(), "a released code is decided");
+            let state = work_state(&db, &work, SECRET, None, &public_id).await.unwrap();
+            assert_eq!(state.step.completion.and_then(|c| c.code), Some(completion_code(SECRET, &public_id)));
+            assert_eq!(verdicts(&db, careful).await, vec![("pass".to_string(), 1, 10)]);
+            assert!(!undecided(&db, id).await.unwrap());
+        }
     }
 }
