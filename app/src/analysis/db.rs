@@ -1263,7 +1263,7 @@ async fn gold_rule(conn: &mut AnyConnection, info: &CampaignInfo) -> AppResult<a
         .with_context(|| format!("reading the settings of campaign {}", info.id))?;
     let task = info.task;
     let s = assay_core::settings::CampaignSettings::read(&json, task, "", "");
-    Ok(assay_core::analysis::gold::GoldRule { threshold: s.rank_gold_threshold, min_pairs: s.rank_gold_min_pairs })
+    Ok(assay_core::analysis::gold::GoldRule { threshold: s.ranking.gold_threshold, min_pairs: s.ranking.gold_min_pairs })
 }
 
 fn shape(info: &CampaignInfo, by_test_set: bool) -> AppResult<SetShape> {

@@ -311,7 +311,7 @@ async fn hit_items(db: &Db, a: &Loaded) -> Result<Vec<(i64, ItemView)>, WorkErro
     let task = a.task;
     let protocol = protocol::for_task(task);
     // Ranking may show the reference beside the source, as the campaign chooses.
-    let show_reference = matches!(protocol.hit_plan(), protocol::HitPlan::Blocks | protocol::HitPlan::Pairs) && super::screen_settings(&a.settings, task, &a.target_lang, "").rank_show_reference;
+    let show_reference = matches!(protocol.hit_plan(), protocol::HitPlan::Blocks | protocol::HitPlan::Pairs) && super::screen_settings(&a.settings, task, &a.target_lang, "").show_reference;
     let units: Vec<Option<i64>> = rows.iter().map(|r| r.unit).collect();
     let mut items: Vec<(i64, ItemView)> = rows
         .into_iter()
@@ -339,7 +339,7 @@ async fn hit_items(db: &Db, a: &Loaded) -> Result<Vec<(i64, ItemView)>, WorkErro
     if protocol.hit_plan() == protocol::HitPlan::Documents {
         let settings = assay_core::settings::CampaignSettings::read(&a.settings, task, "", "");
         // A document score is ESA's (Appraise's); MQM scores segments by their errors only.
-        add_documents(&mut items, &units, settings.document_context, settings.document_score && protocol.span_scheme() == Some(protocol::Scheme::Esa));
+        add_documents(&mut items, &units, settings.documents.context, settings.documents.score && protocol.span_scheme() == Some(protocol::Scheme::Esa));
     }
     Ok(items)
 }

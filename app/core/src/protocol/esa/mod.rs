@@ -22,6 +22,9 @@ use crate::i18n::Text;
 use crate::model::ItemType;
 use crate::report::Scale;
 
+mod settings;
+pub use settings::{DocumentContext, DocumentSettings};
+
 pub struct ErrorSpans;
 
 /// The most spans one answer may hold (more is not an annotation but noise, and bounds what a

@@ -26,6 +26,8 @@ pub mod campaign;
 pub mod files;
 #[cfg(feature = "engine")]
 pub mod qc;
+mod settings;
+pub use settings::PairwiseSettings;
 
 use serde::{Deserialize, Serialize};
 

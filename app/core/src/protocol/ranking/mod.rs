@@ -18,6 +18,9 @@ use super::{Answer, AnswerRules, Beside, Degrader, Detail, HitPlan, InvalidAnswe
 use crate::model::ItemType;
 use crate::report::Scale;
 
+mod settings;
+pub use settings::RankingSettings;
+
 pub struct Ranking;
 
 /// Outputs per block by default (WMT 2012: five).

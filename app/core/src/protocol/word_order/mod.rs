@@ -9,6 +9,9 @@ use crate::i18n::Text;
 use crate::model::{ItemType, WORD_ORDER_Q1, WORD_ORDER_Q2};
 use crate::report::Scale;
 
+mod settings;
+pub use settings::WordOrderSettings;
+
 pub struct WordOrder;
 
 /// The five boxes: box 1–5 ↔ value 0, .25, .5, .75, 1 (best = 1).
