@@ -56,7 +56,7 @@ fn ordinal(i: usize) -> &'static str {
     ["first", "second", "third", "fourth"].get(i).copied().unwrap_or("next")
 }
 
-pub use crate::model::{WORD_ORDER_Q1, WORD_ORDER_Q2};
+pub use assay_core::protocol::word_order::{WORD_ORDER_Q1, WORD_ORDER_Q2};
 
 /// What the database says about a campaign, besides its judgments.
 #[derive(Clone, Debug, PartialEq, serde::Serialize)]

@@ -10,7 +10,8 @@ use crate::campaign::{
     AnnotatorProgress, CampaignDraft, CampaignInfo, CampaignSettings, DegradationPolicy, DegradedSample, DesignCheck, GateMode, GateUnsure, QualityGate, TestSetInfo,
     WantedPer,
 };
-use crate::model::{TaskKind, task_label};
+use crate::model::TaskKind;
+use assay_core::protocol::task_label;
 use assay_core::designer::JudgmentTime;
 use assay_core::settings::ThinEvidence;
 use leptos::either::Either;

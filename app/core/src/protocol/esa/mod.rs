@@ -27,6 +27,9 @@ pub use settings::{DocumentContext, DocumentSettings};
 
 pub struct ErrorSpans;
 
+/// The task's stored name (`TaskKind::as_str`).
+pub const NAME: &str = "esa";
+
 /// The most spans one answer may hold (more is not an annotation but noise, and bounds what a
 /// request may make the server check).
 pub const MAX_SPANS: usize = 100;

@@ -29,6 +29,9 @@ pub mod qc;
 mod settings;
 pub use settings::PairwiseSettings;
 
+/// The task's stored name (`TaskKind::as_str`).
+pub const NAME: &str = "pairwise";
+
 use serde::{Deserialize, Serialize};
 
 use super::designer::DesignerFields;

@@ -23,6 +23,9 @@ pub use settings::RankingSettings;
 
 pub struct Ranking;
 
+/// The task's stored name (`TaskKind::as_str`).
+pub const NAME: &str = "ranking";
+
 /// Outputs per block by default (WMT 2012: five).
 pub const DEFAULT_OUTPUTS: usize = 5;
 
