@@ -310,7 +310,7 @@ test('an organizer designs an ESA and an MQM campaign on documents in the browse
   const link = await esa.textContent('#crowd-link');
   const worker = await openHydrated(await env.browser.newContext(), `${link.trim()}&worker=E2E-DOC`);
   await worker.click('#start');
-  await worker.waitForSelector('.esa #candidate .tok');
+  await worker.waitForSelector('.spans-screen #candidate .tok');
   assert.equal(await worker.locator('.doc-context.before').count(), 0, 'the first segment has nothing before it');
   assert.ok((await worker.locator('.doc-context.after li').count()) >= 1, 'the whole document: the rest shown after');
 

@@ -81,7 +81,7 @@ test('a crowd worker marks error spans by mouse, keyboard and touch and they are
   const workUrl = page.url();
   const assignment = workUrl.split('/work/')[1].split(/[?#]/)[0];
   await page.click('#start');
-  await page.waitForSelector('.esa #candidate .tok');
+  await page.waitForSelector('.spans-screen #candidate .tok');
   assert.equal(await position(page), 0);
   assert.ok(await page.isDisabled('#next'), 'Next waits for the score');
   assert.match(await page.textContent('#next-why'), /Move the slider/);
@@ -156,7 +156,7 @@ test('a crowd worker marks error spans by mouse, keyboard and touch and they are
   // The rest on a phone, by taps: the first word, then the third, then Major.
   const phone = await browser.newContext({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
   const small = await openHydrated(phone, workUrl);
-  await small.waitForSelector('.esa #candidate .tok');
+  await small.waitForSelector('.spans-screen #candidate .tok');
   const overflow = await small.evaluate(() => document.scrollingElement.scrollWidth - window.innerWidth);
   assert.ok(overflow <= 0, `no sideways scrolling on a phone (${overflow} px too wide)`);
   await shot(small, 'esa-390');
@@ -210,7 +210,7 @@ test('MQM: an error needs a category; the results show the ranking and the categ
   await waitHydrated(page);
   const assignment = page.url().split('/work/')[1].split(/[?#]/)[0];
   await page.click('#start');
-  await page.waitForSelector('.esa #candidate .tok');
+  await page.waitForSelector('.spans-screen #candidate .tok');
   assert.equal(await page.locator('#score').count(), 0, 'MQM has no slider');
   assert.ok(!(await page.isDisabled('#next')), 'a segment without errors can go on');
   // Without a category, marking is refused and said why.
@@ -291,7 +291,7 @@ test('pre-filled spans (ESA-AI): the screen starts with them; one removed, one a
   assert.equal(kinds.get(0), 'SYSTEM');
   assert.equal([...kinds.values()].filter((k) => k === 'BAD_REF').length, 6);
   await page.click('#start');
-  await page.waitForSelector('.esa #candidate .tok');
+  await page.waitForSelector('.spans-screen #candidate .tok');
 
   // Screen 1: the pre-filled error is marked and listed, with the note; remove it, add another.
   assert.equal(await page.locator('#esa-spans li').count(), 1, 'the pre-filled span is listed');
@@ -307,7 +307,7 @@ test('pre-filled spans (ESA-AI): the screen starts with them; one removed, one a
   // The same screen on a phone: the spans marked, nothing scrolls sideways.
   const phone = await browser.newContext({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
   const small = await openHydrated(phone, page.url());
-  await small.waitForSelector('.esa #candidate .tok');
+  await small.waitForSelector('.spans-screen #candidate .tok');
   assert.equal(await small.locator('#esa-spans li').count(), 1);
   const overflow = await small.evaluate(() => document.scrollingElement.scrollWidth - window.innerWidth);
   assert.ok(overflow <= 0, `no sideways scrolling on a phone (${overflow} px too wide)`);
@@ -415,7 +415,7 @@ test('ESA practice: error spans and a score, feedback on both, a round that star
   const assignment = page.url().split('/work/')[1].split(/[?#]/)[0];
   await page.click('#start');
   const item = async (n) => {
-    await page.waitForSelector('.esa #candidate .tok');
+    await page.waitForSelector('.spans-screen #candidate .tok');
     assert.equal(await page.textContent('#practice-label'), `Practice item ${n} of 2 · not part of the HIT`);
   };
   const feedback = async () => {
@@ -468,7 +468,7 @@ test('ESA practice: error spans and a score, feedback on both, a round that star
   assert.deepEqual(await ok(organizer, 'assignment_judgments', { assignment }), [], 'practice is never a judgment');
   // The way on is the HIT: its first segment, which the server now serves.
   await page.click('#practice-continue');
-  await page.waitForSelector('.esa #candidate .tok');
+  await page.waitForSelector('.spans-screen #candidate .tok');
   await page.waitForFunction(() => !document.querySelector('#practice-label') && (document.querySelector('#progress')?.textContent || '').startsWith('1 '));
   await context.close();
 });

@@ -85,7 +85,7 @@ pub struct AnalyzeArgs {
     #[arg(long, value_enum, default_value = "auto")]
     pub format: InputFormat,
     /// Task name for Appraise files (they do not carry one).
-    #[arg(long, default_value = "da")]
+    #[arg(long, default_value = assay_core::protocol::da::FAMILY)]
     pub task: String,
     /// Directory to write (created; must not exist or be empty unless --force).
     #[arg(long)]
@@ -228,7 +228,7 @@ pub struct SimulateArgs {
     #[arg(long, conflicts_with_all = ["campaign", "truth"])]
     pub replay: Option<PathBuf>,
     /// Task of an Appraise CSV given as --replay (as `assay analyze --task`).
-    #[arg(long, default_value = "da", requires = "replay")]
+    #[arg(long, default_value = assay_core::protocol::da::FAMILY, requires = "replay")]
     pub task: String,
 }
 
@@ -875,7 +875,7 @@ fn analyze_esa(path: &Path, args: &AnalyzeArgs, format: InputFormat, start: Inst
         let mut files = Vec::new();
         for r in &analysis.ranked {
             let lp = esa::file_pair(&r.pair);
-            write_ranking_files(&mut sink, &mut files, "esa", &lp, r)?;
+            write_ranking_files(&mut sink, &mut files, assay_core::protocol::esa::NAME, &lp, r)?;
         }
         files.push("esa.json".into());
         let json = json!({
@@ -995,7 +995,7 @@ fn analyze_mqm(path: &Path, args: &AnalyzeArgs, start: Instant) -> CliResult<()>
         sink.file(&name, &mut |w| mqm::write_mqm_scores_csv(w, &analysis.systems))?;
         files.push(name);
         if let Some(r) = &analysis.ranking {
-            write_ranking_files(&mut sink, &mut files, "mqm", &lp, r)?;
+            write_ranking_files(&mut sink, &mut files, assay_core::protocol::mqm::NAME, &lp, r)?;
         }
         files.push("mqm.json".into());
         let json = json!({

@@ -3,6 +3,7 @@
 use app::auth::Role;
 use app::auth::server::{ensure_user, find_user};
 use app::campaign::{CampaignDraft, CampaignSettings};
+use assay_core::settings::DocumentSettings;
 use app::import::{ImportBundle, LanguagePair, Reference, Segment, System, SystemOutput, TestSet};
 use app::model::TaskKind;
 use app::error::{AppError, AppResult};
@@ -155,12 +156,11 @@ async fn seed_campaign(state: &AppState) -> AppResult<()> {
         benchmark_systems: Vec::new(),
         seed: 2027,
         settings: CampaignSettings {
-            hit_minutes: 5.0,
             bad_refs: 1,
             repeats: 0,
-            document_score: true,
             redundancy: 2,
             payment_per_hit: 1.0,
+            documents: DocumentSettings { hit_minutes: 5.0, score: true, ..DocumentSettings::default() },
             ..CampaignSettings::for_task(TaskKind::Esa, "English", "German")
         },
         ..draft

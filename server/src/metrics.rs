@@ -338,7 +338,7 @@ pub struct EvaluateArgs {
     #[arg(long, value_enum, default_value = "auto", requires = "judgments")]
     pub format: crate::analyze::InputFormat,
     /// Task of an Appraise CSV given as --judgments.
-    #[arg(long, default_value = "da", requires = "judgments")]
+    #[arg(long, default_value = assay_core::protocol::da::FAMILY, requires = "judgments")]
     pub task: String,
     /// With --judgments: the test set has this many segments, with ids 1..N in order (as WMT's
     /// segment ids are), so an mt-metrics-eval segment file lists N lines per system; without

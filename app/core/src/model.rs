@@ -104,18 +104,8 @@ impl TaskKind {
         }
     }
 
-    pub fn as_str(self) -> &'static str {
-        match self {
-            TaskKind::DaAdequacy => "da-adequacy",
-            TaskKind::DaFluency => "da-fluency",
-            TaskKind::DaSourceBased => "da-source",
-            TaskKind::WordOrder => "word-order",
-            TaskKind::Ranking => "ranking",
-            TaskKind::Esa => "esa",
-            TaskKind::Mqm => "mqm",
-            TaskKind::Pairwise => "pairwise",
-        }
-    }
+    // The stored name of each task, `TaskKind::as_str`, is its protocol's (`NAME` in each
+    // protocol's folder), read in the registry `protocol::for_task`'s module.
 
     pub fn parse(s: &str) -> Option<TaskKind> {
         TaskKind::ALL.into_iter().find(|t| t.as_str() == s)
@@ -222,30 +212,6 @@ impl std::error::Error for UnknownName {}
 stored_names!(CampaignStatus { Draft => "draft", Launched => "launched", Closed => "closed" });
 stored_names!(AssignmentStatus { Active => "active", Completed => "completed", Expired => "expired", Returned => "returned" });
 
-/// The analysis task of a word-order judgment's first question (grasping the meaning).
-pub const WORD_ORDER_Q1: &str = "word-order-q1";
-/// The analysis task of a word-order judgment's second question (the order's own effect).
-pub const WORD_ORDER_Q2: &str = "word-order-q2";
-
-/// What a task is called on pages: campaign tasks, and the analysis tasks of the two word-order
-/// questions (see `analysis::db`).
-pub fn task_label(task: &str) -> &'static str {
-    match task {
-        WORD_ORDER_Q1 => "Word order, Q1: grasping the meaning",
-        WORD_ORDER_Q2 => "Word order, Q2: the order's own effect",
-        name => match TaskKind::parse(name) {
-            Some(TaskKind::DaAdequacy) => "DA adequacy",
-            Some(TaskKind::DaFluency) => "DA fluency",
-            Some(TaskKind::DaSourceBased) => "DA source-based",
-            Some(TaskKind::WordOrder) => "Word order",
-            Some(TaskKind::Ranking) => "Relative ranking",
-            Some(TaskKind::Esa) => "Error span annotation (ESA)",
-            Some(TaskKind::Mqm) => "MQM (error categories)",
-            Some(TaskKind::Pairwise) => "Pairwise preference",
-            None => "Unknown task",
-        },
-    }
-}
 
 /// A time in Unix milliseconds as its UTC civil date and time of day: (year, month, day,
 /// seconds since midnight). Howard Hinnant's civil-from-days.

@@ -8,7 +8,12 @@
 use serde::{Deserialize, Serialize};
 
 use crate::model::TaskKind;
+use crate::protocol::pairwise::PairwiseSettings;
+use crate::protocol::ranking::RankingSettings;
+use crate::protocol::word_order::WordOrderSettings;
 use crate::protocol::{Beside, HitPlan};
+
+pub use crate::protocol::esa::{DocumentContext, DocumentSettings};
 
 /// What the annotator reads besides the texts (METHOD §1), in the target language. The
 /// annotation screens read these keys (`wording.statement`, `wording.anchor_low`, …).
@@ -88,12 +93,6 @@ pub struct CampaignSettings {
     pub ref_item_reference: Option<String>,
     /// Sets per DA HIT (QC pairs span set i and i + sets/2).
     pub sets: usize,
-    /// Word order: permuted references per HIT.
-    pub woj_permutations: usize,
-    /// Word order: same-reference pairs per permutation kind.
-    pub woj_same_reference_pairs: usize,
-    /// Word order: highest permutation degree.
-    pub woj_max_degree: usize,
     /// Judgments wanted (system items), per system or per system output.
     pub judgments_wanted: usize,
     pub wanted_per: WantedPer,
@@ -119,23 +118,8 @@ pub struct CampaignSettings {
     pub target_language: String,
     /// Name of the source language (word order: "a translation from …").
     pub source_language_name: String,
-    /// Word order: "boxes" (two 5-point scales) or "sliders" (two 0–100 sliders).
-    pub woj_scale: String,
     /// Whether an annotator may skip an item.
     pub allow_skip: bool,
-    /// Relative ranking: outputs of one source ranked together (a block; WMT 2012: 5).
-    pub rank_outputs: usize,
-    /// Relative ranking: consecutive segments (blocks) per screen (WMT 2012: 3).
-    pub rank_blocks_per_screen: usize,
-    /// Relative ranking: show the human reference under the source.
-    pub rank_show_reference: bool,
-    /// Relative ranking: gold blocks per HIT (0: off), from the gold orders imported for the
-    /// test set ([`crate::analysis::gold`]).
-    pub rank_gold_blocks: usize,
-    /// Relative ranking: least agreement with the gold orders to pass, on [0, 1].
-    pub rank_gold_threshold: f64,
-    /// Relative ranking: fewer gold pairs than this is "not enough evidence".
-    pub rank_gold_min_pairs: usize,
     /// Practice items a worker answers, with feedback, before the first real item of the
     /// campaign (0: no practice). Built at launch from segments set apart from the HITs.
     pub practice_items: usize,
@@ -149,23 +133,24 @@ pub struct CampaignSettings {
     /// The title annotators see on a HIT's start page; empty: a neutral title in their
     /// language. The campaign's name is the organizers' and never reaches an annotator.
     pub public_title: String,
-    /// Documents (ESA): what the screen shows of a segment's document besides the segment.
-    pub document_context: DocumentContext,
-    /// Documents (ESA): a 0–100 score for the whole document with its last segment
-    /// (Appraise's `isCompleteDocument` item).
-    pub document_score: bool,
-    /// Documents (ESA): the expected time of a HIT in minutes; HITs are filled with whole
-    /// documents up to it (WMT 2025: about an hour).
-    pub hit_minutes: f64,
-    /// Documents (ESA): expected seconds per source word and output (WMT 2025: 0.8).
-    pub seconds_per_source_word: f64,
-    /// Documents (ESA): source words per HIT instead of an expected time (0: by time).
-    pub hit_words: usize,
-    /// ESA and MQM: start each screen with the output's pre-filled spans, where the test set
-    /// has them (ESA-AI; default on). Off: the screens start empty, as without them.
-    pub show_prefilled: bool,
+    // Each protocol's own settings, typed in its folder (issue 37 item 1). Flattened: their
+    // fields are keys of the one stored JSON object, as they were before they had a struct,
+    // so stored campaigns, the designer's form and the API read and write the same JSON.
+    /// Word order (`woj_*`): permutations per HIT and the scale of its two questions.
+    #[serde(flatten)]
+    pub word_order: WordOrderSettings,
+    /// Relative ranking (`rank_*`): outputs per block, blocks per screen, the reference, gold.
+    #[serde(flatten)]
+    pub ranking: RankingSettings,
+    /// HITs of documents (ESA, MQM): their size, the context shown, the document score,
+    /// pre-filled spans.
+    #[serde(flatten)]
+    pub documents: DocumentSettings,
+    /// Pairwise preference (`pair_*`): whether the reference is shown.
+    #[serde(flatten)]
+    pub pairwise: PairwiseSettings,
     /// MQM: the error categories, their weights, the most errors per segment, and whether
-    /// Critical may be marked.
+    /// Critical may be marked (nested under `mqm`, as it always was).
     pub mqm: crate::protocol::mqm::MqmSettings,
     pub wording: Wording,
     /// What becomes of a worker the reliability test cannot judge (fewer pairs than its
@@ -218,33 +203,6 @@ impl ThinEvidence {
     }
 }
 
-/// What a document-level screen shows besides the segment being judged.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, Default)]
-#[serde(rename_all = "kebab-case")]
-pub enum DocumentContext {
-    /// The segment alone.
-    None,
-    /// The document's earlier segments above it, read-only (Appraise's static context).
-    #[default]
-    Left,
-    /// The whole document, the segment being judged highlighted in it.
-    Whole,
-}
-
-impl DocumentContext {
-    pub fn as_str(self) -> &'static str {
-        match self {
-            DocumentContext::None => "none",
-            DocumentContext::Left => "left",
-            DocumentContext::Whole => "whole",
-        }
-    }
-
-    pub fn parse(s: &str) -> Option<DocumentContext> {
-        [DocumentContext::None, DocumentContext::Left, DocumentContext::Whole].into_iter().find(|c| c.as_str() == s)
-    }
-}
-
 impl Default for CampaignSettings {
     fn default() -> Self {
         CampaignSettings {
@@ -254,9 +212,6 @@ impl Default for CampaignSettings {
             refs: 10,
             ref_item_reference: None,
             sets: 10,
-            woj_permutations: 25,
-            woj_same_reference_pairs: 2,
-            woj_max_degree: 18,
             judgments_wanted: 70,
             wanted_per: WantedPer::System,
             redundancy: 1,
@@ -270,24 +225,15 @@ impl Default for CampaignSettings {
             seconds_per_adequacy_judgment: 18.0,
             target_language: "English".into(),
             source_language_name: "English".into(),
-            woj_scale: "boxes".into(),
             allow_skip: false,
-            rank_outputs: crate::protocol::ranking::DEFAULT_OUTPUTS,
-            rank_blocks_per_screen: 3,
-            rank_show_reference: false,
-            rank_gold_blocks: 0,
-            rank_gold_threshold: 0.7,
-            rank_gold_min_pairs: 10,
             practice_items: 0,
             practice_pass: 0,
             interface_language: String::new(),
             public_title: String::new(),
-            document_context: DocumentContext::Left,
-            document_score: false,
-            hit_minutes: 60.0,
-            seconds_per_source_word: 0.8,
-            hit_words: 0,
-            show_prefilled: true,
+            word_order: WordOrderSettings::default(),
+            ranking: RankingSettings::default(),
+            documents: DocumentSettings::default(),
+            pairwise: PairwiseSettings::default(),
             mqm: crate::protocol::mqm::MqmSettings::default(),
             wording: Wording::default(),
             thin_evidence: ThinEvidence::Keep,
@@ -356,7 +302,7 @@ impl CampaignSettings {
     /// length.
     pub fn items_per_hit(&self, task: TaskKind) -> usize {
         match crate::protocol::for_task(task).hit_plan() {
-            HitPlan::Blocks => self.hit_length.saturating_mul(self.rank_blocks_per_screen).saturating_mul(self.rank_outputs),
+            HitPlan::Blocks => self.hit_length.saturating_mul(self.ranking.blocks_per_screen).saturating_mul(self.ranking.outputs),
             HitPlan::Items | HitPlan::WordOrderPairs | HitPlan::Documents | HitPlan::Pairs => self.hit_length,
         }
     }
@@ -364,16 +310,27 @@ impl CampaignSettings {
     /// SYSTEM items per HIT (what counts towards the judgments wanted).
     pub fn system_items(&self, task: TaskKind) -> usize {
         match crate::protocol::for_task(task).hit_plan() {
-            HitPlan::WordOrderPairs => self.hit_length.saturating_sub(self.woj_permutations),
+            HitPlan::WordOrderPairs => self.hit_length.saturating_sub(self.word_order.permutations),
             HitPlan::Blocks => self
                 .hit_length
                 .saturating_sub(self.repeats)
-                .saturating_mul(self.rank_blocks_per_screen)
-                .saturating_mul(self.rank_outputs)
+                .saturating_mul(self.ranking.blocks_per_screen)
+                .saturating_mul(self.ranking.outputs)
                 .saturating_sub(self.bad_refs)
-                .saturating_sub(self.rank_gold_blocks.saturating_mul(self.rank_outputs)),
+                .saturating_sub(self.ranking.gold_blocks.saturating_mul(self.ranking.outputs)),
             HitPlan::Items | HitPlan::Documents => self.hit_length.saturating_sub(self.bad_refs.saturating_add(self.repeats).saturating_add(self.refs)),
             HitPlan::Pairs => self.hit_length.saturating_sub(self.bad_refs.saturating_add(self.repeats)),
+        }
+    }
+
+    /// Whether a screen of `task` shows the human reference beside the source, as the design
+    /// chooses (ranking's and pairwise's own setting; the other protocols show what
+    /// `Protocol::beside` says and nothing more).
+    pub fn shows_reference(&self, task: TaskKind) -> bool {
+        match crate::protocol::for_task(task).hit_plan() {
+            HitPlan::Blocks => self.ranking.show_reference,
+            HitPlan::Pairs => self.pairwise.show_reference_or(self.ranking.show_reference),
+            HitPlan::Items | HitPlan::WordOrderPairs | HitPlan::Documents => false,
         }
     }
 
@@ -419,19 +376,13 @@ impl CampaignSettings {
 }
 
 impl CampaignSettings {
-    /// Documents: the expected seconds a HIT is filled to: `hit_words` source words at
-    /// `seconds_per_source_word` when set, else `hit_minutes`.
-    pub fn document_seconds_per_hit(&self) -> f64 {
-        if self.hit_words > 0 { self.hit_words as f64 * self.seconds_per_source_word } else { self.hit_minutes * 60.0 }
-    }
-
     /// [`CampaignSettings::implications`] of a task of documents, before its documents are read:
     /// segments of [`ASSUMED_SOURCE_WORDS`] source words, HITs filled to `hit_minutes` with
     /// the quality-control copies inside. The designer's check replaces the HIT count with the
     /// builder's.
     fn document_implications(&self, systems: usize, outputs_per_system: usize) -> Implications {
-        let per_segment = ASSUMED_SOURCE_WORDS * self.seconds_per_source_word.max(0.0);
-        let minutes = self.document_seconds_per_hit().max(0.0) / 60.0;
+        let per_segment = ASSUMED_SOURCE_WORDS * self.documents.seconds_per_source_word.max(0.0);
+        let minutes = self.documents.seconds_per_hit().max(0.0) / 60.0;
         let slots = if per_segment > 0.0 { (minutes * 60.0 / per_segment).floor() as usize } else { 0 };
         // The copies of `bad_refs + repeats` documents of about 5 segments take their share.
         let per_hit = slots.saturating_sub(5 * (self.bad_refs + self.repeats)).max(usize::from(slots > 0));
@@ -750,12 +701,12 @@ mod tests {
     #[test]
     fn document_hits_are_sized_by_time_or_by_source_words() {
         let mut s = CampaignSettings::for_task(TaskKind::Esa, "German", "English");
-        assert_eq!((s.hit_minutes, s.seconds_per_source_word, s.hit_words), (60.0, 0.8, 0));
-        assert_eq!(s.document_seconds_per_hit(), 3600.0);
+        assert_eq!((s.documents.hit_minutes, s.documents.seconds_per_source_word, s.documents.hit_words), (60.0, 0.8, 0));
+        assert_eq!(s.documents.seconds_per_hit(), 3600.0);
         assert_eq!(s.implications(TaskKind::Esa, 2, 100).minutes_per_hit, 60.0);
         // 1,500 source words at 0.8 s: 20 minutes, whatever the minutes say.
-        s.hit_words = 1500;
-        assert!((s.document_seconds_per_hit() - 1200.0).abs() < 1e-9);
+        s.documents.hit_words = 1500;
+        assert!((s.documents.seconds_per_hit() - 1200.0).abs() < 1e-9);
         let i = s.implications(TaskKind::Esa, 2, 100);
         assert!((i.minutes_per_hit - 20.0).abs() < 1e-9, "{i:?}");
         // Segments of 20 words at 0.8 s: 75 per HIT, less 10 for the two copied documents.
@@ -801,11 +752,11 @@ mod read_tests {
         assert_eq!(s.wording.next_label, "Weiter");
         assert_eq!(s.wording.anchor_low, "strongly disagree", "a blank text keeps its default");
         assert!(s.wording.statement.ends_with("the text is fluent German."), "{}", s.wording.statement);
-        assert_eq!(s.woj_scale, "sliders");
+        assert_eq!(s.word_order.scale, "sliders");
         assert!(s.allow_skip);
         // Word order keeps its own defaults where the JSON is silent.
         let w = CampaignSettings::read(r#"{"redundancy": 2}"#, TaskKind::WordOrder, "English", "Czech");
-        assert_eq!((w.hit_length, w.redundancy, w.woj_permutations), (50, 2, 25));
+        assert_eq!((w.hit_length, w.redundancy, w.word_order.permutations), (50, 2, 25));
         assert!(w.wording.instructions.contains("Czech"));
     }
 
@@ -830,5 +781,124 @@ mod read_tests {
         assert_eq!(s.mqm, crate::protocol::mqm::MqmSettings::default());
         assert_eq!((s.hit_length, s.redundancy, s.practice_pass), (40, 3, 2));
         assert_eq!(s.wording.next_label, "Weiter");
+    }
+}
+
+#[cfg(test)]
+mod per_protocol_tests {
+    use super::*;
+
+    /// Settings JSON as campaigns stored it before each protocol had its own struct (every key
+    /// of the flat struct of 44 fields, the protocols' ones set away from their defaults).
+    const STORED_BEFORE: &str = r#"{
+        "hit_length": 40, "bad_refs": 3, "repeats": 2, "refs": 1, "ref_item_reference": "ref-B", "sets": 4,
+        "woj_permutations": 12, "woj_same_reference_pairs": 3, "woj_max_degree": 9,
+        "judgments_wanted": 33, "wanted_per": "segment", "redundancy": 2, "degradation": "replace-phrase",
+        "payment_per_hit": 1.5, "payment_currency": "EUR", "time_floor_seconds": 120,
+        "assignment_timeout_minutes": 30, "idle_gap_seconds": 20, "seconds_per_fluency_judgment": 11.0,
+        "seconds_per_adequacy_judgment": 17.0, "target_language": "German", "source_language_name": "English",
+        "woj_scale": "sliders", "allow_skip": true,
+        "rank_outputs": 4, "rank_blocks_per_screen": 2, "rank_show_reference": true, "rank_gold_blocks": 1,
+        "rank_gold_threshold": 0.65, "rank_gold_min_pairs": 8,
+        "practice_items": 4, "practice_pass": 3, "interface_language": "de", "public_title": "Übersetzungen",
+        "document_context": "whole", "document_score": true, "hit_minutes": 45.0, "seconds_per_source_word": 0.9,
+        "hit_words": 700, "show_prefilled": false,
+        "mqm": {"taxonomy": ["Accuracy/Omission", "Other"], "critical": true},
+        "wording": {"next_label": "Weiter"},
+        "thin_evidence": "hold", "accept_thin_evidence": true
+    }"#;
+
+    /// The flat struct's keys, as the designer sent and the database stored them.
+    const KEYS_BEFORE: [&str; 44] = [
+        "hit_length", "bad_refs", "repeats", "refs", "ref_item_reference", "sets", "woj_permutations",
+        "woj_same_reference_pairs", "woj_max_degree", "judgments_wanted", "wanted_per", "redundancy", "degradation",
+        "payment_per_hit", "payment_currency", "time_floor_seconds", "assignment_timeout_minutes", "idle_gap_seconds",
+        "seconds_per_fluency_judgment", "seconds_per_adequacy_judgment", "target_language", "source_language_name",
+        "woj_scale", "allow_skip", "rank_outputs", "rank_blocks_per_screen", "rank_show_reference", "rank_gold_blocks",
+        "rank_gold_threshold", "rank_gold_min_pairs", "practice_items", "practice_pass", "interface_language",
+        "public_title", "document_context", "document_score", "hit_minutes", "seconds_per_source_word", "hit_words",
+        "show_prefilled", "mqm", "wording", "thin_evidence", "accept_thin_evidence",
+    ];
+
+    #[test]
+    fn settings_stored_before_the_per_protocol_structs_read_to_the_same_values() {
+        for task in TaskKind::ALL {
+            let s = CampaignSettings::read(STORED_BEFORE, task, "German", "English");
+            assert_eq!(
+                s.word_order,
+                crate::protocol::word_order::WordOrderSettings { permutations: 12, same_reference_pairs: 3, max_degree: 9, scale: "sliders".into() }
+            );
+            assert_eq!(
+                s.ranking,
+                RankingSettings { outputs: 4, blocks_per_screen: 2, show_reference: true, gold_blocks: 1, gold_threshold: 0.65, gold_min_pairs: 8 }
+            );
+            assert_eq!(
+                s.documents,
+                DocumentSettings { context: DocumentContext::Whole, score: true, hit_minutes: 45.0, seconds_per_source_word: 0.9, hit_words: 700, show_prefilled: false }
+            );
+            // A pairwise design stored before kept its reference choice in ranking's key.
+            assert_eq!(s.pairwise.show_reference, None);
+            assert_eq!(s.shows_reference(task), matches!(crate::protocol::for_task(task).hit_plan(), HitPlan::Blocks | HitPlan::Pairs), "{task:?}");
+            assert!(s.mqm.critical);
+            assert_eq!(s.mqm.taxonomy.categories.len(), 2);
+            assert_eq!((s.hit_length, s.bad_refs, s.repeats, s.refs, s.sets), (40, 3, 2, 1, 4));
+            assert_eq!(s.ref_item_reference.as_deref(), Some("ref-B"));
+            assert_eq!((s.judgments_wanted, s.wanted_per, s.redundancy, s.degradation), (33, WantedPer::Segment, 2, DegradationPolicy::ReplacePhrase));
+            assert_eq!((s.payment_per_hit, s.payment_currency.as_str(), s.time_floor_seconds), (1.5, "EUR", 120));
+            assert_eq!((s.assignment_timeout_minutes, s.idle_gap_seconds), (30, 20));
+            assert_eq!((s.seconds_per_fluency_judgment, s.seconds_per_adequacy_judgment), (11.0, 17.0));
+            assert!(s.allow_skip && s.accept_thin_evidence);
+            assert_eq!((s.practice_items, s.practice_pass), (4, 3));
+            assert_eq!((s.interface_language.as_str(), s.public_title.as_str()), ("de", "Übersetzungen"));
+            assert_eq!((s.thin_evidence, s.wording.next_label.as_str()), (ThinEvidence::Hold, "Weiter"));
+        }
+    }
+
+    #[test]
+    fn the_stored_json_keeps_the_flat_keys_and_round_trips() {
+        let s = CampaignSettings::read(STORED_BEFORE, TaskKind::Ranking, "German", "English");
+        let v = serde_json::to_value(&s).unwrap();
+        let keys: std::collections::BTreeSet<&str> = v.as_object().unwrap().keys().map(String::as_str).collect();
+        // Every key of before, at the top level and nothing nested under a protocol's name; the
+        // one new key is pairwise's own, not given (null) in a design stored before it.
+        let mut expected: std::collections::BTreeSet<&str> = KEYS_BEFORE.into_iter().collect();
+        expected.insert("pair_show_reference");
+        assert_eq!(keys, expected);
+        assert_eq!((v["rank_outputs"].as_u64(), v["woj_scale"].as_str(), v["document_context"].as_str()), (Some(4), Some("sliders"), Some("whole")));
+        assert_eq!((v["hit_words"].as_u64(), &v["pair_show_reference"]), (Some(700), &serde_json::Value::Null));
+        // Written and read back, by serde and by the one reader: the same settings.
+        let json = serde_json::to_string(&s).unwrap();
+        assert_eq!(serde_json::from_str::<CampaignSettings>(&json).unwrap(), s);
+        assert_eq!(CampaignSettings::read(&json, TaskKind::Ranking, "German", "English"), s);
+        // Each protocol's settings change on their own: pairwise's reference, once chosen, is
+        // not ranking's (the one new key, `pair_show_reference`).
+        let mut own = s.clone();
+        own.pairwise.show_reference = Some(false);
+        let json = serde_json::to_string(&own).unwrap();
+        assert!(json.contains(r#""pair_show_reference":false"#), "{json}");
+        for read in [CampaignSettings::read(&json, TaskKind::Pairwise, "German", "English"), serde_json::from_str(&json).unwrap()] {
+            assert_eq!(read, own);
+            assert!(!read.shows_reference(TaskKind::Pairwise) && read.shows_reference(TaskKind::Ranking));
+        }
+    }
+
+    #[test]
+    fn a_protocol_field_that_does_not_read_keeps_its_default_alone() {
+        // A flattened field given badly keeps its default; its neighbours in the same struct
+        // and the common fields are still taken (the field by field reading).
+        let s = CampaignSettings::read(
+            r#"{"rank_outputs": "four", "rank_gold_min_pairs": 7, "document_context": "sideways", "hit_words": 900, "woj_max_degree": -3, "redundancy": 3}"#,
+            TaskKind::Ranking,
+            "German",
+            "English",
+        );
+        assert_eq!((s.ranking.outputs, s.ranking.gold_min_pairs), (crate::protocol::ranking::DEFAULT_OUTPUTS, 7));
+        assert_eq!((s.documents.context, s.documents.hit_words), (DocumentContext::Left, 900));
+        assert_eq!((s.word_order.max_degree, s.redundancy), (18, 3));
+        // Partial JSON straight through serde: each struct's missing fields are its defaults.
+        let partial: CampaignSettings = serde_json::from_str(r#"{"rank_outputs": 3, "show_prefilled": false}"#).unwrap();
+        assert_eq!(partial.ranking, RankingSettings { outputs: 3, ..RankingSettings::default() });
+        assert_eq!(partial.documents, DocumentSettings { show_prefilled: false, ..DocumentSettings::default() });
+        assert_eq!(partial.word_order, crate::protocol::word_order::WordOrderSettings::default());
     }
 }

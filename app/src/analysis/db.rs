@@ -56,7 +56,7 @@ fn ordinal(i: usize) -> &'static str {
     ["first", "second", "third", "fourth"].get(i).copied().unwrap_or("next")
 }
 
-pub use crate::model::{WORD_ORDER_Q1, WORD_ORDER_Q2};
+pub use assay_core::protocol::word_order::{WORD_ORDER_Q1, WORD_ORDER_Q2};
 
 /// What the database says about a campaign, besides its judgments.
 #[derive(Clone, Debug, PartialEq, serde::Serialize)]
@@ -1263,7 +1263,7 @@ async fn gold_rule(conn: &mut AnyConnection, info: &CampaignInfo) -> AppResult<a
         .with_context(|| format!("reading the settings of campaign {}", info.id))?;
     let task = info.task;
     let s = assay_core::settings::CampaignSettings::read(&json, task, "", "");
-    Ok(assay_core::analysis::gold::GoldRule { threshold: s.rank_gold_threshold, min_pairs: s.rank_gold_min_pairs })
+    Ok(assay_core::analysis::gold::GoldRule { threshold: s.ranking.gold_threshold, min_pairs: s.ranking.gold_min_pairs })
 }
 
 fn shape(info: &CampaignInfo, by_test_set: bool) -> AppResult<SetShape> {

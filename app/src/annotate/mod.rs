@@ -49,9 +49,10 @@ pub struct ScreenSettings {
     /// Relative ranking: outputs per block (the highest rank a translation can get).
     #[serde(default)]
     pub rank_outputs: usize,
-    /// Relative ranking: the human reference is shown under the source.
+    /// The human reference is shown under the source (ranking's or pairwise's choice:
+    /// `CampaignSettings::shows_reference`).
     #[serde(default)]
-    pub rank_show_reference: bool,
+    pub show_reference: bool,
     /// Active time: seconds without input after which the time on an item is idle.
     #[serde(default)]
     pub idle_gap_seconds: i64,
@@ -94,15 +95,16 @@ pub struct ScreenSettings {
 pub fn screen_settings(settings_json: &str, task: TaskKind, target_lang: &str, source_lang_name: &str) -> ScreenSettings {
     let target_name = language_name(target_lang);
     let s = CampaignSettings::read(settings_json, task, &target_name, source_lang_name);
+    let show_reference = s.shows_reference(task);
     ScreenSettings {
         wording: s.wording,
         target_language: if s.target_language == target_name { target_lang.to_string() } else { s.target_language },
         lang: bcp47(target_lang),
         source_language_name: s.source_language_name,
-        woj_sliders: s.woj_scale == "sliders",
+        woj_sliders: s.word_order.sliders(),
         allow_skip: s.allow_skip,
-        rank_outputs: s.rank_outputs,
-        rank_show_reference: s.rank_show_reference,
+        rank_outputs: s.ranking.outputs,
+        show_reference,
         idle_gap_seconds: s.idle_gap_seconds,
         ui: Lang::En,
         texts: Vec::new(),
@@ -111,7 +113,7 @@ pub fn screen_settings(settings_json: &str, task: TaskKind, target_lang: &str, s
         wording_dir: direction_of(target_lang).to_string(),
         #[cfg(not(feature = "ssr"))]
         wording_dir: "ltr".to_string(),
-        document_context: s.document_context.as_str().to_string(),
+        document_context: s.documents.context.as_str().to_string(),
         mqm_labels: if assay_core::protocol::for_task(task).span_scheme() == Some(assay_core::protocol::Scheme::Mqm) { s.mqm.taxonomy.categories.iter().map(|c| assay_core::i18n::mqm::label(Lang::En, c)).collect() } else { Vec::new() },
         mqm_categories: if assay_core::protocol::for_task(task).span_scheme() == Some(assay_core::protocol::Scheme::Mqm) { s.mqm.taxonomy.categories.clone() } else { Vec::new() },
         mqm_critical: s.mqm.critical,

@@ -311,7 +311,7 @@ async fn hit_items(db: &Db, a: &Loaded) -> Result<Vec<(i64, ItemView)>, WorkErro
     let task = a.task;
     let protocol = protocol::for_task(task);
     // Ranking may show the reference beside the source, as the campaign chooses.
-    let show_reference = matches!(protocol.hit_plan(), protocol::HitPlan::Blocks | protocol::HitPlan::Pairs) && super::screen_settings(&a.settings, task, &a.target_lang, "").rank_show_reference;
+    let show_reference = matches!(protocol.hit_plan(), protocol::HitPlan::Blocks | protocol::HitPlan::Pairs) && super::screen_settings(&a.settings, task, &a.target_lang, "").show_reference;
     let units: Vec<Option<i64>> = rows.iter().map(|r| r.unit).collect();
     let mut items: Vec<(i64, ItemView)> = rows
         .into_iter()
@@ -340,7 +340,7 @@ async fn hit_items(db: &Db, a: &Loaded) -> Result<Vec<(i64, ItemView)>, WorkErro
         let settings = assay_core::settings::CampaignSettings::read(&a.settings, task, "", "");
         // A document's score after its last segment, where the protocol asks one and the
         // campaign wants it (ESA and MQM, as Appraise's document task).
-        add_documents(&mut items, &units, settings.document_context, settings.document_score && protocol.designer().document_score);
+        add_documents(&mut items, &units, settings.documents.context, settings.documents.score && protocol.designer().document_score);
     }
     Ok(items)
 }

@@ -10,7 +10,8 @@ use crate::campaign::{
     AnnotatorProgress, CampaignDraft, CampaignInfo, CampaignSettings, DegradationPolicy, DegradedSample, DesignCheck, GateMode, GateUnsure, QualityGate, TestSetInfo,
     WantedPer,
 };
-use crate::model::{TaskKind, task_label};
+use crate::model::TaskKind;
+use assay_core::protocol::task_label;
 use assay_core::designer::JudgmentTime;
 use assay_core::settings::ThinEvidence;
 use leptos::either::Either;
@@ -553,32 +554,32 @@ pub fn DesignerPage() -> impl IntoView {
                 <h2>"HITs"</h2>
                 <div class="row">
                     {move || fields().documents.then(|| view! {
-                        {number_field("Expected minutes per HIT", "hit-minutes", settings, |s| s.hit_minutes, |s, v| s.hit_minutes = v, "1")}
-                        {number_field("Or source words per HIT (0: by time)", "hit-words", settings, |s| s.hit_words as f64, |s, v| s.hit_words = v.max(0.0) as usize, "1")}
-                        {number_field("Seconds per source word", "seconds-per-word", settings, |s| s.seconds_per_source_word, |s, v| s.seconds_per_source_word = v, "0.1")}
+                        {number_field("Expected minutes per HIT", "hit-minutes", settings, |s| s.documents.hit_minutes, |s, v| s.documents.hit_minutes = v, "1")}
+                        {number_field("Or source words per HIT (0: by time)", "hit-words", settings, |s| s.documents.hit_words as f64, |s, v| s.documents.hit_words = v.max(0.0) as usize, "1")}
+                        {number_field("Seconds per source word", "seconds-per-word", settings, |s| s.documents.seconds_per_source_word, |s, v| s.documents.seconds_per_source_word = v, "0.1")}
                         {number_field("Documents shown again degraded", "bad-refs", settings, |s| s.bad_refs as f64, |s, v| s.bad_refs = v as usize, "1")}
                         {number_field("Documents shown again unchanged", "repeats", settings, |s| s.repeats as f64, |s, v| s.repeats = v as usize, "1")}
                         <label>
                             "Document context"
                             <select id="document-context" aria-describedby="esa-design-hint" on:change=move |ev| {
                                 let v = event_target_value(&ev);
-                                settings.update(|s| s.document_context = assay_core::settings::DocumentContext::parse(&v).unwrap_or_default());
+                                settings.update(|s| s.documents.context = assay_core::settings::DocumentContext::parse(&v).unwrap_or_default());
                             }>
-                                <option value="left" selected=move || settings.with(|s| s.document_context.as_str() == "left")>"the document so far above each segment"</option>
-                                <option value="whole" selected=move || settings.with(|s| s.document_context.as_str() == "whole")>"the whole document, the segment highlighted"</option>
-                                <option value="none" selected=move || settings.with(|s| s.document_context.as_str() == "none")>"the segment alone"</option>
+                                <option value="left" selected=move || settings.with(|s| s.documents.context.as_str() == "left")>"the document so far above each segment"</option>
+                                <option value="whole" selected=move || settings.with(|s| s.documents.context.as_str() == "whole")>"the whole document, the segment highlighted"</option>
+                                <option value="none" selected=move || settings.with(|s| s.documents.context.as_str() == "none")>"the segment alone"</option>
                             </select>
                         </label>
                         {move || fields().document_score.then(|| view! {
                         <label class="check">
-                            <input type="checkbox" id="document-score" prop:checked=move || settings.with(|s| s.document_score)
-                                on:change=move |ev| settings.update(|s| s.document_score = event_target_checked(&ev))/>
+                            <input type="checkbox" id="document-score" prop:checked=move || settings.with(|s| s.documents.score)
+                                on:change=move |ev| settings.update(|s| s.documents.score = event_target_checked(&ev))/>
                             "Ask for a score of the whole document after its last segment"
                         </label>
                         })}
                         <label class="check">
-                            <input type="checkbox" id="show-prefilled" prop:checked=move || settings.with(|s| s.show_prefilled)
-                                on:change=move |ev| settings.update(|s| s.show_prefilled = event_target_checked(&ev))/>
+                            <input type="checkbox" id="show-prefilled" prop:checked=move || settings.with(|s| s.documents.show_prefilled)
+                                on:change=move |ev| settings.update(|s| s.documents.show_prefilled = event_target_checked(&ev))/>
                             "Start each screen with the output's pre-filled error spans, where the test set has them (ESA-AI: the annotator keeps, changes or removes them)"
                         </label>
                         <p class="hint" id="esa-design-hint">
@@ -628,16 +629,16 @@ pub fn DesignerPage() -> impl IntoView {
                     })}
                     {move || fields().ranking.then(|| view! {
                         {number_field("Screens per HIT", "hit-length", settings, |s| s.hit_length as f64, |s, v| s.hit_length = v as usize, "1")}
-                        {number_field("Segments per screen", "rank-blocks", settings, |s| s.rank_blocks_per_screen as f64, |s, v| s.rank_blocks_per_screen = v as usize, "1")}
-                        {number_field("Outputs ranked together", "rank-outputs", settings, |s| s.rank_outputs as f64, |s, v| s.rank_outputs = v as usize, "1")}
+                        {number_field("Segments per screen", "rank-blocks", settings, |s| s.ranking.blocks_per_screen as f64, |s, v| s.ranking.blocks_per_screen = v as usize, "1")}
+                        {number_field("Outputs ranked together", "rank-outputs", settings, |s| s.ranking.outputs as f64, |s, v| s.ranking.outputs = v as usize, "1")}
                         {number_field("Blocks with a degraded copy", "bad-refs", settings, |s| s.bad_refs as f64, |s, v| s.bad_refs = v as usize, "1")}
                         {number_field("Repeated screens", "repeats", settings, |s| s.repeats as f64, |s, v| s.repeats = v as usize, "1")}
-                        {number_field("Gold blocks per HIT (0: off)", "rank-gold-blocks", settings, |s| s.rank_gold_blocks as f64, |s, v| s.rank_gold_blocks = v as usize, "1")}
-                        {number_field("Gold agreement to pass (0 to 1)", "rank-gold-threshold", settings, |s| s.rank_gold_threshold, |s, v| s.rank_gold_threshold = v, "0.05")}
-                        {number_field("Least gold pairs for a verdict", "rank-gold-min-pairs", settings, |s| s.rank_gold_min_pairs as f64, |s, v| s.rank_gold_min_pairs = v as usize, "1")}
+                        {number_field("Gold blocks per HIT (0: off)", "rank-gold-blocks", settings, |s| s.ranking.gold_blocks as f64, |s, v| s.ranking.gold_blocks = v as usize, "1")}
+                        {number_field("Gold agreement to pass (0 to 1)", "rank-gold-threshold", settings, |s| s.ranking.gold_threshold, |s, v| s.ranking.gold_threshold = v, "0.05")}
+                        {number_field("Least gold pairs for a verdict", "rank-gold-min-pairs", settings, |s| s.ranking.gold_min_pairs as f64, |s, v| s.ranking.gold_min_pairs = v as usize, "1")}
                         <label class="check">
-                            <input type="checkbox" id="rank-show-reference" prop:checked=move || settings.with(|s| s.rank_show_reference)
-                                on:change=move |ev| settings.update(|s| s.rank_show_reference = event_target_checked(&ev))/>
+                            <input type="checkbox" id="rank-show-reference" prop:checked=move || settings.with(|s| s.ranking.show_reference)
+                                on:change=move |ev| settings.update(|s| s.ranking.show_reference = event_target_checked(&ev))/>
                             "Show the reference under the source"
                         </label>
                         <p class="hint" id="ranking-design-hint">
@@ -649,8 +650,8 @@ pub fn DesignerPage() -> impl IntoView {
                         {number_field("Pairs with a degraded copy", "bad-refs", settings, |s| s.bad_refs as f64, |s, v| s.bad_refs = v as usize, "1")}
                         {number_field("Repeated pairs", "repeats", settings, |s| s.repeats as f64, |s, v| s.repeats = v as usize, "1")}
                         <label class="check">
-                            <input type="checkbox" id="pair-show-reference" prop:checked=move || settings.with(|s| s.rank_show_reference)
-                                on:change=move |ev| settings.update(|s| s.rank_show_reference = event_target_checked(&ev))/>
+                            <input type="checkbox" id="pair-show-reference" prop:checked=move || settings.with(|s| s.pairwise.show_reference_or(s.ranking.show_reference))
+                                on:change=move |ev| settings.update(|s| s.pairwise.show_reference = Some(event_target_checked(&ev)))/>
                             "Show the reference under the source"
                         </label>
                         <p class="hint" id="pairs-design-hint">
@@ -690,9 +691,9 @@ pub fn DesignerPage() -> impl IntoView {
                         </p>
                     })}
                     {move || fields().permutations.then(|| view! {
-                        {number_field("Permuted references", "woj-permutations", settings, |s| s.woj_permutations as f64, |s, v| s.woj_permutations = v as usize, "1")}
-                        {number_field("Same-reference pairs per kind", "woj-pairs", settings, |s| s.woj_same_reference_pairs as f64, |s, v| s.woj_same_reference_pairs = v as usize, "1")}
-                        {number_field("Highest degree", "woj-degree", settings, |s| s.woj_max_degree as f64, |s, v| s.woj_max_degree = v as usize, "1")}
+                        {number_field("Permuted references", "woj-permutations", settings, |s| s.word_order.permutations as f64, |s, v| s.word_order.permutations = v as usize, "1")}
+                        {number_field("Same-reference pairs per kind", "woj-pairs", settings, |s| s.word_order.same_reference_pairs as f64, |s, v| s.word_order.same_reference_pairs = v as usize, "1")}
+                        {number_field("Highest degree", "woj-degree", settings, |s| s.word_order.max_degree as f64, |s, v| s.word_order.max_degree = v as usize, "1")}
                     })}
                 </div>
                 <div class="row">
@@ -864,9 +865,9 @@ pub fn DesignerPage() -> impl IntoView {
                         <div class="field">
                         <label>
                             "Scales"
-                            <select id="woj-scale" aria-describedby="woj-scale-help" on:change=move |ev| settings.update(|s| s.woj_scale = event_target_value(&ev))>
-                                <option value="boxes" selected=move || settings.with(|s| s.woj_scale != "sliders")>"two 5-point scales"</option>
-                                <option value="sliders" selected=move || settings.with(|s| s.woj_scale == "sliders")>"two 0–100 sliders"</option>
+                            <select id="woj-scale" aria-describedby="woj-scale-help" on:change=move |ev| settings.update(|s| s.word_order.scale = event_target_value(&ev))>
+                                <option value="boxes" selected=move || settings.with(|s| s.word_order.scale != "sliders")>"two 5-point scales"</option>
+                                <option value="sliders" selected=move || settings.with(|s| s.word_order.scale == "sliders")>"two 0–100 sliders"</option>
                             </select>
                         </label>
                         <p class="field-help" id="woj-scale-help">"How annotators answer both questions: five labelled boxes, or a slider with no number."</p>

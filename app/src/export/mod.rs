@@ -273,7 +273,7 @@ impl Prepared {
                 w.excluded = true;
                 continue;
             }
-            let question = usize::from(r.names.tasks.get(s.task as usize).is_some_and(|t| t == crate::model::WORD_ORDER_Q2));
+            let question = usize::from(r.names.tasks.get(s.task as usize).is_some_and(|t| t == assay_core::protocol::word_order::WORD_ORDER_Q2));
             if let Some(sd) = s.sd.filter(|sd| *sd > 0.0)
                 && retained.contains(&(s.worker, s.task))
             {

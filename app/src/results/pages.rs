@@ -303,7 +303,7 @@ fn Group(g: GroupView) -> impl IntoView {
     let (scale, digits) = raw_scale(&g.task);
     view! {
         <section class="group" data-task=g.task.clone() data-lang-pair=g.lang_pair.clone()>
-            <h2>{format!("{} · {}", crate::model::task_label(&g.task), g.lang_pair)}</h2>
+            <h2>{format!("{} · {}", assay_core::protocol::task_label(&g.task), g.lang_pair)}</h2>
             <table class="data scores" id="scores">
                 <thead><tr>
                     <th>"Rank"</th><th>"System"</th><th>"z"</th><th>{format!("z {conf} CI")}</th>
@@ -1393,7 +1393,7 @@ pub fn ResearcherHome() -> impl IntoView {
                                     {with.into_iter().map(|c| view! {
                                         <li data-campaign=c.id.to_string()>
                                             <a href=format!("/campaigns/{}/results", c.id) rel="external"><strong>{c.name}</strong></a>
-                                            {format!(" · {} · {} · {} answers", crate::model::task_label(c.task.as_str()), c.status, thousands(c.judgments.max(0) as usize))}
+                                            {format!(" · {} · {} · {} answers", assay_core::protocol::task_label(c.task.as_str()), c.status, thousands(c.judgments.max(0) as usize))}
                                         </li>
                                     }).collect_view()}
                                 </ul>

@@ -188,7 +188,7 @@ pub fn StudyDesignerPage() -> impl IntoView {
     let create = ServerAction::<CreateStudy>::new();
     let draft = Memo::new(move |_| StudyDraft {
         name: name.get(),
-        tasks: [("da-adequacy", adequacy.get()), ("da-fluency", fluency.get())]
+        tasks: [(assay_core::protocol::da::ADEQUACY_NAME, adequacy.get()), (assay_core::protocol::da::FLUENCY_NAME, fluency.get())]
             .into_iter()
             .filter(|t| t.1)
             .map(|t| t.0.to_string())

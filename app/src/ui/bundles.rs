@@ -66,7 +66,7 @@ impl BrowserBundle {
             BrowserBundle::Accounts => "accounts",
             BrowserBundle::Results => "results",
             BrowserBundle::Studies => "studies",
-            BrowserBundle::Da => "da",
+            BrowserBundle::Da => assay_core::protocol::da::FAMILY,
             BrowserBundle::Woj => "woj",
             BrowserBundle::Rank => "rank",
             BrowserBundle::Spans => "spans",

@@ -171,7 +171,8 @@ const TASK_NAMES: [&str; 8] = ["da-adequacy", "da-fluency", "da-source", "word-o
 /// literals of that code.
 struct Code {
     masked: Vec<u8>,
-    strings: Vec<String>,
+    /// (line, contents) of every string literal.
+    strings: Vec<(usize, String)>,
 }
 
 fn is_ident(b: u8) -> bool {
@@ -256,10 +257,9 @@ fn read_code(src: &str) -> Code {
                 j += if b[j] == b'\\' { 2 } else { 1 };
             }
             let end = j.min(b.len());
-            // A CSS class in a view (`class="esa"`) is a style's name, not a task's.
-            if !src[..i].trim_end().ends_with("class=") {
-                strings.push((start, src[start..end].to_string()));
-            }
+            // A CSS class in a view (`class="esa"`) counts as a grep counts it: a style named
+            // after a task is renamed after its screen (`spans-screen`).
+            strings.push((start, src[start..end].to_string()));
             blank(&mut m, start, end);
             i = end + 1;
         } else if b[i] == b'\'' {
@@ -323,7 +323,8 @@ fn read_code(src: &str) -> Code {
         blank(&mut m, p, j);
         from = j;
     }
-    let strings = strings.into_iter().filter(|(at, _)| !removed.iter().any(|&(a, z)| (a..z).contains(at))).map(|(_, s)| s).collect();
+    let line = |at: usize| 1 + b[..at].iter().filter(|&&c| c == b'\n').count();
+    let strings = strings.into_iter().filter(|(at, _)| !removed.iter().any(|&(a, z)| (a..z).contains(at))).map(|(at, s)| (line(at), s)).collect();
     Code { masked: m, strings }
 }
 
@@ -394,9 +395,20 @@ fn in_protocol_folder(file: &str) -> bool {
     file.starts_with("app/core/src/protocol/")
 }
 
-/// The registry of task names: `TaskKind`, its stored names (`as_str`) and labels. It names
-/// every variant and every name once, and counts among the files naming variants.
-const NAME_REGISTRY: &str = "app/core/src/model.rs";
+/// Literals outside the protocol folders that spell a task's name without being one: (file,
+/// literal, how many, why). Each must still be there (a stale entry fails the test), so the list
+/// says exactly what a grep's count holds besides the counted lines.
+const NOT_TASK_NAMES: [(&str, &str, usize, &str); 3] = [
+    ("app/core/src/import/lang.rs", "da", 1, "the ISO 639-1 code of Danish"),
+    ("app/core/src/import/appraise.rs", "mqm", 2, "the key of Appraise's span JSON (its name for any span list)"),
+    ("app/core/src/import/table.rs", "mqm", 1, "a column name the field's span files use"),
+];
+
+/// The interface catalogs: words people read in seven languages (`adequacy`, `ranking` as the
+/// English home page says them), never a name the code dispatches on.
+fn is_catalog(file: &str) -> bool {
+    file.starts_with("app/core/src/i18n/")
+}
 
 /// `unwrap_or(TaskKind::…)` and `unwrap_or_else(|| TaskKind::…)`: a task read from text that
 /// silently becomes a particular one.
@@ -536,8 +548,21 @@ fn names_task_variant(m: &[u8]) -> bool {
 /// stored in every export's task column, so a literal of them is a task name too.
 const QUESTION_NAMES: [&str; 2] = ["word-order-q1", "word-order-q2"];
 
+/// The short names a grep for task names also finds: the DA family (`da`, its bundle's and
+/// Appraise files' task), its kinds' words (`adequacy`, `fluency`, `source-based`).
+const SHORT_NAMES: [&str; 5] = ["da", "adequacy", "fluency", "source-based", "da-source-based"];
+
+fn is_task_name(s: &str) -> bool {
+    TASK_NAMES.contains(&s) || QUESTION_NAMES.contains(&s) || SHORT_NAMES.contains(&s)
+}
+
+/// (line, literal) of the task-name literals of the code.
+fn task_literal_lines(code: &Code) -> Vec<(usize, String)> {
+    code.strings.iter().filter(|(_, s)| is_task_name(s)).cloned().collect()
+}
+
 fn task_literals(code: &Code) -> usize {
-    code.strings.iter().filter(|s| TASK_NAMES.contains(&s.as_str()) || QUESTION_NAMES.contains(&s.as_str())).count()
+    task_literal_lines(code).len()
 }
 
 /// The four counts of the house, per file (only files with a non-zero count).
@@ -547,6 +572,10 @@ struct HouseCounts {
     catch_alls: BTreeMap<String, usize>,
     variant_files: BTreeSet<String>,
     literals: BTreeMap<String, usize>,
+    /// `file:line: "literal"` of every counted literal.
+    literal_lines: Vec<String>,
+    /// (file, literal) → how many the documented exceptions took.
+    excepted: BTreeMap<(String, String), usize>,
 }
 
 fn house_counts() -> HouseCounts {
@@ -564,8 +593,19 @@ fn house_counts() -> HouseCounts {
             if names_task_variant(m) {
                 c.variant_files.insert(file.clone());
             }
-            if file != NAME_REGISTRY {
-                add(&mut c.literals, task_literals(&code));
+            if !is_catalog(&file) {
+                let mut counted = 0;
+                for (line, lit) in task_literal_lines(&code) {
+                    let allowed = NOT_TASK_NAMES.iter().find(|(f, l, _, _)| *f == file && *l == lit).map_or(0, |e| e.2);
+                    let taken = c.excepted.entry((file.clone(), lit.clone())).or_default();
+                    if *taken < allowed {
+                        *taken += 1;
+                    } else {
+                        counted += 1;
+                        c.literal_lines.push(format!("        {file}:{line}: \"{lit}\""));
+                    }
+                }
+                add(&mut c.literals, counted);
             }
         }
     }
@@ -578,7 +618,7 @@ fn the_tree_speaks_of_a_protocol_never_of_a_particular_one() {
     let total = |m: &BTreeMap<String, usize>| m.values().sum::<usize>();
     let list = |m: &BTreeMap<String, usize>| m.iter().map(|(f, n)| format!("    {n:3} {f}")).collect::<Vec<_>>().join("\n");
     let report = format!(
-        "fallbacks to a particular task (`unwrap_or(TaskKind::…)`): {}\n{}\ncatch-all arms in `match`es over TaskKind: {}\n{}\nfiles outside the protocol folders naming a TaskKind variant: {}\n{}\ntask-name string literals outside the protocol folders: {}\n{}",
+        "fallbacks to a particular task (`unwrap_or(TaskKind::…)`): {}\n{}\ncatch-all arms in `match`es over TaskKind: {}\n{}\nfiles outside the protocol folders naming a TaskKind variant: {}\n{}\ntask-name string literals outside the protocol folders: {}\n{}\n{}",
         total(&c.fallbacks),
         list(&c.fallbacks),
         total(&c.catch_alls),
@@ -587,7 +627,13 @@ fn the_tree_speaks_of_a_protocol_never_of_a_particular_one() {
         c.variant_files.iter().map(|f| format!("        {f}")).collect::<Vec<_>>().join("\n"),
         total(&c.literals),
         list(&c.literals),
+        c.literal_lines.join("\n"),
     );
+    // Every documented exception is still used, as often as it says.
+    for (file, lit, n, why) in NOT_TASK_NAMES {
+        let used = c.excepted.get(&(file.to_string(), lit.to_string())).copied().unwrap_or(0);
+        assert_eq!(used, n, "{file}: \"{lit}\" ({why}) is excepted {n} times but found {used}: update NOT_TASK_NAMES");
+    }
     println!("{report}");
     assert!(
         total(&c.fallbacks) == 0 && total(&c.catch_alls) == 0 && c.variant_files.len() <= 5 && total(&c.literals) <= 10,
@@ -620,7 +666,9 @@ mod tests {
     );
     assert_eq!(task_fallbacks(&code.masked), 2);
     assert_eq!(task_catch_alls(&code.masked), 2, "{:?}", match_patterns(&code.masked));
-    assert_eq!(task_literals(&code), 3, "{:?}", code.strings);
+    // "esa", r#"mqm"#, "ranking" and the class "mqm" (a style named after a task counts).
+    assert_eq!(task_literals(&code), 4, "{:?}", code.strings);
+    assert_eq!(task_literal_lines(&code).iter().map(|(l, _)| *l).collect::<Vec<_>>(), [10, 10, 11, 12]);
     assert!(names_task_variant(&code.masked));
     assert!(!names_task_variant(&read_code("let t: TaskKind = TaskKind::parse(s)?;").masked));
     // Imported variants, and paths with spaces, name them too; `use model::TaskKind::{self}` does not.

@@ -100,7 +100,8 @@ mod tests {
         for (length, permutations) in [(50, 25), (20, 6), (30, 10)] {
             for wanted in [10, 40] {
                 let task = TaskKind::WordOrder;
-                let s = CampaignSettings { hit_length: length, woj_permutations: permutations, woj_same_reference_pairs: 0, judgments_wanted: wanted, ..CampaignSettings::for_task(task, "German", "English") };
+                let mut s = CampaignSettings { hit_length: length, judgments_wanted: wanted, ..CampaignSettings::for_task(task, "German", "English") };
+                (s.word_order.permutations, s.word_order.same_reference_pairs) = (permutations, 0);
                 let design = WordOrderDesign { length, permutations, same_reference_pairs_per_kind: 0, max_degree: 3 };
                 let Ok(hits) = build_word_order_hits(&candidates(2, 100), &design, JudgmentsWanted::PerSystem(wanted), 3) else { continue };
                 assert_same(task, &s, &s.implications(task, 2, 100), &of_item_hits(&s, task, 2, &hits));
@@ -110,10 +111,11 @@ mod tests {
         for (screens, blocks, outputs, degraded, repeated) in [(8, 3, 5, 5, 1), (4, 2, 3, 2, 0), (6, 1, 4, 1, 2)] {
             for wanted in [20, 100] {
                 let task = TaskKind::Ranking;
-                let s = CampaignSettings {
-                    hit_length: screens, rank_blocks_per_screen: blocks, rank_outputs: outputs, bad_refs: degraded, repeats: repeated, judgments_wanted: wanted,
+                let mut s = CampaignSettings {
+                    hit_length: screens, bad_refs: degraded, repeats: repeated, judgments_wanted: wanted,
                     ..CampaignSettings::for_task(task, "German", "English")
                 };
+                (s.ranking.blocks_per_screen, s.ranking.outputs) = (blocks, outputs);
                 let design = RankingDesign { screens, blocks_per_screen: blocks, outputs, degraded_blocks: degraded, repeated_screens: repeated, gold_blocks: 0 };
                 let Ok(hits) = build_ranking_hits(&candidates(6, 100), &design, &[], JudgmentsWanted::PerSystem(wanted), 3) else { continue };
                 assert_same(task, &s, &s.implications(task, 6, 100), &of_item_hits(&s, task, 6, &hits));
@@ -141,16 +143,17 @@ mod tests {
                             })
                         })
                         .collect();
-                    let s = CampaignSettings { hit_minutes: minutes, bad_refs: bad, repeats: rep, wanted_per: WantedPer::Segment, ..CampaignSettings::for_task(task, "German", "English") };
+                    let mut s = CampaignSettings { bad_refs: bad, repeats: rep, wanted_per: WantedPer::Segment, ..CampaignSettings::for_task(task, "German", "English") };
+                    s.documents.hit_minutes = minutes;
                     let design = DocumentDesign {
-                        seconds_per_hit: s.document_seconds_per_hit(),
-                        seconds_per_source_word: s.seconds_per_source_word,
+                        seconds_per_hit: s.documents.seconds_per_hit(),
+                        seconds_per_source_word: s.documents.seconds_per_source_word,
                         bad_ref_documents: bad,
                         repeat_documents: rep,
                         copies: 1,
                     };
                     let Ok(hits) = build_document_hits(&units, &design, 5) else { continue };
-                    let per_word = s.seconds_per_source_word;
+                    let per_word = s.documents.seconds_per_source_word;
                     let f = of_hits(&s, 3, &hits, |_| words as f64 * per_word);
                     assert_eq!(f.hits, hits.len());
                     let outputs: usize = units.iter().map(|u| u.segments.len()).sum();

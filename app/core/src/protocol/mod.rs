@@ -330,6 +330,42 @@ impl Practice {
     }
 }
 
+impl TaskKind {
+    /// The task's stored name (`campaigns.task`, the files' task column): its protocol's.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            TaskKind::DaAdequacy => da::ADEQUACY_NAME,
+            TaskKind::DaFluency => da::FLUENCY_NAME,
+            TaskKind::DaSourceBased => da::SOURCE_BASED_NAME,
+            TaskKind::WordOrder => word_order::NAME,
+            TaskKind::Ranking => ranking::NAME,
+            TaskKind::Esa => esa::NAME,
+            TaskKind::Mqm => mqm::NAME,
+            TaskKind::Pairwise => pairwise::NAME,
+        }
+    }
+}
+
+/// What a task is called on pages: campaign tasks, and the analysis tasks of the two word-order
+/// questions (see `analysis::db`).
+pub fn task_label(task: &str) -> &'static str {
+    match task {
+        word_order::WORD_ORDER_Q1 => "Word order, Q1: grasping the meaning",
+        word_order::WORD_ORDER_Q2 => "Word order, Q2: the order's own effect",
+        name => match TaskKind::parse(name) {
+            Some(TaskKind::DaAdequacy) => "DA adequacy",
+            Some(TaskKind::DaFluency) => "DA fluency",
+            Some(TaskKind::DaSourceBased) => "DA source-based",
+            Some(TaskKind::WordOrder) => "Word order",
+            Some(TaskKind::Ranking) => "Relative ranking",
+            Some(TaskKind::Esa) => "Error span annotation (ESA)",
+            Some(TaskKind::Mqm) => "MQM (error categories)",
+            Some(TaskKind::Pairwise) => "Pairwise preference",
+            None => "Unknown task",
+        },
+    }
+}
+
 /// The protocol of a campaign task: the one registry.
 pub fn for_task(task: TaskKind) -> &'static dyn Protocol {
     match task {

@@ -76,7 +76,7 @@ fn every_task_has_a_protocol_whose_questions_name_analysis_tasks() {
         assert_eq!(p.layout(), Layout::Single);
     }
     let wo: Vec<_> = for_task(TaskKind::WordOrder).questions().iter().map(|q| q.task_name(TaskKind::WordOrder)).collect();
-    assert_eq!(wo, [crate::model::WORD_ORDER_Q1, crate::model::WORD_ORDER_Q2]);
+    assert_eq!(wo, [crate::protocol::word_order::WORD_ORDER_Q1, crate::protocol::word_order::WORD_ORDER_Q2]);
     assert_eq!(for_task(TaskKind::DaFluency).questions()[0].task_name(TaskKind::DaFluency), "da-fluency");
     // Each question carries its agreement scale: κ over the five boxes on both word-order
     // questions, whatever their analysis tasks are called; DA's correlation.

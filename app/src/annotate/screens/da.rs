@@ -30,7 +30,7 @@ pub fn DaItem(info: StoredValue<WorkState>, item: ItemView, busy: RwSignal<bool>
     };
     view! {
         <div
-            class="da"
+            class="da-screen"
             on:keydown=move |e: ev::KeyboardEvent| {
                 if e.key() == "Enter" {
                     e.prevent_default();

@@ -73,7 +73,7 @@ pub fn PairwiseItem(info: StoredValue<WorkState>, item: ItemView, busy: RwSignal
     // Roving focus: the chosen radio (or the first) is the one Tab reaches.
     let tab_of = move |k: usize| if chosen.get().unwrap_or(0) == k { "0" } else { "-1" };
     view! {
-        <div class="pairwise" id="pair-screen" on:keydown=on_key>
+        <div class="pairwise-screen" id="pair-screen" on:keydown=on_key>
             <p class="statement" id="statement">{w.statement.clone()}</p>
             <p class="text-label">{w.label_source.clone()}</p>
             <p class="context source" lang=source_lang dir=source_dir>{item.context.clone().unwrap_or_default()}</p>

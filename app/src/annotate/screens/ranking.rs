@@ -58,7 +58,7 @@ pub fn RankingScreen(info: StoredValue<WorkState>, items: Vec<ItemView>, busy: R
     let block_count = blocks.len();
     view! {
         <div
-            class="ranking"
+            class="ranking-screen"
             id="rank-screen"
             on:keydown=move |e: ev::KeyboardEvent| {
                 if e.key() == "Enter" {

@@ -464,7 +464,7 @@ pub fn EsaItem(info: StoredValue<WorkState>, item: ItemView, busy: RwSignal<bool
 
     view! {
         <div
-            class="esa"
+            class="spans-screen"
             on:keydown=move |e: ev::KeyboardEvent| {
                 if (e.ctrl_key() || e.meta_key()) && e.key().eq_ignore_ascii_case("z") {
                     e.prevent_default();

@@ -72,13 +72,13 @@ pub(super) fn check_draft(draft: &CampaignDraft) -> AppResult<TaskKind> {
         (s.repeats, "repeats"),
         (s.refs, "references"),
         (s.sets, "sets"),
-        (s.woj_permutations, "permuted references"),
-        (s.woj_same_reference_pairs, "same-reference pairs"),
-        (s.woj_max_degree, "the highest permutation degree"),
-        (s.rank_blocks_per_screen, "segments per screen"),
-        (s.rank_outputs, "outputs ranked together"),
-        (s.rank_gold_blocks, "gold blocks"),
-        (s.rank_gold_min_pairs, "gold pairs for a verdict"),
+        (s.word_order.permutations, "permuted references"),
+        (s.word_order.same_reference_pairs, "same-reference pairs"),
+        (s.word_order.max_degree, "the highest permutation degree"),
+        (s.ranking.blocks_per_screen, "segments per screen"),
+        (s.ranking.outputs, "outputs ranked together"),
+        (s.ranking.gold_blocks, "gold blocks"),
+        (s.ranking.gold_min_pairs, "gold pairs for a verdict"),
     ] {
         if count > MAX_HIT_LENGTH {
             return Err(problem(format!("{what} per HIT are at most {MAX_HIT_LENGTH}")));
@@ -87,13 +87,13 @@ pub(super) fn check_draft(draft: &CampaignDraft) -> AppResult<TaskKind> {
     if protocol::for_task(task).hit_plan() == HitPlan::Blocks && s.items_per_hit(task) > MAX_HIT_LENGTH {
         return Err(problem(format!(
             "a ranking HIT of {} screens × {} segments × {} outputs has more than {MAX_HIT_LENGTH} items",
-            s.hit_length, s.rank_blocks_per_screen, s.rank_outputs
+            s.hit_length, s.ranking.blocks_per_screen, s.ranking.outputs
         )));
     }
-    if !(0.0..=1.0).contains(&s.rank_gold_threshold) {
-        return Err(problem(format!("the gold agreement to pass is between 0 and 1, not {}", s.rank_gold_threshold)));
+    if !(0.0..=1.0).contains(&s.ranking.gold_threshold) {
+        return Err(problem(format!("the gold agreement to pass is between 0 and 1, not {}", s.ranking.gold_threshold)));
     }
-    if protocol::for_task(task).hit_plan() != HitPlan::Blocks && s.rank_gold_blocks > 0 {
+    if protocol::for_task(task).hit_plan() != HitPlan::Blocks && s.ranking.gold_blocks > 0 {
         return Err(problem("gold blocks are for relative ranking campaigns"));
     }
     if s.judgments_wanted > MAX_JUDGMENTS_WANTED {
@@ -108,8 +108,8 @@ pub(super) fn check_draft(draft: &CampaignDraft) -> AppResult<TaskKind> {
     if s.payment_per_hit < 0.0 || !s.payment_per_hit.is_finite() {
         return Err(problem("the payment per HIT cannot be negative"));
     }
-    if !matches!(s.woj_scale.as_str(), "boxes" | "sliders") {
-        return Err(problem(format!("the word-order scale must be \"boxes\" or \"sliders\", not {:?}", s.woj_scale)));
+    if !matches!(s.word_order.scale.as_str(), "boxes" | "sliders") {
+        return Err(problem(format!("the word-order scale must be \"boxes\" or \"sliders\", not {:?}", s.word_order.scale)));
     }
     if s.payment_currency.len() != 3 || !s.payment_currency.bytes().all(|b| b.is_ascii_uppercase()) {
         return Err(problem(format!(
@@ -142,14 +142,14 @@ pub(super) fn check_draft(draft: &CampaignDraft) -> AppResult<TaskKind> {
         }
     }
     if task.marks_spans() {
-        if !(s.hit_minutes.is_finite() && (1.0..=600.0).contains(&s.hit_minutes)) {
-            return Err(problem(format!("a HIT's expected time is 1 to 600 minutes, not {}", s.hit_minutes)));
+        if !(s.documents.hit_minutes.is_finite() && (1.0..=600.0).contains(&s.documents.hit_minutes)) {
+            return Err(problem(format!("a HIT's expected time is 1 to 600 minutes, not {}", s.documents.hit_minutes)));
         }
-        if s.hit_words > 100_000 {
-            return Err(problem(format!("a HIT holds at most 100000 source words, not {}", s.hit_words)));
+        if s.documents.hit_words > 100_000 {
+            return Err(problem(format!("a HIT holds at most 100000 source words, not {}", s.documents.hit_words)));
         }
-        if !(s.seconds_per_source_word.is_finite() && s.seconds_per_source_word > 0.0 && s.seconds_per_source_word <= 60.0) {
-            return Err(problem(format!("the seconds per source word are more than 0 and at most 60, not {}", s.seconds_per_source_word)));
+        if !(s.documents.seconds_per_source_word.is_finite() && s.documents.seconds_per_source_word > 0.0 && s.documents.seconds_per_source_word <= 60.0) {
+            return Err(problem(format!("the seconds per source word are more than 0 and at most 60, not {}", s.documents.seconds_per_source_word)));
         }
         if s.judgments_wanted == 0 || s.judgments_wanted > 100 {
             return Err(problem("every document is judged 1 to 100 times"));

@@ -256,7 +256,7 @@ pub(super) async fn load_material(db: &Db, spec: &Spec<'_>) -> AppResult<(Materi
             .await
             .context(READING)?;
             m.outputs.extend(rows.into_iter().filter(|(_, text)| !text.trim().is_empty()).map(|(segment, text)| ((system, segment), text)));
-            if spec.task.marks_spans() && spec.settings.show_prefilled {
+            if spec.task.marks_spans() && spec.settings.documents.show_prefilled {
                 let rows: Vec<(i64, String)> = sqlx::query_as(
                     "SELECT o.segment_id, o.spans FROM system_outputs o JOIN segments s ON s.id = o.segment_id \
                      WHERE s.test_set_id = $1 AND o.system_id = $2 AND o.spans IS NOT NULL",
@@ -359,19 +359,19 @@ pub(super) fn wanted(settings: &CampaignSettings) -> JudgmentsWanted {
 pub(super) fn ranking_design(s: &CampaignSettings) -> hit::RankingDesign {
     hit::RankingDesign {
         screens: s.hit_length,
-        blocks_per_screen: s.rank_blocks_per_screen,
-        outputs: s.rank_outputs,
+        blocks_per_screen: s.ranking.blocks_per_screen,
+        outputs: s.ranking.outputs,
         degraded_blocks: s.bad_refs,
         repeated_screens: s.repeats,
-        gold_blocks: s.rank_gold_blocks,
+        gold_blocks: s.ranking.gold_blocks,
     }
 }
 
 /// An ESA campaign's HIT design, from its settings.
 pub(super) fn document_design(s: &CampaignSettings) -> hit::DocumentDesign {
     hit::DocumentDesign {
-        seconds_per_hit: s.document_seconds_per_hit(),
-        seconds_per_source_word: s.seconds_per_source_word,
+        seconds_per_hit: s.documents.seconds_per_hit(),
+        seconds_per_source_word: s.documents.seconds_per_source_word,
         bad_ref_documents: s.bad_refs,
         repeat_documents: s.repeats,
         copies: s.judgments_wanted,
@@ -417,7 +417,7 @@ pub(super) fn document_units(m: &Material, practice: &[PlannedPractice]) -> Vec<
 /// A ranking campaign's gold orders (when it asks for gold blocks): the gold imported for its
 /// test set, with the campaign's systems only, named as the candidates are.
 pub(super) async fn gold_orders(db: &Db, spec: &Spec<'_>, m: &Material) -> AppResult<Vec<hit::GoldBlock>> {
-    if protocol::for_task(spec.task).hit_plan() != HitPlan::Blocks || spec.settings.rank_gold_blocks == 0 {
+    if protocol::for_task(spec.task).hit_plan() != HitPlan::Blocks || spec.settings.ranking.gold_blocks == 0 {
         return Ok(Vec::new());
     }
     let test_set = spec.groups[0].test_set_id;
@@ -432,7 +432,7 @@ pub(super) async fn gold_orders(db: &Db, spec: &Spec<'_>, m: &Material) -> AppRe
     if rows.is_empty() {
         return Err(problem(format!(
             "the design asks for {} gold blocks per HIT, but no gold order was imported for the test set (POST /api/v1/test-sets/{test_set}/gold)",
-            spec.settings.rank_gold_blocks
+            spec.settings.ranking.gold_blocks
         )));
     }
     let mut out: Vec<hit::GoldBlock> = Vec::new();
@@ -457,9 +457,9 @@ pub(super) fn build(spec: &Spec<'_>, cands: &[Candidate], gold: &[hit::GoldBlock
             cands,
             &WordOrderDesign {
                 length: s.hit_length,
-                permutations: s.woj_permutations,
-                same_reference_pairs_per_kind: s.woj_same_reference_pairs,
-                max_degree: s.woj_max_degree,
+                permutations: s.word_order.permutations,
+                same_reference_pairs_per_kind: s.word_order.same_reference_pairs,
+                max_degree: s.word_order.max_degree,
             },
             wanted(s),
             spec.seed,
@@ -662,7 +662,7 @@ pub(super) fn practice(spec: &Spec<'_>, m: &Material) -> AppResult<Vec<PlannedPr
 /// the analysis's ([`crate::analysis::QcSettings`]), with the gold check's for ranking.
 pub(super) fn evidence_of(spec: &Spec<'_>, hits: &[Hit]) -> EvidencePlan {
     let s = spec.settings;
-    let gold_min = if protocol::for_task(spec.task).hit_plan() == HitPlan::Blocks && s.rank_gold_blocks > 0 { s.rank_gold_min_pairs } else { 0 };
+    let gold_min = if protocol::for_task(spec.task).hit_plan() == HitPlan::Blocks && s.ranking.gold_blocks > 0 { s.ranking.gold_min_pairs } else { 0 };
     hit::evidence::plan(hits, assay_core::analysis::QcSettings::default().min_pairs, gold_min)
 }
 
@@ -715,7 +715,7 @@ pub(super) async fn plan(db: &Db, spec: &Spec<'_>) -> AppResult<Planned> {
         // A segment's expected time is its source words × seconds per word, as the builder
         // fills a HIT (copies count as often as they are shown).
         let words: HashMap<&str, usize> = units.iter().flat_map(|u| u.segments.iter().map(|s| (s.segment.as_str(), s.source_words.max(1)))).collect();
-        let per_word = spec.settings.seconds_per_source_word;
+        let per_word = spec.settings.documents.seconds_per_source_word;
         let figures = hit::figures::of_hits(spec.settings, spec.systems.len(), &hits, |i| words.get(i.segment.as_str()).copied().unwrap_or(1) as f64 * per_word);
         return Ok(Planned { hits: materialize(spec, &m, hits)?, references: reference_name, practice, evidence, figures });
     }

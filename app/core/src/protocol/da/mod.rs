@@ -8,6 +8,14 @@ use crate::i18n::Text;
 use crate::model::ItemType;
 use crate::report::Scale;
 
+/// The stored names of the three DA tasks (`TaskKind::as_str`, `campaigns.task`).
+pub const ADEQUACY_NAME: &str = "da-adequacy";
+pub const FLUENCY_NAME: &str = "da-fluency";
+pub const SOURCE_BASED_NAME: &str = "da-source";
+/// The family's short name: its browser bundle (`assay-da`) and the task an Appraise DA file,
+/// which carries none, is analysed as (`assay analyze --task`).
+pub const FAMILY: &str = "da";
+
 /// Direct assessment, with what its screen shows beside the output.
 pub struct DirectAssessment {
     /// Adequacy: the reference; fluency: nothing; source-based: the source.

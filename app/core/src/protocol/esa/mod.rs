@@ -22,7 +22,13 @@ use crate::i18n::Text;
 use crate::model::ItemType;
 use crate::report::Scale;
 
+mod settings;
+pub use settings::{DocumentContext, DocumentSettings};
+
 pub struct ErrorSpans;
+
+/// The task's stored name (`TaskKind::as_str`).
+pub const NAME: &str = "esa";
 
 /// The most spans one answer may hold (more is not an annotation but noise, and bounds what a
 /// request may make the server check).

@@ -636,6 +636,9 @@ mod tests {
 /// copy should get a lower, more negative score than its original).
 pub struct Mqm;
 
+/// The task's stored name (`TaskKind::as_str`).
+pub const NAME: &str = "mqm";
+
 const QUESTIONS: &[super::Question] = &[super::Question { analysis_task: None, read: |a| a.score, scale: crate::report::Scale::Continuous, range: super::RawRange::Percent }];
 
 impl super::Protocol for Mqm {

@@ -26,6 +26,11 @@ pub mod campaign;
 pub mod files;
 #[cfg(feature = "engine")]
 pub mod qc;
+mod settings;
+pub use settings::PairwiseSettings;
+
+/// The task's stored name (`TaskKind::as_str`).
+pub const NAME: &str = "pairwise";
 
 use serde::{Deserialize, Serialize};
 

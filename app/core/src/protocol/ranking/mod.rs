@@ -18,7 +18,13 @@ use super::{Answer, AnswerRules, Beside, Degrader, Detail, HitPlan, InvalidAnswe
 use crate::model::ItemType;
 use crate::report::Scale;
 
+mod settings;
+pub use settings::RankingSettings;
+
 pub struct Ranking;
+
+/// The task's stored name (`TaskKind::as_str`).
+pub const NAME: &str = "ranking";
 
 /// Outputs per block by default (WMT 2012: five).
 pub const DEFAULT_OUTPUTS: usize = 5;

@@ -6,10 +6,20 @@
 use super::{Answer, AnswerRules, Beside, Degrader, HitPlan, InvalidAnswer, Layout, Practice, PracticeRule, Protocol, Question, RawRange, Scheme};
 use super::{ANY, Catalog, Feedback, WOJ_HIGH, WOJ_LOW};
 use crate::i18n::Text;
-use crate::model::{ItemType, WORD_ORDER_Q1, WORD_ORDER_Q2};
+use crate::model::ItemType;
 use crate::report::Scale;
 
+mod settings;
+pub use settings::WordOrderSettings;
+
 pub struct WordOrder;
+
+/// The task's stored name (`TaskKind::as_str`).
+pub const NAME: &str = "word-order";
+/// The analysis task of a word-order judgment's first question (grasping the meaning).
+pub const WORD_ORDER_Q1: &str = "word-order-q1";
+/// The analysis task of a word-order judgment's second question (the order's own effect).
+pub const WORD_ORDER_Q2: &str = "word-order-q2";
 
 /// The five boxes: box 1–5 ↔ value 0, .25, .5, .75, 1 (best = 1).
 pub const BOX_VALUES: [f64; 5] = [0.0, 0.25, 0.5, 0.75, 1.0];
