@@ -8,6 +8,10 @@
 //! given or held (`assignments.code_held`). A held code is released when the organizer
 //! approves the worker, or when a later HIT of the same worker makes the pooled verdict a pass.
 //!
+//! The test is the protocol's ([`assay_core::protocol::Protocol::worker_test`]): the
+//! pipeline's paired test on scores, or the sign test on choices between a degraded copy and
+//! its original shown side by side.
+//!
 //! Only that worker's judgments are read (by `assignments.worker_id`, indexed), so the cost
 //! does not grow with the campaign: see `benches/gate.rs`.
 
@@ -18,6 +22,7 @@ use crate::campaign::{CampaignSettings, GateMode, GateUnsure, QualityGate};
 use crate::db::now_ms;
 use crate::error::{AppError, AppResult, StorageContext};
 use crate::model::{AssignmentStatus, TaskKind};
+use assay_core::protocol::WorkerTest;
 use sqlx::AnyConnection;
 
 /// What the gate decided for a finished HIT.
@@ -153,11 +158,17 @@ pub async fn finish_hit(conn: &mut AnyConnection, secret: &[u8], assignment_id: 
     .await
     .with_context(context)?;
     let FinishedHit { public_id, worker_id, campaign_id, task, settings, gate: mode, gate_unsure: unsure } = row;
-    let settings = CampaignSettings::read(&settings, TaskKind::of_campaign(campaign_id, &task)?, "", "");
+    let task = TaskKind::of_campaign(campaign_id, &task)?;
+    let settings = CampaignSettings::read(&settings, task, "", "");
     let gate = QualityGate::parse(&mode, &unsure).ok_or_else(|| AppError::internal(format!("campaign {campaign_id} has an unknown gate {mode:?}/{unsure:?}")))?;
 
-    let set = crate::analysis::db::load_worker(conn, campaign_id, worker_id).await?;
-    let (reliability, hits) = reliability_of(&set, &qc_settings(&settings));
+    let (reliability, hits) = match assay_core::protocol::for_task(task).worker_test() {
+        WorkerTest::ScorePairs => {
+            let set = crate::analysis::db::load_worker(conn, campaign_id, worker_id).await?;
+            reliability_of(&set, &qc_settings(&settings))
+        }
+        WorkerTest::CopyPreferences => crate::analysis::pairwise::worker_check(conn, campaign_id, worker_id).await?,
+    };
     let given = gives_code(gate, reliability.verdict);
     let code = given.then(|| completion_code(secret, &public_id));
     let compute_us = started.elapsed().as_micros() as i64;

@@ -683,6 +683,10 @@ impl super::Protocol for Mqm {
         "mqm"
     }
 
+    fn worker_test(&self) -> super::WorkerTest {
+        super::WorkerTest::ScorePairs
+    }
+
 
     /// Its wording is not translated yet.
     fn designer(&self) -> super::designer::DesignerFields {

@@ -233,6 +233,11 @@ impl Protocol for PairwisePreference {
         "pw"
     }
 
+    /// The sign test on its copy pairs: the degraded side preferred no more often than chance.
+    fn worker_test(&self) -> super::WorkerTest {
+        super::WorkerTest::CopyPreferences
+    }
+
     fn catalog(&self) -> Catalog {
         use crate::i18n::Text;
         Catalog { home_task: Text::HomeTaskPairwise, wording: (Some(Text::StatementPairwise), Text::InstructionsPairwise), anchors: (Text::AnchorLow, Text::AnchorHigh) }
