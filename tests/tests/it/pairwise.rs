@@ -176,7 +176,11 @@ both_backends! {
         let page_rows = p["rows"].as_array().unwrap();
         assert_eq!(page_rows.iter().map(|r| r["system"].as_str().unwrap()).collect::<Vec<_>>(), rows.iter().map(|r| r[0]).collect::<Vec<_>>(), "{p}");
         let alpha = page_rows.iter().find(|r| r["system"] == "Alpha").unwrap();
-        assert!(alpha["rating"].is_null() && alpha["no_rating"].as_str().is_some_and(|w| w.contains("no finite rating")), "{alpha}");
+        // The core's line as it is: no rating, and why (put into words on the page).
+        assert!(alpha["rating"].is_null() && alpha["no_rating"] == "never-loses", "{alpha}");
+        let page = org.get(&format!("/campaigns/{id}/results")).await;
+        assert_eq!(page.status, 200);
+        assert!(page.body.contains("never lost nor tied: no finite rating"), "the reason in words on the page");
         let svg = p["heatmap_svg"].as_str().unwrap();
         assert!(svg.contains("win-rate") && svg.contains("<desc>") && svg.matches("<rect class=\"cell\"").count() == 16, "{svg}");
         let files: Vec<&str> = view["export_files"].as_array().unwrap().iter().map(|f| f.as_str().unwrap()).collect();

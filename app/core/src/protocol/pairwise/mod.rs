@@ -26,6 +26,7 @@ pub mod campaign;
 pub mod files;
 #[cfg(feature = "engine")]
 pub mod qc;
+pub mod rating;
 
 use serde::{Deserialize, Serialize};
 
