@@ -17,6 +17,10 @@
 //! between stands. A finished HIT with its code held and no verdict (the server stopped between
 //! the steps) is decided at the next look at it ([`undecided`], [`decide`]).
 //!
+//! The test is the protocol's ([`assay_core::protocol::Protocol::worker_test`]): the
+//! pipeline's paired test on scores, or the sign test on choices between a degraded copy and
+//! its original shown side by side.
+//!
 //! Only that worker's judgments are read (by `assignments.worker_id`, indexed), so the cost
 //! does not grow with the campaign: see `benches/gate.rs`.
 
@@ -27,6 +31,7 @@ use crate::campaign::{CampaignSettings, GateMode, GateUnsure, QualityGate};
 use crate::db::{Db, now_ms};
 use crate::error::{AppError, AppResult, StorageContext};
 use crate::model::{AssignmentStatus, TaskKind};
+use assay_core::protocol::WorkerTest;
 use sqlx::AnyConnection;
 
 /// What the gate decided for a finished HIT.
@@ -205,14 +210,20 @@ async fn finished_hit(conn: &mut AnyConnection, assignment_id: i64) -> AppResult
 async fn compute(conn: &mut AnyConnection, assignment_id: i64, hit: FinishedHit) -> AppResult<Reading> {
     let started = std::time::Instant::now();
     let FinishedHit { worker_id, campaign_id, .. } = hit;
-    let settings = CampaignSettings::read(&hit.settings, TaskKind::of_campaign(campaign_id, &hit.task)?, "", "");
+    let task = TaskKind::of_campaign(campaign_id, &hit.task)?;
+    let settings = CampaignSettings::read(&hit.settings, task, "", "");
     let gate = QualityGate::parse(&hit.gate, &hit.gate_unsure)
         .ok_or_else(|| AppError::internal(format!("campaign {campaign_id} has an unknown gate {:?}/{:?}", hit.gate, hit.gate_unsure)))?;
     // Read before the judgments: a judgment added in between makes the version older than
     // what was read, so the write recomputes (never the other way round).
     let version = judgments_version(conn, campaign_id, worker_id).await?;
-    let set = crate::analysis::db::load_worker(conn, campaign_id, worker_id).await?;
-    let (reliability, hits) = reliability_of(&set, &qc_settings(&settings));
+    let (reliability, hits) = match assay_core::protocol::for_task(task).worker_test() {
+        WorkerTest::ScorePairs => {
+            let set = crate::analysis::db::load_worker(conn, campaign_id, worker_id).await?;
+            reliability_of(&set, &qc_settings(&settings))
+        }
+        WorkerTest::CopyPreferences => crate::analysis::pairwise::worker_check(conn, campaign_id, worker_id).await?,
+    };
     let given = gives_code(gate, reliability.verdict);
     let compute_us = started.elapsed().as_micros() as i64;
     Ok(Reading { assignment_id, hit, version, reliability, hits, given, compute_us })

@@ -282,23 +282,7 @@ pub fn pairwise_view(p: &assay_core::protocol::pairwise::campaign::CampaignPrefe
     match &p.ratings {
         Err(why) => v.note = Some(format!("No ratings: {why}.")),
         Ok(r) => {
-            v.rows = r
-                .systems
-                .iter()
-                .map(|s| super::PairwiseRow {
-                    system: s.system.clone(),
-                    rating: s.rating,
-                    ci_low: s.ci_low,
-                    ci_high: s.ci_high,
-                    rank_low: s.rank_low,
-                    rank_high: s.rank_high,
-                    wins: s.wins,
-                    losses: s.losses,
-                    ties: s.ties,
-                    n: s.n,
-                    no_rating: s.no_rating.map(|x| x.describe().to_string()),
-                })
-                .collect();
+            v.rows = r.systems.clone();
             let names: Vec<&str> = r.names.iter().map(String::as_str).collect();
             let order: Vec<usize> = r.systems.iter().filter_map(|s| r.names.iter().position(|n| *n == s.system)).collect();
             v.heatmap_svg = plots::win_rate_heatmap(&names, &r.win_rate, &order);

@@ -125,8 +125,9 @@ pub struct ResultsView {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct PairwiseView {
     pub lang_pair: String,
-    /// One row per system, highest first.
-    pub rows: Vec<PairwiseRow>,
+    /// One row per system, highest first: the core's line as it is (a rating missing for a
+    /// reason the page puts into words).
+    pub rows: Vec<assay_core::protocol::pairwise::rating::Rated>,
     pub heatmap_svg: String,
     /// Why there are no ratings (in words), when there are none.
     pub note: Option<String>,
@@ -135,23 +136,6 @@ pub struct PairwiseView {
     /// Workers the paired test fails (left out), and all workers.
     pub workers_failing: usize,
     pub workers: usize,
-}
-
-/// One system's row of the ratings table.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct PairwiseRow {
-    pub system: String,
-    pub rating: Option<f64>,
-    pub ci_low: Option<f64>,
-    pub ci_high: Option<f64>,
-    pub rank_low: usize,
-    pub rank_high: usize,
-    pub wins: u64,
-    pub losses: u64,
-    pub ties: u64,
-    pub n: u64,
-    /// Why it has no finite rating, in words.
-    pub no_rating: Option<String>,
 }
 
 /// An ESA campaign's results: the WMT 2024 ranking (mean of per-domain means, per-domain

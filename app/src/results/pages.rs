@@ -515,7 +515,7 @@ fn Pairwise(p: super::PairwiseView) -> impl IntoView {
                         {p.rows.clone().into_iter().map(|r| view! {
                             <tr class="pairwise-row" data-system=r.system.clone()>
                                 <th scope="row">{r.system.clone()}</th>
-                                <td class="num rating" data-label="Rating">{match &r.no_rating { Some(why) => why.clone(), None => num(r.rating) }}</td>
+                                <td class="num rating" data-label="Rating">{match r.no_rating { Some(why) => why.describe().to_string(), None => num(r.rating) }}</td>
                                 <td class="num" data-label="95% interval">{if r.ci_low.is_some() { format!("{} – {}", num(r.ci_low), num(r.ci_high)) } else { "–".to_string() }}</td>
                                 <td class="num" data-label="Rank range">{if r.rank_low == r.rank_high { r.rank_low.to_string() } else { format!("{}–{}", r.rank_low, r.rank_high) }}</td>
                                 <td class="num" data-label="Wins">{r.wins}</td><td class="num" data-label="Losses">{r.losses}</td>

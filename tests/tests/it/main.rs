@@ -25,6 +25,7 @@ mod ranking;
 mod ranking_gold;
 mod results;
 mod security;
+mod setup;
 mod studies;
 mod upgrade;
 mod word_order;

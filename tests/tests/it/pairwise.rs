@@ -5,10 +5,11 @@
 //! out a worker who fails the paired test on degraded copies and rates the systems by
 //! Bradley–Terry; the export serves `pairwise-en-de.csv`.
 
-use assay_tests::fixtures::*;
 use assay_tests::*;
 use serde_json::{Value, json};
 use std::collections::BTreeMap;
+
+use crate::setup::{Design, Launched};
 
 const SYSTEMS: [&str; 4] = ["Alpha", "Beta", "Gamma", "Delta"];
 
@@ -49,43 +50,62 @@ fn careful(f: &(String, String, String, String, Option<String>)) -> f64 {
 
 /// Uploads a 4-system test set and launches a pairwise campaign through the designer's server
 /// functions: HITs of 16 pairs (5 with a degraded copy, 1 repeated), each system in at least 10
-/// real pairs, one worker per HIT. Returns the organizer, the campaign and the crowd link.
+/// real pairs, one worker per HIT, the quality gate off. Returns the organizer, the campaign and
+/// the crowd link.
 async fn launch(server: &TestServer) -> (Browser, i64, String) {
-    let org = server.browser();
-    assert_eq!(org.login(ORGANIZER).await.status, 200);
-    let dir = tempfile::tempdir().unwrap();
-    write_wmt(dir.path(), "en-de", 30, &SYSTEMS);
-    let set = upload_test_set(&org, dir.path(), "pairwise-set").await.unwrap();
-    let systems: Vec<i64> = set["systems"].as_array().unwrap().iter().filter_map(|s| s["id"].as_i64()).collect();
-    let draft = json!({
-        "name": "Pairwise en-de",
-        "task": "pairwise",
-        "test_set_id": set["id"],
-        "systems": systems,
-        "benchmark_systems": [],
-        "seed": 9,
-        "settings": {
+    launch_gated(server, json!({ "mode": "off", "unsure": "give" })).await
+}
+
+/// [`launch`] with the quality gate at submission set to `gate`.
+async fn launch_gated(server: &TestServer, gate: Value) -> (Browser, i64, String) {
+    let settings = json!({
         "hit_length": 16, "bad_refs": 5, "repeats": 1, "refs": 0, "sets": 1,
         "judgments_wanted": 10, "redundancy": 1, "target_language": "German", "rank_show_reference": true
-        }
     });
-    let created = org.call_json("create_campaign", json!({ "draft": draft })).await;
-    assert_eq!(created.status, 200, "{}", created.body);
-    let id: i64 = created.body.trim().parse().unwrap();
-    let launched = org.call("launch_campaign", &[("campaign_id", &id.to_string())]).await;
-    assert_eq!(launched.status, 200, "{}", launched.body);
-    let summary = launched.json();
+    let design = Design { name: "Pairwise en-de", task: "pairwise", set: "pairwise-set", segments: 30, systems: &SYSTEMS, seed: 9, settings, gate: Some(gate) };
+    let Launched { org, id, link, summary } = crate::setup::launch(server, design).await;
     // 4 systems × 10 appearances: at least 20 real pairs, 10 per HIT of 16.
     let hits = summary["hits"].as_i64().unwrap();
     assert!(hits >= 2, "{summary}");
     assert_eq!(summary["items"].as_i64(), Some(16 * hits), "{summary}");
     assert_eq!(summary["per_type"]["BAD_REF"].as_i64(), Some(5 * hits), "{summary}");
     assert_eq!(summary["per_type"]["REPEAT"].as_i64(), Some(hits), "{summary}");
-    let progress = org.call("campaign_progress", &[("campaign_id", &id.to_string())]).await.json();
-    let link = progress["crowd_link"].as_str().unwrap();
-    let link = format!("/{}", link.split_once("://").unwrap().1.split_once('/').unwrap().1);
-
     (org, id, link)
+}
+
+/// Answers every pair of `assignment` through the real answer path, as a careful worker
+/// (`careful`: the better system, the original against its copy) or one who always clicks the
+/// left side; the careful worker's first pair also tries two refused answers. Every item the
+/// browser receives looks alike. Returns how many were answered and the last step.
+async fn answer_hit(b: &Browser, a: &str, facts: &Facts, careful_worker: bool) -> (usize, Value) {
+    let mut step = b.call("start_work", &[("assignment", a)]).await;
+    assert_eq!(step.status, 200, "{}", step.body);
+    let mut answered = 0;
+    while step.json()["completion"].is_null() {
+        let item = step.json()["item"].clone();
+        // Every item looks alike: two texts, the source and the reference.
+        let mut keys: Vec<&str> = item.as_object().unwrap().keys().map(String::as_str).collect();
+        keys.sort();
+        assert_eq!(keys, ["candidate", "context", "position", "reference", "right"], "{item}");
+        let p = item["position"].as_i64().unwrap();
+        if careful_worker && p == 0 {
+            // Refused, nothing stored: a DA score, two scores.
+            for bad in [[("score", "50")], [("score2", "1")]] {
+                let mut args = vec![("assignment", a), ("position", "0"), ("time_on_screen_ms", "900"), ("key", "bad")];
+                args.extend(bad);
+                let r = b.call("submit_judgment", &args).await;
+                assert_eq!(r.status, 400, "{}", r.body);
+            }
+        }
+        let score = if careful_worker { careful(&facts[&p]) } else { 1.0 };
+        let r = b
+            .call("submit_judgment", &[("assignment", a), ("position", &p.to_string()), ("score", &score.to_string()), ("time_on_screen_ms", "4000"), ("key", &format!("k{p}"))])
+            .await;
+        assert_eq!(r.status, 200, "{}", r.body);
+        answered += 1;
+        step = r;
+    }
+    (answered, step.json())
 }
 
 both_backends! {
@@ -96,33 +116,8 @@ both_backends! {
             let (b, a) = arrive_as(&server, &link, name).await;
             let facts = pair_facts(&org, &a).await;
             assert!(facts.values().all(|f| !f.2.is_empty() && (f.3 == "a" || f.3 == "b")), "every item is a pair: {facts:?}");
-            let mut step = b.call("start_work", &[("assignment", &a)]).await;
-            assert_eq!(step.status, 200, "{}", step.body);
-            let mut answered = 0;
-            while step.json()["completion"].is_null() {
-                let item = step.json()["item"].clone();
-                // Every item looks alike: two texts, the source and the reference.
-                let mut keys: Vec<&str> = item.as_object().unwrap().keys().map(String::as_str).collect();
-                keys.sort();
-                assert_eq!(keys, ["candidate", "context", "position", "reference", "right"], "{item}");
-                let p = item["position"].as_i64().unwrap();
-                if name == "CAREFUL" && p == 0 {
-                    // Refused, nothing stored: a DA score, two scores.
-                    for bad in [[("score", "50")], [("score2", "1")]] {
-                        let mut args = vec![("assignment", a.as_str()), ("position", "0"), ("time_on_screen_ms", "900"), ("key", "bad")];
-                        args.extend(bad);
-                        let r = b.call("submit_judgment", &args).await;
-                        assert_eq!(r.status, 400, "{}", r.body);
-                    }
-                }
-                let score = if name == "CAREFUL" { careful(&facts[&p]) } else { 1.0 };
-                let r = b
-                    .call("submit_judgment", &[("assignment", &a), ("position", &p.to_string()), ("score", &score.to_string()), ("time_on_screen_ms", "4000"), ("key", &format!("k{p}"))])
-                    .await;
-                assert_eq!(r.status, 200, "{}", r.body);
-                answered += 1;
-                step = r;
-            }
+            let (answered, last) = answer_hit(&b, &a, &facts, name == "CAREFUL").await;
+            assert!(last["completion"]["code"].is_string(), "the gate is off: {last}");
             assert_eq!(answered, 16);
             // Stored: the preference in terms of the outputs, with the side shown.
             let judgments = org.call("assignment_judgments", &[("assignment", &a)]).await.json();
@@ -181,11 +176,58 @@ both_backends! {
         let page_rows = p["rows"].as_array().unwrap();
         assert_eq!(page_rows.iter().map(|r| r["system"].as_str().unwrap()).collect::<Vec<_>>(), rows.iter().map(|r| r[0]).collect::<Vec<_>>(), "{p}");
         let alpha = page_rows.iter().find(|r| r["system"] == "Alpha").unwrap();
-        assert!(alpha["rating"].is_null() && alpha["no_rating"].as_str().is_some_and(|w| w.contains("no finite rating")), "{alpha}");
+        // The core's line as it is: no rating, and why (put into words on the page).
+        assert!(alpha["rating"].is_null() && alpha["no_rating"] == "never-loses", "{alpha}");
+        let page = org.get(&format!("/campaigns/{id}/results")).await;
+        assert_eq!(page.status, 200);
+        assert!(page.body.contains("never lost nor tied: no finite rating"), "the reason in words on the page");
         let svg = p["heatmap_svg"].as_str().unwrap();
         assert!(svg.contains("win-rate") && svg.contains("<desc>") && svg.matches("<rect class=\"cell\"").count() == 16, "{svg}");
         let files: Vec<&str> = view["export_files"].as_array().unwrap().iter().map(|f| f.as_str().unwrap()).collect();
         assert!(files.contains(&"pairwise-en-de.csv"), "{files:?}");
+    }
+
+    async fn the_gate_holds_a_left_clickers_code_and_gives_a_careful_workers(server) {
+        let (org, id, link) = launch_gated(&server, json!({ "mode": "require-pass", "unsure": "hold" })).await;
+        let mut ends = BTreeMap::new();
+        for name in ["CAREFUL", "LEFTY"] {
+            let (b, a) = arrive_as(&server, &link, name).await;
+            let facts = pair_facts(&org, &a).await;
+            // The left-clicker's HIT shows some degraded copy on the left (so clicking left
+            // prefers it there): the paired test can tell.
+            if name == "LEFTY" {
+                assert!(facts.values().any(|f| f.4.is_some() && f.4 == Some(f.3.clone())), "{facts:?}");
+            }
+            let (answered, last) = answer_hit(&b, &a, &facts, name == "CAREFUL").await;
+            assert_eq!(answered, 16);
+            ends.insert(name, (b, a, last));
+        }
+        // The careful worker preferred every original (5 of 5: p = 1/32 < 0.05): the code is
+        // given, and it verifies.
+        let (_, careful_a, done) = &ends["CAREFUL"];
+        let code = done["completion"]["code"].as_str().unwrap_or_else(|| panic!("the careful worker gets a code: {done}"));
+        let v = org.client.get(format!("{}/api/verify_completion_code", server.base)).query(&[("code", code)]).send().await.unwrap();
+        let v: Value = v.json().await.unwrap();
+        assert_eq!((v["valid"].clone(), v["assignment"].clone()), (json!(true), json!(careful_a)), "{v}");
+        // The left-clicker's code is held, and its end says nothing of checks or verdicts.
+        let (lefty_b, lefty_a, held) = &ends["LEFTY"];
+        assert_eq!(held["completion"], json!({ "code": null, "return_url": null }), "{held}");
+        let state = lefty_b.call("load_work", &[("assignment", lefty_a)]).await;
+        assert_eq!(state.status, 200, "{}", state.body);
+        for word in ["BAD_REF", "degraded", "fail", "verdict", "reliab", "p_value"] {
+            assert!(!state.body.to_lowercase().contains(&word.to_lowercase()), "the held worker's state mentions {word}: {}", state.body);
+        }
+        // The verdicts stored at submission, on the review page: the sign test on the copies.
+        let w = org.call("campaign_workers", &[("campaign_id", &id.to_string()), ("wilcoxon", "false")]).await;
+        assert_eq!(w.status, 200, "{}", w.body);
+        let view = w.json();
+        let row = |worker: &str| view["workers"].as_array().unwrap().iter().find(|r| r["worker"] == worker).cloned().unwrap_or_else(|| panic!("no row for {worker}: {view}"));
+        let c = row("link:CAREFUL");
+        assert_eq!((c["gate"]["verdict"].clone(), c["gate"]["code_given"].clone(), c["gate"]["n_pairs"].clone(), c["gate"]["hits"].clone()), (json!("pass"), json!(true), json!(5), json!(1)), "{c}");
+        assert!((c["gate"]["p_value"].as_f64().unwrap() - 1.0 / 32.0).abs() < 1e-12, "{c}");
+        let l = row("link:LEFTY");
+        assert_eq!((l["gate"]["verdict"].clone(), l["gate"]["code_given"].clone(), l["gate"]["n_pairs"].clone(), l["held_hits"].clone()), (json!("fail"), json!(false), json!(5), json!(1)), "{l}");
+        assert!(l["gate"]["p_value"].as_f64().unwrap() >= 0.05, "{l}");
     }
 
     async fn a_simulated_crowd_answers_a_pairwise_campaign_through_the_storage_path(server) {

@@ -3,47 +3,27 @@
 //! consecutive segments), all or nothing; what the browser receives hides which output is a
 //! degraded copy; the review page judges each worker by a sign test on their copies.
 
-use assay_tests::fixtures::*;
 use assay_tests::*;
 use serde_json::{Value, json};
+
+use crate::setup::{Design, Launched};
 
 const SYSTEMS: [&str; 6] = ["Alpha", "Beta", "Gamma", "Delta", "Epsilon", "Zeta"];
 
 /// Uploads a 6-system test set and launches a ranking campaign: HITs of 4 screens × 2 segments
 /// × 5 outputs, 5 blocks with a degraded copy and 1 repeated screen, for 2 workers each.
 async fn launch(server: &TestServer) -> (Browser, i64, String) {
-    let org = server.browser();
-    assert_eq!(org.login(ORGANIZER).await.status, 200);
-    let dir = tempfile::tempdir().unwrap();
-    write_wmt(dir.path(), "en-de", 24, &SYSTEMS);
-    let set = upload_test_set(&org, dir.path(), "ranking-set").await.unwrap();
-    let systems: Vec<i64> = set["systems"].as_array().unwrap().iter().filter_map(|s| s["id"].as_i64()).collect();
-    let draft = json!({
-        "name": "Ranking en-de",
-        "task": "ranking",
-        "test_set_id": set["id"],
-        "systems": systems,
-        "benchmark_systems": [],
-        "seed": 5,
-        "settings": {
-            "hit_length": 4, "rank_blocks_per_screen": 2, "rank_outputs": 5, "bad_refs": 5, "repeats": 1,
-            "judgments_wanted": 20, "redundancy": 2, "target_language": "German", "rank_show_reference": true
-        }
+    let settings = json!({
+        "hit_length": 4, "rank_blocks_per_screen": 2, "rank_outputs": 5, "bad_refs": 5, "repeats": 1,
+        "judgments_wanted": 20, "redundancy": 2, "target_language": "German", "rank_show_reference": true
     });
-    let created = org.call_json("create_campaign", json!({ "draft": draft })).await;
-    assert_eq!(created.status, 200, "{}", created.body);
-    let id: i64 = created.body.trim().parse().unwrap();
-    let launched = org.call("launch_campaign", &[("campaign_id", &id.to_string())]).await;
-    assert_eq!(launched.status, 200, "{}", launched.body);
-    let summary = launched.json();
+    let design = Design { name: "Ranking en-de", task: "ranking", set: "ranking-set", segments: 24, systems: &SYSTEMS, seed: 5, settings, gate: None };
+    let Launched { org, id, link, summary } = crate::setup::launch(server, design).await;
     // 6 systems × 20 = 120 outputs; 3 first screens × 2 × 5 − 5 copies = 25 per HIT → 5 HITs.
     assert_eq!(summary["hits"], 5, "{summary}");
     assert_eq!(summary["items"], 5 * 40, "{summary}");
     assert_eq!(summary["per_type"]["BAD_REF"].as_i64().unwrap() >= 25, true, "{summary}");
-    let progress = org.call("campaign_progress", &[("campaign_id", &id.to_string())]).await.json();
-    let link = progress["crowd_link"].as_str().unwrap();
-    let link_path = format!("/{}", link.split_once("://").unwrap().1.split_once('/').unwrap().1);
-    (org, id, link_path)
+    (org, id, link)
 }
 
 /// The positions of a step's screen, checking that the browser learns nothing it should not.

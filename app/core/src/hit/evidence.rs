@@ -22,7 +22,8 @@ use super::Hit;
 /// Reliability pairs in one HIT, as [`crate::analysis::quality`] pairs them: each BAD_REF item
 /// whose (system, segment) has a SYSTEM item in the same HIT. A BAD_REF without a system (a
 /// word-order permutation of the reference) takes its paired item's system, as the campaign
-/// loader gives it.
+/// loader gives it. A BAD_REF item that shows its degraded copy against its own original (a
+/// pair of outputs, [`super::pairs::PairShown::degraded`]) is a pair by itself.
 pub fn reliability_pairs(hit: &Hit) -> usize {
     let originals: HashSet<(&str, &str)> = hit
         .items
@@ -34,6 +35,9 @@ pub fn reliability_pairs(hit: &Hit) -> usize {
         .iter()
         .filter(|i| i.item_type == ItemType::BadRef)
         .filter(|i| {
+            if i.pair.as_ref().is_some_and(|p| p.degraded.is_some()) {
+                return true;
+            }
             let system = i.system.as_deref().or_else(|| i.paired_with.and_then(|p| hit.items.get(p)).and_then(|p| p.system.as_deref()));
             system.is_some_and(|s| originals.contains(&(s, i.segment.as_str())))
         })
@@ -78,6 +82,20 @@ mod tests {
 
     fn candidates(systems: usize, segments: usize) -> Vec<Candidate> {
         (0..systems).flat_map(|s| (0..segments).map(move |g| Candidate::new(format!("sys{s}"), format!("{g}")))).collect()
+    }
+
+    /// Pairs of outputs: each degraded copy shown against its own original is one pair, so a
+    /// HIT of 16 pairs with 5 copies gives the test its 5 (the reliability test pools exactly
+    /// those items, `protocol::pairwise::qc`).
+    #[test]
+    fn each_copy_against_its_original_is_one_pair() {
+        use crate::hit::{PairDesign, build_pair_hits};
+        let hits = build_pair_hits(&candidates(4, 30), &PairDesign { pairs: 16, degraded: 5, repeats: 1 }, JudgmentsWanted::PerSystem(10), 9).unwrap();
+        assert!(!hits.is_empty());
+        let p = plan(&hits, 5, 0);
+        assert_eq!((p.fewest, p.most, p.thin_hits), (5, 5, 0), "{p:?}");
+        let p = plan(&hits, 6, 0);
+        assert_eq!(p.thin_hits, hits.len());
     }
 
     /// The design: DA (fluency or source-based: the same builder), 20-item HITs with 2

@@ -180,6 +180,9 @@ pub trait Protocol: Sync {
     fn practice(&self) -> Option<PracticeRule>;
     /// The short name of its items in a simulated crowd's files (`ad`, `wo`, …).
     fn simulated_name(&self) -> &'static str;
+    /// How a worker's reliability is tested, by the quality gate at submission and the review
+    /// page ([`WorkerTest`]).
+    fn worker_test(&self) -> WorkerTest;
     /// Its catalog keys ([`crate::i18n::Text`]): its name on the home page, its default
     /// wording (METHOD §1) in every interface language; the English catalog's is the default a
     /// campaign stores (`settings::Wording::of`).
@@ -235,6 +238,18 @@ pub enum HitPlan {
     /// item; degraded copies against their own original and repeated pairs with the sides
     /// swapped (pairwise preference, `hit::build_pair_hits`).
     Pairs,
+}
+
+/// How a worker's reliability is tested (METHOD §4): what the quality gate at submission runs
+/// on the worker's own judgments.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum WorkerTest {
+    /// The analysis pipeline's paired test on scores: each degraded copy's score against its
+    /// original's (and the gold blocks' check where the protocol has them).
+    ScorePairs,
+    /// The sign test on choices between a degraded copy and its original shown together as one
+    /// item (the degraded side preferred no more often than chance; `pairwise::qc`).
+    CopyPreferences,
 }
 
 /// What a screen shows beside the text judged.

@@ -161,12 +161,6 @@ pub(super) fn check_draft(draft: &CampaignDraft) -> AppResult<TaskKind> {
              set the completion code to \"only if the worker passes the reliability test\", or keep or exclude them",
         ));
     }
-    if draft.gate.mode == crate::campaign::GateMode::RequirePass && protocol::for_task(task).hit_plan() == HitPlan::Pairs {
-        return Err(problem(
-            "the quality gate does not judge pairs yet: turn the gate off; the results page applies the paired test \
-             (the degraded copy preferred no more often than chance) and leaves failing workers out of the ratings",
-        ));
-    }
     if draft.gate.mode == crate::campaign::GateMode::RequirePass && (protocol::for_task(task).hit_plan() == HitPlan::WordOrderPairs || s.bad_refs == 0) {
         return Err(problem(
             "the quality gate needs bad references in every HIT (it tests their scores against their originals); \

@@ -105,6 +105,10 @@ impl Protocol for DirectAssessment {
         }
     }
 
+    fn worker_test(&self) -> super::WorkerTest {
+        super::WorkerTest::ScorePairs
+    }
+
     fn designer(&self) -> super::designer::DesignerFields {
         use super::designer::{DesignerFields, JudgmentTime, REF_ITEM_BESIDE, REFERENCE_HIDDEN};
         match self.shows {

@@ -118,6 +118,10 @@ impl Protocol for ErrorSpans {
         "esa"
     }
 
+    fn worker_test(&self) -> super::WorkerTest {
+        super::WorkerTest::ScorePairs
+    }
+
 
     /// Its wording is not translated yet.
     fn designer(&self) -> super::designer::DesignerFields {

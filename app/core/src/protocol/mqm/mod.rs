@@ -714,6 +714,10 @@ impl super::Protocol for Mqm {
         "mqm"
     }
 
+    fn worker_test(&self) -> super::WorkerTest {
+        super::WorkerTest::ScorePairs
+    }
+
 
     /// MQM's fields, and the document's score after its last segment (Appraise's document task).
     fn designer(&self) -> super::designer::DesignerFields {

@@ -36,6 +36,7 @@ use assay_stats::SplitMix64;
 use serde::{Deserialize, Serialize};
 
 use super::Winner;
+pub use super::rating::{NoRating, Rated};
 
 /// The Newton iterations stop once the gradient's Euclidean norm (in judgments) is below this.
 pub const GRADIENT_TOLERANCE: f64 = 1e-9;
@@ -92,29 +93,6 @@ fn disconnected(parts: &[Vec<String>]) -> String {
     )
 }
 
-/// Why a system has no finite rating.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum NoRating {
-    /// It never won nor tied (a tie counts half a win): its maximum-likelihood rating is −∞.
-    NeverWins,
-    /// It never lost nor tied: +∞.
-    NeverLoses,
-    /// It won and lost, but the wins and losses split the systems into groups one of which
-    /// never beat the other: it is not in the group that is rated.
-    Separated,
-}
-
-impl NoRating {
-    pub fn describe(self) -> &'static str {
-        match self {
-            NoRating::NeverWins => "never won nor tied: no finite rating (its maximum-likelihood rating is minus infinity)",
-            NoRating::NeverLoses => "never lost nor tied: no finite rating (its maximum-likelihood rating is infinite)",
-            NoRating::Separated => "in a group of systems that never beat (or never lost to) the rated ones: no finite rating on their scale",
-        }
-    }
-}
-
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct BtSettings {
     /// Bootstrap resamples (0: no intervals).
@@ -126,27 +104,6 @@ impl Default for BtSettings {
     fn default() -> Self {
         BtSettings { samples: DEFAULT_SAMPLES, seed: 1 }
     }
-}
-
-/// One system's line of the result.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct Rated {
-    pub system: String,
-    /// Elo-scale rating; `None` when it has no finite maximum ([`Rated::no_rating`] says why).
-    pub rating: Option<f64>,
-    /// 95% bootstrap interval.
-    pub ci_low: Option<f64>,
-    pub ci_high: Option<f64>,
-    /// Rank range (1 = best).
-    pub rank_low: usize,
-    pub rank_high: usize,
-    pub wins: u64,
-    pub losses: u64,
-    pub ties: u64,
-    /// Judgments the system took part in.
-    pub n: u64,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub no_rating: Option<NoRating>,
 }
 
 /// How the maximum was reached.

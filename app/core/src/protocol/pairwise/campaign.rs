@@ -62,6 +62,19 @@ pub struct CampaignPreferences {
     pub judgments_left_out: usize,
 }
 
+/// How each degraded copy among `answers` fared against its original.
+fn copy_outcomes<'a>(answers: impl Iterator<Item = &'a StoredPreference>) -> Vec<CopyOutcome> {
+    answers.filter(|a| a.item_type == ItemType::BadRef).filter_map(|a| a.degraded.map(|d| copy_outcome(&a.preference, d))).collect()
+}
+
+/// One worker's reliability for the quality gate at submission, from that worker's answers in
+/// the campaign (pooled over their HITs): the paired test on degraded copies, as [`analyse`]
+/// runs it, and the number of HITs (assignments) the answers come from.
+pub fn worker_reliability(answers: &[StoredPreference], qc: &ReliabilitySettings) -> (ReliabilityCheck, usize) {
+    let hits: std::collections::BTreeSet<i64> = answers.iter().map(|a| a.assignment).collect();
+    (reliability(&copy_outcomes(answers.iter()), qc), hits.len())
+}
+
 /// Analyses a campaign's answers (`pair`: its language pair).
 pub fn analyse(pair: &str, answers: &[StoredPreference], qc: &ReliabilitySettings, bt: &BtSettings) -> CampaignPreferences {
     let mut by_worker: BTreeMap<&str, Vec<&StoredPreference>> = BTreeMap::new();
@@ -71,12 +84,7 @@ pub fn analyse(pair: &str, answers: &[StoredPreference], qc: &ReliabilitySetting
     let mut workers = Vec::with_capacity(by_worker.len());
     let mut kept_workers: HashMap<&str, bool> = HashMap::new();
     for (worker, mine) in &by_worker {
-        let outcomes: Vec<CopyOutcome> = mine
-            .iter()
-            .filter(|a| a.item_type == ItemType::BadRef)
-            .filter_map(|a| a.degraded.map(|d| copy_outcome(&a.preference, d)))
-            .collect();
-        let check = reliability(&outcomes, qc);
+        let check = reliability(&copy_outcomes(mine.iter().copied()), qc);
         // A repeat and its first showing: same assignment, paired positions.
         let at: HashMap<(i64, i64), &StoredPreference> = mine.iter().map(|a| ((a.assignment, a.position), *a)).collect();
         let pairs: Vec<(Preference, Preference)> = mine
@@ -181,6 +189,35 @@ mod tests {
         let bad = &report.systems[2];
         assert_eq!((bad.wins, bad.ties), (0, 0));
         assert!(bad.rating.is_none() && bad.no_rating.is_some(), "{bad:?}");
+    }
+
+    /// The gate's figure for one worker is the analysis's: a left-clicker whose copies were on
+    /// the left fails, a careful worker passes, and HITs are counted by assignment.
+    #[test]
+    fn a_worker_s_gate_check_is_the_analysis_s() {
+        let mut careful = Vec::new();
+        let mut lefty = Vec::new();
+        for k in 0..6 {
+            let mut c = answer("careful", ItemType::BadRef, "x", "x", if k % 2 == 0 { Side::A } else { Side::B }, Winner::A, k);
+            c.degraded = Some(Side::B);
+            c.assignment = 1 + k / 3;
+            careful.push(c);
+            // The copy on the left, clicked: the degraded side preferred.
+            let mut l = answer("lefty", ItemType::BadRef, "x", "x", Side::A, Winner::A, k);
+            l.degraded = Some(Side::A);
+            lefty.push(l);
+            lefty.push(answer("lefty", ItemType::System, "x", "y", Side::A, Winner::A, 10 + k));
+        }
+        let s = ReliabilitySettings::default();
+        let (c, hits) = worker_reliability(&careful, &s);
+        assert_eq!((c.verdict, c.pairs, c.original_preferred, hits), (Verdict::Pass, 6, 6, 2));
+        let (l, hits) = worker_reliability(&lefty, &s);
+        assert_eq!((l.verdict, l.pairs, l.degraded_preferred, hits), (Verdict::Fail, 6, 6, 1));
+        let both: Vec<StoredPreference> = careful.iter().chain(&lefty).cloned().collect();
+        let r = analyse("en-de", &both, &s, &BtSettings { samples: 10, seed: 1 });
+        assert_eq!(r.workers.iter().map(|w| &w.reliability).collect::<Vec<_>>(), [&c, &l]);
+        let (none, hits) = worker_reliability(&[], &s);
+        assert_eq!((none.verdict, hits), (Verdict::NotEnoughEvidence, 0));
     }
 
     #[test]

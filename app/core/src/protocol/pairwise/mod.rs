@@ -31,6 +31,7 @@ pub use settings::PairwiseSettings;
 
 /// The task's stored name (`TaskKind::as_str`).
 pub const NAME: &str = "pairwise";
+pub mod rating;
 
 use serde::{Deserialize, Serialize};
 
@@ -236,6 +237,11 @@ impl Protocol for PairwisePreference {
 
     fn simulated_name(&self) -> &'static str {
         "pw"
+    }
+
+    /// The sign test on its copy pairs: the degraded side preferred no more often than chance.
+    fn worker_test(&self) -> super::WorkerTest {
+        super::WorkerTest::CopyPreferences
     }
 
     fn catalog(&self) -> Catalog {

@@ -117,6 +117,10 @@ impl Protocol for Ranking {
         "rr"
     }
 
+    fn worker_test(&self) -> super::WorkerTest {
+        super::WorkerTest::ScorePairs
+    }
+
     fn designer(&self) -> super::designer::DesignerFields {
         use super::designer::DesignerFields;
         DesignerFields { ranking: true, label_source: true, label_reference: true, label_candidate: false, practice: false, ..DesignerFields::BASE }

@@ -110,6 +110,10 @@ impl Protocol for WordOrder {
         "wo"
     }
 
+    fn worker_test(&self) -> super::WorkerTest {
+        super::WorkerTest::ScorePairs
+    }
+
 
     /// No statement: the two questions say what is asked.
     fn designer(&self) -> super::designer::DesignerFields {
