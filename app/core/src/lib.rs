@@ -43,5 +43,6 @@ pub mod metrics;
 pub mod plots;
 #[cfg(feature = "engine")]
 pub mod simulate;
-#[cfg(feature = "engine")]
+/// Adaptive campaigns: the design (always: the designer shows it) and, with `engine`, the
+/// decisions, allocation and benchmarks.
 pub mod adaptive;
