@@ -132,3 +132,34 @@ pub fn AdaptiveDecisions(view: AdaptiveView) -> impl IntoView {
         </div>
     }
 }
+
+/// The results page's part of an adaptive campaign: its anytime-valid decisions, beside the
+/// usual fixed-sample analysis (always shown above it), saying which is which. Nothing for
+/// other campaigns.
+#[component]
+pub fn AdaptiveResults(campaign_id: i64) -> impl IntoView {
+    let state = Resource::new(move || campaign_id, campaign_adaptive);
+    view! {
+        <Transition fallback=|| ()>
+            {move || state.get().map(|r| match r {
+                Err(e) => view! { <p class="error" role="alert">{error_text(&e)}</p> }.into_any(),
+                Ok(None) => ().into_any(),
+                Ok(Some(v)) => {
+                    let words = stop_words(&v);
+                    let clusters = v.clusters.iter().map(|c| c.join(", ")).collect::<Vec<_>>().join(" > ");
+                    view! {
+                        <section class="adaptive-results" id="adaptive-results">
+                            <h2>"Anytime-valid decisions (the adaptive design)"</h2>
+                            <p class="hint" id="adaptive-which">
+                                "Two analyses of the same judgments. The scores, clusters and tests above are the usual fixed-sample analysis: quality control, standardised scores and tests that are valid for one look at the final data. The table below is the adaptive design's own: one betting confidence sequence per pair of systems on the raw score differences of the same worker on the same segment (every worker, quality-control items left out), valid however often it was looked at; it decided which HITs to build and when to stop. Where they differ, the fixed-sample analysis is the campaign's result; the anytime-valid one says what was known when the campaign stopped."
+                            </p>
+                            <p id="adaptive-results-state">{words}</p>
+                            <p id="adaptive-clusters">{format!("Clusters from the decisions (best first): {clusters}")}</p>
+                            <AdaptiveDecisions view=v/>
+                        </section>
+                    }.into_any()
+                }
+            })}
+        </Transition>
+    }
+}

@@ -137,6 +137,7 @@ mod campaign {
             let stderr = String::from_utf8_lossy(&sim.stderr).to_string();
             assert!(sim.status.success(), "{stderr}");
             let (hits, judgments) = simulated(&stderr);
+            eprintln!("adaptive campaign: {hits} HITs, {judgments} judgments (warm-up {warm_up} HITs); uniform design: {uniform_hits} HITs, {} judgments", uniform_hits * 100);
             assert!(hits > warm_up, "HITs were built on demand after the warm-up: {stderr}");
             assert!(judgments < uniform_hits * 100, "the campaign stopped before the uniform budget of {} judgments: {stderr}", uniform_hits * 100);
             assert!(stderr.contains("found no work"), "{stderr}");
