@@ -176,7 +176,7 @@ pub struct CampaignSettings {
     /// design is refused at launch.
     pub accept_thin_evidence: bool,
     /// Adaptive allocation and the stopping rule (issue 39; off by default).
-    pub adaptive: crate::adaptive::AdaptiveDesign,
+    pub adaptive: crate::adaptive_design::AdaptiveDesign,
 }
 
 /// What a campaign does with a worker whose reliability test says "not enough evidence" (too
@@ -294,7 +294,7 @@ impl Default for CampaignSettings {
             wording: Wording::default(),
             thin_evidence: ThinEvidence::Keep,
             accept_thin_evidence: false,
-            adaptive: crate::adaptive::AdaptiveDesign::default(),
+            adaptive: crate::adaptive_design::AdaptiveDesign::default(),
         }
     }
 }

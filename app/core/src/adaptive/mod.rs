@@ -35,14 +35,13 @@
 #[cfg(feature = "engine")]
 pub mod bench;
 pub mod cs;
-pub mod design;
 #[cfg(feature = "engine")]
 pub mod replay;
 
 use serde::{Deserialize, Serialize};
 
 pub use cs::BettingCs;
-pub use design::AdaptiveDesign;
+pub use crate::adaptive_design::AdaptiveDesign;
 
 #[cfg(feature = "engine")]
 use crate::hit::{Candidate, Hit, HitDesign, HitError};

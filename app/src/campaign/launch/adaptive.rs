@@ -97,7 +97,7 @@ impl AdaptiveState {
     }
 }
 
-fn refuse(problem: assay_core::adaptive::design::DesignError) -> AppError {
+fn refuse(problem: assay_core::adaptive_design::DesignError) -> AppError {
     AppError::invalid("adaptive", problem.to_string())
 }
 
@@ -110,7 +110,7 @@ pub(super) fn check(spec: &Spec<'_>) -> AppResult<()> {
     }
     design.check(spec.systems.len()).map_err(refuse)?;
     if protocol::for_task(spec.task).hit_plan() != HitPlan::Items || spec.groups.len() != 1 {
-        return Err(refuse(assay_core::adaptive::design::DesignError::Protocol));
+        return Err(refuse(assay_core::adaptive_design::DesignError::Protocol));
     }
     Ok(())
 }

@@ -8,7 +8,7 @@ use serde::{Deserialize, Serialize};
 ///
 /// Off by default. When on, the launch builds the usual HITs but keeps only a warm-up share of
 /// them; every later HIT is built when work is handed out, its system outputs drawn where pairs
-/// of systems are still open ([`crate::adaptive::Allocation::adaptive`], engine builds), and no
+/// of systems are still open (`crate::adaptive::Allocation::adaptive`, engine builds), and no
 /// HIT is built once every pair is decided or too close, or the budget is spent.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(default)]
