@@ -243,6 +243,8 @@ pub async fn simulate(config: &crate::config::Config, args: SimulateArgs) -> Cli
     let db = &state.db;
     // Free slots: every HIT's redundancy less its live assignments.
     let free = app::annotate::simulate::free_slots(db, campaign).await?;
+    // An adaptive campaign builds more HITs as work is handed out, up to its budget.
+    let free = free + app::campaign::launch::adaptive::slots_to_come(db, campaign).await?;
     let workers = args.workers.unwrap_or_else(|| free.div_ceil(args.hits_per_worker) + 3);
     let mix = app::annotate::simulate::CrowdMix { shares, workers, hits_per_worker: args.hits_per_worker, spread: args.spread, seed: args.seed };
     eprintln!("assay: {workers} simulated workers for the {free} free slots of campaign {campaign}");

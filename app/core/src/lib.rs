@@ -43,5 +43,9 @@ pub mod metrics;
 pub mod plots;
 #[cfg(feature = "engine")]
 pub mod simulate;
-#[cfg(feature = "engine")]
+/// Adaptive campaigns: with `engine`, the decisions, allocation and benchmarks (their design,
+/// always compiled for the designer, is `adaptive_design`).
 pub mod adaptive;
+/// The design of an adaptive campaign (a field of the settings; a module of its own so that
+/// the settings do not reach the adaptive engine, which reaches the settings).
+pub mod adaptive_design;

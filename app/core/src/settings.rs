@@ -160,6 +160,8 @@ pub struct CampaignSettings {
     /// reliability test's minimum of pairs ([`crate::hit::evidence`]); without it such a
     /// design is refused at launch.
     pub accept_thin_evidence: bool,
+    /// Adaptive allocation and the stopping rule (issue 39; off by default).
+    pub adaptive: crate::adaptive_design::AdaptiveDesign,
 }
 
 /// What a campaign does with a worker whose reliability test says "not enough evidence" (too
@@ -238,6 +240,7 @@ impl Default for CampaignSettings {
             wording: Wording::default(),
             thin_evidence: ThinEvidence::Keep,
             accept_thin_evidence: false,
+            adaptive: crate::adaptive_design::AdaptiveDesign::default(),
         }
     }
 }

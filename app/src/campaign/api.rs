@@ -196,3 +196,14 @@ pub async fn my_teams() -> Result<Vec<(i64, String)>, ServerFnError> {
     let mine = crate::auth::teams::team_ids_of(&state.db, user.id).await?;
     Ok(all.into_iter().filter(|(id, _)| mine.contains(id)).collect())
 }
+
+/// An adaptive campaign's live state: pairs still open, judgments spent, expected remaining
+/// cost, the anytime-valid decisions (organizers of the campaign's team). `None` for a campaign
+/// that is not adaptive.
+#[server(endpoint = "campaign_adaptive")]
+pub async fn campaign_adaptive(campaign_id: i64) -> Result<Option<crate::campaign::adaptive::AdaptiveView>, ServerFnError> {
+    let user = web::require(Role::Organizer)?;
+    let state = web::app_state()?;
+    web::require_in_team(&state.db, &user, web::Owned::Campaign(campaign_id)).await.map_err(|e| e.in_argument("campaign_id"))?;
+    Ok(launch::adaptive::view(&state.db, campaign_id).await.map_err(|e| e.in_argument("campaign_id"))?)
+}

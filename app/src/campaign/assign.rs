@@ -283,7 +283,8 @@ async fn has_work_for(db: &Db, campaign_id: i64, worker_id: Option<i64>) -> AppR
     .fetch_optional(&db.pool)
     .await
     .with_context(|| format!("looking for free slots in campaign {campaign_id}"))?;
-    Ok(free.is_some())
+    // An adaptive campaign builds its next HIT now, unless its stopping rule holds.
+    Ok(free.is_some() || crate::campaign::launch::adaptive::build_next_hit(db, campaign_id, worker_id).await? == crate::campaign::launch::adaptive::Extension::Built)
 }
 
 /// Blocks or unblocks a worker: a blocked worker is given no more work.
@@ -392,8 +393,18 @@ async fn claim(
     let k = campaign.settings.redundancy.max(1) as i64;
     let timeout_ms = campaign.settings.assignment_timeout_minutes.max(1) * 60_000;
     let params = params.map(|p| p.to_string());
+    let mut built = 0;
     for _ in 0..50 {
         match attempt(db, campaign_id, worker_id, k, timeout_ms, params.as_deref(), client).await? {
+            // No HIT for this worker: an adaptive campaign builds its next one, unless its
+            // stopping rule holds (then this is its "no more work").
+            Attempt::Done(Claim::Nothing)
+                if built < 8
+                    && crate::campaign::launch::adaptive::build_next_hit(db, campaign_id, Some(worker_id)).await?
+                        == crate::campaign::launch::adaptive::Extension::Built =>
+            {
+                built += 1;
+            }
             Attempt::Done(r) => return Ok(r),
             Attempt::Conflict => {
                 // Let the winner commit; jitter keeps racing requests apart.

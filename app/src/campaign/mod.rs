@@ -6,6 +6,8 @@
 //! of HITs, cost, time) are computed here so the designer page can show them while the
 //! organizer types. Server-only halves compile with the `ssr` feature.
 
+pub mod adaptive;
+pub mod adaptive_pages;
 pub mod api;
 pub mod pace;
 pub mod pages;

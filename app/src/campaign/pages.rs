@@ -709,6 +709,7 @@ pub fn DesignerPage() -> impl IntoView {
                     <p class="field-help" id="wanted-per-help">"Per system: spread over its outputs. Per system output: every output of every system gets that many."</p>
                     </div>
                     {number_field("Workers per HIT (k)", "redundancy", settings, |s| s.redundancy as f64, |s, v| s.redundancy = v as usize, "1")}
+                    <crate::campaign::adaptive_pages::AdaptiveFields task settings/>
                     // Fluency damages text its own way, word order reorders references.
                     {move || fields().degradation_policy.then(|| view! {
                     <div class="field">
@@ -1264,6 +1265,7 @@ pub fn CampaignStatusPage() -> impl IntoView {
                                         </tbody>
                                     </table>
                                 </div>
+                                <crate::campaign::adaptive_pages::AdaptivePanel campaign_id=Signal::derive(id) tick=Signal::derive(move || tick.get())/>
                                 <Annotators list=p.annotators total=p.annotators_total campaign_id=cid/>
                             })
                         }

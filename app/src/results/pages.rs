@@ -173,6 +173,7 @@ fn ResultsBody(r: ResultsView, campaign_id: i64, settings: AnyView) -> impl Into
         {r.esa.map(|e| view! { <Esa e/> })}
         {r.pairwise.map(|p| view! { <Pairwise p/> })}
         {r.groups.into_iter().map(|g| view! { <Group g/> }).collect_view()}
+        <crate::campaign::adaptive_pages::AdaptiveResults campaign_id/>
         <Agreement report=r.agreement/>
         <Exports campaign_id options=r.options files=r.export_files metric_files=r.metric_export_files/>
         <h2>"Excluded workers"</h2>

@@ -68,3 +68,147 @@ fn bad_benchmark_input_is_refused_and_writes_nothing() {
         assert!(!out.exists(), "{argv:?} wrote {o}");
     }
 }
+
+mod campaign {
+    //! An adaptive DA campaign through the real storage path (issue 39 item 1): launched with
+    //! its warm-up HITs only, its next HITs built when work is handed out, stopping by itself.
+
+    use assay_tests::fixtures::*;
+    use assay_tests::*;
+    use serde_json::{Value, json};
+    use std::collections::HashSet;
+
+    const SYSTEMS: [&str; 3] = ["Alpha", "Beta", "Gamma"];
+
+    fn draft(test_set: i64, systems: &[i64], name: &str, adaptive: Value) -> Value {
+        json!({
+            "name": name,
+            "task": "da-adequacy",
+            "test_set_id": test_set,
+            "systems": systems,
+            "benchmark_systems": [],
+            "seed": 11,
+            "settings": { "judgments_wanted": 280, "redundancy": 1, "target_language": "German", "interface_language": "en", "adaptive": adaptive }
+        })
+    }
+
+    async fn create_and_launch(org: &Browser, d: Value) -> (i64, Value) {
+        let created = org.call_json("create_campaign", json!({ "draft": d })).await;
+        assert_eq!(created.status, 200, "{}", created.body);
+        let id = created.json().as_i64().unwrap();
+        let launched = org.call("launch_campaign", &[("campaign_id", &id.to_string())]).await;
+        assert_eq!(launched.status, 200, "{}", launched.body);
+        (id, launched.json())
+    }
+
+    async fn setup(server: &TestServer) -> (Browser, i64, Vec<i64>) {
+        let org = server.browser();
+        assert_eq!(org.login(ORGANIZER).await.status, 200);
+        let dir = tempfile::tempdir().unwrap();
+        write_wmt(dir.path(), "en-de", 60, &SYSTEMS);
+        let set = upload_test_set(&org, dir.path(), "adaptive-set").await.unwrap();
+        let systems: Vec<i64> = set["systems"].as_array().unwrap().iter().filter_map(|s| s["id"].as_i64()).collect();
+        (org, set["id"].as_i64().unwrap(), systems)
+    }
+
+    /// The `(HITs, judgments)` that `assay simulate --campaign` reports.
+    fn simulated(stderr: &str) -> (usize, usize) {
+        let line = stderr.lines().find(|l| l.contains(" judgments) in ")).unwrap_or_else(|| panic!("{stderr}"));
+        let hits: usize = line.split(" did ").nth(1).unwrap().split(' ').next().unwrap().parse().unwrap();
+        let judgments: usize = line.split(" HITs (").nth(1).unwrap().split(' ').next().unwrap().parse().unwrap();
+        (hits, judgments)
+    }
+
+    both_backends! {
+        async fn an_adaptive_da_campaign_stops_by_itself_with_fewer_judgments_than_uniform(server) {
+            let (org, set, systems) = setup(&server).await;
+            // The uniform design of the same campaign: its HITs are the budget.
+            let (_, uniform) = create_and_launch(&org, draft(set, &systems, "uniform", json!({}))).await;
+            let uniform_hits = uniform["hits"].as_u64().unwrap() as usize;
+            assert!(uniform_hits >= 10, "{uniform}");
+            let (id, launched) = create_and_launch(&org, draft(set, &systems, "adaptive", json!({ "enabled": true, "alpha": 0.05, "warm_up": 0.1 }))).await;
+            // Launched with the warm-up share of the budget only (10% of the uniform judgments).
+            let warm_up = launched["hits"].as_u64().unwrap() as usize;
+            assert_eq!(warm_up, (uniform_hits as f64 * 0.1).ceil() as usize, "{launched}");
+
+            // Simulated crowd workers through the real storage path; the simulator's systems are
+            // 15 points apart (Alpha 45, Beta 60, Gamma 75).
+            let sim = server.assay(&["simulate", "--campaign", &id.to_string(), "--mix", "careful=80,noisy=20", "--seed", "3", "--spread", "30"]).output().unwrap();
+            let stderr = String::from_utf8_lossy(&sim.stderr).to_string();
+            assert!(sim.status.success(), "{stderr}");
+            let (hits, judgments) = simulated(&stderr);
+            eprintln!("adaptive campaign: {hits} HITs, {judgments} judgments (warm-up {warm_up} HITs); uniform design: {uniform_hits} HITs, {} judgments", uniform_hits * 100);
+            assert!(hits > warm_up, "HITs were built on demand after the warm-up: {stderr}");
+            assert!(judgments < uniform_hits * 100, "the campaign stopped before the uniform budget of {} judgments: {stderr}", uniform_hits * 100);
+            assert!(stderr.contains("found no work"), "{stderr}");
+
+            // It stopped because every pair is decided, each the right way round.
+            let live = org.call("campaign_adaptive", &[("campaign_id", &id.to_string())]).await;
+            assert_eq!(live.status, 200, "{}", live.body);
+            let live = live.json();
+            assert_eq!(live["stop"], "Settled", "{live}");
+            assert_eq!(live["pairs_open"], 0, "{live}");
+            assert_eq!(live["judgments"].as_u64().unwrap() as usize, judgments, "{live}");
+            assert_eq!(live["hits"].as_u64().unwrap() as usize, hits, "every HIT built was done: {live}");
+            let better: HashSet<(String, String)> = live["pairs"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|p| (p["better"].as_str().unwrap_or("").to_string(), p["worse"].as_str().unwrap_or("").to_string()))
+                .collect();
+            let want: HashSet<(String, String)> =
+                [("Gamma", "Beta"), ("Gamma", "Alpha"), ("Beta", "Alpha")].iter().map(|(a, b)| (a.to_string(), b.to_string())).collect();
+            assert_eq!(better, want, "{live}");
+
+            // A crowd arrival now gets the campaign's "no more work" answer, and no HIT is built.
+            let link = org.call("campaign_progress", &[("campaign_id", &id.to_string())]).await.json()["crowd_link"].as_str().unwrap().to_string();
+            let client = reqwest::Client::builder().redirect(reqwest::redirect::Policy::none()).build().unwrap();
+            let r = client.get(format!("{link}&workerId=LATE&assignmentId=L1&hitId=H&turkSubmitTo=https%3A%2F%2Fworkersandbox.mturk.com")).send().await.unwrap();
+            assert_eq!(r.status().as_u16(), 200);
+            assert!(r.text().await.unwrap().contains("no HIT for you"));
+            let after = org.call("campaign_adaptive", &[("campaign_id", &id.to_string())]).await.json();
+            assert_eq!(after["hits"], live["hits"], "{after}");
+        }
+
+        async fn adaptive_hits_are_built_once_under_concurrent_arrivals_on_two_app_servers(server) {
+            let (org, set, systems) = setup(&server).await;
+            let (id, launched) = create_and_launch(&org, draft(set, &systems, "adaptive", json!({ "enabled": true, "warm_up": 0.0, "budget": 100000 }))).await;
+            assert_eq!(launched["hits"], 1, "{launched}");
+            let progress = org.call("campaign_progress", &[("campaign_id", &id.to_string())]).await.json();
+            let link = progress["crowd_link"].as_str().unwrap().to_string();
+            let path = link.split_once("://").unwrap().1.split_once('/').unwrap().1.to_string();
+            let second = TestServer::start_with(
+                if server.database_url.starts_with("sqlite") { Backend::Sqlite } else { Backend::Postgres },
+                &[("DATABASE_URL", server.database_url.as_str()), ("ASSAY_DATA_DIR", server.data_dir.path().to_str().unwrap())],
+            )
+            .await
+            .expect("second server");
+            let bases = [server.base.clone(), second.base.clone()];
+            let client = reqwest::Client::builder().redirect(reqwest::redirect::Policy::none()).build().unwrap();
+            let tasks: Vec<_> = (0..8)
+                .map(|i| {
+                    let url = format!("{}/{path}&PROLIFIC_PID=P{i}&STUDY_ID=S&SESSION_ID=X{i}", bases[i % 2]);
+                    let client = client.clone();
+                    tokio::spawn(async move {
+                        let r = client.get(url).send().await.unwrap();
+                        (r.status().as_u16(), r.headers().get("location").and_then(|l| l.to_str().ok()).map(String::from))
+                    })
+                })
+                .collect();
+            let mut given = Vec::new();
+            for t in tasks {
+                let (status, location) = t.await.unwrap();
+                assert_eq!(status, 303, "every arrival gets work while the budget lasts");
+                given.push(location.unwrap());
+            }
+            assert_eq!(given.iter().collect::<HashSet<_>>().len(), 8, "{given:?}");
+            // One worker per HIT (k = 1): 8 arrivals, 8 HITs (the warm-up one and 7 built on
+            // demand), none built twice, none left over.
+            let live = org.call("campaign_adaptive", &[("campaign_id", &id.to_string())]).await.json();
+            assert_eq!(live["hits"], 8, "{live}");
+            assert_eq!(progress["open"], 1);
+            let p = org.call("campaign_progress", &[("campaign_id", &id.to_string())]).await.json();
+            assert_eq!((p["in_progress"].as_i64(), p["open"].as_i64()), (Some(8), Some(0)), "{p}");
+        }
+    }
+}

@@ -32,14 +32,18 @@
 //! chosen outputs are then made into a HIT by the usual builder ([`crate::hit::build_hit_from`]:
 //! bad references, repeats and references as today).
 
+#[cfg(feature = "engine")]
 pub mod bench;
 pub mod cs;
+#[cfg(feature = "engine")]
 pub mod replay;
 
 use serde::{Deserialize, Serialize};
 
 pub use cs::BettingCs;
+pub use crate::adaptive_design::AdaptiveDesign;
 
+#[cfg(feature = "engine")]
 use crate::hit::{Candidate, Hit, HitDesign, HitError};
 
 /// Settings of an adaptive design.
@@ -76,6 +80,7 @@ pub enum AdaptiveError {
     TooFewSystems(usize),
     #[error("the confidence sequences need at least 10 grid cells, not {0}")]
     Grid(usize),
+    #[cfg(feature = "engine")]
     #[error("cannot build the HIT: {0}")]
     Hit(#[from] HitError),
 }
@@ -261,10 +266,12 @@ impl Decisions {
     }
 }
 
+#[cfg(feature = "engine")]
 /// Which outputs the next HIT's system slots hold: `(system, segment)` indices.
 pub type Slots = Vec<(usize, usize)>;
 
 /// Chooses system outputs for HITs, uniformly or adaptively.
+#[cfg(feature = "engine")]
 #[derive(Clone, Debug)]
 pub struct Allocation {
     pub systems: usize,
@@ -274,6 +281,7 @@ pub struct Allocation {
     pub min_segments: usize,
 }
 
+#[cfg(feature = "engine")]
 impl Allocation {
     pub fn new(systems: usize, design: &HitDesign) -> Self {
         Allocation { systems, slots: design.system_items(), min_segments: design.refs.max(1) }
@@ -371,10 +379,11 @@ impl Allocation {
 
 /// Builds the next HIT from the chosen outputs with the usual builder: `slots` index
 /// `systems` and `segments`; the HIT gets bad references, repeats and references as every HIT.
+#[cfg(feature = "engine")]
 pub fn next_hit(index: usize, slots: &Slots, systems: &[String], segments: &[String], design: &HitDesign, seed: u64) -> Result<Hit, AdaptiveError> {
     let candidates: Vec<Candidate> = slots.iter().map(|&(s, g)| Candidate::new(systems[s].clone(), segments[g].clone())).collect();
     Ok(crate::hit::build_hit_from(index, &candidates, design, seed)?)
 }
 
-#[cfg(test)]
+#[cfg(all(test, feature = "engine"))]
 mod tests;

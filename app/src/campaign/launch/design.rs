@@ -321,6 +321,10 @@ pub async fn check_design_as(db: &Db, draft: &CampaignDraft, reachable: bool) ->
         }
     };
     check.implications = draft.settings.implications(task, draft.systems.len(), max_outputs);
+    // An adaptive design's numbers and protocol (issue 39).
+    if let Err(e) = super::adaptive::check(&spec) {
+        check.problems.push(problem_of(e)?);
+    }
     if check.problems.is_empty() {
         match plan(db, &spec).await {
             Ok(Planned { figures, evidence, .. }) => {

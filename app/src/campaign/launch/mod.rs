@@ -32,6 +32,7 @@ fn problem(reason: impl Into<String>) -> AppError {
     AppError::invalid("draft", reason)
 }
 
+pub mod adaptive;
 mod design;
 mod plan;
 mod store;
