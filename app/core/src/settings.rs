@@ -863,9 +863,12 @@ mod per_protocol_tests {
         let v = serde_json::to_value(&s).unwrap();
         let keys: std::collections::BTreeSet<&str> = v.as_object().unwrap().keys().map(String::as_str).collect();
         // Every key of before, at the top level and nothing nested under a protocol's name; the
-        // one new key is pairwise's own, not given (null) in a design stored before it.
+        // new keys are pairwise's own, not given (null) in a design stored before it, and the
+        // adaptive design (a design of the campaign, not of a protocol: one nested object, off
+        // when not given).
         let mut expected: std::collections::BTreeSet<&str> = KEYS_BEFORE.into_iter().collect();
         expected.insert("pair_show_reference");
+        expected.insert("adaptive");
         assert_eq!(keys, expected);
         assert_eq!((v["rank_outputs"].as_u64(), v["woj_scale"].as_str(), v["document_context"].as_str()), (Some(4), Some("sliders"), Some("whole")));
         assert_eq!((v["hit_words"].as_u64(), &v["pair_show_reference"]), (Some(700), &serde_json::Value::Null));

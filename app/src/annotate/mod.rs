@@ -442,6 +442,8 @@ pub struct CodeCheck {
 /// The five word-order boxes: box 1–5 ↔ value 0, .25, .5, .75, 1 (best = 1).
 pub use assay_core::protocol::word_order::{BOX_VALUES as WOJ_VALUES, box_of as woj_box};
 
+#[cfg(all(test, feature = "ssr"))]
+mod gate_tests;
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -198,11 +198,12 @@ pub async fn my_teams() -> Result<Vec<(i64, String)>, ServerFnError> {
 }
 
 /// An adaptive campaign's live state: pairs still open, judgments spent, expected remaining
-/// cost, the anytime-valid decisions (organizers of the campaign's team). `None` for a campaign
+/// cost, the anytime-valid decisions (researchers and up of the campaign's team, who read its
+/// results: the results page shows them). `None` for a campaign
 /// that is not adaptive.
 #[server(endpoint = "campaign_adaptive")]
 pub async fn campaign_adaptive(campaign_id: i64) -> Result<Option<crate::campaign::adaptive::AdaptiveView>, ServerFnError> {
-    let user = web::require(Role::Organizer)?;
+    let user = web::require(Role::Researcher)?;
     let state = web::app_state()?;
     web::require_in_team(&state.db, &user, web::Owned::Campaign(campaign_id)).await.map_err(|e| e.in_argument("campaign_id"))?;
     Ok(launch::adaptive::view(&state.db, campaign_id).await.map_err(|e| e.in_argument("campaign_id"))?)

@@ -108,6 +108,8 @@ const TABLE: &[Row] = &[
     // campaign has judgments yet); the worker review is for organizers.
     Row { endpoint: "results_campaigns", how: How::Form, expect: [S(401), S(401), S(403), S(200), S(200), S(200)], teams: [S(200), S(200)] },
     Row { endpoint: "campaign_results", how: How::Form, expect: [S(401), S(401), S(403), Pass, Pass, Pass], teams: [S(400), S(400)] },
+    // An adaptive campaign's decisions: read by those who read its results.
+    Row { endpoint: "campaign_adaptive", how: How::Form, expect: [S(401), S(401), S(403), Pass, Pass, Pass], teams: [S(400), S(400)] },
     Row { endpoint: "campaign_metrics", how: How::Form, expect: [S(401), S(401), S(403), Pass, Pass, Pass], teams: [S(400), S(400)] },
     // Deleting an uploaded metric: researchers and up (an unknown metric is then a 400).
     Row { endpoint: "delete_campaign_metric", how: How::Form, expect: [S(401), S(401), S(403), S(400), S(400), S(400)], teams: [S(400), S(400)] },
@@ -201,7 +203,7 @@ fn form_args(endpoint: &str, who: Who, d: &Demo, n: usize) -> Vec<(String, Strin
         "invite_user" => vec![("email", format!("invitee{n}@example.org")), ("role", "annotator".into())],
         "invitation" => vec![("token", "forged-token".into())],
         "accept_invitation" => vec![("token", "forged-token".into()), ("name", "Eve".into()), ("password", "a long enough password".into())],
-        "launch_campaign" | "campaign_progress" | "start_campaign_hit" | "campaign_active_time" | "campaign_metrics" => vec![("campaign_id", campaign)],
+        "launch_campaign" | "campaign_progress" | "start_campaign_hit" | "campaign_active_time" | "campaign_metrics" | "campaign_adaptive" => vec![("campaign_id", campaign)],
         "delete_campaign_metric" => vec![("campaign_id", campaign), ("metric_id", "999999".into())],
         "hit_items" => vec![("campaign_id", campaign), ("hit_index", "0".into())],
         "campaign_results" => vec![
