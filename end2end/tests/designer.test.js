@@ -322,7 +322,10 @@ test('an organizer designs an ESA and an MQM campaign on documents in the browse
   await mqm.waitForSelector('#mqm-taxonomy');
   assert.match(await mqm.inputValue('#mqm-taxonomy'), /Accuracy\/Mistranslation/);
   assert.equal(await mqm.inputValue('#mqm-max-errors'), '5');
-  assert.equal(await mqm.locator('#document-score').count(), 0, 'MQM scores segments by their errors');
+  // MQM scores segments by their errors; like Appraise's document task it may also ask a
+  // document's score at the document's end, off unless the organizer asks for it.
+  assert.equal(await mqm.locator('#document-score').count(), 1, "MQM offers the document's score");
+  assert.equal(await mqm.isChecked('#document-score'), false, "MQM's document score is off by default");
   await mqm.fill('#mqm-taxonomy', 'Accuracy/Mistranslation\nFluency//Grammar\n');
   await mqm.locator('#mqm-taxonomy').blur();
   await mqm.waitForSelector('#mqm-taxonomy-error');

@@ -224,15 +224,28 @@ test('MQM: an error needs a category; the results show the ranking and the categ
   assert.match(await page.textContent('#esa-spans li'), /Accuracy\/Mistranslation/);
   assert.deepEqual(await axeViolations(page), [], 'axe-core on the MQM screen');
   await shot(page, 'mqm-1280');
+  // The design asks a document's score after its last segment (as Appraise's document task):
+  // Next waits for it there.
+  let documentScores = 0;
+  const scoreDocument = async () => {
+    if (await page.locator('#document-score').count()) {
+      assert.ok(await page.isDisabled('#next'), "Next waits for the document's score");
+      await setSlider(page, 'document-score', 0.7);
+      documentScores++;
+    }
+  };
+  await scoreDocument();
   await page.click('#next');
   await nextScreen(page, 0);
   // The rest without errors.
   for (;;) {
     if (await page.locator('#completion-code, .completion').count()) break;
     const p = await position(page);
+    await scoreDocument();
     await page.click('#next');
     await nextScreen(page, p);
   }
+  assert.ok(documentScores >= 1, 'a document score was asked at the end of a document');
   const judgments = await ok(organizer, 'assignment_judgments', { assignment });
   const first = judgments.find((j) => j.position === 0);
   assert.equal(first.score, -5, 'a major error weighs 5');

@@ -111,7 +111,7 @@ const SCRIPT: &str = r#"(() => {
   on('keydown', (e) => {
     E.last = Date.now();
     if (!E.started || !(e.target instanceof Element)) return;
-    if (e.key === 'Enter' && e.target.closest('.da')) { e.preventDefault(); send(); return; }
+    if (e.key === 'Enter' && e.target.closest('.da-screen')) { e.preventDefault(); send(); return; }
     if (!e.target.closest('#score')) return;
     const step = { ArrowRight: 1, ArrowUp: 1, ArrowLeft: -1, ArrowDown: -1, PageUp: 10, PageDown: -10, Home: -1000, End: 1000 }[e.key];
     if (step === undefined) return;
