@@ -970,6 +970,71 @@ mod tests {
         assert!(checked >= 7 * 8 * 7, "only {checked} screens rendered");
     }
 
+    /// The texts under judgment carry their own language and direction (issue 38's walkthrough:
+    /// in the Arabic interface a ranking output's final full stop was drawn on the wrong side):
+    /// every word of a source, reference, output or context segment on every screen sits in an
+    /// element whose nearest `lang` is the text's language, and that element sets `dir`.
+    #[test]
+    fn the_texts_under_judgment_carry_their_language_and_direction() {
+        const VOID: [&str; 6] = ["input", "br", "img", "meta", "hr", "source"];
+        let target = ["Qxv", "zwk", "jjb", "Wqq", "yyx", "Zzq", "Xxq", "Jjq", "wwp", "kkv"];
+        let source = ["Pqw", "rrt", "vvz", "Kkq", "Vvq"];
+        let context = ["Pqw", "rrt", "vvz"];
+        let mut wrong = Vec::new();
+        let mut seen = 0;
+        for task in TaskKind::ALL {
+            for lang in [Lang::Ar, Lang::De] {
+                let mut s = state(task, &format!(r#"{{"interface_language":"{}"}}"#, lang.tag()), lang);
+                s.source_lang = "qaa".into(); // a code no interface language has
+                s.source_dir = "ltr".into();
+                let target_lang = s.screen.lang.clone();
+                for (name, html) in screens_of(s) {
+                    // The open elements (tag, lang, has dir) at each text node.
+                    let mut open: Vec<(String, Option<String>, bool)> = Vec::new();
+                    let mut rest = html.as_str();
+                    while let Some(at) = rest.find('<') {
+                        let text = &rest[..at];
+                        for word in text.split(|c: char| !c.is_alphanumeric()).filter(|w| !w.is_empty()) {
+                            // The item's context is the source only where the protocol shows the source there.
+                            let in_source = source.contains(&word) && (!context.contains(&word) || crate::annotate::screens::Context::of(task) == crate::annotate::screens::Context::Source);
+                            let want = if in_source { "qaa" } else if target.contains(&word) || context.contains(&word) { &target_lang } else { continue };
+                            seen += 1;
+                            let nearest = open.iter().rev().find(|(_, l, _)| l.is_some());
+                            match nearest {
+                                Some((_, Some(l), dir)) if l == want && *dir => {}
+                                other => wrong.push(format!("{task:?} {name} in {lang:?}: “{word}” under {other:?}, want lang {want} with dir")),
+                            }
+                        }
+                        if rest[at..].starts_with("<!--") {
+                            let end = rest[at..].find("-->").map_or(rest.len(), |e| at + e + 3);
+                            rest = &rest[end..];
+                            continue;
+                        }
+                        let close = rest[at..].find('>').map_or(rest.len(), |e| at + e);
+                        let tag = &rest[at + 1..close];
+                        rest = &rest[(close + 1).min(rest.len())..];
+                        if let Some(name) = tag.strip_prefix('/') {
+                            if let Some(i) = open.iter().rposition(|(t, _, _)| t == name.trim()) {
+                                open.truncate(i);
+                            }
+                            continue;
+                        }
+                        let name = tag.split(|c: char| c.is_whitespace() || c == '/').next().unwrap_or("").to_string();
+                        if tag.ends_with('/') || VOID.contains(&name.as_str()) {
+                            continue;
+                        }
+                        let attr = |a: &str| tag.find(&format!(" {a}=\"")).map(|i| tag[i + a.len() + 3..].split('"').next().unwrap_or("").to_string());
+                        open.push((name, attr("lang"), attr("dir").is_some()));
+                    }
+                }
+            }
+        }
+        wrong.sort();
+        wrong.dedup();
+        assert!(seen > 100, "only {seen} words of the texts found");
+        assert!(wrong.is_empty(), "{} texts without their language:\n{}", wrong.len(), wrong.join("\n"));
+    }
+
     /// Issue 38 item 6: a ranking HIT's start page counts its screens and says how many outputs
     /// a sentence has (the campaign's), not its items; the instructions name no fixed number.
     #[test]

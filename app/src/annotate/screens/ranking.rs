@@ -112,7 +112,7 @@ pub fn RankingScreen(info: StoredValue<WorkState>, items: Vec<ItemView>, busy: R
                                                 }
                                             >
                                                 <p class="text-label" lang=ui.tag() dir=ui.dir() id=label_id>{label}</p>
-                                                <p class="candidate">{it.candidate.clone()}</p>
+                                                <p class="candidate" lang=target_lang.clone() dir=target_dir.clone()>{it.candidate.clone()}</p>
                                                 <div class="ranks" role="radiogroup" aria-labelledby=group dir="ltr">
                                                     {(1..=n as u32)
                                                         .map(|r| {
