@@ -5,7 +5,8 @@ set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 export CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-$ROOT/target}"
 
-step() { printf '\n==> %s\n' "$*" >&2; }
+# Each step says when it started (seconds since the script began), so a run's log shows where its time went.
+step() { printf '\n==> [%ss] %s\n' "$SECONDS" "$*" >&2; }
 
 as_root() {
   if [ "$(id -u)" = 0 ]; then "$@"; else sudo "$@"; fi
