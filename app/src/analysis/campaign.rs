@@ -66,7 +66,7 @@ pub struct EsaCampaignAnalysis {
     /// campaign's ESA CSV).
     pub ratings: Vec<assay_core::analysis::esa::EsaRating>,
     /// The WMT 2024 ranking of the kept workers' ratings (`Err`: why it could not be made).
-    pub ranking: Result<assay_core::analysis::esa::EsaAnalysis, String>,
+    pub ranking: Result<assay_core::analysis::esa::EsaAnalysis, assay_core::analysis::formats::FormatError>,
     /// Workers left out by quality control.
     pub workers_excluded: usize,
     /// Error spans of the kept workers' system items, per system, best-scored system first.
@@ -170,7 +170,7 @@ pub fn esa_analysis(set: &JudgmentSet, r: &AnalysisResult, ratings: Vec<assay_co
     // WMT's 100 segments per system.
     let settings = EsaSettings { min_segments: 0.0, ..EsaSettings::default() };
     let file = EsaFile { ratings: kept, spans: Default::default() };
-    let ranking = rank(&file, None, &settings).map_err(|e| e.to_string());
+    let ranking = rank(&file, None, &settings);
     let mut spans: Vec<SystemSpans> = by_system.into_values().collect();
     if let Ok(a) = &ranking
         && let Some(p) = a.ranked.first()

@@ -7,7 +7,7 @@ use crate::campaign::api::{
     my_queue,
 };
 use crate::campaign::{
-    AnnotatorProgress, CampaignDraft, CampaignInfo, CampaignSettings, DegradationPolicy, DegradedSample, DesignCheck, GateMode, GateUnsure, QualityGate, TestSetInfo,
+    AnnotatorProgress, CampaignDraft, CampaignInfo, CampaignSettings, DegradationPolicy, DegradedSample, DegradedText, DesignCheck, GateMode, GateUnsure, QualityGate, TestSetInfo,
     WantedPer,
 };
 use crate::model::TaskKind;
@@ -1190,8 +1190,8 @@ fn DegradedPreview(samples: Vec<DegradedSample>) -> impl IntoView {
                         <td data-label="System">{s.system}</td>
                         <td data-label="Original">{s.original}</td>
                         {match s.degraded {
-                            Ok(t) => Either::Left(view! { <td class="degraded" data-label="Damaged copy">{t}</td> }),
-                            Err(e) => Either::Right(view! { <td class="error" data-label="Damaged copy">{e}</td> }),
+                            DegradedText::Copy(t) => Either::Left(view! { <td class="degraded" data-label="Damaged copy">{t}</td> }),
+                            DegradedText::Refused(e) => Either::Right(view! { <td class="error" data-label="Damaged copy">{e}</td> }),
                         }}
                         <td class="hint" data-label="What changed">{s.change}</td>
                     </tr>
