@@ -77,6 +77,26 @@ pub enum AppError {
 /// The result of anything that can fail on the server side.
 pub type AppResult<T> = Result<T, AppError>;
 
+/// An [`AppError`] as the error of a body streamed in chunks (a judgment file, an archive): an
+/// HTTP body stream's error must be a `std::error::Error`, which `AppError` deliberately is not.
+/// A stream ends with at most one; whoever writes the chunks elsewhere (a file, an archive) gets
+/// the `AppError` back, its kind kept.
+#[derive(Debug, thiserror::Error)]
+#[error("{0}")]
+pub struct StreamError(pub AppError);
+
+impl From<AppError> for StreamError {
+    fn from(e: AppError) -> StreamError {
+        StreamError(e)
+    }
+}
+
+impl From<StreamError> for AppError {
+    fn from(e: StreamError) -> AppError {
+        e.0
+    }
+}
+
 impl AppError {
     pub fn not_found(message: impl Into<String>) -> Self {
         AppError::NotFound(message.into())

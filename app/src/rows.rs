@@ -65,13 +65,17 @@ mod tests {
         Blue,
     }
 
+    #[derive(Debug, thiserror::Error)]
+    #[error("no colour {0:?}")]
+    struct NoColour(String);
+
     impl TryFrom<String> for Colour {
-        type Error = String;
-        fn try_from(s: String) -> Result<Self, String> {
+        type Error = NoColour;
+        fn try_from(s: String) -> Result<Self, NoColour> {
             match s.as_str() {
                 "red" => Ok(Colour::Red),
                 "blue" => Ok(Colour::Blue),
-                other => Err(format!("no colour {other:?}")),
+                other => Err(NoColour(other.to_string())),
             }
         }
     }

@@ -928,8 +928,11 @@ fn esa_settings(args: &AnalyzeArgs) -> CliResult<app::analysis::esa::EsaSettings
     })
 }
 
+/// Document → domain, as the `--esa-docs` files give them.
+type Domains = std::collections::HashMap<String, String>;
+
 /// Reads every `--esa-docs` file into one document → domain map (`None` without any).
-fn documents_map(args: &AnalyzeArgs) -> CliResult<Option<std::collections::HashMap<String, String>>> {
+fn documents_map(args: &AnalyzeArgs) -> CliResult<Option<Domains>> {
     if args.esa_docs.is_empty() {
         return Ok(None);
     }

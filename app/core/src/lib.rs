@@ -29,6 +29,7 @@ pub mod model;
 pub mod protocol;
 pub mod report;
 pub mod settings;
+pub mod verdict;
 pub mod wording;
 
 #[cfg(feature = "engine")]

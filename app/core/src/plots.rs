@@ -140,47 +140,23 @@ pub fn heatmap_titled(names: &[&str], p_values: &[Vec<Option<f64>>], title: &str
         r#"<svg xmlns="http://www.w3.org/2000/svg" class="plot heatmap" role="img" width="{width}" height="{height}" viewBox="0 0 {width} {height}" font-family="sans-serif" font-size="12">"#
     );
     let _ = write!(s, "<title>{}</title>", escape(title));
-    for (i, name) in names.iter().enumerate() {
-        let cy = label_h + cell * i as f64 + cell / 2.0 + 4.0;
-        let _ = write!(s, r#"<text class="row-label" x="{:.1}" y="{cy:.1}" text-anchor="end">{}</text>"#, label_w - 6.0, escape(name));
-        let cx = label_w + cell * i as f64 + cell / 2.0 + 4.0;
-        let _ = write!(
-            s,
-            r#"<text class="col-label" x="{cx:.1}" y="{:.1}" transform="rotate(-60 {cx:.1} {:.1})">{}</text>"#,
-            label_h - 6.0,
-            label_h - 6.0,
-            escape(name)
-        );
-    }
+    let order: Vec<usize> = (0..n).collect();
+    matrix_labels(&mut s, names, &order, label_w, label_h, cell);
     let fills = ["#ffffff", "#c8c8c8", "#8c8c8c", "#404040"];
     let marks = ["", "*", "**", "***"];
-    for i in 0..n {
-        for j in 0..n {
-            let p = p_values.get(i).and_then(|r| r.get(j)).copied().flatten();
-            let l = if i == j { 0 } else { level(p) } as usize;
-            let (x, y) = (label_w + cell * j as f64, label_h + cell * i as f64);
-            let fill = if i == j { "#eeeeee" } else { fills[l] };
-            let title = match p {
+    matrix_cells(&mut s, &order, label_w, label_h, cell, |i, j| {
+        let p = p_values.get(i).and_then(|r| r.get(j)).copied().flatten();
+        let l = if i == j { 0 } else { level(p) } as usize;
+        MatrixCell {
+            class: format!("cell level-{l}"),
+            fill: if i == j { "#eeeeee".into() } else { fills[l].into() },
+            title: match p {
                 Some(p) => format!("{} vs {}: p = {p:.4}", names[i], names[j]),
                 None => format!("{} vs {}", names[i], names[j]),
-            };
-            let _ = write!(
-                s,
-                r##"<rect class="cell level-{l}" x="{x:.1}" y="{y:.1}" width="{cell}" height="{cell}" fill="{fill}" stroke="#999" stroke-width="0.5"><title>{}</title></rect>"##,
-                escape(&title)
-            );
-            if l > 0 {
-                let colour = if l >= 2 { "#fff" } else { "#000" };
-                let _ = write!(
-                    s,
-                    r#"<text x="{:.1}" y="{:.1}" text-anchor="middle" fill="{colour}">{}</text>"#,
-                    x + cell / 2.0,
-                    y + cell / 2.0 + 4.0,
-                    marks[l]
-                );
-            }
+            },
+            text: (l > 0).then(|| (marks[l].to_string(), if l >= 2 { "#fff" } else { "#000" })),
         }
-    }
+    });
     let ly = label_h + cell * n as f64 + 20.0;
     for (k, line) in heatmap_legend(legend).iter().enumerate() {
         let _ = write!(s, r#"<text class="legend" x="0" y="{:.1}">{}</text>"#, ly + 17.0 * k as f64, escape(line));
@@ -525,47 +501,27 @@ pub fn head_to_head_plot(names: &[&str], share: &[Vec<Option<f64>>], sign_p: &[V
     );
     s.push_str("<title>Head to head: percentage of comparisons the column system won against the row system</title>");
     matrix_labels(&mut s, names, order, label_w, label_h, cell);
-    for (a, &i) in order.iter().enumerate() {
-        for (b, &j) in order.iter().enumerate() {
-            let (x, y) = (label_w + cell * b as f64, label_h + cell * a as f64);
-            let v = if i == j { None } else { share.get(i).and_then(|r| r.get(j)).copied().flatten().filter(|v| v.is_finite()) };
-            let p = sign_p.get(i).and_then(|r| r.get(j)).copied().flatten();
-            // The mark goes where the column system won more, as in the Findings' tables.
-            let opposite = share.get(j).and_then(|r| r.get(i)).copied().flatten().unwrap_or(0.0);
-            let mark = if v.is_some_and(|v| v > opposite) { sign_mark(p) } else { "" };
-            // Grey from white (0%) to dark (100%).
-            let (fill, ink) = match v {
-                None => ("#eeeeee".to_string(), "#000"),
-                Some(v) => {
-                    let g = (255.0 - v.clamp(0.0, 1.0) * 191.0).round() as u8;
-                    (format!("#{g:02x}{g:02x}{g:02x}"), if v > 0.6 { "#fff" } else { "#000" })
-                }
-            };
-            let title = match v {
+    matrix_cells(&mut s, order, label_w, label_h, cell, |i, j| {
+        let v = if i == j { None } else { share.get(i).and_then(|r| r.get(j)).copied().flatten().filter(|v| v.is_finite()) };
+        let p = sign_p.get(i).and_then(|r| r.get(j)).copied().flatten();
+        // The mark goes where the column system won more, as in the Findings' tables.
+        let opposite = share.get(j).and_then(|r| r.get(i)).copied().flatten().unwrap_or(0.0);
+        let mark = if v.is_some_and(|v| v > opposite) { sign_mark(p) } else { "" };
+        let (fill, ink) = grey(v);
+        MatrixCell {
+            class: "cell".into(),
+            fill,
+            title: match v {
                 Some(v) => format!("{} beat {} in {:.0}% of their comparisons{}", names[j], names[i], v * 100.0, match p {
                     Some(p) => format!(" (sign test p = {p:.4})"),
                     None => String::new(),
                 }),
                 None if i == j => names[i].to_string(),
                 None => format!("{} and {} were never compared", names[j], names[i]),
-            };
-            let _ = write!(
-                s,
-                r##"<rect class="cell" x="{x:.1}" y="{y:.1}" width="{cell}" height="{cell}" fill="{fill}" stroke="#999" stroke-width="0.5"><title>{}</title></rect>"##,
-                escape(&title)
-            );
-            if let Some(v) = v {
-                let _ = write!(
-                    s,
-                    r#"<text x="{:.1}" y="{:.1}" text-anchor="middle" fill="{ink}">{:.0}{}</text>"#,
-                    x + cell / 2.0,
-                    y + cell / 2.0 + 4.0,
-                    v * 100.0,
-                    mark
-                );
-            }
+            },
+            text: v.map(|v| (format!("{:.0}{mark}", v * 100.0), ink)),
         }
-    }
+    });
     let ly = label_h + cell * n as f64 + 20.0;
     let _ = write!(s, r#"<text x="0" y="{ly:.1}">Percent of comparisons the column system won against the row system.</text>"#);
     let _ = write!(s, r#"<text x="0" y="{:.1}">Sign test, ties excluded: * p ≤ 0.10, ** p ≤ 0.05, *** p ≤ 0.01</text>"#, ly + 18.0);
@@ -593,33 +549,21 @@ pub fn win_rate_heatmap(names: &[&str], win_rate: &[Vec<Option<f64>>], order: &[
     s.push_str("<title>Win rate: share of the judgments between two systems that the row system won (a tie counts half)</title>");
     s.push_str("<desc>One row and one column per system, best first; each cell gives the row system's win rate against the column system in percent, grey where the two were never compared.</desc>");
     matrix_labels(&mut s, names, order, label_w, label_h, cell);
-    for (a, &i) in order.iter().enumerate() {
-        for (b, &j) in order.iter().enumerate() {
-            let (x, y) = (label_w + cell * b as f64, label_h + cell * a as f64);
-            let v = if i == j { None } else { win_rate.get(i).and_then(|r| r.get(j)).copied().flatten().filter(|v| v.is_finite()) };
-            let (fill, ink) = match v {
-                None => ("#eeeeee".to_string(), "#000"),
-                Some(v) => {
-                    let g = (255.0 - v.clamp(0.0, 1.0) * 191.0).round() as u8;
-                    (format!("#{g:02x}{g:02x}{g:02x}"), if v > 0.6 { "#fff" } else { "#000" })
-                }
-            };
-            let (ni, nj) = (names.get(i).copied().unwrap_or("?"), names.get(j).copied().unwrap_or("?"));
-            let title = match v {
+    matrix_cells(&mut s, order, label_w, label_h, cell, |i, j| {
+        let v = if i == j { None } else { win_rate.get(i).and_then(|r| r.get(j)).copied().flatten().filter(|v| v.is_finite()) };
+        let (fill, ink) = grey(v);
+        let (ni, nj) = (names.get(i).copied().unwrap_or("?"), names.get(j).copied().unwrap_or("?"));
+        MatrixCell {
+            class: "cell".into(),
+            fill,
+            title: match v {
                 Some(v) => format!("{ni} won {:.0}% of its judgments against {nj} (a tie counting half)", v * 100.0),
                 None if i == j => ni.to_string(),
                 None => format!("{ni} and {nj} were never compared"),
-            };
-            let _ = write!(
-                s,
-                r##"<rect class="cell" x="{x:.1}" y="{y:.1}" width="{cell}" height="{cell}" fill="{fill}" stroke="#999" stroke-width="0.5"><title>{}</title></rect>"##,
-                escape(&title)
-            );
-            if let Some(v) = v {
-                let _ = write!(s, r#"<text x="{:.1}" y="{:.1}" text-anchor="middle" fill="{ink}">{:.0}</text>"#, x + cell / 2.0, y + cell / 2.0 + 4.0, v * 100.0);
-            }
+            },
+            text: v.map(|v| (format!("{:.0}", v * 100.0), ink)),
         }
-    }
+    });
     let ly = label_h + cell * n as f64 + 20.0;
     let _ = write!(s, r#"<text x="0" y="{ly:.1}">Percent of the judgments between the two that the row system won; a tie counts half.</text>"#);
     s.push_str("</svg>");
@@ -627,8 +571,49 @@ pub fn win_rate_heatmap(names: &[&str], win_rate: &[Vec<Option<f64>>], order: &[
 }
 
 
-/// The row and column labels of a system-by-system matrix (the head-to-head and win-rate
-/// heatmaps): each system's name left of its row and, turned, above its column.
+/// One cell of a system-by-system matrix: its class and shade, what it says in words (its
+/// `<title>`), and the text written in it with its ink.
+struct MatrixCell {
+    class: String,
+    fill: String,
+    title: String,
+    text: Option<(String, &'static str)>,
+}
+
+/// The cells of a system-by-system matrix (the significance, head-to-head and win-rate
+/// heatmaps), `order`'s systems along both axes, best first: `cell(i, j)` for row system `i`
+/// and column system `j`, a square of `size` from (`label_w`, `label_h`).
+fn matrix_cells(s: &mut String, order: &[usize], label_w: f64, label_h: f64, size: f64, cell: impl Fn(usize, usize) -> MatrixCell) {
+    for (a, &i) in order.iter().enumerate() {
+        for (b, &j) in order.iter().enumerate() {
+            let (x, y) = (label_w + size * b as f64, label_h + size * a as f64);
+            let MatrixCell { class, fill, title, text } = cell(i, j);
+            let _ = write!(
+                s,
+                r##"<rect class="{class}" x="{x:.1}" y="{y:.1}" width="{size}" height="{size}" fill="{fill}" stroke="#999" stroke-width="0.5"><title>{}</title></rect>"##,
+                escape(&title)
+            );
+            if let Some((text, ink)) = text {
+                let _ = write!(s, r#"<text x="{:.1}" y="{:.1}" text-anchor="middle" fill="{ink}">{text}</text>"#, x + size / 2.0, y + size / 2.0 + 4.0);
+            }
+        }
+    }
+}
+
+/// A share's shade, grey from white (0%) to dark (100%), and the ink that reads on it; light
+/// grey where there is none.
+fn grey(v: Option<f64>) -> (String, &'static str) {
+    match v {
+        None => ("#eeeeee".to_string(), "#000"),
+        Some(v) => {
+            let g = (255.0 - v.clamp(0.0, 1.0) * 191.0).round() as u8;
+            (format!("#{g:02x}{g:02x}{g:02x}"), if v > 0.6 { "#fff" } else { "#000" })
+        }
+    }
+}
+
+/// The row and column labels of a system-by-system matrix (the significance, head-to-head and
+/// win-rate heatmaps): each system's name left of its row and, turned, above its column.
 fn matrix_labels(s: &mut String, names: &[&str], order: &[usize], label_w: f64, label_h: f64, cell: f64) {
     for (k, &i) in order.iter().enumerate() {
         let name = names.get(i).copied().unwrap_or("?");

@@ -653,7 +653,7 @@ pub async fn pg_text_in_order<W>(
     threads: usize,
     piece: usize,
     write: std::sync::Arc<W>,
-    out: &tokio::sync::mpsc::Sender<Result<Vec<u8>, String>>,
+    out: &tokio::sync::mpsc::Sender<Result<Vec<u8>, crate::error::StreamError>>,
 ) -> AppResult<()>
 where
     W: Fn(&mut String, StoredJudgment) -> AppResult<()> + Send + Sync + 'static,

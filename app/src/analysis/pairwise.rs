@@ -9,9 +9,9 @@ use crate::model::ItemType;
 use assay_core::protocol::Detail;
 use assay_core::protocol::pairwise::Side;
 use assay_core::protocol::pairwise::campaign::StoredPreference;
-use assay_core::analysis::quality::{PairCheck, QcTest, Verdict};
+use assay_core::analysis::quality::{PairCheck, QcTest};
 use assay_core::protocol::pairwise::campaign::worker_reliability;
-use assay_core::protocol::pairwise::qc::{ReliabilityCheck, ReliabilitySettings, Verdict as CopyVerdict};
+use assay_core::protocol::pairwise::qc::{ReliabilityCheck, ReliabilitySettings};
 use sqlx::AnyConnection;
 
 crate::rows::row! {
@@ -87,11 +87,7 @@ fn pair_check(c: &ReliabilityCheck) -> PairCheck {
         mean_abs_difference: any.then(|| (c.original_preferred + c.degraded_preferred) as f64 / c.pairs as f64),
         statistic: any.then_some(c.original_preferred as f64),
         p_value: c.p_value,
-        verdict: match c.verdict {
-            CopyVerdict::Pass => Verdict::Pass,
-            CopyVerdict::Fail => Verdict::Fail,
-            CopyVerdict::NotEnoughEvidence => Verdict::NotEnoughEvidence,
-        },
+        verdict: c.verdict,
         note: Some(match &c.note {
             Some(n) => format!("{n}; {decided}"),
             None => decided,

@@ -31,7 +31,8 @@ use crate::campaign::assign::{Platform, crowd_worker, next_assignment};
 use crate::db::Db;
 use crate::error::{AppError, AppResult, StorageContext};
 use crate::model::{AssignmentStatus, CampaignStatus, ItemType, TaskKind};
-use assay_core::simulate::{SimulatedWorker, WorkerKind};
+use assay_core::protocol::Scheme;
+use assay_core::simulate::{SimulatedWorker, WorkerKind, simulated_error_spans};
 
 /// Who the simulated crowd is.
 #[derive(Clone, Debug, PartialEq)]
@@ -252,9 +253,9 @@ pub async fn simulate_campaign(
                 };
                 let text = current.as_ref().map_or("", |i| i.candidate.as_str());
                 let spans = if esa {
-                    simulated_spans(text, score)
+                    simulated_spans(text, score, Scheme::Esa)
                 } else if mqm {
-                    simulated_mqm_spans(text, score)
+                    simulated_spans(text, score, Scheme::Mqm)
                 } else {
                     Vec::new()
                 };
@@ -391,10 +392,10 @@ async fn practise(db: &Db, work: &Work, secret: &[u8], campaign_id: i64, public_
             let second = worker.score(truth);
             PracticeGiven { score: Some(nearest_box(score)), score2: Some(nearest_box(second)), spans: Vec::new() }
         } else if task.esa {
-            PracticeGiven { score: Some(score), score2: None, spans: simulated_spans(&item.candidate, score) }
+            PracticeGiven { score: Some(score), score2: None, spans: simulated_spans(&item.candidate, score, Scheme::Esa) }
         } else if task.mqm {
             // MQM: the server scores the errors.
-            PracticeGiven { score: None, score2: None, spans: simulated_mqm_spans(&item.candidate, score) }
+            PracticeGiven { score: None, score2: None, spans: simulated_spans(&item.candidate, score, Scheme::Mqm) }
         } else {
             PracticeGiven { score: Some(score), score2: None, spans: Vec::new() }
         };
@@ -433,41 +434,12 @@ fn true_quality(item: &ItemFacts, quality: &HashMap<i64, f64>) -> f64 {
     .clamp(0.0, 100.0)
 }
 
-/// The error spans a simulated ESA annotator marks on a translation it scores `score`: one span
-/// per 25 points below 100 (none at 90 or more), on consecutive words from the start, major when
-/// the score is below 40; an omission below 20.
-fn simulated_spans(text: &str, score: f64) -> Vec<assay_core::protocol::Span> {
-    use assay_core::protocol::{Severity, Span};
-    let words: Vec<_> = assay_core::protocol::esa::tokens(text).into_iter().filter(|t| !t.space).collect();
-    let wanted = if score >= 90.0 { 0 } else { ((100.0 - score) / 25.0).ceil() as usize };
-    let severity = if score < 40.0 { Severity::Major } else { Severity::Minor };
-    let mut spans: Vec<Span> = words.iter().take(wanted).map(|t| Span::new(t.start, t.end, severity)).collect();
-    if score < 20.0 {
-        spans.push(Span::omission(Severity::Major));
-    }
-    spans
-}
-
-/// The MQM errors a simulated annotator marks on a translation it would score `score` (0–100):
-/// [`simulated_spans`] with categories of the default taxonomy (major: mistranslation, minor:
-/// grammar, an omission: omission), at most five.
-fn simulated_mqm_spans(text: &str, score: f64) -> Vec<assay_core::protocol::Span> {
-    use assay_core::protocol::Severity;
-    let mut spans = simulated_spans(text, score);
-    spans.truncate(assay_core::protocol::mqm::GOOGLE_MAX_ERRORS);
-    for s in &mut spans {
-        s.category = Some(
-            if s.missing {
-                "Accuracy/Omission"
-            } else if s.severity == Severity::Major {
-                "Accuracy/Mistranslation"
-            } else {
-                "Fluency/Grammar"
-            }
-            .to_string(),
-        );
-    }
-    spans
+/// The error spans a simulated annotator marks on `text`, a translation it scores `score`
+/// (0–100): the core's ([`assay_core::simulate::simulated_error_spans`], which the dry run
+/// uses too) on the text's words as the span screens offer them.
+fn simulated_spans(text: &str, score: f64, scheme: Scheme) -> Vec<assay_core::protocol::Span> {
+    let words: Vec<(usize, usize)> = assay_core::protocol::esa::tokens(text).into_iter().filter(|t| !t.space).map(|t| (t.start, t.end)).collect();
+    simulated_error_spans(&words, score, scheme)
 }
 
 crate::rows::row! {

@@ -17,7 +17,7 @@ use tokio_stream::wrappers::ReceiverStream;
 use super::ExportQuery;
 use crate::auth::Role;
 use crate::auth::server::CurrentSession;
-use crate::error::{AppError, AppResult};
+use crate::error::{AppError, AppResult, StreamError};
 use crate::export::{self, Kind, Prepared, rows};
 use crate::state::AppState;
 use crate::web::api_caller;
@@ -110,13 +110,13 @@ fn content_type_of(name: &str) -> &'static str {
 
 /// Streams a file's bytes, deleting the file afterwards.
 fn stream_temp_file(path: tempfile::TempPath) -> Body {
-    let (tx, rx) = mpsc::channel::<Result<Vec<u8>, String>>(4);
+    let (tx, rx) = mpsc::channel::<Result<Vec<u8>, StreamError>>(4);
     tokio::spawn(async move {
         use tokio::io::AsyncReadExt;
         let mut file = match tokio::fs::File::open(&path).await {
             Ok(f) => f,
             Err(e) => {
-                let _ = tx.send(Err(format!("cannot read the archive: {e}"))).await;
+                let _ = tx.send(Err(AppError::internal(format!("cannot read the archive: {e}")).into())).await;
                 return;
             }
         };
@@ -131,7 +131,7 @@ fn stream_temp_file(path: tempfile::TempPath) -> Body {
                     }
                 }
                 Err(e) => {
-                    let _ = tx.send(Err(format!("cannot read the archive: {e}"))).await;
+                    let _ = tx.send(Err(AppError::internal(format!("cannot read the archive: {e}")).into())).await;
                     break;
                 }
             }

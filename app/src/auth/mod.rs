@@ -188,10 +188,15 @@ impl TokenScopes {
     }
 }
 
+/// A stored token scope Assay does not know.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("unknown token scope {0:?}")]
+pub struct UnknownScope(pub String);
+
 impl TryFrom<String> for TokenScopes {
-    type Error = String;
-    fn try_from(s: String) -> Result<Self, String> {
-        let scopes = s.split_whitespace().map(|w| TokenScope::parse(w).ok_or_else(|| format!("unknown token scope {w:?}"))).collect::<Result<Vec<_>, _>>()?;
+    type Error = UnknownScope;
+    fn try_from(s: String) -> Result<Self, UnknownScope> {
+        let scopes = s.split_whitespace().map(|w| TokenScope::parse(w).ok_or_else(|| UnknownScope(w.to_string()))).collect::<Result<Vec<_>, _>>()?;
         Ok(TokenScopes::with(scopes))
     }
 }

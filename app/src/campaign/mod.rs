@@ -116,8 +116,19 @@ pub struct DegradedSample {
     pub system: String,
     pub original: String,
     /// The degraded text, or why it cannot be degraded.
-    pub degraded: Result<String, String>,
+    pub degraded: DegradedText,
     pub change: String,
+}
+
+/// What the degrader made of a sample: the damaged copy, or why it could not make one (the
+/// degrader's message, which the preview shows in its place). In JSON `{"Ok": …}` or
+/// `{"Err": …}`, as the API has always written it.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub enum DegradedText {
+    #[serde(rename = "Ok")]
+    Copy(String),
+    #[serde(rename = "Err")]
+    Refused(String),
 }
 
 /// The designer's answer for a draft: what it implies, what stops it, and degraded samples.

@@ -365,7 +365,7 @@ pub async fn write_zip(db: &Db, p: &Prepared, out: std::fs::File) -> AppResult<V
             let mut rx = rows::spawn_rows(db.clone(), format, ctx.clone());
             zip.start_file(format.file_name(), options).map_err(zerr)?;
             while let Some(chunk) = rx.blocking_recv() {
-                zip.write_all(&chunk.map_err(AppError::internal)?).map_err(ioerr)?;
+                zip.write_all(&chunk.map_err(AppError::from)?).map_err(ioerr)?;
             }
         }
         let bundle = BundleOptions { name: &bundle_name, segments_in_test_set_order: true, darr_threshold: crate::analysis::export::DARR_THRESHOLD, darr_rule: Default::default() };
@@ -445,7 +445,7 @@ pub async fn write_dir(db: &Db, p: &mut Prepared, kind: &Kind, dir: &std::path::
             let mut rx = rows::spawn_rows(db.clone(), f, ctx.clone());
             use tokio::io::AsyncWriteExt;
             while let Some(chunk) = rx.recv().await {
-                file.write_all(&chunk.map_err(AppError::internal)?)
+                file.write_all(&chunk.map_err(AppError::from)?)
                     .await
                     .map_err(|e| AppError::internal(format!("cannot write {}: {e}", path.display())))?;
             }

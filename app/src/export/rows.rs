@@ -27,7 +27,7 @@ use tokio_stream::StreamExt;
 
 use crate::analysis::db::{KeptRows, KnownJudgments, Scope, StoredJudgment, StoredNames, judgments};
 use crate::analysis::manifest::Filter;
-use crate::error::{AppError, AppResult};
+use crate::error::{AppError, AppResult, StreamError};
 use crate::db::Db;
 use crate::model::ItemType;
 use crate::analysis::FxMap;
@@ -486,25 +486,25 @@ pub fn write_kept(out: &mut dyn std::io::Write, format: RowFormat, ctx: &RowCont
     })
 }
 
-/// Starts streaming the judgment file of `format`; chunks (or one error's message, last) arrive
-/// on the receiver. The error stays a message: the receiver becomes an HTTP body stream, whose
+/// Starts streaming the judgment file of `format`; chunks (or one error, last) arrive on the
+/// receiver. The error is a [`StreamError`]: the receiver becomes an HTTP body stream, whose
 /// error must be a `std::error::Error`, which [`AppError`] deliberately is not.
 /// The rows come from the one judgment query ([`crate::analysis::db::judgments`]),
 /// in judgment-id order; the query runs in its own task and stops when the receiver is dropped.
-pub fn spawn_rows(db: Db, format: RowFormat, ctx: Arc<RowContext>) -> mpsc::Receiver<Result<Vec<u8>, String>> {
+pub fn spawn_rows(db: Db, format: RowFormat, ctx: Arc<RowContext>) -> mpsc::Receiver<Result<Vec<u8>, StreamError>> {
     let (tx, rx) = mpsc::channel(CHANNEL);
     tokio::spawn(async move {
         let mut conn = match db.pool.acquire().await {
             Ok(c) => c,
             Err(e) => {
-                let _ = tx.send(Err(format!("cannot read the judgments: {e}"))).await;
+                let _ = tx.send(Err(AppError::internal(format!("cannot read the judgments: {e}")).into())).await;
                 return;
             }
         };
         let names = match StoredNames::read(&mut conn, ctx.campaign_id, Scope::Campaign).await {
             Ok(n) => n,
             Err(e) => {
-                let _ = tx.send(Err(e.into_message())).await;
+                let _ = tx.send(Err(e.into())).await;
                 return;
             }
         };
@@ -533,7 +533,6 @@ pub fn spawn_rows(db: Db, format: RowFormat, ctx: Arc<RowContext>) -> mpsc::Rece
                     // A dropped receiver (the client went away) stops the readers.
                     |text| chunks.blocking_send(Ok(text.into_bytes())).is_ok(),
                 )
-                .map_err(AppError::into_message)
             })
             .await;
             // The readers' buffers go back to the system.
@@ -541,10 +540,10 @@ pub fn spawn_rows(db: Db, format: RowFormat, ctx: Arc<RowContext>) -> mpsc::Rece
             match done {
                 Ok(Ok(())) => {}
                 Ok(Err(e)) => {
-                    let _ = tx.send(Err(e)).await;
+                    let _ = tx.send(Err(e.into())).await;
                 }
                 Err(e) => {
-                    let _ = tx.send(Err(format!("cannot read the judgments: {e}"))).await;
+                    let _ = tx.send(Err(AppError::internal(format!("cannot read the judgments: {e}")).into())).await;
                 }
             }
             return;
@@ -564,14 +563,14 @@ pub fn spawn_rows(db: Db, format: RowFormat, ctx: Arc<RowContext>) -> mpsc::Rece
                 Ok(())
             });
             if let Err(e) = crate::analysis::db::pg_text_in_order(pg, ctx_id, crate::analysis::db::read_parts(), CHUNK, write, &tx).await {
-                let _ = tx.send(Err(e.into_message())).await;
+                let _ = tx.send(Err(e.into())).await;
             }
             return;
         }
         let mut conn = match db.pool.acquire().await {
             Ok(c) => c,
             Err(e) => {
-                let _ = tx.send(Err(format!("cannot read the judgments: {e}"))).await;
+                let _ = tx.send(Err(AppError::internal(format!("cannot read the judgments: {e}")).into())).await;
                 return;
             }
         };
@@ -584,7 +583,7 @@ pub fn spawn_rows(db: Db, format: RowFormat, ctx: Arc<RowContext>) -> mpsc::Rece
                     write_row(&mut buf, format, &ctx, &r);
                 }
                 Err(e) => {
-                    let _ = tx.send(Err(e.into_message())).await;
+                    let _ = tx.send(Err(e.into())).await;
                     return;
                 }
             }

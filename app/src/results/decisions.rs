@@ -335,8 +335,11 @@ async fn insert_decision(conn: &mut AnyConnection, d: &NewDecision<'_>) -> Resul
     .map(drop)
 }
 
+/// Each worker's (database id) latest decision: `approve` or `reject`.
+type Standings = HashMap<i64, String>;
+
 /// The latest approve or reject of each worker of a campaign (whatever session it names).
-async fn standings(conn: &mut AnyConnection, campaign_id: i64) -> AppResult<HashMap<i64, String>> {
+async fn standings(conn: &mut AnyConnection, campaign_id: i64) -> AppResult<Standings> {
     let rows: Vec<(i64, String)> = sqlx::query_as(
         "SELECT worker_id, decision FROM worker_decisions WHERE campaign_id = $1 AND decision IN ('approve', 'reject') ORDER BY id",
     )

@@ -383,13 +383,11 @@ fn evaluate_metrics_against_an_analysed_crowd() {
     assert!(!refused.exists());
 }
 
-/// A DA campaign on an uploaded WMT folder (en-de, 40 segments, four systems) in `dir`,
-/// launched; returns its id.
-async fn da_campaign(org: &Browser, dir: &Path) -> String {
-    da_campaign_of(org, dir, &["Alpha", "Beta", "Gamma", "Delta"]).await
-}
+/// The four systems of the campaign tests' WMT folder.
+const FOUR_SYSTEMS: [&str; 4] = ["Alpha", "Beta", "Gamma", "Delta"];
 
-/// [`da_campaign`] with these systems.
+/// A DA campaign on an uploaded WMT folder (en-de, 40 segments, these systems) in `dir`,
+/// launched; returns its id.
 async fn da_campaign_of(org: &Browser, dir: &Path, systems: &[&str]) -> String {
     use assay_tests::fixtures::{tar_gz, write_wmt};
     use serde_json::json;
@@ -427,6 +425,29 @@ fn simulate(server: &TestServer, id: &str) {
     assert!(sim.status.success(), "{}", String::from_utf8_lossy(&sim.stderr));
 }
 
+/// The one setup of the campaign tests: an organizer signed in, and a DA campaign of `systems`
+/// launched on a WMT folder ([`da_campaign_of`]); the organizer's browser, the folder and the
+/// campaign's id.
+async fn launched_campaign(server: &TestServer, systems: &[&str]) -> (Browser, tempfile::TempDir, String) {
+    let org = server.browser();
+    assert_eq!(org.login(ORGANIZER).await.status, 200);
+    let dir = tempfile::tempdir().unwrap();
+    let id = da_campaign_of(&org, dir.path(), systems).await;
+    (org, dir, id)
+}
+
+/// A researcher signed in, and what the metrics API says of the campaign before any upload:
+/// the whole answer, the systems and their human scores, in its order.
+async fn human_scores(server: &TestServer, id: &str) -> (Browser, serde_json::Value, Vec<String>, Vec<f64>) {
+    let res = server.browser();
+    assert_eq!(res.login(RESEARCHER).await.status, 200);
+    let before = res.get(&format!("/api/v1/campaigns/{id}/metrics")).await.json();
+    let level = &before["report"]["pairs"][0]["system_level"];
+    let systems: Vec<String> = level["systems"].as_array().unwrap().iter().map(|s| s.as_str().unwrap().to_string()).collect();
+    let human: Vec<f64> = level["human"].as_array().unwrap().iter().map(|v| v.as_f64().unwrap()).collect();
+    (res, before, systems, human)
+}
+
 both_backends! {
     /// The campaign's metrics page and API (issue 21): a DA campaign on an uploaded WMT folder,
     /// answered by a simulated careful crowd through the storage path, against the built-in
@@ -434,10 +455,7 @@ both_backends! {
     /// files (itself checked against sacrebleu); the correlations come out for every metric;
     /// the roles are checked.
     async fn a_campaign_compares_its_human_scores_with_bleu_and_chrf(server) {
-        let org = server.browser();
-        assert_eq!(org.login(ORGANIZER).await.status, 200);
-        let dir = tempfile::tempdir().unwrap();
-        let id = da_campaign(&org, dir.path()).await;
+        let (org, dir, id) = launched_campaign(&server, &FOUR_SYSTEMS).await;
         // Before any judgment: nothing to compare, said in words.
         let empty = org.call("campaign_metrics", &[("campaign_id", &id)]).await;
         assert_eq!(empty.status, 200, "{}", empty.body);
@@ -520,17 +538,9 @@ both_backends! {
     /// recomputed here from the uploaded numbers; bad files are refused with file and line and
     /// store nothing; `assay metrics add`/`remove`; deleting a metric takes it off the page.
     async fn uploaded_metrics_join_the_builtin_ones_everywhere(server) {
-        let org = server.browser();
-        assert_eq!(org.login(ORGANIZER).await.status, 200);
-        let dir = tempfile::tempdir().unwrap();
-        let id = da_campaign(&org, dir.path()).await;
+        let (_org, dir, id) = launched_campaign(&server, &FOUR_SYSTEMS).await;
         simulate(&server, &id);
-        let res = server.browser();
-        assert_eq!(res.login(RESEARCHER).await.status, 200);
-        let before = res.get(&format!("/api/v1/campaigns/{id}/metrics")).await.json();
-        let level = &before["report"]["pairs"][0]["system_level"];
-        let systems: Vec<String> = level["systems"].as_array().unwrap().iter().map(|s| s.as_str().unwrap().to_string()).collect();
-        let human: Vec<f64> = level["human"].as_array().unwrap().iter().map(|v| v.as_f64().unwrap()).collect();
+        let (res, before, systems, human) = human_scores(&server, &id).await;
         assert_eq!(systems.len(), 4, "{before}");
 
         // Good-refA: close to the humans; Noisy: not.
@@ -710,19 +720,11 @@ fn unit_centred(x: &[f64]) -> Vec<f64> {
 /// researcher's browser, the campaign's id, and its systems with their human scores as the
 /// metrics API lists them.
 async fn twelve_system_campaign(server: &TestServer) -> (Browser, String, Vec<String>, Vec<f64>) {
-    let org = server.browser();
-    assert_eq!(org.login(ORGANIZER).await.status, 200);
-    let dir = tempfile::tempdir().unwrap();
     let names: Vec<String> = (1..=12).map(|i| format!("Sys{i:02}")).collect();
     let refs: Vec<&str> = names.iter().map(String::as_str).collect();
-    let id = da_campaign_of(&org, dir.path(), &refs).await;
+    let (_org, _dir, id) = launched_campaign(server, &refs).await;
     simulate(server, &id);
-    let res = server.browser();
-    assert_eq!(res.login(RESEARCHER).await.status, 200);
-    let before = res.get(&format!("/api/v1/campaigns/{id}/metrics")).await.json();
-    let level = &before["report"]["pairs"][0]["system_level"];
-    let systems: Vec<String> = level["systems"].as_array().unwrap().iter().map(|s| s.as_str().unwrap().to_string()).collect();
-    let human: Vec<f64> = level["human"].as_array().unwrap().iter().map(|v| v.as_f64().unwrap()).collect();
+    let (res, before, systems, human) = human_scores(server, &id).await;
     assert_eq!(systems.len(), 12, "{before}");
     (res, id, systems, human)
 }

@@ -153,6 +153,19 @@ fn reason_of(task: TaskKind, changes: &[Change]) -> String {
     }
 }
 
+/// Why a test set cannot give a campaign's practice items.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum PracticeError {
+    /// The protocol has no practice yet.
+    #[error("practice items are not available for {protocol} yet: set practice items to 0")]
+    NotAvailable { protocol: &'static str },
+    /// Fewer texts fit than practice items were asked for.
+    #[error(
+        "{wanted} practice items need {wanted} segments with a reference of {MIN_UNITS} to {MAX_UNITS} words that can be degraded; this test set has only {found}"
+    )]
+    TooFewTexts { wanted: usize, found: usize },
+}
+
 /// The practice items of a campaign: `wanted` items from `texts` (whose references must be of
 /// 4 to 60 words), alternately one a careful reader scores high and one scored low, the texts
 /// chosen in an order shuffled by `seed`. `donors` are other references of the campaign (for
@@ -166,13 +179,13 @@ pub fn build_practice(
     language: Option<&str>,
     donors: &[&str],
     seed: u64,
-) -> Result<Vec<PracticeItem>, String> {
+) -> Result<Vec<PracticeItem>, PracticeError> {
     if wanted == 0 {
         return Ok(Vec::new());
     }
     let protocol = for_task(task);
     let Some(rule) = protocol.practice() else {
-        return Err(format!("practice items are not available for {} yet: set practice items to 0", protocol.name()));
+        return Err(PracticeError::NotAvailable { protocol: protocol.name() });
     };
     let units = |t: &str| tokenize(t, Segmentation::choose(t, language)).len();
     let mut order: Vec<usize> = (0..texts.len()).filter(|&i| (MIN_UNITS..=MAX_UNITS).contains(&units(texts[i].reference))).collect();
@@ -182,10 +195,7 @@ pub fn build_practice(
     while out.len() < wanted {
         let high = out.len() % 2 == 0;
         let Some(i) = next.next() else {
-            return Err(format!(
-                "{wanted} practice items need {wanted} segments with a reference of {MIN_UNITS} to {MAX_UNITS} words that can be degraded; this test set has only {}",
-                out.len()
-            ));
+            return Err(PracticeError::TooFewTexts { wanted, found: out.len() });
         };
         let t = texts[i];
         let n = units(t.reference);
@@ -345,11 +355,11 @@ mod tests {
     fn too_few_texts_or_ranking_are_refused_with_the_reason() {
         let owned = texts();
         let t: Vec<PracticeText> = owned.iter().map(|(s, r)| PracticeText { source: s, reference: r }).collect();
-        let e = build_practice(TaskKind::DaAdequacy, &t, 13, AdequacyPolicy::Delete, Some("en"), &[], 1).unwrap_err();
+        let e = build_practice(TaskKind::DaAdequacy, &t, 13, AdequacyPolicy::Delete, Some("en"), &[], 1).unwrap_err().to_string();
         assert!(e.contains("13 practice items need 13 segments") && e.contains("has only 12"), "{e}");
         let short = [PracticeText { source: "a", reference: "Too short." }];
         assert!(build_practice(TaskKind::DaFluency, &short, 1, AdequacyPolicy::Delete, None, &[], 1).is_err());
-        assert!(build_practice(TaskKind::Ranking, &t, 2, AdequacyPolicy::Delete, None, &[], 1).unwrap_err().contains("ranking"));
+        assert!(build_practice(TaskKind::Ranking, &t, 2, AdequacyPolicy::Delete, None, &[], 1).unwrap_err().to_string().contains("ranking"));
         assert_eq!(build_practice(TaskKind::Ranking, &t, 0, AdequacyPolicy::Delete, None, &[], 1).unwrap(), vec![]);
     }
 }

@@ -16,12 +16,22 @@ fn campaign(systems: usize, segments: usize) -> Vec<Candidate> {
     v
 }
 
+/// A structural rule of METHOD §2 that a HIT breaks, described.
+#[derive(Debug, PartialEq)]
+struct Violation(String);
+
+impl<T: Into<String>> From<T> for Violation {
+    fn from(what: T) -> Violation {
+        Violation(what.into())
+    }
+}
+
 /// Checks every structural rule of METHOD §2 on one HIT; returns a description of the first
 /// violation.
-fn check_hit(hit: &Hit, d: &HitDesign) -> Result<(), String> {
+fn check_hit(hit: &Hit, d: &HitDesign) -> Result<(), Violation> {
     let items = &hit.items;
     if items.len() != d.length {
-        return Err(format!("{} items, want {}", items.len(), d.length));
+        return Err(format!("{} items, want {}", items.len(), d.length).into());
     }
     let count = |t: ItemType| items.iter().filter(|i| i.item_type == t).count();
     if count(ItemType::BadRef) != d.bad_refs
@@ -36,7 +46,7 @@ fn check_hit(hit: &Hit, d: &HitDesign) -> Result<(), String> {
     let mut last_set = 0;
     for (p, it) in items.iter().enumerate() {
         if it.position != p {
-            return Err(format!("position {} at index {p}", it.position));
+            return Err(format!("position {} at index {p}", it.position).into());
         }
         if it.set < last_set {
             return Err("sets out of order".into());
@@ -44,7 +54,7 @@ fn check_hit(hit: &Hit, d: &HitDesign) -> Result<(), String> {
         last_set = it.set;
         if it.item_type == ItemType::System && !seen.insert((it.system.clone(), it.segment.clone()))
         {
-            return Err(format!("SYSTEM item {:?}/{} twice", it.system, it.segment));
+            return Err(format!("SYSTEM item {:?}/{} twice", it.system, it.segment).into());
         }
         match it.item_type {
             ItemType::Ref if it.system.is_some() => return Err("REF with a system".into()),
@@ -58,7 +68,7 @@ fn check_hit(hit: &Hit, d: &HitDesign) -> Result<(), String> {
             if partner.item_type != ItemType::System || partner.paired_with != Some(p) {
                 return Err(format!(
                     "QC item {p} paired with {q} which is not its SYSTEM partner"
-                ));
+                ).into());
             }
             if partner.segment != it.segment {
                 return Err("pair members on different segments".into());
@@ -68,7 +78,7 @@ fn check_hit(hit: &Hit, d: &HitDesign) -> Result<(), String> {
             }
             let (lo, hi) = (it.set.min(partner.set), it.set.max(partner.set));
             if hi != lo + half || lo >= half {
-                return Err(format!("pair in sets {lo} and {hi}"));
+                return Err(format!("pair in sets {lo} and {hi}").into());
             }
         }
     }

@@ -60,9 +60,14 @@ impl UploadedMetric {
     }
 }
 
+/// A file whose name says none of the formats [`format_of`] knows.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("unknown format: name the file LP/METRIC-REF.sys.score or .seg.score (mt-metrics-eval), .tsv or .jsonl")]
+pub struct UnknownFormat;
+
 /// The format a file's name says: mt-metrics-eval (`.score`), TSV (`.tsv`, `.txt`), JSONL
 /// (`.jsonl`, `.ndjson`).
-pub fn format_of(file: &str) -> Result<Option<TableFormat>, String> {
+pub fn format_of(file: &str) -> Result<Option<TableFormat>, UnknownFormat> {
     let lower = file.to_ascii_lowercase();
     if lower.ends_with(".score") {
         Ok(None)
@@ -71,7 +76,7 @@ pub fn format_of(file: &str) -> Result<Option<TableFormat>, String> {
     } else if lower.ends_with(".jsonl") || lower.ends_with(".ndjson") {
         Ok(Some(TableFormat::Jsonl))
     } else {
-        Err("unknown format: name the file LP/METRIC-REF.sys.score or .seg.score (mt-metrics-eval), .tsv or .jsonl".into())
+        Err(UnknownFormat)
     }
 }
 
@@ -116,7 +121,7 @@ pub fn read_upload(files: &[(String, String)], default_name: Option<&str>, shape
         let format = match format_of(file) {
             Ok(f) => f,
             Err(e) => {
-                errors.push(ReadError::new(file, None, e));
+                errors.push(ReadError::new(file, None, e.to_string()));
                 continue;
             }
         };

@@ -373,8 +373,8 @@ pub(super) fn samples(spec: &Spec<'_>, m: &Material) -> Vec<DegradedSample> {
         .zip(&picked)
         .map(|(p, &(sys, _))| {
             let (degraded, change) = match p.result {
-                Ok((text, change)) => (Ok(text), change),
-                Err(e) => (Err(e.to_string()), String::new()),
+                Ok((text, change)) => (DegradedText::Copy(text), change),
+                Err(e) => (DegradedText::Refused(e.to_string()), String::new()),
             };
             DegradedSample { system: m.system_names.get(&sys).cloned().unwrap_or_default(), original: p.original, degraded, change }
         })

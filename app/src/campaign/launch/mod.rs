@@ -9,7 +9,7 @@
 use crate::auth::server::random_token;
 pub use crate::campaign::LaunchSummary;
 use crate::campaign::{
-    CampaignDraft, CampaignSettings, DegradationPolicy, DegradedSample, DesignCheck, WantedPer,
+    CampaignDraft, CampaignSettings, DegradationPolicy, DegradedSample, DegradedText, DesignCheck, WantedPer,
 };
 use crate::error::{AppError, AppResult, StorageContext};
 use crate::db::{Db, now_ms};

@@ -654,7 +654,7 @@ pub(super) fn practice(spec: &Spec<'_>, m: &Material) -> AppResult<Vec<PlannedPr
         .collect();
     let donors: Vec<&str> = m.references.values().map(String::as_str).take(30).collect();
     let items = build_practice(spec.task, &texts, wanted, adequacy_policy(spec.settings.degradation), Some(&m.target_lang), &donors, spec.seed)
-        .map_err(problem)?;
+        .map_err(|e| problem(e.to_string()))?;
     Ok(items.into_iter().map(|item| PlannedPractice { segment_id: ids[item.text], item }).collect())
 }
 

@@ -105,67 +105,65 @@ pub(super) fn graham_type(t: ItemType) -> &'static str {
     }
 }
 
-/// `ad-seg-scores-<s>-<t>.csv`: `SYS SID RAW.SCR Z.SCR N`.
-pub fn write_ad_seg_scores(
+/// One line of the WMT `ad-*` tables: every field followed by a space, as Graham's R scripts
+/// write them.
+fn write_spaced_line<const N: usize>(w: &mut impl Write, fields: [&dyn std::fmt::Display; N]) -> io::Result<()> {
+    for f in fields {
+        write!(w, "{f} ")?;
+    }
+    writeln!(w)
+}
+
+/// The one row writer of the `ad-*` score tables: `header` (when the file has one), then a line
+/// per row of `rows`, its fields as `fields` gives them.
+fn write_spaced_rows<T, const N: usize>(
     mut w: impl Write,
-    names: &Names,
-    group: &GroupResult,
+    header: Option<[&str; N]>,
+    rows: impl IntoIterator<Item = T>,
+    fields: impl Fn(T) -> [String; N],
 ) -> io::Result<()> {
-    writeln!(w, "SYS SID RAW.SCR Z.SCR N ")?;
-    for s in &group.segments {
-        writeln!(
-            w,
-            "{} {} {} {} {} ",
-            names.systems[s.system as usize],
-            names.segments[s.segment as usize],
-            r_number(s.raw, 15),
-            r_number(s.z, 15),
-            s.n
-        )?;
+    if let Some(h) = header {
+        write_spaced_line(&mut w, h.each_ref().map(|f| f as &dyn std::fmt::Display))?;
+    }
+    for row in rows {
+        let cells = fields(row);
+        write_spaced_line(&mut w, cells.each_ref().map(|f| f as &dyn std::fmt::Display))?;
     }
     Ok(())
 }
 
-/// `ad-sys-scores-<lp>.csv`: `RAW.SCR Z.SCR N SYS N.ALL`, N = segments, N.ALL = judgments.
-pub fn write_ad_sys_scores(
-    mut w: impl Write,
-    names: &Names,
-    group: &GroupResult,
-) -> io::Result<()> {
-    writeln!(w, "RAW.SCR Z.SCR N SYS N.ALL ")?;
-    for s in &group.systems {
-        writeln!(
-            w,
-            "{} {} {} {} {} ",
+/// `ad-seg-scores-<s>-<t>.csv`: `SYS SID RAW.SCR Z.SCR N`.
+pub fn write_ad_seg_scores(w: impl Write, names: &Names, group: &GroupResult) -> io::Result<()> {
+    write_spaced_rows(w, Some(["SYS", "SID", "RAW.SCR", "Z.SCR", "N"]), &group.segments, |s| {
+        [
+            names.systems[s.system as usize].clone(),
+            names.segments[s.segment as usize].clone(),
             r_number(s.raw, 15),
             r_number(s.z, 15),
-            s.n_segments,
-            names.systems[s.system as usize],
-            s.n_judgments
-        )?;
-    }
-    Ok(())
+            s.n.to_string(),
+        ]
+    })
+}
+
+/// `ad-sys-scores-<lp>.csv`: `RAW.SCR Z.SCR N SYS N.ALL`, N = segments, N.ALL = judgments.
+pub fn write_ad_sys_scores(w: impl Write, names: &Names, group: &GroupResult) -> io::Result<()> {
+    write_spaced_rows(w, Some(["RAW.SCR", "Z.SCR", "N", "SYS", "N.ALL"]), &group.systems, |s| {
+        [r_number(s.raw, 15), r_number(s.z, 15), s.n_segments.to_string(), names.systems[s.system as usize].clone(), s.n_judgments.to_string()]
+    })
 }
 
 /// `ad-sys-ranking-<lp>-z.csv`: `RAW Z N N.ALL SYS`, no header, best z first, raw rounded to
 /// 1 decimal and z to 3.
-pub fn write_ad_sys_ranking(
-    mut w: impl Write,
-    names: &Names,
-    group: &GroupResult,
-) -> io::Result<()> {
-    for s in &group.systems {
-        writeln!(
-            w,
-            "{} {} {} {} {} ",
+pub fn write_ad_sys_ranking(w: impl Write, names: &Names, group: &GroupResult) -> io::Result<()> {
+    write_spaced_rows(w, None, &group.systems, |s| {
+        [
             r_number(round_to(s.raw, 1), 7),
             r_number(round_to(s.z, 3), 7),
-            s.n_segments,
-            s.n_judgments,
-            names.systems[s.system as usize]
-        )?;
-    }
-    Ok(())
+            s.n_segments.to_string(),
+            s.n_judgments.to_string(),
+            names.systems[s.system as usize].clone(),
+        ]
+    })
 }
 
 /// `ad-wrkr-stats.csv`. Columns a judgment file cannot give are written `NA`:
@@ -282,78 +280,52 @@ impl Default for WilcoxonMatrixStyle {
     }
 }
 
-/// `adwilcox-<lp>.csv`: a header of system names (led by a space), then one row per system:
-/// name and the one-sided p-values of "row better than column".
-pub fn write_wilcoxon_matrix(
+/// A matrix over a comparison's systems (the p-values, the differences): a header of their
+/// names led by a space, then a row per system, its name and `cell(row, column, p)` of every
+/// system, ending with `end`.
+fn write_system_matrix(
     mut w: impl Write,
     names: &Names,
     cmp: &Comparison,
-    style: WilcoxonMatrixStyle,
+    end: &str,
+    cell: impl Fn(usize, usize, Option<f64>) -> String,
 ) -> io::Result<()> {
     let sys = |s: &u32| names.systems[*s as usize].as_str();
-    writeln!(
-        w,
-        " {}",
-        cmp.systems.iter().map(sys).collect::<Vec<_>>().join(" ")
-    )?;
+    writeln!(w, " {}", cmp.systems.iter().map(sys).collect::<Vec<_>>().join(" "))?;
     for (i, row) in cmp.p_values.iter().enumerate() {
-        let cells: Vec<String> = row
-            .iter()
-            .enumerate()
-            .map(|(j, p)| {
-                let shown = match p {
-                    Some(p)
-                        if !(style.upper_only && j <= i
-                            || style.significant_only && *p >= cmp.alpha) =>
-                    {
-                        *p
-                    }
-                    _ => style.filler,
-                };
-                r_number(shown, 15)
-            })
-            .collect();
-        writeln!(w, "{} {}", sys(&cmp.systems[i]), cells.join(" "))?;
+        let cells: Vec<String> = row.iter().enumerate().map(|(j, p)| cell(i, j, *p)).collect();
+        writeln!(w, "{} {}{end}", sys(&cmp.systems[i]), cells.join(" "))?;
     }
     Ok(())
 }
 
+/// `adwilcox-<lp>.csv`: a header of system names (led by a space), then one row per system:
+/// name and the one-sided p-values of "row better than column".
+pub fn write_wilcoxon_matrix(w: impl Write, names: &Names, cmp: &Comparison, style: WilcoxonMatrixStyle) -> io::Result<()> {
+    write_system_matrix(w, names, cmp, "", |i, j, p| {
+        let shown = match p {
+            Some(p) if !(style.upper_only && j <= i || style.significant_only && p >= cmp.alpha) => p,
+            _ => style.filler,
+        };
+        r_number(shown, 15)
+    })
+}
+
 /// `ad-DA-diff-wilcoxon-rs-<lp>.csv`: mean z of row minus column (2 decimals), marked `*`,
 /// `**`, `***` where the row is better at p < 0.05, 0.01, 0.001; `-` on the diagonal.
-pub fn write_difference_matrix(
-    mut w: impl Write,
-    names: &Names,
-    cmp: &Comparison,
-) -> io::Result<()> {
-    let sys = |s: &u32| names.systems[*s as usize].as_str();
-    writeln!(
-        w,
-        " {}",
-        cmp.systems.iter().map(sys).collect::<Vec<_>>().join(" ")
-    )?;
-    for (i, row) in cmp.p_values.iter().enumerate() {
-        let cells: Vec<String> = row
-            .iter()
-            .enumerate()
-            .map(|(j, p)| {
-                if i == j {
-                    return "-".to_string();
-                }
-                let stars = match p {
-                    Some(p) if *p < 0.001 => "***",
-                    Some(p) if *p < 0.01 => "**",
-                    Some(p) if *p < 0.05 => "*",
-                    _ => "",
-                };
-                format!(
-                    "{}{stars}",
-                    r_number(round_to(cmp.mean_z[i] - cmp.mean_z[j], 2), 7)
-                )
-            })
-            .collect();
-        writeln!(w, "{} {}  ", sys(&cmp.systems[i]), cells.join(" "))?;
-    }
-    Ok(())
+pub fn write_difference_matrix(w: impl Write, names: &Names, cmp: &Comparison) -> io::Result<()> {
+    write_system_matrix(w, names, cmp, "  ", |i, j, p| {
+        if i == j {
+            return "-".to_string();
+        }
+        let stars = match p {
+            Some(p) if p < 0.001 => "***",
+            Some(p) if p < 0.01 => "**",
+            Some(p) if p < 0.05 => "*",
+            _ => "",
+        };
+        format!("{}{stars}", r_number(round_to(cmp.mean_z[i] - cmp.mean_z[j], 2), 7))
+    })
 }
 
 /// `clusters.csv`: `SRC TRG WINS TOTAL CLUSTER_START CLUSTER_END END_OF_CLUSTER SYSTEM`, one

@@ -274,9 +274,18 @@ impl Default for MqmWeights {
     }
 }
 
+/// A weight of [`MqmWeights`] that is not a finite number ≥ 0.
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+#[error("the MQM weight {name} must be a number ≥ 0, not {value}")]
+pub struct WeightError {
+    /// The weight's field name (`minor`, `non_translation`, …).
+    pub name: &'static str,
+    pub value: f64,
+}
+
 impl MqmWeights {
     /// Checks every weight is a finite number ≥ 0 (naming the first that is not).
-    pub fn validate(&self) -> Result<(), String> {
+    pub fn validate(&self) -> Result<(), WeightError> {
         let named = [
             ("minor", self.minor),
             ("major", self.major),
@@ -289,7 +298,7 @@ impl MqmWeights {
         ];
         for (name, w) in named {
             if !(w.is_finite() && w >= 0.0) {
-                return Err(format!("the MQM weight {name} must be a number ≥ 0, not {w}"));
+                return Err(WeightError { name, value: w });
             }
         }
         Ok(())
@@ -533,8 +542,8 @@ mod tests {
         assert_eq!(read, ten);
         assert!(serde_json::from_str::<MqmWeights>(r#"{"critcal": 10}"#).is_err(), "a typo is refused");
         assert!(w.validate().is_ok());
-        assert!(MqmWeights { minor: -1.0, ..w }.validate().unwrap_err().contains("minor"));
-        assert!(MqmWeights { major: f64::NAN, ..w }.validate().unwrap_err().contains("major"));
+        assert!(MqmWeights { minor: -1.0, ..w }.validate().unwrap_err().to_string().contains("minor"));
+        assert!(MqmWeights { major: f64::NAN, ..w }.validate().unwrap_err().to_string().contains("major"));
     }
 
     #[test]

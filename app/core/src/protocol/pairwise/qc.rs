@@ -84,13 +84,8 @@ pub fn consistency(pairs: &[(Preference, Preference)]) -> Result<ConsistencyChec
     Ok(check)
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum Verdict {
-    Pass,
-    Fail,
-    NotEnoughEvidence,
-}
+/// The reliability test's verdict: the analysis's own ([`crate::verdict`]).
+pub use crate::verdict::Verdict;
 
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 pub struct ReliabilitySettings {
