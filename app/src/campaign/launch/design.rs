@@ -133,7 +133,7 @@ pub(super) fn check_draft(draft: &CampaignDraft) -> AppResult<TaskKind> {
         )));
     }
     if s.practice_items > 0 && protocol::for_task(task).practice().is_none() {
-        return Err(problem("practice items are not available for relative ranking yet: set practice items to 0"));
+        return Err(problem(format!("practice items are not available for {} yet: set practice items to 0", protocol::for_task(task).name())));
     }
     if protocol::for_task(task).span_scheme() == Some(protocol::Scheme::Mqm) {
         s.mqm.weights.validate().map_err(|e| problem(format!("the MQM weights: {e}")))?;
