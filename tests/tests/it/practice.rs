@@ -210,3 +210,28 @@ both_backends! {
         assert_eq!(together + 1, 10, "a real screen: 2 blocks of 5 outputs: {}", step.body);
     }
 }
+
+both_backends! {
+    /// `assay simulate --campaign` on a pairwise campaign with practice: constant scorers rank
+    /// both outputs alike ("about the same"), fail every round and leave; careful workers prefer
+    /// the original, pass, and do the HITs. Practice answers are never judgments.
+    async fn a_simulated_crowd_practises_pairs_before_its_hits(server) {
+        let settings = json!({
+            "hit_length": 16, "bad_refs": 5, "repeats": 1, "refs": 0, "sets": 1, "judgments_wanted": 10, "redundancy": 1,
+            "target_language": "German", "interface_language": "en", "practice_items": 3, "practice_pass": 3
+        });
+        let design = Design { name: "Simulated pair practice", task: "pairwise", set: "pair-sim-practice", segments: SEGMENTS, systems: &SYSTEMS[..4], seed: 9, settings, gate: None };
+        let Launched { org, id, summary, .. } = crate::setup::launch(&server, design).await;
+        let (hits, items) = (summary["hits"].as_u64().unwrap(), summary["items"].as_u64().unwrap());
+        let stored = || async {
+            let list = org.call("results_campaigns", &[]).await.json();
+            list.as_array().unwrap().iter().find(|c| c["id"] == id).map_or(0, |c| c["judgments"].as_u64().unwrap())
+        };
+        let lazy = simulate_on(&server, id, "lazy=1", "3", &["--workers", "2"]);
+        assert!(lazy.contains("0 workers did 0 HITs (0 judgments)") && lazy.contains("2 failed the practice and left"), "{lazy}");
+        assert_eq!(stored().await, 0, "practice answers are no judgments");
+        let careful = simulate_on(&server, id, "careful=1", "4", &[]);
+        assert!(careful.contains(&format!("workers did {hits} HITs ({items} judgments)")) && careful.contains("; 0 failed the practice"), "{careful}");
+        assert_eq!(stored().await, items);
+    }
+}
