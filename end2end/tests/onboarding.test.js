@@ -260,8 +260,11 @@ test('the designer edits the instructions page, the labels and the practice, wit
   assert.equal(await page.inputValue('#practice-items'), '0');
   await page.selectOption('#task', 'word-order');
   await page.waitForFunction(() => /Question 1/.test(document.querySelector('#instructions')?.value ?? ''));
+  // Ranking has practice too (issue 38 row 15): an original beside its degraded copy.
   await page.selectOption('#task', 'ranking');
-  await page.waitForFunction(() => document.querySelector('#practice-items') === null);
+  await page.waitForSelector('#rank-outputs');
+  assert.equal(await page.locator('#practice-items').count(), 1, 'ranking offers practice');
+  assert.match(await page.textContent('#practice-hint'), /several translations on a screen \(pairwise preference, ranking\)/);
   await page.selectOption('#task', 'da-fluency');
   await page.waitForSelector('#practice-items');
   await page.fill('#campaign-name', 'Practice design');

@@ -1,6 +1,6 @@
 //! Server functions of the annotation screens. Each checks who asks and calls `annotate::server`.
 //!
-//! The ones a worker uses (`work_state`, `start_work`, `practice_answer`, `practice_spans`, `submit_judgment`, `submit_screen`, `submit_spans`) are open to whoever
+//! The ones a worker uses (`work_state`, `start_work`, `practice_answer`, `practice_spans`, `practice_ranks`, `submit_judgment`, `submit_screen`, `submit_spans`) are open to whoever
 //! may work on the assignment: its account's session, or — for crowd assignments — whoever
 //! holds its public id. The organizer's views need the Organizer role.
 
@@ -101,7 +101,7 @@ pub async fn practice_answer(
     #[server(default)] score2: Option<f64>,
 ) -> Result<PracticeFeedback, ServerFnError> {
     let state = web::app_state()?;
-    let given = work::PracticeGiven { score, score2, spans: Vec::new() };
+    let given = work::PracticeGiven { score, score2, ..Default::default() };
     match work::practice_answer_in(&state.db, caller(), &assignment, position, given, super::accept_language().as_deref()).await {
         Ok(f) => Ok(f),
         Err(e) => Err(refuse_annotator(&state, &assignment, e).await),
@@ -118,7 +118,19 @@ pub async fn practice_spans(
     spans: Vec<assay_core::protocol::Span>,
 ) -> Result<PracticeFeedback, ServerFnError> {
     let state = web::app_state()?;
-    let given = work::PracticeGiven { score, score2: None, spans };
+    let given = work::PracticeGiven { score, spans, ..Default::default() };
+    match work::practice_answer_in(&state.db, caller(), &assignment, position, given, super::accept_language().as_deref()).await {
+        Ok(f) => Ok(f),
+        Err(e) => Err(refuse_annotator(&state, &assignment, e).await),
+    }
+}
+
+/// [`practice_answer`] for a practice screen of several outputs ranked (relative ranking): a
+/// rank per output, in the screen's order (1 best; equal outputs share a rank).
+#[server(endpoint = "practice_ranks", input = server_fn::codec::Json)]
+pub async fn practice_ranks(assignment: String, position: i64, ranks: Vec<u32>) -> Result<PracticeFeedback, ServerFnError> {
+    let state = web::app_state()?;
+    let given = work::PracticeGiven { ranks, ..Default::default() };
     match work::practice_answer_in(&state.db, caller(), &assignment, position, given, super::accept_language().as_deref()).await {
         Ok(f) => Ok(f),
         Err(e) => Err(refuse_annotator(&state, &assignment, e).await),

@@ -364,6 +364,11 @@ pub struct PracticeView {
     pub passed: bool,
     /// The practice item to answer now (shown like a real item); `None` once passed.
     pub item: Option<ItemView>,
+    /// A practice screen of several outputs ranked together (relative ranking): the outputs
+    /// after `item`'s, as a real screen's `Step.together`. Pairwise preference shows its two in
+    /// `item` (`ItemView.right`), as a real item.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub together: Vec<ItemView>,
 }
 
 /// What a worker learns after a practice answer.
@@ -381,6 +386,10 @@ pub struct PracticeFeedback {
     pub round_result: Option<String>,
     /// The practice after this answer.
     pub practice: PracticeView,
+    /// A practice screen of several outputs: each output shown, with its label on the screen
+    /// ("Translation A", "Translation 1"), in the screen's order; empty for one output.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub outputs: Vec<(String, String)>,
 }
 
 /// One of the signed-in annotator's HITs, for the home page.

@@ -5,9 +5,9 @@
 //! Every item is drawn by the same code with the same elements and classes; only the texts
 //! differ. Moving on is one request: the answer goes up and the next item comes back.
 
-use super::api::{RankAnswer, load_work, my_assignments, practice_answer, practice_spans, start_work, submit_judgment, submit_screen, submit_spans};
+use super::api::{RankAnswer, load_work, my_assignments, practice_answer, practice_ranks, practice_spans, start_work, submit_judgment, submit_screen, submit_spans};
 use super::screens::spans::EsaAnswer;
-use super::screens::widgets::{EarlyValue, focus_slider, item_texts};
+use super::screens::widgets::{EarlyValue, focus_slider, item_texts, labelled_text};
 use super::screens::{AnswerValues, ScreenFamily, Shown, Submits, screen_body};
 use super::{ItemView, Lang, Msg, PracticeFeedback, PracticeView, WorkState};
 pub use super::screens::widgets::{Slider, Ui, slider_words};
@@ -187,6 +187,8 @@ pub fn WorkPage<S: ScreenFamily>() -> impl IntoView {
 enum PracticeSent {
     Scores(Option<f64>, Option<f64>),
     Spans(EsaAnswer),
+    /// A rank per output of a practice screen ranked together, in the screen's order.
+    Ranks(Vec<u32>),
 }
 
 fn work<S: ScreenFamily>(state: WorkState) -> impl IntoView {
@@ -335,6 +337,7 @@ fn work<S: ScreenFamily>(state: WorkState) -> impl IntoView {
             let reply = match answer {
                 PracticeSent::Scores(score, score2) => practice_answer(id, item.position, score, score2).await,
                 PracticeSent::Spans(esa) => practice_spans(id, item.position, esa.score, esa.spans).await,
+                PracticeSent::Ranks(ranks) => practice_ranks(id, item.position, ranks).await,
             };
             match reply {
                 Ok(fb) => {
@@ -352,6 +355,7 @@ fn work<S: ScreenFamily>(state: WorkState) -> impl IntoView {
     };
     let submit_practice = Callback::new(move |(score, score2, _): AnswerValues| practise(PracticeSent::Scores(score, score2)));
     let submit_practice_spans = Callback::new(move |answer: EsaAnswer| practise(PracticeSent::Spans(answer)));
+    let submit_practice_ranks = Callback::new(move |ranks: Vec<RankAnswer>| practise(PracticeSent::Ranks(ranks.into_iter().map(|r| r.rank).collect())));
 
     // Tells the server that the HIT has started and shows what it answers. `ahead`: the first
     // item is already on the screen (it goes back behind the instructions if the server
@@ -466,7 +470,8 @@ fn work<S: ScreenFamily>(state: WorkState) -> impl IntoView {
                 } else if let Some((item, fb)) = feedback.get() {
                     EitherOf6::C(view! { <PracticeFeedbackScreen info item feedback=fb busy start/> })
                 } else if let Some((p, item)) = practice.get().filter(|_| practising.get()).and_then(|p| p.item.clone().map(|i| (p, i))) {
-                    EitherOf6::D(practice_screen::<S>(info, p, item, busy, submit_practice, submit_practice_spans))
+                    let submits = Submits { values: submit_practice, ranks: submit_practice_ranks, spans: submit_practice_spans };
+                    EitherOf6::D(practice_screen::<S>(info, p, item, busy, submits))
                 } else {
                     EitherOf6::E(view! { <StartPage info practice=practice.get() busy start/> })
                 }
@@ -546,16 +551,9 @@ fn instructions_again(i: &WorkState, ui: Ui) -> impl IntoView + use<> {
 }
 
 /// A practice item: drawn exactly like a real item of the task, marked as practice.
-fn practice_screen<S: ScreenFamily>(
-    info: StoredValue<WorkState>,
-    practice: PracticeView,
-    item: ItemView,
-    busy: RwSignal<bool>,
-    submit: Callback<AnswerValues>,
-    submit_spans: Callback<EsaAnswer>,
-) -> impl IntoView {
+fn practice_screen<S: ScreenFamily>(info: StoredValue<WorkState>, practice: PracticeView, item: ItemView, busy: RwSignal<bool>, submits: Submits) -> impl IntoView {
     let i = info.get_value();
-    let body = screen_body::<S>(info, item, Shown::Practice, busy, Submits { values: submit, ranks: Callback::new(|_| ()), spans: submit_spans });
+    let body = screen_body::<S>(info, item, Shown::Practice { together: practice.together.clone() }, busy, submits);
     let ui = Ui::of(info);
     let label = fill(&ui.msg(Msg::PracticeLabel), &[("n", &(practice.position + 1).to_string()), ("total", &practice.total.to_string())]);
     view! {
@@ -601,7 +599,19 @@ fn PracticeFeedbackScreen(
         <div class="card item-screen practice practice-feedback" id="practice-feedback" data-in-range=feedback.in_range.to_string()
             lang=i.screen.wording_lang.clone() dir=i.screen.wording_dir.clone()>
             <p class="practice-label" id="practice-label" lang=ui.tag() dir=ui.dir()>{label}</p>
-            {item_texts(&i, &item, ui)}
+            {if feedback.outputs.is_empty() {
+                Either::Left(item_texts(&i, &item, ui))
+            } else {
+                // A screen of several outputs: the source, then each output with its label.
+                let source = item.context.clone().map(|text| labelled_text(i.screen.wording.label_source.clone(), "context", "context source", Some(i.source_lang.clone()), i.source_dir.clone(), text));
+                let outputs = feedback.outputs.iter().map(|(label, text)| view! {
+                    <div class="text-block" role="group">
+                        <p class="text-label" lang=ui.tag() dir=ui.dir()>{label.clone()}</p>
+                        <p class="candidate" lang=i.screen.lang.clone() dir=i.target_dir.clone()>{text.clone()}</p>
+                    </div>
+                }).collect_view();
+                Either::Right(view! { <div class="texts">{source}{outputs}</div> })
+            }}
             <div class="feedback" role="status" lang=ui.tag() dir=ui.dir()>
                 <p class="verdict" id="feedback-verdict">{feedback.verdict.clone()}</p>
                 <p id="feedback-message">{feedback.message.clone()}</p>
@@ -797,8 +807,8 @@ mod tests {
         let screen = localized_screen_settings(settings, task, "fra", "eng", None);
         assert_eq!(screen.ui, lang);
         let first = item(0, task);
-        let practice = PracticeView { total: 4, required: 3, position: 1, matched: 1, round: 1, passed: false, item: Some(first.clone()) };
         let together = if task == TaskKind::Ranking { vec![item(1, task), item(2, task)] } else { Vec::new() };
+        let practice = PracticeView { total: 4, required: 3, position: 1, matched: 1, round: 1, passed: false, item: Some(first.clone()), together: together.clone() };
         WorkState {
             assignment: "a".into(),
             title: public_title(settings, task, lang),
@@ -841,6 +851,7 @@ mod tests {
                 verdict: lang.text(if passed { Text::VerdictIn } else { Text::VerdictOut }).into(),
                 round_result: Some(fill(lang.text(if passed { Text::RoundPassed } else { Text::RoundFailed }), &[("matched", "3"), ("total", "4"), ("required", "3")])),
                 practice: PracticeView { position: if passed { 0 } else { 2 }, passed, ..practice.clone() },
+                outputs: Vec::new(),
             };
             let mut out = vec![
                 ("start", view! { <StartPage info practice=Some(practice.clone()) busy start=|_| {}/> }.to_html()),
@@ -851,10 +862,10 @@ mod tests {
                 ("finished here", view! { <Finished code=Some("C0DE".into()) return_url=None ui=Ui::of(info)/> }.to_html()),
                 ("held", view! { <Finished code=None return_url=None ui=Ui::of(info)/> }.to_html()),
             ];
-            // Ranking and pairwise preference have no practice.
-            if assay_core::protocol::for_task(task).practice().is_some() {
-                out.push(("practice", practice_screen::<AllScreens>(info, practice.clone(), item.clone(), busy, submit, spans).to_html()));
-            }
+            // Every protocol has practice (pairwise preference and ranking since issue 37 item 6
+            // and issue 38 row 15).
+            assert!(assay_core::protocol::for_task(task).practice().is_some(), "{task:?}");
+            out.push(("practice", practice_screen::<AllScreens>(info, practice.clone(), item.clone(), busy, Submits { values: submit, ranks, spans }).to_html()));
             let _ = Completion { code: None, return_url: None };
             out
         })

@@ -641,11 +641,18 @@ crate::rows::row! {
         expect_low2: f64,
         expect_high2: f64,
         reason: String,
+        others: Option<String>,
+        original_at: Option<i64>,
     }
 }
 
 impl PracticeRow {
-    fn view(&self) -> ItemView {
+    /// The item as the screen shows it: one output, or the first of several (a pair: with the
+    /// second on the right, as a real pair; a screen ranked together: the rest in
+    /// [`PracticeRow::together`], as a real screen's).
+    fn view(&self, task: TaskKind) -> ItemView {
+        let pair = protocol::for_task(task).practice().is_some_and(|r| r.feedback == protocol::Feedback::Pair);
+        let others = if pair { self.core().others } else { Vec::new() };
         ItemView {
             position: self.position,
             candidate: self.candidate.clone(),
@@ -654,8 +661,35 @@ impl PracticeRow {
             screen: None,
             document: None,
             prefilled: Vec::new(),
-            right: None,
+            right: others.first().cloned(),
             pair_left: None,
+        }
+    }
+
+    /// A screen of several outputs ranked together: the outputs after the first, as a real
+    /// screen's rest (none for a pair, whose second output is its item's right side).
+    fn together(&self, task: TaskKind) -> Vec<ItemView> {
+        let first = self.view(task);
+        if first.right.is_some() {
+            return Vec::new();
+        }
+        self.core().others.into_iter().map(|candidate| ItemView { candidate, ..first.clone() }).collect()
+    }
+
+    /// The practice item as the core built it (its outputs and which one is the original).
+    fn core(&self) -> assay_core::hit::practice::PracticeItem {
+        let expected = self.expected();
+        assay_core::hit::practice::PracticeItem {
+            text: 0,
+            context: self.context.clone(),
+            candidate: self.candidate.clone(),
+            high: expected.high,
+            range1: expected.range1,
+            range2: expected.range2,
+            reason: self.reason.clone(),
+            // Written by the launch from a list of strings: anything else is no list.
+            others: self.others.as_deref().and_then(|o| serde_json::from_str(o).ok()).unwrap_or_default(),
+            original: self.original_at.and_then(|o| usize::try_from(o).ok()),
         }
     }
 
@@ -667,7 +701,7 @@ impl PracticeRow {
 
 async fn practice_items(db: &Db, campaign_id: i64) -> Result<Vec<PracticeRow>, WorkError> {
     Ok(sqlx::query_as(
-        "SELECT position, context, candidate, expect_high, expect_low1, expect_high1, expect_low2, expect_high2, reason \
+        "SELECT position, context, candidate, expect_high, expect_low1, expect_high1, expect_low2, expect_high2, reason, others, original_at \
          FROM practice_items WHERE campaign_id = $1 ORDER BY position",
     )
     .bind(campaign_id)
@@ -699,7 +733,8 @@ async fn practice_view(db: &Db, a: &Loaded) -> Result<Option<super::PracticeView
         return Ok(None);
     }
     let (next, matched, round, passed) = practice_progress(db, a).await?;
-    let item = if passed { None } else { items.get(usize::try_from(next).unwrap_or(0)).map(PracticeRow::view) };
+    let current = if passed { None } else { items.get(usize::try_from(next).unwrap_or(0)) };
+    let (item, together) = (current.map(|c| c.view(a.task)), current.map(|c| c.together(a.task)).unwrap_or_default());
     Ok(Some(super::PracticeView {
         total: items.len() as i64,
         required: practice_required(a, items.len()),
@@ -708,6 +743,7 @@ async fn practice_view(db: &Db, a: &Loaded) -> Result<Option<super::PracticeView
         round,
         passed,
         item,
+        together,
     }))
 }
 
@@ -722,15 +758,38 @@ pub async fn practice_answer(
     score: Option<f64>,
     score2: Option<f64>,
 ) -> Result<super::PracticeFeedback, WorkError> {
-    practice_answer_in(db, caller, public_id, position, PracticeGiven { score, score2, spans: Vec::new() }, None).await
+    practice_answer_in(db, caller, public_id, position, PracticeGiven { score, score2, ..Default::default() }, None).await
 }
 
-/// A practice answer as sent: a score (DA, ESA), a second (word order), error spans (ESA, MQM).
+/// A practice answer as sent: a score (DA, ESA), a second (word order), error spans (ESA, MQM),
+/// a rank per output shown (a screen of several outputs ranked; a pair is answered by the
+/// side clicked as its score, as a real pair: 1 the left output, ½ about the same, 0 the right).
 #[derive(Clone, Debug, Default)]
 pub struct PracticeGiven {
     pub score: Option<f64>,
     pub score2: Option<f64>,
     pub spans: Vec<protocol::Span>,
+    pub ranks: Vec<u32>,
+}
+
+/// The ranks of a practice screen of `outputs` outputs as sent: as they are, or a pair's
+/// side clicked (1 the left output, ½ about the same, 0 the right), each output's rank in
+/// 1 ..= `top`, one per output.
+fn practice_ranks(given: &PracticeGiven, outputs: usize, top: usize) -> Result<Vec<u32>, WorkError> {
+    let ranks = match (given.ranks.is_empty(), outputs, given.score) {
+        (false, _, _) => given.ranks.clone(),
+        (true, 2, Some(s)) if s == 1.0 => vec![1, 2],
+        (true, 2, Some(s)) if s == 0.5 => vec![1, 1],
+        (true, 2, Some(s)) if s == 0.0 => vec![2, 1],
+        _ => return Err(WorkError::Invalid("Please choose A, B or \u{201c}about the same\u{201d} before going on (score 1, 0 or 0.5).".into())),
+    };
+    let top = top.max(outputs);
+    if ranks.len() != outputs || ranks.iter().any(|&r| r == 0 || r as usize > top) || given.score2.is_some() || !given.spans.is_empty() {
+        return Err(WorkError::Invalid(Message::plain(format!(
+            "This practice screen shows {outputs} translations: give each a rank from 1 (best) to {top}, and nothing else."
+        ))));
+    }
+    Ok(ranks)
 }
 
 /// [`practice_answer`] with its feedback in the interface language of a browser that reads the
@@ -764,13 +823,22 @@ pub async fn practice_answer_in(
     let task = rules.task;
     // Checked as a real answer to the text shown is (its spans against that text), then by the
     // protocol against what a careful reader answers.
-    let answer = protocol::Answer {
-        score: given.score,
-        score2: given.score2,
-        skipped: false,
-        detail: protocol::Detail { spans: given.spans, ..Default::default() },
+    // A screen of several outputs (pairwise preference, ranking) is answered by the original's
+    // share of the win against its copy, from the ranks given (`PracticeItem::original_share`).
+    let core = item.core();
+    let (stored, ranks) = if core.original.is_some() {
+        let ranks = practice_ranks(&given, core.others.len() + 1, rules.answers.outputs)?;
+        let share = core.original_share(&ranks).ok_or_else(|| WorkError::Internal(format!("practice item {position} has no original among its outputs")))?;
+        (protocol::Answer { score: Some(share), ..Default::default() }, ranks)
+    } else {
+        let answer = protocol::Answer {
+            score: given.score,
+            score2: given.score2,
+            skipped: false,
+            detail: protocol::Detail { spans: given.spans, ..Default::default() },
+        };
+        (protocol::validate_on(task, &item.candidate, &answer, &rules.answers).map_err(|e| WorkError::Invalid(Message::plain(e.problem)))?, Vec::new())
     };
-    let stored = protocol::validate_on(task, &item.candidate, &answer, &rules.answers).map_err(|e| WorkError::Invalid(Message::plain(e.problem)))?;
     let spans_task = task.marks_spans();
     if stored.score.is_none() && !spans_task {
         return Err(WorkError::Invalid("A practice item needs an answer.".into()));
@@ -827,7 +895,21 @@ pub async fn practice_answer_in(
     let (l, w) = (screen.ui, &screen.wording);
     let reason = assay_core::i18n::practice_reason(l, &item.reason);
     let high = item.expect_high != 0;
+    // A screen of several outputs: each output's label on the screen, the original's, and its
+    // copies'.
+    let labels: Vec<String> = (0..=core.others.len())
+        .map(|k| match (feedback, k) {
+            (protocol::Feedback::Pair, 0) => l.msg(super::Msg::PairTranslationA).to_string(),
+            (protocol::Feedback::Pair, _) => l.msg(super::Msg::PairTranslationB).to_string(),
+            _ => fill(l.msg(super::Msg::TranslationN), &[("n", &(k + 1).to_string())]),
+        })
+        .collect();
+    let original = core.original.unwrap_or(0);
+    let better = labels.get(original).cloned().unwrap_or_default();
+    let worse = labels.iter().enumerate().filter(|&(k, _)| k != original).map(|(_, s)| s.as_str()).collect::<Vec<_>>().join(", ");
     let message = match (feedback, high) {
+        (protocol::Feedback::Pair, _) => fill(l.text(Text::FeedbackPair), &[("better", &better), ("worse", &worse), ("reason", &reason)]),
+        (protocol::Feedback::Ranks, _) => fill(l.text(Text::FeedbackRanks), &[("better", &better), ("worse", &worse), ("reason", &reason)]),
         (protocol::Feedback::Boxes, true) => fill(l.text(Text::FeedbackWojHigh), &[("high1", &w.woj_high1), ("high2", &w.woj_high2), ("reason", &reason)]),
         (protocol::Feedback::Boxes, false) => fill(l.text(Text::FeedbackWojLow), &[("low2", &w.woj_low2), ("reason", &reason)]),
         (protocol::Feedback::SpansAndScore, true) => fill(l.text(Text::FeedbackSpansHigh), &[("high", &w.anchor_high), ("reason", &reason)]),
@@ -842,7 +924,22 @@ pub async fn practice_answer_in(
         }
     };
     let rating = || fill(l.text(Text::YourRating), &[("words", &super::screens::widgets::slider_words(|m| l.msg(m).to_string(), Some(value), &w.anchor_low, &w.anchor_high))]);
-    let yours = if woj {
+    let yours = if feedback == protocol::Feedback::Pair {
+        let choice = match ranks.as_slice() {
+            [a, b] if a < b => super::Msg::PairPickA,
+            [a, b] if a > b => super::Msg::PairPickB,
+            _ => super::Msg::PairPickSame,
+        };
+        fill(l.text(Text::YourPick), &[("choice", l.msg(choice))])
+    } else if !ranks.is_empty() {
+        let each = labels
+            .iter()
+            .zip(&ranks)
+            .map(|(label, r)| format!("{label}: {}", fill(l.msg(super::Msg::RankN), &[("r", &r.to_string())])))
+            .collect::<Vec<_>>()
+            .join("; ");
+        fill(l.text(Text::YourRanks), &[("ranks", &each)])
+    } else if woj {
         let words = |v: f64, low: &str, high: &str| match super::woj_box(v) {
             Some(b) if !screen.woj_sliders => fill(l.msg(super::Msg::BoxN), &[("n", &b.to_string())]),
             _ => super::screens::widgets::slider_words(|m| l.msg(m).to_string(), Some(v * 100.0), low, high),
@@ -869,7 +966,8 @@ pub async fn practice_answer_in(
         fill(l.text(if passes { Text::RoundPassed } else { Text::RoundFailed }), &counts)
     });
     let practice = practice_view(db, &a).await?.ok_or_else(|| WorkError::Internal("the practice items disappeared".into()))?;
-    Ok(super::PracticeFeedback { in_range, message, yours, verdict, round_result, practice })
+    let outputs = if core.original.is_some() { labels.into_iter().zip(core.shown().into_iter().map(str::to_string)).collect() } else { Vec::new() };
+    Ok(super::PracticeFeedback { in_range, message, yours, verdict, round_result, practice, outputs })
 }
 
 /// One answer as the browser sends it.
@@ -2023,11 +2121,29 @@ mod tests {
             assert!(work_state(&db, &work, SECRET, None, &b).await.unwrap().practice.unwrap().passed);
             start(&db, &work, SECRET, None, &b).await.unwrap();
 
-            // Ranking has no practice yet: refused with the reason.
+            // Ranking has practice (issue 38 row 15): screens of an original and its copy, stored
+            // with the order shown and the original's place, segments set apart from the HITs.
             let mut r = draft(set, systems, "ranking", 100, 1);
             r.settings.practice_items = 2;
-            let e = crate::campaign::launch::create_campaign(&db, &r, uid).await.unwrap_err().to_string();
-            assert!(e.contains("not available for relative ranking"), "{e}");
+            r.settings.ranking.outputs = 2;
+            let id = crate::campaign::launch::create_campaign(&db, &r, uid).await.unwrap();
+            crate::campaign::launch::launch_campaign(&db, id).await.unwrap();
+            let rows: Vec<(i64, String, Option<String>, Option<i64>)> =
+                sqlx::query_as("SELECT segment_id, candidate, others, original_at FROM practice_items WHERE campaign_id = $1 ORDER BY position")
+                    .bind(id)
+                    .fetch_all(&db.pool)
+                    .await
+                    .unwrap();
+            assert_eq!(rows.len(), 2, "{:?}", db.backend);
+            for (segment, first, others, original) in rows {
+                let others: Vec<String> = serde_json::from_str(others.as_deref().unwrap()).unwrap();
+                let original = original.unwrap() as usize;
+                assert!(others.len() == 1 && original <= 1);
+                let references: Vec<String> =
+                    sqlx::query_scalar("SELECT text FROM segment_references WHERE segment_id = $1").bind(segment).fetch_all(&db.pool).await.unwrap();
+                let shown = [first, others[0].clone()];
+                assert!(references.contains(&shown[original]) && !references.contains(&shown[1 - original]), "{shown:?} {references:?}");
+            }
         }
     }
 

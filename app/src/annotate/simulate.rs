@@ -366,14 +366,14 @@ struct Answering {
 async fn practise(db: &Db, work: &Work, secret: &[u8], campaign_id: i64, public_id: &str, worker: &mut SimulatedWorker, task: Answering) -> AppResult<bool> {
     let context = || format!("reading the practice items of campaign {campaign_id}");
     // What each practice item is (the simulator knows what the screen hides).
-    let high: HashMap<i64, bool> = sqlx::query_as::<_, (i64, i64)>("SELECT position, expect_high FROM practice_items WHERE campaign_id = $1")
+    // A screen of several outputs: which output shown is the original (the rest are its copies).
+    let rows: Vec<(i64, i64, Option<i64>)> = sqlx::query_as("SELECT position, expect_high, original_at FROM practice_items WHERE campaign_id = $1")
         .bind(campaign_id)
         .fetch_all(&db.pool)
         .await
-        .with_context(context)?
-        .into_iter()
-        .map(|(p, h)| (p, h != 0))
-        .collect();
+        .with_context(context)?;
+    let high: HashMap<i64, bool> = rows.iter().map(|&(p, h, _)| (p, h != 0)).collect();
+    let original_at: HashMap<i64, i64> = rows.iter().filter_map(|&(p, _, o)| Some((p, o?))).collect();
     if high.is_empty() {
         return Ok(true);
     }
@@ -388,16 +388,23 @@ async fn practise(db: &Db, work: &Work, secret: &[u8], campaign_id: i64, public_
             *high.get(&practice.position).ok_or_else(|| AppError::internal(format!("campaign {campaign_id} has no practice item {}", practice.position)))?;
         let truth = if expect_high { PRACTICE_HIGH } else { PRACTICE_LOW };
         let score = worker.score(truth);
-        let given = if task.word_order {
+        let given = if let Some(&original) = original_at.get(&practice.position) {
+            // Each output shown judged by its true quality, then ranked (a pair: as ranks of
+            // its two sides; the server reads them as the side clicked would be).
+            let outputs = 1 + practice.together.len().max(usize::from(item.right.is_some()));
+            let scores: Vec<f64> = (0..outputs).map(|k| worker.score(if k as i64 == original { PRACTICE_HIGH } else { PRACTICE_LOW })).collect();
+            let ranks = scores.iter().map(|s| 1 + scores.iter().filter(|&&o| o > *s).count() as u32).collect();
+            PracticeGiven { ranks, ..Default::default() }
+        } else if task.word_order {
             let second = worker.score(truth);
-            PracticeGiven { score: Some(nearest_box(score)), score2: Some(nearest_box(second)), spans: Vec::new() }
+            PracticeGiven { score: Some(nearest_box(score)), score2: Some(nearest_box(second)), ..Default::default() }
         } else if task.esa {
-            PracticeGiven { score: Some(score), score2: None, spans: simulated_spans(&item.candidate, score, Scheme::Esa) }
+            PracticeGiven { score: Some(score), spans: simulated_spans(&item.candidate, score, Scheme::Esa), ..Default::default() }
         } else if task.mqm {
             // MQM: the server scores the errors.
-            PracticeGiven { score: None, score2: None, spans: simulated_spans(&item.candidate, score, Scheme::Mqm) }
+            PracticeGiven { spans: simulated_spans(&item.candidate, score, Scheme::Mqm), ..Default::default() }
         } else {
-            PracticeGiven { score: Some(score), score2: None, spans: Vec::new() }
+            PracticeGiven { score: Some(score), ..Default::default() }
         };
         practice_answer_in(db, None, public_id, practice.position, given, None).await.map_err(work_error)?;
     }

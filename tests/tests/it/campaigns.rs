@@ -337,11 +337,20 @@ both_backends! {
             let (gone, kept) = (bad_crowd["careless_removed"].as_f64().unwrap(), bad_crowd["careless_kept"].as_f64().unwrap());
             assert!(gone > 0.0 && gone >= 0.8 * (gone + kept), "{task}: careless workers are removed: {bad_crowd}");
         }
+        // Word order is simulated too (refused before; review item D7's session): HITs of 20 items,
+        // 12 real outputs and 8 permuted references each paired with its base output.
         let mut woj = good.clone();
         woj["task"] = json!("word-order");
-        let refused = org.call_json("dry_run_design", json!({ "draft": woj, "crowd": crowd })).await;
-        assert_eq!(refused.status, 400);
-        assert!(refused.body.contains("word-order"), "{}", refused.body);
+        woj["settings"] = json!({ "hit_length": 20, "woj_permutations": 8, "woj_same_reference_pairs": 0, "judgments_wanted": 40,
+                                  "redundancy": 1, "target_language": "German", "interface_language": "en", "thin_evidence": "keep" });
+        let dry = org.call_json("dry_run_design", json!({ "draft": woj, "crowd": crowd })).await;
+        assert_eq!(dry.status, 200, "{}", dry.body);
+        let dry = dry.json();
+        let hits = dry["hits"].as_u64().unwrap();
+        assert!(hits >= 10 && dry["judgments"].as_u64() == Some(20 * hits), "3 systems × 40 outputs, 12 a HIT: {dry}");
+        let bad_crowd = org.call_json("dry_run_design", json!({ "draft": woj, "crowd": careless })).await.json();
+        let (gone, kept) = (bad_crowd["careless_removed"].as_f64().unwrap(), bad_crowd["careless_kept"].as_f64().unwrap());
+        assert!(gone > 0.0 && gone >= 0.5 * (gone + kept), "word order: careless workers are removed: {bad_crowd}");
         let nobody = json!({ "careful": 0.0, "noisy": 0.0, "careless": 0.0, "workers": 0, "spread": 20.0, "alpha": 0.05 });
         let refused = org.call_json("dry_run_design", json!({ "draft": good, "crowd": nobody })).await;
         assert_eq!(refused.status, 400);

@@ -20,6 +20,7 @@ mod metrics;
 mod migrations;
 mod mqm;
 mod onboarding;
+mod practice;
 mod pairwise;
 mod ranking;
 mod ranking_gold;

@@ -95,6 +95,7 @@ const TABLE: &[Row] = &[
     // depends on the arguments, never the role's).
     Row { endpoint: "practice_answer", how: How::Form, expect: [S(401), Pass, Pass, S(403), S(403), S(403)], teams: [S(403), S(403)] },
     Row { endpoint: "practice_spans", how: How::Json, expect: [S(401), Pass, Pass, S(403), S(403), S(403)], teams: [S(403), S(403)] },
+    Row { endpoint: "practice_ranks", how: How::Json, expect: [S(401), Pass, Pass, S(403), S(403), S(403)], teams: [S(403), S(403)] },
     Row { endpoint: "submit_screen", how: How::Json, expect: [S(401), S(400), S(400), S(403), S(403), S(403)], teams: [S(403), S(403)] },
     // A DA item takes no error spans: its owner's request is refused as invalid (400).
     Row { endpoint: "submit_spans", how: How::Json, expect: [S(401), S(400), S(400), S(403), S(403), S(403)], teams: [S(403), S(403)] },
@@ -275,6 +276,7 @@ fn json_args_on(endpoint: &str, who: Who, d: &Demo, test_set: i64) -> Value {
         // A DA HIT shows one item per screen: its owner's request is refused as invalid (400).
         "submit_screen" => json!({ "assignment": assignment, "ranks": [{ "position": 0, "rank": 1 }], "time_on_screen_ms": 1500, "key": "table" }),
         "practice_spans" => json!({ "assignment": assignment, "position": 0, "score": 50.0, "spans": [] }),
+        "practice_ranks" => json!({ "assignment": assignment, "position": 0, "ranks": [1, 2] }),
         "submit_spans" => json!({
             "assignment": assignment, "position": 0, "score": 50.0, "spans": [{ "start": 0, "end": 1, "severity": "minor" }],
             "time_on_screen_ms": 1500, "key": "table"

@@ -7,6 +7,11 @@
 //!   until about a third of the words are affected): a careful reader scores it **low**, and the
 //!   feedback names what the degrader changed ("the words “…” were left out").
 //!
+//! A protocol whose screen shows several outputs of one source (pairwise preference, relative
+//! ranking: `Layout::Several`) gets a screen of a human reference beside its strongly degraded
+//! copy, in an order drawn per item: a careful reader prefers the original (pairwise) or ranks
+//! the copy below it (ranking), and the feedback names what the degrader changed in the copy.
+//!
 //! The segments used are set apart from the campaign's HITs (the launch leaves them out of the
 //! HIT builder's candidates), so no practice text comes back as a real item: practice cannot
 //! teach which real items are quality control. Pure and deterministic from the seed.
@@ -48,11 +53,19 @@ pub struct PracticeItem {
     pub range2: (f64, f64),
     /// Why, as the end of "A careful reader would … because …".
     pub reason: String,
+    /// A screen of several outputs (pairwise preference, ranking): the outputs shown after
+    /// `candidate`, in the screen's order (pairwise: the right one). Empty for one output.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub others: Vec<String>,
+    /// A screen of several outputs: which one is the original (0: `candidate`, k: `others[k −
+    /// 1]`); every other is a degraded copy of it. `None` for one output.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub original: Option<usize>,
 }
 
 /// DA: a text a careful reader scores high lands at 60 or more; one scored low at 50 or less.
 pub use crate::protocol::{DA_HIGH, DA_LOW, WOJ_HIGH, WOJ_LOW};
-use crate::protocol::{Beside, Degrader, for_task};
+use crate::protocol::{Beside, Degrader, Layout, for_task};
 /// Word order: the two upper boxes (.75, 1) for an unchanged sentence; question 2 in the three
 /// lower boxes (0 – .5) for a strongly permuted one.
 
@@ -62,8 +75,35 @@ impl PracticeItem {
         crate::protocol::Practice { high: self.high, range1: self.range1, range2: self.range2 }
     }
 
+    /// The outputs shown, in the screen's order.
+    pub fn shown(&self) -> Vec<&str> {
+        std::iter::once(self.candidate.as_str()).chain(self.others.iter().map(String::as_str)).collect()
+    }
+
+    /// A screen of several outputs answered with a rank per output shown (1 best; ties share a
+    /// rank; pairwise: 1 for the output chosen and 2 for the other, both 1 for "about the
+    /// same"): the original's share of the win against its copies, the least over the copies
+    /// (1 ranked above every copy, ½ tied with one, 0 below one). `None` for one output or
+    /// ranks that do not fit the screen.
+    pub fn original_share(&self, ranks: &[u32]) -> Option<f64> {
+        let original = self.original?;
+        if ranks.len() != self.others.len() + 1 || ranks.contains(&0) {
+            return None;
+        }
+        let r = ranks[original];
+        (0..ranks.len())
+            .filter(|&k| k != original)
+            .map(|k| match ranks[k].cmp(&r) {
+                std::cmp::Ordering::Greater => 1.0,
+                std::cmp::Ordering::Equal => 0.5,
+                std::cmp::Ordering::Less => 0.0,
+            })
+            .reduce(f64::min)
+    }
+
     /// Whether a (valid) answer of `task` is where a careful reader's would be: the protocol
-    /// decides ([`crate::protocol::Protocol::practice_matches`]).
+    /// decides ([`crate::protocol::Protocol::practice_matches`]). A screen of several outputs
+    /// is answered by [`PracticeItem::original_share`] as the score.
     pub fn matches(&self, task: TaskKind, answer: &crate::protocol::Answer) -> bool {
         crate::protocol::for_task(task).practice_matches(&self.expected(), answer)
     }
@@ -190,10 +230,13 @@ pub fn build_practice(
     let units = |t: &str| tokenize(t, Segmentation::choose(t, language)).len();
     let mut order: Vec<usize> = (0..texts.len()).filter(|&i| (MIN_UNITS..=MAX_UNITS).contains(&units(texts[i].reference))).collect();
     order.shuffle(&mut ChaCha8Rng::seed_from_u64(item_seed(seed, 0x5052_4143)));
+    // The order of a screen of several outputs, drawn per item.
+    let mut sides = ChaCha8Rng::seed_from_u64(item_seed(seed, 0x5349_4445));
+    let several = matches!(protocol.layout(), Layout::Several { .. });
     let mut out = Vec::with_capacity(wanted);
     let mut next = order.into_iter();
     while out.len() < wanted {
-        let high = out.len() % 2 == 0;
+        let high = out.len() % 2 == 0 && !several;
         let Some(i) = next.next() else {
             return Err(PracticeError::TooFewTexts { wanted, found: out.len() });
         };
@@ -206,7 +249,7 @@ pub fn build_practice(
         };
         if high {
             let ((range1, range2), reason) = (rule.high, En.text(rule.high_reason).to_string());
-            out.push(PracticeItem { text: i, context, candidate: t.reference.to_string(), high, range1, range2, reason });
+            out.push(PracticeItem { text: i, context, candidate: t.reference.to_string(), high, range1, range2, reason, others: Vec::new(), original: None });
             continue;
         }
         let ctx = DegradeContext { language, donors, ..Default::default() };
@@ -235,9 +278,19 @@ pub fn build_practice(
                 touched * 3 >= n
             }),
         };
-        let Some((candidate, changes)) = built else { continue };
+        let Some((degraded, changes)) = built else { continue };
+        let reason = reason_of(task, &changes);
+        if several {
+            // The original and its copy, in an order drawn per item (Fisher–Yates over two).
+            let original = usize::from(rand::Rng::random_bool(&mut sides, 0.5));
+            let (candidate, others) =
+                if original == 0 { (t.reference.to_string(), vec![degraded]) } else { (degraded, vec![t.reference.to_string()]) };
+            let (range1, range2) = rule.high;
+            out.push(PracticeItem { text: i, context, candidate, high: true, range1, range2, reason, others, original: Some(original) });
+            continue;
+        }
         let (range1, range2) = rule.low;
-        out.push(PracticeItem { text: i, context, candidate, high, range1, range2, reason: reason_of(task, &changes) });
+        out.push(PracticeItem { text: i, context, candidate: degraded, high, range1, range2, reason, others: Vec::new(), original: None });
     }
     Ok(out)
 }
@@ -352,14 +405,62 @@ mod tests {
     }
 
     #[test]
-    fn too_few_texts_or_ranking_are_refused_with_the_reason() {
+    fn too_few_texts_are_refused_with_the_reason() {
         let owned = texts();
         let t: Vec<PracticeText> = owned.iter().map(|(s, r)| PracticeText { source: s, reference: r }).collect();
         let e = build_practice(TaskKind::DaAdequacy, &t, 13, AdequacyPolicy::Delete, Some("en"), &[], 1).unwrap_err().to_string();
         assert!(e.contains("13 practice items need 13 segments") && e.contains("has only 12"), "{e}");
         let short = [PracticeText { source: "a", reference: "Too short." }];
         assert!(build_practice(TaskKind::DaFluency, &short, 1, AdequacyPolicy::Delete, None, &[], 1).is_err());
-        assert!(build_practice(TaskKind::Ranking, &t, 2, AdequacyPolicy::Delete, None, &[], 1).unwrap_err().to_string().contains("ranking"));
         assert_eq!(build_practice(TaskKind::Ranking, &t, 0, AdequacyPolicy::Delete, None, &[], 1).unwrap(), vec![]);
+        let e = build_practice(TaskKind::Pairwise, &t, 13, AdequacyPolicy::Delete, Some("en"), &[], 1).unwrap_err().to_string();
+        assert!(e.contains("13 practice items need 13 segments"), "{e}");
+    }
+
+    /// Pairwise preference and ranking (issue 37 item 6, issue 38 row 15): each practice screen
+    /// shows a human reference and its strongly degraded copy, in an order drawn per item; a
+    /// careful reader prefers the original (ranks the copy below it), and the reason names
+    /// what was left out of the copy.
+    #[test]
+    fn a_screen_of_several_outputs_puts_an_original_beside_its_degraded_copy_in_a_drawn_order() {
+        let owned = texts();
+        let t: Vec<PracticeText> = owned.iter().map(|(s, r)| PracticeText { source: s, reference: r }).collect();
+        for task in [TaskKind::Pairwise, TaskKind::Ranking] {
+            let mut sides = [0usize; 2];
+            for seed in 1..=4 {
+                let items = build_practice(task, &t, 3, AdequacyPolicy::Delete, Some("en"), &[], seed).unwrap();
+                assert_eq!(items.len(), 3, "{task:?}");
+                assert_eq!(build_practice(task, &t, 3, AdequacyPolicy::Delete, Some("en"), &[], seed).unwrap(), items, "deterministic");
+                for it in &items {
+                    let (source, reference) = &owned[it.text];
+                    assert_eq!(it.context.as_deref(), Some(source.as_str()), "the source above the outputs");
+                    let shown = it.shown();
+                    assert_eq!(shown.len(), 2);
+                    let original = it.original.expect("the original's place");
+                    sides[original] += 1;
+                    assert_eq!(shown[original], reference.as_str());
+                    let copy = shown[1 - original];
+                    assert_ne!(copy, reference.as_str());
+                    assert!(copy.split_whitespace().count() <= 12, "a third of the 18 words gone: {copy}");
+                    assert!(it.reason.starts_with("part of the meaning is missing: “") && it.reason.ends_with("the source says"), "{}", it.reason);
+                    // Ranks per output shown: the original above its copy, tied, below.
+                    let mut ranks = [2u32, 2];
+                    ranks[original] = 1;
+                    assert_eq!(it.original_share(&ranks), Some(1.0));
+                    assert_eq!(it.original_share(&[1, 1]), Some(0.5));
+                    ranks.swap(0, 1);
+                    assert_eq!(it.original_share(&ranks), Some(0.0));
+                    assert_eq!(it.original_share(&[1]), None, "ranks that do not fit the screen");
+                    assert_eq!(it.original_share(&[0, 1]), None);
+                    let answer = |share: f64| answer(Some(share), None, &[]);
+                    assert!(it.matches(task, &answer(1.0)), "{task:?}: the original preferred");
+                    assert!(!it.matches(task, &answer(0.5)) && !it.matches(task, &answer(0.0)), "{task:?}: a tie or the copy preferred");
+                }
+            }
+            assert!(sides[0] > 0 && sides[1] > 0, "{task:?}: the original on either side ({sides:?})");
+        }
+        // An item of one output has no share of the win.
+        let da = build_practice(TaskKind::DaAdequacy, &t, 2, AdequacyPolicy::Delete, Some("en"), &[], 1).unwrap();
+        assert!(da.iter().all(|i| i.others.is_empty() && i.original.is_none() && i.original_share(&[1]).is_none()));
     }
 }

@@ -464,6 +464,11 @@ messages! {
         YourSpans,
         YourRating,
         YourAnswers,
+        /// Practice feedback on a screen of several outputs (pairwise preference, ranking).
+        FeedbackPair,
+        FeedbackRanks,
+        YourPick,
+        YourRanks,
         VerdictIn,
         VerdictOut,
         RoundPassed,

@@ -215,6 +215,10 @@ pub enum Feedback {
     SpansAndScore,
     /// Errors marked with their category (MQM, no score).
     Spans,
+    /// Which of two outputs a careful reader prefers (pairwise preference).
+    Pair,
+    /// Which output of a screen a careful reader ranks below which (relative ranking).
+    Ranks,
 }
 
 /// [`Protocol::practice_matches`] of a protocol whose questions are numbers: each numeric
@@ -291,6 +295,10 @@ pub const DA_LOW: (f64, f64) = (0.0, 50.0);
 pub const WOJ_HIGH: (f64, f64) = (0.75, 1.0);
 pub const WOJ_LOW: (f64, f64) = (0.0, 0.5);
 pub const ANY: (f64, f64) = (0.0, 1.0);
+/// Several outputs on one practice screen (pairwise preference, ranking): the original's share
+/// of the win against its degraded copies (`hit::practice::PracticeItem::original_share`) is 1,
+/// the original preferred to every copy.
+pub const ORIGINAL_PREFERRED: (f64, f64) = (1.0, 1.0);
 
 /// The range of a question's raw scores as pages show them.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

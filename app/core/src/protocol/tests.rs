@@ -177,10 +177,18 @@ fn the_registry_answers_for_every_task() {
     assert_eq!(beside, [Reference, Nothing, Source, Reference, Source, Source, Source, Source]);
     assert_eq!(for_task(TaskKind::DaFluency).degrader(), Degrader::Fluency);
     assert_eq!(for_task(TaskKind::WordOrder).degrader(), Degrader::WordOrder);
-    assert!(for_task(TaskKind::Ranking).practice().is_none());
-    // Pairwise preference has no practice yet either (a practice screen of two outputs).
-    assert!(for_task(TaskKind::Pairwise).practice().is_none() && !TaskKind::Pairwise.designer().practice);
-    assert!(TaskKind::ALL.iter().filter(|&&t| t != TaskKind::Ranking && t != TaskKind::Pairwise).all(|&t| for_task(t).practice().is_some()));
+    // Every protocol has practice (ranking and pairwise preference since issue 38 row 15 and
+    // issue 37 item 6): those of several outputs are judged by the original's share of the win
+    // against its copy, which a careful reader makes 1, and explained in their own words.
+    assert!(TaskKind::ALL.iter().all(|&t| for_task(t).practice().is_some() && t.designer().practice));
+    for (t, feedback) in [(TaskKind::Ranking, Feedback::Ranks), (TaskKind::Pairwise, Feedback::Pair)] {
+        let rule = for_task(t).practice().unwrap();
+        assert_eq!((rule.feedback, rule.high.0, rule.low.0), (feedback, ORIGINAL_PREFERRED, ORIGINAL_PREFERRED), "{t:?}");
+        let expected = Practice { high: true, range1: rule.high.0, range2: rule.high.1 };
+        let share = |s: f64| Answer { score: Some(s), ..Answer::default() };
+        assert!(for_task(t).practice_matches(&expected, &share(1.0)), "{t:?}");
+        assert!(!for_task(t).practice_matches(&expected, &share(0.5)) && !for_task(t).practice_matches(&expected, &share(0.0)), "{t:?}");
+    }
     let names: std::collections::BTreeSet<&str> = TaskKind::ALL.iter().map(|&t| for_task(t).simulated_name()).collect();
     assert_eq!(names.len(), TaskKind::ALL.len(), "each task's simulated items have a name of their own");
 }

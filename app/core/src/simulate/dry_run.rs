@@ -9,11 +9,11 @@ use std::collections::HashMap;
 use rand::seq::SliceRandom;
 use rand::Rng;
 
-use super::{CrowdConfig, SimError, SimJudgment, SimTruth, WorkerKind, World, mturk_id, simulate, simulated_error_spans};
+use super::{CrowdConfig, SimError, SimJudgment, SimTruth, WorkerKind, World, mturk_id, simulate, simulate_word_order, simulated_error_spans};
 use crate::analysis::{AnalysisSettings, BootstrapSettings, ExclusionPolicy, JudgmentNames, JudgmentSet, TimeBasis, analyse};
 use crate::hit::{
-    DocumentDesign, DocumentSegment, DocumentUnit, HitDesign, HitError, JudgmentsWanted, PairDesign, RankingDesign, build_document_hits, build_pair_hits,
-    build_ranking_hits,
+    DocumentDesign, DocumentSegment, DocumentUnit, HitDesign, HitError, JudgmentsWanted, PairDesign, RankingDesign, WordOrderDesign, build_document_hits,
+    build_pair_hits, build_ranking_hits,
 };
 use crate::model::ItemType;
 use crate::model::TaskKind;
@@ -37,6 +37,8 @@ pub struct DryRunDesign {
     pub documents: Option<DocumentsShape>,
     /// Pairwise preference: its pairs per HIT.
     pub pairs: Option<PairDesign>,
+    /// Word order: its HITs of real outputs and permuted references.
+    pub word_order: Option<WordOrderDesign>,
     /// Who leaves the scores, as the campaign's results would decide it (its choice for workers
     /// with too few pairs to test). Pairwise preference's own analysis keeps them always.
     pub exclusion: ExclusionPolicy,
@@ -164,7 +166,11 @@ fn pipeline_run(design: &DryRunDesign, config: &CrowdConfig, crowd: &DryRunCrowd
         (HitPlan::Documents, _, None) => {
             return Err(SimError::Hit(HitError::Documents("the dry run of a design of documents needs its documents' shape".into())));
         }
-        (HitPlan::Items | HitPlan::WordOrderPairs, _, _) => simulate(config, sink)?,
+        (HitPlan::WordOrderPairs, _, _) => match &design.word_order {
+            Some(word_order) => simulate_word_order(config, word_order, sink)?,
+            None => return Err(SimError::MissingShape(protocol.name(), "its permuted references per HIT")),
+        },
+        (HitPlan::Items, _, _) => simulate(config, sink)?,
         (HitPlan::Pairs, _, _) => return Err(SimError::NotSimulated(protocol.name())),
     };
     let settings = AnalysisSettings {
@@ -173,41 +179,24 @@ fn pipeline_run(design: &DryRunDesign, config: &CrowdConfig, crowd: &DryRunCrowd
         ..AnalysisSettings::default()
     };
     let result = analyse(&set, &settings);
-    let mut figures = RunFigures { hits: truth.hits, judgments: truth.judgments, widths: vec![0.0; k], ..RunFigures::default() };
     // Systems by true rank: `sys01` is the best (quality is listed best first).
     let rank: HashMap<&str, usize> = truth.systems.iter().enumerate().map(|(i, (id, _))| (id.as_str(), i)).collect();
+    let rank_of = |s: u32| rank.get(result.names.systems[s as usize].as_str()).copied();
+    let mut verdicts = Verdicts::default();
     if let Some(g) = result.groups.first() {
-        for s in &g.systems {
-            let Some(&r) = rank.get(result.names.systems[s.system as usize].as_str()) else { continue };
-            if let Some(ci) = &s.z_ci {
-                figures.widths[r] = ci.upper - ci.lower;
-            }
-        }
+        verdicts.widths = g.systems.iter().filter_map(|s| Some((rank_of(s.system)?, s.z_ci.as_ref().map(|ci| ci.upper - ci.lower)?))).collect();
         let c = &g.comparison;
         for (i, &a) in c.systems.iter().enumerate() {
             for &b in &c.systems[i + 1..] {
-                figures.pairs += 1.0;
+                let (Some(ra), Some(rb)) = (rank_of(a), rank_of(b)) else { continue };
                 let (ab, ba) = (c.p(a, b).unwrap_or(1.0), c.p(b, a).unwrap_or(1.0));
-                if ab.min(ba) < crowd.alpha {
-                    figures.separated += 1.0;
-                    let (ra, rb) = (rank[result.names.systems[a as usize].as_str()], rank[result.names.systems[b as usize].as_str()]);
-                    // The one found better is the truly better one (lower rank).
-                    if (ab < ba) == (ra < rb) {
-                        figures.in_order += 1.0;
-                    }
-                }
+                // Told apart at α, the one with the smaller one-sided p found the better.
+                verdicts.pairs.push((ra, rb, (ab.min(ba) < crowd.alpha).then_some(ab < ba)));
             }
         }
     }
-    let kinds: HashMap<&str, WorkerKind> = truth.workers.iter().map(|(id, kind)| (id.as_str(), *kind)).collect();
-    figures.workers = result
-        .workers
-        .iter()
-        .map(|w| {
-            let careless = kinds.get(result.names.workers[w.worker as usize].as_str()).is_some_and(|k| !k.attentive());
-            (careless, settings.exclusion.excludes(w))
-        })
-        .collect();
+    verdicts.workers = result.workers.iter().map(|w| (result.names.workers[w.worker as usize].clone(), settings.exclusion.excludes(w))).collect();
+    let figures = figures_of(&truth, k, verdicts);
     Ok((figures, settings.bootstrap.map_or(0.95, |b| b.confidence)))
 }
 
@@ -423,33 +412,65 @@ fn pairwise_run(config: &CrowdConfig, design: &PairDesign, seed: u64) -> Result<
         &ReliabilitySettings::default(),
         &BtSettings { samples: SAMPLES, seed },
     );
-    let mut figures = RunFigures { hits: truth.hits, judgments, widths: vec![0.0; k], ..RunFigures::default() };
     // Systems by true rank: `sys01` is the best (quality is listed best first).
     let rank: HashMap<&str, usize> = truth.systems.iter().enumerate().map(|(i, (id, _))| (id.as_str(), i)).collect();
+    let mut verdicts = Verdicts::default();
     if let Ok(ratings) = &checked.ratings {
         let rated: Vec<(usize, f64, f64, f64)> = ratings
             .systems
             .iter()
             .filter_map(|r| Some((*rank.get(r.system.as_str())?, r.rating?, r.ci_low?, r.ci_high?)))
             .collect();
-        for &(r, _, low, high) in &rated {
-            figures.widths[r] = high - low;
-        }
+        verdicts.widths = rated.iter().map(|&(r, _, low, high)| (r, high - low)).collect();
         for (i, &(ra, a, a_low, a_high)) in rated.iter().enumerate() {
             for &(rb, b, b_low, b_high) in &rated[i + 1..] {
-                figures.pairs += 1.0;
-                if a_low > b_high || b_low > a_high {
-                    figures.separated += 1.0;
-                    if (a > b) == (ra < rb) {
-                        figures.in_order += 1.0;
-                    }
-                }
+                // Told apart when the intervals do not overlap, the higher rating found the better.
+                verdicts.pairs.push((ra, rb, (a_low > b_high || b_low > a_high).then_some(a > b)));
+            }
+        }
+    }
+    verdicts.workers = checked.workers.iter().map(|w| (w.worker.clone(), !w.kept)).collect();
+    let figures = figures_of(&truth, k, verdicts);
+    Ok(figures)
+}
+
+/// What one run's analysis decided, whatever the protocol's analysis (the pipeline's z and
+/// paired tests, pairwise preference's Bradley–Terry ratings): the figures of the run are
+/// counted from it by [`figures_of`] alone.
+#[derive(Default)]
+struct Verdicts {
+    /// (true rank, width of its interval) of each system rated.
+    widths: Vec<(usize, f64)>,
+    /// Each pair of systems compared (true ranks `a`, `b`): `None` not told apart; `Some(true)`
+    /// told apart with `a` found the better, `Some(false)` with `b`.
+    pairs: Vec<(usize, usize, Option<bool>)>,
+    /// Each worker analysed: its id and whether quality control removed it.
+    workers: Vec<(String, bool)>,
+}
+
+/// A run's figures from its truth and its analysis's verdicts: the intervals' widths by true
+/// rank, the pairs told apart and those in the true order, and each worker's kind (careless or
+/// not) beside whether it was removed.
+fn figures_of(truth: &SimTruth, systems: usize, verdicts: Verdicts) -> RunFigures {
+    let mut figures = RunFigures { hits: truth.hits, judgments: truth.judgments, widths: vec![0.0; systems], ..RunFigures::default() };
+    for (r, width) in verdicts.widths {
+        if let Some(w) = figures.widths.get_mut(r) {
+            *w = width;
+        }
+    }
+    for (ra, rb, verdict) in verdicts.pairs {
+        figures.pairs += 1.0;
+        if let Some(a_better) = verdict {
+            figures.separated += 1.0;
+            // The one found better is the truly better one (lower rank).
+            if a_better == (ra < rb) {
+                figures.in_order += 1.0;
             }
         }
     }
     let kinds: HashMap<&str, WorkerKind> = truth.workers.iter().map(|(id, kind)| (id.as_str(), *kind)).collect();
-    figures.workers = checked.workers.iter().map(|w| (kinds.get(w.worker.as_str()).is_some_and(|k| !k.attentive()), !w.kept)).collect();
-    Ok(figures)
+    figures.workers = verdicts.workers.iter().map(|(id, removed)| (kinds.get(id.as_str()).is_some_and(|k| !k.attentive()), *removed)).collect();
+    figures
 }
 
 /// HITs the design builds, estimated from its numbers (the simulator builds the real ones).
@@ -463,10 +484,11 @@ fn design_hits(d: &DryRunDesign) -> usize {
         let copies = shape.design.bad_ref_documents + shape.design.repeat_documents;
         return units.div_ceil(per_hit.saturating_sub(copies).max(1));
     }
-    let per_hit = match (&d.ranking, &d.pairs) {
-        (Some(ranking), _) => ranking.system_items(),
-        (None, Some(pairs)) => pairs.system_items(),
-        (None, None) => d.design.system_items(),
+    let per_hit = match (&d.ranking, &d.pairs, &d.word_order) {
+        (Some(ranking), _, _) => ranking.system_items(),
+        (None, Some(pairs), _) => pairs.system_items(),
+        (None, None, Some(word_order)) => word_order.system_items(),
+        (None, None, None) => d.design.system_items(),
     }
     .max(1);
     let wanted = match d.wanted {
@@ -487,6 +509,7 @@ mod tests {
             ranking: None,
             documents: None,
             pairs: None,
+            word_order: None,
             exclusion: ExclusionPolicy::default(),
             wanted: JudgmentsWanted::PerSystem(wanted),
             redundancy: 1,
@@ -532,6 +555,7 @@ mod tests {
             ranking: Some(ranking),
             documents: None,
             pairs: None,
+            word_order: None,
             exclusion: ExclusionPolicy::default(),
             wanted: JudgmentsWanted::PerSystem(600),
             redundancy: 1,
@@ -575,6 +599,7 @@ mod tests {
                 source_words: 15,
             }),
             pairs: None,
+            word_order: None,
             // A campaign's default: workers with too few pairs are kept.
             exclusion: ExclusionPolicy::FailedOnly,
             wanted: JudgmentsWanted::PerSegment(1),
@@ -608,6 +633,39 @@ mod tests {
         assert!(dry_run(&DryRunDesign { documents: None, ..documents_design(TaskKind::Mqm) }, &careful, 1, 5).is_err());
     }
 
+    /// Word order is simulated with its own HITs (issue 38, item 15's dry run; refused before):
+    /// real outputs and permuted references, each paired with its base output; the paired test
+    /// keeps a careful crowd and removes most of a careless one, through the same figures as the
+    /// other protocols ([`figures_of`]).
+    #[test]
+    fn a_word_order_design_is_simulated_with_its_permuted_references() {
+        let (careful, careless) = crowds();
+        let d = DryRunDesign {
+            task: TaskKind::WordOrder,
+            design: HitDesign::default(),
+            ranking: None,
+            documents: None,
+            pairs: None,
+            word_order: Some(WordOrderDesign { length: 50, permutations: 20, same_reference_pairs_per_kind: 1, max_degree: 18 }),
+            exclusion: ExclusionPolicy::default(),
+            wanted: JudgmentsWanted::PerSystem(240),
+            redundancy: 1,
+            systems: 4,
+            segments: 150,
+        };
+        let good = dry_run(&d, &careful, 2, 5).unwrap();
+        // HITs of 30 real outputs and 20 permutations: 4 × 240 real outputs in 32 HITs of 50.
+        assert_eq!((good.hits, good.judgments), (32, 32 * 50), "{good:?}");
+        assert!(good.workers_removed <= 0.1 * good.workers, "careful workers are kept: {good:?}");
+        assert!(good.pairs_separated > 0.5 && good.separated_in_true_order > 0.95, "{good:?}");
+        let bad = dry_run(&d, &careless, 2, 5).unwrap();
+        assert!(bad.careless_removed >= 0.8 * (bad.careless_removed + bad.careless_kept), "careless workers are removed: {bad:?}");
+        assert_eq!(bad.interval, DryRunInterval::Z);
+        // Without its permutations a word-order design is refused, not simulated as DA.
+        let e = dry_run(&DryRunDesign { word_order: None, ..d }, &careful, 1, 5).unwrap_err();
+        assert!(e.to_string().contains("needs its permuted references"), "{e}");
+    }
+
     /// MQM's simulated annotator marks more and graver errors on worse outputs: its score (−Σ
     /// weights) falls with the quality it perceives, 0 for a near-perfect output.
     #[test]
@@ -635,6 +693,7 @@ mod tests {
             ranking: None,
             documents: None,
             pairs: Some(PairDesign { pairs: 40, degraded: 6, repeats: 4 }),
+            word_order: None,
             exclusion: ExclusionPolicy::FailedOnly,
             wanted: JudgmentsWanted::PerSystem(300),
             redundancy: 1,

@@ -151,6 +151,8 @@ pub enum SimError {
     Io(#[from] io::Error),
     #[error("the dry run does not simulate {0} yet")]
     NotSimulated(&'static str),
+    #[error("the dry run of a {0} design needs {1}")]
+    MissingShape(&'static str, &'static str),
 }
 
 /// The known truth behind a simulation, for tests.
@@ -356,15 +358,40 @@ impl World {
 /// (HIT by HIT, worker by worker, item by item). Deterministic from `config.seed`.
 pub fn simulate(
     config: &CrowdConfig,
-    mut sink: impl FnMut(&SimJudgment) -> io::Result<()>,
+    sink: impl FnMut(&SimJudgment) -> io::Result<()>,
 ) -> Result<SimTruth, SimError> {
-    let mut world = World::of(config)?;
+    let world = World::of(config)?;
     let hits = build_hits(
         &world.candidates,
         &config.design,
         config.wanted,
         config.seed ^ 0x4849_5453,
     )?;
+    simulate_hits(world, &hits, config.design.length, config, sink)
+}
+
+/// [`simulate`] for word order's HITs (`hit::build_word_order_hits`): real outputs and
+/// permuted references, each permutation a BAD_REF paired with its base output, which a
+/// careful worker scores lower than that output by the damage of its permutation.
+pub fn simulate_word_order(
+    config: &CrowdConfig,
+    design: &crate::hit::WordOrderDesign,
+    sink: impl FnMut(&SimJudgment) -> io::Result<()>,
+) -> Result<SimTruth, SimError> {
+    let world = World::of(config)?;
+    let hits = crate::hit::build_word_order_hits(&world.candidates, design, config.wanted, config.seed ^ 0x574f_524a)?;
+    simulate_hits(world, &hits, design.length, config, sink)
+}
+
+/// The crowd of `world` doing `hits` of `length` items: each HIT by `config`'s workers per HIT,
+/// every item scored by its true quality (a BAD_REF: its partner's less the damage).
+fn simulate_hits(
+    mut world: World,
+    hits: &[Hit],
+    length: usize,
+    config: &CrowdConfig,
+    mut sink: impl FnMut(&SimJudgment) -> io::Result<()>,
+) -> Result<SimTruth, SimError> {
     // A text read alone (fluency) is judged faster than one beside another.
     let base_seconds = match crate::protocol::for_task(config.task).beside() {
         crate::protocol::Beside::Nothing => 13.0,
@@ -372,9 +399,9 @@ pub fn simulate(
     };
     let sys_index = |id: &str| world.system_ids.iter().position(|s| s == id);
     let mut judgments = 0usize;
-    let mut buf: Vec<SimJudgment> = Vec::with_capacity(config.design.length);
+    let mut buf: Vec<SimJudgment> = Vec::with_capacity(length);
     let mut pool: Vec<usize> = (0..world.workers.len()).collect();
-    for hit in &hits {
+    for hit in hits {
         let hit_id = mturk_id(&mut world.rng);
         // True quality and system of each item (REF: the partner's system).
         let items: Vec<(f64, String)> = hit
@@ -409,7 +436,7 @@ pub fn simulate(
                 let score = worker.score(*q, &mut world.rng);
                 let secs = worker.seconds(base_seconds, &mut world.rng);
                 total += secs;
-                buf.push(SimJudgment::of(&hit_id, &worker.id, hit, it, sys, config.design.length, score, secs));
+                buf.push(SimJudgment::of(&hit_id, &worker.id, hit, it, sys, length, score, secs));
             }
             let total = total.round();
             for j in &mut buf {

@@ -142,7 +142,9 @@ pub async fn screen_of_assignment(db: &crate::db::Db, public_id: &str) -> Result
 /// drawn exactly like a real item of its protocol but without skipping.
 pub enum Shown {
     Item { together: Vec<ItemView> },
-    Practice,
+    /// A practice item; `together`: the rest of a practice screen of several outputs ranked
+    /// together (`PracticeView.together`).
+    Practice { together: Vec<ItemView> },
 }
 
 /// How a screen's answer goes to the server, per kind of answer.
@@ -161,7 +163,7 @@ pub struct Submits {
 /// references none of its code.
 pub fn screen_body<S: ScreenFamily>(info: StoredValue<WorkState>, item: ItemView, shown: Shown, busy: RwSignal<bool>, submits: Submits) -> AnyView {
     let another = move || view! { <AnotherScreen ui=Ui::of(info)/> }.into_any();
-    let practice = matches!(shown, Shown::Practice);
+    let practice = matches!(shown, Shown::Practice { .. });
     let Submits { values: submit, ranks, spans } = submits;
     match info.with_value(WorkState::kind).map(Screen::of) {
         Some(Screen::Da) => {
@@ -171,12 +173,12 @@ pub fn screen_body<S: ScreenFamily>(info: StoredValue<WorkState>, item: ItemView
             if const { S::SCREENS.has(Screen::WordOrder) } { view! { <WordOrderItem info item busy submit practice/> }.into_any() } else { another() }
         }
         Some(Screen::Ranking) => match shown {
-            Shown::Item { together } if const { S::SCREENS.has(Screen::Ranking) } => {
+            // A practice screen is drawn as a real one (its outputs in the screen's order).
+            Shown::Item { together } | Shown::Practice { together } if const { S::SCREENS.has(Screen::Ranking) } => {
                 let mut items = vec![item];
                 items.extend(together);
                 view! { <RankingScreen info items busy submit=ranks/> }.into_any()
             }
-            // Ranking has no practice items (the designer offers none).
             _ => another(),
         },
         Some(Screen::Spans) => {

@@ -133,7 +133,7 @@ pub(super) fn check_draft(draft: &CampaignDraft) -> AppResult<TaskKind> {
         )));
     }
     if s.practice_items > 0 && protocol::for_task(task).practice().is_none() {
-        return Err(problem("practice items are not available for relative ranking yet: set practice items to 0"));
+        return Err(problem(format!("practice items are not available for {} yet: set practice items to 0", protocol::for_task(task).name())));
     }
     if protocol::for_task(task).span_scheme() == Some(protocol::Scheme::Mqm) {
         s.mqm.weights.validate().map_err(|e| problem(format!("the MQM weights: {e}")))?;
@@ -190,9 +190,6 @@ pub async fn dry_run_as(
 ) -> AppResult<assay_core::report::DryRunReport> {
     use assay_core::simulate::dry_run::{DryRunDesign, dry_run as simulate_runs};
     let task = draft.task;
-    if protocol::for_task(task).hit_plan() == HitPlan::WordOrderPairs {
-        return Err(AppError::invalid("task", "the dry run does not simulate word-order campaigns yet"));
-    }
     let shares = [crowd.careful, crowd.noisy, crowd.careless];
     if shares.iter().any(|s| !s.is_finite() || *s < 0.0) || shares.iter().sum::<f64>() <= 0.0 {
         return Err(AppError::invalid("crowd", "the shares of careful, noisy and careless workers are numbers of 0 or more, not all 0"));
@@ -250,10 +247,17 @@ pub async fn dry_run_as(
         task,
         design: HitDesign { length: s.hit_length, bad_refs: s.bad_refs, repeats: s.repeats, refs: s.refs, sets: s.sets },
         // The protocol's own HITs: a ranking design is simulated as screens of blocks, a design
-        // of documents as documents, a pairwise one as pairs.
+        // of documents as documents, a pairwise one as pairs, a word-order one with its
+        // permuted references.
         ranking: (plan == HitPlan::Blocks).then(|| ranking_design(s)),
         documents,
         pairs: (plan == HitPlan::Pairs).then_some(hit::PairDesign { pairs: s.hit_length, degraded: s.bad_refs, repeats: s.repeats }),
+        word_order: (plan == HitPlan::WordOrderPairs).then(|| hit::WordOrderDesign {
+            length: s.hit_length,
+            permutations: s.word_order.permutations,
+            same_reference_pairs_per_kind: s.word_order.same_reference_pairs,
+            max_degree: s.word_order.max_degree,
+        }),
         // Who leaves the scores, as the campaign's results will decide it.
         exclusion: assay_core::analysis::ExclusionPolicy::from(s.thin_evidence_with(draft.gate)),
         wanted: wanted(s),

@@ -66,7 +66,8 @@ pub async fn write_launch(tx: &mut sqlx::Transaction<'static, sqlx::Any>, prepar
         let it = &p.item;
         sqlx::query(
             "INSERT INTO practice_items (campaign_id, position, segment_id, context, candidate, expect_high, \
-             expect_low1, expect_high1, expect_low2, expect_high2, reason) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)",
+             expect_low1, expect_high1, expect_low2, expect_high2, reason, others, original_at) \
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)",
         )
         .bind(campaign_id)
         .bind(position as i64)
@@ -79,6 +80,8 @@ pub async fn write_launch(tx: &mut sqlx::Transaction<'static, sqlx::Any>, prepar
         .bind(it.range2.0)
         .bind(it.range2.1)
         .bind(it.reason.clone())
+        .bind((!it.others.is_empty()).then(|| serde_json::to_string(&it.others).expect("a list of strings serialises")))
+        .bind(it.original.map(|o| o as i64))
         .execute(&mut **tx)
         .await
         .context("storing the practice items of a launched campaign")?;

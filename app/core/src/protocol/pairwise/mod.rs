@@ -230,9 +230,12 @@ impl Protocol for PairwisePreference {
         Degrader::Adequacy
     }
 
-    /// No practice yet: a practice item of two outputs needs a practice screen of its own.
+    /// A human translation against its degraded copy, the sides drawn per item
+    /// (`hit::practice`): a careful reader prefers the original (its share of the win is 1;
+    /// "about the same" is not careful).
     fn practice(&self) -> Option<PracticeRule> {
-        None
+        let preferred = (super::ORIGINAL_PREFERRED, super::ANY);
+        Some(PracticeRule { high: preferred, low: preferred, high_reason: crate::i18n::Text::ReasonChanged, feedback: super::Feedback::Pair })
     }
 
     fn simulated_name(&self) -> &'static str {
@@ -257,7 +260,7 @@ impl Protocol for PairwisePreference {
             label_source: true,
             label_reference: true,
             label_candidate: false,
-            practice: false,
+            practice: true,
             reference_help: super::designer::REFERENCE_HIDDEN,
             ..DesignerFields::BASE
         }

@@ -108,9 +108,12 @@ impl Protocol for Ranking {
         Degrader::Adequacy
     }
 
-    /// No practice for relative ranking yet.
+    /// A screen of a human translation and its degraded copy in an order drawn per item
+    /// (`hit::practice`): a careful reader ranks the copy below its original (the original's
+    /// share of the win is 1; a shared rank is not careful).
     fn practice(&self) -> Option<PracticeRule> {
-        None
+        let preferred = (super::ORIGINAL_PREFERRED, super::ANY);
+        Some(PracticeRule { high: preferred, low: preferred, high_reason: crate::i18n::Text::ReasonChanged, feedback: super::Feedback::Ranks })
     }
 
     fn simulated_name(&self) -> &'static str {
@@ -123,7 +126,7 @@ impl Protocol for Ranking {
 
     fn designer(&self) -> super::designer::DesignerFields {
         use super::designer::DesignerFields;
-        DesignerFields { ranking: true, label_source: true, label_reference: true, label_candidate: false, practice: false, ..DesignerFields::BASE }
+        DesignerFields { ranking: true, label_source: true, label_reference: true, label_candidate: false, practice: true, ..DesignerFields::BASE }
     }
 
     fn catalog(&self) -> super::Catalog {

@@ -77,6 +77,7 @@ pub(super) fn practice_fields(task: RwSignal<TaskKind>, settings: RwSignal<Campa
                         "Each worker answers these once per campaign, before their first HIT, and reads after each answer what a careful reader would answer and why. "
                         "They are built at launch from segments of the test set set apart from the HITs: a human reference shown as the text to rate (expected high) and a strongly degraded copy of one (expected low). "
                         "With error spans (ESA, MQM), a careful answer marks no major error in the human translation and at least one error in the degraded copy (MQM: a major one). "
+                        "With several translations on a screen (pairwise preference, ranking), a screen shows a human reference beside its degraded copy, in an order drawn per item: a careful answer prefers the original (ranks it above the copy). "
                         "They are never stored as judgments. A round with fewer matching answers than asked starts over. For example: 4 items, 3 to match."
                     </p>
                 })}
