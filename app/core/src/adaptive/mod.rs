@@ -41,7 +41,8 @@ pub mod replay;
 use serde::{Deserialize, Serialize};
 
 pub use cs::BettingCs;
-pub use crate::adaptive_design::AdaptiveDesign;
+pub use crate::adaptive_design::{AdaptiveDesign, DesignError};
+use crate::adaptive_design::{check_numbers, check_systems};
 
 #[cfg(feature = "engine")]
 use crate::hit::{Candidate, Hit, HitDesign, HitError};
@@ -70,14 +71,9 @@ impl Default for AdaptiveSettings {
 /// Why adaptive settings cannot be used.
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
 pub enum AdaptiveError {
-    #[error("α must be between 0 and 1 (exclusive), not {0}")]
-    Alpha(f64),
-    #[error("the smallest difference that matters must be 0 points or more (and below 100), not {0}")]
-    Delta(f64),
-    #[error("the warm-up share must be between 0 and 1, not {0}")]
-    WarmUp(f64),
-    #[error("an adaptive design needs at least two systems, not {0}")]
-    TooFewSystems(usize),
+    /// The design's own numbers (α, δ, warm-up, systems): checked in `adaptive_design` only.
+    #[error(transparent)]
+    Design(#[from] DesignError),
     #[error("the confidence sequences need at least 10 grid cells, not {0}")]
     Grid(usize),
     #[cfg(feature = "engine")]
@@ -87,15 +83,7 @@ pub enum AdaptiveError {
 
 impl AdaptiveSettings {
     pub fn validate(&self) -> Result<(), AdaptiveError> {
-        if !(self.alpha > 0.0 && self.alpha < 1.0) {
-            return Err(AdaptiveError::Alpha(self.alpha));
-        }
-        if !(self.delta >= 0.0 && self.delta < 100.0) {
-            return Err(AdaptiveError::Delta(self.delta));
-        }
-        if !(0.0..=1.0).contains(&self.warm_up) {
-            return Err(AdaptiveError::WarmUp(self.warm_up));
-        }
+        check_numbers(self.alpha, self.delta, self.warm_up)?;
         if self.grid < 10 {
             return Err(AdaptiveError::Grid(self.grid));
         }
@@ -149,9 +137,7 @@ pub struct Decisions {
 impl Decisions {
     pub fn new(systems: usize, settings: &AdaptiveSettings) -> Result<Self, AdaptiveError> {
         settings.validate()?;
-        if systems < 2 {
-            return Err(AdaptiveError::TooFewSystems(systems));
-        }
+        check_systems(systems)?;
         let p = systems * (systems - 1) / 2;
         let alpha_pair = settings.alpha / p as f64;
         let pairs = (0..systems)
