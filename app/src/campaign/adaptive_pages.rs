@@ -5,31 +5,10 @@ use crate::auth::error_text;
 use crate::campaign::CampaignSettings;
 use crate::campaign::adaptive::AdaptiveView;
 use crate::campaign::api::campaign_adaptive;
+use crate::campaign::pages::number_field;
 use crate::model::TaskKind;
 use assay_core::protocol::{self, HitPlan};
 use leptos::prelude::*;
-
-/// A number input bound to one field of the adaptive design.
-fn number(label: &'static str, id: &'static str, help: &'static str, settings: RwSignal<CampaignSettings>, get: fn(&CampaignSettings) -> f64, set: fn(&mut CampaignSettings, f64), step: &'static str) -> impl IntoView {
-    let help_id = format!("{id}-help");
-    view! {
-        <div class="field">
-            <label>
-                {label}
-                <input type="number" id=id min="0" step=step aria-describedby=help_id.clone()
-                    prop:value=move || settings.with(get).to_string()
-                    on:input=move |ev| {
-                        if let Ok(v) = event_target_value(&ev).trim().parse::<f64>()
-                            && settings.with_untracked(get) != v.max(0.0)
-                        {
-                            settings.update(|s| set(s, v.max(0.0)));
-                        }
-                    }/>
-            </label>
-            <p class="field-help" id=help_id>{help}</p>
-        </div>
-    }
-}
 
 /// The designer's adaptive option, for protocols whose HITs hold single scored outputs.
 #[component]
@@ -50,10 +29,10 @@ pub fn AdaptiveFields(task: RwSignal<TaskKind>, settings: RwSignal<CampaignSetti
                         "The launch builds a warm-up share of the HITs; each later HIT is built when a worker asks for work, with the outputs of systems whose order is still open. The campaign stops handing out work when every pair of systems is decided at error rate α (however often it looks), or too close to matter, or when the budget is spent."
                     </p>
                     {move || on().then(|| view! {
-                        {number("Budget (judgments; 0: the uniform design's)", "adaptive-budget", "Every item of every worker's HIT counts. 0: as many as the HITs built without adaptive allocation would collect.", settings, |s| s.adaptive.budget as f64, |s, v| s.adaptive.budget = v as usize, "100")}
-                        {number("Error rate α", "adaptive-alpha", "The chance that any pair of systems is ordered the wrong way round, split over the pairs.", settings, |s| s.adaptive.alpha, |s, v| s.adaptive.alpha = v, "0.01")}
-                        {number("Smallest difference that matters (points)", "adaptive-delta", "Two systems closer than this on the 0–100 scale are “too close to matter” and get no more judgments.", settings, |s| s.adaptive.delta, |s, v| s.adaptive.delta = v, "0.5")}
-                        {number("Warm-up share of the budget", "adaptive-warm-up", "Built at launch as usual (one HIT at least).", settings, |s| s.adaptive.warm_up, |s, v| s.adaptive.warm_up = v, "0.05")}
+                        {number_field("Budget (judgments; 0: the uniform design's)", "adaptive-budget", settings, |s| s.adaptive.budget as f64, |s, v| s.adaptive.budget = v as usize, "100")}
+                        {number_field("Error rate α", "adaptive-alpha", settings, |s| s.adaptive.alpha, |s, v| s.adaptive.alpha = v, "0.01")}
+                        {number_field("Smallest difference that matters (points)", "adaptive-delta", settings, |s| s.adaptive.delta, |s, v| s.adaptive.delta = v, "0.5")}
+                        {number_field("Warm-up share of the budget", "adaptive-warm-up", settings, |s| s.adaptive.warm_up, |s, v| s.adaptive.warm_up = v, "0.05")}
                     })}
                 </fieldset>
             }
