@@ -77,6 +77,8 @@ fn panel(v: AdaptiveView) -> impl IntoView {
             <dt>"HITs built (judgments they hold)"</dt><dd>{format!("{} ({})", v.hits, v.committed)}</dd>
             <dt>"Expected remaining cost (judgments)"</dt><dd id="adaptive-remaining">{v.expected_remaining}</dd>
             <dt>"Error rate α / smallest difference"</dt><dd>{format!("{} / {} points", v.alpha, v.delta)}</dd>
+            <dt>"Workers left out (quality control, as in the results)"</dt>
+            <dd id="adaptive-left-out">{if v.left_out.is_empty() { "none".to_string() } else { v.left_out.join(", ") }}</dd>
         </dl>
         <AdaptiveDecisions view=v/>
     }
@@ -130,7 +132,7 @@ pub fn AdaptiveResults(campaign_id: i64) -> impl IntoView {
                         <section class="adaptive-results" id="adaptive-results">
                             <h2>"Anytime-valid decisions (the adaptive design)"</h2>
                             <p class="hint" id="adaptive-which">
-                                "Two analyses of the same judgments. The scores, clusters and tests above are the usual fixed-sample analysis: quality control, standardised scores and tests that are valid for one look at the final data. The table below is the adaptive design's own: one betting confidence sequence per pair of systems on the raw score differences of the same worker on the same segment (every worker, quality-control items left out), valid however often it was looked at; it decided which HITs to build and when to stop. Where they differ, the fixed-sample analysis is the campaign's result; the anytime-valid one says what was known when the campaign stopped."
+                                "Two analyses of the same judgments. The scores, clusters and tests above are the usual fixed-sample analysis: quality control, standardised scores and tests that are valid for one look at the final data. The table below is the adaptive design's own: one betting confidence sequence per pair of systems on the raw score differences of the same worker on the same segment (quality-control items left out, and the workers that quality control leaves out of the results above), valid however often it was looked at; it decided which HITs to build and when to stop. Where they differ, the fixed-sample analysis is the campaign's result; the anytime-valid one says what was known when the campaign stopped."
                             </p>
                             <p id="adaptive-results-state">{words}</p>
                             <p id="adaptive-clusters">{format!("Clusters from the decisions (best first): {clusters}")}</p>
