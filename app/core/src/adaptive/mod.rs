@@ -27,8 +27,8 @@
 //! chunk: the open pair whose interval one more observation narrows most (width/(n + 1), n its
 //! observations counting those already planned for this HIT) opens a chunk with its two systems;
 //! systems with an open pair to a chunk member join it (most weight first) while slots remain;
-//! the chunk takes one segment (where the caller can rank segments by how much the chunk's
-//! systems' outputs differ, it passes them in that order; otherwise in the order given). The
+//! the chunk takes one segment, in the product where the open pair's outputs differ most
+//! ([`segments::SegmentPicker`]: character edit distance, discounted by use). The
 //! chosen outputs are then made into a HIT by the usual builder ([`crate::hit::build_hit_from`]:
 //! bad references, repeats and references as today).
 
@@ -37,6 +37,7 @@ pub mod bench;
 pub mod cs;
 #[cfg(feature = "engine")]
 pub mod replay;
+pub mod segments;
 
 use serde::{Deserialize, Serialize};
 
@@ -299,6 +300,13 @@ impl Allocation {
     /// differ most, when it knows). Empty when no pair is open. A slot that no chunk can use
     /// (an odd one out) gets an output of the last chunk's first system on a segment of its own.
     pub fn adaptive(&self, decisions: &Decisions, segments: &mut dyn Iterator<Item = usize>) -> Slots {
+        self.adaptive_by(decisions, &mut |_: &[usize]| segments.next())
+    }
+
+    /// [`Allocation::adaptive`] with each chunk's segment chosen by `pick`, given the chunk's
+    /// systems (its open pair first): for example [`segments::SegmentPicker::pick`], where the
+    /// pair's outputs differ most. `None` ends the HIT's chunks.
+    pub fn adaptive_by(&self, decisions: &Decisions, pick: &mut dyn FnMut(&[usize]) -> Option<usize>) -> Slots {
         let k = self.systems;
         let mut planned = vec![0usize; decisions.pairs.len()];
         let weight = |p: &PairState, planned: usize| -> f64 {
@@ -321,7 +329,6 @@ impl Allocation {
             else {
                 break;
             };
-            let Some(g) = segments.next() else { break };
             let mut chunk = vec![decisions.pairs[top].a, decisions.pairs[top].b];
             // Others with an open pair to the chunk, most weight first.
             let mut others: Vec<(usize, f64)> = (0..k)
@@ -346,6 +353,7 @@ impl Allocation {
                 }
                 chunk.push(s);
             }
+            let Some(g) = pick(&chunk) else { break };
             for (i, &x) in chunk.iter().enumerate() {
                 for &y in &chunk[i + 1..] {
                     planned[decisions.pair_index(x, y)] += 1;
@@ -355,7 +363,7 @@ impl Allocation {
             out.extend(chunk.into_iter().map(|s| (s, g)));
         }
         if let (Some(s), true) = (last, out.len() + 1 == self.slots) {
-            if let Some(g) = segments.next() {
+            if let Some(g) = pick(&[s]) {
                 out.push((s, g));
             }
         }

@@ -16,8 +16,9 @@
 //! - **Hand-out** ([`build_next_hit`], called by `campaign::assign` when no HIT has a free slot
 //!   for the worker): stops when every pair is decided or too close, or when one more HIT would
 //!   pass the budget (HITs × items × redundancy); else the next HIT's system slots go to the open
-//!   pairs ([`Allocation::adaptive`]) on the segments used least so far (those the asking worker
-//!   has not seen first), and the usual builder adds the bad references, repeats and references
+//!   pairs ([`Allocation::adaptive_by`]), each chunk on the segment where its open pair's outputs
+//!   differ most, discounted by use ([`SegmentPicker`]; those the asking worker has not seen
+//!   first), and the usual builder adds the bad references, repeats and references
 //!   ([`crate::hit::build_hit_from`]). The HIT takes the next index: two app servers building at
 //!   once race on `hits (campaign_id, hit_index)`, one insert wins, the other reports the HIT as
 //!   built and its caller takes a slot of it (or asks again).
@@ -25,6 +26,7 @@
 use super::*;
 use crate::campaign::adaptive::{AdaptiveView, PairView};
 use crate::model::AssignmentStatus;
+use assay_core::adaptive::segments::{self, SegmentPicker};
 use assay_core::adaptive::{AdaptiveDesign, AdaptiveSettings, Allocation, Decisions, Verdict};
 
 /// Why an adaptive campaign builds no more HITs.
@@ -349,7 +351,15 @@ pub async fn build_next_hit(db: &Db, campaign_id: i64, worker: Option<i64>) -> A
     let s = &c.settings;
     let design = HitDesign { length: s.hit_length, bad_refs: s.bad_refs, repeats: s.repeats, refs: s.refs, sets: s.sets };
     let allocation = Allocation::new(state.systems.len(), &design);
-    let mut slots = allocation.adaptive(&state.decisions, &mut order.iter().copied());
+    // Each chunk's segment: where its open pair's outputs differ most, discounted by use.
+    // (In a block: the picker holds no-Send references, dropped before the next await.)
+    let mut slots = {
+        let uses = |g: usize| used.get(&usable[g]).copied().unwrap_or(0) as usize;
+        let seen_by = |g: usize| seen.contains(&usable[g]);
+        let output = |sys: usize, g: usize| m.outputs.get(&(state.systems[sys], usable[g])).map(String::as_str);
+        let mut picker = SegmentPicker::new(order.clone(), &uses, &seen_by, &output, segments::DEFAULT_POOL);
+        allocation.adaptive_by(&state.decisions, &mut |chunk: &[usize]| picker.pick(chunk))
+    };
     // Slots the open pairs leave (few segments, or an odd count): the systems in turn, on the
     // next segments, never an output twice in one HIT.
     let mut chosen: std::collections::HashSet<(usize, usize)> = slots.iter().copied().collect();
