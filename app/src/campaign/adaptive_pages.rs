@@ -144,3 +144,34 @@ pub fn AdaptiveResults(campaign_id: i64) -> impl IntoView {
         </Transition>
     }
 }
+
+/// The dry run's two designs side by side (issue 39 item 5): what the uniform design (every HIT
+/// done) and the adaptive one (stopped when settled or at its budget) cost and decide.
+#[component]
+pub fn AdaptiveDryRunView(report: assay_core::report::AdaptiveDryRun, currency: String) -> impl IntoView {
+    let r = report;
+    let row = |label: &'static str, f: fn(&assay_core::report::DesignCost) -> String| {
+        view! { <tr><th scope="row">{label}</th><td data-label="Uniform">{f(&r.uniform)}</td><td data-label="Adaptive">{f(&r.adaptive)}</td></tr> }
+    };
+    let money = {
+        let currency = currency.clone();
+        move |c: &assay_core::report::DesignCost| format!("{:.2} {currency}", c.money)
+    };
+    view! {
+        <div class="table-scroll">
+            <table class="data" id="dry-run-adaptive">
+                <caption>{format!("Uniform and adaptive design side by side ({} simulated runs each, {} pairs of systems; costs are medians, decisions means per run)", r.runs, r.pairs)}</caption>
+                <thead><tr><th scope="col">""</th><th scope="col">"Uniform (every HIT)"</th><th scope="col">"Adaptive (stops when settled)"</th></tr></thead>
+                <tbody>
+                    {row("Judgments", |c| format!("{:.0}", c.judgments))}
+                    {row("HIT assignments", |c| format!("{:.0}", c.assignments))}
+                    <tr><th scope="row">"Money"</th><td data-label="Uniform">{money(&r.uniform)}</td><td data-label="Adaptive">{money(&r.adaptive)}</td></tr>
+                    {row("Pairs decided", |c| format!("{:.1}", c.pairs_decided))}
+                    {row("Pairs too close to matter", |c| format!("{:.1}", c.pairs_too_close))}
+                    {row("Pairs still open", |c| format!("{:.1}", c.pairs_open))}
+                    {row("Pairs decided the wrong way round", |c| format!("{:.2}", c.pairs_wrong))}
+                </tbody>
+            </table>
+        </div>
+    }
+}

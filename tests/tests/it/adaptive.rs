@@ -189,6 +189,41 @@ mod campaign {
             }
         }
 
+        async fn the_designers_dry_run_shows_the_uniform_and_the_adaptive_design_side_by_side(server) {
+            let org = server.browser();
+            assert_eq!(org.login(ORGANIZER).await.status, 200);
+            let dir = tempfile::tempdir().unwrap();
+            assay_tests::fixtures::write_wmt(dir.path(), "en-de", 60, &SYSTEMS);
+            let set = assay_tests::fixtures::upload_test_set(&org, dir.path(), "adaptive-dry-set").await.unwrap();
+            let systems: Vec<i64> = set["systems"].as_array().unwrap().iter().filter_map(|s| s["id"].as_i64()).collect();
+            let draft = |adaptive: Value| json!({
+                "name": "dry", "task": "da-adequacy", "test_set_id": set["id"], "systems": systems, "benchmark_systems": [], "seed": 11,
+                "settings": { "judgments_wanted": 280, "redundancy": 1, "target_language": "German", "interface_language": "en",
+                              "payment_per_hit": 3.0, "payment_currency": "EUR", "adaptive": adaptive }
+            });
+            let crowd = json!({ "careful": 80.0, "noisy": 10.0, "careless": 10.0, "workers": 0, "spread": 30.0, "alpha": 0.05 });
+            let check = org.call_json("check_design", json!({ "draft": draft(json!({ "enabled": true })) })).await.json();
+            let assignments = check["implications"]["assignments"].as_f64().unwrap();
+            assert!(assignments >= 10.0, "{check}");
+            let dry = org.call_json("dry_run_design", json!({ "draft": draft(json!({ "enabled": true })), "crowd": crowd })).await;
+            assert_eq!(dry.status, 200, "{}", dry.body);
+            let dry = dry.json();
+            let both = &dry["adaptive"];
+            assert_eq!(both["pairs"], 3, "{dry}");
+            // The uniform design does every HIT the launch would build: its cost is the check's.
+            assert_eq!(both["uniform"]["assignments"].as_f64(), Some(assignments), "{dry}");
+            assert_eq!(both["uniform"]["judgments"].as_f64(), Some(assignments * 100.0), "{dry}");
+            assert_eq!(both["uniform"]["money"].as_f64(), Some(assignments * 3.0), "{dry}");
+            // The adaptive design, on systems 15 points apart, stops sooner, every pair decided.
+            let adaptive = &both["adaptive"];
+            assert!(adaptive["judgments"].as_f64().unwrap() < assignments * 100.0, "{dry}");
+            assert_eq!(adaptive["money"].as_f64().unwrap(), adaptive["assignments"].as_f64().unwrap() * 3.0, "{dry}");
+            assert_eq!(adaptive["pairs_decided"].as_f64(), Some(3.0), "{dry}");
+            // Without adaptive allocation, the dry run says nothing of it.
+            let plain = org.call_json("dry_run_design", json!({ "draft": draft(json!({})), "crowd": crowd })).await.json();
+            assert!(plain["adaptive"].is_null(), "{plain}");
+        }
+
         async fn adaptive_hits_are_built_once_under_concurrent_arrivals_on_two_app_servers(server) {
             let Launched { org, id, link: path, summary: launched } = launch(&server, design("adaptive", "adaptive-set", json!({ "enabled": true, "warm_up": 0.0, "budget": 100000 }))).await;
             assert_eq!(launched["hits"], 1, "{launched}");
