@@ -36,6 +36,8 @@
 pub mod bench;
 pub mod cs;
 #[cfg(feature = "engine")]
+pub mod precision;
+#[cfg(feature = "engine")]
 pub mod replay;
 pub mod segments;
 
