@@ -18,9 +18,12 @@
 //! differences between systems and the overall level of the precise workers are identified),
 //! until no μ moves by 10⁻⁶ points.
 //!
-//! **Intervals.** A percentile bootstrap over segments (the segments drawn with replacement,
-//! every score of a drawn segment kept, the model refitted), so that a segment's difficulty,
-//! shared by every score of it, widens the interval as it should; a fixed seed.
+//! **Intervals.** A percentile bootstrap over segments and workers (both drawn with
+//! replacement, every score of a drawn worker on a drawn segment kept as often as both were
+//! drawn, the model refitted), so that a segment's difficulty, shared by its scores, and the
+//! crowd's own mean bias widen the interval as they should; a fixed seed. In simulation the 90%
+//! intervals cover the true qualities about 82% of the time (the core's tests): somewhat
+//! narrow with a few dozen workers.
 
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -192,13 +195,37 @@ pub fn weighted_reading(scores: &[Score], systems: usize, workers: usize, s: &Pr
     let mut rng = ChaCha8Rng::seed_from_u64(s.seed);
     let mut draws: Vec<Vec<f64>> = vec![Vec::with_capacity(s.samples); systems];
     let mut sample = Vec::with_capacity(scores.len());
+    // The workers too are drawn with replacement (a worker drawn twice counts as two, with
+    // the same scores): a crowd of other workers would have other biases and precisions.
+    let mut by_worker: Vec<Vec<usize>> = vec![Vec::new(); workers];
+    let active: Vec<usize> = {
+        let mut seen = vec![false; workers];
+        for x in scores {
+            seen[x.worker] = true;
+        }
+        (0..workers).filter(|&w| seen[w]).collect()
+    };
     for _ in 0..s.samples {
         sample.clear();
+        let mut weight = vec![0usize; segments];
         for _ in 0..present.len() {
-            let g = present[rng.random_range(0..present.len())];
-            sample.extend_from_slice(&by_segment[g]);
+            weight[present[rng.random_range(0..present.len())]] += 1;
         }
-        let f = fit_from(&sample, systems, workers, s, Some(&full));
+        for b in by_worker.iter_mut() {
+            b.clear();
+        }
+        let drawn: Vec<usize> = (0..active.len()).map(|_| active[rng.random_range(0..active.len())]).collect();
+        for (new_id, &w) in drawn.iter().enumerate() {
+            by_worker[w].push(new_id);
+        }
+        for x in scores {
+            for &id in &by_worker[x.worker] {
+                for _ in 0..weight[x.segment] {
+                    sample.push(Score { worker: id, ..*x });
+                }
+            }
+        }
+        let f = fit_from(&sample, systems, active.len().max(workers), s, None);
         for (k, m) in f.means.iter().enumerate() {
             if m.is_finite() {
                 draws[k].push(*m);
@@ -269,7 +296,6 @@ mod tests {
         let (scores, clicker, level) = crowd(&truth, 20, 10, 42);
         let s = PrecisionSettings { samples: 100, ..PrecisionSettings::default() };
         let r = weighted_reading(&scores, truth.len(), clicker.len(), &s);
-        eprintln!("iterations {}", r.fit.iterations);
         // Every random clicker is noisier than every careful worker (sd over the whole scale,
         // about 29 points, against the careful ones' few points).
         let (careful_max, random_min) = r.fit.noise_sd.iter().zip(&clicker).fold((0.0f64, f64::INFINITY), |(c, rm), (&sd, &is_random)| {
@@ -293,23 +319,27 @@ mod tests {
 
     #[test]
     fn the_intervals_cover_the_truth_about_as_often_as_they_say() {
-        // 24 simulated crowds (seeds 0–23) of 5 systems: 120 intervals at 90%.
+        // 60 simulated crowds (seeds 1000–1059) of 8 careful workers and 4 random clickers, 5
+        // systems: 300 intervals at 90%, of the systems' true qualities (the crowd's mean bias
+        // is 0 in expectation, not in each crowd: the bootstrap draws workers as well as
+        // segments for that).
         let truth = [40.0, 50.0, 55.0, 60.0, 70.0];
         let s = PrecisionSettings { samples: 60, confidence: 0.9, ..PrecisionSettings::default() };
         let (mut covered, mut total) = (0, 0);
-        for seed in 0..24 {
-            let (scores, clicker, level) = crowd(&truth, 8, 4, 1000 + seed);
+        for seed in 0..60 {
+            let (scores, clicker, _) = crowd(&truth, 8, 4, 1000 + seed);
             let r = weighted_reading(&scores, truth.len(), clicker.len(), &s);
-            for (x, t) in r.systems.iter().zip(&level) {
+            for (x, t) in r.systems.iter().zip(&truth) {
                 total += 1;
                 covered += usize::from(x.low <= *t && *t <= x.high);
             }
         }
         let share = covered as f64 / total as f64;
         eprintln!("{covered} of {total} intervals cover the truth");
-        // 90% nominal; a bootstrap of 60 samples over 150 segments, and the centring of the
-        // biases over a small crowd: between 75% and 100%.
-        assert!(share >= 0.75, "{covered} of {total} intervals cover the truth");
+        // 90% nominal. Measured: 246 of 300 (82%); with 20 careful workers and 10 clickers, 162
+        // of 200 (81%): a percentile bootstrap over a dozen or a few dozen workers is somewhat
+        // narrow. The check: at least 75%, and not wildly wide (at most 99%).
+        assert!((0.75..=0.99).contains(&share), "{covered} of {total} intervals cover the truth");
     }
 
     #[test]
