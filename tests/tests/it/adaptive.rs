@@ -187,6 +187,25 @@ mod campaign {
                     assert!(order(p["better"].as_str().unwrap()) > order(p["worse"].as_str().unwrap()), "{live}");
                 }
             }
+
+            // The results: beside the standard reading, every worker's scores weighted by his
+            // precision (issue 39 item 3): the truth's order, and the random clickers, who pull
+            // the plain mean of every worker towards 50, barely move the weighted one.
+            let results = org
+                .call("campaign_results", &[("campaign_id", &id.to_string()), ("exclude_ref", "false"), ("exclude_bad_ref", "false"), ("per_segment", "false"), ("wilcoxon", "false")])
+                .await;
+            assert_eq!(results.status, 200, "{}", results.body);
+            let results = results.json();
+            let group = &results["groups"][0];
+            assert_eq!(group["systems"].as_array().unwrap().len(), 3, "the standard reading stays: {results}");
+            let weighted = group["weighted"].as_array().unwrap();
+            let names: Vec<&str> = weighted.iter().map(|w| w["name"].as_str().unwrap()).collect();
+            assert_eq!(names, ["Gamma", "Beta", "Alpha"], "{group}");
+            let spread = |key: &str| weighted[0][key].as_f64().unwrap() - weighted[2][key].as_f64().unwrap();
+            assert!(spread("weighted") > spread("raw_mean"), "weighted {} vs plain {}: {group}", spread("weighted"), spread("raw_mean"));
+            for w in weighted {
+                assert!(w["low"].as_f64() <= w["weighted"].as_f64() && w["weighted"].as_f64() <= w["high"].as_f64(), "{w}");
+            }
         }
 
         async fn the_designers_dry_run_shows_the_uniform_and_the_adaptive_design_side_by_side(server) {
