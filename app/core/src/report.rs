@@ -144,7 +144,7 @@ pub struct DryRunReport {
 }
 
 /// The uniform and the adaptive design of a campaign side by side, from simulated runs of both
-/// (`crate::simulate::adaptive_dry_run`).
+/// (the adaptive engine's `dry_run`).
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct AdaptiveDryRun {
     pub runs: usize,

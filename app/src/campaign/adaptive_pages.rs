@@ -5,14 +5,18 @@ use crate::auth::error_text;
 use crate::campaign::CampaignSettings;
 use crate::campaign::adaptive::AdaptiveView;
 use crate::campaign::api::campaign_adaptive;
-use crate::campaign::pages::number_field;
 use crate::model::TaskKind;
 use assay_core::protocol::{self, HitPlan};
 use leptos::prelude::*;
 
+/// The designer's number field (its `number_field`), handed in by the designer page:
+/// this module importing the designer's page, which shows this module's parts, would make a
+/// circle.
+pub type NumberField = fn(&'static str, &'static str, RwSignal<CampaignSettings>, fn(&CampaignSettings) -> f64, fn(&mut CampaignSettings, f64), &'static str) -> AnyView;
+
 /// The designer's adaptive option, for protocols whose HITs hold single scored outputs.
 #[component]
-pub fn AdaptiveFields(task: RwSignal<TaskKind>, settings: RwSignal<CampaignSettings>) -> impl IntoView {
+pub fn AdaptiveFields(task: RwSignal<TaskKind>, settings: RwSignal<CampaignSettings>, number_field: NumberField) -> impl IntoView {
     let fits = move || protocol::for_task(task.get()).hit_plan() == HitPlan::Items;
     let on = move || settings.with(|s| s.adaptive.enabled);
     move || {

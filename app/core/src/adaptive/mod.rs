@@ -36,6 +36,8 @@
 pub mod bench;
 pub mod cs;
 #[cfg(feature = "engine")]
+pub mod dry_run;
+#[cfg(feature = "engine")]
 pub mod precision;
 #[cfg(feature = "engine")]
 pub mod replay;

@@ -670,7 +670,6 @@ impl SimulatedWorker {
 }
 
 pub mod dry_run;
-pub mod adaptive_dry_run;
 
 #[cfg(test)]
 mod tests;

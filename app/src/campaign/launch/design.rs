@@ -271,7 +271,7 @@ pub async fn dry_run_as(
     let crowd = crowd.clone();
     let seed = draft.seed as u64;
     // An adaptive design: its expected cost beside the uniform design's (issue 39 item 5).
-    let adaptive = s.adaptive.enabled.then(|| assay_core::simulate::adaptive_dry_run::AdaptiveDryRunInput {
+    let adaptive = s.adaptive.enabled.then(|| assay_core::adaptive::dry_run::AdaptiveDryRunInput {
         design: design.design.clone(),
         adaptive: s.adaptive,
         systems: draft.systems.len(),
@@ -281,7 +281,7 @@ pub async fn dry_run_as(
     tokio::task::spawn_blocking(move || {
         let mut report = simulate_runs(&design, &crowd, runs, seed).map_err(|e| AppError::invalid("settings", e.to_string()))?;
         if let Some(input) = adaptive {
-            let both = assay_core::simulate::adaptive_dry_run::adaptive_dry_run(&input, &crowd, runs, seed).map_err(|e| AppError::invalid("adaptive", e.to_string()))?;
+            let both = assay_core::adaptive::dry_run::adaptive_dry_run(&input, &crowd, runs, seed).map_err(|e| AppError::invalid("adaptive", e.to_string()))?;
             report.adaptive = Some(both);
         }
         Ok(report)

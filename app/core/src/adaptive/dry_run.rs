@@ -1,4 +1,5 @@
-//! The designer's dry run of an adaptive design (issue 39 item 5): the uniform design (every
+//! The designer's dry run of an adaptive design (issue 39 item 5; here rather than beside
+//! `simulate::dry_run`, since the adaptive engine uses the simulator's workers): the uniform design (every
 //! HIT built at launch and done) and the adaptive one (a warm-up, then HITs where pairs are
 //! open, stopped when every pair is decided or too close, or at the budget) simulated on the
 //! same runs, their expected cost side by side: judgments, HIT assignments, money and decisions.
@@ -9,8 +10,8 @@
 //! noisy, careless), built by the usual builder; the uniform design's decisions are read with
 //! the same anytime-valid sequences after its last HIT, so that both say what they decide.
 
-use crate::adaptive::AdaptiveSettings;
-use crate::adaptive::bench::{BenchConfig, BenchError, CrowdShares, Design, RunOutcome, run_seed, simulate_run_until};
+use super::AdaptiveSettings;
+use super::bench::{BenchConfig, BenchError, CrowdShares, Design, RunOutcome, run_seed, simulate_run_until};
 use crate::adaptive_design::AdaptiveDesign;
 use crate::hit::HitDesign;
 use crate::report::{AdaptiveDryRun, DesignCost, DryRunCrowd};
