@@ -46,25 +46,37 @@ pub enum DesignError {
     Protocol,
 }
 
+/// The checks of an adaptive design's numbers, the one place they are made (the designer's
+/// design and the core's decision settings both use them).
+pub fn check_numbers(alpha: f64, delta: f64, warm_up: f64) -> Result<(), DesignError> {
+    if !(alpha > 0.0 && alpha < 1.0) {
+        return Err(DesignError::Alpha(alpha));
+    }
+    if !(delta >= 0.0 && delta < 100.0) {
+        return Err(DesignError::Delta(delta));
+    }
+    if !(0.0..=1.0).contains(&warm_up) {
+        return Err(DesignError::WarmUp(warm_up));
+    }
+    Ok(())
+}
+
+/// Decisions between systems need two systems at least.
+pub fn check_systems(systems: usize) -> Result<(), DesignError> {
+    if systems < 2 {
+        return Err(DesignError::TooFewSystems(systems));
+    }
+    Ok(())
+}
+
 impl AdaptiveDesign {
     /// Checks the organizer's numbers (when on; an adaptive design that is off is never read).
     pub fn check(&self, systems: usize) -> Result<(), DesignError> {
         if !self.enabled {
             return Ok(());
         }
-        if !(self.alpha > 0.0 && self.alpha < 1.0) {
-            return Err(DesignError::Alpha(self.alpha));
-        }
-        if !(self.delta >= 0.0 && self.delta < 100.0) {
-            return Err(DesignError::Delta(self.delta));
-        }
-        if !(0.0..=1.0).contains(&self.warm_up) {
-            return Err(DesignError::WarmUp(self.warm_up));
-        }
-        if systems < 2 {
-            return Err(DesignError::TooFewSystems(systems));
-        }
-        Ok(())
+        check_numbers(self.alpha, self.delta, self.warm_up)?;
+        check_systems(systems)
     }
 
     /// The budget in judgments, given what the uniform design would collect.

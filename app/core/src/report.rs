@@ -137,4 +137,38 @@ pub struct DryRunReport {
     pub careless_kept: f64,
     /// Seconds the dry run took.
     pub seconds: f64,
+    /// An adaptive design's expected cost beside the uniform design's (issue 39 item 5; `None`
+    /// when the design is not adaptive).
+    #[serde(default)]
+    pub adaptive: Option<AdaptiveDryRun>,
+}
+
+/// The uniform and the adaptive design of a campaign side by side, from simulated runs of both
+/// (the adaptive engine's `dry_run`).
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct AdaptiveDryRun {
+    pub runs: usize,
+    /// Pairs of systems.
+    pub pairs: usize,
+    /// The uniform design as launched without adaptive allocation: every HIT done.
+    pub uniform: DesignCost,
+    /// The adaptive design: stopped when every pair is decided or too close, or at its budget.
+    pub adaptive: DesignCost,
+}
+
+/// What one design costs and decides, per run (medians of the costs, means of the decisions).
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct DesignCost {
+    /// Judgments (every item of every HIT done), median over the runs.
+    pub judgments: f64,
+    /// HIT assignments paid (judgments over items per HIT), median.
+    pub assignments: f64,
+    /// Their pay (assignments × payment per HIT), in the campaign's currency.
+    pub money: f64,
+    /// Pairs decided one way or the other, too close to matter, still open, and decided the
+    /// wrong way round against the simulated truth (means over the runs).
+    pub pairs_decided: f64,
+    pub pairs_too_close: f64,
+    pub pairs_open: f64,
+    pub pairs_wrong: f64,
 }

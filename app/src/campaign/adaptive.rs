@@ -42,4 +42,8 @@ pub struct AdaptiveView {
     pub pairs: Vec<PairView>,
     /// Clusters of systems from the decisions, best first.
     pub clusters: Vec<Vec<String>>,
+    /// SYSTEM-item scores the decisions read (those of the workers kept).
+    pub scores_read: usize,
+    /// Workers left out of the decisions as quality control leaves them out of the results.
+    pub left_out: Vec<String>,
 }

@@ -9,31 +9,14 @@ use crate::model::TaskKind;
 use assay_core::protocol::{self, HitPlan};
 use leptos::prelude::*;
 
-/// A number input bound to one field of the adaptive design.
-fn number(label: &'static str, id: &'static str, help: &'static str, settings: RwSignal<CampaignSettings>, get: fn(&CampaignSettings) -> f64, set: fn(&mut CampaignSettings, f64), step: &'static str) -> impl IntoView {
-    let help_id = format!("{id}-help");
-    view! {
-        <div class="field">
-            <label>
-                {label}
-                <input type="number" id=id min="0" step=step aria-describedby=help_id.clone()
-                    prop:value=move || settings.with(get).to_string()
-                    on:input=move |ev| {
-                        if let Ok(v) = event_target_value(&ev).trim().parse::<f64>()
-                            && settings.with_untracked(get) != v.max(0.0)
-                        {
-                            settings.update(|s| set(s, v.max(0.0)));
-                        }
-                    }/>
-            </label>
-            <p class="field-help" id=help_id>{help}</p>
-        </div>
-    }
-}
+/// The designer's number field (its `number_field`), handed in by the designer page:
+/// this module importing the designer's page, which shows this module's parts, would make a
+/// circle.
+pub type NumberField = fn(&'static str, &'static str, RwSignal<CampaignSettings>, fn(&CampaignSettings) -> f64, fn(&mut CampaignSettings, f64), &'static str) -> AnyView;
 
 /// The designer's adaptive option, for protocols whose HITs hold single scored outputs.
 #[component]
-pub fn AdaptiveFields(task: RwSignal<TaskKind>, settings: RwSignal<CampaignSettings>) -> impl IntoView {
+pub fn AdaptiveFields(task: RwSignal<TaskKind>, settings: RwSignal<CampaignSettings>, number_field: NumberField) -> impl IntoView {
     let fits = move || protocol::for_task(task.get()).hit_plan() == HitPlan::Items;
     let on = move || settings.with(|s| s.adaptive.enabled);
     move || {
@@ -50,10 +33,10 @@ pub fn AdaptiveFields(task: RwSignal<TaskKind>, settings: RwSignal<CampaignSetti
                         "The launch builds a warm-up share of the HITs; each later HIT is built when a worker asks for work, with the outputs of systems whose order is still open. The campaign stops handing out work when every pair of systems is decided at error rate α (however often it looks), or too close to matter, or when the budget is spent."
                     </p>
                     {move || on().then(|| view! {
-                        {number("Budget (judgments; 0: the uniform design's)", "adaptive-budget", "Every item of every worker's HIT counts. 0: as many as the HITs built without adaptive allocation would collect.", settings, |s| s.adaptive.budget as f64, |s, v| s.adaptive.budget = v as usize, "100")}
-                        {number("Error rate α", "adaptive-alpha", "The chance that any pair of systems is ordered the wrong way round, split over the pairs.", settings, |s| s.adaptive.alpha, |s, v| s.adaptive.alpha = v, "0.01")}
-                        {number("Smallest difference that matters (points)", "adaptive-delta", "Two systems closer than this on the 0–100 scale are “too close to matter” and get no more judgments.", settings, |s| s.adaptive.delta, |s, v| s.adaptive.delta = v, "0.5")}
-                        {number("Warm-up share of the budget", "adaptive-warm-up", "Built at launch as usual (one HIT at least).", settings, |s| s.adaptive.warm_up, |s, v| s.adaptive.warm_up = v, "0.05")}
+                        {number_field("Budget (judgments; 0: the uniform design's)", "adaptive-budget", settings, |s| s.adaptive.budget as f64, |s, v| s.adaptive.budget = v as usize, "100")}
+                        {number_field("Error rate α", "adaptive-alpha", settings, |s| s.adaptive.alpha, |s, v| s.adaptive.alpha = v, "0.01")}
+                        {number_field("Smallest difference that matters (points)", "adaptive-delta", settings, |s| s.adaptive.delta, |s, v| s.adaptive.delta = v, "0.5")}
+                        {number_field("Warm-up share of the budget", "adaptive-warm-up", settings, |s| s.adaptive.warm_up, |s, v| s.adaptive.warm_up = v, "0.05")}
                     })}
                 </fieldset>
             }
@@ -98,6 +81,8 @@ fn panel(v: AdaptiveView) -> impl IntoView {
             <dt>"HITs built (judgments they hold)"</dt><dd>{format!("{} ({})", v.hits, v.committed)}</dd>
             <dt>"Expected remaining cost (judgments)"</dt><dd id="adaptive-remaining">{v.expected_remaining}</dd>
             <dt>"Error rate α / smallest difference"</dt><dd>{format!("{} / {} points", v.alpha, v.delta)}</dd>
+            <dt>"Workers left out (quality control, as in the results)"</dt>
+            <dd id="adaptive-left-out">{if v.left_out.is_empty() { "none".to_string() } else { v.left_out.join(", ") }}</dd>
         </dl>
         <AdaptiveDecisions view=v/>
     }
@@ -151,7 +136,7 @@ pub fn AdaptiveResults(campaign_id: i64) -> impl IntoView {
                         <section class="adaptive-results" id="adaptive-results">
                             <h2>"Anytime-valid decisions (the adaptive design)"</h2>
                             <p class="hint" id="adaptive-which">
-                                "Two analyses of the same judgments. The scores, clusters and tests above are the usual fixed-sample analysis: quality control, standardised scores and tests that are valid for one look at the final data. The table below is the adaptive design's own: one betting confidence sequence per pair of systems on the raw score differences of the same worker on the same segment (every worker, quality-control items left out), valid however often it was looked at; it decided which HITs to build and when to stop. Where they differ, the fixed-sample analysis is the campaign's result; the anytime-valid one says what was known when the campaign stopped."
+                                "Two analyses of the same judgments. The scores, clusters and tests above are the usual fixed-sample analysis: quality control, standardised scores and tests that are valid for one look at the final data. The table below is the adaptive design's own: one betting confidence sequence per pair of systems on the raw score differences of the same worker on the same segment (quality-control items left out, and the workers that quality control leaves out of the results above), valid however often it was looked at; it decided which HITs to build and when to stop. Where they differ, the fixed-sample analysis is the campaign's result; the anytime-valid one says what was known when the campaign stopped."
                             </p>
                             <p id="adaptive-results-state">{words}</p>
                             <p id="adaptive-clusters">{format!("Clusters from the decisions (best first): {clusters}")}</p>
@@ -161,5 +146,36 @@ pub fn AdaptiveResults(campaign_id: i64) -> impl IntoView {
                 }
             })}
         </Transition>
+    }
+}
+
+/// The dry run's two designs side by side (issue 39 item 5): what the uniform design (every HIT
+/// done) and the adaptive one (stopped when settled or at its budget) cost and decide.
+#[component]
+pub fn AdaptiveDryRunView(report: assay_core::report::AdaptiveDryRun, currency: String) -> impl IntoView {
+    let r = report;
+    let row = |label: &'static str, f: fn(&assay_core::report::DesignCost) -> String| {
+        view! { <tr><th scope="row">{label}</th><td data-label="Uniform">{f(&r.uniform)}</td><td data-label="Adaptive">{f(&r.adaptive)}</td></tr> }
+    };
+    let money = {
+        let currency = currency.clone();
+        move |c: &assay_core::report::DesignCost| format!("{:.2} {currency}", c.money)
+    };
+    view! {
+        <div class="table-scroll">
+            <table class="data" id="dry-run-adaptive">
+                <caption>{format!("Uniform and adaptive design side by side ({} simulated runs each, {} pairs of systems; costs are medians, decisions means per run)", r.runs, r.pairs)}</caption>
+                <thead><tr><th scope="col">""</th><th scope="col">"Uniform (every HIT)"</th><th scope="col">"Adaptive (stops when settled)"</th></tr></thead>
+                <tbody>
+                    {row("Judgments", |c| format!("{:.0}", c.judgments))}
+                    {row("HIT assignments", |c| format!("{:.0}", c.assignments))}
+                    <tr><th scope="row">"Money"</th><td data-label="Uniform">{money(&r.uniform)}</td><td data-label="Adaptive">{money(&r.adaptive)}</td></tr>
+                    {row("Pairs decided", |c| format!("{:.1}", c.pairs_decided))}
+                    {row("Pairs too close to matter", |c| format!("{:.1}", c.pairs_too_close))}
+                    {row("Pairs still open", |c| format!("{:.1}", c.pairs_open))}
+                    {row("Pairs decided the wrong way round", |c| format!("{:.2}", c.pairs_wrong))}
+                </tbody>
+            </table>
+        </div>
     }
 }

@@ -66,6 +66,48 @@ pub fn export_file_names(a: &CampaignAnalysis) -> Vec<String> {
 }
 
 /// The results page's rows and plots from one pipeline run.
+/// Groups larger than this (SYSTEM scores) get no weighted reading: its bootstrap refits the
+/// model a hundred times.
+const WEIGHTED_MAX_SCORES: usize = 200_000;
+
+/// The per-worker precision model's reading of one group (issue 39 item 3), best first; empty
+/// for a protocol whose scores are not on 0–100 and for a group above [`WEIGHTED_MAX_SCORES`].
+fn weighted_rows(a: &CampaignAnalysis, task: u16, lang_pair: u16) -> Vec<super::WeightedRow> {
+    use assay_core::adaptive::precision::{PrecisionSettings, Score, weighted_reading};
+    use assay_core::protocol::HitPlan;
+    match assay_core::protocol::for_task(a.info.task).hit_plan() {
+        HitPlan::Items | HitPlan::Documents => {}
+        HitPlan::Pairs | HitPlan::Blocks | HitPlan::WordOrderPairs => return Vec::new(),
+    }
+    let set = &a.set;
+    let records: Vec<&assay_core::analysis::Judgment> =
+        set.records.iter().filter(|j| j.task == task && j.lang_pair == lang_pair && j.item_type == ItemType::System && j.score.is_finite()).collect();
+    if records.is_empty() || records.len() > WEIGHTED_MAX_SCORES {
+        return Vec::new();
+    }
+    let scores: Vec<Score> = records
+        .iter()
+        .map(|j| Score { worker: j.worker as usize, system: j.system as usize, segment: j.segment as usize, score: j.score.clamp(0.0, 100.0) })
+        .collect();
+    let settings = PrecisionSettings { samples: 100, ..PrecisionSettings::default() };
+    let r = weighted_reading(&scores, set.systems.len(), set.workers.len(), &settings);
+    let mut rows: Vec<super::WeightedRow> = r
+        .systems
+        .iter()
+        .filter(|x| x.scores > 0)
+        .map(|x| super::WeightedRow {
+            name: name(set.systems.names(), x.system),
+            scores: x.scores,
+            raw_mean: x.raw_mean,
+            weighted: x.weighted_mean,
+            low: x.low,
+            high: x.high,
+        })
+        .collect();
+    rows.sort_by(|x, y| y.weighted.total_cmp(&x.weighted));
+    rows
+}
+
 pub fn results_view(a: &CampaignAnalysis, options: ResultsOptions) -> ResultsView {
     let r = &a.result;
     let groups = r
@@ -116,6 +158,7 @@ pub fn results_view(a: &CampaignAnalysis, options: ResultsOptions) -> ResultsVie
                     .collect(),
                 confidence,
                 systems,
+                weighted: weighted_rows(a, g.task, g.lang_pair),
             }
         })
         .collect();

@@ -69,6 +69,25 @@ pub struct GroupView {
     pub confidence: Option<f64>,
     pub z_plot_svg: String,
     pub heatmap_svg: String,
+    /// Workers weighted by their inferred precision (issue 39 item 3; Mathur et al. 2018),
+    /// beside the standard reading above, never replacing it: per system, best first. Empty for
+    /// protocols without scores on 0–100 and for very large groups.
+    #[serde(default)]
+    pub weighted: Vec<WeightedRow>,
+}
+
+/// One system under the per-worker precision model (`assay_core::adaptive::precision`): every
+/// worker's SYSTEM scores, none discarded, each weighted by the worker's precision.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct WeightedRow {
+    pub name: String,
+    pub scores: usize,
+    /// The plain mean of every worker's scores (no quality control).
+    pub raw_mean: f64,
+    /// The model's quality, with its bootstrap interval (workers and segments drawn).
+    pub weighted: f64,
+    pub low: f64,
+    pub high: f64,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]

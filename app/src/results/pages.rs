@@ -333,6 +333,26 @@ fn Group(g: GroupView) -> impl IntoView {
                     <li>{format!("Ranks {}–{}: {}", c.start, c.end, c.systems.join(", "))}</li>
                 }).collect_view()}
             </ol>
+            {(!g.weighted.is_empty()).then(|| view! {
+                <h3>"Workers weighted by precision (beside the standard reading)"</h3>
+                <p class="hint">"Every worker's scores, none discarded, each worker weighted by how consistently his scores follow the systems' qualities (a per-worker bias and precision, Mathur, Baldwin and Cohn 2018), with 95% intervals from a bootstrap over workers and segments. The standard reading above, with its quality control and z scores, stays the campaign's result."</p>
+                <div class="table-scroll">
+                    <table class="data" id="weighted-scores">
+                        <thead><tr><th scope="col">"System"</th><th scope="col">"Weighted (0–100)"</th><th scope="col">"95% CI"</th><th scope="col">"Plain mean, every worker"</th><th scope="col">"Scores"</th></tr></thead>
+                        <tbody>
+                            {g.weighted.iter().map(|w| view! {
+                                <tr data-system=w.name.clone()>
+                                    <td data-label="System">{w.name.clone()}</td>
+                                    <td class="num" data-label="Weighted">{format!("{:.1}", w.weighted)}</td>
+                                    <td class="num" data-label="95% CI">{format!("[{:.1}, {:.1}]", w.low, w.high)}</td>
+                                    <td class="num" data-label="Plain mean">{format!("{:.1}", w.raw_mean)}</td>
+                                    <td class="num" data-label="Scores">{w.scores}</td>
+                                </tr>
+                            }).collect_view()}
+                        </tbody>
+                    </table>
+                </div>
+            })}
         </section>
     }
 }

@@ -248,6 +248,13 @@ fn normal(rng: &mut ChaCha8Rng) -> f64 {
 
 /// One simulated campaign, deterministic from `seed`.
 pub fn simulate_run(config: &BenchConfig, design: Design, seed: u64) -> Result<RunOutcome, BenchError> {
+    simulate_run_until(config, design, seed, true)
+}
+
+/// [`simulate_run`]; with `stop_when_settled` false, the campaign runs until its budget is
+/// spent whatever the decisions say (a uniform design as launched without adaptive allocation:
+/// every HIT done), the decisions read all along.
+pub fn simulate_run_until(config: &BenchConfig, design: Design, seed: u64, stop_when_settled: bool) -> Result<RunOutcome, BenchError> {
     let k = config.truth.len();
     if k < 2 {
         return Err(BenchError::TooFewSystems(k));
@@ -261,7 +268,7 @@ pub fn simulate_run(config: &BenchConfig, design: Design, seed: u64) -> Result<R
     let systems: Vec<String> = config.truth.iter().map(|(n, _)| n.clone()).collect();
     let (mut hits, mut judgments, mut cursor, mut next_segment) = (0usize, 0usize, 0usize, 0usize);
     let mut budget_spent = false;
-    while !decisions.settled() {
+    while !(stop_when_settled && decisions.settled()) {
         if judgments + length > s.budget {
             budget_spent = true;
             break;
@@ -271,6 +278,7 @@ pub fn simulate_run(config: &BenchConfig, design: Design, seed: u64) -> Result<R
         let slots = match design {
             Design::Uniform => alloc.uniform(&mut fresh, &mut cursor),
             Design::Adaptive if hits < warm_up_hits => alloc.uniform(&mut fresh, &mut cursor),
+            Design::Adaptive if decisions.settled() => alloc.uniform(&mut fresh, &mut cursor),
             Design::Adaptive => alloc.adaptive(&decisions, &mut fresh),
         };
         if slots.is_empty() {

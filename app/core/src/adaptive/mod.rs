@@ -27,8 +27,8 @@
 //! chunk: the open pair whose interval one more observation narrows most (width/(n + 1), n its
 //! observations counting those already planned for this HIT) opens a chunk with its two systems;
 //! systems with an open pair to a chunk member join it (most weight first) while slots remain;
-//! the chunk takes one segment (where the caller can rank segments by how much the chunk's
-//! systems' outputs differ, it passes them in that order; otherwise in the order given). The
+//! the chunk takes one segment, in the product where the open pair's outputs differ most
+//! ([`segments::SegmentPicker`]: character edit distance, discounted by use). The
 //! chosen outputs are then made into a HIT by the usual builder ([`crate::hit::build_hit_from`]:
 //! bad references, repeats and references as today).
 
@@ -36,12 +36,18 @@
 pub mod bench;
 pub mod cs;
 #[cfg(feature = "engine")]
+pub mod dry_run;
+#[cfg(feature = "engine")]
+pub mod precision;
+#[cfg(feature = "engine")]
 pub mod replay;
+pub mod segments;
 
 use serde::{Deserialize, Serialize};
 
 pub use cs::BettingCs;
-pub use crate::adaptive_design::AdaptiveDesign;
+pub use crate::adaptive_design::{AdaptiveDesign, DesignError};
+use crate::adaptive_design::{check_numbers, check_systems};
 
 #[cfg(feature = "engine")]
 use crate::hit::{Candidate, Hit, HitDesign, HitError};
@@ -70,14 +76,9 @@ impl Default for AdaptiveSettings {
 /// Why adaptive settings cannot be used.
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
 pub enum AdaptiveError {
-    #[error("α must be between 0 and 1 (exclusive), not {0}")]
-    Alpha(f64),
-    #[error("the smallest difference that matters must be 0 points or more (and below 100), not {0}")]
-    Delta(f64),
-    #[error("the warm-up share must be between 0 and 1, not {0}")]
-    WarmUp(f64),
-    #[error("an adaptive design needs at least two systems, not {0}")]
-    TooFewSystems(usize),
+    /// The design's own numbers (α, δ, warm-up, systems): checked in `adaptive_design` only.
+    #[error(transparent)]
+    Design(#[from] DesignError),
     #[error("the confidence sequences need at least 10 grid cells, not {0}")]
     Grid(usize),
     #[cfg(feature = "engine")]
@@ -87,15 +88,7 @@ pub enum AdaptiveError {
 
 impl AdaptiveSettings {
     pub fn validate(&self) -> Result<(), AdaptiveError> {
-        if !(self.alpha > 0.0 && self.alpha < 1.0) {
-            return Err(AdaptiveError::Alpha(self.alpha));
-        }
-        if !(self.delta >= 0.0 && self.delta < 100.0) {
-            return Err(AdaptiveError::Delta(self.delta));
-        }
-        if !(0.0..=1.0).contains(&self.warm_up) {
-            return Err(AdaptiveError::WarmUp(self.warm_up));
-        }
+        check_numbers(self.alpha, self.delta, self.warm_up)?;
         if self.grid < 10 {
             return Err(AdaptiveError::Grid(self.grid));
         }
@@ -149,9 +142,7 @@ pub struct Decisions {
 impl Decisions {
     pub fn new(systems: usize, settings: &AdaptiveSettings) -> Result<Self, AdaptiveError> {
         settings.validate()?;
-        if systems < 2 {
-            return Err(AdaptiveError::TooFewSystems(systems));
-        }
+        check_systems(systems)?;
         let p = systems * (systems - 1) / 2;
         let alpha_pair = settings.alpha / p as f64;
         let pairs = (0..systems)
@@ -313,6 +304,13 @@ impl Allocation {
     /// differ most, when it knows). Empty when no pair is open. A slot that no chunk can use
     /// (an odd one out) gets an output of the last chunk's first system on a segment of its own.
     pub fn adaptive(&self, decisions: &Decisions, segments: &mut dyn Iterator<Item = usize>) -> Slots {
+        self.adaptive_by(decisions, &mut |_: &[usize]| segments.next())
+    }
+
+    /// [`Allocation::adaptive`] with each chunk's segment chosen by `pick`, given the chunk's
+    /// systems (its open pair first): for example [`segments::SegmentPicker::pick`], where the
+    /// pair's outputs differ most. `None` ends the HIT's chunks.
+    pub fn adaptive_by(&self, decisions: &Decisions, pick: &mut dyn FnMut(&[usize]) -> Option<usize>) -> Slots {
         let k = self.systems;
         let mut planned = vec![0usize; decisions.pairs.len()];
         let weight = |p: &PairState, planned: usize| -> f64 {
@@ -335,7 +333,6 @@ impl Allocation {
             else {
                 break;
             };
-            let Some(g) = segments.next() else { break };
             let mut chunk = vec![decisions.pairs[top].a, decisions.pairs[top].b];
             // Others with an open pair to the chunk, most weight first.
             let mut others: Vec<(usize, f64)> = (0..k)
@@ -360,6 +357,7 @@ impl Allocation {
                 }
                 chunk.push(s);
             }
+            let Some(g) = pick(&chunk) else { break };
             for (i, &x) in chunk.iter().enumerate() {
                 for &y in &chunk[i + 1..] {
                     planned[decisions.pair_index(x, y)] += 1;
@@ -369,7 +367,7 @@ impl Allocation {
             out.extend(chunk.into_iter().map(|s| (s, g)));
         }
         if let (Some(s), true) = (last, out.len() + 1 == self.slots) {
-            if let Some(g) = segments.next() {
+            if let Some(g) = pick(&[s]) {
                 out.push((s, g));
             }
         }

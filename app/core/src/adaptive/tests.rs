@@ -80,9 +80,9 @@ fn settings(alpha: f64) -> AdaptiveSettings {
 
 #[test]
 fn settings_and_inputs_are_checked() {
-    assert_eq!(Decisions::new(3, &AdaptiveSettings { alpha: 0.0, ..settings(0.05) }).unwrap_err(), AdaptiveError::Alpha(0.0));
-    assert_eq!(Decisions::new(3, &AdaptiveSettings { delta: -1.0, ..settings(0.05) }).unwrap_err(), AdaptiveError::Delta(-1.0));
-    assert_eq!(Decisions::new(1, &settings(0.05)).unwrap_err(), AdaptiveError::TooFewSystems(1));
+    assert_eq!(Decisions::new(3, &AdaptiveSettings { alpha: 0.0, ..settings(0.05) }).unwrap_err(), AdaptiveError::Design(DesignError::Alpha(0.0)));
+    assert_eq!(Decisions::new(3, &AdaptiveSettings { delta: -1.0, ..settings(0.05) }).unwrap_err(), AdaptiveError::Design(DesignError::Delta(-1.0)));
+    assert_eq!(Decisions::new(1, &settings(0.05)).unwrap_err(), AdaptiveError::Design(DesignError::TooFewSystems(1)));
     assert!(matches!(parse_truth("a\t50\n"), Err(bench::BenchError::TooFewSystems(1))));
     assert!(matches!(parse_truth("a\t50\nb\tx\n"), Err(bench::BenchError::Truth { line: 2, .. })));
     assert!(matches!(parse_truth("a\t50\na\t60\n"), Err(bench::BenchError::Truth { line: 2, .. })));

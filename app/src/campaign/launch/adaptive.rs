@@ -6,14 +6,19 @@
 //!   becomes what the uniform design would have collected (its HITs × items × redundancy) and is
 //!   stored in the campaign's settings.
 //! - **State** ([`state`]): the anytime-valid decisions ([`Decisions`]) from the judgments stored
-//!   so far: each *completed* assignment's SYSTEM items (quality-control items never count; no
-//!   worker is left out, as in the benchmark), one observation per pair of systems and segment,
-//!   in the order the assignments were completed, so that a new look only appends observations.
+//!   so far: each *completed* assignment's SYSTEM items (quality-control items never count), one
+//!   observation per pair of systems and segment, in the order the assignments were completed.
+//!   The workers the results leave out are left out here too ([`left_out`]: the campaign's
+//!   analysis, its reliability verdicts and the organizer's choice for workers with "not enough
+//!   evidence"), so that a careless worker steers neither the allocation nor the stopping rule.
+//!   A worker's verdict can change as his HITs come in; the decisions are then read again without
+//!   him (the sequences are valid at every look over the kept workers' observations in order).
 //! - **Hand-out** ([`build_next_hit`], called by `campaign::assign` when no HIT has a free slot
 //!   for the worker): stops when every pair is decided or too close, or when one more HIT would
 //!   pass the budget (HITs × items × redundancy); else the next HIT's system slots go to the open
-//!   pairs ([`Allocation::adaptive`]) on the segments used least so far (those the asking worker
-//!   has not seen first), and the usual builder adds the bad references, repeats and references
+//!   pairs ([`Allocation::adaptive_by`]), each chunk on the segment where its open pair's outputs
+//!   differ most, discounted by use ([`SegmentPicker`]; those the asking worker has not seen
+//!   first), and the usual builder adds the bad references, repeats and references
 //!   ([`crate::hit::build_hit_from`]). The HIT takes the next index: two app servers building at
 //!   once race on `hits (campaign_id, hit_index)`, one insert wins, the other reports the HIT as
 //!   built and its caller takes a slot of it (or asks again).
@@ -21,6 +26,7 @@
 use super::*;
 use crate::campaign::adaptive::{AdaptiveView, PairView};
 use crate::model::AssignmentStatus;
+use assay_core::adaptive::segments::{self, SegmentPicker};
 use assay_core::adaptive::{AdaptiveDesign, AdaptiveSettings, Allocation, Decisions, Verdict};
 
 /// Why an adaptive campaign builds no more HITs.
@@ -60,6 +66,11 @@ pub struct AdaptiveState {
     pub judgments: usize,
     /// Observations (pairs × segments) the decisions read.
     pub observations: usize,
+    /// SYSTEM-item scores the decisions read (those of the workers kept).
+    pub scores_read: usize,
+    /// The workers left out of the decisions (as the results name them), as quality control
+    /// leaves them out of the results.
+    pub left_out: Vec<String>,
     pub stop: Option<StopReason>,
 }
 
@@ -136,6 +147,43 @@ fn decision_settings(design: &AdaptiveDesign) -> AdaptiveSettings {
     AdaptiveSettings { alpha: design.alpha, delta: design.delta, warm_up: design.warm_up, budget: design.budget, ..Default::default() }
 }
 
+/// The workers the campaign's results leave out: its analysis (the usual pipeline, without the
+/// bootstrap, which decides nobody's fate), its reliability verdicts and the organizer's choice
+/// for workers with too few checks (`thin_evidence`, as the quality gate makes it), as the
+/// results page reads them. Their ids and names (as the results name them).
+async fn left_out(db: &Db, c: &StoredCampaign) -> AppResult<(std::collections::HashSet<i64>, Vec<String>)> {
+    let any: Option<i64> = sqlx::query_scalar("SELECT j.id FROM judgments j JOIN assignments a ON a.id = j.assignment_id JOIN hits h ON h.id = a.hit_id WHERE h.campaign_id = $1 LIMIT 1")
+        .bind(c.id)
+        .fetch_optional(&db.pool)
+        .await
+        .with_context(|| format!("looking for judgments of campaign {}", c.id))?;
+    if any.is_none() {
+        return Ok(Default::default());
+    }
+    let (mode, unsure): (String, String) = sqlx::query_as("SELECT gate, gate_unsure FROM campaigns WHERE id = $1")
+        .bind(c.id)
+        .fetch_one(&db.pool)
+        .await
+        .with_context(|| format!("reading the quality gate of campaign {}", c.id))?;
+    let gate = crate::campaign::QualityGate::parse(&mode, &unsure).unwrap_or_default();
+    let settings = crate::analysis::AnalysisSettings {
+        exclusion: crate::analysis::ExclusionPolicy::from(c.settings.thin_evidence_with(gate)),
+        bootstrap: None,
+        ..Default::default()
+    };
+    let a = crate::analysis::campaign::analyse(db, c.id, &settings).await?;
+    let mut ids = std::collections::HashSet::new();
+    let mut names = std::collections::BTreeSet::new();
+    for w in a.result.workers.iter().filter(|w| settings.exclusion.excludes(w)) {
+        let name = a.set.workers.name(w.worker);
+        if let Some(&id) = a.worker_ids.get(name) {
+            ids.insert(id);
+            names.insert(name.to_string());
+        }
+    }
+    Ok((ids, names.into_iter().collect()))
+}
+
 /// An adaptive campaign's state (`None`: the campaign is not adaptive).
 pub async fn state(db: &Db, campaign_id: i64) -> AppResult<Option<AdaptiveState>> {
     let c = load_campaign(db, campaign_id).await?;
@@ -150,8 +198,9 @@ async fn state_of(db: &Db, c: &StoredCampaign) -> AppResult<Option<AdaptiveState
     let what = || format!("reading the decisions of adaptive campaign {}", c.id);
     let systems = c.systems.clone();
     let mut decisions = Decisions::new(systems.len(), &decision_settings(&design)).map_err(|e| AppError::invalid("adaptive", e.to_string()))?;
-    let rows: Vec<(i64, i64, i64, f64)> = sqlx::query_as(
-        "SELECT a.id, hi.segment_id, hi.system_id, j.score FROM judgments j \
+    let (excluded, left_out) = left_out(db, c).await?;
+    let rows: Vec<(i64, i64, i64, f64, i64)> = sqlx::query_as(
+        "SELECT a.id, hi.segment_id, hi.system_id, j.score, a.worker_id FROM judgments j \
          JOIN assignments a ON a.id = j.assignment_id JOIN hit_items hi ON hi.id = j.hit_item_id JOIN hits h ON h.id = a.hit_id \
          WHERE h.campaign_id = $1 AND a.status = $2 AND hi.item_type = $3 AND j.skipped = 0 AND j.score IS NOT NULL AND hi.system_id IS NOT NULL \
          ORDER BY a.completed_at, a.id, hi.segment_id, hi.system_id",
@@ -162,7 +211,9 @@ async fn state_of(db: &Db, c: &StoredCampaign) -> AppResult<Option<AdaptiveState
     .fetch_all(&db.pool)
     .await
     .with_context(what)?;
+    let rows: Vec<(i64, i64, i64, f64)> = rows.into_iter().filter(|r| !excluded.contains(&r.4)).map(|(a, g, s, x, _)| (a, g, s, x)).collect();
     let index: HashMap<i64, usize> = systems.iter().enumerate().map(|(i, &s)| (s, i)).collect();
+    let scores_read = rows.iter().filter(|r| index.contains_key(&r.2)).count();
     let mut observations = 0;
     let mut at = 0;
     while at < rows.len() {
@@ -196,7 +247,7 @@ async fn state_of(db: &Db, c: &StoredCampaign) -> AppResult<Option<AdaptiveState
     } else {
         None
     };
-    Ok(Some(AdaptiveState { design, systems, decisions, hits: hits as usize, per_hit, budget, judgments: judgments as usize, observations, stop }))
+    Ok(Some(AdaptiveState { design, systems, decisions, hits: hits as usize, per_hit, budget, judgments: judgments as usize, observations, scores_read, left_out, stop }))
 }
 
 /// Worker slots an adaptive campaign may still build (HITs left in the budget × redundancy);
@@ -300,7 +351,15 @@ pub async fn build_next_hit(db: &Db, campaign_id: i64, worker: Option<i64>) -> A
     let s = &c.settings;
     let design = HitDesign { length: s.hit_length, bad_refs: s.bad_refs, repeats: s.repeats, refs: s.refs, sets: s.sets };
     let allocation = Allocation::new(state.systems.len(), &design);
-    let mut slots = allocation.adaptive(&state.decisions, &mut order.iter().copied());
+    // Each chunk's segment: where its open pair's outputs differ most, discounted by use.
+    // (In a block: the picker holds no-Send references, dropped before the next await.)
+    let mut slots = {
+        let uses = |g: usize| used.get(&usable[g]).copied().unwrap_or(0) as usize;
+        let seen_by = |g: usize| seen.contains(&usable[g]);
+        let output = |sys: usize, g: usize| m.outputs.get(&(state.systems[sys], usable[g])).map(String::as_str);
+        let mut picker = SegmentPicker::new(order.clone(), &uses, &seen_by, &output, segments::DEFAULT_POOL);
+        allocation.adaptive_by(&state.decisions, &mut |chunk: &[usize]| picker.pick(chunk))
+    };
     // Slots the open pairs leave (few segments, or an odd count): the systems in turn, on the
     // next segments, never an output twice in one HIT.
     let mut chosen: std::collections::HashSet<(usize, usize)> = slots.iter().copied().collect();
@@ -402,5 +461,7 @@ fn view_of(state: &AdaptiveState, names: &HashMap<i64, String>, system_slots: us
         stop: state.stop.map(|s| format!("{s:?}")),
         clusters: d.clusters().into_iter().map(|c| c.into_iter().map(name).collect()).collect(),
         pairs,
+        scores_read: state.scores_read,
+        left_out: state.left_out.clone(),
     }
 }

@@ -274,10 +274,24 @@ pub async fn dry_run_as(
     let runs = (2_000_000 / judgments).clamp(2, 10);
     let crowd = crowd.clone();
     let seed = draft.seed as u64;
-    tokio::task::spawn_blocking(move || simulate_runs(&design, &crowd, runs, seed))
-        .await
-        .map_err(|e| AppError::internal(format!("the dry run failed: {e}")))?
-        .map_err(|e| AppError::invalid("settings", e.to_string()))
+    // An adaptive design: its expected cost beside the uniform design's (issue 39 item 5).
+    let adaptive = s.adaptive.enabled.then(|| assay_core::adaptive::dry_run::AdaptiveDryRunInput {
+        design: design.design.clone(),
+        adaptive: s.adaptive,
+        systems: draft.systems.len(),
+        uniform_assignments: implied.assignments,
+        payment_per_hit: s.payment_per_hit,
+    });
+    tokio::task::spawn_blocking(move || {
+        let mut report = simulate_runs(&design, &crowd, runs, seed).map_err(|e| AppError::invalid("settings", e.to_string()))?;
+        if let Some(input) = adaptive {
+            let both = assay_core::adaptive::dry_run::adaptive_dry_run(&input, &crowd, runs, seed).map_err(|e| AppError::invalid("adaptive", e.to_string()))?;
+            report.adaptive = Some(both);
+        }
+        Ok(report)
+    })
+    .await
+    .map_err(|e| AppError::internal(format!("the dry run failed: {e}")))?
 }
 
 /// The design's problems are listed (the designer shows them all); a failure of the server is

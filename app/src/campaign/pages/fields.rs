@@ -60,6 +60,10 @@ pub(crate) fn field_help(label: &str) -> &'static str {
         "Q1 left" | "Q2 left" => "The words at the low end of its scale.",
         "Q1 right" | "Q2 right" => "The words at the high end of its scale.",
         "Question 2" => "The second question about each pair of sentences.",
+        "Budget (judgments; 0: the uniform design's)" => "Every item of every worker's HIT counts. 0: as many as the HITs built without adaptive allocation would collect.",
+        "Error rate α" => "The chance that any pair of systems is ordered the wrong way round, split over the pairs.",
+        "Smallest difference that matters (points)" => "Two systems closer than this on the 0–100 scale are “too close to matter” and get no more judgments.",
+        "Warm-up share of the budget" => "Built at launch as usual (one HIT at least).",
         _ => "",
     }
 }

@@ -154,6 +154,7 @@ fn DryRun(draft: Memo<CampaignDraft>, run: DryRunAction) -> impl IntoView {
                             }).collect_view()}
                         </tbody>
                     </table>
+                    {r.adaptive.map(|a| view! { <crate::campaign::adaptive_pages::AdaptiveDryRunView report=a currency=draft.with_untracked(|d| d.settings.payment_currency.clone())/> })}
                 })},
             })}
         </div>

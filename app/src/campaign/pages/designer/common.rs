@@ -135,7 +135,7 @@ pub(super) fn volume_fields(task: RwSignal<TaskKind>, settings: RwSignal<Campaig
                     <p class="field-help" id="wanted-per-help">"Per system: spread over its outputs. Per system output: every output of every system gets that many."</p>
                     </div>
                     {number_field("Workers per HIT (k)", "redundancy", settings, |s| s.redundancy as f64, |s, v| s.redundancy = v as usize, "1")}
-                    <crate::campaign::adaptive_pages::AdaptiveFields task settings/>
+                    <crate::campaign::adaptive_pages::AdaptiveFields task settings number_field=|l, i, s, g, set, step| number_field(l, i, s, g, set, step).into_any()/>
                     // Fluency damages text its own way, word order reorders references.
                     {move || fields().degradation_policy.then(|| view! {
                     <div class="field">
