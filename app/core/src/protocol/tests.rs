@@ -58,6 +58,7 @@ fn detail_is_null_when_empty_and_round_trips_otherwise() {
         ],
         document_score: Some(71.0),
         preference: None,
+        post_edit: None,
     };
     let column = d.to_column().unwrap();
     assert_eq!(
@@ -171,16 +172,18 @@ fn the_registry_answers_for_every_task() {
     assert_eq!((RawRange::Unit.label(), RawRange::Unit.decimals()), ("0–1", 3));
     let plans: Vec<HitPlan> = TaskKind::ALL.iter().map(|&t| for_task(t).hit_plan()).collect();
     use HitPlan::*;
-    assert_eq!(plans, [Items, Items, Items, WordOrderPairs, Blocks, Documents, Documents, Pairs]);
+    assert_eq!(plans, [Items, Items, Items, WordOrderPairs, Blocks, Documents, Documents, Pairs, Items]);
     let beside: Vec<Beside> = TaskKind::ALL.iter().map(|&t| for_task(t).beside()).collect();
     use Beside::*;
-    assert_eq!(beside, [Reference, Nothing, Source, Reference, Source, Source, Source, Source]);
+    assert_eq!(beside, [Reference, Nothing, Source, Reference, Source, Source, Source, Source, Source]);
     assert_eq!(for_task(TaskKind::DaFluency).degrader(), Degrader::Fluency);
     assert_eq!(for_task(TaskKind::WordOrder).degrader(), Degrader::WordOrder);
     assert!(for_task(TaskKind::Ranking).practice().is_none());
     // Pairwise preference has no practice yet either (a practice screen of two outputs).
     assert!(for_task(TaskKind::Pairwise).practice().is_none() && !TaskKind::Pairwise.designer().practice);
-    assert!(TaskKind::ALL.iter().filter(|&&t| t != TaskKind::Ranking && t != TaskKind::Pairwise).all(|&t| for_task(t).practice().is_some()));
+    // Post-editing neither (a practice post-edit needs feedback of its own).
+    assert!(for_task(TaskKind::PostEdit).practice().is_none() && !TaskKind::PostEdit.designer().practice);
+    assert!(TaskKind::ALL.iter().filter(|&&t| t != TaskKind::Ranking && t != TaskKind::Pairwise && t != TaskKind::PostEdit).all(|&t| for_task(t).practice().is_some()));
     let names: std::collections::BTreeSet<&str> = TaskKind::ALL.iter().map(|&t| for_task(t).simulated_name()).collect();
     assert_eq!(names.len(), TaskKind::ALL.len(), "each task's simulated items have a name of their own");
 }
