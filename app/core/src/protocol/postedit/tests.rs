@@ -182,4 +182,42 @@ mod engine {
         assert!(text.starts_with("system,hter,ci_low,ci_high,rank_low,rank_high,edits,words,segments,post_edits,mean_segment_hter,median_edit_ms\n"), "{text}");
         assert_eq!(hter_file_name("en-de"), "postedit-en-de.csv");
     }
+
+    /// HTER per post-edit and per system equals sacrebleu 2.4.3's TER with the post-edits as
+    /// the references (`tests/fixtures/postedit/hter.py`), read through the judgment CSV.
+    #[test]
+    fn hter_equals_sacrebleu_on_the_fixture() {
+        let fixture: serde_json::Value = serde_json::from_str(include_str!("../../../../../tests/fixtures/postedit/hter.json")).unwrap();
+        assert_eq!(fixture["signature"], "nrefs:1|case:lc|tok:tercom|norm:no|punct:yes|asian:no|version:2.4.3");
+        let data = read_judgment_csv(fixture["csv"].as_str().unwrap().as_bytes()).unwrap();
+        assert_eq!(data.len(), 1);
+        let d = &data[0];
+        assert_eq!(d.pair, "en-de");
+        let rows = fixture["rows"].as_array().unwrap();
+        assert_eq!(d.post_edits.len(), rows.len());
+        let settings = HterSettings { samples: 0, ..HterSettings::default() };
+        let r = analyse(&d.pair, &d.post_edits, &BTreeSet::new(), &settings).unwrap();
+        for (mine, theirs) in r.segments.iter().zip(rows) {
+            assert_eq!((mine.segment.as_str(), mine.system.as_str(), mine.worker.as_str()), (theirs["segment"].as_str().unwrap(), theirs["system"].as_str().unwrap(), theirs["worker"].as_str().unwrap()));
+            assert_eq!(mine.hter.edits, theirs["edits"].as_u64().unwrap(), "{theirs}");
+            assert_eq!(mine.hter.words as f64, theirs["words"].as_f64().unwrap(), "{theirs}");
+            assert!((mine.hter.hter - theirs["hter"].as_f64().unwrap()).abs() < 1e-9, "{} vs {theirs}", mine.hter.hter);
+        }
+        let systems = fixture["systems"].as_object().unwrap();
+        assert_eq!(r.systems.len(), systems.len());
+        for s in &r.systems {
+            let t = &systems[&s.system];
+            assert_eq!((s.edits, s.words as f64, s.post_edits as u64), (t["edits"].as_u64().unwrap(), t["words"].as_f64().unwrap(), t["post_edits"].as_u64().unwrap()), "{}", s.system);
+            assert!((s.hter - t["hter"].as_f64().unwrap()).abs() < 1e-9, "{}: {} vs {t}", s.system, s.hter);
+        }
+        // Lowest HTER first: Beta, Alpha, Gamma on the fixture.
+        assert_eq!(r.systems.iter().map(|s| s.system.as_str()).collect::<Vec<_>>(), ["Beta", "Alpha", "Gamma"]);
+        // With the bootstrap: each interval holds its estimate, seeded.
+        let with = analyse(&d.pair, &d.post_edits, &BTreeSet::new(), &HterSettings::default()).unwrap();
+        for s in &with.systems {
+            let (lo, hi) = (s.ci_low.unwrap(), s.ci_high.unwrap());
+            assert!(lo <= s.hter && s.hter <= hi && lo < hi, "{s:?}");
+            assert!(s.rank_low <= s.rank_high && s.rank_high <= 3);
+        }
+    }
 }
