@@ -5,7 +5,7 @@
 //! Every item is drawn by the same code with the same elements and classes; only the texts
 //! differ. Moving on is one request: the answer goes up and the next item comes back.
 
-use super::api::{RankAnswer, load_work, my_assignments, practice_answer, practice_spans, start_work, submit_judgment, submit_screen, submit_spans};
+use super::api::{RankAnswer, load_work, my_assignments, practice_answer, practice_spans, start_work, submit_judgment, submit_post_edit, submit_screen, submit_spans};
 use super::screens::spans::EsaAnswer;
 use super::screens::widgets::{EarlyValue, focus_slider, item_texts};
 use super::screens::{AnswerValues, ScreenFamily, Shown, Submits, screen_body};
@@ -322,6 +322,19 @@ fn work<S: ScreenFamily>(state: WorkState) -> impl IntoView {
         });
     });
 
+    let submit_pe = Callback::new(move |answer: assay_core::protocol::postedit::PostEdit| {
+        if busy.get_untracked() {
+            return;
+        }
+        let Some(position) = current_position() else { return };
+        busy.set(true);
+        let (id, elapsed, k, active) = stamp();
+        leptos::task::spawn_local(async move {
+            let reply = submit_post_edit(id, position, answer, elapsed, k, Some(active)).await;
+            settle(reply, Ui::of(info).msg(Msg::KeptAnswer).to_string());
+        });
+    });
+
     // A practice answer (DA, word order: scores; ESA, MQM: error spans and ESA's score) and the
     // server's feedback on it.
     let practise = move |answer: PracticeSent| {
@@ -450,7 +463,7 @@ fn work<S: ScreenFamily>(state: WorkState) -> impl IntoView {
                     EitherOf6::A(view! { <Finished code=done.code return_url=done.return_url ui/> })
                 } else if let Some(item) = s.item.clone().filter(|_| now_started) {
                     let together = s.together.clone();
-                    EitherOf6::B(item_screen::<S>(info, item, together, s.answered, busy, submit, submit_ranks, submit_esa))
+                    EitherOf6::B(item_screen::<S>(info, item, together, s.answered, busy, submit, submit_ranks, submit_esa, submit_pe))
                 } else if let Some(item) = s.item.clone() {
                     // The first item, sent ahead: behind the instructions until Start.
                     let together = s.together.clone();
@@ -460,7 +473,7 @@ fn work<S: ScreenFamily>(state: WorkState) -> impl IntoView {
                             <StartPage info practice=practice.get_untracked() busy start/>
                         </div>
                         <div id="ahead-item" data-assignment=assignment hidden=move || !started.get()>
-                            {item_screen::<S>(info, item, together, s.answered, busy, submit, submit_ranks, submit_esa)}
+                            {item_screen::<S>(info, item, together, s.answered, busy, submit, submit_ranks, submit_esa, submit_pe)}
                         </div>
                     })
                 } else if let Some((item, fb)) = feedback.get() {
@@ -555,7 +568,7 @@ fn practice_screen<S: ScreenFamily>(
     submit_spans: Callback<EsaAnswer>,
 ) -> impl IntoView {
     let i = info.get_value();
-    let body = screen_body::<S>(info, item, Shown::Practice, busy, Submits { values: submit, ranks: Callback::new(|_| ()), spans: submit_spans });
+    let body = screen_body::<S>(info, item, Shown::Practice, busy, Submits { values: submit, ranks: Callback::new(|_| ()), spans: submit_spans, post_edits: Callback::new(|_| ()) });
     let ui = Ui::of(info);
     let label = fill(&ui.msg(Msg::PracticeLabel), &[("n", &(practice.position + 1).to_string()), ("total", &practice.total.to_string())]);
     view! {
@@ -629,6 +642,7 @@ fn item_screen<S: ScreenFamily>(
     submit: Callback<AnswerValues>,
     submit_ranks: Callback<Vec<RankAnswer>>,
     submit_esa: Callback<EsaAnswer>,
+    submit_pe: Callback<assay_core::protocol::postedit::PostEdit>,
 ) -> impl IntoView {
     let i = info.get_value();
     let ui = Ui::of(info);
@@ -641,7 +655,7 @@ fn item_screen<S: ScreenFamily>(
     };
     let lang = i.screen.wording_lang.clone();
     let dir = i.screen.wording_dir.clone();
-    let body = screen_body::<S>(info, item, Shown::Item { together }, busy, Submits { values: submit, ranks: submit_ranks, spans: submit_esa });
+    let body = screen_body::<S>(info, item, Shown::Item { together }, busy, Submits { values: submit, ranks: submit_ranks, spans: submit_esa, post_edits: submit_pe });
     view! {
         <div class="card item-screen" lang=lang dir=dir>
             <p class="progress" id="progress" aria-live="polite" lang=ui.tag() dir=ui.dir()>{progress}</p>
@@ -789,6 +803,7 @@ mod tests {
             prefilled,
             right: (task == TaskKind::Pairwise).then(|| "Jjq wwp kkv".into()),
             pair_left: (task == TaskKind::Pairwise).then_some(assay_core::protocol::pairwise::Side::B),
+            hidden_output: None,
         }
     }
 
@@ -844,7 +859,7 @@ mod tests {
             };
             let mut out = vec![
                 ("start", view! { <StartPage info practice=Some(practice.clone()) busy start=|_| {}/> }.to_html()),
-                ("item", item_screen::<AllScreens>(info, item.clone(), s.step.together.clone(), 3, busy, submit, ranks, spans).to_html()),
+                ("item", item_screen::<AllScreens>(info, item.clone(), s.step.together.clone(), 3, busy, submit, ranks, spans, Callback::new(|_| {})).to_html()),
                 ("feedback", view! { <PracticeFeedbackScreen info item=item.clone() feedback=feedback(false) busy start=|_| {}/> }.to_html()),
                 ("feedback passed", view! { <PracticeFeedbackScreen info item=item.clone() feedback=feedback(true) busy start=|_| {}/> }.to_html()),
                 ("finished", view! { <Finished code=Some("C0DE".into()) return_url=Some("https://example.org".into()) ui=Ui::of(info)/> }.to_html()),
