@@ -56,6 +56,22 @@ pub struct CampaignAnalysis {
     /// A pairwise-preference campaign's workers' checks and Bradley–Terry ratings; `None` for
     /// other tasks.
     pub pairwise: Option<assay_core::protocol::pairwise::campaign::CampaignPreferences>,
+    /// A post-editing campaign's HTER per segment and system, on the post-edits of the workers
+    /// quality control keeps; `None` for other tasks.
+    pub postedit: Option<PostEditAnalysis>,
+}
+
+/// A post-editing campaign analysed (`assay_core::protocol::postedit::campaign`).
+#[derive(Clone, Debug)]
+pub struct PostEditAnalysis {
+    /// Every answered item, quality-control copies included, in id order.
+    pub answers: Vec<assay_core::protocol::postedit::campaign::StoredPostEdit>,
+    /// The test set's segments in order (the lines of the reference files).
+    pub segments: Vec<String>,
+    /// Workers quality control leaves out.
+    pub left_out: std::collections::BTreeSet<String>,
+    /// HTER per system (`Err`: why there is none).
+    pub report: Result<assay_core::protocol::postedit::campaign::CampaignPostEdits, assay_core::protocol::postedit::campaign::PostEditError>,
 }
 
 /// An ESA campaign analysed as WMT 2024 analyses its ESA data (`analysis::esa`), on the
@@ -397,6 +413,28 @@ impl CampaignAnalysis {
             sink.file(&name, &mut |w| write_ratings_csv(w, report))?;
             files.push(name);
         }
+        // Post-editing: HTER per system and per post-edit, the post-edits as a judgment file
+        // `assay analyze --input` reads, and each system's post-edits as a reference file.
+        if let Some(p) = &self.postedit {
+            use assay_core::protocol::postedit::{campaign::references, files};
+            let pair = assay_core::analysis::esa::file_pair(&format!("{}-{}", self.info.source_lang, self.info.target_lang));
+            if let Ok(report) = &p.report {
+                let name = files::hter_file_name(&pair);
+                sink.file(&name, &mut |w| files::write_hter_csv(w, report))?;
+                files.push(name);
+                let name = files::segments_file_name(&pair);
+                sink.file(&name, &mut |w| files::write_segments_csv(w, report))?;
+                files.push(name);
+            }
+            let name = format!("postedit-{pair}-judgments.csv");
+            sink.file(&name, &mut |w| files::write_judgment_csv(w, &pair, &p.answers))?;
+            files.push(name);
+            for (system, lines) in references(&p.answers, &p.left_out, &p.segments) {
+                let name = files::references_file_name(&pair, system);
+                sink.file(&name, &mut |w| files::write_references(w, &lines))?;
+                files.push(name);
+            }
+        }
         if self.result.workers.iter().any(|w| w.reliability.gold.is_some()) {
             let r = &self.result;
             sink.file("gold-agreement.csv", &mut |w| {
@@ -721,6 +759,8 @@ async fn compute(db: &Db, loaded: LoadedCampaign, settings: &AnalysisSettings) -
     } else {
         None
     };
+    // Post-editing reads its texts and post-edits beside the pipeline's records.
+    let post_edits = if assay_core::protocol::postedit::is_post_editing(loaded.info.task) { Some(super::postedit::read(db, loaded.info.id).await?) } else { None };
     let pair = format!("{}-{}", loaded.info.source_lang, loaded.info.target_lang);
     let bt = assay_core::protocol::pairwise::bradley_terry::BtSettings {
         samples: settings.bootstrap.map_or(0, |_| assay_core::protocol::pairwise::bradley_terry::DEFAULT_SAMPLES),
@@ -728,7 +768,12 @@ async fn compute(db: &Db, loaded: LoadedCampaign, settings: &AnalysisSettings) -
     };
     let LoadedCampaign { info, set, protocol: ProtocolRows { ranking: blocks, esa: ratings }, version: campaign, first_id, worker_ids } = loaded;
     let settings = settings.clone();
-    let (set, result, ranking, esa, pairwise, agreement) = tokio::task::spawn_blocking(move || {
+    let hter = assay_core::metrics::hter::HterSettings {
+        samples: settings.bootstrap.map_or(0, |_| assay_core::metrics::hter::HterSettings::default().samples),
+        seed: settings.bootstrap.map_or(1, |b| b.seed),
+        ..assay_core::metrics::hter::HterSettings::default()
+    };
+    let (set, result, ranking, esa, pairwise, postedit, agreement) = tokio::task::spawn_blocking(move || {
         // Every worker's agreement report needs no quality control: made beside the pipeline.
         let (result, all_workers) = std::thread::scope(|s| {
             let all = s.spawn(|| agreement_of_all(&set));
@@ -741,8 +786,14 @@ async fn compute(db: &Db, loaded: LoadedCampaign, settings: &AnalysisSettings) -
             use assay_core::protocol::pairwise::{campaign, qc::ReliabilitySettings};
             campaign::analyse(&pair, &p, &ReliabilitySettings::default(), &bt)
         });
+        let postedit = post_edits.map(|(answers, segments)| {
+            let left_out: std::collections::BTreeSet<String> =
+                result.workers.iter().filter(|w| result.settings.exclusion.excludes(w)).map(|w| set.workers.name(w.worker).to_string()).collect();
+            let report = assay_core::protocol::postedit::campaign::analyse(&pair, &answers, &left_out, &hter);
+            PostEditAnalysis { answers, segments, left_out, report }
+        });
         let agreement = agreement(&set, &result, all_workers);
-        (set, result, ranking, esa, pairwise, agreement)
+        (set, result, ranking, esa, pairwise, postedit, agreement)
     })
     .await
     .map_err(|e| AppError::internal(format!("the analysis failed: {e}")))?;
@@ -763,6 +814,7 @@ async fn compute(db: &Db, loaded: LoadedCampaign, settings: &AnalysisSettings) -
         ranking,
         esa,
         pairwise,
+        postedit,
     })
 }
 

@@ -21,6 +21,7 @@ mod migrations;
 mod mqm;
 mod onboarding;
 mod pairwise;
+mod postedit;
 mod ranking;
 mod ranking_gold;
 mod results;

@@ -208,3 +208,9 @@ impl Protocol for PostEditing {
 
 #[cfg(test)]
 mod tests;
+
+/// Whether a campaign task is post-editing (for the readers outside this folder that add its
+/// analysis beside the pipeline's).
+pub fn is_post_editing(task: crate::model::TaskKind) -> bool {
+    task.as_str() == NAME
+}
