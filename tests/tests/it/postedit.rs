@@ -31,8 +31,8 @@ async fn facts(org: &Browser, assignment: &str) -> Facts {
 
 async fn launch(server: &TestServer, extra: Value) -> (Browser, i64, String) {
     let mut settings = json!({
-        "hit_length": 16, "bad_refs": 6, "repeats": 1, "refs": 0, "sets": 1,
-        "judgments_wanted": 3, "redundancy": 1, "target_language": "German"
+        "hit_length": 16, "bad_refs": 6, "repeats": 1, "refs": 0, "sets": 2,
+        "judgments_wanted": 3, "redundancy": 2, "target_language": "German"
     });
     for (k, v) in extra.as_object().unwrap() {
         settings[k] = v.clone();
@@ -180,7 +180,7 @@ both_backends! {
     }
 
     async fn the_reference_is_shown_and_from_scratch_hides_the_output(server) {
-        let (org, _, link) = launch(&server, json!({ "pe_from_scratch": true, "pe_show_reference": true })).await;
+        let (org, id, link) = launch(&server, json!({ "pe_from_scratch": true, "pe_show_reference": true })).await;
         let (b, a) = arrive_as(&server, &link, "SCRATCH").await;
         let f = facts(&org, &a).await;
         let step = b.call("start_work", &[("assignment", &a)]).await;
@@ -188,13 +188,22 @@ both_backends! {
         let item = step.json()["item"].clone();
         assert_eq!(item["candidate"], "", "the output stays on the server: {item}");
         assert!(item["reference"].as_str().is_some_and(|r| !r.is_empty()), "{item}");
-        let r = b.call_json("submit_post_edit", json!({ "assignment": a, "position": 0, "post_edit": { "text": "Meine eigene Übersetzung." }, "time_on_screen_ms": 3000, "key": "s0" })).await;
+        let p = item["position"].as_i64().unwrap();
+        let r = b.call_json("submit_post_edit", json!({ "assignment": a, "position": p, "post_edit": { "text": "Meine eigene Übersetzung." }, "time_on_screen_ms": 3000, "key": "s0" })).await;
         assert_eq!(r.status, 200, "{}", r.body);
         let judgments = org.call("assignment_judgments", &[("assignment", &a)]).await.json();
-        let j = &judgments.as_array().unwrap()[0];
-        // Scored against the output the server kept, not against the empty field.
-        assert!(j["score"].as_f64().is_some(), "{j}");
-        assert!(!f.is_empty());
+        let score = judgments.as_array().unwrap()[0]["score"].as_f64().unwrap();
+        // The judgment file holds the output the server kept (not the empty field), and the
+        // score is 100 − min(HTER, 100) of that output against the translation.
+        let url = format!("{}/campaigns/{id}/export/postedit-en-de-judgments.csv?exclude_ref=false&exclude_bad_ref=false&per_segment=false&wilcoxon=false&filter=raw", server.base);
+        let text = org.client.get(url).send().await.unwrap().text().await.unwrap();
+        let line = text.lines().nth(1).unwrap_or_else(|| panic!("{text}"));
+        let system = &f[&p].1;
+        let rest = line.split_once(&format!(",{system},")).unwrap_or_else(|| panic!("{line}")).1;
+        assert!(!rest.starts_with(','), "the output is in the file: {line}");
+        assert!(line.contains(",Meine eigene Übersetzung.,link:SCRATCH,"), "{line}");
+        let hter = 100.0 - score;
+        assert!(hter > 0.0, "a translation from scratch differs from the output: {score}");
     }
 }
 
