@@ -18,7 +18,7 @@ use app::analysis::formats;
 use app::analysis::manifest::{self, ManifestInput};
 use app::analysis::{AnalysisResult, AnalysisSettings, BootstrapSettings, ExclusionPolicy, JudgmentSet, QcTest, analyse};
 use assay_core::protocol::pairwise;
-use assay_core::protocol::postedit;
+use assay_core::metrics::postedit;
 use serde_json::{Value, json};
 
 use crate::config::Config;

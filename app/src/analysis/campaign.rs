@@ -61,17 +61,17 @@ pub struct CampaignAnalysis {
     pub postedit: Option<PostEditAnalysis>,
 }
 
-/// A post-editing campaign analysed (`assay_core::protocol::postedit::campaign`).
+/// A post-editing campaign analysed (`assay_core::metrics::postedit::campaign`).
 #[derive(Clone, Debug)]
 pub struct PostEditAnalysis {
     /// Every answered item, quality-control copies included, in id order.
-    pub answers: Vec<assay_core::protocol::postedit::campaign::StoredPostEdit>,
+    pub answers: Vec<assay_core::metrics::postedit::campaign::StoredPostEdit>,
     /// The test set's segments in order (the lines of the reference files).
     pub segments: Vec<String>,
     /// Workers quality control leaves out.
     pub left_out: std::collections::BTreeSet<String>,
     /// HTER per system (`Err`: why there is none).
-    pub report: Result<assay_core::protocol::postedit::campaign::CampaignPostEdits, assay_core::protocol::postedit::campaign::PostEditError>,
+    pub report: Result<assay_core::metrics::postedit::campaign::CampaignPostEdits, assay_core::metrics::postedit::campaign::PostEditError>,
 }
 
 /// An ESA campaign analysed as WMT 2024 analyses its ESA data (`analysis::esa`), on the
@@ -416,7 +416,7 @@ impl CampaignAnalysis {
         // Post-editing: HTER per system and per post-edit, the post-edits as a judgment file
         // `assay analyze --input` reads, and each system's post-edits as a reference file.
         if let Some(p) = &self.postedit {
-            use assay_core::protocol::postedit::{campaign::references, files};
+            use assay_core::metrics::postedit::{campaign::references, files};
             let pair = assay_core::analysis::esa::file_pair(&format!("{}-{}", self.info.source_lang, self.info.target_lang));
             if let Ok(report) = &p.report {
                 let name = files::hter_file_name(&pair);
@@ -789,7 +789,7 @@ async fn compute(db: &Db, loaded: LoadedCampaign, settings: &AnalysisSettings) -
         let postedit = post_edits.map(|(answers, segments)| {
             let left_out: std::collections::BTreeSet<String> =
                 result.workers.iter().filter(|w| result.settings.exclusion.excludes(w)).map(|w| set.workers.name(w.worker).to_string()).collect();
-            let report = assay_core::protocol::postedit::campaign::analyse(&pair, &answers, &left_out, &hter);
+            let report = assay_core::metrics::postedit::campaign::analyse(&pair, &answers, &left_out, &hter);
             PostEditAnalysis { answers, segments, left_out, report }
         });
         let agreement = agreement(&set, &result, all_workers);

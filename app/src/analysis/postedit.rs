@@ -1,5 +1,5 @@
 //! A post-editing campaign's answers read for its analysis beside the pipeline
-//! (`assay_core::protocol::postedit::campaign`): each answered item's worker, type, segment,
+//! (`assay_core::metrics::postedit::campaign`): each answered item's worker, type, segment,
 //! system, the text shown and the stored post-edit; and the campaign's test set's segments in
 //! order (the lines of the reference files). One query each, the same on both engines.
 
@@ -7,7 +7,7 @@ use crate::db::Db;
 use crate::error::{AppError, AppResult, StorageContext};
 use crate::model::ItemType;
 use assay_core::protocol::Detail;
-use assay_core::protocol::postedit::campaign::StoredPostEdit;
+use assay_core::metrics::postedit::campaign::StoredPostEdit;
 
 crate::rows::row! {
     /// One answered post-editing item.

@@ -986,6 +986,8 @@ fn validate_on(a: &Rules, item: Option<&ItemView>, answer: &Answer) -> Result<pr
     }
     let text = item.map_or("", |v| v.hidden_output.as_deref().unwrap_or(&v.candidate));
     let mut stored = protocol::validate_on(task, text, &given, &a.answers).map_err(|e| WorkError::Invalid(Message::plain(e.problem)))?;
+    // A post-edit: its score from the text shown ("no change needed" stores that text).
+    assay_core::metrics::postedit::settle(text, &mut stored);
     // MQM: the campaign's categories, severities and cap; the score is −Σ weights.
     if let Some(m) = &a.mqm {
         m.apply(text, &mut stored).map_err(|e| WorkError::Invalid(Message::plain(format!("{}.", upper_first(&e.to_string())))))?;

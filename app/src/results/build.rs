@@ -309,7 +309,7 @@ pub fn postedit_view(p: &crate::analysis::campaign::PostEditAnalysis, pair: &str
             note: Some(format!("No HTER: {why}.")),
             post_edits_kept: 0,
             post_edits_left_out: 0,
-            workers: assay_core::protocol::postedit::campaign::copy_checks(&p.answers, &p.left_out, &assay_core::metrics::hter::HterSettings::default()),
+            workers: assay_core::metrics::postedit::campaign::copy_checks(&p.answers, &p.left_out, &assay_core::metrics::hter::HterSettings::default()),
         },
     }
 }

@@ -421,9 +421,7 @@ pub fn validate(task: TaskKind, answer: &Answer, rules: &AnswerRules) -> Result<
 /// shown (for a protocol that marks spans; every span of any other protocol's answer is
 /// refused by its own validation).
 pub fn validate_on(task: TaskKind, text: &str, answer: &Answer, rules: &AnswerRules) -> Result<Answer, InvalidAnswer> {
-    let mut stored = validate(task, answer, rules)?;
-    // A post-edit's score comes from the text shown (`postedit::settle`).
-    postedit::settle(text, &mut stored);
+    let stored = validate(task, answer, rules)?;
     if let Some(scheme) = for_task(task).span_scheme() {
         spans::validate_spans(text, &stored.detail.spans, scheme)
             .map_err(|(i, e)| InvalidAnswer::new("detail", format!("Error span {}: {e}.", i + 1)))?;

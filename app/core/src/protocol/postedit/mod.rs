@@ -12,25 +12,25 @@
 //!   exports write one segment a line), holds no other control character and at most
 //!   [`MAX_CHARS`] characters;
 //! - it is not blank, unless "no change needed" was pressed: the stored text is then the text
-//!   shown, whatever was sent ([`settle`], on the server, which knows what was shown);
+//!   shown, whatever was sent (`metrics::postedit::settle`, on the server, which knows what was
+//!   shown);
 //! - the times, when sent, are at most a day.
 //!
 //! The score stored with the answer (`judgments.score`, what the quality gate and the numeric
-//! pipeline read) is computed by the server from the text shown and the post-edit ([`settle`]):
+//! pipeline read) is computed by the server from the text shown and the post-edit (`settle`):
 //! `100 − min(HTER, 100)`, the share of the output left as it was; HTER is sacrebleu's TER of
 //! the output against its post-edit ([`crate::metrics::hter`]). A degraded copy (a bad
 //! reference) must be edited more than its original: its score lower, which is the paired test
 //! every score protocol's workers pass ([`WorkerTest::ScorePairs`](super::WorkerTest)).
 //!
-//! With the `engine` feature: a campaign's HTER per segment and per system with bootstrap
-//! intervals and rank ranges ([`campaign`]), and the files ([`files`]: the judgment CSV
-//! `assay analyze --input` reads and writes, `postedit-<pair>.csv`, the post-edits as a text
-//! file per system).
+//! What needs TER lives beside it in `metrics::postedit` (TER is `metrics`', and `metrics`
+//! reads `analysis`, which reads `import`, which reads this folder: a protocol importing
+//! `metrics` would close a circle): the score of an answer (`metrics::postedit::settle`,
+//! called by the annotation server after [`super::validate_on`]), a campaign's HTER per segment
+//! and per system with bootstrap intervals and rank ranges (`metrics::postedit::campaign`), and
+//! the files (`metrics::postedit::files`: the judgment CSV `assay analyze --input` reads and
+//! writes, `postedit-<pair>.csv`, the post-edits as a text file per system).
 
-#[cfg(feature = "engine")]
-pub mod campaign;
-#[cfg(feature = "engine")]
-pub mod files;
 mod settings;
 pub use settings::PostEditSettings;
 
@@ -83,25 +83,6 @@ pub fn normalise(text: &str) -> Result<String, u32> {
         }
     }
     Ok(out.trim().to_string())
-}
-
-/// The score of a post-edit of `shown`: 100 − min(HTER, 100), HTER as sacrebleu's TER with
-/// the post-edit as the reference (default options: lowercased, tercom's tokenization).
-pub fn score_of(shown: &str, post_edit: &str) -> f64 {
-    let h = crate::metrics::hter::segment_hter(shown, post_edit, &crate::metrics::ter::TerConfig::default()).hter;
-    100.0 - h.min(100.0)
-}
-
-/// The server's part, with the text shown: "no change needed" stores the text shown, and the
-/// score is [`score_of`] the text shown and the post-edit. Answers without a post-edit are left
-/// as they are.
-pub fn settle(shown: &str, answer: &mut Answer) {
-    if let Some(pe) = answer.detail.post_edit.as_mut() {
-        if pe.unchanged {
-            pe.text = normalise(shown).unwrap_or_else(|_| shown.trim().to_string());
-        }
-        answer.score = Some(score_of(shown, &pe.text));
-    }
 }
 
 impl Protocol for PostEditing {

@@ -1,6 +1,15 @@
 use super::*;
 use crate::model::TaskKind;
-use crate::protocol::{AnswerRules, for_task, validate, validate_on};
+use crate::protocol::{AnswerRules, for_task, validate};
+
+/// What the annotation server stores: the protocol's validation, then the score from the text
+/// shown (`metrics::postedit::settle`).
+#[cfg(feature = "engine")]
+fn validate_on(task: TaskKind, shown: &str, answer: &Answer, rules: &AnswerRules) -> Result<Answer, crate::protocol::InvalidAnswer> {
+    let mut stored = crate::protocol::validate_on(task, shown, answer, rules)?;
+    crate::metrics::postedit::settle(shown, &mut stored);
+    Ok(stored)
+}
 
 fn pe(text: &str) -> Answer {
     Answer { detail: Detail { post_edit: Some(PostEdit { text: text.into(), ..PostEdit::default() }), ..Detail::default() }, ..Answer::default() }
@@ -19,6 +28,7 @@ fn registered_under_its_name() {
     assert!(for_task(TaskKind::PostEdit).quality_control().contains(&ItemType::BadRef));
 }
 
+#[cfg(feature = "engine")]
 #[test]
 fn a_post_edit_is_stored_on_one_line_with_its_score_from_the_text_shown() {
     let shown = "the cat sat on mat";
@@ -33,6 +43,7 @@ fn a_post_edit_is_stored_on_one_line_with_its_score_from_the_text_shown() {
     assert_eq!(validate_on(TaskKind::PostEdit, "a b c d e f g h", &pe("x"), &rules()).unwrap().score, Some(0.0));
 }
 
+#[cfg(feature = "engine")]
 #[test]
 fn no_change_needed_stores_the_text_shown() {
     let mut a = pe("");
@@ -95,8 +106,8 @@ fn settings_are_flattened_with_defaults() {
 
 #[cfg(feature = "engine")]
 mod engine {
-    use super::super::campaign::{StoredPostEdit, analyse, references};
-    use super::super::files::{hter_file_name, read_judgment_csv, write_hter_csv, write_judgment_csv};
+    use crate::metrics::postedit::campaign::{StoredPostEdit, analyse, references};
+    use crate::metrics::postedit::files::{hter_file_name, read_judgment_csv, write_hter_csv, write_judgment_csv};
     use crate::metrics::hter::HterSettings;
     use crate::model::ItemType;
     use std::collections::BTreeSet;

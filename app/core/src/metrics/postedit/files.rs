@@ -146,7 +146,7 @@ pub fn read_judgment_csv(input: impl Read) -> Result<Vec<PostEditData>, PostEdit
         }
         let text = |c: usize| -> Result<String, PostEditFileError> {
             let t = unguard(&record[c]);
-            super::normalise(t).map_err(|code| err(line, format!("{} holds a control character (U+{code:04X})", JUDGMENT_COLUMNS[[segment, system, output, post_edit, worker].iter().position(|&x| x == c).unwrap_or(0)])))
+            crate::protocol::postedit::normalise(t).map_err(|code| err(line, format!("{} holds a control character (U+{code:04X})", JUDGMENT_COLUMNS[[segment, system, output, post_edit, worker].iter().position(|&x| x == c).unwrap_or(0)])))
         };
         let (out_text, pe_text) = (text(output)?, text(post_edit)?);
         let edit_ms = match ms_column.map(|c| record[c].trim()) {
