@@ -129,12 +129,12 @@ pub struct ResultsView {
 pub struct PostEditView {
     pub lang_pair: String,
     /// Lowest HTER first.
-    pub rows: Vec<assay_core::metrics::postedit::campaign::SystemRow>,
+    pub rows: Vec<assay_core::protocol::postedit::SystemRow>,
     /// Why there is no table (in words), when there is none.
     pub note: Option<String>,
     pub post_edits_kept: usize,
     pub post_edits_left_out: usize,
-    pub workers: Vec<assay_core::metrics::postedit::campaign::CopyCheck>,
+    pub workers: Vec<assay_core::protocol::postedit::CopyCheck>,
 }
 
 /// A pairwise-preference campaign's results: Bradley–Terry ratings (Elo scale, mean 1000) of

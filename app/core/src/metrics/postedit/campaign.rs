@@ -19,6 +19,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::metrics::hter::{HterError, HterSettings, PostEdit as HterPostEdit, SegmentHter, hter_by_system, segment_hter};
 use crate::model::ItemType;
+pub use crate::protocol::postedit::{CopyCheck, SystemRow};
 
 /// One stored post-edit, as the loader (or a file) gives it.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -42,39 +43,6 @@ pub struct SegmentRow {
     pub system: String,
     pub worker: String,
     pub hter: SegmentHter,
-}
-
-/// One system's line of the table.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct SystemRow {
-    pub system: String,
-    /// Corpus-level HTER (edits per 100 post-edit words).
-    pub hter: f64,
-    pub ci_low: Option<f64>,
-    pub ci_high: Option<f64>,
-    pub rank_low: usize,
-    pub rank_high: usize,
-    pub edits: u64,
-    pub words: usize,
-    pub mean_segment_hter: f64,
-    pub segments: usize,
-    pub post_edits: usize,
-    /// Median editing time of its post-edits that carry one, ms.
-    pub median_edit_ms: Option<u64>,
-}
-
-/// One worker's degraded copies against their originals (same segment and system, same
-/// worker): how many copies were edited more than the original.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct CopyCheck {
-    pub worker: String,
-    /// Copies whose original the worker also post-edited.
-    pub pairs: usize,
-    pub edited_more: usize,
-    pub edited_less: usize,
-    /// Mean of HTER(copy) − HTER(original); `None` without pairs.
-    pub mean_difference: Option<f64>,
-    pub kept: bool,
 }
 
 /// A post-editing campaign (or file) analysed.

@@ -68,6 +68,43 @@ pub struct PostEdit {
 
 pub struct PostEditing;
 
+// The lines of a campaign's HTER table (computed by `metrics::postedit::campaign`), here
+// because the results page, in the browser too, shows them.
+
+/// One system's line of the table.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct SystemRow {
+    pub system: String,
+    /// Corpus-level HTER (edits per 100 post-edit words).
+    pub hter: f64,
+    pub ci_low: Option<f64>,
+    pub ci_high: Option<f64>,
+    pub rank_low: usize,
+    pub rank_high: usize,
+    pub edits: u64,
+    pub words: usize,
+    pub mean_segment_hter: f64,
+    pub segments: usize,
+    pub post_edits: usize,
+    /// Median editing time of its post-edits that carry one, ms.
+    pub median_edit_ms: Option<u64>,
+}
+
+/// One worker's degraded copies against their originals (same segment and system, same
+/// worker): how many copies were edited more than the original.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct CopyCheck {
+    pub worker: String,
+    /// Copies whose original the worker also post-edited.
+    pub pairs: usize,
+    pub edited_more: usize,
+    pub edited_less: usize,
+    /// Mean of HTER(copy) − HTER(original); `None` without pairs.
+    pub mean_difference: Option<f64>,
+    pub kept: bool,
+}
+
+
 /// The share of the output left as it was: 100 − min(HTER, 100).
 const QUESTIONS: &[Question] = &[Question { analysis_task: None, read: |a| a.score, scale: Scale::Continuous, range: RawRange::Percent }];
 
