@@ -18,6 +18,7 @@ use app::analysis::formats;
 use app::analysis::manifest::{self, ManifestInput};
 use app::analysis::{AnalysisResult, AnalysisSettings, BootstrapSettings, ExclusionPolicy, JudgmentSet, QcTest, analyse};
 use assay_core::protocol::pairwise;
+use assay_core::metrics::postedit;
 use serde_json::{Value, json};
 
 use crate::config::Config;
@@ -45,6 +46,8 @@ pub enum InputFormat {
     MqmTsv,
     /// Pairwise preference judgments, CSV (`segment,system_a,system_b,winner,worker`, optional `pair`).
     PairwiseCsv,
+    /// Post-edit judgments, CSV (`segment,system,output,post_edit,worker`, optional `edit_ms`, `pair`).
+    PostEditCsv,
 }
 
 #[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
@@ -461,6 +464,7 @@ impl InputFormat {
             InputFormat::EsaJsonl => "esa-jsonl",
             InputFormat::MqmTsv => "mqm-tsv",
             InputFormat::PairwiseCsv => "pairwise-csv",
+            InputFormat::PostEditCsv => "postedit-csv",
         }
     }
 }
@@ -513,6 +517,9 @@ pub fn detect_format(path: &Path) -> CliResult<InputFormat> {
     if formats::csv_first_record(head).is_some_and(|r| pairwise::files::is_judgment_header(&r)) {
         return Ok(InputFormat::PairwiseCsv);
     }
+    if formats::csv_first_record(head).is_some_and(|r| postedit::files::is_judgment_header(&r)) {
+        return Ok(InputFormat::PostEditCsv);
+    }
     if line.starts_with("judgment_id,") {
         return Ok(InputFormat::AssayCsv);
     }
@@ -536,7 +543,7 @@ pub fn detect_format(path: &Path) -> CliResult<InputFormat> {
         "line 1: neither a Graham/MTurk header (HITId WorkerId Input.src Input.trg Input.item hit sys_id \
          rid type sid score time) nor an Appraise CSV row (9 comma-separated fields) nor an ESA CSV row (12 fields) or WMT 2024 ESA JSONL \
          nor an MQM TSV (system<TAB>doc… header, or 9–10 tab-separated fields ending in a severity) \
-         nor a pairwise preference CSV (segment,system_a,system_b,winner,worker) nor an Assay judgments.csv/.jsonl; name the format with --format",
+         nor a pairwise preference CSV (segment,system_a,system_b,winner,worker) nor a post-edit CSV (segment,system,output,post_edit,worker) nor an Assay judgments.csv/.jsonl; name the format with --format",
     ))
 }
 
@@ -718,6 +725,9 @@ pub async fn analyze(config: &Config, args: AnalyzeArgs) -> CliResult<()> {
         if format == InputFormat::PairwiseCsv {
             return analyze_pairwise(path, &args, start);
         }
+        if format == InputFormat::PostEditCsv {
+            return analyze_postedit(path, &args, start);
+        }
     }
     let (analysed, source, from_db) = match (&args.input, args.campaign) {
         (Some(path), _) => {
@@ -831,6 +841,50 @@ fn analyze_pairwise(path: &Path, args: &AnalyzeArgs, start: Instant) -> CliResul
         Ok(())
     })?;
     eprintln!("assay: {} language pair(s) rated in {:.2} s; results in {}", reports.len(), start.elapsed().as_secs_f64(), args.out.display());
+    Ok(())
+}
+
+/// `assay analyze --input` on a post-edit judgment CSV: HTER per system (sacrebleu's TER of
+/// each output against its post-edit, corpus-level) with bootstrap intervals (`--bootstrap`
+/// resamples of segments, 0: none, `--seed`) and rank ranges, per language pair:
+/// `postedit-<pair>.csv`, `postedit-<pair>-segments.csv`, the judgments again as
+/// `postedit-<pair>-judgments.csv`, each system's post-edits as `postedits-<pair>-<system>.txt`
+/// (one line per segment, in the file's order of segments) and `postedit.json`; written whole or
+/// not at all.
+fn analyze_postedit(path: &Path, args: &AnalyzeArgs, start: Instant) -> CliResult<()> {
+    use assay_core::metrics::hter::HterSettings;
+    use postedit::{campaign, files};
+    eprintln!("assay: reading {} (post-edits)", path.display());
+    let file = File::open(path).map_err(CliError::open(path))?;
+    let pairs = files::read_judgment_csv(std::io::BufReader::new(file)).map_err(|e| CliError::input(path, e))?;
+    let settings = HterSettings { samples: args.settings.bootstrap, seed: args.settings.seed, ..HterSettings::default() };
+    let none = std::collections::BTreeSet::new();
+    let mut reports = Vec::new();
+    for d in &pairs {
+        eprintln!("assay: {}: {} post-edits, {} segments", d.pair, d.post_edits.len(), d.segments.len());
+        let report = campaign::analyse(&d.pair, &d.post_edits, &none, &settings).map_err(|e| CliError::input(path, format!("{}: {e}", d.pair)))?;
+        reports.push((d, report));
+    }
+    write_whole(&args.out, |dir| {
+        let mut sink = DirSink { dir, written: Some(&log_written) };
+        for (d, r) in &reports {
+            sink.file(&files::hter_file_name(&d.pair), &mut |w| files::write_hter_csv(w, r))?;
+            sink.file(&files::segments_file_name(&d.pair), &mut |w| files::write_segments_csv(w, r))?;
+            sink.file(&format!("postedit-{}-judgments.csv", d.pair), &mut |w| files::write_judgment_csv(w, &d.pair, &d.post_edits))?;
+            for (system, lines) in campaign::references(&d.post_edits, &none, &d.segments) {
+                sink.file(&files::references_file_name(&d.pair, system), &mut |w| files::write_references(w, &lines))?;
+            }
+        }
+        let json = serde_json::json!({
+            "source": {"kind": "file", "path": path.display().to_string(), "format": InputFormat::PostEditCsv.as_str()},
+            "seconds": start.elapsed().as_secs_f64(),
+            "ter_signature": assay_core::metrics::ter::TerConfig::default().signature(1),
+            "pairs": reports.iter().map(|(_, r)| r).collect::<Vec<_>>(),
+        });
+        sink.file("postedit.json", &mut |w| serde_json::to_writer_pretty(w, &json).map_err(std::io::Error::other))?;
+        Ok(())
+    })?;
+    eprintln!("assay: {} language pair(s) post-edited, HTER in {:.2} s; results in {}", reports.len(), start.elapsed().as_secs_f64(), args.out.display());
     Ok(())
 }
 

@@ -26,7 +26,8 @@ mod tests {
             let d = t.designer();
             let sizes = [d.items_per_hit && !d.permutations, d.documents, d.ranking, d.permutations, d.pairs].iter().filter(|x| **x).count();
             assert_eq!(sizes, 1, "{t:?}");
-            assert_eq!(d.item_checks, matches!(t, TaskKind::DaAdequacy | TaskKind::DaFluency | TaskKind::DaSourceBased), "{t:?}");
+            // Post-editing's HITs are single items with direct assessment's checks.
+            assert_eq!(d.item_checks, matches!(t, TaskKind::DaAdequacy | TaskKind::DaFluency | TaskKind::DaSourceBased | TaskKind::PostEdit), "{t:?}");
             assert_eq!(d.documents, t.marks_spans(), "{t:?}");
             assert_eq!(d.statement, !d.two_questions, "{t:?}");
             assert!(!d.reference_help.is_empty());

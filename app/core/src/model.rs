@@ -80,11 +80,14 @@ pub enum TaskKind {
     /// Pairwise preference: two outputs of one source side by side, the better one picked or
     /// "about the same"; Bradley–Terry ratings.
     Pairwise,
+    /// Post-editing: the output corrected in an editable field (or translated from scratch);
+    /// HTER per segment and system.
+    PostEdit,
 }
 
 impl TaskKind {
     /// Every task, in the designer's order.
-    pub const ALL: [TaskKind; 8] = [
+    pub const ALL: [TaskKind; 9] = [
         TaskKind::DaAdequacy,
         TaskKind::DaFluency,
         TaskKind::DaSourceBased,
@@ -93,6 +96,7 @@ impl TaskKind {
         TaskKind::Esa,
         TaskKind::Mqm,
         TaskKind::Pairwise,
+        TaskKind::PostEdit,
     ];
 
     /// A task of documents whose answers mark error spans (ESA, MQM): HITs of whole documents,
@@ -100,7 +104,7 @@ impl TaskKind {
     pub fn marks_spans(self) -> bool {
         match self {
             TaskKind::Esa | TaskKind::Mqm => true,
-            TaskKind::DaAdequacy | TaskKind::DaFluency | TaskKind::DaSourceBased | TaskKind::WordOrder | TaskKind::Ranking | TaskKind::Pairwise => false,
+            TaskKind::DaAdequacy | TaskKind::DaFluency | TaskKind::DaSourceBased | TaskKind::WordOrder | TaskKind::Ranking | TaskKind::Pairwise | TaskKind::PostEdit => false,
         }
     }
 

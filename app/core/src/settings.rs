@@ -149,6 +149,9 @@ pub struct CampaignSettings {
     /// Pairwise preference (`pair_*`): whether the reference is shown.
     #[serde(flatten)]
     pub pairwise: PairwiseSettings,
+    /// Post-editing (`pe_*`): from scratch, whether the reference is shown.
+    #[serde(flatten)]
+    pub postedit: crate::protocol::postedit::PostEditSettings,
     /// MQM: the error categories, their weights, the most errors per segment, and whether
     /// Critical may be marked (nested under `mqm`, as it always was).
     pub mqm: crate::protocol::mqm::MqmSettings,
@@ -236,6 +239,7 @@ impl Default for CampaignSettings {
             ranking: RankingSettings::default(),
             documents: DocumentSettings::default(),
             pairwise: PairwiseSettings::default(),
+            postedit: crate::protocol::postedit::PostEditSettings::default(),
             mqm: crate::protocol::mqm::MqmSettings::default(),
             wording: Wording::default(),
             thin_evidence: ThinEvidence::Keep,
@@ -333,7 +337,10 @@ impl CampaignSettings {
         match crate::protocol::for_task(task).hit_plan() {
             HitPlan::Blocks => self.ranking.show_reference,
             HitPlan::Pairs => self.pairwise.show_reference_or(self.ranking.show_reference),
-            HitPlan::Items | HitPlan::WordOrderPairs | HitPlan::Documents => false,
+            // Single items: only a design that asks for it in post-editing's key (no other
+            // protocol's designer writes it).
+            HitPlan::Items => self.postedit.show_reference,
+            HitPlan::WordOrderPairs | HitPlan::Documents => false,
         }
     }
 
@@ -869,6 +876,9 @@ mod per_protocol_tests {
         let mut expected: std::collections::BTreeSet<&str> = KEYS_BEFORE.into_iter().collect();
         expected.insert("pair_show_reference");
         expected.insert("adaptive");
+        // Post-editing's own keys (false when not given).
+        expected.insert("pe_from_scratch");
+        expected.insert("pe_show_reference");
         assert_eq!(keys, expected);
         assert_eq!((v["rank_outputs"].as_u64(), v["woj_scale"].as_str(), v["document_context"].as_str()), (Some(4), Some("sliders"), Some("whole")));
         assert_eq!((v["hit_words"].as_u64(), &v["pair_show_reference"]), (Some(700), &serde_json::Value::Null));

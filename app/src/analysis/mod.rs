@@ -7,4 +7,5 @@ pub use assay_core::analysis::*;
 pub mod campaign;
 pub mod db;
 pub mod pairwise;
+pub mod postedit;
 mod sqlite_rows;

@@ -160,6 +160,25 @@ pub async fn submit_spans(
     work::submit(&state.db, &cache, &state.secret, caller(), &assignment, &answer).await.map_err(refuse)
 }
 
+/// Stores the answer to the current item of a post-editing task: the corrected text (or "no
+/// change needed"), with the times the screen measured. The server computes the edit rate
+/// from the text it showed. Returns the next step, as [`submit_judgment`] does.
+#[server(endpoint = "submit_post_edit", input = server_fn::codec::Json)]
+pub async fn submit_post_edit(
+    assignment: String,
+    position: i64,
+    post_edit: assay_core::protocol::postedit::PostEdit,
+    time_on_screen_ms: i64,
+    key: String,
+    #[server(default)] active_ms: Option<i64>,
+) -> Result<Step, ServerFnError> {
+    let state = web::app_state()?;
+    let detail = assay_core::protocol::Detail { post_edit: Some(post_edit), ..Default::default() };
+    let answer = work::Answer { position, score: None, score2: None, skipped: false, time_on_screen_ms, active_ms, idempotency_key: key, detail };
+    let cache = cache()?;
+    work::submit(&state.db, &cache, &state.secret, caller(), &assignment, &answer).await.map_err(refuse)
+}
+
 /// One translation's rank on a ranking screen (declared with the shared types: the screens send it).
 pub use super::RankAnswer;
 

@@ -241,6 +241,10 @@ pub struct ItemView {
     /// own (it turns the side clicked into the output preferred); never sent to a browser.
     #[serde(skip)]
     pub pair_left: Option<assay_core::protocol::pairwise::Side>,
+    /// Post-editing from scratch: the output, which the screen does not show (`candidate` is
+    /// then empty). The server's own: the edit rate is computed against it; never sent.
+    #[serde(skip)]
+    pub hidden_output: Option<String>,
 }
 
 /// The document around a segment (ESA), as the HIT shows it: the same for an original and its

@@ -5,7 +5,7 @@
 //! Every item is drawn by the same code with the same elements and classes; only the texts
 //! differ. Moving on is one request: the answer goes up and the next item comes back.
 
-use super::api::{RankAnswer, load_work, my_assignments, practice_answer, practice_ranks, practice_spans, start_work, submit_judgment, submit_screen, submit_spans};
+use super::api::{RankAnswer, load_work, my_assignments, practice_answer, practice_ranks, practice_spans, start_work, submit_judgment, submit_post_edit, submit_screen, submit_spans};
 use super::screens::spans::EsaAnswer;
 use super::screens::widgets::{EarlyValue, focus_slider, item_texts, labelled_text};
 use super::screens::{AnswerValues, ScreenFamily, Shown, Submits, screen_body};
@@ -324,6 +324,19 @@ fn work<S: ScreenFamily>(state: WorkState) -> impl IntoView {
         });
     });
 
+    let submit_pe = Callback::new(move |answer: assay_core::protocol::postedit::PostEdit| {
+        if busy.get_untracked() {
+            return;
+        }
+        let Some(position) = current_position() else { return };
+        busy.set(true);
+        let (id, elapsed, k, active) = stamp();
+        leptos::task::spawn_local(async move {
+            let reply = submit_post_edit(id, position, answer, elapsed, k, Some(active)).await;
+            settle(reply, Ui::of(info).msg(Msg::KeptAnswer).to_string());
+        });
+    });
+
     // A practice answer (DA, word order: scores; ESA, MQM: error spans and ESA's score) and the
     // server's feedback on it.
     let practise = move |answer: PracticeSent| {
@@ -454,7 +467,7 @@ fn work<S: ScreenFamily>(state: WorkState) -> impl IntoView {
                     EitherOf6::A(view! { <Finished code=done.code return_url=done.return_url ui/> })
                 } else if let Some(item) = s.item.clone().filter(|_| now_started) {
                     let together = s.together.clone();
-                    EitherOf6::B(item_screen::<S>(info, item, together, s.answered, busy, submit, submit_ranks, submit_esa))
+                    EitherOf6::B(item_screen::<S>(info, item, together, s.answered, busy, submit, submit_ranks, submit_esa, submit_pe))
                 } else if let Some(item) = s.item.clone() {
                     // The first item, sent ahead: behind the instructions until Start.
                     let together = s.together.clone();
@@ -464,13 +477,13 @@ fn work<S: ScreenFamily>(state: WorkState) -> impl IntoView {
                             <StartPage info practice=practice.get_untracked() busy start/>
                         </div>
                         <div id="ahead-item" data-assignment=assignment hidden=move || !started.get()>
-                            {item_screen::<S>(info, item, together, s.answered, busy, submit, submit_ranks, submit_esa)}
+                            {item_screen::<S>(info, item, together, s.answered, busy, submit, submit_ranks, submit_esa, submit_pe)}
                         </div>
                     })
                 } else if let Some((item, fb)) = feedback.get() {
                     EitherOf6::C(view! { <PracticeFeedbackScreen info item feedback=fb busy start/> })
                 } else if let Some((p, item)) = practice.get().filter(|_| practising.get()).and_then(|p| p.item.clone().map(|i| (p, i))) {
-                    let submits = Submits { values: submit_practice, ranks: submit_practice_ranks, spans: submit_practice_spans };
+                    let submits = Submits { values: submit_practice, ranks: submit_practice_ranks, spans: submit_practice_spans, post_edits: Callback::new(|_| ()) };
                     EitherOf6::D(practice_screen::<S>(info, p, item, busy, submits))
                 } else {
                     EitherOf6::E(view! { <StartPage info practice=practice.get() busy start/> })
@@ -639,6 +652,7 @@ fn item_screen<S: ScreenFamily>(
     submit: Callback<AnswerValues>,
     submit_ranks: Callback<Vec<RankAnswer>>,
     submit_esa: Callback<EsaAnswer>,
+    submit_pe: Callback<assay_core::protocol::postedit::PostEdit>,
 ) -> impl IntoView {
     let i = info.get_value();
     let ui = Ui::of(info);
@@ -651,7 +665,7 @@ fn item_screen<S: ScreenFamily>(
     };
     let lang = i.screen.wording_lang.clone();
     let dir = i.screen.wording_dir.clone();
-    let body = screen_body::<S>(info, item, Shown::Item { together }, busy, Submits { values: submit, ranks: submit_ranks, spans: submit_esa });
+    let body = screen_body::<S>(info, item, Shown::Item { together }, busy, Submits { values: submit, ranks: submit_ranks, spans: submit_esa, post_edits: submit_pe });
     view! {
         <div class="card item-screen" lang=lang dir=dir>
             <p class="progress" id="progress" aria-live="polite" lang=ui.tag() dir=ui.dir()>{progress}</p>
@@ -799,6 +813,7 @@ mod tests {
             prefilled,
             right: (task == TaskKind::Pairwise).then(|| "Jjq wwp kkv".into()),
             pair_left: (task == TaskKind::Pairwise).then_some(assay_core::protocol::pairwise::Side::B),
+            hidden_output: None,
         }
     }
 
@@ -855,7 +870,7 @@ mod tests {
             };
             let mut out = vec![
                 ("start", view! { <StartPage info practice=Some(practice.clone()) busy start=|_| {}/> }.to_html()),
-                ("item", item_screen::<AllScreens>(info, item.clone(), s.step.together.clone(), 3, busy, submit, ranks, spans).to_html()),
+                ("item", item_screen::<AllScreens>(info, item.clone(), s.step.together.clone(), 3, busy, submit, ranks, spans, Callback::new(|_| {})).to_html()),
                 ("feedback", view! { <PracticeFeedbackScreen info item=item.clone() feedback=feedback(false) busy start=|_| {}/> }.to_html()),
                 ("feedback passed", view! { <PracticeFeedbackScreen info item=item.clone() feedback=feedback(true) busy start=|_| {}/> }.to_html()),
                 ("finished", view! { <Finished code=Some("C0DE".into()) return_url=Some("https://example.org".into()) ui=Ui::of(info)/> }.to_html()),
@@ -865,7 +880,7 @@ mod tests {
             // Every protocol has practice (pairwise preference and ranking since issue 37 item 6
             // and issue 38 row 15).
             assert!(assay_core::protocol::for_task(task).practice().is_some(), "{task:?}");
-            out.push(("practice", practice_screen::<AllScreens>(info, practice.clone(), item.clone(), busy, Submits { values: submit, ranks, spans }).to_html()));
+            out.push(("practice", practice_screen::<AllScreens>(info, practice.clone(), item.clone(), busy, Submits { values: submit, ranks, spans, post_edits: Callback::new(|_| ()) }).to_html()));
             let _ = Completion { code: None, return_url: None };
             out
         })

@@ -310,8 +310,11 @@ async fn hit_items(db: &Db, a: &Loaded) -> Result<Vec<(i64, ItemView)>, WorkErro
     .await?;
     let task = a.task;
     let protocol = protocol::for_task(task);
-    // Ranking may show the reference beside the source, as the campaign chooses.
-    let show_reference = matches!(protocol.hit_plan(), protocol::HitPlan::Blocks | protocol::HitPlan::Pairs) && super::screen_settings(&a.settings, task, &a.target_lang, "").show_reference;
+    // Ranking, pairwise preference and post-editing may show the reference beside the source,
+    // as the campaign chooses (`CampaignSettings::shows_reference`).
+    let show_reference = super::screen_settings(&a.settings, task, &a.target_lang, "").show_reference;
+    // Post-editing from scratch: the field starts empty and the output stays on the server.
+    let from_scratch = assay_core::settings::CampaignSettings::read(&a.settings, task, "", "").postedit.from_scratch && protocol.layout() == protocol::Layout::Single && protocol.beside() == protocol::Beside::Source;
     let units: Vec<Option<i64>> = rows.iter().map(|r| r.unit).collect();
     let mut items: Vec<(i64, ItemView)> = rows
         .into_iter()
@@ -333,7 +336,8 @@ async fn hit_items(db: &Db, a: &Loaded) -> Result<Vec<(i64, ItemView)>, WorkErro
                 (Some(b), Some("b")) => (b, Some(row.shown_text), Some(Side::B)),
                 (Some(_), other) => return Err(WorkError::Internal(format!("pair item {} has no side on the left ({other:?})", row.id))),
             };
-            Ok((row.id, ItemView { position: row.position, candidate, context, reference, screen: row.screen, document: None, prefilled, right, pair_left }))
+            let (candidate, hidden_output) = if from_scratch { (String::new(), Some(candidate)) } else { (candidate, None) };
+            Ok((row.id, ItemView { position: row.position, candidate, context, reference, screen: row.screen, document: None, prefilled, right, pair_left, hidden_output }))
         })
         .collect::<Result<_, _>>()?;
     if protocol.hit_plan() == protocol::HitPlan::Documents {
@@ -663,6 +667,7 @@ impl PracticeRow {
             prefilled: Vec::new(),
             right: others.first().cloned(),
             pair_left: None,
+            hidden_output: None,
         }
     }
 
@@ -1077,8 +1082,10 @@ fn validate_on(a: &Rules, item: Option<&ItemView>, answer: &Answer) -> Result<pr
     } else if given.detail.preference.is_some() {
         return Err(WorkError::Invalid("This item shows one translation; there is no pair to choose from.".into()));
     }
-    let text = item.map_or("", |v| v.candidate.as_str());
+    let text = item.map_or("", |v| v.hidden_output.as_deref().unwrap_or(&v.candidate));
     let mut stored = protocol::validate_on(task, text, &given, &a.answers).map_err(|e| WorkError::Invalid(Message::plain(e.problem)))?;
+    // A post-edit: its score from the text shown ("no change needed" stores that text).
+    assay_core::metrics::postedit::settle(text, &mut stored);
     // MQM: the campaign's categories, severities and cap; the score is −Σ weights.
     if let Some(m) = &a.mqm {
         m.apply(text, &mut stored).map_err(|e| WorkError::Invalid(Message::plain(format!("{}.", upper_first(&e.to_string())))))?;

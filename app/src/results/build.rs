@@ -181,6 +181,7 @@ pub fn results_view(a: &CampaignAnalysis, options: ResultsOptions) -> ResultsVie
         metric_export_files: Vec::new(),
         ranking: a.ranking.as_ref().map(ranking_view),
         pairwise: a.pairwise.as_ref().map(pairwise_view),
+        postedit: a.postedit.as_ref().map(|p| postedit_view(p, &format!("{}-{}", a.info.source_lang, a.info.target_lang))),
         esa: a.esa.as_ref().map(|e| {
             let mut v = esa_view(e, &format!("{}-{}", a.info.source_lang, a.info.target_lang));
             let scheme = assay_core::protocol::for_task(a.info.task).span_scheme();
@@ -332,6 +333,28 @@ pub fn pairwise_view(p: &assay_core::protocol::pairwise::campaign::CampaignPrefe
         }
     }
     v
+}
+
+/// A post-editing campaign's HTER table.
+pub fn postedit_view(p: &crate::analysis::campaign::PostEditAnalysis, pair: &str) -> super::PostEditView {
+    match &p.report {
+        Ok(r) => super::PostEditView {
+            lang_pair: pair.to_string(),
+            rows: r.systems.clone(),
+            note: None,
+            post_edits_kept: r.post_edits_kept,
+            post_edits_left_out: r.post_edits_left_out,
+            workers: r.workers.clone(),
+        },
+        Err(why) => super::PostEditView {
+            lang_pair: pair.to_string(),
+            rows: Vec::new(),
+            note: Some(format!("No HTER: {why}.")),
+            post_edits_kept: 0,
+            post_edits_left_out: 0,
+            workers: assay_core::metrics::postedit::campaign::copy_checks(&p.answers, &p.left_out, &assay_core::metrics::hter::HterSettings::default()),
+        },
+    }
 }
 
 pub fn ranking_view(a: &crate::analysis::campaign::RankingAnalysis) -> super::RankingView {

@@ -136,6 +136,24 @@ pub struct ResultsView {
     /// tasks.
     #[serde(default)]
     pub pairwise: Option<PairwiseView>,
+    /// A post-editing campaign's HTER per system; `None` for other tasks.
+    #[serde(default)]
+    pub postedit: Option<PostEditView>,
+}
+
+/// A post-editing campaign's results: HTER per system (sacrebleu's TER of the outputs against
+/// their post-edits, corpus-level) with bootstrap intervals and rank ranges, on the post-edits
+/// of the workers quality control keeps; each worker's degraded copies against their originals.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct PostEditView {
+    pub lang_pair: String,
+    /// Lowest HTER first.
+    pub rows: Vec<assay_core::protocol::postedit::SystemRow>,
+    /// Why there is no table (in words), when there is none.
+    pub note: Option<String>,
+    pub post_edits_kept: usize,
+    pub post_edits_left_out: usize,
+    pub workers: Vec<assay_core::protocol::postedit::CopyCheck>,
 }
 
 /// A pairwise-preference campaign's results: Bradley–Terry ratings (Elo scale, mean 1000) of

@@ -172,6 +172,7 @@ fn ResultsBody(r: ResultsView, campaign_id: i64, settings: AnyView) -> impl Into
         {r.ranking.map(|k| view! { <Ranking k/> })}
         {r.esa.map(|e| view! { <Esa e/> })}
         {r.pairwise.map(|p| view! { <Pairwise p/> })}
+        {r.postedit.map(|p| view! { <PostEditResults p/> })}
         {r.groups.into_iter().map(|g| view! { <Group g/> }).collect_view()}
         <crate::campaign::adaptive_pages::AdaptiveResults campaign_id/>
         <Agreement report=r.agreement/>
@@ -550,6 +551,62 @@ fn Pairwise(p: super::PairwiseView) -> impl IntoView {
                     <div class="plot-scroll" inner_html=p.heatmap_svg.clone()></div>
                     <figcaption>"Win rate of the row system against the column system (a tie counts half); grey: never compared."</figcaption>
                 </figure>
+            })}
+        </section>
+    }
+}
+
+/// A post-editing campaign's HTER per system and its workers' degraded copies.
+#[component]
+fn PostEditResults(p: super::PostEditView) -> impl IntoView {
+    let counts = format!(
+        "{} post-edits of system outputs by the workers quality control keeps ({} left out). HTER: sacrebleu's TER of each output against its post-edit \
+         (edits per 100 post-edited words, corpus-level per system; lower means less editing); 95% intervals by bootstrap over segments.",
+        p.post_edits_kept, p.post_edits_left_out
+    );
+    let num = |x: Option<f64>| x.filter(|v| v.is_finite()).map_or("–".to_string(), |v| format!("{v:.1}"));
+    view! {
+        <section class="card" id="postedit-results" aria-labelledby="postedit-heading">
+            <h2 id="postedit-heading">{format!("Post-editing (HTER), {}", p.lang_pair)}</h2>
+            <p class="hint">{counts}</p>
+            {p.note.clone().map(|n| view! { <p class="empty" id="postedit-note">{n}</p> })}
+            {(!p.rows.is_empty()).then(|| view! {
+                <div class="table-scroll" role="region" aria-label="HTER per system" tabindex="0">
+                <table class="data" id="postedit-hter">
+                    <caption>"HTER per system, lowest first. A rank range spans the systems whose intervals overlap."</caption>
+                    <thead><tr>
+                        <th scope="col">"System"</th><th scope="col">"HTER"</th><th scope="col">"95% interval"</th><th scope="col">"Rank range"</th>
+                        <th scope="col">"Edits"</th><th scope="col">"Words"</th><th scope="col">"Segments"</th><th scope="col">"Post-edits"</th><th scope="col">"Median edit time"</th>
+                    </tr></thead>
+                    <tbody>
+                        {p.rows.clone().into_iter().map(|r| view! {
+                            <tr class="postedit-row" data-system=r.system.clone()>
+                                <th scope="row">{r.system.clone()}</th>
+                                <td class="num hter" data-label="HTER">{num(Some(r.hter))}</td>
+                                <td class="num" data-label="95% interval">{if r.ci_low.is_some() { format!("{} – {}", num(r.ci_low), num(r.ci_high)) } else { "–".to_string() }}</td>
+                                <td class="num" data-label="Rank range">{if r.rank_low == r.rank_high { r.rank_low.to_string() } else { format!("{}–{}", r.rank_low, r.rank_high) }}</td>
+                                <td class="num" data-label="Edits">{r.edits}</td><td class="num" data-label="Words">{r.words}</td>
+                                <td class="num" data-label="Segments">{r.segments}</td><td class="num" data-label="Post-edits">{r.post_edits}</td>
+                                <td class="num" data-label="Median edit time">{r.median_edit_ms.map_or("–".to_string(), |ms| format!("{:.1} s", ms as f64 / 1000.0))}</td>
+                            </tr>
+                        }).collect_view()}
+                    </tbody>
+                </table>
+                </div>
+            })}
+            {(!p.workers.is_empty()).then(|| view! {
+                <div class="table-scroll" role="region" aria-label="Degraded copies per worker" tabindex="0">
+                <table class="data" id="postedit-copies">
+                    <caption>"Degraded copies against the same worker's post-edit of the original: a careful worker edits the copy more."</caption>
+                    <thead><tr><th scope="col">"Worker"</th><th scope="col">"Pairs"</th><th scope="col">"Copy edited more"</th><th scope="col">"Copy edited less"</th><th scope="col">"Mean HTER difference"</th><th scope="col">"Kept"</th></tr></thead>
+                    <tbody>
+                        {p.workers.clone().into_iter().map(|w| view! {
+                            <tr><th scope="row">{w.worker.clone()}</th><td class="num">{w.pairs}</td><td class="num">{w.edited_more}</td><td class="num">{w.edited_less}</td>
+                            <td class="num">{num(w.mean_difference)}</td><td>{if w.kept { "yes" } else { "no" }}</td></tr>
+                        }).collect_view()}
+                    </tbody>
+                </table>
+                </div>
             })}
         </section>
     }

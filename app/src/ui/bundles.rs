@@ -15,7 +15,7 @@ use leptos::prelude::*;
 /// test checks.
 ///
 /// A work page (`/work/…`) is hydrated by the bundle of its HIT's protocol ([`Self::for_page`]):
-/// `da`, `woj`, `rank`, `spans` or `pair`, each with the work page and one protocol's screen. Sign-in,
+/// `da`, `woj`, `rank`, `spans`, `pair` or `postedit`, each with the work page and one protocol's screen. Sign-in,
 /// the start page and invitations are on the small `annotate` bundle, which has no screen: a
 /// crowd worker never opens them, and an annotator who does downloads no screen there (the
 /// HIT list's links load the work page with its own bundle).
@@ -41,10 +41,12 @@ pub enum BrowserBundle {
     Spans,
     /// A pairwise-preference HIT's work page.
     Pair,
+    /// A post-editing HIT's work page.
+    PostEdit,
 }
 
 impl BrowserBundle {
-    pub const ALL: [BrowserBundle; 10] = [
+    pub const ALL: [BrowserBundle; 11] = [
         BrowserBundle::Annotate,
         BrowserBundle::Campaigns,
         BrowserBundle::Accounts,
@@ -55,6 +57,7 @@ impl BrowserBundle {
         BrowserBundle::Rank,
         BrowserBundle::Spans,
         BrowserBundle::Pair,
+        BrowserBundle::PostEdit,
     ];
 
     /// Its name: the crate `app/bundles/<name>` (`assay-bundle-<name>`) is built into
@@ -71,6 +74,7 @@ impl BrowserBundle {
             BrowserBundle::Rank => "rank",
             BrowserBundle::Spans => "spans",
             BrowserBundle::Pair => "pair",
+            BrowserBundle::PostEdit => "postedit",
         }
     }
 
@@ -82,6 +86,7 @@ impl BrowserBundle {
             Screen::Ranking => BrowserBundle::Rank,
             Screen::Spans => BrowserBundle::Spans,
             Screen::Pairwise => BrowserBundle::Pair,
+            Screen::PostEdit => BrowserBundle::PostEdit,
         }
     }
 
@@ -93,6 +98,7 @@ impl BrowserBundle {
             BrowserBundle::Rank => Screens::Only(Screen::Ranking),
             BrowserBundle::Spans => Screens::Only(Screen::Spans),
             BrowserBundle::Pair => Screens::Only(Screen::Pairwise),
+            BrowserBundle::PostEdit => Screens::Only(Screen::PostEdit),
             BrowserBundle::Annotate | BrowserBundle::Campaigns | BrowserBundle::Accounts | BrowserBundle::Results | BrowserBundle::Studies => {
                 Screens::None
             }
@@ -210,7 +216,7 @@ pub mod family {
         )*};
     }
 
-    families!(Annotate, Campaigns, Accounts, Results, Studies, Da, Woj, Rank, Spans, Pair);
+    families!(Annotate, Campaigns, Accounts, Results, Studies, Da, Woj, Rank, Spans, Pair, PostEdit);
 }
 
 /// A page of another bundle, reached by a link or a redirect inside this one: the browser loads

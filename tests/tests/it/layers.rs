@@ -164,7 +164,7 @@ fn the_pure_core_has_no_web_database_or_runtime_dependency() {
 // paths with spaces; the question names analysis stores (`word-order-q1`, `word-order-q2`).
 
 /// The campaign tasks' stored names (`TaskKind::as_str`; checked against `TaskKind::ALL` below).
-const TASK_NAMES: [&str; 8] = ["da-adequacy", "da-fluency", "da-source", "word-order", "ranking", "esa", "mqm", "pairwise"];
+const TASK_NAMES: [&str; 9] = ["da-adequacy", "da-fluency", "da-source", "word-order", "ranking", "esa", "mqm", "pairwise", "post-edit"];
 
 /// A source file read for the house rules: its code with comments, the contents of string and
 /// char literals and every `#[cfg(test)]` item blanked out (same byte offsets), and the string

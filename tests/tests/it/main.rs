@@ -22,6 +22,7 @@ mod mqm;
 mod onboarding;
 mod practice;
 mod pairwise;
+mod postedit;
 mod ranking;
 mod ranking_gold;
 mod results;

@@ -70,6 +70,10 @@ pub(super) fn msg(m: Msg) -> &'static str {
         Msg::PairPickB => "B je lepší",
         Msg::PairPickSame => "Zhruba stejné",
         Msg::PairChoose => "Pro pokračování vyberte A, B nebo zhruba stejné.",
+        Msg::PostEditField => "Váš opravený překlad",
+        Msg::PostEditUnchanged => "Beze změny",
+        Msg::PostEditKeys => "Ctrl+Enter pokračuje.",
+        Msg::PostEditEmpty => "Napište překlad, nebo stiskněte „Beze změny“.",
         Msg::Complete => "Děkujeme: tento HIT je dokončen",
         Msg::Saved => "Vaše odpovědi byly uloženy.",
         Msg::HeldMessage => "Organizátor před vydáním kódů dokončení kontroluje hotové HITy. Po dokončení kontroly se váš kód zobrazí na této stránce. Nyní už nemusíte nic dělat.",
@@ -343,6 +347,16 @@ S klávesnicí: tabulátorem přejděte do překladu, šipkami se pohybujte mezi
 Lepší překlad říká úplně a správně to, co výchozí text, přirozeným jazykem {target}.
 
 Klávesnicí: 1 pro A, 2 pro B, 3 pro zhruba stejné (nebo šipky pro přechod mezi volbami); Enter pokračuje. K dřívější dvojici se nelze vrátit.",
+        Text::HomeTaskPostEdit => "posteditace",
+        Text::StatementPostEdit => "Opravte překlad tak, aby říkal totéž co zdroj, přirozenou {target}.",
+        Text::InstructionsPostEdit => "Uvidíte větu v jazyce {source} a její strojový překlad do jazyka {target} v textovém poli. Opravte překlad:
+- měňte jen to, co je špatně: význam, chybějící nebo přidaná slova, gramatiku, pravopis, interpunkci;
+- ponechte, co je správně, i když byste to řekli jinak;
+- pokud překlad nepotřebuje změnu, stiskněte „Beze změny“.
+
+Je-li pole prázdné, přeložte větu sami.
+
+S klávesnicí: Tab do pole; Ctrl+Enter (nebo Cmd+Enter) pokračuje. K dřívější větě se vrátit nelze.",
         Text::SignOut => "Odhlásit se",
     }
 }

@@ -69,6 +69,10 @@ pub(super) fn msg(m: Msg) -> &'static str {
         Msg::PairPickB => "B ist besser",
         Msg::PairPickSame => "Etwa gleich",
         Msg::PairChoose => "Wählen Sie A, B oder etwa gleich, um weiterzugehen.",
+        Msg::PostEditField => "Ihre korrigierte Übersetzung",
+        Msg::PostEditUnchanged => "Keine Änderung nötig",
+        Msg::PostEditKeys => "Strg+Eingabe geht weiter.",
+        Msg::PostEditEmpty => "Schreiben Sie die Übersetzung oder drücken Sie „Keine Änderung nötig“.",
         Msg::Complete => "Vielen Dank: Dieser HIT ist abgeschlossen",
         Msg::Saved => "Ihre Antworten wurden gespeichert.",
         Msg::HeldMessage => "Die Organisatoren prüfen abgeschlossene HITs, bevor sie Abschlusscodes vergeben. Sobald die Prüfung abgeschlossen ist, wird Ihr Code auf dieser Seite angezeigt. Sie müssen jetzt nichts weiter tun.",
@@ -342,6 +346,16 @@ Mit der Tastatur: Mit Tab in die Übersetzung, mit den Pfeiltasten zwischen den 
 Eine bessere Übersetzung sagt vollständig und richtig, was der Ausgangstext sagt, in natürlichem {target}.
 
 Mit der Tastatur: 1 für A, 2 für B, 3 für etwa gleich (oder die Pfeiltasten, um zwischen den Antworten zu wechseln); Enter geht weiter. Sie können nicht zu einem früheren Paar zurückkehren.",
+        Text::HomeTaskPostEdit => "Nachbearbeitung",
+        Text::StatementPostEdit => "Korrigieren Sie die Übersetzung so, dass sie sagt, was der Ausgangstext sagt, in natürlichem {target}.",
+        Text::InstructionsPostEdit => "Ihnen werden ein Satz auf {source} und seine maschinelle Übersetzung ins {target} in einem Textfeld gezeigt. Korrigieren Sie die Übersetzung:
+- ändern Sie nur, was falsch ist: Bedeutung, fehlende oder zusätzliche Wörter, Grammatik, Rechtschreibung, Zeichensetzung;
+- behalten Sie, was richtig ist, auch wenn Sie es anders gesagt hätten;
+- braucht die Übersetzung keine Änderung, drücken Sie „Keine Änderung nötig“.
+
+Ist das Feld leer, übersetzen Sie den Satz selbst.
+
+Mit der Tastatur: Mit Tab ins Feld; Strg+Eingabe (oder Cmd+Eingabe) geht weiter. Sie können nicht zu einem früheren Satz zurückkehren.",
         Text::SignOut => "Abmelden",
     }
 }

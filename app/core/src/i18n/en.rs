@@ -70,6 +70,10 @@ pub(super) fn msg(m: Msg) -> &'static str {
         Msg::PairPickB => "B is better",
         Msg::PairPickSame => "About the same",
         Msg::PairChoose => "Choose A, B or about the same to go on.",
+        Msg::PostEditField => "Your corrected translation",
+        Msg::PostEditUnchanged => "No change needed",
+        Msg::PostEditKeys => "Ctrl+Enter goes on.",
+        Msg::PostEditEmpty => "Write the translation, or press “No change needed”.",
         Msg::Complete => "Thank you: this HIT is complete",
         Msg::Saved => "Your answers have been saved.",
         Msg::HeldMessage => "The organizer reviews finished HITs before giving out completion codes. Once the review is done, your code will be shown on this page. You do not need to do anything else now.",
@@ -343,6 +347,16 @@ With a keyboard: Tab into the translation, move between words with the arrow key
 A better translation says what the source says, completely and correctly, in natural {target}.
 
 With a keyboard: press 1 for A, 2 for B, 3 for about the same (or the arrow keys to move between the choices); Enter goes on. You cannot go back to an earlier pair.",
+        Text::HomeTaskPostEdit => "post-editing",
+        Text::StatementPostEdit => "Correct the translation so that it says what the source says, in natural {target}.",
+        Text::InstructionsPostEdit => "You are shown a sentence in {source} and a machine translation of it into {target} in a text field. Correct the translation:
+- change only what is wrong: meaning, missing or added words, grammar, spelling, punctuation;
+- keep what is right, even if you would have said it differently;
+- if the translation needs no change, press “No change needed”.
+
+If the field is empty, translate the sentence yourself.
+
+With a keyboard: Tab reaches the field; Ctrl+Enter (or Cmd+Enter) goes on. You cannot go back to an earlier sentence.",
         Text::SignOut => "Sign out",
     }
 }

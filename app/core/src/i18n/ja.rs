@@ -69,6 +69,10 @@ pub(super) fn msg(m: Msg) -> &'static str {
         Msg::PairPickB => "B の方が良い",
         Msg::PairPickSame => "ほぼ同じ",
         Msg::PairChoose => "次へ進むには A、B、ほぼ同じのいずれかを選んでください。",
+        Msg::PostEditField => "修正した訳文",
+        Msg::PostEditUnchanged => "修正不要",
+        Msg::PostEditKeys => "Ctrl+Enter で次へ。",
+        Msg::PostEditEmpty => "訳文を書くか、「修正不要」を押してください。",
         Msg::Complete => "ありがとうございました。この HIT は完了です",
         Msg::Saved => "回答は保存されました。",
         Msg::HeldMessage => "主催者は完了コードを発行する前に、完了した HIT を確認します。確認が終わると、このページにコードが表示されます。今は何もする必要はありません。",
@@ -342,6 +346,16 @@ pub(super) fn text(t: Text) -> &'static str {
 良い訳文とは、原文の内容を漏れなく正しく、自然な{target}で伝えている訳文です。
 
 キーボードでは：A は 1、B は 2、ほぼ同じは 3（または矢印キーで選択肢を移動）；Enter で次へ進みます。前のペアには戻れません。",
+        Text::HomeTaskPostEdit => "ポストエディット",
+        Text::StatementPostEdit => "原文の意味を自然な{target}で表すよう訳文を修正してください。",
+        Text::InstructionsPostEdit => "{source}の文と、その{target}への機械翻訳がテキスト欄に表示されます。訳文を修正してください：
+- 誤っている部分だけを直してください（意味、訳抜け・余分な語、文法、綴り、句読点）；
+- 正しい部分は、別の言い方をしたくても残してください；
+- 修正が不要なら「修正不要」を押してください。
+
+欄が空の場合は、ご自身で文を翻訳してください。
+
+キーボード：Tab で欄へ移動、Ctrl+Enter（または Cmd+Enter）で次へ。前の文には戻れません。",
         Text::SignOut => "ログアウト",
     }
 }

@@ -311,6 +311,12 @@ messages! {
         PairPickB,
         PairPickSame,
         PairChoose,
+        /// Post-editing: the field's label, "no change needed", the keyboard hint, the hint
+        /// when the field is empty.
+        PostEditField,
+        PostEditUnchanged,
+        PostEditKeys,
+        PostEditEmpty,
         /// The completion page.
         Complete,
         Saved,
@@ -540,6 +546,10 @@ messages! {
         HomeTaskPairwise,
         StatementPairwise,
         InstructionsPairwise,
+        /// Post-editing: its name in the lists, statement and instructions page.
+        HomeTaskPostEdit,
+        StatementPostEdit,
+        InstructionsPostEdit,
         /// The header's button of a signed-in annotator.
         SignOut,
     }

@@ -68,6 +68,10 @@ pub(super) fn msg(m: Msg) -> &'static str {
         Msg::PairPickB => "B 更好",
         Msg::PairPickSame => "差不多",
         Msg::PairChoose => "请选择 A、B 或差不多以继续。",
+        Msg::PostEditField => "您修改后的译文",
+        Msg::PostEditUnchanged => "无需修改",
+        Msg::PostEditKeys => "Ctrl+Enter 继续。",
+        Msg::PostEditEmpty => "请写出译文，或按“无需修改”。",
         Msg::Complete => "谢谢：此 HIT 已完成",
         Msg::Saved => "您的回答已保存。",
         Msg::HeldMessage => "组织者会在发放完成码之前审核已完成的 HIT。审核完成后，您的完成码将显示在本页。您现在无需再做任何事。",
@@ -341,6 +345,16 @@ pub(super) fn text(t: Text) -> &'static str {
 更好的译文用自然的{target}完整、准确地表达原文的意思。
 
 使用键盘：按 1 选 A，按 2 选 B，按 3 选差不多（或用方向键在选项间移动）；按 Enter 继续。您不能返回之前的句对。",
+        Text::HomeTaskPostEdit => "译后编辑",
+        Text::StatementPostEdit => "请修改译文，使其用自然的{target}表达原文的意思。",
+        Text::InstructionsPostEdit => "您将看到一个{source}句子及其{target}机器译文（在文本框中）。请修改译文：
+- 只改错误之处：意思、漏译或多译、语法、拼写、标点；
+- 正确的地方请保留，即使您会换一种说法；
+- 如果译文无需修改，请按“无需修改”。
+
+如果文本框为空，请自己翻译该句子。
+
+使用键盘：按 Tab 进入文本框；Ctrl+Enter（或 Cmd+Enter）继续。您不能返回之前的句子。",
         Text::SignOut => "退出登录",
     }
 }

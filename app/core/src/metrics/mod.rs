@@ -21,6 +21,7 @@ pub mod builtin;
 pub mod chrf;
 pub mod hter;
 pub mod meta;
+pub mod postedit;
 pub mod read;
 pub mod report;
 pub mod systems;

@@ -23,6 +23,7 @@ pub mod designer;
 pub mod esa;
 pub mod mqm;
 pub mod pairwise;
+pub mod postedit;
 pub mod ranking;
 pub mod spans;
 pub mod word_order;
@@ -65,11 +66,14 @@ pub struct Detail {
     /// Pairwise preference: the sides shown and the choice ([`pairwise::Preference`]).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub preference: Option<pairwise::Preference>,
+    /// Post-editing: the edited text and its times ([`postedit::PostEdit`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub post_edit: Option<postedit::PostEdit>,
 }
 
 impl Detail {
     pub fn is_empty(&self) -> bool {
-        self.rank.is_none() && self.spans.is_empty() && self.document_score.is_none() && self.preference.is_none()
+        self.rank.is_none() && self.spans.is_empty() && self.document_score.is_none() && self.preference.is_none() && self.post_edit.is_none()
     }
 
     /// The JSON stored in `judgments.detail`: `None` (SQL `NULL`) when there is nothing.
@@ -365,6 +369,7 @@ impl TaskKind {
             TaskKind::Esa => esa::NAME,
             TaskKind::Mqm => mqm::NAME,
             TaskKind::Pairwise => pairwise::NAME,
+            TaskKind::PostEdit => postedit::NAME,
         }
     }
 }
@@ -384,6 +389,7 @@ pub fn task_label(task: &str) -> &'static str {
             Some(TaskKind::Esa) => "Error span annotation (ESA)",
             Some(TaskKind::Mqm) => "MQM (error categories)",
             Some(TaskKind::Pairwise) => "Pairwise preference",
+            Some(TaskKind::PostEdit) => "Post-editing (HTER)",
             None => "Unknown task",
         },
     }
@@ -400,6 +406,7 @@ pub fn for_task(task: TaskKind) -> &'static dyn Protocol {
         TaskKind::Esa => &esa::ErrorSpans,
         TaskKind::Mqm => &mqm::Mqm,
         TaskKind::Pairwise => &pairwise::PairwisePreference,
+        TaskKind::PostEdit => &postedit::PostEditing,
     }
 }
 

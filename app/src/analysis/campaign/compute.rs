@@ -3,7 +3,7 @@
 
 use std::sync::Arc;
 
-use super::CampaignAnalysis;
+use super::{CampaignAnalysis, PostEditAnalysis};
 use super::esa::esa_analysis;
 use super::ranking::ranking_analysis;
 use crate::analysis::db::{KeptRows, LoadedCampaign, ProtocolRows, load_campaign_keeping_rows};
@@ -50,6 +50,8 @@ pub(super) async fn compute(db: &Db, loaded: LoadedCampaign, settings: &Analysis
     } else {
         None
     };
+    // Post-editing reads its texts and post-edits beside the pipeline's records.
+    let post_edits = if assay_core::protocol::postedit::is_post_editing(loaded.info.task) { Some(crate::analysis::postedit::read(db, loaded.info.id).await?) } else { None };
     let pair = format!("{}-{}", loaded.info.source_lang, loaded.info.target_lang);
     let bt = assay_core::protocol::pairwise::bradley_terry::BtSettings {
         samples: settings.bootstrap.map_or(0, |_| assay_core::protocol::pairwise::bradley_terry::DEFAULT_SAMPLES),
@@ -57,7 +59,12 @@ pub(super) async fn compute(db: &Db, loaded: LoadedCampaign, settings: &Analysis
     };
     let LoadedCampaign { info, set, protocol: ProtocolRows { ranking: blocks, esa: ratings }, version: campaign, first_id, worker_ids } = loaded;
     let settings = settings.clone();
-    let (set, result, ranking, esa, pairwise, agreement) = tokio::task::spawn_blocking(move || {
+    let hter = assay_core::metrics::hter::HterSettings {
+        samples: settings.bootstrap.map_or(0, |_| assay_core::metrics::hter::HterSettings::default().samples),
+        seed: settings.bootstrap.map_or(1, |b| b.seed),
+        ..assay_core::metrics::hter::HterSettings::default()
+    };
+    let (set, result, ranking, esa, pairwise, postedit, agreement) = tokio::task::spawn_blocking(move || {
         // Every worker's agreement report needs no quality control: made beside the pipeline.
         let (result, all_workers) = std::thread::scope(|s| {
             let all = s.spawn(|| agreement_of_all(&set));
@@ -70,8 +77,14 @@ pub(super) async fn compute(db: &Db, loaded: LoadedCampaign, settings: &Analysis
             use assay_core::protocol::pairwise::{campaign, qc::ReliabilitySettings};
             campaign::analyse(&pair, &p, &ReliabilitySettings::default(), &bt)
         });
+        let postedit = post_edits.map(|(answers, segments)| {
+            let left_out: std::collections::BTreeSet<String> =
+                result.workers.iter().filter(|w| result.settings.exclusion.excludes(w)).map(|w| set.workers.name(w.worker).to_string()).collect();
+            let report = assay_core::metrics::postedit::campaign::analyse(&pair, &answers, &left_out, &hter);
+            PostEditAnalysis { answers, segments, left_out, report }
+        });
         let agreement = agreement(&set, &result, all_workers);
-        (set, result, ranking, esa, pairwise, agreement)
+        (set, result, ranking, esa, pairwise, postedit, agreement)
     })
     .await
     .map_err(|e| AppError::internal(format!("the analysis failed: {e}")))?;
@@ -92,6 +105,7 @@ pub(super) async fn compute(db: &Db, loaded: LoadedCampaign, settings: &Analysis
         ranking,
         esa,
         pairwise,
+        postedit,
     })
 }
 

@@ -94,6 +94,28 @@ impl CampaignAnalysis {
             sink.file(&name, &mut |w| write_ratings_csv(w, report))?;
             files.push(name);
         }
+        // Post-editing: HTER per system and per post-edit, the post-edits as a judgment file
+        // `assay analyze --input` reads, and each system's post-edits as a reference file.
+        if let Some(p) = &self.postedit {
+            use assay_core::metrics::postedit::{campaign::references, files};
+            let pair = assay_core::analysis::esa::file_pair(&format!("{}-{}", self.info.source_lang, self.info.target_lang));
+            if let Ok(report) = &p.report {
+                let name = files::hter_file_name(&pair);
+                sink.file(&name, &mut |w| files::write_hter_csv(w, report))?;
+                files.push(name);
+                let name = files::segments_file_name(&pair);
+                sink.file(&name, &mut |w| files::write_segments_csv(w, report))?;
+                files.push(name);
+            }
+            let name = format!("postedit-{pair}-judgments.csv");
+            sink.file(&name, &mut |w| files::write_judgment_csv(w, &pair, &p.answers))?;
+            files.push(name);
+            for (system, lines) in references(&p.answers, &p.left_out, &p.segments) {
+                let name = files::references_file_name(&pair, system);
+                sink.file(&name, &mut |w| files::write_references(w, &lines))?;
+                files.push(name);
+            }
+        }
         if self.result.workers.iter().any(|w| w.reliability.gold.is_some()) {
             let r = &self.result;
             sink.file("gold-agreement.csv", &mut |w| {

@@ -29,12 +29,14 @@ mod cache;
 mod compute;
 mod esa;
 mod files;
+mod postedit;
 mod ranking;
 mod version;
 
 pub use cache::{CAPACITY, analyse, forget};
 pub(crate) use cache::{cached, current_analysis};
 pub use compute::{agreement, agreement_of_all, analyse_keeping_rows, retained_mask};
+pub use postedit::PostEditAnalysis;
 pub use esa::{EsaCampaignAnalysis, SystemFates, SystemSpans, esa_analysis};
 pub use ranking::{GOLD_MIN_AGREEMENT, GOLD_MIN_JUDGES, RankingAnalysis, ranking_analysis};
 pub(crate) use version::{Current, Stamp, version};
@@ -67,6 +69,9 @@ pub struct CampaignAnalysis {
     /// A pairwise-preference campaign's workers' checks and Bradley–Terry ratings; `None` for
     /// other tasks.
     pub pairwise: Option<assay_core::protocol::pairwise::campaign::CampaignPreferences>,
+    /// A post-editing campaign's HTER per segment and system, on the post-edits of the workers
+    /// quality control keeps; `None` for other tasks.
+    pub postedit: Option<PostEditAnalysis>,
 }
 
 impl CampaignAnalysis {

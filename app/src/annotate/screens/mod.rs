@@ -6,6 +6,7 @@
 //! - [`ranking`]: relative ranking — the `rank` bundle;
 //! - [`spans`]: error spans, ESA and MQM — the `spans` bundle;
 //! - [`pairwise`]: pairwise preference — the `pair` bundle;
+//! - [`postedit`]: post-editing — the `postedit` bundle;
 //! - [`widgets`]: what they share (the slider, labelled texts, the key legend), in each.
 //!
 //! The work page (`pages`) is generic over a [`ScreenFamily`]: a bundle's family says, as a
@@ -16,6 +17,7 @@
 
 pub mod da;
 pub mod pairwise;
+pub mod postedit;
 pub mod ranking;
 pub mod spans;
 pub mod widgets;
@@ -27,6 +29,7 @@ use crate::model::TaskKind;
 use leptos::prelude::*;
 use da::DaItem;
 use pairwise::PairwiseItem;
+use postedit::PostEditItem;
 use ranking::RankingScreen;
 use spans::{EsaAnswer, EsaItem};
 use widgets::Ui;
@@ -43,10 +46,12 @@ pub enum Screen {
     Spans,
     /// Pairwise preference.
     Pairwise,
+    /// Post-editing.
+    PostEdit,
 }
 
 impl Screen {
-    pub const ALL: [Screen; 5] = [Screen::Da, Screen::WordOrder, Screen::Ranking, Screen::Spans, Screen::Pairwise];
+    pub const ALL: [Screen; 6] = [Screen::Da, Screen::WordOrder, Screen::Ranking, Screen::Spans, Screen::Pairwise, Screen::PostEdit];
 
     /// The screen of a task (every task has one: a new task fails to compile here).
     pub const fn of(task: TaskKind) -> Screen {
@@ -56,6 +61,7 @@ impl Screen {
             TaskKind::Ranking => Screen::Ranking,
             TaskKind::Esa | TaskKind::Mqm => Screen::Spans,
             TaskKind::Pairwise => Screen::Pairwise,
+            TaskKind::PostEdit => Screen::PostEdit,
         }
     }
 }
@@ -76,7 +82,7 @@ impl Context {
     pub const fn of(task: TaskKind) -> Context {
         match task {
             TaskKind::DaAdequacy | TaskKind::DaFluency => Context::Reference,
-            TaskKind::DaSourceBased | TaskKind::Ranking | TaskKind::Esa | TaskKind::Mqm | TaskKind::Pairwise => Context::Source,
+            TaskKind::DaSourceBased | TaskKind::Ranking | TaskKind::Esa | TaskKind::Mqm | TaskKind::Pairwise | TaskKind::PostEdit => Context::Source,
             TaskKind::WordOrder => Context::SecondSentence,
         }
     }
@@ -156,6 +162,8 @@ pub struct Submits {
     pub ranks: Callback<Vec<RankAnswer>>,
     /// Error spans.
     pub spans: Callback<EsaAnswer>,
+    /// A post-edit.
+    pub post_edits: Callback<assay_core::protocol::postedit::PostEdit>,
 }
 
 /// The item on a screen, drawn by its protocol's screen when the build `S` links it. Each screen
@@ -164,7 +172,7 @@ pub struct Submits {
 pub fn screen_body<S: ScreenFamily>(info: StoredValue<WorkState>, item: ItemView, shown: Shown, busy: RwSignal<bool>, submits: Submits) -> AnyView {
     let another = move || view! { <AnotherScreen ui=Ui::of(info)/> }.into_any();
     let practice = matches!(shown, Shown::Practice { .. });
-    let Submits { values: submit, ranks, spans } = submits;
+    let Submits { values: submit, ranks, spans, post_edits } = submits;
     match info.with_value(WorkState::kind).map(Screen::of) {
         Some(Screen::Da) => {
             if const { S::SCREENS.has(Screen::Da) } { view! { <DaItem info item busy submit/> }.into_any() } else { another() }
@@ -187,6 +195,11 @@ pub fn screen_body<S: ScreenFamily>(info: StoredValue<WorkState>, item: ItemView
         Some(Screen::Pairwise) => {
             if const { S::SCREENS.has(Screen::Pairwise) } { view! { <PairwiseItem info item busy submit/> }.into_any() } else { another() }
         }
+        Some(Screen::PostEdit) => match shown {
+            Shown::Item { .. } if const { S::SCREENS.has(Screen::PostEdit) } => view! { <PostEditItem info item busy submit=post_edits/> }.into_any(),
+            // Post-editing has no practice items (the designer offers none).
+            _ => another(),
+        },
         None => another(),
     }
 }
