@@ -877,10 +877,12 @@ mod tests {
                 ("finished here", view! { <Finished code=Some("C0DE".into()) return_url=None ui=Ui::of(info)/> }.to_html()),
                 ("held", view! { <Finished code=None return_url=None ui=Ui::of(info)/> }.to_html()),
             ];
-            // Every protocol has practice (pairwise preference and ranking since issue 37 item 6
-            // and issue 38 row 15).
-            assert!(assay_core::protocol::for_task(task).practice().is_some(), "{task:?}");
-            out.push(("practice", practice_screen::<AllScreens>(info, practice.clone(), item.clone(), busy, Submits { values: submit, ranks, spans, post_edits: Callback::new(|_| ()) }).to_html()));
+            // Every protocol but post-editing has practice (pairwise preference and ranking
+            // since issue 37 item 6 and issue 38 row 15).
+            assert_eq!(assay_core::protocol::for_task(task).practice().is_some(), task != TaskKind::PostEdit, "{task:?}");
+            if task != TaskKind::PostEdit {
+                out.push(("practice", practice_screen::<AllScreens>(info, practice.clone(), item.clone(), busy, Submits { values: submit, ranks, spans, post_edits: Callback::new(|_| ()) }).to_html()));
+            }
             let _ = Completion { code: None, return_url: None };
             out
         })

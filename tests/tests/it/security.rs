@@ -99,6 +99,7 @@ const TABLE: &[Row] = &[
     Row { endpoint: "submit_screen", how: How::Json, expect: [S(401), S(400), S(400), S(403), S(403), S(403)], teams: [S(403), S(403)] },
     // A DA item takes no error spans: its owner's request is refused as invalid (400).
     Row { endpoint: "submit_spans", how: How::Json, expect: [S(401), S(400), S(400), S(403), S(403), S(403)], teams: [S(403), S(403)] },
+    Row { endpoint: "submit_post_edit", how: How::Json, expect: [S(401), S(400), S(400), S(403), S(403), S(403)], teams: [S(403), S(403)] },
     Row { endpoint: "my_assignments", how: How::Form, expect: [S(401), S(401), S(200), S(200), S(200), S(200)], teams: [S(200), S(200)] },
     Row { endpoint: "annotator_home_words", how: How::Form, expect: [S(401), S(401), S(200), S(200), S(200), S(200)], teams: [S(200), S(200)] },
     Row { endpoint: "verify_completion_code", how: How::Get, expect: [S(200); 6], teams: [S(200), S(200)] },
@@ -280,6 +281,10 @@ fn json_args_on(endpoint: &str, who: Who, d: &Demo, test_set: i64) -> Value {
         "submit_spans" => json!({
             "assignment": assignment, "position": 0, "score": 50.0, "spans": [{ "start": 0, "end": 1, "severity": "minor" }],
             "time_on_screen_ms": 1500, "key": "table"
+        }),
+        // A DA HIT takes no post-edit: its owner's request is refused as invalid (400).
+        "submit_post_edit" => json!({
+            "assignment": assignment, "position": 0, "post_edit": { "text": "An edited text." }, "time_on_screen_ms": 1500, "key": "table"
         }),
         other => panic!("no JSON arguments for {other}"),
     }
