@@ -78,7 +78,9 @@ test('a crowd worker picks the better of two translations by keyboard and on a p
   assert.equal(await page.getAttribute('#pair-choice-a', 'aria-checked'), 'true');
   await page.keyboard.press('Enter');
   await page.waitForFunction((b) => document.querySelector('#progress')?.textContent !== b, before);
-  await page.waitForSelector('#pair-screen');
+  // The next pair's screen is in place when nothing is chosen on it yet (a key pressed while the
+  // previous screen is still being replaced would land on the old one).
+  await page.waitForFunction(() => document.querySelector('#pair-screen') && !document.querySelector('.pair-choice[aria-checked="true"]') && document.querySelector('#next')?.disabled);
   await page.focus('#pair-choice-a');
   await page.keyboard.press('3');
   await page.keyboard.press('Enter');

@@ -15,7 +15,7 @@ async function launchPostEdit(organizer) {
   const set = sets.find((s) => s.systems.length >= 3);
   const draft = {
     name: 'Post-editing e2e', task: 'post-edit', test_set_id: set.id, systems: set.systems.map((s) => s.id), benchmark_systems: [], seed: 4,
-    settings: { hit_length: 8, bad_refs: 2, repeats: 1, refs: 0, sets: 1, judgments_wanted: 3, redundancy: 1, target_language: 'English', thin_evidence: 'keep' },
+    settings: { hit_length: 8, bad_refs: 2, repeats: 1, refs: 0, sets: 2, judgments_wanted: 3, redundancy: 1, target_language: 'English', thin_evidence: 'keep' },
   };
   return launchDraft(organizer, draft);
 }
