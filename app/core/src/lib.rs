@@ -20,6 +20,7 @@
 //!
 //! Statistics live in the `assay-stats` crate, beneath this one.
 
+pub mod csv_guard;
 pub mod designer;
 pub mod evidence;
 pub mod i18n;

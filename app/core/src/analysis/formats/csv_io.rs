@@ -62,17 +62,10 @@ pub fn csv_first_record(text: &str) -> Option<Vec<String>> {
 /// guard is put before exactly those texts and those with `'`s before such a start, so the two
 /// are inverse: `csv_untext(csv_text(s)) == s` once read as CSV).
 pub fn csv_untext(s: &str) -> &str {
-    match s.strip_prefix('\'') {
-        Some(rest) if looks_like_formula(rest) => rest,
-        _ => s,
-    }
+    crate::csv_guard::spreadsheet_unguard(s)
 }
 
-/// Whether a spreadsheet could run `s` as a formula once its leading `'`s are taken off: it
-/// starts with `=`, `+`, `-`, `@`, a tab or a carriage return.
-pub(super) fn looks_like_formula(s: &str) -> bool {
-    matches!(s.trim_start_matches('\'').as_bytes().first(), Some(b'=' | b'+' | b'-' | b'@' | b'\t' | b'\r'))
-}
+pub(super) use crate::csv_guard::looks_like_formula;
 
 /// A text field of every CSV file Assay writes: quoted when it holds a comma, a quote or a line
 /// break (RFC 4180, as the `csv` crate quotes: it reads the field back exactly), and, when a
@@ -93,6 +86,4 @@ pub fn csv_text(s: &str) -> std::borrow::Cow<'_, str> {
 
 /// [`csv_text`]'s guard alone, for a writer that quotes by itself (the `csv` crate's): `s` led by
 /// a `'` when a spreadsheet could run it as a formula.
-pub fn spreadsheet_guard(s: &str) -> std::borrow::Cow<'_, str> {
-    if looks_like_formula(s) { format!("'{s}").into() } else { s.into() }
-}
+pub use crate::csv_guard::spreadsheet_guard;

@@ -74,24 +74,7 @@ fn valid_pair(pair: &str) -> bool {
     !pair.is_empty() && pair.len() <= 40 && pair.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_')
 }
 
-/// A text a spreadsheet could run as a formula once its leading `'`s are taken off.
-fn looks_like_formula(s: &str) -> bool {
-    matches!(s.trim_start_matches('\'').as_bytes().first(), Some(b'=' | b'+' | b'-' | b'@' | b'\t' | b'\r'))
-}
-
-/// The guard Assay's CSV writers put before a text that could run as a formula (a `'`), as
-/// `analysis::formats::spreadsheet_guard` does.
-fn guard(s: &str) -> std::borrow::Cow<'_, str> {
-    if looks_like_formula(s) { format!("'{s}").into() } else { s.into() }
-}
-
-/// The guard taken off again.
-fn unguard(s: &str) -> &str {
-    match s.strip_prefix('\'') {
-        Some(rest) if looks_like_formula(rest) => rest,
-        _ => s,
-    }
-}
+use crate::csv_guard::{spreadsheet_guard as guard, spreadsheet_unguard as unguard};
 
 /// Reads a pairwise judgment CSV, grouped by language pair in order of first appearance.
 pub fn read_judgment_csv(input: impl Read) -> Result<Vec<PairwiseData>, PairwiseFileError> {
