@@ -81,10 +81,14 @@ test('a crowd worker picks the better of two translations by keyboard and on a p
   // The next pair's screen is in place when nothing is chosen on it yet (a key pressed while the
   // previous screen is still being replaced would land on the old one).
   await page.waitForFunction(() => document.querySelector('#pair-screen') && !document.querySelector('.pair-choice[aria-checked="true"]') && document.querySelector('#next')?.disabled);
+  // The progress is read before Enter: read after it, the next pair may already be there, and
+  // the wait would be for a change that has happened (the flake of sessions 24 and 25).
+  const second = await page.textContent('#progress');
   await page.focus('#pair-choice-a');
   await page.keyboard.press('3');
+  assert.equal(await page.getAttribute('#pair-choice-same', 'aria-checked'), 'true');
   await page.keyboard.press('Enter');
-  await page.waitForFunction((b) => document.querySelector('#progress')?.textContent !== b, await page.textContent('#progress'));
+  await page.waitForFunction((b) => document.querySelector('#progress')?.textContent !== b, second);
 
   // The rest on a phone: the same HIT resumes, stacked, 390 px wide without sideways scrolling;
   // taps on the choices.
