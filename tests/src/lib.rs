@@ -438,6 +438,7 @@ pub fn server_function_endpoints() -> Vec<(String, PathBuf)> {
 }
 
 pub mod fixtures;
+pub mod openapi;
 
 // ---------------------------------------------------------------------------------------------
 // The command line, crowd workers and hidden item facts, as several test files use them.

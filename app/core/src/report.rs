@@ -5,6 +5,7 @@ use serde::{Deserialize, Serialize};
 /// How the answers to one question are compared for agreement: each question a protocol
 /// declares carries its scale ([`crate::protocol::Question::scale`]), and so does each analysis
 /// task of a judgment set (`analysis::Tasks`).
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum Scale {
@@ -28,6 +29,7 @@ impl Scale {
 }
 
 /// Agreement over one kind of pair (same worker, or two workers).
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct PairFigures {
     /// Unordered pairs of judgments compared.
@@ -47,6 +49,7 @@ pub struct PairFigures {
 }
 
 /// The report of one (task, language pair).
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct GroupAgreement {
     pub task: String,
@@ -68,6 +71,7 @@ pub struct GroupAgreement {
 
 /// The agreement report of a campaign: over every judgment, and over the judgments of the
 /// workers quality control retained.
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct AgreementReport {
     pub all_workers: Vec<GroupAgreement>,

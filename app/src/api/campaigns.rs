@@ -2,8 +2,9 @@
 
 use axum::extract::Extension;
 use axum::http::HeaderMap;
-use axum::routing::get;
-use axum::{Json, Router};
+use axum::Json;
+use utoipa_axum::router::OpenApiRouter;
+use utoipa_axum::routes;
 
 use crate::auth::Role;
 use crate::auth::server::CurrentSession;
@@ -12,10 +13,13 @@ use crate::results::ResultsEntry;
 use crate::state::AppState;
 use crate::web::api_caller;
 
-pub fn routes<S: Clone + Send + Sync + 'static>() -> Router<S> {
-    Router::new().route("/api/v1/campaigns", get(list))
+pub fn router<S: Clone + Send + Sync + 'static>() -> OpenApiRouter<S> {
+    OpenApiRouter::new().routes(routes!(list))
 }
 
+/// Launched campaigns with their judgment counts (researchers and up).
+#[utoipa::path(get, path = "/api/v1/campaigns", operation_id = "listCampaigns",
+    responses((status = 200, description = "Campaigns, newest first.", body = [ResultsEntry]), super::doc::Refusals))]
 async fn list(
     Extension(state): Extension<AppState>,
     session: Option<Extension<CurrentSession>>,

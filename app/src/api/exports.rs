@@ -5,7 +5,6 @@
 
 use std::sync::Arc;
 
-use axum::Router;
 use axum::body::Body;
 use axum::extract::{Extension, Path, Query};
 use axum::http::{HeaderMap, HeaderValue, header};
@@ -13,8 +12,10 @@ use axum::response::Response;
 use axum::routing::get;
 use tokio::sync::mpsc;
 use tokio_stream::wrappers::ReceiverStream;
+use utoipa_axum::router::OpenApiRouter;
+use utoipa_axum::routes;
 
-use super::ExportQuery;
+use super::{FileQuery, SettingsQuery};
 use crate::auth::Role;
 use crate::auth::server::CurrentSession;
 use crate::error::{AppError, AppResult, StreamError};
@@ -22,26 +23,41 @@ use crate::export::{self, Kind, Prepared, rows};
 use crate::state::AppState;
 use crate::web::api_caller;
 
-pub fn routes<S: Clone + Send + Sync + 'static>() -> Router<S> {
-    Router::new()
+pub fn router<S: Clone + Send + Sync + 'static>() -> OpenApiRouter<S> {
+    OpenApiRouter::new()
+        .routes(routes!(export))
+        // The results page's buttons: the same files, outside the API's paths.
         .route("/campaigns/{id}/export/{file}", get(export))
-        .route("/api/v1/campaigns/{id}/export/{file}", get(export))
 }
 
+/// One export file (researchers and up); the same as GET /campaigns/{id}/export/{file}.
+#[utoipa::path(get, path = "/api/v1/campaigns/{id}/export/{file}", operation_id = "campaignExport",
+    params(
+        ("id" = i64, Path, description = "Campaign id."),
+        ("file" = String, Path, description = "The file's name: the judgment files, analysis.json, agreement.json, manifest.json and all.zip, or a computed file as `export_files` and `metric_export_files` of the results name it."),
+        SettingsQuery, FileQuery,
+    ),
+    responses(
+        (status = 200, description = "The file, as an attachment.", content(
+            ("text/csv"), ("application/x-ndjson"), ("application/json"), ("application/zip"), ("text/plain"),
+        )),
+        super::doc::Refusals,
+    ))]
 async fn export(
     Extension(state): Extension<AppState>,
     session: Option<Extension<CurrentSession>>,
     method: axum::http::Method,
     headers: HeaderMap,
     Path((id, file)): Path<(i64, String)>,
-    Query(q): Query<ExportQuery>,
+    Query(settings): Query<SettingsQuery>,
+    Query(q): Query<FileQuery>,
 ) -> AppResult<Response> {
     let user = api_caller(&state, session, &method, &headers, Role::Researcher, crate::auth::TokenScope::Read).await?;
     let kind = Kind::parse(&file)?;
     let (filter, name) = (q.filter()?, q.name()?);
     // (The file and the settings are checked first: their refusals say nothing of the campaign.)
     crate::web::require_in_team(&state.db, &user, crate::web::Owned::Campaign(id)).await?;
-    let settings = crate::results::build::campaign_settings(&state.db, id, q.options()).await?;
+    let settings = crate::results::build::campaign_settings(&state.db, id, settings.options()).await?;
     let mut p = export::prepare(&state.db, id, settings, &kind, filter, &name).await?;
     if export::wants_metrics(&kind) {
         p.add_metrics(&state.db).await?;

@@ -15,8 +15,9 @@ use axum::body::Body;
 use axum::extract::{FromRequest, Multipart, Path, Request};
 use axum::http::{HeaderMap, header};
 use axum::response::{IntoResponse, Redirect, Response};
-use axum::routing::post;
 use axum::{Extension, Json, Router};
+use utoipa_axum::router::OpenApiRouter;
+use utoipa_axum::routes;
 
 use crate::auth::Role;
 use crate::auth::server::CurrentSession;
@@ -31,9 +32,34 @@ pub const MAX_METRIC_UPLOAD_BYTES: usize = 64 * 1024 * 1024;
 
 /// The route (give it its own body limit, as the import's).
 pub fn routes<S: Clone + Send + Sync + 'static>() -> Router<S> {
+    router().split_for_parts().0.layer(axum::extract::DefaultBodyLimit::disable())
+}
+
+/// The route with its description.
+pub fn router<S: Clone + Send + Sync + 'static>() -> OpenApiRouter<S> {
     // The path's GET is the read-only API's (`results`); the router merges both, and any other
     // method is refused here as the read-only API refuses it.
-    Router::new().route("/api/v1/campaigns/{id}/metrics", post(upload).fallback(read_only)).layer(axum::extract::DefaultBodyLimit::disable())
+    let (schemas, paths, method) = routes!(upload);
+    OpenApiRouter::new().routes((schemas, paths, method.fallback(read_only)))
+}
+
+/// What an upload stored.
+#[derive(serde::Serialize, utoipa::ToSchema)]
+pub struct MetricsStored {
+    /// In words, one line.
+    pub summary: String,
+    pub metrics: Vec<uploaded::UploadedInfo>,
+}
+
+/// A multipart upload's fields.
+#[derive(utoipa::ToSchema)]
+#[allow(dead_code)] // described only: `read_form` reads the fields
+struct UploadForm {
+    /// One or more score files (a metric's .sys.score and .seg.score together).
+    #[schema(value_type = Vec<String>, format = Binary)]
+    file: Vec<Vec<u8>>,
+    /// The metric's name for a table without a metric column.
+    name: Option<String>,
 }
 
 async fn read_only() -> Response {
@@ -104,11 +130,36 @@ fn outcome(html: bool, campaign_id: i64, result: Result<uploaded::AddSummary, Ap
             e.log();
             Redirect::to(&format!("{page}?error={}", url_escape(&e.problems().join("\n")))).into_response()
         }
-        (false, Ok(s)) => Json(serde_json::json!({ "summary": s.line(), "metrics": s.metrics })).into_response(),
+        (false, Ok(s)) => Json(MetricsStored { summary: s.line(), metrics: s.metrics }).into_response(),
         (false, Err(e)) => e.into_listing_response(),
     }
 }
 
+/// Upload metric scores for the campaign (researchers and up, with a personal API token that
+/// has the metrics-upload scope or the session): mt-metrics-eval files
+/// (LP/METRIC-REF.sys.score, LP/METRIC-REF.seg.score: SYSTEM<TAB>SCORE lines, a segment file in
+/// test-set order with None for missing), or TSV/JSONL with the columns system, score and
+/// optionally segment (the test set's segment ids), metric, pair. Systems must be the
+/// campaign's, segments its test set's, the pair its pair; a metric name may not be taken. All
+/// or nothing. The metrics then join BLEU and chrF in GET on this path, on the metrics page and
+/// in the exports.
+#[utoipa::path(post, path = "/api/v1/campaigns/{id}/metrics", operation_id = "uploadCampaignMetrics",
+    params(
+        ("id" = i64, Path, description = "Campaign id."),
+        ("X-Assay-File-Name" = Option<String>, Header, description = "For a raw body (one file): the file's name, which says its format (.score, .tsv, .jsonl) and, for mt-metrics-eval files, the pair, metric and level (en-de/COMET-refA.seg.score)."),
+        ("X-Assay-Metric-Name" = Option<String>, Header, description = "For a raw TSV or JSONL body without a metric column: the metric's name."),
+    ),
+    request_body(description = "A multipart form of score files, or one file as the raw body (named in X-Assay-File-Name).", content(
+        (UploadForm = "multipart/form-data"),
+        (Vec<u8> = "application/octet-stream"),
+    )),
+    responses(
+        (status = 200, description = "What was stored.", body = MetricsStored),
+        (status = 400, description = "Nothing was stored: every problem as `file, line N: problem` in `errors` (and joined in `error`).", body = super::doc::RefusedFiles),
+        (status = 401, description = "Not signed in, or the token is unknown, revoked or its account disabled.", body = super::doc::ErrorBody),
+        (status = 403, description = "The account's role (at the time of the request) is too low, the token lacks the metrics-upload scope, or the request came from another site.", body = super::doc::ErrorBody),
+        (status = 404, description = "There is no such campaign.", body = super::doc::ErrorBody),
+    ))]
 async fn upload(
     Extension(state): Extension<AppState>,
     session: Option<Extension<CurrentSession>>,

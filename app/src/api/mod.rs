@@ -21,7 +21,7 @@
 //! (`auth::TokenScope`), and refuses a token on any other write.
 //! - `GET /api/v1/openapi.json`: the OpenAPI 3 description (public).
 //!
-//! Settings come in the query string ([`ExportQuery`]): `exclude_ref`, `exclude_bad_ref`,
+//! Settings come in the query string ([`SettingsQuery`], [`FileQuery`]): `exclude_ref`, `exclude_bad_ref`,
 //! `per_segment`, `wilcoxon` (true/false, the results page's choices), `filter` (`raw`, the
 //! default, or `cleaned`) and `name` (mt-metrics-eval NAME, default `assay`). The API and the
 //! exports are otherwise read-only: any other method than GET/HEAD is refused with 403 before
@@ -29,6 +29,7 @@
 
 pub mod campaigns;
 pub mod decisions;
+pub mod doc;
 pub mod exports;
 pub mod gold_upload;
 pub mod metric_upload;
@@ -40,28 +41,45 @@ use axum::extract::Request;
 use axum::http::{HeaderValue, Method, header};
 use axum::middleware::{self, Next};
 use axum::response::{IntoResponse, Response};
-use axum::routing::get;
 use serde::Deserialize;
+use utoipa::OpenApi;
+use utoipa_axum::router::OpenApiRouter;
+use utoipa_axum::routes;
 
 use crate::analysis::manifest::Filter;
 use crate::error::{AppError, AppResult};
 use crate::results::ResultsOptions;
 
-/// The OpenAPI 3 description of these routes.
-pub const OPENAPI: &str = include_str!("openapi.json");
-
-/// Every route of the API and the downloads.
-pub fn routes<S: Clone + Send + Sync + 'static>() -> Router<S> {
-    Router::new()
-        .route("/api/v1/openapi.json", get(openapi))
-        .merge(campaigns::routes())
-        .merge(results::routes())
-        .merge(workers::routes())
-        .merge(exports::routes())
+/// The reading routes, each with its description.
+fn reading<S: Clone + Send + Sync + 'static>() -> OpenApiRouter<S> {
+    OpenApiRouter::new()
+        .routes(routes!(openapi))
+        .merge(campaigns::router())
+        .merge(results::router())
+        .merge(workers::router())
+        .merge(exports::router())
         .layer(middleware::from_fn(read_only))
+}
+
+/// Every route of the API and the downloads (the uploads are routed by the server beside
+/// them, with their own body limits: [`metric_upload::routes`], [`gold_upload::routes`]).
+pub fn routes<S: Clone + Send + Sync + 'static>() -> Router<S> {
+    reading()
+        .split_for_parts()
+        .0
         // Not under the read-only layer (as before the split): other methods are axum's 405.
         .merge(decisions::routes())
         .layer(middleware::from_fn(json_errors))
+}
+
+/// The OpenAPI document's parts: what [`doc::ApiDoc`] says, and every described route's
+/// path, uploads included.
+pub fn described() -> utoipa::openapi::OpenApi {
+    let mut doc = doc::ApiDoc::openapi();
+    doc.merge(reading::<()>().into_openapi());
+    doc.merge(metric_upload::router::<()>().into_openapi());
+    doc.merge(gold_upload::router::<()>().into_openapi());
+    doc
 }
 
 /// Every refusal of these routes is JSON, `{"error": "…"}`, as the README promises: axum's own
@@ -100,26 +118,58 @@ async fn read_only(req: Request, next: Next) -> Response {
     }
 }
 
+/// This description.
+#[utoipa::path(get, path = "/api/v1/openapi.json", operation_id = "openapi", security(()),
+    responses((status = 200, description = "OpenAPI JSON.", content_type = "application/json")))]
 async fn openapi() -> Response {
-    ([(header::CONTENT_TYPE, "application/json")], OPENAPI).into_response()
+    ([(header::CONTENT_TYPE, "application/json")], doc::document()).into_response()
 }
 
-/// The settings of a request.
-#[derive(Clone, Debug, Default, Deserialize)]
-pub struct ExportQuery {
+/// The results page's choices, which every reading of a campaign's analysis takes.
+#[derive(Clone, Debug, Default, Deserialize, utoipa::IntoParams)]
+#[into_params(parameter_in = Query)]
+pub struct SettingsQuery {
+    /// Leave reference items out of each worker's mean and standard deviation (METHOD §5).
     #[serde(default)]
+    #[param(default = false)]
     pub exclude_ref: bool,
+    /// Leave bad-reference items out of each worker's mean and standard deviation.
     #[serde(default)]
+    #[param(default = false)]
     pub exclude_bad_ref: bool,
+    /// Average per segment first, then over segments.
     #[serde(default)]
+    #[param(default = false)]
     pub per_segment: bool,
+    /// Gate workers with the Wilcoxon signed-rank test instead of the paired t-test.
     #[serde(default)]
+    #[param(default = false)]
     pub wilcoxon: bool,
+}
+
+/// Which judgments an export file holds, and its mt-metrics-eval name.
+#[derive(Clone, Debug, Default, Deserialize, utoipa::IntoParams)]
+#[into_params(parameter_in = Query)]
+pub struct FileQuery {
+    /// raw (when not given): every judgment with its worker's verdict; cleaned: judgments of
+    /// workers excluded by quality control (and skipped ones) removed.
+    #[param(inline, value_type = Option<FilterName>)]
     pub filter: Option<String>,
+    /// NAME of the mt-metrics-eval files and DATA of DA-seglevel.csv.
+    #[param(default = "assay")]
     pub name: Option<String>,
 }
 
-impl ExportQuery {
+/// The values of `filter` (described only; parsed by [`FileQuery::filter`]).
+#[derive(utoipa::ToSchema)]
+#[schema(rename_all = "lowercase")]
+#[allow(dead_code)]
+pub enum FilterName {
+    Raw,
+    Cleaned,
+}
+
+impl SettingsQuery {
     pub fn options(&self) -> ResultsOptions {
         ResultsOptions {
             exclude_ref: self.exclude_ref,
@@ -128,7 +178,9 @@ impl ExportQuery {
             wilcoxon: self.wilcoxon,
         }
     }
+}
 
+impl FileQuery {
     pub fn filter(&self) -> AppResult<Filter> {
         match self.filter.as_deref().unwrap_or("raw") {
             "raw" => Ok(Filter::Raw),
@@ -198,6 +250,127 @@ mod tests {
         let bytes = axum::body::to_bytes(r.into_body(), 1 << 20).await.expect("body");
         let body: serde_json::Value = serde_json::from_slice(&bytes).expect("JSON");
         assert_eq!(body["error"], "The API and the exports are read-only: use GET.");
+    }
+
+    /// Every operation of the API, as the document describes it.
+    fn operations(doc: &serde_json::Value) -> Vec<(String, String)> {
+        let mut ops = Vec::new();
+        for (path, item) in doc["paths"].as_object().expect("paths") {
+            for method in item.as_object().expect("a path item").keys() {
+                ops.push((method.clone(), path.clone()));
+            }
+        }
+        ops.sort();
+        ops
+    }
+
+    #[test]
+    fn the_document_describes_every_route_with_its_answers() {
+        let doc: serde_json::Value = serde_json::from_str(doc::document()).expect("JSON");
+        assert!(doc["openapi"].as_str().is_some_and(|v| v.starts_with("3.")), "{}", doc["openapi"]);
+        assert_eq!(doc["info"]["title"], "Assay read-only API");
+        assert_eq!(doc["components"]["securitySchemes"]["session"]["name"], crate::auth::server::SESSION_COOKIE);
+        assert_eq!(doc["components"]["securitySchemes"]["token"]["scheme"], "bearer");
+        let want: Vec<(String, String)> = [
+            ("get", "/api/v1/campaigns"),
+            ("get", "/api/v1/campaigns/{id}/agreement"),
+            ("get", "/api/v1/campaigns/{id}/export/{file}"),
+            ("get", "/api/v1/campaigns/{id}/metrics"),
+            ("get", "/api/v1/campaigns/{id}/results"),
+            ("get", "/api/v1/campaigns/{id}/workers"),
+            ("get", "/api/v1/openapi.json"),
+            ("post", "/api/v1/campaigns/{id}/metrics"),
+            ("post", "/api/v1/test-sets/{id}/gold"),
+        ]
+        .iter()
+        .map(|(m, p)| (m.to_string(), p.to_string()))
+        .collect();
+        assert_eq!(operations(&doc), want);
+        for (method, path) in operations(&doc) {
+            let op = &doc["paths"][&path][&method];
+            assert!(op["operationId"].is_string() && op["summary"].as_str().is_some_and(|s| s.len() > 10), "{method} {path}: {op}");
+            let refusals = ["401", "403", "404"].iter().filter(|c| op["responses"].get(**c).is_some()).count();
+            assert!(op["responses"].get("200").is_some(), "{method} {path} describes its answer");
+            assert!(path.ends_with("openapi.json") || refusals == 3, "{method} {path} describes its refusals");
+        }
+        // The settings the query string takes, each with its words.
+        let results = &doc["paths"]["/api/v1/campaigns/{id}/results"]["get"]["parameters"];
+        let names: Vec<&str> = results.as_array().unwrap().iter().map(|p| p["name"].as_str().unwrap()).collect();
+        assert_eq!(names, ["id", "exclude_ref", "exclude_bad_ref", "per_segment", "wilcoxon"]);
+        assert!(results.as_array().unwrap().iter().all(|p| p["description"].as_str().is_some_and(|d| !d.is_empty())));
+        // The answers' schemas are the types the handlers return.
+        let schemas = &doc["components"]["schemas"];
+        for name in ["ResultsView", "WorkersView", "AgreementReport", "GroupAgreement", "PairFigures", "ResultsEntry", "Error", "RefusedFiles"] {
+            assert!(schemas.get(name).is_some(), "{name} in the components");
+        }
+        assert_eq!(schemas["ResultsView"]["properties"]["agreement"]["$ref"], "#/components/schemas/AgreementReport");
+        // Every reference leads somewhere.
+        fn refs<'a>(v: &'a serde_json::Value, out: &mut Vec<&'a str>) {
+            match v {
+                serde_json::Value::Object(m) => {
+                    if let Some(r) = m.get("$ref").and_then(|r| r.as_str()) {
+                        out.push(r);
+                    }
+                    m.values().for_each(|v| refs(v, out));
+                }
+                serde_json::Value::Array(a) => a.iter().for_each(|v| refs(v, out)),
+                _ => {}
+            }
+        }
+        let mut all = Vec::new();
+        refs(&doc, &mut all);
+        assert!(all.len() > 10);
+        for r in all {
+            let name = r.strip_prefix("#/components/schemas/").unwrap_or_else(|| panic!("{r}"));
+            assert!(schemas.get(name).is_some(), "{r} leads nowhere");
+        }
+    }
+
+    /// Each operation the document describes is routed: the router answers it (a refusal of the
+    /// handler, never the router's 404 or 405).
+    #[tokio::test]
+    async fn every_described_operation_is_routed() {
+        let (_dir, state) = state().await;
+        let doc: serde_json::Value = serde_json::from_str(doc::document()).expect("JSON");
+        let app: Router = routes().merge(metric_upload::routes()).merge(gold_upload::routes()).layer(Extension(CurrentSession(None))).layer(Extension(state.clone()));
+        for (method, path) in operations(&doc) {
+            let uri = path.replace("{id}", "7").replace("{file}", "judgments.csv");
+            let r = app.clone().oneshot(Request::builder().method(method.to_uppercase().as_str()).uri(&uri).body(Body::empty()).unwrap()).await.expect("an answer");
+            let status = r.status().as_u16();
+            let ok = if path.ends_with("openapi.json") { status == 200 } else { status == 401 };
+            assert!(ok, "{method} {uri}: {status}");
+        }
+        // And a path the document does not have is the router's 404.
+        let r = app.oneshot(Request::get("/api/v1/nothing").body(Body::empty()).unwrap()).await.unwrap();
+        assert_eq!(r.status().as_u16(), 404);
+    }
+
+    /// The values the document lists for the review table's settings are the ones it takes.
+    #[test]
+    fn the_described_values_of_the_review_settings_are_accepted() {
+        let doc: serde_json::Value = serde_json::from_str(doc::document()).expect("JSON");
+        let params = doc["paths"]["/api/v1/campaigns/{id}/workers"]["get"]["parameters"].as_array().unwrap().clone();
+        let values = |name: &str| -> Vec<String> {
+            let p = params.iter().find(|p| p["name"] == name).unwrap_or_else(|| panic!("{name} described"));
+            let schema = &p["schema"];
+            schema["enum"].as_array().unwrap_or_else(|| panic!("{name}: {schema}")).iter().map(|v| v.as_str().unwrap().to_string()).collect()
+        };
+        let (sorts, orders, verdicts, flags) = (values("sort"), values("order"), values("verdict"), values("flag"));
+        assert_eq!((sorts.len(), orders.len(), verdicts.len(), flags.len()), (4, 2, 4, 7));
+        use crate::results::WorkersQuery;
+        for v in &sorts {
+            assert!(WorkersQuery::from_params(None, None, Some(v), None, None, None, None).is_ok(), "sort {v}");
+        }
+        for v in &orders {
+            assert!(WorkersQuery::from_params(None, None, None, Some(v), None, None, None).is_ok(), "order {v}");
+        }
+        for v in &verdicts {
+            assert!(WorkersQuery::from_params(None, None, None, None, None, Some(v), None).is_ok(), "verdict {v}");
+        }
+        for v in &flags {
+            assert!(WorkersQuery::from_params(None, None, None, None, None, None, Some(v)).is_ok(), "flag {v}");
+        }
+        assert!(WorkersQuery::from_params(None, None, Some("nonsense"), None, None, None, None).is_err());
     }
 
     #[tokio::test]

@@ -97,6 +97,7 @@ pub struct ExcludedWorker {
     pub reason: String,
 }
 
+#[cfg_attr(feature = "ssr", derive(utoipa::ToSchema))]
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct ResultsView {
     pub campaign: String,
@@ -105,6 +106,7 @@ pub struct ResultsView {
     /// says how fresh they are.
     pub computed_at_ms: i64,
     pub stored_judgments: i64,
+    #[cfg_attr(feature = "ssr", schema(value_type = Object))]
     pub options: ResultsOptions,
     /// The analysis' judgments: a record per question an answer answers (word order: two per
     /// answer), skipped answers left out.
@@ -117,7 +119,9 @@ pub struct ResultsView {
     pub judgments_scored: usize,
     /// Distinct workers (a word-order worker, with a row per question, counts once).
     pub workers: usize,
+    #[cfg_attr(feature = "ssr", schema(value_type = Vec<Object>))]
     pub excluded: Vec<ExcludedWorker>,
+    #[cfg_attr(feature = "ssr", schema(value_type = Vec<Object>))]
     pub groups: Vec<GroupView>,
     pub agreement: AgreementReport,
     /// Names of the computed files an export offers for these settings (`ad-sys-scores-de-en.csv`, …).
@@ -128,16 +132,20 @@ pub struct ResultsView {
     pub metric_export_files: Vec<String>,
     /// A relative-ranking campaign's methods side by side (WMT 2012); `None` for other tasks.
     #[serde(default)]
+    #[cfg_attr(feature = "ssr", schema(value_type = Option<Object>))]
     pub ranking: Option<RankingView>,
     /// An ESA campaign's WMT ranking and error spans; `None` for other tasks.
     #[serde(default)]
+    #[cfg_attr(feature = "ssr", schema(value_type = Option<Object>))]
     pub esa: Option<EsaView>,
     /// A pairwise-preference campaign's Bradley–Terry ratings and win rates; `None` for other
     /// tasks.
     #[serde(default)]
+    #[cfg_attr(feature = "ssr", schema(value_type = Option<Object>))]
     pub pairwise: Option<PairwiseView>,
     /// A post-editing campaign's HTER per system; `None` for other tasks.
     #[serde(default)]
+    #[cfg_attr(feature = "ssr", schema(value_type = Option<Object>))]
     pub postedit: Option<PostEditView>,
 }
 
@@ -431,10 +439,12 @@ pub struct DecisionView {
 
 /// One page of the review table: the rows the query selects, in its order, with the counts the
 /// page shows above the table.
+#[cfg_attr(feature = "ssr", derive(utoipa::ToSchema))]
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct WorkersView {
     pub campaign: String,
     /// The rows of the requested page only.
+    #[cfg_attr(feature = "ssr", schema(value_type = Vec<Object>))]
     pub workers: Vec<WorkerRow>,
     /// The campaign's quality gate, as the organizer reads it.
     pub gate: String,
@@ -448,11 +458,14 @@ pub struct WorkersView {
     pub counts: VerdictCounts,
     /// Rows per kind of flag over the whole campaign (neither the search nor the filters apply).
     #[serde(default)]
+    #[cfg_attr(feature = "ssr", schema(value_type = Object))]
     pub flag_counts: FlagCounts,
     /// What the bulk actions would do now (workers, not rows), under the page's reliability test.
     #[serde(default)]
+    #[cfg_attr(feature = "ssr", schema(value_type = Object))]
     pub bulk: BulkCounts,
     /// The query answered, its page brought within the pages there are.
+    #[cfg_attr(feature = "ssr", schema(value_type = Object))]
     pub query: WorkersQuery,
 }
 
@@ -461,6 +474,7 @@ pub const DEFAULT_PER_PAGE: usize = 50;
 pub const MAX_PER_PAGE: usize = 200;
 
 /// Rows per verdict of reliability (and how many are excluded from the statistics).
+#[cfg_attr(feature = "ssr", derive(utoipa::ToSchema))]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct VerdictCounts {
     pub pass: usize,
@@ -953,10 +967,13 @@ pub fn raw_scale(task: &str) -> (&'static str, usize) {
 }
 
 /// A campaign in the researchers' list of results.
+#[cfg_attr(feature = "ssr", derive(utoipa::ToSchema))]
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct ResultsEntry {
     pub id: i64,
     pub name: String,
+    /// The protocol's name (`TaskKind::name`).
+    #[cfg_attr(feature = "ssr", schema(value_type = String))]
     pub task: TaskKind,
     pub status: String,
     /// Answers stored: one per item a worker answered (skipped ones included), whatever the

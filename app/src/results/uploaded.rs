@@ -19,6 +19,7 @@ use assay_core::metrics::upload::{CampaignShape, UploadedMetric, read_upload};
 pub const BUILTIN: [&str; 3] = ["BLEU", "chrF", "chrF++"];
 
 /// An uploaded metric as the page lists it.
+#[cfg_attr(feature = "ssr", derive(utoipa::ToSchema))]
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct UploadedInfo {
     pub id: i64,

@@ -431,6 +431,42 @@ both_backends! {
         assert_eq!(s.systems.len(), systems.len());
     }
 
+    /// The OpenAPI document is generated from the routes (issue 36 item 6): every answer of a
+    /// worked campaign's API routes is valid against the schema the document gives for it.
+    async fn the_api_answers_as_its_description_says(server) {
+        let s = work_the_campaign(&server).await;
+        let id = s.id;
+        let anyone = server.browser();
+        let doc = anyone.get("/api/v1/openapi.json").await;
+        assert_eq!(doc.status, 200);
+        let doc = doc.json();
+        let organizer = server.browser();
+        organizer.login(ORGANIZER).await;
+        let mut checked = 0;
+        for (template, path) in [
+            ("/api/v1/campaigns", "/api/v1/campaigns".to_string()),
+            ("/api/v1/campaigns/{id}/results", format!("/api/v1/campaigns/{id}/results")),
+            ("/api/v1/campaigns/{id}/results", format!("/api/v1/campaigns/{id}/results?wilcoxon=true&per_segment=true")),
+            ("/api/v1/campaigns/{id}/agreement", format!("/api/v1/campaigns/{id}/agreement")),
+            ("/api/v1/campaigns/{id}/workers", format!("/api/v1/campaigns/{id}/workers?per_page=3&sort=p&order=desc")),
+            ("/api/v1/campaigns/{id}/metrics", format!("/api/v1/campaigns/{id}/metrics")),
+            ("/api/v1/campaigns/{id}/results", "/api/v1/campaigns/99999/results".to_string()),
+            ("/api/v1/campaigns/{id}/workers", format!("/api/v1/campaigns/{id}/workers?sort=nonsense")),
+        ] {
+            let r = organizer.get(&path).await;
+            let answer: Value = serde_json::from_str(&r.body).unwrap_or_else(|e| panic!("{path}: not JSON ({e})"));
+            let errors = assay_tests::openapi::violations(&doc, template, "get", r.status, &answer);
+            assert!(errors.is_empty(), "GET {path} ({}) does not match its description:\n{}", r.status, errors.join("\n"));
+            checked += 1;
+        }
+        assert_eq!(checked, 8);
+        // The check can fail: an answer missing a required field is refused.
+        let r = organizer.get(&format!("/api/v1/campaigns/{id}/results")).await;
+        let mut broken = r.json();
+        broken.as_object_mut().unwrap().remove("campaign");
+        assert!(!assay_tests::openapi::violations(&doc, "/api/v1/campaigns/{id}/results", "get", 200, &broken).is_empty());
+    }
+
     async fn an_api_token_reads_results_and_cannot_change_anything(server) {
         let s = work_the_campaign(&server).await;
         let id = s.id;
