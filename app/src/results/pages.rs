@@ -361,15 +361,8 @@ fn Group(g: GroupView) -> impl IntoView {
 use super::raw_scale;
 
 #[cfg(test)]
-mod scale_tests {
-    #[test]
-    fn word_order_and_ranking_scores_are_labelled_0_to_1() {
-        assert_eq!(super::raw_scale("word-order-q1"), ("0–1", 3));
-        assert_eq!(super::raw_scale("word-order-q2"), ("0–1", 3));
-        assert_eq!(super::raw_scale("ranking"), ("0–1", 3));
-        assert_eq!(super::raw_scale("da-adequacy"), ("0–100", 1));
-    }
-}
+#[path = "pages_scale_tests.rs"]
+mod scale_tests;
 
 /// A relative-ranking campaign: every WMT 2012 method side by side, where they disagree, the
 /// rank ranges and the head-to-head table.
