@@ -86,27 +86,9 @@ pub enum TaskKind {
 }
 
 impl TaskKind {
-    /// Every task, in the designer's order.
-    pub const ALL: [TaskKind; 9] = [
-        TaskKind::DaAdequacy,
-        TaskKind::DaFluency,
-        TaskKind::DaSourceBased,
-        TaskKind::WordOrder,
-        TaskKind::Ranking,
-        TaskKind::Esa,
-        TaskKind::Mqm,
-        TaskKind::Pairwise,
-        TaskKind::PostEdit,
-    ];
-
-    /// A task of documents whose answers mark error spans (ESA, MQM): HITs of whole documents,
-    /// the document as context, spans in the judgment's detail.
-    pub fn marks_spans(self) -> bool {
-        match self {
-            TaskKind::Esa | TaskKind::Mqm => true,
-            TaskKind::DaAdequacy | TaskKind::DaFluency | TaskKind::DaSourceBased | TaskKind::WordOrder | TaskKind::Ranking | TaskKind::Pairwise | TaskKind::PostEdit => false,
-        }
-    }
+    // Every task (`TaskKind::ALL`, in the designer's order) and what sets their protocols apart
+    // (`marks_spans`) are listed beside the registry, `protocol::for_task`: the one place a
+    // protocol is registered.
 
     // The stored name of each task, `TaskKind::as_str`, is its protocol's (`NAME` in each
     // protocol's folder), read in the registry `protocol::for_task`'s module.

@@ -381,7 +381,7 @@ fn Esa(e: EsaView) -> impl IntoView {
     );
     let ranked = !e.rows.is_empty();
     view! {
-        <section class="group esa-results" id="esa" data-lang-pair=e.lang_pair.clone()>
+        <section class="group esa-results" id=assay_core::protocol::esa::NAME data-lang-pair=e.lang_pair.clone()>
             <h2>{if e.protocol == "MQM" { format!("MQM · {}: scores (−Σ error weights) ranked as WMT 2024 ranks ESA", e.lang_pair) } else { format!("Error span annotation · {}: the WMT 2024 ranking", e.lang_pair) }}</h2>
             <p class="hint" id="esa-counts">{counts}</p>
             {e.note.map(|n| view! { <p class="notice" id="esa-note">{n}</p> })}
@@ -705,7 +705,7 @@ fn Ranking(k: RankingView) -> impl IntoView {
         })
     };
     view! {
-        <section class="group ranking" id="ranking" data-lang-pair=k.lang_pair.clone()>
+        <section class=format!("group {}", assay_core::protocol::ranking::NAME) id=assay_core::protocol::ranking::NAME data-lang-pair=k.lang_pair.clone()>
             <h2>{format!("Relative ranking · {}: the WMT 2012 methods", k.lang_pair)}</h2>
             <p class="hint" id="ranking-blocks">{counts}</p>
             {body}
