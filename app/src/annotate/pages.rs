@@ -448,6 +448,11 @@ fn work<S: ScreenFamily>(state: WorkState) -> impl IntoView {
         begin(ahead, None);
     };
 
+    // How an answer goes to the server: a real item's, and a practice item's (checked, never
+    // stored; practice has no post-edit).
+    let item_submits = Submits { values: submit, ranks: submit_ranks, spans: submit_esa, post_edits: submit_pe };
+    let practice_submits = Submits { values: submit_practice, ranks: submit_practice_ranks, spans: submit_practice_spans, post_edits: Callback::new(|_| ()) };
+
     let task = state.task.as_str();
     let ui = Ui::of(info);
     // The document's language follows the interface's (the server sends the frame in English).
@@ -467,7 +472,7 @@ fn work<S: ScreenFamily>(state: WorkState) -> impl IntoView {
                     EitherOf6::A(view! { <Finished code=done.code return_url=done.return_url ui/> })
                 } else if let Some(item) = s.item.clone().filter(|_| now_started) {
                     let together = s.together.clone();
-                    EitherOf6::B(item_screen::<S>(info, item, together, s.answered, busy, submit, submit_ranks, submit_esa, submit_pe))
+                    EitherOf6::B(item_screen::<S>(info, item, together, s.answered, busy, item_submits))
                 } else if let Some(item) = s.item.clone() {
                     // The first item, sent ahead: behind the instructions until Start.
                     let together = s.together.clone();
@@ -477,14 +482,13 @@ fn work<S: ScreenFamily>(state: WorkState) -> impl IntoView {
                             <StartPage info practice=practice.get_untracked() busy start/>
                         </div>
                         <div id="ahead-item" data-assignment=assignment hidden=move || !started.get()>
-                            {item_screen::<S>(info, item, together, s.answered, busy, submit, submit_ranks, submit_esa, submit_pe)}
+                            {item_screen::<S>(info, item, together, s.answered, busy, item_submits)}
                         </div>
                     })
                 } else if let Some((item, fb)) = feedback.get() {
                     EitherOf6::C(view! { <PracticeFeedbackScreen info item feedback=fb busy start/> })
                 } else if let Some((p, item)) = practice.get().filter(|_| practising.get()).and_then(|p| p.item.clone().map(|i| (p, i))) {
-                    let submits = Submits { values: submit_practice, ranks: submit_practice_ranks, spans: submit_practice_spans, post_edits: Callback::new(|_| ()) };
-                    EitherOf6::D(practice_screen::<S>(info, p, item, busy, submits))
+                    EitherOf6::D(practice_screen::<S>(info, p, item, busy, practice_submits))
                 } else {
                     EitherOf6::E(view! { <StartPage info practice=practice.get() busy start/> })
                 }
@@ -642,18 +646,7 @@ fn PracticeFeedbackScreen(
     }
 }
 
-#[allow(clippy::too_many_arguments)]
-fn item_screen<S: ScreenFamily>(
-    info: StoredValue<WorkState>,
-    item: ItemView,
-    together: Vec<ItemView>,
-    answered: i64,
-    busy: RwSignal<bool>,
-    submit: Callback<AnswerValues>,
-    submit_ranks: Callback<Vec<RankAnswer>>,
-    submit_esa: Callback<EsaAnswer>,
-    submit_pe: Callback<assay_core::protocol::postedit::PostEdit>,
-) -> impl IntoView {
+fn item_screen<S: ScreenFamily>(info: StoredValue<WorkState>, item: ItemView, together: Vec<ItemView>, answered: i64, busy: RwSignal<bool>, submits: Submits) -> impl IntoView {
     let i = info.get_value();
     let ui = Ui::of(info);
     let total = i.total.to_string();
@@ -665,7 +658,7 @@ fn item_screen<S: ScreenFamily>(
     };
     let lang = i.screen.wording_lang.clone();
     let dir = i.screen.wording_dir.clone();
-    let body = screen_body::<S>(info, item, Shown::Item { together }, busy, Submits { values: submit, ranks: submit_ranks, spans: submit_esa, post_edits: submit_pe });
+    let body = screen_body::<S>(info, item, Shown::Item { together }, busy, submits);
     view! {
         <div class="card item-screen" lang=lang dir=dir>
             <p class="progress" id="progress" aria-live="polite" lang=ui.tag() dir=ui.dir()>{progress}</p>
