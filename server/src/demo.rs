@@ -5,7 +5,7 @@ use app::auth::server::{ensure_user, find_user};
 use app::campaign::{CampaignDraft, CampaignSettings};
 use assay_core::settings::DocumentSettings;
 use app::import::{ImportBundle, LanguagePair, Reference, Segment, System, SystemOutput, TestSet};
-use app::model::TaskKind;
+use assay_core::protocol::demo;
 use app::error::{AppError, AppResult};
 use app::state::AppState;
 
@@ -133,11 +133,11 @@ async fn seed_campaign(state: &AppState) -> AppResult<()> {
         judgments_wanted: 14,
         redundancy: 2,
         payment_per_hit: 1.5,
-        ..CampaignSettings::for_task(TaskKind::DaAdequacy, "English", "German")
+        ..CampaignSettings::for_task(demo::SERVE_SCORES, "English", "German")
     };
     let draft = CampaignDraft {
         name: DEMO_CAMPAIGN.into(),
-        task: TaskKind::DaAdequacy,
+        task: demo::SERVE_SCORES,
         test_set_id: test_set,
         reference_name: Some("refA".into()),
         benchmark_systems: systems.first().copied().into_iter().collect(),
@@ -152,7 +152,7 @@ async fn seed_campaign(state: &AppState) -> AppResult<()> {
     // document so far as context, a document score, one degraded document per HIT.
     let esa = CampaignDraft {
         name: DEMO_ESA_CAMPAIGN.into(),
-        task: TaskKind::Esa,
+        task: demo::SERVE_SPANS,
         benchmark_systems: Vec::new(),
         seed: 2027,
         settings: CampaignSettings {
@@ -161,7 +161,7 @@ async fn seed_campaign(state: &AppState) -> AppResult<()> {
             redundancy: 2,
             payment_per_hit: 1.0,
             documents: DocumentSettings { hit_minutes: 5.0, score: true, ..DocumentSettings::default() },
-            ..CampaignSettings::for_task(TaskKind::Esa, "English", "German")
+            ..CampaignSettings::for_task(demo::SERVE_SPANS, "English", "German")
         },
         ..draft
     };

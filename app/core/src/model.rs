@@ -86,27 +86,9 @@ pub enum TaskKind {
 }
 
 impl TaskKind {
-    /// Every task, in the designer's order.
-    pub const ALL: [TaskKind; 9] = [
-        TaskKind::DaAdequacy,
-        TaskKind::DaFluency,
-        TaskKind::DaSourceBased,
-        TaskKind::WordOrder,
-        TaskKind::Ranking,
-        TaskKind::Esa,
-        TaskKind::Mqm,
-        TaskKind::Pairwise,
-        TaskKind::PostEdit,
-    ];
-
-    /// A task of documents whose answers mark error spans (ESA, MQM): HITs of whole documents,
-    /// the document as context, spans in the judgment's detail.
-    pub fn marks_spans(self) -> bool {
-        match self {
-            TaskKind::Esa | TaskKind::Mqm => true,
-            TaskKind::DaAdequacy | TaskKind::DaFluency | TaskKind::DaSourceBased | TaskKind::WordOrder | TaskKind::Ranking | TaskKind::Pairwise | TaskKind::PostEdit => false,
-        }
-    }
+    // Every task (`TaskKind::ALL`, in the designer's order) and what sets their protocols apart
+    // (`marks_spans`) are listed beside the registry, `protocol::for_task`: the one place a
+    // protocol is registered.
 
     // The stored name of each task, `TaskKind::as_str`, is its protocol's (`NAME` in each
     // protocol's folder), read in the registry `protocol::for_task`'s module.
@@ -234,36 +216,5 @@ pub fn utc_civil(ms: i64) -> (i64, i64, i64, i64) {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn stored_names_round_trip_and_match_serde() {
-        for s in [CampaignStatus::Draft, CampaignStatus::Launched, CampaignStatus::Closed] {
-            assert_eq!(CampaignStatus::parse(s.as_str()), Some(s));
-            assert_eq!(serde_json::to_string(&s).unwrap(), format!("\"{s}\""));
-        }
-        for s in [AssignmentStatus::Active, AssignmentStatus::Completed, AssignmentStatus::Expired, AssignmentStatus::Returned] {
-            assert_eq!(AssignmentStatus::parse(s.as_str()), Some(s));
-            assert_eq!(serde_json::to_string(&s).unwrap(), format!("\"{s}\""));
-        }
-        assert_eq!(AssignmentStatus::parse("Active"), None);
-        for t in TaskKind::ALL {
-            assert_eq!(TaskKind::parse(t.as_str()), Some(t));
-        }
-    }
-
-    /// Shared view types carry a `TaskKind`: on the wire it is the stored name, as it was when
-    /// they carried the name as a string.
-    #[test]
-    fn a_task_travels_by_its_stored_name_and_an_unknown_one_names_its_campaign() {
-        for t in TaskKind::ALL {
-            assert_eq!(serde_json::to_string(&t).unwrap(), format!("\"{}\"", t.as_str()));
-            assert_eq!(serde_json::from_str::<TaskKind>(&format!("\"{}\"", t.as_str())).unwrap(), t);
-        }
-        assert!(serde_json::from_str::<TaskKind>("\"DaAdequacy\"").is_err());
-        assert_eq!(TaskKind::of_campaign(7, "da-fluency"), Ok(TaskKind::DaFluency));
-        let e = TaskKind::of_campaign(7, "post-editing").unwrap_err().to_string();
-        assert!(e.contains("campaign 7") && e.contains("\"post-editing\""), "{e}");
-    }
-}
+#[path = "model_tests.rs"]
+mod tests;

@@ -16,6 +16,7 @@ use crate::db::Db;
 use crate::error::{AppError, AppResult, StorageContext};
 use crate::import::{ImportBundle, LanguagePair, Reference, Segment, System, SystemOutput, TestSet};
 use crate::model::TaskKind;
+use assay_core::protocol::demo;
 
 /// (German source, English reference).
 const SEGMENTS: [(&str, &str); 30] = [
@@ -115,24 +116,24 @@ pub async fn seed_demo_work(db: &Db, user_id: i64) -> AppResult<DemoWork> {
         db,
         organizer,
         DA_CAMPAIGN,
-        TaskKind::DaAdequacy,
+        demo::FIXTURE_SCORES,
         &news,
         20_260_001,
-        CampaignSettings { judgments_wanted: 1, redundancy: 2, ..CampaignSettings::for_task(TaskKind::DaAdequacy, "English", "German") },
+        CampaignSettings { judgments_wanted: 1, redundancy: 2, ..CampaignSettings::for_task(demo::FIXTURE_SCORES, "English", "German") },
     )
     .await?;
     let word_order = campaign(
         db,
         organizer,
         WORD_ORDER_CAMPAIGN,
-        TaskKind::WordOrder,
+        demo::FIXTURE_QUESTIONS,
         &news,
         20_260_002,
-        CampaignSettings { judgments_wanted: 1, ..CampaignSettings::for_task(TaskKind::WordOrder, "English", "German") },
+        CampaignSettings { judgments_wanted: 1, ..CampaignSettings::for_task(demo::FIXTURE_QUESTIONS, "English", "German") },
     )
     .await?;
     let rtl_set = test_set_with_systems(db, &arabic_bundle()?).await?;
-    let rtl = campaign(db, organizer, RTL_CAMPAIGN, TaskKind::DaFluency, &rtl_set, 20_260_003, arabic_settings()).await?;
+    let rtl = campaign(db, organizer, RTL_CAMPAIGN, demo::FIXTURE_RIGHT_TO_LEFT, &rtl_set, 20_260_003, arabic_settings()).await?;
 
     // The annotator first (slot 0 of the DA HIT), then the Prolific worker (slot 1).
     let annotator = worker_for_user(db, user_id).await?;
@@ -298,7 +299,7 @@ fn arabic_settings() -> CampaignSettings {
         refs: 1,
         sets: 2,
         judgments_wanted: 1,
-        ..CampaignSettings::for_task(TaskKind::DaFluency, "العربية", "الإنجليزية")
+        ..CampaignSettings::for_task(demo::FIXTURE_RIGHT_TO_LEFT, "العربية", "الإنجليزية")
     };
     s.wording.statement = "اقرأ النص أدناه وقيّم مدى موافقتك على العبارة التالية: النص مكتوب بلغة عربية سليمة وطبيعية.".into();
     s.wording.instructions = "سترى نصا واحدا في كل مرة. حرّك المؤشر لتبيّن مدى موافقتك على العبارة، ثم اضغط الزر للمتابعة.".into();

@@ -361,15 +361,8 @@ fn Group(g: GroupView) -> impl IntoView {
 use super::raw_scale;
 
 #[cfg(test)]
-mod scale_tests {
-    #[test]
-    fn word_order_and_ranking_scores_are_labelled_0_to_1() {
-        assert_eq!(super::raw_scale("word-order-q1"), ("0–1", 3));
-        assert_eq!(super::raw_scale("word-order-q2"), ("0–1", 3));
-        assert_eq!(super::raw_scale("ranking"), ("0–1", 3));
-        assert_eq!(super::raw_scale("da-adequacy"), ("0–100", 1));
-    }
-}
+#[path = "pages_scale_tests.rs"]
+mod scale_tests;
 
 /// A relative-ranking campaign: every WMT 2012 method side by side, where they disagree, the
 /// rank ranges and the head-to-head table.
@@ -388,7 +381,7 @@ fn Esa(e: EsaView) -> impl IntoView {
     );
     let ranked = !e.rows.is_empty();
     view! {
-        <section class="group esa-results" id="esa" data-lang-pair=e.lang_pair.clone()>
+        <section class="group esa-results" id=assay_core::protocol::esa::NAME data-lang-pair=e.lang_pair.clone()>
             <h2>{if e.protocol == "MQM" { format!("MQM · {}: scores (−Σ error weights) ranked as WMT 2024 ranks ESA", e.lang_pair) } else { format!("Error span annotation · {}: the WMT 2024 ranking", e.lang_pair) }}</h2>
             <p class="hint" id="esa-counts">{counts}</p>
             {e.note.map(|n| view! { <p class="notice" id="esa-note">{n}</p> })}
@@ -712,7 +705,7 @@ fn Ranking(k: RankingView) -> impl IntoView {
         })
     };
     view! {
-        <section class="group ranking" id="ranking" data-lang-pair=k.lang_pair.clone()>
+        <section class=format!("group {}", assay_core::protocol::ranking::NAME) id=assay_core::protocol::ranking::NAME data-lang-pair=k.lang_pair.clone()>
             <h2>{format!("Relative ranking · {}: the WMT 2012 methods", k.lang_pair)}</h2>
             <p class="hint" id="ranking-blocks">{counts}</p>
             {body}

@@ -152,16 +152,145 @@ fn the_pure_core_has_no_web_database_or_runtime_dependency() {
 
 // ---------------------------------------------------------------------------------------------
 // The protocol house (issue 37): the tree outside the protocol folders speaks of "a protocol",
-// never of a particular one. Read from the non-test code of `app/src`, `app/core/src` and
-// `server/src` (test files, `#[cfg(test)]` items and comments left out).
+// never of a particular one. Counted as a reviewer's plain grep counts it (ARCHITECTURE.md, "How
+// the house is counted", gives the command): every file under `app/` and `server/` whose path
+// says it is not test code, nor a protocol folder, nor an interface catalog. Test code is decided
+// by the file's path alone: a `tests/` or `benches/` directory, a file named `tests.rs` or
+// `*_tests.rs`, or a path holding `fixtures`; a test module is a file of its own
+// (`#[cfg(test)] #[path = "foo_tests.rs"] mod tests;`), never inline. The count prints every
+// line it counted, as the grep does.
 //
-// What is counted is what the issue means, and why a plain grep counts more: a grep over the
-// trees (30 files naming a variant, 35 literals in app/src and server) reads the unit tests too
-// (`tests.rs`, `*_tests.rs`, `#[cfg(test)]` modules: a test may build any campaign it likes),
-// comments, and CSS class names (`class="esa"` is a style), and names `TaskKind::parse` or
-// `TaskKind::ALL`, which speak of no particular protocol. What it does count and this test did
-// not before: variants brought in by a `use` (`use TaskKind::{Esa, Mqm}`, `TaskKind::*`) and
-// paths with spaces; the question names analysis stores (`word-order-q1`, `word-order-q2`).
+// The parser below (comments, `#[cfg(test)]` items and the contents of literals masked) checks
+// besides what no grep can: a fallback to a particular task, a catch-all arm over `TaskKind`,
+// and that nothing names a variant or a task in a way the grep misses (`use TaskKind::*`, a raw
+// string `r#"mqm"#`).
+
+/// The `TaskKind` variants a grep looks for (checked against `TaskKind::ALL` below).
+const VARIANTS: [&str; 9] = ["DaAdequacy", "DaFluency", "DaSourceBased", "WordOrder", "Ranking", "Esa", "Mqm", "Pairwise", "PostEdit"];
+
+/// The literals a grep looks for: the stored task names, the analysis questions' names, and the
+/// short names of the DA family (`da`, its bundle's and Appraise files' task; its kinds' words).
+fn grep_names() -> Vec<&'static str> {
+    TASK_NAMES.iter().chain(&QUESTION_NAMES).chain(&SHORT_NAMES).copied().collect()
+}
+
+/// The files the split of `annotate/server.rs` and `analysis/db.rs` (issue 37 item 4, another
+/// branch) takes apart, their test modules included: counted and printed on their own until that
+/// branch lands. A path here that no longer exists fails the test, so the entry goes with it.
+const SPLIT_PENDING: [&str; 2] = ["app/src/annotate/server.rs", "app/src/analysis/db.rs"];
+
+/// Test code, by the file's path alone (relative to the workspace, `/`-separated).
+fn is_test_file(path: &str) -> bool {
+    let name = path.rsplit('/').next().unwrap();
+    path.split('/').any(|c| c == "tests" || c == "benches") || name == "tests.rs" || name.ends_with("_tests.rs") || path.contains("fixtures")
+}
+
+/// The files the house count reads: under `app/` and `server/`, not test code, not in a protocol
+/// folder (`…/protocol/…`), not an interface catalog (`app/core/src/i18n/`: words people read in
+/// seven languages, "adequacy" and "ranking" as the home page says them).
+fn is_house_file(path: &str) -> bool {
+    !is_test_file(path) && !path.split('/').any(|c| c == "protocol") && !path.starts_with("app/core/src/i18n/")
+}
+
+/// Every text file under `app/` and `server/` (build output and dependencies aside), as
+/// (workspace-relative path, text), sorted by path.
+fn tree_texts() -> Vec<(String, String)> {
+    fn walk(dir: &Path, out: &mut Vec<PathBuf>) {
+        for entry in std::fs::read_dir(dir).unwrap_or_else(|e| panic!("{}: {e}", dir.display())) {
+            let path = entry.unwrap().path();
+            let name = path.file_name().unwrap().to_string_lossy().to_string();
+            if path.is_dir() {
+                if !name.starts_with('.') && !["target", "node_modules", "pkg"].contains(&name.as_str()) {
+                    walk(&path, out);
+                }
+            } else {
+                out.push(path);
+            }
+        }
+    }
+    let root = root();
+    let mut files = Vec::new();
+    for dir in ["app", "server"] {
+        walk(&root.join(dir), &mut files);
+    }
+    let mut out: Vec<(String, String)> = files
+        .into_iter()
+        .filter_map(|f| {
+            let text = String::from_utf8(std::fs::read(&f).ok()?).ok()?;
+            Some((f.strip_prefix(&root).unwrap().to_string_lossy().replace('\\', "/"), text))
+        })
+        .collect();
+    out.sort();
+    out
+}
+
+/// (line, match) of every `TaskKind::<Variant>` in the text, as `grep -oE
+/// 'TaskKind::(DaAdequacy|…)\b'` finds them.
+fn grep_variants(text: &str) -> Vec<(usize, String)> {
+    let mut out = Vec::new();
+    for (n, line) in text.lines().enumerate() {
+
+        let mut from = 0;
+        while let Some(p) = line[from..].find("TaskKind::").map(|p| from + p) {
+            let rest = &line[p + "TaskKind::".len()..];
+            let hit = VARIANTS.iter().filter(|v| rest.starts_with(*v)).max_by_key(|v| v.len()).filter(|v| !rest.as_bytes().get(v.len()).copied().is_some_and(is_ident));
+            if let Some(v) = hit {
+                out.push((n + 1, format!("TaskKind::{v}")));
+            }
+            from = p + 1;
+        }
+    }
+    out
+}
+
+/// (line, literal) of every `"name"` in the text, as `grep -oE '"(da|da-adequacy|…)"'` finds
+/// them: left to right, a match ending where the next search starts.
+fn grep_literals(text: &str, names: &[&str]) -> Vec<(usize, String)> {
+    let mut out = Vec::new();
+    for (n, line) in text.lines().enumerate() {
+        let mut i = 0;
+        while let Some(p) = line[i..].find('"').map(|p| i + p) {
+            let rest = &line[p + 1..];
+            match names.iter().find(|name| rest.starts_with(*name) && rest[name.len()..].starts_with('"')) {
+                Some(name) => {
+                    out.push((n + 1, format!("\"{name}\"")));
+                    i = p + name.len() + 2;
+                }
+                None => i = p + 1,
+            }
+        }
+    }
+    out
+}
+
+/// The grep's count: `file:line: match` of every variant and every literal in the house files.
+#[derive(Default)]
+struct GrepCount {
+    variant_files: BTreeMap<String, Vec<String>>,
+    literals: Vec<String>,
+    /// The same for the files of `SPLIT_PENDING`.
+    pending_variant_files: BTreeMap<String, Vec<String>>,
+    pending_literals: Vec<String>,
+}
+
+fn grep_count() -> GrepCount {
+    let names = grep_names();
+    let mut c = GrepCount::default();
+    for (file, text) in tree_texts() {
+        if !is_house_file(&file) {
+            continue;
+        }
+        let pending = SPLIT_PENDING.contains(&file.as_str());
+        let variants: Vec<String> = grep_variants(&text).into_iter().map(|(l, m)| format!("{file}:{l}: {m}")).collect();
+        let literals = grep_literals(&text, &names).into_iter().map(|(l, m)| format!("{file}:{l}: {m}"));
+        let (files, lits) = if pending { (&mut c.pending_variant_files, &mut c.pending_literals) } else { (&mut c.variant_files, &mut c.literals) };
+        if !variants.is_empty() {
+            files.insert(file.clone(), variants);
+        }
+        lits.extend(literals);
+    }
+    c
+}
 
 /// The campaign tasks' stored names (`TaskKind::as_str`; checked against `TaskKind::ALL` below).
 const TASK_NAMES: [&str; 9] = ["da-adequacy", "da-fluency", "da-source", "word-order", "ranking", "esa", "mqm", "pairwise", "post-edit"];
@@ -386,6 +515,7 @@ fn house_files() -> Vec<(String, Code)> {
             let name = f.file_name().unwrap().to_string_lossy();
             !tests.contains(f) && name != "tests.rs" && !name.ends_with("_tests.rs") && !f.components().any(|c| c.as_os_str() == "tests")
         })
+        .filter(|(f, _)| !is_test_file(&f.strip_prefix(&root).unwrap().to_string_lossy().replace('\\', "/")))
         .map(|(f, text)| (f.strip_prefix(&root).unwrap().to_string_lossy().replace('\\', "/"), read_code(&text)))
         .collect()
 }
@@ -394,15 +524,6 @@ fn house_files() -> Vec<(String, Code)> {
 fn in_protocol_folder(file: &str) -> bool {
     file.starts_with("app/core/src/protocol/")
 }
-
-/// Literals outside the protocol folders that spell a task's name without being one: (file,
-/// literal, how many, why). Each must still be there (a stale entry fails the test), so the list
-/// says exactly what a grep's count holds besides the counted lines.
-const NOT_TASK_NAMES: [(&str, &str, usize, &str); 3] = [
-    ("app/core/src/import/lang.rs", "da", 1, "the ISO 639-1 code of Danish"),
-    ("app/core/src/import/appraise.rs", "mqm", 2, "the key of Appraise's span JSON (its name for any span list)"),
-    ("app/core/src/import/table.rs", "mqm", 1, "a column name the field's span files use"),
-];
 
 /// The interface catalogs: words people read in seven languages (`adequacy`, `ranking` as the
 /// English home page says them), never a name the code dispatches on.
@@ -565,17 +686,15 @@ fn task_literals(code: &Code) -> usize {
     task_literal_lines(code).len()
 }
 
-/// The four counts of the house, per file (only files with a non-zero count).
+/// What the parser reads in the house files, per file (only files with a non-zero count).
 #[derive(Default)]
 struct HouseCounts {
     fallbacks: BTreeMap<String, usize>,
     catch_alls: BTreeMap<String, usize>,
+    /// Files outside the protocol folders and catalogs naming a variant in any way.
     variant_files: BTreeSet<String>,
-    literals: BTreeMap<String, usize>,
-    /// `file:line: "literal"` of every counted literal.
-    literal_lines: Vec<String>,
-    /// (file, literal) → how many the documented exceptions took.
-    excepted: BTreeMap<(String, String), usize>,
+    /// `file:line` of every task-name literal outside the protocol folders and catalogs.
+    literal_lines: Vec<(String, usize, String)>,
 }
 
 fn house_counts() -> HouseCounts {
@@ -589,55 +708,63 @@ fn house_counts() -> HouseCounts {
         };
         add(&mut c.fallbacks, task_fallbacks(m));
         add(&mut c.catch_alls, task_catch_alls(m));
-        if !in_protocol_folder(&file) {
+        if !in_protocol_folder(&file) && !is_catalog(&file) {
             if names_task_variant(m) {
                 c.variant_files.insert(file.clone());
             }
-            if !is_catalog(&file) {
-                let mut counted = 0;
-                for (line, lit) in task_literal_lines(&code) {
-                    let allowed = NOT_TASK_NAMES.iter().find(|(f, l, _, _)| *f == file && *l == lit).map_or(0, |e| e.2);
-                    let taken = c.excepted.entry((file.clone(), lit.clone())).or_default();
-                    if *taken < allowed {
-                        *taken += 1;
-                    } else {
-                        counted += 1;
-                        c.literal_lines.push(format!("        {file}:{line}: \"{lit}\""));
-                    }
-                }
-                add(&mut c.literals, counted);
+            for (line, lit) in task_literal_lines(&code) {
+                c.literal_lines.push((file.clone(), line, lit));
             }
         }
     }
     c
 }
 
+/// The most files outside the protocol folders naming a variant, and task-name literals.
+const MOST_VARIANT_FILES: usize = 5;
+const MOST_TASK_LITERALS: usize = 10;
+
 #[test]
 fn the_tree_speaks_of_a_protocol_never_of_a_particular_one() {
     let c = house_counts();
+    let g = grep_count();
     let total = |m: &BTreeMap<String, usize>| m.values().sum::<usize>();
     let list = |m: &BTreeMap<String, usize>| m.iter().map(|(f, n)| format!("    {n:3} {f}")).collect::<Vec<_>>().join("\n");
+    let lines = |m: &BTreeMap<String, Vec<String>>| m.values().flatten().map(|l| format!("        {l}")).collect::<Vec<_>>().join("\n");
+    let indent = |v: &[String]| v.iter().map(|l| format!("        {l}")).collect::<Vec<_>>().join("\n");
     let report = format!(
-        "fallbacks to a particular task (`unwrap_or(TaskKind::…)`): {}\n{}\ncatch-all arms in `match`es over TaskKind: {}\n{}\nfiles outside the protocol folders naming a TaskKind variant: {}\n{}\ntask-name string literals outside the protocol folders: {}\n{}\n{}",
+        "fallbacks to a particular task (`unwrap_or(TaskKind::…)`): {}\n{}\ncatch-all arms in `match`es over TaskKind: {}\n{}\n\
+         files outside the protocol folders naming a TaskKind variant (grep): {}\n{}\n\
+         task-name string literals outside the protocol folders (grep): {}\n{}\n\
+         the files the split takes apart (SPLIT_PENDING), counted on their own: {} naming a variant, {} literals\n{}\n{}",
         total(&c.fallbacks),
         list(&c.fallbacks),
         total(&c.catch_alls),
         list(&c.catch_alls),
-        c.variant_files.len(),
-        c.variant_files.iter().map(|f| format!("        {f}")).collect::<Vec<_>>().join("\n"),
-        total(&c.literals),
-        list(&c.literals),
-        c.literal_lines.join("\n"),
+        g.variant_files.len(),
+        lines(&g.variant_files),
+        g.literals.len(),
+        indent(&g.literals),
+        g.pending_variant_files.len(),
+        g.pending_literals.len(),
+        lines(&g.pending_variant_files),
+        indent(&g.pending_literals),
     );
-    // Every documented exception is still used, as often as it says.
-    for (file, lit, n, why) in NOT_TASK_NAMES {
-        let used = c.excepted.get(&(file.to_string(), lit.to_string())).copied().unwrap_or(0);
-        assert_eq!(used, n, "{file}: \"{lit}\" ({why}) is excepted {n} times but found {used}: update NOT_TASK_NAMES");
-    }
     println!("{report}");
+    for file in SPLIT_PENDING {
+        assert!(root().join(file).exists(), "{file} is gone: take it out of SPLIT_PENDING, its parts are counted as any file");
+    }
+    // What the parser sees naming a particular protocol, the grep counts too: no variant brought
+    // in by a `use`, no task name in a raw string, where the grep does not look.
+    let grep_files: BTreeSet<&String> = g.variant_files.keys().chain(g.pending_variant_files.keys()).collect();
+    let unseen: Vec<&String> = c.variant_files.iter().filter(|f| !grep_files.contains(f)).collect();
+    assert!(unseen.is_empty(), "files naming a TaskKind variant in a way the grep misses (write `TaskKind::Name`): {unseen:?}");
+    let grep_lines: BTreeSet<String> = g.literals.iter().chain(&g.pending_literals).map(|l| l.split(": ").next().unwrap().to_string()).collect();
+    let unseen: Vec<String> = c.literal_lines.iter().map(|(f, l, lit)| format!("{f}:{l}: {lit:?}")).filter(|l| !grep_lines.contains(l.split(": ").next().unwrap())).collect();
+    assert!(unseen.is_empty(), "task names in literals the grep misses (a raw string?): {unseen:?}");
     assert!(
-        total(&c.fallbacks) == 0 && total(&c.catch_alls) == 0 && c.variant_files.len() <= 5 && total(&c.literals) <= 10,
-        "the protocol house (ARCHITECTURE.md, \"Adding a protocol\"): at most 0, 0, 5 and 10\n{report}"
+        total(&c.fallbacks) == 0 && total(&c.catch_alls) == 0 && g.variant_files.len() <= MOST_VARIANT_FILES && g.literals.len() <= MOST_TASK_LITERALS,
+        "the protocol house (ARCHITECTURE.md, \"How the house is counted\"): at most 0, 0, {MOST_VARIANT_FILES} and {MOST_TASK_LITERALS}\n{report}"
     );
 }
 
@@ -683,9 +810,34 @@ mod tests {
 }
 
 #[test]
+fn the_grep_count_finds_what_a_grep_finds() {
+    let text = "let t = TaskKind::Esa; let u = TaskKind::EsaLike; // TaskKind::Mqm in a comment counts\n\
+                let v = MyTaskKind::DaFluency; let w = TaskKind::ALL; let x = TaskKind::PostEdit;\n\
+                let q = [\"word-order-q1\", \"word-orders\", \"esa\",\"mqm\"]; let r = r#\"ranking\"#; let s = \"a\"da\"\n\
+                let c = \"fluent\"; let d = \"da-source-based\"; let e = \"esa \";";
+    assert_eq!(
+        grep_variants(text),
+        [(1, "TaskKind::Esa".to_string()), (1, "TaskKind::Mqm".to_string()), (2, "TaskKind::DaFluency".to_string()), (2, "TaskKind::PostEdit".to_string())]
+    );
+    let found: Vec<(usize, String)> = grep_literals(text, &grep_names());
+    let want = [(3, "word-order-q1"), (3, "esa"), (3, "mqm"), (3, "ranking"), (3, "da"), (4, "da-source-based")];
+    assert_eq!(found, want.map(|(l, n)| (l, format!("\"{n}\""))));
+    // Test code is told by its path alone.
+    for test in ["tests/tests/it/layers.rs", "app/core/benches/x.rs", "app/src/foo/tests.rs", "app/core/src/hit/practice_tests.rs", "app/core/src/metrics/meta_fixtures.rs"] {
+        assert!(is_test_file(test) && !is_house_file(test), "{test}");
+    }
+    for code in ["app/src/annotate/pages.rs", "app/src/contests.rs", "server/src/demo.rs", "app/core/src/testsets.rs"] {
+        assert!(!is_test_file(code) && is_house_file(code), "{code}");
+    }
+    assert!(!is_house_file("app/core/src/protocol/esa/mod.rs") && !is_house_file("app/core/src/i18n/en.rs"));
+}
+
+#[test]
 fn the_house_knows_every_task_name() {
     let names: Vec<&str> = app::model::TaskKind::ALL.iter().map(|t| t.as_str()).collect();
     assert_eq!(names, TASK_NAMES);
+    let variants: Vec<String> = app::model::TaskKind::ALL.iter().map(|t| format!("{t:?}")).collect();
+    assert_eq!(variants, VARIANTS, "the grep's variants (and the command in ARCHITECTURE.md) name every task");
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -225,10 +225,7 @@ both_backends! {
         for h in 0..hits {
             items += org.call("hit_items", &[("campaign_id", &id.to_string()), ("hit_index", &h.to_string())]).await.json().as_array().unwrap().len();
         }
-        let stored = || async {
-            let list = org.call("results_campaigns", &[]).await.json();
-            list.as_array().unwrap().iter().find(|c| c["id"] == id).map_or(0, |c| c["judgments"].as_u64().unwrap())
-        };
+        let stored = || crate::setup::stored_judgments(&org, id);
 
         let lazy = simulate_on(&server, id, "lazy=1", "3", &["--workers", "2"]);
         assert!(lazy.contains("0 workers did 0 HITs (0 judgments)") && lazy.contains("2 failed the practice and left"), "{lazy}");

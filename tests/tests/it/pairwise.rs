@@ -133,15 +133,7 @@ both_backends! {
 
         // The analysis: the left-clicker preferred the degraded copy whenever it was on the left,
         // fails the paired test and is left out; the careful worker's pairs order the systems.
-        let get = |file: &'static str| {
-            let url = format!("{}/campaigns/{id}/export/{file}?exclude_ref=false&exclude_bad_ref=false&per_segment=false&wilcoxon=false&filter=cleaned", server.base);
-            let client = org.client.clone();
-            async move {
-                let r = client.get(url).send().await.unwrap();
-                let status = r.status();
-                (status, r.text().await.unwrap())
-            }
-        };
+        let get = |file: &'static str| crate::setup::export_file(&server, &org, id, file, false);
         let (status, csv) = get("pairwise-en-de.csv").await;
         assert_eq!(status, 200, "{csv}");
         let mut lines = csv.lines();

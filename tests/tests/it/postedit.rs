@@ -152,15 +152,7 @@ both_backends! {
         for f in ["postedit-en-de.csv", "postedit-en-de-segments.csv", "postedit-en-de-judgments.csv", "postedits-en-de-Alpha.txt", "postedits-en-de-Beta.txt", "postedits-en-de-Gamma.txt"] {
             assert!(files.iter().any(|x| x == f), "{f} offered: {files:?}");
         }
-        let get = |file: &str| {
-            let url = format!("{}/campaigns/{id}/export/{file}?exclude_ref=false&exclude_bad_ref=false&per_segment=false&wilcoxon=true&filter=cleaned", server.base);
-            let client = org.client.clone();
-            async move {
-                let r = client.get(url).send().await.unwrap();
-                let status = r.status();
-                (status, r.text().await.unwrap())
-            }
-        };
+        let get = |file: &'static str| crate::setup::export_file(&server, &org, id, file, true);
         let (status, csv) = get("postedit-en-de.csv").await;
         assert_eq!(status, 200, "{csv}");
         let mut lines = csv.lines();

@@ -223,10 +223,7 @@ both_backends! {
         let design = Design { name: "Simulated pair practice", task: "pairwise", set: "pair-sim-practice", segments: SEGMENTS, systems: &SYSTEMS[..4], seed: 9, settings, gate: None };
         let Launched { org, id, summary, .. } = crate::setup::launch(&server, design).await;
         let (hits, items) = (summary["hits"].as_u64().unwrap(), summary["items"].as_u64().unwrap());
-        let stored = || async {
-            let list = org.call("results_campaigns", &[]).await.json();
-            list.as_array().unwrap().iter().find(|c| c["id"] == id).map_or(0, |c| c["judgments"].as_u64().unwrap())
-        };
+        let stored = || crate::setup::stored_judgments(&org, id);
         let lazy = simulate_on(&server, id, "lazy=1", "3", &["--workers", "2"]);
         assert!(lazy.contains("0 workers did 0 HITs (0 judgments)") && lazy.contains("2 failed the practice and left"), "{lazy}");
         assert_eq!(stored().await, 0, "practice answers are no judgments");

@@ -63,3 +63,19 @@ pub async fn launch(server: &TestServer, d: Design<'_>) -> Launched {
     let link = format!("/{}", link.split_once("://").unwrap().1.split_once('/').unwrap().1);
     Launched { org, id, link, summary }
 }
+
+/// How many judgments the organizer's results list counts for campaign `id` (practice answers
+/// are none).
+pub async fn stored_judgments(org: &Browser, id: i64) -> u64 {
+    let list = org.call("results_campaigns", &[]).await.json();
+    list.as_array().unwrap().iter().find(|c| c["id"] == id).map_or(0, |c| c["judgments"].as_u64().unwrap())
+}
+
+/// One export file of campaign `id` as the organizer downloads it, with the export page's
+/// options (`wilcoxon`: the paired tests' columns): (status, body).
+pub async fn export_file(server: &TestServer, org: &Browser, id: i64, file: &str, wilcoxon: bool) -> (reqwest::StatusCode, String) {
+    let url = format!("{}/campaigns/{id}/export/{file}?exclude_ref=false&exclude_bad_ref=false&per_segment=false&wilcoxon={wilcoxon}&filter=cleaned", server.base);
+    let r = org.client.get(url).send().await.unwrap();
+    let status = r.status();
+    (status, r.text().await.unwrap())
+}

@@ -19,6 +19,7 @@
 //! when an answer has none (every DA and word-order answer).
 
 pub mod da;
+pub mod demo;
 pub mod designer;
 pub mod esa;
 pub mod mqm;
@@ -392,6 +393,30 @@ pub fn task_label(task: &str) -> &'static str {
             Some(TaskKind::PostEdit) => "Post-editing (HTER)",
             None => "Unknown task",
         },
+    }
+}
+
+impl TaskKind {
+    /// Every task, in the designer's order.
+    pub const ALL: [TaskKind; 9] = [
+        TaskKind::DaAdequacy,
+        TaskKind::DaFluency,
+        TaskKind::DaSourceBased,
+        TaskKind::WordOrder,
+        TaskKind::Ranking,
+        TaskKind::Esa,
+        TaskKind::Mqm,
+        TaskKind::Pairwise,
+        TaskKind::PostEdit,
+    ];
+
+    /// A task of documents whose answers mark error spans (ESA, MQM): HITs of whole documents,
+    /// the document as context, spans in the judgment's detail.
+    pub fn marks_spans(self) -> bool {
+        match self {
+            TaskKind::Esa | TaskKind::Mqm => true,
+            TaskKind::DaAdequacy | TaskKind::DaFluency | TaskKind::DaSourceBased | TaskKind::WordOrder | TaskKind::Ranking | TaskKind::Pairwise | TaskKind::PostEdit => false,
+        }
     }
 }
 

@@ -14,7 +14,7 @@
 
 use super::super::{ItemView, Msg, WorkState};
 use super::widgets::{NextActions, Ui};
-use assay_core::protocol::postedit::PostEdit;
+use assay_core::protocol::postedit::{self, PostEdit};
 use leptos::ev;
 use leptos::prelude::*;
 
@@ -84,9 +84,9 @@ pub fn PostEditItem(info: StoredValue<WorkState>, item: ItemView, busy: RwSignal
                     <p class="context reference" aria-labelledby="reference-label" lang=target_lang.clone() dir=target_dir.clone()>{r}</p>
                 })}
             </div>
-            <label class="text-label" for="post-edit" lang=ui.tag() dir=ui.dir()>{ui.msg(Msg::PostEditField)}</label>
+            <label class="text-label" for=postedit::NAME lang=ui.tag() dir=ui.dir()>{ui.msg(Msg::PostEditField)}</label>
             <textarea
-                id="post-edit"
+                id=postedit::NAME
                 class="post-edit candidate"
                 rows=rows
                 lang=target_lang.clone()

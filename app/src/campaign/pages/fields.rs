@@ -104,6 +104,23 @@ pub(crate) fn number_field(
     }
 }
 
+/// A checkbox bound to one flag of the settings, its words beside it.
+pub(crate) fn check_field(
+    label: &'static str,
+    id: &'static str,
+    settings: RwSignal<CampaignSettings>,
+    get: fn(&CampaignSettings) -> bool,
+    set: fn(&mut CampaignSettings, bool),
+) -> impl IntoView {
+    view! {
+        <label class="check">
+            <input type="checkbox" id=id prop:checked=move || settings.with(get)
+                on:change=move |ev| settings.update(|s| set(s, event_target_checked(&ev)))/>
+            {label}
+        </label>
+    }
+}
+
 /// A text input bound to one field of the settings, with its help under it.
 pub(crate) fn text_field(
     label: &'static str,

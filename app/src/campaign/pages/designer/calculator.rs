@@ -6,6 +6,7 @@ use leptos::either::Either;
 
 use crate::auth::error_text;
 use crate::campaign::api::DryRunDesign;
+use super::super::fields::check_field;
 use crate::campaign::{CampaignDraft, CampaignSettings, DegradedSample, DegradedText, DesignCheck, Implications};
 use leptos::prelude::*;
 
@@ -194,11 +195,7 @@ fn CheckView(check: DesignCheck, settings: RwSignal<CampaignSettings>, dry_run: 
                 <div class="warning" role="alert" id="thin-evidence-warning">
                     <p id="thin-evidence-words">{words}</p>
                     {needs_i_know.then(|| view! {
-                    <label class="check">
-                        <input type="checkbox" id="accept-thin-evidence" prop:checked=move || settings.with(|s| s.accept_thin_evidence)
-                            on:change=move |ev| settings.update(|s| s.accept_thin_evidence = event_target_checked(&ev))/>
-                        "I know: launch this design anyway"
-                    </label>
+                    {check_field("I know: launch this design anyway", "accept-thin-evidence", settings, |s| s.accept_thin_evidence, |s, v| s.accept_thin_evidence = v)}
                     })}
                 </div>
             })}

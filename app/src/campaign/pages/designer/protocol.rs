@@ -1,7 +1,7 @@
 //! The designer's fields a protocol asks for (`TaskKind::designer`, never read from its name):
 //! what a HIT holds and its quality-control items, and the protocol's own wording.
 
-use super::super::fields::{number_field, text_field};
+use super::super::fields::{check_field, number_field, text_field};
 use crate::campaign::{CampaignSettings, TestSetInfo};
 use crate::model::TaskKind;
 use leptos::prelude::*;
@@ -35,18 +35,8 @@ pub(super) fn hit_fields(
                                 <option value="none" selected=move || settings.with(|s| s.documents.context.as_str() == "none")>"the segment alone"</option>
                             </select>
                         </label>
-                        {move || fields().document_score.then(|| view! {
-                        <label class="check">
-                            <input type="checkbox" id="document-score" prop:checked=move || settings.with(|s| s.documents.score)
-                                on:change=move |ev| settings.update(|s| s.documents.score = event_target_checked(&ev))/>
-                            "Ask for a score of the whole document after its last segment"
-                        </label>
-                        })}
-                        <label class="check">
-                            <input type="checkbox" id="show-prefilled" prop:checked=move || settings.with(|s| s.documents.show_prefilled)
-                                on:change=move |ev| settings.update(|s| s.documents.show_prefilled = event_target_checked(&ev))/>
-                            "Start each screen with the output's pre-filled error spans, where the test set has them (ESA-AI: the annotator keeps, changes or removes them)"
-                        </label>
+                        {move || fields().document_score.then(|| check_field("Ask for a score of the whole document after its last segment", "document-score", settings, |s| s.documents.score, |s, v| s.documents.score = v))}
+                        {check_field("Start each screen with the output's pre-filled error spans, where the test set has them (ESA-AI: the annotator keeps, changes or removes them)", "show-prefilled", settings, |s| s.documents.show_prefilled, |s, v| s.documents.show_prefilled = v)}
                         <p class="hint" id="esa-design-hint">
                             "A HIT holds whole documents, each one system's translation, one segment per screen, filled up to the expected time "
                             "(source words × seconds per word; WMT 2025 planned an hour at 0.8 s per word). "
@@ -58,11 +48,7 @@ pub(super) fn hit_fields(
                         let taxonomy_error = RwSignal::new(None::<String>);
                         view! {
                             {number_field("Errors per segment at most (0: no limit)", "mqm-max-errors", settings, |s| s.mqm.max_errors as f64, |s, v| s.mqm.max_errors = v as usize, "1")}
-                            <label class="check">
-                                <input type="checkbox" id="mqm-critical" prop:checked=move || settings.with(|s| s.mqm.critical)
-                                    on:change=move |ev| settings.update(|s| s.mqm.critical = event_target_checked(&ev))/>
-                                "Annotators may mark Critical errors"
-                            </label>
+                            {check_field("Annotators may mark Critical errors", "mqm-critical", settings, |s| s.mqm.critical, |s, v| s.mqm.critical = v)}
                             <label class="wide">
                                 "Error categories (one per line, Parent/Child)"
                                 <textarea id="mqm-taxonomy" rows="8" aria-describedby="mqm-taxonomy-help"
@@ -101,11 +87,7 @@ pub(super) fn hit_fields(
                         {number_field("Gold blocks per HIT (0: off)", "rank-gold-blocks", settings, |s| s.ranking.gold_blocks as f64, |s, v| s.ranking.gold_blocks = v as usize, "1")}
                         {number_field("Gold agreement to pass (0 to 1)", "rank-gold-threshold", settings, |s| s.ranking.gold_threshold, |s, v| s.ranking.gold_threshold = v, "0.05")}
                         {number_field("Least gold pairs for a verdict", "rank-gold-min-pairs", settings, |s| s.ranking.gold_min_pairs as f64, |s, v| s.ranking.gold_min_pairs = v as usize, "1")}
-                        <label class="check">
-                            <input type="checkbox" id="rank-show-reference" prop:checked=move || settings.with(|s| s.ranking.show_reference)
-                                on:change=move |ev| settings.update(|s| s.ranking.show_reference = event_target_checked(&ev))/>
-                            "Show the reference under the source"
-                        </label>
+                        {check_field("Show the reference under the source", "rank-show-reference", settings, |s| s.ranking.show_reference, |s, v| s.ranking.show_reference = v)}
                         <p class="hint" id="ranking-design-hint">
                             "WMT 2012 ranked 5 outputs of each of 3 consecutive segments per screen. A degraded copy of one output sits in its original's block; a careful annotator ranks it lower (a sign test per worker). A repeated screen comes back later with its outputs in another order. Gold blocks (WMT 2012's controls) show outputs of a segment in an order imported for the test set (POST /api/v1/test-sets/{id}/gold); a worker whose agreement with it on the pairs it orders strictly is below the threshold fails, as one failing the sign test does."
                         </p>
@@ -114,11 +96,7 @@ pub(super) fn hit_fields(
                         {number_field("Pairs per HIT", "hit-length", settings, |s| s.hit_length as f64, |s, v| s.hit_length = v as usize, "1")}
                         {number_field("Pairs with a degraded copy", "bad-refs", settings, |s| s.bad_refs as f64, |s, v| s.bad_refs = v as usize, "1")}
                         {number_field("Repeated pairs", "repeats", settings, |s| s.repeats as f64, |s, v| s.repeats = v as usize, "1")}
-                        <label class="check">
-                            <input type="checkbox" id="pair-show-reference" prop:checked=move || settings.with(|s| s.pairwise.show_reference_or(s.ranking.show_reference))
-                                on:change=move |ev| settings.update(|s| s.pairwise.show_reference = Some(event_target_checked(&ev)))/>
-                            "Show the reference under the source"
-                        </label>
+                        {check_field("Show the reference under the source", "pair-show-reference", settings, |s| s.pairwise.show_reference_or(s.ranking.show_reference), |s, v| s.pairwise.show_reference = Some(v))}
                         <p class="hint" id="pairs-design-hint">
                             "Each pair shows two systems' translations of one source, the side of each drawn per pair. A pair with a degraded copy puts an output against a damaged copy of itself: a careful annotator prefers the original (a sign test per worker; workers who fail it are left out of the ratings). A repeated pair comes back later with its sides swapped."
                         </p>
