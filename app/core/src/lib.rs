@@ -38,6 +38,8 @@ pub mod analysis;
 #[cfg(feature = "engine")]
 pub mod hit;
 #[cfg(feature = "engine")]
+pub mod judgment_csv;
+#[cfg(feature = "engine")]
 pub mod import;
 #[cfg(feature = "engine")]
 pub mod metrics;
