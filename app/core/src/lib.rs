@@ -47,6 +47,8 @@ pub mod metrics;
 pub mod plots;
 #[cfg(feature = "engine")]
 pub mod simulate;
+#[cfg(feature = "engine")]
+pub mod stored_answer;
 /// Adaptive campaigns: with `engine`, the decisions, allocation and benchmarks (their design,
 /// always compiled for the designer, is `adaptive_design`).
 pub mod adaptive;

@@ -25,7 +25,7 @@ pub struct SetShape {
 }
 
 /// The pipeline's records of `rows` (sorted by id): skipped and unscored judgments left out,
-/// one record per question of the task's protocol (word order: two), names interned once per
+/// one record per question of the task's protocol (`Protocol::questions`), names interned once per
 /// id, the campaign's test-set segments first in test-set order.
 pub fn judgment_set<R: Borrow<StoredJudgment>>(rows: &[R], names: &StoredNames, shape: &SetShape) -> AppResult<JudgmentSet> {
     let questions = protocol::for_task(shape.task).questions();

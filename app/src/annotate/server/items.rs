@@ -8,7 +8,7 @@ use super::validation::Rules;
 use crate::annotate::{ItemView, Step};
 use crate::db::Db;
 use assay_core::protocol;
-use assay_core::protocol::pairwise::Side;
+use assay_core::stored_answer;
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 
@@ -44,11 +44,12 @@ pub(super) async fn hit_items(db: &Db, a: &Loaded) -> Result<Vec<(i64, ItemView)
     .await?;
     let task = a.task;
     let protocol = protocol::for_task(task);
-    // Ranking, pairwise preference and post-editing may show the reference beside the source,
-    // as the campaign chooses (`CampaignSettings::shows_reference`).
+    // A protocol that shows the source may show the reference beside it, as the campaign
+    // chooses (`CampaignSettings::shows_reference`).
     let show_reference = crate::annotate::screen_settings(&a.settings, task, &a.target_lang, "").show_reference;
-    // Post-editing from scratch: the field starts empty and the output stays on the server.
-    let from_scratch = assay_core::settings::CampaignSettings::read(&a.settings, task, "", "").postedit.from_scratch && protocol.layout() == protocol::Layout::Single && protocol.beside() == protocol::Beside::Source;
+    // The field may start empty with the output kept on the server, as the protocol and the
+    // campaign choose.
+    let from_scratch = stored_answer::hides_output(task, &assay_core::settings::CampaignSettings::read(&a.settings, task, "", ""));
     let units: Vec<Option<i64>> = rows.iter().map(|r| r.unit).collect();
     let mut items: Vec<(i64, ItemView)> = rows
         .into_iter()
@@ -64,11 +65,13 @@ pub(super) async fn hit_items(db: &Db, a: &Loaded) -> Result<Vec<(i64, ItemView)
                 None => Vec::new(),
             };
             // A pair: output a is the item's text, b `pair_text`; the left one is `candidate`.
-            let (candidate, right, pair_left) = match (row.pair_text, row.pair_left.as_deref()) {
-                (None, _) => (row.shown_text, None, None),
-                (Some(b), Some("a")) => (row.shown_text, Some(b), Some(Side::A)),
-                (Some(b), Some("b")) => (b, Some(row.shown_text), Some(Side::B)),
-                (Some(_), other) => return Err(WorkError::Internal(format!("pair item {} has no side on the left ({other:?})", row.id))),
+            let (candidate, right, pair_left) = match row.pair_text {
+                None => (row.shown_text, None, None),
+                Some(b) => {
+                    let (left, right, side) = stored_answer::pair_on_screen(row.shown_text, b, row.pair_left.as_deref())
+                        .ok_or_else(|| WorkError::Internal(format!("pair item {} has no side on the left ({:?})", row.id, row.pair_left)))?;
+                    (left, Some(right), Some(side))
+                }
             };
             let (candidate, hidden_output) = if from_scratch { (String::new(), Some(candidate)) } else { (candidate, None) };
             Ok((row.id, ItemView { position: row.position, candidate, context, reference, screen: row.screen, document: None, prefilled, right, pair_left, hidden_output }))
@@ -126,8 +129,8 @@ impl Fixed {
         usize::try_from(position).ok().and_then(|p| self.items.get(p))
     }
 
-    /// The positions shown on one screen with the item at `position`: the item alone, or (relative
-    /// ranking) every item of its screen, which are consecutive.
+    /// The positions shown on one screen with the item at `position`: the item alone, or (a screen
+    /// of several outputs ranked together) every item of its screen, which are consecutive.
     pub(super) fn screen_of(&self, position: i64) -> std::ops::Range<i64> {
         let Some((_, item)) = self.item(position) else { return position..position };
         let Some(screen) = item.screen else { return position..position + 1 };

@@ -159,12 +159,11 @@ pub struct PracticeGiven {
 /// side clicked (1 the left output, ½ about the same, 0 the right), each output's rank in
 /// 1 ..= `top`, one per output.
 fn practice_ranks(given: &PracticeGiven, outputs: usize, top: usize) -> Result<Vec<u32>, WorkError> {
-    let ranks = match (given.ranks.is_empty(), outputs, given.score) {
-        (false, _, _) => given.ranks.clone(),
-        (true, 2, Some(s)) if s == 1.0 => vec![1, 2],
-        (true, 2, Some(s)) if s == 0.5 => vec![1, 1],
-        (true, 2, Some(s)) if s == 0.0 => vec![2, 1],
-        _ => return Err(WorkError::Invalid("Please choose A, B or \u{201c}about the same\u{201d} before going on (score 1, 0 or 0.5).".into())),
+    let choose = || WorkError::Invalid(assay_core::stored_answer::CHOOSE_A_SIDE.into());
+    let ranks = match (given.ranks.is_empty(), outputs) {
+        (false, _) => given.ranks.clone(),
+        (true, 2) => assay_core::stored_answer::pair_ranks(given.score).ok_or_else(choose)?.to_vec(),
+        _ => return Err(choose()),
     };
     let top = top.max(outputs);
     if ranks.len() != outputs || ranks.iter().any(|&r| r == 0 || r as usize > top) || given.score2.is_some() || !given.spans.is_empty() {
@@ -206,7 +205,7 @@ pub async fn practice_answer_in(
     let task = rules.task;
     // Checked as a real answer to the text shown is (its spans against that text), then by the
     // protocol against what a careful reader answers.
-    // A screen of several outputs (pairwise preference, ranking) is answered by the original's
+    // A screen of several outputs (a pair, outputs ranked together) is answered by the original's
     // share of the win against its copy, from the ranks given (`PracticeItem::original_share`).
     let core = item.core();
     let (stored, ranks) = if core.original.is_some() {

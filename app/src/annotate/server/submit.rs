@@ -180,9 +180,9 @@ async fn submit_checked(db: &Db, cache: &Work, secret: &[u8], caller: Option<i64
 }
 
 // ---------------------------------------------------------------------------------------------
-// Screens of several items (relative ranking)
+// Screens of several items (outputs ranked together)
 
-/// The answers to every item of one screen, as the browser sends them (relative ranking).
+/// The answers to every item of one screen, as the browser sends them (outputs ranked together).
 #[derive(Clone, Debug, PartialEq)]
 pub struct ScreenAnswer {
     /// (position, rank) of each item of the screen, in order.

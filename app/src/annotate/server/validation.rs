@@ -7,8 +7,7 @@ use crate::annotate::ItemView;
 use crate::model::TaskKind;
 use assay_core::i18n::Message;
 use assay_core::protocol;
-use assay_core::protocol::pairwise::{Preference, ScreenPick};
-use std::sync::Arc;
+use assay_core::stored_answer::{self, CampaignAnswerRules};
 
 /// The longest time on screen accepted for one item (a day), in milliseconds.
 pub const MAX_TIME_ON_SCREEN_MS: i64 = 24 * 3600 * 1000;
@@ -27,7 +26,8 @@ pub struct Answer {
     pub active_ms: Option<i64>,
     /// Chosen by the browser per item; a retry sends the same key.
     pub idempotency_key: String,
-    /// Error spans and a document score (ESA); empty for every other task.
+    /// What the task's protocol answers besides scores (error spans, a document score, …);
+    /// empty for a protocol that answers with scores only.
     pub detail: protocol::Detail,
 }
 
@@ -38,8 +38,8 @@ pub(super) struct Rules {
     pub(super) task: TaskKind,
     pub(super) total: i64,
     pub(super) answers: protocol::AnswerRules,
-    /// MQM: the campaign's categories, severities, error cap and weights.
-    pub(super) mqm: Option<Arc<assay_core::protocol::mqm::MqmSettings>>,
+    /// The campaign's rules of the task's own (read once).
+    pub(super) campaign: CampaignAnswerRules,
 }
 
 impl Rules {
@@ -49,8 +49,7 @@ impl Rules {
             task: a.task,
             total: a.total,
             answers: protocol::AnswerRules { allow_skip: screen.allow_skip, woj_sliders: screen.woj_sliders, outputs: screen.rank_outputs },
-            mqm: (protocol::for_task(a.task).span_scheme() == Some(protocol::Scheme::Mqm))
-                .then(|| Arc::new(assay_core::settings::CampaignSettings::read(&a.settings, a.task, "", "").mqm)),
+            campaign: CampaignAnswerRules::of(a.task, || assay_core::settings::CampaignSettings::read(&a.settings, a.task, "", "")),
         }
     }
 }
@@ -63,12 +62,6 @@ pub(super) fn check_active(active_ms: Option<i64>, time_on_screen_ms: i64) -> Re
         )))),
         _ => Ok(()),
     }
-}
-
-/// `text` with its first letter in upper case (a message that starts a sentence).
-fn upper_first(text: &str) -> String {
-    let mut c = text.chars();
-    c.next().map(|f| f.to_uppercase().chain(c).collect()).unwrap_or_default()
 }
 
 /// [`validate_on`] for an answer without spans: the (score, score2) to store.
@@ -100,34 +93,13 @@ pub(super) fn validate_on(a: &Rules, item: Option<&ItemView>, answer: &Answer) -
             i128::from(answer.position) + 1
         ))));
     }
-    let task = a.task;
-    let mut given = protocol::Answer { score: answer.score, score2: answer.score2, skipped: answer.skipped, detail: answer.detail.clone() };
-    // Pairwise preference: the browser names the side clicked, as its score (1 the left
-    // translation, ½ about the same, 0 the right one; `screens::pairwise`) or as a preference
-    // whose `a` is the left output; the stored preference names the outputs, by the side the
-    // item was shown with, which only the server knows.
-    if let Some(left) = item.and_then(|v| v.pair_left)
-        && !given.skipped
-    {
-        let pick = match (given.detail.preference, given.score) {
-            (Some(shown), _) => shown.screen_pick(),
-            (None, Some(s)) if s == 1.0 => ScreenPick::Left,
-            (None, Some(s)) if s == 0.5 => ScreenPick::Same,
-            (None, Some(s)) if s == 0.0 => ScreenPick::Right,
-            _ => return Err(WorkError::Invalid("Please choose A, B or \u{201c}about the same\u{201d} before going on (score 1, 0 or 0.5).".into())),
-        };
-        given = protocol::Answer { detail: protocol::Detail { preference: Some(Preference::from_screen(left, pick)), ..Default::default() }, ..Default::default() };
-    } else if given.detail.preference.is_some() {
-        return Err(WorkError::Invalid("This item shows one translation; there is no pair to choose from.".into()));
-    }
+    let given = protocol::Answer { score: answer.score, score2: answer.score2, skipped: answer.skipped, detail: answer.detail.clone() };
+    // The output judged (or edited): the one kept on the server when the screen does not show it.
     let text = item.map_or("", |v| v.hidden_output.as_deref().unwrap_or(&v.candidate));
-    let mut stored = protocol::validate_on(task, text, &given, &a.answers).map_err(|e| WorkError::Invalid(Message::plain(e.problem)))?;
-    // A post-edit: its score from the text shown ("no change needed" stores that text).
-    assay_core::metrics::postedit::settle(text, &mut stored);
-    // MQM: the campaign's categories, severities and cap; the score is −Σ weights.
-    if let Some(m) = &a.mqm {
-        m.apply(text, &mut stored).map_err(|e| WorkError::Invalid(Message::plain(format!("{}.", upper_first(&e.to_string())))))?;
-    }
+    // Checked by the task's protocol, with what the server alone knows (a pair's sides, the
+    // text shown, the campaign's own rules): `stored_answer::settle`.
+    let stored = stored_answer::settle(a.task, text, item.and_then(|v| v.pair_left), &given, &a.answers, &a.campaign)
+        .map_err(|problem| WorkError::Invalid(Message::plain(problem.0)))?;
     // A document score comes with a document's last segment when the campaign asks for one,
     // and with no other segment.
     let wanted = item.and_then(|v| v.document.as_ref()).is_some_and(|d| d.document_score);
