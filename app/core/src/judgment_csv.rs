@@ -207,7 +207,7 @@ mod tests {
             ("segment,worker,colour\n", 1, "unknown column \"colour\" (a test judgment CSV has segment,worker and optionally edit_ms, pair)"),
             ("segment,worker,Segment\n", 1, "the column segment appears twice"),
             ("segment,worker\n1,w\n2\n", 3, "1 fields, but the header has 2"),
-            ("segment,worker\n1,\"w\n2,w\n", 2, "is a quote not closed?"),
+            ("segment,worker\n\"1,w\n2,w\n", 2, "1 fields, but the header has 2 (a quoted field holding a line break: is a quote not closed?)"),
             ("segment,worker,pair\n1,w,../x\n", 2, "\"../x\" is not a language pair"),
             ("segment,worker,pair\n1,w,\n", 2, "\"\" is not a language pair"),
         ];
