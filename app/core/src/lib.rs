@@ -38,6 +38,8 @@ pub mod analysis;
 #[cfg(feature = "engine")]
 pub mod hit;
 #[cfg(feature = "engine")]
+pub mod judgment_csv;
+#[cfg(feature = "engine")]
 pub mod import;
 #[cfg(feature = "engine")]
 pub mod metrics;
@@ -45,6 +47,8 @@ pub mod metrics;
 pub mod plots;
 #[cfg(feature = "engine")]
 pub mod simulate;
+#[cfg(feature = "engine")]
+pub mod stored_answer;
 /// Adaptive campaigns: with `engine`, the decisions, allocation and benchmarks (their design,
 /// always compiled for the designer, is `adaptive_design`).
 pub mod adaptive;

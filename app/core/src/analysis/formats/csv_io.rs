@@ -7,7 +7,8 @@ use super::*;
 /// commas, quotes and line breaks, so a record may span lines), each with the 1-based line it
 /// starts on (as the crate counts: empty lines just before it count as its first); blank lines
 /// are skipped, a UTF-8 byte-order mark at the start too. Every CSV reader
-/// of Assay's and the field's files goes through it.
+/// of Assay's and the field's files goes through it (its record loop is
+/// [`crate::judgment_csv::next_record`], which the protocols' judgment CSVs read through as well).
 pub(crate) struct CsvRows<R: Read> {
     reader: csv::Reader<R>,
     /// The last record read.
@@ -15,28 +16,15 @@ pub(crate) struct CsvRows<R: Read> {
 }
 
 pub(crate) fn csv_rows<R: Read>(input: R) -> CsvRows<R> {
-    CsvRows { reader: csv::ReaderBuilder::new().has_headers(false).flexible(true).from_reader(input), record: csv::StringRecord::new() }
+    CsvRows { reader: crate::judgment_csv::reader(input), record: csv::StringRecord::new() }
 }
 
 impl<R: Read> CsvRows<R> {
     /// Reads the next record that is not blank into `record`: the line it starts on, `None` at
     /// the end of the input.
     pub(crate) fn next_record(&mut self) -> Result<Option<usize>, FormatError> {
-        loop {
-            match self.reader.read_record(&mut self.record) {
-                Ok(false) => return Ok(None),
-                Ok(true) if self.record.len() == 1 && self.record[0].trim().is_empty() => continue,
-                Ok(true) => return Ok(Some(self.record.position().map_or(1, |p| p.line() as usize))),
-                Err(e) => {
-                    let line = e.position().map_or_else(|| self.record.position().map_or(1, |p| p.line() as usize), |p| p.line() as usize);
-                    return Err(match e.kind() {
-                        csv::ErrorKind::Utf8 { err: utf8, .. } => err(line, format!("field {} is not valid UTF-8", utf8.field() + 1)),
-                        csv::ErrorKind::Io(io) => err(line, format!("cannot read: {io}")),
-                        _ => err(line, e.to_string()),
-                    });
-                }
-            }
-        }
+        // The one record loop of Assay's CSV readers (the protocols' judgment CSVs use it too).
+        crate::judgment_csv::next_record(&mut self.reader, &mut self.record).map_err(|e| err(e.line, e.message))
     }
 
     /// The error for a record of `found` fields where `expected` belong: a field holding a line

@@ -17,27 +17,22 @@ use std::io::{Read, Write};
 use super::campaign::{CampaignPostEdits, StoredPostEdit};
 use crate::model::ItemType;
 
-/// The language pair of a judgment CSV without a `pair` column.
-pub const DEFAULT_PAIR: &str = "xx-xx";
+pub use crate::judgment_csv::DEFAULT_PAIR;
+use crate::judgment_csv::{JudgmentCsv, Layout};
 
 /// The required columns of the judgment CSV.
 pub const JUDGMENT_COLUMNS: [&str; 5] = ["segment", "system", "output", "post_edit", "worker"];
+
+/// The judgment CSV as the one reader of judgment CSVs reads it (`judgment_csv`): the required
+/// columns, `edit_ms` optional (besides `pair`).
+const LAYOUT: Layout = Layout { kind: "a post-edit judgment CSV", required: &JUDGMENT_COLUMNS, optional: &["edit_ms"] };
 
 /// The header of `postedit-<pair>.csv`.
 pub const HTER_HEADER: [&str; 12] =
     ["system", "hter", "ci_low", "ci_high", "rank_low", "rank_high", "edits", "words", "segments", "post_edits", "mean_segment_hter", "median_edit_ms"];
 
 /// A problem in a judgment CSV: the 1-based line and what is wrong.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("line {line}: {message}")]
-pub struct PostEditFileError {
-    pub line: usize,
-    pub message: String,
-}
-
-fn err(line: usize, message: impl Into<String>) -> PostEditFileError {
-    PostEditFileError { line, message: message.into() }
-}
+pub type PostEditFileError = crate::judgment_csv::CsvLineError;
 
 /// The post-edits of one language pair, systems in order of first appearance.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -70,74 +65,29 @@ pub fn references_file_name(pair: &str, system: &str) -> String {
     format!("postedits-{pair}-{}.txt", safe.trim_start_matches('.'))
 }
 
-fn valid_pair(pair: &str) -> bool {
-    !pair.is_empty() && pair.len() <= 40 && pair.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_')
-}
-
 use crate::csv_guard::{spreadsheet_guard as guard, spreadsheet_unguard as unguard};
 
 /// Reads a post-edit judgment CSV, grouped by language pair in order of first appearance.
 /// Every row is a real post-edit (`SYSTEM`).
 pub fn read_judgment_csv(input: impl Read) -> Result<Vec<PostEditData>, PostEditFileError> {
-    let mut reader = csv::ReaderBuilder::new().has_headers(false).flexible(true).from_reader(input);
-    let mut record = csv::StringRecord::new();
-    let mut next = |record: &mut csv::StringRecord| -> Result<Option<usize>, PostEditFileError> {
-        loop {
-            match reader.read_record(record) {
-                Ok(false) => return Ok(None),
-                Ok(true) if record.len() == 1 && record[0].trim().is_empty() => continue,
-                Ok(true) => return Ok(Some(record.position().map_or(1, |p| p.line() as usize))),
-                Err(e) => {
-                    let line = e.position().map_or(1, |p| p.line() as usize);
-                    return Err(match e.kind() {
-                        csv::ErrorKind::Utf8 { err: u, .. } => err(line, format!("field {} is not valid UTF-8", u.field() + 1)),
-                        csv::ErrorKind::Io(io) => err(line, format!("cannot read: {io}")),
-                        _ => err(line, e.to_string()),
-                    });
-                }
-            }
-        }
-    };
-    let Some(header_line) = next(&mut record)? else { return Err(err(1, "empty input: expected the header segment,system,output,post_edit,worker")) };
-    let names: Vec<String> = record.iter().map(|f| f.trim().trim_start_matches('\u{feff}').to_ascii_lowercase()).collect();
-    let column = |name: &str| names.iter().position(|n| n == name);
-    for (at, name) in names.iter().enumerate() {
-        if !JUDGMENT_COLUMNS.contains(&name.as_str()) && name != "pair" && name != "edit_ms" {
-            return Err(err(header_line, format!("unknown column {:?} (a post-edit judgment CSV has segment,system,output,post_edit,worker and optionally edit_ms, pair)", record[at].trim())));
-        }
-        if names[..at].contains(name) {
-            return Err(err(header_line, format!("the column {name} appears twice")));
-        }
-    }
-    let mut at = [0usize; 5];
-    for (slot, name) in at.iter_mut().zip(JUDGMENT_COLUMNS) {
-        *slot = column(name).ok_or_else(|| err(header_line, format!("the header has no column {name} (segment,system,output,post_edit,worker)")))?;
-    }
-    let [segment, system, output, post_edit, worker] = at;
-    let (pair_column, ms_column) = (column("pair"), column("edit_ms"));
+    let mut csv = JudgmentCsv::open(input, &LAYOUT)?;
+    let (segment, system, output, post_edit, worker) = (0, 1, 2, 3, 4);
     let mut out: Vec<PostEditData> = Vec::new();
-    while let Some(line) = next(&mut record)? {
-        if record.len() != names.len() {
-            let hint = if record.iter().any(|f| f.contains(['\n', '\r'])) { " (a quoted field holding a line break: is a quote not closed?)" } else { "" };
-            return Err(err(line, format!("{} fields, but the header has {}{hint}", record.len(), names.len())));
-        }
-        let pair = pair_column.map_or(DEFAULT_PAIR, |c| record[c].trim());
-        if !valid_pair(pair) {
-            return Err(err(line, format!("{pair:?} is not a language pair (letters, digits, - and _ only, at most 40, e.g. en-de)")));
-        }
-        for (name, c) in [("segment", segment), ("system", system), ("worker", worker)] {
-            if record[c].trim().is_empty() {
-                return Err(err(line, format!("{name} is empty")));
+    while let Some(row) = csv.next_row()? {
+        let pair = row.pair;
+        for k in [segment, system, worker] {
+            if row.raw(k).trim().is_empty() {
+                return Err(row.error(format!("{} is empty", JUDGMENT_COLUMNS[k])));
             }
         }
-        let text = |c: usize| -> Result<String, PostEditFileError> {
-            let t = unguard(&record[c]);
-            crate::protocol::postedit::normalise(t).map_err(|code| err(line, format!("{} holds a control character (U+{code:04X})", JUDGMENT_COLUMNS[[segment, system, output, post_edit, worker].iter().position(|&x| x == c).unwrap_or(0)])))
+        let text = |k: usize| -> Result<String, PostEditFileError> {
+            crate::protocol::postedit::normalise(unguard(row.raw(k)))
+                .map_err(|code| row.error(format!("{} holds a control character (U+{code:04X})", JUDGMENT_COLUMNS[k])))
         };
         let (out_text, pe_text) = (text(output)?, text(post_edit)?);
-        let edit_ms = match ms_column.map(|c| record[c].trim()) {
+        let edit_ms = match row.optional(0).map(str::trim) {
             None | Some("") => None,
-            Some(v) => Some(v.parse::<u64>().map_err(|_| err(line, format!("edit_ms must be a whole number of milliseconds, not {v:?}")))?),
+            Some(v) => Some(v.parse::<u64>().map_err(|_| row.error(format!("edit_ms must be a whole number of milliseconds, not {v:?}")))?),
         };
         let at = match out.iter().position(|d| d.pair == pair) {
             Some(at) => at,
@@ -146,23 +96,23 @@ pub fn read_judgment_csv(input: impl Read) -> Result<Vec<PostEditData>, PostEdit
                 out.len() - 1
             }
         };
-        let seg = unguard(record[segment].trim()).to_string();
+        let seg = row.text(segment).to_string();
         let d = &mut out[at];
         if !d.segments.contains(&seg) {
             d.segments.push(seg.clone());
         }
         d.post_edits.push(StoredPostEdit {
-            worker: unguard(record[worker].trim()).to_string(),
+            worker: row.text(worker).to_string(),
             item_type: ItemType::System,
             segment: seg,
-            system: unguard(record[system].trim()).to_string(),
+            system: row.text(system).to_string(),
             output: out_text,
             post_edit: pe_text,
             edit_ms,
         });
     }
     if out.is_empty() {
-        return Err(err(header_line, "no post-edit: the file has a header only"));
+        return Err(crate::judgment_csv::line_error(csv.header_line(), "no post-edit: the file has a header only"));
     }
     Ok(out)
 }

@@ -14,26 +14,20 @@ use std::io::{Read, Write};
 use super::Winner;
 use super::bradley_terry::{BtReport, Comparison, MAX_SYSTEMS};
 
-/// The language pair of a judgment CSV without a `pair` column.
-pub const DEFAULT_PAIR: &str = "xx-xx";
+pub use crate::judgment_csv::DEFAULT_PAIR;
+use crate::judgment_csv::{JudgmentCsv, Layout};
 
 /// The columns of the judgment CSV, `pair` optional.
 pub const JUDGMENT_COLUMNS: [&str; 5] = ["segment", "system_a", "system_b", "winner", "worker"];
+
+/// The judgment CSV as the one reader of judgment CSVs reads it (`judgment_csv`).
+const LAYOUT: Layout = Layout { kind: "a pairwise judgment CSV", required: &JUDGMENT_COLUMNS, optional: &[] };
 
 /// The header of `pairwise-<pair>.csv`.
 pub const RATING_HEADER: [&str; 10] = ["system", "rating", "ci_low", "ci_high", "rank_low", "rank_high", "wins", "losses", "ties", "n"];
 
 /// A problem in a judgment CSV: the 1-based line and what is wrong.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("line {line}: {message}")]
-pub struct PairwiseFileError {
-    pub line: usize,
-    pub message: String,
-}
-
-fn err(line: usize, message: impl Into<String>) -> PairwiseFileError {
-    PairwiseFileError { line, message: message.into() }
-}
+pub type PairwiseFileError = crate::judgment_csv::CsvLineError;
 
 /// One judgment of the file.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -69,73 +63,27 @@ pub fn ratings_file_name(pair: &str) -> String {
     format!("pairwise-{pair}.csv")
 }
 
-/// A language pair as a file name may carry it: letters, digits, `-` and `_`, at most 40.
-fn valid_pair(pair: &str) -> bool {
-    !pair.is_empty() && pair.len() <= 40 && pair.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_')
-}
-
-use crate::csv_guard::{spreadsheet_guard as guard, spreadsheet_unguard as unguard};
+use crate::csv_guard::spreadsheet_guard as guard;
 
 /// Reads a pairwise judgment CSV, grouped by language pair in order of first appearance.
 pub fn read_judgment_csv(input: impl Read) -> Result<Vec<PairwiseData>, PairwiseFileError> {
-    let mut reader = csv::ReaderBuilder::new().has_headers(false).flexible(true).from_reader(input);
-    let mut record = csv::StringRecord::new();
-    let mut next = |record: &mut csv::StringRecord| -> Result<Option<usize>, PairwiseFileError> {
-        loop {
-            match reader.read_record(record) {
-                Ok(false) => return Ok(None),
-                Ok(true) if record.len() == 1 && record[0].trim().is_empty() => continue,
-                Ok(true) => return Ok(Some(record.position().map_or(1, |p| p.line() as usize))),
-                Err(e) => {
-                    let line = e.position().map_or(1, |p| p.line() as usize);
-                    return Err(match e.kind() {
-                        csv::ErrorKind::Utf8 { err, .. } => err_utf8(line, err.field() + 1),
-                        csv::ErrorKind::Io(io) => err(line, format!("cannot read: {io}")),
-                        _ => err(line, e.to_string()),
-                    });
-                }
-            }
-        }
-    };
-    let Some(header_line) = next(&mut record)? else { return Err(err(1, "empty input: expected the header segment,system_a,system_b,winner,worker")) };
-    let names: Vec<String> = record.iter().map(|f| f.trim().trim_start_matches('\u{feff}').to_ascii_lowercase()).collect();
-    let column = |name: &str| names.iter().position(|n| n == name);
-    for (at, name) in names.iter().enumerate() {
-        if !JUDGMENT_COLUMNS.contains(&name.as_str()) && name != "pair" {
-            return Err(err(header_line, format!("unknown column {:?} (a pairwise judgment CSV has segment,system_a,system_b,winner,worker and optionally pair)", record[at].trim())));
-        }
-        if names[..at].contains(name) {
-            return Err(err(header_line, format!("the column {name} appears twice")));
-        }
-    }
-    let mut at = [0usize; 5];
-    for (slot, name) in at.iter_mut().zip(JUDGMENT_COLUMNS) {
-        *slot = column(name).ok_or_else(|| err(header_line, format!("the header has no column {name} (segment,system_a,system_b,winner,worker)")))?;
-    }
-    let [segment, system_a, system_b, winner, worker] = at;
-    let pair_column = column("pair");
+    let mut csv = JudgmentCsv::open(input, &LAYOUT)?;
+    let (segment, system_a, system_b, winner, worker) = (0, 1, 2, 3, 4);
     let mut out: Vec<PairwiseData> = Vec::new();
     let mut index: Vec<std::collections::HashMap<String, usize>> = Vec::new();
-    while let Some(line) = next(&mut record)? {
-        if record.len() != names.len() {
-            let hint = if record.iter().any(|f| f.contains(['\n', '\r'])) { " (a quoted field holding a line break: is a quote not closed?)" } else { "" };
-            return Err(err(line, format!("{} fields, but the header has {}{hint}", record.len(), names.len())));
-        }
-        let pair = pair_column.map_or(DEFAULT_PAIR, |c| record[c].trim());
-        if !valid_pair(pair) {
-            return Err(err(line, format!("{pair:?} is not a language pair (letters, digits, - and _ only, at most 40, e.g. en-de)")));
-        }
-        let a_name = unguard(record[system_a].trim());
-        let b_name = unguard(record[system_b].trim());
+    while let Some(row) = csv.next_row()? {
+        let (line, pair) = (row.line, row.pair);
+        let a_name = row.text(system_a);
+        let b_name = row.text(system_b);
         for (column, name) in [("system_a", a_name), ("system_b", b_name)] {
             if name.is_empty() {
-                return Err(err(line, format!("{column} is empty")));
+                return Err(row.error(format!("{column} is empty")));
             }
         }
         if a_name == b_name {
-            return Err(err(line, format!("system_a and system_b are the same system ({a_name}): a system cannot be compared with itself")));
+            return Err(row.error(format!("system_a and system_b are the same system ({a_name}): a system cannot be compared with itself")));
         }
-        let chosen = Winner::parse(&record[winner]).ok_or_else(|| err(line, format!("winner must be a, b or tie, not {:?}", record[winner].trim())))?;
+        let chosen = Winner::parse(row.raw(winner)).ok_or_else(|| row.error(format!("winner must be a, b or tie, not {:?}", row.raw(winner).trim())))?;
         let at = match out.iter().position(|d| d.pair == pair) {
             Some(at) => at,
             None => {
@@ -150,7 +98,7 @@ pub fn read_judgment_csv(input: impl Read) -> Result<Vec<PairwiseData>, Pairwise
             }
             let data = &mut out[at];
             if data.systems.len() >= MAX_SYSTEMS {
-                return Err(err(line, format!("more than {MAX_SYSTEMS} systems in {}", data.pair)));
+                return Err(crate::judgment_csv::line_error(line, format!("more than {MAX_SYSTEMS} systems in {}", data.pair)));
             }
             data.systems.push(name.to_string());
             index[at].insert(name.to_string(), data.systems.len() - 1);
@@ -158,16 +106,12 @@ pub fn read_judgment_csv(input: impl Read) -> Result<Vec<PairwiseData>, Pairwise
         };
         let (a, b) = (system(a_name)?, system(b_name)?);
         out[at].judgments.push(Judgment {
-            segment: unguard(record[segment].trim()).to_string(),
-            worker: unguard(record[worker].trim()).to_string(),
+            segment: row.text(segment).to_string(),
+            worker: row.text(worker).to_string(),
             comparison: Comparison { a, b, winner: chosen },
         });
     }
     Ok(out)
-}
-
-fn err_utf8(line: usize, field: usize) -> PairwiseFileError {
-    err(line, format!("field {field} is not valid UTF-8"))
 }
 
 /// Writes `pairwise-<pair>.csv`.
