@@ -83,11 +83,14 @@ pub enum TaskKind {
     /// Post-editing: the output corrected in an editable field (or translated from scratch);
     /// HTER per segment and system.
     PostEdit,
+    /// Contrastive ESA: 2–4 outputs of one segment side by side, each with its error spans and
+    /// a 0–100 score.
+    ContrastiveEsa,
 }
 
 impl TaskKind {
     /// Every task, in the designer's order.
-    pub const ALL: [TaskKind; 9] = [
+    pub const ALL: [TaskKind; 10] = [
         TaskKind::DaAdequacy,
         TaskKind::DaFluency,
         TaskKind::DaSourceBased,
@@ -97,6 +100,7 @@ impl TaskKind {
         TaskKind::Mqm,
         TaskKind::Pairwise,
         TaskKind::PostEdit,
+        TaskKind::ContrastiveEsa,
     ];
 
     /// A task of documents whose answers mark error spans (ESA, MQM): HITs of whole documents,
@@ -104,7 +108,7 @@ impl TaskKind {
     pub fn marks_spans(self) -> bool {
         match self {
             TaskKind::Esa | TaskKind::Mqm => true,
-            TaskKind::DaAdequacy | TaskKind::DaFluency | TaskKind::DaSourceBased | TaskKind::WordOrder | TaskKind::Ranking | TaskKind::Pairwise | TaskKind::PostEdit => false,
+            TaskKind::DaAdequacy | TaskKind::DaFluency | TaskKind::DaSourceBased | TaskKind::WordOrder | TaskKind::Ranking | TaskKind::Pairwise | TaskKind::PostEdit | TaskKind::ContrastiveEsa => false,
         }
     }
 

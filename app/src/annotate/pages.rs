@@ -306,8 +306,21 @@ fn work<S: ScreenFamily>(state: WorkState) -> impl IntoView {
         busy.set(true);
         let (id, elapsed, k, active) = stamp();
         leptos::task::spawn_local(async move {
-            let reply = submit_screen(id, ranks, elapsed, k, Some(active)).await;
+            let reply = submit_screen(id, ranks, elapsed, k, Some(active), Vec::new()).await;
             settle(reply, Ui::of(info).msg(Msg::KeptRanks).to_string());
+        });
+    });
+
+    // A screen scoring each output (contrastive ESA): every output's spans and score at once.
+    let submit_scored = Callback::new(move |outputs: Vec<super::ScoredOutput>| {
+        if busy.get_untracked() || outputs.is_empty() {
+            return;
+        }
+        busy.set(true);
+        let (id, elapsed, k, active) = stamp();
+        leptos::task::spawn_local(async move {
+            let reply = submit_screen(id, Vec::new(), elapsed, k, Some(active), outputs).await;
+            settle(reply, Ui::of(info).msg(Msg::KeptSpans).to_string());
         });
     });
 
@@ -467,7 +480,7 @@ fn work<S: ScreenFamily>(state: WorkState) -> impl IntoView {
                     EitherOf6::A(view! { <Finished code=done.code return_url=done.return_url ui/> })
                 } else if let Some(item) = s.item.clone().filter(|_| now_started) {
                     let together = s.together.clone();
-                    EitherOf6::B(item_screen::<S>(info, item, together, s.answered, busy, submit, submit_ranks, submit_esa, submit_pe))
+                    EitherOf6::B(item_screen::<S>(info, item, together, s.answered, busy, submit, submit_ranks, submit_esa, submit_pe, submit_scored))
                 } else if let Some(item) = s.item.clone() {
                     // The first item, sent ahead: behind the instructions until Start.
                     let together = s.together.clone();
@@ -477,13 +490,13 @@ fn work<S: ScreenFamily>(state: WorkState) -> impl IntoView {
                             <StartPage info practice=practice.get_untracked() busy start/>
                         </div>
                         <div id="ahead-item" data-assignment=assignment hidden=move || !started.get()>
-                            {item_screen::<S>(info, item, together, s.answered, busy, submit, submit_ranks, submit_esa, submit_pe)}
+                            {item_screen::<S>(info, item, together, s.answered, busy, submit, submit_ranks, submit_esa, submit_pe, submit_scored)}
                         </div>
                     })
                 } else if let Some((item, fb)) = feedback.get() {
                     EitherOf6::C(view! { <PracticeFeedbackScreen info item feedback=fb busy start/> })
                 } else if let Some((p, item)) = practice.get().filter(|_| practising.get()).and_then(|p| p.item.clone().map(|i| (p, i))) {
-                    let submits = Submits { values: submit_practice, ranks: submit_practice_ranks, spans: submit_practice_spans, post_edits: Callback::new(|_| ()) };
+                    let submits = Submits { values: submit_practice, ranks: submit_practice_ranks, spans: submit_practice_spans, post_edits: Callback::new(|_| ()), scored: Callback::new(|_| ()) };
                     EitherOf6::D(practice_screen::<S>(info, p, item, busy, submits))
                 } else {
                     EitherOf6::E(view! { <StartPage info practice=practice.get() busy start/> })
@@ -653,6 +666,7 @@ fn item_screen<S: ScreenFamily>(
     submit_ranks: Callback<Vec<RankAnswer>>,
     submit_esa: Callback<EsaAnswer>,
     submit_pe: Callback<assay_core::protocol::postedit::PostEdit>,
+    submit_scored: Callback<Vec<super::ScoredOutput>>,
 ) -> impl IntoView {
     let i = info.get_value();
     let ui = Ui::of(info);
@@ -665,7 +679,7 @@ fn item_screen<S: ScreenFamily>(
     };
     let lang = i.screen.wording_lang.clone();
     let dir = i.screen.wording_dir.clone();
-    let body = screen_body::<S>(info, item, Shown::Item { together }, busy, Submits { values: submit, ranks: submit_ranks, spans: submit_esa, post_edits: submit_pe });
+    let body = screen_body::<S>(info, item, Shown::Item { together }, busy, Submits { values: submit, ranks: submit_ranks, spans: submit_esa, post_edits: submit_pe, scored: submit_scored });
     view! {
         <div class="card item-screen" lang=lang dir=dir>
             <p class="progress" id="progress" aria-live="polite" lang=ui.tag() dir=ui.dir()>{progress}</p>
@@ -870,7 +884,7 @@ mod tests {
             };
             let mut out = vec![
                 ("start", view! { <StartPage info practice=Some(practice.clone()) busy start=|_| {}/> }.to_html()),
-                ("item", item_screen::<AllScreens>(info, item.clone(), s.step.together.clone(), 3, busy, submit, ranks, spans, Callback::new(|_| {})).to_html()),
+                ("item", item_screen::<AllScreens>(info, item.clone(), s.step.together.clone(), 3, busy, submit, ranks, spans, Callback::new(|_| {}), Callback::new(|_| {})).to_html()),
                 ("feedback", view! { <PracticeFeedbackScreen info item=item.clone() feedback=feedback(false) busy start=|_| {}/> }.to_html()),
                 ("feedback passed", view! { <PracticeFeedbackScreen info item=item.clone() feedback=feedback(true) busy start=|_| {}/> }.to_html()),
                 ("finished", view! { <Finished code=Some("C0DE".into()) return_url=Some("https://example.org".into()) ui=Ui::of(info)/> }.to_html()),
@@ -881,7 +895,7 @@ mod tests {
             // since issue 37 item 6 and issue 38 row 15).
             assert_eq!(assay_core::protocol::for_task(task).practice().is_some(), task != TaskKind::PostEdit, "{task:?}");
             if task != TaskKind::PostEdit {
-                out.push(("practice", practice_screen::<AllScreens>(info, practice.clone(), item.clone(), busy, Submits { values: submit, ranks, spans, post_edits: Callback::new(|_| ()) }).to_html()));
+                out.push(("practice", practice_screen::<AllScreens>(info, practice.clone(), item.clone(), busy, Submits { values: submit, ranks, spans, post_edits: Callback::new(|_| ()), scored: Callback::new(|_| ()) }).to_html()));
             }
             let _ = Completion { code: None, return_url: None };
             out
