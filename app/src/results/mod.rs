@@ -139,6 +139,10 @@ pub struct ResultsView {
     /// A post-editing campaign's HTER per system; `None` for other tasks.
     #[serde(default)]
     pub postedit: Option<PostEditView>,
+    /// A contrastive ESA campaign's paired comparisons within screens (kept workers' system
+    /// outputs); `None` for other tasks.
+    #[serde(default)]
+    pub contrastive: Option<assay_core::protocol::contrastive::ContrastiveView>,
 }
 
 /// A post-editing campaign's results: HTER per system (sacrebleu's TER of the outputs against

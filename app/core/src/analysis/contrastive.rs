@@ -89,6 +89,31 @@ pub fn compare_within_screens(pair: &str, scores: &[ScreenScore], alpha: f64) ->
     ContrastiveReport { ranking, pairs }
 }
 
+impl ContrastiveReport {
+    /// The results page's tables.
+    pub fn view(&self) -> crate::protocol::contrastive::ContrastiveView {
+        use crate::protocol::contrastive::{ContrastiveView, PairRow, SystemRow};
+        let k = &self.ranking;
+        ContrastiveView {
+            lang_pair: k.pair.clone(),
+            alpha: k.alpha,
+            scores: k.ratings,
+            workers: k.annotators,
+            screens: k.segments,
+            systems: k
+                .systems
+                .iter()
+                .map(|s| SystemRow { system: s.system.clone(), score: s.score, outputs: s.n, wins: s.wins, losses: s.losses, rank_lo: s.rank_lo, rank_hi: s.rank_hi, cluster: s.cluster })
+                .collect(),
+            pairs: self
+                .pairs
+                .iter()
+                .map(|p| PairRow { a: p.a.clone(), b: p.b.clone(), screens: p.screens, mean_difference: p.mean_difference, p_a_better: p.p_a_better })
+                .collect(),
+        }
+    }
+}
+
 /// `contrastive-<pair>.csv`: one row per ordered pair of systems, in the ranking's order:
 /// `system_a,system_b,screens,mean_difference,p_a_better,rank_lo_a,rank_hi_a,cluster_a`.
 pub fn write_contrastive_csv(mut w: impl Write, report: &ContrastiveReport) -> io::Result<()> {

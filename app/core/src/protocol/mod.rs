@@ -423,11 +423,17 @@ pub fn ranks_blocks(task: TaskKind) -> bool {
     p.hit_plan() == HitPlan::Blocks && p.span_scheme().is_none()
 }
 
+/// Whether a task's HITs are blocks of outputs each scored on its own (contrastive ESA): its
+/// analysis compares the systems within screens beside the pipeline.
+pub fn scores_blocks(task: TaskKind) -> bool {
+    for_task(task).hit_plan() == HitPlan::Blocks && !ranks_blocks(task)
+}
+
 /// Checks a design's blocks (outputs per block, blocks per screen) against what a protocol of
 /// blocks allows: a protocol scoring each output of a block (contrastive ESA) compares 2–4
 /// outputs of one segment per screen; `Err`: what is wrong, in the designer's words.
 pub fn check_blocks(task: TaskKind, outputs: usize, blocks_per_screen: usize) -> Result<(), String> {
-    if for_task(task).hit_plan() != HitPlan::Blocks || ranks_blocks(task) {
+    if !scores_blocks(task) {
         return Ok(());
     }
     contrastive::check_design(outputs, blocks_per_screen)

@@ -150,3 +150,43 @@ impl Protocol for ContrastiveEsa {
         }
     }
 }
+
+/// A system's line of the results page's within-screen ranking (`analysis::contrastive`), best
+/// first. In the judgment model so that the browser's results page reads it.
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct SystemRow {
+    pub system: String,
+    /// Its mean score over its outputs.
+    pub score: f64,
+    pub outputs: usize,
+    pub wins: usize,
+    pub losses: usize,
+    pub rank_lo: usize,
+    pub rank_hi: usize,
+    pub cluster: usize,
+}
+
+/// An ordered pair of systems compared on the screens that showed both.
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct PairRow {
+    pub a: String,
+    pub b: String,
+    pub screens: usize,
+    /// a's score less b's, averaged over those screens.
+    pub mean_difference: f64,
+    /// The one-sided p-value of "a scores higher than b" (`None`: no common screen).
+    pub p_a_better: Option<f64>,
+}
+
+/// A contrastive campaign's results: its systems ranked by paired comparisons within screens.
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct ContrastiveView {
+    pub lang_pair: String,
+    pub alpha: f64,
+    /// Scores of system outputs compared, by how many workers, on how many screens.
+    pub scores: usize,
+    pub workers: usize,
+    pub screens: usize,
+    pub systems: Vec<SystemRow>,
+    pub pairs: Vec<PairRow>,
+}
