@@ -17,9 +17,10 @@ fn each_task_has_one_way_to_size_its_hits() {
     }
     assert!(!TaskKind::DaFluency.designer().degradation_policy && !TaskKind::WordOrder.designer().degradation_policy);
     assert!(!TaskKind::Ranking.designer().label_candidate);
-    // Every protocol but post-editing has practice (ranking and pairwise preference since
-    // issue 37 item 6 and 38 row 15), and the designer offers it exactly where it exists.
-    assert!(TaskKind::ALL.iter().filter(|&&t| t != TaskKind::PostEdit).all(|t| t.designer().practice && crate::protocol::for_task(*t).practice().is_some()));
+    // Every protocol but post-editing and contrastive ESA has practice (ranking and pairwise
+    // preference since issue 37 item 6 and 38 row 15), and the designer offers it exactly
+    // where it exists.
+    assert!(TaskKind::ALL.iter().filter(|&&t| !matches!(t, TaskKind::PostEdit | TaskKind::ContrastiveEsa)).all(|t| t.designer().practice && crate::protocol::for_task(*t).practice().is_some()));
     assert!(TaskKind::ALL.iter().all(|t| t.designer().practice == crate::protocol::for_task(*t).practice().is_some()));
     assert_eq!(TaskKind::DaFluency.designer().judgment_time, Some(JudgmentTime::Fluency));
     assert_eq!(TaskKind::Esa.designer().judgment_time, None);

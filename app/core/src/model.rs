@@ -83,6 +83,9 @@ pub enum TaskKind {
     /// Post-editing: the output corrected in an editable field (or translated from scratch);
     /// HTER per segment and system.
     PostEdit,
+    /// Contrastive ESA: 2–4 outputs of one segment side by side, each with its error spans and
+    /// a 0–100 score.
+    ContrastiveEsa,
 }
 
 impl TaskKind {

@@ -278,6 +278,14 @@ impl CampaignSettings {
             s.refs = 0;
             s.sets = 1;
             s.judgments_wanted = 100;
+            // The protocol's outputs per block; a protocol scoring each output (contrastive ESA)
+            // shows one segment's block per screen, a degraded copy on a few of them.
+            if let crate::protocol::Layout::Several { outputs } = crate::protocol::for_task(task).layout() {
+                s.ranking.outputs = outputs;
+            }
+            if !crate::protocol::ranks_blocks(task) {
+                (s.hit_length, s.ranking.blocks_per_screen, s.bad_refs, s.repeats) = (12, 1, 3, 2);
+            }
             }
             HitPlan::Documents => {
             // Whole documents per HIT, sized by expected time; bad references and repeats

@@ -8,4 +8,5 @@ pub mod campaign;
 pub mod db;
 pub mod pairwise;
 pub mod postedit;
+pub mod contrastive;
 mod sqlite_rows;

@@ -188,17 +188,34 @@ pub use super::RankAnswer;
 #[server(endpoint = "submit_screen", input = server_fn::codec::Json)]
 pub async fn submit_screen(
     assignment: String,
-    ranks: Vec<RankAnswer>,
+    #[server(default)] ranks: Vec<RankAnswer>,
     time_on_screen_ms: i64,
     key: String,
     #[server(default)] active_ms: Option<i64>,
+    // A screen that scores each output (contrastive ESA) sends each output's spans and score
+    // instead of ranks.
+    #[server(default)] outputs: Vec<super::ScoredOutput>,
 ) -> Result<Step, ServerFnError> {
     let state = web::app_state()?;
     let cache = cache()?;
-    if ranks.len() > 100 {
+    if ranks.len() > 100 || outputs.len() > 100 {
         return Err(refuse(work::WorkError::Invalid("A screen has at most 100 translations.".into())));
     }
-    let screen = work::ScreenAnswer { ranks: ranks.into_iter().map(|r| (r.position, r.rank)).collect(), time_on_screen_ms, active_ms, idempotency_key: key };
+    let answers = outputs
+        .into_iter()
+        .enumerate()
+        .map(|(i, o)| work::Answer {
+            position: o.position,
+            score: Some(o.score),
+            score2: None,
+            skipped: false,
+            time_on_screen_ms: 0,
+            active_ms: None,
+            idempotency_key: format!("{key}#{i}"),
+            detail: assay_core::protocol::Detail { spans: o.spans, ..Default::default() },
+        })
+        .collect();
+    let screen = work::ScreenAnswer { ranks: ranks.into_iter().map(|r| (r.position, r.rank)).collect(), answers, time_on_screen_ms, active_ms, idempotency_key: key };
     match work::submit_screen(&state.db, &cache, &state.secret, caller(), &assignment, &screen).await {
         Ok(s) => Ok(s),
         Err(e) => Err(refuse_annotator(&state, &assignment, e).await),

@@ -304,6 +304,16 @@ pub struct RankAnswer {
     pub rank: u32,
 }
 
+/// One output's answer on a screen that scores each output (contrastive ESA): its item's
+/// position, its error spans (offsets in the output's text) and its 0–100 score.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct ScoredOutput {
+    pub position: i64,
+    pub score: f64,
+    #[serde(default)]
+    pub spans: Vec<assay_core::protocol::Span>,
+}
+
 /// Everything the work page needs: the campaign's screen and the current step.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct WorkState {

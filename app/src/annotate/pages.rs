@@ -306,8 +306,21 @@ fn work<S: ScreenFamily>(state: WorkState) -> impl IntoView {
         busy.set(true);
         let (id, elapsed, k, active) = stamp();
         leptos::task::spawn_local(async move {
-            let reply = submit_screen(id, ranks, elapsed, k, Some(active)).await;
+            let reply = submit_screen(id, ranks, elapsed, k, Some(active), Vec::new()).await;
             settle(reply, Ui::of(info).msg(Msg::KeptRanks).to_string());
+        });
+    });
+
+    // A screen scoring each output (contrastive ESA): every output's spans and score at once.
+    let submit_scored = Callback::new(move |outputs: Vec<super::ScoredOutput>| {
+        if busy.get_untracked() || outputs.is_empty() {
+            return;
+        }
+        busy.set(true);
+        let (id, elapsed, k, active) = stamp();
+        leptos::task::spawn_local(async move {
+            let reply = submit_screen(id, Vec::new(), elapsed, k, Some(active), outputs).await;
+            settle(reply, Ui::of(info).msg(Msg::KeptSpans).to_string());
         });
     });
 
@@ -450,8 +463,8 @@ fn work<S: ScreenFamily>(state: WorkState) -> impl IntoView {
 
     // How an answer goes to the server: a real item's, and a practice item's (checked, never
     // stored; practice has no post-edit).
-    let item_submits = Submits { values: submit, ranks: submit_ranks, spans: submit_esa, post_edits: submit_pe };
-    let practice_submits = Submits { values: submit_practice, ranks: submit_practice_ranks, spans: submit_practice_spans, post_edits: Callback::new(|_| ()) };
+    let item_submits = Submits { values: submit, ranks: submit_ranks, spans: submit_esa, post_edits: submit_pe, scored: submit_scored };
+    let practice_submits = Submits { values: submit_practice, ranks: submit_practice_ranks, spans: submit_practice_spans, post_edits: Callback::new(|_| ()), scored: Callback::new(|_| ()) };
 
     let task = state.task.as_str();
     let ui = Ui::of(info);

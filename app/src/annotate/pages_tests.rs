@@ -94,7 +94,7 @@ fn screens_of(s: WorkState) -> Vec<(&'static str, String)> {
         };
         let mut out = vec![
             ("start", view! { <StartPage info practice=Some(practice.clone()) busy start=|_| {}/> }.to_html()),
-            ("item", item_screen::<AllScreens>(info, item.clone(), s.step.together.clone(), 3, busy, Submits { values: submit, ranks, spans, post_edits: Callback::new(|_| {}) }).to_html()),
+            ("item", item_screen::<AllScreens>(info, item.clone(), s.step.together.clone(), 3, busy, Submits { values: submit, ranks, spans, post_edits: Callback::new(|_| {}), scored: Callback::new(|_| {}) }).to_html()),
             ("feedback", view! { <PracticeFeedbackScreen info item=item.clone() feedback=feedback(false) busy start=|_| {}/> }.to_html()),
             ("feedback passed", view! { <PracticeFeedbackScreen info item=item.clone() feedback=feedback(true) busy start=|_| {}/> }.to_html()),
             ("finished", view! { <Finished code=Some("C0DE".into()) return_url=Some("https://example.org".into()) ui=Ui::of(info)/> }.to_html()),
@@ -105,7 +105,7 @@ fn screens_of(s: WorkState) -> Vec<(&'static str, String)> {
         // since issue 37 item 6 and issue 38 row 15).
         assert_eq!(assay_core::protocol::for_task(task).practice().is_some(), task != TaskKind::PostEdit, "{task:?}");
         if task != TaskKind::PostEdit {
-            out.push(("practice", practice_screen::<AllScreens>(info, practice.clone(), item.clone(), busy, Submits { values: submit, ranks, spans, post_edits: Callback::new(|_| ()) }).to_html()));
+            out.push(("practice", practice_screen::<AllScreens>(info, practice.clone(), item.clone(), busy, Submits { values: submit, ranks, spans, post_edits: Callback::new(|_| ()), scored: Callback::new(|_| ()) }).to_html()));
         }
         let _ = Completion { code: None, return_url: None };
         out

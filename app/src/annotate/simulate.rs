@@ -149,7 +149,7 @@ pub async fn simulate_campaign(
     // The simulated worker answers as the campaign's protocol asks.
     let protocol = assay_core::protocol::for_task(TaskKind::of_campaign(campaign_id, &task)?);
     let word_order = protocol.hit_plan() == assay_core::protocol::HitPlan::WordOrderPairs;
-    let ranking = protocol.hit_plan() == assay_core::protocol::HitPlan::Blocks;
+    let ranking = assay_core::protocol::ranks_blocks(TaskKind::of_campaign(campaign_id, &task)?);
     let esa = protocol.span_scheme() == Some(assay_core::protocol::Scheme::Esa);
     let mqm = protocol.span_scheme() == Some(assay_core::protocol::Scheme::Mqm);
     // System qualities: spread evenly, in the order of the systems' names.
@@ -207,6 +207,7 @@ pub async fn simulate_campaign(
                     let seconds: f64 = positions.iter().map(|_| simulated.seconds(8.0)).sum();
                     let screen = ScreenAnswer {
                         ranks,
+                        answers: Vec::new(),
                         time_on_screen_ms: (seconds * 1000.0).round() as i64,
                         active_ms: Some((seconds * 1000.0).round() as i64),
                         idempotency_key: format!("sim-screen-{}", positions[0]),

@@ -182,6 +182,7 @@ pub fn results_view(a: &CampaignAnalysis, options: ResultsOptions) -> ResultsVie
         ranking: a.ranking.as_ref().map(ranking_view),
         pairwise: a.pairwise.as_ref().map(pairwise_view),
         postedit: a.postedit.as_ref().map(|p| postedit_view(p, &format!("{}-{}", a.info.source_lang, a.info.target_lang))),
+        contrastive: a.contrastive.as_ref().map(|c| c.view()),
         esa: a.esa.as_ref().map(|e| {
             let mut v = esa_view(e, &format!("{}-{}", a.info.source_lang, a.info.target_lang));
             let scheme = assay_core::protocol::for_task(a.info.task).span_scheme();

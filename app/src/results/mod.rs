@@ -147,6 +147,10 @@ pub struct ResultsView {
     #[serde(default)]
     #[cfg_attr(feature = "ssr", schema(value_type = Option<Object>))]
     pub postedit: Option<PostEditView>,
+    /// A contrastive ESA campaign's paired comparisons within screens (kept workers' system
+    /// outputs); `None` for other tasks.
+    #[serde(default)]
+    pub contrastive: Option<assay_core::protocol::contrastive::ContrastiveView>,
 }
 
 /// A post-editing campaign's results: HTER per system (sacrebleu's TER of the outputs against

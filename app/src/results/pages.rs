@@ -173,6 +173,7 @@ fn ResultsBody(r: ResultsView, campaign_id: i64, settings: AnyView) -> impl Into
         {r.esa.map(|e| view! { <Esa e/> })}
         {r.pairwise.map(|p| view! { <Pairwise p/> })}
         {r.postedit.map(|p| view! { <PostEditResults p/> })}
+        {r.contrastive.map(|c| view! { <ContrastiveResults c/> })}
         {r.groups.into_iter().map(|g| view! { <Group g/> }).collect_view()}
         <crate::campaign::adaptive_pages::AdaptiveResults campaign_id/>
         <Agreement report=r.agreement/>
@@ -545,6 +546,51 @@ fn Pairwise(p: super::PairwiseView) -> impl IntoView {
                     <figcaption>"Win rate of the row system against the column system (a tie counts half); grey: never compared."</figcaption>
                 </figure>
             })}
+        </section>
+    }
+}
+
+/// A contrastive ESA campaign's systems ranked by paired comparisons within screens.
+#[component]
+fn ContrastiveResults(c: assay_core::protocol::contrastive::ContrastiveView) -> impl IntoView {
+    let k = &c;
+    let counts = format!(
+        "{} scores of system outputs by {} workers quality control keeps, on {} screens. Two systems are compared on the screens that showed both: \
+         Wilcoxon signed-rank test on the differences of their scores, one-sided, α = {}; rank ranges and clusters in WMT 2025's reading.",
+        k.scores, k.workers, k.screens, k.alpha
+    );
+    let p_text = |p: Option<f64>| p.map_or("–".to_string(), |v| if v < 0.001 { format!("{v:.1e}") } else { format!("{v:.3}") });
+    view! {
+        <section class="card" id="contrastive-results" aria-labelledby="contrastive-heading">
+            <h2 id="contrastive-heading">{format!("Contrastive ESA, {}", k.lang_pair)}</h2>
+            <p class="hint">{counts}</p>
+            <div class="table-scroll" role="region" aria-label="Systems compared within screens" tabindex="0">
+            <table class="data" id="contrastive-ranking">
+                <caption>"Systems by mean score, best first."</caption>
+                <thead><tr><th scope="col">"System"</th><th scope="col">"Score"</th><th scope="col">"Outputs"</th><th scope="col">"Wins"</th><th scope="col">"Losses"</th><th scope="col">"Rank range"</th><th scope="col">"Cluster"</th></tr></thead>
+                <tbody>
+                    {k.systems.clone().into_iter().map(|s| view! {
+                        <tr class="contrastive-row" data-system=s.system.clone()>
+                            <th scope="row">{s.system.clone()}</th><td class="num">{format!("{:.1}", s.score)}</td><td class="num">{s.outputs}</td>
+                            <td class="num">{s.wins}</td><td class="num">{s.losses}</td>
+                            <td class="num">{if s.rank_lo == s.rank_hi { s.rank_lo.to_string() } else { format!("{}–{}", s.rank_lo, s.rank_hi) }}</td>
+                            <td class="num">{s.cluster}</td>
+                        </tr>
+                    }).collect_view()}
+                </tbody>
+            </table>
+            </div>
+            <div class="table-scroll" role="region" aria-label="Pairs of systems within screens" tabindex="0">
+            <table class="data" id="contrastive-pairs">
+                <caption>"Each ordered pair: the screens showing both, the mean difference of their scores (first less second), and the p-value of the first scoring higher."</caption>
+                <thead><tr><th scope="col">"System"</th><th scope="col">"Against"</th><th scope="col">"Screens"</th><th scope="col">"Mean difference"</th><th scope="col">"p"</th></tr></thead>
+                <tbody>
+                    {c.pairs.clone().into_iter().map(|p| view! {
+                        <tr><th scope="row">{p.a.clone()}</th><td>{p.b.clone()}</td><td class="num">{p.screens}</td><td class="num">{format!("{:.1}", p.mean_difference)}</td><td class="num">{p_text(p.p_a_better)}</td></tr>
+                    }).collect_view()}
+                </tbody>
+            </table>
+            </div>
         </section>
     }
 }

@@ -43,10 +43,12 @@ pub enum BrowserBundle {
     Pair,
     /// A post-editing HIT's work page.
     PostEdit,
+    /// A contrastive ESA HIT's work page.
+    Contrastive,
 }
 
 impl BrowserBundle {
-    pub const ALL: [BrowserBundle; 11] = [
+    pub const ALL: [BrowserBundle; 12] = [
         BrowserBundle::Annotate,
         BrowserBundle::Campaigns,
         BrowserBundle::Accounts,
@@ -58,6 +60,7 @@ impl BrowserBundle {
         BrowserBundle::Spans,
         BrowserBundle::Pair,
         BrowserBundle::PostEdit,
+        BrowserBundle::Contrastive,
     ];
 
     /// Its name: the crate `app/bundles/<name>` (`assay-bundle-<name>`) is built into
@@ -75,6 +78,7 @@ impl BrowserBundle {
             BrowserBundle::Spans => "spans",
             BrowserBundle::Pair => "pair",
             BrowserBundle::PostEdit => "postedit",
+            BrowserBundle::Contrastive => "cesa",
         }
     }
 
@@ -87,6 +91,7 @@ impl BrowserBundle {
             Screen::Spans => BrowserBundle::Spans,
             Screen::Pairwise => BrowserBundle::Pair,
             Screen::PostEdit => BrowserBundle::PostEdit,
+            Screen::Contrastive => BrowserBundle::Contrastive,
         }
     }
 
@@ -99,6 +104,7 @@ impl BrowserBundle {
             BrowserBundle::Spans => Screens::Only(Screen::Spans),
             BrowserBundle::Pair => Screens::Only(Screen::Pairwise),
             BrowserBundle::PostEdit => Screens::Only(Screen::PostEdit),
+            BrowserBundle::Contrastive => Screens::Only(Screen::Contrastive),
             BrowserBundle::Annotate | BrowserBundle::Campaigns | BrowserBundle::Accounts | BrowserBundle::Results | BrowserBundle::Studies => {
                 Screens::None
             }
@@ -216,7 +222,7 @@ pub mod family {
         )*};
     }
 
-    families!(Annotate, Campaigns, Accounts, Results, Studies, Da, Woj, Rank, Spans, Pair, PostEdit);
+    families!(Annotate, Campaigns, Accounts, Results, Studies, Da, Woj, Rank, Spans, Pair, PostEdit, Contrastive);
 }
 
 /// A page of another bundle, reached by a link or a redirect inside this one: the browser loads

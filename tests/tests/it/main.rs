@@ -6,6 +6,7 @@ mod adaptive;
 mod analyze;
 mod annotation;
 mod campaigns;
+mod contrastive;
 mod decisions;
 mod esa;
 mod esa_campaign;

@@ -13,6 +13,7 @@
 pub mod agreement;
 pub mod bundle;
 pub mod clusters;
+pub mod contrastive;
 pub mod esa;
 pub mod export;
 pub mod formats;

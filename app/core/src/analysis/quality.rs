@@ -397,6 +397,7 @@ fn worker_qc(set: &JudgmentSet, settings: &QcSettings, worker_keys: &[u64], buff
     let first_record = &records[(worker_keys[0] as u32) as usize];
     let (worker, task) = (first_record.worker, first_record.task);
     let ranking = ranks_blocks(set.tasks.name(u32::from(task)));
+    let blocks = shows_blocks(set.tasks.name(u32::from(task)));
     orig.clear();
     bad.clear();
     first.clear();
@@ -446,7 +447,7 @@ fn worker_qc(set: &JudgmentSet, settings: &QcSettings, worker_keys: &[u64], buff
                 // original's repeat on that screen, and compared with it; comparing it with the
                 // first showing would make two pairs hang on one rank of the original, and the
                 // sign test assumes independent pairs.
-                let again = ranking && i > 0 && hit_checks[i - 1].0 == shown && hit_checks[i - 1].1 == 1;
+                let again = blocks && i > 0 && hit_checks[i - 1].0 == shown && hit_checks[i - 1].1 == 1;
                 let against = if again { hit_checks[i..].iter().find(|c| c.0 == shown && c.1 == 2).map(|c| c.3) } else { None };
                 orig.push(against.unwrap_or(original));
                 bad.push(score);
@@ -499,6 +500,13 @@ fn worker_qc(set: &JudgmentSet, settings: &QcSettings, worker_keys: &[u64], buff
 /// (relative ranking): its quality control compares ranks within a block, and gold blocks
 /// check its workers.
 fn ranks_blocks(analysis_task: &str) -> bool {
+    crate::model::TaskKind::parse(analysis_task).is_some_and(crate::protocol::ranks_blocks)
+}
+
+/// Whether the analysis task's HITs are blocks of outputs shown together on screens that may be
+/// repeated (relative ranking, contrastive ESA): a degraded copy on a repeated screen is
+/// compared with its original's repeat beside it.
+fn shows_blocks(analysis_task: &str) -> bool {
     crate::model::TaskKind::parse(analysis_task).is_some_and(|t| crate::protocol::for_task(t).hit_plan() == crate::protocol::HitPlan::Blocks)
 }
 

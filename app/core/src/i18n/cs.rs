@@ -74,6 +74,7 @@ pub(super) fn msg(m: Msg) -> &'static str {
         Msg::PostEditUnchanged => "Beze změny",
         Msg::PostEditKeys => "Ctrl+Enter pokračuje.",
         Msg::PostEditEmpty => "Napište překlad, nebo stiskněte „Beze změny“.",
+        Msg::ContrastiveSwitch => "Překlady k porovnání",
         Msg::Complete => "Děkujeme: tento HIT je dokončen",
         Msg::Saved => "Vaše odpovědi byly uloženy.",
         Msg::HeldMessage => "Organizátor před vydáním kódů dokončení kontroluje hotové HITy. Po dokončení kontroly se váš kód zobrazí na této stránce. Nyní už nemusíte nic dělat.",
@@ -357,6 +358,17 @@ Klávesnicí: 1 pro A, 2 pro B, 3 pro zhruba stejné (nebo šipky pro přechod m
 Je-li pole prázdné, přeložte větu sami.
 
 S klávesnicí: Tab do pole; Ctrl+Enter (nebo Cmd+Enter) pokračuje. K dřívější větě se vrátit nelze.",
+        Text::HomeTaskContrastive => "kontrastivní chybové úseky",
+        Text::StatementContrastive => "Označte každou chybu v každém překladu (vyberte ji a zvolte drobná nebo závažná) a pak ohodnoťte, kolik významu každý zachovává.",
+        Text::InstructionsContrastive => "Uvidíte větu v jazyce {source} a dva až čtyři její překlady do jazyka {target} vedle sebe (na telefonu jeden po druhém: tlačítka „Překlad 1“, „Překlad 2“, … nad nimi mezi nimi přepínají; věta zůstává nahoře).
+
+U každého překladu:
+- označte jeho chyby: vyberte chybná slova (přetáhněte přes ně, nebo klepněte na první a pak na poslední slovo) a zvolte drobná nebo závažná; chybí-li něco z věty, označte [MISSING];
+- pak mu dejte hodnocení od 0 (žádný význam nezachován) do 100 (dokonalý překlad).
+
+Porovnávejte překlady mezi sebou: lepší překlad dostane vyšší hodnocení. Nízké hodnocení bez označené chyby musíte potvrdit.
+
+Z klávesnice: Tab přechází mezi překlady, jejich slovy a posuvníky; šipky posouvají posuvník. K dřívější větě se vrátit nelze.",
         Text::SignOut => "Odhlásit se",
     }
 }

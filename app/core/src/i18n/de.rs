@@ -73,6 +73,7 @@ pub(super) fn msg(m: Msg) -> &'static str {
         Msg::PostEditUnchanged => "Keine Änderung nötig",
         Msg::PostEditKeys => "Strg+Eingabe geht weiter.",
         Msg::PostEditEmpty => "Schreiben Sie die Übersetzung oder drücken Sie „Keine Änderung nötig“.",
+        Msg::ContrastiveSwitch => "Zu vergleichende Übersetzungen",
         Msg::Complete => "Vielen Dank: Dieser HIT ist abgeschlossen",
         Msg::Saved => "Ihre Antworten wurden gespeichert.",
         Msg::HeldMessage => "Die Organisatoren prüfen abgeschlossene HITs, bevor sie Abschlusscodes vergeben. Sobald die Prüfung abgeschlossen ist, wird Ihr Code auf dieser Seite angezeigt. Sie müssen jetzt nichts weiter tun.",
@@ -356,6 +357,17 @@ Mit der Tastatur: 1 für A, 2 für B, 3 für etwa gleich (oder die Pfeiltasten, 
 Ist das Feld leer, übersetzen Sie den Satz selbst.
 
 Mit der Tastatur: Mit Tab ins Feld; Strg+Eingabe (oder Cmd+Eingabe) geht weiter. Sie können nicht zu einem früheren Satz zurückkehren.",
+        Text::HomeTaskContrastive => "kontrastive Fehlerspannen",
+        Text::StatementContrastive => "Markieren Sie jeden Fehler in jeder Übersetzung (auswählen, dann leicht oder schwer wählen) und bewerten Sie dann, wie viel der Bedeutung jede bewahrt.",
+        Text::InstructionsContrastive => "Ihnen werden ein Satz auf {source} und zwei bis vier Übersetzungen davon ins {target} nebeneinander gezeigt (auf einem Telefon eine nach der anderen: die Schaltflächen „Übersetzung 1“, „Übersetzung 2“, … darüber wechseln zwischen ihnen; der Satz bleibt oben).
+
+Für jede Übersetzung:
+- markieren Sie ihre Fehler: wählen Sie die falschen Wörter aus (darüber ziehen oder das erste und dann das letzte Wort antippen) und wählen Sie dann leicht oder schwer; fehlt etwas vom Satz, markieren Sie [MISSING];
+- geben Sie ihr dann eine Bewertung von 0 (keine Bedeutung bewahrt) bis 100 (perfekte Übersetzung).
+
+Vergleichen Sie die Übersetzungen miteinander: eine bessere Übersetzung erhält eine höhere Bewertung. Eine niedrige Bewertung ohne markierten Fehler müssen Sie bestätigen.
+
+Mit der Tastatur: Tab wechselt zwischen den Übersetzungen, ihren Wörtern und ihren Schiebereglern; die Pfeiltasten bewegen einen Schieberegler. Sie können nicht zu einem früheren Satz zurückkehren.",
         Text::SignOut => "Abmelden",
     }
 }

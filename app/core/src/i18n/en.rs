@@ -74,6 +74,7 @@ pub(super) fn msg(m: Msg) -> &'static str {
         Msg::PostEditUnchanged => "No change needed",
         Msg::PostEditKeys => "Ctrl+Enter goes on.",
         Msg::PostEditEmpty => "Write the translation, or press “No change needed”.",
+        Msg::ContrastiveSwitch => "Translations to compare",
         Msg::Complete => "Thank you: this HIT is complete",
         Msg::Saved => "Your answers have been saved.",
         Msg::HeldMessage => "The organizer reviews finished HITs before giving out completion codes. Once the review is done, your code will be shown on this page. You do not need to do anything else now.",
@@ -357,6 +358,17 @@ With a keyboard: press 1 for A, 2 for B, 3 for about the same (or the arrow keys
 If the field is empty, translate the sentence yourself.
 
 With a keyboard: Tab reaches the field; Ctrl+Enter (or Cmd+Enter) goes on. You cannot go back to an earlier sentence.",
+        Text::HomeTaskContrastive => "contrastive error spans",
+        Text::StatementContrastive => "Mark every error in each translation (select it, then choose minor or major), then score how much of the meaning each one preserves.",
+        Text::InstructionsContrastive => "You are shown a sentence in {source} and two to four translations of it into {target}, side by side (on a phone, one at a time: the buttons “Translation 1”, “Translation 2”, … above them switch between them; the sentence stays at the top).
+
+For each translation:
+- mark its errors: select the words that are wrong (drag over them, or tap the first word and then the last), then choose Minor or Major; if something of the sentence is missing, mark [MISSING];
+- then give it a score from 0 (no meaning preserved) to 100 (perfect translation).
+
+Compare the translations with each other: a better translation gets a higher score. A low score with no error marked asks you to confirm.
+
+With a keyboard: Tab moves between the translations, their words and their sliders; the arrow keys move a slider. You cannot go back to an earlier sentence.",
         Text::SignOut => "Sign out",
     }
 }

@@ -317,6 +317,8 @@ messages! {
         PostEditUnchanged,
         PostEditKeys,
         PostEditEmpty,
+        /// Contrastive ESA: the name of the switch between a screen's translations.
+        ContrastiveSwitch,
         /// The completion page.
         Complete,
         Saved,
@@ -550,6 +552,11 @@ messages! {
         HomeTaskPostEdit,
         StatementPostEdit,
         InstructionsPostEdit,
+        /// Contrastive ESA: its name in the lists, statement and instructions page; the name of
+        /// the switch between its outputs (`Msg::ContrastiveSwitch`).
+        HomeTaskContrastive,
+        StatementContrastive,
+        InstructionsContrastive,
         /// The header's button of a signed-in annotator.
         SignOut,
     }

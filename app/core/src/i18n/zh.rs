@@ -72,6 +72,7 @@ pub(super) fn msg(m: Msg) -> &'static str {
         Msg::PostEditUnchanged => "无需修改",
         Msg::PostEditKeys => "Ctrl+Enter 继续。",
         Msg::PostEditEmpty => "请写出译文，或按“无需修改”。",
+        Msg::ContrastiveSwitch => "需要比较的译文",
         Msg::Complete => "谢谢：此 HIT 已完成",
         Msg::Saved => "您的回答已保存。",
         Msg::HeldMessage => "组织者会在发放完成码之前审核已完成的 HIT。审核完成后，您的完成码将显示在本页。您现在无需再做任何事。",
@@ -355,6 +356,17 @@ pub(super) fn text(t: Text) -> &'static str {
 如果文本框为空，请自己翻译该句子。
 
 使用键盘：按 Tab 进入文本框；Ctrl+Enter（或 Cmd+Enter）继续。您不能返回之前的句子。",
+        Text::HomeTaskContrastive => "对比错误片段",
+        Text::StatementContrastive => "标出每个译文中的每个错误（选中后选择轻微或严重），然后为每个译文保留了多少原意打分。",
+        Text::InstructionsContrastive => "您会看到一个{source}句子及其两到四个{target}译文并排显示（在手机上一次显示一个：上方的“译文 1”“译文 2”……按钮用于切换；句子始终显示在顶部）。
+
+对每个译文：
+- 标出它的错误：选中错误的词（拖动选中，或先点第一个词再点最后一个词），然后选择轻微或严重；如果句子有内容缺失，请标记 [MISSING]；
+- 然后给它打分，从 0（完全没有保留原意）到 100（完美译文）。
+
+请把译文相互比较：更好的译文应得到更高的分数。打了低分却没有标出错误时需要确认。
+
+使用键盘：Tab 在译文、其中的词和滑块之间移动；方向键移动滑块。您无法返回之前的句子。",
         Text::SignOut => "退出登录",
     }
 }

@@ -18,6 +18,7 @@
 //! ([`Detail`]: rank, spans, document score) are one JSON value in `judgments.detail`, `NULL`
 //! when an answer has none (every DA and word-order answer).
 
+pub mod contrastive;
 pub mod da;
 pub mod demo;
 pub mod designer;
@@ -371,6 +372,7 @@ impl TaskKind {
             TaskKind::Mqm => mqm::NAME,
             TaskKind::Pairwise => pairwise::NAME,
             TaskKind::PostEdit => postedit::NAME,
+            TaskKind::ContrastiveEsa => contrastive::NAME,
         }
     }
 }
@@ -391,6 +393,7 @@ pub fn task_label(task: &str) -> &'static str {
             Some(TaskKind::Mqm) => "MQM (error categories)",
             Some(TaskKind::Pairwise) => "Pairwise preference",
             Some(TaskKind::PostEdit) => "Post-editing (HTER)",
+            Some(TaskKind::ContrastiveEsa) => "Contrastive error span annotation",
             None => "Unknown task",
         },
     }
@@ -398,7 +401,7 @@ pub fn task_label(task: &str) -> &'static str {
 
 impl TaskKind {
     /// Every task, in the designer's order.
-    pub const ALL: [TaskKind; 9] = [
+    pub const ALL: [TaskKind; 10] = [
         TaskKind::DaAdequacy,
         TaskKind::DaFluency,
         TaskKind::DaSourceBased,
@@ -408,6 +411,7 @@ impl TaskKind {
         TaskKind::Mqm,
         TaskKind::Pairwise,
         TaskKind::PostEdit,
+        TaskKind::ContrastiveEsa,
     ];
 
     /// A task of documents whose answers mark error spans (ESA, MQM): HITs of whole documents,
@@ -415,7 +419,7 @@ impl TaskKind {
     pub fn marks_spans(self) -> bool {
         match self {
             TaskKind::Esa | TaskKind::Mqm => true,
-            TaskKind::DaAdequacy | TaskKind::DaFluency | TaskKind::DaSourceBased | TaskKind::WordOrder | TaskKind::Ranking | TaskKind::Pairwise | TaskKind::PostEdit => false,
+            TaskKind::DaAdequacy | TaskKind::DaFluency | TaskKind::DaSourceBased | TaskKind::WordOrder | TaskKind::Ranking | TaskKind::Pairwise | TaskKind::PostEdit | TaskKind::ContrastiveEsa => false,
         }
     }
 }
@@ -432,7 +436,33 @@ pub fn for_task(task: TaskKind) -> &'static dyn Protocol {
         TaskKind::Mqm => &mqm::Mqm,
         TaskKind::Pairwise => &pairwise::PairwisePreference,
         TaskKind::PostEdit => &postedit::PostEditing,
+        TaskKind::ContrastiveEsa => &contrastive::ContrastiveEsa,
     }
+}
+
+/// Whether a task's HITs are blocks of outputs ranked against each other (relative ranking:
+/// analysis reads its blocks as rankings and its gold blocks check its workers). A protocol of
+/// blocks whose outputs are each marked with error spans and scored on their own (contrastive
+/// ESA) is analysed by its scores, as ESA is.
+pub fn ranks_blocks(task: TaskKind) -> bool {
+    let p = for_task(task);
+    p.hit_plan() == HitPlan::Blocks && p.span_scheme().is_none()
+}
+
+/// Whether a task's HITs are blocks of outputs each scored on its own (contrastive ESA): its
+/// analysis compares the systems within screens beside the pipeline.
+pub fn scores_blocks(task: TaskKind) -> bool {
+    for_task(task).hit_plan() == HitPlan::Blocks && !ranks_blocks(task)
+}
+
+/// Checks a design's blocks (outputs per block, blocks per screen) against what a protocol of
+/// blocks allows: a protocol scoring each output of a block (contrastive ESA) compares 2–4
+/// outputs of one segment per screen; `Err`: what is wrong, in the designer's words.
+pub fn check_blocks(task: TaskKind, outputs: usize, blocks_per_screen: usize) -> Result<(), String> {
+    if !scores_blocks(task) {
+        return Ok(());
+    }
+    contrastive::check_design(outputs, blocks_per_screen)
 }
 
 /// Checks an answer against its task and the campaign's rules: skipping first (the same for

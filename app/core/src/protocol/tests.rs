@@ -172,18 +172,20 @@ fn the_registry_answers_for_every_task() {
     assert_eq!((RawRange::Unit.label(), RawRange::Unit.decimals()), ("0–1", 3));
     let plans: Vec<HitPlan> = TaskKind::ALL.iter().map(|&t| for_task(t).hit_plan()).collect();
     use HitPlan::*;
-    assert_eq!(plans, [Items, Items, Items, WordOrderPairs, Blocks, Documents, Documents, Pairs, Items]);
+    assert_eq!(plans, [Items, Items, Items, WordOrderPairs, Blocks, Documents, Documents, Pairs, Items, Blocks]);
     let beside: Vec<Beside> = TaskKind::ALL.iter().map(|&t| for_task(t).beside()).collect();
     use Beside::*;
-    assert_eq!(beside, [Reference, Nothing, Source, Reference, Source, Source, Source, Source, Source]);
+    assert_eq!(beside, [Reference, Nothing, Source, Reference, Source, Source, Source, Source, Source, Source]);
     assert_eq!(for_task(TaskKind::DaFluency).degrader(), Degrader::Fluency);
     assert_eq!(for_task(TaskKind::WordOrder).degrader(), Degrader::WordOrder);
     // Every protocol but post-editing has practice (ranking and pairwise preference since issue 38
     // row 15 and issue 37 item 6): those of several outputs are judged by the original's share of
     // the win against its copy, which a careful reader makes 1, and explained in their own words.
-    // Post-editing has none yet (a practice post-edit needs feedback of its own).
-    assert!(for_task(TaskKind::PostEdit).practice().is_none() && !TaskKind::PostEdit.designer().practice);
-    assert!(TaskKind::ALL.iter().filter(|&&t| t != TaskKind::PostEdit).all(|&t| for_task(t).practice().is_some() && t.designer().practice));
+    // Post-editing has none yet (a practice post-edit needs feedback of its own), nor contrastive
+    // ESA (its practice screen would score each output, not rank them).
+    let without = [TaskKind::PostEdit, TaskKind::ContrastiveEsa];
+    assert!(without.iter().all(|&t| for_task(t).practice().is_none() && !t.designer().practice));
+    assert!(TaskKind::ALL.iter().filter(|t| !without.contains(t)).all(|&t| for_task(t).practice().is_some() && t.designer().practice));
     for (t, feedback) in [(TaskKind::Ranking, Feedback::Ranks), (TaskKind::Pairwise, Feedback::Pair)] {
         let rule = for_task(t).practice().unwrap();
         assert_eq!((rule.feedback, rule.high.0, rule.low.0), (feedback, ORIGINAL_PREFERRED, ORIGINAL_PREFERRED), "{t:?}");

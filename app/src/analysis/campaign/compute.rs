@@ -52,6 +52,8 @@ pub(super) async fn compute(db: &Db, loaded: LoadedCampaign, settings: &Analysis
     };
     // Post-editing reads its texts and post-edits beside the pipeline's records.
     let post_edits = if assay_core::protocol::postedit::is_post_editing(loaded.info.task) { Some(crate::analysis::postedit::read(db, loaded.info.id).await?) } else { None };
+    // Contrastive ESA reads each output's screen beside the pipeline's records.
+    let screens = if assay_core::protocol::scores_blocks(loaded.info.task) { Some(crate::analysis::contrastive::read(db, loaded.info.id).await?) } else { None };
     let pair = format!("{}-{}", loaded.info.source_lang, loaded.info.target_lang);
     let bt = assay_core::protocol::pairwise::bradley_terry::BtSettings {
         samples: settings.bootstrap.map_or(0, |_| assay_core::protocol::pairwise::bradley_terry::DEFAULT_SAMPLES),
@@ -64,7 +66,7 @@ pub(super) async fn compute(db: &Db, loaded: LoadedCampaign, settings: &Analysis
         seed: settings.bootstrap.map_or(1, |b| b.seed),
         ..assay_core::metrics::hter::HterSettings::default()
     };
-    let (set, result, ranking, esa, pairwise, postedit, agreement) = tokio::task::spawn_blocking(move || {
+    let (set, result, ranking, esa, pairwise, postedit, contrastive, agreement) = tokio::task::spawn_blocking(move || {
         // Every worker's agreement report needs no quality control: made beside the pipeline.
         let (result, all_workers) = std::thread::scope(|s| {
             let all = s.spawn(|| agreement_of_all(&set));
@@ -83,8 +85,15 @@ pub(super) async fn compute(db: &Db, loaded: LoadedCampaign, settings: &Analysis
             let report = assay_core::metrics::postedit::campaign::analyse(&pair, &answers, &left_out, &hter);
             PostEditAnalysis { answers, segments, left_out, report }
         });
+        // Contrastive ESA: the kept workers' outputs compared within screens.
+        let contrastive = screens.map(|scores| {
+            let left_out: std::collections::BTreeSet<String> =
+                result.workers.iter().filter(|w| result.settings.exclusion.excludes(w)).map(|w| set.workers.name(w.worker).to_string()).collect();
+            let kept: Vec<_> = scores.into_iter().filter(|s| !left_out.contains(&s.annotator)).collect();
+            assay_core::analysis::contrastive::compare_within_screens(&pair, &kept, 0.05)
+        });
         let agreement = agreement(&set, &result, all_workers);
-        (set, result, ranking, esa, pairwise, postedit, agreement)
+        (set, result, ranking, esa, pairwise, postedit, contrastive, agreement)
     })
     .await
     .map_err(|e| AppError::internal(format!("the analysis failed: {e}")))?;
@@ -106,6 +115,7 @@ pub(super) async fn compute(db: &Db, loaded: LoadedCampaign, settings: &Analysis
         esa,
         pairwise,
         postedit,
+        contrastive,
     })
 }
 

@@ -116,6 +116,12 @@ impl CampaignAnalysis {
                 files.push(name);
             }
         }
+        // Contrastive ESA: the paired comparisons within screens of the language pair.
+        if let Some(c) = &self.contrastive {
+            let name = format!("contrastive-{}.csv", assay_core::analysis::esa::file_pair(&c.ranking.pair));
+            sink.file(&name, &mut |w| assay_core::analysis::contrastive::write_contrastive_csv(w, c))?;
+            files.push(name);
+        }
         if self.result.workers.iter().any(|w| w.reliability.gold.is_some()) {
             let r = &self.result;
             sink.file("gold-agreement.csv", &mut |w| {

@@ -72,6 +72,9 @@ pub struct CampaignAnalysis {
     /// A post-editing campaign's HTER per segment and system, on the post-edits of the workers
     /// quality control keeps; `None` for other tasks.
     pub postedit: Option<PostEditAnalysis>,
+    /// A contrastive ESA campaign's paired comparisons within screens, on the system outputs
+    /// of the workers quality control keeps; `None` for other tasks.
+    pub contrastive: Option<assay_core::analysis::contrastive::ContrastiveReport>,
 }
 
 impl CampaignAnalysis {

@@ -89,7 +89,7 @@ pub(super) async fn load(db: &Db, campaign_id: i64, protocol: bool, keep: bool) 
     let mut conn = db.pool.acquire().await.with_context(|| format!("reading campaign {campaign_id}"))?;
     let info = campaign_info_on(&mut conn, campaign_id).await?;
     let shape = shape(&info, is_study_arm(&mut conn, campaign_id).await?)?;
-    let blocks = assay_core::protocol::for_task(shape.task).hit_plan() == assay_core::protocol::HitPlan::Blocks;
+    let blocks = assay_core::protocol::ranks_blocks(shape.task);
     let rule = if blocks { Some(gold_rule(&mut conn, &info).await?) } else { None };
     let began = started.elapsed();
     let rows = read_campaign_judgments(db, &mut conn, campaign_id).await?;
@@ -149,7 +149,7 @@ pub async fn load_worker(conn: &mut AnyConnection, campaign_id: i64, worker_id: 
     let names = StoredNames::read(conn, campaign_id, Scope::Worker(worker_id)).await?;
     let mut set = judgment_set(&rows, &names, &shape)?;
     // Gold blocks check the workers of a protocol that ranks blocks of outputs.
-    if assay_core::protocol::for_task(shape.task).hit_plan() == assay_core::protocol::HitPlan::Blocks {
+    if assay_core::protocol::ranks_blocks(shape.task) {
         set.gold.rule = gold_rule(conn, &info).await?;
     }
     Ok(set)

@@ -7,6 +7,7 @@
 //! - [`spans`]: error spans, ESA and MQM — the `spans` bundle;
 //! - [`pairwise`]: pairwise preference — the `pair` bundle;
 //! - [`postedit`]: post-editing — the `postedit` bundle;
+//! - [`contrastive`]: contrastive ESA — the `cesa` bundle;
 //! - [`widgets`]: what they share (the slider, labelled texts, the key legend), in each.
 //!
 //! The work page (`pages`) is generic over a [`ScreenFamily`]: a bundle's family says, as a
@@ -15,6 +16,7 @@
 //! `/work/…` page with the bundle of its HIT's protocol (`ui::gate` finds it, `ui::shell`
 //! names it), and renders every screen itself ([`Screens::Every`]).
 
+pub mod contrastive;
 pub mod da;
 pub mod pairwise;
 pub mod postedit;
@@ -23,7 +25,8 @@ pub mod spans;
 pub mod widgets;
 pub mod word_order;
 
-use super::RankAnswer;
+use super::{RankAnswer, ScoredOutput};
+use contrastive::ContrastiveScreen;
 use super::{ItemView, WorkState};
 use crate::model::TaskKind;
 use leptos::prelude::*;
@@ -48,10 +51,12 @@ pub enum Screen {
     Pairwise,
     /// Post-editing.
     PostEdit,
+    /// Contrastive ESA.
+    Contrastive,
 }
 
 impl Screen {
-    pub const ALL: [Screen; 6] = [Screen::Da, Screen::WordOrder, Screen::Ranking, Screen::Spans, Screen::Pairwise, Screen::PostEdit];
+    pub const ALL: [Screen; 7] = [Screen::Da, Screen::WordOrder, Screen::Ranking, Screen::Spans, Screen::Pairwise, Screen::PostEdit, Screen::Contrastive];
 
     /// The screen of a task (every task has one: a new task fails to compile here).
     pub const fn of(task: TaskKind) -> Screen {
@@ -62,6 +67,7 @@ impl Screen {
             TaskKind::Esa | TaskKind::Mqm => Screen::Spans,
             TaskKind::Pairwise => Screen::Pairwise,
             TaskKind::PostEdit => Screen::PostEdit,
+            TaskKind::ContrastiveEsa => Screen::Contrastive,
         }
     }
 }
@@ -82,7 +88,7 @@ impl Context {
     pub const fn of(task: TaskKind) -> Context {
         match task {
             TaskKind::DaAdequacy | TaskKind::DaFluency => Context::Reference,
-            TaskKind::DaSourceBased | TaskKind::Ranking | TaskKind::Esa | TaskKind::Mqm | TaskKind::Pairwise | TaskKind::PostEdit => Context::Source,
+            TaskKind::DaSourceBased | TaskKind::Ranking | TaskKind::Esa | TaskKind::Mqm | TaskKind::Pairwise | TaskKind::PostEdit | TaskKind::ContrastiveEsa => Context::Source,
             TaskKind::WordOrder => Context::SecondSentence,
         }
     }
@@ -164,6 +170,8 @@ pub struct Submits {
     pub spans: Callback<EsaAnswer>,
     /// A post-edit.
     pub post_edits: Callback<assay_core::protocol::postedit::PostEdit>,
+    /// A screen scoring each output (contrastive ESA): every output's spans and score.
+    pub scored: Callback<Vec<ScoredOutput>>,
 }
 
 /// The item on a screen, drawn by its protocol's screen when the build `S` links it. Each screen
@@ -172,7 +180,7 @@ pub struct Submits {
 pub fn screen_body<S: ScreenFamily>(info: StoredValue<WorkState>, item: ItemView, shown: Shown, busy: RwSignal<bool>, submits: Submits) -> AnyView {
     let another = move || view! { <AnotherScreen ui=Ui::of(info)/> }.into_any();
     let practice = matches!(shown, Shown::Practice { .. });
-    let Submits { values: submit, ranks, spans, post_edits } = submits;
+    let Submits { values: submit, ranks, spans, post_edits, scored } = submits;
     match info.with_value(WorkState::kind).map(Screen::of) {
         Some(Screen::Da) => {
             if const { S::SCREENS.has(Screen::Da) } { view! { <DaItem info item busy submit/> }.into_any() } else { another() }
@@ -198,6 +206,15 @@ pub fn screen_body<S: ScreenFamily>(info: StoredValue<WorkState>, item: ItemView
         Some(Screen::PostEdit) => match shown {
             Shown::Item { .. } if const { S::SCREENS.has(Screen::PostEdit) } => view! { <PostEditItem info item busy submit=post_edits/> }.into_any(),
             // Post-editing has no practice items (the designer offers none).
+            _ => another(),
+        },
+        Some(Screen::Contrastive) => match shown {
+            Shown::Item { together } if const { S::SCREENS.has(Screen::Contrastive) } => {
+                let mut items = vec![item];
+                items.extend(together);
+                view! { <ContrastiveScreen info items busy submit=scored/> }.into_any()
+            }
+            // Contrastive ESA has no practice items (the designer offers none).
             _ => another(),
         },
         None => another(),

@@ -185,8 +185,11 @@ async fn submit_checked(db: &Db, cache: &Work, secret: &[u8], caller: Option<i64
 /// The answers to every item of one screen, as the browser sends them (outputs ranked together).
 #[derive(Clone, Debug, PartialEq)]
 pub struct ScreenAnswer {
-    /// (position, rank) of each item of the screen, in order.
+    /// (position, rank) of each item of the screen, in order (relative ranking).
     pub ranks: Vec<(i64, u32)>,
+    /// Or each item's own answer, in order (a protocol scoring each output of a screen:
+    /// contrastive ESA); the position is the answer's.
+    pub answers: Vec<Answer>,
     /// Time the screen was shown, measured by the browser; shared out over its items.
     pub time_on_screen_ms: i64,
     /// Of that, the active time (see [`Answer::active_ms`]); shared out the same way.
@@ -207,12 +210,21 @@ pub async fn submit_screen(db: &Db, cache: &Work, secret: &[u8], caller: Option<
     if key.is_empty() || key.len() > 90 {
         return Err(WorkError::Invalid("The request needs an idempotency key of 1 to 90 characters.".into()));
     }
-    let Some(&(first, _)) = screen.ranks.first() else {
+    if !screen.ranks.is_empty() && !screen.answers.is_empty() {
+        return Err(WorkError::Invalid("A screen's answers are ranks or each item's answer, not both.".into()));
+    }
+    // Each item's answer as the browser gives it: a rank, or its own answer.
+    let given: Vec<(i64, protocol::Answer)> = if screen.answers.is_empty() {
+        screen.ranks.iter().map(|&(p, rank)| (p, protocol::Answer { detail: protocol::Detail { rank: Some(rank), ..Default::default() }, ..Default::default() })).collect()
+    } else {
+        screen.answers.iter().map(|a| (a.position, protocol::Answer { score: a.score, score2: a.score2, skipped: a.skipped, detail: a.detail.clone() })).collect()
+    };
+    let Some(&(first, _)) = given.first() else {
         return Err(WorkError::Invalid("A screen's answers cannot be empty.".into()));
     };
     let range = f.screen_of(first);
-    let n = screen.ranks.len() as i64;
-    if range.start != first || range.end - range.start != n || screen.ranks.iter().enumerate().any(|(i, &(p, _))| p != first + i as i64) {
+    let n = given.len() as i64;
+    if range.start != first || range.end - range.start != n || given.iter().enumerate().any(|(i, (p, _))| *p != first + i as i64) {
         return Err(WorkError::Invalid(Message::plain(format!(
             "The answers must be those of every item of one screen, in order (items {} to {}).",
             i128::from(range.start) + 1,
@@ -234,14 +246,17 @@ pub async fn submit_screen(db: &Db, cache: &Work, secret: &[u8], caller: Option<
     let share = screen.time_on_screen_ms / n;
     let active_share = screen.active_ms.map(|t| t / n);
     let mut checked = Vec::with_capacity(screen.ranks.len());
-    for (i, &(position, rank)) in screen.ranks.iter().enumerate() {
-        let given = protocol::Answer { detail: protocol::Detail { rank: Some(rank), ..Default::default() }, ..Default::default() };
-        let stored = protocol::validate(task, &given, &f.rules.answers)
+    for (i, (position, given)) in given.iter().enumerate() {
+        let position = *position;
+        // Spans are checked against the text the item showed (a protocol without spans refuses
+        // any).
+        let shown = f.item(position).map_or("", |(_, v)| v.candidate.as_str());
+        let stored = protocol::validate_on(task, shown, given, &f.rules.answers)
             .map_err(|e| WorkError::Invalid(Message::plain(format!("Item {}: {}", i128::from(position) + 1, e.problem))))?;
         let time = if i as i64 == n - 1 { screen.time_on_screen_ms - share * (n - 1) } else { share };
         let active = screen.active_ms.zip(active_share).map(|(t, s)| if i as i64 == n - 1 { t - s * (n - 1) } else { s });
         let answer =
-            Answer { position, score: None, score2: None, skipped: false, time_on_screen_ms: time, active_ms: active, idempotency_key: format!("{key}#{i}"), detail: protocol::Detail::default() };
+            Answer { position, score: None, score2: None, skipped: stored.skipped, time_on_screen_ms: time, active_ms: active, idempotency_key: format!("{key}#{i}"), detail: protocol::Detail::default() };
         checked.push((answer, stored));
     }
     if first < a.next_position {
@@ -279,7 +294,7 @@ pub async fn submit_screen(db: &Db, cache: &Work, secret: &[u8], caller: Option<
     for (i, (answer, stored)) in checked.iter().enumerate() {
         let (hit_item_id, _) = f.item(answer.position).ok_or_else(|| WorkError::Internal(format!("HIT {} has no item at position {}", a.hit_id, answer.position)))?;
         let last = i + 1 == checked.len();
-        if !store_answer(&mut tx, a.id, *hit_item_id, answer, stored.score, None, last && completing, now).await? {
+        if !store_answer(&mut tx, a.id, *hit_item_id, answer, stored.score, stored.score2, last && completing, now).await? {
             tx.rollback().await?;
             return Err(WorkError::Conflict(Text::ErrSameTime.into()));
         }

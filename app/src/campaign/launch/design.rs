@@ -93,7 +93,8 @@ pub(super) fn check_draft(draft: &CampaignDraft) -> AppResult<TaskKind> {
     if !(0.0..=1.0).contains(&s.ranking.gold_threshold) {
         return Err(problem(format!("the gold agreement to pass is between 0 and 1, not {}", s.ranking.gold_threshold)));
     }
-    if protocol::for_task(task).hit_plan() != HitPlan::Blocks && s.ranking.gold_blocks > 0 {
+    protocol::check_blocks(task, s.ranking.outputs, s.ranking.blocks_per_screen).map_err(problem)?;
+    if !protocol::ranks_blocks(task) && s.ranking.gold_blocks > 0 {
         return Err(problem("gold blocks are for relative ranking campaigns"));
     }
     if s.judgments_wanted > MAX_JUDGMENTS_WANTED {
