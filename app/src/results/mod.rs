@@ -150,6 +150,7 @@ pub struct ResultsView {
     /// A contrastive ESA campaign's paired comparisons within screens (kept workers' system
     /// outputs); `None` for other tasks.
     #[serde(default)]
+    #[cfg_attr(feature = "ssr", schema(value_type = Option<Object>))]
     pub contrastive: Option<assay_core::protocol::contrastive::ContrastiveView>,
 }
 

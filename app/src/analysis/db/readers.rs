@@ -12,7 +12,7 @@ use crate::analysis::sqlite_rows::RawStatement;
 /// A campaign's judgments as read: in parts (each part's in the order the query gave them).
 #[derive(Debug, Default)]
 pub struct CampaignJudgments {
-    parts: Vec<Vec<StoredJudgment>>,
+    pub(super) parts: Vec<Vec<StoredJudgment>>,
 }
 
 impl CampaignJudgments {

@@ -1,5 +1,10 @@
 use super::*;
-use super::readers::{HitRange, hit_ranges, read_sqlite};
+use super::query::{JUDGMENT_COLUMN_COUNT, JUDGMENTS_BY_ID, by_id_range, raw_judgment};
+use super::readers::{HitRange, hit_ranges, open_sqlite, read_sqlite};
+use crate::analysis::sqlite_rows::RawStatement;
+use crate::analysis::TimeBasis;
+use crate::error::AppError;
+use crate::model::ItemType;
 use super::stream::TEXT_BLOCK;
 use crate::db::Db;
 use crate::error::AppResult;

@@ -7,6 +7,7 @@ use super::state::*;
 use super::submit::*;
 use super::validation::*;
 use crate::db::Db;
+use sqlx::Row;
 use crate::model::{AssignmentStatus, TaskKind};
 use assay_core::protocol;
 
