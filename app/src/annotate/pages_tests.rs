@@ -101,10 +101,11 @@ fn screens_of(s: WorkState) -> Vec<(&'static str, String)> {
             ("finished here", view! { <Finished code=Some("C0DE".into()) return_url=None ui=Ui::of(info)/> }.to_html()),
             ("held", view! { <Finished code=None return_url=None ui=Ui::of(info)/> }.to_html()),
         ];
-        // Every protocol but post-editing has practice (pairwise preference and ranking
-        // since issue 37 item 6 and issue 38 row 15).
-        assert_eq!(assay_core::protocol::for_task(task).practice().is_some(), task != TaskKind::PostEdit, "{task:?}");
-        if task != TaskKind::PostEdit {
+        // Every protocol but post-editing and contrastive ESA has practice (pairwise preference
+        // and ranking since issue 37 item 6 and issue 38 row 15).
+        let practises = assay_core::protocol::for_task(task).practice().is_some();
+        assert_eq!(practises, !matches!(task, TaskKind::PostEdit | TaskKind::ContrastiveEsa), "{task:?}");
+        if practises {
             out.push(("practice", practice_screen::<AllScreens>(info, practice.clone(), item.clone(), busy, Submits { values: submit, ranks, spans, post_edits: Callback::new(|_| ()), scored: Callback::new(|_| ()) }).to_html()));
         }
         let _ = Completion { code: None, return_url: None };
