@@ -48,6 +48,8 @@ pub enum InputFormat {
     PairwiseCsv,
     /// Post-edit judgments, CSV (`segment,system,output,post_edit,worker`, optional `edit_ms`, `pair`).
     PostEditCsv,
+    /// Contrastive ESA screens, Appraise's ContrastiveESA JSONL (`annotator, targets: [{target_id, score, mqm_annotations, …}], document_id, task_type`), as Appraise or Assay exports it.
+    ContrastiveJsonl,
 }
 
 #[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
@@ -465,6 +467,7 @@ impl InputFormat {
             InputFormat::MqmTsv => "mqm-tsv",
             InputFormat::PairwiseCsv => "pairwise-csv",
             InputFormat::PostEditCsv => "postedit-csv",
+            InputFormat::ContrastiveJsonl => "contrastive-jsonl",
         }
     }
 }
@@ -526,6 +529,9 @@ pub fn detect_format(path: &Path) -> CliResult<InputFormat> {
     if app::analysis::mqm::looks_like_mqm_tsv(line) {
         return Ok(InputFormat::MqmTsv);
     }
+    if assay_core::analysis::contrastive::looks_like_appraise_jsonl(line) {
+        return Ok(InputFormat::ContrastiveJsonl);
+    }
     if app::analysis::esa::looks_like_esa_jsonl(line) {
         return Ok(InputFormat::EsaJsonl);
     }
@@ -543,7 +549,8 @@ pub fn detect_format(path: &Path) -> CliResult<InputFormat> {
         "line 1: neither a Graham/MTurk header (HITId WorkerId Input.src Input.trg Input.item hit sys_id \
          rid type sid score time) nor an Appraise CSV row (9 comma-separated fields) nor an ESA CSV row (12 fields) or WMT 2024 ESA JSONL \
          nor an MQM TSV (system<TAB>doc… header, or 9–10 tab-separated fields ending in a severity) \
-         nor a pairwise preference CSV (segment,system_a,system_b,winner,worker) nor a post-edit CSV (segment,system,output,post_edit,worker) nor an Assay judgments.csv/.jsonl; name the format with --format",
+         nor a pairwise preference CSV (segment,system_a,system_b,winner,worker) nor a post-edit CSV (segment,system,output,post_edit,worker) \
+         nor Appraise's ContrastiveESA JSONL nor an Assay judgments.csv/.jsonl; name the format with --format",
     ))
 }
 
@@ -728,6 +735,9 @@ pub async fn analyze(config: &Config, args: AnalyzeArgs) -> CliResult<()> {
         if format == InputFormat::PostEditCsv {
             return analyze_postedit(path, &args, start);
         }
+        if format == InputFormat::ContrastiveJsonl {
+            return analyze_contrastive(path, &args, start);
+        }
     }
     let (analysed, source, from_db) = match (&args.input, args.campaign) {
         (Some(path), _) => {
@@ -841,6 +851,44 @@ fn analyze_pairwise(path: &Path, args: &AnalyzeArgs, start: Instant) -> CliResul
         Ok(())
     })?;
     eprintln!("assay: {} language pair(s) rated in {:.2} s; results in {}", reports.len(), start.elapsed().as_secs_f64(), args.out.display());
+    Ok(())
+}
+
+/// `assay analyze --input` on Appraise's ContrastiveESA JSONL (Appraise's export or Assay's
+/// `appraise-contrastive-<pair>.jsonl`): per language pair, the systems compared within screens
+/// (one-sided Wilcoxon signed-rank tests at `--comparison-alpha`, WMT 2025's rank ranges and clusters),
+/// `contrastive-<pair>.csv` as a campaign's export writes it and `contrastive.json`; written
+/// whole or not at all.
+fn analyze_contrastive(path: &Path, args: &AnalyzeArgs, start: Instant) -> CliResult<()> {
+    use assay_core::analysis::contrastive;
+    eprintln!("assay: reading {} (contrastive ESA, Appraise's JSONL)", path.display());
+    let file = File::open(path).map_err(CliError::open(path))?;
+    let pairs = contrastive::read_appraise_jsonl(std::io::BufReader::new(file)).map_err(CliError::bad(path))?;
+    if pairs.iter().all(|p| p.scores.is_empty()) {
+        return Err(CliError::input(path, "no system outputs (TGT) to compare"));
+    }
+    let reports: Vec<contrastive::ContrastiveReport> = pairs
+        .iter()
+        .map(|p| {
+            eprintln!("assay: {}: {} scores of system outputs, {} quality-control outputs", p.pair, p.scores.len(), p.control);
+            contrastive::compare_within_screens(&p.pair, &p.scores, args.settings.comparison_alpha)
+        })
+        .collect();
+    write_whole(&args.out, |dir| {
+        let mut sink = DirSink { dir, written: Some(&log_written) };
+        for r in &reports {
+            let name = format!("contrastive-{}.csv", app::analysis::esa::file_pair(&r.ranking.pair));
+            sink.file(&name, &mut |w| contrastive::write_contrastive_csv(w, r))?;
+        }
+        let json = serde_json::json!({
+            "source": {"kind": "file", "path": path.display().to_string(), "format": InputFormat::ContrastiveJsonl.as_str()},
+            "seconds": start.elapsed().as_secs_f64(),
+            "pairs": reports,
+        });
+        sink.file("contrastive.json", &mut |w| serde_json::to_writer_pretty(w, &json).map_err(std::io::Error::other))?;
+        Ok(())
+    })?;
+    eprintln!("assay: {} language pair(s) compared in {:.2} s; results in {}", reports.len(), start.elapsed().as_secs_f64(), args.out.display());
     Ok(())
 }
 

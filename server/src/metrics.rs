@@ -804,7 +804,7 @@ fn from_judgments(path: &Path, a: &EvaluateArgs) -> CliResult<(Scores, Vec<Score
         InputFormat::Auto => crate::analyze::detect_format(path)?,
         f => f,
     };
-    if matches!(format, InputFormat::WmtRanking | InputFormat::EsaCsv | InputFormat::EsaJsonl | InputFormat::MqmTsv | InputFormat::PairwiseCsv | InputFormat::PostEditCsv) {
+    if matches!(format, InputFormat::WmtRanking | InputFormat::EsaCsv | InputFormat::EsaJsonl | InputFormat::MqmTsv | InputFormat::PairwiseCsv | InputFormat::PostEditCsv | InputFormat::ContrastiveJsonl) {
         return Err(CliError::input(
             path,
             format!("a {} file has no DA scores to standardise; run `assay analyze --input` on it and give its system and segment scores as --human", format.as_str()),

@@ -119,6 +119,8 @@ fn content_type_of(name: &str) -> &'static str {
         "text/csv; charset=utf-8"
     } else if name.ends_with(".zip") {
         "application/zip"
+    } else if name.ends_with(".jsonl") {
+        "application/x-ndjson; charset=utf-8"
     } else {
         "text/plain; charset=utf-8"
     }

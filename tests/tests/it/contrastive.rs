@@ -161,6 +161,48 @@ both_backends! {
         let csv = r.text().await.unwrap();
         assert!(csv.starts_with("system_a,system_b,screens,mean_difference,p_a_better,rank_lo_a,rank_hi_a,cluster_a\n"), "{csv}");
         assert_eq!(csv.lines().count(), 7, "{csv}");
+
+        // Appraise's ContrastiveESA JSONL of the same workers: one line per screen, every output
+        // with its system, text, score and spans (JSON text, as Appraise stores them), the
+        // degraded copies typed BAD on their own.
+        assert!(files.iter().any(|f| f == "appraise-contrastive-en-de.jsonl"), "{files:?}");
+        let url = format!("{}/campaigns/{id}/export/appraise-contrastive-en-de.jsonl?exclude_ref=false&exclude_bad_ref=false&per_segment=false&wilcoxon=true&filter=raw", server.base);
+        let r = org.client.get(url).send().await.unwrap();
+        assert_eq!(r.status(), 200);
+        assert!(r.headers()["content-type"].to_str().unwrap().starts_with("application/x-ndjson"));
+        let jsonl = r.text().await.unwrap();
+        let lines: Vec<Value> = jsonl.lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+        let workers: std::collections::BTreeSet<&str> = lines.iter().map(|l| l["annotator"].as_str().unwrap()).collect();
+        assert_eq!(lines.len(), 6 * workers.len(), "six screens per kept worker: {jsonl}");
+        for l in &lines {
+            assert_eq!((l["task_type"].as_str(), l["source_language"].as_str(), l["target_language"].as_str()), (Some("ContrastiveESA"), Some("eng"), Some("deu")), "{l}");
+            let targets = l["targets"].as_array().unwrap();
+            assert_eq!(targets.len(), 3, "{l}");
+            for t in targets {
+                assert!(t["target_text"].is_string() && t["score"].is_number() && t["mqm_annotations"].is_string(), "{t}");
+                assert!(SYSTEMS.contains(&t["target_id"].as_str().unwrap()), "{t}");
+            }
+        }
+        let bad = lines.iter().flat_map(|l| l["targets"].as_array().unwrap()).filter(|t| t["item_type"] == "BAD").count();
+        assert_eq!(bad, 2 * workers.len(), "two degraded copies per HIT: {jsonl}");
+        // `assay analyze --input` on it gives the campaign's comparisons again, byte for byte.
+        let dir = tempfile::tempdir().unwrap();
+        let input = dir.path().join("appraise.jsonl");
+        std::fs::write(&input, &jsonl).unwrap();
+        let out = dir.path().join("out");
+        let stderr = succeeded(&assay_cli(&["analyze", "--input", input.to_str().unwrap(), "--out", out.to_str().unwrap()]));
+        assert!(stderr.contains("contrastive ESA"), "{stderr}");
+        assert_eq!(std::fs::read_to_string(out.join("contrastive-en-de.csv")).unwrap(), csv);
+        assert!(out.join("contrastive.json").exists());
+        // A broken line is refused by its line, and nothing is written.
+        let broken = jsonl.replacen("\"score\":", "\"score\":\"x\",\"was\":", 1);
+        let bad_input = dir.path().join("broken.jsonl");
+        std::fs::write(&bad_input, broken).unwrap();
+        let out2 = dir.path().join("out2");
+        let run = assay_cli(&["analyze", "--input", bad_input.to_str().unwrap(), "--out", out2.to_str().unwrap()]);
+        let err = String::from_utf8_lossy(&run.stderr);
+        assert!(!run.status.success() && err.contains("line 1") && err.contains("score is not a number"), "{err}");
+        assert!(!out2.join("contrastive-en-de.csv").exists());
     }
 
     async fn a_contrastive_design_compares_two_to_four_outputs_of_one_segment(server) {

@@ -66,7 +66,7 @@ pub(super) async fn compute(db: &Db, loaded: LoadedCampaign, settings: &Analysis
         seed: settings.bootstrap.map_or(1, |b| b.seed),
         ..assay_core::metrics::hter::HterSettings::default()
     };
-    let (set, result, ranking, esa, pairwise, postedit, contrastive, agreement) = tokio::task::spawn_blocking(move || {
+    let (set, result, ranking, esa, pairwise, postedit, contrastive, contrastive_outputs, agreement) = tokio::task::spawn_blocking(move || {
         // Every worker's agreement report needs no quality control: made beside the pipeline.
         let (result, all_workers) = std::thread::scope(|s| {
             let all = s.spawn(|| agreement_of_all(&set));
@@ -86,14 +86,19 @@ pub(super) async fn compute(db: &Db, loaded: LoadedCampaign, settings: &Analysis
             PostEditAnalysis { answers, segments, left_out, report }
         });
         // Contrastive ESA: the kept workers' outputs compared within screens.
-        let contrastive = screens.map(|scores| {
-            let left_out: std::collections::BTreeSet<String> =
-                result.workers.iter().filter(|w| result.settings.exclusion.excludes(w)).map(|w| set.workers.name(w.worker).to_string()).collect();
-            let kept: Vec<_> = scores.into_iter().filter(|s| !left_out.contains(&s.annotator)).collect();
-            assay_core::analysis::contrastive::compare_within_screens(&pair, &kept, 0.05)
-        });
+        // Its Appraise file holds the same workers' outputs, quality control included.
+        let (contrastive, contrastive_outputs) = match screens {
+            Some(outputs) => {
+                let left_out: std::collections::BTreeSet<String> =
+                    result.workers.iter().filter(|w| result.settings.exclusion.excludes(w)).map(|w| set.workers.name(w.worker).to_string()).collect();
+                let kept: Vec<_> = outputs.into_iter().filter(|o| !left_out.contains(&o.annotator)).collect();
+                let report = assay_core::analysis::contrastive::compare_within_screens(&pair, &crate::analysis::contrastive::scores(&kept), 0.05);
+                (Some(report), kept)
+            }
+            None => (None, Vec::new()),
+        };
         let agreement = agreement(&set, &result, all_workers);
-        (set, result, ranking, esa, pairwise, postedit, contrastive, agreement)
+        (set, result, ranking, esa, pairwise, postedit, contrastive, contrastive_outputs, agreement)
     })
     .await
     .map_err(|e| AppError::internal(format!("the analysis failed: {e}")))?;
@@ -116,6 +121,7 @@ pub(super) async fn compute(db: &Db, loaded: LoadedCampaign, settings: &Analysis
         pairwise,
         postedit,
         contrastive,
+        contrastive_outputs,
     })
 }
 

@@ -121,6 +121,12 @@ impl CampaignAnalysis {
             let name = format!("contrastive-{}.csv", assay_core::analysis::esa::file_pair(&c.ranking.pair));
             sink.file(&name, &mut |w| assay_core::analysis::contrastive::write_contrastive_csv(w, c))?;
             files.push(name);
+            // The kept workers' screens as Appraise's ContrastiveESA JSONL (`assay analyze
+            // --input` reads it back into the same comparisons).
+            let name = format!("appraise-contrastive-{}.jsonl", assay_core::analysis::esa::file_pair(&c.ranking.pair));
+            let i = &self.info;
+            sink.file(&name, &mut |w| assay_core::analysis::contrastive::write_appraise_jsonl(w, &i.name, &i.source_lang, &i.target_lang, &self.contrastive_outputs))?;
+            files.push(name);
         }
         if self.result.workers.iter().any(|w| w.reliability.gold.is_some()) {
             let r = &self.result;

@@ -75,6 +75,9 @@ pub struct CampaignAnalysis {
     /// A contrastive ESA campaign's paired comparisons within screens, on the system outputs
     /// of the workers quality control keeps; `None` for other tasks.
     pub contrastive: Option<assay_core::analysis::contrastive::ContrastiveReport>,
+    /// The same workers' answered outputs of a contrastive campaign, quality control included
+    /// (its Appraise file); empty for other tasks.
+    pub contrastive_outputs: Vec<assay_core::analysis::contrastive::ScreenOutput>,
 }
 
 impl CampaignAnalysis {
