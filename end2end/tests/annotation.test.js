@@ -93,7 +93,14 @@ async function waitProgress(page, n, total) {
     ([want]) => document.querySelector('#progress')?.textContent.trim() === want,
     [`${n} of ${total}`],
     { timeout: 15_000 },
-  );
+  ).catch(async (e) => {
+    // What the screen shows when it did not move on (its answers, Next, an error, the focus).
+    const chosen = await page.evaluate(() => ({
+      checked: [...document.querySelectorAll('[aria-checked="true"]')].map((b) => b.id),
+      focus: document.activeElement?.id || document.activeElement?.className || document.activeElement?.tagName,
+    })).catch(() => null);
+    throw new Error(`item ${n}: ${e.message.split('\n')[0]}\n${JSON.stringify(chosen)}\n${await screenState(page)}\n${await diagnose(page)}`, { cause: e });
+  });
 }
 
 async function openHit(page, task) {
