@@ -118,6 +118,10 @@ test('an annotator does a whole DA HIT by keyboard, reloads, cannot go back, and
   await signIn(page, DEMO.annotator);
   const id = await openHit(page, 'da-adequacy');
   assert.match(await page.textContent('#hit-size'), /This HIT has 100 items/);
+  // A DA HIT's first item comes ahead with an early script that answers Start before the
+  // bundle: its Start is enabled as sent.
+  const sent = await (await page.request.get(page.url())).text();
+  assert.doesNotMatch(sent, /<button[^>]*id="start"[^>]*disabled/, 'Start works before the bundle on a DA HIT');
   assert.match(await page.textContent('#instructions'), /slider/);
   await page.focus('#start');
   await page.keyboard.press('Enter');
@@ -290,6 +294,10 @@ test('an annotator does a whole word-order HIT by keyboard and mouse', async () 
   await signIn(page, DEMO.annotator);
   const id = await openHit(page, 'word-order');
   assert.match(await page.textContent('#hit-size'), /This HIT has 50 items/);
+  // As the server sends it, Start waits for the bundle (no early script answers it for word
+  // order: a press before hydration would be lost); clicking waits for it to be enabled.
+  const sent = await (await page.request.get(page.url())).text();
+  assert.match(sent, /<button[^>]*id="start"[^>]*disabled/, 'Start is disabled until the page is hydrated');
   await page.click('#start');
   const types = (await facts(id)).map((f) => f.item_type);
   const shapes = new Map();

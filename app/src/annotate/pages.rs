@@ -492,7 +492,7 @@ fn work<S: ScreenFamily>(state: WorkState) -> impl IntoView {
                     let assignment = info.with_value(|i| i.assignment.clone());
                     EitherOf6::F(view! {
                         <div id="ahead-start" hidden=move || started.get()>
-                            <StartPage info practice=practice.get_untracked() busy start/>
+                            <StartPage info practice=practice.get_untracked() busy start early=true/>
                         </div>
                         <div id="ahead-item" data-assignment=assignment hidden=move || !started.get()>
                             {item_screen::<S>(info, item, together, s.answered, busy, item_submits)}
@@ -503,7 +503,7 @@ fn work<S: ScreenFamily>(state: WorkState) -> impl IntoView {
                 } else if let Some((p, item)) = practice.get().filter(|_| practising.get()).and_then(|p| p.item.clone().map(|i| (p, i))) {
                     EitherOf6::D(practice_screen::<S>(info, p, item, busy, practice_submits))
                 } else {
-                    EitherOf6::E(view! { <StartPage info practice=practice.get() busy start/> })
+                    EitherOf6::E(view! { <StartPage info practice=practice.get() busy start early=false/> })
                 }
             }}
             {move || error.get().map(|e| view! { <p class="error" role="alert" id="work-error">{e}</p> })}
@@ -536,7 +536,19 @@ fn hit_size(i: &WorkState, ui: Ui) -> String {
 /// A HIT's start page: the campaign's instructions page, the size of the HIT, what the practice
 /// asks (if the campaign has one), and Start.
 #[component]
-fn StartPage(info: StoredValue<WorkState>, practice: Option<PracticeView>, busy: RwSignal<bool>, start: impl Fn(ev::MouseEvent) + 'static) -> impl IntoView {
+fn StartPage(
+    info: StoredValue<WorkState>,
+    practice: Option<PracticeView>,
+    busy: RwSignal<bool>,
+    start: impl Fn(ev::MouseEvent) + 'static,
+    // Whether the early script answers Start before the bundle has taken over (a first item sent
+    // ahead). Otherwise Start is disabled until the page is hydrated: a press before then would
+    // reach no handler and be lost (a word-order worker's quick Start did nothing).
+    early: bool,
+) -> impl IntoView {
+    let hydrated = RwSignal::new(early);
+    // Effects run in the browser only, once the page is hydrated.
+    Effect::new(move |_| hydrated.set(true));
     let i = info.get_value();
     let ui = Ui::of(info);
     let todo = practice.filter(|p| !p.passed);
@@ -563,7 +575,7 @@ fn StartPage(info: StoredValue<WorkState>, practice: Option<PracticeView>, busy:
             </div>
             <p class="hit-size" id="hit-size">{hit_size(&i, ui)}</p>
             {practice_note}
-            <button type="button" class="primary" id="start" on:click=start disabled=move || busy.get()>
+            <button type="button" class="primary" id="start" on:click=start disabled=move || busy.get() || !hydrated.get()>
                 {label}
             </button>
         </div>

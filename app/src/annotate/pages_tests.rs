@@ -93,7 +93,7 @@ fn screens_of(s: WorkState) -> Vec<(&'static str, String)> {
             outputs: Vec::new(),
         };
         let mut out = vec![
-            ("start", view! { <StartPage info practice=Some(practice.clone()) busy start=|_| {}/> }.to_html()),
+            ("start", view! { <StartPage info practice=Some(practice.clone()) busy start=|_| {} early=true/> }.to_html()),
             ("item", item_screen::<AllScreens>(info, item.clone(), s.step.together.clone(), 3, busy, Submits { values: submit, ranks, spans, post_edits: Callback::new(|_| {}), scored: Callback::new(|_| {}) }).to_html()),
             ("feedback", view! { <PracticeFeedbackScreen info item=item.clone() feedback=feedback(false) busy start=|_| {}/> }.to_html()),
             ("feedback passed", view! { <PracticeFeedbackScreen info item=item.clone() feedback=feedback(true) busy start=|_| {}/> }.to_html()),
